@@ -1,0 +1,124 @@
+/* chrono-trace.h: a loaded trace, immutable once loaded
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "chrono-types.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  ChronoId pid;
+  guint32  name;          /* process_name, or CHRONO_NO_STRING */
+  guint32  labels;        /* process_labels, or CHRONO_NO_STRING */
+  guint32  display_name;  /* what the timeline shows: "GPU 0", "Rank 3 · python (1234)" */
+  gint64   sort_index;
+  gboolean has_sort_index;
+  gboolean is_device;     /* an accelerator, not a host process */
+  gint     device_index;  /* -1 unless is_device */
+} ChronoProcess;
+
+/* One row of the timeline. Spans are stored column-wise, sorted by start
+ * (longer first on ties), each with its nesting depth inside its lane;
+ * spans that overlap without nesting go to further lanes. */
+typedef struct {
+  ChronoTrackType type;
+  guint32  process;       /* index into the trace's processes */
+  ChronoId tid;
+  guint32  name;          /* thread_name or series name, or CHRONO_NO_STRING */
+  guint32  display_name;  /* "thread 12 (pt_main_thread)", "stream 7" */
+  gint64   sort_index;
+  gboolean has_sort_index;
+
+  guint32  n_spans;
+  gint64  *start;         /* ns */
+  gint64  *dur;           /* ns */
+  guint32 *name_id;
+  guint32 *cat_id;
+  guint64 *args_off;      /* byte range of the args object in the source buffer */
+  guint32 *args_len;      /* 0 when the event had no args */
+  guint16 *depth;
+  guint16 *lane;
+  guint8  *kind;          /* ChronoKind */
+  guint8  *flags;         /* CHRONO_SPAN_* */
+  gint64  *correlation;   /* NULL when no span has one; -1 for none */
+  gint64  *external_id;   /* NULL when no span has one; -1 for none */
+  guint16  n_lanes;
+  guint16  max_depth;
+
+  guint32  n_instants;
+  gint64  *inst_ts;
+  guint32 *inst_name;
+  guint32 *inst_cat;
+  guint64 *inst_args_off;
+  guint32 *inst_args_len;
+
+  guint32  n_samples;     /* counter tracks */
+  gint64  *sample_ts;
+  gdouble *sample_value;
+} ChronoTrack;
+
+typedef struct {
+  ChronoSpanRef from;
+  ChronoSpanRef to;
+  ChronoFlowType type;
+  guint32 cat;
+} ChronoFlow;
+
+/* What the importer read, for summaries and tests. */
+typedef struct {
+  GHashTable *phases;        /* ph string -> count (GUINT_TO_POINTER) */
+  guint64 events;            /* objects read in the event array */
+  guint64 spans;
+  guint64 instants;
+  guint64 counter_samples;
+  guint64 flows;             /* flow edges made from flow events */
+  guint64 launch_links;      /* runtime-to-GPU links made by correlation */
+  guint64 dropped;           /* events not represented in the model */
+  guint64 kinds[CHRONO_N_KINDS];
+  gboolean truncated;
+  GPtrArray *warnings;       /* char* */
+} ChronoLoadStats;
+
+#define CHRONO_TYPE_TRACE (chrono_trace_get_type ())
+G_DECLARE_FINAL_TYPE (ChronoTrace, chrono_trace, CHRONO, TRACE, GObject)
+
+const char          *chrono_trace_get_path          (ChronoTrace *self);
+const char          *chrono_trace_get_format        (ChronoTrace *self);
+const char          *chrono_trace_get_compression   (ChronoTrace *self);
+gsize                chrono_trace_get_source_size   (ChronoTrace *self);
+const char          *chrono_trace_get_string        (ChronoTrace *self,
+                                                     guint32      id);
+guint                chrono_trace_get_n_strings     (ChronoTrace *self);
+guint                chrono_trace_get_n_processes   (ChronoTrace *self);
+const ChronoProcess *chrono_trace_get_process       (ChronoTrace *self,
+                                                     guint        index);
+guint                chrono_trace_get_n_tracks      (ChronoTrace *self);
+const ChronoTrack   *chrono_trace_get_track         (ChronoTrace *self,
+                                                     guint        index);
+guint                chrono_trace_get_n_flows       (ChronoTrace *self);
+const ChronoFlow    *chrono_trace_get_flow          (ChronoTrace *self,
+                                                     guint        index);
+gint64               chrono_trace_get_start_ns      (ChronoTrace *self);
+gint64               chrono_trace_get_end_ns        (ChronoTrace *self);
+gint64               chrono_trace_get_base_time_ns  (ChronoTrace *self);
+gint                 chrono_trace_get_rank          (ChronoTrace *self);
+gint                 chrono_trace_get_world_size    (ChronoTrace *self);
+const ChronoLoadStats *chrono_trace_get_stats       (ChronoTrace *self);
+gsize                chrono_trace_get_model_bytes   (ChronoTrace *self);
+
+/* Parses a byte range of the retained source with json-glib. */
+JsonNode            *chrono_trace_parse_range       (ChronoTrace *self,
+                                                     guint64      offset,
+                                                     guint32      length);
+JsonNode            *chrono_trace_get_span_args     (ChronoTrace *self,
+                                                     ChronoSpanRef span);
+/* Top-level metadata objects kept as raw JSON: "deviceProperties",
+ * "distributedInfo", ...; NULL when absent. */
+JsonNode            *chrono_trace_get_metadata      (ChronoTrace *self,
+                                                     const char  *key);
+
+G_END_DECLS
