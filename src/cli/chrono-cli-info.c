@@ -1,0 +1,236 @@
+/* chrono-cli-info.c: chronoscope-cli info
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <stdio.h>
+
+#include <json-glib/json-glib.h>
+
+#include "chrono-cli.h"
+#include "chrono-loader.h"
+
+static void
+add_counts (JsonBuilder *b,
+            GHashTable  *table)
+{
+  g_autoptr(GList) keys = g_list_sort (g_hash_table_get_keys (table), (GCompareFunc) g_strcmp0);
+
+  json_builder_begin_object (b);
+  for (GList *l = keys; l; l = l->next)
+    {
+      json_builder_set_member_name (b, l->data);
+      json_builder_add_int_value (b, GPOINTER_TO_SIZE (g_hash_table_lookup (table, l->data)));
+    }
+  json_builder_end_object (b);
+}
+
+static char *
+summary_json (ChronoTrace *trace)
+{
+  const ChronoLoadStats *stats = chrono_trace_get_stats (trace);
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "file");
+  json_builder_add_string_value (b, chrono_trace_get_path (trace));
+  json_builder_set_member_name (b, "format");
+  json_builder_add_string_value (b, chrono_trace_get_format (trace));
+  json_builder_set_member_name (b, "compression");
+  json_builder_add_string_value (b, chrono_trace_get_compression (trace));
+  json_builder_set_member_name (b, "bytes");
+  json_builder_add_int_value (b, chrono_trace_get_source_size (trace));
+  json_builder_set_member_name (b, "phases");
+  add_counts (b, stats->phases);
+  json_builder_set_member_name (b, "events");
+  json_builder_add_int_value (b, stats->events);
+  json_builder_set_member_name (b, "spans");
+  json_builder_add_int_value (b, stats->spans);
+  json_builder_set_member_name (b, "instants");
+  json_builder_add_int_value (b, stats->instants);
+  json_builder_set_member_name (b, "counter_samples");
+  json_builder_add_int_value (b, stats->counter_samples);
+  json_builder_set_member_name (b, "flows");
+  json_builder_add_int_value (b, stats->flows);
+  json_builder_set_member_name (b, "launch_links");
+  json_builder_add_int_value (b, stats->launch_links);
+  json_builder_set_member_name (b, "processes");
+  json_builder_add_int_value (b, chrono_trace_get_n_processes (trace));
+  json_builder_set_member_name (b, "tracks");
+  json_builder_add_int_value (b, chrono_trace_get_n_tracks (trace));
+  json_builder_set_member_name (b, "start_ns");
+  json_builder_add_int_value (b, chrono_trace_get_start_ns (trace));
+  json_builder_set_member_name (b, "end_ns");
+  json_builder_add_int_value (b, chrono_trace_get_end_ns (trace));
+  json_builder_set_member_name (b, "base_time_ns");
+  json_builder_add_int_value (b, chrono_trace_get_base_time_ns (trace));
+  json_builder_set_member_name (b, "rank");
+  json_builder_add_int_value (b, chrono_trace_get_rank (trace));
+  json_builder_set_member_name (b, "world_size");
+  json_builder_add_int_value (b, chrono_trace_get_world_size (trace));
+  json_builder_set_member_name (b, "truncated");
+  json_builder_add_boolean_value (b, stats->truncated);
+  json_builder_set_member_name (b, "dropped");
+  json_builder_add_int_value (b, stats->dropped);
+  json_builder_set_member_name (b, "warnings");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < stats->warnings->len; i++)
+    json_builder_add_string_value (b, g_ptr_array_index (stats->warnings, i));
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "kinds");
+  json_builder_begin_object (b);
+  for (guint k = 0; k < CHRONO_N_KINDS; k++)
+    if (stats->kinds[k] > 0)
+      {
+        json_builder_set_member_name (b, chrono_kind_to_string (k));
+        json_builder_add_int_value (b, stats->kinds[k]);
+      }
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  return json_generator_to_data (gen, NULL);
+}
+
+static void
+print_duration (GString *out,
+                gint64   ns)
+{
+  if (ns >= 1000000000)
+    g_string_append_printf (out, "%.3f s", ns / 1e9);
+  else if (ns >= 1000000)
+    g_string_append_printf (out, "%.3f ms", ns / 1e6);
+  else if (ns >= 1000)
+    g_string_append_printf (out, "%.3f µs", ns / 1e3);
+  else
+    g_string_append_printf (out, "%" G_GINT64_FORMAT " ns", ns);
+}
+
+static gint
+compare_tracks (gconstpointer a,
+                gconstpointer b,
+                gpointer      user_data)
+{
+  ChronoTrace *trace = user_data;
+  const ChronoTrack *x = chrono_trace_get_track (trace, *(const guint *) a);
+  const ChronoTrack *y = chrono_trace_get_track (trace, *(const guint *) b);
+
+  if (x->process != y->process)
+    return x->process < y->process ? -1 : 1;
+  if (x->type != y->type)
+    return x->type < y->type ? -1 : 1;
+  return x->n_spans > y->n_spans ? -1 : x->n_spans < y->n_spans;
+}
+
+static char *
+summary_text (ChronoTrace *trace,
+              gdouble      seconds)
+{
+  const ChronoLoadStats *stats = chrono_trace_get_stats (trace);
+  GString *out = g_string_new (NULL);
+  g_autoptr(GArray) order = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint last_process = G_MAXUINT;
+
+  g_string_append_printf (out, "%s\n", chrono_trace_get_path (trace));
+  g_string_append_printf (out, "  format      %s (%s), %.1f MB, read in %.2f s\n",
+                          chrono_trace_get_format (trace), chrono_trace_get_compression (trace),
+                          chrono_trace_get_source_size (trace) / 1e6, seconds);
+  g_string_append (out, "  duration    ");
+  print_duration (out, chrono_trace_get_end_ns (trace) - chrono_trace_get_start_ns (trace));
+  g_string_append_c (out, '\n');
+  if (chrono_trace_get_rank (trace) >= 0)
+    g_string_append_printf (out, "  rank        %d of %d\n", chrono_trace_get_rank (trace),
+                            chrono_trace_get_world_size (trace));
+  g_string_append_printf (out, "  events      %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " spans, %"
+                          G_GUINT64_FORMAT " instants, %" G_GUINT64_FORMAT " counter samples, %"
+                          G_GUINT64_FORMAT " flows, %" G_GUINT64_FORMAT " launches)\n",
+                          stats->events, stats->spans, stats->instants, stats->counter_samples,
+                          stats->flows, stats->launch_links);
+  g_string_append (out, "  kinds      ");
+  for (guint k = 0; k < CHRONO_N_KINDS; k++)
+    if (stats->kinds[k] > 0)
+      g_string_append_printf (out, " %s %" G_GUINT64_FORMAT, chrono_kind_to_string (k), stats->kinds[k]);
+  g_string_append_c (out, '\n');
+
+  for (guint i = 0; i < chrono_trace_get_n_tracks (trace); i++)
+    g_array_append_val (order, i);
+  g_array_sort_with_data (order, compare_tracks, trace);
+  for (guint i = 0; i < order->len; i++)
+    {
+      const ChronoTrack *t = chrono_trace_get_track (trace, g_array_index (order, guint, i));
+
+      if (t->process != last_process)
+        {
+          const ChronoProcess *p = chrono_trace_get_process (trace, t->process);
+          last_process = t->process;
+          g_string_append_printf (out, "  %s\n", chrono_trace_get_string (trace, p->display_name));
+        }
+      g_string_append_printf (out, "    %-8s %-40s", chrono_track_type_to_string (t->type),
+                              chrono_trace_get_string (trace, t->display_name));
+      if (t->n_spans)
+        g_string_append_printf (out, " %u spans", t->n_spans);
+      if (t->n_instants)
+        g_string_append_printf (out, " %u instants", t->n_instants);
+      if (t->n_samples)
+        g_string_append_printf (out, " %u samples", t->n_samples);
+      g_string_append_c (out, '\n');
+    }
+  if (stats->truncated)
+    g_string_append (out, "  TRUNCATED: the file is incomplete\n");
+  for (guint i = 0; i < stats->warnings->len; i++)
+    g_string_append_printf (out, "  warning: %s\n", (const char *) g_ptr_array_index (stats->warnings, i));
+  return g_string_free (out, FALSE);
+}
+
+int
+chrono_cli_info (int    argc,
+                 char **argv)
+{
+  gboolean as_json = FALSE;
+  g_auto(GStrv) files = NULL;
+  const GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &as_json, "One JSON object per file, one per line", NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE…" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("FILE… — summarise traces");
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("chronoscope-cli info: %s\n", error->message);
+      return 2;
+    }
+  if (files == NULL)
+    {
+      g_printerr ("chronoscope-cli info: no trace file given\n");
+      return 2;
+    }
+
+  for (guint i = 0; files[i]; i++)
+    {
+      g_autoptr(ChronoTrace) trace = NULL;
+      g_autoptr(GError) load_error = NULL;
+      g_autofree char *text = NULL;
+      gint64 t0 = g_get_monotonic_time ();
+
+      trace = chrono_trace_load_file (files[i], NULL, NULL, NULL, &load_error);
+      if (trace == NULL)
+        {
+          g_printerr ("%s\n", load_error->message);
+          status = 1;
+          continue;
+        }
+      text = as_json ? summary_json (trace)
+                     : summary_text (trace, (g_get_monotonic_time () - t0) / 1e6);
+      fputs (text, stdout);
+      if (as_json)
+        fputc ('\n', stdout);
+      fflush (stdout);
+    }
+  return status;
+}

@@ -1,1 +1,54 @@
-int main (void) { return 0; }
+/* chronoscope-cli.c: the headless front end
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "chrono-cli.h"
+
+typedef struct {
+  const char *name;
+  int (*run) (int argc, char **argv);
+  const char *summary;
+} Command;
+
+static const Command commands[] = {
+  { "info", chrono_cli_info, "Summarise what a trace holds" },
+  { "example", chrono_cli_example, "Write an example PyTorch-profiler trace" },
+};
+
+static void
+usage (FILE *out)
+{
+  fprintf (out, "Usage: chronoscope-cli COMMAND [OPTION…] [FILE…]\n\nCommands:\n");
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+  fprintf (out, "\nRun “chronoscope-cli COMMAND --help” for a command's options.\n");
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  setlocale (LC_ALL, "");
+
+  if (argc < 2)
+    {
+      usage (stderr);
+      return 2;
+    }
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0 || strcmp (argv[1], "help") == 0)
+    {
+      usage (stdout);
+      return 0;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (strcmp (argv[1], commands[i].name) == 0)
+      return commands[i].run (argc - 1, argv + 1);
+
+  fprintf (stderr, "chronoscope-cli: unknown command “%s”\n\n", argv[1]);
+  usage (stderr);
+  return 2;
+}

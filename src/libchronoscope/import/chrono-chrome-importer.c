@@ -1,0 +1,1600 @@
+/* chrono-chrome-importer.c
+ *
+ * One pass over the bytes: each event's top-level keys are read, the few
+ * the model needs are converted, and everything else (args above all) is
+ * kept as a byte range into the source. The pass runs while the source is
+ * still being decompressed: an event that runs into the end of what is
+ * available is parsed again once more bytes have arrived.
+ *
+ * After the pass, each track is sorted and laid out, B/E pairs are matched,
+ * and flows and launches are bound to spans.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include "chrono-chrome-importer.h"
+#include "chrono-json-scanner.h"
+#include "chrono-kineto.h"
+#include "chrono-trace-private.h"
+#include "chrono-track-builder.h"
+
+#define MAX_SYNTAX_WARNINGS 10
+#define PROGRESS_EVERY      (1u << 15)
+
+typedef struct {
+  ChronoTrackBuilder *track;
+  guint32 span;
+  guint32 name;
+} AsyncOpen;
+
+typedef struct {
+  guint32 cat_plus_one;
+  guint8  kind;
+  guint8  on_device;
+} KindCache;
+
+typedef struct {
+  ChronoJsonString ph, name, cat, scope, s, bp;
+  const guint8 *ts, *dur, *id, *bind_id;
+  gsize ts_len, dur_len, id_len, bind_len;
+  gboolean id_is_string, bind_is_string, id_is_local;
+  ChronoId pid, tid;
+  guint64 args_off;
+  guint32 args_len;
+  gboolean flow_in, flow_out;
+  guint32 present;
+} Event;
+
+enum {
+  HAS_PH = 1 << 0,
+  HAS_NAME = 1 << 1,
+  HAS_CAT = 1 << 2,
+  HAS_TS = 1 << 3,
+  HAS_DUR = 1 << 4,
+  HAS_PID = 1 << 5,
+  HAS_TID = 1 << 6,
+  HAS_ID = 1 << 7,
+  HAS_ARGS = 1 << 8,
+  HAS_S = 1 << 9,
+  HAS_BP = 1 << 10,
+  HAS_BIND = 1 << 11,
+  HAS_SCOPE = 1 << 12,
+};
+
+typedef struct {
+  ChronoTrace        *trace;
+  ChronoSource       *source;
+  const guint8       *base;
+  ChronoJsonScanner   s;
+  gboolean            finished;
+  GCancellable       *cancellable;
+  ChronoProgressFunc  progress;
+  gpointer            progress_data;
+
+  guint64             phase_counts[256];
+  guint64             dropped_by_phase[256];
+  GHashTable         *odd_phases;      /* ph of more than one byte -> count */
+  guint64             events;
+  guint64             no_ts;
+  guint64             bad_numbers;
+  guint64             malformed;
+  guint64             non_objects;
+  guint64             stray_async_ends;
+
+  GHashTable         *processes_int;   /* gint64 pid -> index + 1 */
+  GHashTable         *processes_str;   /* string id -> index + 1 */
+  GHashTable         *tracks;          /* ChronoTrackKey -> ChronoTrackBuilder */
+  GPtrArray          *builders;
+  ChronoTrackBuilder *last_track;
+  GHashTable         *counter_tracks;  /* char * key -> ChronoTrackBuilder */
+  GHashTable         *async_open;      /* guint64 key -> GArray of AsyncOpen */
+  GArray             *kind_cache;      /* name id -> KindCache */
+  GArray             *flow_events;
+  GArray             *v2_events;
+  GString            *scratch;
+
+  gint64              min_ts;
+  gint64              max_ts;
+  gboolean            base_time_set;
+  gboolean            kineto;
+  guint               global_process;
+} Importer;
+
+/* -------------------------------------------------------------------- */
+/* Streaming                                                            */
+
+static void
+refill (Importer     *imp,
+        const guint8 *unit_start)
+{
+  gsize have = imp->s.end - imp->base;
+  gsize unit = imp->s.end - unit_start;
+  gsize avail;
+
+  /* Ask for at least as much again as the unfinished unit has, so that a
+   * huge value is rescanned a logarithmic number of times only. */
+  avail = chrono_source_wait (imp->source, have + (unit > 65536 ? unit : 0), &imp->finished);
+  imp->s.end = imp->base + avail;
+}
+
+static ChronoJsonStatus
+expect_byte (ChronoJsonScanner *s,
+             guint8             c,
+             const char        *what)
+{
+  chrono_json_skip_ws (s);
+  if (s->p >= s->end)
+    return CHRONO_JSON_TRUNCATED;
+  if (*s->p != c)
+    return chrono_json_fail (s, what);
+  s->p++;
+  return CHRONO_JSON_OK;
+}
+
+/* -------------------------------------------------------------------- */
+/* Strings, ids and numbers                                             */
+
+static guint32
+intern (Importer               *imp,
+        const ChronoJsonString *str)
+{
+  if (G_LIKELY (!str->escaped))
+    return chrono_string_table_intern (imp->trace->strings, (const char *) str->start, str->len);
+  if (!chrono_json_unescape (str, imp->scratch))
+    return chrono_string_table_intern (imp->trace->strings, (const char *) str->start, str->len);
+  return chrono_string_table_intern (imp->trace->strings, imp->scratch->str, imp->scratch->len);
+}
+
+static gboolean
+key_is (const ChronoJsonString *key,
+        const char             *literal,
+        gsize                   len)
+{
+  return key->len == len && memcmp (key->start, literal, len) == 0;
+}
+
+/* A pid or tid: an integer, a numeric string, or a name. */
+static ChronoJsonStatus
+read_id_value (Importer *imp,
+               ChronoId *out)
+{
+  ChronoJsonScanner *s = &imp->s;
+  ChronoJsonStatus st;
+  const guint8 *text;
+  gsize len;
+
+  if (s->p < s->end && *s->p == '"')
+    {
+      ChronoJsonString str;
+
+      if ((st = chrono_json_read_string (s, &str)) != CHRONO_JSON_OK)
+        return st;
+      if (!str.escaped && chrono_json_parse_int64 (str.start, str.len, &out->value))
+        {
+          out->is_string = FALSE;
+          return CHRONO_JSON_OK;
+        }
+      out->value = intern (imp, &str);
+      out->is_string = TRUE;
+      return CHRONO_JSON_OK;
+    }
+  if ((st = chrono_json_read_number (s, &text, &len)) != CHRONO_JSON_OK)
+    return st;
+  out->is_string = FALSE;
+  if (!chrono_json_parse_int64 (text, len, &out->value))
+    {
+      gdouble d = 0;
+
+      chrono_json_parse_double (text, len, &d);
+      out->value = (gint64) d;
+    }
+  return CHRONO_JSON_OK;
+}
+
+/* A number, or a string that holds one ("ts": "11550183666"). */
+static ChronoJsonStatus
+read_number_text (ChronoJsonScanner *s,
+                  const guint8     **text,
+                  gsize             *len,
+                  gboolean          *is_string)
+{
+  if (s->p < s->end && *s->p == '"')
+    {
+      ChronoJsonString str;
+      ChronoJsonStatus st = chrono_json_read_string (s, &str);
+
+      *text = str.start;
+      *len = str.len;
+      if (is_string)
+        *is_string = TRUE;
+      return st;
+    }
+  if (is_string)
+    *is_string = FALSE;
+  return chrono_json_read_number (s, text, len);
+}
+
+/* id2: {"local": x} or {"global": x}. */
+static ChronoJsonStatus
+read_id2 (Event             *ev,
+          ChronoJsonScanner *s)
+{
+  ChronoJsonStatus st;
+
+  if ((st = expect_byte (s, '{', "an object")) != CHRONO_JSON_OK)
+    return st;
+  for (;;)
+    {
+      ChronoJsonString key;
+
+      chrono_json_skip_ws (s);
+      if (s->p >= s->end)
+        return CHRONO_JSON_TRUNCATED;
+      if (*s->p == '}')
+        {
+          s->p++;
+          return CHRONO_JSON_OK;
+        }
+      if ((st = chrono_json_read_string (s, &key)) != CHRONO_JSON_OK)
+        return st;
+      if ((st = expect_byte (s, ':', "':'")) != CHRONO_JSON_OK)
+        return st;
+      chrono_json_skip_ws (s);
+      if (key_is (&key, "local", 5) || key_is (&key, "global", 6))
+        {
+          if ((st = read_number_text (s, &ev->id, &ev->id_len, &ev->id_is_string)) != CHRONO_JSON_OK)
+            return st;
+          ev->id_is_local = key.len == 5;
+          ev->present |= HAS_ID;
+        }
+      else if ((st = chrono_json_skip_value (s)) != CHRONO_JSON_OK)
+        return st;
+      chrono_json_skip_ws (s);
+      if (s->p < s->end && *s->p == ',')
+        s->p++;
+    }
+}
+
+static guint64
+hash_bytes64 (const guint8 *p,
+              gsize         len,
+              guint64       h)
+{
+  for (gsize i = 0; i < len; i++)
+    h = (h ^ p[i]) * 0x100000001b3ull;
+  return h;
+}
+
+static guint64
+mix64 (guint64 h)
+{
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  h ^= h >> 33;
+  return h;
+}
+
+/* -------------------------------------------------------------------- */
+/* One event                                                            */
+
+static ChronoJsonStatus
+parse_event (Importer *imp,
+             Event    *ev)
+{
+  ChronoJsonScanner *s = &imp->s;
+  ChronoJsonStatus st;
+
+  ev->present = 0;
+  ev->flow_in = ev->flow_out = FALSE;
+  ev->id_is_local = FALSE;
+
+  s->p++;  /* '{' */
+  for (;;)
+    {
+      ChronoJsonString key;
+
+      chrono_json_skip_ws (s);
+      if (s->p >= s->end)
+        return CHRONO_JSON_TRUNCATED;
+      if (*s->p == '}')
+        {
+          s->p++;
+          return CHRONO_JSON_OK;
+        }
+      if ((st = chrono_json_read_string (s, &key)) != CHRONO_JSON_OK)
+        return st;
+      chrono_json_skip_ws (s);
+      if (s->p >= s->end)
+        return CHRONO_JSON_TRUNCATED;
+      if (*s->p != ':')
+        return chrono_json_fail (s, "':' after a key");
+      s->p++;
+      chrono_json_skip_ws (s);
+      if (s->p >= s->end)
+        return CHRONO_JSON_TRUNCATED;
+
+      st = CHRONO_JSON_OK;
+      switch (key.len)
+        {
+        case 1:
+          if (key.start[0] == 's' && *s->p == '"')
+            {
+              st = chrono_json_read_string (s, &ev->s);
+              ev->present |= HAS_S;
+            }
+          else
+            st = chrono_json_skip_value (s);
+          break;
+        case 2:
+          if (key_is (&key, "ph", 2) && *s->p == '"')
+            {
+              st = chrono_json_read_string (s, &ev->ph);
+              ev->present |= HAS_PH;
+            }
+          else if (key_is (&key, "ts", 2) && *s->p != '{' && *s->p != '[')
+            {
+              st = read_number_text (s, &ev->ts, &ev->ts_len, NULL);
+              ev->present |= HAS_TS;
+            }
+          else if (key_is (&key, "id", 2) && *s->p != '{' && *s->p != '[')
+            {
+              st = read_number_text (s, &ev->id, &ev->id_len, &ev->id_is_string);
+              ev->present |= HAS_ID;
+            }
+          else if (key_is (&key, "bp", 2) && *s->p == '"')
+            {
+              st = chrono_json_read_string (s, &ev->bp);
+              ev->present |= HAS_BP;
+            }
+          else
+            st = chrono_json_skip_value (s);
+          break;
+        case 3:
+          if (key_is (&key, "pid", 3) && *s->p != '{' && *s->p != '[')
+            {
+              st = read_id_value (imp, &ev->pid);
+              ev->present |= HAS_PID;
+            }
+          else if (key_is (&key, "tid", 3) && *s->p != '{' && *s->p != '[')
+            {
+              st = read_id_value (imp, &ev->tid);
+              ev->present |= HAS_TID;
+            }
+          else if (key_is (&key, "cat", 3) && *s->p == '"')
+            {
+              st = chrono_json_read_string (s, &ev->cat);
+              ev->present |= HAS_CAT;
+            }
+          else if (key_is (&key, "dur", 3) && *s->p != '{' && *s->p != '[')
+            {
+              st = read_number_text (s, &ev->dur, &ev->dur_len, NULL);
+              ev->present |= HAS_DUR;
+            }
+          else if (key_is (&key, "id2", 3) && *s->p == '{')
+            st = read_id2 (ev, s);
+          else
+            st = chrono_json_skip_value (s);
+          break;
+        case 4:
+          if (key_is (&key, "name", 4) && *s->p == '"')
+            {
+              st = chrono_json_read_string (s, &ev->name);
+              ev->present |= HAS_NAME;
+            }
+          else if (key_is (&key, "args", 4) && *s->p == '{')
+            {
+              const guint8 *start = s->p;
+
+              st = chrono_json_skip_value (s);
+              ev->args_off = start - imp->base;
+              ev->args_len = (guint32) MIN (s->p - start, G_MAXUINT32);
+              ev->present |= HAS_ARGS;
+            }
+          else
+            st = chrono_json_skip_value (s);
+          break;
+        case 5:
+          if (key_is (&key, "scope", 5) && *s->p == '"')
+            {
+              st = chrono_json_read_string (s, &ev->scope);
+              ev->present |= HAS_SCOPE;
+            }
+          else
+            st = chrono_json_skip_value (s);
+          break;
+        case 7:
+          if (key_is (&key, "bind_id", 7) && *s->p != '{' && *s->p != '[')
+            {
+              st = read_number_text (s, &ev->bind_id, &ev->bind_len, &ev->bind_is_string);
+              ev->present |= HAS_BIND;
+            }
+          else if (key_is (&key, "flow_in", 7) && *s->p == 't')
+            {
+              st = chrono_json_skip_value (s);
+              ev->flow_in = TRUE;
+            }
+          else
+            st = chrono_json_skip_value (s);
+          break;
+        case 8:
+          if (key_is (&key, "flow_out", 8) && *s->p == 't')
+            {
+              st = chrono_json_skip_value (s);
+              ev->flow_out = TRUE;
+            }
+          else
+            st = chrono_json_skip_value (s);
+          break;
+        default:
+          st = chrono_json_skip_value (s);
+          break;
+        }
+      if (st != CHRONO_JSON_OK)
+        return st;
+
+      chrono_json_skip_ws (s);
+      if (s->p >= s->end)
+        return CHRONO_JSON_TRUNCATED;
+      if (*s->p == ',')
+        s->p++;
+      else if (*s->p != '}')
+        return chrono_json_fail (s, "',' or '}' in an event");
+    }
+}
+
+/* -------------------------------------------------------------------- */
+/* Processes and tracks                                                 */
+
+static guint
+process_for (Importer *imp,
+             ChronoId  pid)
+{
+  GHashTable *table = pid.is_string ? imp->processes_str : imp->processes_int;
+  gpointer found = g_hash_table_lookup (table, &pid.value);
+  ChronoProcess process = { 0 };
+  gint64 *key;
+
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found) - 1;
+
+  process.pid = pid;
+  process.device_index = -1;
+  g_array_append_val (imp->trace->processes, process);
+  key = g_new (gint64, 1);
+  *key = pid.value;
+  g_hash_table_insert (table, key, GUINT_TO_POINTER (imp->trace->processes->len));
+  return imp->trace->processes->len - 1;
+}
+
+static ChronoTrackBuilder *
+track_for (Importer        *imp,
+           ChronoId         pid,
+           ChronoId         tid,
+           ChronoTrackType  type)
+{
+  ChronoTrackKey key;
+  ChronoTrackBuilder *b = imp->last_track;
+
+  if (b != NULL && b->key.type == type &&
+      b->key.tid.value == tid.value && b->key.tid.is_string == tid.is_string &&
+      b->pid.value == pid.value && b->pid.is_string == pid.is_string)
+    return b;
+
+  key.process = process_for (imp, pid);
+  key.type = type;
+  key.tid = tid;
+  b = g_hash_table_lookup (imp->tracks, &key);
+  if (b == NULL)
+    {
+      b = chrono_track_builder_new (&key, pid);
+      g_hash_table_insert (imp->tracks, &b->key, b);
+      g_ptr_array_add (imp->builders, b);
+    }
+  imp->last_track = b;
+  return b;
+}
+
+static ChronoId
+string_id (Importer   *imp,
+           guint32     str)
+{
+  ChronoId id = { str, TRUE };
+  (void) imp;
+  return id;
+}
+
+/* -------------------------------------------------------------------- */
+/* Event handlers                                                       */
+
+static void
+classify (Importer   *imp,
+          guint32     name,
+          guint32     cat,
+          const Event *ev,
+          guint8     *kind,
+          gboolean   *on_device)
+{
+  KindCache *c;
+
+  if (name >= imp->kind_cache->len)
+    g_array_set_size (imp->kind_cache, MAX (name + 1, imp->kind_cache->len * 2));
+  c = &g_array_index (imp->kind_cache, KindCache, name);
+  if (c->cat_plus_one != cat + 1)
+    {
+      ChronoStringTable *st = imp->trace->strings;
+
+      c->kind = chrono_kineto_classify (chrono_string_table_get (st, cat),
+                                        chrono_string_table_get_len (st, cat),
+                                        chrono_string_table_get (st, name),
+                                        chrono_string_table_get_len (st, name),
+                                        on_device);
+      c->on_device = *on_device;
+      c->cat_plus_one = cat + 1;
+    }
+  *kind = c->kind;
+  *on_device = c->on_device;
+
+  if (*kind == CHRONO_KIND_KERNEL && (ev->present & HAS_ARGS) &&
+      chrono_kineto_args_are_collective ((const char *) imp->base + ev->args_off, ev->args_len))
+    *kind = CHRONO_KIND_COLLECTIVE;
+}
+
+/* Reads "correlation" and "External id" from an args object. */
+static void
+scan_link_ids (Importer    *imp,
+               const Event *ev,
+               gboolean     want_correlation,
+               gint64      *correlation,
+               gint64      *external_id)
+{
+  ChronoJsonScanner s = { imp->base + ev->args_off + 1, imp->base + ev->args_off + ev->args_len, NULL, NULL };
+  gboolean want_external = TRUE;
+
+  *correlation = -1;
+  *external_id = -1;
+  while (want_correlation || want_external)
+    {
+      ChronoJsonString key;
+      const guint8 *text;
+      gsize len;
+      gboolean is_string;
+
+      chrono_json_skip_ws (&s);
+      if (s.p >= s.end || *s.p != '"' || chrono_json_read_string (&s, &key) != CHRONO_JSON_OK)
+        return;
+      if (expect_byte (&s, ':', "':'") != CHRONO_JSON_OK)
+        return;
+      chrono_json_skip_ws (&s);
+      if (want_correlation && key_is (&key, "correlation", 11))
+        {
+          if (read_number_text (&s, &text, &len, &is_string) != CHRONO_JSON_OK)
+            return;
+          chrono_json_parse_int64 (text, len, correlation);
+          want_correlation = FALSE;
+        }
+      else if (want_external && (key_is (&key, "External id", 11) || key_is (&key, "external id", 11)))
+        {
+          if (read_number_text (&s, &text, &len, &is_string) != CHRONO_JSON_OK)
+            return;
+          chrono_json_parse_int64 (text, len, external_id);
+          want_external = FALSE;
+        }
+      else if (chrono_json_skip_value (&s) != CHRONO_JSON_OK)
+        return;
+      chrono_json_skip_ws (&s);
+      if (s.p >= s.end || *s.p != ',')
+        return;
+      s.p++;
+    }
+}
+
+static gboolean
+kind_has_correlation (guint8 kind)
+{
+  switch (kind)
+    {
+    case CHRONO_KIND_RUNTIME:
+    case CHRONO_KIND_DRIVER:
+    case CHRONO_KIND_KERNEL:
+    case CHRONO_KIND_MEMCPY:
+    case CHRONO_KIND_MEMSET:
+    case CHRONO_KIND_SYNC:
+    case CHRONO_KIND_COLLECTIVE:
+    case CHRONO_KIND_GPU_ANNOTATION:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+static void
+note_time (Importer *imp,
+           gint64    start,
+           gint64    end)
+{
+  if (start < imp->min_ts)
+    imp->min_ts = start;
+  if (end > imp->max_ts)
+    imp->max_ts = end;
+}
+
+static guint64
+flow_id_key (const guint8 *id,
+             gsize         len,
+             gboolean      is_string,
+             guint64       seed)
+{
+  return mix64 (hash_bytes64 (id, len, seed ^ (is_string ? 0x9e3779b97f4a7c15ull : 0)));
+}
+
+static void
+add_v2_bind (Importer           *imp,
+             ChronoTrackBuilder *b,
+             guint32             span,
+             const Event        *ev,
+             gint64              ts)
+{
+  ChronoV2Bind bind;
+
+  bind.track = b;
+  bind.span = span;
+  bind.ts = ts;
+  bind.key = flow_id_key (ev->bind_id, ev->bind_len, ev->bind_is_string, 0);
+  bind.in = ev->flow_in;
+  bind.out = ev->flow_out || (!ev->flow_in && !ev->flow_out);
+  bind.seq = imp->v2_events->len;
+  g_array_append_val (imp->v2_events, bind);
+}
+
+static void
+add_span (Importer    *imp,
+          const Event *ev,
+          ChronoId     pid,
+          ChronoId     tid,
+          gint64       ts,
+          gint64       dur,
+          guint8       flags)
+{
+  ChronoTrackBuilder *b = track_for (imp, pid, tid, CHRONO_TRACK_THREAD);
+  guint32 name = (ev->present & HAS_NAME) ? intern (imp, &ev->name) : CHRONO_NO_STRING;
+  guint32 cat = (ev->present & HAS_CAT) ? intern (imp, &ev->cat) : CHRONO_NO_STRING;
+  guint8 kind;
+  gboolean on_device;
+  guint32 index;
+
+  classify (imp, name, cat, ev, &kind, &on_device);
+  index = chrono_track_builder_add_span (b, ts, dur, name, cat,
+                                         (ev->present & HAS_ARGS) ? ev->args_off : 0,
+                                         (ev->present & HAS_ARGS) ? ev->args_len : 0,
+                                         kind, flags);
+  if (on_device)
+    b->device_votes++;
+  else
+    b->host_votes++;
+
+  if (ev->present & HAS_ARGS)
+    {
+      gint64 correlation, external_id;
+
+      scan_link_ids (imp, ev, kind_has_correlation (kind), &correlation, &external_id);
+      if (correlation >= 0)
+        chrono_track_builder_set_correlation (b, index, correlation);
+      if (external_id >= 0)
+        chrono_track_builder_set_external_id (b, index, external_id);
+    }
+  if (ev->present & HAS_BIND)
+    add_v2_bind (imp, b, index, ev, ts);
+}
+
+static void
+handle_complete (Importer    *imp,
+                 const Event *ev,
+                 gint64       ts)
+{
+  gint64 dur = 0;
+  guint8 flags = 0;
+
+  if (!(ev->present & HAS_DUR))
+    flags |= CHRONO_SPAN_NO_DUR;
+  else if (!chrono_json_parse_us_to_ns (ev->dur, ev->dur_len, &dur) || dur < 0)
+    {
+      imp->bad_numbers++;
+      dur = 0;
+      flags |= CHRONO_SPAN_NO_DUR;
+    }
+  note_time (imp, ts, ts + dur);
+  add_span (imp, ev, ev->pid, ev->tid, ts, dur, flags);
+}
+
+static void
+handle_mark (Importer    *imp,
+             const Event *ev,
+             gint64       ts,
+             gboolean     is_end)
+{
+  ChronoTrackBuilder *b = track_for (imp, ev->pid, ev->tid, CHRONO_TRACK_THREAD);
+  ChronoMark mark;
+
+  mark.ts = ts;
+  mark.name = (ev->present & HAS_NAME) ? intern (imp, &ev->name) : CHRONO_NO_STRING;
+  mark.cat = (ev->present & HAS_CAT) ? intern (imp, &ev->cat) : CHRONO_NO_STRING;
+  mark.args_off = (ev->present & HAS_ARGS) ? ev->args_off : 0;
+  mark.args_len = (ev->present & HAS_ARGS) ? ev->args_len : 0;
+  mark.is_end = is_end;
+  mark.bind = G_MAXUINT32;
+  if (!is_end && (ev->present & HAS_BIND))
+    {
+      mark.bind = imp->v2_events->len;
+      add_v2_bind (imp, b, G_MAXUINT32, ev, ts);
+    }
+  chrono_track_builder_add_mark (b, &mark);
+  note_time (imp, ts, ts);
+}
+
+static void
+handle_instant (Importer    *imp,
+                const Event *ev,
+                gint64       ts)
+{
+  ChronoTrackBuilder *b;
+  guint8 scope = (ev->present & HAS_S) && ev->s.len == 1 ? ev->s.start[0] : 't';
+  guint32 name = (ev->present & HAS_NAME) ? intern (imp, &ev->name) : CHRONO_NO_STRING;
+  guint32 cat = (ev->present & HAS_CAT) ? intern (imp, &ev->cat) : CHRONO_NO_STRING;
+  ChronoId none = { 0, TRUE };
+
+  if (scope == 'g')
+    {
+      ChronoId global = { imp->global_process, TRUE };
+      b = track_for (imp, global, none, CHRONO_TRACK_INSTANTS);
+    }
+  else if (scope == 'p')
+    b = track_for (imp, ev->pid, none, CHRONO_TRACK_INSTANTS);
+  else
+    b = track_for (imp, ev->pid, ev->tid, CHRONO_TRACK_THREAD);
+
+  chrono_track_builder_add_instant (b, ts, name, cat,
+                                    (ev->present & HAS_ARGS) ? ev->args_off : 0,
+                                    (ev->present & HAS_ARGS) ? ev->args_len : 0);
+  note_time (imp, ts, ts);
+}
+
+static ChronoTrackBuilder *
+counter_track (Importer    *imp,
+               const Event *ev,
+               guint32      name,
+               const ChronoJsonString *series)
+{
+  g_autofree char *key = NULL;
+  ChronoTrackBuilder *b;
+  const char *name_str = chrono_string_table_get (imp->trace->strings, name);
+  g_autofree char *id = (ev->present & HAS_ID) ? g_strndup ((const char *) ev->id, ev->id_len) : NULL;
+  g_autofree char *series_str = g_strndup ((const char *) series->start, series->len);
+
+  key = g_strdup_printf ("%c%" G_GINT64_FORMAT "\x1f%s\x1f%s\x1f%s",
+                         ev->pid.is_string ? 's' : 'i', ev->pid.value,
+                         name_str, id ? id : "", series_str);
+  b = g_hash_table_lookup (imp->counter_tracks, key);
+  if (b == NULL)
+    {
+      g_autofree char *display = NULL;
+      ChronoTrackKey tkey;
+
+      /* Perfetto's naming, so that names match across tools. */
+      if (id != NULL)
+        display = g_strdup_printf ("%s id: %s %s", name_str, id, series_str);
+      else if (g_str_equal (series_str, "value") || g_str_equal (series_str, name_str))
+        display = g_strdup (name_str);
+      else
+        display = g_strdup_printf ("%s %s", name_str, series_str);
+
+      tkey.process = process_for (imp, ev->pid);
+      tkey.type = CHRONO_TRACK_COUNTER;
+      tkey.tid = string_id (imp, chrono_string_table_intern (imp->trace->strings, display, strlen (display)));
+      b = chrono_track_builder_new (&tkey, ev->pid);
+      b->track.name = (guint32) tkey.tid.value;
+      g_ptr_array_add (imp->builders, b);
+      g_hash_table_insert (imp->counter_tracks, g_steal_pointer (&key), b);
+    }
+  return b;
+}
+
+static void
+handle_counter (Importer    *imp,
+                const Event *ev,
+                gint64       ts)
+{
+  ChronoJsonScanner s;
+  guint32 name;
+
+  if (!(ev->present & HAS_ARGS))
+    return;
+  name = (ev->present & HAS_NAME) ? intern (imp, &ev->name) : CHRONO_NO_STRING;
+  s.p = imp->base + ev->args_off + 1;
+  s.end = imp->base + ev->args_off + ev->args_len;
+  for (;;)
+    {
+      ChronoJsonString key;
+      const guint8 *text;
+      gsize len;
+      gboolean is_string;
+      gdouble value;
+
+      chrono_json_skip_ws (&s);
+      if (s.p >= s.end || *s.p != '"' || chrono_json_read_string (&s, &key) != CHRONO_JSON_OK)
+        break;
+      if (expect_byte (&s, ':', "':'") != CHRONO_JSON_OK)
+        break;
+      chrono_json_skip_ws (&s);
+      if (s.p < s.end && (*s.p == '-' || *s.p == '"' || g_ascii_isdigit (*s.p)))
+        {
+          if (read_number_text (&s, &text, &len, &is_string) != CHRONO_JSON_OK)
+            break;
+          if (chrono_json_parse_double (text, len, &value))
+            chrono_track_builder_add_sample (counter_track (imp, ev, name, &key), ts, value);
+        }
+      else if (chrono_json_skip_value (&s) != CHRONO_JSON_OK)
+        break;
+      chrono_json_skip_ws (&s);
+      if (s.p >= s.end || *s.p != ',')
+        break;
+      s.p++;
+    }
+  note_time (imp, ts, ts);
+}
+
+static void
+handle_flow (Importer    *imp,
+             const Event *ev,
+             gint64       ts,
+             guint8       ph)
+{
+  ChronoFlowEvent f;
+  guint32 name = (ev->present & HAS_NAME) ? intern (imp, &ev->name) : CHRONO_NO_STRING;
+  guint32 cat = (ev->present & HAS_CAT) ? intern (imp, &ev->cat) : CHRONO_NO_STRING;
+
+  if (!(ev->present & HAS_ID))
+    {
+      imp->dropped_by_phase[ph]++;
+      return;
+    }
+  f.ts = ts;
+  f.key = flow_id_key (ev->id, ev->id_len, ev->id_is_string, ((guint64) cat << 32) | name);
+  f.track = track_for (imp, ev->pid, ev->tid, CHRONO_TRACK_THREAD);
+  f.seq = imp->flow_events->len;
+  f.ph = ph;
+  f.enclosing = ph != 'f' || ((ev->present & HAS_BP) && ev->bp.len == 1 && ev->bp.start[0] == 'e');
+  g_array_append_val (imp->flow_events, f);
+  note_time (imp, ts, ts);
+}
+
+static guint64
+async_key (Importer    *imp,
+           const Event *ev,
+           guint32      cat,
+           guint32      name,
+           gboolean     legacy)
+{
+  guint64 h = flow_id_key (ev->id, ev->id_len, ev->id_is_string, cat);
+
+  if (legacy)
+    h = mix64 (h ^ name);
+  if (ev->present & HAS_SCOPE)
+    h = mix64 (hash_bytes64 (ev->scope.start, ev->scope.len, h));
+  /* A local id2 is scoped to its process. */
+  if (ev->id_is_local || legacy)
+    h = mix64 (h ^ (guint64) ev->pid.value ^ ((guint64) ev->pid.is_string << 63));
+  return h;
+}
+
+static GArray *
+async_stack (Importer *imp,
+             guint64   key)
+{
+  GArray *stack = g_hash_table_lookup (imp->async_open, &key);
+
+  if (stack == NULL)
+    {
+      guint64 *k = g_new (guint64, 1);
+
+      *k = key;
+      stack = g_array_new (FALSE, FALSE, sizeof (AsyncOpen));
+      g_hash_table_insert (imp->async_open, k, stack);
+    }
+  return stack;
+}
+
+/* b/e/n (nestable) and S/T/p/F (legacy) async events, matched in file
+ * order on per-process async tracks named after the outermost span. */
+static void
+handle_async (Importer    *imp,
+              const Event *ev,
+              gint64       ts,
+              guint8       ph)
+{
+  gboolean legacy = ph == 'S' || ph == 'T' || ph == 'p' || ph == 'F';
+  guint32 name = (ev->present & HAS_NAME) ? intern (imp, &ev->name) : CHRONO_NO_STRING;
+  guint32 cat = (ev->present & HAS_CAT) ? intern (imp, &ev->cat) : CHRONO_NO_STRING;
+  GArray *stack;
+  ChronoTrackBuilder *b;
+  AsyncOpen open;
+
+  if (!(ev->present & HAS_ID))
+    {
+      imp->dropped_by_phase[ph]++;
+      return;
+    }
+  stack = async_stack (imp, async_key (imp, ev, cat, name, legacy));
+  note_time (imp, ts, ts);
+
+  switch (ph)
+    {
+    case 'b':
+    case 'S':
+      b = stack->len > 0
+          ? g_array_index (stack, AsyncOpen, 0).track
+          : track_for (imp, ev->pid, string_id (imp, name), CHRONO_TRACK_ASYNC);
+      open.track = b;
+      open.name = name;
+      open.span = chrono_track_builder_add_span (b, ts, -1, name, cat,
+                                                 (ev->present & HAS_ARGS) ? ev->args_off : 0,
+                                                 (ev->present & HAS_ARGS) ? ev->args_len : 0,
+                                                 CHRONO_KIND_ASYNC, 0);
+      b->host_votes++;
+      g_array_append_val (stack, open);
+      break;
+
+    case 'e':
+    case 'F':
+      for (guint i = stack->len; i > 0; i--)
+        {
+          AsyncOpen *o = &g_array_index (stack, AsyncOpen, i - 1);
+
+          if (legacy || !(ev->present & HAS_NAME) || o->name == name || name == CHRONO_NO_STRING)
+            {
+              gint64 start = o->track->track.start[o->span];
+
+              o->track->track.dur[o->span] = MAX (ts - start, 0);
+              g_array_set_size (stack, i - 1);
+              return;
+            }
+        }
+      imp->stray_async_ends++;
+      imp->dropped_by_phase[ph]++;
+      break;
+
+    default:  /* n, T, p: a point inside the async operation */
+      b = stack->len > 0
+          ? g_array_index (stack, AsyncOpen, 0).track
+          : track_for (imp, ev->pid, string_id (imp, name), CHRONO_TRACK_ASYNC);
+      chrono_track_builder_add_instant (b, ts, name, cat,
+                                        (ev->present & HAS_ARGS) ? ev->args_off : 0,
+                                        (ev->present & HAS_ARGS) ? ev->args_len : 0);
+      break;
+    }
+}
+
+/* The value of one string or number key in a small args object. */
+static gboolean
+args_lookup (Importer         *imp,
+             const Event      *ev,
+             const char       *wanted,
+             ChronoJsonString *value)
+{
+  ChronoJsonScanner s;
+  gsize wanted_len = strlen (wanted);
+
+  if (!(ev->present & HAS_ARGS))
+    return FALSE;
+  s.p = imp->base + ev->args_off + 1;
+  s.end = imp->base + ev->args_off + ev->args_len;
+  for (;;)
+    {
+      ChronoJsonString key;
+
+      chrono_json_skip_ws (&s);
+      if (s.p >= s.end || *s.p != '"' || chrono_json_read_string (&s, &key) != CHRONO_JSON_OK)
+        return FALSE;
+      if (expect_byte (&s, ':', "':'") != CHRONO_JSON_OK)
+        return FALSE;
+      chrono_json_skip_ws (&s);
+      if (key_is (&key, wanted, wanted_len) && s.p < s.end)
+        {
+          if (*s.p == '"')
+            return chrono_json_read_string (&s, value) == CHRONO_JSON_OK;
+          value->escaped = FALSE;
+          return chrono_json_read_number (&s, &value->start, &value->len) == CHRONO_JSON_OK;
+        }
+      if (chrono_json_skip_value (&s) != CHRONO_JSON_OK)
+        return FALSE;
+      chrono_json_skip_ws (&s);
+      if (s.p >= s.end || *s.p != ',')
+        return FALSE;
+      s.p++;
+    }
+}
+
+static void
+handle_metadata (Importer    *imp,
+                 const Event *ev)
+{
+  ChronoJsonString value;
+  ChronoProcess *process;
+  gint64 sort_index;
+
+  guint index;
+
+  if (!(ev->present & HAS_NAME) || !(ev->present & HAS_PID))
+    return;
+  /* Look the process up before taking its address: the lookup may grow
+   * the array. */
+  index = process_for (imp, ev->pid);
+  process = &g_array_index (imp->trace->processes, ChronoProcess, index);
+
+  /* Repeated records overwrite: the last one wins. */
+  if (key_is (&ev->name, "process_name", 12))
+    {
+      if (args_lookup (imp, ev, "name", &value))
+        process->name = intern (imp, &value);
+    }
+  else if (key_is (&ev->name, "process_labels", 14))
+    {
+      if (args_lookup (imp, ev, "labels", &value))
+        process->labels = intern (imp, &value);
+    }
+  else if (key_is (&ev->name, "process_sort_index", 18))
+    {
+      if (args_lookup (imp, ev, "sort_index", &value) &&
+          chrono_json_parse_int64 (value.start, value.len, &sort_index))
+        {
+          process->sort_index = sort_index;
+          process->has_sort_index = TRUE;
+        }
+    }
+  else if (key_is (&ev->name, "thread_name", 11) && (ev->present & HAS_TID))
+    {
+      if (args_lookup (imp, ev, "name", &value))
+        track_for (imp, ev->pid, ev->tid, CHRONO_TRACK_THREAD)->track.name = intern (imp, &value);
+    }
+  else if (key_is (&ev->name, "thread_sort_index", 17) && (ev->present & HAS_TID))
+    {
+      if (args_lookup (imp, ev, "sort_index", &value) &&
+          chrono_json_parse_int64 (value.start, value.len, &sort_index))
+        {
+          ChronoTrackBuilder *b = track_for (imp, ev->pid, ev->tid, CHRONO_TRACK_THREAD);
+          b->track.sort_index = sort_index;
+          b->track.has_sort_index = TRUE;
+        }
+    }
+}
+
+static void
+count_phase (Importer    *imp,
+             const Event *ev)
+{
+  if ((ev->present & HAS_PH) && ev->ph.len == 1)
+    imp->phase_counts[ev->ph.start[0]]++;
+  else
+    {
+      g_autofree char *ph = (ev->present & HAS_PH)
+                            ? g_strndup ((const char *) ev->ph.start, ev->ph.len)
+                            : g_strdup ("");
+      gpointer old = g_hash_table_lookup (imp->odd_phases, ph);
+
+      g_hash_table_insert (imp->odd_phases, g_steal_pointer (&ph),
+                           GSIZE_TO_POINTER (GPOINTER_TO_SIZE (old) + 1));
+    }
+}
+
+static void
+handle_event (Importer *imp,
+              Event    *ev)
+{
+  guint8 ph;
+  gint64 ts = 0;
+
+  imp->events++;
+  count_phase (imp, ev);
+  if (!(ev->present & HAS_PH) || ev->ph.len != 1)
+    {
+      imp->dropped_by_phase[0]++;
+      return;
+    }
+  ph = ev->ph.start[0];
+
+  if (!(ev->present & HAS_PID))
+    {
+      ev->pid.value = 0;
+      ev->pid.is_string = FALSE;
+    }
+  /* As Perfetto: a missing tid means the process's main thread. */
+  if (!(ev->present & HAS_TID))
+    ev->tid = ev->pid;
+
+  if (ph == 'M')
+    {
+      handle_metadata (imp, ev);
+      return;
+    }
+
+  if (!(ev->present & HAS_TS))
+    {
+      imp->no_ts++;
+      imp->dropped_by_phase[ph]++;
+      return;
+    }
+  if (!chrono_json_parse_us_to_ns (ev->ts, ev->ts_len, &ts))
+    {
+      imp->bad_numbers++;
+      imp->dropped_by_phase[ph]++;
+      return;
+    }
+
+  switch (ph)
+    {
+    case 'X':
+      handle_complete (imp, ev, ts);
+      break;
+    case 'B':
+      handle_mark (imp, ev, ts, FALSE);
+      break;
+    case 'E':
+      handle_mark (imp, ev, ts, TRUE);
+      break;
+    case 'i':
+    case 'I':
+    case 'R':
+      handle_instant (imp, ev, ts);
+      break;
+    case 'C':
+      handle_counter (imp, ev, ts);
+      break;
+    case 's':
+    case 't':
+    case 'f':
+      handle_flow (imp, ev, ts, ph);
+      break;
+    case 'b':
+    case 'e':
+    case 'n':
+    case 'S':
+    case 'T':
+    case 'p':
+    case 'F':
+      handle_async (imp, ev, ts, ph);
+      break;
+    default:
+      imp->dropped_by_phase[ph]++;
+      break;
+    }
+}
+
+/* -------------------------------------------------------------------- */
+/* The event array and the root object                                  */
+
+/* After a malformed event: the next "}," + "{" boundary, as profilers
+ * write one event per line or per "}, {". */
+static gboolean
+resync (Importer *imp)
+{
+  ChronoJsonScanner *s = &imp->s;
+  const guint8 *p = s->error_at ? s->error_at : s->p;
+
+  for (;;)
+    {
+      const guint8 *q = memchr (p, '}', s->end - p);
+
+      if (q == NULL)
+        {
+          if (imp->finished)
+            return FALSE;
+          p = s->end;
+          refill (imp, s->end);
+          continue;
+        }
+      p = q + 1;
+      s->p = p;
+      chrono_json_skip_ws (s);
+      if (s->p < s->end && *s->p == ',')
+        {
+          s->p++;
+          chrono_json_skip_ws (s);
+          if (s->p < s->end && *s->p == '{')
+            return TRUE;
+        }
+      else if (s->p < s->end && *s->p == ']')
+        return TRUE;
+      if (s->p >= s->end && !imp->finished)
+        {
+          refill (imp, q);
+          p = q + 1;
+        }
+    }
+}
+
+static void
+report_progress (Importer *imp)
+{
+  if (imp->progress)
+    imp->progress (chrono_source_get_file_read (imp->source),
+                   chrono_source_get_file_size (imp->source),
+                   imp->progress_data);
+}
+
+static void
+note_syntax (Importer   *imp,
+             const char *expected)
+{
+  imp->malformed++;
+  if (imp->malformed <= MAX_SYNTAX_WARNINGS)
+    chrono_trace_add_warning (imp->trace, "byte %" G_GUINT64_FORMAT ": expected %s; skipped to the next event",
+                              (guint64) ((imp->s.error_at ? imp->s.error_at : imp->s.p) - imp->base),
+                              expected);
+}
+
+/* Returns FALSE on cancellation; truncation is noted on the trace. */
+static gboolean
+parse_event_array (Importer *imp,
+                   GError  **error)
+{
+  ChronoJsonScanner *s = &imp->s;
+  guint32 until_progress = PROGRESS_EVERY;
+  Event ev;
+
+  s->p++;  /* '[' */
+  for (;;)
+    {
+      const guint8 *unit = s->p;
+      ChronoJsonStatus st;
+
+      chrono_json_skip_ws (s);
+      if (s->p >= s->end)
+        {
+          if (imp->finished)
+            goto truncated;
+          refill (imp, unit);
+          continue;
+        }
+      switch (*s->p)
+        {
+        case ']':
+          s->p++;
+          return TRUE;
+        case ',':
+          /* Trailing and doubled commas are tolerated. */
+          s->p++;
+          continue;
+        case '{':
+          unit = s->p;
+          st = parse_event (imp, &ev);
+          if (st == CHRONO_JSON_OK)
+            {
+              handle_event (imp, &ev);
+              if (--until_progress == 0)
+                {
+                  until_progress = PROGRESS_EVERY;
+                  if (g_cancellable_set_error_if_cancelled (imp->cancellable, error))
+                    return FALSE;
+                  report_progress (imp);
+                }
+              continue;
+            }
+          break;
+        default:
+          unit = s->p;
+          st = chrono_json_skip_value (s);
+          if (st == CHRONO_JSON_OK)
+            {
+              imp->events++;
+              imp->non_objects++;
+              continue;
+            }
+          break;
+        }
+
+      if (st == CHRONO_JSON_TRUNCATED)
+        {
+          s->p = unit;
+          if (imp->finished)
+            goto truncated;
+          refill (imp, unit);
+          continue;
+        }
+      note_syntax (imp, s->expected);
+      if (!resync (imp))
+        goto truncated;
+    }
+
+truncated:
+  imp->trace->stats.truncated = TRUE;
+  chrono_trace_add_warning (imp->trace,
+                            "the file ends inside the event array at byte %" G_GUINT64_FORMAT
+                            ": loaded the %" G_GUINT64_FORMAT " complete events before it",
+                            (guint64) (s->end - imp->base), imp->events);
+  s->p = s->end;
+  return TRUE;
+}
+
+static void
+keep_metadata (Importer               *imp,
+               const ChronoJsonString *key,
+               const guint8           *start)
+{
+  ChronoRange *range = g_new (ChronoRange, 1);
+
+  range->offset = start - imp->base;
+  range->length = (guint32) MIN (imp->s.p - start, G_MAXUINT32);
+  g_hash_table_insert (imp->trace->metadata,
+                       g_strndup ((const char *) key->start, key->len), range);
+}
+
+static gboolean
+parse_root_object (Importer *imp,
+                   GError  **error)
+{
+  ChronoJsonScanner *s = &imp->s;
+  gboolean saw_events = FALSE;
+
+  s->p++;  /* '{' */
+  for (;;)
+    {
+      const guint8 *unit = s->p;
+      const guint8 *value;
+      ChronoJsonString key;
+      ChronoJsonStatus st;
+
+      chrono_json_skip_ws (s);
+      if (s->p < s->end && *s->p == '}')
+        break;
+      if (s->p < s->end && *s->p == ',')
+        {
+          s->p++;
+          continue;
+        }
+      st = chrono_json_read_string (s, &key);
+      if (st == CHRONO_JSON_OK)
+        st = expect_byte (s, ':', "':' after a key");
+      if (st == CHRONO_JSON_OK)
+        {
+          chrono_json_skip_ws (s);
+          if (s->p >= s->end)
+            st = CHRONO_JSON_TRUNCATED;
+        }
+      if (st == CHRONO_JSON_OK && key_is (&key, "traceEvents", 11) && *s->p == '[')
+        {
+          if (!parse_event_array (imp, error))
+            return FALSE;
+          saw_events = TRUE;
+          if (imp->trace->stats.truncated)
+            break;
+          continue;
+        }
+      if (st == CHRONO_JSON_OK)
+        {
+          value = s->p;
+          st = chrono_json_skip_value (s);
+          if (st == CHRONO_JSON_OK)
+            {
+              if (key_is (&key, "baseTimeNanoseconds", 19))
+                {
+                  gint64 base;
+                  const guint8 *text = value;
+                  gsize len = s->p - value;
+
+                  if (*text == '"')
+                    text++, len -= 2;
+                  if (chrono_json_parse_int64 (text, len, &base))
+                    {
+                      imp->trace->base_time_ns = base;
+                      imp->base_time_set = TRUE;
+                    }
+                }
+              else if (key_is (&key, "systemTraceEvents", 17))
+                chrono_trace_add_warning (imp->trace, "systemTraceEvents (ftrace text) is not shown");
+              else if (key_is (&key, "samples", 7) || key_is (&key, "stackFrames", 11))
+                chrono_trace_add_warning (imp->trace, "%.*s (sampled stacks) are not shown yet",
+                                          (int) key.len, key.start);
+              if (key_is (&key, "schemaVersion", 13) || key_is (&key, "deviceProperties", 16) ||
+                  key_is (&key, "distributedInfo", 15) || key_is (&key, "baseTimeNanoseconds", 19))
+                imp->kineto = TRUE;
+              keep_metadata (imp, &key, value);
+            }
+        }
+      if (st == CHRONO_JSON_OK)
+        continue;
+      if (st == CHRONO_JSON_TRUNCATED && !imp->finished)
+        {
+          s->p = unit;
+          refill (imp, unit);
+          continue;
+        }
+      if (st == CHRONO_JSON_TRUNCATED)
+        {
+          if (!saw_events)
+            {
+              g_set_error (error, CHRONO_LOAD_ERROR, CHRONO_LOAD_ERROR_SYNTAX,
+                           "%s: the file ends at byte %" G_GUINT64_FORMAT " before any trace events",
+                           imp->trace->path, (guint64) (s->end - imp->base));
+              return FALSE;
+            }
+          imp->trace->stats.truncated = TRUE;
+          chrono_trace_add_warning (imp->trace, "the file ends at byte %" G_GUINT64_FORMAT
+                                    " after the event array; all events were read",
+                                    (guint64) (s->end - imp->base));
+          break;
+        }
+      g_set_error (error, CHRONO_LOAD_ERROR, CHRONO_LOAD_ERROR_SYNTAX,
+                   "%s: byte %" G_GUINT64_FORMAT ": expected %s",
+                   imp->trace->path, (guint64) (s->error_at - imp->base), s->expected);
+      return FALSE;
+    }
+
+  if (!saw_events)
+    {
+      g_set_error (error, CHRONO_LOAD_ERROR, CHRONO_LOAD_ERROR_FORMAT,
+                   "%s: a JSON object without a \"traceEvents\" array is not a trace",
+                   imp->trace->path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* -------------------------------------------------------------------- */
+/* After the pass                                                       */
+
+static void
+finish_stats (Importer *imp)
+{
+  ChronoLoadStats *stats = &imp->trace->stats;
+  guint64 dropped = 0;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  stats->events = imp->events;
+  for (guint c = 1; c < 256; c++)
+    if (imp->phase_counts[c] > 0)
+      {
+        char ph[2] = { (char) c, 0 };
+        g_hash_table_insert (stats->phases, g_strdup (ph), GSIZE_TO_POINTER (imp->phase_counts[c]));
+      }
+  g_hash_table_iter_init (&iter, imp->odd_phases);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    g_hash_table_insert (stats->phases, g_strdup (key), value);
+
+  for (guint c = 1; c < 256; c++)
+    if (imp->dropped_by_phase[c] > 0)
+      {
+        dropped += imp->dropped_by_phase[c];
+        switch (c)
+          {
+          case 'P':
+            chrono_trace_add_warning (imp->trace, "%" G_GUINT64_FORMAT " sample events ('P') are not shown yet",
+                                      imp->dropped_by_phase[c]);
+            break;
+          case 'N': case 'O': case 'D':
+            chrono_trace_add_warning (imp->trace, "%" G_GUINT64_FORMAT " object events ('%c') are not shown",
+                                      imp->dropped_by_phase[c], c);
+            break;
+          default:
+            chrono_trace_add_warning (imp->trace, "%" G_GUINT64_FORMAT " events of phase '%c' were not used",
+                                      imp->dropped_by_phase[c], c);
+            break;
+          }
+      }
+  if (imp->dropped_by_phase[0] > 0)
+    {
+      dropped += imp->dropped_by_phase[0];
+      chrono_trace_add_warning (imp->trace, "%" G_GUINT64_FORMAT " events have no one-letter \"ph\"",
+                                imp->dropped_by_phase[0]);
+    }
+  if (imp->no_ts > 0)
+    chrono_trace_add_warning (imp->trace, "%" G_GUINT64_FORMAT " events have no \"ts\"", imp->no_ts);
+  if (imp->bad_numbers > 0)
+    chrono_trace_add_warning (imp->trace, "%" G_GUINT64_FORMAT " timestamps or durations are not numbers",
+                              imp->bad_numbers);
+  if (imp->stray_async_ends > 0)
+    chrono_trace_add_warning (imp->trace, "%" G_GUINT64_FORMAT " async end events match no begin",
+                              imp->stray_async_ends);
+  if (imp->non_objects > 0)
+    chrono_trace_add_warning (imp->trace, "%" G_GUINT64_FORMAT " entries of the event array are not objects",
+                              imp->non_objects);
+  if (imp->malformed > MAX_SYNTAX_WARNINGS)
+    chrono_trace_add_warning (imp->trace, "%" G_GUINT64_FORMAT " malformed events were skipped in all",
+                              imp->malformed);
+  stats->dropped = dropped + imp->non_objects + imp->malformed;
+}
+
+static void
+importer_clear (Importer *imp)
+{
+  g_clear_pointer (&imp->odd_phases, g_hash_table_unref);
+  g_clear_pointer (&imp->processes_int, g_hash_table_unref);
+  g_clear_pointer (&imp->processes_str, g_hash_table_unref);
+  g_clear_pointer (&imp->tracks, g_hash_table_unref);
+  g_clear_pointer (&imp->builders, g_ptr_array_unref);
+  g_clear_pointer (&imp->counter_tracks, g_hash_table_unref);
+  g_clear_pointer (&imp->async_open, g_hash_table_unref);
+  g_clear_pointer (&imp->kind_cache, g_array_unref);
+  g_clear_pointer (&imp->flow_events, g_array_unref);
+  g_clear_pointer (&imp->v2_events, g_array_unref);
+  if (imp->scratch)
+    g_string_free (imp->scratch, TRUE);
+}
+
+gboolean
+chrono_chrome_importer_run (ChronoTrace        *trace,
+                            ChronoSource       *source,
+                            GCancellable       *cancellable,
+                            ChronoProgressFunc  progress,
+                            gpointer            user_data,
+                            GError            **error)
+{
+  Importer imp = { 0 };
+  gboolean ok = FALSE;
+  ChronoBuildInput input;
+
+  imp.trace = trace;
+  imp.source = source;
+  imp.base = chrono_source_get_data (source);
+  imp.cancellable = cancellable;
+  imp.progress = progress;
+  imp.progress_data = user_data;
+  imp.odd_phases = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  imp.processes_int = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  imp.processes_str = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  imp.tracks = g_hash_table_new (chrono_track_key_hash, chrono_track_key_equal);
+  imp.builders = g_ptr_array_new_with_free_func ((GDestroyNotify) chrono_track_builder_free);
+  imp.counter_tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  imp.async_open = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) g_array_unref);
+  imp.kind_cache = g_array_new (FALSE, TRUE, sizeof (KindCache));
+  imp.flow_events = g_array_new (FALSE, FALSE, sizeof (ChronoFlowEvent));
+  imp.v2_events = g_array_new (FALSE, FALSE, sizeof (ChronoV2Bind));
+  imp.scratch = g_string_new (NULL);
+  imp.min_ts = G_MAXINT64;
+  imp.max_ts = G_MININT64;
+  imp.global_process = chrono_string_table_intern (trace->strings, "Global", 6);
+  imp.s.p = imp.base;
+  imp.s.end = imp.base + chrono_source_wait (source, 0, &imp.finished);
+
+  for (;;)
+    {
+      chrono_json_skip_ws (&imp.s);
+      if (imp.s.p < imp.s.end || imp.finished)
+        break;
+      refill (&imp, imp.s.p);
+    }
+
+  if (imp.s.p >= imp.s.end)
+    {
+      g_set_error (error, CHRONO_LOAD_ERROR, CHRONO_LOAD_ERROR_FORMAT,
+                   "%s: the file is empty", trace->path);
+      goto out;
+    }
+  if (*imp.s.p == '[')
+    ok = parse_event_array (&imp, error);
+  else if (*imp.s.p == '{')
+    ok = parse_root_object (&imp, error);
+  else
+    g_set_error (error, CHRONO_LOAD_ERROR, CHRONO_LOAD_ERROR_FORMAT,
+                 "%s: byte %" G_GUINT64_FORMAT ": expected '{' or '[' of a JSON trace",
+                 trace->path, (guint64) (imp.s.p - imp.base));
+  if (!ok)
+    goto out;
+
+  finish_stats (&imp);
+
+  input.builders = imp.builders;
+  input.flow_events = imp.flow_events;
+  input.v2_binds = imp.v2_events;
+  input.min_ts = imp.min_ts;
+  input.max_ts = imp.max_ts;
+  input.base_time_set = imp.base_time_set;
+  trace->format = imp.kineto ? "kineto" : "chrome-json";
+  chrono_track_builder_finish_trace (trace, &input);
+
+out:
+  importer_clear (&imp);
+  return ok;
+}

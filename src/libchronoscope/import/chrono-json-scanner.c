@@ -1,0 +1,515 @@
+/* chrono-json-scanner.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "chrono-json-scanner.h"
+
+ChronoJsonStatus
+chrono_json_fail (ChronoJsonScanner *s,
+                  const char        *expected)
+{
+  if (s->p >= s->end)
+    return CHRONO_JSON_TRUNCATED;
+  s->error_at = s->p;
+  s->expected = expected;
+  return CHRONO_JSON_SYNTAX;
+}
+
+/* Finds the next quote or backslash at or after P, or END. */
+static inline const guint8 *
+find_quote_or_escape (const guint8 *p,
+                      const guint8 *end)
+{
+#ifdef __SSE2__
+  const __m128i quote = _mm_set1_epi8 ('"');
+  const __m128i bslash = _mm_set1_epi8 ('\\');
+
+  while (p + 16 <= end)
+    {
+      __m128i v = _mm_loadu_si128 ((const __m128i *) p);
+      int mask = _mm_movemask_epi8 (_mm_or_si128 (_mm_cmpeq_epi8 (v, quote),
+                                                  _mm_cmpeq_epi8 (v, bslash)));
+      if (mask != 0)
+        return p + __builtin_ctz (mask);
+      p += 16;
+    }
+#endif
+  while (p < end && *p != '"' && *p != '\\')
+    p++;
+  return p;
+}
+
+ChronoJsonStatus
+chrono_json_read_string (ChronoJsonScanner *s,
+                         ChronoJsonString  *out)
+{
+  const guint8 *p;
+
+  if (s->p >= s->end)
+    return CHRONO_JSON_TRUNCATED;
+  if (*s->p != '"')
+    return chrono_json_fail (s, "a string");
+
+  p = s->p + 1;
+  out->start = p;
+  out->escaped = FALSE;
+  for (;;)
+    {
+      p = find_quote_or_escape (p, s->end);
+      if (p >= s->end)
+        return CHRONO_JSON_TRUNCATED;
+      if (*p == '"')
+        break;
+      out->escaped = TRUE;
+      p += 2;   /* the backslash and the byte it escapes */
+      if (p > s->end)
+        return CHRONO_JSON_TRUNCATED;
+    }
+  out->len = p - out->start;
+  s->p = p + 1;
+  return CHRONO_JSON_OK;
+}
+
+static inline gboolean
+is_number_byte (guint8 c)
+{
+  return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
+
+ChronoJsonStatus
+chrono_json_read_number (ChronoJsonScanner *s,
+                         const guint8     **start,
+                         gsize             *len)
+{
+  const guint8 *p = s->p;
+
+  if (p >= s->end)
+    return CHRONO_JSON_TRUNCATED;
+  if (!(*p == '-' || (*p >= '0' && *p <= '9')))
+    return chrono_json_fail (s, "a number");
+  while (p < s->end && is_number_byte (*p))
+    p++;
+  /* A number that touches the end may continue in bytes not yet seen. */
+  if (p >= s->end)
+    return CHRONO_JSON_TRUNCATED;
+  *start = s->p;
+  *len = p - s->p;
+  s->p = p;
+  return CHRONO_JSON_OK;
+}
+
+static ChronoJsonStatus
+skip_literal (ChronoJsonScanner *s,
+              const char        *word,
+              gsize              len)
+{
+  gsize have = s->end - s->p;
+
+  if (have < len)
+    {
+      if (memcmp (s->p, word, have) == 0)
+        return CHRONO_JSON_TRUNCATED;
+      return chrono_json_fail (s, "a value");
+    }
+  if (memcmp (s->p, word, len) != 0)
+    return chrono_json_fail (s, "a value");
+  s->p += len;
+  return CHRONO_JSON_OK;
+}
+
+/* Skips a container by bracket depth; strings are jumped over whole. */
+static ChronoJsonStatus
+skip_container (ChronoJsonScanner *s)
+{
+  const guint8 *p = s->p + 1;
+  const guint8 *end = s->end;
+  gsize depth = 1;
+
+  for (;;)
+    {
+#ifdef __SSE2__
+      const __m128i quote = _mm_set1_epi8 ('"');
+      const __m128i ob = _mm_set1_epi8 ('{');
+      const __m128i cb = _mm_set1_epi8 ('}');
+      const __m128i os = _mm_set1_epi8 ('[');
+      const __m128i cs = _mm_set1_epi8 (']');
+
+      while (p + 16 <= end)
+        {
+          __m128i v = _mm_loadu_si128 ((const __m128i *) p);
+          __m128i m = _mm_or_si128 (_mm_or_si128 (_mm_cmpeq_epi8 (v, quote),
+                                                  _mm_cmpeq_epi8 (v, ob)),
+                                    _mm_or_si128 (_mm_or_si128 (_mm_cmpeq_epi8 (v, cb),
+                                                                _mm_cmpeq_epi8 (v, os)),
+                                                  _mm_cmpeq_epi8 (v, cs)));
+          int mask = _mm_movemask_epi8 (m);
+          if (mask != 0)
+            {
+              p += __builtin_ctz (mask);
+              goto found;
+            }
+          p += 16;
+        }
+#endif
+      while (p < end && *p != '"' && *p != '{' && *p != '}' && *p != '[' && *p != ']')
+        p++;
+      if (p >= end)
+        return CHRONO_JSON_TRUNCATED;
+
+#ifdef __SSE2__
+    found:
+#endif
+      switch (*p)
+        {
+        case '"':
+          p++;
+          for (;;)
+            {
+              p = find_quote_or_escape (p, end);
+              if (p >= end)
+                return CHRONO_JSON_TRUNCATED;
+              if (*p == '"')
+                break;
+              p += 2;
+              if (p > end)
+                return CHRONO_JSON_TRUNCATED;
+            }
+          p++;
+          break;
+        case '{':
+        case '[':
+          depth++;
+          p++;
+          break;
+        default:
+          p++;
+          if (--depth == 0)
+            {
+              s->p = p;
+              return CHRONO_JSON_OK;
+            }
+          break;
+        }
+    }
+}
+
+ChronoJsonStatus
+chrono_json_skip_value (ChronoJsonScanner *s)
+{
+  ChronoJsonString str;
+  const guint8 *start;
+  gsize len;
+
+  if (s->p >= s->end)
+    return CHRONO_JSON_TRUNCATED;
+  switch (*s->p)
+    {
+    case '"':
+      return chrono_json_read_string (s, &str);
+    case '{':
+    case '[':
+      return skip_container (s);
+    case 't':
+      return skip_literal (s, "true", 4);
+    case 'f':
+      return skip_literal (s, "false", 5);
+    case 'n':
+      return skip_literal (s, "null", 4);
+    default:
+      return chrono_json_read_number (s, &start, &len);
+    }
+}
+
+static gboolean
+append_utf8 (GString *out,
+             gunichar c)
+{
+  char buf[6];
+  gint n = g_unichar_to_utf8 (c, buf);
+  g_string_append_len (out, buf, n);
+  return TRUE;
+}
+
+static gboolean
+read_hex4 (const guint8 *p,
+           const guint8 *end,
+           gunichar     *out)
+{
+  gunichar v = 0;
+
+  if (end - p < 4)
+    return FALSE;
+  for (int i = 0; i < 4; i++)
+    {
+      gint d = g_ascii_xdigit_value (p[i]);
+      if (d < 0)
+        return FALSE;
+      v = (v << 4) | d;
+    }
+  *out = v;
+  return TRUE;
+}
+
+gboolean
+chrono_json_unescape (const ChronoJsonString *str,
+                      GString                *out)
+{
+  const guint8 *p = str->start;
+  const guint8 *end = str->start + str->len;
+
+  g_string_truncate (out, 0);
+  while (p < end)
+    {
+      const guint8 *q = memchr (p, '\\', end - p);
+      gunichar c;
+
+      if (q == NULL)
+        {
+          g_string_append_len (out, (const char *) p, end - p);
+          break;
+        }
+      g_string_append_len (out, (const char *) p, q - p);
+      if (q + 1 >= end)
+        return FALSE;
+      p = q + 2;
+      switch (q[1])
+        {
+        case '"': g_string_append_c (out, '"'); break;
+        case '\\': g_string_append_c (out, '\\'); break;
+        case '/': g_string_append_c (out, '/'); break;
+        case 'b': g_string_append_c (out, '\b'); break;
+        case 'f': g_string_append_c (out, '\f'); break;
+        case 'n': g_string_append_c (out, '\n'); break;
+        case 'r': g_string_append_c (out, '\r'); break;
+        case 't': g_string_append_c (out, '\t'); break;
+        case 'u':
+          if (!read_hex4 (p, end, &c))
+            return FALSE;
+          p += 4;
+          if (c >= 0xd800 && c < 0xdc00)
+            {
+              gunichar lo;
+              if (end - p >= 6 && p[0] == '\\' && p[1] == 'u' &&
+                  read_hex4 (p + 2, end, &lo) && lo >= 0xdc00 && lo < 0xe000)
+                {
+                  c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+                  p += 6;
+                }
+              else
+                c = 0xfffd;   /* a lone surrogate cannot be UTF-8 */
+            }
+          else if (c >= 0xdc00 && c < 0xe000)
+            c = 0xfffd;
+          append_utf8 (out, c);
+          break;
+        default:
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+gboolean
+chrono_json_parse_us_to_ns (const guint8 *text,
+                            gsize         len,
+                            gint64       *ns)
+{
+  const guint8 *p = text;
+  const guint8 *end = text + len;
+  gboolean negative = FALSE;
+  unsigned __int128 mant = 0;
+  gint digits = 0;        /* significant digits kept in MANT */
+  gint exp10 = 3;         /* ns = MANT * 10^exp10: the text is in us */
+  gboolean any = FALSE;
+  unsigned __int128 value;
+
+  if (p < end && (*p == '-' || *p == '+'))
+    negative = *p++ == '-';
+
+  /* The common shapes, "123", "123.4" and "123.456" with at most 15
+   * integer digits, need no wide arithmetic. */
+  if (end - p <= 19)
+    {
+      guint64 ip = 0;
+      const guint8 *q = p;
+
+      while (q < end && *q >= '0' && *q <= '9')
+        ip = ip * 10 + (*q++ - '0');
+      if (q > p && q - p <= 15)
+        {
+          guint64 frac = 0;
+          gint nf = 0;
+
+          if (q < end && *q == '.')
+            {
+              q++;
+              while (q < end && nf < 3 && *q >= '0' && *q <= '9')
+                {
+                  frac = frac * 10 + (*q++ - '0');
+                  nf++;
+                }
+            }
+          if (q == end)
+            {
+              static const guint scale[4] = { 1000, 100, 10, 1 };
+              gint64 v = (gint64) (ip * 1000 + frac * scale[nf]);
+              *ns = negative ? -v : v;
+              return TRUE;
+            }
+        }
+    }
+
+  /* MANT holds up to 36 significant digits; later ones are below any
+   * precision a profiler has and are dropped. */
+  for (; p < end && *p >= '0' && *p <= '9'; p++, any = TRUE)
+    {
+      if (digits < 36)
+        {
+          mant = mant * 10 + (*p - '0');
+          if (mant != 0)
+            digits++;
+        }
+      else
+        exp10++;
+    }
+  if (p < end && *p == '.')
+    {
+      for (p++; p < end && *p >= '0' && *p <= '9'; p++, any = TRUE)
+        {
+          if (digits < 36)
+            {
+              mant = mant * 10 + (*p - '0');
+              if (mant != 0)
+                digits++;
+              exp10--;
+            }
+        }
+    }
+  if (!any)
+    return FALSE;
+  if (p < end && (*p == 'e' || *p == 'E'))
+    {
+      gboolean eneg = FALSE;
+      gint e = 0;
+
+      p++;
+      if (p < end && (*p == '-' || *p == '+'))
+        eneg = *p++ == '-';
+      if (p >= end || *p < '0' || *p > '9')
+        return FALSE;
+      for (; p < end && *p >= '0' && *p <= '9'; p++)
+        if (e < 10000)
+          e = e * 10 + (*p - '0');
+      exp10 += eneg ? -e : e;
+    }
+  if (p != end)
+    return FALSE;
+
+  if (exp10 >= 0)
+    {
+      value = mant;
+      for (gint i = 0; i < exp10; i++)
+        {
+          if (value > G_MAXINT64)
+            return FALSE;
+          value *= 10;
+        }
+    }
+  else
+    {
+      unsigned __int128 div = 1;
+      unsigned __int128 rem;
+
+      if (-exp10 > 38)
+        {
+          *ns = 0;
+          return TRUE;
+        }
+      for (gint i = 0; i < -exp10; i++)
+        div *= 10;
+      value = mant / div;
+      rem = mant % div;
+      /* Half away from zero, like llround. */
+      if (rem * 2 >= div)
+        value++;
+    }
+  if (value > (unsigned __int128) G_MAXINT64)
+    return FALSE;
+  *ns = negative ? -(gint64) value : (gint64) value;
+  return TRUE;
+}
+
+gboolean
+chrono_json_parse_uint64 (const guint8 *text,
+                          gsize         len,
+                          guint64      *value)
+{
+  guint64 v = 0;
+
+  if (len == 0)
+    return FALSE;
+  for (gsize i = 0; i < len; i++)
+    {
+      guint d = text[i] - '0';
+      if (d > 9)
+        return FALSE;
+      if (v > (G_MAXUINT64 - d) / 10)
+        return FALSE;
+      v = v * 10 + d;
+    }
+  *value = v;
+  return TRUE;
+}
+
+gboolean
+chrono_json_parse_int64 (const guint8 *text,
+                         gsize         len,
+                         gint64       *value)
+{
+  guint64 u;
+  gboolean negative = len > 0 && text[0] == '-';
+
+  if (negative)
+    {
+      text++;
+      len--;
+    }
+  if (!chrono_json_parse_uint64 (text, len, &u))
+    return FALSE;
+  if (negative)
+    {
+      if (u > (guint64) G_MAXINT64 + 1)
+        return FALSE;
+      *value = (gint64) (0 - u);
+    }
+  else
+    {
+      if (u > G_MAXINT64)
+        return FALSE;
+      *value = (gint64) u;
+    }
+  return TRUE;
+}
+
+gboolean
+chrono_json_parse_double (const guint8 *text,
+                          gsize         len,
+                          gdouble      *value)
+{
+  char buf[64];
+  char *endp;
+
+  if (len == 0 || len >= sizeof buf)
+    return FALSE;
+  memcpy (buf, text, len);
+  buf[len] = '\0';
+  *value = g_ascii_strtod (buf, &endp);
+  return endp == buf + len;
+}

@@ -1,0 +1,129 @@
+/* chrono-loader.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "chrono-chrome-importer.h"
+#include "chrono-loader.h"
+#include "chrono-trace-private.h"
+
+G_DEFINE_QUARK (chrono-load-error-quark, chrono_load_error)
+
+/* The first byte that is not white space, waiting for it if need be. */
+static gint
+first_byte (ChronoSource *source,
+            gsize        *offset)
+{
+  gboolean finished = FALSE;
+  gsize avail = chrono_source_wait (source, 0, &finished);
+  const guint8 *data = chrono_source_get_data (source);
+  gsize i = 0;
+
+  for (;;)
+    {
+      for (; i < avail; i++)
+        if (data[i] != ' ' && data[i] != '\n' && data[i] != '\r' && data[i] != '\t')
+          {
+            *offset = i;
+            return data[i];
+          }
+      if (finished)
+        break;
+      avail = chrono_source_wait (source, avail, &finished);
+    }
+  *offset = i;
+  return -1;
+}
+
+static void
+cancel_source (GCancellable *cancellable,
+               ChronoSource *source)
+{
+  chrono_source_cancel (source);
+}
+
+static ChronoTrace *
+load (ChronoSource       *source,
+      const char         *name,
+      GCancellable       *cancellable,
+      ChronoProgressFunc  progress,
+      gpointer            user_data,
+      GError            **error)
+{
+  g_autoptr(ChronoTrace) trace = chrono_trace_new (name, source);
+  g_autoptr(GError) source_error = NULL;
+  gulong handler = 0;
+  gsize offset = 0;
+  gboolean ok;
+  gint c;
+
+  if (cancellable)
+    handler = g_cancellable_connect (cancellable, G_CALLBACK (cancel_source), source, NULL);
+
+  c = first_byte (source, &offset);
+  if (c == '{' || c == '[')
+    ok = chrono_chrome_importer_run (trace, source, cancellable, progress, user_data, error);
+  else
+    {
+      ok = FALSE;
+      if (chrono_source_get_error (source, &source_error))
+        g_propagate_error (error, g_steal_pointer (&source_error));
+      else if (c < 0)
+        g_set_error (error, CHRONO_LOAD_ERROR, CHRONO_LOAD_ERROR_FORMAT,
+                     "%s: the file is empty", name);
+      else if (chrono_source_get_available (source) > 1 && chrono_source_get_data (source)[0] == 0x0a)
+        g_set_error (error, CHRONO_LOAD_ERROR, CHRONO_LOAD_ERROR_FORMAT,
+                     "%s: Perfetto protobuf traces are not supported yet", name);
+      else
+        g_set_error (error, CHRONO_LOAD_ERROR, CHRONO_LOAD_ERROR_FORMAT,
+                     "%s: byte %" G_GSIZE_FORMAT ": expected '{' or '[' of a JSON trace, "
+                     "or gzip, zstd or zip data", name, offset);
+    }
+
+  if (cancellable)
+    g_cancellable_disconnect (cancellable, handler);
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+  if (!ok)
+    {
+      /* A decompression error explains a syntax error better. */
+      if (chrono_source_get_error (source, &source_error) && error && *error &&
+          (*error)->domain == CHRONO_LOAD_ERROR && (*error)->code == CHRONO_LOAD_ERROR_SYNTAX)
+        {
+          g_clear_error (error);
+          g_propagate_error (error, g_steal_pointer (&source_error));
+        }
+      return NULL;
+    }
+  if (chrono_source_get_error (source, &source_error))
+    {
+      trace->stats.truncated = TRUE;
+      chrono_trace_add_warning (trace, "%s", source_error->message);
+    }
+  return g_steal_pointer (&trace);
+}
+
+ChronoTrace *
+chrono_trace_load_file (const char         *path,
+                        GCancellable       *cancellable,
+                        ChronoProgressFunc  progress,
+                        gpointer            user_data,
+                        GError            **error)
+{
+  g_autoptr(ChronoSource) source = chrono_source_open (path, error);
+
+  if (source == NULL)
+    return NULL;
+  return load (source, path, cancellable, progress, user_data, error);
+}
+
+ChronoTrace *
+chrono_trace_load_bytes (GBytes      *bytes,
+                         const char  *display_name,
+                         GError     **error)
+{
+  g_autoptr(ChronoSource) source = chrono_source_new_for_bytes (bytes, error);
+
+  if (source == NULL)
+    return NULL;
+  return load (source, display_name, NULL, NULL, NULL, error);
+}

@@ -29,7 +29,9 @@ ChronoSource     *chrono_source_ref             (ChronoSource  *self);
 void              chrono_source_unref           (ChronoSource  *self);
 
 /* Start of the decompressed bytes. The pointer never moves while the source
- * lives, and the bytes before chrono_source_get_available() never change. */
+ * lives, and the bytes before chrono_source_get_available() never change.
+ * Compressed sources keep at least 64 readable bytes after the available
+ * ones, zero once finished; plain (mapped) sources guarantee no slack. */
 const guint8     *chrono_source_get_data        (ChronoSource  *self);
 /* Bytes decompressed so far (thread-safe). */
 gsize             chrono_source_get_available   (ChronoSource  *self);
@@ -40,8 +42,9 @@ gsize             chrono_source_wait            (ChronoSource  *self,
                                                  gsize          at_least,
                                                  gboolean      *finished);
 /* After FINISHED: whether decompression stopped on an error (corrupt or
- * truncated compressed data), with a message naming the file and offset.
- * The bytes before the error stay usable. */
+ * truncated compressed data, G_IO_ERROR_CANCELLED after a cancel): returns
+ * TRUE and sets ERROR, naming the file and offset. The bytes before the
+ * error stay usable. */
 gboolean          chrono_source_get_error       (ChronoSource  *self,
                                                  GError       **error);
 /* Stops the worker early; waiters wake with FINISHED set. */
@@ -49,6 +52,7 @@ void              chrono_source_cancel          (ChronoSource  *self);
 
 ChronoCompression chrono_source_get_compression (ChronoSource  *self);
 const char       *chrono_compression_to_string  (ChronoCompression compression);
+/* NULL for sources made from bytes. */
 const char       *chrono_source_get_path        (ChronoSource  *self);
 /* Bytes read from the file so far and the file's size: for progress. */
 guint64           chrono_source_get_file_read   (ChronoSource  *self);

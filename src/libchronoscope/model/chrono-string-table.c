@@ -1,0 +1,226 @@
+/* chrono-string-table.c
+ *
+ * An open-addressing hash over an append-only arena. Names repeat millions
+ * of times in a trace, so the hot path is a hash, one probe and a memcmp.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include "chrono-string-table.h"
+
+#define ARENA_BLOCK (256 * 1024)
+
+struct _ChronoStringTable
+{
+  GPtrArray *blocks;      /* arena blocks; strings never move */
+  char      *block;
+  gsize      block_used;
+  gsize      block_size;
+  GArray    *strings;     /* id -> const char * */
+  GArray    *lengths;     /* id -> guint32 */
+  guint32   *slots;       /* id + 1, 0 = empty */
+  guint32   *slot_hash;
+  guint32    mask;
+  gsize      bytes;
+};
+
+static inline guint32
+hash_bytes (const char *s,
+            gsize       len)
+{
+  /* FNV-1a over 8-byte words: names are short, so this beats a byte loop. */
+  guint64 h = 0xcbf29ce484222325ull ^ len;
+  while (len >= 8)
+    {
+      guint64 w;
+      memcpy (&w, s, 8);
+      h = (h ^ w) * 0x100000001b3ull;
+      h ^= h >> 29;
+      s += 8;
+      len -= 8;
+    }
+  if (len > 0)
+    {
+      guint64 w = 0;
+      memcpy (&w, s, len);
+      h = (h ^ w) * 0x100000001b3ull;
+      h ^= h >> 29;
+    }
+  h *= 0x9e3779b97f4a7c15ull;
+  return (guint32) (h >> 32);
+}
+
+static const char *
+arena_copy (ChronoStringTable *self,
+            const char        *str,
+            gsize              len)
+{
+  char *dst;
+
+  if (self->block == NULL || self->block_used + len + 1 > self->block_size)
+    {
+      self->block_size = MAX (ARENA_BLOCK, len + 1);
+      self->block = g_malloc (self->block_size);
+      self->block_used = 0;
+      g_ptr_array_add (self->blocks, self->block);
+      self->bytes += self->block_size;
+    }
+  dst = self->block + self->block_used;
+  memcpy (dst, str, len);
+  dst[len] = '\0';
+  self->block_used += len + 1;
+  return dst;
+}
+
+static void
+grow (ChronoStringTable *self)
+{
+  guint32 new_mask = self->mask * 2 + 1;
+  guint32 *slots = g_new0 (guint32, (gsize) new_mask + 1);
+  guint32 *hashes = g_new (guint32, (gsize) new_mask + 1);
+
+  for (guint32 i = 0; i <= self->mask; i++)
+    {
+      guint32 j;
+
+      if (self->slots[i] == 0)
+        continue;
+      j = self->slot_hash[i] & new_mask;
+      while (slots[j] != 0)
+        j = (j + 1) & new_mask;
+      slots[j] = self->slots[i];
+      hashes[j] = self->slot_hash[i];
+    }
+  g_free (self->slots);
+  g_free (self->slot_hash);
+  self->slots = slots;
+  self->slot_hash = hashes;
+  self->mask = new_mask;
+}
+
+ChronoStringTable *
+chrono_string_table_new (void)
+{
+  ChronoStringTable *self = g_new0 (ChronoStringTable, 1);
+
+  self->blocks = g_ptr_array_new_with_free_func (g_free);
+  self->strings = g_array_new (FALSE, FALSE, sizeof (const char *));
+  self->lengths = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->mask = 1023;
+  self->slots = g_new0 (guint32, self->mask + 1);
+  self->slot_hash = g_new (guint32, self->mask + 1);
+  chrono_string_table_intern (self, "", 0);
+  return self;
+}
+
+void
+chrono_string_table_free (ChronoStringTable *self)
+{
+  if (self == NULL)
+    return;
+  g_ptr_array_unref (self->blocks);
+  g_array_unref (self->strings);
+  g_array_unref (self->lengths);
+  g_free (self->slots);
+  g_free (self->slot_hash);
+  g_free (self);
+}
+
+static inline gboolean
+find (ChronoStringTable *self,
+      const char        *str,
+      gsize              len,
+      guint32            h,
+      guint32           *slot)
+{
+  guint32 j = h & self->mask;
+
+  for (;;)
+    {
+      guint32 v = self->slots[j];
+
+      if (v == 0)
+        {
+          *slot = j;
+          return FALSE;
+        }
+      if (self->slot_hash[j] == h)
+        {
+          guint32 id = v - 1;
+          if (g_array_index (self->lengths, guint32, id) == len &&
+              memcmp (g_array_index (self->strings, const char *, id), str, len) == 0)
+            {
+              *slot = id;
+              return TRUE;
+            }
+        }
+      j = (j + 1) & self->mask;
+    }
+}
+
+gboolean
+chrono_string_table_lookup (ChronoStringTable *self,
+                            const char        *str,
+                            gsize              len,
+                            guint32           *id)
+{
+  return find (self, str, len, hash_bytes (str, len), id);
+}
+
+guint32
+chrono_string_table_intern (ChronoStringTable *self,
+                            const char        *str,
+                            gsize              len)
+{
+  guint32 h = hash_bytes (str, len);
+  guint32 slot;
+  guint32 id;
+  const char *copy;
+  guint32 len32;
+
+  if (find (self, str, len, h, &slot))
+    return slot;
+
+  len = MIN (len, G_MAXUINT32 - 1);
+  id = self->strings->len;
+  copy = arena_copy (self, str, len);
+  len32 = (guint32) len;
+  g_array_append_val (self->strings, copy);
+  g_array_append_val (self->lengths, len32);
+  self->slots[slot] = id + 1;
+  self->slot_hash[slot] = h;
+  if ((gsize) self->strings->len * 2 > self->mask)
+    grow (self);
+  return id;
+}
+
+const char *
+chrono_string_table_get (ChronoStringTable *self,
+                         guint32            id)
+{
+  if (id >= self->strings->len)
+    return "";
+  return g_array_index (self->strings, const char *, id);
+}
+
+gsize
+chrono_string_table_get_len (ChronoStringTable *self,
+                             guint32            id)
+{
+  if (id >= self->lengths->len)
+    return 0;
+  return g_array_index (self->lengths, guint32, id);
+}
+
+guint
+chrono_string_table_size (ChronoStringTable *self)
+{
+  return self->strings->len;
+}
+
+gsize
+chrono_string_table_bytes (ChronoStringTable *self)
+{
+  return self->bytes + (gsize) (self->mask + 1) * 8 + self->strings->len * 12;
+}

@@ -1,0 +1,305 @@
+/* chrono-trace.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "chrono-trace-private.h"
+
+G_DEFINE_FINAL_TYPE (ChronoTrace, chrono_trace, G_TYPE_OBJECT)
+
+void
+chrono_track_free (ChronoTrack *track)
+{
+  if (track == NULL)
+    return;
+  g_free (track->start);
+  g_free (track->dur);
+  g_free (track->name_id);
+  g_free (track->cat_id);
+  g_free (track->args_off);
+  g_free (track->args_len);
+  g_free (track->depth);
+  g_free (track->lane);
+  g_free (track->kind);
+  g_free (track->flags);
+  g_free (track->correlation);
+  g_free (track->external_id);
+  g_free (track->inst_ts);
+  g_free (track->inst_name);
+  g_free (track->inst_cat);
+  g_free (track->inst_args_off);
+  g_free (track->inst_args_len);
+  g_free (track->sample_ts);
+  g_free (track->sample_value);
+  g_free (track);
+}
+
+static void
+chrono_trace_finalize (GObject *object)
+{
+  ChronoTrace *self = CHRONO_TRACE (object);
+
+  g_free (self->path);
+  g_clear_pointer (&self->source, chrono_source_unref);
+  g_clear_pointer (&self->strings, chrono_string_table_free);
+  g_clear_pointer (&self->processes, g_array_unref);
+  g_clear_pointer (&self->tracks, g_ptr_array_unref);
+  g_clear_pointer (&self->flows, g_array_unref);
+  g_clear_pointer (&self->metadata, g_hash_table_unref);
+  g_clear_pointer (&self->stats.phases, g_hash_table_unref);
+  g_clear_pointer (&self->stats.warnings, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (chrono_trace_parent_class)->finalize (object);
+}
+
+static void
+chrono_trace_class_init (ChronoTraceClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = chrono_trace_finalize;
+}
+
+static void
+chrono_trace_init (ChronoTrace *self)
+{
+  self->strings = chrono_string_table_new ();
+  self->processes = g_array_new (FALSE, TRUE, sizeof (ChronoProcess));
+  self->tracks = g_ptr_array_new_with_free_func ((GDestroyNotify) chrono_track_free);
+  self->flows = g_array_new (FALSE, FALSE, sizeof (ChronoFlow));
+  self->metadata = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->stats.phases = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->stats.warnings = g_ptr_array_new_with_free_func (g_free);
+  self->rank = -1;
+  self->world_size = -1;
+  self->format = "unknown";
+}
+
+ChronoTrace *
+chrono_trace_new (const char   *path,
+                  ChronoSource *source)
+{
+  ChronoTrace *self = g_object_new (CHRONO_TYPE_TRACE, NULL);
+
+  self->path = g_strdup (path);
+  self->source = source ? chrono_source_ref (source) : NULL;
+  return self;
+}
+
+void
+chrono_trace_add_warning (ChronoTrace *self,
+                          const char  *format,
+                          ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_ptr_array_add (self->stats.warnings, g_strdup_vprintf (format, args));
+  va_end (args);
+}
+
+const char *
+chrono_trace_get_path (ChronoTrace *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
+  return self->path;
+}
+
+const char *
+chrono_trace_get_format (ChronoTrace *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
+  return self->format;
+}
+
+const char *
+chrono_trace_get_compression (ChronoTrace *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
+  if (self->source == NULL)
+    return "none";
+  return chrono_compression_to_string (chrono_source_get_compression (self->source));
+}
+
+gsize
+chrono_trace_get_source_size (ChronoTrace *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), 0);
+  return self->source ? chrono_source_get_available (self->source) : 0;
+}
+
+const char *
+chrono_trace_get_string (ChronoTrace *self,
+                         guint32      id)
+{
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), "");
+  return chrono_string_table_get (self->strings, id);
+}
+
+guint
+chrono_trace_get_n_strings (ChronoTrace *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), 0);
+  return chrono_string_table_size (self->strings);
+}
+
+guint
+chrono_trace_get_n_processes (ChronoTrace *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), 0);
+  return self->processes->len;
+}
+
+const ChronoProcess *
+chrono_trace_get_process (ChronoTrace *self,
+                          guint        index)
+{
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
+  g_return_val_if_fail (index < self->processes->len, NULL);
+  return &g_array_index (self->processes, ChronoProcess, index);
+}
+
+guint
+chrono_trace_get_n_tracks (ChronoTrace *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), 0);
+  return self->tracks->len;
+}
+
+const ChronoTrack *
+chrono_trace_get_track (ChronoTrace *self,
+                        guint        index)
+{
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
+  g_return_val_if_fail (index < self->tracks->len, NULL);
+  return g_ptr_array_index (self->tracks, index);
+}
+
+guint
+chrono_trace_get_n_flows (ChronoTrace *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), 0);
+  return self->flows->len;
+}
+
+const ChronoFlow *
+chrono_trace_get_flow (ChronoTrace *self,
+                       guint        index)
+{
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
+  g_return_val_if_fail (index < self->flows->len, NULL);
+  return &g_array_index (self->flows, ChronoFlow, index);
+}
+
+gint64
+chrono_trace_get_start_ns (ChronoTrace *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), 0);
+  return self->start_ns;
+}
+
+gint64
+chrono_trace_get_end_ns (ChronoTrace *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), 0);
+  return self->end_ns;
+}
+
+gint64
+chrono_trace_get_base_time_ns (ChronoTrace *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), 0);
+  return self->base_time_ns;
+}
+
+gint
+chrono_trace_get_rank (ChronoTrace *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), -1);
+  return self->rank;
+}
+
+gint
+chrono_trace_get_world_size (ChronoTrace *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), -1);
+  return self->world_size;
+}
+
+const ChronoLoadStats *
+chrono_trace_get_stats (ChronoTrace *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
+  return &self->stats;
+}
+
+gsize
+chrono_trace_get_model_bytes (ChronoTrace *self)
+{
+  gsize bytes;
+
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), 0);
+
+  bytes = chrono_string_table_bytes (self->strings);
+  bytes += self->processes->len * sizeof (ChronoProcess);
+  bytes += self->flows->len * sizeof (ChronoFlow);
+  for (guint i = 0; i < self->tracks->len; i++)
+    {
+      const ChronoTrack *t = g_ptr_array_index (self->tracks, i);
+      gsize per_span = 8 + 8 + 4 + 4 + 8 + 4 + 2 + 2 + 1 + 1;
+
+      if (t->correlation)
+        per_span += 8;
+      if (t->external_id)
+        per_span += 8;
+      bytes += sizeof *t + (gsize) t->n_spans * per_span;
+      bytes += (gsize) t->n_instants * (8 + 4 + 4 + 8 + 4);
+      bytes += (gsize) t->n_samples * (8 + 8);
+    }
+  return bytes;
+}
+
+JsonNode *
+chrono_trace_parse_range (ChronoTrace *self,
+                          guint64      offset,
+                          guint32      length)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  const guint8 *data;
+
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
+
+  if (self->source == NULL || length == 0 ||
+      offset + length > chrono_source_get_available (self->source))
+    return NULL;
+  data = chrono_source_get_data (self->source);
+  parser = json_parser_new_immutable ();
+  if (!json_parser_load_from_data (parser, (const char *) data + offset, length, NULL))
+    return NULL;
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+JsonNode *
+chrono_trace_get_span_args (ChronoTrace   *self,
+                            ChronoSpanRef  span)
+{
+  const ChronoTrack *track;
+
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
+  g_return_val_if_fail (span.track < self->tracks->len, NULL);
+
+  track = g_ptr_array_index (self->tracks, span.track);
+  g_return_val_if_fail (span.index < track->n_spans, NULL);
+  return chrono_trace_parse_range (self, track->args_off[span.index], track->args_len[span.index]);
+}
+
+JsonNode *
+chrono_trace_get_metadata (ChronoTrace *self,
+                           const char  *key)
+{
+  ChronoRange *range;
+
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
+
+  range = g_hash_table_lookup (self->metadata, key);
+  if (range == NULL)
+    return NULL;
+  return chrono_trace_parse_range (self, range->offset, range->length);
+}

@@ -1,0 +1,76 @@
+/* chrono-json-scanner.h: the primitives of the streaming trace-event scanner
+ *
+ * Not a general JSON parser: it walks values without building anything,
+ * hands back byte ranges, and converts decimal time text straight into
+ * integer nanoseconds. Every read is bounded by END; running into END
+ * reports CHRONO_JSON_TRUNCATED so that a caller can wait for more data or
+ * report a truncated file.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum {
+  CHRONO_JSON_OK,
+  CHRONO_JSON_TRUNCATED,
+  CHRONO_JSON_SYNTAX,
+} ChronoJsonStatus;
+
+typedef struct {
+  const guint8 *p;
+  const guint8 *end;
+  const guint8 *error_at;   /* where a syntax error was found */
+  const char   *expected;   /* what was expected there */
+} ChronoJsonScanner;
+
+typedef struct {
+  const guint8 *start;      /* bytes between the quotes */
+  gsize         len;
+  gboolean      escaped;    /* contains backslash escapes */
+} ChronoJsonString;
+
+static inline void
+chrono_json_skip_ws (ChronoJsonScanner *s)
+{
+  while (s->p < s->end && (*s->p == ' ' || *s->p == '\n' || *s->p == '\r' || *s->p == '\t'))
+    s->p++;
+}
+
+ChronoJsonStatus chrono_json_fail            (ChronoJsonScanner *s,
+                                              const char        *expected);
+/* At the opening quote: reads a string (raw control bytes are accepted). */
+ChronoJsonStatus chrono_json_read_string     (ChronoJsonScanner *s,
+                                              ChronoJsonString  *out);
+/* Reads a number's text without converting it. */
+ChronoJsonStatus chrono_json_read_number     (ChronoJsonScanner *s,
+                                              const guint8     **start,
+                                              gsize             *len);
+/* Skips any value: string, number, literal, object or array. Containers are
+ * skipped by matching brackets outside strings; their insides are checked
+ * only by json-glib when someone asks for them. */
+ChronoJsonStatus chrono_json_skip_value      (ChronoJsonScanner *s);
+
+/* Decodes escapes into OUT (cleared first); FALSE on a bad escape. */
+gboolean         chrono_json_unescape        (const ChronoJsonString *str,
+                                              GString                *out);
+/* Decimal text of microseconds to nanoseconds, rounded half away from zero
+ * exactly as the text says (no double in between). */
+gboolean         chrono_json_parse_us_to_ns  (const guint8 *text,
+                                              gsize         len,
+                                              gint64       *ns);
+/* Integer text (no fraction); FALSE on overflow or junk. */
+gboolean         chrono_json_parse_int64     (const guint8 *text,
+                                              gsize         len,
+                                              gint64       *value);
+gboolean         chrono_json_parse_uint64    (const guint8 *text,
+                                              gsize         len,
+                                              guint64      *value);
+gboolean         chrono_json_parse_double    (const guint8 *text,
+                                              gsize         len,
+                                              gdouble      *value);
+
+G_END_DECLS

@@ -1,0 +1,1013 @@
+/* chrono-track-builder.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include "chrono-kineto.h"
+#include "chrono-track-builder.h"
+
+/* Pathological inputs (thousands of partly overlapping spans) must not
+ * make layout quadratic: past this many lanes, spans share the last one. */
+#define MAX_LANES 1024
+#define MAX_DEPTH G_MAXUINT16
+
+guint
+chrono_track_key_hash (gconstpointer key)
+{
+  const ChronoTrackKey *k = key;
+  guint64 h = ((guint64) k->process << 8) ^ k->type ^ ((guint64) k->tid.is_string << 7);
+
+  h ^= (guint64) k->tid.value * 0x9e3779b97f4a7c15ull;
+  return (guint) (h ^ (h >> 32));
+}
+
+gboolean
+chrono_track_key_equal (gconstpointer a,
+                        gconstpointer b)
+{
+  const ChronoTrackKey *x = a;
+  const ChronoTrackKey *y = b;
+
+  return x->process == y->process && x->type == y->type &&
+         x->tid.value == y->tid.value && x->tid.is_string == y->tid.is_string;
+}
+
+ChronoTrackBuilder *
+chrono_track_builder_new (const ChronoTrackKey *key,
+                          ChronoId              pid)
+{
+  ChronoTrackBuilder *self = g_new0 (ChronoTrackBuilder, 1);
+
+  self->key = *key;
+  self->pid = pid;
+  self->track.type = key->type;
+  self->track.process = key->process;
+  self->track.tid = key->tid;
+  return self;
+}
+
+static void
+clear_track_columns (ChronoTrack *t)
+{
+  g_free (t->start);
+  g_free (t->dur);
+  g_free (t->name_id);
+  g_free (t->cat_id);
+  g_free (t->args_off);
+  g_free (t->args_len);
+  g_free (t->depth);
+  g_free (t->lane);
+  g_free (t->kind);
+  g_free (t->flags);
+  g_free (t->correlation);
+  g_free (t->external_id);
+  g_free (t->inst_ts);
+  g_free (t->inst_name);
+  g_free (t->inst_cat);
+  g_free (t->inst_args_off);
+  g_free (t->inst_args_len);
+  g_free (t->sample_ts);
+  g_free (t->sample_value);
+}
+
+void
+chrono_track_builder_free (ChronoTrackBuilder *self)
+{
+  if (self == NULL)
+    return;
+  clear_track_columns (&self->track);
+  if (self->marks)
+    g_array_unref (self->marks);
+  g_free (self->new_index);
+  g_free (self);
+}
+
+static guint32
+grow_capacity (guint32 cap)
+{
+  return cap < 16 ? 16 : cap + cap / 2;
+}
+
+guint32
+chrono_track_builder_add_span (ChronoTrackBuilder *self,
+                               gint64              start,
+                               gint64              dur,
+                               guint32             name,
+                               guint32             cat,
+                               guint64             args_off,
+                               guint32             args_len,
+                               guint8              kind,
+                               guint8              flags)
+{
+  ChronoTrack *t = &self->track;
+  guint32 i = t->n_spans;
+
+  if (G_UNLIKELY (i == self->cap_spans))
+    {
+      guint32 cap = grow_capacity (self->cap_spans);
+
+      t->start = g_renew (gint64, t->start, cap);
+      t->dur = g_renew (gint64, t->dur, cap);
+      t->name_id = g_renew (guint32, t->name_id, cap);
+      t->cat_id = g_renew (guint32, t->cat_id, cap);
+      t->args_off = g_renew (guint64, t->args_off, cap);
+      t->args_len = g_renew (guint32, t->args_len, cap);
+      t->kind = g_renew (guint8, t->kind, cap);
+      t->flags = g_renew (guint8, t->flags, cap);
+      if (t->correlation)
+        t->correlation = g_renew (gint64, t->correlation, cap);
+      if (t->external_id)
+        t->external_id = g_renew (gint64, t->external_id, cap);
+      self->cap_spans = cap;
+    }
+  t->start[i] = start;
+  t->dur[i] = dur;
+  t->name_id[i] = name;
+  t->cat_id[i] = cat;
+  t->args_off[i] = args_off;
+  t->args_len[i] = args_len;
+  t->kind[i] = kind;
+  t->flags[i] = flags;
+  if (t->correlation)
+    t->correlation[i] = -1;
+  if (t->external_id)
+    t->external_id[i] = -1;
+  t->n_spans = i + 1;
+  return i;
+}
+
+/* Side columns exist only on tracks that use them. */
+static gint64 *
+side_column (ChronoTrackBuilder *self,
+             gint64            **column)
+{
+  if (*column == NULL)
+    {
+      *column = g_new (gint64, self->cap_spans);
+      for (guint32 i = 0; i < self->track.n_spans; i++)
+        (*column)[i] = -1;
+    }
+  return *column;
+}
+
+void
+chrono_track_builder_set_correlation (ChronoTrackBuilder *self,
+                                      guint32             index,
+                                      gint64              value)
+{
+  side_column (self, &self->track.correlation)[index] = value;
+}
+
+void
+chrono_track_builder_set_external_id (ChronoTrackBuilder *self,
+                                      guint32             index,
+                                      gint64              value)
+{
+  side_column (self, &self->track.external_id)[index] = value;
+}
+
+void
+chrono_track_builder_add_mark (ChronoTrackBuilder *self,
+                               const ChronoMark   *mark)
+{
+  if (self->marks == NULL)
+    self->marks = g_array_new (FALSE, FALSE, sizeof (ChronoMark));
+  g_array_append_val (self->marks, *mark);
+}
+
+void
+chrono_track_builder_add_instant (ChronoTrackBuilder *self,
+                                  gint64              ts,
+                                  guint32             name,
+                                  guint32             cat,
+                                  guint64             args_off,
+                                  guint32             args_len)
+{
+  ChronoTrack *t = &self->track;
+  guint32 i = t->n_instants;
+
+  if (G_UNLIKELY (i == self->cap_instants))
+    {
+      guint32 cap = grow_capacity (self->cap_instants);
+
+      t->inst_ts = g_renew (gint64, t->inst_ts, cap);
+      t->inst_name = g_renew (guint32, t->inst_name, cap);
+      t->inst_cat = g_renew (guint32, t->inst_cat, cap);
+      t->inst_args_off = g_renew (guint64, t->inst_args_off, cap);
+      t->inst_args_len = g_renew (guint32, t->inst_args_len, cap);
+      self->cap_instants = cap;
+    }
+  t->inst_ts[i] = ts;
+  t->inst_name[i] = name;
+  t->inst_cat[i] = cat;
+  t->inst_args_off[i] = args_off;
+  t->inst_args_len[i] = args_len;
+  t->n_instants = i + 1;
+}
+
+void
+chrono_track_builder_add_sample (ChronoTrackBuilder *self,
+                                 gint64              ts,
+                                 gdouble             value)
+{
+  ChronoTrack *t = &self->track;
+  guint32 i = t->n_samples;
+
+  if (G_UNLIKELY (i == self->cap_samples))
+    {
+      guint32 cap = grow_capacity (self->cap_samples);
+
+      t->sample_ts = g_renew (gint64, t->sample_ts, cap);
+      t->sample_value = g_renew (gdouble, t->sample_value, cap);
+      self->cap_samples = cap;
+    }
+  t->sample_ts[i] = ts;
+  t->sample_value[i] = value;
+  t->n_samples = i + 1;
+}
+
+/* -------------------------------------------------------------------- */
+/* Sorting                                                              */
+
+/* Order by K1 ascending, then K2 descending (longer spans first, so that
+ * parents come before the children that start with them), then by index:
+ * stable. */
+static inline gboolean
+before (const gint64 *k1,
+        const gint64 *k2,
+        guint32       a,
+        guint32       b)
+{
+  if (k1[a] != k1[b])
+    return k1[a] < k1[b];
+  if (k2 != NULL && k2[a] != k2[b])
+    return k2[a] > k2[b];
+  return a < b;
+}
+
+static void
+merge_sort (const gint64 *k1,
+            const gint64 *k2,
+            guint32      *idx,
+            guint32      *tmp,
+            guint32       n)
+{
+  guint32 mid, i, j, k;
+
+  if (n < 24)
+    {
+      for (i = 1; i < n; i++)
+        {
+          guint32 v = idx[i];
+          for (j = i; j > 0 && before (k1, k2, v, idx[j - 1]); j--)
+            idx[j] = idx[j - 1];
+          idx[j] = v;
+        }
+      return;
+    }
+  mid = n / 2;
+  merge_sort (k1, k2, idx, tmp, mid);
+  merge_sort (k1, k2, idx + mid, tmp, n - mid);
+  /* Traces are mostly in order: most merges are no-ops. */
+  if (!before (k1, k2, idx[mid], idx[mid - 1]))
+    return;
+  memcpy (tmp, idx, mid * sizeof *idx);
+  for (i = 0, j = mid, k = 0; i < mid && j < n; k++)
+    idx[k] = before (k1, k2, idx[j], tmp[i]) ? idx[j++] : tmp[i++];
+  while (i < mid)
+    idx[k++] = tmp[i++];
+}
+
+/* The sorted order, or NULL when the data is in order already. */
+static guint32 *
+sort_order (const gint64 *k1,
+            const gint64 *k2,
+            guint32       n)
+{
+  guint32 *idx;
+  guint32 *tmp;
+  guint32 i;
+
+  for (i = 1; i < n; i++)
+    if (before (k1, k2, i, i - 1))
+      break;
+  if (i >= n)
+    return NULL;
+
+  idx = g_new (guint32, n);
+  tmp = g_new (guint32, n / 2 + 1);
+  for (i = 0; i < n; i++)
+    idx[i] = i;
+  merge_sort (k1, k2, idx, tmp, n);
+  g_free (tmp);
+  return idx;
+}
+
+#define PERMUTE(type, column, order, n)                 \
+  G_STMT_START {                                        \
+    if ((column) != NULL)                               \
+      {                                                 \
+        type *sorted_ = g_new (type, MAX ((n), 1));     \
+        for (guint32 i_ = 0; i_ < (n); i_++)            \
+          sorted_[i_] = (column)[(order)[i_]];          \
+        g_free (column);                                \
+        (column) = sorted_;                             \
+      }                                                 \
+  } G_STMT_END
+
+static void
+sort_spans (ChronoTrackBuilder *b)
+{
+  ChronoTrack *t = &b->track;
+  guint32 n = t->n_spans;
+  g_autofree guint32 *order = sort_order (t->start, t->dur, n);
+
+  if (order == NULL)
+    return;
+  PERMUTE (gint64, t->start, order, n);
+  PERMUTE (gint64, t->dur, order, n);
+  PERMUTE (guint32, t->name_id, order, n);
+  PERMUTE (guint32, t->cat_id, order, n);
+  PERMUTE (guint64, t->args_off, order, n);
+  PERMUTE (guint32, t->args_len, order, n);
+  PERMUTE (guint8, t->kind, order, n);
+  PERMUTE (guint8, t->flags, order, n);
+  PERMUTE (gint64, t->correlation, order, n);
+  PERMUTE (gint64, t->external_id, order, n);
+
+  b->new_index = g_new (guint32, n);
+  for (guint32 i = 0; i < n; i++)
+    b->new_index[order[i]] = i;
+}
+
+static void
+sort_instants (ChronoTrack *t)
+{
+  guint32 n = t->n_instants;
+  g_autofree guint32 *order = sort_order (t->inst_ts, NULL, n);
+
+  if (order == NULL)
+    return;
+  PERMUTE (gint64, t->inst_ts, order, n);
+  PERMUTE (guint32, t->inst_name, order, n);
+  PERMUTE (guint32, t->inst_cat, order, n);
+  PERMUTE (guint64, t->inst_args_off, order, n);
+  PERMUTE (guint32, t->inst_args_len, order, n);
+}
+
+static void
+sort_samples (ChronoTrack *t)
+{
+  guint32 n = t->n_samples;
+  g_autofree guint32 *order = sort_order (t->sample_ts, NULL, n);
+
+  if (order == NULL)
+    return;
+  PERMUTE (gint64, t->sample_ts, order, n);
+  PERMUTE (gdouble, t->sample_value, order, n);
+}
+
+/* -------------------------------------------------------------------- */
+/* B/E pairing, nesting and lanes                                       */
+
+static guint64
+pair_marks (ChronoTrace        *trace,
+            ChronoTrackBuilder *b,
+            GArray             *v2_binds)
+{
+  ChronoMark *marks = (ChronoMark *) b->marks->data;
+  guint32 n = b->marks->len;
+  g_autofree gint64 *ts = g_new (gint64, MAX (n, 1));
+  g_autofree gint64 *begin_first = g_new (gint64, MAX (n, 1));
+  g_autofree guint32 *order = NULL;
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint64 stray = 0;
+
+  /* At equal times an E closes before a B opens. */
+  for (guint32 i = 0; i < n; i++)
+    {
+      ts[i] = marks[i].ts;
+      begin_first[i] = marks[i].is_end ? 1 : 0;
+    }
+  order = sort_order (ts, begin_first, n);
+
+  for (guint32 k = 0; k < n; k++)
+    {
+      ChronoMark *m = &marks[order ? order[k] : k];
+
+      if (!m->is_end)
+        {
+          guint32 id = k;
+          g_array_append_val (stack, id);
+          continue;
+        }
+      if (stack->len == 0)
+        {
+          stray++;
+          continue;
+        }
+      {
+        guint32 top = g_array_index (stack, guint32, stack->len - 1);
+        ChronoMark *open = &marks[order ? order[top] : top];
+        gboolean on_device;
+        guint8 kind;
+        guint32 index;
+        const char *cat = chrono_string_table_get (trace->strings, open->cat);
+        const char *name = chrono_string_table_get (trace->strings, open->name);
+
+        g_array_set_size (stack, stack->len - 1);
+        kind = chrono_kineto_classify (cat, strlen (cat), name, strlen (name), &on_device);
+        /* The E's args merge into the slice: keep whichever has some. */
+        index = chrono_track_builder_add_span (b, open->ts, m->ts - open->ts, open->name, open->cat,
+                                               open->args_len ? open->args_off : m->args_off,
+                                               open->args_len ? open->args_len : m->args_len,
+                                               kind, 0);
+        if (on_device)
+          b->device_votes++;
+        else
+          b->host_votes++;
+        if (open->bind != G_MAXUINT32)
+          g_array_index (v2_binds, ChronoV2Bind, open->bind).span = index;
+      }
+    }
+
+  /* Slices still open run to the end of the trace. */
+  for (guint32 s = 0; s < stack->len; s++)
+    {
+      guint32 k = g_array_index (stack, guint32, s);
+      ChronoMark *open = &marks[order ? order[k] : k];
+      const char *cat = chrono_string_table_get (trace->strings, open->cat);
+      const char *name = chrono_string_table_get (trace->strings, open->name);
+      gboolean on_device;
+      guint8 kind = chrono_kineto_classify (cat, strlen (cat), name, strlen (name), &on_device);
+      guint32 index = chrono_track_builder_add_span (b, open->ts, -1, open->name, open->cat,
+                                                     open->args_off, open->args_len, kind, 0);
+
+      if (open->bind != G_MAXUINT32)
+        g_array_index (v2_binds, ChronoV2Bind, open->bind).span = index;
+    }
+
+  g_clear_pointer (&b->marks, g_array_unref);
+  return stray;
+}
+
+static void
+lay_out (ChronoTrack *t)
+{
+  guint32 n = t->n_spans;
+  GArray *lanes[MAX_LANES];
+  guint n_lanes = 0;
+  guint16 max_depth = 0;
+
+  t->depth = g_new (guint16, MAX (n, 1));
+  t->lane = g_new (guint16, MAX (n, 1));
+
+  for (guint32 i = 0; i < n; i++)
+    {
+      gint64 start = t->start[i];
+      gint64 end = start + t->dur[i];
+      guint lane;
+
+      for (lane = 0; ; lane++)
+        {
+          GArray *stack;
+          gint64 *ends;
+
+          if (lane == n_lanes)
+            lanes[n_lanes++] = g_array_new (FALSE, FALSE, sizeof (gint64));
+          stack = lanes[lane];
+          ends = (gint64 *) stack->data;
+          while (stack->len > 0 && ends[stack->len - 1] <= start)
+            g_array_set_size (stack, stack->len - 1);
+          if (stack->len == 0 || ends[stack->len - 1] >= end || lane == MAX_LANES - 1)
+            break;
+        }
+
+      {
+        GArray *stack = lanes[lane];
+        guint depth = MIN (stack->len, MAX_DEPTH);
+
+        g_array_append_val (stack, end);
+        t->depth[i] = depth;
+        t->lane[i] = lane;
+        max_depth = MAX (max_depth, depth);
+      }
+    }
+
+  for (guint l = 0; l < n_lanes; l++)
+    g_array_unref (lanes[l]);
+  t->n_lanes = MAX (n_lanes, n > 0 ? 1 : 0);
+  t->max_depth = max_depth;
+}
+
+/* -------------------------------------------------------------------- */
+/* Binding flows to spans                                               */
+
+/* The last span starting at or before TS. */
+static gint64
+last_starting_by (const ChronoTrack *t,
+                  gint64             ts)
+{
+  guint32 lo = 0, hi = t->n_spans;
+
+  while (lo < hi)
+    {
+      guint32 mid = lo + (hi - lo) / 2;
+      if (t->start[mid] <= ts)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return (gint64) lo - 1;
+}
+
+/* The deepest span enclosing TS: walking back from the last span that
+ * starts by TS, only shallower spans can still be ancestors. */
+static gint64
+find_enclosing (const ChronoTrack *t,
+                gint64             ts)
+{
+  gint64 i = last_starting_by (t, ts);
+  guint min_depth = G_MAXUINT;
+
+  for (; i >= 0; i--)
+    {
+      if (t->lane[i] != 0)
+        {
+          if (t->start[i] + t->dur[i] >= ts)
+            return i;
+          continue;
+        }
+      if (t->depth[i] >= min_depth)
+        continue;
+      if (t->start[i] + t->dur[i] >= ts)
+        return i;
+      min_depth = t->depth[i];
+      if (min_depth == 0)
+        break;
+    }
+  return -1;
+}
+
+static gint64
+find_next (const ChronoTrack *t,
+           gint64             ts)
+{
+  gint64 i = last_starting_by (t, ts - 1) + 1;
+  return i < t->n_spans ? i : -1;
+}
+
+static void
+add_flow (ChronoTrace    *trace,
+          ChronoSpanRef   from,
+          ChronoSpanRef   to,
+          ChronoFlowType  type)
+{
+  ChronoFlow flow = { from, to, type, 0 };
+  g_array_append_val (trace->flows, flow);
+}
+
+static gboolean
+bind_flow_event (const ChronoFlowEvent *f,
+                 ChronoSpanRef         *ref)
+{
+  ChronoTrackBuilder *b = f->track;
+  gint64 i;
+
+  if (b->final_index == G_MAXUINT32)
+    return FALSE;
+  i = f->enclosing ? find_enclosing (&b->track, f->ts) : find_next (&b->track, f->ts);
+  if (i < 0)
+    return FALSE;
+  ref->track = b->final_index;
+  ref->index = (guint32) i;
+  return TRUE;
+}
+
+typedef struct {
+  ChronoSpanRef ref;
+  gboolean      bound;
+} FlowEnd;
+
+static void
+bind_v1_flows (ChronoTrace *trace,
+               GArray      *events)
+{
+  ChronoFlowEvent *ev = (ChronoFlowEvent *) events->data;
+  guint32 n = events->len;
+  g_autofree gint64 *ts = g_new (gint64, MAX (n, 1));
+  g_autofree guint32 *order = NULL;
+  g_autoptr(GHashTable) open = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
+  guint64 unmatched = 0;
+  guint64 made = 0;
+
+  for (guint32 i = 0; i < n; i++)
+    ts[i] = ev[i].ts;
+  order = sort_order (ts, NULL, n);
+
+  for (guint32 k = 0; k < n; k++)
+    {
+      ChronoFlowEvent *f = &ev[order ? order[k] : k];
+      FlowEnd *last = g_hash_table_lookup (open, &f->key);
+      ChronoSpanRef ref;
+      gboolean bound = bind_flow_event (f, &ref);
+
+      if (f->ph != 's' && (last == NULL || !last->bound || !bound))
+        unmatched++;
+      else if (f->ph != 's')
+        {
+          add_flow (trace, last->ref, ref, CHRONO_FLOW_V1);
+          made++;
+        }
+      /* An 'f' keeps the flow open: one launch of a CUDA graph fans out
+       * to many kernels with the same id. */
+      if (f->ph == 'f')
+        continue;
+      if (last == NULL)
+        {
+          last = g_new (FlowEnd, 1);
+          g_hash_table_insert (open, &f->key, last);
+        }
+      last->ref = ref;
+      last->bound = bound;
+    }
+  trace->stats.flows += made;
+  if (unmatched > 0)
+    chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " flow events have no partner or no slice to attach to",
+                              unmatched);
+}
+
+static void
+bind_v2_flows (ChronoTrace *trace,
+               GArray      *binds)
+{
+  ChronoV2Bind *bv = (ChronoV2Bind *) binds->data;
+  guint32 n = binds->len;
+  g_autofree gint64 *ts = g_new (gint64, MAX (n, 1));
+  g_autofree guint32 *order = NULL;
+  g_autoptr(GHashTable) open = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
+
+  for (guint32 i = 0; i < n; i++)
+    ts[i] = bv[i].ts;
+  order = sort_order (ts, NULL, n);
+
+  for (guint32 k = 0; k < n; k++)
+    {
+      ChronoV2Bind *b = &bv[order ? order[k] : k];
+      ChronoSpanRef ref;
+      ChronoSpanRef *last;
+
+      if (b->track->final_index == G_MAXUINT32 || b->span == G_MAXUINT32)
+        continue;
+      ref.track = b->track->final_index;
+      ref.index = b->track->new_index ? b->track->new_index[b->span] : b->span;
+      last = g_hash_table_lookup (open, &b->key);
+      if (b->in && last != NULL)
+        {
+          add_flow (trace, *last, ref, CHRONO_FLOW_V2);
+          trace->stats.flows++;
+        }
+      if (b->out)
+        {
+          if (last == NULL)
+            {
+              last = g_new (ChronoSpanRef, 1);
+              g_hash_table_insert (open, &b->key, last);
+            }
+          *last = ref;
+        }
+      else if (last != NULL)
+        g_hash_table_remove (open, &b->key);
+    }
+}
+
+/* A runtime call and the GPU work it launched share a correlation id. */
+static void
+link_launches (ChronoTrace *trace)
+{
+  g_autoptr(GHashTable) launches = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr(GArray) refs = g_array_new (FALSE, FALSE, sizeof (ChronoSpanRef));
+  g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  for (guint ti = 0; ti < trace->tracks->len; ti++)
+    {
+      const ChronoTrack *t = g_ptr_array_index (trace->tracks, ti);
+
+      if (t->correlation == NULL || t->type != CHRONO_TRACK_THREAD)
+        continue;
+      for (guint32 i = 0; i < t->n_spans; i++)
+        if (t->correlation[i] >= 0 &&
+            (t->kind[i] == CHRONO_KIND_RUNTIME || t->kind[i] == CHRONO_KIND_DRIVER))
+          {
+            ChronoSpanRef ref = { ti, i };
+            g_array_append_val (refs, ref);
+            g_array_append_val (keys, t->correlation[i]);
+          }
+    }
+  /* Keys and values live in arrays that no longer grow. */
+  for (guint i = 0; i < keys->len; i++)
+    g_hash_table_insert (launches, &g_array_index (keys, gint64, i), &g_array_index (refs, ChronoSpanRef, i));
+
+  for (guint ti = 0; ti < trace->tracks->len; ti++)
+    {
+      const ChronoTrack *t = g_ptr_array_index (trace->tracks, ti);
+
+      if (t->correlation == NULL || t->type != CHRONO_TRACK_STREAM)
+        continue;
+      for (guint32 i = 0; i < t->n_spans; i++)
+        {
+          ChronoSpanRef *from;
+          ChronoSpanRef to = { ti, i };
+
+          if (t->correlation[i] < 0)
+            continue;
+          from = g_hash_table_lookup (launches, &t->correlation[i]);
+          if (from == NULL)
+            continue;
+          add_flow (trace, *from, to, CHRONO_FLOW_LAUNCH);
+          trace->stats.launch_links++;
+        }
+    }
+}
+
+/* -------------------------------------------------------------------- */
+/* Names                                                                */
+
+static guint32
+intern_printf (ChronoTrace *trace,
+               const char  *format,
+               ...) G_GNUC_PRINTF (2, 3);
+
+static guint32
+intern_printf (ChronoTrace *trace,
+               const char  *format,
+               ...)
+{
+  g_autofree char *s = NULL;
+  va_list args;
+
+  va_start (args, format);
+  s = g_strdup_vprintf (format, args);
+  va_end (args);
+  return chrono_string_table_intern (trace->strings, s, strlen (s));
+}
+
+static char *
+id_to_string (ChronoTrace *trace,
+              ChronoId     id)
+{
+  if (id.is_string)
+    return g_strdup (chrono_string_table_get (trace->strings, (guint32) id.value));
+  return g_strdup_printf ("%" G_GINT64_FORMAT, id.value);
+}
+
+static void
+name_processes (ChronoTrace *trace)
+{
+  for (guint i = 0; i < trace->processes->len; i++)
+    {
+      ChronoProcess *p = &g_array_index (trace->processes, ChronoProcess, i);
+      const char *labels = chrono_string_table_get (trace->strings, p->labels);
+      const char *name = chrono_string_table_get (trace->strings, p->name);
+      g_autofree char *pid = id_to_string (trace, p->pid);
+      gint device = chrono_kineto_device_from_label (labels);
+
+      if (device >= 0)
+        {
+          p->is_device = TRUE;
+          p->device_index = device;
+        }
+      if (p->is_device && *labels)
+        p->display_name = chrono_string_table_intern (trace->strings, labels, strlen (labels));
+      else if (p->is_device)
+        p->display_name = intern_printf (trace, "Device %s", pid);
+      else if (p->pid.is_string)
+        p->display_name = chrono_string_table_intern (trace->strings, *name ? name : pid,
+                                                      strlen (*name ? name : pid));
+      else if (*name && trace->rank >= 0)
+        p->display_name = intern_printf (trace, "Rank %d · %s (%s)", trace->rank, name, pid);
+      else if (*name)
+        p->display_name = intern_printf (trace, "%s (%s)", name, pid);
+      else if (trace->rank >= 0)
+        p->display_name = intern_printf (trace, "Rank %d · process %s", trace->rank, pid);
+      else
+        p->display_name = intern_printf (trace, "Process %s", pid);
+    }
+}
+
+static void
+name_track (ChronoTrace *trace,
+            ChronoTrack *t)
+{
+  g_autofree char *tid = id_to_string (trace, t->tid);
+  g_autofree char *name = g_strstrip (g_strdup (chrono_string_table_get (trace->strings, t->name)));
+
+  switch (t->type)
+    {
+    case CHRONO_TRACK_STREAM:
+      if (*name)
+        t->display_name = chrono_string_table_intern (trace->strings, name, strlen (name));
+      else
+        t->display_name = intern_printf (trace, "stream %s", tid);
+      break;
+    case CHRONO_TRACK_THREAD:
+      if (*name)
+        t->display_name = chrono_string_table_intern (trace->strings, name, strlen (name));
+      else
+        t->display_name = intern_printf (trace, "thread %s", tid);
+      break;
+    case CHRONO_TRACK_INSTANTS:
+      t->display_name = intern_printf (trace, "Instant events");
+      break;
+    case CHRONO_TRACK_ASYNC:
+    case CHRONO_TRACK_COUNTER:
+    default:
+      t->display_name = chrono_string_table_intern (trace->strings, tid, strlen (tid));
+      break;
+    }
+}
+
+static void
+read_distributed_info (ChronoTrace *trace)
+{
+  g_autoptr(JsonNode) info = chrono_trace_get_metadata (trace, "distributedInfo");
+  JsonObject *o;
+
+  if (info == NULL || !JSON_NODE_HOLDS_OBJECT (info))
+    return;
+  o = json_node_get_object (info);
+  if (json_object_has_member (o, "rank"))
+    trace->rank = (gint) json_object_get_int_member (o, "rank");
+  if (json_object_has_member (o, "world_size"))
+    trace->world_size = (gint) json_object_get_int_member (o, "world_size");
+}
+
+/* -------------------------------------------------------------------- */
+/* Putting it together                                                  */
+
+static void
+shift_times (ChronoTrack *t,
+             gint64       base)
+{
+  for (guint32 i = 0; i < t->n_spans; i++)
+    t->start[i] += base;
+  for (guint32 i = 0; i < t->n_instants; i++)
+    t->inst_ts[i] += base;
+  for (guint32 i = 0; i < t->n_samples; i++)
+    t->sample_ts[i] += base;
+}
+
+#define SHRINK(type, column, n)                          \
+  G_STMT_START {                                         \
+    if ((column) != NULL)                                \
+      (column) = g_renew (type, (column), MAX ((n), 1)); \
+  } G_STMT_END
+
+static ChronoTrack *
+take_track (ChronoTrackBuilder *b)
+{
+  ChronoTrack *t = g_new (ChronoTrack, 1);
+
+  *t = b->track;
+  memset (&b->track, 0, sizeof b->track);
+
+  SHRINK (gint64, t->start, t->n_spans);
+  SHRINK (gint64, t->dur, t->n_spans);
+  SHRINK (guint32, t->name_id, t->n_spans);
+  SHRINK (guint32, t->cat_id, t->n_spans);
+  SHRINK (guint64, t->args_off, t->n_spans);
+  SHRINK (guint32, t->args_len, t->n_spans);
+  SHRINK (guint8, t->kind, t->n_spans);
+  SHRINK (guint8, t->flags, t->n_spans);
+  SHRINK (gint64, t->correlation, t->n_spans);
+  SHRINK (gint64, t->external_id, t->n_spans);
+  SHRINK (gint64, t->inst_ts, t->n_instants);
+  SHRINK (guint32, t->inst_name, t->n_instants);
+  SHRINK (guint32, t->inst_cat, t->n_instants);
+  SHRINK (guint64, t->inst_args_off, t->n_instants);
+  SHRINK (guint32, t->inst_args_len, t->n_instants);
+  SHRINK (gint64, t->sample_ts, t->n_samples);
+  SHRINK (gdouble, t->sample_value, t->n_samples);
+  return t;
+}
+
+void
+chrono_track_builder_finish_trace (ChronoTrace      *trace,
+                                   ChronoBuildInput *input)
+{
+  GPtrArray *builders = input->builders;
+  ChronoLoadStats *stats = &trace->stats;
+  gint64 end = input->max_ts;
+  guint64 stray = 0;
+  guint64 unclosed = 0;
+  g_autofree gboolean *process_has_host = NULL;
+  g_autofree gboolean *process_has_stream = NULL;
+
+  read_distributed_info (trace);
+
+  for (guint i = 0; i < builders->len; i++)
+    {
+      ChronoTrackBuilder *b = g_ptr_array_index (builders, i);
+
+      if (b->marks != NULL)
+        stray += pair_marks (trace, b, input->v2_binds);
+    }
+  if (input->min_ts > input->max_ts)
+    input->min_ts = input->max_ts = end = 0;
+
+  for (guint i = 0; i < builders->len; i++)
+    {
+      ChronoTrackBuilder *b = g_ptr_array_index (builders, i);
+      ChronoTrack *t = &b->track;
+
+      for (guint32 s = 0; s < t->n_spans; s++)
+        if (t->dur[s] < 0)
+          {
+            t->dur[s] = MAX (end - t->start[s], 0);
+            t->flags[s] |= CHRONO_SPAN_UNCLOSED;
+            unclosed++;
+          }
+      sort_spans (b);
+      sort_instants (t);
+      sort_samples (t);
+      lay_out (t);
+    }
+
+  /* Tracks with nothing on them (a thread that only has a name, say) are
+   * not rows. */
+  process_has_host = g_new0 (gboolean, trace->processes->len);
+  process_has_stream = g_new0 (gboolean, trace->processes->len);
+  for (guint i = 0; i < builders->len; i++)
+    {
+      ChronoTrackBuilder *b = g_ptr_array_index (builders, i);
+      ChronoTrack *t = &b->track;
+
+      if (t->n_spans == 0 && t->n_instants == 0 && t->n_samples == 0)
+        {
+          b->final_index = G_MAXUINT32;
+          continue;
+        }
+      if (t->type == CHRONO_TRACK_THREAD && b->device_votes > b->host_votes)
+        t->type = CHRONO_TRACK_STREAM;
+      if (t->type == CHRONO_TRACK_STREAM)
+        process_has_stream[t->process] = TRUE;
+      else if (t->type == CHRONO_TRACK_THREAD && t->n_spans > 0)
+        process_has_host[t->process] = TRUE;
+      b->final_index = trace->tracks->len;
+      g_ptr_array_add (trace->tracks, &b->track);  /* placeholder, replaced below */
+    }
+
+  /* Flows bind on the relative times, before the base is added. */
+  bind_v1_flows (trace, input->flow_events);
+  bind_v2_flows (trace, input->v2_binds);
+
+  for (guint i = 0; i < builders->len; i++)
+    {
+      ChronoTrackBuilder *b = g_ptr_array_index (builders, i);
+
+      if (b->final_index == G_MAXUINT32)
+        continue;
+      if (trace->base_time_ns != 0)
+        shift_times (&b->track, trace->base_time_ns);
+      trace->tracks->pdata[b->final_index] = take_track (b);
+    }
+  link_launches (trace);
+
+  for (guint p = 0; p < trace->processes->len; p++)
+    {
+      ChronoProcess *process = &g_array_index (trace->processes, ChronoProcess, p);
+
+      /* Kineto gives GPU rows the device index as pid. */
+      if (process_has_stream[p] && !process_has_host[p] && !process->pid.is_string)
+        {
+          process->is_device = TRUE;
+          process->device_index = (gint) process->pid.value;
+        }
+    }
+  name_processes (trace);
+  for (guint i = 0; i < trace->tracks->len; i++)
+    name_track (trace, g_ptr_array_index (trace->tracks, i));
+
+  trace->start_ns = input->min_ts + trace->base_time_ns;
+  trace->end_ns = end + trace->base_time_ns;
+
+  for (guint i = 0; i < trace->tracks->len; i++)
+    {
+      const ChronoTrack *t = g_ptr_array_index (trace->tracks, i);
+
+      stats->spans += t->n_spans;
+      stats->instants += t->n_instants;
+      stats->counter_samples += t->n_samples;
+      for (guint32 s = 0; s < t->n_spans; s++)
+        stats->kinds[t->kind[s]]++;
+    }
+  if (stray > 0)
+    {
+      stats->dropped += stray;
+      chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " end events ('E') close no slice", stray);
+    }
+  if (unclosed > 0)
+    chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " slices did not end; they run to the end of the trace",
+                              unclosed);
+}

@@ -1,0 +1,114 @@
+/* chrono-track-builder.h: tracks while they are read, and the passes that
+ * turn them into the model (sorting, nesting, lanes, flows, launches)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "chrono-trace-private.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  guint32         process;
+  ChronoTrackType type;
+  ChronoId        tid;
+} ChronoTrackKey;
+
+typedef struct _ChronoTrackBuilder ChronoTrackBuilder;
+
+/* A B or E event before pairing. */
+typedef struct {
+  gint64  ts;
+  guint64 args_off;
+  guint32 args_len;
+  guint32 name;
+  guint32 cat;
+  guint32 bind;      /* index into the v2 binds, or G_MAXUINT32 */
+  guint8  is_end;
+} ChronoMark;
+
+/* A span that carries a flow v2 bind_id. */
+typedef struct {
+  ChronoTrackBuilder *track;
+  guint32 span;      /* index at the time it was added */
+  gint64  ts;
+  guint64 key;
+  guint32 seq;
+  guint8  in;
+  guint8  out;
+} ChronoV2Bind;
+
+/* A flow v1 event (s, t, f). */
+typedef struct {
+  gint64  ts;
+  guint64 key;       /* hash of id, category and name */
+  ChronoTrackBuilder *track;
+  guint32 seq;
+  guint8  ph;
+  guint8  enclosing; /* binds to the enclosing slice, not the next one */
+} ChronoFlowEvent;
+
+struct _ChronoTrackBuilder
+{
+  ChronoTrack    track;
+  ChronoTrackKey key;
+  ChronoId       pid;
+  guint32        cap_spans;
+  guint32        cap_instants;
+  guint32        cap_samples;
+  GArray        *marks;
+  guint32        device_votes;
+  guint32        host_votes;
+  guint32       *new_index;   /* index at add time -> sorted index */
+  guint32        final_index;
+};
+
+typedef struct {
+  GPtrArray *builders;
+  GArray    *flow_events;     /* ChronoFlowEvent */
+  GArray    *v2_binds;        /* ChronoV2Bind */
+  gint64     min_ts;
+  gint64     max_ts;
+  gboolean   base_time_set;
+} ChronoBuildInput;
+
+guint    chrono_track_key_hash                (gconstpointer key);
+gboolean chrono_track_key_equal               (gconstpointer a,
+                                               gconstpointer b);
+
+ChronoTrackBuilder *chrono_track_builder_new  (const ChronoTrackKey *key,
+                                               ChronoId              pid);
+void     chrono_track_builder_free            (ChronoTrackBuilder *self);
+guint32  chrono_track_builder_add_span        (ChronoTrackBuilder *self,
+                                               gint64              start,
+                                               gint64              dur,
+                                               guint32             name,
+                                               guint32             cat,
+                                               guint64             args_off,
+                                               guint32             args_len,
+                                               guint8              kind,
+                                               guint8              flags);
+void     chrono_track_builder_set_correlation (ChronoTrackBuilder *self,
+                                               guint32             index,
+                                               gint64              value);
+void     chrono_track_builder_set_external_id (ChronoTrackBuilder *self,
+                                               guint32             index,
+                                               gint64              value);
+void     chrono_track_builder_add_mark        (ChronoTrackBuilder *self,
+                                               const ChronoMark   *mark);
+void     chrono_track_builder_add_instant     (ChronoTrackBuilder *self,
+                                               gint64              ts,
+                                               guint32             name,
+                                               guint32             cat,
+                                               guint64             args_off,
+                                               guint32             args_len);
+void     chrono_track_builder_add_sample      (ChronoTrackBuilder *self,
+                                               gint64              ts,
+                                               gdouble             value);
+
+/* Moves the built tracks into TRACE and makes its flows and statistics. */
+void     chrono_track_builder_finish_trace    (ChronoTrace        *trace,
+                                               ChronoBuildInput   *input);
+
+G_END_DECLS
