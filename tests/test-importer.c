@@ -1,1 +1,457 @@
-int main (void) { return 77; }
+/* test-importer.c: the Chrome/Kineto importer on hand-written edge cases
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include "chrono-loader.h"
+
+static ChronoTrace *
+load_text (const char *text)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
+  g_autoptr(GError) error = NULL;
+  ChronoTrace *trace = chrono_trace_load_bytes (bytes, "test.json", &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (trace);
+  return trace;
+}
+
+static char *
+load_error (const char *text,
+            gsize       len)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new (text, len);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ChronoTrace) trace = chrono_trace_load_bytes (bytes, "bad.json", &error);
+
+  g_assert_null (trace);
+  g_assert_nonnull (error);
+  return g_strdup (error->message);
+}
+
+static guint64
+phase_count (ChronoTrace *trace,
+             const char  *ph)
+{
+  return GPOINTER_TO_SIZE (g_hash_table_lookup (chrono_trace_get_stats (trace)->phases, ph));
+}
+
+/* The only track whose display name is NAME. */
+static const ChronoTrack *
+track_named (ChronoTrace *trace,
+             const char  *name)
+{
+  const ChronoTrack *found = NULL;
+
+  for (guint i = 0; i < chrono_trace_get_n_tracks (trace); i++)
+    {
+      const ChronoTrack *t = chrono_trace_get_track (trace, i);
+      if (g_str_equal (chrono_trace_get_string (trace, t->display_name), name))
+        {
+          g_assert_null (found);
+          found = t;
+        }
+    }
+  g_assert_nonnull (found);
+  return found;
+}
+
+static guint
+track_index (ChronoTrace       *trace,
+             const ChronoTrack *track)
+{
+  for (guint i = 0; i < chrono_trace_get_n_tracks (trace); i++)
+    if (chrono_trace_get_track (trace, i) == track)
+      return i;
+  g_assert_not_reached ();
+}
+
+static gint64
+span_named (ChronoTrace       *trace,
+            const ChronoTrack *t,
+            const char        *name)
+{
+  for (guint32 i = 0; i < t->n_spans; i++)
+    if (g_str_equal (chrono_trace_get_string (trace, t->name_id[i]), name))
+      return i;
+  g_assert_not_reached ();
+}
+
+static void
+test_nesting_unsorted (void)
+{
+  /* Children before parents, E before B at equal times, and an X that
+   * overlaps its neighbour without nesting. */
+  g_autoptr(ChronoTrace) trace = load_text (
+    "[{\"ph\":\"X\",\"name\":\"child\",\"pid\":1,\"tid\":2,\"ts\":2,\"dur\":3},"
+    " {\"ph\":\"X\",\"name\":\"parent\",\"pid\":1,\"tid\":2,\"ts\":1,\"dur\":10},"
+    " {\"ph\":\"X\",\"name\":\"sibling\",\"pid\":1,\"tid\":2,\"ts\":5,\"dur\":4},"
+    " {\"ph\":\"X\",\"name\":\"overlap\",\"pid\":1,\"tid\":2,\"ts\":8,\"dur\":10},"
+    " {\"ph\":\"X\",\"name\":\"zero\",\"pid\":1,\"tid\":2,\"ts\":1,\"dur\":0},"
+    " {\"ph\":\"B\",\"name\":\"b2\",\"pid\":1,\"tid\":3,\"ts\":20},"
+    " {\"ph\":\"E\",\"pid\":1,\"tid\":3,\"ts\":30},"
+    " {\"ph\":\"B\",\"name\":\"b1\",\"pid\":1,\"tid\":3,\"ts\":10},"
+    " {\"ph\":\"E\",\"pid\":1,\"tid\":3,\"ts\":20}]");
+  const ChronoTrack *t = track_named (trace, "thread 2");
+  const ChronoTrack *u = track_named (trace, "thread 3");
+  gint64 parent = span_named (trace, t, "parent");
+  gint64 child = span_named (trace, t, "child");
+  gint64 sibling = span_named (trace, t, "sibling");
+  gint64 overlap = span_named (trace, t, "overlap");
+  gint64 zero = span_named (trace, t, "zero");
+
+  g_assert_cmpint (t->n_spans, ==, 5);
+  for (guint32 i = 1; i < t->n_spans; i++)
+    g_assert_cmpint (t->start[i - 1], <=, t->start[i]);
+  g_assert_cmpint (t->depth[parent], ==, 0);
+  g_assert_cmpint (t->lane[parent], ==, 0);
+  g_assert_cmpint (t->depth[child], ==, 1);
+  g_assert_cmpint (t->depth[sibling], ==, 1);
+  g_assert_cmpint (t->depth[zero], ==, 1);
+  /* Overlapping without nesting: another lane, never dropped. */
+  g_assert_cmpint (t->lane[overlap], ==, 1);
+  g_assert_cmpint (t->n_lanes, ==, 2);
+  g_assert_cmpint (t->start[overlap], ==, 8000);
+  g_assert_cmpint (t->dur[overlap], ==, 10000);
+
+  /* b1 [10, 20] then b2 [20, 30]: the E at 20 closes b1 before b2 opens. */
+  g_assert_cmpint (u->n_spans, ==, 2);
+  g_assert_cmpint (u->start[span_named (trace, u, "b1")], ==, 10000);
+  g_assert_cmpint (u->dur[span_named (trace, u, "b1")], ==, 10000);
+  g_assert_cmpint (u->dur[span_named (trace, u, "b2")], ==, 10000);
+  g_assert_cmpint (chrono_trace_get_stats (trace)->spans, ==, 7);
+  g_assert_cmpint (chrono_trace_get_stats (trace)->dropped, ==, 0);
+}
+
+static void
+test_unclosed_and_stray (void)
+{
+  g_autoptr(ChronoTrace) trace = load_text (
+    "[{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":1},"
+    " {\"ph\":\"B\",\"name\":\"open\",\"pid\":1,\"tid\":1,\"ts\":5},"
+    " {\"ph\":\"X\",\"name\":\"last\",\"pid\":1,\"tid\":2,\"ts\":10,\"dur\":90}]");
+  const ChronoTrack *t = track_named (trace, "thread 1");
+
+  g_assert_cmpint (t->n_spans, ==, 1);
+  g_assert_true (t->flags[0] & CHRONO_SPAN_UNCLOSED);
+  g_assert_cmpint (t->start[0] + t->dur[0], ==, 100000);
+  g_assert_cmpint (chrono_trace_get_stats (trace)->dropped, ==, 1);
+  g_assert_cmpint (chrono_trace_get_end_ns (trace), ==, 100000);
+}
+
+static void
+test_truncated (void)
+{
+  const char *cases[] = {
+    "[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},\n",
+    "[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}",
+    "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},{\"ph\":\"X\",\"na",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(ChronoTrace) trace = load_text (cases[i]);
+      const ChronoLoadStats *stats = chrono_trace_get_stats (trace);
+
+      g_assert_true (stats->truncated);
+      g_assert_cmpint (stats->events, ==, 1);
+      g_assert_cmpint (stats->spans, ==, 1);
+      g_assert_cmpuint (stats->warnings->len, >, 0);
+    }
+}
+
+static void
+test_quirks (void)
+{
+  /* String pids and tids, numeric strings, string ts, raw tab in a name,
+   * an integer above 2^63 in args, and epoch-scale fractional times. */
+  g_autoptr(ChronoTrace) trace = load_text (
+    "\n  {\"traceEvents\":[\n"
+    "{\"ph\":\"X\",\"name\":\"tab\there\",\"pid\":\"Spans\",\"tid\":\"PyTorch Profiler\",\"ts\":\"5\",\"dur\":1},\n"
+    "{\"ph\":\"X\",\"name\":\"a\",\"pid\":7,\"tid\":\"25738\",\"ts\":1712195495406752.8,\"dur\":0.001,"
+    "\"args\":{\"Comms Id\": 10159970886766084423}},\n"
+    "{\"ph\":\"X\",\"name\":\"b\",\"pid\":7,\"tid\":25738,\"ts\":1712195495406753,\"dur\":0},\n"
+    "],\"traceName\":\"x\"}");
+  const ChronoTrack *spans = track_named (trace, "thread PyTorch Profiler");
+  const ChronoTrack *t = track_named (trace, "thread 25738");
+  gint64 a = span_named (trace, t, "a");
+  g_autoptr(JsonNode) args = NULL;
+
+  g_assert_cmpstr (chrono_trace_get_string (trace, spans->name_id[0]), ==, "tab\there");
+  g_assert_cmpint (spans->start[0], ==, 5000);
+  g_assert_cmpint (t->n_spans, ==, 2);
+  g_assert_cmpint (t->start[a], ==, G_GINT64_CONSTANT (1712195495406752800));
+  g_assert_cmpint (t->dur[a], ==, 1);
+  /* Args stay text: the big id is exact in the source. */
+  args = chrono_trace_get_span_args (trace, (ChronoSpanRef) { track_index (trace, t), (guint32) a });
+  g_assert_nonnull (args);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (args));
+  g_assert_cmpint (t->args_len[a], ==, strlen ("{\"Comms Id\": 10159970886766084423}"));
+  g_assert_false (chrono_trace_get_stats (trace)->truncated);
+}
+
+static void
+test_kineto (void)
+{
+  g_autoptr(ChronoTrace) trace = load_text (
+    "{\"schemaVersion\":1,\"distributedInfo\":{\"backend\":\"nccl\",\"rank\":3,\"world_size\":8},\n"
+    "\"traceEvents\":[\n"
+    "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#7\",\"pid\":10,\"tid\":11,\"ts\":0,\"dur\":100},\n"
+    "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":10,\"tid\":11,\"ts\":1,\"dur\":50,\"args\":{\"External id\":5}},\n"
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":10,\"tid\":11,\"ts\":2,\"dur\":5,"
+    "\"args\":{\"cbid\":211,\"correlation\":99,\"External id\":5}},\n"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"sgemm\",\"pid\":0,\"tid\":7,\"ts\":10,\"dur\":20,"
+    "\"args\":{\"device\":0,\"stream\":7,\"correlation\":99,\"External id\":5}},\n"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)\",\"pid\":0,\"tid\":20,\"ts\":40,\"dur\":20,"
+    "\"args\":{\"correlation\":100}},\n"
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"my_kernel\",\"pid\":0,\"tid\":20,\"ts\":70,\"dur\":5,"
+    "\"args\":{\"Collective name\":\"allreduce\"}},\n"
+    "{\"ph\":\"s\",\"id\":99,\"pid\":10,\"tid\":11,\"ts\":2,\"cat\":\"ac2g\",\"name\":\"ac2g\"},\n"
+    "{\"ph\":\"f\",\"id\":99,\"pid\":0,\"tid\":7,\"ts\":10,\"cat\":\"ac2g\",\"name\":\"ac2g\",\"bp\":\"e\"},\n"
+    "{\"ph\":\"f\",\"id\":1234,\"pid\":10,\"tid\":11,\"ts\":2,\"cat\":\"ac2g\",\"name\":\"ac2g\",\"bp\":\"e\"},\n"
+    "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":0,\"tid\":0,\"args\":{\"labels\":\"GPU 0\"}},\n"
+    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":0,\"tid\":7,\"args\":{\"name\":\"stream 7 \"}},\n"
+    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":10,\"tid\":11,\"args\":{\"name\":\"Thread 11\"}},\n"
+    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":10,\"tid\":11,\"args\":{\"name\":\"thread 11 (pt_main_thread)\"}}\n"
+    "],\"baseTimeNanoseconds\":1735632360000000000}");
+  const ChronoLoadStats *stats = chrono_trace_get_stats (trace);
+  const ChronoTrack *host = track_named (trace, "thread 11 (pt_main_thread)");
+  const ChronoTrack *stream = track_named (trace, "stream 7");
+  const ChronoTrack *comm = track_named (trace, "stream 20");
+  const ChronoProcess *gpu = chrono_trace_get_process (trace, stream->process);
+  gint64 launch = span_named (trace, host, "cudaLaunchKernel");
+  guint n_v1 = 0, n_launch = 0;
+
+  g_assert_cmpstr (chrono_trace_get_format (trace), ==, "kineto");
+  g_assert_cmpint (chrono_trace_get_rank (trace), ==, 3);
+  g_assert_cmpint (chrono_trace_get_world_size (trace), ==, 8);
+  g_assert_cmpint (stream->type, ==, CHRONO_TRACK_STREAM);
+  g_assert_cmpint (comm->type, ==, CHRONO_TRACK_STREAM);
+  g_assert_cmpint (host->type, ==, CHRONO_TRACK_THREAD);
+  g_assert_true (gpu->is_device);
+  g_assert_cmpint (gpu->device_index, ==, 0);
+  g_assert_cmpstr (chrono_trace_get_string (trace, gpu->display_name), ==, "GPU 0");
+
+  /* The base is added after the events were read. */
+  g_assert_cmpint (host->start[0], ==, G_GINT64_CONSTANT (1735632360000000000));
+  g_assert_cmpint (chrono_trace_get_start_ns (trace), ==, G_GINT64_CONSTANT (1735632360000000000));
+
+  g_assert_cmpint (host->kind[span_named (trace, host, "ProfilerStep#7")], ==, CHRONO_KIND_STEP);
+  g_assert_cmpint (host->kind[span_named (trace, host, "aten::mm")], ==, CHRONO_KIND_HOST_OP);
+  g_assert_cmpint (host->kind[launch], ==, CHRONO_KIND_RUNTIME);
+  g_assert_cmpint (stream->kind[0], ==, CHRONO_KIND_KERNEL);
+  g_assert_cmpint (comm->kind[0], ==, CHRONO_KIND_COLLECTIVE);
+  g_assert_cmpint (comm->kind[1], ==, CHRONO_KIND_COLLECTIVE);
+  g_assert_nonnull (host->correlation);
+  g_assert_cmpint (host->correlation[launch], ==, 99);
+  g_assert_cmpint (host->external_id[launch], ==, 5);
+  g_assert_cmpint (host->external_id[span_named (trace, host, "aten::mm")], ==, 5);
+  g_assert_cmpint (stream->correlation[0], ==, 99);
+
+  /* One ac2g flow and one launch link, both from the launch to sgemm; the
+   * dangling 'f' on the runtime thread makes no edge. */
+  for (guint i = 0; i < chrono_trace_get_n_flows (trace); i++)
+    {
+      const ChronoFlow *f = chrono_trace_get_flow (trace, i);
+
+      g_assert_cmpint (f->from.track, ==, track_index (trace, host));
+      g_assert_cmpint (f->from.index, ==, launch);
+      g_assert_cmpint (f->to.track, ==, track_index (trace, stream));
+      g_assert_cmpint (f->to.index, ==, 0);
+      n_v1 += f->type == CHRONO_FLOW_V1;
+      n_launch += f->type == CHRONO_FLOW_LAUNCH;
+    }
+  g_assert_cmpint (n_v1, ==, 1);
+  g_assert_cmpint (n_launch, ==, 1);
+  g_assert_cmpint (stats->flows, ==, 1);
+  g_assert_cmpint (stats->launch_links, ==, 1);
+  g_assert_cmpint (stats->kinds[CHRONO_KIND_COLLECTIVE], ==, 2);
+  g_assert_cmpint (phase_count (trace, "M"), ==, 4);
+  g_assert_cmpint (phase_count (trace, "f"), ==, 2);
+}
+
+static void
+test_flows (void)
+{
+  /* v1: an 'f' without "bp" binds to the next slice that begins; v2:
+   * bind_id with flow_out, then flow_in. */
+  g_autoptr(ChronoTrace) trace = load_text (
+    "[{\"ph\":\"X\",\"name\":\"src\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":10},"
+    " {\"ph\":\"s\",\"id\":\"0xa\",\"cat\":\"c\",\"name\":\"n\",\"pid\":1,\"tid\":1,\"ts\":5},"
+    " {\"ph\":\"t\",\"id\":\"0xa\",\"cat\":\"c\",\"name\":\"n\",\"pid\":1,\"tid\":2,\"ts\":21},"
+    " {\"ph\":\"X\",\"name\":\"step\",\"pid\":1,\"tid\":2,\"ts\":20,\"dur\":5},"
+    " {\"ph\":\"f\",\"id\":\"0xa\",\"cat\":\"c\",\"name\":\"n\",\"pid\":1,\"tid\":3,\"ts\":29},"
+    " {\"ph\":\"X\",\"name\":\"dst\",\"pid\":1,\"tid\":3,\"ts\":30,\"dur\":5},"
+    " {\"ph\":\"X\",\"name\":\"v2a\",\"pid\":1,\"tid\":4,\"ts\":40,\"dur\":5,\"bind_id\":\"0x402\",\"flow_out\":true},"
+    " {\"ph\":\"X\",\"name\":\"v2b\",\"pid\":1,\"tid\":5,\"ts\":50,\"dur\":5,\"bind_id\":\"0x402\",\"flow_in\":true}]");
+  const char *expected[][2] = { { "src", "step" }, { "step", "dst" }, { "v2a", "v2b" } };
+
+  g_assert_cmpint (chrono_trace_get_n_flows (trace), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      const ChronoFlow *f = chrono_trace_get_flow (trace, i);
+      const ChronoTrack *from = chrono_trace_get_track (trace, f->from.track);
+      const ChronoTrack *to = chrono_trace_get_track (trace, f->to.track);
+
+      g_assert_cmpstr (chrono_trace_get_string (trace, from->name_id[f->from.index]), ==, expected[i][0]);
+      g_assert_cmpstr (chrono_trace_get_string (trace, to->name_id[f->to.index]), ==, expected[i][1]);
+      g_assert_cmpint (f->type, ==, i < 2 ? CHRONO_FLOW_V1 : CHRONO_FLOW_V2);
+    }
+}
+
+static void
+test_counters_instants_async (void)
+{
+  g_autoptr(ChronoTrace) trace = load_text (
+    "[{\"ph\":\"C\",\"name\":\"mem\",\"pid\":1,\"ts\":1,\"args\":{\"used\":10,\"free\":\"5.5\"}},"
+    " {\"ph\":\"C\",\"name\":\"mem\",\"pid\":1,\"ts\":0,\"args\":{\"used\":12,\"free\":4}},"
+    " {\"ph\":\"C\",\"name\":\"ctr\",\"pid\":1,\"ts\":0,\"id\":\"0x1\",\"args\":{\"value\":1}},"
+    " {\"ph\":\"i\",\"name\":\"mark\",\"pid\":1,\"tid\":1,\"ts\":3,\"s\":\"t\"},"
+    " {\"ph\":\"I\",\"name\":\"legacy\",\"pid\":1,\"tid\":1,\"ts\":4},"
+    " {\"ph\":\"i\",\"name\":\"proc\",\"pid\":1,\"ts\":3,\"s\":\"p\"},"
+    " {\"ph\":\"i\",\"name\":\"glob\",\"pid\":1,\"ts\":3,\"s\":\"g\"},"
+    " {\"ph\":\"R\",\"name\":\"navigationStart\",\"pid\":1,\"tid\":1,\"ts\":5},"
+    " {\"ph\":\"b\",\"cat\":\"c\",\"name\":\"op\",\"id\":1,\"pid\":1,\"ts\":10},"
+    " {\"ph\":\"b\",\"cat\":\"c\",\"name\":\"inner\",\"id\":1,\"pid\":1,\"ts\":11},"
+    " {\"ph\":\"n\",\"cat\":\"c\",\"name\":\"point\",\"id\":1,\"pid\":1,\"ts\":12},"
+    " {\"ph\":\"e\",\"cat\":\"c\",\"name\":\"inner\",\"id\":1,\"pid\":1,\"ts\":13},"
+    " {\"ph\":\"e\",\"cat\":\"c\",\"name\":\"op\",\"id\":1,\"pid\":1,\"ts\":20},"
+    " {\"ph\":\"S\",\"cat\":\"c\",\"name\":\"legacy\",\"id\":\"0x5\",\"pid\":1,\"ts\":30},"
+    " {\"ph\":\"T\",\"cat\":\"c\",\"name\":\"legacy\",\"id\":\"0x5\",\"pid\":1,\"ts\":31,\"args\":{\"step\":\"s1\"}},"
+    " {\"ph\":\"F\",\"cat\":\"c\",\"name\":\"legacy\",\"id\":\"0x5\",\"pid\":1,\"ts\":35},"
+    " {\"ph\":\"P\",\"pid\":1,\"tid\":1,\"ts\":40,\"sf\":1},"
+    " {\"ph\":\"O\",\"pid\":1,\"ts\":40,\"id\":\"0x1\",\"name\":\"obj\"}]");
+  const ChronoLoadStats *stats = chrono_trace_get_stats (trace);
+  const ChronoTrack *used = track_named (trace, "mem used");
+  const ChronoTrack *free_track = track_named (trace, "mem free");
+  const ChronoTrack *ctr = track_named (trace, "ctr id: 0x1 value");
+  const ChronoTrack *op = track_named (trace, "op");
+  const ChronoTrack *legacy = track_named (trace, "legacy");
+
+  g_assert_cmpint (used->type, ==, CHRONO_TRACK_COUNTER);
+  g_assert_cmpint (used->n_samples, ==, 2);
+  g_assert_cmpint (used->sample_ts[0], ==, 0);
+  g_assert_cmpfloat (used->sample_value[0], ==, 12);
+  g_assert_cmpfloat (free_track->sample_value[1], ==, 5.5);
+  g_assert_cmpint (ctr->n_samples, ==, 1);
+  g_assert_cmpint (stats->counter_samples, ==, 5);
+
+  g_assert_cmpint (track_named (trace, "thread 1")->n_instants, ==, 3);
+  g_assert_cmpint (stats->instants, ==, 3 + 1 + 1 + 2);
+
+  g_assert_cmpint (op->type, ==, CHRONO_TRACK_ASYNC);
+  g_assert_cmpint (op->n_spans, ==, 2);
+  g_assert_cmpint (op->dur[span_named (trace, op, "op")], ==, 10000);
+  g_assert_cmpint (op->depth[span_named (trace, op, "inner")], ==, 1);
+  g_assert_cmpint (op->dur[span_named (trace, op, "inner")], ==, 2000);
+  g_assert_cmpint (op->n_instants, ==, 1);
+  g_assert_cmpint (legacy->n_spans, ==, 1);
+  g_assert_cmpint (legacy->dur[0], ==, 5000);
+  g_assert_cmpint (stats->async_spans, ==, 3);
+  g_assert_cmpint (stats->spans, ==, 0);
+  /* Samples and objects are counted and reported, not lost silently. */
+  g_assert_cmpint (stats->dropped, ==, 2);
+  g_assert_cmpint (phase_count (trace, "P"), ==, 1);
+  g_assert_cmpint (phase_count (trace, "O"), ==, 1);
+}
+
+static void
+test_malformed_event (void)
+{
+  /* An unescaped quote in a name (older Kineto): that event is skipped
+   * with a warning naming the byte, the rest loads. */
+  g_autoptr(ChronoTrace) trace = load_text (
+    "{\"traceEvents\":[\n"
+    "{\"ph\":\"X\",\"name\":\"ok1\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},\n"
+    "{\"ph\":\"X\",\"name\":\"bad \"quoted\" name\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":1},\n"
+    "{\"ph\":\"X\",\"name\":\"ok2\",\"pid\":1,\"tid\":1,\"ts\":3,\"dur\":1}\n"
+    "]}");
+  const ChronoLoadStats *stats = chrono_trace_get_stats (trace);
+
+  g_assert_cmpint (stats->spans, ==, 2);
+  g_assert_cmpint (stats->dropped, ==, 1);
+  g_assert_cmpuint (stats->warnings->len, >=, 1);
+  g_assert_nonnull (strstr (g_ptr_array_index (stats->warnings, 0), "byte "));
+}
+
+static void
+test_bad_input (void)
+{
+  g_autofree char *garbage = load_error ("hello world", 11);
+  g_autofree char *empty = load_error ("", 0);
+  g_autofree char *blank = load_error ("  \n ", 4);
+  g_autofree char *no_events = load_error ("{\"a\":1}", 7);
+  g_autofree char *cut = load_error ("{\"displayTimeUnit\":\"m", 21);
+  g_autofree char *broken = load_error ("{\"traceEvents\" 5}", 17);
+
+  g_assert_nonnull (strstr (garbage, "bad.json"));
+  g_assert_nonnull (strstr (garbage, "byte 0"));
+  g_assert_nonnull (strstr (empty, "empty"));
+  g_assert_nonnull (strstr (blank, "empty"));
+  g_assert_nonnull (strstr (no_events, "traceEvents"));
+  g_assert_nonnull (strstr (cut, "before any trace events"));
+  g_assert_nonnull (strstr (broken, "byte 15"));
+  g_assert_nonnull (strstr (broken, "':'"));
+}
+
+/* The same events through gzip, large enough that the scanner catches up
+ * with the decompressor many times mid-event. */
+static void
+test_gzip_streaming (void)
+{
+  g_autoptr(GString) text = g_string_new ("{\"traceEvents\":[");
+  g_autoptr(GZlibCompressor) compressor = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 1);
+  g_autoptr(GBytes) plain = NULL;
+  g_autoptr(GBytes) packed = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ChronoTrace) a = NULL;
+  g_autoptr(ChronoTrace) b = NULL;
+  g_autoptr(GOutputStream) mem = g_memory_output_stream_new_resizable ();
+  g_autoptr(GOutputStream) zout = NULL;
+  const guint n = 300000;
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (text, "%s{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k%u\",\"pid\":0,\"tid\":%u,"
+                            "\"ts\":%u.%03u,\"dur\":1.5,\"args\":{\"correlation\":%u,\"grid\":[1,2,3]}}",
+                            i ? ",\n" : "", i % 61, i % 7, i, i % 1000, i);
+  g_string_append (text, "]}");
+  plain = g_bytes_new (text->str, text->len);
+
+  zout = g_converter_output_stream_new (mem, G_CONVERTER (compressor));
+  g_assert_true (g_output_stream_write_all (zout, text->str, text->len, NULL, NULL, &error));
+  g_assert_true (g_output_stream_close (zout, NULL, &error));
+  g_assert_no_error (error);
+  packed = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (mem));
+
+  a = chrono_trace_load_bytes (plain, "plain.json", &error);
+  g_assert_no_error (error);
+  b = chrono_trace_load_bytes (packed, "packed.json.gz", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (chrono_trace_get_compression (b), ==, "gzip");
+  g_assert_cmpint (chrono_trace_get_stats (a)->spans, ==, n);
+  g_assert_cmpint (chrono_trace_get_stats (b)->spans, ==, n);
+  g_assert_cmpint (chrono_trace_get_n_tracks (b), ==, chrono_trace_get_n_tracks (a));
+  g_assert_cmpint (chrono_trace_get_end_ns (b), ==, chrono_trace_get_end_ns (a));
+  g_assert_false (chrono_trace_get_stats (b)->truncated);
+  g_assert_cmpint (chrono_trace_get_stats (b)->kinds[CHRONO_KIND_KERNEL], ==, n);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/importer/nesting-unsorted", test_nesting_unsorted);
+  g_test_add_func ("/importer/unclosed-and-stray", test_unclosed_and_stray);
+  g_test_add_func ("/importer/truncated", test_truncated);
+  g_test_add_func ("/importer/quirks", test_quirks);
+  g_test_add_func ("/importer/kineto", test_kineto);
+  g_test_add_func ("/importer/flows", test_flows);
+  g_test_add_func ("/importer/counters-instants-async", test_counters_instants_async);
+  g_test_add_func ("/importer/malformed-event", test_malformed_event);
+  g_test_add_func ("/importer/bad-input", test_bad_input);
+  g_test_add_func ("/importer/gzip-streaming", test_gzip_streaming);
+  return g_test_run ();
+}

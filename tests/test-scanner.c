@@ -1,1 +1,246 @@
-int main (void) { return 77; }
+/* test-scanner.c: the primitives of the trace-event scanner
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include "chrono-json-scanner.h"
+
+static ChronoJsonScanner
+scanner_for (const char *text)
+{
+  ChronoJsonScanner s = { (const guint8 *) text, (const guint8 *) text + strlen (text), NULL, NULL };
+  return s;
+}
+
+static void
+test_strings (void)
+{
+  ChronoJsonScanner s = scanner_for ("\"plain\" rest");
+  ChronoJsonString str;
+
+  g_assert_cmpint (chrono_json_read_string (&s, &str), ==, CHRONO_JSON_OK);
+  g_assert_cmpint (str.len, ==, 5);
+  g_assert_false (str.escaped);
+  g_assert_cmpmem (str.start, str.len, "plain", 5);
+  g_assert_cmpint (*s.p, ==, ' ');
+
+  /* An escaped quote does not end the string; raw control bytes are kept. */
+  s = scanner_for ("\"a\\\"b\tc\\\\\"x");
+  g_assert_cmpint (chrono_json_read_string (&s, &str), ==, CHRONO_JSON_OK);
+  g_assert_true (str.escaped);
+  g_assert_cmpmem (str.start, str.len, "a\\\"b\tc\\\\", 8);
+  g_assert_cmpint (*s.p, ==, 'x');
+
+  /* Long strings take the vector path; the quote sits past 16 bytes. */
+  s = scanner_for ("\"0123456789abcdef0123456789abcdef\\\"0123456789\"");
+  g_assert_cmpint (chrono_json_read_string (&s, &str), ==, CHRONO_JSON_OK);
+  g_assert_cmpint (str.len, ==, 44);
+
+  s = scanner_for ("\"never closed");
+  g_assert_cmpint (chrono_json_read_string (&s, &str), ==, CHRONO_JSON_TRUNCATED);
+  s = scanner_for ("\"ends in an escape\\");
+  g_assert_cmpint (chrono_json_read_string (&s, &str), ==, CHRONO_JSON_TRUNCATED);
+  s = scanner_for ("x\"");
+  g_assert_cmpint (chrono_json_read_string (&s, &str), ==, CHRONO_JSON_SYNTAX);
+  g_assert_nonnull (s.expected);
+}
+
+static void
+check_unescape (const char *escaped,
+                const char *expected)
+{
+  ChronoJsonString str = { (const guint8 *) escaped, strlen (escaped), TRUE };
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  g_assert_true (chrono_json_unescape (&str, out));
+  g_assert_cmpstr (out->str, ==, expected);
+}
+
+static void
+test_unescape (void)
+{
+  ChronoJsonString bad = { (const guint8 *) "a\\x", 3, TRUE };
+  ChronoJsonString short_u = { (const guint8 *) "\\u12", 4, TRUE };
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  check_unescape ("a\\nb\\tc\\\"d\\\\e\\/f\\b\\f\\r", "a\nb\tc\"d\\e/f\b\f\r");
+  check_unescape ("caf\\u00e9", "café");
+  check_unescape ("\\u20ac", "€");
+  check_unescape ("\\ud83d\\ude00!", "😀!");
+  /* Lone surrogates cannot be UTF-8: they become U+FFFD. */
+  check_unescape ("\\ud83d", "\xef\xbf\xbd");
+  check_unescape ("\\ude00x", "\xef\xbf\xbdx");
+  g_assert_false (chrono_json_unescape (&bad, out));
+  g_assert_false (chrono_json_unescape (&short_u, out));
+}
+
+static gint64
+ns_of (const char *text)
+{
+  gint64 ns = G_MININT64;
+
+  g_assert_true (chrono_json_parse_us_to_ns ((const guint8 *) text, strlen (text), &ns));
+  return ns;
+}
+
+static gboolean
+parses (const char *text)
+{
+  gint64 ns;
+  return chrono_json_parse_us_to_ns ((const guint8 *) text, strlen (text), &ns);
+}
+
+static void
+test_time (void)
+{
+  g_assert_cmpint (ns_of ("0"), ==, 0);
+  g_assert_cmpint (ns_of ("1"), ==, 1000);
+  g_assert_cmpint (ns_of ("1.5"), ==, 1500);
+  g_assert_cmpint (ns_of ("3.011"), ==, 3011);
+  g_assert_cmpint (ns_of ("-1.5"), ==, -1500);
+  g_assert_cmpint (ns_of ("1e3"), ==, 1000000);
+  g_assert_cmpint (ns_of ("1.2345E2"), ==, 123450);
+  g_assert_cmpint (ns_of ("2.5e-3"), ==, 3);   /* 2.5 ns: half away from zero */
+  g_assert_cmpint (ns_of ("0.0004"), ==, 0);
+  g_assert_cmpint (ns_of ("0.0005"), ==, 1);
+  g_assert_cmpint (ns_of ("-0.0005"), ==, -1);
+  g_assert_cmpint (ns_of ("1.0004999999"), ==, 1000);
+  /* Epoch-scale microseconds that a double cannot hold to the ns. */
+  g_assert_cmpint (ns_of ("1712195495406752.8"), ==, G_GINT64_CONSTANT (1712195495406752800));
+  g_assert_cmpint (ns_of ("1712195495406752.123"), ==, G_GINT64_CONSTANT (1712195495406752123));
+  g_assert_cmpint (ns_of ("4203669603018.756"), ==, G_GINT64_CONSTANT (4203669603018756));
+  g_assert_cmpint (ns_of ("1735632360000000.0001"), ==, G_GINT64_CONSTANT (1735632360000000000));
+  g_assert_cmpint (ns_of ("9223372036854775.807"), ==, G_MAXINT64);
+  g_assert_cmpint (ns_of ("123456789.123456789123456789123456789123456789"), ==, G_GINT64_CONSTANT (123456789123));
+
+  g_assert_false (parses (""));
+  g_assert_false (parses ("-"));
+  g_assert_false (parses ("."));
+  g_assert_false (parses ("abc"));
+  g_assert_false (parses ("1x"));
+  g_assert_false (parses ("1e"));
+  g_assert_false (parses ("9223372036854775.808"));  /* one ns past int64 */
+  g_assert_false (parses ("1e400"));
+}
+
+/* Integer ns written as "%d.%03d" microseconds come back unchanged, across
+ * the whole range profilers use. */
+static void
+test_time_round_trip (void)
+{
+  GRand *rand = g_rand_new_with_seed (42);
+
+  for (guint i = 0; i < 200000; i++)
+    {
+      gint64 ns = ((gint64) g_rand_int (rand) << 31 | g_rand_int (rand)) >> (g_rand_int (rand) % 40);
+      char text[64];
+
+      if (i % 2)
+        ns = -ns;
+      g_snprintf (text, sizeof text, "%s%" G_GINT64_FORMAT ".%03" G_GINT64_FORMAT,
+                  ns < 0 ? "-" : "", ABS (ns) / 1000, ABS (ns) % 1000);
+      g_assert_cmpint (ns_of (text), ==, ns);
+    }
+  g_rand_free (rand);
+}
+
+static void
+test_integers (void)
+{
+  gint64 v;
+  guint64 u;
+
+  g_assert_true (chrono_json_parse_int64 ((const guint8 *) "-9223372036854775808", 20, &v));
+  g_assert_cmpint (v, ==, G_MININT64);
+  g_assert_true (chrono_json_parse_int64 ((const guint8 *) "9223372036854775807", 19, &v));
+  g_assert_cmpint (v, ==, G_MAXINT64);
+  g_assert_false (chrono_json_parse_int64 ((const guint8 *) "9223372036854775808", 19, &v));
+  g_assert_true (chrono_json_parse_uint64 ((const guint8 *) "10159970886766084423", 20, &u));
+  g_assert_cmpuint (u, ==, G_GUINT64_CONSTANT (10159970886766084423));
+  g_assert_true (chrono_json_parse_uint64 ((const guint8 *) "18446744073709551615", 20, &u));
+  g_assert_false (chrono_json_parse_uint64 ((const guint8 *) "18446744073709551616", 20, &u));
+  g_assert_false (chrono_json_parse_int64 ((const guint8 *) "12a", 3, &v));
+  g_assert_false (chrono_json_parse_int64 ((const guint8 *) "", 0, &v));
+}
+
+static void
+test_skip (void)
+{
+  const char *values[] = {
+    "{\"a\":\"}]\",\"b\":[1,{\"c\":\"\\\"}\"}],\"d\":{}}",
+    "[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]",
+    "\"string with } and ] inside\"",
+    "-12.5e-3",
+    "true",
+    "false",
+    "null",
+    "{\"long\":\"0123456789abcdef0123456789abcdef0123456789abcdef\",\"x\":[\"{\",\"[\"]}",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      g_autofree char *text = g_strconcat (values[i], ",", NULL);
+      gsize len = strlen (values[i]);
+      ChronoJsonScanner s = scanner_for (text);
+
+      g_assert_cmpint (chrono_json_skip_value (&s), ==, CHRONO_JSON_OK);
+      g_assert_cmpint ((const char *) s.p - text, ==, len);
+
+      /* Every proper prefix is incomplete, never accepted or overrun. */
+      for (gsize cut = 0; cut < len; cut++)
+        {
+          ChronoJsonScanner t = { (const guint8 *) text, (const guint8 *) text + cut, NULL, NULL };
+          ChronoJsonStatus st = chrono_json_skip_value (&t);
+
+          g_assert_cmpint (st, !=, CHRONO_JSON_OK);
+          g_assert_true (t.p <= t.end);
+        }
+    }
+}
+
+static void
+test_garbage (void)
+{
+  const char *garbage[] = { "@", "tru!", "nul", "fals3", "-x", "}" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (garbage); i++)
+    {
+      g_autofree char *text = g_strconcat (garbage[i], " ", NULL);
+      ChronoJsonScanner s = scanner_for (text);
+
+      g_assert_cmpint (chrono_json_skip_value (&s), ==, CHRONO_JSON_SYNTAX);
+      g_assert_nonnull (s.error_at);
+      g_assert_nonnull (s.expected);
+    }
+}
+
+static void
+test_numbers (void)
+{
+  ChronoJsonScanner s = scanner_for ("1712195495406752.8,");
+  const guint8 *start;
+  gsize len;
+
+  g_assert_cmpint (chrono_json_read_number (&s, &start, &len), ==, CHRONO_JSON_OK);
+  g_assert_cmpint (len, ==, 18);
+  /* A number that touches the end may go on in bytes not yet read. */
+  s = scanner_for ("1712195");
+  g_assert_cmpint (chrono_json_read_number (&s, &start, &len), ==, CHRONO_JSON_TRUNCATED);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/scanner/strings", test_strings);
+  g_test_add_func ("/scanner/unescape", test_unescape);
+  g_test_add_func ("/scanner/time", test_time);
+  g_test_add_func ("/scanner/time-round-trip", test_time_round_trip);
+  g_test_add_func ("/scanner/integers", test_integers);
+  g_test_add_func ("/scanner/numbers", test_numbers);
+  g_test_add_func ("/scanner/skip", test_skip);
+  g_test_add_func ("/scanner/garbage", test_garbage);
+  return g_test_run ();
+}

@@ -47,6 +47,8 @@ summary_json (ChronoTrace *trace)
   json_builder_add_int_value (b, stats->events);
   json_builder_set_member_name (b, "spans");
   json_builder_add_int_value (b, stats->spans);
+  json_builder_set_member_name (b, "async_spans");
+  json_builder_add_int_value (b, stats->async_spans);
   json_builder_set_member_name (b, "instants");
   json_builder_add_int_value (b, stats->instants);
   json_builder_set_member_name (b, "counter_samples");
@@ -144,9 +146,9 @@ summary_text (ChronoTrace *trace,
     g_string_append_printf (out, "  rank        %d of %d\n", chrono_trace_get_rank (trace),
                             chrono_trace_get_world_size (trace));
   g_string_append_printf (out, "  events      %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " spans, %"
-                          G_GUINT64_FORMAT " instants, %" G_GUINT64_FORMAT " counter samples, %"
+                          G_GUINT64_FORMAT " async spans, %" G_GUINT64_FORMAT " instants, %" G_GUINT64_FORMAT " counter samples, %"
                           G_GUINT64_FORMAT " flows, %" G_GUINT64_FORMAT " launches)\n",
-                          stats->events, stats->spans, stats->instants, stats->counter_samples,
+                          stats->events, stats->spans, stats->async_spans, stats->instants, stats->counter_samples,
                           stats->flows, stats->launch_links);
   g_string_append (out, "  kinds      ");
   for (guint k = 0; k < CHRONO_N_KINDS; k++)

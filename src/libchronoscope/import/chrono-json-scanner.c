@@ -92,8 +92,13 @@ chrono_json_read_number (ChronoJsonScanner *s,
 
   if (p >= s->end)
     return CHRONO_JSON_TRUNCATED;
-  if (!(*p == '-' || (*p >= '0' && *p <= '9')))
-    return chrono_json_fail (s, "a number");
+  if (*p == '-')
+    p++;
+  if (p < s->end && !(*p >= '0' && *p <= '9'))
+    {
+      s->p = p;
+      return chrono_json_fail (s, "a number");
+    }
   while (p < s->end && is_number_byte (*p))
     p++;
   /* A number that touches the end may continue in bytes not yet seen. */

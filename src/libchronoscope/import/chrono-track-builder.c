@@ -996,12 +996,15 @@ chrono_track_builder_finish_trace (ChronoTrace      *trace,
     {
       const ChronoTrack *t = g_ptr_array_index (trace->tracks, i);
 
-      stats->spans += t->n_spans;
       stats->instants += t->n_instants;
       stats->counter_samples += t->n_samples;
       for (guint32 s = 0; s < t->n_spans; s++)
         stats->kinds[t->kind[s]]++;
     }
+  stats->async_spans = stats->kinds[CHRONO_KIND_ASYNC];
+  for (guint k = 0; k < CHRONO_N_KINDS; k++)
+    if (k != CHRONO_KIND_ASYNC)
+      stats->spans += stats->kinds[k];
   if (stray > 0)
     {
       stats->dropped += stray;

@@ -72,7 +72,8 @@ typedef struct {
 typedef struct {
   GHashTable *phases;        /* ph string -> count (GUINT_TO_POINTER) */
   guint64 events;            /* objects read in the event array */
-  guint64 spans;
+  guint64 spans;             /* X, and B with or without its E */
+  guint64 async_spans;       /* b/e and S/F pairs */
   guint64 instants;
   guint64 counter_samples;
   guint64 flows;             /* flow edges made from flow events */
