@@ -21,6 +21,8 @@
 
 #define MAX_SYNTAX_WARNINGS 10
 #define PROGRESS_EVERY      (1u << 15)
+#define EVENT_BLOCK         1024
+#define EVENT_BLOCKS        8
 
 typedef struct {
   ChronoTrackBuilder *track;
@@ -40,11 +42,19 @@ typedef struct {
   gsize ts_len, dur_len, id_len, bind_len;
   gboolean id_is_string, bind_is_string, id_is_local;
   ChronoId pid, tid;
+  ChronoJsonString pid_str, tid_str;   /* when pid/tid are names */
   guint64 args_off;
   guint32 args_len;
   gboolean flow_in, flow_out;
   guint32 present;
 } Event;
+
+/* Events travel from the scanning thread to the model-building thread in
+ * blocks, so that the two halves of the work run on two cores. */
+typedef struct {
+  guint n;
+  Event ev[EVENT_BLOCK];
+} EventBlock;
 
 enum {
   HAS_PH = 1 << 0,
@@ -93,6 +103,13 @@ typedef struct {
   GArray             *flow_events;
   GArray             *v2_events;
   GString            *scratch;
+
+  GThread            *handler;
+  GAsyncQueue        *full_blocks;
+  GAsyncQueue        *free_blocks;
+  EventBlock         *block;
+  EventBlock         *all_blocks;
+  guint64             seen;            /* entries of the array, scanned */
 
   gint64              min_ts;
   gint64              max_ts;
@@ -154,29 +171,22 @@ key_is (const ChronoJsonString *key,
   return key->len == len && memcmp (key->start, literal, len) == 0;
 }
 
-/* A pid or tid: an integer, a numeric string, or a name. */
+/* A pid or tid: an integer, a numeric string, or a name. Names are
+ * interned later, on the thread that owns the string table. */
 static ChronoJsonStatus
-read_id_value (Importer *imp,
-               ChronoId *out)
+read_id_value (ChronoJsonScanner *s,
+               ChronoId          *out,
+               ChronoJsonString  *name)
 {
-  ChronoJsonScanner *s = &imp->s;
   ChronoJsonStatus st;
   const guint8 *text;
   gsize len;
 
   if (s->p < s->end && *s->p == '"')
     {
-      ChronoJsonString str;
-
-      if ((st = chrono_json_read_string (s, &str)) != CHRONO_JSON_OK)
+      if ((st = chrono_json_read_string (s, name)) != CHRONO_JSON_OK)
         return st;
-      if (!str.escaped && chrono_json_parse_int64 (str.start, str.len, &out->value))
-        {
-          out->is_string = FALSE;
-          return CHRONO_JSON_OK;
-        }
-      out->value = intern (imp, &str);
-      out->is_string = TRUE;
+      out->is_string = name->escaped || !chrono_json_parse_int64 (name->start, name->len, &out->value);
       return CHRONO_JSON_OK;
     }
   if ((st = chrono_json_read_number (s, &text, &len)) != CHRONO_JSON_OK)
@@ -355,12 +365,12 @@ parse_event (Importer *imp,
         case 3:
           if (key_is (&key, "pid", 3) && *s->p != '{' && *s->p != '[')
             {
-              st = read_id_value (imp, &ev->pid);
+              st = read_id_value (s, &ev->pid, &ev->pid_str);
               ev->present |= HAS_PID;
             }
           else if (key_is (&key, "tid", 3) && *s->p != '{' && *s->p != '[')
             {
-              st = read_id_value (imp, &ev->tid);
+              st = read_id_value (s, &ev->tid, &ev->tid_str);
               ev->present |= HAS_TID;
             }
           else if (key_is (&key, "cat", 3) && *s->p == '"')
@@ -1097,6 +1107,10 @@ handle_event (Importer *imp,
 
   imp->events++;
   count_phase (imp, ev);
+  if ((ev->present & HAS_PID) && ev->pid.is_string)
+    ev->pid.value = intern (imp, &ev->pid_str);
+  if ((ev->present & HAS_TID) && ev->tid.is_string)
+    ev->tid.value = intern (imp, &ev->tid_str);
   if (!(ev->present & HAS_PH) || ev->ph.len != 1)
     {
       imp->dropped_by_phase[0]++;
@@ -1234,6 +1248,73 @@ note_syntax (Importer   *imp,
                               expected);
 }
 
+static gpointer
+handler_main (gpointer data)
+{
+  Importer *imp = data;
+
+  for (;;)
+    {
+      EventBlock *block = g_async_queue_pop (imp->full_blocks);
+
+      if (block->n == G_MAXUINT)
+        return NULL;
+      for (guint i = 0; i < block->n; i++)
+        handle_event (imp, &block->ev[i]);
+      block->n = 0;
+      g_async_queue_push (imp->free_blocks, block);
+    }
+}
+
+static void
+start_handler (Importer *imp)
+{
+  imp->full_blocks = g_async_queue_new ();
+  imp->free_blocks = g_async_queue_new ();
+  imp->all_blocks = g_new0 (EventBlock, EVENT_BLOCKS + 1);
+  for (guint i = 0; i < EVENT_BLOCKS; i++)
+    g_async_queue_push (imp->free_blocks, &imp->all_blocks[i]);
+  imp->handler = g_thread_new ("chrono-import", handler_main, imp);
+}
+
+/* Hands over what is left and waits until every event is in the model. */
+static void
+stop_handler (Importer *imp)
+{
+  EventBlock *end = &imp->all_blocks[EVENT_BLOCKS];
+
+  if (imp->handler == NULL)
+    return;
+  if (imp->block != NULL && imp->block->n > 0)
+    g_async_queue_push (imp->full_blocks, imp->block);
+  imp->block = NULL;
+  end->n = G_MAXUINT;
+  g_async_queue_push (imp->full_blocks, end);
+  g_thread_join (imp->handler);
+  imp->handler = NULL;
+  g_clear_pointer (&imp->full_blocks, g_async_queue_unref);
+  g_clear_pointer (&imp->free_blocks, g_async_queue_unref);
+  g_clear_pointer (&imp->all_blocks, g_free);
+}
+
+static Event *
+next_event (Importer *imp)
+{
+  if (imp->block == NULL)
+    imp->block = g_async_queue_pop (imp->free_blocks);
+  return &imp->block->ev[imp->block->n];
+}
+
+static void
+commit_event (Importer *imp)
+{
+  if (++imp->block->n == EVENT_BLOCK)
+    {
+      g_async_queue_push (imp->full_blocks, imp->block);
+      imp->block = NULL;
+    }
+}
+
 /* Returns FALSE on cancellation; truncation is noted on the trace. */
 static gboolean
 parse_event_array (Importer *imp,
@@ -1241,7 +1322,6 @@ parse_event_array (Importer *imp,
 {
   ChronoJsonScanner *s = &imp->s;
   guint32 until_progress = PROGRESS_EVERY;
-  Event ev;
 
   s->p++;  /* '[' */
   for (;;)
@@ -1268,10 +1348,11 @@ parse_event_array (Importer *imp,
           continue;
         case '{':
           unit = s->p;
-          st = parse_event (imp, &ev);
+          st = parse_event (imp, next_event (imp));
           if (st == CHRONO_JSON_OK)
             {
-              handle_event (imp, &ev);
+              commit_event (imp);
+              imp->seen++;
               if (--until_progress == 0)
                 {
                   until_progress = PROGRESS_EVERY;
@@ -1287,7 +1368,7 @@ parse_event_array (Importer *imp,
           st = chrono_json_skip_value (s);
           if (st == CHRONO_JSON_OK)
             {
-              imp->events++;
+              imp->seen++;
               imp->non_objects++;
               continue;
             }
@@ -1312,7 +1393,7 @@ truncated:
   chrono_trace_add_warning (imp->trace,
                             "the file ends inside the event array at byte %" G_GUINT64_FORMAT
                             ": loaded the %" G_GUINT64_FORMAT " complete events before it",
-                            (guint64) (s->end - imp->base), imp->events);
+                            (guint64) (s->end - imp->base), imp->seen);
   s->p = s->end;
   return TRUE;
 }
@@ -1452,7 +1533,7 @@ finish_stats (Importer *imp)
   GHashTableIter iter;
   gpointer key, value;
 
-  stats->events = imp->events;
+  stats->events = imp->events + imp->non_objects;
   for (guint c = 1; c < 256; c++)
     if (imp->phase_counts[c] > 0)
       {
@@ -1572,6 +1653,7 @@ chrono_chrome_importer_run (ChronoTrace        *trace,
                    "%s: the file is empty", trace->path);
       goto out;
     }
+  start_handler (&imp);
   if (*imp.s.p == '[')
     ok = parse_event_array (&imp, error);
   else if (*imp.s.p == '{')
@@ -1580,6 +1662,7 @@ chrono_chrome_importer_run (ChronoTrace        *trace,
     g_set_error (error, CHRONO_LOAD_ERROR, CHRONO_LOAD_ERROR_FORMAT,
                  "%s: byte %" G_GUINT64_FORMAT ": expected '{' or '[' of a JSON trace",
                  trace->path, (guint64) (imp.s.p - imp.base));
+  stop_handler (&imp);
   if (!ok)
     goto out;
 
