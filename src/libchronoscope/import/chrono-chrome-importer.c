@@ -163,12 +163,18 @@ intern (Importer               *imp,
   return chrono_string_table_intern (imp->trace->strings, imp->scratch->str, imp->scratch->len);
 }
 
-static gboolean
+/* Keys are short: compare them inline rather than through memcmp. */
+static inline gboolean
 key_is (const ChronoJsonString *key,
         const char             *literal,
         gsize                   len)
 {
-  return key->len == len && memcmp (key->start, literal, len) == 0;
+  if (key->len != len)
+    return FALSE;
+  for (gsize i = 0; i < len; i++)
+    if (key->start[i] != (guint8) literal[i])
+      return FALSE;
+  return TRUE;
 }
 
 /* A pid or tid: an integer, a numeric string, or a name. Names are

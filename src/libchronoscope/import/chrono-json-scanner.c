@@ -47,8 +47,8 @@ find_quote_or_escape (const guint8 *p,
 }
 
 ChronoJsonStatus
-chrono_json_read_string (ChronoJsonScanner *s,
-                         ChronoJsonString  *out)
+chrono_json_read_long_string (ChronoJsonScanner *s,
+                              ChronoJsonString  *out)
 {
   const guint8 *p;
 
@@ -129,80 +129,102 @@ skip_literal (ChronoJsonScanner *s,
   return CHRONO_JSON_OK;
 }
 
-/* Skips a container by bracket depth; strings are jumped over whole. */
+/* Skips a container by bracket depth, outside strings. Args are full of
+ * short strings and brackets ("Input Dims": [[1], [], []]), so each 16-byte
+ * block's structural bytes are walked as a bit mask without reloading;
+ * blocks with a backslash take the byte-by-byte path. */
 static ChronoJsonStatus
 skip_container (ChronoJsonScanner *s)
 {
   const guint8 *p = s->p + 1;
   const guint8 *end = s->end;
   gsize depth = 1;
+  gboolean in_string = FALSE;
 
-  for (;;)
+#ifdef __SSE2__
+  const __m128i quote = _mm_set1_epi8 ('"');
+  const __m128i bslash = _mm_set1_epi8 ('\\');
+  const __m128i ob = _mm_set1_epi8 ('{');
+  const __m128i cb = _mm_set1_epi8 ('}');
+  const __m128i os = _mm_set1_epi8 ('[');
+  const __m128i cs = _mm_set1_epi8 (']');
+
+  while (p + 16 <= end)
     {
-#ifdef __SSE2__
-      const __m128i quote = _mm_set1_epi8 ('"');
-      const __m128i ob = _mm_set1_epi8 ('{');
-      const __m128i cb = _mm_set1_epi8 ('}');
-      const __m128i os = _mm_set1_epi8 ('[');
-      const __m128i cs = _mm_set1_epi8 (']');
+      __m128i v = _mm_loadu_si128 ((const __m128i *) p);
+      guint mq = _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, quote));
+      guint mb = _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, bslash));
+      guint mo = _mm_movemask_epi8 (_mm_or_si128 (_mm_cmpeq_epi8 (v, ob), _mm_cmpeq_epi8 (v, os)));
+      guint mc = _mm_movemask_epi8 (_mm_or_si128 (_mm_cmpeq_epi8 (v, cb), _mm_cmpeq_epi8 (v, cs)));
+      guint all;
 
-      while (p + 16 <= end)
+      if (G_UNLIKELY (mb != 0))
+        goto bytewise;
+      all = mq | mo | mc;
+      while (all != 0)
         {
-          __m128i v = _mm_loadu_si128 ((const __m128i *) p);
-          __m128i m = _mm_or_si128 (_mm_or_si128 (_mm_cmpeq_epi8 (v, quote),
-                                                  _mm_cmpeq_epi8 (v, ob)),
-                                    _mm_or_si128 (_mm_or_si128 (_mm_cmpeq_epi8 (v, cb),
-                                                                _mm_cmpeq_epi8 (v, os)),
-                                                  _mm_cmpeq_epi8 (v, cs)));
-          int mask = _mm_movemask_epi8 (m);
-          if (mask != 0)
-            {
-              p += __builtin_ctz (mask);
-              goto found;
-            }
-          p += 16;
-        }
-#endif
-      while (p < end && *p != '"' && *p != '{' && *p != '}' && *p != '[' && *p != ']')
-        p++;
-      if (p >= end)
-        return CHRONO_JSON_TRUNCATED;
+          guint bit = all & -all;
 
-#ifdef __SSE2__
-    found:
-#endif
-      switch (*p)
-        {
-        case '"':
-          p++;
-          for (;;)
+          all ^= bit;
+          if (mq & bit)
+            in_string = !in_string;
+          else if (in_string)
+            continue;
+          else if (mo & bit)
+            depth++;
+          else if (--depth == 0)
             {
-              p = find_quote_or_escape (p, end);
-              if (p >= end)
-                return CHRONO_JSON_TRUNCATED;
-              if (*p == '"')
-                break;
-              p += 2;
-              if (p > end)
-                return CHRONO_JSON_TRUNCATED;
-            }
-          p++;
-          break;
-        case '{':
-        case '[':
-          depth++;
-          p++;
-          break;
-        default:
-          p++;
-          if (--depth == 0)
-            {
-              s->p = p;
+              s->p = p + __builtin_ctz (bit) + 1;
               return CHRONO_JSON_OK;
             }
-          break;
+        }
+      p += 16;
+      continue;
+
+    bytewise:
+      /* Up to the end of this block, one byte at a time. */
+      for (const guint8 *stop = p + 16; p < stop; p++)
+        {
+          if (in_string)
+            {
+              if (*p == '\\')
+                p++;   /* the escaped byte, even past this block */
+              else if (*p == '"')
+                in_string = FALSE;
+            }
+          else if (*p == '"')
+            in_string = TRUE;
+          else if (*p == '{' || *p == '[')
+            depth++;
+          else if ((*p == '}' || *p == ']') && --depth == 0)
+            {
+              s->p = p + 1;
+              return CHRONO_JSON_OK;
+            }
         }
     }
+#endif
+
+  for (; p < end; p++)
+    {
+      if (in_string)
+        {
+          if (*p == '\\')
+            p++;
+          else if (*p == '"')
+            in_string = FALSE;
+        }
+      else if (*p == '"')
+        in_string = TRUE;
+      else if (*p == '{' || *p == '[')
+        depth++;
+      else if ((*p == '}' || *p == ']') && --depth == 0)
+        {
+          s->p = p + 1;
+          return CHRONO_JSON_OK;
+        }
+    }
+  return CHRONO_JSON_TRUNCATED;
 }
 
 ChronoJsonStatus

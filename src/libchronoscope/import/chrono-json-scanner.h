@@ -43,8 +43,35 @@ chrono_json_skip_ws (ChronoJsonScanner *s)
 ChronoJsonStatus chrono_json_fail            (ChronoJsonScanner *s,
                                               const char        *expected);
 /* At the opening quote: reads a string (raw control bytes are accepted). */
-ChronoJsonStatus chrono_json_read_string     (ChronoJsonScanner *s,
-                                              ChronoJsonString  *out);
+ChronoJsonStatus chrono_json_read_long_string (ChronoJsonScanner *s,
+                                               ChronoJsonString  *out);
+
+/* Most strings in a trace are short keys and names: look at the first
+ * bytes inline before taking the vector path. */
+static inline ChronoJsonStatus
+chrono_json_read_string (ChronoJsonScanner *s,
+                         ChronoJsonString  *out)
+{
+  const guint8 *p = s->p + 1;
+
+  if (G_LIKELY (s->p + 16 < s->end && *s->p == '"'))
+    {
+      for (guint i = 0; i < 15; i++, p++)
+        {
+          if (*p == '"')
+            {
+              out->start = s->p + 1;
+              out->len = p - out->start;
+              out->escaped = FALSE;
+              s->p = p + 1;
+              return CHRONO_JSON_OK;
+            }
+          if (*p == '\\')
+            break;
+        }
+    }
+  return chrono_json_read_long_string (s, out);
+}
 /* Reads a number's text without converting it. */
 ChronoJsonStatus chrono_json_read_number     (ChronoJsonScanner *s,
                                               const guint8     **start,
