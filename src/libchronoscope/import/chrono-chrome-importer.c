@@ -72,7 +72,7 @@ enum {
   HAS_SCOPE = 1 << 12,
 };
 
-typedef struct {
+typedef struct _Importer {
   ChronoTrace        *trace;
   ChronoSource       *source;
   const guint8       *base;
@@ -110,6 +110,18 @@ typedef struct {
   EventBlock         *block;
   EventBlock         *all_blocks;
   guint64             seen;            /* entries of the array, scanned */
+  guint64             truncated_at;
+
+  /* Large files in memory are read as two halves at once: the second
+   * half starts at a guessed event boundary and is used only if the first
+   * half's scan lands exactly on it. */
+  const guint8       *split_at;
+  GThread            *second_thread;
+  struct _Importer   *second;
+  gint                abort_second;
+  gint               *abort;           /* the second half's: the first's flag */
+  gboolean            second_done;     /* reached the end of the array */
+  GArray             *deferred_ends;   /* async ends the second half could not match */
 
   gint64              min_ts;
   gint64              max_ts;
@@ -646,6 +658,23 @@ flow_id_key (const guint8 *id,
   return mix64 (hash_bytes64 (id, len, seed ^ (is_string ? 0x9e3779b97f4a7c15ull : 0)));
 }
 
+/* Identity of a flow or async operation by the text of its category and
+ * (optionally) name: string ids differ between the halves of a split
+ * scan, the text does not. */
+static guint64
+text_seed (const Event *ev,
+           gboolean     with_name)
+{
+  guint64 h = 0xcbf29ce484222325ull;
+
+  if (ev->present & HAS_CAT)
+    h = hash_bytes64 (ev->cat.start, ev->cat.len, h);
+  h = mix64 (h);
+  if (with_name && (ev->present & HAS_NAME))
+    h = mix64 (hash_bytes64 (ev->name.start, ev->name.len, h));
+  return h;
+}
+
 static void
 add_v2_bind (Importer           *imp,
              ChronoTrackBuilder *b,
@@ -868,8 +897,6 @@ handle_flow (Importer    *imp,
              guint8       ph)
 {
   ChronoFlowEvent f;
-  guint32 name = (ev->present & HAS_NAME) ? intern (imp, &ev->name) : CHRONO_NO_STRING;
-  guint32 cat = (ev->present & HAS_CAT) ? intern (imp, &ev->cat) : CHRONO_NO_STRING;
 
   if (!(ev->present & HAS_ID))
     {
@@ -877,7 +904,7 @@ handle_flow (Importer    *imp,
       return;
     }
   f.ts = ts;
-  f.key = flow_id_key (ev->id, ev->id_len, ev->id_is_string, ((guint64) cat << 32) | name);
+  f.key = flow_id_key (ev->id, ev->id_len, ev->id_is_string, text_seed (ev, TRUE));
   f.track = track_for (imp, ev->pid, ev->tid, CHRONO_TRACK_THREAD);
   f.seq = imp->flow_events->len;
   f.ph = ph;
@@ -887,16 +914,11 @@ handle_flow (Importer    *imp,
 }
 
 static guint64
-async_key (Importer    *imp,
-           const Event *ev,
-           guint32      cat,
-           guint32      name,
+async_key (const Event *ev,
            gboolean     legacy)
 {
-  guint64 h = flow_id_key (ev->id, ev->id_len, ev->id_is_string, cat);
+  guint64 h = flow_id_key (ev->id, ev->id_len, ev->id_is_string, text_seed (ev, legacy));
 
-  if (legacy)
-    h = mix64 (h ^ name);
   if (ev->present & HAS_SCOPE)
     h = mix64 (hash_bytes64 (ev->scope.start, ev->scope.len, h));
   /* A local id2 is scoped to its process. */
@@ -942,7 +964,7 @@ handle_async (Importer    *imp,
       imp->dropped_by_phase[ph]++;
       return;
     }
-  stack = async_stack (imp, async_key (imp, ev, cat, name, legacy));
+  stack = async_stack (imp, async_key (ev, legacy));
   note_time (imp, ts, ts);
 
   switch (ph)
@@ -976,6 +998,12 @@ handle_async (Importer    *imp,
               g_array_set_size (stack, i - 1);
               return;
             }
+        }
+      /* In the second half, the begin may lie in the first. */
+      if (imp->deferred_ends != NULL)
+        {
+          g_array_append_val (imp->deferred_ends, *ev);
+          return;
         }
       imp->stray_async_ends++;
       imp->dropped_by_phase[ph]++;
@@ -1321,19 +1349,24 @@ commit_event (Importer *imp)
     }
 }
 
-/* Returns FALSE on cancellation; truncation is noted on the trace. */
+static gboolean join_second_half (struct _Importer *imp);
+
+/* The entries of the event array, from just after its '[' (or from a
+ * boundary between two entries) to its ']'. Returns FALSE on
+ * cancellation; truncation is noted on the trace. */
 static gboolean
-parse_event_array (Importer *imp,
-                   GError  **error)
+parse_elements (Importer *imp,
+                GError  **error)
 {
   ChronoJsonScanner *s = &imp->s;
   guint32 until_progress = PROGRESS_EVERY;
+  Event local;
 
-  s->p++;  /* '[' */
   for (;;)
     {
       const guint8 *unit = s->p;
       ChronoJsonStatus st;
+      Event *ev;
 
       chrono_json_skip_ws (s);
       if (s->p >= s->end)
@@ -1342,6 +1375,12 @@ parse_event_array (Importer *imp,
             goto truncated;
           refill (imp, unit);
           continue;
+        }
+      if (G_UNLIKELY (imp->split_at != NULL && s->p >= imp->split_at))
+        {
+          if (s->p == imp->split_at && join_second_half (imp))
+            return TRUE;
+          imp->split_at = NULL;
         }
       switch (*s->p)
         {
@@ -1354,14 +1393,20 @@ parse_event_array (Importer *imp,
           continue;
         case '{':
           unit = s->p;
-          st = parse_event (imp, next_event (imp));
+          ev = imp->handler ? next_event (imp) : &local;
+          st = parse_event (imp, ev);
           if (st == CHRONO_JSON_OK)
             {
-              commit_event (imp);
+              if (imp->handler)
+                commit_event (imp);
+              else
+                handle_event (imp, ev);
               imp->seen++;
               if (--until_progress == 0)
                 {
                   until_progress = PROGRESS_EVERY;
+                  if (imp->abort != NULL && g_atomic_int_get (imp->abort))
+                    return FALSE;
                   if (g_cancellable_set_error_if_cancelled (imp->cancellable, error))
                     return FALSE;
                   report_progress (imp);
@@ -1396,12 +1441,17 @@ parse_event_array (Importer *imp,
 
 truncated:
   imp->trace->stats.truncated = TRUE;
-  chrono_trace_add_warning (imp->trace,
-                            "the file ends inside the event array at byte %" G_GUINT64_FORMAT
-                            ": loaded the %" G_GUINT64_FORMAT " complete events before it",
-                            (guint64) (s->end - imp->base), imp->seen);
+  imp->truncated_at = s->end - imp->base;
   s->p = s->end;
   return TRUE;
+}
+
+static gboolean
+parse_event_array (Importer *imp,
+                   GError  **error)
+{
+  imp->s.p++;  /* '[' */
+  return parse_elements (imp, error);
 }
 
 static void
@@ -1540,6 +1590,11 @@ finish_stats (Importer *imp)
   gpointer key, value;
 
   stats->events = imp->events + imp->non_objects;
+  if (imp->truncated_at > 0)
+    chrono_trace_add_warning (imp->trace,
+                              "the file ends inside the event array at byte %" G_GUINT64_FORMAT
+                              ": loaded the %" G_GUINT64_FORMAT " complete events before it",
+                              imp->truncated_at, stats->events);
   for (guint c = 1; c < 256; c++)
     if (imp->phase_counts[c] > 0)
       {
@@ -1594,6 +1649,30 @@ finish_stats (Importer *imp)
 }
 
 static void
+importer_init (Importer     *imp,
+               ChronoTrace  *trace,
+               ChronoSource *source)
+{
+  imp->trace = trace;
+  imp->source = source;
+  imp->base = chrono_source_get_data (source);
+  imp->odd_phases = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  imp->processes_int = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  imp->processes_str = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  imp->tracks = g_hash_table_new (chrono_track_key_hash, chrono_track_key_equal);
+  imp->builders = g_ptr_array_new_with_free_func ((GDestroyNotify) chrono_track_builder_free);
+  imp->counter_tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  imp->async_open = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) g_array_unref);
+  imp->kind_cache = g_array_new (FALSE, TRUE, sizeof (KindCache));
+  imp->flow_events = g_array_new (FALSE, FALSE, sizeof (ChronoFlowEvent));
+  imp->v2_events = g_array_new (FALSE, FALSE, sizeof (ChronoV2Bind));
+  imp->scratch = g_string_new (NULL);
+  imp->min_ts = G_MAXINT64;
+  imp->max_ts = G_MININT64;
+  imp->global_process = chrono_string_table_intern (trace->strings, "Global", 6);
+}
+
+static void
 importer_clear (Importer *imp)
 {
   g_clear_pointer (&imp->odd_phases, g_hash_table_unref);
@@ -1606,8 +1685,284 @@ importer_clear (Importer *imp)
   g_clear_pointer (&imp->kind_cache, g_array_unref);
   g_clear_pointer (&imp->flow_events, g_array_unref);
   g_clear_pointer (&imp->v2_events, g_array_unref);
+  g_clear_pointer (&imp->deferred_ends, g_array_unref);
   if (imp->scratch)
     g_string_free (imp->scratch, TRUE);
+  imp->scratch = NULL;
+}
+
+/* -------------------------------------------------------------------- */
+/* Two halves at once                                                   */
+
+#define SPLIT_MIN_BYTES   (16u << 20)
+#define SPLIT_SEARCH      (4u << 20)
+
+/* A '{' that follows '}' ',' with only white space between: the start of
+ * an entry, unless it sits inside a string, which the first half's scan
+ * will tell. */
+static const guint8 *
+find_split (const guint8 *from,
+            const guint8 *end)
+{
+  const guint8 *limit = MIN (end, from + SPLIT_SEARCH);
+
+  for (const guint8 *p = from; p < limit; p++)
+    {
+      const guint8 *q;
+
+      p = memchr (p, '}', limit - p);
+      if (p == NULL)
+        return NULL;
+      q = p + 1;
+      while (q < limit && (*q == ' ' || *q == '\n' || *q == '\r' || *q == '\t'))
+        q++;
+      if (q >= limit || *q != ',')
+        continue;
+      q++;
+      while (q < limit && (*q == ' ' || *q == '\n' || *q == '\r' || *q == '\t'))
+        q++;
+      if (q < limit && *q == '{')
+        return q;
+    }
+  return NULL;
+}
+
+static gpointer
+second_half_main (gpointer data)
+{
+  Importer *b = data;
+
+  b->second_done = parse_elements (b, NULL) && !g_atomic_int_get (b->abort);
+  return NULL;
+}
+
+static void
+start_second_half (Importer *a)
+{
+  const guint8 *end = a->s.end;
+  const guint8 *split;
+  Importer *b;
+
+  if (!a->finished || end - a->base < SPLIT_MIN_BYTES || g_get_num_processors () < 2)
+    return;
+  split = find_split (a->base + (end - a->base) / 2, end);
+  if (split == NULL)
+    return;
+
+  b = g_new0 (Importer, 1);
+  importer_init (b, chrono_trace_new (a->trace->path, a->source), a->source);
+  b->s.p = split;
+  b->s.end = end;
+  b->finished = TRUE;
+  b->abort = &a->abort_second;
+  b->deferred_ends = g_array_new (FALSE, FALSE, sizeof (Event));
+  a->second = b;
+  a->split_at = split;
+  a->second_thread = g_thread_new ("chrono-import-2", second_half_main, b);
+}
+
+static void
+discard_second_half (Importer *a)
+{
+  Importer *b = a->second;
+
+  if (b == NULL)
+    return;
+  g_atomic_int_set (&a->abort_second, 1);
+  g_thread_join (a->second_thread);
+  g_object_unref (b->trace);
+  importer_clear (b);
+  g_free (b);
+  a->second = NULL;
+  a->second_thread = NULL;
+  a->split_at = NULL;
+}
+
+static guint32 *
+merge_strings (Importer *a,
+               Importer *b)
+{
+  ChronoStringTable *from = b->trace->strings;
+  guint n = chrono_string_table_size (from);
+  guint32 *remap = g_new (guint32, n);
+
+  for (guint i = 0; i < n; i++)
+    remap[i] = chrono_string_table_intern (a->trace->strings,
+                                           chrono_string_table_get (from, i),
+                                           chrono_string_table_get_len (from, i));
+  return remap;
+}
+
+static ChronoId
+remap_id (ChronoId       id,
+          const guint32 *strings)
+{
+  if (id.is_string)
+    id.value = strings[id.value];
+  return id;
+}
+
+/* The second half's model goes after the first's, as if one scan had read
+ * both: strings, processes and tracks are matched by name and key, and
+ * later metadata wins. */
+static void
+merge_second_half (Importer *a,
+                   Importer *b)
+{
+  g_autofree guint32 *strings = merge_strings (a, b);
+  g_autofree guint32 *processes = g_new (guint32, MAX (b->trace->processes->len, 1));
+  g_autoptr(GHashTable) builders = g_hash_table_new (NULL, NULL);
+  guint32 v2_offset = a->v2_events->len;
+  guint32 flow_offset = a->flow_events->len;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  for (guint i = 0; i < b->trace->processes->len; i++)
+    {
+      const ChronoProcess *bp = &g_array_index (b->trace->processes, ChronoProcess, i);
+      guint index = process_for (a, remap_id (bp->pid, strings));
+      ChronoProcess *ap = &g_array_index (a->trace->processes, ChronoProcess, index);
+
+      if (bp->name != CHRONO_NO_STRING)
+        ap->name = strings[bp->name];
+      if (bp->labels != CHRONO_NO_STRING)
+        ap->labels = strings[bp->labels];
+      if (bp->has_sort_index)
+        {
+          ap->sort_index = bp->sort_index;
+          ap->has_sort_index = TRUE;
+        }
+      processes[i] = index;
+    }
+
+  /* Counter tracks are keyed by their text; other tracks by their key. */
+  g_hash_table_iter_init (&iter, b->counter_tracks);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      ChronoTrackBuilder *bb = value;
+      ChronoTrackBuilder *ab = g_hash_table_lookup (a->counter_tracks, key);
+
+      if (ab == NULL)
+        {
+          ChronoTrackKey k = bb->key;
+
+          k.process = processes[k.process];
+          k.tid = remap_id (k.tid, strings);
+          ab = chrono_track_builder_new (&k, remap_id (bb->pid, strings));
+          ab->track.name = (guint32) k.tid.value;
+          g_ptr_array_add (a->builders, ab);
+          g_hash_table_insert (a->counter_tracks, g_strdup (key), ab);
+        }
+      g_hash_table_insert (builders, bb, ab);
+    }
+  for (guint i = 0; i < b->builders->len; i++)
+    {
+      ChronoTrackBuilder *bb = g_ptr_array_index (b->builders, i);
+      ChronoTrackBuilder *ab = g_hash_table_lookup (builders, bb);
+
+      if (ab == NULL)
+        {
+          ChronoTrackKey k = bb->key;
+
+          k.process = processes[k.process];
+          k.tid = remap_id (k.tid, strings);
+          ab = g_hash_table_lookup (a->tracks, &k);
+          if (ab == NULL)
+            {
+              ab = chrono_track_builder_new (&k, remap_id (bb->pid, strings));
+              g_hash_table_insert (a->tracks, &ab->key, ab);
+              g_ptr_array_add (a->builders, ab);
+            }
+          g_hash_table_insert (builders, bb, ab);
+        }
+      chrono_track_builder_append (ab, bb, strings, v2_offset);
+    }
+
+  for (guint i = 0; i < b->v2_events->len; i++)
+    {
+      ChronoV2Bind bind = g_array_index (b->v2_events, ChronoV2Bind, i);
+      ChronoTrackBuilder *ab = g_hash_table_lookup (builders, bind.track);
+
+      if (bind.span != G_MAXUINT32)
+        bind.span += ab->merge_offset;
+      bind.track = ab;
+      bind.seq += v2_offset;
+      g_array_append_val (a->v2_events, bind);
+    }
+  for (guint i = 0; i < b->flow_events->len; i++)
+    {
+      ChronoFlowEvent f = g_array_index (b->flow_events, ChronoFlowEvent, i);
+
+      f.track = g_hash_table_lookup (builders, f.track);
+      f.seq += flow_offset;
+      g_array_append_val (a->flow_events, f);
+    }
+
+  for (guint c = 0; c < 256; c++)
+    {
+      a->phase_counts[c] += b->phase_counts[c];
+      a->dropped_by_phase[c] += b->dropped_by_phase[c];
+    }
+  g_hash_table_iter_init (&iter, b->odd_phases);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    g_hash_table_insert (a->odd_phases, g_strdup (key),
+                         GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (a->odd_phases, key)) +
+                                           GPOINTER_TO_SIZE (value)));
+  a->events += b->events;
+  a->seen += b->seen;
+  a->no_ts += b->no_ts;
+  a->bad_numbers += b->bad_numbers;
+  a->malformed += b->malformed;
+  a->non_objects += b->non_objects;
+  a->stray_async_ends += b->stray_async_ends;
+  a->min_ts = MIN (a->min_ts, b->min_ts);
+  a->max_ts = MAX (a->max_ts, b->max_ts);
+  for (guint i = 0; i < b->trace->stats.warnings->len; i++)
+    g_ptr_array_add (a->trace->stats.warnings, g_strdup (g_ptr_array_index (b->trace->stats.warnings, i)));
+
+  /* Async ends whose begins the first half holds. */
+  for (guint i = 0; i < b->deferred_ends->len; i++)
+    {
+      Event *ev = &g_array_index (b->deferred_ends, Event, i);
+      gint64 ts = 0;
+
+      ev->pid = remap_id (ev->pid, strings);
+      ev->tid = remap_id (ev->tid, strings);
+      chrono_json_parse_us_to_ns (ev->ts, ev->ts_len, &ts);
+      handle_async (a, ev, ts, ev->ph.start[0]);
+    }
+}
+
+/* Called when the first half's scan stands exactly where the second half
+ * began: the guess was a real boundary, so the second half's work counts
+ * and the scan goes on after the end of the array. */
+static gboolean
+join_second_half (Importer *a)
+{
+  Importer *b = a->second;
+  gboolean used = FALSE;
+
+  if (b == NULL)
+    return FALSE;
+  g_thread_join (a->second_thread);
+  a->second_thread = NULL;
+  a->second = NULL;
+  a->split_at = NULL;
+  if (b->second_done)
+    {
+      merge_second_half (a, b);
+      a->s.p = b->s.p;
+      if (b->trace->stats.truncated)
+        {
+          a->trace->stats.truncated = TRUE;
+          a->truncated_at = b->truncated_at;
+        }
+      used = TRUE;
+    }
+  g_object_unref (b->trace);
+  importer_clear (b);
+  g_free (b);
+  return used;
 }
 
 gboolean
@@ -1622,26 +1977,10 @@ chrono_chrome_importer_run (ChronoTrace        *trace,
   gboolean ok = FALSE;
   ChronoBuildInput input;
 
-  imp.trace = trace;
-  imp.source = source;
-  imp.base = chrono_source_get_data (source);
+  importer_init (&imp, trace, source);
   imp.cancellable = cancellable;
   imp.progress = progress;
   imp.progress_data = user_data;
-  imp.odd_phases = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  imp.processes_int = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  imp.processes_str = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  imp.tracks = g_hash_table_new (chrono_track_key_hash, chrono_track_key_equal);
-  imp.builders = g_ptr_array_new_with_free_func ((GDestroyNotify) chrono_track_builder_free);
-  imp.counter_tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  imp.async_open = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) g_array_unref);
-  imp.kind_cache = g_array_new (FALSE, TRUE, sizeof (KindCache));
-  imp.flow_events = g_array_new (FALSE, FALSE, sizeof (ChronoFlowEvent));
-  imp.v2_events = g_array_new (FALSE, FALSE, sizeof (ChronoV2Bind));
-  imp.scratch = g_string_new (NULL);
-  imp.min_ts = G_MAXINT64;
-  imp.max_ts = G_MININT64;
-  imp.global_process = chrono_string_table_intern (trace->strings, "Global", 6);
   imp.s.p = imp.base;
   imp.s.end = imp.base + chrono_source_wait (source, 0, &imp.finished);
 
@@ -1659,7 +1998,12 @@ chrono_chrome_importer_run (ChronoTrace        *trace,
                    "%s: the file is empty", trace->path);
       goto out;
     }
-  start_handler (&imp);
+
+  /* A file in memory is scanned as two halves on two cores; one still
+   * arriving from the decompressor is scanned and modelled on two. */
+  start_second_half (&imp);
+  if (imp.second == NULL)
+    start_handler (&imp);
   if (*imp.s.p == '[')
     ok = parse_event_array (&imp, error);
   else if (*imp.s.p == '{')
@@ -1669,6 +2013,7 @@ chrono_chrome_importer_run (ChronoTrace        *trace,
                  "%s: byte %" G_GUINT64_FORMAT ": expected '{' or '[' of a JSON trace",
                  trace->path, (guint64) (imp.s.p - imp.base));
   stop_handler (&imp);
+  discard_second_half (&imp);
   if (!ok)
     goto out;
 

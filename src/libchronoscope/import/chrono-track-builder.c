@@ -227,6 +227,53 @@ chrono_track_builder_add_sample (ChronoTrackBuilder *self,
   t->n_samples = i + 1;
 }
 
+void
+chrono_track_builder_append (ChronoTrackBuilder       *self,
+                             const ChronoTrackBuilder *src,
+                             const guint32            *strings,
+                             guint32                   v2_offset)
+{
+  const ChronoTrack *t = &src->track;
+
+  self->merge_offset = self->track.n_spans;
+  for (guint32 i = 0; i < t->n_spans; i++)
+    {
+      guint32 index = chrono_track_builder_add_span (self, t->start[i], t->dur[i],
+                                                     strings[t->name_id[i]], strings[t->cat_id[i]],
+                                                     t->args_off[i], t->args_len[i],
+                                                     t->kind[i], t->flags[i]);
+      if (t->correlation && t->correlation[i] >= 0)
+        chrono_track_builder_set_correlation (self, index, t->correlation[i]);
+      if (t->external_id && t->external_id[i] >= 0)
+        chrono_track_builder_set_external_id (self, index, t->external_id[i]);
+    }
+  for (guint32 i = 0; i < t->n_instants; i++)
+    chrono_track_builder_add_instant (self, t->inst_ts[i], strings[t->inst_name[i]], strings[t->inst_cat[i]],
+                                      t->inst_args_off[i], t->inst_args_len[i]);
+  for (guint32 i = 0; i < t->n_samples; i++)
+    chrono_track_builder_add_sample (self, t->sample_ts[i], t->sample_value[i]);
+  for (guint i = 0; src->marks != NULL && i < src->marks->len; i++)
+    {
+      ChronoMark mark = g_array_index (src->marks, ChronoMark, i);
+
+      mark.name = strings[mark.name];
+      mark.cat = strings[mark.cat];
+      if (mark.bind != G_MAXUINT32)
+        mark.bind += v2_offset;
+      chrono_track_builder_add_mark (self, &mark);
+    }
+  self->device_votes += src->device_votes;
+  self->host_votes += src->host_votes;
+  /* Later metadata wins, as in one pass. */
+  if (t->name != CHRONO_NO_STRING)
+    self->track.name = strings[t->name];
+  if (t->has_sort_index)
+    {
+      self->track.sort_index = t->sort_index;
+      self->track.has_sort_index = TRUE;
+    }
+}
+
 /* -------------------------------------------------------------------- */
 /* Sorting                                                              */
 

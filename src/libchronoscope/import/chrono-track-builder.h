@@ -62,6 +62,7 @@ struct _ChronoTrackBuilder
   guint32        host_votes;
   guint32       *new_index;   /* index at add time -> sorted index */
   guint32        final_index;
+  guint32        merge_offset; /* spans it had before the last append */
 };
 
 typedef struct {
@@ -106,6 +107,13 @@ void     chrono_track_builder_add_instant     (ChronoTrackBuilder *self,
 void     chrono_track_builder_add_sample      (ChronoTrackBuilder *self,
                                                gint64              ts,
                                                gdouble             value);
+
+/* Appends what SRC holds after what SELF holds; SRC's string ids map
+ * through STRINGS, its marks' v2 bind indices move by V2_OFFSET. */
+void     chrono_track_builder_append          (ChronoTrackBuilder       *self,
+                                               const ChronoTrackBuilder *src,
+                                               const guint32            *strings,
+                                               guint32                   v2_offset);
 
 /* Moves the built tracks into TRACE and makes its flows and statistics. */
 void     chrono_track_builder_finish_trace    (ChronoTrace        *trace,
