@@ -1,1 +1,614 @@
-int main (void) { return 0; }
+/* bench-load.c: how fast and how lean loading is, next to yajl and json-glib
+ *
+ * Usage: bench-load [TRACES_DIR] [--big PATH] [--no-big] [--json-glib-limit MB]
+ *
+ * For every JSON trace of TRACES_DIR of at least 500 KB (uncompressed) and
+ * for a ~1 GB Kineto-shaped trace from the example generator, it measures:
+ *   - ours: chrono_trace_load_file() on the original file, so decompression
+ *     of .gz files is included;
+ *   - yajl: yajl_parse() with callbacks that do nothing, over the bytes
+ *     already decompressed into memory;
+ *   - json-glib: json_parser_load_from_data() over the same bytes, up to
+ *     --json-glib-limit MB (it needs about 2 KB per event).
+ * Each measurement runs in a forked process so that its memory figures are
+ * its own. It reports; it always exits 0 unless it cannot run at all.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <yajl/yajl_parse.h>
+
+#include "chrono-example-trace.h"
+#include "chrono-loader.h"
+#include "chrono-source.h"
+
+#define MIN_BYTES             (500 * 1000)
+#define BIG_BYTES             G_GUINT64_CONSTANT (1000000000)
+#define MB                    1e6
+#define TARGET_VS_YAJL        3.0
+#define TARGET_VS_JSON_GLIB   50.0
+#define TARGET_BYTES_PER_SPAN 64.0
+#define TARGET_PEAK_RATIO     1.5
+
+/* What one forked measurement sends back; plain data, through a pipe. */
+typedef struct {
+  gboolean ok;
+  char     error[200];
+  double   seconds;
+  guint64  source_bytes;   /* uncompressed JSON */
+  char     first_byte;     /* first non-blank one */
+  gboolean decompressed;   /* the source was inflated into memory */
+  guint64  events;
+  guint64  spans;
+  guint64  model_bytes;
+  gint64   resident_delta; /* bytes beyond the file buffer, see measure_ours() */
+  gint64   peak_delta;     /* VmHWM during the load minus VmRSS before it */
+} Measure;
+
+typedef void (*MeasureFunc) (const char *path,
+                             Measure    *m);
+
+typedef struct {
+  guint rows;
+  guint met[4];
+  guint measured[4];
+} Tally;
+
+static char *big_tmp_path;
+
+/* -------------------------------------------------------------------- */
+/* Memory figures of the calling process                                */
+
+/* A "Key:   123 kB" line of /proc/self/status, in bytes; 0 if absent. */
+static gint64
+status_bytes (const char *status,
+              const char *key)
+{
+  const char *line = strstr (status, key);
+
+  if (line == NULL)
+    return 0;
+  return g_ascii_strtoll (line + strlen (key), NULL, 10) * 1024;
+}
+
+typedef struct {
+  gint64 rss;
+  gint64 rss_file;
+  gint64 hwm;
+} Memory;
+
+static Memory
+memory_now (void)
+{
+  g_autofree char *status = NULL;
+  Memory mem = { 0 };
+
+  if (g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
+    {
+      mem.rss = status_bytes (status, "\nVmRSS:");
+      mem.rss_file = status_bytes (status, "\nRssFile:");
+      mem.hwm = status_bytes (status, "\nVmHWM:");
+    }
+  return mem;
+}
+
+/* Starts VmHWM afresh (Linux >= 4.0); without it the peak includes what
+ * the process held before, which only makes the figure pessimistic. */
+static void
+reset_peak (void)
+{
+  g_file_set_contents ("/proc/self/clear_refs", "5", 1, NULL);
+}
+
+/* -------------------------------------------------------------------- */
+/* Measurements, each run in its own process                            */
+
+static void
+set_error (Measure    *m,
+           const char *message)
+{
+  m->ok = FALSE;
+  g_strlcpy (m->error, message, sizeof m->error);
+}
+
+/* The whole decompressed file, copied into memory we own. */
+static GBytes *
+read_decompressed (const char  *path,
+                   GError     **error)
+{
+  g_autoptr(ChronoSource) source = chrono_source_open (path, error);
+  gboolean finished = FALSE;
+  gsize available = 0;
+
+  if (source == NULL)
+    return NULL;
+  while (!finished)
+    available = chrono_source_wait (source, available, &finished);
+  if (chrono_source_get_error (source, error))
+    return NULL;
+  return g_bytes_new (chrono_source_get_data (source), available);
+}
+
+static void
+measure_probe (const char *path,
+               Measure    *m)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = read_decompressed (path, &error);
+  const char *p;
+  const char *end;
+
+  if (bytes == NULL)
+    {
+      set_error (m, error->message);
+      return;
+    }
+  p = g_bytes_get_data (bytes, NULL);
+  end = p + g_bytes_get_size (bytes);
+  while (p < end && g_ascii_isspace (*p))
+    p++;
+  m->first_byte = p < end ? *p : '\0';
+  m->source_bytes = g_bytes_get_size (bytes);
+  m->ok = TRUE;
+}
+
+/* Resident bytes beyond the file buffer:
+ *
+ *   (VmRSS - RssFile) after the load - (VmRSS - RssFile) before it
+ *     - the uncompressed size, when the source was inflated into memory
+ *
+ * Plain files are memory-mapped and their pages count as RssFile, so
+ * leaving RssFile out leaves the file buffer out; an inflated source is
+ * anonymous memory of exactly the uncompressed size. What remains is the
+ * model and whatever the loader failed to give back. */
+static void
+measure_ours (const char *path,
+              Measure    *m)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ChronoTrace) trace = NULL;
+  const ChronoLoadStats *stats;
+  Memory before, after;
+  gint64 start;
+
+  reset_peak ();
+  before = memory_now ();
+  start = g_get_monotonic_time ();
+  trace = chrono_trace_load_file (path, NULL, NULL, NULL, &error);
+  m->seconds = (g_get_monotonic_time () - start) / 1e6;
+  after = memory_now ();
+  if (trace == NULL)
+    {
+      set_error (m, error->message);
+      return;
+    }
+
+  stats = chrono_trace_get_stats (trace);
+  m->source_bytes = chrono_trace_get_source_size (trace);
+  m->decompressed = g_strcmp0 (chrono_trace_get_compression (trace), "none") != 0;
+  m->events = stats->events;
+  m->spans = stats->spans;
+  m->model_bytes = chrono_trace_get_model_bytes (trace);
+  m->resident_delta = (after.rss - after.rss_file) - (before.rss - before.rss_file);
+  if (m->decompressed)
+    m->resident_delta -= m->source_bytes;
+  m->peak_delta = after.hwm - before.rss;
+  m->ok = TRUE;
+}
+
+static int
+yajl_noop (void *ctx)
+{
+  return 1;
+}
+
+static int
+yajl_noop_boolean (void *ctx,
+                   int   value)
+{
+  return 1;
+}
+
+static int
+yajl_noop_number (void       *ctx,
+                  const char *text,
+                  size_t      len)
+{
+  return 1;
+}
+
+static int
+yajl_noop_string (void                *ctx,
+                  const unsigned char *text,
+                  size_t               len)
+{
+  return 1;
+}
+
+/* Numbers come as text (yajl_number), so yajl converts nothing. */
+static const yajl_callbacks noop_callbacks = {
+  .yajl_null = yajl_noop,
+  .yajl_boolean = yajl_noop_boolean,
+  .yajl_number = yajl_noop_number,
+  .yajl_string = yajl_noop_string,
+  .yajl_start_map = yajl_noop,
+  .yajl_map_key = yajl_noop_string,
+  .yajl_end_map = yajl_noop,
+  .yajl_start_array = yajl_noop,
+  .yajl_end_array = yajl_noop,
+};
+
+static void
+measure_yajl (const char *path,
+              Measure    *m)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = read_decompressed (path, &error);
+  const guchar *data;
+  gsize len;
+  yajl_handle parser;
+  yajl_status status;
+  gint64 start;
+
+  if (bytes == NULL)
+    {
+      set_error (m, error->message);
+      return;
+    }
+  data = g_bytes_get_data (bytes, &len);
+  m->source_bytes = len;
+
+  parser = yajl_alloc (&noop_callbacks, NULL, NULL);
+  start = g_get_monotonic_time ();
+  status = yajl_parse (parser, data, len);
+  if (status == yajl_status_ok)
+    status = yajl_complete_parse (parser);
+  m->seconds = (g_get_monotonic_time () - start) / 1e6;
+  if (status == yajl_status_ok)
+    m->ok = TRUE;
+  else
+    {
+      unsigned char *message = yajl_get_error (parser, 0, data, len);
+
+      set_error (m, (const char *) message);
+      yajl_free_error (parser, message);
+    }
+  yajl_free (parser);
+}
+
+static void
+measure_json_glib (const char *path,
+                   Measure    *m)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = read_decompressed (path, &error);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  const char *data;
+  gsize len;
+  gint64 start;
+
+  if (bytes == NULL)
+    {
+      set_error (m, error->message);
+      return;
+    }
+  data = g_bytes_get_data (bytes, &len);
+  m->source_bytes = len;
+
+  start = g_get_monotonic_time ();
+  m->ok = json_parser_load_from_data (parser, data, len, &error);
+  m->seconds = (g_get_monotonic_time () - start) / 1e6;
+  if (!m->ok)
+    set_error (m, error->message);
+}
+
+static Measure
+run_child (MeasureFunc func,
+           const char *path)
+{
+  Measure m = { 0 };
+  int fds[2];
+  pid_t pid;
+  int status = 0;
+  gssize got = 0;
+
+  if (pipe (fds) != 0)
+    g_error ("pipe: %s", g_strerror (errno));
+  fflush (stdout);
+  fflush (stderr);
+  pid = fork ();
+  if (pid < 0)
+    g_error ("fork: %s", g_strerror (errno));
+  if (pid == 0)
+    {
+      close (fds[0]);
+      func (path, &m);
+      /* smaller than PIPE_BUF: one write */
+      _exit (write (fds[1], &m, sizeof m) == sizeof m ? 0 : 1);
+    }
+
+  close (fds[1]);
+  while (got < (gssize) sizeof m)
+    {
+      gssize n = read (fds[0], (char *) &m + got, sizeof m - got);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        break;
+      got += n;
+    }
+  close (fds[0]);
+  while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  if (got != sizeof m)
+    {
+      m = (Measure) { 0 };
+      g_snprintf (m.error, sizeof m.error, "the measuring process died%s%s",
+                  WIFSIGNALED (status) ? ": " : "",
+                  WIFSIGNALED (status) ? g_strsignal (WTERMSIG (status)) : "");
+    }
+  return m;
+}
+
+/* -------------------------------------------------------------------- */
+/* Report                                                               */
+
+enum { T_YAJL, T_JSON_GLIB, T_SPAN, T_PEAK };
+
+static const char *
+verdict (Tally   *tally,
+         guint    target,
+         gboolean met)
+{
+  tally->measured[target]++;
+  if (met)
+    tally->met[target]++;
+  return met ? "PASS" : "MISS";
+}
+
+static void
+print_legend (guint json_glib_limit_mb)
+{
+  printf ("Loading traces: ours against a bare yajl parse and json-glib.\n"
+          "  ours       chrono_trace_load_file() on the original file; .gz is decompressed as part of it\n"
+          "  yajl       yajl_parse() with no-op callbacks over the decompressed bytes, already in memory\n"
+          "  json-glib  json_parser_load_from_data() over the same bytes; \"-\" above %u MB\n"
+          "  MB         uncompressed JSON (10^6 bytes); MB/s are of uncompressed JSON for all three\n"
+          "  B/span     resident bytes per span beyond the file buffer (see measure_ours());\n"
+          "             model B/span is chrono_trace_get_model_bytes() / spans\n"
+          "  peak       peak RSS during our load / (uncompressed file + model bytes)\n"
+          "  Each measurement runs in its own forked process.\n"
+          "Targets: ours >= %.0fx yajl, >= %.0fx json-glib, <= %.0f B/span, peak <= %.1fx (file + model)\n\n",
+          json_glib_limit_mb, TARGET_VS_YAJL, TARGET_VS_JSON_GLIB, TARGET_BYTES_PER_SPAN, TARGET_PEAK_RATIO);
+  printf ("%-44s %8s %9s %7s %7s %6s | %9s %11s | %9s %11s | %11s %7s | %9s\n",
+          "file", "MB", "events", "load s", "MB/s", "Mev/s", "yajl MB/s", "ours/yajl",
+          "j-g MB/s", "ours/j-g", "B/span", "model", "peak");
+}
+
+static void
+bench_file (const char *path,
+            const char *name,
+            guint64     size,
+            guint       json_glib_limit_mb,
+            Tally      *tally)
+{
+  Measure ours = run_child (measure_ours, path);
+  Measure yajl = run_child (measure_yajl, path);
+  Measure jg = { 0 };
+  gboolean with_json_glib = size <= (guint64) json_glib_limit_mb * MB;
+  g_autofree char *shown = strlen (name) > 44 ? g_strdup_printf ("%.42s..", name) : g_strdup (name);
+  double mb = size / MB;
+  double ours_rate, yajl_rate;
+
+  if (with_json_glib)
+    jg = run_child (measure_json_glib, path);
+  tally->rows++;
+
+  if (!ours.ok)
+    {
+      printf ("%-44s %8.1f  ours failed: %s\n", shown, mb, ours.error);
+      return;
+    }
+  ours_rate = mb / ours.seconds;
+  printf ("%-44s %8.1f %9" G_GUINT64_FORMAT " %7.3f %7.1f %6.2f |", shown, mb, ours.events, ours.seconds,
+          ours_rate, ours.events / ours.seconds / 1e6);
+
+  if (yajl.ok)
+    {
+      yajl_rate = mb / yajl.seconds;
+      printf (" %9.1f %6.1f %s |", yajl_rate, ours_rate / yajl_rate,
+              verdict (tally, T_YAJL, ours_rate >= TARGET_VS_YAJL * yajl_rate));
+    }
+  else
+    printf (" %9s %11s |", "error", "");
+
+  if (jg.ok)
+    {
+      double jg_rate = mb / jg.seconds;
+
+      printf (" %9.1f %6.1f %s |", jg_rate, ours_rate / jg_rate,
+              verdict (tally, T_JSON_GLIB, ours_rate >= TARGET_VS_JSON_GLIB * jg_rate));
+    }
+  else
+    printf (" %9s %11s |", with_json_glib ? "error" : "-", "");
+
+  if (ours.spans > 0)
+    {
+      double per_span = (double) ours.resident_delta / ours.spans;
+
+      printf (" %6.1f %s %7.1f |", per_span, verdict (tally, T_SPAN, per_span <= TARGET_BYTES_PER_SPAN),
+              (double) ours.model_bytes / ours.spans);
+    }
+  else
+    printf (" %11s %7s |", "-", "-");
+
+  {
+    double ratio = (double) ours.peak_delta / (ours.source_bytes + ours.model_bytes);
+
+    printf (" %4.2f %s\n", ratio, verdict (tally, T_PEAK, ratio <= TARGET_PEAK_RATIO));
+  }
+
+  if (!yajl.ok)
+    printf ("    yajl: %s\n", yajl.error);
+  if (with_json_glib && !jg.ok)
+    printf ("    json-glib: %s\n", jg.error);
+}
+
+static void
+print_tally (const Tally *tally)
+{
+  static const char * const names[] = { "ours/yajl", "ours/json-glib", "B/span", "peak RSS" };
+
+  printf ("\n%u files. Targets met:", tally->rows);
+  for (guint t = 0; t < G_N_ELEMENTS (names); t++)
+    printf ("%s %s %u/%u", t > 0 ? "," : "", names[t], tally->met[t], tally->measured[t]);
+  printf ("\n");
+}
+
+/* -------------------------------------------------------------------- */
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+static void
+bench_directory (const char *dir_path,
+                 guint       json_glib_limit_mb,
+                 Tally      *tally)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, &error);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  if (dir == NULL)
+    {
+      printf ("(no traces: %s)\n", error->message);
+      return;
+    }
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (!g_str_has_suffix (name, ".md"))
+      g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names);
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree char *path = g_build_filename (dir_path, names->pdata[i], NULL);
+      Measure probe;
+
+      if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        continue;
+      probe = run_child (measure_probe, path);
+      /* small files say little about speed; Perfetto protobuf is not JSON */
+      if (!probe.ok || probe.source_bytes < MIN_BYTES || (probe.first_byte != '{' && probe.first_byte != '['))
+        continue;
+      bench_file (path, names->pdata[i], probe.source_bytes, json_glib_limit_mb, tally);
+    }
+}
+
+static void
+remove_big_and_exit (int signum)
+{
+  if (big_tmp_path != NULL)
+    unlink (big_tmp_path);
+  _exit (128 + signum);
+}
+
+static void
+bench_generated (guint  json_glib_limit_mb,
+                 Tally *tally)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("chrono-bench-XXXXXX", &error);
+  ChronoExampleOptions options;
+  ChronoExampleCounts counts;
+  gint64 start;
+
+  if (dir == NULL)
+    {
+      printf ("(no generated trace: %s)\n", error->message);
+      return;
+    }
+  big_tmp_path = g_build_filename (dir, "example-1GB.pt.trace.json", NULL);
+  signal (SIGINT, remove_big_and_exit);
+  signal (SIGTERM, remove_big_and_exit);
+
+  chrono_example_options_init (&options);
+  options.target_bytes = BIG_BYTES;
+  start = g_get_monotonic_time ();
+  if (chrono_example_trace_write (big_tmp_path, &options, &counts, &error))
+    {
+      printf ("(generated %s: %.1f MB, %" G_GUINT64_FORMAT " events in %.1f s)\n", big_tmp_path,
+              counts.uncompressed_bytes / MB, counts.events, (g_get_monotonic_time () - start) / 1e6);
+      bench_file (big_tmp_path, "generated example (Kineto-shaped)", counts.uncompressed_bytes,
+                  json_glib_limit_mb, tally);
+    }
+  else
+    printf ("(no generated trace: %s)\n", error->message);
+
+  g_unlink (big_tmp_path);
+  g_rmdir (dir);
+  signal (SIGINT, SIG_DFL);
+  signal (SIGTERM, SIG_DFL);
+  g_clear_pointer (&big_tmp_path, g_free);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autofree char *big = NULL;
+  g_auto(GStrv) dirs = NULL;
+  gboolean no_big = FALSE;
+  gint json_glib_limit_mb = 100;
+  const GOptionEntry entries[] = {
+    { "big", 0, 0, G_OPTION_ARG_FILENAME, &big, "Use this big trace instead of generating one", "PATH" },
+    { "no-big", 0, 0, G_OPTION_ARG_NONE, &no_big, "Skip the big trace", NULL },
+    { "json-glib-limit", 0, 0, G_OPTION_ARG_INT, &json_glib_limit_mb,
+      "Largest file given to json-glib (default 100)", "MB" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &dirs, NULL, NULL },
+    G_OPTION_ENTRY_NULL
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("[TRACES_DIR]");
+  g_autoptr(GError) error = NULL;
+  Tally tally = { 0 };
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error) || json_glib_limit_mb < 0 ||
+      (dirs != NULL && g_strv_length (dirs) > 1))
+    {
+      fprintf (stderr, "bench-load: %s\n", error ? error->message : "expected one traces folder");
+      return 2;
+    }
+
+  print_legend (json_glib_limit_mb);
+  if (dirs != NULL)
+    bench_directory (dirs[0], json_glib_limit_mb, &tally);
+  if (big != NULL && !no_big)
+    {
+      Measure probe = run_child (measure_probe, big);
+      g_autofree char *name = g_path_get_basename (big);
+
+      if (probe.ok)
+        bench_file (big, name, probe.source_bytes, json_glib_limit_mb, &tally);
+      else
+        printf ("(cannot read %s: %s)\n", big, probe.error);
+    }
+  else if (!no_big)
+    bench_generated (json_glib_limit_mb, &tally);
+  print_tally (&tally);
+  return 0;
+}

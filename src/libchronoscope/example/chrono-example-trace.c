@@ -181,7 +181,8 @@ typedef struct {
   gboolean    gzip;
   z_stream    z;
   guint8     *zout;
-  guint64     bytes;   /* uncompressed */
+  guint64     bytes;        /* uncompressed */
+  guint64     file_bytes;   /* as written */
 } Sink;
 
 static gboolean
@@ -204,6 +205,7 @@ sink_put_file (Sink        *s,
 {
   if (len > 0 && fwrite (data, 1, len, s->file) != len)
     return set_io_error (error, "write", s->path);
+  s->file_bytes += len;
   return TRUE;
 }
 
@@ -286,25 +288,15 @@ sink_finish (Sink    *s,
   return TRUE;
 }
 
-/* Closes the file; returns its size, or 0 after an error. */
-static guint64
+static void
 sink_close (Sink *s)
 {
-  guint64 size = 0;
-
   if (s->gzip)
     {
       deflateEnd (&s->z);
       g_clear_pointer (&s->zout, g_free);
     }
-  if (s->file != NULL)
-    {
-      if (fseeko (s->file, 0, SEEK_END) == 0)
-        size = ftello (s->file);
-      fclose (s->file);
-      s->file = NULL;
-    }
-  return size;
+  g_clear_pointer (&s->file, fclose);
 }
 
 /* -------------------------------------------------------------------- */
@@ -1996,8 +1988,9 @@ chrono_example_trace_write (const char                  *path,
       write_trailer (&g);
       ok = sink_write (&g.sink, &g.out, error) && sink_finish (&g.sink, error);
     }
+  sink_close (&g.sink);
   g.counts.uncompressed_bytes = g.sink.bytes;
-  g.counts.file_bytes = sink_close (&g.sink);
+  g.counts.file_bytes = g.sink.file_bytes;
   if (!ok && opened)
     g_unlink (path);
   else if (counts_out != NULL)
