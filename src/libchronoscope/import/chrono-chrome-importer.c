@@ -122,6 +122,8 @@ typedef struct _Importer {
   gint               *abort;           /* the second half's: the first's flag */
   gboolean            second_done;     /* reached the end of the array */
   GArray             *deferred_ends;   /* async ends the second half could not match */
+  gboolean            split_used;
+  gboolean            handler_used;
 
   gint64              min_ts;
   gint64              max_ts;
@@ -570,53 +572,50 @@ classify (Importer   *imp,
     *kind = CHRONO_KIND_COLLECTIVE;
 }
 
-/* Reads "correlation" and "External id" from an args object. */
-static void
-scan_link_ids (Importer    *imp,
-               const Event *ev,
-               gboolean     want_correlation,
-               gint64      *correlation,
-               gint64      *external_id)
+/* The value of one string or number key in a small args object. */
+static gboolean
+args_lookup (Importer         *imp,
+             const Event      *ev,
+             const char       *wanted,
+             ChronoJsonString *value)
 {
-  ChronoJsonScanner s = { imp->base + ev->args_off + 1, imp->base + ev->args_off + ev->args_len, NULL, NULL };
-  gboolean want_external = TRUE;
+  ChronoJsonScanner s;
+  gsize wanted_len = strlen (wanted);
 
-  *correlation = -1;
-  *external_id = -1;
-  while (want_correlation || want_external)
+  if (!(ev->present & HAS_ARGS))
+    return FALSE;
+  s.p = imp->base + ev->args_off + 1;
+  s.end = imp->base + ev->args_off + ev->args_len;
+  for (;;)
     {
       ChronoJsonString key;
-      const guint8 *text;
-      gsize len;
-      gboolean is_string;
 
       chrono_json_skip_ws (&s);
       if (s.p >= s.end || *s.p != '"' || chrono_json_read_string (&s, &key) != CHRONO_JSON_OK)
-        return;
+        return FALSE;
       if (expect_byte (&s, ':', "':'") != CHRONO_JSON_OK)
-        return;
+        return FALSE;
       chrono_json_skip_ws (&s);
-      if (want_correlation && key_is (&key, "correlation", 11))
+      if (key_is (&key, wanted, wanted_len) && s.p < s.end)
         {
-          if (read_number_text (&s, &text, &len, &is_string) != CHRONO_JSON_OK)
-            return;
-          chrono_json_parse_int64 (text, len, correlation);
-          want_correlation = FALSE;
+          if (*s.p == '"')
+            return chrono_json_read_string (&s, value) == CHRONO_JSON_OK;
+          value->escaped = FALSE;
+          return chrono_json_read_number (&s, &value->start, &value->len) == CHRONO_JSON_OK;
         }
-      else if (want_external && (key_is (&key, "External id", 11) || key_is (&key, "external id", 11)))
-        {
-          if (read_number_text (&s, &text, &len, &is_string) != CHRONO_JSON_OK)
-            return;
-          chrono_json_parse_int64 (text, len, external_id);
-          want_external = FALSE;
-        }
-      else if (chrono_json_skip_value (&s) != CHRONO_JSON_OK)
-        return;
+      if (chrono_json_skip_value (&s) != CHRONO_JSON_OK)
+        return FALSE;
       chrono_json_skip_ws (&s);
       if (s.p >= s.end || *s.p != ',')
-        return;
+        return FALSE;
       s.p++;
     }
+}
+
+static guint64
+args_of (const Event *ev)
+{
+  return (ev->present & HAS_ARGS) ? ev->args_off : CHRONO_NO_ARGS;
 }
 
 static gboolean
@@ -711,24 +710,20 @@ add_span (Importer    *imp,
   guint32 index;
 
   classify (imp, name, cat, ev, &kind, &on_device);
-  index = chrono_track_builder_add_span (b, ts, dur, name, cat,
-                                         (ev->present & HAS_ARGS) ? ev->args_off : 0,
-                                         (ev->present & HAS_ARGS) ? ev->args_len : 0,
-                                         kind, flags);
+  index = chrono_track_builder_add_span (b, ts, dur, name, cat, args_of (ev), kind, flags);
   if (on_device)
     b->device_votes++;
   else
     b->host_votes++;
 
-  if (ev->present & HAS_ARGS)
+  if (kind_has_correlation (kind))
     {
-      gint64 correlation, external_id;
+      ChronoJsonString value;
+      gint64 correlation;
 
-      scan_link_ids (imp, ev, kind_has_correlation (kind), &correlation, &external_id);
-      if (correlation >= 0)
+      if (args_lookup (imp, ev, "correlation", &value) &&
+          chrono_json_parse_int64 (value.start, value.len, &correlation) && correlation >= 0)
         chrono_track_builder_set_correlation (b, index, correlation);
-      if (external_id >= 0)
-        chrono_track_builder_set_external_id (b, index, external_id);
     }
   if (ev->present & HAS_BIND)
     add_v2_bind (imp, b, index, ev, ts);
@@ -766,8 +761,7 @@ handle_mark (Importer    *imp,
   mark.ts = ts;
   mark.name = (ev->present & HAS_NAME) ? intern (imp, &ev->name) : CHRONO_NO_STRING;
   mark.cat = (ev->present & HAS_CAT) ? intern (imp, &ev->cat) : CHRONO_NO_STRING;
-  mark.args_off = (ev->present & HAS_ARGS) ? ev->args_off : 0;
-  mark.args_len = (ev->present & HAS_ARGS) ? ev->args_len : 0;
+  mark.args_off = args_of (ev);
   mark.is_end = is_end;
   mark.bind = G_MAXUINT32;
   if (!is_end && (ev->present & HAS_BIND))
@@ -801,8 +795,7 @@ handle_instant (Importer    *imp,
     b = track_for (imp, ev->pid, ev->tid, CHRONO_TRACK_THREAD);
 
   chrono_track_builder_add_instant (b, ts, name, cat,
-                                    (ev->present & HAS_ARGS) ? ev->args_off : 0,
-                                    (ev->present & HAS_ARGS) ? ev->args_len : 0);
+                                    args_of (ev));
   note_time (imp, ts, ts);
 }
 
@@ -977,8 +970,7 @@ handle_async (Importer    *imp,
       open.track = b;
       open.name = name;
       open.span = chrono_track_builder_add_span (b, ts, -1, name, cat,
-                                                 (ev->present & HAS_ARGS) ? ev->args_off : 0,
-                                                 (ev->present & HAS_ARGS) ? ev->args_len : 0,
+                                                 args_of (ev),
                                                  CHRONO_KIND_ASYNC, 0);
       b->host_votes++;
       g_array_append_val (stack, open);
@@ -1014,49 +1006,8 @@ handle_async (Importer    *imp,
           ? g_array_index (stack, AsyncOpen, 0).track
           : track_for (imp, ev->pid, string_id (imp, name), CHRONO_TRACK_ASYNC);
       chrono_track_builder_add_instant (b, ts, name, cat,
-                                        (ev->present & HAS_ARGS) ? ev->args_off : 0,
-                                        (ev->present & HAS_ARGS) ? ev->args_len : 0);
+                                        args_of (ev));
       break;
-    }
-}
-
-/* The value of one string or number key in a small args object. */
-static gboolean
-args_lookup (Importer         *imp,
-             const Event      *ev,
-             const char       *wanted,
-             ChronoJsonString *value)
-{
-  ChronoJsonScanner s;
-  gsize wanted_len = strlen (wanted);
-
-  if (!(ev->present & HAS_ARGS))
-    return FALSE;
-  s.p = imp->base + ev->args_off + 1;
-  s.end = imp->base + ev->args_off + ev->args_len;
-  for (;;)
-    {
-      ChronoJsonString key;
-
-      chrono_json_skip_ws (&s);
-      if (s.p >= s.end || *s.p != '"' || chrono_json_read_string (&s, &key) != CHRONO_JSON_OK)
-        return FALSE;
-      if (expect_byte (&s, ':', "':'") != CHRONO_JSON_OK)
-        return FALSE;
-      chrono_json_skip_ws (&s);
-      if (key_is (&key, wanted, wanted_len) && s.p < s.end)
-        {
-          if (*s.p == '"')
-            return chrono_json_read_string (&s, value) == CHRONO_JSON_OK;
-          value->escaped = FALSE;
-          return chrono_json_read_number (&s, &value->start, &value->len) == CHRONO_JSON_OK;
-        }
-      if (chrono_json_skip_value (&s) != CHRONO_JSON_OK)
-        return FALSE;
-      chrono_json_skip_ws (&s);
-      if (s.p >= s.end || *s.p != ',')
-        return FALSE;
-      s.p++;
     }
 }
 
@@ -1951,6 +1902,7 @@ join_second_half (Importer *a)
   if (b->second_done)
     {
       merge_second_half (a, b);
+      a->split_used = TRUE;
       a->s.p = b->s.p;
       if (b->trace->stats.truncated)
         {
@@ -1976,6 +1928,8 @@ chrono_chrome_importer_run (ChronoTrace        *trace,
   Importer imp = { 0 };
   gboolean ok = FALSE;
   ChronoBuildInput input;
+  gint64 t0 = g_get_monotonic_time ();
+  gint64 t1;
 
   importer_init (&imp, trace, source);
   imp.cancellable = cancellable;
@@ -2003,7 +1957,10 @@ chrono_chrome_importer_run (ChronoTrace        *trace,
    * arriving from the decompressor is scanned and modelled on two. */
   start_second_half (&imp);
   if (imp.second == NULL)
-    start_handler (&imp);
+    {
+      start_handler (&imp);
+      imp.handler_used = TRUE;
+    }
   if (*imp.s.p == '[')
     ok = parse_event_array (&imp, error);
   else if (*imp.s.p == '{')
@@ -2018,6 +1975,7 @@ chrono_chrome_importer_run (ChronoTrace        *trace,
     goto out;
 
   finish_stats (&imp);
+  t1 = g_get_monotonic_time ();
 
   input.builders = imp.builders;
   input.flow_events = imp.flow_events;
@@ -2027,6 +1985,9 @@ chrono_chrome_importer_run (ChronoTrace        *trace,
   input.base_time_set = imp.base_time_set;
   trace->format = imp.kineto ? "kineto" : "chrome-json";
   chrono_track_builder_finish_trace (trace, &input);
+  g_debug ("%s: scanned in %.3f s (%s), built in %.3f s", trace->path, (t1 - t0) / 1e6,
+           imp.handler_used ? "scan and model on two threads" :
+           imp.split_used ? "two halves" : "one thread", (g_get_monotonic_time () - t1) / 1e6);
 
 out:
   importer_clear (&imp);

@@ -55,18 +55,15 @@ clear_track_columns (ChronoTrack *t)
   g_free (t->name_id);
   g_free (t->cat_id);
   g_free (t->args_off);
-  g_free (t->args_len);
   g_free (t->depth);
   g_free (t->lane);
   g_free (t->kind);
   g_free (t->flags);
   g_free (t->correlation);
-  g_free (t->external_id);
   g_free (t->inst_ts);
   g_free (t->inst_name);
   g_free (t->inst_cat);
   g_free (t->inst_args_off);
-  g_free (t->inst_args_len);
   g_free (t->sample_ts);
   g_free (t->sample_value);
 }
@@ -96,7 +93,6 @@ chrono_track_builder_add_span (ChronoTrackBuilder *self,
                                guint32             name,
                                guint32             cat,
                                guint64             args_off,
-                               guint32             args_len,
                                guint8              kind,
                                guint8              flags)
 {
@@ -112,13 +108,10 @@ chrono_track_builder_add_span (ChronoTrackBuilder *self,
       t->name_id = g_renew (guint32, t->name_id, cap);
       t->cat_id = g_renew (guint32, t->cat_id, cap);
       t->args_off = g_renew (guint64, t->args_off, cap);
-      t->args_len = g_renew (guint32, t->args_len, cap);
       t->kind = g_renew (guint8, t->kind, cap);
       t->flags = g_renew (guint8, t->flags, cap);
       if (t->correlation)
         t->correlation = g_renew (gint64, t->correlation, cap);
-      if (t->external_id)
-        t->external_id = g_renew (gint64, t->external_id, cap);
       self->cap_spans = cap;
     }
   t->start[i] = start;
@@ -126,29 +119,12 @@ chrono_track_builder_add_span (ChronoTrackBuilder *self,
   t->name_id[i] = name;
   t->cat_id[i] = cat;
   t->args_off[i] = args_off;
-  t->args_len[i] = args_len;
   t->kind[i] = kind;
   t->flags[i] = flags;
   if (t->correlation)
     t->correlation[i] = -1;
-  if (t->external_id)
-    t->external_id[i] = -1;
   t->n_spans = i + 1;
   return i;
-}
-
-/* Side columns exist only on tracks that use them. */
-static gint64 *
-side_column (ChronoTrackBuilder *self,
-             gint64            **column)
-{
-  if (*column == NULL)
-    {
-      *column = g_new (gint64, self->cap_spans);
-      for (guint32 i = 0; i < self->track.n_spans; i++)
-        (*column)[i] = -1;
-    }
-  return *column;
 }
 
 void
@@ -156,15 +132,16 @@ chrono_track_builder_set_correlation (ChronoTrackBuilder *self,
                                       guint32             index,
                                       gint64              value)
 {
-  side_column (self, &self->track.correlation)[index] = value;
-}
+  ChronoTrack *t = &self->track;
 
-void
-chrono_track_builder_set_external_id (ChronoTrackBuilder *self,
-                                      guint32             index,
-                                      gint64              value)
-{
-  side_column (self, &self->track.external_id)[index] = value;
+  /* A side column: only tracks with launches or GPU work have one. */
+  if (t->correlation == NULL)
+    {
+      t->correlation = g_new (gint64, self->cap_spans);
+      for (guint32 i = 0; i < t->n_spans; i++)
+        t->correlation[i] = -1;
+    }
+  t->correlation[index] = value;
 }
 
 void
@@ -181,8 +158,7 @@ chrono_track_builder_add_instant (ChronoTrackBuilder *self,
                                   gint64              ts,
                                   guint32             name,
                                   guint32             cat,
-                                  guint64             args_off,
-                                  guint32             args_len)
+                                  guint64             args_off)
 {
   ChronoTrack *t = &self->track;
   guint32 i = t->n_instants;
@@ -195,14 +171,12 @@ chrono_track_builder_add_instant (ChronoTrackBuilder *self,
       t->inst_name = g_renew (guint32, t->inst_name, cap);
       t->inst_cat = g_renew (guint32, t->inst_cat, cap);
       t->inst_args_off = g_renew (guint64, t->inst_args_off, cap);
-      t->inst_args_len = g_renew (guint32, t->inst_args_len, cap);
       self->cap_instants = cap;
     }
   t->inst_ts[i] = ts;
   t->inst_name[i] = name;
   t->inst_cat[i] = cat;
   t->inst_args_off[i] = args_off;
-  t->inst_args_len[i] = args_len;
   t->n_instants = i + 1;
 }
 
@@ -240,16 +214,13 @@ chrono_track_builder_append (ChronoTrackBuilder       *self,
     {
       guint32 index = chrono_track_builder_add_span (self, t->start[i], t->dur[i],
                                                      strings[t->name_id[i]], strings[t->cat_id[i]],
-                                                     t->args_off[i], t->args_len[i],
-                                                     t->kind[i], t->flags[i]);
+                                                     t->args_off[i], t->kind[i], t->flags[i]);
       if (t->correlation && t->correlation[i] >= 0)
         chrono_track_builder_set_correlation (self, index, t->correlation[i]);
-      if (t->external_id && t->external_id[i] >= 0)
-        chrono_track_builder_set_external_id (self, index, t->external_id[i]);
     }
   for (guint32 i = 0; i < t->n_instants; i++)
     chrono_track_builder_add_instant (self, t->inst_ts[i], strings[t->inst_name[i]], strings[t->inst_cat[i]],
-                                      t->inst_args_off[i], t->inst_args_len[i]);
+                                      t->inst_args_off[i]);
   for (guint32 i = 0; i < t->n_samples; i++)
     chrono_track_builder_add_sample (self, t->sample_ts[i], t->sample_value[i]);
   for (guint i = 0; src->marks != NULL && i < src->marks->len; i++)
@@ -377,11 +348,9 @@ sort_spans (ChronoTrackBuilder *b)
   PERMUTE (guint32, t->name_id, order, n);
   PERMUTE (guint32, t->cat_id, order, n);
   PERMUTE (guint64, t->args_off, order, n);
-  PERMUTE (guint32, t->args_len, order, n);
   PERMUTE (guint8, t->kind, order, n);
   PERMUTE (guint8, t->flags, order, n);
   PERMUTE (gint64, t->correlation, order, n);
-  PERMUTE (gint64, t->external_id, order, n);
 
   b->new_index = g_new (guint32, n);
   for (guint32 i = 0; i < n; i++)
@@ -400,7 +369,6 @@ sort_instants (ChronoTrack *t)
   PERMUTE (guint32, t->inst_name, order, n);
   PERMUTE (guint32, t->inst_cat, order, n);
   PERMUTE (guint64, t->inst_args_off, order, n);
-  PERMUTE (guint32, t->inst_args_len, order, n);
 }
 
 static void
@@ -467,8 +435,7 @@ pair_marks (ChronoTrace        *trace,
         kind = chrono_kineto_classify (cat, strlen (cat), name, strlen (name), &on_device);
         /* The E's args merge into the slice: keep whichever has some. */
         index = chrono_track_builder_add_span (b, open->ts, m->ts - open->ts, open->name, open->cat,
-                                               open->args_len ? open->args_off : m->args_off,
-                                               open->args_len ? open->args_len : m->args_len,
+                                               open->args_off != CHRONO_NO_ARGS ? open->args_off : m->args_off,
                                                kind, 0);
         if (on_device)
           b->device_votes++;
@@ -489,7 +456,7 @@ pair_marks (ChronoTrace        *trace,
       gboolean on_device;
       guint8 kind = chrono_kineto_classify (cat, strlen (cat), name, strlen (name), &on_device);
       guint32 index = chrono_track_builder_add_span (b, open->ts, -1, open->name, open->cat,
-                                                     open->args_off, open->args_len, kind, 0);
+                                                     open->args_off, kind, 0);
 
       if (open->bind != G_MAXUINT32)
         g_array_index (v2_binds, ChronoV2Bind, open->bind).span = index;
@@ -924,16 +891,13 @@ take_track (ChronoTrackBuilder *b)
   SHRINK (guint32, t->name_id, t->n_spans);
   SHRINK (guint32, t->cat_id, t->n_spans);
   SHRINK (guint64, t->args_off, t->n_spans);
-  SHRINK (guint32, t->args_len, t->n_spans);
   SHRINK (guint8, t->kind, t->n_spans);
   SHRINK (guint8, t->flags, t->n_spans);
   SHRINK (gint64, t->correlation, t->n_spans);
-  SHRINK (gint64, t->external_id, t->n_spans);
   SHRINK (gint64, t->inst_ts, t->n_instants);
   SHRINK (guint32, t->inst_name, t->n_instants);
   SHRINK (guint32, t->inst_cat, t->n_instants);
   SHRINK (guint64, t->inst_args_off, t->n_instants);
-  SHRINK (guint32, t->inst_args_len, t->n_instants);
   SHRINK (gint64, t->sample_ts, t->n_samples);
   SHRINK (gdouble, t->sample_value, t->n_samples);
   return t;

@@ -20,8 +20,7 @@ typedef struct _ChronoTrackBuilder ChronoTrackBuilder;
 /* A B or E event before pairing. */
 typedef struct {
   gint64  ts;
-  guint64 args_off;
-  guint32 args_len;
+  guint64 args_off;  /* CHRONO_NO_ARGS when absent */
   guint32 name;
   guint32 cat;
   guint32 bind;      /* index into the v2 binds, or G_MAXUINT32 */
@@ -87,13 +86,9 @@ guint32  chrono_track_builder_add_span        (ChronoTrackBuilder *self,
                                                guint32             name,
                                                guint32             cat,
                                                guint64             args_off,
-                                               guint32             args_len,
                                                guint8              kind,
                                                guint8              flags);
 void     chrono_track_builder_set_correlation (ChronoTrackBuilder *self,
-                                               guint32             index,
-                                               gint64              value);
-void     chrono_track_builder_set_external_id (ChronoTrackBuilder *self,
                                                guint32             index,
                                                gint64              value);
 void     chrono_track_builder_add_mark        (ChronoTrackBuilder *self,
@@ -102,8 +97,7 @@ void     chrono_track_builder_add_instant     (ChronoTrackBuilder *self,
                                                gint64              ts,
                                                guint32             name,
                                                guint32             cat,
-                                               guint64             args_off,
-                                               guint32             args_len);
+                                               guint64             args_off);
 void     chrono_track_builder_add_sample      (ChronoTrackBuilder *self,
                                                gint64              ts,
                                                gdouble             value);

@@ -2,6 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include "chrono-json-scanner.h"
 #include "chrono-trace-private.h"
 
 G_DEFINE_FINAL_TYPE (ChronoTrace, chrono_trace, G_TYPE_OBJECT)
@@ -16,18 +17,15 @@ chrono_track_free (ChronoTrack *track)
   g_free (track->name_id);
   g_free (track->cat_id);
   g_free (track->args_off);
-  g_free (track->args_len);
   g_free (track->depth);
   g_free (track->lane);
   g_free (track->kind);
   g_free (track->flags);
   g_free (track->correlation);
-  g_free (track->external_id);
   g_free (track->inst_ts);
   g_free (track->inst_name);
   g_free (track->inst_cat);
   g_free (track->inst_args_off);
-  g_free (track->inst_args_len);
   g_free (track->sample_ts);
   g_free (track->sample_value);
   g_free (track);
@@ -243,37 +241,67 @@ chrono_trace_get_model_bytes (ChronoTrace *self)
   for (guint i = 0; i < self->tracks->len; i++)
     {
       const ChronoTrack *t = g_ptr_array_index (self->tracks, i);
-      gsize per_span = 8 + 8 + 4 + 4 + 8 + 4 + 2 + 2 + 1 + 1;
+      gsize per_span = 8 + 8 + 4 + 4 + 8 + 2 + 2 + 1 + 1;
 
       if (t->correlation)
         per_span += 8;
-      if (t->external_id)
-        per_span += 8;
       bytes += sizeof *t + (gsize) t->n_spans * per_span;
-      bytes += (gsize) t->n_instants * (8 + 4 + 4 + 8 + 4);
+      bytes += (gsize) t->n_instants * (8 + 4 + 4 + 8);
       bytes += (gsize) t->n_samples * (8 + 8);
     }
   return bytes;
 }
 
-JsonNode *
-chrono_trace_parse_range (ChronoTrace *self,
-                          guint64      offset,
-                          guint32      length)
+static JsonNode *
+parse_range (ChronoTrace *self,
+             guint64      offset,
+             gsize        length)
 {
-  g_autoptr(JsonParser) parser = NULL;
-  const guint8 *data;
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  const guint8 *data = chrono_source_get_data (self->source);
 
-  g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
-
-  if (self->source == NULL || length == 0 ||
-      offset + length > chrono_source_get_available (self->source))
-    return NULL;
-  data = chrono_source_get_data (self->source);
-  parser = json_parser_new_immutable ();
   if (!json_parser_load_from_data (parser, (const char *) data + offset, length, NULL))
     return NULL;
   return json_node_copy (json_parser_get_root (parser));
+}
+
+const char *
+chrono_trace_get_raw_value (ChronoTrace *self,
+                            guint64      offset,
+                            gsize       *length)
+{
+  ChronoJsonScanner s;
+  const guint8 *data;
+  gsize available;
+
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
+
+  if (self->source == NULL || offset == CHRONO_NO_ARGS)
+    return NULL;
+  available = chrono_source_get_available (self->source);
+  if (offset >= available)
+    return NULL;
+  /* The importer read this value whole, so it ends before the data does. */
+  data = chrono_source_get_data (self->source);
+  s.p = data + offset;
+  s.end = data + available;
+  if (chrono_json_skip_value (&s) != CHRONO_JSON_OK)
+    return NULL;
+  *length = s.p - (data + offset);
+  return (const char *) data + offset;
+}
+
+JsonNode *
+chrono_trace_parse_value_at (ChronoTrace *self,
+                             guint64      offset)
+{
+  gsize length;
+
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
+
+  if (chrono_trace_get_raw_value (self, offset, &length) == NULL)
+    return NULL;
+  return parse_range (self, offset, length);
 }
 
 JsonNode *
@@ -287,7 +315,7 @@ chrono_trace_get_span_args (ChronoTrace   *self,
 
   track = g_ptr_array_index (self->tracks, span.track);
   g_return_val_if_fail (span.index < track->n_spans, NULL);
-  return chrono_trace_parse_range (self, track->args_off[span.index], track->args_len[span.index]);
+  return chrono_trace_parse_value_at (self, track->args_off[span.index]);
 }
 
 JsonNode *
@@ -301,5 +329,5 @@ chrono_trace_get_metadata (ChronoTrace *self,
   range = g_hash_table_lookup (self->metadata, key);
   if (range == NULL)
     return NULL;
-  return chrono_trace_parse_range (self, range->offset, range->length);
+  return parse_range (self, range->offset, range->length);
 }

@@ -38,14 +38,12 @@ typedef struct {
   gint64  *dur;           /* ns */
   guint32 *name_id;
   guint32 *cat_id;
-  guint64 *args_off;      /* byte range of the args object in the source buffer */
-  guint32 *args_len;      /* 0 when the event had no args */
+  guint64 *args_off;      /* where the args object starts in the source, or CHRONO_NO_ARGS */
   guint16 *depth;
   guint16 *lane;
   guint8  *kind;          /* ChronoKind */
   guint8  *flags;         /* CHRONO_SPAN_* */
-  gint64  *correlation;   /* NULL when no span has one; -1 for none */
-  gint64  *external_id;   /* NULL when no span has one; -1 for none */
+  gint64  *correlation;   /* launch correlation; NULL when no span has one, -1 for none */
   guint16  n_lanes;
   guint16  max_depth;
 
@@ -54,7 +52,6 @@ typedef struct {
   guint32 *inst_name;
   guint32 *inst_cat;
   guint64 *inst_args_off;
-  guint32 *inst_args_len;
 
   guint32  n_samples;     /* counter tracks */
   gint64  *sample_ts;
@@ -111,10 +108,16 @@ gint                 chrono_trace_get_world_size    (ChronoTrace *self);
 const ChronoLoadStats *chrono_trace_get_stats       (ChronoTrace *self);
 gsize                chrono_trace_get_model_bytes   (ChronoTrace *self);
 
-/* Parses a byte range of the retained source with json-glib. */
-JsonNode            *chrono_trace_parse_range       (ChronoTrace *self,
+/* The text of the JSON value that starts at OFFSET in the retained source
+ * (not NUL-terminated), exactly as the profiler wrote it: integers above
+ * 2^63 stay exact here. NULL when there is none. */
+const char          *chrono_trace_get_raw_value     (ChronoTrace *self,
                                                      guint64      offset,
-                                                     guint32      length);
+                                                     gsize       *length);
+/* Parses the JSON value that starts at OFFSET in the retained source with
+ * json-glib: args are kept as text until someone asks for them. */
+JsonNode            *chrono_trace_parse_value_at    (ChronoTrace *self,
+                                                     guint64      offset);
 JsonNode            *chrono_trace_get_span_args     (ChronoTrace *self,
                                                      ChronoSpanRef span);
 /* Top-level metadata objects kept as raw JSON: "deviceProperties",

@@ -64,6 +64,7 @@ typedef struct {
 } ChronoSpanRef;
 
 #define CHRONO_NO_STRING ((guint32) 0)   /* string id 0 is the empty string */
+#define CHRONO_NO_ARGS   G_MAXUINT64
 
 const char *chrono_kind_to_string (ChronoKind kind);
 const char *chrono_track_type_to_string (ChronoTrackType type);
