@@ -96,7 +96,7 @@ typedef struct _Importer {
   GHashTable         *processes_str;   /* string id -> index + 1 */
   GHashTable         *tracks;          /* ChronoTrackKey -> ChronoTrackBuilder */
   GPtrArray          *builders;
-  ChronoTrackBuilder *last_track;
+  ChronoTrackBuilder *recent_tracks[64];  /* by (pid, tid, type): most events hit */
   GHashTable         *counter_tracks;  /* char * key -> ChronoTrackBuilder */
   GHashTable         *async_open;      /* guint64 key -> GArray of AsyncOpen */
   GArray             *kind_cache;      /* name id -> KindCache */
@@ -506,7 +506,8 @@ track_for (Importer        *imp,
            ChronoTrackType  type)
 {
   ChronoTrackKey key;
-  ChronoTrackBuilder *b = imp->last_track;
+  guint slot = (guint) (((guint64) pid.value * 31 + (guint64) tid.value * 7 + type) * 0x9e3779b97f4a7c15ull >> 58);
+  ChronoTrackBuilder *b = imp->recent_tracks[slot];
 
   if (b != NULL && b->key.type == type &&
       b->key.tid.value == tid.value && b->key.tid.is_string == tid.is_string &&
@@ -523,7 +524,7 @@ track_for (Importer        *imp,
       g_hash_table_insert (imp->tracks, &b->key, b);
       g_ptr_array_add (imp->builders, b);
     }
-  imp->last_track = b;
+  imp->recent_tracks[slot] = b;
   return b;
 }
 

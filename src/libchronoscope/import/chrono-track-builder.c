@@ -80,10 +80,14 @@ chrono_track_builder_free (ChronoTrackBuilder *self)
   g_free (self);
 }
 
+/* Doubling: every growth copies the columns, so grow rarely. The final
+ * size is trimmed when the track is taken. */
 static guint32
 grow_capacity (guint32 cap)
 {
-  return cap < 16 ? 16 : cap + cap / 2;
+  if (cap < 16)
+    return 16;
+  return cap <= G_MAXUINT32 / 2 ? cap * 2 : G_MAXUINT32;
 }
 
 guint32
@@ -322,16 +326,17 @@ sort_order (const gint64 *k1,
   return idx;
 }
 
-#define PERMUTE(type, column, order, n)                 \
-  G_STMT_START {                                        \
-    if ((column) != NULL)                               \
-      {                                                 \
-        type *sorted_ = g_new (type, MAX ((n), 1));     \
-        for (guint32 i_ = 0; i_ < (n); i_++)            \
-          sorted_[i_] = (column)[(order)[i_]];          \
-        g_free (column);                                \
-        (column) = sorted_;                             \
-      }                                                 \
+/* Reorders a column through one scratch buffer of 8 bytes per entry, so
+ * that sorting allocates no new columns. */
+#define PERMUTE(type, column, order, n, scratch)                 \
+  G_STMT_START {                                                 \
+    if ((column) != NULL)                                        \
+      {                                                          \
+        type *copy_ = (type *) (scratch);                        \
+        memcpy (copy_, (column), (gsize) (n) * sizeof (type));   \
+        for (guint32 i_ = 0; i_ < (n); i_++)                     \
+          (column)[i_] = copy_[(order)[i_]];                     \
+      }                                                          \
   } G_STMT_END
 
 static void
@@ -340,17 +345,19 @@ sort_spans (ChronoTrackBuilder *b)
   ChronoTrack *t = &b->track;
   guint32 n = t->n_spans;
   g_autofree guint32 *order = sort_order (t->start, t->dur, n);
+  g_autofree guint64 *scratch = NULL;
 
   if (order == NULL)
     return;
-  PERMUTE (gint64, t->start, order, n);
-  PERMUTE (gint64, t->dur, order, n);
-  PERMUTE (guint32, t->name_id, order, n);
-  PERMUTE (guint32, t->cat_id, order, n);
-  PERMUTE (guint64, t->args_off, order, n);
-  PERMUTE (guint8, t->kind, order, n);
-  PERMUTE (guint8, t->flags, order, n);
-  PERMUTE (gint64, t->correlation, order, n);
+  scratch = g_new (guint64, n);
+  PERMUTE (gint64, t->start, order, n, scratch);
+  PERMUTE (gint64, t->dur, order, n, scratch);
+  PERMUTE (guint32, t->name_id, order, n, scratch);
+  PERMUTE (guint32, t->cat_id, order, n, scratch);
+  PERMUTE (guint64, t->args_off, order, n, scratch);
+  PERMUTE (guint8, t->kind, order, n, scratch);
+  PERMUTE (guint8, t->flags, order, n, scratch);
+  PERMUTE (gint64, t->correlation, order, n, scratch);
 
   b->new_index = g_new (guint32, n);
   for (guint32 i = 0; i < n; i++)
@@ -362,13 +369,15 @@ sort_instants (ChronoTrack *t)
 {
   guint32 n = t->n_instants;
   g_autofree guint32 *order = sort_order (t->inst_ts, NULL, n);
+  g_autofree guint64 *scratch = NULL;
 
   if (order == NULL)
     return;
-  PERMUTE (gint64, t->inst_ts, order, n);
-  PERMUTE (guint32, t->inst_name, order, n);
-  PERMUTE (guint32, t->inst_cat, order, n);
-  PERMUTE (guint64, t->inst_args_off, order, n);
+  scratch = g_new (guint64, n);
+  PERMUTE (gint64, t->inst_ts, order, n, scratch);
+  PERMUTE (guint32, t->inst_name, order, n, scratch);
+  PERMUTE (guint32, t->inst_cat, order, n, scratch);
+  PERMUTE (guint64, t->inst_args_off, order, n, scratch);
 }
 
 static void
@@ -376,11 +385,13 @@ sort_samples (ChronoTrack *t)
 {
   guint32 n = t->n_samples;
   g_autofree guint32 *order = sort_order (t->sample_ts, NULL, n);
+  g_autofree guint64 *scratch = NULL;
 
   if (order == NULL)
     return;
-  PERMUTE (gint64, t->sample_ts, order, n);
-  PERMUTE (gdouble, t->sample_value, order, n);
+  scratch = g_new (guint64, n);
+  PERMUTE (gint64, t->sample_ts, order, n, scratch);
+  PERMUTE (gdouble, t->sample_value, order, n, scratch);
 }
 
 /* -------------------------------------------------------------------- */
@@ -599,10 +610,59 @@ bind_flow_event (const ChronoFlowEvent *f,
   return TRUE;
 }
 
+/* 64-bit key -> span, open addressing. Flows and launches come by the
+ * million; GHashTable's allocation per entry shows there. */
 typedef struct {
-  ChronoSpanRef ref;
-  gboolean      bound;
-} FlowEnd;
+  guint64       *keys;
+  ChronoSpanRef *refs;
+  guint8        *used;
+  guint64        mask;
+} RefMap;
+
+#define REF_UNBOUND G_MAXUINT32   /* a chain's last event bound to no span */
+
+static void
+ref_map_init (RefMap  *map,
+              guint64  n)
+{
+  guint64 size = 16;
+
+  while (size < 2 * n)
+    size *= 2;
+  map->mask = size - 1;
+  map->keys = g_new (guint64, size);
+  map->refs = g_new (ChronoSpanRef, size);
+  map->used = g_new0 (guint8, size);
+}
+
+static void
+ref_map_clear (RefMap *map)
+{
+  g_free (map->keys);
+  g_free (map->refs);
+  g_free (map->used);
+}
+
+/* The entry for KEY; with CREATE, a new one (its ref unset) if absent. */
+static ChronoSpanRef *
+ref_map_find (RefMap   *map,
+              guint64   key,
+              gboolean  create)
+{
+  guint64 i = (key * 0x9e3779b97f4a7c15ull >> 17) & map->mask;
+
+  while (map->used[i])
+    {
+      if (map->keys[i] == key)
+        return &map->refs[i];
+      i = (i + 1) & map->mask;
+    }
+  if (!create)
+    return NULL;
+  map->used[i] = 1;
+  map->keys[i] = key;
+  return &map->refs[i];
+}
 
 static void
 bind_v1_flows (ChronoTrace *trace,
@@ -612,40 +672,42 @@ bind_v1_flows (ChronoTrace *trace,
   guint32 n = events->len;
   g_autofree gint64 *ts = g_new (gint64, MAX (n, 1));
   g_autofree guint32 *order = NULL;
-  g_autoptr(GHashTable) open = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
+  RefMap open;
   guint64 unmatched = 0;
   guint64 made = 0;
 
   for (guint32 i = 0; i < n; i++)
     ts[i] = ev[i].ts;
   order = sort_order (ts, NULL, n);
+  ref_map_init (&open, n);
 
   for (guint32 k = 0; k < n; k++)
     {
       ChronoFlowEvent *f = &ev[order ? order[k] : k];
-      FlowEnd *last = g_hash_table_lookup (open, &f->key);
+      ChronoSpanRef *last = ref_map_find (&open, f->key, f->ph != 'f');
       ChronoSpanRef ref;
       gboolean bound = bind_flow_event (f, &ref);
 
-      if (f->ph != 's' && (last == NULL || !last->bound || !bound))
-        unmatched++;
-      else if (f->ph != 's')
+      if (f->ph != 's')
         {
-          add_flow (trace, last->ref, ref, CHRONO_FLOW_V1);
-          made++;
+          if (last == NULL || last->track == REF_UNBOUND || !bound)
+            unmatched++;
+          else
+            {
+              add_flow (trace, *last, ref, CHRONO_FLOW_V1);
+              made++;
+            }
         }
       /* An 'f' keeps the flow open: one launch of a CUDA graph fans out
        * to many kernels with the same id. */
       if (f->ph == 'f')
         continue;
-      if (last == NULL)
-        {
-          last = g_new (FlowEnd, 1);
-          g_hash_table_insert (open, &f->key, last);
-        }
-      last->ref = ref;
-      last->bound = bound;
+      if (bound)
+        *last = ref;
+      else
+        last->track = REF_UNBOUND;
     }
+  ref_map_clear (&open);
   trace->stats.flows += made;
   if (unmatched > 0)
     chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " flow events have no partner or no slice to attach to",
@@ -660,11 +722,12 @@ bind_v2_flows (ChronoTrace *trace,
   guint32 n = binds->len;
   g_autofree gint64 *ts = g_new (gint64, MAX (n, 1));
   g_autofree guint32 *order = NULL;
-  g_autoptr(GHashTable) open = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
+  RefMap open;
 
   for (guint32 i = 0; i < n; i++)
     ts[i] = bv[i].ts;
   order = sort_order (ts, NULL, n);
+  ref_map_init (&open, n);
 
   for (guint32 k = 0; k < n; k++)
     {
@@ -676,33 +739,34 @@ bind_v2_flows (ChronoTrace *trace,
         continue;
       ref.track = b->track->final_index;
       ref.index = b->track->new_index ? b->track->new_index[b->span] : b->span;
-      last = g_hash_table_lookup (open, &b->key);
-      if (b->in && last != NULL)
+      last = ref_map_find (&open, b->key, b->out);
+      if (b->in && last != NULL && last->track != REF_UNBOUND)
         {
           add_flow (trace, *last, ref, CHRONO_FLOW_V2);
           trace->stats.flows++;
         }
-      if (b->out)
-        {
-          if (last == NULL)
-            {
-              last = g_new (ChronoSpanRef, 1);
-              g_hash_table_insert (open, &b->key, last);
-            }
-          *last = ref;
-        }
-      else if (last != NULL)
-        g_hash_table_remove (open, &b->key);
+      /* A flow_in without flow_out ends the flow. */
+      if (last != NULL)
+        *last = b->out ? ref : (ChronoSpanRef) { REF_UNBOUND, 0 };
     }
+  ref_map_clear (&open);
 }
 
 /* A runtime call and the GPU work it launched share a correlation id. */
 static void
 link_launches (ChronoTrace *trace)
 {
-  g_autoptr(GHashTable) launches = g_hash_table_new (g_int64_hash, g_int64_equal);
-  g_autoptr(GArray) refs = g_array_new (FALSE, FALSE, sizeof (ChronoSpanRef));
-  g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (gint64));
+  RefMap launches;
+  guint64 n = 0;
+
+  for (guint ti = 0; ti < trace->tracks->len; ti++)
+    {
+      const ChronoTrack *t = g_ptr_array_index (trace->tracks, ti);
+
+      if (t->correlation != NULL && t->type == CHRONO_TRACK_THREAD)
+        n += t->n_spans;
+    }
+  ref_map_init (&launches, n);
 
   for (guint ti = 0; ti < trace->tracks->len; ti++)
     {
@@ -714,14 +778,12 @@ link_launches (ChronoTrace *trace)
         if (t->correlation[i] >= 0 &&
             (t->kind[i] == CHRONO_KIND_RUNTIME || t->kind[i] == CHRONO_KIND_DRIVER))
           {
-            ChronoSpanRef ref = { ti, i };
-            g_array_append_val (refs, ref);
-            g_array_append_val (keys, t->correlation[i]);
+            /* The first launch with an id wins. */
+            ChronoSpanRef *ref = ref_map_find (&launches, (guint64) t->correlation[i], FALSE);
+            if (ref == NULL)
+              *ref_map_find (&launches, (guint64) t->correlation[i], TRUE) = (ChronoSpanRef) { ti, i };
           }
     }
-  /* Keys and values live in arrays that no longer grow. */
-  for (guint i = 0; i < keys->len; i++)
-    g_hash_table_insert (launches, &g_array_index (keys, gint64, i), &g_array_index (refs, ChronoSpanRef, i));
 
   for (guint ti = 0; ti < trace->tracks->len; ti++)
     {
@@ -731,18 +793,18 @@ link_launches (ChronoTrace *trace)
         continue;
       for (guint32 i = 0; i < t->n_spans; i++)
         {
-          ChronoSpanRef *from;
-          ChronoSpanRef to = { ti, i };
+          const ChronoSpanRef *from;
 
           if (t->correlation[i] < 0)
             continue;
-          from = g_hash_table_lookup (launches, &t->correlation[i]);
+          from = ref_map_find (&launches, (guint64) t->correlation[i], FALSE);
           if (from == NULL)
             continue;
-          add_flow (trace, *from, to, CHRONO_FLOW_LAUNCH);
+          add_flow (trace, *from, (ChronoSpanRef) { ti, i }, CHRONO_FLOW_LAUNCH);
           trace->stats.launch_links++;
         }
     }
+  ref_map_clear (&launches);
 }
 
 /* -------------------------------------------------------------------- */
