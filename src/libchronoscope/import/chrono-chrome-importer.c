@@ -31,6 +31,17 @@ typedef struct {
 } AsyncOpen;
 
 typedef struct {
+  gint64   ts;
+  guint64  key;
+  ChronoId pid;
+  guint64  args_off;
+  guint32  name;
+  guint32  cat;
+  guint32  seq;
+  guint8   ph;
+} AsyncEvent;
+
+typedef struct {
   guint32 cat_plus_one;
   guint8  kind;
   guint8  on_device;
@@ -102,6 +113,7 @@ typedef struct _Importer {
   GArray             *kind_cache;      /* name id -> KindCache */
   GArray             *flow_events;
   GArray             *v2_events;
+  GArray             *async_events;    /* AsyncEvent, matched after the pass */
   GString            *scratch;
 
   GThread            *handler;
@@ -121,7 +133,6 @@ typedef struct _Importer {
   gint                abort_second;
   gint               *abort;           /* the second half's: the first's flag */
   gboolean            second_done;     /* reached the end of the array */
-  GArray             *deferred_ends;   /* async ends the second half could not match */
   gboolean            split_used;
   gboolean            handler_used;
 
@@ -211,13 +222,13 @@ read_id_value (ChronoJsonScanner *s,
     }
   if ((st = chrono_json_read_number (s, &text, &len)) != CHRONO_JSON_OK)
     return st;
-  out->is_string = FALSE;
-  if (!chrono_json_parse_int64 (text, len, &out->value))
+  /* A number no integer holds (1e30, 1.5) names the row by its text. */
+  out->is_string = !chrono_json_parse_int64 (text, len, &out->value);
+  if (out->is_string)
     {
-      gdouble d = 0;
-
-      chrono_json_parse_double (text, len, &d);
-      out->value = (gint64) d;
+      name->start = text;
+      name->len = len;
+      name->escaped = FALSE;
     }
   return CHRONO_JSON_OK;
 }
@@ -915,9 +926,12 @@ async_key (const Event *ev,
 
   if (ev->present & HAS_SCOPE)
     h = mix64 (hash_bytes64 (ev->scope.start, ev->scope.len, h));
-  /* A local id2 is scoped to its process. */
-  if (ev->id_is_local || legacy)
-    h = mix64 (h ^ (guint64) ev->pid.value ^ ((guint64) ev->pid.is_string << 63));
+  /* A local id2 is scoped to its process; legacy ids are global. The
+   * pid's text, not its string id, so that keys agree across halves. */
+  if (ev->id_is_local && ev->pid.is_string)
+    h = mix64 (hash_bytes64 (ev->pid_str.start, ev->pid_str.len, h));
+  else if (ev->id_is_local)
+    h = mix64 (h ^ (guint64) ev->pid.value);
   return h;
 }
 
@@ -940,6 +954,8 @@ async_stack (Importer *imp,
 
 /* b/e/n (nestable) and S/T/p/F (legacy) async events, matched in file
  * order on per-process async tracks named after the outermost span. */
+/* Async events are matched in time order once all are read: files are
+ * not sorted, and a begin may come after its end in the file. */
 static void
 handle_async (Importer    *imp,
               const Event *ev,
@@ -947,68 +963,94 @@ handle_async (Importer    *imp,
               guint8       ph)
 {
   gboolean legacy = ph == 'S' || ph == 'T' || ph == 'p' || ph == 'F';
-  guint32 name = (ev->present & HAS_NAME) ? intern (imp, &ev->name) : CHRONO_NO_STRING;
-  guint32 cat = (ev->present & HAS_CAT) ? intern (imp, &ev->cat) : CHRONO_NO_STRING;
-  GArray *stack;
-  ChronoTrackBuilder *b;
-  AsyncOpen open;
+  AsyncEvent a;
 
   if (!(ev->present & HAS_ID))
     {
       imp->dropped_by_phase[ph]++;
       return;
     }
-  stack = async_stack (imp, async_key (ev, legacy));
+  a.ts = ts;
+  a.key = async_key (ev, legacy);
+  a.pid = ev->pid;
+  a.name = (ev->present & HAS_NAME) ? intern (imp, &ev->name) : CHRONO_NO_STRING;
+  a.cat = (ev->present & HAS_CAT) ? intern (imp, &ev->cat) : CHRONO_NO_STRING;
+  a.args_off = args_of (ev);
+  a.seq = imp->async_events->len;
+  a.ph = ph;
+  g_array_append_val (imp->async_events, a);
   note_time (imp, ts, ts);
+}
 
-  switch (ph)
+static gint
+compare_async (gconstpointer x,
+               gconstpointer y)
+{
+  const AsyncEvent *a = x;
+  const AsyncEvent *b = y;
+
+  if (a->ts != b->ts)
+    return a->ts < b->ts ? -1 : 1;
+  return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* Nestable b/e/n and legacy S/T/p/F, on per-process async tracks named
+ * after the outermost span of each operation. */
+static void
+match_async (Importer *imp)
+{
+  g_array_sort (imp->async_events, compare_async);
+  for (guint i = 0; i < imp->async_events->len; i++)
     {
-    case 'b':
-    case 'S':
-      b = stack->len > 0
-          ? g_array_index (stack, AsyncOpen, 0).track
-          : track_for (imp, ev->pid, string_id (imp, name), CHRONO_TRACK_ASYNC);
-      open.track = b;
-      open.name = name;
-      open.span = chrono_track_builder_add_span (b, ts, -1, name, cat,
-                                                 args_of (ev),
-                                                 CHRONO_KIND_ASYNC, 0);
-      b->host_votes++;
-      g_array_append_val (stack, open);
-      break;
+      const AsyncEvent *a = &g_array_index (imp->async_events, AsyncEvent, i);
+      gboolean legacy = a->ph == 'S' || a->ph == 'T' || a->ph == 'p' || a->ph == 'F';
+      GArray *stack = async_stack (imp, a->key);
+      ChronoTrackBuilder *b;
+      AsyncOpen open;
+      gboolean matched = FALSE;
 
-    case 'e':
-    case 'F':
-      for (guint i = stack->len; i > 0; i--)
+      switch (a->ph)
         {
-          AsyncOpen *o = &g_array_index (stack, AsyncOpen, i - 1);
+        case 'b':
+        case 'S':
+          b = stack->len > 0
+              ? g_array_index (stack, AsyncOpen, 0).track
+              : track_for (imp, a->pid, string_id (imp, a->name), CHRONO_TRACK_ASYNC);
+          open.track = b;
+          open.name = a->name;
+          open.span = chrono_track_builder_add_span (b, a->ts, -1, a->name, a->cat, a->args_off,
+                                                     CHRONO_KIND_ASYNC, 0);
+          b->host_votes++;
+          g_array_append_val (stack, open);
+          break;
 
-          if (legacy || !(ev->present & HAS_NAME) || o->name == name || name == CHRONO_NO_STRING)
+        case 'e':
+        case 'F':
+          /* A nestable end closes the innermost open span of its name. */
+          for (guint k = stack->len; k > 0 && !matched; k--)
             {
-              gint64 start = o->track->track.start[o->span];
+              AsyncOpen *o = &g_array_index (stack, AsyncOpen, k - 1);
 
-              o->track->track.dur[o->span] = MAX (ts - start, 0);
-              g_array_set_size (stack, i - 1);
-              return;
+              if (legacy || a->name == CHRONO_NO_STRING || o->name == a->name)
+                {
+                  gint64 start = o->track->track.start[o->span];
+
+                  o->track->track.dur[o->span] = MAX (a->ts - start, 0);
+                  g_array_set_size (stack, k - 1);
+                  matched = TRUE;
+                }
             }
-        }
-      /* In the second half, the begin may lie in the first. */
-      if (imp->deferred_ends != NULL)
-        {
-          g_array_append_val (imp->deferred_ends, *ev);
-          return;
-        }
-      imp->stray_async_ends++;
-      imp->dropped_by_phase[ph]++;
-      break;
+          if (!matched)
+            imp->stray_async_ends++;
+          break;
 
-    default:  /* n, T, p: a point inside the async operation */
-      b = stack->len > 0
-          ? g_array_index (stack, AsyncOpen, 0).track
-          : track_for (imp, ev->pid, string_id (imp, name), CHRONO_TRACK_ASYNC);
-      chrono_track_builder_add_instant (b, ts, name, cat,
-                                        args_of (ev));
-      break;
+        default:  /* n, T, p: a point inside the async operation */
+          b = stack->len > 0
+              ? g_array_index (stack, AsyncOpen, 0).track
+              : track_for (imp, a->pid, string_id (imp, a->name), CHRONO_TRACK_ASYNC);
+          chrono_track_builder_add_instant (b, a->ts, a->name, a->cat, a->args_off);
+          break;
+        }
     }
 }
 
@@ -1597,7 +1639,7 @@ finish_stats (Importer *imp)
   if (imp->malformed > MAX_SYNTAX_WARNINGS)
     chrono_trace_add_warning (imp->trace, "%" G_GUINT64_FORMAT " malformed events were skipped in all",
                               imp->malformed);
-  stats->dropped = dropped + imp->non_objects + imp->malformed;
+  stats->dropped = dropped + imp->non_objects + imp->malformed + imp->stray_async_ends;
 }
 
 static void
@@ -1618,6 +1660,7 @@ importer_init (Importer     *imp,
   imp->kind_cache = g_array_new (FALSE, TRUE, sizeof (KindCache));
   imp->flow_events = g_array_new (FALSE, FALSE, sizeof (ChronoFlowEvent));
   imp->v2_events = g_array_new (FALSE, FALSE, sizeof (ChronoV2Bind));
+  imp->async_events = g_array_new (FALSE, FALSE, sizeof (AsyncEvent));
   imp->scratch = g_string_new (NULL);
   imp->min_ts = G_MAXINT64;
   imp->max_ts = G_MININT64;
@@ -1637,7 +1680,7 @@ importer_clear (Importer *imp)
   g_clear_pointer (&imp->kind_cache, g_array_unref);
   g_clear_pointer (&imp->flow_events, g_array_unref);
   g_clear_pointer (&imp->v2_events, g_array_unref);
-  g_clear_pointer (&imp->deferred_ends, g_array_unref);
+  g_clear_pointer (&imp->async_events, g_array_unref);
   if (imp->scratch)
     g_string_free (imp->scratch, TRUE);
   imp->scratch = NULL;
@@ -1707,7 +1750,6 @@ start_second_half (Importer *a)
   b->s.end = end;
   b->finished = TRUE;
   b->abort = &a->abort_second;
-  b->deferred_ends = g_array_new (FALSE, FALSE, sizeof (Event));
   a->second = b;
   a->split_at = split;
   a->second_thread = g_thread_new ("chrono-import-2", second_half_main, b);
@@ -1766,6 +1808,7 @@ merge_second_half (Importer *a,
   g_autoptr(GHashTable) builders = g_hash_table_new (NULL, NULL);
   guint32 v2_offset = a->v2_events->len;
   guint32 flow_offset = a->flow_events->len;
+  guint32 async_offset = a->async_events->len;
   GHashTableIter iter;
   gpointer key, value;
 
@@ -1872,16 +1915,15 @@ merge_second_half (Importer *a,
   for (guint i = 0; i < b->trace->stats.warnings->len; i++)
     g_ptr_array_add (a->trace->stats.warnings, g_strdup (g_ptr_array_index (b->trace->stats.warnings, i)));
 
-  /* Async ends whose begins the first half holds. */
-  for (guint i = 0; i < b->deferred_ends->len; i++)
+  for (guint i = 0; i < b->async_events->len; i++)
     {
-      Event *ev = &g_array_index (b->deferred_ends, Event, i);
-      gint64 ts = 0;
+      AsyncEvent e = g_array_index (b->async_events, AsyncEvent, i);
 
-      ev->pid = remap_id (ev->pid, strings);
-      ev->tid = remap_id (ev->tid, strings);
-      chrono_json_parse_us_to_ns (ev->ts, ev->ts_len, &ts);
-      handle_async (a, ev, ts, ev->ph.start[0]);
+      e.pid = remap_id (e.pid, strings);
+      e.name = strings[e.name];
+      e.cat = strings[e.cat];
+      e.seq += async_offset;
+      g_array_append_val (a->async_events, e);
     }
 }
 
@@ -1974,6 +2016,7 @@ chrono_chrome_importer_run (ChronoTrace        *trace,
   discard_second_half (&imp);
   if (!ok)
     goto out;
+  match_async (&imp);
 
   finish_stats (&imp);
   t1 = g_get_monotonic_time ();

@@ -584,13 +584,13 @@ find_next (const ChronoTrack *t,
 }
 
 static void
-add_flow (ChronoTrace    *trace,
+add_flow (GArray         *flows,
           ChronoSpanRef   from,
           ChronoSpanRef   to,
           ChronoFlowType  type)
 {
   ChronoFlow flow = { from, to, type, 0 };
-  g_array_append_val (trace->flows, flow);
+  g_array_append_val (flows, flow);
 }
 
 static gboolean
@@ -661,12 +661,14 @@ ref_map_find (RefMap   *map,
     return NULL;
   map->used[i] = 1;
   map->keys[i] = key;
+  map->refs[i] = (ChronoSpanRef) { REF_UNBOUND, 0 };
   return &map->refs[i];
 }
 
-static void
-bind_v1_flows (ChronoTrace *trace,
-               GArray      *events)
+/* Binds s/t/f chains to spans; returns the events left without a partner. */
+static guint64
+bind_v1_flows (GArray *events,
+               GArray *flows)
 {
   ChronoFlowEvent *ev = (ChronoFlowEvent *) events->data;
   guint32 n = events->len;
@@ -674,7 +676,6 @@ bind_v1_flows (ChronoTrace *trace,
   g_autofree guint32 *order = NULL;
   RefMap open;
   guint64 unmatched = 0;
-  guint64 made = 0;
 
   for (guint32 i = 0; i < n; i++)
     ts[i] = ev[i].ts;
@@ -693,10 +694,7 @@ bind_v1_flows (ChronoTrace *trace,
           if (last == NULL || last->track == REF_UNBOUND || !bound)
             unmatched++;
           else
-            {
-              add_flow (trace, *last, ref, CHRONO_FLOW_V1);
-              made++;
-            }
+            add_flow (flows, *last, ref, CHRONO_FLOW_V1);
         }
       /* An 'f' keeps the flow open: one launch of a CUDA graph fans out
        * to many kernels with the same id. */
@@ -708,15 +706,12 @@ bind_v1_flows (ChronoTrace *trace,
         last->track = REF_UNBOUND;
     }
   ref_map_clear (&open);
-  trace->stats.flows += made;
-  if (unmatched > 0)
-    chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " flow events have no partner or no slice to attach to",
-                              unmatched);
+  return unmatched;
 }
 
 static void
-bind_v2_flows (ChronoTrace *trace,
-               GArray      *binds)
+bind_v2_flows (GArray *binds,
+               GArray *flows)
 {
   ChronoV2Bind *bv = (ChronoV2Bind *) binds->data;
   guint32 n = binds->len;
@@ -741,10 +736,7 @@ bind_v2_flows (ChronoTrace *trace,
       ref.index = b->track->new_index ? b->track->new_index[b->span] : b->span;
       last = ref_map_find (&open, b->key, b->out);
       if (b->in && last != NULL && last->track != REF_UNBOUND)
-        {
-          add_flow (trace, *last, ref, CHRONO_FLOW_V2);
-          trace->stats.flows++;
-        }
+        add_flow (flows, *last, ref, CHRONO_FLOW_V2);
       /* A flow_in without flow_out ends the flow. */
       if (last != NULL)
         *last = b->out ? ref : (ChronoSpanRef) { REF_UNBOUND, 0 };
@@ -754,25 +746,28 @@ bind_v2_flows (ChronoTrace *trace,
 
 /* A runtime call and the GPU work it launched share a correlation id. */
 static void
-link_launches (ChronoTrace *trace)
+link_launches (GPtrArray *builders,
+               GArray    *flows)
 {
   RefMap launches;
   guint64 n = 0;
 
-  for (guint ti = 0; ti < trace->tracks->len; ti++)
+  for (guint bi = 0; bi < builders->len; bi++)
     {
-      const ChronoTrack *t = g_ptr_array_index (trace->tracks, ti);
+      const ChronoTrackBuilder *b = g_ptr_array_index (builders, bi);
 
-      if (t->correlation != NULL && t->type == CHRONO_TRACK_THREAD)
-        n += t->n_spans;
+      if (b->final_index != G_MAXUINT32 && b->track.correlation != NULL &&
+          b->track.type == CHRONO_TRACK_THREAD)
+        n += b->track.n_spans;
     }
   ref_map_init (&launches, n);
 
-  for (guint ti = 0; ti < trace->tracks->len; ti++)
+  for (guint bi = 0; bi < builders->len; bi++)
     {
-      const ChronoTrack *t = g_ptr_array_index (trace->tracks, ti);
+      const ChronoTrackBuilder *b = g_ptr_array_index (builders, bi);
+      const ChronoTrack *t = &b->track;
 
-      if (t->correlation == NULL || t->type != CHRONO_TRACK_THREAD)
+      if (b->final_index == G_MAXUINT32 || t->correlation == NULL || t->type != CHRONO_TRACK_THREAD)
         continue;
       for (guint32 i = 0; i < t->n_spans; i++)
         if (t->correlation[i] >= 0 &&
@@ -781,15 +776,16 @@ link_launches (ChronoTrace *trace)
             /* The first launch with an id wins. */
             ChronoSpanRef *ref = ref_map_find (&launches, (guint64) t->correlation[i], FALSE);
             if (ref == NULL)
-              *ref_map_find (&launches, (guint64) t->correlation[i], TRUE) = (ChronoSpanRef) { ti, i };
+              *ref_map_find (&launches, (guint64) t->correlation[i], TRUE) = (ChronoSpanRef) { b->final_index, i };
           }
     }
 
-  for (guint ti = 0; ti < trace->tracks->len; ti++)
+  for (guint bi = 0; bi < builders->len; bi++)
     {
-      const ChronoTrack *t = g_ptr_array_index (trace->tracks, ti);
+      const ChronoTrackBuilder *b = g_ptr_array_index (builders, bi);
+      const ChronoTrack *t = &b->track;
 
-      if (t->correlation == NULL || t->type != CHRONO_TRACK_STREAM)
+      if (b->final_index == G_MAXUINT32 || t->correlation == NULL || t->type != CHRONO_TRACK_STREAM)
         continue;
       for (guint32 i = 0; i < t->n_spans; i++)
         {
@@ -798,10 +794,8 @@ link_launches (ChronoTrace *trace)
           if (t->correlation[i] < 0)
             continue;
           from = ref_map_find (&launches, (guint64) t->correlation[i], FALSE);
-          if (from == NULL)
-            continue;
-          add_flow (trace, *from, (ChronoSpanRef) { ti, i }, CHRONO_FLOW_LAUNCH);
-          trace->stats.launch_links++;
+          if (from != NULL)
+            add_flow (flows, *from, (ChronoSpanRef) { b->final_index, i }, CHRONO_FLOW_LAUNCH);
         }
     }
   ref_map_clear (&launches);
@@ -965,6 +959,113 @@ take_track (ChronoTrackBuilder *b)
   return t;
 }
 
+/* The finishing passes run on two threads: tracks are independent of each
+ * other, and so are flows and launches. */
+
+typedef struct {
+  ChronoTrace *trace;
+  GPtrArray   *builders;   /* this thread's share */
+  GArray      *v2_binds;
+  gint64       end;
+  guint64      stray;
+  guint64      unclosed;
+} PrepareJob;
+
+static gpointer
+prepare_tracks (gpointer data)
+{
+  PrepareJob *job = data;
+
+  for (guint i = 0; i < job->builders->len; i++)
+    {
+      ChronoTrackBuilder *b = g_ptr_array_index (job->builders, i);
+      ChronoTrack *t = &b->track;
+
+      if (b->marks != NULL)
+        job->stray += pair_marks (job->trace, b, job->v2_binds);
+      for (guint32 s = 0; s < t->n_spans; s++)
+        if (t->dur[s] < 0)
+          {
+            t->dur[s] = MAX (job->end - t->start[s], 0);
+            t->flags[s] |= CHRONO_SPAN_UNCLOSED;
+            job->unclosed++;
+          }
+      sort_spans (b);
+      sort_instants (t);
+      sort_samples (t);
+      lay_out (t);
+    }
+  return NULL;
+}
+
+typedef struct {
+  ChronoBuildInput *input;
+  GArray           *v1;
+  GArray           *v2;
+  GArray           *launches;
+  guint64           unmatched;
+} LinkJob;
+
+static gpointer
+bind_flows (gpointer data)
+{
+  LinkJob *job = data;
+
+  job->unmatched = bind_v1_flows (job->input->flow_events, job->v1);
+  bind_v2_flows (job->input->v2_binds, job->v2);
+  return NULL;
+}
+
+static gint
+compare_by_size (gconstpointer a,
+                 gconstpointer b)
+{
+  const ChronoTrackBuilder *x = *(ChronoTrackBuilder * const *) a;
+  const ChronoTrackBuilder *y = *(ChronoTrackBuilder * const *) b;
+  guint64 sx = (guint64) x->track.n_spans + x->track.n_instants + x->track.n_samples + (x->marks ? x->marks->len : 0);
+  guint64 sy = (guint64) y->track.n_spans + y->track.n_instants + y->track.n_samples + (y->marks ? y->marks->len : 0);
+
+  return sx < sy ? 1 : sx > sy ? -1 : 0;
+}
+
+static void
+prepare_all_tracks (ChronoTrace      *trace,
+                    ChronoBuildInput *input,
+                    gint64            end,
+                    guint64          *stray,
+                    guint64          *unclosed)
+{
+  g_autoptr(GPtrArray) by_size = g_ptr_array_sized_new (input->builders->len);
+  g_autoptr(GPtrArray) share0 = g_ptr_array_new ();
+  g_autoptr(GPtrArray) share1 = g_ptr_array_new ();
+  PrepareJob jobs[2] = {
+    { trace, share0, input->v2_binds, end, 0, 0 },
+    { trace, share1, input->v2_binds, end, 0, 0 },
+  };
+  guint64 load[2] = { 0, 0 };
+  GThread *thread;
+
+  /* Largest first, each to the lighter share. The builders stay owned by
+   * the input. */
+  for (guint i = 0; i < input->builders->len; i++)
+    g_ptr_array_add (by_size, g_ptr_array_index (input->builders, i));
+  g_ptr_array_sort (by_size, compare_by_size);
+  for (guint i = 0; i < by_size->len; i++)
+    {
+      ChronoTrackBuilder *b = g_ptr_array_index (by_size, i);
+      guint k = load[1] < load[0];
+
+      g_ptr_array_add (k ? share1 : share0, b);
+      load[k] += (guint64) b->track.n_spans + b->track.n_instants + b->track.n_samples +
+                 (b->marks ? b->marks->len : 0) + 1;
+    }
+  thread = g_thread_new ("chrono-finish", prepare_tracks, &jobs[1]);
+  prepare_tracks (&jobs[0]);
+  g_thread_join (thread);
+  *stray = jobs[0].stray + jobs[1].stray;
+  *unclosed = jobs[0].unclosed + jobs[1].unclosed;
+}
+
 void
 chrono_track_builder_finish_trace (ChronoTrace      *trace,
                                    ChronoBuildInput *input)
@@ -976,36 +1077,16 @@ chrono_track_builder_finish_trace (ChronoTrace      *trace,
   guint64 unclosed = 0;
   g_autofree gboolean *process_has_host = NULL;
   g_autofree gboolean *process_has_stream = NULL;
+  g_autoptr(GArray) v1 = g_array_new (FALSE, FALSE, sizeof (ChronoFlow));
+  g_autoptr(GArray) v2 = g_array_new (FALSE, FALSE, sizeof (ChronoFlow));
+  g_autoptr(GArray) launches = g_array_new (FALSE, FALSE, sizeof (ChronoFlow));
+  LinkJob links = { input, v1, v2, launches, 0 };
+  GThread *thread;
 
   read_distributed_info (trace);
-
-  for (guint i = 0; i < builders->len; i++)
-    {
-      ChronoTrackBuilder *b = g_ptr_array_index (builders, i);
-
-      if (b->marks != NULL)
-        stray += pair_marks (trace, b, input->v2_binds);
-    }
   if (input->min_ts > input->max_ts)
     input->min_ts = input->max_ts = end = 0;
-
-  for (guint i = 0; i < builders->len; i++)
-    {
-      ChronoTrackBuilder *b = g_ptr_array_index (builders, i);
-      ChronoTrack *t = &b->track;
-
-      for (guint32 s = 0; s < t->n_spans; s++)
-        if (t->dur[s] < 0)
-          {
-            t->dur[s] = MAX (end - t->start[s], 0);
-            t->flags[s] |= CHRONO_SPAN_UNCLOSED;
-            unclosed++;
-          }
-      sort_spans (b);
-      sort_instants (t);
-      sort_samples (t);
-      lay_out (t);
-    }
+  prepare_all_tracks (trace, input, end, &stray, &unclosed);
 
   /* Tracks with nothing on them (a thread that only has a name, say) are
    * not rows. */
@@ -1028,12 +1109,21 @@ chrono_track_builder_finish_trace (ChronoTrace      *trace,
       else if (t->type == CHRONO_TRACK_THREAD && t->n_spans > 0)
         process_has_host[t->process] = TRUE;
       b->final_index = trace->tracks->len;
-      g_ptr_array_add (trace->tracks, &b->track);  /* placeholder, replaced below */
+      g_ptr_array_add (trace->tracks, NULL);  /* filled when the track is taken */
     }
 
   /* Flows bind on the relative times, before the base is added. */
-  bind_v1_flows (trace, input->flow_events);
-  bind_v2_flows (trace, input->v2_binds);
+  thread = g_thread_new ("chrono-flows", bind_flows, &links);
+  link_launches (builders, launches);
+  g_thread_join (thread);
+  g_array_append_vals (trace->flows, v1->data, v1->len);
+  g_array_append_vals (trace->flows, v2->data, v2->len);
+  g_array_append_vals (trace->flows, launches->data, launches->len);
+  stats->flows = v1->len + v2->len;
+  stats->launch_links = launches->len;
+  if (links.unmatched > 0)
+    chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " flow events have no partner or no slice to attach to",
+                              links.unmatched);
 
   for (guint i = 0; i < builders->len; i++)
     {
@@ -1045,7 +1135,6 @@ chrono_track_builder_finish_trace (ChronoTrace      *trace,
         shift_times (&b->track, trace->base_time_ns);
       trace->tracks->pdata[b->final_index] = take_track (b);
     }
-  link_launches (trace);
 
   for (guint p = 0; p < trace->processes->len; p++)
     {
