@@ -77,10 +77,16 @@ chrono_json_read_long_string (ChronoJsonScanner *s,
   return CHRONO_JSON_OK;
 }
 
+/* Bytes that may continue a number: one table load instead of six tests. */
+static const guint8 number_bytes[256] = {
+  ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1,
+  ['7'] = 1, ['8'] = 1, ['9'] = 1, ['-'] = 1, ['+'] = 1, ['.'] = 1, ['e'] = 1, ['E'] = 1,
+};
+
 static inline gboolean
 is_number_byte (guint8 c)
 {
-  return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+  return number_bytes[c];
 }
 
 ChronoJsonStatus

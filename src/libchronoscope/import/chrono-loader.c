@@ -2,6 +2,11 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <stdlib.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #include "chrono-chrome-importer.h"
 #include "chrono-loader.h"
 #include "chrono-trace-private.h"
@@ -99,6 +104,11 @@ load (ChronoSource       *source,
       trace->stats.truncated = TRUE;
       chrono_trace_add_warning (trace, "%s", source_error->message);
     }
+#ifdef __GLIBC__
+  /* Loading freed as much as it kept (growth, sorting, the scan's
+   * tables): give it back rather than hold it for the life of the app. */
+  malloc_trim (0);
+#endif
   return g_steal_pointer (&trace);
 }
 
