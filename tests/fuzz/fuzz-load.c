@@ -180,7 +180,6 @@ check_trace (ChronoTrace *trace)
       CHECK (flow->to.index < to->n_spans,
              "flow %u: target span %u of %u", f, flow->to.index, to->n_spans);
       CHECK (flow->type <= CHRONO_FLOW_LAUNCH, "flow %u: type %d", f, flow->type);
-      check_string (trace, n_strings, flow->cat, "flow category");
     }
 
   if (stats != NULL)

@@ -589,7 +589,7 @@ add_flow (GArray         *flows,
           ChronoSpanRef   to,
           ChronoFlowType  type)
 {
-  ChronoFlow flow = { from, to, type, 0 };
+  ChronoFlow flow = { from, to, type };
   g_array_append_val (flows, flow);
 }
 

@@ -62,7 +62,6 @@ typedef struct {
   ChronoSpanRef from;
   ChronoSpanRef to;
   ChronoFlowType type;
-  guint32 cat;
 } ChronoFlow;
 
 /* What the importer read, for summaries and tests. */
