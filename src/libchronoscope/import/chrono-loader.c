@@ -86,8 +86,14 @@ load (ChronoSource       *source,
 
   if (cancellable)
     g_cancellable_disconnect (cancellable, handler);
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
-    return NULL;
+  /* Cancellation wins over whatever the cut-short import reported. */
+  if (g_cancellable_is_cancelled (cancellable))
+    {
+      if (error != NULL)
+        g_clear_error (error);
+      g_cancellable_set_error_if_cancelled (cancellable, error);
+      return NULL;
+    }
   if (!ok)
     {
       /* A decompression error explains a syntax error better. */

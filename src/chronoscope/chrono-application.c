@@ -1,0 +1,325 @@
+/* chrono-application.c: the Chronoscope application
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "chrono-application.h"
+#include "chrono-example-trace.h"
+#include "chrono-window.h"
+
+struct _ChronoApplication
+{
+  AdwApplication  parent_instance;
+
+  GSettings      *settings;
+};
+
+G_DEFINE_FINAL_TYPE (ChronoApplication, chrono_application, ADW_TYPE_APPLICATION)
+
+static ChronoWindow *
+get_window (ChronoApplication *self)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (CHRONO_IS_WINDOW (window))
+    return CHRONO_WINDOW (window);
+  return chrono_window_new (self);
+}
+
+static void
+update_color_scheme (ChronoApplication *self)
+{
+  AdwStyleManager *style_manager = adw_style_manager_get_default ();
+  g_autofree char *scheme = g_settings_get_string (self->settings, "color-scheme");
+
+  if (g_strcmp0 (scheme, "light") == 0)
+    adw_style_manager_set_color_scheme (style_manager, ADW_COLOR_SCHEME_FORCE_LIGHT);
+  else if (g_strcmp0 (scheme, "dark") == 0)
+    adw_style_manager_set_color_scheme (style_manager, ADW_COLOR_SCHEME_FORCE_DARK);
+  else
+    adw_style_manager_set_color_scheme (style_manager, ADW_COLOR_SCHEME_DEFAULT);
+}
+
+/* The settings schema is there only once installed. Run from the build
+ * directory, the application goes without: the style follows the system,
+ * which AdwStyleManager does by default, and windows open at their default
+ * size. */
+static void
+init_settings (ChronoApplication *self)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  if (schema == NULL)
+    return;
+
+  self->settings = g_settings_new_full (schema, NULL, NULL);
+  g_signal_connect_object (self->settings, "changed::color-scheme",
+                           G_CALLBACK (update_color_scheme), self, G_CONNECT_SWAPPED);
+  update_color_scheme (self);
+}
+
+static void
+write_example_thread (GTask        *task,
+                      gpointer      source_object,
+                      gpointer      task_data,
+                      GCancellable *cancellable)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "chronoscope", NULL);
+  g_autofree char *path = g_build_filename (dir, "example.pt.trace.json.gz", NULL);
+  g_autofree char *tmp = g_build_filename (dir, "example-XXXXXX.tmp", NULL);
+  ChronoExampleOptions options;
+  GError *error = NULL;
+  int fd;
+
+  if (g_mkdir_with_parents (dir, 0755) != 0 ||
+      (fd = g_mkstemp (tmp)) < 0)
+    {
+      int saved_errno = errno;
+
+      g_task_return_new_error (task, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                               "%s: %s", dir, g_strerror (saved_errno));
+      return;
+    }
+  g_close (fd, NULL);
+
+  chrono_example_options_init (&options);
+  options.gzip = TRUE;
+  /* Written aside and renamed, so a tab still reading the previous example
+   * keeps its file. */
+  if (!chrono_example_trace_write (tmp, &options, NULL, &error))
+    {
+      g_unlink (tmp);
+      g_task_return_error (task, error);
+      return;
+    }
+  if (g_rename (tmp, path) != 0)
+    {
+      int saved_errno = errno;
+
+      g_unlink (tmp);
+      g_task_return_new_error (task, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                               "%s: %s", path, g_strerror (saved_errno));
+      return;
+    }
+  g_task_return_pointer (task, g_steal_pointer (&path), g_free);
+}
+
+static void
+write_example_done (GObject      *source_object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  ChronoApplication *self = CHRONO_APPLICATION (source_object);
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "open-example");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_task_propagate_pointer (G_TASK (result), &error);
+  ChronoWindow *window = get_window (self);
+
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), TRUE);
+  g_application_release (G_APPLICATION (self));
+
+  if (path != NULL)
+    {
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+
+      chrono_window_open_file (window, file);
+    }
+  else
+    {
+      AdwMessageDialog *dialog;
+
+      dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (window),
+                                                           _("Could Not Write the Example Trace"),
+                                                           error->message));
+      adw_message_dialog_add_response (dialog, "close", _("_Close"));
+      gtk_window_present (GTK_WINDOW (dialog));
+    }
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+open_action (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  ChronoWindow *window = get_window (CHRONO_APPLICATION (user_data));
+
+  gtk_window_present (GTK_WINDOW (window));
+  chrono_window_choose_files (window);
+}
+
+static void
+open_example_action (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       user_data)
+{
+  ChronoApplication *self = user_data;
+  g_autoptr(GTask) task = g_task_new (self, NULL, write_example_done, NULL);
+
+  /* One example at a time, and the application stays until it opens. */
+  g_simple_action_set_enabled (action, FALSE);
+  g_application_hold (G_APPLICATION (self));
+  g_task_set_source_tag (task, open_example_action);
+  g_task_run_in_thread (task, write_example_thread);
+}
+
+static void
+quit_action (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  GList *windows = gtk_application_get_windows (GTK_APPLICATION (user_data));
+
+  /* Closing, not just quitting, lets each window save its size. */
+  while (windows != NULL)
+    {
+      GList *next = windows->next;
+
+      gtk_window_close (windows->data);
+      windows = next;
+    }
+  g_application_quit (G_APPLICATION (user_data));
+}
+
+static void
+about_action (GSimpleAction *action,
+              GVariant      *parameter,
+              gpointer       user_data)
+{
+  ChronoApplication *self = user_data;
+  const char *developers[] = { _("The Chronoscope developers"), NULL };
+
+  adw_show_about_window (gtk_application_get_active_window (GTK_APPLICATION (self)),
+                         "application-name", _("Chronoscope"),
+                         "application-icon", APP_ID,
+                         "version", VERSION,
+                         "developer-name", _("The Chronoscope developers"),
+                         "developers", developers,
+                         "comments", _("Chronoscope shows where the time goes in the traces "
+                                       "that ML profilers write, such as PyTorch profiler "
+                                       "(Kineto) and Chrome trace event files."),
+                         "license-type", GTK_LICENSE_GPL_3_0,
+                         /* Translators: your names, one a line */
+                         "translator-credits", _("translator-credits"),
+                         NULL);
+}
+
+static void
+shortcuts_action (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  ChronoWindow *window = get_window (CHRONO_APPLICATION (user_data));
+
+  gtk_window_present (GTK_WINDOW (window));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL);
+}
+
+static void
+chrono_application_startup (GApplication *application)
+{
+  ChronoApplication *self = CHRONO_APPLICATION (application);
+  static const GActionEntry actions[] = {
+    { .name = "open", .activate = open_action },
+    { .name = "open-example", .activate = open_example_action },
+    { .name = "quit", .activate = quit_action },
+    { .name = "about", .activate = about_action },
+    { .name = "shortcuts", .activate = shortcuts_action },
+  };
+  static const struct {
+    const char *action;
+    const char *accels[3];
+  } accels[] = {
+    { "app.open", { "<Control>o", NULL } },
+    { "app.quit", { "<Control>q", NULL } },
+    { "app.shortcuts", { "<Control>question", NULL } },
+    { "win.close-tab", { "<Control>w", NULL } },
+  };
+
+  G_APPLICATION_CLASS (chrono_application_parent_class)->startup (application);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), actions, G_N_ELEMENTS (actions), self);
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (self), accels[i].action, accels[i].accels);
+
+  init_settings (self);
+}
+
+static void
+chrono_application_activate (GApplication *application)
+{
+  gtk_window_present (GTK_WINDOW (get_window (CHRONO_APPLICATION (application))));
+}
+
+static void
+chrono_application_open (GApplication  *application,
+                         GFile        **files,
+                         gint           n_files,
+                         const char    *hint)
+{
+  ChronoWindow *window = get_window (CHRONO_APPLICATION (application));
+
+  for (gint i = 0; i < n_files; i++)
+    chrono_window_open_file (window, files[i]);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+chrono_application_dispose (GObject *object)
+{
+  ChronoApplication *self = CHRONO_APPLICATION (object);
+
+  g_clear_object (&self->settings);
+
+  G_OBJECT_CLASS (chrono_application_parent_class)->dispose (object);
+}
+
+static void
+chrono_application_class_init (ChronoApplicationClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GApplicationClass *application_class = G_APPLICATION_CLASS (klass);
+
+  object_class->dispose = chrono_application_dispose;
+
+  application_class->startup = chrono_application_startup;
+  application_class->activate = chrono_application_activate;
+  application_class->open = chrono_application_open;
+}
+
+static void
+chrono_application_init (ChronoApplication *self)
+{
+}
+
+ChronoApplication *
+chrono_application_new (void)
+{
+  return g_object_new (CHRONO_TYPE_APPLICATION,
+                       "application-id", APP_ID,
+                       "flags", G_APPLICATION_HANDLES_OPEN,
+                       "resource-base-path", "/io/github/chronoscope/Chronoscope",
+                       NULL);
+}
+
+/**
+ * chrono_application_get_settings:
+ *
+ * Returns: (transfer none) (nullable): the settings, or %NULL when their
+ *   schema is not installed
+ */
+GSettings *
+chrono_application_get_settings (ChronoApplication *self)
+{
+  g_return_val_if_fail (CHRONO_IS_APPLICATION (self), NULL);
+  return self->settings;
+}

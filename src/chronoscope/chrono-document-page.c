@@ -1,0 +1,497 @@
+/* chrono-document-page.c: one trace in a tab: loading, failed or loaded
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+
+#include "chrono-document-page.h"
+#include "chrono-format.h"
+#include "chrono-loader.h"
+#include "chrono-trace-summary.h"
+
+/* Progress reaches the main thread at most this often. */
+#define PROGRESS_INTERVAL_US (G_USEC_PER_SEC / 30)
+
+/* Shared by the page (main thread) and the loading thread. */
+typedef struct
+{
+  ChronoDocumentPage *page;  /* main thread only; NULL once the page stops listening */
+  char               *path;
+
+  GMutex              lock;
+  guint64             done;
+  guint64             total;
+  gint64              posted_at;
+  gboolean            posted;  /* an update waits in the main loop */
+} LoadJob;
+
+struct _ChronoDocumentPage
+{
+  GtkWidget            parent_instance;
+
+  GFile               *file;
+  ChronoTrace         *trace;
+  GError              *error;
+  ChronoDocumentState  state;
+  GCancellable        *cancellable;
+  LoadJob             *job;
+
+  GtkStack            *stack;
+  GtkLabel            *file_label;
+  GtkProgressBar      *progress_bar;
+  AdwStatusPage       *error_page;
+  GtkBox              *trace_box;
+};
+
+G_DEFINE_ENUM_TYPE (ChronoDocumentState, chrono_document_state,
+                    G_DEFINE_ENUM_VALUE (CHRONO_DOCUMENT_STATE_LOADING, "loading"),
+                    G_DEFINE_ENUM_VALUE (CHRONO_DOCUMENT_STATE_LOADED, "loaded"),
+                    G_DEFINE_ENUM_VALUE (CHRONO_DOCUMENT_STATE_FAILED, "failed"),
+                    G_DEFINE_ENUM_VALUE (CHRONO_DOCUMENT_STATE_CANCELLED, "cancelled"))
+
+G_DEFINE_FINAL_TYPE (ChronoDocumentPage, chrono_document_page, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_FILE,
+  PROP_TRACE,
+  PROP_STATE,
+  N_PROPS
+};
+
+enum {
+  CLOSE_REQUESTED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static LoadJob *
+load_job_new (ChronoDocumentPage *page,
+              const char         *path)
+{
+  LoadJob *job = g_atomic_rc_box_new0 (LoadJob);
+
+  job->page = page;
+  job->path = g_strdup (path);
+  g_mutex_init (&job->lock);
+  return job;
+}
+
+static void
+load_job_clear (LoadJob *job)
+{
+  g_free (job->path);
+  g_mutex_clear (&job->lock);
+}
+
+static void
+load_job_unref (gpointer job)
+{
+  g_atomic_rc_box_release_full (job, (GDestroyNotify) load_job_clear);
+}
+
+static void
+show_progress (ChronoDocumentPage *self,
+               guint64             done,
+               guint64             total)
+{
+  g_autofree char *done_text = g_strdup_printf ("%.1f", done / 1e6);
+  g_autofree char *total_text = chrono_format_megabytes (total);
+  /* Translators: megabytes read of the total, "12.3 of 40.0 MB" */
+  g_autofree char *text = g_strdup_printf (_("%s of %s"), done_text, total_text);
+
+  gtk_progress_bar_set_fraction (self->progress_bar, total ? MIN (1.0, (double) done / total) : 0.0);
+  gtk_progress_bar_set_text (self->progress_bar, text);
+}
+
+static gboolean
+show_progress_cb (gpointer user_data)
+{
+  LoadJob *job = user_data;
+  guint64 done, total;
+
+  g_mutex_lock (&job->lock);
+  done = job->done;
+  total = job->total;
+  job->posted = FALSE;
+  g_mutex_unlock (&job->lock);
+
+  if (job->page != NULL)
+    show_progress (job->page, done, total);
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs on the loading thread, often: keep the latest numbers and wake the
+ * main thread only when the last update was shown long enough ago. */
+static void
+load_progress_cb (guint64  done,
+                  guint64  total,
+                  gpointer user_data)
+{
+  LoadJob *job = user_data;
+  gint64 now = g_get_monotonic_time ();
+  gboolean post = FALSE;
+
+  g_mutex_lock (&job->lock);
+  job->done = done;
+  job->total = total;
+  if (!job->posted && now - job->posted_at >= PROGRESS_INTERVAL_US)
+    {
+      job->posted = TRUE;
+      job->posted_at = now;
+      post = TRUE;
+    }
+  g_mutex_unlock (&job->lock);
+
+  /* Above redraw priority: while frames are slow, idle-priority updates
+   * would wait until loading is over. Throttled, they cost the frames
+   * nothing. */
+  if (post)
+    g_idle_add_full (G_PRIORITY_DEFAULT, show_progress_cb,
+                     g_atomic_rc_box_acquire (job), load_job_unref);
+}
+
+static void
+load_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  LoadJob *job = task_data;
+  GError *error = NULL;
+  ChronoTrace *trace;
+
+  trace = chrono_trace_load_file (job->path, cancellable, load_progress_cb, job, &error);
+  if (trace != NULL)
+    g_task_return_pointer (task, trace, g_object_unref);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+set_state (ChronoDocumentPage  *self,
+           ChronoDocumentState  state)
+{
+  if (self->state == state)
+    return;
+  self->state = state;
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "document.cancel",
+                                 state == CHRONO_DOCUMENT_STATE_LOADING);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+}
+
+static void
+show_error (ChronoDocumentPage *self)
+{
+  g_autofree char *basename = g_file_get_basename (self->file);
+  g_autofree char *title = NULL;
+  g_autofree char *description = g_markup_escape_text (self->error->message, -1);
+
+  if (self->state == CHRONO_DOCUMENT_STATE_CANCELLED)
+    title = g_strdup (_("Loading Cancelled"));
+  else
+    /* Translators: the file name */
+    title = g_strdup_printf (_("Could Not Open “%s”"), basename);
+  adw_status_page_set_title (self->error_page, title);
+  adw_status_page_set_description (self->error_page, description);
+  gtk_stack_set_visible_child_name (self->stack, "error");
+}
+
+static void
+load_done_cb (GObject      *source_object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(ChronoDocumentPage) self = user_data;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+
+  trace = g_task_propagate_pointer (G_TASK (result), &error);
+  if (self->job == NULL)  /* disposed while loading */
+    return;
+  self->job->page = NULL;
+  g_clear_pointer (&self->job, load_job_unref);
+
+  if (trace != NULL)
+    {
+      self->trace = g_steal_pointer (&trace);
+      /* Built only now: a page that fails never pays for it. */
+      gtk_box_append (self->trace_box, g_object_new (CHRONO_TYPE_TRACE_SUMMARY,
+                                                     "trace", self->trace,
+                                                     "vexpand", TRUE,
+                                                     NULL));
+      gtk_stack_set_visible_child_name (self->stack, "trace");
+      set_state (self, CHRONO_DOCUMENT_STATE_LOADED);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRACE]);
+      return;
+    }
+
+  self->error = g_steal_pointer (&error);
+  if (g_error_matches (self->error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+      g_error_matches (self->error, CHRONO_LOAD_ERROR, CHRONO_LOAD_ERROR_CANCELLED))
+    set_state (self, CHRONO_DOCUMENT_STATE_CANCELLED);
+  else
+    set_state (self, CHRONO_DOCUMENT_STATE_FAILED);
+  show_error (self);
+}
+
+static void
+chrono_document_page_load (ChronoDocumentPage *self)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *basename = g_file_get_basename (self->file);
+  g_autofree char *path = g_file_get_path (self->file);
+  /* Translators: the file name */
+  g_autofree char *loading = g_strdup_printf (_("Loading “%s”"), basename);
+
+  gtk_label_set_label (self->file_label, loading);
+  gtk_progress_bar_set_text (self->progress_bar, _("Opening…"));
+
+  if (path == NULL)
+    {
+      g_autofree char *uri = g_file_get_uri (self->file);
+
+      /* Traces are memory-mapped, which needs a local path. */
+      self->error = g_error_new (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                                 _("%s: only local files can be opened"), uri);
+      set_state (self, CHRONO_DOCUMENT_STATE_FAILED);
+      show_error (self);
+      return;
+    }
+
+  self->job = load_job_new (self, path);
+  self->cancellable = g_cancellable_new ();
+  /* The page rides in user_data, not as the source object, so that its last
+   * reference is never dropped on the loading thread. */
+  task = g_task_new (NULL, self->cancellable, load_done_cb, g_object_ref (self));
+  g_task_set_source_tag (task, chrono_document_page_load);
+  g_task_set_task_data (task, g_atomic_rc_box_acquire (self->job), load_job_unref);
+  g_task_run_in_thread (task, load_thread);
+}
+
+static void
+cancel_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  ChronoDocumentPage *self = CHRONO_DOCUMENT_PAGE (widget);
+
+  chrono_document_page_cancel (self);
+  g_signal_emit (self, signals[CLOSE_REQUESTED], 0);
+}
+
+static void
+close_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  g_signal_emit (widget, signals[CLOSE_REQUESTED], 0);
+}
+
+static void
+chrono_document_page_constructed (GObject *object)
+{
+  ChronoDocumentPage *self = CHRONO_DOCUMENT_PAGE (object);
+
+  G_OBJECT_CLASS (chrono_document_page_parent_class)->constructed (object);
+
+  g_return_if_fail (G_IS_FILE (self->file));
+  chrono_document_page_load (self);
+}
+
+static void
+chrono_document_page_dispose (GObject *object)
+{
+  ChronoDocumentPage *self = CHRONO_DOCUMENT_PAGE (object);
+
+  g_cancellable_cancel (self->cancellable);
+  if (self->job != NULL)
+    {
+      self->job->page = NULL;
+      g_clear_pointer (&self->job, load_job_unref);
+    }
+  gtk_widget_dispose_template (GTK_WIDGET (self), CHRONO_TYPE_DOCUMENT_PAGE);
+
+  G_OBJECT_CLASS (chrono_document_page_parent_class)->dispose (object);
+}
+
+static void
+chrono_document_page_finalize (GObject *object)
+{
+  ChronoDocumentPage *self = CHRONO_DOCUMENT_PAGE (object);
+
+  g_clear_object (&self->file);
+  g_clear_object (&self->trace);
+  g_clear_object (&self->cancellable);
+  g_clear_error (&self->error);
+
+  G_OBJECT_CLASS (chrono_document_page_parent_class)->finalize (object);
+}
+
+static void
+chrono_document_page_get_property (GObject    *object,
+                                   guint       prop_id,
+                                   GValue     *value,
+                                   GParamSpec *pspec)
+{
+  ChronoDocumentPage *self = CHRONO_DOCUMENT_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_FILE:
+      g_value_set_object (value, self->file);
+      break;
+    case PROP_TRACE:
+      g_value_set_object (value, self->trace);
+      break;
+    case PROP_STATE:
+      g_value_set_enum (value, self->state);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+chrono_document_page_set_property (GObject      *object,
+                                   guint         prop_id,
+                                   const GValue *value,
+                                   GParamSpec   *pspec)
+{
+  ChronoDocumentPage *self = CHRONO_DOCUMENT_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_FILE:
+      self->file = g_value_dup_object (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+chrono_document_page_class_init (ChronoDocumentPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->constructed = chrono_document_page_constructed;
+  object_class->dispose = chrono_document_page_dispose;
+  object_class->finalize = chrono_document_page_finalize;
+  object_class->get_property = chrono_document_page_get_property;
+  object_class->set_property = chrono_document_page_set_property;
+
+  properties[PROP_FILE] =
+    g_param_spec_object ("file", NULL, NULL, G_TYPE_FILE,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TRACE] =
+    g_param_spec_object ("trace", NULL, NULL, CHRONO_TYPE_TRACE,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_STATE] =
+    g_param_spec_enum ("state", NULL, NULL, CHRONO_TYPE_DOCUMENT_STATE,
+                       CHRONO_DOCUMENT_STATE_LOADING,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * ChronoDocumentPage::close-requested:
+   *
+   * The person asked to close this page: Cancel while loading, or Close
+   * after an error. Whoever holds the page removes it.
+   */
+  signals[CLOSE_REQUESTED] =
+    g_signal_new ("close-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  gtk_widget_class_install_action (widget_class, "document.cancel", NULL, cancel_action);
+  gtk_widget_class_install_action (widget_class, "document.close", NULL, close_action);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "documentpage");
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/chronoscope/Chronoscope/chrono-document-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, ChronoDocumentPage, stack);
+  gtk_widget_class_bind_template_child (widget_class, ChronoDocumentPage, file_label);
+  gtk_widget_class_bind_template_child (widget_class, ChronoDocumentPage, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, ChronoDocumentPage, error_page);
+  gtk_widget_class_bind_template_child (widget_class, ChronoDocumentPage, trace_box);
+}
+
+static void
+chrono_document_page_init (ChronoDocumentPage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+ChronoDocumentPage *
+chrono_document_page_new (GFile *file)
+{
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  return g_object_new (CHRONO_TYPE_DOCUMENT_PAGE, "file", file, NULL);
+}
+
+/**
+ * chrono_document_page_get_file:
+ *
+ * Returns: (transfer none): the trace file this page shows
+ */
+GFile *
+chrono_document_page_get_file (ChronoDocumentPage *self)
+{
+  g_return_val_if_fail (CHRONO_IS_DOCUMENT_PAGE (self), NULL);
+  return self->file;
+}
+
+/**
+ * chrono_document_page_get_trace:
+ *
+ * Returns: (transfer none) (nullable): the loaded trace, or %NULL until it
+ *   has loaded
+ */
+ChronoTrace *
+chrono_document_page_get_trace (ChronoDocumentPage *self)
+{
+  g_return_val_if_fail (CHRONO_IS_DOCUMENT_PAGE (self), NULL);
+  return self->trace;
+}
+
+ChronoDocumentState
+chrono_document_page_get_state (ChronoDocumentPage *self)
+{
+  g_return_val_if_fail (CHRONO_IS_DOCUMENT_PAGE (self), CHRONO_DOCUMENT_STATE_FAILED);
+  return self->state;
+}
+
+/**
+ * chrono_document_page_get_error:
+ *
+ * Returns: (transfer none) (nullable): why loading failed or stopped
+ */
+const GError *
+chrono_document_page_get_error (ChronoDocumentPage *self)
+{
+  g_return_val_if_fail (CHRONO_IS_DOCUMENT_PAGE (self), NULL);
+  return self->error;
+}
+
+/**
+ * chrono_document_page_cancel:
+ *
+ * Stops loading. The page turns to %CHRONO_DOCUMENT_STATE_CANCELLED once
+ * the loading thread has let go.
+ */
+void
+chrono_document_page_cancel (ChronoDocumentPage *self)
+{
+  g_return_if_fail (CHRONO_IS_DOCUMENT_PAGE (self));
+
+  if (self->state == CHRONO_DOCUMENT_STATE_LOADING)
+    g_cancellable_cancel (self->cancellable);
+}

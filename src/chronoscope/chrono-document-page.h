@@ -1,0 +1,33 @@
+/* chrono-document-page.h: one trace in a tab: loading, failed or loaded
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "chrono-trace.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  CHRONO_DOCUMENT_STATE_LOADING,
+  CHRONO_DOCUMENT_STATE_LOADED,
+  CHRONO_DOCUMENT_STATE_FAILED,
+  CHRONO_DOCUMENT_STATE_CANCELLED,
+} ChronoDocumentState;
+
+#define CHRONO_TYPE_DOCUMENT_STATE (chrono_document_state_get_type ())
+GType chrono_document_state_get_type (void);
+
+#define CHRONO_TYPE_DOCUMENT_PAGE (chrono_document_page_get_type ())
+G_DECLARE_FINAL_TYPE (ChronoDocumentPage, chrono_document_page, CHRONO, DOCUMENT_PAGE, GtkWidget)
+
+ChronoDocumentPage  *chrono_document_page_new       (GFile              *file);
+GFile               *chrono_document_page_get_file  (ChronoDocumentPage *self);
+ChronoTrace         *chrono_document_page_get_trace (ChronoDocumentPage *self);
+ChronoDocumentState  chrono_document_page_get_state (ChronoDocumentPage *self);
+const GError        *chrono_document_page_get_error (ChronoDocumentPage *self);
+void                 chrono_document_page_cancel    (ChronoDocumentPage *self);
+
+G_END_DECLS

@@ -1,0 +1,15 @@
+/* chrono-format.h: numbers and durations as the application shows them
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+char *chrono_format_count    (guint64 count);
+char *chrono_format_duration (gint64  ns);
+char *chrono_format_megabytes (guint64 bytes);
+
+G_END_DECLS

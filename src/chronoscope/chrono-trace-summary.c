@@ -1,0 +1,344 @@
+/* chrono-trace-summary.c: what a loaded trace holds, at a glance
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "chrono-format.h"
+#include "chrono-summary-row.h"
+#include "chrono-trace-summary.h"
+
+struct _ChronoTraceSummary
+{
+  GtkWidget       parent_instance;
+
+  ChronoTrace    *trace;
+
+  GtkLabel       *title_label;
+  GtkLabel       *subtitle_label;
+  GtkLabel       *duration_label;
+  GtkLabel       *events_label;
+  GtkLabel       *spans_label;
+  GtkLabel       *processes_label;
+  GtkLabel       *tracks_label;
+  GtkFlowBox     *kinds_box;
+  GtkLabel       *warnings_label;
+  GtkColumnView  *tracks_view;
+};
+
+G_DEFINE_FINAL_TYPE (ChronoTraceSummary, chrono_trace_summary, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_TRACE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static const char *
+kind_label (ChronoKind kind)
+{
+  switch (kind)
+    {
+    case CHRONO_KIND_HOST_OP:        return _("Host ops");
+    case CHRONO_KIND_PYTHON:         return _("Python");
+    case CHRONO_KIND_ANNOTATION:     return _("Annotations");
+    case CHRONO_KIND_STEP:           return _("Steps");
+    case CHRONO_KIND_RUNTIME:        return _("Runtime calls");
+    case CHRONO_KIND_DRIVER:         return _("Driver calls");
+    case CHRONO_KIND_KERNEL:         return _("Kernels");
+    case CHRONO_KIND_MEMCPY:         return _("Memory copies");
+    case CHRONO_KIND_MEMSET:         return _("Memory sets");
+    case CHRONO_KIND_SYNC:           return _("Synchronizations");
+    case CHRONO_KIND_COLLECTIVE:     return _("Collectives");
+    case CHRONO_KIND_GPU_ANNOTATION: return _("GPU annotations");
+    case CHRONO_KIND_ASYNC:          return _("Async");
+    case CHRONO_KIND_OVERHEAD:       return _("Overhead");
+    case CHRONO_KIND_TRACE:          return _("Trace");
+    case CHRONO_KIND_OTHER:
+    case CHRONO_N_KINDS:
+    default:                         return _("Other");
+    }
+}
+
+static const char *
+track_type_label (ChronoTrackType type)
+{
+  switch (type)
+    {
+    case CHRONO_TRACK_THREAD:   return _("Thread");
+    case CHRONO_TRACK_STREAM:   return _("Stream");
+    case CHRONO_TRACK_ASYNC:    return _("Async");
+    case CHRONO_TRACK_COUNTER:  return _("Counter");
+    case CHRONO_TRACK_INSTANTS: return _("Instants");
+    default:                    return _("Other");
+    }
+}
+
+static void
+set_count (GtkLabel *label,
+           guint64   count)
+{
+  g_autofree char *text = chrono_format_count (count);
+
+  gtk_label_set_label (label, text);
+}
+
+static gint
+compare_tracks (gconstpointer a,
+                gconstpointer b,
+                gpointer      user_data)
+{
+  ChronoTrace *trace = user_data;
+  const ChronoTrack *x = chrono_trace_get_track (trace, *(const guint *) a);
+  const ChronoTrack *y = chrono_trace_get_track (trace, *(const guint *) b);
+
+  if (x->process != y->process)
+    return x->process < y->process ? -1 : 1;
+  if (x->type != y->type)
+    return x->type < y->type ? -1 : 1;
+  /* The busiest track of a kind first: that is where the time goes. */
+  return x->n_spans > y->n_spans ? -1 : x->n_spans < y->n_spans;
+}
+
+/* One row per process, with its tracks as children, in the order the CLI
+ * prints them. */
+static GListModel *
+build_rows (ChronoTrace *trace)
+{
+  guint n_processes = chrono_trace_get_n_processes (trace);
+  guint n_tracks = chrono_trace_get_n_tracks (trace);
+  g_autoptr(GListStore) processes = g_list_store_new (CHRONO_TYPE_SUMMARY_ROW);
+  g_autoptr(GArray) order = g_array_sized_new (FALSE, FALSE, sizeof (guint), n_tracks);
+  guint i = 0;
+
+  for (guint t = 0; t < n_tracks; t++)
+    g_array_append_val (order, t);
+  g_array_sort_with_data (order, compare_tracks, trace);
+
+  for (guint p = 0; p < n_processes; p++)
+    {
+      const ChronoProcess *process = chrono_trace_get_process (trace, p);
+      g_autoptr(GListStore) tracks = g_list_store_new (CHRONO_TYPE_SUMMARY_ROW);
+      g_autoptr(ChronoSummaryRow) row = NULL;
+      guint64 spans = 0, instants = 0, samples = 0;
+
+      for (; i < order->len; i++)
+        {
+          const ChronoTrack *track = chrono_trace_get_track (trace, g_array_index (order, guint, i));
+          g_autoptr(ChronoSummaryRow) child = NULL;
+
+          if (track->process != p)
+            break;
+          child = chrono_summary_row_new (chrono_trace_get_string (trace, track->display_name),
+                                          track_type_label (track->type),
+                                          track->n_spans, track->n_instants, track->n_samples,
+                                          NULL);
+          g_list_store_append (tracks, child);
+          spans += track->n_spans;
+          instants += track->n_instants;
+          samples += track->n_samples;
+        }
+
+      row = chrono_summary_row_new (chrono_trace_get_string (trace, process->display_name),
+                                    process->is_device ? _("Device") : _("Process"),
+                                    spans, instants, samples, G_LIST_MODEL (tracks));
+      g_list_store_append (processes, row);
+    }
+
+  return G_LIST_MODEL (g_steal_pointer (&processes));
+}
+
+static GListModel *
+create_child_model (gpointer item,
+                    gpointer user_data)
+{
+  GListModel *children = chrono_summary_row_get_children (CHRONO_SUMMARY_ROW (item));
+
+  /* A device with no tracks gets no expander. */
+  if (children == NULL || g_list_model_get_n_items (children) == 0)
+    return NULL;
+  return g_object_ref (children);
+}
+
+static GtkWidget *
+kind_chip_new (const char *name,
+               guint64     count)
+{
+  g_autofree char *count_text = chrono_format_count (count);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *name_label = gtk_label_new (name);
+  GtkWidget *count_label = gtk_label_new (count_text);
+
+  gtk_widget_add_css_class (box, "kind-chip");
+  gtk_widget_set_halign (box, GTK_ALIGN_START);
+  gtk_widget_add_css_class (count_label, "dim-label");
+  gtk_widget_add_css_class (count_label, "numeric");
+  gtk_box_append (GTK_BOX (box), name_label);
+  gtk_box_append (GTK_BOX (box), count_label);
+  return box;
+}
+
+static void
+show_trace (ChronoTraceSummary *self)
+{
+  ChronoTrace *trace = self->trace;
+  const ChronoLoadStats *stats = chrono_trace_get_stats (trace);
+  g_autofree char *basename = g_path_get_basename (chrono_trace_get_path (trace));
+  g_autofree char *size = chrono_format_megabytes (chrono_trace_get_source_size (trace));
+  g_autofree char *subtitle = NULL;
+  g_autofree char *duration = NULL;
+  g_autoptr(GString) warnings = g_string_new (NULL);
+  GtkTreeListModel *tree;
+  GtkWidget *child;
+
+  gtk_label_set_label (self->title_label, basename);
+  if (chrono_trace_get_rank (trace) >= 0)
+    /* Translators: format, compression, size, then the rank of a distributed run */
+    subtitle = g_strdup_printf (_("%s · %s · %s · rank %d of %d"),
+                                chrono_trace_get_format (trace), chrono_trace_get_compression (trace),
+                                size, chrono_trace_get_rank (trace), chrono_trace_get_world_size (trace));
+  else
+    /* Translators: format, compression and size of a trace file */
+    subtitle = g_strdup_printf (_("%s · %s · %s"), chrono_trace_get_format (trace),
+                                chrono_trace_get_compression (trace), size);
+  gtk_label_set_label (self->subtitle_label, subtitle);
+
+  duration = chrono_format_duration (chrono_trace_get_end_ns (trace) - chrono_trace_get_start_ns (trace));
+  gtk_label_set_label (self->duration_label, duration);
+  set_count (self->events_label, stats->events);
+  set_count (self->spans_label, stats->spans + stats->async_spans);
+  set_count (self->processes_label, chrono_trace_get_n_processes (trace));
+  set_count (self->tracks_label, chrono_trace_get_n_tracks (trace));
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->kinds_box))))
+    gtk_flow_box_remove (self->kinds_box, child);
+  for (guint k = 0; k < CHRONO_N_KINDS; k++)
+    if (stats->kinds[k] > 0)
+      gtk_flow_box_append (self->kinds_box, kind_chip_new (kind_label (k), stats->kinds[k]));
+
+  if (stats->truncated)
+    g_string_append (warnings, _("The file is incomplete: this is what it holds up to where it ends."));
+  for (guint i = 0; i < stats->warnings->len; i++)
+    {
+      if (warnings->len)
+        g_string_append_c (warnings, '\n');
+      g_string_append (warnings, g_ptr_array_index (stats->warnings, i));
+    }
+  gtk_label_set_label (self->warnings_label, warnings->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->warnings_label), warnings->len > 0);
+
+  tree = gtk_tree_list_model_new (build_rows (trace), FALSE, TRUE, create_child_model, NULL, NULL);
+  gtk_column_view_set_model (self->tracks_view,
+                             GTK_SELECTION_MODEL (gtk_no_selection_new (G_LIST_MODEL (tree))));
+}
+
+static void
+chrono_trace_summary_dispose (GObject *object)
+{
+  ChronoTraceSummary *self = CHRONO_TRACE_SUMMARY (object);
+  GtkWidget *child;
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), CHRONO_TYPE_TRACE_SUMMARY);
+  /* Disposing the template leaves children without an id in place. */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+  g_clear_object (&self->trace);
+
+  G_OBJECT_CLASS (chrono_trace_summary_parent_class)->dispose (object);
+}
+
+static void
+chrono_trace_summary_get_property (GObject    *object,
+                                   guint       prop_id,
+                                   GValue     *value,
+                                   GParamSpec *pspec)
+{
+  ChronoTraceSummary *self = CHRONO_TRACE_SUMMARY (object);
+
+  switch (prop_id)
+    {
+    case PROP_TRACE:
+      g_value_set_object (value, self->trace);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+chrono_trace_summary_set_property (GObject      *object,
+                                   guint         prop_id,
+                                   const GValue *value,
+                                   GParamSpec   *pspec)
+{
+  ChronoTraceSummary *self = CHRONO_TRACE_SUMMARY (object);
+
+  switch (prop_id)
+    {
+    case PROP_TRACE:
+      chrono_trace_summary_set_trace (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+chrono_trace_summary_class_init (ChronoTraceSummaryClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = chrono_trace_summary_dispose;
+  object_class->get_property = chrono_trace_summary_get_property;
+  object_class->set_property = chrono_trace_summary_set_property;
+
+  properties[PROP_TRACE] =
+    g_param_spec_object ("trace", NULL, NULL, CHRONO_TYPE_TRACE,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* The row type is only named in the list factories' XML. */
+  g_type_ensure (CHRONO_TYPE_SUMMARY_ROW);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "tracesummary");
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/chronoscope/Chronoscope/chrono-trace-summary.ui");
+  gtk_widget_class_bind_template_child (widget_class, ChronoTraceSummary, title_label);
+  gtk_widget_class_bind_template_child (widget_class, ChronoTraceSummary, subtitle_label);
+  gtk_widget_class_bind_template_child (widget_class, ChronoTraceSummary, duration_label);
+  gtk_widget_class_bind_template_child (widget_class, ChronoTraceSummary, events_label);
+  gtk_widget_class_bind_template_child (widget_class, ChronoTraceSummary, spans_label);
+  gtk_widget_class_bind_template_child (widget_class, ChronoTraceSummary, processes_label);
+  gtk_widget_class_bind_template_child (widget_class, ChronoTraceSummary, tracks_label);
+  gtk_widget_class_bind_template_child (widget_class, ChronoTraceSummary, kinds_box);
+  gtk_widget_class_bind_template_child (widget_class, ChronoTraceSummary, warnings_label);
+  gtk_widget_class_bind_template_child (widget_class, ChronoTraceSummary, tracks_view);
+}
+
+static void
+chrono_trace_summary_init (ChronoTraceSummary *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+void
+chrono_trace_summary_set_trace (ChronoTraceSummary *self,
+                                ChronoTrace        *trace)
+{
+  g_return_if_fail (CHRONO_IS_TRACE_SUMMARY (self));
+  g_return_if_fail (trace == NULL || CHRONO_IS_TRACE (trace));
+
+  if (!g_set_object (&self->trace, trace))
+    return;
+  if (trace != NULL)
+    show_trace (self);
+  else
+    gtk_column_view_set_model (self->tracks_view, NULL);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRACE]);
+}

@@ -1,0 +1,363 @@
+/* chrono-window.c: a window of traces, one tab each
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "chrono-window.h"
+
+struct _ChronoWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  GtkFileChooserNative *chooser;
+
+  AdwWindowTitle       *window_title;
+  GtkStack             *stack;
+  AdwStatusPage        *welcome_page;
+  AdwTabView           *tab_view;
+};
+
+G_DEFINE_FINAL_TYPE (ChronoWindow, chrono_window, ADW_TYPE_APPLICATION_WINDOW)
+
+static void
+update_title (ChronoWindow *self)
+{
+  AdwTabPage *page = adw_tab_view_get_selected_page (self->tab_view);
+  const char *name = page ? adw_tab_page_get_title (page) : NULL;
+  g_autofree char *title = NULL;
+
+  adw_window_title_set_subtitle (self->window_title, name);
+  /* Translators: the window title in window lists, with the selected trace */
+  title = name ? g_strdup_printf (_("%s — Chronoscope"), name) : g_strdup (_("Chronoscope"));
+  gtk_window_set_title (GTK_WINDOW (self), title);
+}
+
+static void
+update_pages (ChronoWindow *self)
+{
+  gboolean has_pages = adw_tab_view_get_n_pages (self->tab_view) > 0;
+  GAction *close_tab = g_action_map_lookup_action (G_ACTION_MAP (self), "close-tab");
+
+  gtk_stack_set_visible_child_name (self->stack, has_pages ? "documents" : "welcome");
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (close_tab), has_pages);
+  update_title (self);
+}
+
+static gboolean
+on_close_page (ChronoWindow *self,
+               AdwTabPage   *page,
+               AdwTabView   *tab_view)
+{
+  chrono_document_page_cancel (CHRONO_DOCUMENT_PAGE (adw_tab_page_get_child (page)));
+  /* The default handler closes it. */
+  return GDK_EVENT_PROPAGATE;
+}
+
+static void
+on_page_close_requested (ChronoWindow       *self,
+                         ChronoDocumentPage *document)
+{
+  AdwTabPage *page = adw_tab_view_get_page (self->tab_view, GTK_WIDGET (document));
+
+  adw_tab_view_close_page (self->tab_view, page);
+}
+
+static void
+on_page_state (ChronoDocumentPage *document,
+               GParamSpec         *pspec,
+               ChronoWindow       *self)
+{
+  g_autofree char *uri = NULL;
+
+  /* Only traces that loaded are worth offering again. */
+  if (chrono_document_page_get_state (document) != CHRONO_DOCUMENT_STATE_LOADED)
+    return;
+  uri = g_file_get_uri (chrono_document_page_get_file (document));
+  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+}
+
+static gboolean
+state_to_loading (GBinding     *binding,
+                  const GValue *from_value,
+                  GValue       *to_value,
+                  gpointer      user_data)
+{
+  g_value_set_boolean (to_value, g_value_get_enum (from_value) == CHRONO_DOCUMENT_STATE_LOADING);
+  return TRUE;
+}
+
+static ChronoDocumentPage *
+find_document (ChronoWindow *self,
+               GFile        *file)
+{
+  guint n_pages = adw_tab_view_get_n_pages (self->tab_view);
+
+  for (guint i = 0; i < n_pages; i++)
+    {
+      AdwTabPage *page = adw_tab_view_get_nth_page (self->tab_view, i);
+      ChronoDocumentPage *document = CHRONO_DOCUMENT_PAGE (adw_tab_page_get_child (page));
+
+      if (g_file_equal (chrono_document_page_get_file (document), file))
+        return document;
+    }
+  return NULL;
+}
+
+static void
+close_tab_action (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  ChronoWindow *self = user_data;
+  AdwTabPage *page = adw_tab_view_get_selected_page (self->tab_view);
+
+  if (page != NULL)
+    adw_tab_view_close_page (self->tab_view, page);
+}
+
+static gboolean
+on_drop (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         ChronoWindow  *self)
+{
+  GSList *files;
+
+  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    return FALSE;
+  files = g_value_get_boxed (value);
+  for (const GSList *l = files; l != NULL; l = l->next)
+    chrono_window_open_file (self, G_FILE (l->data));
+  return files != NULL;
+}
+
+static void
+on_chooser_response (GtkNativeDialog *chooser,
+                     int              response,
+                     ChronoWindow    *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (chooser));
+      guint n_files = g_list_model_get_n_items (files);
+
+      for (guint i = 0; i < n_files; i++)
+        {
+          g_autoptr(GFile) file = g_list_model_get_item (files, i);
+
+          chrono_window_open_file (self, file);
+        }
+    }
+  gtk_native_dialog_destroy (chooser);
+  g_clear_object (&self->chooser);
+}
+
+static gboolean
+chrono_window_close_request (GtkWindow *window)
+{
+  GtkApplication *application = gtk_window_get_application (window);
+  GSettings *settings;
+  int width, height;
+
+  settings = application ? chrono_application_get_settings (CHRONO_APPLICATION (application)) : NULL;
+  if (settings != NULL)
+    {
+      /* The default size follows the window while it is not maximized. */
+      gtk_window_get_default_size (window, &width, &height);
+      g_settings_set_int (settings, "window-width", width);
+      g_settings_set_int (settings, "window-height", height);
+      g_settings_set_boolean (settings, "window-maximized", gtk_window_is_maximized (window));
+    }
+
+  return GTK_WINDOW_CLASS (chrono_window_parent_class)->close_request (window);
+}
+
+static void
+chrono_window_dispose (GObject *object)
+{
+  ChronoWindow *self = CHRONO_WINDOW (object);
+
+  if (self->chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+  g_clear_object (&self->chooser);
+  gtk_widget_dispose_template (GTK_WIDGET (self), CHRONO_TYPE_WINDOW);
+
+  G_OBJECT_CLASS (chrono_window_parent_class)->dispose (object);
+}
+
+static void
+chrono_window_class_init (ChronoWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = chrono_window_dispose;
+
+  window_class->close_request = chrono_window_close_request;
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/chronoscope/Chronoscope/chrono-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, ChronoWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, ChronoWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, ChronoWindow, welcome_page);
+  gtk_widget_class_bind_template_child (widget_class, ChronoWindow, tab_view);
+  gtk_widget_class_bind_template_callback (widget_class, update_pages);
+  gtk_widget_class_bind_template_callback (widget_class, update_title);
+  gtk_widget_class_bind_template_callback (widget_class, on_close_page);
+}
+
+static void
+chrono_window_init (ChronoWindow *self)
+{
+  static const GActionEntry actions[] = {
+    { .name = "close-tab", .activate = close_tab_action },
+  };
+  g_autoptr(GtkBuilder) builder = NULL;
+  GtkDropTarget *drop;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), actions, G_N_ELEMENTS (actions), self);
+
+  /* The icon follows the application id, which a development build changes. */
+  adw_status_page_set_icon_name (self->welcome_page, APP_ID);
+
+  builder = gtk_builder_new_from_resource ("/io/github/chronoscope/Chronoscope/chrono-shortcuts-window.ui");
+  gtk_application_window_set_help_overlay (GTK_APPLICATION_WINDOW (self),
+                                           GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder, "shortcuts_window")));
+
+  drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  g_signal_connect_object (drop, "drop", G_CALLBACK (on_drop), self, 0);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+
+  update_pages (self);
+}
+
+ChronoWindow *
+chrono_window_new (ChronoApplication *application)
+{
+  ChronoWindow *self = g_object_new (CHRONO_TYPE_WINDOW, "application", application, NULL);
+  GSettings *settings = chrono_application_get_settings (application);
+
+  if (settings != NULL)
+    {
+      gtk_window_set_default_size (GTK_WINDOW (self),
+                                   g_settings_get_int (settings, "window-width"),
+                                   g_settings_get_int (settings, "window-height"));
+      if (g_settings_get_boolean (settings, "window-maximized"))
+        gtk_window_maximize (GTK_WINDOW (self));
+    }
+  return self;
+}
+
+/**
+ * chrono_window_open_file:
+ *
+ * Opens @file in a new tab, or selects the tab that already shows it.
+ *
+ * Returns: (transfer none): the page of @file
+ */
+ChronoDocumentPage *
+chrono_window_open_file (ChronoWindow *self,
+                         GFile        *file)
+{
+  ChronoDocumentPage *document;
+  AdwTabPage *page;
+  g_autofree char *basename = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *tooltip = NULL;
+
+  g_return_val_if_fail (CHRONO_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  document = find_document (self, file);
+  if (document != NULL)
+    {
+      ChronoDocumentState state = chrono_document_page_get_state (document);
+
+      page = adw_tab_view_get_page (self->tab_view, GTK_WIDGET (document));
+      if (state == CHRONO_DOCUMENT_STATE_LOADING || state == CHRONO_DOCUMENT_STATE_LOADED)
+        {
+          adw_tab_view_set_selected_page (self->tab_view, page);
+          return document;
+        }
+      /* Opening a file that failed tries again. */
+      adw_tab_view_close_page (self->tab_view, page);
+    }
+
+  document = chrono_document_page_new (file);
+  page = adw_tab_view_append (self->tab_view, GTK_WIDGET (document));
+
+  basename = g_file_get_basename (file);
+  adw_tab_page_set_title (page, basename);
+  name = g_file_get_parse_name (file);
+  tooltip = g_markup_escape_text (name, -1);
+  adw_tab_page_set_tooltip (page, tooltip);
+
+  g_object_bind_property_full (document, "state", page, "loading", G_BINDING_SYNC_CREATE,
+                               state_to_loading, NULL, NULL, NULL);
+  g_signal_connect_object (document, "close-requested",
+                           G_CALLBACK (on_page_close_requested), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (document, "notify::state", G_CALLBACK (on_page_state), self, 0);
+
+  adw_tab_view_set_selected_page (self->tab_view, page);
+  /* Appending the first page selected it before it had a title. */
+  update_title (self);
+  return document;
+}
+
+/**
+ * chrono_window_choose_files:
+ *
+ * Asks which traces to open, and opens them.
+ */
+void
+chrono_window_choose_files (ChronoWindow *self)
+{
+  g_autoptr(GtkFileFilter) traces = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
+  static const char * const suffixes[] = {
+    "json", "json.gz", "pt.trace.json", "gz", "zst", "pftrace", "perfetto-trace",
+  };
+
+  g_return_if_fail (CHRONO_IS_WINDOW (self));
+
+  if (self->chooser != NULL)
+    {
+      gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+      return;
+    }
+
+  gtk_file_filter_set_name (traces, _("Traces"));
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    gtk_file_filter_add_suffix (traces, suffixes[i]);
+  gtk_file_filter_set_name (all, _("All Files"));
+  gtk_file_filter_add_pattern (all, "*");
+
+  self->chooser = gtk_file_chooser_native_new (_("Open Trace"), GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_OPEN,
+                                               _("_Open"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->chooser), TRUE);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), traces);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), all);
+  g_signal_connect_object (self->chooser, "response", G_CALLBACK (on_chooser_response), self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+/**
+ * chrono_window_get_tab_view:
+ *
+ * Returns: (transfer none): the tabs, one #ChronoDocumentPage each
+ */
+AdwTabView *
+chrono_window_get_tab_view (ChronoWindow *self)
+{
+  g_return_val_if_fail (CHRONO_IS_WINDOW (self), NULL);
+  return self->tab_view;
+}

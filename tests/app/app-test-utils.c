@@ -1,0 +1,314 @@
+/* app-test-utils.c: helpers for the application's display tests
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <stdlib.h>
+
+#include <glib/gstdio.h>
+
+#include "app-test-utils.h"
+#include "chrono-example-trace.h"
+
+static char *tmp_dir;
+static ChronoApplication *application;
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (dir != NULL)
+    while ((name = g_dir_read_name (dir)) != NULL)
+      {
+        g_autofree char *child = g_build_filename (path, name, NULL);
+
+        if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+          remove_tree (child);
+        else
+          g_unlink (child);
+      }
+  g_rmdir (path);
+}
+
+static void
+cleanup (void)
+{
+  g_clear_object (&application);
+  if (tmp_dir != NULL)
+    remove_tree (tmp_dir);
+  g_clear_pointer (&tmp_dir, g_free);
+}
+
+gboolean
+app_test_init (int    *argc,
+               char ***argv)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *cache = NULL;
+  g_autofree char *data = NULL;
+  g_autofree char *config = NULL;
+
+  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
+    {
+      g_print ("SKIP: no display (run under xvfb-run)\n");
+      return FALSE;
+    }
+
+  /* The example, recent files and settings go to a folder of the test's. */
+  tmp_dir = g_dir_make_tmp ("chronoscope-app-test-XXXXXX", &error);
+  g_assert_no_error (error);
+  cache = g_build_filename (tmp_dir, "cache", NULL);
+  data = g_build_filename (tmp_dir, "data", NULL);
+  config = g_build_filename (tmp_dir, "config", NULL);
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  g_setenv ("XDG_DATA_HOME", data, TRUE);
+  g_setenv ("XDG_CONFIG_HOME", config, TRUE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  g_setenv ("NO_AT_BRIDGE", "1", TRUE);
+  atexit (cleanup);
+
+  gtk_test_init (argc, argv, NULL);
+
+  application = chrono_application_new ();
+  /* No second instance to talk to, and no session bus needed. */
+  g_application_set_flags (G_APPLICATION (application),
+                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (application), NULL, &error);
+  g_assert_no_error (error);
+  return TRUE;
+}
+
+const char *
+app_test_tmp_dir (void)
+{
+  return tmp_dir;
+}
+
+ChronoApplication *
+app_test_get_application (void)
+{
+  return application;
+}
+
+/* The window the application shows on activation, created if need be. */
+ChronoWindow *
+app_test_get_window (void)
+{
+  GtkWindow *window;
+
+  g_application_activate (G_APPLICATION (application));
+  window = gtk_application_get_active_window (GTK_APPLICATION (application));
+  g_assert_true (CHRONO_IS_WINDOW (window));
+  return CHRONO_WINDOW (window);
+}
+
+char *
+app_test_write_trace (const char *name,
+                      guint64     target_bytes,
+                      guint       n_steps)
+{
+  g_autofree char *path = g_build_filename (tmp_dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+  ChronoExampleOptions options;
+
+  chrono_example_options_init (&options);
+  options.target_bytes = target_bytes;
+  options.n_steps = n_steps;
+  options.world_size = 2;
+  g_assert_true (chrono_example_trace_write (path, &options, NULL, &error));
+  g_assert_no_error (error);
+  return g_steal_pointer (&path);
+}
+
+static gboolean
+timed_out_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+gboolean
+app_test_spin_until (AppTestCondition condition,
+                     gpointer         data,
+                     guint            timeout_ms)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add (timeout_ms, timed_out_cb, &timed_out);
+
+  while (!condition (data) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  if (!timed_out)
+    g_source_remove (id);
+  return condition (data);
+}
+
+void
+app_test_spin_for (guint ms)
+{
+  gboolean timed_out = FALSE;
+
+  g_timeout_add (ms, timed_out_cb, &timed_out);
+  while (!timed_out)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+typedef struct {
+  ChronoDocumentPage  *page;
+  ChronoDocumentState  state;
+} StateWait;
+
+static gboolean
+page_has_state (gpointer data)
+{
+  StateWait *wait = data;
+
+  return chrono_document_page_get_state (wait->page) == wait->state;
+}
+
+gboolean
+app_test_wait_for_state (ChronoDocumentPage  *page,
+                         ChronoDocumentState  state,
+                         guint                timeout_ms)
+{
+  StateWait wait = { page, state };
+
+  return app_test_spin_until (page_has_state, &wait, timeout_ms);
+}
+
+static void
+on_after_paint (GdkFrameClock *frame_clock,
+                gboolean      *painted)
+{
+  *painted = TRUE;
+}
+
+static gboolean
+is_true (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+/* Waits until WIDGET is on screen and its window has drawn a frame. */
+gboolean
+app_test_wait_for_paint (GtkWidget *widget,
+                         guint      timeout_ms)
+{
+  GdkFrameClock *frame_clock;
+  gboolean painted = FALSE;
+  gulong handler;
+
+  if (!app_test_spin_until ((AppTestCondition) gtk_widget_get_mapped, widget, timeout_ms))
+    return FALSE;
+  frame_clock = gtk_widget_get_frame_clock (widget);
+  handler = g_signal_connect (frame_clock, "after-paint", G_CALLBACK (on_after_paint), &painted);
+  gtk_widget_queue_draw (widget);
+  app_test_spin_until (is_true, &painted, timeout_ms);
+  g_signal_handler_disconnect (frame_clock, handler);
+  return painted;
+}
+
+GtkWidget *
+app_test_find_widget (GtkWidget *root,
+                      GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = app_test_find_widget (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The stack that has a page named PAGE_NAME. */
+GtkStack *
+app_test_find_stack (GtkWidget  *root,
+                     const char *page_name)
+{
+  if (GTK_IS_STACK (root) && gtk_stack_get_child_by_name (GTK_STACK (root), page_name) != NULL)
+    return GTK_STACK (root);
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkStack *found = app_test_find_stack (child, page_name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* A label with exactly TEXT that is on screen. */
+GtkWidget *
+app_test_find_label (GtkWidget  *root,
+                     const char *text)
+{
+  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (root)), text) == 0 &&
+      gtk_widget_get_mapped (root))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = app_test_find_label (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+GtkWidget *
+app_test_find_button (GtkWidget  *root,
+                      const char *action_name)
+{
+  if (GTK_IS_BUTTON (root) &&
+      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (root)), action_name) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = app_test_find_button (child, action_name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+void
+app_test_close_all_tabs (ChronoWindow *window)
+{
+  AdwTabView *tab_view = chrono_window_get_tab_view (window);
+
+  while (adw_tab_view_get_n_pages (tab_view) > 0)
+    adw_tab_view_close_page (tab_view, adw_tab_view_get_nth_page (tab_view, 0));
+}
+
+static gboolean
+tick_cb (gpointer data)
+{
+  AppTestTicker *ticker = data;
+  gint64 now = g_get_monotonic_time ();
+
+  ticker->max_gap_us = MAX (ticker->max_gap_us, now - ticker->last_us);
+  ticker->last_us = now;
+  ticker->ticks++;
+  return G_SOURCE_CONTINUE;
+}
+
+void
+app_test_ticker_start (AppTestTicker *ticker)
+{
+  *ticker = (AppTestTicker) { 0 };
+  ticker->last_us = g_get_monotonic_time ();
+  ticker->source_id = g_timeout_add (10, tick_cb, ticker);
+}
+
+void
+app_test_ticker_stop (AppTestTicker *ticker)
+{
+  g_clear_handle_id (&ticker->source_id, g_source_remove);
+  tick_cb (ticker);
+}

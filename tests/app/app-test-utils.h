@@ -1,0 +1,58 @@
+/* app-test-utils.h: helpers for the application's display tests
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "chrono-application.h"
+#include "chrono-window.h"
+
+G_BEGIN_DECLS
+
+typedef gboolean (*AppTestCondition) (gpointer data);
+
+/* Sets up the environment and GTK. Returns FALSE when there is no display:
+ * the caller exits with 77, which meson counts as skipped. */
+gboolean           app_test_init             (int               *argc,
+                                              char            ***argv);
+const char        *app_test_tmp_dir          (void);
+ChronoApplication *app_test_get_application  (void);
+ChronoWindow      *app_test_get_window       (void);
+char              *app_test_write_trace      (const char        *name,
+                                              guint64            target_bytes,
+                                              guint              n_steps);
+
+gboolean           app_test_spin_until       (AppTestCondition   condition,
+                                              gpointer           data,
+                                              guint              timeout_ms);
+void               app_test_spin_for         (guint              ms);
+gboolean           app_test_wait_for_state   (ChronoDocumentPage *page,
+                                              ChronoDocumentState state,
+                                              guint              timeout_ms);
+gboolean           app_test_wait_for_paint   (GtkWidget         *widget,
+                                              guint              timeout_ms);
+
+GtkWidget         *app_test_find_widget      (GtkWidget         *root,
+                                              GType              type);
+GtkStack          *app_test_find_stack       (GtkWidget         *root,
+                                              const char        *page_name);
+GtkWidget         *app_test_find_label       (GtkWidget         *root,
+                                              const char        *text);
+GtkWidget         *app_test_find_button      (GtkWidget         *root,
+                                              const char        *action_name);
+void               app_test_close_all_tabs   (ChronoWindow      *window);
+
+/* Measures how long the main loop goes without running a 10 ms timer. */
+typedef struct {
+  guint  source_id;
+  gint64 last_us;
+  gint64 max_gap_us;
+  guint  ticks;
+} AppTestTicker;
+
+void               app_test_ticker_start     (AppTestTicker     *ticker);
+void               app_test_ticker_stop      (AppTestTicker     *ticker);
+
+G_END_DECLS
