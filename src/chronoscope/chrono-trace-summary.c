@@ -87,37 +87,16 @@ set_count (GtkLabel *label,
   gtk_label_set_label (label, text);
 }
 
-static gint
-compare_tracks (gconstpointer a,
-                gconstpointer b,
-                gpointer      user_data)
-{
-  ChronoTrace *trace = user_data;
-  const ChronoTrack *x = chrono_trace_get_track (trace, *(const guint *) a);
-  const ChronoTrack *y = chrono_trace_get_track (trace, *(const guint *) b);
-
-  if (x->process != y->process)
-    return x->process < y->process ? -1 : 1;
-  if (x->type != y->type)
-    return x->type < y->type ? -1 : 1;
-  /* The busiest track of a kind first: that is where the time goes. */
-  return x->n_spans > y->n_spans ? -1 : x->n_spans < y->n_spans;
-}
-
 /* One row per process, with its tracks as children, in the order the CLI
  * prints them. */
 static GListModel *
 build_rows (ChronoTrace *trace)
 {
   guint n_processes = chrono_trace_get_n_processes (trace);
-  guint n_tracks = chrono_trace_get_n_tracks (trace);
+  guint n_tracks;
+  g_autofree guint *order = chrono_trace_dup_track_order (trace, &n_tracks);
   g_autoptr(GListStore) processes = g_list_store_new (CHRONO_TYPE_SUMMARY_ROW);
-  g_autoptr(GArray) order = g_array_sized_new (FALSE, FALSE, sizeof (guint), n_tracks);
   guint i = 0;
-
-  for (guint t = 0; t < n_tracks; t++)
-    g_array_append_val (order, t);
-  g_array_sort_with_data (order, compare_tracks, trace);
 
   for (guint p = 0; p < n_processes; p++)
     {
@@ -126,9 +105,9 @@ build_rows (ChronoTrace *trace)
       g_autoptr(ChronoSummaryRow) row = NULL;
       guint64 spans = 0, instants = 0, samples = 0;
 
-      for (; i < order->len; i++)
+      for (; i < n_tracks; i++)
         {
-          const ChronoTrack *track = chrono_trace_get_track (trace, g_array_index (order, guint, i));
+          const ChronoTrack *track = chrono_trace_get_track (trace, order[i]);
           g_autoptr(ChronoSummaryRow) child = NULL;
 
           if (track->process != p)

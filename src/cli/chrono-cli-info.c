@@ -7,6 +7,7 @@
 #include <json-glib/json-glib.h>
 
 #include "chrono-cli.h"
+#include "chrono-format.h"
 #include "chrono-loader.h"
 
 static void
@@ -96,52 +97,23 @@ summary_json (ChronoTrace *trace)
   return json_generator_to_data (gen, NULL);
 }
 
-static void
-print_duration (GString *out,
-                gint64   ns)
-{
-  if (ns >= 1000000000)
-    g_string_append_printf (out, "%.3f s", ns / 1e9);
-  else if (ns >= 1000000)
-    g_string_append_printf (out, "%.3f ms", ns / 1e6);
-  else if (ns >= 1000)
-    g_string_append_printf (out, "%.3f µs", ns / 1e3);
-  else
-    g_string_append_printf (out, "%" G_GINT64_FORMAT " ns", ns);
-}
-
-static gint
-compare_tracks (gconstpointer a,
-                gconstpointer b,
-                gpointer      user_data)
-{
-  ChronoTrace *trace = user_data;
-  const ChronoTrack *x = chrono_trace_get_track (trace, *(const guint *) a);
-  const ChronoTrack *y = chrono_trace_get_track (trace, *(const guint *) b);
-
-  if (x->process != y->process)
-    return x->process < y->process ? -1 : 1;
-  if (x->type != y->type)
-    return x->type < y->type ? -1 : 1;
-  return x->n_spans > y->n_spans ? -1 : x->n_spans < y->n_spans;
-}
-
 static char *
 summary_text (ChronoTrace *trace,
               gdouble      seconds)
 {
   const ChronoLoadStats *stats = chrono_trace_get_stats (trace);
   GString *out = g_string_new (NULL);
-  g_autoptr(GArray) order = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint n_tracks;
+  g_autofree guint *order = chrono_trace_dup_track_order (trace, &n_tracks);
+  g_autofree char *duration = chrono_format_duration (chrono_trace_get_end_ns (trace) -
+                                                      chrono_trace_get_start_ns (trace));
   guint last_process = G_MAXUINT;
 
   g_string_append_printf (out, "%s\n", chrono_trace_get_path (trace));
   g_string_append_printf (out, "  format      %s (%s), %.1f MB, read in %.2f s\n",
                           chrono_trace_get_format (trace), chrono_trace_get_compression (trace),
                           chrono_trace_get_source_size (trace) / 1e6, seconds);
-  g_string_append (out, "  duration    ");
-  print_duration (out, chrono_trace_get_end_ns (trace) - chrono_trace_get_start_ns (trace));
-  g_string_append_c (out, '\n');
+  g_string_append_printf (out, "  duration    %s\n", duration);
   if (chrono_trace_get_rank (trace) >= 0)
     g_string_append_printf (out, "  rank        %d of %d\n", chrono_trace_get_rank (trace),
                             chrono_trace_get_world_size (trace));
@@ -156,12 +128,9 @@ summary_text (ChronoTrace *trace,
       g_string_append_printf (out, " %s %" G_GUINT64_FORMAT, chrono_kind_to_string (k), stats->kinds[k]);
   g_string_append_c (out, '\n');
 
-  for (guint i = 0; i < chrono_trace_get_n_tracks (trace); i++)
-    g_array_append_val (order, i);
-  g_array_sort_with_data (order, compare_tracks, trace);
-  for (guint i = 0; i < order->len; i++)
+  for (guint i = 0; i < n_tracks; i++)
     {
-      const ChronoTrack *t = chrono_trace_get_track (trace, g_array_index (order, guint, i));
+      const ChronoTrack *t = chrono_trace_get_track (trace, order[i]);
 
       if (t->process != last_process)
         {

@@ -304,6 +304,39 @@ chrono_trace_parse_value_at (ChronoTrace *self,
   return parse_range (self, offset, length);
 }
 
+static gint
+compare_tracks (gconstpointer a,
+                gconstpointer b,
+                gpointer      user_data)
+{
+  ChronoTrace *self = user_data;
+  const ChronoTrack *x = g_ptr_array_index (self->tracks, *(const guint *) a);
+  const ChronoTrack *y = g_ptr_array_index (self->tracks, *(const guint *) b);
+
+  if (x->process != y->process)
+    return x->process < y->process ? -1 : 1;
+  if (x->type != y->type)
+    return x->type < y->type ? -1 : 1;
+  /* The busiest track of a kind first: that is where the time goes. */
+  return x->n_spans > y->n_spans ? -1 : x->n_spans < y->n_spans;
+}
+
+guint *
+chrono_trace_dup_track_order (ChronoTrace *self,
+                              guint       *n_tracks)
+{
+  guint *order;
+
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
+
+  order = g_new (guint, MAX (self->tracks->len, 1));
+  for (guint i = 0; i < self->tracks->len; i++)
+    order[i] = i;
+  g_qsort_with_data (order, self->tracks->len, sizeof *order, compare_tracks, self);
+  *n_tracks = self->tracks->len;
+  return order;
+}
+
 JsonNode *
 chrono_trace_get_span_args (ChronoTrace   *self,
                             ChronoSpanRef  span)

@@ -106,6 +106,10 @@ gint                 chrono_trace_get_rank          (ChronoTrace *self);
 gint                 chrono_trace_get_world_size    (ChronoTrace *self);
 const ChronoLoadStats *chrono_trace_get_stats       (ChronoTrace *self);
 gsize                chrono_trace_get_model_bytes   (ChronoTrace *self);
+/* Track indices in the order people read them: by process, host threads
+ * before streams, the busiest first. Free with g_free. */
+guint               *chrono_trace_dup_track_order   (ChronoTrace *self,
+                                                     guint       *n_tracks);
 
 /* The text of the JSON value that starts at OFFSET in the retained source
  * (not NUL-terminated), exactly as the profiler wrote it: integers above

@@ -1,10 +1,8 @@
-/* chrono-format.c: numbers and durations as the application shows them
+/* chrono-format.c: numbers and durations as people read them
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include "config.h"
-
-#include <glib/gi18n.h>
+#include <glib/gi18n-lib.h>
 
 #include "chrono-format.h"
 

@@ -1,4 +1,5 @@
-/* chrono-format.h: numbers and durations as the application shows them
+/* chrono-format.h: numbers and durations as people read them, for the
+ * application and the CLI alike
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
