@@ -1,0 +1,37 @@
+/* chrono-palette.h: colours for spans, merged blocks, text, instants and
+ * counters, for light and dark themes
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gdk/gdk.h>
+
+#include "chrono-types.h"
+
+G_BEGIN_DECLS
+
+/* Each kind has a family of hues; a name picks a stable colour inside it
+ * (the same on every run and machine). */
+void   chrono_palette_span_color     (ChronoKind     kind,
+                                      const char    *name,
+                                      gboolean       dark,
+                                      GdkRGBA       *color);
+/* A block that stands for many spans of mostly this kind. */
+void   chrono_palette_merged_color   (ChronoKind     kind,
+                                      gboolean       dark,
+                                      GdkRGBA       *color);
+/* Black or white, whichever reads better on BACKGROUND. */
+void   chrono_palette_text_color     (const GdkRGBA *background,
+                                      GdkRGBA       *color);
+void   chrono_palette_instant_color  (gboolean       dark,
+                                      GdkRGBA       *color);
+void   chrono_palette_series_color   (const char    *name,
+                                      gboolean       dark,
+                                      GdkRGBA       *color);
+
+/* The WCAG contrast ratio of two opaque colours, from 1 to 21. */
+double chrono_palette_contrast_ratio (const GdkRGBA *a,
+                                      const GdkRGBA *b);
+
+G_END_DECLS
