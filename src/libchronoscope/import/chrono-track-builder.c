@@ -529,34 +529,19 @@ lay_out (ChronoTrack *t)
 /* -------------------------------------------------------------------- */
 /* Binding flows to spans                                               */
 
-/* The last span starting at or before TS. */
-static gint64
-last_starting_by (const ChronoTrack *t,
-                  gint64             ts)
-{
-  guint32 lo = 0, hi = t->n_spans;
+#define REF_UNBOUND G_MAXUINT32   /* an event bound to no span */
 
-  while (lo < hi)
-    {
-      guint32 mid = lo + (hi - lo) / 2;
-      if (t->start[mid] <= ts)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return (gint64) lo - 1;
-}
-
-/* The deepest span enclosing TS: walking back from the last span that
- * starts by TS, only shallower spans can still be ancestors. */
+/* The deepest span enclosing TS, given LAST, the last span starting at or
+ * before TS: walking back from it, only shallower spans can still be
+ * ancestors. */
 static gint64
 find_enclosing (const ChronoTrack *t,
-                gint64             ts)
+                gint64             ts,
+                gint64             last)
 {
-  gint64 i = last_starting_by (t, ts);
   guint min_depth = G_MAXUINT;
 
-  for (; i >= 0; i--)
+  for (gint64 i = last; i >= 0; i--)
     {
       if (t->lane[i] != 0)
         {
@@ -575,12 +560,72 @@ find_enclosing (const ChronoTrack *t,
   return -1;
 }
 
-static gint64
-find_next (const ChronoTrack *t,
-           gint64             ts)
+/* Binds each flow event to a span of its track. Events are visited track
+ * by track in time order, so one cursor per track walks the spans forward
+ * instead of a binary search per event: a million flows of a large trace
+ * would otherwise spend most of their time in cache misses. */
+static void
+bind_flow_events (const ChronoFlowEvent *ev,
+                  const guint32         *order,
+                  guint32                n,
+                  guint                  n_tracks,
+                  GPtrArray             *builders,
+                  ChronoSpanRef         *refs)
 {
-  gint64 i = last_starting_by (t, ts - 1) + 1;
-  return i < t->n_spans ? i : -1;
+  g_autofree guint32 *first = g_new0 (guint32, n_tracks + 1);
+  g_autofree guint32 *by_track = g_new (guint32, MAX (n, 1));
+  g_autofree const ChronoTrack **tracks = g_new0 (const ChronoTrack *, MAX (n_tracks, 1));
+
+  for (guint i = 0; i < builders->len; i++)
+    {
+      const ChronoTrackBuilder *b = g_ptr_array_index (builders, i);
+      if (b->final_index != G_MAXUINT32)
+        tracks[b->final_index] = &b->track;
+    }
+  for (guint32 k = 0; k < n; k++)
+    {
+      guint32 t = ev[k].track->final_index;
+      if (t != G_MAXUINT32)
+        first[t + 1]++;
+      refs[k] = (ChronoSpanRef) { REF_UNBOUND, 0 };
+    }
+  for (guint t = 0; t < n_tracks; t++)
+    first[t + 1] += first[t];
+  {
+    g_autofree guint32 *fill = g_memdup2 (first, (n_tracks + 1) * sizeof *first);
+
+    for (guint32 k = 0; k < n; k++)
+      {
+        guint32 e = order ? order[k] : k;
+        guint32 t = ev[e].track->final_index;
+        if (t != G_MAXUINT32)
+          by_track[fill[t]++] = e;
+      }
+  }
+
+  for (guint t = 0; t < n_tracks; t++)
+    {
+      const ChronoTrack *track = tracks[t];
+      guint32 at_or_before = 0;   /* spans starting at or before the event */
+      guint32 before = 0;         /* spans starting before it */
+
+      for (guint32 j = first[t]; j < first[t + 1]; j++)
+        {
+          const ChronoFlowEvent *f = &ev[by_track[j]];
+          gint64 i;
+
+          while (at_or_before < track->n_spans && track->start[at_or_before] <= f->ts)
+            at_or_before++;
+          while (before < track->n_spans && track->start[before] < f->ts)
+            before++;
+          if (f->enclosing)
+            i = find_enclosing (track, f->ts, (gint64) at_or_before - 1);
+          else
+            i = before < track->n_spans ? (gint64) before : -1;
+          if (i >= 0)
+            refs[by_track[j]] = (ChronoSpanRef) { t, (guint32) i };
+        }
+    }
 }
 
 static void
@@ -593,23 +638,6 @@ add_flow (GArray         *flows,
   g_array_append_val (flows, flow);
 }
 
-static gboolean
-bind_flow_event (const ChronoFlowEvent *f,
-                 ChronoSpanRef         *ref)
-{
-  ChronoTrackBuilder *b = f->track;
-  gint64 i;
-
-  if (b->final_index == G_MAXUINT32)
-    return FALSE;
-  i = f->enclosing ? find_enclosing (&b->track, f->ts) : find_next (&b->track, f->ts);
-  if (i < 0)
-    return FALSE;
-  ref->track = b->final_index;
-  ref->index = (guint32) i;
-  return TRUE;
-}
-
 /* 64-bit key -> span, open addressing. Flows and launches come by the
  * million; GHashTable's allocation per entry shows there. */
 typedef struct {
@@ -619,7 +647,6 @@ typedef struct {
   guint64        mask;
 } RefMap;
 
-#define REF_UNBOUND G_MAXUINT32   /* a chain's last event bound to no span */
 
 static void
 ref_map_init (RefMap  *map,
@@ -665,14 +692,17 @@ ref_map_find (RefMap   *map,
   return &map->refs[i];
 }
 
-/* Binds s/t/f chains to spans; returns the events left without a partner. */
+/* Links s/t/f chains; returns the events left without a partner. */
 static guint64
-bind_v1_flows (GArray *events,
-               GArray *flows)
+bind_v1_flows (GArray    *events,
+               guint      n_tracks,
+               GPtrArray *builders,
+               GArray    *flows)
 {
   ChronoFlowEvent *ev = (ChronoFlowEvent *) events->data;
   guint32 n = events->len;
   g_autofree gint64 *ts = g_new (gint64, MAX (n, 1));
+  g_autofree ChronoSpanRef *refs = g_new (ChronoSpanRef, MAX (n, 1));
   g_autofree guint32 *order = NULL;
   RefMap open;
   guint64 unmatched = 0;
@@ -680,30 +710,26 @@ bind_v1_flows (GArray *events,
   for (guint32 i = 0; i < n; i++)
     ts[i] = ev[i].ts;
   order = sort_order (ts, NULL, n);
+  bind_flow_events (ev, order, n, n_tracks, builders, refs);
   ref_map_init (&open, n);
 
   for (guint32 k = 0; k < n; k++)
     {
-      ChronoFlowEvent *f = &ev[order ? order[k] : k];
+      guint32 e = order ? order[k] : k;
+      const ChronoFlowEvent *f = &ev[e];
       ChronoSpanRef *last = ref_map_find (&open, f->key, f->ph != 'f');
-      ChronoSpanRef ref;
-      gboolean bound = bind_flow_event (f, &ref);
 
       if (f->ph != 's')
         {
-          if (last == NULL || last->track == REF_UNBOUND || !bound)
+          if (last == NULL || last->track == REF_UNBOUND || refs[e].track == REF_UNBOUND)
             unmatched++;
           else
-            add_flow (flows, *last, ref, CHRONO_FLOW_V1);
+            add_flow (flows, *last, refs[e], CHRONO_FLOW_V1);
         }
       /* An 'f' keeps the flow open: one launch of a CUDA graph fans out
        * to many kernels with the same id. */
-      if (f->ph == 'f')
-        continue;
-      if (bound)
-        *last = ref;
-      else
-        last->track = REF_UNBOUND;
+      if (f->ph != 'f')
+        *last = refs[e];
     }
   ref_map_clear (&open);
   return unmatched;
@@ -1000,6 +1026,7 @@ prepare_tracks (gpointer data)
 
 typedef struct {
   ChronoBuildInput *input;
+  guint             n_tracks;
   GArray           *v1;
   GArray           *v2;
   GArray           *launches;
@@ -1011,7 +1038,7 @@ bind_flows (gpointer data)
 {
   LinkJob *job = data;
 
-  job->unmatched = bind_v1_flows (job->input->flow_events, job->v1);
+  job->unmatched = bind_v1_flows (job->input->flow_events, job->n_tracks, job->input->builders, job->v1);
   bind_v2_flows (job->input->v2_binds, job->v2);
   return NULL;
 }
@@ -1080,7 +1107,7 @@ chrono_track_builder_finish_trace (ChronoTrace      *trace,
   g_autoptr(GArray) v1 = g_array_new (FALSE, FALSE, sizeof (ChronoFlow));
   g_autoptr(GArray) v2 = g_array_new (FALSE, FALSE, sizeof (ChronoFlow));
   g_autoptr(GArray) launches = g_array_new (FALSE, FALSE, sizeof (ChronoFlow));
-  LinkJob links = { input, v1, v2, launches, 0 };
+  LinkJob links = { input, 0, v1, v2, launches, 0 };
   GThread *thread;
 
   read_distributed_info (trace);
@@ -1113,6 +1140,7 @@ chrono_track_builder_finish_trace (ChronoTrace      *trace,
     }
 
   /* Flows bind on the relative times, before the base is added. */
+  links.n_tracks = trace->tracks->len;
   thread = g_thread_new ("chrono-flows", bind_flows, &links);
   link_launches (builders, launches);
   g_thread_join (thread);
