@@ -21,8 +21,8 @@
 
 #define MAX_SYNTAX_WARNINGS 10
 #define PROGRESS_EVERY      (1u << 15)
-#define EVENT_BLOCK         1024
-#define EVENT_BLOCKS        8
+#define EVENT_BLOCK         512
+#define EVENT_BLOCKS        4
 
 typedef struct {
   ChronoTrackBuilder *track;
@@ -1690,6 +1690,7 @@ importer_clear (Importer *imp)
 /* Two halves at once                                                   */
 
 #define SPLIT_MIN_BYTES   (16u << 20)
+#define SMALL_FILE_BYTES  (4u << 20)
 #define SPLIT_SEARCH      (4u << 20)
 
 /* A '{' that follows '}' ',' with only white space between: the start of
@@ -1997,9 +1998,10 @@ chrono_chrome_importer_run (ChronoTrace        *trace,
     }
 
   /* A file in memory is scanned as two halves on two cores; one still
-   * arriving from the decompressor is scanned and modelled on two. */
+   * arriving from the decompressor is scanned and modelled on two. A small
+   * file is read faster than threads start. */
   start_second_half (&imp);
-  if (imp.second == NULL)
+  if (imp.second == NULL && !(imp.finished && imp.s.end - imp.base < SMALL_FILE_BYTES))
     {
       start_handler (&imp);
       imp.handler_used = TRUE;

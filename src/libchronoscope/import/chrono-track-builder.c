@@ -10,6 +10,7 @@
 /* Pathological inputs (thousands of partly overlapping spans) must not
  * make layout quadratic: past this many lanes, spans share the last one. */
 #define MAX_LANES 1024
+#define PARALLEL_MIN_ITEMS 50000
 #define MAX_DEPTH G_MAXUINT16
 
 guint
@@ -1070,7 +1071,6 @@ prepare_all_tracks (ChronoTrace      *trace,
     { trace, share1, input->v2_binds, end, 0, 0 },
   };
   guint64 load[2] = { 0, 0 };
-  GThread *thread;
 
   /* Largest first, each to the lighter share. The builders stay owned by
    * the input. */
@@ -1086,9 +1086,18 @@ prepare_all_tracks (ChronoTrace      *trace,
       load[k] += (guint64) b->track.n_spans + b->track.n_instants + b->track.n_samples +
                  (b->marks ? b->marks->len : 0) + 1;
     }
-  thread = g_thread_new ("chrono-finish", prepare_tracks, &jobs[1]);
-  prepare_tracks (&jobs[0]);
-  g_thread_join (thread);
+  /* Below some work, starting a thread costs more than it saves. */
+  if (load[1] >= PARALLEL_MIN_ITEMS)
+    {
+      GThread *thread = g_thread_new ("chrono-finish", prepare_tracks, &jobs[1]);
+      prepare_tracks (&jobs[0]);
+      g_thread_join (thread);
+    }
+  else
+    {
+      prepare_tracks (&jobs[0]);
+      prepare_tracks (&jobs[1]);
+    }
   *stray = jobs[0].stray + jobs[1].stray;
   *unclosed = jobs[0].unclosed + jobs[1].unclosed;
 }
@@ -1108,7 +1117,6 @@ chrono_track_builder_finish_trace (ChronoTrace      *trace,
   g_autoptr(GArray) v2 = g_array_new (FALSE, FALSE, sizeof (ChronoFlow));
   g_autoptr(GArray) launches = g_array_new (FALSE, FALSE, sizeof (ChronoFlow));
   LinkJob links = { input, 0, v1, v2, launches, 0 };
-  GThread *thread;
 
   read_distributed_info (trace);
   if (input->min_ts > input->max_ts)
@@ -1141,9 +1149,17 @@ chrono_track_builder_finish_trace (ChronoTrace      *trace,
 
   /* Flows bind on the relative times, before the base is added. */
   links.n_tracks = trace->tracks->len;
-  thread = g_thread_new ("chrono-flows", bind_flows, &links);
-  link_launches (builders, launches);
-  g_thread_join (thread);
+  if (input->flow_events->len + input->v2_binds->len >= PARALLEL_MIN_ITEMS)
+    {
+      GThread *thread = g_thread_new ("chrono-flows", bind_flows, &links);
+      link_launches (builders, launches);
+      g_thread_join (thread);
+    }
+  else
+    {
+      bind_flows (&links);
+      link_launches (builders, launches);
+    }
   g_array_append_vals (trace->flows, v1->data, v1->len);
   g_array_append_vals (trace->flows, v2->data, v2->len);
   g_array_append_vals (trace->flows, launches->data, launches->len);
