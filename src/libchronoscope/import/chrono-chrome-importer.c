@@ -134,6 +134,7 @@ typedef struct _Importer {
   gint               *abort;           /* the second half's: the first's flag */
   gboolean            second_done;     /* reached the end of the array */
   gboolean            split_used;
+  gboolean            split_tried;
   gboolean            handler_used;
 
   gint64              min_ts;
@@ -1344,6 +1345,29 @@ commit_event (Importer *imp)
 }
 
 static gboolean join_second_half (struct _Importer *imp);
+static void start_second_half (struct _Importer *a);
+static void stop_handler (struct _Importer *imp);
+
+/* Decompression usually outruns the scan: once all bytes are in, what is
+ * left is scanned as two halves like a file in memory. */
+static void
+split_when_decompressed (Importer *imp)
+{
+  gboolean finished = FALSE;
+  gsize have = imp->s.end - imp->base;
+  gsize avail;
+
+  if (imp->second != NULL || imp->split_tried || imp->finished || have == 0)
+    return;
+  /* Asking for fewer bytes than are there returns at once. */
+  avail = chrono_source_wait (imp->source, have - 1, &finished);
+  if (!finished)
+    return;
+  imp->split_tried = TRUE;
+  imp->s.end = imp->base + avail;
+  imp->finished = TRUE;
+  start_second_half (imp);
+}
 
 /* The entries of the event array, from just after its '[' (or from a
  * boundary between two entries) to its ']'. Returns FALSE on
@@ -1399,6 +1423,8 @@ parse_elements (Importer *imp,
               if (--until_progress == 0)
                 {
                   until_progress = PROGRESS_EVERY;
+                  if (imp->handler != NULL)
+                    split_when_decompressed (imp);
                   if (imp->abort != NULL && g_atomic_int_get (imp->abort))
                     return FALSE;
                   if (g_cancellable_set_error_if_cancelled (imp->cancellable, error))
@@ -1739,9 +1765,10 @@ start_second_half (Importer *a)
   const guint8 *split;
   Importer *b;
 
-  if (!a->finished || end - a->base < SPLIT_MIN_BYTES || g_get_num_processors () < 2)
+  if (!a->finished || end - a->s.p < SPLIT_MIN_BYTES || g_get_num_processors () < 2)
     return;
-  split = find_split (a->base + (end - a->base) / 2, end);
+  /* Each half gets an equal share of what is left to scan. */
+  split = find_split (a->s.p + (end - a->s.p) / 2, end);
   if (split == NULL)
     return;
 
@@ -1945,6 +1972,9 @@ join_second_half (Importer *a)
   a->split_at = NULL;
   if (b->second_done)
     {
+      /* The first half's events must all be in its model before the
+       * second half's go after them. */
+      stop_handler (a);
       merge_second_half (a, b);
       a->split_used = TRUE;
       a->s.p = b->s.p;
@@ -2032,8 +2062,8 @@ chrono_chrome_importer_run (ChronoTrace        *trace,
   trace->format = imp.kineto ? "kineto" : "chrome-json";
   chrono_track_builder_finish_trace (trace, &input);
   g_debug ("%s: scanned in %.3f s (%s), built in %.3f s", trace->path, (t1 - t0) / 1e6,
-           imp.handler_used ? "scan and model on two threads" :
-           imp.split_used ? "two halves" : "one thread", (g_get_monotonic_time () - t1) / 1e6);
+           imp.split_used ? "two halves" :
+           imp.handler_used ? "scan and model on two threads" : "one thread", (g_get_monotonic_time () - t1) / 1e6);
 
 out:
   importer_clear (&imp);
