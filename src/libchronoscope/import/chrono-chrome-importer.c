@@ -1715,7 +1715,7 @@ importer_clear (Importer *imp)
 /* -------------------------------------------------------------------- */
 /* Two halves at once                                                   */
 
-#define SPLIT_MIN_BYTES   (16u << 20)
+#define SPLIT_MIN_BYTES   (4u << 20)
 #define SMALL_FILE_BYTES  (4u << 20)
 #define SPLIT_SEARCH      (4u << 20)
 
