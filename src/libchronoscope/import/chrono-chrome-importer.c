@@ -266,23 +266,13 @@ read_id2 (Event             *ev,
 
   if ((st = expect_byte (s, '{', "an object")) != CHRONO_JSON_OK)
     return st;
-  for (;;)
+  for (gboolean first = TRUE;; first = FALSE)
     {
       ChronoJsonString key;
+      gboolean done;
 
-      chrono_json_skip_ws (s);
-      if (s->p >= s->end)
-        return CHRONO_JSON_TRUNCATED;
-      if (*s->p == '}')
-        {
-          s->p++;
-          return CHRONO_JSON_OK;
-        }
-      if ((st = chrono_json_read_string (s, &key)) != CHRONO_JSON_OK)
+      if ((st = chrono_json_next_member (s, first, &key, &done)) != CHRONO_JSON_OK || done)
         return st;
-      if ((st = expect_byte (s, ':', "':'")) != CHRONO_JSON_OK)
-        return st;
-      chrono_json_skip_ws (s);
       if (key_is (&key, "local", 5) || key_is (&key, "global", 6))
         {
           if ((st = read_number_text (s, &ev->id, &ev->id_len, &ev->id_is_string)) != CHRONO_JSON_OK)
@@ -292,9 +282,6 @@ read_id2 (Event             *ev,
         }
       else if ((st = chrono_json_skip_value (s)) != CHRONO_JSON_OK)
         return st;
-      chrono_json_skip_ws (s);
-      if (s->p < s->end && *s->p == ',')
-        s->p++;
     }
 }
 
@@ -334,31 +321,14 @@ parse_event (Importer *imp,
   ev->id_is_local = FALSE;
 
   s->p++;  /* '{' */
-  for (;;)
+  for (gboolean first = TRUE;; first = FALSE)
     {
       ChronoJsonString key;
+      gboolean done;
 
-      chrono_json_skip_ws (s);
-      if (s->p >= s->end)
-        return CHRONO_JSON_TRUNCATED;
-      if (*s->p == '}')
-        {
-          s->p++;
-          return CHRONO_JSON_OK;
-        }
-      if ((st = chrono_json_read_string (s, &key)) != CHRONO_JSON_OK)
+      if ((st = chrono_json_next_member (s, first, &key, &done)) != CHRONO_JSON_OK || done)
         return st;
-      chrono_json_skip_ws (s);
-      if (s->p >= s->end)
-        return CHRONO_JSON_TRUNCATED;
-      if (*s->p != ':')
-        return chrono_json_fail (s, "':' after a key");
-      s->p++;
-      chrono_json_skip_ws (s);
-      if (s->p >= s->end)
-        return CHRONO_JSON_TRUNCATED;
 
-      st = CHRONO_JSON_OK;
       switch (key.len)
         {
         case 1:
@@ -476,14 +446,6 @@ parse_event (Importer *imp,
         }
       if (st != CHRONO_JSON_OK)
         return st;
-
-      chrono_json_skip_ws (s);
-      if (s->p >= s->end)
-        return CHRONO_JSON_TRUNCATED;
-      if (*s->p == ',')
-        s->p++;
-      else if (*s->p != '}')
-        return chrono_json_fail (s, "',' or '}' in an event");
     }
 }
 
@@ -599,17 +561,14 @@ args_lookup (Importer         *imp,
     return FALSE;
   s.p = imp->base + ev->args_off + 1;
   s.end = imp->base + ev->args_off + ev->args_len;
-  for (;;)
+  for (gboolean first = TRUE;; first = FALSE)
     {
       ChronoJsonString key;
+      gboolean done;
 
-      chrono_json_skip_ws (&s);
-      if (s.p >= s.end || *s.p != '"' || chrono_json_read_string (&s, &key) != CHRONO_JSON_OK)
+      if (chrono_json_next_member (&s, first, &key, &done) != CHRONO_JSON_OK || done)
         return FALSE;
-      if (expect_byte (&s, ':', "':'") != CHRONO_JSON_OK)
-        return FALSE;
-      chrono_json_skip_ws (&s);
-      if (key_is (&key, wanted, wanted_len) && s.p < s.end)
+      if (key_is (&key, wanted, wanted_len))
         {
           if (*s.p == '"')
             return chrono_json_read_string (&s, value) == CHRONO_JSON_OK;
@@ -618,10 +577,6 @@ args_lookup (Importer         *imp,
         }
       if (chrono_json_skip_value (&s) != CHRONO_JSON_OK)
         return FALSE;
-      chrono_json_skip_ws (&s);
-      if (s.p >= s.end || *s.p != ',')
-        return FALSE;
-      s.p++;
     }
 }
 
@@ -865,21 +820,18 @@ handle_counter (Importer    *imp,
   name = (ev->present & HAS_NAME) ? intern (imp, &ev->name) : CHRONO_NO_STRING;
   s.p = imp->base + ev->args_off + 1;
   s.end = imp->base + ev->args_off + ev->args_len;
-  for (;;)
+  for (gboolean first = TRUE;; first = FALSE)
     {
       ChronoJsonString key;
       const guint8 *text;
       gsize len;
       gboolean is_string;
+      gboolean done;
       gdouble value;
 
-      chrono_json_skip_ws (&s);
-      if (s.p >= s.end || *s.p != '"' || chrono_json_read_string (&s, &key) != CHRONO_JSON_OK)
+      if (chrono_json_next_member (&s, first, &key, &done) != CHRONO_JSON_OK || done)
         break;
-      if (expect_byte (&s, ':', "':'") != CHRONO_JSON_OK)
-        break;
-      chrono_json_skip_ws (&s);
-      if (s.p < s.end && (*s.p == '-' || *s.p == '"' || g_ascii_isdigit (*s.p)))
+      if (*s.p == '-' || *s.p == '"' || g_ascii_isdigit (*s.p))
         {
           if (read_number_text (&s, &text, &len, &is_string) != CHRONO_JSON_OK)
             break;
@@ -888,10 +840,6 @@ handle_counter (Importer    *imp,
         }
       else if (chrono_json_skip_value (&s) != CHRONO_JSON_OK)
         break;
-      chrono_json_skip_ws (&s);
-      if (s.p >= s.end || *s.p != ',')
-        break;
-      s.p++;
     }
   note_time (imp, ts, ts);
 }

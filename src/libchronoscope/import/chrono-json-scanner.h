@@ -76,6 +76,45 @@ chrono_json_read_string (ChronoJsonScanner *s,
 ChronoJsonStatus chrono_json_read_number     (ChronoJsonScanner *s,
                                               const guint8     **start,
                                               gsize             *len);
+/* Inside an object, just after its '{' (FIRST) or after a member's value:
+ * moves to the next member, setting KEY and leaving the scanner at its
+ * value, or consumes the closing '}' and sets DONE. */
+static inline ChronoJsonStatus
+chrono_json_next_member (ChronoJsonScanner *s,
+                         gboolean           first,
+                         ChronoJsonString  *key,
+                         gboolean          *done)
+{
+  ChronoJsonStatus st;
+
+  chrono_json_skip_ws (s);
+  if (s->p >= s->end)
+    return CHRONO_JSON_TRUNCATED;
+  *done = *s->p == '}';
+  if (*done)
+    {
+      s->p++;
+      return CHRONO_JSON_OK;
+    }
+  if (!first)
+    {
+      if (*s->p != ',')
+        return chrono_json_fail (s, "',' or '}' in an object");
+      s->p++;
+      chrono_json_skip_ws (s);
+    }
+  if ((st = chrono_json_read_string (s, key)) != CHRONO_JSON_OK)
+    return st;
+  chrono_json_skip_ws (s);
+  if (s->p >= s->end)
+    return CHRONO_JSON_TRUNCATED;
+  if (*s->p != ':')
+    return chrono_json_fail (s, "':' after a key");
+  s->p++;
+  chrono_json_skip_ws (s);
+  return s->p < s->end ? CHRONO_JSON_OK : CHRONO_JSON_TRUNCATED;
+}
+
 /* Skips any value: string, number, literal, object or array. Containers are
  * skipped by matching brackets outside strings; their insides are checked
  * only by json-glib when someone asks for them. */
