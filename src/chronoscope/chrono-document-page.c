@@ -10,6 +10,7 @@
 #include "chrono-document-page.h"
 #include "chrono-format.h"
 #include "chrono-loader.h"
+#include "chrono-timeline.h"
 #include "chrono-trace-summary.h"
 
 /* Progress reaches the main thread at most this often. */
@@ -43,7 +44,7 @@ struct _ChronoDocumentPage
   GtkLabel            *file_label;
   GtkProgressBar      *progress_bar;
   AdwStatusPage       *error_page;
-  GtkBox              *trace_box;
+  AdwViewStack        *view_stack;
 };
 
 G_DEFINE_ENUM_TYPE (ChronoDocumentState, chrono_document_state,
@@ -219,12 +220,24 @@ load_done_cb (GObject      *source_object,
 
   if (trace != NULL)
     {
+      GtkWidget *timeline;
+      AdwViewStackPage *page;
+
       self->trace = g_steal_pointer (&trace);
-      /* Built only now: a page that fails never pays for it. */
-      gtk_box_append (self->trace_box, g_object_new (CHRONO_TYPE_TRACE_SUMMARY,
-                                                     "trace", self->trace,
-                                                     "vexpand", TRUE,
-                                                     NULL));
+      timeline = chrono_timeline_new (self->trace);
+      g_object_bind_property (adw_style_manager_get_default (), "dark",
+                              timeline, "dark", G_BINDING_SYNC_CREATE);
+      /* Built only now: a page that fails never pays for them. */
+      page = adw_view_stack_add_titled (self->view_stack, timeline, "timeline", _("Timeline"));
+      adw_view_stack_page_set_icon_name (page, "view-continuous-symbolic");
+      page = adw_view_stack_add_titled (self->view_stack,
+                                        g_object_new (CHRONO_TYPE_TRACE_SUMMARY,
+                                                      "trace", self->trace,
+                                                      "vexpand", TRUE,
+                                                      NULL),
+                                        "summary", _("Summary"));
+      adw_view_stack_page_set_icon_name (page, "view-list-symbolic");
+      adw_view_stack_set_visible_child_name (self->view_stack, "timeline");
       gtk_stack_set_visible_child_name (self->stack, "trace");
       set_state (self, CHRONO_DOCUMENT_STATE_LOADED);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRACE]);
@@ -420,7 +433,7 @@ chrono_document_page_class_init (ChronoDocumentPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ChronoDocumentPage, file_label);
   gtk_widget_class_bind_template_child (widget_class, ChronoDocumentPage, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, ChronoDocumentPage, error_page);
-  gtk_widget_class_bind_template_child (widget_class, ChronoDocumentPage, trace_box);
+  gtk_widget_class_bind_template_child (widget_class, ChronoDocumentPage, view_stack);
 }
 
 static void

@@ -138,6 +138,10 @@ test_open_trace (void)
   g_assert_nonnull (strstr (gtk_window_get_title (GTK_WINDOW (window)), "small.pt.trace.json"));
   g_assert_true (app_test_spin_until (is_recent, uri, 5000));
 
+  /* The summary shares the page with the timeline; its list fills once shown. */
+  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (app_test_find_widget (GTK_WIDGET (page),
+                                                                              ADW_TYPE_VIEW_STACK)),
+                                         "summary");
   g_assert_true (app_test_spin_until (summary_lists_processes, page, 5000));
 
   /* Opening it again selects the tab it has. */
