@@ -11,6 +11,24 @@
 #include "chrono-loader.h"
 
 static void
+add_int (JsonBuilder *b,
+         const char  *name,
+         gint64       value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, value);
+}
+
+static void
+add_string (JsonBuilder *b,
+            const char  *name,
+            const char  *value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_string_value (b, value);
+}
+
+static void
 add_counts (JsonBuilder *b,
             GHashTable  *table)
 {
@@ -19,8 +37,7 @@ add_counts (JsonBuilder *b,
   json_builder_begin_object (b);
   for (GList *l = keys; l; l = l->next)
     {
-      json_builder_set_member_name (b, l->data);
-      json_builder_add_int_value (b, GPOINTER_TO_SIZE (g_hash_table_lookup (table, l->data)));
+      add_int (b, l->data, GPOINTER_TO_SIZE (g_hash_table_lookup (table, l->data)));
     }
   json_builder_end_object (b);
 }
@@ -34,48 +51,29 @@ summary_json (ChronoTrace *trace)
   g_autoptr(JsonNode) root = NULL;
 
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "file");
-  json_builder_add_string_value (b, chrono_trace_get_path (trace));
-  json_builder_set_member_name (b, "format");
-  json_builder_add_string_value (b, chrono_trace_get_format (trace));
-  json_builder_set_member_name (b, "compression");
-  json_builder_add_string_value (b, chrono_trace_get_compression (trace));
-  json_builder_set_member_name (b, "bytes");
-  json_builder_add_int_value (b, chrono_trace_get_source_size (trace));
+  add_string (b, "file", chrono_trace_get_path (trace));
+  add_string (b, "format", chrono_trace_get_format (trace));
+  add_string (b, "compression", chrono_trace_get_compression (trace));
+  add_int (b, "bytes", chrono_trace_get_source_size (trace));
   json_builder_set_member_name (b, "phases");
   add_counts (b, stats->phases);
-  json_builder_set_member_name (b, "events");
-  json_builder_add_int_value (b, stats->events);
-  json_builder_set_member_name (b, "spans");
-  json_builder_add_int_value (b, stats->spans);
-  json_builder_set_member_name (b, "async_spans");
-  json_builder_add_int_value (b, stats->async_spans);
-  json_builder_set_member_name (b, "instants");
-  json_builder_add_int_value (b, stats->instants);
-  json_builder_set_member_name (b, "counter_samples");
-  json_builder_add_int_value (b, stats->counter_samples);
-  json_builder_set_member_name (b, "flows");
-  json_builder_add_int_value (b, stats->flows);
-  json_builder_set_member_name (b, "launch_links");
-  json_builder_add_int_value (b, stats->launch_links);
-  json_builder_set_member_name (b, "processes");
-  json_builder_add_int_value (b, chrono_trace_get_n_processes (trace));
-  json_builder_set_member_name (b, "tracks");
-  json_builder_add_int_value (b, chrono_trace_get_n_tracks (trace));
-  json_builder_set_member_name (b, "start_ns");
-  json_builder_add_int_value (b, chrono_trace_get_start_ns (trace));
-  json_builder_set_member_name (b, "end_ns");
-  json_builder_add_int_value (b, chrono_trace_get_end_ns (trace));
-  json_builder_set_member_name (b, "base_time_ns");
-  json_builder_add_int_value (b, chrono_trace_get_base_time_ns (trace));
-  json_builder_set_member_name (b, "rank");
-  json_builder_add_int_value (b, chrono_trace_get_rank (trace));
-  json_builder_set_member_name (b, "world_size");
-  json_builder_add_int_value (b, chrono_trace_get_world_size (trace));
+  add_int (b, "events", stats->events);
+  add_int (b, "spans", stats->spans);
+  add_int (b, "async_spans", stats->async_spans);
+  add_int (b, "instants", stats->instants);
+  add_int (b, "counter_samples", stats->counter_samples);
+  add_int (b, "flows", stats->flows);
+  add_int (b, "launch_links", stats->launch_links);
+  add_int (b, "processes", chrono_trace_get_n_processes (trace));
+  add_int (b, "tracks", chrono_trace_get_n_tracks (trace));
+  add_int (b, "start_ns", chrono_trace_get_start_ns (trace));
+  add_int (b, "end_ns", chrono_trace_get_end_ns (trace));
+  add_int (b, "base_time_ns", chrono_trace_get_base_time_ns (trace));
+  add_int (b, "rank", chrono_trace_get_rank (trace));
+  add_int (b, "world_size", chrono_trace_get_world_size (trace));
   json_builder_set_member_name (b, "truncated");
   json_builder_add_boolean_value (b, stats->truncated);
-  json_builder_set_member_name (b, "dropped");
-  json_builder_add_int_value (b, stats->dropped);
+  add_int (b, "dropped", stats->dropped);
   json_builder_set_member_name (b, "warnings");
   json_builder_begin_array (b);
   for (guint i = 0; i < stats->warnings->len; i++)
@@ -85,10 +83,7 @@ summary_json (ChronoTrace *trace)
   json_builder_begin_object (b);
   for (guint k = 0; k < CHRONO_N_KINDS; k++)
     if (stats->kinds[k] > 0)
-      {
-        json_builder_set_member_name (b, chrono_kind_to_string (k));
-        json_builder_add_int_value (b, stats->kinds[k]);
-      }
+      add_int (b, chrono_kind_to_string (k), stats->kinds[k]);
   json_builder_end_object (b);
   json_builder_end_object (b);
 

@@ -135,6 +135,40 @@ skip_literal (ChronoJsonScanner *s,
   return CHRONO_JSON_OK;
 }
 
+/* The byte-at-a-time container walk, from *P to STOP (an escape may carry
+ * it one byte past). TRUE when the container closed; *P is then just after
+ * it. */
+static inline gboolean
+walk_bytes (const guint8 **pp,
+            const guint8  *stop,
+            gboolean      *in_string,
+            gsize         *depth)
+{
+  const guint8 *p = *pp;
+
+  for (; p < stop; p++)
+    {
+      if (*in_string)
+        {
+          if (*p == '\\')
+            p++;   /* the escaped byte, even past STOP */
+          else if (*p == '"')
+            *in_string = FALSE;
+        }
+      else if (*p == '"')
+        *in_string = TRUE;
+      else if (*p == '{' || *p == '[')
+        (*depth)++;
+      else if ((*p == '}' || *p == ']') && --(*depth) == 0)
+        {
+          *pp = p + 1;
+          return TRUE;
+        }
+    }
+  *pp = p;
+  return FALSE;
+}
+
 /* Skips a container by bracket depth, outside strings. Args are full of
  * short strings and brackets ("Input Dims": [[1], [], []]), so each 16-byte
  * block's structural bytes are walked as a bit mask without reloading;
@@ -189,46 +223,18 @@ skip_container (ChronoJsonScanner *s)
 
     bytewise:
       /* Up to the end of this block, one byte at a time. */
-      for (const guint8 *stop = p + 16; p < stop; p++)
+      if (walk_bytes (&p, p + 16, &in_string, &depth))
         {
-          if (in_string)
-            {
-              if (*p == '\\')
-                p++;   /* the escaped byte, even past this block */
-              else if (*p == '"')
-                in_string = FALSE;
-            }
-          else if (*p == '"')
-            in_string = TRUE;
-          else if (*p == '{' || *p == '[')
-            depth++;
-          else if ((*p == '}' || *p == ']') && --depth == 0)
-            {
-              s->p = p + 1;
-              return CHRONO_JSON_OK;
-            }
+          s->p = p;
+          return CHRONO_JSON_OK;
         }
     }
 #endif
 
-  for (; p < end; p++)
+  if (walk_bytes (&p, end, &in_string, &depth))
     {
-      if (in_string)
-        {
-          if (*p == '\\')
-            p++;
-          else if (*p == '"')
-            in_string = FALSE;
-        }
-      else if (*p == '"')
-        in_string = TRUE;
-      else if (*p == '{' || *p == '[')
-        depth++;
-      else if ((*p == '}' || *p == ']') && --depth == 0)
-        {
-          s->p = p + 1;
-          return CHRONO_JSON_OK;
-        }
+      s->p = p;
+      return CHRONO_JSON_OK;
     }
   return CHRONO_JSON_TRUNCATED;
 }
