@@ -1258,10 +1258,11 @@ start_handler (Importer *imp)
 static void
 stop_handler (Importer *imp)
 {
-  EventBlock *end = &imp->all_blocks[EVENT_BLOCKS];
+  EventBlock *end;
 
   if (imp->handler == NULL)
     return;
+  end = &imp->all_blocks[EVENT_BLOCKS];
   if (imp->block != NULL && imp->block->n > 0)
     g_async_queue_push (imp->full_blocks, imp->block);
   imp->block = NULL;
