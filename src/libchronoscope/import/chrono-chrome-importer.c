@@ -1698,6 +1698,50 @@ find_split (const guint8 *from,
   return NULL;
 }
 
+/* Where the work left is halved. Work is bytes plus a fixed cost per
+ * event, and events are not spread evenly: Kineto writes long operator
+ * events first and short flow and metadata records last. The density of
+ * events is sampled in windows across the range. */
+#define BALANCE_WINDOWS      64
+#define BALANCE_WINDOW_BYTES (32u << 10)
+#define BYTES_PER_EVENT_COST 150
+
+static const guint8 *
+balanced_middle (const guint8 *from,
+                 const guint8 *end)
+{
+  gsize range = end - from;
+  gsize step = range / BALANCE_WINDOWS;
+  double cost[BALANCE_WINDOWS];
+  double total = 0;
+  double half = 0;
+
+  if (step < BALANCE_WINDOW_BYTES)
+    return from + range / 2;
+  for (guint w = 0; w < BALANCE_WINDOWS; w++)
+    {
+      const guint8 *p = from + w * step;
+      const guint8 *stop = p + BALANCE_WINDOW_BYTES;
+      guint events = 0;
+
+      while ((p = memmem (p, stop - p, "\"ph\"", 4)) != NULL)
+        {
+          events++;
+          p += 4;
+        }
+      /* Each window stands for STEP bytes of the file. */
+      cost[w] = step + (double) events * step / BALANCE_WINDOW_BYTES * BYTES_PER_EVENT_COST;
+      total += cost[w];
+    }
+  for (guint w = 0; w < BALANCE_WINDOWS; w++)
+    {
+      if (half + cost[w] >= total / 2)
+        return from + w * step + (gsize) ((total / 2 - half) / cost[w] * step);
+      half += cost[w];
+    }
+  return from + range / 2;
+}
+
 static gpointer
 second_half_main (gpointer data)
 {
@@ -1716,8 +1760,7 @@ start_second_half (Importer *a)
 
   if (!a->finished || end - a->s.p < SPLIT_MIN_BYTES || g_get_num_processors () < 2)
     return;
-  /* Each half gets an equal share of what is left to scan. */
-  split = find_split (a->s.p + (end - a->s.p) / 2, end);
+  split = find_split (balanced_middle (a->s.p, end), end);
   if (split == NULL)
     return;
 
