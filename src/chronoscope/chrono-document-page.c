@@ -10,6 +10,7 @@
 #include "chrono-document-page.h"
 #include "chrono-format.h"
 #include "chrono-loader.h"
+#include "chrono-span-details.h"
 #include "chrono-timeline.h"
 #include "chrono-trace-summary.h"
 
@@ -204,6 +205,37 @@ show_error (ChronoDocumentPage *self)
 }
 
 static void
+span_activated_cb (ChronoTimeline    *timeline,
+                   guint              track,
+                   guint              index,
+                   ChronoSpanDetails *details)
+{
+  ChronoSpanRef span = { track, index };
+
+  chrono_span_details_show_span (details, &span);
+}
+
+/* The timeline with the details of the selected span on its right. */
+static GtkWidget *
+create_timeline_view (ChronoDocumentPage *self)
+{
+  GtkWidget *timeline = chrono_timeline_new (self->trace);
+  GtkWidget *details = chrono_span_details_new (CHRONO_TIMELINE (timeline));
+  GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+
+  g_object_bind_property (adw_style_manager_get_default (), "dark",
+                          timeline, "dark", G_BINDING_SYNC_CREATE);
+  g_signal_connect_object (timeline, "span-activated", G_CALLBACK (span_activated_cb), details, 0);
+  gtk_paned_set_start_child (GTK_PANED (paned), timeline);
+  gtk_paned_set_end_child (GTK_PANED (paned), details);
+  /* Resizing the window resizes the timeline; the pane keeps its width. */
+  gtk_paned_set_resize_end_child (GTK_PANED (paned), FALSE);
+  gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
+  gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
+  return paned;
+}
+
+static void
 load_done_cb (GObject      *source_object,
               GAsyncResult *result,
               gpointer      user_data)
@@ -220,15 +252,12 @@ load_done_cb (GObject      *source_object,
 
   if (trace != NULL)
     {
-      GtkWidget *timeline;
       AdwViewStackPage *page;
 
       self->trace = g_steal_pointer (&trace);
-      timeline = chrono_timeline_new (self->trace);
-      g_object_bind_property (adw_style_manager_get_default (), "dark",
-                              timeline, "dark", G_BINDING_SYNC_CREATE);
       /* Built only now: a page that fails never pays for them. */
-      page = adw_view_stack_add_titled (self->view_stack, timeline, "timeline", _("Timeline"));
+      page = adw_view_stack_add_titled (self->view_stack, create_timeline_view (self),
+                                        "timeline", _("Timeline"));
       adw_view_stack_page_set_icon_name (page, "view-continuous-symbolic");
       page = adw_view_stack_add_titled (self->view_stack,
                                         g_object_new (CHRONO_TYPE_TRACE_SUMMARY,

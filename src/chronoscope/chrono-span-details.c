@@ -1,0 +1,448 @@
+/* chrono-span-details.c: everything about the selected span, beside the
+ * timeline: where and when it ran, its args and the spans linked to it
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "chrono-format.h"
+#include "chrono-json-scanner.h"
+#include "chrono-span-details.h"
+
+/* A linked span is zoomed to this fraction of the view. */
+#define LINK_ZOOM_FRACTION 0.1
+/* Spans shorter than this are zoomed to as if they lasted this long. */
+#define LINK_ZOOM_MIN_NS   1000
+
+struct _ChronoSpanDetails
+{
+  GtkWidget       parent_instance;
+
+  ChronoTimeline *timeline;
+  ChronoSpanRef   span;
+  gboolean        has_span;
+
+  GtkLabel       *name_label;
+  GtkGrid        *facts_grid;
+  GtkWidget      *args_heading;
+  GtkGrid        *args_grid;
+  GtkWidget      *links_heading;
+  GtkBox         *links_box;
+};
+
+G_DEFINE_FINAL_TYPE (ChronoSpanDetails, chrono_span_details, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_TIMELINE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static ChronoTrace *
+get_trace (ChronoSpanDetails *self)
+{
+  return chrono_timeline_get_trace (self->timeline);
+}
+
+static const char *
+get_span_name (ChronoTrace   *trace,
+               ChronoSpanRef  span)
+{
+  const ChronoTrack *track = chrono_trace_get_track (trace, span.track);
+
+  return chrono_trace_get_string (trace, track->name_id[span.index]);
+}
+
+static void
+remove_children (GtkWidget *widget)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (widget)) != NULL)
+    gtk_widget_unparent (child);
+}
+
+static void
+add_row (GtkGrid    *grid,
+         const char *key,
+         const char *value)
+{
+  GtkWidget *key_label = gtk_label_new (key);
+  GtkWidget *value_label = gtk_label_new (value);
+  int row = 0;
+
+  /* Rows are only ever appended: count the ones already there. */
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (grid)); child;
+       child = gtk_widget_get_next_sibling (child))
+    row++;
+  row /= 2;
+
+  gtk_label_set_xalign (GTK_LABEL (key_label), 0);
+  gtk_label_set_yalign (GTK_LABEL (key_label), 0);
+  gtk_widget_add_css_class (key_label, "dim-label");
+  gtk_label_set_xalign (GTK_LABEL (value_label), 0);
+  gtk_label_set_wrap (GTK_LABEL (value_label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (value_label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (value_label), TRUE);
+  gtk_widget_set_hexpand (value_label, TRUE);
+  gtk_grid_attach (grid, key_label, 0, row, 1, 1);
+  gtk_grid_attach (grid, value_label, 1, row, 1, 1);
+}
+
+/* The text of one arg as the profiler wrote it: numbers stay exact, even
+ * ids above what json-glib can hold; strings lose their quotes and
+ * containers are shown compact. */
+static char *
+format_arg_value (const guint8 *text,
+                  gsize         len)
+{
+  if (text[0] == '"')
+    {
+      ChronoJsonScanner s = { text, text + len, NULL, NULL };
+      ChronoJsonString str;
+      g_autoptr(GString) out = g_string_new (NULL);
+
+      if (chrono_json_read_string (&s, &str) == CHRONO_JSON_OK && chrono_json_unescape (&str, out))
+        return g_string_free (g_steal_pointer (&out), FALSE);
+    }
+  else if (text[0] == '{' || text[0] == '[')
+    {
+      g_autofree char *raw = g_strndup ((const char *) text, len);
+      g_autoptr(JsonNode) node = NULL;
+
+      node = json_from_string (raw, NULL);
+      if (node != NULL)
+        return json_to_string (node, FALSE);
+    }
+  return g_strndup ((const char *) text, len);
+}
+
+static void
+show_args (ChronoSpanDetails *self)
+{
+  ChronoTrace *trace = get_trace (self);
+  const ChronoTrack *track = chrono_trace_get_track (trace, self->span.track);
+  ChronoJsonScanner s = { NULL };
+  const char *raw;
+  gsize len = 0;
+  gboolean first = TRUE, done = FALSE;
+
+  remove_children (GTK_WIDGET (self->args_grid));
+  raw = chrono_trace_get_raw_value (trace, track->args_off[self->span.index], &len);
+  if (raw != NULL && len > 0 && raw[0] == '{')
+    {
+      s.p = (const guint8 *) raw + 1;
+      s.end = (const guint8 *) raw + len;
+      /* The importer already read this object whole; stop quietly on anything odd. */
+      while (!done)
+        {
+          ChronoJsonString key_str;
+          g_autoptr(GString) key = g_string_new (NULL);
+          g_autofree char *value = NULL;
+          const guint8 *value_start;
+
+          if (chrono_json_next_member (&s, first, &key_str, &done) != CHRONO_JSON_OK || done)
+            break;
+          first = FALSE;
+          value_start = s.p;
+          if (chrono_json_skip_value (&s) != CHRONO_JSON_OK ||
+              !chrono_json_unescape (&key_str, key))
+            break;
+          value = format_arg_value (value_start, s.p - value_start);
+          add_row (self->args_grid, key->str, value);
+        }
+    }
+  gtk_widget_set_visible (self->args_heading,
+                          gtk_widget_get_first_child (GTK_WIDGET (self->args_grid)) != NULL);
+}
+
+static void
+link_clicked_cb (GtkButton         *button,
+                 ChronoSpanDetails *self)
+{
+  ChronoSpanRef span;
+  const ChronoTrack *track;
+  gint64 dur, centre, half;
+
+  span.track = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "track"));
+  span.index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "index"));
+  track = chrono_trace_get_track (get_trace (self), span.track);
+  dur = MAX (track->dur[span.index], LINK_ZOOM_MIN_NS);
+  centre = track->start[span.index] + track->dur[span.index] / 2;
+  half = (gint64) (dur / LINK_ZOOM_FRACTION / 2);
+
+  chrono_timeline_select (self->timeline, &span);
+  chrono_viewport_zoom_to_range (chrono_timeline_get_viewport (self->timeline),
+                                 centre - half, centre + half);
+  chrono_span_details_show_span (self, &span);
+}
+
+static void
+add_link (ChronoSpanDetails *self,
+          const char        *caption,
+          ChronoSpanRef      partner)
+{
+  ChronoTrace *trace = get_trace (self);
+  GtkWidget *caption_label = gtk_label_new (caption);
+  GtkWidget *name_label = gtk_label_new (get_span_name (trace, partner));
+  GtkWidget *button = gtk_button_new ();
+  const ChronoTrack *track = chrono_trace_get_track (trace, partner.track);
+
+  gtk_label_set_xalign (GTK_LABEL (caption_label), 0);
+  gtk_widget_add_css_class (caption_label, "dim-label");
+  gtk_widget_add_css_class (caption_label, "caption");
+  gtk_box_append (self->links_box, caption_label);
+
+  gtk_label_set_xalign (GTK_LABEL (name_label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (name_label), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_button_set_child (GTK_BUTTON (button), name_label);
+  gtk_widget_set_tooltip_text (button, chrono_trace_get_string (trace, track->display_name));
+  gtk_widget_add_css_class (button, "linked-event");
+  g_object_set_data (G_OBJECT (button), "track", GUINT_TO_POINTER (partner.track));
+  g_object_set_data (G_OBJECT (button), "index", GUINT_TO_POINTER (partner.index));
+  g_signal_connect (button, "clicked", G_CALLBACK (link_clicked_cb), self);
+  gtk_box_append (self->links_box, button);
+}
+
+static gboolean
+span_ref_equal (ChronoSpanRef a,
+                ChronoSpanRef b)
+{
+  return a.track == b.track && a.index == b.index;
+}
+
+typedef struct {
+  ChronoSpanRef  partner;
+  ChronoFlowType type;
+  gboolean       outgoing;
+} Link;
+
+static void
+show_links (ChronoSpanDetails *self)
+{
+  ChronoTrace *trace = get_trace (self);
+  g_autoptr(GArray) links = g_array_new (FALSE, FALSE, sizeof (Link));
+
+  remove_children (GTK_WIDGET (self->links_box));
+  for (guint i = 0; i < chrono_trace_get_n_flows (trace); i++)
+    {
+      const ChronoFlow *flow = chrono_trace_get_flow (trace, i);
+      gboolean outgoing = span_ref_equal (flow->from, self->span);
+      Link link = { outgoing ? flow->to : flow->from, flow->type, outgoing };
+      guint j;
+
+      if (!outgoing && !span_ref_equal (flow->to, self->span))
+        continue;
+      /* Profilers often draw a flow arrow along a launch too: list the
+       * partner once, as the launch. */
+      for (j = 0; j < links->len; j++)
+        if (span_ref_equal (g_array_index (links, Link, j).partner, link.partner))
+          break;
+      if (j == links->len)
+        g_array_append_val (links, link);
+      else if (link.type == CHRONO_FLOW_LAUNCH)
+        g_array_index (links, Link, j) = link;
+    }
+
+  for (guint i = 0; i < links->len; i++)
+    {
+      const Link *link = &g_array_index (links, Link, i);
+      const ChronoTrack *track = chrono_trace_get_track (trace, link->partner.track);
+      g_autofree char *caption = NULL;
+
+      if (link->type != CHRONO_FLOW_LAUNCH)
+        caption = g_strdup (link->outgoing ? _("Flow to") : _("Flow from"));
+      else if (link->outgoing)
+        /* Translators: the kind of GPU work, "Launched kernel" */
+        caption = g_strdup_printf (_("Launched %s"),
+                                   chrono_kind_to_string (track->kind[link->partner.index]));
+      else
+        caption = g_strdup (_("Launched by"));
+      add_link (self, caption, link->partner);
+    }
+  gtk_widget_set_visible (self->links_heading, links->len > 0);
+}
+
+static void
+show_facts (ChronoSpanDetails *self)
+{
+  ChronoTrace *trace = get_trace (self);
+  const ChronoTrack *track = chrono_trace_get_track (trace, self->span.track);
+  const ChronoProcess *process = chrono_trace_get_process (trace, track->process);
+  g_autofree char *start = chrono_format_duration (track->start[self->span.index] -
+                                                   chrono_trace_get_start_ns (trace));
+  g_autofree char *duration = chrono_format_duration (track->dur[self->span.index]);
+
+  gtk_label_set_label (self->name_label, get_span_name (trace, self->span));
+  remove_children (GTK_WIDGET (self->facts_grid));
+  add_row (self->facts_grid, _("Kind"), chrono_kind_to_string (track->kind[self->span.index]));
+  add_row (self->facts_grid, _("Track"), chrono_trace_get_string (trace, track->display_name));
+  add_row (self->facts_grid, _("Process"), chrono_trace_get_string (trace, process->display_name));
+  /* Translators: a time from the start of the trace */
+  add_row (self->facts_grid, _("Start"), start);
+  add_row (self->facts_grid, _("Duration"), duration);
+}
+
+static void
+close_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  ChronoSpanDetails *self = CHRONO_SPAN_DETAILS (widget);
+
+  self->has_span = FALSE;
+  gtk_widget_set_visible (widget, FALSE);
+  chrono_timeline_select (self->timeline, NULL);
+}
+
+static void
+chrono_span_details_dispose (GObject *object)
+{
+  ChronoSpanDetails *self = CHRONO_SPAN_DETAILS (object);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), CHRONO_TYPE_SPAN_DETAILS);
+  /* Disposing the template leaves children without an id in place. */
+  remove_children (GTK_WIDGET (self));
+  g_clear_object (&self->timeline);
+
+  G_OBJECT_CLASS (chrono_span_details_parent_class)->dispose (object);
+}
+
+static void
+chrono_span_details_get_property (GObject    *object,
+                                  guint       prop_id,
+                                  GValue     *value,
+                                  GParamSpec *pspec)
+{
+  ChronoSpanDetails *self = CHRONO_SPAN_DETAILS (object);
+
+  switch (prop_id)
+    {
+    case PROP_TIMELINE:
+      g_value_set_object (value, self->timeline);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+chrono_span_details_set_property (GObject      *object,
+                                  guint         prop_id,
+                                  const GValue *value,
+                                  GParamSpec   *pspec)
+{
+  ChronoSpanDetails *self = CHRONO_SPAN_DETAILS (object);
+
+  switch (prop_id)
+    {
+    case PROP_TIMELINE:
+      self->timeline = g_value_dup_object (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+chrono_span_details_class_init (ChronoSpanDetailsClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = chrono_span_details_dispose;
+  object_class->get_property = chrono_span_details_get_property;
+  object_class->set_property = chrono_span_details_set_property;
+
+  properties[PROP_TIMELINE] =
+    g_param_spec_object ("timeline", NULL, NULL, CHRONO_TYPE_TIMELINE,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_install_action (widget_class, "details.close", NULL, close_action);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "spandetails");
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/chronoscope/Chronoscope/chrono-span-details.ui");
+  gtk_widget_class_bind_template_child (widget_class, ChronoSpanDetails, name_label);
+  gtk_widget_class_bind_template_child (widget_class, ChronoSpanDetails, facts_grid);
+  gtk_widget_class_bind_template_child (widget_class, ChronoSpanDetails, args_heading);
+  gtk_widget_class_bind_template_child (widget_class, ChronoSpanDetails, args_grid);
+  gtk_widget_class_bind_template_child (widget_class, ChronoSpanDetails, links_heading);
+  gtk_widget_class_bind_template_child (widget_class, ChronoSpanDetails, links_box);
+}
+
+static void
+chrono_span_details_init (ChronoSpanDetails *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  /* Nothing to show until a span is picked. */
+  gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
+}
+
+GtkWidget *
+chrono_span_details_new (ChronoTimeline *timeline)
+{
+  g_return_val_if_fail (CHRONO_IS_TIMELINE (timeline), NULL);
+
+  return g_object_new (CHRONO_TYPE_SPAN_DETAILS, "timeline", timeline, NULL);
+}
+
+/**
+ * chrono_span_details_get_timeline:
+ *
+ * Returns: (transfer none): the timeline whose spans this pane shows
+ */
+ChronoTimeline *
+chrono_span_details_get_timeline (ChronoSpanDetails *self)
+{
+  g_return_val_if_fail (CHRONO_IS_SPAN_DETAILS (self), NULL);
+  return self->timeline;
+}
+
+/**
+ * chrono_span_details_get_span:
+ * @span: (out) (optional): the span shown
+ *
+ * Returns: whether the pane shows a span
+ */
+gboolean
+chrono_span_details_get_span (ChronoSpanDetails *self,
+                              ChronoSpanRef     *span)
+{
+  g_return_val_if_fail (CHRONO_IS_SPAN_DETAILS (self), FALSE);
+
+  if (self->has_span && span != NULL)
+    *span = self->span;
+  return self->has_span;
+}
+
+/**
+ * chrono_span_details_show_span:
+ *
+ * Fills the pane with SPAN, a span of the timeline's trace, and shows it.
+ */
+void
+chrono_span_details_show_span (ChronoSpanDetails   *self,
+                               const ChronoSpanRef *span)
+{
+  ChronoTrace *trace;
+
+  g_return_if_fail (CHRONO_IS_SPAN_DETAILS (self));
+  g_return_if_fail (span != NULL);
+  trace = get_trace (self);
+  g_return_if_fail (span->track < chrono_trace_get_n_tracks (trace));
+  g_return_if_fail (span->index < chrono_trace_get_track (trace, span->track)->n_spans);
+
+  self->span = *span;
+  self->has_span = TRUE;
+  show_facts (self);
+  show_args (self);
+  show_links (self);
+  gtk_widget_set_visible (GTK_WIDGET (self), TRUE);
+}

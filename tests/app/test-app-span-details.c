@@ -1,0 +1,160 @@
+/* test-app-span-details.c: the pane beside the timeline that shows the
+ * selected span, its args and the spans linked to it
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "app-test-utils.h"
+#include "chrono-document-page.h"
+#include "chrono-format.h"
+#include "chrono-span-details.h"
+#include "chrono-timeline.h"
+
+static char *trace_path;
+
+static gboolean
+has_trace (gpointer data)
+{
+  return chrono_document_page_get_trace (data) != NULL;
+}
+
+/* On screen at its full width beside the timeline. */
+static gboolean
+is_shown (gpointer data)
+{
+  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) >= 320;
+}
+
+/* The first runtime call that launched something. */
+static gboolean
+find_launch (ChronoTrace   *trace,
+             ChronoSpanRef *launcher,
+             ChronoSpanRef *launched)
+{
+  for (guint i = 0; i < chrono_trace_get_n_flows (trace); i++)
+    {
+      const ChronoFlow *flow = chrono_trace_get_flow (trace, i);
+      const ChronoTrack *track = chrono_trace_get_track (trace, flow->from.track);
+
+      if (flow->type == CHRONO_FLOW_LAUNCH &&
+          g_str_equal (chrono_trace_get_string (trace, track->name_id[flow->from.index]),
+                       "cudaLaunchKernel"))
+        {
+          *launcher = flow->from;
+          *launched = flow->to;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static GtkWidget *
+find_css_class (GtkWidget  *root,
+                const char *css_class)
+{
+  if (gtk_widget_has_css_class (root, css_class))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_css_class (child, css_class);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static guint
+count_css_class (GtkWidget  *root,
+                 const char *css_class)
+{
+  guint n = gtk_widget_has_css_class (root, css_class) ? 1 : 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
+    n += count_css_class (child, css_class);
+  return n;
+}
+
+static void
+test_select_and_follow (void)
+{
+  ChronoWindow *window = app_test_get_window ();
+  g_autoptr(GFile) file = g_file_new_for_path (trace_path);
+  g_autofree char *duration = NULL;
+  ChronoDocumentPage *page;
+  ChronoTimeline *timeline;
+  ChronoSpanDetails *details;
+  ChronoViewport *viewport;
+  ChronoTrace *trace;
+  ChronoSpanRef launcher = { 0 }, launched = { 0 }, selected, shown;
+  const ChronoTrack *track;
+  GtkWidget *button;
+
+  page = chrono_window_open_file (window, file);
+  g_assert_true (app_test_spin_until (has_trace, page, 10000));
+  trace = chrono_document_page_get_trace (page);
+  timeline = CHRONO_TIMELINE (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_TIMELINE));
+  details = CHRONO_SPAN_DETAILS (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_SPAN_DETAILS));
+  g_assert_nonnull (timeline);
+  g_assert_nonnull (details);
+  g_assert_true (app_test_wait_for_paint (GTK_WIDGET (timeline), 5000));
+  /* Hidden until something is selected. */
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (details)));
+
+  g_assert_true (find_launch (trace, &launcher, &launched));
+  chrono_timeline_select (timeline, &launcher);
+  g_signal_emit_by_name (timeline, "span-activated", launcher.track, launcher.index);
+  g_assert_true (app_test_spin_until (is_shown, details, 5000));
+  g_assert_true (chrono_span_details_get_span (details, &shown));
+  g_assert_cmpuint (shown.index, ==, launcher.index);
+
+  track = chrono_trace_get_track (trace, launcher.track);
+  duration = chrono_format_duration (track->dur[launcher.index]);
+  g_assert_nonnull (app_test_find_label (GTK_WIDGET (details), "cudaLaunchKernel"));
+  g_assert_nonnull (app_test_find_label (GTK_WIDGET (details), duration));
+  g_assert_nonnull (app_test_find_label (GTK_WIDGET (details), "correlation"));
+  g_assert_nonnull (app_test_find_label (GTK_WIDGET (details), "Launched kernel"));
+
+  /* Its flow arrow and its launch lead to the same kernel: one link. */
+  g_assert_cmpuint (count_css_class (GTK_WIDGET (details), "linked-event"), ==, 1);
+
+  /* Following the link selects the kernel and brings it into view. */
+  button = find_css_class (GTK_WIDGET (details), "linked-event");
+  g_assert_nonnull (button);
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_true (chrono_timeline_get_selection (timeline, &selected));
+  g_assert_cmpuint (selected.track, ==, launched.track);
+  g_assert_cmpuint (selected.index, ==, launched.index);
+  track = chrono_trace_get_track (trace, selected.track);
+  g_assert_cmpint (track->type, ==, CHRONO_TRACK_STREAM);
+  viewport = chrono_timeline_get_viewport (timeline);
+  g_assert_cmpint (chrono_viewport_get_start_ns (viewport), <=, track->start[selected.index]);
+  g_assert_cmpint (chrono_viewport_get_end_ns (viewport), >=,
+                   track->start[selected.index] + track->dur[selected.index]);
+  g_assert_cmpfloat (chrono_viewport_get_duration (viewport), <,
+                     (double) (chrono_trace_get_end_ns (trace) - chrono_trace_get_start_ns (trace)));
+  /* The pane follows, and links back. */
+  g_assert_true (chrono_span_details_get_span (details, &shown));
+  g_assert_cmpuint (shown.track, ==, launched.track);
+  g_assert_cmpuint (shown.index, ==, launched.index);
+  g_assert_true (app_test_spin_until (is_shown, GTK_WIDGET (details), 5000));
+  g_assert_nonnull (app_test_find_label (GTK_WIDGET (details), "Launched by"));
+
+  /* Closing hides the pane and clears the selection. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (details), "details.close", NULL));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (details)));
+  g_assert_false (chrono_timeline_get_selection (timeline, NULL));
+  g_assert_false (chrono_span_details_get_span (details, NULL));
+  app_test_close_all_tabs (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  if (!app_test_init (&argc, &argv))
+    return 77;
+
+  trace_path = app_test_write_trace ("span-details.pt.trace.json", 0, 2);
+  g_test_add_func ("/app/span-details/select-and-follow", test_select_and_follow);
+  return g_test_run ();
+}
