@@ -179,6 +179,7 @@ test_quirks (void)
   gint64 a = span_named (trace, t, "a");
   const char *raw;
   gsize raw_len = 0;
+  g_autoptr(GPtrArray) members = NULL;
   g_autoptr(JsonNode) args = NULL;
 
   g_assert_cmpstr (chrono_trace_get_string (trace, spans->name_id[0]), ==, "tab\there");
@@ -192,6 +193,11 @@ test_quirks (void)
   g_assert_true (JSON_NODE_HOLDS_OBJECT (args));
   raw = chrono_trace_get_raw_value (trace, t->args_off[a], &raw_len);
   g_assert_cmpmem (raw, raw_len, "{\"Comms Id\": 10159970886766084423}", 34);
+  /* And member by member, as the details pane shows them. */
+  members = chrono_trace_dup_args (trace, t->args_off[a]);
+  g_assert_cmpuint (members->len, ==, 1);
+  g_assert_cmpstr (((ChronoArg *) g_ptr_array_index (members, 0))->key, ==, "Comms Id");
+  g_assert_cmpstr (((ChronoArg *) g_ptr_array_index (members, 0))->text, ==, "10159970886766084423");
   g_assert_false (chrono_trace_get_stats (trace)->truncated);
 }
 

@@ -8,7 +8,6 @@
 #include <glib/gi18n.h>
 
 #include "chrono-format.h"
-#include "chrono-json-scanner.h"
 #include "chrono-span-details.h"
 
 /* A linked span is zoomed to this fraction of the view. */
@@ -93,71 +92,20 @@ add_row (GtkGrid    *grid,
   gtk_grid_attach (grid, value_label, 1, row, 1, 1);
 }
 
-/* The text of one arg as the profiler wrote it: numbers stay exact, even
- * ids above what json-glib can hold; strings lose their quotes and
- * containers are shown compact. */
-static char *
-format_arg_value (const guint8 *text,
-                  gsize         len)
-{
-  if (text[0] == '"')
-    {
-      ChronoJsonScanner s = { text, text + len, NULL, NULL };
-      ChronoJsonString str;
-      g_autoptr(GString) out = g_string_new (NULL);
-
-      if (chrono_json_read_string (&s, &str) == CHRONO_JSON_OK && chrono_json_unescape (&str, out))
-        return g_string_free (g_steal_pointer (&out), FALSE);
-    }
-  else if (text[0] == '{' || text[0] == '[')
-    {
-      g_autofree char *raw = g_strndup ((const char *) text, len);
-      g_autoptr(JsonNode) node = NULL;
-
-      node = json_from_string (raw, NULL);
-      if (node != NULL)
-        return json_to_string (node, FALSE);
-    }
-  return g_strndup ((const char *) text, len);
-}
-
 static void
 show_args (ChronoSpanDetails *self)
 {
   ChronoTrace *trace = get_trace (self);
   const ChronoTrack *track = chrono_trace_get_track (trace, self->span.track);
-  ChronoJsonScanner s = { NULL };
-  const char *raw;
-  gsize len = 0;
-  gboolean first = TRUE, done = FALSE;
+  g_autoptr(GPtrArray) args = chrono_trace_dup_args (trace, track->args_off[self->span.index]);
 
   remove_children (GTK_WIDGET (self->args_grid));
-  raw = chrono_trace_get_raw_value (trace, track->args_off[self->span.index], &len);
-  if (raw != NULL && len > 0 && raw[0] == '{')
+  for (guint i = 0; i < args->len; i++)
     {
-      s.p = (const guint8 *) raw + 1;
-      s.end = (const guint8 *) raw + len;
-      /* The importer already read this object whole; stop quietly on anything odd. */
-      while (!done)
-        {
-          ChronoJsonString key_str;
-          g_autoptr(GString) key = g_string_new (NULL);
-          g_autofree char *value = NULL;
-          const guint8 *value_start;
-
-          if (chrono_json_next_member (&s, first, &key_str, &done) != CHRONO_JSON_OK || done)
-            break;
-          first = FALSE;
-          value_start = s.p;
-          if (chrono_json_skip_value (&s) != CHRONO_JSON_OK ||
-              !chrono_json_unescape (&key_str, key))
-            break;
-          value = format_arg_value (value_start, s.p - value_start);
-          add_row (self->args_grid, key->str, value);
-        }
+      const ChronoArg *arg = g_ptr_array_index (args, i);
+      add_row (self->args_grid, arg->key, arg->text);
     }
-  gtk_widget_set_visible (self->args_heading,
-                          gtk_widget_get_first_child (GTK_WIDGET (self->args_grid)) != NULL);
+  gtk_widget_set_visible (self->args_heading, args->len > 0);
 }
 
 static void

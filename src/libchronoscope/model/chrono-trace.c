@@ -291,6 +291,79 @@ chrono_trace_get_raw_value (ChronoTrace *self,
   return (const char *) data + offset;
 }
 
+void
+chrono_arg_free (ChronoArg *arg)
+{
+  if (arg == NULL)
+    return;
+  g_free (arg->key);
+  g_free (arg->text);
+  g_free (arg);
+}
+
+static char *
+arg_text (const guint8 *text,
+          gsize         len)
+{
+  if (text[0] == '"')
+    {
+      ChronoJsonScanner s = { text, text + len, NULL, NULL };
+      ChronoJsonString str;
+      g_autoptr(GString) out = g_string_new (NULL);
+
+      if (chrono_json_read_string (&s, &str) == CHRONO_JSON_OK && chrono_json_unescape (&str, out))
+        return g_string_free (g_steal_pointer (&out), FALSE);
+    }
+  else if (text[0] == '{' || text[0] == '[')
+    {
+      g_autofree char *raw = g_strndup ((const char *) text, len);
+      g_autoptr(JsonNode) node = json_from_string (raw, NULL);
+
+      if (node != NULL)
+        return json_to_string (node, FALSE);
+    }
+  return g_strndup ((const char *) text, len);
+}
+
+GPtrArray *
+chrono_trace_dup_args (ChronoTrace *self,
+                       guint64      offset)
+{
+  GPtrArray *args;
+  const char *raw;
+  gsize len = 0;
+  ChronoJsonScanner s;
+
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
+
+  args = g_ptr_array_new_with_free_func ((GDestroyNotify) chrono_arg_free);
+  raw = chrono_trace_get_raw_value (self, offset, &len);
+  if (raw == NULL || raw[0] != '{')
+    return args;
+  s.p = (const guint8 *) raw + 1;
+  s.end = (const guint8 *) raw + len;
+  /* The importer read this object whole: anything odd just ends it. */
+  for (gboolean first = TRUE;; first = FALSE)
+    {
+      ChronoJsonString key;
+      g_autoptr(GString) key_text = g_string_new (NULL);
+      const guint8 *value;
+      gboolean done;
+      ChronoArg *arg;
+
+      if (chrono_json_next_member (&s, first, &key, &done) != CHRONO_JSON_OK || done)
+        break;
+      value = s.p;
+      if (chrono_json_skip_value (&s) != CHRONO_JSON_OK || !chrono_json_unescape (&key, key_text))
+        break;
+      arg = g_new (ChronoArg, 1);
+      arg->key = g_string_free (g_steal_pointer (&key_text), FALSE);
+      arg->text = arg_text (value, s.p - value);
+      g_ptr_array_add (args, arg);
+    }
+  return args;
+}
+
 JsonNode *
 chrono_trace_parse_value_at (ChronoTrace *self,
                              guint64      offset)

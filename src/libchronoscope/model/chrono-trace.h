@@ -58,6 +58,15 @@ typedef struct {
   gdouble *sample_value;
 } ChronoTrack;
 
+/* One member of an args object, as people read it. */
+typedef struct {
+  char *key;
+  char *text;   /* strings unescaped, numbers exactly as written (ids above
+                 * 2^63 too), objects and arrays as compact JSON */
+} ChronoArg;
+
+void chrono_arg_free (ChronoArg *arg);
+
 typedef struct {
   ChronoSpanRef from;
   ChronoSpanRef to;
@@ -117,6 +126,10 @@ guint               *chrono_trace_dup_track_order   (ChronoTrace *self,
 const char          *chrono_trace_get_raw_value     (ChronoTrace *self,
                                                      guint64      offset,
                                                      gsize       *length);
+/* The members of the args object that starts at OFFSET, in file order;
+ * an empty array when there is none. */
+GPtrArray           *chrono_trace_dup_args          (ChronoTrace *self,
+                                                     guint64      offset);
 /* Parses the JSON value that starts at OFFSET in the retained source with
  * json-glib: args are kept as text until someone asks for them. */
 JsonNode            *chrono_trace_parse_value_at    (ChronoTrace *self,
