@@ -139,7 +139,6 @@ typedef struct _Importer {
 
   gint64              min_ts;
   gint64              max_ts;
-  gboolean            base_time_set;
   gboolean            kineto;
   guint               global_process;
 } Importer;
@@ -503,11 +502,9 @@ track_for (Importer        *imp,
 }
 
 static ChronoId
-string_id (Importer   *imp,
-           guint32     str)
+string_id (guint32 str)
 {
   ChronoId id = { str, TRUE };
-  (void) imp;
   return id;
 }
 
@@ -798,7 +795,7 @@ counter_track (Importer    *imp,
 
       tkey.process = process_for (imp, ev->pid);
       tkey.type = CHRONO_TRACK_COUNTER;
-      tkey.tid = string_id (imp, chrono_string_table_intern (imp->trace->strings, display, strlen (display)));
+      tkey.tid = string_id (chrono_string_table_intern (imp->trace->strings, display, strlen (display)));
       b = chrono_track_builder_new (&tkey, ev->pid);
       b->track.name = (guint32) tkey.tid.value;
       g_ptr_array_add (imp->builders, b);
@@ -964,7 +961,7 @@ match_async (Importer *imp)
         case 'S':
           b = stack->len > 0
               ? g_array_index (stack, AsyncOpen, 0).track
-              : track_for (imp, a->pid, string_id (imp, a->name), CHRONO_TRACK_ASYNC);
+              : track_for (imp, a->pid, string_id (a->name), CHRONO_TRACK_ASYNC);
           open.track = b;
           open.name = a->name;
           open.span = chrono_track_builder_add_span (b, a->ts, -1, a->name, a->cat, a->args_off,
@@ -996,7 +993,7 @@ match_async (Importer *imp)
         default:  /* n, T, p: a point inside the async operation */
           b = stack->len > 0
               ? g_array_index (stack, AsyncOpen, 0).track
-              : track_for (imp, a->pid, string_id (imp, a->name), CHRONO_TRACK_ASYNC);
+              : track_for (imp, a->pid, string_id (a->name), CHRONO_TRACK_ASYNC);
           chrono_track_builder_add_instant (b, a->ts, a->name, a->cat, a->args_off);
           break;
         }
@@ -1494,7 +1491,6 @@ parse_root_object (Importer *imp,
                   if (chrono_json_parse_int64 (text, len, &base))
                     {
                       imp->trace->base_time_ns = base;
-                      imp->base_time_set = TRUE;
                     }
                 }
               else if (key_is (&key, "systemTraceEvents", 17))
@@ -2050,7 +2046,6 @@ chrono_chrome_importer_run (ChronoTrace        *trace,
   input.v2_binds = imp.v2_events;
   input.min_ts = imp.min_ts;
   input.max_ts = imp.max_ts;
-  input.base_time_set = imp.base_time_set;
   trace->format = imp.kineto ? "kineto" : "chrome-json";
   chrono_track_builder_finish_trace (trace, &input);
   g_debug ("%s: scanned in %.3f s (%s), built in %.3f s", trace->path, (t1 - t0) / 1e6,

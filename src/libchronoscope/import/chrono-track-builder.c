@@ -1044,14 +1044,20 @@ bind_flows (gpointer data)
   return NULL;
 }
 
+/* What finishing a track costs, in items to sort and lay out. */
+static guint64
+builder_work (const ChronoTrackBuilder *b)
+{
+  return (guint64) b->track.n_spans + b->track.n_instants + b->track.n_samples +
+         (b->marks ? b->marks->len : 0);
+}
+
 static gint
 compare_by_size (gconstpointer a,
                  gconstpointer b)
 {
-  const ChronoTrackBuilder *x = *(ChronoTrackBuilder * const *) a;
-  const ChronoTrackBuilder *y = *(ChronoTrackBuilder * const *) b;
-  guint64 sx = (guint64) x->track.n_spans + x->track.n_instants + x->track.n_samples + (x->marks ? x->marks->len : 0);
-  guint64 sy = (guint64) y->track.n_spans + y->track.n_instants + y->track.n_samples + (y->marks ? y->marks->len : 0);
+  guint64 sx = builder_work (*(ChronoTrackBuilder * const *) a);
+  guint64 sy = builder_work (*(ChronoTrackBuilder * const *) b);
 
   return sx < sy ? 1 : sx > sy ? -1 : 0;
 }
@@ -1083,8 +1089,7 @@ prepare_all_tracks (ChronoTrace      *trace,
       guint k = load[1] < load[0];
 
       g_ptr_array_add (k ? share1 : share0, b);
-      load[k] += (guint64) b->track.n_spans + b->track.n_instants + b->track.n_samples +
-                 (b->marks ? b->marks->len : 0) + 1;
+      load[k] += builder_work (b) + 1;
     }
   /* Below some work, starting a thread costs more than it saves. */
   if (load[1] >= PARALLEL_MIN_ITEMS)

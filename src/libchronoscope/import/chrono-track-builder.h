@@ -70,7 +70,6 @@ typedef struct {
   GArray    *v2_binds;        /* ChronoV2Bind */
   gint64     min_ts;
   gint64     max_ts;
-  gboolean   base_time_set;
 } ChronoBuildInput;
 
 guint    chrono_track_key_hash                (gconstpointer key);
