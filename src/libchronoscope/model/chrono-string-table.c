@@ -159,15 +159,6 @@ find (ChronoStringTable *self,
     }
 }
 
-gboolean
-chrono_string_table_lookup (ChronoStringTable *self,
-                            const char        *str,
-                            gsize              len,
-                            guint32           *id)
-{
-  return find (self, str, len, hash_bytes (str, len), id);
-}
-
 guint32
 chrono_string_table_intern (ChronoStringTable *self,
                             const char        *str,

@@ -16,11 +16,6 @@ void               chrono_string_table_free    (ChronoStringTable *self);
 guint32            chrono_string_table_intern  (ChronoStringTable *self,
                                                 const char        *str,
                                                 gsize              len);
-/* Looks up without interning; returns FALSE when absent. */
-gboolean           chrono_string_table_lookup  (ChronoStringTable *self,
-                                                const char        *str,
-                                                gsize              len,
-                                                guint32           *id);
 const char        *chrono_string_table_get     (ChronoStringTable *self,
                                                 guint32            id);
 gsize              chrono_string_table_get_len (ChronoStringTable *self,

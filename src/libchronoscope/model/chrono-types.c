@@ -43,15 +43,3 @@ chrono_track_type_to_string (ChronoTrackType type)
     default: return "unknown";
     }
 }
-
-const char *
-chrono_flow_type_to_string (ChronoFlowType type)
-{
-  switch (type)
-    {
-    case CHRONO_FLOW_V1: return "flow";
-    case CHRONO_FLOW_V2: return "flow_v2";
-    case CHRONO_FLOW_LAUNCH: return "launch";
-    default: return "unknown";
-    }
-}

@@ -68,6 +68,5 @@ typedef struct {
 
 const char *chrono_kind_to_string (ChronoKind kind);
 const char *chrono_track_type_to_string (ChronoTrackType type);
-const char *chrono_flow_type_to_string (ChronoFlowType type);
 
 G_END_DECLS
