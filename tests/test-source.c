@@ -452,12 +452,16 @@ read_concurrently (gpointer data)
   return NULL;
 }
 
+/* A large gzip file whose first member is small: it is inflated whole,
+ * and the big one after it streams out to a reader in steps. */
 static void
 test_gzip_large_concurrent (void)
 {
   g_autoptr(GString) text = make_large_text (50 * 1000 * 1000);
-  g_autoptr(GByteArray) gz = gzip_compress (text->str, text->len, 6);
-  g_autofree char *path = write_fixture ("large.json.gz", gz->data, gz->len);
+  gsize first = 1000 * 1000;
+  g_autoptr(GByteArray) gz = gzip_compress (text->str, first, 6);
+  g_autoptr(GByteArray) rest = gzip_compress (text->str + first, text->len - first, 6);
+  g_autofree char *path = NULL;
   g_autoptr(ChronoSource) source = NULL;
   g_autoptr(GError) error = NULL;
   Reader reader = { 0 };
@@ -465,6 +469,8 @@ test_gzip_large_concurrent (void)
   gint64 start;
   double seconds;
 
+  g_byte_array_append (gz, rest->data, rest->len);
+  path = write_fixture ("large.json.gz", gz->data, gz->len);
   start = g_get_monotonic_time ();
   source = chrono_source_open (path, &error);
   g_assert_no_error (error);
@@ -484,6 +490,20 @@ test_gzip_large_concurrent (void)
   g_test_message ("gzip: %.1f MB in %.3f s: %.0f MB/s of output, %u steps",
                   text->len / 1e6, seconds, text->len / 1e6 / seconds,
                   reader.n_steps);
+}
+
+/* One member, inflated whole: the same bytes, published at once. */
+static void
+test_gzip_large_whole (void)
+{
+  g_autoptr(GString) text = make_large_text (20 * 1000 * 1000);
+  g_autoptr(GByteArray) gz = gzip_compress (text->str, text->len, 6);
+  g_autoptr(ChronoSource) source = open_fixture ("whole.json.gz", gz->data, gz->len);
+
+  assert_source_content (source, text->str, text->len);
+  assert_slack_zero (source);
+  g_assert_false (chrono_source_get_error (source, NULL));
+  g_assert_cmpuint (chrono_source_get_file_read (source), ==, gz->len);
 }
 
 static void
@@ -789,6 +809,7 @@ main (int   argc,
   g_test_add_func ("/source/gzip/truncated", test_gzip_truncated);
   g_test_add_func ("/source/gzip/garbage", test_gzip_garbage);
   g_test_add_func ("/source/gzip/large-concurrent", test_gzip_large_concurrent);
+  g_test_add_func ("/source/gzip/large-whole", test_gzip_large_whole);
   g_test_add_func ("/source/zstd", test_zstd);
   g_test_add_func ("/source/zstd/truncated", test_zstd_truncated);
   g_test_add_func ("/source/zip/deflate", test_zip_deflate);

@@ -5,11 +5,42 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
 #include "chrono-json-scanner.h"
+
+static inline gboolean
+is_ws (guint8 c)
+{
+  return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+void
+chrono_json_skip_ws_run (ChronoJsonScanner *s)
+{
+  const guint8 *p = s->p;
+  const guint8 *end = s->end;
+
+#ifdef __SSE2__
+  while (p + 16 <= end)
+    {
+      __m128i v = _mm_loadu_si128 ((const __m128i *) p);
+      __m128i ws = _mm_or_si128 (_mm_or_si128 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 (' ')),
+                                               _mm_cmpeq_epi8 (v, _mm_set1_epi8 ('\n'))),
+                                 _mm_or_si128 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('\r')),
+                                               _mm_cmpeq_epi8 (v, _mm_set1_epi8 ('\t'))));
+      guint other = ~_mm_movemask_epi8 (ws) & 0xffff;
+
+      if (other != 0)
+        {
+          s->p = p + __builtin_ctz (other);
+          return;
+        }
+      p += 16;
+    }
+#endif
+  while (p < end && is_ws (*p))
+    p++;
+  s->p = p;
+}
 
 ChronoJsonStatus
 chrono_json_fail (ChronoJsonScanner *s,
@@ -372,38 +403,44 @@ chrono_json_parse_us_to_ns (const guint8 *text,
   if (p < end && (*p == '-' || *p == '+'))
     negative = *p++ == '-';
 
-  /* The common shapes, "123", "123.4" and "123.456" with at most 15
-   * integer digits, need no wide arithmetic. */
-  if (end - p <= 19)
-    {
-      guint64 ip = 0;
-      const guint8 *q = p;
+  /* The common shapes, up to 18 integer digits (epoch microseconds have
+   * 16) and any number of decimals, need no wide arithmetic. Rounding
+   * half away from zero at the nanosecond looks at one more digit only. */
+  {
+    guint64 ip = 0;
+    const guint8 *q = p;
 
-      while (q < end && *q >= '0' && *q <= '9')
-        ip = ip * 10 + (*q++ - '0');
-      if (q > p && q - p <= 15)
-        {
-          guint64 frac = 0;
-          gint nf = 0;
+    while (q < end && *q >= '0' && *q <= '9' && q - p < 18)
+      ip = ip * 10 + (*q++ - '0');
+    if (q > p && ip <= (guint64) G_MAXINT64 / 1000 - 1 && (q == end || *q < '0' || *q > '9'))
+      {
+        static const guint scale[4] = { 1000, 100, 10, 1 };
+        guint64 frac = 0;
+        gint nf = 0;
+        guint round = 0;
 
-          if (q < end && *q == '.')
-            {
+        if (q < end && *q == '.')
+          {
+            q++;
+            while (q < end && nf < 3 && *q >= '0' && *q <= '9')
+              {
+                frac = frac * 10 + (*q++ - '0');
+                nf++;
+              }
+            if (q < end && *q >= '0' && *q <= '9')
+              round = *q >= '5';
+            while (q < end && *q >= '0' && *q <= '9')
               q++;
-              while (q < end && nf < 3 && *q >= '0' && *q <= '9')
-                {
-                  frac = frac * 10 + (*q++ - '0');
-                  nf++;
-                }
-            }
-          if (q == end)
-            {
-              static const guint scale[4] = { 1000, 100, 10, 1 };
-              gint64 v = (gint64) (ip * 1000 + frac * scale[nf]);
-              *ns = negative ? -v : v;
-              return TRUE;
-            }
-        }
-    }
+          }
+        if (q == end)
+          {
+            gint64 v = (gint64) (ip * 1000 + frac * scale[nf] + round);
+
+            *ns = negative ? -v : v;
+            return TRUE;
+          }
+      }
+  }
 
   /* MANT holds up to 36 significant digits; later ones are below any
    * precision a profiler has and are dropped. */
@@ -499,7 +536,8 @@ chrono_json_parse_uint64 (const guint8 *text,
       guint d = text[i] - '0';
       if (d > 9)
         return FALSE;
-      if (v > (G_MAXUINT64 - d) / 10)
+      /* Nineteen digits cannot overflow. */
+      if (i >= 19 && v > (G_MAXUINT64 - d) / 10)
         return FALSE;
       v = v * 10 + d;
     }

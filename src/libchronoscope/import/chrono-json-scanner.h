@@ -12,6 +12,10 @@
 
 #include <glib.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 G_BEGIN_DECLS
 
 typedef enum {
@@ -33,11 +37,22 @@ typedef struct {
   gboolean      escaped;    /* contains backslash escapes */
 } ChronoJsonString;
 
+/* Past a run of white space longer than one space. */
+void             chrono_json_skip_ws_run     (ChronoJsonScanner *s);
+
+/* Every byte that can end white space in valid JSON is above ' ', and most
+ * runs are none or one space; indented files take the vector path. */
 static inline void
 chrono_json_skip_ws (ChronoJsonScanner *s)
 {
-  while (s->p < s->end && (*s->p == ' ' || *s->p == '\n' || *s->p == '\r' || *s->p == '\t'))
-    s->p++;
+  if (G_LIKELY (s->p < s->end && *s->p > ' '))
+    return;
+  if (s->p + 1 < s->end && *s->p == ' ' && s->p[1] > ' ')
+    {
+      s->p++;
+      return;
+    }
+  chrono_json_skip_ws_run (s);
 }
 
 ChronoJsonStatus chrono_json_fail            (ChronoJsonScanner *s,
@@ -46,30 +61,32 @@ ChronoJsonStatus chrono_json_fail            (ChronoJsonScanner *s,
 ChronoJsonStatus chrono_json_read_long_string (ChronoJsonScanner *s,
                                                ChronoJsonString  *out);
 
-/* Most strings in a trace are short keys and names: look at the first
- * bytes inline before taking the vector path. */
+/* Most strings in a trace are short keys and names: the first 16 bytes
+ * are looked at inline before the general path. */
 static inline ChronoJsonStatus
 chrono_json_read_string (ChronoJsonScanner *s,
                          ChronoJsonString  *out)
 {
-  const guint8 *p = s->p + 1;
-
-  if (G_LIKELY (s->p + 16 < s->end && *s->p == '"'))
+#ifdef __SSE2__
+  if (G_LIKELY (s->p + 17 <= s->end && *s->p == '"'))
     {
-      for (guint i = 0; i < 15; i++, p++)
+      __m128i v = _mm_loadu_si128 ((const __m128i *) (s->p + 1));
+      guint quotes = _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('"')));
+      guint escapes = _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('\\')));
+
+      /* A closing quote with no backslash before it. */
+      if (quotes != 0 && (escapes & ((quotes & -quotes) - 1)) == 0)
         {
-          if (*p == '"')
-            {
-              out->start = s->p + 1;
-              out->len = p - out->start;
-              out->escaped = FALSE;
-              s->p = p + 1;
-              return CHRONO_JSON_OK;
-            }
-          if (*p == '\\')
-            break;
+          guint len = __builtin_ctz (quotes);
+
+          out->start = s->p + 1;
+          out->len = len;
+          out->escaped = FALSE;
+          s->p += len + 2;
+          return CHRONO_JSON_OK;
         }
     }
+#endif
   return chrono_json_read_long_string (s, out);
 }
 /* Reads a number's text without converting it. */
