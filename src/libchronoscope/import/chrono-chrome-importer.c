@@ -188,18 +188,14 @@ intern (Importer               *imp,
   return chrono_string_table_intern (imp->trace->strings, imp->scratch->str, imp->scratch->len);
 }
 
-/* Keys are short: compare them inline rather than through memcmp. */
+/* LEN is a constant at every call: the compiler turns the memcmp into a
+ * load or two and a compare. */
 static inline gboolean
 key_is (const ChronoJsonString *key,
         const char             *literal,
         gsize                   len)
 {
-  if (key->len != len)
-    return FALSE;
-  for (gsize i = 0; i < len; i++)
-    if (key->start[i] != (guint8) literal[i])
-      return FALSE;
-  return TRUE;
+  return key->len == len && memcmp (key->start, literal, len) == 0;
 }
 
 /* A pid or tid: an integer, a numeric string, or a name. Names are
@@ -212,6 +208,19 @@ read_id_value (ChronoJsonScanner *s,
   ChronoJsonStatus st;
   const guint8 *text;
   gsize len;
+  const guint8 *p = s->p;
+  guint64 value = 0;
+
+  /* Most ids are small non-negative integers followed by ',' or '}'. */
+  while (p < s->end && p - s->p < 18 && *p >= '0' && *p <= '9')
+    value = value * 10 + (*p++ - '0');
+  if (p > s->p && p < s->end && (*p == ',' || *p == '}' || *p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+    {
+      out->value = (gint64) value;
+      out->is_string = FALSE;
+      s->p = p;
+      return CHRONO_JSON_OK;
+    }
 
   if (s->p < s->end && *s->p == '"')
     {
@@ -308,6 +317,40 @@ mix64 (guint64 h)
 /* -------------------------------------------------------------------- */
 /* One event                                                            */
 
+/* A key of up to 8 bytes as one little-endian word, 0 for longer ones:
+ * the keys of an event are told apart by one compare each. */
+#define KEY2(a, b)          ((guint64) (a) | (guint64) (b) << 8)
+#define KEY3(a, b, c)       (KEY2 (a, b) | (guint64) (c) << 16)
+#define KEY4(a, b, c, d)    (KEY3 (a, b, c) | (guint64) (d) << 24)
+#define KEY5(a, b, c, d, e) (KEY4 (a, b, c, d) | (guint64) (e) << 32)
+#define KEY7(a, b, c, d, e, f, g) \
+  (KEY5 (a, b, c, d, e) | (guint64) (f) << 40 | (guint64) (g) << 48)
+#define KEY8(a, b, c, d, e, f, g, h) (KEY7 (a, b, c, d, e, f, g) | (guint64) (h) << 56)
+
+static inline guint64
+key_word (const ChronoJsonString *key,
+          const guint8           *end)
+{
+  guint64 w = 0;
+
+  if (key->len == 0 || key->len > 8)
+    return 0;
+  if (end - key->start >= 8)
+    {
+      memcpy (&w, key->start, 8);
+      return GUINT64_FROM_LE (w) & (G_MAXUINT64 >> (64 - 8 * key->len));
+    }
+  for (gsize i = 0; i < key->len; i++)
+    w |= (guint64) key->start[i] << (8 * i);
+  return w;
+}
+
+static inline gboolean
+is_container (guint8 c)
+{
+  return c == '{' || c == '[';
+}
+
 static ChronoJsonStatus
 parse_event (Importer *imp,
              Event    *ev)
@@ -324,122 +367,117 @@ parse_event (Importer *imp,
     {
       ChronoJsonString key;
       gboolean done;
+      guint8 c;
 
       if ((st = chrono_json_next_member (s, first, &key, &done)) != CHRONO_JSON_OK || done)
         return st;
 
-      switch (key.len)
+      c = *s->p;
+      switch (key_word (&key, s->end))
         {
-        case 1:
-          if (key.start[0] == 's' && *s->p == '"')
-            {
-              st = chrono_json_read_string (s, &ev->s);
-              ev->present |= HAS_S;
-            }
-          else
-            st = chrono_json_skip_value (s);
+        case KEY2 ('p', 'h'):
+          if (c != '"')
+            goto skip;
+          st = chrono_json_read_string (s, &ev->ph);
+          ev->present |= HAS_PH;
           break;
-        case 2:
-          if (key_is (&key, "ph", 2) && *s->p == '"')
-            {
-              st = chrono_json_read_string (s, &ev->ph);
-              ev->present |= HAS_PH;
-            }
-          else if (key_is (&key, "ts", 2) && *s->p != '{' && *s->p != '[')
-            {
-              st = read_number_text (s, &ev->ts, &ev->ts_len, NULL);
-              ev->present |= HAS_TS;
-            }
-          else if (key_is (&key, "id", 2) && *s->p != '{' && *s->p != '[')
-            {
-              st = read_number_text (s, &ev->id, &ev->id_len, &ev->id_is_string);
-              ev->present |= HAS_ID;
-            }
-          else if (key_is (&key, "bp", 2) && *s->p == '"')
-            {
-              st = chrono_json_read_string (s, &ev->bp);
-              ev->present |= HAS_BP;
-            }
-          else
-            st = chrono_json_skip_value (s);
+        case KEY2 ('t', 's'):
+          if (is_container (c))
+            goto skip;
+          st = read_number_text (s, &ev->ts, &ev->ts_len, NULL);
+          ev->present |= HAS_TS;
           break;
-        case 3:
-          if (key_is (&key, "pid", 3) && *s->p != '{' && *s->p != '[')
-            {
-              st = read_id_value (s, &ev->pid, &ev->pid_str);
-              ev->present |= HAS_PID;
-            }
-          else if (key_is (&key, "tid", 3) && *s->p != '{' && *s->p != '[')
-            {
-              st = read_id_value (s, &ev->tid, &ev->tid_str);
-              ev->present |= HAS_TID;
-            }
-          else if (key_is (&key, "cat", 3) && *s->p == '"')
-            {
-              st = chrono_json_read_string (s, &ev->cat);
-              ev->present |= HAS_CAT;
-            }
-          else if (key_is (&key, "dur", 3) && *s->p != '{' && *s->p != '[')
-            {
-              st = read_number_text (s, &ev->dur, &ev->dur_len, NULL);
-              ev->present |= HAS_DUR;
-            }
-          else if (key_is (&key, "id2", 3) && *s->p == '{')
-            st = read_id2 (ev, s);
-          else
-            st = chrono_json_skip_value (s);
+        case KEY3 ('p', 'i', 'd'):
+          if (is_container (c))
+            goto skip;
+          st = read_id_value (s, &ev->pid, &ev->pid_str);
+          ev->present |= HAS_PID;
           break;
-        case 4:
-          if (key_is (&key, "name", 4) && *s->p == '"')
-            {
-              st = chrono_json_read_string (s, &ev->name);
-              ev->present |= HAS_NAME;
-            }
-          else if (key_is (&key, "args", 4) && *s->p == '{')
-            {
-              const guint8 *start = s->p;
+        case KEY3 ('t', 'i', 'd'):
+          if (is_container (c))
+            goto skip;
+          st = read_id_value (s, &ev->tid, &ev->tid_str);
+          ev->present |= HAS_TID;
+          break;
+        case KEY3 ('c', 'a', 't'):
+          if (c != '"')
+            goto skip;
+          st = chrono_json_read_string (s, &ev->cat);
+          ev->present |= HAS_CAT;
+          break;
+        case KEY3 ('d', 'u', 'r'):
+          if (is_container (c))
+            goto skip;
+          st = read_number_text (s, &ev->dur, &ev->dur_len, NULL);
+          ev->present |= HAS_DUR;
+          break;
+        case KEY4 ('n', 'a', 'm', 'e'):
+          if (c != '"')
+            goto skip;
+          st = chrono_json_read_string (s, &ev->name);
+          ev->present |= HAS_NAME;
+          break;
+        case KEY4 ('a', 'r', 'g', 's'):
+          if (c != '{')
+            goto skip;
+          {
+            const guint8 *start = s->p;
 
-              st = chrono_json_skip_value (s);
-              ev->args_off = start - imp->base;
-              ev->args_len = (guint32) MIN (s->p - start, G_MAXUINT32);
-              ev->present |= HAS_ARGS;
-            }
-          else
             st = chrono_json_skip_value (s);
+            ev->args_off = start - imp->base;
+            ev->args_len = (guint32) MIN (s->p - start, G_MAXUINT32);
+            ev->present |= HAS_ARGS;
+          }
           break;
-        case 5:
-          if (key_is (&key, "scope", 5) && *s->p == '"')
-            {
-              st = chrono_json_read_string (s, &ev->scope);
-              ev->present |= HAS_SCOPE;
-            }
-          else
-            st = chrono_json_skip_value (s);
+        case KEY2 ('i', 'd'):
+          if (is_container (c))
+            goto skip;
+          st = read_number_text (s, &ev->id, &ev->id_len, &ev->id_is_string);
+          ev->present |= HAS_ID;
           break;
-        case 7:
-          if (key_is (&key, "bind_id", 7) && *s->p != '{' && *s->p != '[')
-            {
-              st = read_number_text (s, &ev->bind_id, &ev->bind_len, &ev->bind_is_string);
-              ev->present |= HAS_BIND;
-            }
-          else if (key_is (&key, "flow_in", 7) && *s->p == 't')
-            {
-              st = chrono_json_skip_value (s);
-              ev->flow_in = TRUE;
-            }
-          else
-            st = chrono_json_skip_value (s);
+        case KEY3 ('i', 'd', '2'):
+          if (c != '{')
+            goto skip;
+          st = read_id2 (ev, s);
           break;
-        case 8:
-          if (key_is (&key, "flow_out", 8) && *s->p == 't')
-            {
-              st = chrono_json_skip_value (s);
-              ev->flow_out = TRUE;
-            }
-          else
-            st = chrono_json_skip_value (s);
+        case 's':
+          if (c != '"')
+            goto skip;
+          st = chrono_json_read_string (s, &ev->s);
+          ev->present |= HAS_S;
+          break;
+        case KEY2 ('b', 'p'):
+          if (c != '"')
+            goto skip;
+          st = chrono_json_read_string (s, &ev->bp);
+          ev->present |= HAS_BP;
+          break;
+        case KEY5 ('s', 'c', 'o', 'p', 'e'):
+          if (c != '"')
+            goto skip;
+          st = chrono_json_read_string (s, &ev->scope);
+          ev->present |= HAS_SCOPE;
+          break;
+        case KEY7 ('b', 'i', 'n', 'd', '_', 'i', 'd'):
+          if (is_container (c))
+            goto skip;
+          st = read_number_text (s, &ev->bind_id, &ev->bind_len, &ev->bind_is_string);
+          ev->present |= HAS_BIND;
+          break;
+        case KEY7 ('f', 'l', 'o', 'w', '_', 'i', 'n'):
+          if (c != 't')
+            goto skip;
+          st = chrono_json_skip_value (s);
+          ev->flow_in = TRUE;
+          break;
+        case KEY8 ('f', 'l', 'o', 'w', '_', 'o', 'u', 't'):
+          if (c != 't')
+            goto skip;
+          st = chrono_json_skip_value (s);
+          ev->flow_out = TRUE;
           break;
         default:
+        skip:
           st = chrono_json_skip_value (s);
           break;
         }

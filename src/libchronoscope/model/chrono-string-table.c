@@ -9,7 +9,11 @@
 
 #include "chrono-string-table.h"
 
-#define ARENA_BLOCK (256 * 1024)
+/* Blocks double from the first size to the last: a small trace's names
+ * fit in a few kilobytes, a large one's in a few big blocks. */
+#define ARENA_FIRST_BLOCK (4 * 1024)
+#define ARENA_BLOCK       (256 * 1024)
+#define FIRST_SLOTS       256
 
 struct _ChronoStringTable
 {
@@ -60,7 +64,9 @@ arena_copy (ChronoStringTable *self,
 
   if (self->block == NULL || self->block_used + len + 1 > self->block_size)
     {
-      self->block_size = MAX (ARENA_BLOCK, len + 1);
+      gsize next = self->block == NULL ? ARENA_FIRST_BLOCK : MIN (self->block_size * 2, ARENA_BLOCK);
+
+      self->block_size = MAX (next, len + 1);
       self->block = g_malloc (self->block_size);
       self->block_used = 0;
       g_ptr_array_add (self->blocks, self->block);
@@ -107,7 +113,7 @@ chrono_string_table_new (void)
   self->blocks = g_ptr_array_new_with_free_func (g_free);
   self->strings = g_array_new (FALSE, FALSE, sizeof (const char *));
   self->lengths = g_array_new (FALSE, FALSE, sizeof (guint32));
-  self->mask = 1023;
+  self->mask = FIRST_SLOTS - 1;
   self->slots = g_new0 (guint32, self->mask + 1);
   self->slot_hash = g_new (guint32, self->mask + 1);
   chrono_string_table_intern (self, "", 0);
