@@ -229,6 +229,93 @@ test_numbers (void)
   g_assert_cmpint (chrono_json_read_number (&s, &start, &len), ==, CHRONO_JSON_TRUNCATED);
 }
 
+/* Reading a time straight into nanoseconds agrees with reading its text
+ * and converting it, or declines and leaves the scanner for that path. */
+static void
+test_read_time (void)
+{
+  const char *texts[] = {
+    "0", "0.000", "1", "1.5", "3.011", "1.0004999999", "0.0005", "123.",
+    "1712195495406752.8", "1712195495406752.123", "4203669603018.756",
+    "1735632360000000.0001", "9223372036854775.807", "9223372036854775.808",
+    "123456789012345678", "1234567890123456789", "00000012345678", "12345678",
+    "-1.5", "1e3", "1.2345E2", "1.5.3", "1-2", "99999999999999999.9995",
+  };
+  const char *ends[] = { ",", "}", " ", "\n", "" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    for (guint e = 0; e < G_N_ELEMENTS (ends); e++)
+      {
+        g_autofree char *text = g_strconcat (texts[i], ends[e], NULL);
+        ChronoJsonScanner fast = scanner_for (text);
+        ChronoJsonScanner slow = scanner_for (text);
+        const guint8 *start;
+        gsize len;
+        gint64 ns = 0;
+        gint64 expected = 0;
+        gboolean read = chrono_json_read_us_to_ns (&fast, &ns);
+        gboolean whole = chrono_json_read_number (&slow, &start, &len) == CHRONO_JSON_OK;
+
+        if (read)
+          {
+            g_assert_true (whole);
+            g_assert_true (chrono_json_parse_us_to_ns (start, len, &expected));
+            g_assert_cmpint (ns, ==, expected);
+            g_assert_true (fast.p == slow.p);
+          }
+        else
+          g_assert_true (fast.p == (const guint8 *) text);
+        /* The plain shapes up to epoch microseconds must be taken, unless
+         * they touch the end. */
+        if (*ends[e] != '\0' && strspn (texts[i], "0123456789.") == strlen (texts[i]) &&
+            strchr (texts[i], '.') == strrchr (texts[i], '.') &&
+            (strcspn (texts[i], ".") < 16 || (strcspn (texts[i], ".") == 16 && texts[i][0] == '1')))
+          g_assert_true (read);
+      }
+}
+
+/* Containers longer than the vector blocks, with strings, escapes and
+ * brackets across block edges, end where a byte-by-byte walk says. */
+static void
+test_skip_long (void)
+{
+  GRand *rand = g_rand_new_with_seed (7);
+  const char *pieces[] = { "{", "}", "[", "]", "\"a\"", "\"}]\"", "\"\\\"\"", "\"\\\\\"", "1", ",", ":", " " };
+
+  for (guint round = 0; round < 2000; round++)
+    {
+      g_autoptr(GString) text = g_string_new ("{");
+      gint depth = 1;
+
+      while (depth > 0)
+        {
+          guint k = g_rand_int_range (rand, 0, G_N_ELEMENTS (pieces));
+
+          if (k == 0 || k == 2)
+            depth++;
+          else if (k == 1 || k == 3)
+            depth--;
+          else if (text->len > 400 && g_rand_boolean (rand))
+            {
+              g_string_append_c (text, '}');
+              depth--;
+              continue;
+            }
+          g_string_append (text, pieces[k]);
+        }
+      {
+        gsize len = text->len;
+        ChronoJsonScanner s;
+
+        g_string_append (text, ",{\"after\": 1}");
+        s = scanner_for (text->str);
+        g_assert_cmpint (chrono_json_skip_value (&s), ==, CHRONO_JSON_OK);
+        g_assert_cmpuint ((const char *) s.p - text->str, ==, len);
+      }
+    }
+  g_rand_free (rand);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -241,6 +328,8 @@ main (int    argc,
   g_test_add_func ("/scanner/integers", test_integers);
   g_test_add_func ("/scanner/numbers", test_numbers);
   g_test_add_func ("/scanner/skip", test_skip);
+  g_test_add_func ("/scanner/skip-long", test_skip_long);
+  g_test_add_func ("/scanner/read-time", test_read_time);
   g_test_add_func ("/scanner/garbage", test_garbage);
   return g_test_run ();
 }

@@ -51,6 +51,7 @@ typedef struct {
   ChronoJsonString ph, name, cat, scope, s, bp;
   const guint8 *ts, *dur, *id, *bind_id;
   gsize ts_len, dur_len, id_len, bind_len;
+  gint64 ts_ns, dur_ns;                /* with TS_NS, DUR_NS */
   gboolean id_is_string, bind_is_string, id_is_local;
   ChronoId pid, tid;
   ChronoJsonString pid_str, tid_str;   /* when pid/tid are names */
@@ -81,6 +82,8 @@ enum {
   HAS_BP = 1 << 10,
   HAS_BIND = 1 << 11,
   HAS_SCOPE = 1 << 12,
+  TS_NS = 1 << 13,       /* ts read as nanoseconds, not as text */
+  DUR_NS = 1 << 14,
 };
 
 typedef struct _Importer {
@@ -384,7 +387,12 @@ parse_event (Importer *imp,
         case KEY2 ('t', 's'):
           if (is_container (c))
             goto skip;
-          st = read_number_text (s, &ev->ts, &ev->ts_len, NULL);
+          /* The last of repeated keys wins, as text or as a number. */
+          ev->present &= ~TS_NS;
+          if (chrono_json_read_us_to_ns (s, &ev->ts_ns))
+            ev->present |= TS_NS;
+          else
+            st = read_number_text (s, &ev->ts, &ev->ts_len, NULL);
           ev->present |= HAS_TS;
           break;
         case KEY3 ('p', 'i', 'd'):
@@ -408,7 +416,12 @@ parse_event (Importer *imp,
         case KEY3 ('d', 'u', 'r'):
           if (is_container (c))
             goto skip;
-          st = read_number_text (s, &ev->dur, &ev->dur_len, NULL);
+          /* The last of repeated keys wins, as text or as a number. */
+          ev->present &= ~DUR_NS;
+          if (chrono_json_read_us_to_ns (s, &ev->dur_ns))
+            ev->present |= DUR_NS;
+          else
+            st = read_number_text (s, &ev->dur, &ev->dur_len, NULL);
           ev->present |= HAS_DUR;
           break;
         case KEY4 ('n', 'a', 'm', 'e'):
@@ -742,6 +755,8 @@ handle_complete (Importer    *imp,
 
   if (!(ev->present & HAS_DUR))
     flags |= CHRONO_SPAN_NO_DUR;
+  else if (ev->present & DUR_NS)
+    dur = ev->dur_ns;
   else if (!chrono_json_parse_us_to_ns (ev->dur, ev->dur_len, &dur) || dur < 0)
     {
       imp->bad_numbers++;
@@ -1151,7 +1166,9 @@ handle_event (Importer *imp,
       imp->dropped_by_phase[ph]++;
       return;
     }
-  if (!chrono_json_parse_us_to_ns (ev->ts, ev->ts_len, &ts))
+  if (ev->present & TS_NS)
+    ts = ev->ts_ns;
+  else if (!chrono_json_parse_us_to_ns (ev->ts, ev->ts_len, &ts))
     {
       imp->bad_numbers++;
       imp->dropped_by_phase[ph]++;

@@ -200,10 +200,51 @@ walk_bytes (const guint8 **pp,
   return FALSE;
 }
 
+#ifdef __SSE2__
+/* Bit i set when an odd number of bits at or below i are: with quote
+ * bits, the bytes inside strings (opening quote included). */
+static inline guint32
+prefix_xor32 (guint32 x)
+{
+  x ^= x << 1;
+  x ^= x << 2;
+  x ^= x << 4;
+  x ^= x << 8;
+  x ^= x << 16;
+  return x;
+}
+
+/* The bytes of P[0, 32) equal to C, or to C or D, as a bit mask. */
+static inline guint32
+mask32 (__m128i lo,
+        __m128i hi,
+        guint8  c)
+{
+  __m128i vc = _mm_set1_epi8 ((char) c);
+
+  return (guint32) _mm_movemask_epi8 (_mm_cmpeq_epi8 (lo, vc)) |
+         (guint32) _mm_movemask_epi8 (_mm_cmpeq_epi8 (hi, vc)) << 16;
+}
+
+static inline guint32
+mask32_either (__m128i lo,
+               __m128i hi,
+               guint8  c,
+               guint8  d)
+{
+  __m128i vc = _mm_set1_epi8 ((char) c);
+  __m128i vd = _mm_set1_epi8 ((char) d);
+
+  return (guint32) _mm_movemask_epi8 (_mm_or_si128 (_mm_cmpeq_epi8 (lo, vc), _mm_cmpeq_epi8 (lo, vd))) |
+         (guint32) _mm_movemask_epi8 (_mm_or_si128 (_mm_cmpeq_epi8 (hi, vc), _mm_cmpeq_epi8 (hi, vd))) << 16;
+}
+#endif
+
 /* Skips a container by bracket depth, outside strings. Args are full of
- * short strings and brackets ("Input Dims": [[1], [], []]), so each 16-byte
- * block's structural bytes are walked as a bit mask without reloading;
- * blocks with a backslash take the byte-by-byte path. */
+ * short strings and brackets ("Input Dims": [[1], [], []]): each 32-byte
+ * block's quotes give the bytes inside strings at once, and brackets
+ * outside them are walked only when one closes; blocks with a backslash
+ * take the byte-by-byte path. */
 static ChronoJsonStatus
 skip_container (ChronoJsonScanner *s)
 {
@@ -213,35 +254,39 @@ skip_container (ChronoJsonScanner *s)
   gboolean in_string = FALSE;
 
 #ifdef __SSE2__
-  const __m128i quote = _mm_set1_epi8 ('"');
-  const __m128i bslash = _mm_set1_epi8 ('\\');
-  const __m128i ob = _mm_set1_epi8 ('{');
-  const __m128i cb = _mm_set1_epi8 ('}');
-  const __m128i os = _mm_set1_epi8 ('[');
-  const __m128i cs = _mm_set1_epi8 (']');
-
-  while (p + 16 <= end)
+  while (p + 32 <= end)
     {
-      __m128i v = _mm_loadu_si128 ((const __m128i *) p);
-      guint mq = _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, quote));
-      guint mb = _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, bslash));
-      guint mo = _mm_movemask_epi8 (_mm_or_si128 (_mm_cmpeq_epi8 (v, ob), _mm_cmpeq_epi8 (v, os)));
-      guint mc = _mm_movemask_epi8 (_mm_or_si128 (_mm_cmpeq_epi8 (v, cb), _mm_cmpeq_epi8 (v, cs)));
-      guint all;
+      __m128i lo = _mm_loadu_si128 ((const __m128i *) p);
+      __m128i hi = _mm_loadu_si128 ((const __m128i *) (p + 16));
+      guint32 inside, mo, mc, all;
 
-      if (G_UNLIKELY (mb != 0))
-        goto bytewise;
-      all = mq | mo | mc;
-      while (all != 0)
+      if (G_UNLIKELY (mask32 (lo, hi, '\\') != 0))
         {
-          guint bit = all & -all;
+          /* Up to the end of this block, one byte at a time. */
+          if (walk_bytes (&p, p + 32, &in_string, &depth))
+            {
+              s->p = p;
+              return CHRONO_JSON_OK;
+            }
+          continue;
+        }
+      inside = prefix_xor32 (mask32 (lo, hi, '"')) ^ (in_string ? G_MAXUINT32 : 0);
+      in_string = inside >> 31;
+      mo = mask32_either (lo, hi, '{', '[') & ~inside;
+      mc = mask32_either (lo, hi, '}', ']') & ~inside;
+      if (mc == 0)
+        {
+          /* No popcount instruction in the x86-64 baseline; few opens. */
+          for (; mo != 0; mo &= mo - 1)
+            depth++;
+          p += 32;
+          continue;
+        }
+      for (all = mo | mc; all != 0; all &= all - 1)
+        {
+          guint32 bit = all & -all;
 
-          all ^= bit;
-          if (mq & bit)
-            in_string = !in_string;
-          else if (in_string)
-            continue;
-          else if (mo & bit)
+          if (mo & bit)
             depth++;
           else if (--depth == 0)
             {
@@ -249,16 +294,7 @@ skip_container (ChronoJsonScanner *s)
               return CHRONO_JSON_OK;
             }
         }
-      p += 16;
-      continue;
-
-    bytewise:
-      /* Up to the end of this block, one byte at a time. */
-      if (walk_bytes (&p, p + 16, &in_string, &depth))
-        {
-          s->p = p;
-          return CHRONO_JSON_OK;
-        }
+      p += 32;
     }
 #endif
 
@@ -383,6 +419,75 @@ chrono_json_unescape (const ChronoJsonString *str,
           return FALSE;
         }
     }
+  return TRUE;
+}
+
+/* Eight ASCII digits at P, and their value (little-endian SWAR). */
+static inline gboolean
+eight_digits (const guint8 *p,
+              guint64      *value)
+{
+  guint64 v;
+
+  memcpy (&v, p, 8);
+  v = GUINT64_FROM_LE (v);
+  if (((v & 0xf0f0f0f0f0f0f0f0ull) | (((v + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull) >> 4)) !=
+      0x3333333333333333ull)
+    return FALSE;
+  v = (v & 0x0f0f0f0f0f0f0f0full) * 2561 >> 8;
+  v = (v & 0x00ff00ff00ff00ffull) * 6553601 >> 16;
+  *value = (v & 0x0000ffff0000ffffull) * 42949672960001ull >> 32;
+  return TRUE;
+}
+
+gboolean
+chrono_json_read_us_to_ns (ChronoJsonScanner *s,
+                           gint64            *ns)
+{
+  static const guint scale[4] = { 1000, 100, 10, 1 };
+  const guint8 *p = s->p;
+  const guint8 *end = s->end;
+  guint64 ip = 0;
+  guint64 eight;
+  guint64 frac = 0;
+  gint digits = 0;
+  gint nf = 0;
+  guint round = 0;
+
+  /* Up to 18 integer digits: no overflow, and epoch microseconds (16)
+   * take two steps. */
+  while (end - p >= 8 && digits <= 10 && eight_digits (p, &eight))
+    {
+      ip = ip * 100000000 + eight;
+      p += 8;
+      digits += 8;
+    }
+  while (p < end && *p >= '0' && *p <= '9' && digits < 18)
+    {
+      ip = ip * 10 + (*p++ - '0');
+      digits++;
+    }
+  if (digits == 0 || ip > (guint64) G_MAXINT64 / 1000 - 1)
+    return FALSE;
+  if (p < end && *p == '.')
+    {
+      p++;
+      while (p < end && nf < 3 && *p >= '0' && *p <= '9')
+        {
+          frac = frac * 10 + (*p++ - '0');
+          nf++;
+        }
+      /* Half away from zero: the next digit decides. */
+      if (p < end && *p >= '0' && *p <= '9')
+        round = *p >= '5';
+      while (p < end && *p >= '0' && *p <= '9')
+        p++;
+    }
+  /* It must end where chrono_json_read_number() would end it. */
+  if (p >= end || is_number_byte (*p))
+    return FALSE;
+  *ns = (gint64) (ip * 1000 + frac * scale[nf] + round);
+  s->p = p;
   return TRUE;
 }
 

@@ -140,6 +140,13 @@ ChronoJsonStatus chrono_json_skip_value      (ChronoJsonScanner *s);
 /* Decodes escapes into OUT (cleared first); FALSE on a bad escape. */
 gboolean         chrono_json_unescape        (const ChronoJsonString *str,
                                               GString                *out);
+/* Reads a number of microseconds written as plain digits with an optional
+ * fraction straight into nanoseconds, as chrono_json_parse_us_to_ns()
+ * would convert its text. FALSE, with the scanner left where it was, for
+ * any other shape (sign, exponent, too many digits, the end of the data):
+ * the caller then reads the text. */
+gboolean         chrono_json_read_us_to_ns   (ChronoJsonScanner *s,
+                                              gint64            *ns);
 /* Decimal text of microseconds to nanoseconds, rounded half away from zero
  * exactly as the text says (no double in between). */
 gboolean         chrono_json_parse_us_to_ns  (const guint8 *text,

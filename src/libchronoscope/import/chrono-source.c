@@ -25,6 +25,8 @@
 #define COMMIT_CHUNK  ((gsize) 64 << 20)
 /* Output published to readers at a time, so they overlap the worker. */
 #define PUBLISH_STEP  ((gsize) 2 << 20)
+/* Output below this size is kept in ordinary pages. */
+#define SMALL_OUTPUT  ((gsize) 8 << 20)
 /* Zero bytes kept readable after the output, for scanners' sentinels. */
 #define SLACK         ((gsize) 64)
 /* zlib counts input in uInt. */
@@ -746,8 +748,9 @@ reserve_output (ChronoSource  *self,
   self->data = self->reserve;
 
 #ifdef MADV_HUGEPAGE
-  /* Faulting in 4 KiB pages otherwise costs as much as inflating. */
-  madvise (self->reserve, self->reserve_size, MADV_HUGEPAGE);
+  /* Faulting in 4 KiB pages otherwise costs as much as inflating; but a
+   * small output would be rounded up to a whole 2 MiB page. */
+  madvise (self->reserve + SMALL_OUTPUT, self->reserve_size - SMALL_OUTPUT, MADV_HUGEPAGE);
 #endif
 
   /* Readers may look at the slack before the worker writes anything. */
