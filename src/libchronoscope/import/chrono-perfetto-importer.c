@@ -544,8 +544,8 @@ set_builder_key (ChronoTrackBuilder *b,
 
 /* Gives each track with data its process, type and name: a thread track
  * belongs to its thread's process; any other track to the process or
- * thread it nests under, named by its path below it; tracks under no
- * process form a group named after their root track. */
+ * thread it nests under, named after its parent below that; tracks under
+ * no process form a group named after their root track. */
 static void
 resolve_track (Importer *imp,
                Track    *t)
@@ -594,8 +594,10 @@ resolve_track (Importer *imp,
         g_ptr_array_set_size (path, path->len - 1);
     }
 
+  /* The track's name after its parent's: the end of a deep path is what
+   * tells rows apart in a narrow column. */
   g_string_truncate (name, 0);
-  for (guint i = path->len; i > 0; i--)
+  for (guint i = MIN (path->len, 2); i > 0; i--)
     {
       const Track *a = g_ptr_array_index (path, i - 1);
       const char *part = chrono_string_table_get (imp->trace->strings, a->name);
