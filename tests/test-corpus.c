@@ -1052,6 +1052,40 @@ check_opaque_file (const char *path)
   cli_run_clear (&r);
 }
 
+/* The CLI's one JSON line for PATH, its shape checked; NULL after failing
+ * the test. */
+static JsonNode *
+cli_info_json (const char *path)
+{
+  const char *files[] = { path, NULL };
+  g_auto(GStrv) lines = NULL;
+  JsonNode *node;
+  CliRun r;
+
+  run_cli (files, &r);
+  assert_no_crash (&r, path);
+  if (!cli_succeeded (&r))
+    {
+      if (!WIFSIGNALED (r.status))
+        g_test_fail_printf ("chronoscope-cli info --json failed on %s: %s", path, r.err);
+      cli_run_clear (&r);
+      return NULL;
+    }
+  lines = output_lines (r.out);
+  cli_run_clear (&r);
+  if (g_strv_length (lines) != 1)
+    {
+      g_test_fail_printf ("%s: expected one JSON line from the CLI, got %u", path, g_strv_length (lines));
+      return NULL;
+    }
+  node = parse_line (lines[0]);
+  if (node != NULL && !check_contract_shape (json_node_get_object (node), path))
+    g_clear_pointer (&node, json_node_unref);
+  if (node != NULL)
+    g_test_message ("%s", lines[0]);
+  return node;
+}
+
 /* Perfetto protobuf against the walk above. */
 static void
 check_perfetto_file (const char *path,
@@ -1061,11 +1095,8 @@ check_perfetto_file (const char *path,
   static const char *const type_names[] = { "unspecified", "slice_begin", "slice_end", "instant", "counter" };
   g_autoptr(GHashTable) phases = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(JsonNode) node = NULL;
-  g_auto(GStrv) lines = NULL;
-  const char *files[] = { path, NULL };
   PerfettoExpected want;
   JsonObject *got;
-  CliRun r;
 
   perfetto_expected (bytes, &want);
   /* The walk itself against the counts PROVENANCE.md gives. */
@@ -1086,26 +1117,10 @@ check_perfetto_file (const char *path,
                   G_GUINT64_FORMAT " flows by the test's own walk%s", path, want.packets, want.events,
                   want.flows, want.simple ? "" : " (uses features the walk does not model)");
 
-  run_cli (files, &r);
-  assert_no_crash (&r, path);
-  if (!cli_succeeded (&r))
-    {
-      if (!WIFSIGNALED (r.status))
-        g_test_fail_printf ("chronoscope-cli info --json failed on %s: %s", path, r.err);
-      cli_run_clear (&r);
-      return;
-    }
-  lines = output_lines (r.out);
-  cli_run_clear (&r);
-  if (g_strv_length (lines) != 1 || (node = parse_line (lines[0])) == NULL)
-    {
-      g_test_fail_printf ("%s: no JSON line from the CLI", path);
-      return;
-    }
-  got = json_node_get_object (node);
-  if (!check_contract_shape (got, path))
+  node = cli_info_json (path);
+  if (node == NULL)
     return;
-  g_test_message ("%s", lines[0]);
+  got = json_node_get_object (node);
 
   if (g_strcmp0 (json_object_get_string_member (got, "format"), "perfetto") != 0)
     g_test_fail_printf ("%s: format \"%s\", expected \"perfetto\"", path,
@@ -1443,15 +1458,12 @@ test_exact_start (gconstpointer data)
   g_autoptr(GRegex) base_re = NULL;
   g_autoptr(GMatchInfo) match = NULL;
   g_autoptr(JsonNode) node = NULL;
-  g_auto(GStrv) lines = NULL;
   const char *compression;
-  const char *files[] = { path, NULL };
   gint64 min_ns = G_MAXINT64, max_ns = G_MININT64, base = 0;
   guint64 n_ts = 0;
   gboolean has_base = FALSE;
   g_autofree char *text = NULL;
   JsonObject *got;
-  CliRun r;
 
   if (!need_cli ())
     return;
@@ -1500,25 +1512,10 @@ test_exact_start (gconstpointer data)
       return;
     }
 
-  run_cli (files, &r);
-  assert_no_crash (&r, path);
-  if (!cli_succeeded (&r))
-    {
-      if (!WIFSIGNALED (r.status))
-        g_test_fail_printf ("chronoscope-cli info --json failed on %s: %s", path, r.err);
-      cli_run_clear (&r);
-      return;
-    }
-  lines = output_lines (r.out);
-  cli_run_clear (&r);
-  if (g_strv_length (lines) != 1 || (node = parse_line (lines[0])) == NULL)
-    {
-      g_test_fail_printf ("no JSON line from the CLI");
-      return;
-    }
-  got = json_node_get_object (node);
-  if (!check_contract_shape (got, path))
+  node = cli_info_json (path);
+  if (node == NULL)
     return;
+  got = json_node_get_object (node);
 
   if (get_int (got, "start_ns") != base + min_ns)
     g_test_fail_printf ("start_ns: the CLI reports %" G_GINT64_FORMAT ", the text gives %"

@@ -910,14 +910,16 @@ handle_interned_data (Importer     *imp,
   return st;
 }
 
+/* Repeated scalars, one a field or packed. */
 static void
-append_uuids (GArray                 *out,
-              const ChronoProtoField *f)
+append_scalars (GArray                 *out,
+                const ChronoProtoField *f,
+                ChronoProtoWireType     element)
 {
   gsize iter = 0;
   guint64 v;
 
-  while (chrono_proto_field_next_scalar (f, CHRONO_PROTO_VARINT, &iter, &v))
+  while (chrono_proto_field_next_scalar (f, element, &iter, &v))
     g_array_append_val (out, v);
 }
 
@@ -955,9 +957,9 @@ handle_defaults (Sequence     *seq,
                   seq->default_track = g.value;
                 }
               else if (g.number == 31)
-                append_uuids (seq->extra_counters, &g);
+                append_scalars (seq->extra_counters, &g, CHRONO_PROTO_VARINT);
               else if (g.number == 45)
-                append_uuids (seq->extra_double_counters, &g);
+                append_scalars (seq->extra_double_counters, &g, CHRONO_PROTO_VARINT);
             }
           if (st != CHRONO_PROTO_END)
             return st;
@@ -1489,18 +1491,6 @@ add_binds (Importer           *imp,
       g_array_append_val (imp->v2_binds, bind);
     }
   return imp->v2_binds->len > first ? first : G_MAXUINT32;
-}
-
-static void
-append_scalars (GArray                 *out,
-                const ChronoProtoField *f,
-                ChronoProtoWireType     element)
-{
-  gsize iter = 0;
-  guint64 v;
-
-  while (chrono_proto_field_next_scalar (f, element, &iter, &v))
-    g_array_append_val (out, v);
 }
 
 /* Counter values are int64 varints or doubles (fixed64). */
