@@ -807,6 +807,44 @@ test_compressed (void)
   g_assert_cmpuint (chrono_trace_get_stats (nested)->events, ==, 4);
 }
 
+/* A packet whose length byte is '{' or '[' is still Perfetto; JSON that
+ * starts with a new line (the byte of field 1) is still JSON. */
+static void
+test_sniff (void)
+{
+  static const char *const json[] = {
+    "\n[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":2}]",
+    "\n{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":2}]}\n",
+    "\n[]",
+  };
+  static const guint8 lengths[] = { '{', '[' };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (json); i++)
+    {
+      g_autoptr(GBytes) bytes = g_bytes_new (json[i], strlen (json[i]));
+      g_autoptr(GError) error = NULL;
+      g_autoptr(ChronoTrace) trace = chrono_trace_load_bytes (bytes, "newline.json", &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpstr (chrono_trace_get_format (trace), ==, "chrome-json");
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (lengths); i++)
+    {
+      g_autoptr(GByteArray) t = msg ();
+      g_autoptr(ChronoTrace) trace = NULL;
+      g_autofree char *name = NULL;
+
+      /* Packet: sequence id (2 bytes), the descriptor's tag (2) and
+       * length (1), its uuid (2), its name's tag and length (2), the name. */
+      name = g_strnfill (lengths[i] - 2 - 2 - 1 - 2 - 2, 'n');
+      add_track (t, 1, 0, name);
+      g_assert_cmpuint (t->data[1], ==, lengths[i]);
+      add_event (t, 1, 10, event (INSTANT, 1, "mark"));
+      trace = load (t);
+      g_assert_cmpuint (chrono_trace_get_stats (trace)->instants, ==, 1);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -828,5 +866,6 @@ main (int    argc,
   g_test_add_func ("/perfetto/truncated-prefixes", test_truncated_prefixes);
   g_test_add_func ("/perfetto/garbage", test_garbage);
   g_test_add_func ("/perfetto/compressed", test_compressed);
+  g_test_add_func ("/perfetto/sniff", test_sniff);
   return g_test_run ();
 }

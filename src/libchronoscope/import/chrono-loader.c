@@ -80,7 +80,7 @@ load (ChronoSource       *source,
                      "%s: the file is empty", name);
       else if (chrono_source_get_available (source) > 1 && chrono_source_get_data (source)[0] == 0x0a)
         g_set_error (error, CHRONO_LOAD_ERROR, CHRONO_LOAD_ERROR_FORMAT,
-                     "%s: byte 0: looks like a Perfetto trace, but its first packet is malformed", name);
+                     "%s: byte 0: looks like a Perfetto trace, but its first packet is cut short or malformed", name);
       else
         g_set_error (error, CHRONO_LOAD_ERROR, CHRONO_LOAD_ERROR_FORMAT,
                      "%s: byte %" G_GSIZE_FORMAT ": expected '{' or '[' of a JSON trace, "

@@ -1951,21 +1951,21 @@ chrono_perfetto_importer_sniff (ChronoSource *source)
         return FALSE;
       chrono_proto_reader_init (&r, data, avail);
       st = chrono_proto_reader_next (&r, &f);
+      /* A whole packet, followed by the next or by the end: JSON that
+       * starts with a new line (the same byte) reads as no such thing. */
       if (st == CHRONO_PROTO_OK)
-        return fields_valid (f.data, f.len, FALSE);
-      if (st == CHRONO_PROTO_MALFORMED)
+        return fields_valid (f.data, f.len, FALSE) && (r.p == r.end || *r.p == 0x0a);
+      if (st == CHRONO_PROTO_MALFORMED || finished)
         return FALSE;
-      if (finished || avail >= SNIFF_BYTES)
+      if (avail >= SNIFF_BYTES)
         {
-          /* A file cut inside its first packet: what there is of it must
-           * read as fields, and be more than a few bytes that a JSON file
-           * starting with a new line could also be. */
+          /* A first packet larger than we wait for: what there is of it
+           * must read as fields. */
           const guint8 *p = data + 1;
           guint64 len;
 
-          if (chrono_proto_read_varint (&p, data + avail, &len) != CHRONO_PROTO_OK)
-            return FALSE;
-          return data + avail - p >= 32 && fields_valid (p, data + avail - p, TRUE);
+          return chrono_proto_read_varint (&p, data + avail, &len) == CHRONO_PROTO_OK &&
+                 fields_valid (p, data + avail - p, TRUE);
         }
       avail = chrono_source_wait (source, avail, &finished);
     }

@@ -9,8 +9,8 @@
 
 G_BEGIN_DECLS
 
-/* Whether SOURCE starts with a well-formed TracePacket (waits for the
- * bytes it needs). */
+/* Whether SOURCE starts with a whole, well-formed TracePacket (waits for
+ * the bytes it needs). */
 gboolean chrono_perfetto_importer_sniff (ChronoSource       *source);
 
 /* Reads SOURCE, a serialized perfetto.protos.Trace, into TRACE while the
