@@ -4,8 +4,9 @@
  * itself (zlib for gzip, a small local-header reader plus raw inflate for
  * zip, libzstd for zstd), parses it with json-glib, counts the events of
  * the event array per phase, and compares that with what
- * `chronoscope-cli info --json FILE` reports. Nothing here uses the
- * library's own reader, so the two counts are independent.
+ * `chronoscope-cli info --json FILE` reports. Perfetto protobuf files are
+ * walked by a small protobuf reader of the test's own. Nothing here uses
+ * the library's own readers, so the two counts are independent.
  *
  * A new file dropped into the traces folder becomes a new test case.
  *
@@ -471,6 +472,233 @@ expected_from_json (GBytes   *bytes,
 }
 
 /* ------------------------------------------------------------------ */
+/* Independent counting of Perfetto protobuf                           */
+
+/* A second, minimal protobuf walk, written apart from the library's: it
+ * knows the framing, TracePacket.timestamp (8), track_event (11) with its
+ * type (9), track_uuid (11), counter values (30, 44, 12, 46) and flow ids
+ * (47, 36, 48, 42), and notices the features it does not model (interned
+ * data, clock ids, defaults, compressed packets). */
+
+typedef struct {
+  guint64 packets;
+  guint64 events;
+  guint64 types[5];             /* by TrackEvent.Type */
+  guint64 spans;                /* begins, and instants with flows */
+  guint64 instants;
+  guint64 counter_samples;
+  guint64 flows;
+  guint64 tracks;               /* distinct track uuids with events */
+  gint64  min_ts;
+  gint64  max_ts;
+  gboolean simple;              /* only what this walk models */
+  gboolean truncated;
+} PerfettoExpected;
+
+typedef struct {
+  gint64   ts;
+  guint    index;
+  GArray  *flow_ids;
+  GArray  *terminating;
+} FlowEvent;
+
+static gboolean
+pb_varint (const guint8 **p,
+           const guint8  *end,
+           guint64       *v)
+{
+  *v = 0;
+  for (guint shift = 0; shift < 64 && *p < end; shift += 7)
+    {
+      guint8 b = *(*p)++;
+
+      *v |= (guint64) (b & 0x7f) << shift;
+      if (!(b & 0x80))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* One field: number, wire type, scalar or bytes. FALSE at the end or on
+ * anything odd. */
+static gboolean
+pb_field (const guint8 **p,
+          const guint8  *end,
+          guint64       *number,
+          guint         *wt,
+          guint64       *value,
+          const guint8 **data,
+          guint64       *len)
+{
+  guint64 tag;
+
+  if (*p >= end || !pb_varint (p, end, &tag))
+    return FALSE;
+  *number = tag >> 3;
+  *wt = tag & 7;
+  switch (*wt)
+    {
+    case 0:
+      return pb_varint (p, end, value);
+    case 1:
+      if (end - *p < 8)
+        return FALSE;
+      *value = 0;
+      for (guint i = 0; i < 8; i++)
+        *value |= (guint64) (*p)[i] << (8 * i);
+      *p += 8;
+      return TRUE;
+    case 5:
+      if (end - *p < 4)
+        return FALSE;
+      *p += 4;
+      return TRUE;
+    case 2:
+      if (!pb_varint (p, end, len) || *len > (guint64) (end - *p))
+        return FALSE;
+      *data = *p;
+      *p += *len;
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+static gint
+compare_flow_events (gconstpointer a,
+                     gconstpointer b)
+{
+  const FlowEvent *x = a;
+  const FlowEvent *y = b;
+
+  if (x->ts != y->ts)
+    return x->ts < y->ts ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static void
+perfetto_expected (GBytes           *bytes,
+                   PerfettoExpected *e)
+{
+  gsize size;
+  const guint8 *p = g_bytes_get_data (bytes, &size);
+  const guint8 *end = p + size;
+  g_autoptr(GHashTable) uuids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autoptr(GArray) flow_events = g_array_new (FALSE, FALSE, sizeof (FlowEvent));
+  g_autoptr(GHashTable) open = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  guint64 number, value, len;
+  const guint8 *data;
+  guint wt;
+
+  memset (e, 0, sizeof *e);
+  e->simple = TRUE;
+  e->min_ts = G_MAXINT64;
+  e->max_ts = G_MININT64;
+  while (p < end)
+    {
+      const guint8 *q, *qend, *ev = NULL;
+      guint64 ev_len = 0, ts = 0;
+      gboolean has_ts = FALSE;
+
+      if (!pb_field (&p, end, &number, &wt, &value, &data, &len) || number != 1 || wt != 2)
+        {
+          e->truncated = TRUE;
+          break;
+        }
+      e->packets++;
+      for (q = data, qend = data + len; pb_field (&q, qend, &number, &wt, &value, &data, &len);)
+        {
+          if (number == 8)
+            {
+              ts = value;
+              has_ts = TRUE;
+            }
+          else if (number == 11 && wt == 2)
+            {
+              ev = data;
+              ev_len = len;
+            }
+          else if (number == 12 || number == 58 || number == 59 || number == 50 || number == 44)
+            e->simple = FALSE;
+        }
+      if (ev == NULL)
+        continue;
+
+      {
+        guint64 type = 0, uuid = 0;
+        gboolean has_uuid = FALSE, has_value = FALSE;
+        guint64 extra = 0;
+        FlowEvent f = { (gint64) ts, flow_events->len, g_array_new (FALSE, FALSE, sizeof (guint64)),
+                        g_array_new (FALSE, FALSE, sizeof (guint64)) };
+
+        e->events++;
+        for (q = ev, qend = ev + ev_len; pb_field (&q, qend, &number, &wt, &value, &data, &len);)
+          switch (number)
+            {
+            case 9: type = value; break;
+            case 11: uuid = value; has_uuid = TRUE; break;
+            case 30: case 44: has_value = TRUE; break;
+            case 12: case 46: extra++; break;
+            case 47: case 36: g_array_append_val (f.flow_ids, value); break;
+            case 48: case 42: g_array_append_val (f.terminating, value); break;
+            case 10: case 3: e->simple = FALSE; break;
+            default: break;
+            }
+        if (!has_ts || !has_uuid)
+          e->simple = FALSE;
+        e->types[MIN (type, 4)]++;
+        e->counter_samples += extra + (type == 4 && has_value);
+        if (type == 1 || (type == 3 && f.flow_ids->len + f.terminating->len > 0))
+          e->spans++;
+        else if (type == 3)
+          e->instants++;
+        if (type >= 1 && type <= 4 && has_uuid && !g_hash_table_contains (uuids, &uuid))
+          g_hash_table_add (uuids, g_memdup2 (&uuid, sizeof uuid));
+        if (type >= 1 && type <= 4)
+          {
+            e->min_ts = MIN (e->min_ts, (gint64) ts);
+            e->max_ts = MAX (e->max_ts, (gint64) ts);
+          }
+        if (type == 1 || type == 3)
+          g_array_append_val (flow_events, f);
+        else
+          {
+            g_array_unref (f.flow_ids);
+            g_array_unref (f.terminating);
+          }
+      }
+    }
+  e->tracks = g_hash_table_size (uuids);
+
+  /* A flow joins consecutive events (in time) that carry its id; a
+   * terminating id ends it. */
+  g_array_sort (flow_events, compare_flow_events);
+  for (guint i = 0; i < flow_events->len; i++)
+    {
+      FlowEvent *f = &g_array_index (flow_events, FlowEvent, i);
+
+      for (guint k = 0; k < f->flow_ids->len; k++)
+        {
+          guint64 id = g_array_index (f->flow_ids, guint64, k);
+
+          if (g_hash_table_contains (open, &id))
+            e->flows++;
+          else
+            g_hash_table_add (open, g_memdup2 (&id, sizeof id));
+        }
+      for (guint k = 0; k < f->terminating->len; k++)
+        {
+          guint64 id = g_array_index (f->terminating, guint64, k);
+
+          if (g_hash_table_remove (open, &id))
+            e->flows++;
+        }
+      g_array_unref (f->flow_ids);
+      g_array_unref (f->terminating);
+    }
+}
+
+/* ------------------------------------------------------------------ */
 /* Running the CLI                                                     */
 
 typedef struct {
@@ -791,8 +1019,8 @@ test_no_traces (void)
   g_test_skip ("CHRONO_TRACES_DIR is not set, not a folder, or holds no traces");
 }
 
-/* Perfetto protobuf and content the test cannot read: the CLI may read
- * it or refuse it, but must not crash and must say which file. */
+/* Content the test cannot read: the CLI may read it or refuse it, but
+ * must not crash and must say which file. */
 static void
 check_opaque_file (const char *path)
 {
@@ -824,6 +1052,100 @@ check_opaque_file (const char *path)
   cli_run_clear (&r);
 }
 
+/* The CLI's one JSON line for PATH, its shape checked; NULL after failing
+ * the test. */
+static JsonNode *
+cli_info_json (const char *path)
+{
+  const char *files[] = { path, NULL };
+  g_auto(GStrv) lines = NULL;
+  JsonNode *node;
+  CliRun r;
+
+  run_cli (files, &r);
+  assert_no_crash (&r, path);
+  if (!cli_succeeded (&r))
+    {
+      if (!WIFSIGNALED (r.status))
+        g_test_fail_printf ("chronoscope-cli info --json failed on %s: %s", path, r.err);
+      cli_run_clear (&r);
+      return NULL;
+    }
+  lines = output_lines (r.out);
+  cli_run_clear (&r);
+  if (g_strv_length (lines) != 1)
+    {
+      g_test_fail_printf ("%s: expected one JSON line from the CLI, got %u", path, g_strv_length (lines));
+      return NULL;
+    }
+  node = parse_line (lines[0]);
+  if (node != NULL && !check_contract_shape (json_node_get_object (node), path))
+    g_clear_pointer (&node, json_node_unref);
+  if (node != NULL)
+    g_test_message ("%s", lines[0]);
+  return node;
+}
+
+/* Perfetto protobuf against the walk above. */
+static void
+check_perfetto_file (const char *path,
+                     GBytes     *bytes,
+                     const char *compression)
+{
+  static const char *const type_names[] = { "unspecified", "slice_begin", "slice_end", "instant", "counter" };
+  g_autoptr(GHashTable) phases = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(JsonNode) node = NULL;
+  PerfettoExpected want;
+  JsonObject *got;
+
+  perfetto_expected (bytes, &want);
+  /* The walk itself against the counts PROVENANCE.md gives. */
+  if (g_str_has_suffix (path, "perfetto__nested_tracks.perfetto-trace"))
+    {
+      g_assert_cmpuint (want.packets, ==, 4092);
+      g_assert_cmpuint (want.events, ==, 2728);
+    }
+  else if (g_str_has_suffix (path, "qmljulia__trace.pftrace"))
+    {
+      g_assert_cmpuint (want.packets, ==, 23);
+      g_assert_cmpuint (want.events, ==, 0);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (type_names); i++)
+    if (want.types[i] > 0)
+      g_hash_table_insert (phases, (gpointer) type_names[i], GUINT_TO_POINTER (want.types[i]));
+  g_test_message ("%s: %" G_GUINT64_FORMAT " packets, %" G_GUINT64_FORMAT " track events, %"
+                  G_GUINT64_FORMAT " flows by the test's own walk%s", path, want.packets, want.events,
+                  want.flows, want.simple ? "" : " (uses features the walk does not model)");
+
+  node = cli_info_json (path);
+  if (node == NULL)
+    return;
+  got = json_node_get_object (node);
+
+  if (g_strcmp0 (json_object_get_string_member (got, "format"), "perfetto") != 0)
+    g_test_fail_printf ("%s: format \"%s\", expected \"perfetto\"", path,
+                        json_object_get_string_member (got, "format"));
+  if (g_strcmp0 (json_object_get_string_member (got, "compression"), compression) != 0)
+    g_test_fail_printf ("%s: compression \"%s\", the test sniffed \"%s\"", path,
+                        json_object_get_string_member (got, "compression"), compression);
+  compare_phases (json_object_get_object_member (got, "phases"), phases, path);
+  compare_count (got, "events", want.events, path);
+  check_kinds_sum (got, path);
+  if (json_object_get_boolean_member (got, "truncated") != want.truncated)
+    g_test_fail_printf ("%s: truncated is %s, the test's walk says %s", path,
+                        json_object_get_boolean_member (got, "truncated") ? "true" : "false",
+                        want.truncated ? "true" : "false");
+  if (!want.simple)
+    return;
+  compare_count (got, "spans", want.spans, path);
+  compare_count (got, "instants", want.instants, path);
+  compare_count (got, "counter_samples", want.counter_samples, path);
+  compare_count (got, "flows", want.flows, path);
+  compare_count (got, "tracks", want.tracks, path);
+  compare_count (got, "start_ns", want.events > 0 ? (guint64) want.min_ts : 0, path);
+  compare_count (got, "end_ns", want.events > 0 ? (guint64) want.max_ts : 0, path);
+}
+
 static void
 test_corpus_file (gconstpointer data)
 {
@@ -851,6 +1173,8 @@ test_corpus_file (gconstpointer data)
   switch (sniff_content (bytes))
     {
     case CONTENT_PROTOBUF:
+      check_perfetto_file (path, bytes, compression);
+      return;
     case CONTENT_UNKNOWN:
       g_clear_pointer (&bytes, g_bytes_unref);
       check_opaque_file (path);
@@ -927,6 +1251,34 @@ test_corpus_file (gconstpointer data)
 out:
   cli_run_clear (&r);
   expected_clear (&want);
+}
+
+/* The beginning of a Perfetto trace, cut inside a packet: the CLI loads
+ * the packets before the cut and says the file is truncated. */
+static void
+test_perfetto_prefix (gconstpointer data)
+{
+  const char *path = data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *cut = NULL;
+  g_autoptr(GBytes) prefix = NULL;
+  gsize len;
+
+  if (!need_cli ())
+    return;
+  g_assert_true (g_file_get_contents (path, &contents, &len, &error));
+  g_assert_cmpuint (len, >, 6000);
+  dir = g_dir_make_tmp ("chrono-corpus-XXXXXX", &error);
+  g_assert_no_error (error);
+  cut = g_build_filename (dir, "cut.perfetto-trace", NULL);
+  g_file_set_contents (cut, contents, 6000, &error);
+  g_assert_no_error (error);
+  prefix = g_bytes_new (contents, 6000);
+  check_perfetto_file (cut, prefix, "none");
+  g_unlink (cut);
+  g_rmdir (dir);
 }
 
 /* Several files at once give one line each, in order. */
@@ -1106,15 +1458,12 @@ test_exact_start (gconstpointer data)
   g_autoptr(GRegex) base_re = NULL;
   g_autoptr(GMatchInfo) match = NULL;
   g_autoptr(JsonNode) node = NULL;
-  g_auto(GStrv) lines = NULL;
   const char *compression;
-  const char *files[] = { path, NULL };
   gint64 min_ns = G_MAXINT64, max_ns = G_MININT64, base = 0;
   guint64 n_ts = 0;
   gboolean has_base = FALSE;
   g_autofree char *text = NULL;
   JsonObject *got;
-  CliRun r;
 
   if (!need_cli ())
     return;
@@ -1163,25 +1512,10 @@ test_exact_start (gconstpointer data)
       return;
     }
 
-  run_cli (files, &r);
-  assert_no_crash (&r, path);
-  if (!cli_succeeded (&r))
-    {
-      if (!WIFSIGNALED (r.status))
-        g_test_fail_printf ("chronoscope-cli info --json failed on %s: %s", path, r.err);
-      cli_run_clear (&r);
-      return;
-    }
-  lines = output_lines (r.out);
-  cli_run_clear (&r);
-  if (g_strv_length (lines) != 1 || (node = parse_line (lines[0])) == NULL)
-    {
-      g_test_fail_printf ("no JSON line from the CLI");
-      return;
-    }
-  got = json_node_get_object (node);
-  if (!check_contract_shape (got, path))
+  node = cli_info_json (path);
+  if (node == NULL)
     return;
+  got = json_node_get_object (node);
 
   if (get_int (got, "start_ns") != base + min_ns)
     g_test_fail_printf ("start_ns: the CLI reports %" G_GINT64_FORMAT ", the text gives %"
@@ -1293,6 +1627,15 @@ main (int    argc,
       else
         g_free (path);
     }
+
+  {
+    char *path = g_build_filename (traces_dir, "perfetto__nested_tracks.perfetto-trace", NULL);
+
+    if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+      g_test_add_data_func_full ("/corpus/perfetto-prefix", path, test_perfetto_prefix, g_free);
+    else
+      g_free (path);
+  }
 
   /* The four smallest JSON traces, plain or compressed, at once. */
   {

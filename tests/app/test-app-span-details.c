@@ -8,6 +8,7 @@
 #include "chrono-format.h"
 #include "chrono-span-details.h"
 #include "chrono-timeline.h"
+#include "perfetto-writer.h"
 
 static char *trace_path;
 
@@ -147,6 +148,82 @@ test_select_and_follow (void)
   app_test_close_all_tabs (window);
 }
 
+/* A Perfetto trace: a slice with debug annotations and a flow to a slice
+ * on another track. */
+static char *
+write_perfetto_trace (void)
+{
+  g_autoptr(GByteArray) t = msg ();
+  g_autoptr(GError) error = NULL;
+  char *path = g_build_filename (app_test_tmp_dir (), "flows.pftrace", NULL);
+  GByteArray *e, *a;
+
+  add_track (t, 1, 0, "producer");
+  add_track (t, 2, 0, "consumer");
+  e = event (BEGIN, 1, "send batch");
+  a = msg ();
+  put_string (a, 10, "batch size");
+  put_uint (a, 4, 32);
+  put_message (e, E_ANNOTATION, a);
+  put_fixed64 (e, E_FLOW, 7);
+  add_event (t, 1, 1000, e);
+  add_event (t, 1, 5000, event (END, 1, NULL));
+  e = event (BEGIN, 2, "receive batch");
+  put_fixed64 (e, E_TERMINATING_FLOW, 7);
+  add_event (t, 1, 6000, e);
+  add_event (t, 1, 9000, event (END, 2, NULL));
+  g_file_set_contents (path, (const char *) t->data, t->len, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+/* The details of a Perfetto slice: its debug annotations as args, its
+ * flow as a link to follow. */
+static void
+test_perfetto_slice (void)
+{
+  ChronoWindow *window = app_test_get_window ();
+  g_autofree char *path = write_perfetto_trace ();
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  ChronoDocumentPage *page;
+  ChronoTimeline *timeline;
+  ChronoSpanDetails *details;
+  ChronoTrace *trace;
+  ChronoSpanRef send = { G_MAXUINT32, 0 }, selected;
+  GtkWidget *button;
+
+  page = chrono_window_open_file (window, file);
+  g_assert_true (app_test_spin_until (has_trace, page, 10000));
+  trace = chrono_document_page_get_trace (page);
+  g_assert_cmpstr (chrono_trace_get_format (trace), ==, "perfetto");
+  timeline = CHRONO_TIMELINE (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_TIMELINE));
+  details = CHRONO_SPAN_DETAILS (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_SPAN_DETAILS));
+  g_assert_true (app_test_wait_for_paint (GTK_WIDGET (timeline), 5000));
+
+  for (guint i = 0; i < chrono_trace_get_n_tracks (trace); i++)
+    {
+      const ChronoTrack *track = chrono_trace_get_track (trace, i);
+
+      if (track->n_spans > 0 && g_str_equal (chrono_trace_get_string (trace, track->name_id[0]), "send batch"))
+        send = (ChronoSpanRef) { i, 0 };
+    }
+  g_assert_cmpuint (send.track, !=, G_MAXUINT32);
+  chrono_timeline_select (timeline, &send);
+  g_signal_emit_by_name (timeline, "span-activated", send.track, send.index);
+  g_assert_true (app_test_spin_until (is_shown, details, 5000));
+  g_assert_nonnull (app_test_find_label (GTK_WIDGET (details), "send batch"));
+  g_assert_nonnull (app_test_find_label (GTK_WIDGET (details), "batch size"));
+  g_assert_nonnull (app_test_find_label (GTK_WIDGET (details), "32"));
+  g_assert_cmpuint (count_css_class (GTK_WIDGET (details), "linked-event"), ==, 1);
+
+  button = find_css_class (GTK_WIDGET (details), "linked-event");
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_true (chrono_timeline_get_selection (timeline, &selected));
+  g_assert_cmpstr (chrono_trace_get_string (trace, chrono_trace_get_track (trace, selected.track)->name_id[selected.index]),
+                   ==, "receive batch");
+  app_test_close_all_tabs (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -156,5 +233,6 @@ main (int   argc,
 
   trace_path = app_test_write_trace ("span-details.pt.trace.json", 0, 2);
   g_test_add_func ("/app/span-details/select-and-follow", test_select_and_follow);
+  g_test_add_func ("/app/span-details/perfetto-slice", test_perfetto_slice);
   return g_test_run ();
 }

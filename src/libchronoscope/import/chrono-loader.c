@@ -9,6 +9,7 @@
 
 #include "chrono-chrome-importer.h"
 #include "chrono-loader.h"
+#include "chrono-perfetto-importer.h"
 #include "chrono-trace-private.h"
 
 G_DEFINE_QUARK (chrono-load-error-quark, chrono_load_error)
@@ -65,7 +66,9 @@ load (ChronoSource       *source,
     handler = g_cancellable_connect (cancellable, G_CALLBACK (cancel_source), source, NULL);
 
   c = first_byte (source, &offset);
-  if (c == '{' || c == '[')
+  if (chrono_perfetto_importer_sniff (source))
+    ok = chrono_perfetto_importer_run (trace, source, cancellable, progress, user_data, error);
+  else if (c == '{' || c == '[')
     ok = chrono_chrome_importer_run (trace, source, cancellable, progress, user_data, error);
   else
     {
@@ -77,7 +80,7 @@ load (ChronoSource       *source,
                      "%s: the file is empty", name);
       else if (chrono_source_get_available (source) > 1 && chrono_source_get_data (source)[0] == 0x0a)
         g_set_error (error, CHRONO_LOAD_ERROR, CHRONO_LOAD_ERROR_FORMAT,
-                     "%s: Perfetto protobuf traces are not supported yet", name);
+                     "%s: byte 0: looks like a Perfetto trace, but its first packet is cut short or malformed", name);
       else
         g_set_error (error, CHRONO_LOAD_ERROR, CHRONO_LOAD_ERROR_FORMAT,
                      "%s: byte %" G_GSIZE_FORMAT ": expected '{' or '[' of a JSON trace, "

@@ -398,6 +398,19 @@ sort_samples (ChronoTrack *t)
 /* -------------------------------------------------------------------- */
 /* B/E pairing, nesting and lanes                                       */
 
+/* Gives the bind FIRST, and the binds after it of the same slice, their
+ * span. */
+static void
+set_bind_span (GArray  *v2_binds,
+               guint32  first,
+               guint32  span)
+{
+  g_array_index (v2_binds, ChronoV2Bind, first).span = span;
+  for (guint32 i = first + 1;
+       i < v2_binds->len && g_array_index (v2_binds, ChronoV2Bind, i).span == CHRONO_BIND_SAME_SPAN; i++)
+    g_array_index (v2_binds, ChronoV2Bind, i).span = span;
+}
+
 static guint64
 pair_marks (ChronoTrace        *trace,
             ChronoTrackBuilder *b,
@@ -454,7 +467,7 @@ pair_marks (ChronoTrace        *trace,
         else
           b->host_votes++;
         if (open->bind != G_MAXUINT32)
-          g_array_index (v2_binds, ChronoV2Bind, open->bind).span = index;
+          set_bind_span (v2_binds, open->bind, index);
       }
     }
 
@@ -471,7 +484,7 @@ pair_marks (ChronoTrace        *trace,
                                                      open->args_off, kind, 0);
 
       if (open->bind != G_MAXUINT32)
-        g_array_index (v2_binds, ChronoV2Bind, open->bind).span = index;
+        set_bind_span (v2_binds, open->bind, index);
     }
 
   g_clear_pointer (&b->marks, g_array_unref);
@@ -757,7 +770,7 @@ bind_v2_flows (GArray *binds,
       ChronoSpanRef ref;
       ChronoSpanRef *last;
 
-      if (b->track->final_index == G_MAXUINT32 || b->span == G_MAXUINT32)
+      if (b->track->final_index == G_MAXUINT32 || b->span >= CHRONO_BIND_SAME_SPAN)
         continue;
       ref.track = b->track->final_index;
       ref.index = b->track->new_index ? b->track->new_index[b->span] : b->span;
@@ -920,7 +933,11 @@ name_track (ChronoTrace *trace,
     case CHRONO_TRACK_ASYNC:
     case CHRONO_TRACK_COUNTER:
     default:
-      t->display_name = chrono_string_table_intern (trace->strings, tid, strlen (tid));
+      /* Named by their id unless the importer gave a name. */
+      if (*name)
+        t->display_name = chrono_string_table_intern (trace->strings, name, strlen (name));
+      else
+        t->display_name = chrono_string_table_intern (trace->strings, tid, strlen (tid));
       break;
     }
 }

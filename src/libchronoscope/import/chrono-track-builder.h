@@ -27,6 +27,10 @@ typedef struct {
   guint8  is_end;
 } ChronoMark;
 
+/* The span of a bind that belongs to the slice of the bind before it:
+ * one slice may carry several flows (Perfetto flow_ids). */
+#define CHRONO_BIND_SAME_SPAN (G_MAXUINT32 - 1)
+
 /* A span that carries a flow v2 bind_id. */
 typedef struct {
   ChronoTrackBuilder *track;

@@ -22,6 +22,10 @@ struct _ChronoTrace
   char              *path;
   const char        *format;
   ChronoSource      *source;       /* keeps the bytes that ranges point into */
+  /* Args as compact JSON objects, written by importers of formats that
+   * have no JSON text (protobuf); when set, args offsets index this
+   * instead of the source. */
+  GByteArray        *args_json;
   ChronoStringTable *strings;
   GArray            *processes;    /* ChronoProcess */
   GPtrArray         *tracks;       /* ChronoTrack *, freed with chrono_track_free */

@@ -38,6 +38,7 @@ chrono_trace_finalize (GObject *object)
 
   g_free (self->path);
   g_clear_pointer (&self->source, chrono_source_unref);
+  g_clear_pointer (&self->args_json, g_byte_array_unref);
   g_clear_pointer (&self->strings, chrono_string_table_free);
   g_clear_pointer (&self->processes, g_array_unref);
   g_clear_pointer (&self->tracks, g_ptr_array_unref);
@@ -238,6 +239,8 @@ chrono_trace_get_model_bytes (ChronoTrace *self)
   bytes = chrono_string_table_bytes (self->strings);
   bytes += self->processes->len * sizeof (ChronoProcess);
   bytes += self->flows->len * sizeof (ChronoFlow);
+  if (self->args_json != NULL)
+    bytes += self->args_json->len;
   for (guint i = 0; i < self->tracks->len; i++)
     {
       const ChronoTrack *t = g_ptr_array_index (self->tracks, i);
@@ -253,16 +256,34 @@ chrono_trace_get_model_bytes (ChronoTrace *self)
 }
 
 static JsonNode *
-parse_range (ChronoTrace *self,
-             guint64      offset,
-             gsize        length)
+parse_range (const guint8 *data,
+             guint64       offset,
+             gsize         length)
 {
   g_autoptr(JsonParser) parser = json_parser_new_immutable ();
-  const guint8 *data = chrono_source_get_data (self->source);
 
   if (!json_parser_load_from_data (parser, (const char *) data + offset, length, NULL))
     return NULL;
   return json_node_copy (json_parser_get_root (parser));
+}
+
+/* The JSON text that args offsets index, and how much of it there is. */
+static const guint8 *
+args_text (ChronoTrace *self,
+           gsize       *available)
+{
+  if (self->args_json != NULL)
+    {
+      *available = self->args_json->len;
+      return self->args_json->data;
+    }
+  if (self->source == NULL)
+    {
+      *available = 0;
+      return NULL;
+    }
+  *available = chrono_source_get_available (self->source);
+  return chrono_source_get_data (self->source);
 }
 
 const char *
@@ -276,13 +297,10 @@ chrono_trace_get_raw_value (ChronoTrace *self,
 
   g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
 
-  if (self->source == NULL || offset == CHRONO_NO_ARGS)
-    return NULL;
-  available = chrono_source_get_available (self->source);
-  if (offset >= available)
+  data = args_text (self, &available);
+  if (data == NULL || offset == CHRONO_NO_ARGS || offset >= available)
     return NULL;
   /* The importer read this value whole, so it ends before the data does. */
-  data = chrono_source_get_data (self->source);
   s.p = data + offset;
   s.end = data + available;
   if (chrono_json_skip_value (&s) != CHRONO_JSON_OK)
@@ -369,12 +387,13 @@ chrono_trace_parse_value_at (ChronoTrace *self,
                              guint64      offset)
 {
   gsize length;
+  gsize available;
 
   g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
 
   if (chrono_trace_get_raw_value (self, offset, &length) == NULL)
     return NULL;
-  return parse_range (self, offset, length);
+  return parse_range (args_text (self, &available), offset, length);
 }
 
 static gint
@@ -435,5 +454,5 @@ chrono_trace_get_metadata (ChronoTrace *self,
   range = g_hash_table_lookup (self->metadata, key);
   if (range == NULL)
     return NULL;
-  return parse_range (self, range->offset, range->length);
+  return parse_range (chrono_source_get_data (self->source), range->offset, range->length);
 }

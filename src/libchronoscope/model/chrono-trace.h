@@ -38,7 +38,7 @@ typedef struct {
   gint64  *dur;           /* ns */
   guint32 *name_id;
   guint32 *cat_id;
-  guint64 *args_off;      /* where the args object starts in the source, or CHRONO_NO_ARGS */
+  guint64 *args_off;      /* where the args object starts in the JSON text, or CHRONO_NO_ARGS */
   guint16 *depth;
   guint16 *lane;
   guint8  *kind;          /* ChronoKind */
@@ -120,9 +120,11 @@ gsize                chrono_trace_get_model_bytes   (ChronoTrace *self);
 guint               *chrono_trace_dup_track_order   (ChronoTrace *self,
                                                      guint       *n_tracks);
 
-/* The text of the JSON value that starts at OFFSET in the retained source
- * (not NUL-terminated), exactly as the profiler wrote it: integers above
- * 2^63 stay exact here. NULL when there is none. */
+/* The text of the JSON value that starts at OFFSET (not NUL-terminated):
+ * in the retained source, exactly as the profiler wrote it (integers above
+ * 2^63 stay exact here), or for formats without JSON text (Perfetto
+ * protobuf) in the compact JSON their importer wrote. NULL when there is
+ * none. */
 const char          *chrono_trace_get_raw_value     (ChronoTrace *self,
                                                      guint64      offset,
                                                      gsize       *length);
