@@ -15,6 +15,7 @@ G_BEGIN_DECLS
  * child schema) or keep the defaults. */
 typedef struct {
   gint64  idle_gap_min_ns;            /* idle-gap-min-us */
+  gint64  kernel_wait_max_ns;         /* kernel-wait-max-ns: gaps shorter are launch overhead */
   gint64  launch_bound_kernel_max_ns; /* launch-bound-kernel-max-us */
   guint64 small_dma_max_bytes;        /* small-dma-max-bytes */
   gint64  straggler_min_skew_ns;      /* straggler-min-skew-us */
@@ -24,6 +25,7 @@ typedef struct {
   guint   data_loading_percent;       /* data-loading-percent of a step */
   guint   exposed_comm_percent;       /* exposed-communication-percent of communication */
   guint   low_occupancy_percent;      /* low-occupancy-percent */
+  guint   host_bound_percent;         /* host-bound-percent of a step's critical path */
   gint64  min_time_lost_ns;           /* min-time-lost-us: findings costing less are dropped */
 } ChronoAnalysisThresholds;
 
