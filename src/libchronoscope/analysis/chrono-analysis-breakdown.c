@@ -4,6 +4,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <string.h>
+
 #include "chrono-analysis-private.h"
 
 #define ALL_WORK ((1u << CHRONO_WORK_COMPUTE) | (1u << CHRONO_WORK_COMMUNICATION) | \
@@ -92,6 +94,22 @@ device_breakdown (ChronoBreakdown                *b,
   fill_kinds (b, items, d->items->len);
 }
 
+/* The stream number: the thread id, or the number in "stream 7", which
+ * older Kineto versions write as the tid. */
+static gint64
+stream_id (ChronoTrace       *trace,
+           const ChronoTrack *t)
+{
+  const char *text, *digits;
+
+  if (!t->tid.is_string)
+    return t->tid.value;
+  text = chrono_trace_get_string (trace, (guint32) t->tid.value);
+  digits = strrchr (text, ' ');
+  digits = digits ? digits + 1 : text;
+  return g_ascii_isdigit (*digits) ? g_ascii_strtoll (digits, NULL, 10) : -1;
+}
+
 void
 chrono_analysis_compute_breakdowns (ChronoRankData                 *data,
                                     const ChronoAnalysisThresholds *thresholds,
@@ -119,7 +137,7 @@ chrono_analysis_compute_breakdowns (ChronoRankData                 *data,
           ChronoBreakdown sb = {
             .where = { data->trace_index, sw->track },
             .device = d->device,
-            .stream = t->tid.is_string ? -1 : t->tid.value,
+            .stream = stream_id (trace, t),
           };
 
           stream_breakdown (&sb, sw, thresholds);

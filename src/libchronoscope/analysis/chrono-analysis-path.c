@@ -201,6 +201,7 @@ add_path (ChronoRankData                 *data,
 
   path.name = g_strdup (name);
   path.trace = data->trace_index;
+  path.track = thread;
   path.start_ns = start;
   path.end_ns = end;
   path.total_ns = end - start;

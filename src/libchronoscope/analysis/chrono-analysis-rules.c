@@ -750,6 +750,8 @@ rule_host_bound (Ctx    *c,
       add_evidence (f, "host_compute_ns", p->by_category[CHRONO_PATH_HOST_COMPUTE]);
       add_evidence (f, "launch_overhead_ns", p->by_category[CHRONO_PATH_LAUNCH_OVERHEAD]);
       add_evidence (f, "path_ns", p->total_ns);
+      if (p->track != CHRONO_NO_TRACK)
+        add_track (f, p->trace, p->track);
       for (guint k = 0; k < p->n_segments && f; k++)
         if (p->segments[k].has_node)
           add_track (f, p->trace, p->segments[k].node.span.track);

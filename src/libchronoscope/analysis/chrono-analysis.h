@@ -104,6 +104,7 @@ typedef struct {
 typedef struct {
   char    *name;               /* "ProfilerStep#12", or "trace" */
   guint32  trace;
+  guint32  track;              /* the step's host thread, or CHRONO_NO_TRACK */
   gint64   start_ns;
   gint64   end_ns;
   gint64   total_ns;

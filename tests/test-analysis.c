@@ -1,0 +1,474 @@
+/* test-analysis.c: the analyses on traces with planted bottlenecks of
+ * known size and place, on a clean trace, and on the real traces
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include "chrono-analysis.h"
+#include "chrono-loader.h"
+
+#define US 1000
+
+/* ------------------------------------------------------------------ */
+/* A small Kineto trace writer                                        */
+
+typedef struct {
+  GString *s;
+  gint64   corr;
+} Gen;
+
+static void
+gen_event (Gen        *g,
+           const char *cat,
+           const char *name,
+           int         pid,
+           int         tid,
+           gint64      ts_us,
+           gint64      dur_us,
+           const char *args)
+{
+  if (g->s->len > 16)
+    g_string_append (g->s, ",\n");
+  g_string_append_printf (g->s,
+                          "{\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,"
+                          "\"ts\":%" G_GINT64_FORMAT ",\"dur\":%" G_GINT64_FORMAT ",\"args\":{%s}}",
+                          cat, name, pid, tid, ts_us, dur_us, args);
+}
+
+/* A launch at LAUNCH_US of a kernel on stream 7 at START_US. */
+static void
+gen_kernel (Gen        *g,
+            const char *name,
+            gint64      launch_us,
+            gint64      start_us,
+            gint64      dur_us)
+{
+  g_autofree char *args = g_strdup_printf ("\"correlation\":%" G_GINT64_FORMAT ",\"stream\":7,\"device\":0", ++g->corr);
+  g_autofree char *rargs = g_strdup_printf ("\"correlation\":%" G_GINT64_FORMAT, g->corr);
+
+  gen_event (g, "cuda_runtime", "cudaLaunchKernel", 100, 100, launch_us, 3, rargs);
+  gen_event (g, "kernel", name, 0, 7, start_us, dur_us, args);
+}
+
+static void
+gen_step (Gen   *g,
+          guint  n,
+          gint64 start_us)
+{
+  g_autofree char *name = g_strdup_printf ("ProfilerStep#%u", n);
+  gen_event (g, "user_annotation", name, 100, 100, start_us, 1000, "");
+}
+
+/* A step of 20 back-to-back 49 µs kernels launched ahead, starting
+ * DELAY_US into the step. */
+static void
+gen_busy_step (Gen   *g,
+               guint  n,
+               gint64 delay_us)
+{
+  gint64 s = n * 1000;
+
+  gen_step (g, n, s);
+  for (int k = 0; k < 20; k++)
+    gen_kernel (g, "gemm", s + delay_us + 2 + 5 * k, s + delay_us + 10 + 50 * k, 49);
+}
+
+static ChronoTrace *
+gen_finish (Gen        *g,
+            const char *name,
+            int         rank)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  ChronoTrace *trace;
+
+  g_string_append (g->s, ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,\"args\":{\"name\":\"GPU 0\"}}");
+  g_string_append (g->s, ",\n{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":0,\"args\":{\"labels\":\"GPU 0\"}}");
+  g_string_append_printf (g->s, "],\"distributedInfo\":{\"rank\":%d,\"world_size\":2}}", rank);
+  bytes = g_string_free_to_bytes (g->s);
+  trace = chrono_trace_load_bytes (bytes, name, &error);
+  g_assert_no_error (error);
+  return trace;
+}
+
+static void
+gen_init (Gen *g)
+{
+  g->s = g_string_new ("{\"traceEvents\":[");
+  g->corr = 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+static ChronoAnalysis *
+analyse (ChronoTrace **traces,
+         guint         n)
+{
+  g_autoptr(GError) error = NULL;
+  ChronoAnalysis *a = chrono_analysis_run (traces, n, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (a);
+  return a;
+}
+
+static guint
+count_rule (ChronoAnalysis *a,
+            const char     *rule)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < chrono_analysis_get_n_findings (a); i++)
+    n += strcmp (chrono_analysis_get_finding (a, i)->rule, rule) == 0;
+  return n;
+}
+
+static const ChronoFinding *
+find_rule (ChronoAnalysis *a,
+           const char     *rule)
+{
+  for (guint i = 0; i < chrono_analysis_get_n_findings (a); i++)
+    if (strcmp (chrono_analysis_get_finding (a, i)->rule, rule) == 0)
+      return chrono_analysis_get_finding (a, i);
+  return NULL;
+}
+
+/* Invariants every result keeps, whatever the trace. */
+static void
+check_consistency (ChronoAnalysis *a)
+{
+  for (guint i = 0; i < chrono_analysis_get_n_breakdowns (a); i++)
+    {
+      const ChronoBreakdown *b = chrono_analysis_get_breakdown (a, i);
+
+      g_assert_cmpint (b->busy_ns + b->idle_ns, ==, b->end_ns - b->start_ns);
+      g_assert_cmpint (b->idle_ns, >=, 0);
+      g_assert_cmpint (b->compute_ns + b->communication_ns + b->memcpy_ns + b->memset_ns, >=, b->busy_ns);
+      g_assert_cmpint (b->overlap_ns, <=, MIN (b->compute_ns, b->communication_ns));
+      /* Gaps are counted once each, by the work that ends them. */
+      g_assert_cmpint (b->idle_host_wait_ns + b->idle_kernel_wait_ns + b->idle_other_ns, ==, b->idle_ns);
+    }
+  for (guint i = 0; i < chrono_analysis_get_n_paths (a); i++)
+    {
+      const ChronoCriticalPath *p = chrono_analysis_get_path (a, i);
+      gint64 sum = 0, at = p->start_ns;
+
+      for (guint c = 0; c < CHRONO_N_PATH_CATEGORIES; c++)
+        sum += p->by_category[c];
+      g_assert_cmpint (sum, ==, p->total_ns);
+      g_assert_cmpint (p->total_ns, ==, p->end_ns - p->start_ns);
+      for (guint k = 0; k < p->n_segments; k++)
+        {
+          g_assert_cmpint (p->segments[k].start_ns, ==, at);
+          g_assert_cmpint (p->segments[k].end_ns, >, p->segments[k].start_ns);
+          at = p->segments[k].end_ns;
+        }
+      g_assert_cmpint (at, ==, p->end_ns);
+    }
+  for (guint i = 0; i < chrono_analysis_get_n_findings (a); i++)
+    {
+      const ChronoFinding *f = chrono_analysis_get_finding (a, i);
+      g_assert_cmpint (f->end_ns, >=, f->start_ns);
+      g_assert_cmpint (f->time_lost_ns, >, 0);
+      if (f->n_tracks == 0)
+        g_test_message ("%s has no tracks", f->rule);
+      g_assert_cmpuint (f->n_tracks, >, 0);
+      if (i > 0)
+        g_assert_cmpint (f->time_lost_ns, <=, chrono_analysis_get_finding (a, i - 1)->time_lost_ns);
+    }
+}
+
+static void
+test_clean (void)
+{
+  Gen g;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoAnalysis) a = NULL;
+  const ChronoBreakdown *device;
+
+  gen_init (&g);
+  for (guint n = 0; n < 4; n++)
+    gen_busy_step (&g, n, 0);
+  trace = gen_finish (&g, "clean.json", 0);
+  a = analyse (&trace, 1);
+  check_consistency (a);
+
+  for (guint i = 0; i < chrono_analysis_get_n_findings (a); i++)
+    g_test_message ("unexpected: %s", chrono_analysis_get_finding (a, i)->title);
+  g_assert_cmpuint (chrono_analysis_get_n_findings (a), ==, 0);
+
+  /* 80 kernels of 49 µs with 1 µs gaps between them. */
+  g_assert_cmpuint (chrono_analysis_get_n_breakdowns (a), ==, 2);
+  device = chrono_analysis_get_breakdown (a, 0);
+  g_assert_cmpuint (device->where.track, ==, CHRONO_NO_TRACK);
+  g_assert_cmpint (device->busy_ns, ==, 80 * 49 * US);
+  g_assert_cmpint (device->idle_ns, ==, 79 * US);
+  g_assert_cmpint (device->compute_ns, ==, device->busy_ns);
+  g_assert_cmpuint (device->n_kernels, ==, 80);
+
+  /* The path of each step is the device's work: its 20 kernels, and in
+   * later steps the first 9 µs, when the last kernel of the step before
+   * still runs. */
+  g_assert_cmpuint (chrono_analysis_get_n_paths (a), ==, 4);
+  for (guint i = 0; i < 4; i++)
+    {
+      const ChronoCriticalPath *p = chrono_analysis_get_path (a, i);
+      g_assert_cmpint (p->by_category[CHRONO_PATH_DEVICE_COMPUTE], ==, (20 * 49 + (i ? 9 : 0)) * US);
+      g_assert_cmpint (p->by_category[CHRONO_PATH_HOST_COMPUTE], <=, 2 * US);
+    }
+}
+
+static void
+test_planted_gap (void)
+{
+  Gen g;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoAnalysis) a = NULL;
+  const ChronoFinding *f;
+
+  gen_init (&g);
+  gen_busy_step (&g, 0, 0);
+  /* Step 1 loads data for 400 µs before it launches anything. */
+  gen_event (&g, "user_annotation", "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
+             100, 100, 1000, 400, "");
+  gen_busy_step (&g, 1, 400);
+  gen_busy_step (&g, 2, 0);
+  gen_busy_step (&g, 3, 0);
+  trace = gen_finish (&g, "gap.json", 0);
+  a = analyse (&trace, 1);
+  check_consistency (a);
+
+  /* Step 0's work ends at 1009 µs, step 1's begins at 1410 µs. */
+  f = find_rule (a, "gpu-idle-gap");
+  g_assert_nonnull (f);
+  g_assert_cmpint (f->start_ns, ==, 1009 * US);
+  g_assert_cmpint (f->end_ns, ==, 1410 * US);
+  g_assert_cmpint (f->time_lost_ns, ==, 401 * US);
+  g_assert_nonnull (strstr (f->title, "cause: host"));
+  g_assert_cmpuint (count_rule (a, "gpu-idle-gap"), ==, 1);
+
+  f = find_rule (a, "data-loading");
+  g_assert_nonnull (f);
+  g_assert_cmpint (f->time_lost_ns, ==, 400 * US);
+  g_assert_cmpint (f->start_ns, ==, 1000 * US);
+  g_assert_cmpuint (count_rule (a, "data-loading"), ==, 1);
+
+  /* Step 1 lasts 1409 µs against a median of 1009 µs. */
+  f = find_rule (a, "slow-step");
+  g_assert_nonnull (f);
+  g_assert_cmpint (f->start_ns, ==, 1000 * US);
+  g_assert_cmpint (f->time_lost_ns, ==, 400 * US);
+
+  /* The idle device time shows as host wait in the breakdown. */
+  g_assert_cmpint (chrono_analysis_get_breakdown (a, 0)->idle_host_wait_ns, >=, 401 * US);
+}
+
+static void
+test_planted_launch_bound (void)
+{
+  Gen g;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoAnalysis) a = NULL;
+  const ChronoFinding *f;
+
+  gen_init (&g);
+  gen_busy_step (&g, 0, 0);
+  /* 30 kernels of 2 µs, launched every 20 µs: the device waits 18 µs
+   * for each. */
+  gen_step (&g, 1, 1000);
+  for (int k = 0; k < 30; k++)
+    gen_kernel (&g, "elementwise", 1010 + 20 * k, 1015 + 20 * k, 2);
+  trace = gen_finish (&g, "launch.json", 0);
+  a = analyse (&trace, 1);
+  check_consistency (a);
+
+  f = find_rule (a, "launch-bound");
+  g_assert_nonnull (f);
+  g_assert_cmpuint (count_rule (a, "launch-bound"), ==, 1);
+  /* The run starts when step 0's work ends at 1009 µs: a gap of 6 µs
+   * before the first small kernel, then 29 of 18 µs. */
+  g_assert_cmpint (f->start_ns, ==, 1009 * US);
+  g_assert_cmpint (f->end_ns, ==, (1015 + 20 * 29 + 2) * US);
+  g_assert_cmpint (f->time_lost_ns, ==, (6 + 29 * 18) * US);
+  g_assert_cmpfloat (f->evidence[0].value, ==, 30);
+
+  /* The host paces step 1: its critical path is on the host. */
+  g_assert_cmpuint (chrono_analysis_get_n_paths (a), ==, 2);
+  f = find_rule (a, "host-bound");
+  g_assert_nonnull (f);
+  g_assert_cmpint (f->start_ns, ==, 1000 * US);
+  g_assert_cmpuint (count_rule (a, "host-bound"), ==, 1);
+}
+
+static void
+test_planted_sync (void)
+{
+  Gen g;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoAnalysis) a = NULL;
+  g_autoptr(ChronoSubgraph) graph = NULL;
+  const ChronoFinding *f;
+  gboolean sync_edge = FALSE;
+
+  gen_init (&g);
+  gen_busy_step (&g, 0, 0);
+  /* The host waits from 100 µs until the 20th kernel ends at 1009 µs. */
+  gen_event (&g, "cuda_runtime", "cudaDeviceSynchronize", 100, 100, 100, 910, "");
+  trace = gen_finish (&g, "sync.json", 0);
+  a = analyse (&trace, 1);
+  check_consistency (a);
+
+  f = find_rule (a, "device-sync");
+  g_assert_nonnull (f);
+  g_assert_cmpint (f->start_ns, ==, 100 * US);
+  g_assert_cmpint (f->end_ns, ==, 1010 * US);
+  g_assert_cmpint (f->time_lost_ns, ==, 910 * US);
+  g_assert_true (f->has_node);
+
+  /* The call waited for the last kernel. */
+  graph = chrono_analysis_dup_neighbourhood (a, f->node, 1, 32);
+  for (guint i = 0; i < graph->edges->len; i++)
+    {
+      const ChronoGraphEdge *e = &g_array_index (graph->edges, ChronoGraphEdge, i);
+      const ChronoGraphNode *from = &g_array_index (graph->nodes, ChronoGraphNode, e->from);
+      if (e->type == CHRONO_EDGE_SYNC && e->to == 0)
+        {
+          g_assert_cmpint (from->end_ns, ==, 1009 * US);
+          sync_edge = TRUE;
+        }
+    }
+  g_assert_true (sync_edge);
+}
+
+static void
+test_neighbourhood (void)
+{
+  Gen g;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoAnalysis) a = NULL;
+  g_autoptr(ChronoSubgraph) graph = NULL;
+  guint kernel_track = G_MAXUINT;
+  guint seen[CHRONO_N_EDGE_TYPES] = { 0 };
+
+  gen_init (&g);
+  gen_busy_step (&g, 0, 0);
+  trace = gen_finish (&g, "graph.json", 0);
+  a = analyse (&trace, 1);
+
+  for (guint i = 0; i < chrono_trace_get_n_tracks (trace); i++)
+    if (chrono_trace_get_track (trace, i)->type == CHRONO_TRACK_STREAM)
+      kernel_track = i;
+  g_assert_cmpuint (kernel_track, !=, G_MAXUINT);
+
+  /* The fifth kernel: launched by a call, between two kernels. */
+  graph = chrono_analysis_dup_neighbourhood (a, (ChronoNodeRef) { 0, { kernel_track, 4 } }, 2, 50);
+  g_assert_cmpuint (graph->nodes->len, >, 3);
+  for (guint i = 0; i < graph->edges->len; i++)
+    {
+      const ChronoGraphEdge *e = &g_array_index (graph->edges, ChronoGraphEdge, i);
+      g_assert_cmpuint (e->from, <, graph->nodes->len);
+      g_assert_cmpuint (e->to, <, graph->nodes->len);
+      seen[e->type]++;
+    }
+  g_assert_cmpuint (seen[CHRONO_EDGE_LAUNCH], >=, 1);
+  g_assert_cmpuint (seen[CHRONO_EDGE_STREAM_ORDER], >=, 2);
+  /* Two hops reach the step that the launching call is nested in. */
+  g_assert_cmpuint (seen[CHRONO_EDGE_NESTING], >=, 1);
+  g_assert_true (g_array_index (graph->nodes, ChronoGraphNode, 0).on_critical_path);
+}
+
+static void
+test_straggler (void)
+{
+  ChronoTrace *traces[2];
+  g_autoptr(ChronoAnalysis) a = NULL;
+  const ChronoFinding *f;
+
+  for (int r = 0; r < 2; r++)
+    {
+      Gen g;
+      gen_init (&g);
+      for (guint n = 0; n < 3; n++)
+        {
+          gen_busy_step (&g, n, 0);
+          /* Rank 1 reaches each all-reduce 3 ms late. */
+          gen_kernel (&g, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", n * 1000 + 100,
+                      n * 1000 + 200 + r * 3000, 5);
+        }
+      traces[r] = gen_finish (&g, r ? "rank1.json" : "rank0.json", r);
+    }
+  a = analyse (traces, 2);
+  check_consistency (a);
+
+  f = find_rule (a, "collective-straggler");
+  g_assert_nonnull (f);
+  g_assert_cmpuint (count_rule (a, "collective-straggler"), ==, 1);
+  g_assert_cmpuint (f->tracks[0].trace, ==, 1);
+  g_assert_cmpint (f->time_lost_ns, ==, 3 * 3000 * US);
+  g_object_unref (traces[0]);
+  g_object_unref (traces[1]);
+}
+
+/* Every real Kineto trace analyses with consistent results, and the
+ * JSON is the documented schema. */
+static void
+test_real_traces (void)
+{
+  const char *dir = g_getenv ("CHRONO_TRACES_DIR");
+  g_autoptr(GDir) d = NULL;
+  const char *name;
+  guint n = 0;
+
+  if (dir == NULL || (d = g_dir_open (dir, 0, NULL)) == NULL)
+    {
+      g_test_skip ("no real traces");
+      return;
+    }
+  while ((name = g_dir_read_name (d)))
+    {
+      g_autofree char *path = NULL;
+      g_autoptr(ChronoTrace) trace = NULL;
+      g_autoptr(ChronoAnalysis) a = NULL;
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autofree char *json = NULL;
+      g_autofree char *md = NULL;
+      JsonObject *root;
+
+      if (!g_str_has_prefix (name, "hta__") && !g_str_has_prefix (name, "kineto__") &&
+          !g_str_has_prefix (name, "param__"))
+        continue;
+      path = g_build_filename (dir, name, NULL);
+      trace = chrono_trace_load_file (path, NULL, NULL, NULL, NULL);
+      if (trace == NULL)
+        continue;
+      a = analyse (&trace, 1);
+      check_consistency (a);
+      json = chrono_analysis_to_json (a);
+      g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
+      root = json_node_get_object (json_parser_get_root (parser));
+      g_assert_cmpstr (json_object_get_string_member (root, "schema"), ==, "chronoscope.analysis/1");
+      g_assert_true (json_object_has_member (root, "breakdown"));
+      g_assert_true (json_object_has_member (root, "critical_path"));
+      g_assert_true (json_object_has_member (root, "findings"));
+      md = chrono_analysis_to_markdown (a);
+      g_assert_true (g_str_has_prefix (md, "# Where the time goes"));
+      n++;
+    }
+  g_assert_cmpuint (n, >, 10);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/analysis/clean", test_clean);
+  g_test_add_func ("/analysis/planted-gap", test_planted_gap);
+  g_test_add_func ("/analysis/planted-launch-bound", test_planted_launch_bound);
+  g_test_add_func ("/analysis/planted-sync", test_planted_sync);
+  g_test_add_func ("/analysis/neighbourhood", test_neighbourhood);
+  g_test_add_func ("/analysis/straggler", test_straggler);
+  g_test_add_func ("/analysis/real-traces", test_real_traces);
+  return g_test_run ();
+}
