@@ -410,6 +410,65 @@ test_straggler (void)
   g_object_unref (traces[1]);
 }
 
+/* HTA's event-sync trace: stream 24 waits (cudaStreamWaitEvent) for an
+ * event recorded on stream 20, so its next work (a memset) follows the
+ * kernel on stream 20. */
+static void
+test_event_wait (void)
+{
+  const char *dir = g_getenv ("CHRONO_TRACES_DIR");
+  g_autofree char *path = NULL;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoAnalysis) a = NULL;
+  guint waits = 0;
+
+  if (dir == NULL)
+    {
+      g_test_skip ("no real traces");
+      return;
+    }
+  path = g_build_filename (dir, "hta__cp_event_sync_multistream__event_sync_trace.json.gz", NULL);
+  trace = chrono_trace_load_file (path, NULL, NULL, NULL, NULL);
+  if (trace == NULL)
+    {
+      g_test_skip ("trace absent");
+      return;
+    }
+  a = analyse (&trace, 1);
+  for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
+    {
+      const ChronoTrack *t = chrono_trace_get_track (trace, ti);
+
+      if (t->type != CHRONO_TRACK_STREAM)
+        continue;
+      for (guint32 i = 0; i < t->n_spans; i++)
+        {
+          g_autoptr(ChronoSubgraph) graph = NULL;
+
+          if (t->kind[i] == CHRONO_KIND_SYNC)
+            continue;
+          graph = chrono_analysis_dup_neighbourhood (a, (ChronoNodeRef) { 0, { ti, i } }, 1, 64);
+          for (guint e = 0; e < graph->edges->len; e++)
+            {
+              const ChronoGraphEdge *edge = &g_array_index (graph->edges, ChronoGraphEdge, e);
+              const ChronoGraphNode *from = &g_array_index (graph->nodes, ChronoGraphNode, edge->from);
+              const ChronoGraphNode *to = &g_array_index (graph->nodes, ChronoGraphNode, edge->to);
+              const ChronoTrack *ft = chrono_trace_get_track (trace, from->ref.span.track);
+              const ChronoTrack *tt = chrono_trace_get_track (trace, to->ref.span.track);
+
+              if (edge->type != CHRONO_EDGE_EVENT_WAIT || edge->to != 0)
+                continue;
+              /* From work on stream 20 to later work on stream 24. */
+              g_assert_cmpint (ft->tid.value, ==, 20);
+              g_assert_cmpint (tt->tid.value, ==, 24);
+              g_assert_cmpint (from->end_ns, <=, to->start_ns);
+              waits++;
+            }
+        }
+    }
+  g_assert_cmpuint (waits, ==, 1);
+}
+
 /* Every real Kineto trace analyses with consistent results, and the
  * JSON is the documented schema. */
 static void
@@ -469,6 +528,7 @@ main (int    argc,
   g_test_add_func ("/analysis/planted-sync", test_planted_sync);
   g_test_add_func ("/analysis/neighbourhood", test_neighbourhood);
   g_test_add_func ("/analysis/straggler", test_straggler);
+  g_test_add_func ("/analysis/event-wait", test_event_wait);
   g_test_add_func ("/analysis/real-traces", test_real_traces);
   return g_test_run ();
 }

@@ -4,8 +4,6 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <string.h>
-
 #include "chrono-analysis-private.h"
 
 #define ALL_WORK ((1u << CHRONO_WORK_COMPUTE) | (1u << CHRONO_WORK_COMMUNICATION) | \
@@ -94,29 +92,11 @@ device_breakdown (ChronoBreakdown                *b,
   fill_kinds (b, items, d->items->len);
 }
 
-/* The stream number: the thread id, or the number in "stream 7", which
- * older Kineto versions write as the tid. */
-static gint64
-stream_id (ChronoTrace       *trace,
-           const ChronoTrack *t)
-{
-  const char *text, *digits;
-
-  if (!t->tid.is_string)
-    return t->tid.value;
-  text = chrono_trace_get_string (trace, (guint32) t->tid.value);
-  digits = strrchr (text, ' ');
-  digits = digits ? digits + 1 : text;
-  return g_ascii_isdigit (*digits) ? g_ascii_strtoll (digits, NULL, 10) : -1;
-}
-
 void
 chrono_analysis_compute_breakdowns (ChronoRankData                 *data,
                                     const ChronoAnalysisThresholds *thresholds,
                                     GArray                         *out)
 {
-  ChronoTrace *trace = data->trace;
-
   for (guint di = 0; di < data->devices->len; di++)
     {
       const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
@@ -133,11 +113,10 @@ chrono_analysis_compute_breakdowns (ChronoRankData                 *data,
       for (guint s = 0; s < d->streams->len; s++)
         {
           const ChronoStreamWork *sw = &g_array_index (d->streams, ChronoStreamWork, s);
-          const ChronoTrack *t = chrono_trace_get_track (trace, sw->track);
           ChronoBreakdown sb = {
             .where = { data->trace_index, sw->track },
             .device = d->device,
-            .stream = stream_id (trace, t),
+            .stream = sw->stream,
           };
 
           stream_breakdown (&sb, sw, thresholds);

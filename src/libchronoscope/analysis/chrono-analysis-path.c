@@ -95,6 +95,32 @@ last_sync (Walk    *w,
   return NULL;
 }
 
+/* Of the work IT depends on across streams, what ended last. */
+static const ChronoWorkItem *
+latest_dep (ChronoRankData       *data,
+            const ChronoWorkItem *it,
+            guint                *device,
+            guint                *item)
+{
+  guint64 key = chrono_span_key (it->track, it->index);
+  GArray *list = g_hash_table_lookup (data->deps_to, &key);
+  const ChronoWorkItem *best = NULL;
+
+  for (guint i = 0; list && i < list->len; i++)
+    {
+      const ChronoWorkDep *d = &g_array_index (data->deps, ChronoWorkDep, g_array_index (list, guint, i));
+      const ChronoWorkItem *from = &g_array_index (g_array_index (data->devices, ChronoDeviceWork, d->from_device).items,
+                                                   ChronoWorkItem, d->from_item);
+      if (from->end <= it->start && (best == NULL || from->end > best->end))
+        {
+          best = from;
+          *device = d->from_device;
+          *item = d->from_item;
+        }
+    }
+  return best;
+}
+
 static void
 walk (Walk    *w,
       gboolean on_device,
@@ -120,6 +146,8 @@ walk (Walk    *w,
                                        ? &g_array_index (d->items, ChronoWorkItem, it->stream_prev) : NULL;
           ChronoNodeRef node = { data->trace_index, { it->track, it->index } };
           gint64 launch_end = G_MININT64;
+          const ChronoWorkItem *dep;
+          guint dep_device = 0, dep_item = 0;
 
           emit (w, category_of (it->cls), it->start, &node);
           if (it->launch_start != G_MININT64 && it->launch_start < it->start)
@@ -127,7 +155,15 @@ walk (Walk    *w,
               const ChronoTrack *lt = chrono_trace_get_track (data->trace, it->launch_track);
               launch_end = MIN (lt->start[it->launch_index] + lt->dur[it->launch_index], it->start);
             }
-          if (prev && prev->end > w->window_start && prev->end >= launch_end)
+          dep = latest_dep (data, it, &dep_device, &dep_item);
+          if (dep && dep->end > w->window_start && dep->end >= launch_end && (!prev || dep->end > prev->end))
+            {
+              /* Waiting for work on another stream or engine. */
+              emit (w, CHRONO_PATH_IDLE, dep->end, NULL);
+              device = dep_device;
+              item = dep_item;
+            }
+          else if (prev && prev->end > w->window_start && prev->end >= launch_end)
             {
               gint64 gap = it->start - prev->end;
               emit (w, gap < w->thresholds->kernel_wait_max_ns ? CHRONO_PATH_KERNEL_OVERHEAD : CHRONO_PATH_IDLE,

@@ -32,6 +32,7 @@ typedef struct {
 
 typedef struct {
   guint32 track;
+  gint64  stream;        /* the stream id, -1 when the trace gives none */
   GArray *items;         /* ChronoWorkItem by start */
 } ChronoStreamWork;
 
@@ -52,6 +53,17 @@ typedef struct {
   guint   item;          /* that work in the device's items */
 } ChronoSyncWait;
 
+/* A dependency between two pieces of device work that is not their
+ * stream order: a cross-stream event wait, or a flow of the trace between
+ * two streams or engines (Neuron instruction and semaphore dependencies). */
+typedef struct {
+  guint  from_device;
+  guint  from_item;
+  guint  to_device;
+  guint  to_item;
+  guint8 type;           /* ChronoEdgeType: CHRONO_EDGE_EVENT_WAIT or CHRONO_EDGE_FLOW */
+} ChronoWorkDep;
+
 typedef struct {
   guint32 track;         /* the host thread */
   guint32 index;
@@ -69,7 +81,9 @@ typedef struct {
   GArray      *devices;  /* ChronoDeviceWork */
   GArray      *syncs;    /* ChronoSyncWait by start */
   GArray      *steps;    /* ChronoStep by start */
-  GHashTable  *flows_of; /* span key -> GArray of flow indices (both ends) */
+  GArray      *deps;     /* ChronoWorkDep */
+  GHashTable  *deps_to;  /* span key of the later work -> GArray of indices into deps */
+  GHashTable  *flows_of; /* span key -> GArray of flow indices (both ends), made on demand */
 } ChronoRankData;
 
 static inline guint64
@@ -91,6 +105,24 @@ gboolean        chrono_rank_data_last_work (ChronoRankData *data,
                                             gint64          end,
                                             gint           *device,
                                             guint          *item);
+
+/* The device work that SPAN is, if any. */
+gboolean        chrono_rank_data_find_item (ChronoRankData *data,
+                                            ChronoSpanRef   span,
+                                            guint          *device,
+                                            guint          *item);
+
+/* A number in the args object at OFFSET, found in its raw text by its
+ * quoted key ("\"bytes\""); numbers written as strings count too. */
+gboolean chrono_analysis_arg_number (ChronoTrace *trace,
+                                     guint64      offset,
+                                     const char  *quoted_key,
+                                     gdouble     *value);
+
+/* The stream number of a stream track: its thread id, or the number in
+ * "stream 7", which older Kineto versions write as the tid. */
+gint64   chrono_analysis_stream_id (ChronoTrace       *trace,
+                                    const ChronoTrack *track);
 
 /* Whether a runtime call blocks the host until the device catches up. */
 gboolean chrono_analysis_name_is_sync (const char *name);
