@@ -36,7 +36,27 @@ gen_event (Gen        *g,
                           cat, name, pid, tid, ts_us, dur_us, args);
 }
 
-/* A launch at LAUNCH_US of a kernel on stream 7 at START_US. */
+/* A launch at LAUNCH_US of device work of category CAT on STREAM at
+ * START_US, with EXTRA args. */
+static void
+gen_work (Gen        *g,
+          const char *cat,
+          const char *name,
+          int         stream,
+          gint64      launch_us,
+          gint64      start_us,
+          gint64      dur_us,
+          const char *extra)
+{
+  g_autofree char *args = g_strdup_printf ("\"correlation\":%" G_GINT64_FORMAT ",\"stream\":%d,\"device\":0%s",
+                                           ++g->corr, stream, extra);
+  g_autofree char *rargs = g_strdup_printf ("\"correlation\":%" G_GINT64_FORMAT, g->corr);
+
+  gen_event (g, "cuda_runtime", strcmp (cat, "kernel") == 0 ? "cudaLaunchKernel" : "cudaMemcpyAsync",
+             100, 100, launch_us, 3, rargs);
+  gen_event (g, cat, name, 0, stream, start_us, dur_us, args);
+}
+
 static void
 gen_kernel (Gen        *g,
             const char *name,
@@ -44,11 +64,7 @@ gen_kernel (Gen        *g,
             gint64      start_us,
             gint64      dur_us)
 {
-  g_autofree char *args = g_strdup_printf ("\"correlation\":%" G_GINT64_FORMAT ",\"stream\":7,\"device\":0", ++g->corr);
-  g_autofree char *rargs = g_strdup_printf ("\"correlation\":%" G_GINT64_FORMAT, g->corr);
-
-  gen_event (g, "cuda_runtime", "cudaLaunchKernel", 100, 100, launch_us, 3, rargs);
-  gen_event (g, "kernel", name, 0, 7, start_us, dur_us, args);
+  gen_work (g, "kernel", name, 7, launch_us, start_us, dur_us, "");
 }
 
 static void
@@ -410,6 +426,107 @@ test_straggler (void)
   g_object_unref (traces[1]);
 }
 
+static void
+test_planted_copies (void)
+{
+  Gen g;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoAnalysis) a = NULL;
+  const ChronoFinding *f;
+
+  gen_init (&g);
+  gen_busy_step (&g, 0, 0);
+  /* Step 1 copies 25 scalars of 64 bytes, 10 µs each, and computes nothing. */
+  gen_step (&g, 1, 1000);
+  for (int k = 0; k < 25; k++)
+    gen_work (&g, "gpu_memcpy", "Memcpy HtoD (Pinned -> Device)", 7, 1010 + 20 * k, 1012 + 20 * k, 10, ",\"bytes\":64");
+  /* A large copy is not small. */
+  gen_work (&g, "gpu_memcpy", "Memcpy HtoD (Pinned -> Device)", 7, 1600, 1602, 10, ",\"bytes\":1048576");
+  trace = gen_finish (&g, "copies.json", 0);
+  a = analyse (&trace, 1);
+  check_consistency (a);
+
+  f = find_rule (a, "small-copies");
+  g_assert_nonnull (f);
+  g_assert_cmpint (f->time_lost_ns, ==, 250 * US);
+  g_assert_cmpint (f->start_ns, ==, 1012 * US);
+  g_assert_cmpint (f->end_ns, ==, (1012 + 20 * 24 + 10) * US);
+  g_assert_cmpfloat (f->evidence[0].value, ==, 25);
+
+  f = find_rule (a, "exposed-copies");
+  g_assert_nonnull (f);
+  g_assert_cmpint (f->time_lost_ns, ==, 260 * US);
+  g_assert_cmpint (chrono_analysis_get_breakdown (a, 0)->memcpy_ns, ==, 260 * US);
+}
+
+static void
+test_planted_collective_outlier (void)
+{
+  Gen g;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoAnalysis) a = NULL;
+  const ChronoFinding *f;
+
+  gen_init (&g);
+  /* Six all-reduces of 10 µs, one of them 50 µs. */
+  for (guint n = 0; n < 6; n++)
+    {
+      gen_busy_step (&g, n, 0);
+      gen_work (&g, "kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 8, n * 1000 + 100, n * 1000 + 200,
+                n == 4 ? 50 : 10, "");
+    }
+  trace = gen_finish (&g, "outlier.json", 0);
+  a = analyse (&trace, 1);
+  check_consistency (a);
+
+  f = find_rule (a, "collective-outlier");
+  g_assert_nonnull (f);
+  g_assert_cmpuint (count_rule (a, "collective-outlier"), ==, 1);
+  g_assert_cmpint (f->start_ns, ==, 4200 * US);
+  g_assert_cmpint (f->end_ns, ==, 4250 * US);
+  g_assert_cmpint (f->time_lost_ns, ==, 40 * US);
+}
+
+static void
+test_planted_dependency (void)
+{
+  Gen g;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoAnalysis) a = NULL;
+  const ChronoFinding *f;
+  const ChronoCriticalPath *p;
+  gboolean crosses = FALSE;
+
+  gen_init (&g);
+  /* No step: the path covers the whole trace. Stream 7 computes until 600 µs; stream 8 runs 100–150 µs, then its
+   * next kernel, launched at 160 µs, depends on stream 7's and starts at
+   * 600 µs: it waited 440 µs from its launch at 160 µs. */
+  gen_kernel (&g, "producer", 10, 20, 580);
+  gen_work (&g, "kernel", "early", 8, 90, 100, 50, "");
+  gen_work (&g, "kernel", "consumer", 8, 160, 600, 100, "");
+  g_string_append (g.s, ",\n{\"ph\":\"s\",\"id\":77,\"pid\":0,\"tid\":7,\"ts\":599,\"cat\":\"dep\",\"name\":\"dep\"}");
+  g_string_append (g.s, ",\n{\"ph\":\"f\",\"bp\":\"e\",\"id\":77,\"pid\":0,\"tid\":8,\"ts\":600,\"cat\":\"dep\",\"name\":\"dep\"}");
+  trace = gen_finish (&g, "dependency.json", 0);
+  a = analyse (&trace, 1);
+  check_consistency (a);
+
+  f = find_rule (a, "dependency-wait");
+  g_assert_nonnull (f);
+  g_assert_cmpint (f->start_ns, ==, 160 * US);
+  g_assert_cmpint (f->end_ns, ==, 600 * US);
+  g_assert_cmpint (f->time_lost_ns, ==, 440 * US);
+
+  /* The critical path goes from the consumer back to the producer. */
+  g_assert_cmpuint (chrono_analysis_get_n_paths (a), ==, 1);
+  p = chrono_analysis_get_path (a, 0);
+  g_assert_cmpstr (p->name, ==, "trace");
+  for (guint k = 0; k < p->n_segments; k++)
+    if (p->segments[k].has_node && p->segments[k].category == CHRONO_PATH_DEVICE_COMPUTE &&
+        p->segments[k].end_ns == 600 * US)
+      crosses = TRUE;
+  g_assert_true (crosses);
+}
+
 /* HTA's event-sync trace: stream 24 waits (cudaStreamWaitEvent) for an
  * event recorded on stream 20, so its next work (a memset) follows the
  * kernel on stream 20. */
@@ -528,6 +645,9 @@ main (int    argc,
   g_test_add_func ("/analysis/planted-sync", test_planted_sync);
   g_test_add_func ("/analysis/neighbourhood", test_neighbourhood);
   g_test_add_func ("/analysis/straggler", test_straggler);
+  g_test_add_func ("/analysis/planted-copies", test_planted_copies);
+  g_test_add_func ("/analysis/planted-collective-outlier", test_planted_collective_outlier);
+  g_test_add_func ("/analysis/planted-dependency", test_planted_dependency);
   g_test_add_func ("/analysis/event-wait", test_event_wait);
   g_test_add_func ("/analysis/real-traces", test_real_traces);
   return g_test_run ();

@@ -49,6 +49,22 @@ static const ChronoRule rules[] = {
   { "host-bound", "Host-bound step",
     "A step whose critical path spends more than host-bound-percent on host computation and launch "
     "overhead. Time lost: that host time." },
+  { "dependency-wait", "Waits on other streams or engines",
+    "Work that could not start when its stream or engine was free because it waited for work on "
+    "another one: a cudaStreamWaitEvent, or a dependency flow (Neuron instruction dependencies and "
+    "semaphore waits). Time lost: the idle time between the later of the previous work's end and the "
+    "launch, and the end of the work waited for." },
+  { "exposed-copies", "Copies not overlapped by computation",
+    "Memory copies or DMA transfers that run while no computation does, when this exposed part is "
+    "more than exposed-communication-percent of all copy time (a DMA-bound device). Time lost: the "
+    "exposed copy time." },
+  { "small-copies", "Many small copies",
+    "Copies or DMA transfers of at most small-dma-max-bytes (from the \"bytes\" or "
+    "\"transfer_size\" arg), at least launch-bound-min-kernels of them. Time lost, an upper bound: "
+    "their time, most of which is fixed per-transfer cost." },
+  { "collective-outlier", "Slow collectives",
+    "Collectives of one name (at least five) of which some take more than twice the median. "
+    "Time lost: the time over the median." },
   { "low-occupancy", "Low achieved occupancy",
     "Kernels whose estimated achieved occupancy (the profiler's “est. achieved occupancy %”) is "
     "below low-occupancy-percent. Time lost, an upper bound: their time scaled by the missing "
@@ -758,29 +774,222 @@ rule_host_bound (Ctx    *c,
     }
 }
 
-/* The profiler's estimate, when the kernel's args carry one. */
-static gboolean
-occupancy_of (ChronoTrace *trace,
-              guint64      args_off,
-              gdouble     *value)
+static const ChronoWorkItem *
+item_at (ChronoRankData *data,
+         guint           device,
+         guint           item)
 {
-  static const char key[] = "\"est. achieved occupancy %\"";
-  gsize len;
-  const char *text;
-  const char *hit;
+  return &g_array_index (g_array_index (data->devices, ChronoDeviceWork, device).items, ChronoWorkItem, item);
+}
 
-  if (args_off == CHRONO_NO_ARGS)
-    return FALSE;
-  text = chrono_trace_get_raw_value (trace, args_off, &len);
-  if (text == NULL || (hit = memmem (text, len, key, sizeof key - 1)) == NULL)
-    return FALSE;
-  hit += sizeof key - 1;
-  while (hit < text + len && (*hit == ' ' || *hit == ':'))
-    hit++;
-  if (hit >= text + len || !(g_ascii_isdigit (*hit) || *hit == '.'))
-    return FALSE;
-  *value = g_ascii_strtod (hit, NULL);
-  return TRUE;
+static void
+rule_dependency_waits (Ctx            *c,
+                       ChronoRankData *data)
+{
+  for (guint di = 0; di < data->devices->len; di++)
+    {
+      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+      g_autofree char *label = NULL;
+      gint64 total = 0, worst = 0, first = G_MAXINT64, last = G_MININT64;
+      guint n = 0;
+      const ChronoWorkItem *worst_item = NULL;
+      ChronoFinding *f;
+      g_autoptr(GArray) tracks = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+      for (guint i = 0; i < data->deps->len; i++)
+        {
+          const ChronoWorkDep *dep = &g_array_index (data->deps, ChronoWorkDep, i);
+          const ChronoWorkItem *to, *from, *prev;
+          gint64 free_at, wait;
+
+          if (dep->to_device != di)
+            continue;
+          to = item_at (data, dep->to_device, dep->to_item);
+          from = item_at (data, dep->from_device, dep->from_item);
+          prev = to->stream_prev != G_MAXUINT32 ? item_at (data, di, to->stream_prev) : NULL;
+          free_at = MAX (prev ? prev->end : to->start, to->launch_start != G_MININT64 ? to->launch_start : G_MININT64);
+          wait = MIN (to->start, from->end) - free_at;
+          if (wait <= 0)
+            continue;
+          n++;
+          total += wait;
+          first = MIN (first, free_at);
+          last = MAX (last, to->start);
+          g_array_append_val (tracks, to->track);
+          g_array_append_val (tracks, from->track);
+          if (wait > worst)
+            {
+              worst = wait;
+              worst_item = to;
+            }
+        }
+      if (n == 0)
+        continue;
+      label = device_label (data, d);
+      f = add_finding (c, "dependency-wait", data, first, last, total,
+                       "Work waits for other streams or engines: start the work it depends on earlier (prefetch "
+                       "inputs, issue copies and collectives ahead), split it so the waiting work can start on a "
+                       "part, or reorder independent work in between.",
+                       "Work on %s waits %.3f ms for other streams or engines (%u waits)", label, ms (total), n);
+      add_evidence (f, "waits", n);
+      add_evidence (f, "wait_ns", total);
+      add_evidence (f, "longest_wait_ns", worst);
+      for (guint i = 0; i < tracks->len; i++)
+        add_track (f, data->trace_index, g_array_index (tracks, guint32, i));
+      set_node (f, data->trace_index, worst_item->track, worst_item->index);
+    }
+}
+
+static void
+rule_copies_exposed (Ctx            *c,
+                     ChronoRankData *data)
+{
+  for (guint di = 0; di < data->devices->len; di++)
+    {
+      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+      const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
+      g_autoptr(GArray) copies = chrono_intervals_merge (items, d->items->len, 1u << CHRONO_WORK_MEMCPY);
+      g_autoptr(GArray) compute = chrono_intervals_merge (items, d->items->len, 1u << CHRONO_WORK_COMPUTE);
+      gint64 copy_time = chrono_intervals_length (copies);
+      gint64 exposed = copy_time - chrono_intervals_overlap (copies, compute);
+      g_autofree char *label = NULL;
+      ChronoFinding *f;
+
+      if (copy_time == 0 || exposed * 100 <= copy_time * (gint64) c->th->exposed_comm_percent)
+        continue;
+      label = device_label (data, d);
+      f = add_finding (c, "exposed-copies", data, g_array_index (copies, ChronoInterval, 0).start,
+                       g_array_index (copies, ChronoInterval, copies->len - 1).end, exposed,
+                       "Overlap copies with computation: prefetch the next batch on a separate stream "
+                       "(non_blocking copies from pinned memory), keep data resident on the device, or on "
+                       "Neuron double-buffer DMA so engines do not wait for it.",
+                       "%.0f%% of copy time on %s runs with no computation (%.3f ms)",
+                       100.0 * exposed / copy_time, label, ms (exposed));
+      add_evidence (f, "copy_ns", copy_time);
+      add_evidence (f, "exposed_ns", exposed);
+      for (guint k = 0; k < d->items->len; k++)
+        if (items[k].cls == CHRONO_WORK_MEMCPY)
+          add_track (f, data->trace_index, items[k].track);
+    }
+}
+
+static void
+rule_small_copies (Ctx            *c,
+                   ChronoRankData *data)
+{
+  ChronoTrace *trace = data->trace;
+
+  for (guint di = 0; di < data->devices->len; di++)
+    {
+      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+      const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
+      gint64 time = 0, first = G_MAXINT64, last = G_MININT64;
+      gdouble bytes = 0;
+      guint n = 0;
+      g_autofree char *label = NULL;
+      ChronoFinding *f;
+
+      for (guint k = 0; k < d->items->len; k++)
+        {
+          const ChronoTrack *t;
+          gdouble size;
+
+          if (items[k].cls != CHRONO_WORK_MEMCPY)
+            continue;
+          t = chrono_trace_get_track (trace, items[k].track);
+          if (!chrono_analysis_arg_number (trace, t->args_off[items[k].index], "\"bytes\"", &size) &&
+              !chrono_analysis_arg_number (trace, t->args_off[items[k].index], "\"transfer_size\"", &size))
+            continue;
+          if (size > c->th->small_dma_max_bytes)
+            continue;
+          n++;
+          bytes += size;
+          time += items[k].end - items[k].start;
+          first = MIN (first, items[k].start);
+          last = MAX (last, items[k].end);
+        }
+      if (n < MAX (c->th->launch_bound_min_kernels, 2))
+        continue;
+      label = device_label (data, d);
+      f = add_finding (c, "small-copies", data, first, last, time,
+                       "Batch small transfers into larger ones: gather scalars and small tensors into one buffer "
+                       "before copying, keep them on the device, or on Neuron coalesce DMA descriptors.",
+                       "%u copies of at most %" G_GUINT64_FORMAT " bytes on %s take %.3f ms",
+                       n, c->th->small_dma_max_bytes, label, ms (time));
+      add_evidence (f, "copies", n);
+      add_evidence (f, "bytes", bytes);
+      add_evidence (f, "copy_ns", time);
+      for (guint k = 0; k < d->items->len; k++)
+        if (items[k].cls == CHRONO_WORK_MEMCPY)
+          add_track (f, data->trace_index, items[k].track);
+    }
+}
+
+static gint
+compare_by_name_then_dur (gconstpointer a,
+                          gconstpointer b,
+                          gpointer      user_data)
+{
+  ChronoTrace *trace = user_data;
+  const ChronoWorkItem *x = a, *y = b;
+  guint32 nx = chrono_trace_get_track (trace, x->track)->name_id[x->index];
+  guint32 ny = chrono_trace_get_track (trace, y->track)->name_id[y->index];
+  gint64 dx = x->end - x->start, dy = y->end - y->start;
+
+  if (nx != ny)
+    return nx < ny ? -1 : 1;
+  return dx < dy ? -1 : dx > dy;
+}
+
+static void
+rule_collective_outliers (Ctx            *c,
+                          ChronoRankData *data)
+{
+  ChronoTrace *trace = data->trace;
+  g_autoptr(GArray) list = collectives_of (data);
+  guint start = 0;
+
+  g_array_sort_with_data (list, compare_by_name_then_dur, trace);
+  while (start < list->len)
+    {
+      const ChronoWorkItem *items = (const ChronoWorkItem *) list->data;
+      guint32 name = chrono_trace_get_track (trace, items[start].track)->name_id[items[start].index];
+      guint end = start, n, outliers = 0;
+      gint64 median, lost = 0, first = G_MAXINT64, last = G_MININT64;
+      ChronoFinding *f;
+
+      while (end < list->len && chrono_trace_get_track (trace, items[end].track)->name_id[items[end].index] == name)
+        end++;
+      n = end - start;
+      median = items[start + n / 2].end - items[start + n / 2].start;
+      for (guint k = start; k < end && n >= 5; k++)
+        {
+          gint64 dur = items[k].end - items[k].start;
+          if (dur <= 2 * median)
+            continue;
+          outliers++;
+          lost += dur - median;
+          first = MIN (first, items[k].start);
+          last = MAX (last, items[k].end);
+        }
+      if (outliers > 0)
+        {
+          const ChronoWorkItem *worst = &items[end - 1];
+          f = add_finding (c, "collective-outlier", data, first, last, lost,
+                           "Some collectives take much longer than usual: they wait for a late peer (see the "
+                           "straggler findings with all ranks loaded), compete with copies or other collectives for "
+                           "the links, or move more data than usual.",
+                           "%u of %u %s take over twice the median %.3f ms", outliers, n,
+                           chrono_trace_get_string (trace, name), ms (median));
+          add_evidence (f, "collectives", n);
+          add_evidence (f, "outliers", outliers);
+          add_evidence (f, "median_ns", median);
+          add_evidence (f, "longest_ns", worst->end - worst->start);
+          add_track (f, data->trace_index, worst->track);
+          set_node (f, data->trace_index, worst->track, worst->index);
+        }
+      start = end;
+    }
 }
 
 static void
@@ -802,7 +1011,8 @@ rule_low_occupancy (Ctx            *c,
           const ChronoTrack *t = chrono_trace_get_track (trace, it->track);
           gdouble occ;
 
-          if (it->cls != CHRONO_WORK_COMPUTE || !occupancy_of (trace, t->args_off[it->index], &occ) ||
+          if (it->cls != CHRONO_WORK_COMPUTE ||
+              !chrono_analysis_arg_number (trace, t->args_off[it->index], "\"est. achieved occupancy %\"", &occ) ||
               occ >= c->th->low_occupancy_percent)
             continue;
           n++;
@@ -847,6 +1057,10 @@ chrono_analysis_run_rules (ChronoRankData                **ranks,
       rule_slow_steps (&c, ranks[r]);
       rule_data_loading (&c, ranks[r]);
       rule_low_occupancy (&c, ranks[r]);
+      rule_dependency_waits (&c, ranks[r]);
+      rule_copies_exposed (&c, ranks[r]);
+      rule_small_copies (&c, ranks[r]);
+      rule_collective_outliers (&c, ranks[r]);
     }
   rule_exposed_comm (&c, breakdowns);
   rule_stragglers (&c);
