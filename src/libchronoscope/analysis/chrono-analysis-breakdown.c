@@ -79,7 +79,7 @@ device_breakdown (ChronoBreakdown                *b,
                   const ChronoAnalysisThresholds *thresholds)
 {
   const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
-  g_autoptr(GArray) all = chrono_intervals_merge (items, d->items->len, ALL_WORK);
+  GArray *all = d->busy;
 
   for (guint i = 1; i < all->len; i++)
     {

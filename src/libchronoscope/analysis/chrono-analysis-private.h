@@ -17,6 +17,13 @@ typedef enum {
   CHRONO_WORK_MEMSET,
 } ChronoWorkClass;
 
+/* Intervals [start, end) merged: sorted, disjoint. */
+typedef struct {
+  gint64 start;
+  gint64 end;
+  guint  first;          /* the item that opens the interval */
+} ChronoInterval;
+
 /* One kernel, copy or set on a stream. */
 typedef struct {
   guint32 track;
@@ -41,6 +48,7 @@ typedef struct {
   gint    device;
   GArray *streams;       /* ChronoStreamWork */
   GArray *items;         /* every stream's ChronoWorkItem by start */
+  GArray *busy;          /* the items merged: ChronoInterval */
 } ChronoDeviceWork;
 
 /* A host call that blocked until device work finished. */
@@ -127,12 +135,6 @@ gint64   chrono_analysis_stream_id (ChronoTrace       *trace,
 /* Whether a runtime call blocks the host until the device catches up. */
 gboolean chrono_analysis_name_is_sync (const char *name);
 
-/* Intervals [start, end) merged: sorted, disjoint. */
-typedef struct {
-  gint64 start;
-  gint64 end;
-  guint  first;          /* the item that opens the interval */
-} ChronoInterval;
 
 GArray *chrono_intervals_merge     (const ChronoWorkItem *items,
                                     guint                 n_items,
@@ -140,6 +142,10 @@ GArray *chrono_intervals_merge     (const ChronoWorkItem *items,
 gint64  chrono_intervals_length    (GArray *intervals);
 gint64  chrono_intervals_overlap   (GArray *a,
                                     GArray *b);
+/* The length of INTERVALS inside [start, end). */
+gint64  chrono_intervals_length_in (GArray *intervals,
+                                    gint64  start,
+                                    gint64  end);
 
 void    chrono_analysis_compute_breakdowns (ChronoRankData                 *data,
                                             const ChronoAnalysisThresholds *thresholds,

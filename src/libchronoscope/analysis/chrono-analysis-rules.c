@@ -245,7 +245,7 @@ rule_idle_gaps (Ctx            *c,
     {
       const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
       const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
-      g_autoptr(GArray) all = chrono_intervals_merge (items, d->items->len, ~0u);
+      GArray *all = d->busy;
       g_autoptr(GArray) gaps = g_array_new (FALSE, FALSE, sizeof (Gap));
       g_autofree char *label = device_label (data, d);
       gint64 total = 0;
@@ -294,26 +294,6 @@ rule_idle_gaps (Ctx            *c,
     }
 }
 
-/* Device busy time within [start, end). */
-static gint64
-busy_in (const ChronoDeviceWork *d,
-         gint64                  start,
-         gint64                  end)
-{
-  const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
-  g_autoptr(GArray) all = chrono_intervals_merge (items, d->items->len, ~0u);
-  gint64 sum = 0;
-
-  for (guint i = 0; i < all->len; i++)
-    {
-      const ChronoInterval *v = &g_array_index (all, ChronoInterval, i);
-      gint64 lo = MAX (v->start, start), hi = MIN (v->end, end);
-      if (hi > lo)
-        sum += hi - lo;
-    }
-  return sum;
-}
-
 static void
 rule_low_utilization (Ctx            *c,
                       ChronoRankData *data)
@@ -330,7 +310,7 @@ rule_low_utilization (Ctx            *c,
           const ChronoWorkItem *first = &g_array_index (d->items, ChronoWorkItem, 0);
           gint64 start = step ? step->start : first->start;
           gint64 end = step ? step->work_end : MIN (chrono_trace_get_end_ns (data->trace), data->range_end);
-          gint64 busy = busy_in (d, start, end);
+          gint64 busy = chrono_intervals_length_in (d->busy, start, end);
           ChronoFinding *f;
 
           if (end <= start || busy * 100 >= (end - start) * (gint64) c->th->low_utilization_percent)

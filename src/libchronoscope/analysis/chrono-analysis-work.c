@@ -200,6 +200,7 @@ collect_work (ChronoRankData *data)
       g_autoptr(GHashTable) last = g_hash_table_new (NULL, NULL);
 
       g_array_sort (d->items, compare_items);
+      d->busy = chrono_intervals_merge ((const ChronoWorkItem *) d->items->data, d->items->len, ~0u);
       for (guint k = 0; k < d->items->len; k++)
         {
           ChronoWorkItem *it = &g_array_index (d->items, ChronoWorkItem, k);
@@ -581,6 +582,7 @@ chrono_rank_data_free (ChronoRankData *data)
         g_array_unref (g_array_index (d->streams, ChronoStreamWork, s).items);
       g_array_unref (d->streams);
       g_array_unref (d->items);
+      g_array_unref (d->busy);
     }
   g_array_unref (data->devices);
   g_array_unref (data->syncs);
@@ -651,5 +653,27 @@ chrono_intervals_overlap (GArray *a,
       else
         j++;
     }
+  return sum;
+}
+
+gint64
+chrono_intervals_length_in (GArray *intervals,
+                            gint64  start,
+                            gint64  end)
+{
+  const ChronoInterval *v = (const ChronoInterval *) intervals->data;
+  guint lo = 0, hi = intervals->len;
+  gint64 sum = 0;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (v[mid].end <= start)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (guint i = lo; i < intervals->len && v[i].start < end; i++)
+    sum += MIN (v[i].end, end) - MAX (v[i].start, start);
   return sum;
 }
