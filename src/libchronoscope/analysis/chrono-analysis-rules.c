@@ -9,66 +9,68 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "chrono-analysis-private.h"
 
 #define MAX_GAPS_PER_DEVICE 10
 
 static const ChronoRule rules[] = {
-  { "gpu-idle-gap", "Accelerator idle gap",
-    "A stretch of at least idle-gap-min-us in which a device runs no kernel, copy or set, between "
+  { "gpu-idle-gap", N_("Accelerator idle gap"),
+    N_("A stretch of at least idle-gap-min-us in which a device runs no kernel, copy or set, between "
     "two pieces of its work. The cause is “host” when the call that launched the next work started "
-    "after the gap began, “sync” when the host sat in a synchronising call, “other” otherwise." },
-  { "low-utilization", "Low accelerator utilization",
-    "A step (or the whole trace when there are no steps) in which a device is busy for less than "
-    "low-utilization-percent of the time. Time lost: its idle time in the step." },
-  { "launch-bound", "Launch-bound kernels",
-    "At least launch-bound-min-kernels consecutive kernels on a stream, each at most "
+    "after the gap began, “sync” when the host sat in a synchronising call, “other” otherwise.") },
+  { "low-utilization", N_("Low accelerator utilization"),
+    N_("A step (or the whole trace when there are no steps) in which a device is busy for less than "
+    "low-utilization-percent of the time. Time lost: its idle time in the step.") },
+  { "launch-bound", N_("Launch-bound kernels"),
+    N_("At least launch-bound-min-kernels consecutive kernels on a stream, each at most "
     "launch-bound-kernel-max-us long and each preceded by an idle gap longer than itself: the host "
-    "launches slower than the device runs. Time lost: the gaps." },
-  { "exposed-communication", "Exposed communication",
-    "Collective kernels that run while no computation kernel runs on the device, when this exposed "
+    "launches slower than the device runs. Time lost: the gaps.") },
+  { "exposed-communication", N_("Exposed communication"),
+    N_("Collective kernels that run while no computation kernel runs on the device, when this exposed "
     "part is more than exposed-communication-percent of all communication time. Time lost: the "
-    "exposed time." },
-  { "collective-straggler", "Straggler rank",
-    "With several ranks, the n-th collective of every rank is matched; the rank that starts it last "
+    "exposed time.") },
+  { "collective-straggler", N_("Straggler rank"),
+    N_("With several ranks, the n-th collective of every rank is matched; the rank that starts it last "
     "makes the others wait. Reported per rank when the skew is at least straggler-min-skew-us. "
-    "Time lost: the summed skew of the collectives it was last to." },
-  { "sync-memcpy", "Synchronous or pageable copies",
-    "Copies issued with a blocking call (cudaMemcpy rather than cudaMemcpyAsync) or to or from "
-    "pageable host memory. Time lost: how long they kept the host or the device." },
-  { "device-sync", "Device synchronisation in a step",
-    "Host calls that block until the device catches up (cudaDeviceSynchronize, "
+    "Time lost: the summed skew of the collectives it was last to.") },
+  { "sync-memcpy", N_("Synchronous or pageable copies"),
+    N_("Copies issued with a blocking call (cudaMemcpy rather than cudaMemcpyAsync) or to or from "
+    "pageable host memory. Time lost: how long they kept the host or the device.") },
+  { "device-sync", N_("Device synchronisation in a step"),
+    N_("Host calls that block until the device catches up (cudaDeviceSynchronize, "
     "cudaStreamSynchronize, cudaEventSynchronize) and did wait for work. Time lost: the blocked "
-    "time, during which the host launched nothing." },
-  { "slow-step", "Slow step",
-    "A step longer than the median step by more than slow-step-percent. Time lost: the difference "
-    "to the median." },
-  { "data-loading", "Data loading in the step",
-    "Host time in the data loader (spans named after DataLoader) above data-loading-percent of the "
-    "step. Time lost: the loading time." },
-  { "host-bound", "Host-bound step",
-    "A step whose critical path spends more than host-bound-percent on host computation and launch "
-    "overhead. Time lost: that host time." },
-  { "dependency-wait", "Waits on other streams or engines",
-    "Work that could not start when its stream or engine was free because it waited for work on "
+    "time, during which the host launched nothing.") },
+  { "slow-step", N_("Slow step"),
+    N_("A step longer than the median step by more than slow-step-percent. Time lost: the difference "
+    "to the median.") },
+  { "data-loading", N_("Data loading in the step"),
+    N_("Host time in the data loader (spans named after DataLoader) above data-loading-percent of the "
+    "step. Time lost: the loading time.") },
+  { "host-bound", N_("Host-bound step"),
+    N_("A step whose critical path spends more than host-bound-percent on host computation and launch "
+    "overhead. Time lost: that host time.") },
+  { "dependency-wait", N_("Waits on other streams or engines"),
+    N_("Work that could not start when its stream or engine was free because it waited for work on "
     "another one: a cudaStreamWaitEvent, or a dependency flow (Neuron instruction dependencies and "
     "semaphore waits). Time lost: the idle time between the later of the previous work's end and the "
-    "launch, and the end of the work waited for." },
-  { "exposed-copies", "Copies not overlapped by computation",
-    "Memory copies or DMA transfers that run while no computation does, when this exposed part is "
+    "launch, and the end of the work waited for.") },
+  { "exposed-copies", N_("Copies not overlapped by computation"),
+    N_("Memory copies or DMA transfers that run while no computation does, when this exposed part is "
     "more than exposed-communication-percent of all copy time (a DMA-bound device). Time lost: the "
-    "exposed copy time." },
-  { "small-copies", "Many small copies",
-    "Copies or DMA transfers of at most small-dma-max-bytes (from the \"bytes\" or "
+    "exposed copy time.") },
+  { "small-copies", N_("Many small copies"),
+    N_("Copies or DMA transfers of at most small-dma-max-bytes (from the \"bytes\" or "
     "\"transfer_size\" arg), at least launch-bound-min-kernels of them. Time lost, an upper bound: "
-    "their time, most of which is fixed per-transfer cost." },
-  { "collective-outlier", "Slow collectives",
-    "Collectives of one name (at least five) of which some take more than twice the median. "
-    "Time lost: the time over the median." },
-  { "low-occupancy", "Low achieved occupancy",
-    "Kernels whose estimated achieved occupancy (the profiler's “est. achieved occupancy %”) is "
+    "their time, most of which is fixed per-transfer cost.") },
+  { "collective-outlier", N_("Slow collectives"),
+    N_("Collectives of one name (at least five) of which some take more than twice the median. "
+    "Time lost: the time over the median.") },
+  { "low-occupancy", N_("Low achieved occupancy"),
+    N_("Kernels whose estimated achieved occupancy (the profiler's “est. achieved occupancy %”) is "
     "below low-occupancy-percent. Time lost, an upper bound: their time scaled by the missing "
-    "occupancy." },
+    "occupancy.") },
 };
 
 const ChronoRule *
@@ -269,18 +271,18 @@ rule_idle_gaps (Ctx            *c,
           const ChronoWorkItem *next = &items[g->next];
           gboolean late_launch = next->launch_start != G_MININT64 && next->launch_start > g->start;
           gboolean sync = !late_launch && host_in_sync (data, g->start, g->end);
-          const char *cause = late_launch ? "host" : sync ? "sync" : "other";
+          const char *cause = late_launch ? _("host") : sync ? _("sync") : _("other");
           ChronoFinding *f;
 
           f = add_finding (c, "gpu-idle-gap", data, g->start, g->end, g->end - g->start,
-                           late_launch ? "The host launched the next work late: look at what the host thread did "
+                           late_launch ? _("The host launched the next work late: look at what the host thread did "
                                          "before the launch (data loading, Python overhead, a synchronisation), "
-                                         "and overlap it with device work."
-                           : sync ? "The host waited for the device and then had to launch again: remove the "
-                                    "synchronisation (.item(), .cpu(), cudaDeviceSynchronize) or move it out of the step."
-                           : "The device waited on something else (an event from another stream, a copy, a "
-                             "collective peer): follow the dependencies of the next work in the graph.",
-                           "%s idle for %.3f ms (cause: %s)", label, ms (g->end - g->start), cause);
+                                         "and overlap it with device work.")
+                           : sync ? _("The host waited for the device and then had to launch again: remove the "
+                                    "synchronisation (.item(), .cpu(), cudaDeviceSynchronize) or move it out of the step.")
+                           : _("The device waited on something else (an event from another stream, a copy, a "
+                             "collective peer): follow the dependencies of the next work in the graph."),
+                           _("%s idle for %.3f ms (cause: %s)"), label, ms (g->end - g->start), cause);
           add_evidence (f, "gap_ns", g->end - g->start);
           add_evidence (f, "gaps_over_threshold", gaps->len);
           add_evidence (f, "all_gaps_ns", total);
@@ -316,12 +318,12 @@ rule_low_utilization (Ctx            *c,
           if (end <= start || busy * 100 >= (end - start) * (gint64) c->th->low_utilization_percent)
             continue;
           f = add_finding (c, "low-utilization", data, start, end, (end - start) - busy,
-                           "Give the device more work per launch (larger batches, fused kernels, CUDA graphs) "
-                           "or find what keeps it waiting in the idle gaps.",
-                           "%s busy %.0f%% of %s", label, 100.0 * busy / (end - start),
+                           _("Give the device more work per launch (larger batches, fused kernels, CUDA graphs) "
+                           "or find what keeps it waiting in the idle gaps."),
+                           _("%s busy %.0f%% of %s"), label, 100.0 * busy / (end - start),
                            step ? chrono_trace_get_string (data->trace,
                                     chrono_trace_get_track (data->trace, step->track)->name_id[step->index])
-                                : "the trace");
+                                : _("the trace"));
           add_evidence (f, "busy_ns", busy);
           add_evidence (f, "window_ns", end - start);
           add_evidence (f, "utilization_percent", 100.0 * busy / (end - start));
@@ -377,9 +379,9 @@ rule_launch_bound (Ctx            *c,
                   ChronoFinding *f;
 
                   f = add_finding (c, "launch-bound", data, items[run_start - 1].end, last->end, run_gaps,
-                                   "Launch fewer, larger kernels: fuse elementwise operations (torch.compile), "
-                                   "capture the sequence in a CUDA graph, or move host work off the launching thread.",
-                                   "%u short kernels on %s wait for their launches (%.3f ms of gaps)", run_len,
+                                   _("Launch fewer, larger kernels: fuse elementwise operations (torch.compile), "
+                                   "capture the sequence in a CUDA graph, or move host work off the launching thread."),
+                                   _("%u short kernels on %s wait for their launches (%.3f ms of gaps)"), run_len,
                                    chrono_trace_get_string (data->trace, t->display_name), ms (run_gaps));
                   add_evidence (f, "kernels", run_len);
                   add_evidence (f, "kernel_time_ns", run_busy);
@@ -409,9 +411,9 @@ rule_exposed_comm (Ctx            *c,
           exposed * 100 <= b->communication_ns * (gint64) c->th->exposed_comm_percent)
         continue;
       f = add_finding (c, "exposed-communication", data, b->start_ns, b->end_ns, exposed,
-                       "Overlap communication with computation: bucket gradients so all-reduces start during the "
-                       "backward pass (DDP bucket_cap_mb), prefetch parameters (FSDP), or use a separate stream.",
-                       "%.0f%% of communication on device %d is not overlapped (%.3f ms)",
+                       _("Overlap communication with computation: bucket gradients so all-reduces start during the "
+                       "backward pass (DDP bucket_cap_mb), prefetch parameters (FSDP), or use a separate stream."),
+                       _("%.0f%% of communication on device %d is not overlapped (%.3f ms)"),
                        100.0 * exposed / b->communication_ns, b->device, ms (exposed));
       add_evidence (f, "communication_ns", b->communication_ns);
       add_evidence (f, "overlap_ns", b->overlap_ns);
@@ -523,9 +525,9 @@ rule_stragglers (Ctx *c)
       f = add_finding (c, "collective-straggler", c->ranks[r],
                        g_array_index (list, ChronoWorkItem, 0).start,
                        g_array_index (list, ChronoWorkItem, n - 1).end, lost[r],
-                       "The other ranks wait for this one at collectives: compare its host activity and input "
-                       "sizes with a fast rank (data loading, uneven shards, a slower device or link).",
-                       "Trace %u is the last to reach %u of %u collectives (worst skew %.3f ms)",
+                       _("The other ranks wait for this one at collectives: compare its host activity and input "
+                       "sizes with a fast rank (data loading, uneven shards, a slower device or link)."),
+                       _("Trace %u is the last to reach %u of %u collectives (worst skew %.3f ms)"),
                        r + 1, count[r], n, ms (worst[r]));
       add_evidence (f, "collectives_late", count[r]);
       add_evidence (f, "collectives_matched", n);
@@ -583,9 +585,9 @@ rule_copies (Ctx            *c,
   if (n_sync + n_pageable == 0)
     return;
   f = add_finding (c, "sync-memcpy", data, first, last, sync_time + pageable_time,
-                   "Allocate host buffers pinned (pin_memory=True, tensor.pin_memory()) and copy with "
-                   "non_blocking=True so copies run asynchronously and overlap computation.",
-                   "%u synchronous and %u pageable copies take %.3f ms",
+                   _("Allocate host buffers pinned (pin_memory=True, tensor.pin_memory()) and copy with "
+                   "non_blocking=True so copies run asynchronously and overlap computation."),
+                   _("%u synchronous and %u pageable copies take %.3f ms"),
                    n_sync, n_pageable, ms (sync_time + pageable_time));
   add_evidence (f, "synchronous_copies", n_sync);
   add_evidence (f, "synchronous_copy_ns", sync_time);
@@ -633,9 +635,9 @@ rule_device_syncs (Ctx            *c,
   if (n == 0)
     return;
   f = add_finding (c, "device-sync", data, first, last, blocked,
-                   "Avoid host–device synchronisation inside the step: keep values on the device instead of "
-                   ".item() / .cpu() / print, and replace cudaDeviceSynchronize with events where ordering is needed.",
-                   "%u synchronising calls block the host for %.3f ms", n, ms (blocked));
+                   _("Avoid host–device synchronisation inside the step: keep values on the device instead of "
+                   ".item() / .cpu() / print, and replace cudaDeviceSynchronize with events where ordering is needed."),
+                   _("%u synchronising calls block the host for %.3f ms"), n, ms (blocked));
   add_evidence (f, "calls", n);
   add_evidence (f, "blocked_ns", blocked);
   add_evidence (f, "longest_ns", longest);
@@ -678,9 +680,9 @@ rule_slow_steps (Ctx            *c,
       if (dur * 100 <= median * (100 + (gint64) c->th->slow_step_percent))
         continue;
       f = add_finding (c, "slow-step", data, s->start, s->work_end, dur - median,
-                       "Compare this step with a typical one: look for a first-step warm-up, a checkpoint, "
-                       "garbage collection, recompilation or an uneven batch.",
-                       "%s takes %.3f ms, %.0f%% over the median step",
+                       _("Compare this step with a typical one: look for a first-step warm-up, a checkpoint, "
+                       "garbage collection, recompilation or an uneven batch."),
+                       _("%s takes %.3f ms, %.0f%% over the median step"),
                        chrono_trace_get_string (data->trace, chrono_trace_get_track (data->trace, s->track)->name_id[s->index]),
                        ms (dur), 100.0 * (dur - median) / MAX (median, 1));
       add_evidence (f, "step_ns", dur);
@@ -716,9 +718,9 @@ rule_data_loading (Ctx            *c,
       if (step <= 0 || loading * 100 <= step * (gint64) c->th->data_loading_percent)
         continue;
       f = add_finding (c, "data-loading", data, s->start, s->work_end, loading,
-                       "Load data in background workers (DataLoader num_workers > 0, persistent_workers=True, "
-                       "prefetch_factor) with pin_memory=True so the next batch is ready when the step starts.",
-                       "Data loading takes %.0f%% of %s (%.3f ms)", 100.0 * loading / step,
+                       _("Load data in background workers (DataLoader num_workers > 0, persistent_workers=True, "
+                       "prefetch_factor) with pin_memory=True so the next batch is ready when the step starts."),
+                       _("Data loading takes %.0f%% of %s (%.3f ms)"), 100.0 * loading / step,
                        chrono_trace_get_string (trace, t->name_id[s->index]), ms (loading));
       add_evidence (f, "loading_ns", loading);
       add_evidence (f, "step_ns", step);
@@ -739,9 +741,9 @@ rule_host_bound (Ctx    *c,
       if (p->total_ns <= 0 || host * 100 <= p->total_ns * (gint64) c->th->host_bound_percent)
         continue;
       f = add_finding (c, "host-bound", c->ranks[p->trace], p->start_ns, p->end_ns, host,
-                       "The host sets the pace: reduce Python and framework overhead (torch.compile, CUDA graphs, "
-                       "larger batches), and move data preparation to worker processes.",
-                       "%s is host-bound: %.0f%% of its critical path is on the host",
+                       _("The host sets the pace: reduce Python and framework overhead (torch.compile, CUDA graphs, "
+                       "larger batches), and move data preparation to worker processes."),
+                       _("%s is host-bound: %.0f%% of its critical path is on the host"),
                        p->name, 100.0 * host / p->total_ns);
       add_evidence (f, "host_compute_ns", p->by_category[CHRONO_PATH_HOST_COMPUTE]);
       add_evidence (f, "launch_overhead_ns", p->by_category[CHRONO_PATH_LAUNCH_OVERHEAD]);
@@ -807,10 +809,10 @@ rule_dependency_waits (Ctx            *c,
         continue;
       label = device_label (data, d);
       f = add_finding (c, "dependency-wait", data, first, last, total,
-                       "Work waits for other streams or engines: start the work it depends on earlier (prefetch "
+                       _("Work waits for other streams or engines: start the work it depends on earlier (prefetch "
                        "inputs, issue copies and collectives ahead), split it so the waiting work can start on a "
-                       "part, or reorder independent work in between.",
-                       "Work on %s waits %.3f ms for other streams or engines (%u waits)", label, ms (total), n);
+                       "part, or reorder independent work in between."),
+                       _("Work on %s waits %.3f ms for other streams or engines (%u waits)"), label, ms (total), n);
       add_evidence (f, "waits", n);
       add_evidence (f, "wait_ns", total);
       add_evidence (f, "longest_wait_ns", worst);
@@ -840,10 +842,10 @@ rule_copies_exposed (Ctx            *c,
       label = device_label (data, d);
       f = add_finding (c, "exposed-copies", data, g_array_index (copies, ChronoInterval, 0).start,
                        g_array_index (copies, ChronoInterval, copies->len - 1).end, exposed,
-                       "Overlap copies with computation: prefetch the next batch on a separate stream "
+                       _("Overlap copies with computation: prefetch the next batch on a separate stream "
                        "(non_blocking copies from pinned memory), keep data resident on the device, or on "
-                       "Neuron double-buffer DMA so engines do not wait for it.",
-                       "%.0f%% of copy time on %s runs with no computation (%.3f ms)",
+                       "Neuron double-buffer DMA so engines do not wait for it."),
+                       _("%.0f%% of copy time on %s runs with no computation (%.3f ms)"),
                        100.0 * exposed / copy_time, label, ms (exposed));
       add_evidence (f, "copy_ns", copy_time);
       add_evidence (f, "exposed_ns", exposed);
@@ -892,10 +894,10 @@ rule_small_copies (Ctx            *c,
         continue;
       label = device_label (data, d);
       f = add_finding (c, "small-copies", data, first, last, time,
-                       "Batch small transfers into larger ones: gather scalars and small tensors into one buffer "
-                       "before copying, keep them on the device, or on Neuron coalesce DMA descriptors.",
-                       "%u copies of at most %" G_GUINT64_FORMAT " bytes on %s take %.3f ms",
-                       n, c->th->small_dma_max_bytes, label, ms (time));
+                       _("Batch small transfers into larger ones: gather scalars and small tensors into one buffer "
+                       "before copying, keep them on the device, or on Neuron coalesce DMA descriptors."),
+                       _("%u copies of at most %.0f bytes on %s take %.3f ms"),
+                       n, (gdouble) c->th->small_dma_max_bytes, label, ms (time));
       add_evidence (f, "copies", n);
       add_evidence (f, "bytes", bytes);
       add_evidence (f, "copy_ns", time);
@@ -956,10 +958,10 @@ rule_collective_outliers (Ctx            *c,
         {
           const ChronoWorkItem *worst = &items[end - 1];
           f = add_finding (c, "collective-outlier", data, first, last, lost,
-                           "Some collectives take much longer than usual: they wait for a late peer (see the "
+                           _("Some collectives take much longer than usual: they wait for a late peer (see the "
                            "straggler findings with all ranks loaded), compete with copies or other collectives for "
-                           "the links, or move more data than usual.",
-                           "%u of %u %s take over twice the median %.3f ms", outliers, n,
+                           "the links, or move more data than usual."),
+                           _("%u of %u %s take over twice the median %.3f ms"), outliers, n,
                            chrono_trace_get_string (trace, name), ms (median));
           add_evidence (f, "collectives", n);
           add_evidence (f, "outliers", outliers);
@@ -1007,9 +1009,9 @@ rule_low_occupancy (Ctx            *c,
   if (n == 0)
     return;
   f = add_finding (c, "low-occupancy", data, first, last, lost,
-                   "Launch more blocks or threads per block, reduce registers or shared memory per thread, "
-                   "or fuse small kernels so the device's multiprocessors stay full.",
-                   "%u kernels (%.3f ms) run below %u%% estimated occupancy", n, ms (time),
+                   _("Launch more blocks or threads per block, reduce registers or shared memory per thread, "
+                   "or fuse small kernels so the device's multiprocessors stay full."),
+                   _("%u kernels (%.3f ms) run below %u%% estimated occupancy"), n, ms (time),
                    c->th->low_occupancy_percent);
   add_evidence (f, "kernels", n);
   add_evidence (f, "kernel_time_ns", time);

@@ -147,8 +147,8 @@ typedef struct {
 
 typedef struct {
   const char *id;              /* "gpu-idle-gap" */
-  const char *title;
-  const char *definition;
+  const char *title;           /* untranslated: show g_dgettext (GETTEXT_PACKAGE, title) */
+  const char *definition;      /* untranslated, likewise */
 } ChronoRule;
 
 /* Every rule the analysis knows, in a stable order. */
