@@ -527,6 +527,32 @@ test_planted_dependency (void)
   g_assert_true (crosses);
 }
 
+/* The same without the flow: the trace does not say why the consumer
+ * waited, and the path infers the wait from the timing. */
+static void
+test_inferred_wait (void)
+{
+  Gen g;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoAnalysis) a = NULL;
+  const ChronoCriticalPath *p;
+
+  gen_init (&g);
+  gen_kernel (&g, "producer", 10, 20, 580);
+  gen_work (&g, "kernel", "early", 8, 90, 100, 50, "");
+  gen_work (&g, "kernel", "consumer", 8, 160, 600, 100, "");
+  trace = gen_finish (&g, "inferred.json", 0);
+  a = analyse (&trace, 1);
+  check_consistency (a);
+
+  g_assert_cmpuint (count_rule (a, "dependency-wait"), ==, 0);
+  p = chrono_analysis_get_path (a, 0);
+  /* consumer 600–700, producer 20–600, its launch 10–13 and the wait for
+   * it 13–20, host before. */
+  g_assert_cmpint (p->by_category[CHRONO_PATH_DEVICE_COMPUTE], ==, 680 * US);
+  g_assert_cmpint (p->by_category[CHRONO_PATH_LAUNCH_OVERHEAD], ==, 10 * US);
+}
+
 /* HTA's event-sync trace: stream 24 waits (cudaStreamWaitEvent) for an
  * event recorded on stream 20, so its next work (a memset) follows the
  * kernel on stream 20. */
@@ -648,6 +674,7 @@ main (int    argc,
   g_test_add_func ("/analysis/planted-copies", test_planted_copies);
   g_test_add_func ("/analysis/planted-collective-outlier", test_planted_collective_outlier);
   g_test_add_func ("/analysis/planted-dependency", test_planted_dependency);
+  g_test_add_func ("/analysis/inferred-wait", test_inferred_wait);
   g_test_add_func ("/analysis/event-wait", test_event_wait);
   g_test_add_func ("/analysis/real-traces", test_real_traces);
   return g_test_run ();

@@ -121,6 +121,34 @@ latest_dep (ChronoRankData       *data,
   return best;
 }
 
+/* When work starts long after both its stream and its launch were ready
+ * and the trace records no dependency (older Kineto writes no Stream Wait
+ * Event), it most likely waited for the work on another stream of the
+ * device that finished last before it started: an event wait. */
+static const ChronoWorkItem *
+inferred_dep (Walk                 *w,
+              gint                  device,
+              const ChronoWorkItem *it,
+              gint64                ready,
+              guint                *dep_device,
+              guint                *dep_item)
+{
+  gint found_device;
+  guint found_item;
+  const ChronoWorkItem *found;
+
+  if (ready == G_MININT64 || it->start - ready < w->thresholds->idle_gap_min_ns ||
+      !chrono_rank_data_last_work (w->data, ready, it->start, &found_device, &found_item) ||
+      found_device != device)
+    return NULL;
+  found = &g_array_index (g_array_index (w->data->devices, ChronoDeviceWork, device).items, ChronoWorkItem, found_item);
+  if (found->track == it->track || found->end > it->start)
+    return NULL;
+  *dep_device = found_device;
+  *dep_item = found_item;
+  return found;
+}
+
 static void
 walk (Walk    *w,
       gboolean on_device,
@@ -156,6 +184,8 @@ walk (Walk    *w,
               launch_end = MIN (lt->start[it->launch_index] + lt->dur[it->launch_index], it->start);
             }
           dep = latest_dep (data, it, &dep_device, &dep_item);
+          if (dep == NULL)
+            dep = inferred_dep (w, device, it, MAX (prev ? prev->end : G_MININT64, launch_end), &dep_device, &dep_item);
           if (dep && dep->end > w->window_start && dep->end >= launch_end && (!prev || dep->end > prev->end))
             {
               /* Waiting for work on another stream or engine. */

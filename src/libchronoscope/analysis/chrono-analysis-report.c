@@ -7,6 +7,9 @@
 
 #include "chrono-analysis-private.h"
 
+/* A report people read: the costliest findings; the JSON has them all. */
+#define MAX_TABLE_FINDINGS 30
+
 static void
 add_int (JsonBuilder *b,
          const char  *name,
@@ -220,9 +223,9 @@ chrono_analysis_to_markdown (ChronoAnalysis *self)
   if (chrono_analysis_get_n_findings (self) == 0)
     g_string_append_printf (s, "%s\n", _("No bottleneck found."));
   else
-    g_string_append_printf (s, "| # | %s | %s | %s | %s | %s |\n|---|---|---:|---|---|---|\n",
-                            _("Severity"), _("Time lost (ms)"), _("Finding"), _("Rule"), _("Where (ms)"));
-  for (guint i = 0; i < chrono_analysis_get_n_findings (self); i++)
+    g_string_append_printf (s, "| # | %s | %s | %s | %s | %s | %s |\n|---|---|---:|---|---|---:|---|\n",
+                            _("Severity"), _("Time lost (ms)"), _("Finding"), _("Rule"), _("Trace"), _("Where (ms)"));
+  for (guint i = 0; i < MIN (chrono_analysis_get_n_findings (self), MAX_TABLE_FINDINGS); i++)
     {
       const ChronoFinding *f = chrono_analysis_get_finding (self, i);
       ChronoTrace *trace = chrono_analysis_get_trace (self, f->n_tracks ? f->tracks[0].trace : 0);
@@ -236,9 +239,13 @@ chrono_analysis_to_markdown (ChronoAnalysis *self)
       append_cell (s, lost);
       append_cell (s, f->title);
       append_cell (s, f->rule);
+      g_string_append_printf (s, " %u |", f->n_tracks ? f->tracks[0].trace : 0);
       append_cell (s, where);
       g_string_append (s, "\n");
     }
+  if (chrono_analysis_get_n_findings (self) > MAX_TABLE_FINDINGS)
+    g_string_append_printf (s, _("\n…and %u smaller findings.\n"),
+                            chrono_analysis_get_n_findings (self) - MAX_TABLE_FINDINGS);
   for (guint i = 0; i < MIN (chrono_analysis_get_n_findings (self), 5); i++)
     {
       const ChronoFinding *f = chrono_analysis_get_finding (self, i);

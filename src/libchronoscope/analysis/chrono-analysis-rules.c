@@ -400,21 +400,30 @@ static void
 rule_exposed_comm (Ctx            *c,
                    GArray         *breakdowns)
 {
+  guint trace = G_MAXUINT, device = 0;
+
   for (guint i = 0; i < breakdowns->len; i++)
     {
       const ChronoBreakdown *b = &g_array_index (breakdowns, ChronoBreakdown, i);
       ChronoRankData *data = c->ranks[b->where.trace];
       gint64 exposed = b->communication_ns - b->overlap_ns;
+      g_autofree char *label = NULL;
       ChronoFinding *f;
 
-      if (b->where.track != CHRONO_NO_TRACK || b->communication_ns == 0 ||
+      if (b->where.track != CHRONO_NO_TRACK)
+        continue;
+      /* Device rows come in the order of the rank's devices. */
+      device = b->where.trace == trace ? device + 1 : 0;
+      trace = b->where.trace;
+      if (b->communication_ns == 0 ||
           exposed * 100 <= b->communication_ns * (gint64) c->th->exposed_comm_percent)
         continue;
+      label = device_label (data, &g_array_index (data->devices, ChronoDeviceWork, device));
       f = add_finding (c, "exposed-communication", data, b->start_ns, b->end_ns, exposed,
                        _("Overlap communication with computation: bucket gradients so all-reduces start during the "
                        "backward pass (DDP bucket_cap_mb), prefetch parameters (FSDP), or use a separate stream."),
-                       _("%.0f%% of communication on device %d is not overlapped (%.3f ms)"),
-                       100.0 * exposed / b->communication_ns, b->device, ms (exposed));
+                       _("%.0f%% of communication on %s is not overlapped (%.3f ms)"),
+                       100.0 * exposed / b->communication_ns, label, ms (exposed));
       add_evidence (f, "communication_ns", b->communication_ns);
       add_evidence (f, "overlap_ns", b->overlap_ns);
       add_evidence (f, "exposed_ns", exposed);
@@ -518,6 +527,8 @@ rule_stragglers (Ctx *c)
   for (guint r = 0; r < c->n_ranks; r++)
     {
       GArray *list = lists->pdata[r];
+      gint rank = chrono_trace_get_rank (c->ranks[r]->trace);
+      g_autofree char *who = rank >= 0 ? g_strdup_printf (_("Rank %d"), rank) : g_strdup_printf (_("Trace %u"), r);
       ChronoFinding *f;
 
       if (count[r] == 0)
@@ -527,8 +538,8 @@ rule_stragglers (Ctx *c)
                        g_array_index (list, ChronoWorkItem, n - 1).end, lost[r],
                        _("The other ranks wait for this one at collectives: compare its host activity and input "
                        "sizes with a fast rank (data loading, uneven shards, a slower device or link)."),
-                       _("Trace %u is the last to reach %u of %u collectives (worst skew %.3f ms)"),
-                       r + 1, count[r], n, ms (worst[r]));
+                       _("%s is the last to reach %u of %u collectives (worst skew %.3f ms)"),
+                       who, count[r], n, ms (worst[r]));
       add_evidence (f, "collectives_late", count[r]);
       add_evidence (f, "collectives_matched", n);
       add_evidence (f, "max_skew_ns", worst[r]);
