@@ -117,39 +117,6 @@ gen_init (Gen *g)
 
 /* ------------------------------------------------------------------ */
 
-static ChronoAnalysis *
-analyse (ChronoTrace **traces,
-         guint         n)
-{
-  g_autoptr(GError) error = NULL;
-  ChronoAnalysis *a = chrono_analysis_run (traces, n, NULL, NULL, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (a);
-  return a;
-}
-
-static guint
-count_rule (ChronoAnalysis *a,
-            const char     *rule)
-{
-  guint n = 0;
-
-  for (guint i = 0; i < chrono_analysis_get_n_findings (a); i++)
-    n += strcmp (chrono_analysis_get_finding (a, i)->rule, rule) == 0;
-  return n;
-}
-
-static const ChronoFinding *
-find_rule (ChronoAnalysis *a,
-           const char     *rule)
-{
-  for (guint i = 0; i < chrono_analysis_get_n_findings (a); i++)
-    if (strcmp (chrono_analysis_get_finding (a, i)->rule, rule) == 0)
-      return chrono_analysis_get_finding (a, i);
-  return NULL;
-}
-
 /* Invariants every result keeps, whatever the trace. */
 static void
 check_consistency (ChronoAnalysis *a)
@@ -195,6 +162,41 @@ check_consistency (ChronoAnalysis *a)
     }
 }
 
+/* Runs the analyses and checks the invariants of the result. */
+static ChronoAnalysis *
+analyse (ChronoTrace **traces,
+         guint         n)
+{
+  g_autoptr(GError) error = NULL;
+  ChronoAnalysis *a = chrono_analysis_run (traces, n, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (a);
+  check_consistency (a);
+  return a;
+}
+
+static guint
+count_rule (ChronoAnalysis *a,
+            const char     *rule)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < chrono_analysis_get_n_findings (a); i++)
+    n += strcmp (chrono_analysis_get_finding (a, i)->rule, rule) == 0;
+  return n;
+}
+
+static const ChronoFinding *
+find_rule (ChronoAnalysis *a,
+           const char     *rule)
+{
+  for (guint i = 0; i < chrono_analysis_get_n_findings (a); i++)
+    if (strcmp (chrono_analysis_get_finding (a, i)->rule, rule) == 0)
+      return chrono_analysis_get_finding (a, i);
+  return NULL;
+}
+
 static void
 test_clean (void)
 {
@@ -208,7 +210,6 @@ test_clean (void)
     gen_busy_step (&g, n, 0);
   trace = gen_finish (&g, "clean.json", 0);
   a = analyse (&trace, 1);
-  check_consistency (a);
 
   for (guint i = 0; i < chrono_analysis_get_n_findings (a); i++)
     g_test_message ("unexpected: %s", chrono_analysis_get_finding (a, i)->title);
@@ -253,7 +254,6 @@ test_planted_gap (void)
   gen_busy_step (&g, 3, 0);
   trace = gen_finish (&g, "gap.json", 0);
   a = analyse (&trace, 1);
-  check_consistency (a);
 
   /* Step 0's work ends at 1009 µs, step 1's begins at 1410 µs. */
   f = find_rule (a, "gpu-idle-gap");
@@ -297,7 +297,6 @@ test_planted_launch_bound (void)
     gen_kernel (&g, "elementwise", 1010 + 20 * k, 1015 + 20 * k, 2);
   trace = gen_finish (&g, "launch.json", 0);
   a = analyse (&trace, 1);
-  check_consistency (a);
 
   f = find_rule (a, "launch-bound");
   g_assert_nonnull (f);
@@ -333,7 +332,6 @@ test_planted_sync (void)
   gen_event (&g, "cuda_runtime", "cudaDeviceSynchronize", 100, 100, 100, 910, "");
   trace = gen_finish (&g, "sync.json", 0);
   a = analyse (&trace, 1);
-  check_consistency (a);
 
   f = find_rule (a, "device-sync");
   g_assert_nonnull (f);
@@ -415,7 +413,6 @@ test_straggler (void)
       traces[r] = gen_finish (&g, r ? "rank1.json" : "rank0.json", r);
     }
   a = analyse (traces, 2);
-  check_consistency (a);
 
   f = find_rule (a, "collective-straggler");
   g_assert_nonnull (f);
@@ -444,7 +441,6 @@ test_planted_copies (void)
   gen_work (&g, "gpu_memcpy", "Memcpy HtoD (Pinned -> Device)", 7, 1600, 1602, 10, ",\"bytes\":1048576");
   trace = gen_finish (&g, "copies.json", 0);
   a = analyse (&trace, 1);
-  check_consistency (a);
 
   f = find_rule (a, "small-copies");
   g_assert_nonnull (f);
@@ -477,7 +473,6 @@ test_planted_collective_outlier (void)
     }
   trace = gen_finish (&g, "outlier.json", 0);
   a = analyse (&trace, 1);
-  check_consistency (a);
 
   f = find_rule (a, "collective-outlier");
   g_assert_nonnull (f);
@@ -508,7 +503,6 @@ test_planted_dependency (void)
   g_string_append (g.s, ",\n{\"ph\":\"f\",\"bp\":\"e\",\"id\":77,\"pid\":0,\"tid\":8,\"ts\":600,\"cat\":\"dep\",\"name\":\"dep\"}");
   trace = gen_finish (&g, "dependency.json", 0);
   a = analyse (&trace, 1);
-  check_consistency (a);
 
   f = find_rule (a, "dependency-wait");
   g_assert_nonnull (f);
@@ -543,7 +537,6 @@ test_inferred_wait (void)
   gen_work (&g, "kernel", "consumer", 8, 160, 600, 100, "");
   trace = gen_finish (&g, "inferred.json", 0);
   a = analyse (&trace, 1);
-  check_consistency (a);
 
   g_assert_cmpuint (count_rule (a, "dependency-wait"), ==, 0);
   p = chrono_analysis_get_path (a, 0);
@@ -645,8 +638,7 @@ test_real_traces (void)
       if (trace == NULL)
         continue;
       a = analyse (&trace, 1);
-      check_consistency (a);
-      json = chrono_analysis_to_json (a);
+        json = chrono_analysis_to_json (a);
       g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
       root = json_node_get_object (json_parser_get_root (parser));
       g_assert_cmpstr (json_object_get_string_member (root, "schema"), ==, "chronoscope.analysis/1");

@@ -75,16 +75,9 @@ last_sync (Walk    *w,
            gint64   t)
 {
   const ChronoSyncWait *syncs = (const ChronoSyncWait *) w->data->syncs->data;
-  guint lo = 0, hi = w->data->syncs->len;
+  guint lo = chrono_lower_bound (syncs, w->data->syncs->len, sizeof *syncs,
+                                 G_STRUCT_OFFSET (ChronoSyncWait, start), t);
 
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (syncs[mid].start < t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
   for (guint k = lo; k-- > 0;)
     {
       if (syncs[k].start < w->window_start)

@@ -17,6 +17,18 @@ typedef enum {
   CHRONO_WORK_MEMSET,
 } ChronoWorkClass;
 
+/* Sorts records by the gint64 at OFFSET (a GCompareDataFunc). */
+gint    chrono_compare_int64_at    (gconstpointer a,
+                                    gconstpointer b,
+                                    gpointer      offset);
+/* The first of N records of SIZE bytes at BASE, sorted by the gint64 at
+ * OFFSET, whose value is at least VALUE; N when there is none. */
+guint   chrono_lower_bound         (gconstpointer base,
+                                    guint         n,
+                                    gsize         size,
+                                    gsize         offset,
+                                    gint64        value);
+
 /* Intervals [start, end) merged: sorted, disjoint. */
 typedef struct {
   gint64 start;

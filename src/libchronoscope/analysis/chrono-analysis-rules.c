@@ -656,14 +656,6 @@ rule_device_syncs (Ctx            *c,
   set_node (f, data->trace_index, worst->track, worst->index);
 }
 
-static gint
-compare_int64 (gconstpointer a,
-               gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-  return x < y ? -1 : x > y;
-}
-
 static void
 rule_slow_steps (Ctx            *c,
                  ChronoRankData *data)
@@ -680,7 +672,7 @@ rule_slow_steps (Ctx            *c,
       const ChronoStep *s = &g_array_index (data->steps, ChronoStep, i);
       durs[i] = s->work_end - s->start;
     }
-  qsort (durs, n, sizeof (gint64), compare_int64);
+  g_qsort_with_data (durs, n, sizeof (gint64), chrono_compare_int64_at, GSIZE_TO_POINTER (0));
   median = durs[n / 2];
   for (guint i = 0; i < n; i++)
     {

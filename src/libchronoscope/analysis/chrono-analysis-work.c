@@ -77,24 +77,35 @@ compare_items (gconstpointer a,
   return x->track < y->track ? -1 : x->track > y->track;
 }
 
-static gint
-compare_steps (gconstpointer a,
-               gconstpointer b)
+gint
+chrono_compare_int64_at (gconstpointer a,
+                         gconstpointer b,
+                         gpointer      offset)
 {
-  const ChronoStep *x = a;
-  const ChronoStep *y = b;
+  gint64 x = G_STRUCT_MEMBER (gint64, a, GPOINTER_TO_SIZE (offset));
+  gint64 y = G_STRUCT_MEMBER (gint64, b, GPOINTER_TO_SIZE (offset));
 
-  return x->start < y->start ? -1 : x->start > y->start;
+  return x < y ? -1 : x > y;
 }
 
-static gint
-compare_syncs (gconstpointer a,
-               gconstpointer b)
+guint
+chrono_lower_bound (gconstpointer base,
+                    guint         n,
+                    gsize         size,
+                    gsize         offset,
+                    gint64        value)
 {
-  const ChronoSyncWait *x = a;
-  const ChronoSyncWait *y = b;
+  guint lo = 0, hi = n;
 
-  return x->start < y->start ? -1 : x->start > y->start;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (G_STRUCT_MEMBER (gint64, (const guint8 *) base + (gsize) mid * size, offset) < value)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
 }
 
 static ChronoDeviceWork *
@@ -226,17 +237,10 @@ chrono_rank_data_last_work (ChronoRankData *data,
     {
       ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
       const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
-      guint lo = 0, hi = d->items->len;
-
       /* Items are by start; anything ending by END started before it. */
-      while (lo < hi)
-        {
-          guint mid = lo + (hi - lo) / 2;
-          if (items[mid].start < end)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
+      guint lo = chrono_lower_bound (items, d->items->len, sizeof *items,
+                                     G_STRUCT_OFFSET (ChronoWorkItem, start), end);
+
       /* Walk back over the items that started before END. One that
        * started before START can still end inside; a few hundred more
        * cover the streams running alongside it. */
@@ -295,8 +299,10 @@ collect_host (ChronoRankData *data)
             }
         }
     }
-  g_array_sort (data->syncs, compare_syncs);
-  g_array_sort (data->steps, compare_steps);
+  g_array_sort_with_data (data->syncs, chrono_compare_int64_at,
+                          GSIZE_TO_POINTER (G_STRUCT_OFFSET (ChronoSyncWait, start)));
+  g_array_sort_with_data (data->steps, chrono_compare_int64_at,
+                          GSIZE_TO_POINTER (G_STRUCT_OFFSET (ChronoStep, start)));
 
   /* A step lasts until the device work it launched is done. */
   for (guint di = 0; di < data->devices->len && data->steps->len > 0; di++)
@@ -307,18 +313,13 @@ collect_host (ChronoRankData *data)
       for (guint k = 0; k < d->items->len; k++)
         {
           const ChronoWorkItem *it = &g_array_index (d->items, ChronoWorkItem, k);
-          guint lo = 0, hi = data->steps->len;
+          guint lo;
 
           if (it->launch_start == G_MININT64)
             continue;
-          while (lo < hi)
-            {
-              guint mid = lo + (hi - lo) / 2;
-              if (steps[mid].start <= it->launch_start)
-                lo = mid + 1;
-              else
-                hi = mid;
-            }
+          /* The last step that started by the launch. */
+          lo = chrono_lower_bound (steps, data->steps->len, sizeof *steps,
+                                   G_STRUCT_OFFSET (ChronoStep, start), it->launch_start + 1);
           if (lo > 0 && it->launch_start < steps[lo - 1].end)
             steps[lo - 1].work_end = MAX (steps[lo - 1].work_end, it->end);
         }
@@ -340,16 +341,9 @@ chrono_rank_data_find_item (ChronoRankData *data,
       const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
       const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
       gint64 start = MAX (t->start[span.index], data->range_start);
-      guint lo = 0, hi = d->items->len;
+      guint lo = chrono_lower_bound (items, d->items->len, sizeof *items,
+                                     G_STRUCT_OFFSET (ChronoWorkItem, start), start);
 
-      while (lo < hi)
-        {
-          guint mid = lo + (hi - lo) / 2;
-          if (items[mid].start < start)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
       for (guint k = lo; k < d->items->len && items[k].start == start; k++)
         if (items[k].track == span.track && items[k].index == span.index)
           {
@@ -662,17 +656,10 @@ chrono_intervals_length_in (GArray *intervals,
                             gint64  end)
 {
   const ChronoInterval *v = (const ChronoInterval *) intervals->data;
-  guint lo = 0, hi = intervals->len;
+  /* The first interval that ends after START. */
+  guint lo = chrono_lower_bound (v, intervals->len, sizeof *v, G_STRUCT_OFFSET (ChronoInterval, end), start + 1);
   gint64 sum = 0;
 
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (v[mid].end <= start)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
   for (guint i = lo; i < intervals->len && v[i].start < end; i++)
     sum += MIN (v[i].end, end) - MAX (v[i].start, start);
   return sum;
