@@ -16,6 +16,7 @@ typedef struct {
 
 static const Command commands[] = {
   { "info", chrono_cli_info, "Summarise what a trace holds" },
+  { "analyze", chrono_cli_analyze, "Find where the time goes and the bottlenecks" },
   { "example", chrono_cli_example, "Write an example PyTorch-profiler trace" },
 };
 

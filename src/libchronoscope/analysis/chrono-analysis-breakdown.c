@@ -1,0 +1,126 @@
+/* chrono-analysis-breakdown.c: busy, idle and kernel-type time per device
+ * and stream, after Holistic Trace Analysis's temporal, idle-time and
+ * kernel-type breakdowns and its communication–computation overlap
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "chrono-analysis-private.h"
+
+#define ALL_WORK ((1u << CHRONO_WORK_COMPUTE) | (1u << CHRONO_WORK_COMMUNICATION) | \
+                  (1u << CHRONO_WORK_MEMCPY) | (1u << CHRONO_WORK_MEMSET))
+
+/* Why a stream or device sat idle before ITEM, which follows idle time
+ * that began at GAP_START: HTA's host wait when the launching call had
+ * not started yet, kernel wait when the gap is shorter than the launch
+ * delay of back-to-back kernels, other otherwise. */
+static void
+classify_gap (ChronoBreakdown                *b,
+              const ChronoWorkItem           *item,
+              gint64                          gap_start,
+              const ChronoAnalysisThresholds *thresholds)
+{
+  gint64 gap = item->start - gap_start;
+
+  if (gap <= 0)
+    return;
+  if (item->launch_start != G_MININT64 && item->launch_start > gap_start)
+    b->idle_host_wait_ns += gap;
+  else if (gap < thresholds->kernel_wait_max_ns)
+    b->idle_kernel_wait_ns += gap;
+  else
+    b->idle_other_ns += gap;
+}
+
+static void
+fill_kinds (ChronoBreakdown      *b,
+            const ChronoWorkItem *items,
+            guint                 n)
+{
+  g_autoptr(GArray) all = chrono_intervals_merge (items, n, ALL_WORK);
+  g_autoptr(GArray) comp = chrono_intervals_merge (items, n, 1u << CHRONO_WORK_COMPUTE);
+  g_autoptr(GArray) comm = chrono_intervals_merge (items, n, 1u << CHRONO_WORK_COMMUNICATION);
+  g_autoptr(GArray) copy = chrono_intervals_merge (items, n, 1u << CHRONO_WORK_MEMCPY);
+  g_autoptr(GArray) set = chrono_intervals_merge (items, n, 1u << CHRONO_WORK_MEMSET);
+
+  b->busy_ns = chrono_intervals_length (all);
+  b->idle_ns = (b->end_ns - b->start_ns) - b->busy_ns;
+  b->compute_ns = chrono_intervals_length (comp);
+  b->communication_ns = chrono_intervals_length (comm);
+  b->memcpy_ns = chrono_intervals_length (copy);
+  b->memset_ns = chrono_intervals_length (set);
+  b->overlap_ns = chrono_intervals_overlap (comp, comm);
+  for (guint i = 0; i < n; i++)
+    if (items[i].cls == CHRONO_WORK_COMPUTE || items[i].cls == CHRONO_WORK_COMMUNICATION)
+      b->n_kernels++;
+}
+
+static void
+stream_breakdown (ChronoBreakdown                *b,
+                  const ChronoStreamWork         *sw,
+                  const ChronoAnalysisThresholds *thresholds)
+{
+  const ChronoWorkItem *items = (const ChronoWorkItem *) sw->items->data;
+  guint n = sw->items->len;
+  gint64 end = items[0].end;
+
+  b->start_ns = items[0].start;
+  for (guint i = 1; i < n; i++)
+    {
+      classify_gap (b, &items[i], end, thresholds);
+      end = MAX (end, items[i].end);
+    }
+  b->end_ns = end;
+  fill_kinds (b, items, n);
+}
+
+static void
+device_breakdown (ChronoBreakdown                *b,
+                  const ChronoDeviceWork         *d,
+                  const ChronoAnalysisThresholds *thresholds)
+{
+  const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
+  GArray *all = d->busy;
+
+  for (guint i = 1; i < all->len; i++)
+    {
+      const ChronoInterval *prev = &g_array_index (all, ChronoInterval, i - 1);
+      const ChronoInterval *next = &g_array_index (all, ChronoInterval, i);
+      classify_gap (b, &items[next->first], prev->end, thresholds);
+    }
+  b->start_ns = g_array_index (all, ChronoInterval, 0).start;
+  b->end_ns = g_array_index (all, ChronoInterval, all->len - 1).end;
+  fill_kinds (b, items, d->items->len);
+}
+
+void
+chrono_analysis_compute_breakdowns (ChronoRankData                 *data,
+                                    const ChronoAnalysisThresholds *thresholds,
+                                    GArray                         *out)
+{
+  for (guint di = 0; di < data->devices->len; di++)
+    {
+      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+      ChronoBreakdown b = {
+        .where = { data->trace_index, CHRONO_NO_TRACK },
+        .device = d->device,
+        .stream = -1,
+      };
+
+      if (d->items->len == 0)
+        continue;
+      device_breakdown (&b, d, thresholds);
+      g_array_append_val (out, b);
+      for (guint s = 0; s < d->streams->len; s++)
+        {
+          const ChronoStreamWork *sw = &g_array_index (d->streams, ChronoStreamWork, s);
+          ChronoBreakdown sb = {
+            .where = { data->trace_index, sw->track },
+            .device = d->device,
+            .stream = sw->stream,
+          };
+
+          stream_breakdown (&sb, sw, thresholds);
+          g_array_append_val (out, sb);
+        }
+    }
+}

@@ -1,0 +1,313 @@
+/* chrono-analysis-report.c: the analysis as JSON and as Markdown
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <glib/gi18n-lib.h>
+#include <json-glib/json-glib.h>
+
+#include "chrono-analysis-private.h"
+
+/* A report people read: the costliest findings; the JSON has them all. */
+#define MAX_TABLE_FINDINGS 30
+
+static void
+add_int (JsonBuilder *b,
+         const char  *name,
+         gint64       value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, value);
+}
+
+static void
+add_string (JsonBuilder *b,
+            const char  *name,
+            const char  *value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_string_value (b, value);
+}
+
+static const char *
+track_name (ChronoAnalysis *self,
+            ChronoTrackRef  ref)
+{
+  ChronoTrace *trace = chrono_analysis_get_trace (self, ref.trace);
+
+  return chrono_trace_get_string (trace, chrono_trace_get_track (trace, ref.track)->display_name);
+}
+
+static void
+add_track (JsonBuilder    *b,
+           ChronoAnalysis *self,
+           ChronoTrackRef  ref)
+{
+  json_builder_begin_object (b);
+  add_int (b, "trace", ref.trace);
+  if (ref.track != CHRONO_NO_TRACK)
+    {
+      add_int (b, "track", ref.track);
+      add_string (b, "name", track_name (self, ref));
+    }
+  json_builder_end_object (b);
+}
+
+char *
+chrono_analysis_to_json (ChronoAnalysis *self)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), NULL);
+
+  json_builder_begin_object (b);
+  add_string (b, "schema", "chronoscope.analysis/1");
+
+  json_builder_set_member_name (b, "traces");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < chrono_analysis_get_n_traces (self); i++)
+    {
+      ChronoTrace *trace = chrono_analysis_get_trace (self, i);
+      json_builder_begin_object (b);
+      add_string (b, "file", chrono_trace_get_path (trace));
+      add_int (b, "rank", chrono_trace_get_rank (trace));
+      add_int (b, "start_ns", chrono_trace_get_start_ns (trace));
+      add_int (b, "end_ns", chrono_trace_get_end_ns (trace));
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "breakdown");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < chrono_analysis_get_n_breakdowns (self); i++)
+    {
+      const ChronoBreakdown *r = chrono_analysis_get_breakdown (self, i);
+      json_builder_begin_object (b);
+      add_int (b, "trace", r->where.trace);
+      add_string (b, "scope", r->where.track == CHRONO_NO_TRACK ? "device" : "stream");
+      add_int (b, "device", r->device);
+      if (r->where.track != CHRONO_NO_TRACK)
+        {
+          add_int (b, "stream", r->stream);
+          add_int (b, "track", r->where.track);
+          add_string (b, "name", track_name (self, r->where));
+        }
+      add_int (b, "start_ns", r->start_ns);
+      add_int (b, "end_ns", r->end_ns);
+      add_int (b, "busy_ns", r->busy_ns);
+      add_int (b, "idle_ns", r->idle_ns);
+      add_int (b, "idle_host_wait_ns", r->idle_host_wait_ns);
+      add_int (b, "idle_kernel_wait_ns", r->idle_kernel_wait_ns);
+      add_int (b, "idle_other_ns", r->idle_other_ns);
+      add_int (b, "compute_ns", r->compute_ns);
+      add_int (b, "non_compute_ns", r->busy_ns - r->compute_ns);
+      add_int (b, "communication_ns", r->communication_ns);
+      add_int (b, "memcpy_ns", r->memcpy_ns);
+      add_int (b, "memset_ns", r->memset_ns);
+      add_int (b, "comm_comp_overlap_ns", r->overlap_ns);
+      add_int (b, "kernels", r->n_kernels);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "critical_path");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < chrono_analysis_get_n_paths (self); i++)
+    {
+      const ChronoCriticalPath *p = chrono_analysis_get_path (self, i);
+      json_builder_begin_object (b);
+      add_int (b, "trace", p->trace);
+      add_string (b, "step", p->name);
+      add_int (b, "start_ns", p->start_ns);
+      add_int (b, "end_ns", p->end_ns);
+      add_int (b, "total_ns", p->total_ns);
+      json_builder_set_member_name (b, "by_category");
+      json_builder_begin_object (b);
+      for (guint c = 0; c < CHRONO_N_PATH_CATEGORIES; c++)
+        add_int (b, chrono_path_category_to_string (c), p->by_category[c]);
+      json_builder_end_object (b);
+      add_int (b, "segments", p->n_segments);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "findings");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < chrono_analysis_get_n_findings (self); i++)
+    {
+      const ChronoFinding *f = chrono_analysis_get_finding (self, i);
+      json_builder_begin_object (b);
+      add_string (b, "rule", f->rule);
+      add_string (b, "severity", chrono_severity_to_string (f->severity));
+      add_string (b, "title", f->title);
+      add_int (b, "start_ns", f->start_ns);
+      add_int (b, "end_ns", f->end_ns);
+      json_builder_set_member_name (b, "tracks");
+      json_builder_begin_array (b);
+      for (guint k = 0; k < f->n_tracks; k++)
+        add_track (b, self, f->tracks[k]);
+      json_builder_end_array (b);
+      add_int (b, "time_lost_ns", f->time_lost_ns);
+      json_builder_set_member_name (b, "evidence");
+      json_builder_begin_object (b);
+      for (guint k = 0; k < f->n_evidence; k++)
+        {
+          json_builder_set_member_name (b, f->evidence[k].key);
+          if (f->evidence[k].value == (gdouble) (gint64) f->evidence[k].value)
+            json_builder_add_int_value (b, (gint64) f->evidence[k].value);
+          else
+            json_builder_add_double_value (b, f->evidence[k].value);
+        }
+      json_builder_end_object (b);
+      add_string (b, "recommendation", f->recommendation);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  return json_generator_to_data (gen, NULL);
+}
+
+static char *
+fmt_ms (gint64 ns)
+{
+  return g_strdup_printf ("%.3f", ns / 1e6);
+}
+
+static char *
+fmt_pct (gint64 part,
+         gint64 whole)
+{
+  return whole > 0 ? g_strdup_printf ("%.1f%%", 100.0 * part / whole) : g_strdup ("–");
+}
+
+/* Markdown table cells must not contain pipes. */
+static void
+append_cell (GString    *s,
+             const char *text)
+{
+  s = g_string_append (s, " ");
+  for (const char *p = text; *p; p++)
+    {
+      if (*p == '|')
+        g_string_append (s, "\\|");
+      else
+        g_string_append_c (s, *p);
+    }
+  g_string_append (s, " |");
+}
+
+char *
+chrono_analysis_to_markdown (ChronoAnalysis *self)
+{
+  GString *s = g_string_new (NULL);
+
+  g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), NULL);
+
+  g_string_append_printf (s, "# %s\n\n", _("Where the time goes"));
+  for (guint i = 0; i < chrono_analysis_get_n_traces (self); i++)
+    {
+      ChronoTrace *trace = chrono_analysis_get_trace (self, i);
+      g_autofree char *basename = g_path_get_basename (chrono_trace_get_path (trace));
+      g_string_append_printf (s, _("- Trace %u: `%s`"), i, basename);
+      if (chrono_trace_get_rank (trace) >= 0)
+        g_string_append_printf (s, _(" (rank %d)"), chrono_trace_get_rank (trace));
+      g_string_append (s, "\n");
+    }
+
+  g_string_append_printf (s, "\n## %s\n\n", _("Findings"));
+  if (chrono_analysis_get_n_findings (self) == 0)
+    g_string_append_printf (s, "%s\n", _("No bottleneck found."));
+  else
+    g_string_append_printf (s, "| # | %s | %s | %s | %s | %s | %s |\n|---|---|---:|---|---|---:|---|\n",
+                            _("Severity"), _("Time lost (ms)"), _("Finding"), _("Rule"), _("Trace"), _("Where (ms)"));
+  for (guint i = 0; i < MIN (chrono_analysis_get_n_findings (self), MAX_TABLE_FINDINGS); i++)
+    {
+      const ChronoFinding *f = chrono_analysis_get_finding (self, i);
+      ChronoTrace *trace = chrono_analysis_get_trace (self, f->n_tracks ? f->tracks[0].trace : 0);
+      gint64 origin = chrono_trace_get_start_ns (trace);
+      g_autofree char *lost = fmt_ms (f->time_lost_ns);
+      g_autofree char *where = g_strdup_printf ("%.3f – %.3f", (f->start_ns - origin) / 1e6,
+                                                (f->end_ns - origin) / 1e6);
+
+      g_string_append_printf (s, "| %u |", i + 1);
+      append_cell (s, chrono_severity_to_string (f->severity));
+      append_cell (s, lost);
+      append_cell (s, f->title);
+      append_cell (s, f->rule);
+      g_string_append_printf (s, " %u |", f->n_tracks ? f->tracks[0].trace : 0);
+      append_cell (s, where);
+      g_string_append (s, "\n");
+    }
+  if (chrono_analysis_get_n_findings (self) > MAX_TABLE_FINDINGS)
+    g_string_append_printf (s, _("\n…and %u smaller findings.\n"),
+                            chrono_analysis_get_n_findings (self) - MAX_TABLE_FINDINGS);
+  for (guint i = 0; i < MIN (chrono_analysis_get_n_findings (self), 5); i++)
+    {
+      const ChronoFinding *f = chrono_analysis_get_finding (self, i);
+      if (i == 0)
+        g_string_append_printf (s, "\n%s\n\n", _("What to try:"));
+      g_string_append_printf (s, "%u. **%s**: %s\n", i + 1, f->title, f->recommendation);
+    }
+
+  g_string_append_printf (s, "\n## %s\n\n%s\n\n", _("Device time"),
+                          _("Times in ms; idle is split as Holistic Trace Analysis does."));
+  g_string_append_printf (s, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n"
+                             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+                          _("Trace"), _("Device / stream"), _("Window"), _("Busy"), _("Compute"),
+                          _("Communication"), _("Copies"), _("Idle"), _("Host wait"), _("Kernel wait"),
+                          _("Other wait"), _("Comm. overlapped"));
+  for (guint i = 0; i < chrono_analysis_get_n_breakdowns (self); i++)
+    {
+      const ChronoBreakdown *r = chrono_analysis_get_breakdown (self, i);
+      g_autofree char *name = r->where.track == CHRONO_NO_TRACK
+                              ? g_strdup_printf (_("**device %d**"), r->device)
+                              : g_strdup_printf ("  %s", track_name (self, r->where));
+      gint64 values[] = { r->end_ns - r->start_ns, r->busy_ns, r->compute_ns, r->communication_ns,
+                          r->memcpy_ns + r->memset_ns, r->idle_ns, r->idle_host_wait_ns,
+                          r->idle_kernel_wait_ns, r->idle_other_ns };
+      g_autofree char *overlap = fmt_pct (r->overlap_ns, r->communication_ns);
+
+      g_string_append_printf (s, "| %u |", r->where.trace);
+      append_cell (s, name);
+      for (guint k = 0; k < G_N_ELEMENTS (values); k++)
+        {
+          g_autofree char *v = fmt_ms (values[k]);
+          append_cell (s, v);
+        }
+      append_cell (s, r->where.track == CHRONO_NO_TRACK ? overlap : "");
+      g_string_append (s, "\n");
+    }
+
+  if (chrono_analysis_get_n_paths (self) > 0)
+    {
+      g_string_append_printf (s, "\n## %s\n\n%s\n\n| %s | %s | %s |", _("Critical path"),
+                              _("Share of each step's critical path."), _("Trace"), _("Step"), _("Total (ms)"));
+      for (guint c = 0; c < CHRONO_N_PATH_CATEGORIES; c++)
+        g_string_append_printf (s, " %s |", chrono_path_category_to_string (c));
+      g_string_append (s, "\n|---|---|---:|");
+      for (guint c = 0; c < CHRONO_N_PATH_CATEGORIES; c++)
+        g_string_append (s, "---:|");
+      g_string_append (s, "\n");
+    }
+  for (guint i = 0; i < chrono_analysis_get_n_paths (self); i++)
+    {
+      const ChronoCriticalPath *p = chrono_analysis_get_path (self, i);
+      g_autofree char *total = fmt_ms (p->total_ns);
+
+      g_string_append_printf (s, "| %u |", p->trace);
+      append_cell (s, p->name);
+      append_cell (s, total);
+      for (guint c = 0; c < CHRONO_N_PATH_CATEGORIES; c++)
+        {
+          g_autofree char *v = fmt_pct (p->by_category[c], p->total_ns);
+          append_cell (s, v);
+        }
+      g_string_append (s, "\n");
+    }
+  return g_string_free (s, FALSE);
+}
