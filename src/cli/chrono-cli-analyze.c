@@ -86,6 +86,8 @@ chrono_cli_analyze (int    argc,
           g_printerr ("%s\n", error->message);
           return 1;
         }
+      if (chrono_trace_get_stats (trace)->truncated)
+        g_printerr ("%s: the file is incomplete; analysing what it holds\n", files[i]);
       g_ptr_array_add (traces, trace);
     }
   t1 = g_get_monotonic_time ();
