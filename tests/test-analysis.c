@@ -4,6 +4,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <string.h>
+#include <sys/wait.h>
+
+#include <glib/gstdio.h>
 
 #include "chrono-analysis.h"
 #include "chrono-loader.h"
@@ -652,6 +655,86 @@ test_real_traces (void)
   g_assert_cmpuint (n, >, 10);
 }
 
+static void
+run_cli (const char * const *args,
+         int                *status,
+         char              **out,
+         char              **err)
+{
+  const char *cli = g_getenv ("CHRONO_CLI");
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  gint wait_status;
+
+  g_ptr_array_add (argv, (gpointer) cli);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               out, err, &wait_status, &error));
+  g_assert_no_error (error);
+  *status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
+}
+
+/* The command line: both formats on a planted trace, and bad input. */
+static void
+test_cli (void)
+{
+  Gen g;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("chrono-analysis-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "gap.json", NULL);
+  g_autofree char *missing = g_build_filename (dir, "missing.json", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  char *out = NULL, *err = NULL;
+  int status;
+  JsonArray *findings;
+
+  if (g_getenv ("CHRONO_CLI") == NULL)
+    {
+      g_test_skip ("CHRONO_CLI not set");
+      return;
+    }
+  gen_init (&g);
+  gen_busy_step (&g, 0, 0);
+  gen_busy_step (&g, 1, 400);
+  g_string_append (g.s, "]}");
+  g_assert_true (g_file_set_contents (path, g.s->str, -1, NULL));
+  g_string_free (g.s, TRUE);
+
+  run_cli ((const char *[]) { "analyze", "--format", "json", path, NULL }, &status, &out, &err);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
+  findings = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "findings");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (findings, 0), "rule"), ==,
+                   "gpu-idle-gap");
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (findings, 0), "time_lost_ns"), ==,
+                   401 * US);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  run_cli ((const char *[]) { "analyze", path, NULL }, &status, &out, &err);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (strstr (out, "| gpu-idle-gap |"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  run_cli ((const char *[]) { "analyze", "--format", "xml", path, NULL }, &status, &out, &err);
+  g_assert_cmpint (status, ==, 2);
+  g_assert_nonnull (strstr (err, "xml"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  run_cli ((const char *[]) { "analyze", missing, NULL }, &status, &out, &err);
+  g_assert_cmpint (status, ==, 1);
+  g_assert_nonnull (strstr (err, "missing.json"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -669,5 +752,6 @@ main (int    argc,
   g_test_add_func ("/analysis/inferred-wait", test_inferred_wait);
   g_test_add_func ("/analysis/event-wait", test_event_wait);
   g_test_add_func ("/analysis/real-traces", test_real_traces);
+  g_test_add_func ("/analysis/cli", test_cli);
   return g_test_run ();
 }
