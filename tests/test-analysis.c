@@ -656,10 +656,11 @@ test_real_traces (void)
 }
 
 static void
-run_cli (const char * const *args,
-         int                *status,
-         char              **out,
-         char              **err)
+run_cli_env (const char * const *args,
+             char              **envp,
+             int                *status,
+             char              **out,
+             char              **err)
 {
   const char *cli = g_getenv ("CHRONO_CLI");
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
@@ -670,10 +671,19 @@ run_cli (const char * const *args,
   for (guint i = 0; args[i]; i++)
     g_ptr_array_add (argv, (gpointer) args[i]);
   g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
                                out, err, &wait_status, &error));
   g_assert_no_error (error);
   *status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
+}
+
+static void
+run_cli (const char * const *args,
+         int                *status,
+         char              **out,
+         char              **err)
+{
+  run_cli_env (args, NULL, status, out, err);
 }
 
 /* The command line: both formats on a planted trace, and bad input. */
@@ -730,6 +740,30 @@ test_cli (void)
   g_assert_nonnull (strstr (err, "missing.json"));
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
+
+  /* A threshold set in GSettings: no finding costs a second. */
+  if (g_getenv ("CHRONO_SCHEMA_DIR") != NULL)
+    {
+      g_autofree char *settings_dir = g_build_filename (dir, "glib-2.0", "settings", NULL);
+      g_autofree char *keyfile = g_build_filename (settings_dir, "keyfile", NULL);
+      g_auto(GStrv) envp = g_get_environ ();
+
+      g_assert_cmpint (g_mkdir_with_parents (settings_dir, 0700), ==, 0);
+      g_assert_true (g_file_set_contents (keyfile, "[io/github/chronoscope/Chronoscope/analysis]\n"
+                                                   "min-time-lost-us=uint32 1000000\n", -1, NULL));
+      envp = g_environ_setenv (envp, "GSETTINGS_SCHEMA_DIR", g_getenv ("CHRONO_SCHEMA_DIR"), TRUE);
+      envp = g_environ_setenv (envp, "GSETTINGS_BACKEND", "keyfile", TRUE);
+      envp = g_environ_setenv (envp, "XDG_CONFIG_HOME", dir, TRUE);
+      run_cli_env ((const char *[]) { "analyze", path, NULL }, envp, &status, &out, &err);
+      g_assert_cmpint (status, ==, 0);
+      g_assert_nonnull (strstr (out, "No bottleneck found."));
+      g_clear_pointer (&out, g_free);
+      g_clear_pointer (&err, g_free);
+      g_unlink (keyfile);
+      g_rmdir (settings_dir);
+      *strrchr (settings_dir, G_DIR_SEPARATOR) = '\0';
+      g_rmdir (settings_dir);
+    }
 
   g_unlink (path);
   g_rmdir (dir);
