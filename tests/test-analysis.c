@@ -524,6 +524,53 @@ test_planted_dependency (void)
   g_assert_true (crosses);
 }
 
+/* Only what falls in the range is analysed. */
+static void
+test_range (void)
+{
+  Gen g;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoAnalysis) a = NULL;
+  g_autoptr(GError) error = NULL;
+  ChronoAnalysisOptions options;
+  const ChronoBreakdown *device;
+
+  gen_init (&g);
+  gen_busy_step (&g, 0, 0);
+  gen_busy_step (&g, 1, 400);
+  gen_busy_step (&g, 2, 0);
+  gen_busy_step (&g, 3, 0);
+  trace = gen_finish (&g, "range.json", 0);
+
+  /* Step 3, after the planted gap. */
+  chrono_analysis_options_init (&options);
+  options.range_start_ns = 3000 * US;
+  options.range_end_ns = 4000 * US;
+  a = chrono_analysis_run (&trace, 1, &options, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_rule (a, "gpu-idle-gap"), ==, 0);
+  g_assert_cmpuint (count_rule (a, "slow-step"), ==, 0);
+  g_assert_cmpuint (chrono_analysis_get_n_paths (a), ==, 1);
+  g_assert_cmpstr (chrono_analysis_get_path (a, 0)->name, ==, "ProfilerStep#3");
+  device = chrono_analysis_get_breakdown (a, 0);
+  /* Work is cut at the range: step 2's last kernel runs until 3009 µs,
+   * step 3's last one from 3960 µs. */
+  g_assert_cmpint (device->start_ns, ==, 3000 * US);
+  g_assert_cmpint (device->end_ns, ==, 4000 * US);
+  g_assert_cmpint (device->busy_ns, ==, (9 + 19 * 49 + 40) * US);
+  g_clear_object (&a);
+
+  /* Inside one step, that step's path is cut to the range. */
+  options.range_start_ns = 2100 * US;
+  options.range_end_ns = 2200 * US;
+  a = chrono_analysis_run (&trace, 1, &options, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (chrono_analysis_get_n_paths (a), ==, 1);
+  g_assert_cmpstr (chrono_analysis_get_path (a, 0)->name, ==, "ProfilerStep#2");
+  g_assert_cmpint (chrono_analysis_get_path (a, 0)->start_ns, ==, 2100 * US);
+  g_assert_cmpint (chrono_analysis_get_path (a, 0)->end_ns, ==, 2200 * US);
+}
+
 /* The same without the flow: the trace does not say why the consumer
  * waited, and the path infers the wait from the timing. */
 static void
@@ -735,6 +782,21 @@ test_cli (void)
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
+  run_cli ((const char *[]) { "analyze", "--range", "5:3", path, NULL }, &status, &out, &err);
+  g_assert_cmpint (status, ==, 2);
+  g_assert_nonnull (strstr (err, "--range"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* Step 0 only: the gap after it is outside. */
+  run_cli ((const char *[]) { "analyze", "--format", "json", "--range", "0:1000000", path, NULL }, &status, &out, &err);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_null (strstr (out, "gpu-idle-gap"));
+  g_assert_nonnull (strstr (out, "ProfilerStep#0"));
+  g_assert_null (strstr (out, "ProfilerStep#1"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
   run_cli ((const char *[]) { "analyze", missing, NULL }, &status, &out, &err);
   g_assert_cmpint (status, ==, 1);
   g_assert_nonnull (strstr (err, "missing.json"));
@@ -784,6 +846,7 @@ main (int    argc,
   g_test_add_func ("/analysis/planted-collective-outlier", test_planted_collective_outlier);
   g_test_add_func ("/analysis/planted-dependency", test_planted_dependency);
   g_test_add_func ("/analysis/inferred-wait", test_inferred_wait);
+  g_test_add_func ("/analysis/range", test_range);
   g_test_add_func ("/analysis/event-wait", test_event_wait);
   g_test_add_func ("/analysis/real-traces", test_real_traces);
   g_test_add_func ("/analysis/cli", test_cli);

@@ -64,15 +64,34 @@ read_thresholds (ChronoAnalysisThresholds *th)
     }
 }
 
+static gboolean
+parse_range (const char            *text,
+             ChronoAnalysisOptions *options)
+{
+  g_auto(GStrv) parts = g_strsplit (text, ":", 2);
+  gint64 start, end;
+
+  if (g_strv_length (parts) != 2 ||
+      !g_ascii_string_to_signed (parts[0], 10, G_MININT64, G_MAXINT64, &start, NULL) ||
+      !g_ascii_string_to_signed (parts[1], 10, G_MININT64, G_MAXINT64, &end, NULL) ||
+      end <= start)
+    return FALSE;
+  options->range_start_ns = start;
+  options->range_end_ns = end;
+  return TRUE;
+}
+
 int
 chrono_cli_analyze (int    argc,
                     char **argv)
 {
   g_autofree char *format = NULL;
   gboolean timing = FALSE;
+  g_autofree char *range = NULL;
   g_auto(GStrv) files = NULL;
   const GOptionEntry entries[] = {
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output format: markdown (default) or json", "FORMAT" },
+    { "range", 'r', 0, G_OPTION_ARG_STRING, &range, "Analyse only START to END, in the traces' nanoseconds", "START:END" },
     { "timing", 0, 0, G_OPTION_ARG_NONE, &timing, "Print loading and analysis times to standard error", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE…" },
     { NULL }
@@ -101,6 +120,12 @@ chrono_cli_analyze (int    argc,
       g_printerr ("chronoscope-cli analyze: no trace file given\n");
       return 2;
     }
+  chrono_analysis_options_init (&options);
+  if (range && !parse_range (range, &options))
+    {
+      g_printerr ("chronoscope-cli analyze: --range wants START:END in nanoseconds, START below END, not “%s”\n", range);
+      return 2;
+    }
 
   t0 = g_get_monotonic_time ();
   for (guint i = 0; files[i]; i++)
@@ -117,7 +142,6 @@ chrono_cli_analyze (int    argc,
     }
   t1 = g_get_monotonic_time ();
 
-  chrono_analysis_options_init (&options);
   read_thresholds (&options.thresholds);
   analysis = chrono_analysis_run ((ChronoTrace * const *) traces->pdata, traces->len, &options, NULL, &error);
   if (analysis == NULL)
