@@ -4,6 +4,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <string.h>
+#include <sys/wait.h>
+
+#include <glib/gstdio.h>
 
 #include "chrono-analysis.h"
 #include "chrono-loader.h"
@@ -521,6 +524,53 @@ test_planted_dependency (void)
   g_assert_true (crosses);
 }
 
+/* Only what falls in the range is analysed. */
+static void
+test_range (void)
+{
+  Gen g;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoAnalysis) a = NULL;
+  g_autoptr(GError) error = NULL;
+  ChronoAnalysisOptions options;
+  const ChronoBreakdown *device;
+
+  gen_init (&g);
+  gen_busy_step (&g, 0, 0);
+  gen_busy_step (&g, 1, 400);
+  gen_busy_step (&g, 2, 0);
+  gen_busy_step (&g, 3, 0);
+  trace = gen_finish (&g, "range.json", 0);
+
+  /* Step 3, after the planted gap. */
+  chrono_analysis_options_init (&options);
+  options.range_start_ns = 3000 * US;
+  options.range_end_ns = 4000 * US;
+  a = chrono_analysis_run (&trace, 1, &options, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_rule (a, "gpu-idle-gap"), ==, 0);
+  g_assert_cmpuint (count_rule (a, "slow-step"), ==, 0);
+  g_assert_cmpuint (chrono_analysis_get_n_paths (a), ==, 1);
+  g_assert_cmpstr (chrono_analysis_get_path (a, 0)->name, ==, "ProfilerStep#3");
+  device = chrono_analysis_get_breakdown (a, 0);
+  /* Work is cut at the range: step 2's last kernel runs until 3009 µs,
+   * step 3's last one from 3960 µs. */
+  g_assert_cmpint (device->start_ns, ==, 3000 * US);
+  g_assert_cmpint (device->end_ns, ==, 4000 * US);
+  g_assert_cmpint (device->busy_ns, ==, (9 + 19 * 49 + 40) * US);
+  g_clear_object (&a);
+
+  /* Inside one step, that step's path is cut to the range. */
+  options.range_start_ns = 2100 * US;
+  options.range_end_ns = 2200 * US;
+  a = chrono_analysis_run (&trace, 1, &options, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (chrono_analysis_get_n_paths (a), ==, 1);
+  g_assert_cmpstr (chrono_analysis_get_path (a, 0)->name, ==, "ProfilerStep#2");
+  g_assert_cmpint (chrono_analysis_get_path (a, 0)->start_ns, ==, 2100 * US);
+  g_assert_cmpint (chrono_analysis_get_path (a, 0)->end_ns, ==, 2200 * US);
+}
+
 /* The same without the flow: the trace does not say why the consumer
  * waited, and the path infers the wait from the timing. */
 static void
@@ -652,6 +702,208 @@ test_real_traces (void)
   g_assert_cmpuint (n, >, 10);
 }
 
+/* The 8-rank DLRM set analysed as one job: every rank has its rows, and a
+ * collective kernel's neighbourhood reaches its peer on every other rank. */
+static void
+test_real_ranks (void)
+{
+  const char *dir = g_getenv ("CHRONO_TRACES_DIR");
+  g_autoptr(GPtrArray) traces = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(ChronoAnalysis) a = NULL;
+  g_autoptr(ChronoSubgraph) graph = NULL;
+  g_autoptr(GDir) d = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+  guint seen_traces = 0, peers = 0;
+  ChronoTrace *first;
+  ChronoNodeRef nccl = { G_MAXUINT32, { 0, 0 } };
+
+  if (dir == NULL || (d = g_dir_open (dir, 0, NULL)) == NULL)
+    {
+      g_test_skip ("no real traces");
+      return;
+    }
+  while ((name = g_dir_read_name (d)))
+    if (g_str_has_prefix (name, "param__dlrm_8rank__"))
+      g_ptr_array_add (names, g_build_filename (dir, name, NULL));
+  if (names->len != 8)
+    {
+      g_test_skip ("the 8-rank set is not complete");
+      return;
+    }
+  g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
+  for (guint i = 0; i < names->len; i++)
+    {
+      ChronoTrace *t = chrono_trace_load_file (names->pdata[i], NULL, NULL, NULL, NULL);
+      g_assert_nonnull (t);
+      g_ptr_array_add (traces, t);
+    }
+  a = analyse ((ChronoTrace **) traces->pdata, traces->len);
+
+  for (guint i = 0; i < chrono_analysis_get_n_breakdowns (a); i++)
+    seen_traces |= 1u << chrono_analysis_get_breakdown (a, i)->where.trace;
+  g_assert_cmpuint (seen_traces, ==, 0xff);
+  g_assert_cmpuint (chrono_analysis_get_n_paths (a), ==, 8);
+
+  first = traces->pdata[0];
+  for (guint ti = 0; ti < chrono_trace_get_n_tracks (first) && nccl.trace == G_MAXUINT32; ti++)
+    {
+      const ChronoTrack *t = chrono_trace_get_track (first, ti);
+      for (guint32 i = 0; i < t->n_spans && t->type == CHRONO_TRACK_STREAM; i++)
+        if (t->kind[i] == CHRONO_KIND_COLLECTIVE)
+          {
+            nccl = (ChronoNodeRef) { 0, { ti, i } };
+            break;
+          }
+    }
+  g_assert_cmpuint (nccl.trace, ==, 0);
+  graph = chrono_analysis_dup_neighbourhood (a, nccl, 1, 64);
+  for (guint e = 0; e < graph->edges->len; e++)
+    {
+      const ChronoGraphEdge *edge = &g_array_index (graph->edges, ChronoGraphEdge, e);
+      const ChronoGraphNode *to = &g_array_index (graph->nodes, ChronoGraphNode, edge->to);
+      ChronoTrace *peer;
+
+      if (edge->type != CHRONO_EDGE_COLLECTIVE || edge->from != 0)
+        continue;
+      peer = traces->pdata[to->ref.trace];
+      g_assert_cmpuint (to->ref.trace, !=, 0);
+      g_assert_cmpint (chrono_trace_get_track (peer, to->ref.span.track)->kind[to->ref.span.index], ==,
+                       CHRONO_KIND_COLLECTIVE);
+      peers++;
+    }
+  g_assert_cmpuint (peers, ==, 7);
+}
+
+static void
+run_cli_env (const char * const *args,
+             char              **envp,
+             int                *status,
+             char              **out,
+             char              **err)
+{
+  const char *cli = g_getenv ("CHRONO_CLI");
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  gint wait_status;
+
+  g_ptr_array_add (argv, (gpointer) cli);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
+                               out, err, &wait_status, &error));
+  g_assert_no_error (error);
+  *status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
+}
+
+static void
+run_cli (const char * const *args,
+         int                *status,
+         char              **out,
+         char              **err)
+{
+  run_cli_env (args, NULL, status, out, err);
+}
+
+/* The command line: both formats on a planted trace, and bad input. */
+static void
+test_cli (void)
+{
+  Gen g;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("chrono-analysis-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "gap.json", NULL);
+  g_autofree char *missing = g_build_filename (dir, "missing.json", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  char *out = NULL, *err = NULL;
+  int status;
+  JsonArray *findings;
+
+  if (g_getenv ("CHRONO_CLI") == NULL)
+    {
+      g_test_skip ("CHRONO_CLI not set");
+      return;
+    }
+  gen_init (&g);
+  gen_busy_step (&g, 0, 0);
+  gen_busy_step (&g, 1, 400);
+  g_string_append (g.s, "]}");
+  g_assert_true (g_file_set_contents (path, g.s->str, -1, NULL));
+  g_string_free (g.s, TRUE);
+
+  run_cli ((const char *[]) { "analyze", "--format", "json", path, NULL }, &status, &out, &err);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
+  findings = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "findings");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (findings, 0), "rule"), ==,
+                   "gpu-idle-gap");
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (findings, 0), "time_lost_ns"), ==,
+                   401 * US);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  run_cli ((const char *[]) { "analyze", path, NULL }, &status, &out, &err);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (strstr (out, "| gpu-idle-gap |"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  run_cli ((const char *[]) { "analyze", "--format", "xml", path, NULL }, &status, &out, &err);
+  g_assert_cmpint (status, ==, 2);
+  g_assert_nonnull (strstr (err, "xml"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  run_cli ((const char *[]) { "analyze", "--range", "5:3", path, NULL }, &status, &out, &err);
+  g_assert_cmpint (status, ==, 2);
+  g_assert_nonnull (strstr (err, "--range"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* Step 0 only: the gap after it is outside. */
+  run_cli ((const char *[]) { "analyze", "--format", "json", "--range", "0:1000000", path, NULL }, &status, &out, &err);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_null (strstr (out, "gpu-idle-gap"));
+  g_assert_nonnull (strstr (out, "ProfilerStep#0"));
+  g_assert_null (strstr (out, "ProfilerStep#1"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  run_cli ((const char *[]) { "analyze", missing, NULL }, &status, &out, &err);
+  g_assert_cmpint (status, ==, 1);
+  g_assert_nonnull (strstr (err, "missing.json"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* A threshold set in GSettings: no finding costs a second. */
+  if (g_getenv ("CHRONO_SCHEMA_DIR") != NULL)
+    {
+      g_autofree char *settings_dir = g_build_filename (dir, "glib-2.0", "settings", NULL);
+      g_autofree char *keyfile = g_build_filename (settings_dir, "keyfile", NULL);
+      g_auto(GStrv) envp = g_get_environ ();
+
+      g_assert_cmpint (g_mkdir_with_parents (settings_dir, 0700), ==, 0);
+      g_assert_true (g_file_set_contents (keyfile, "[io/github/chronoscope/Chronoscope/analysis]\n"
+                                                   "min-time-lost-us=uint32 1000000\n", -1, NULL));
+      envp = g_environ_setenv (envp, "GSETTINGS_SCHEMA_DIR", g_getenv ("CHRONO_SCHEMA_DIR"), TRUE);
+      envp = g_environ_setenv (envp, "GSETTINGS_BACKEND", "keyfile", TRUE);
+      envp = g_environ_setenv (envp, "XDG_CONFIG_HOME", dir, TRUE);
+      run_cli_env ((const char *[]) { "analyze", path, NULL }, envp, &status, &out, &err);
+      g_assert_cmpint (status, ==, 0);
+      g_assert_nonnull (strstr (out, "No bottleneck found."));
+      g_clear_pointer (&out, g_free);
+      g_clear_pointer (&err, g_free);
+      g_unlink (keyfile);
+      g_rmdir (settings_dir);
+      *strrchr (settings_dir, G_DIR_SEPARATOR) = '\0';
+      g_rmdir (settings_dir);
+    }
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -667,7 +919,10 @@ main (int    argc,
   g_test_add_func ("/analysis/planted-collective-outlier", test_planted_collective_outlier);
   g_test_add_func ("/analysis/planted-dependency", test_planted_dependency);
   g_test_add_func ("/analysis/inferred-wait", test_inferred_wait);
+  g_test_add_func ("/analysis/range", test_range);
   g_test_add_func ("/analysis/event-wait", test_event_wait);
   g_test_add_func ("/analysis/real-traces", test_real_traces);
+  g_test_add_func ("/analysis/real-ranks", test_real_ranks);
+  g_test_add_func ("/analysis/cli", test_cli);
   return g_test_run ();
 }

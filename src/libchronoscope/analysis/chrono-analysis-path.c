@@ -296,7 +296,8 @@ chrono_analysis_compute_paths (ChronoRankData                 *data,
       gint64 start = MAX (chrono_trace_get_start_ns (trace), data->range_start);
       gint64 end = MIN (chrono_trace_get_end_ns (trace), data->range_end);
       if (end > start)
-        add_path (data, thresholds, "trace", CHRONO_NO_TRACK, start, G_MININT64, end, out);
+        add_path (data, thresholds, data->range_end != G_MAXINT64 ? "range" : "trace", CHRONO_NO_TRACK,
+                  start, G_MININT64, end, out);
     }
 }
 

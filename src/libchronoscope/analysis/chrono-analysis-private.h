@@ -101,6 +101,7 @@ typedef struct {
   GArray      *devices;  /* ChronoDeviceWork */
   GArray      *syncs;    /* ChronoSyncWait by start */
   GArray      *steps;    /* ChronoStep by start */
+  GArray      *collectives; /* the communication ChronoWorkItems of all devices, by start */
   GArray      *deps;     /* ChronoWorkDep */
   GHashTable  *deps_to;  /* span key of the later work -> GArray of indices into deps */
   GHashTable  *flows_of; /* span key -> GArray of flow indices (both ends), made on demand */

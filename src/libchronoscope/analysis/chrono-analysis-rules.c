@@ -438,25 +438,6 @@ rule_exposed_comm (Ctx            *c,
     }
 }
 
-/* Communication items of a rank in start order (all devices). */
-static GArray *
-collectives_of (ChronoRankData *data)
-{
-  GArray *out = g_array_new (FALSE, FALSE, sizeof (ChronoWorkItem));
-
-  for (guint di = 0; di < data->devices->len; di++)
-    {
-      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
-      for (guint k = 0; k < d->items->len; k++)
-        {
-          const ChronoWorkItem *it = &g_array_index (d->items, ChronoWorkItem, k);
-          if (it->cls == CHRONO_WORK_COMMUNICATION)
-            g_array_append_val (out, *it);
-        }
-    }
-  return out;
-}
-
 gboolean
 chrono_analysis_collective_peer (ChronoRankData **ranks,
                                  guint            n_ranks,
@@ -465,13 +446,12 @@ chrono_analysis_collective_peer (ChronoRankData **ranks,
                                  guint32          peer_trace,
                                  ChronoSpanRef   *peer)
 {
-  g_autoptr(GArray) mine = NULL;
-  g_autoptr(GArray) theirs = NULL;
+  GArray *mine, *theirs;
 
   if (trace >= n_ranks || peer_trace >= n_ranks || trace == peer_trace)
     return FALSE;
-  mine = collectives_of (ranks[trace]);
-  theirs = collectives_of (ranks[peer_trace]);
+  mine = ranks[trace]->collectives;
+  theirs = ranks[peer_trace]->collectives;
   for (guint k = 0; k < mine->len && k < theirs->len; k++)
     {
       const ChronoWorkItem *it = &g_array_index (mine, ChronoWorkItem, k);
@@ -488,7 +468,7 @@ chrono_analysis_collective_peer (ChronoRankData **ranks,
 static void
 rule_stragglers (Ctx *c)
 {
-  g_autoptr(GPtrArray) lists = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  g_autoptr(GPtrArray) lists = g_ptr_array_new ();
   g_autofree gint64 *lost = g_new0 (gint64, c->n_ranks);
   g_autofree gint64 *worst = g_new0 (gint64, c->n_ranks);
   g_autofree guint *count = g_new0 (guint, c->n_ranks);
@@ -498,7 +478,7 @@ rule_stragglers (Ctx *c)
     return;
   for (guint r = 0; r < c->n_ranks; r++)
     {
-      GArray *list = collectives_of (c->ranks[r]);
+      GArray *list = c->ranks[r]->collectives;
       g_ptr_array_add (lists, list);
       n = MIN (n, list->len);
     }
@@ -931,7 +911,7 @@ rule_collective_outliers (Ctx            *c,
                           ChronoRankData *data)
 {
   ChronoTrace *trace = data->trace;
-  g_autoptr(GArray) list = collectives_of (data);
+  g_autoptr(GArray) list = g_array_copy (data->collectives);
   guint start = 0;
 
   g_array_sort_with_data (list, compare_by_name_then_dur, trace);

@@ -220,8 +220,12 @@ collect_work (ChronoRankData *data)
           it->stream_prev = g_hash_table_lookup_extended (last, GUINT_TO_POINTER (it->track), NULL, &prev)
                             ? GPOINTER_TO_UINT (prev) : G_MAXUINT32;
           g_hash_table_insert (last, GUINT_TO_POINTER (it->track), GUINT_TO_POINTER (k));
+          if (it->cls == CHRONO_WORK_COMMUNICATION)
+            g_array_append_val (data->collectives, *it);
         }
     }
+  g_array_sort_with_data (data->collectives, chrono_compare_int64_at,
+                          GSIZE_TO_POINTER (G_STRUCT_OFFSET (ChronoWorkItem, start)));
 }
 
 gboolean
@@ -557,6 +561,7 @@ chrono_rank_data_new (ChronoTrace                 *trace,
   data->devices = g_array_new (FALSE, FALSE, sizeof (ChronoDeviceWork));
   data->syncs = g_array_new (FALSE, FALSE, sizeof (ChronoSyncWait));
   data->steps = g_array_new (FALSE, FALSE, sizeof (ChronoStep));
+  data->collectives = g_array_new (FALSE, FALSE, sizeof (ChronoWorkItem));
   data->deps = g_array_new (FALSE, FALSE, sizeof (ChronoWorkDep));
   data->deps_to = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) g_array_unref);
   collect_work (data);
@@ -581,6 +586,7 @@ chrono_rank_data_free (ChronoRankData *data)
   g_array_unref (data->devices);
   g_array_unref (data->syncs);
   g_array_unref (data->steps);
+  g_array_unref (data->collectives);
   g_array_unref (data->deps);
   g_hash_table_unref (data->deps_to);
   g_clear_pointer (&data->flows_of, g_hash_table_unref);

@@ -224,7 +224,8 @@ const ChronoFinding      *chrono_analysis_get_finding      (ChronoAnalysis *self
                                                             guint           index);
 
 /* The spans within MAX_HOPS edges of CENTRE (in either direction), at most
- * MAX_NODES of them, nearest first, with the edges between them. */
+ * MAX_NODES of them, nearest first, with the edges between them. The first
+ * call indexes the traces' flows: call it from one thread at a time. */
 ChronoSubgraph           *chrono_analysis_dup_neighbourhood (ChronoAnalysis *self,
                                                              ChronoNodeRef   centre,
                                                              guint           max_hops,
