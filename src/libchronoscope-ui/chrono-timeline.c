@@ -61,6 +61,8 @@ struct _ChronoTimeline
   ChronoViewport     *viewport;
   ChronoTrackPainter *painter;
 
+  GPtrArray          *indexes;    /* ChronoTrackIndex per track, built elsewhere: only
+                                   * while the rows are built from them */
   GArray             *rows;       /* Row, top to bottom */
   guint              *track_rows; /* track -> position in ROWS */
   double              content_height;
@@ -171,6 +173,17 @@ get_track_height (const ChronoTrack *track,
   return MAX (1, chrono_track_index_get_n_rows (index)) * ROW_HEIGHT + 2 * TRACK_PAD;
 }
 
+/* The index of TRACK: the one built ahead of time for this trace when
+ * there is one, else built now. */
+static ChronoTrackIndex *
+get_track_index (ChronoTimeline *self,
+                 guint           track)
+{
+  if (self->indexes != NULL)
+    return g_object_ref (g_ptr_array_index (self->indexes, track));
+  return chrono_track_index_new (self->trace, track);
+}
+
 static void
 build_rows (ChronoTimeline *self)
 {
@@ -205,9 +218,8 @@ build_rows (ChronoTimeline *self)
       row.track = order[i];
       row.process = track->process;
       row.y = y;
-      /* Built up front: the layout needs every track's number of rows,
-       * and even a 1 GB trace indexes in well under a second. */
-      row.index = chrono_track_index_new (self->trace, order[i]);
+      /* Up front: the layout needs every track's number of rows. */
+      row.index = get_track_index (self, order[i]);
       row.height = get_track_height (track, row.index);
       self->track_rows[order[i]] = self->rows->len;
       g_array_append_val (self->rows, row);
@@ -839,6 +851,24 @@ GtkWidget *
 chrono_timeline_new (ChronoTrace *trace)
 {
   return g_object_new (CHRONO_TYPE_TIMELINE, "trace", trace, NULL);
+}
+
+GtkWidget *
+chrono_timeline_new_indexed (ChronoTrace *trace,
+                             GPtrArray   *indexes)
+{
+  ChronoTimeline *self;
+
+  g_return_val_if_fail (CHRONO_IS_TRACE (trace), NULL);
+  g_return_val_if_fail (indexes != NULL, NULL);
+  g_return_val_if_fail (indexes->len == chrono_trace_get_n_tracks (trace), NULL);
+
+  self = g_object_new (CHRONO_TYPE_TIMELINE, NULL);
+  self->indexes = indexes;
+  chrono_timeline_set_trace (self, trace);
+  /* The rows hold the indexes now. */
+  self->indexes = NULL;
+  return GTK_WIDGET (self);
 }
 
 ChronoTrace *

@@ -294,6 +294,35 @@ chrono_track_index_new (ChronoTrace *trace,
   return self;
 }
 
+/**
+ * chrono_track_index_new_all:
+ *
+ * Indexes every track of TRACE, for a loading thread to do before the
+ * timeline needs them.
+ *
+ * Returns: (transfer container): one index per track, in track order,
+ *   or %NULL when CANCELLABLE was cancelled
+ */
+GPtrArray *
+chrono_track_index_new_all (ChronoTrace  *trace,
+                            GCancellable *cancellable)
+{
+  g_autoptr(GPtrArray) indexes = NULL;
+  guint n_tracks;
+
+  g_return_val_if_fail (CHRONO_IS_TRACE (trace), NULL);
+
+  n_tracks = chrono_trace_get_n_tracks (trace);
+  indexes = g_ptr_array_new_full (n_tracks, g_object_unref);
+  for (guint t = 0; t < n_tracks; t++)
+    {
+      if (g_cancellable_is_cancelled (cancellable))
+        return NULL;
+      g_ptr_array_add (indexes, chrono_track_index_new (trace, t));
+    }
+  return g_steal_pointer (&indexes);
+}
+
 ChronoTrace *
 chrono_track_index_get_trace (ChronoTrackIndex *self)
 {

@@ -38,6 +38,8 @@ G_DECLARE_FINAL_TYPE (ChronoTrackIndex, chrono_track_index, CHRONO, TRACK_INDEX,
 
 ChronoTrackIndex  *chrono_track_index_new              (ChronoTrace      *trace,
                                                         guint             track);
+GPtrArray         *chrono_track_index_new_all          (ChronoTrace      *trace,
+                                                        GCancellable     *cancellable);
 ChronoTrace       *chrono_track_index_get_trace        (ChronoTrackIndex *self);
 guint              chrono_track_index_get_track_number (ChronoTrackIndex *self);
 const ChronoTrack *chrono_track_index_get_track        (ChronoTrackIndex *self);
