@@ -182,7 +182,7 @@ brute_runs (ChronoTrackIndex *index,
           in_run = FALSE;
           g_array_append_val (items, item);
         }
-      else if (in_run && x0 - run.x1 < CHRONO_TRACK_INDEX_JOIN_PX)
+      else if (in_run && chrono_track_index_joins_run (run.x1, x0))
         {
           run.n_spans++;
           run.x1 = MAX (run.x1, x1);
