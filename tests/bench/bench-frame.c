@@ -21,7 +21,11 @@
  *             around the call GTK makes)
  *   render    frame minus snapshot
  *
- * and prints their p50/p95/p99, also per kind of step, and against a
+ * The renderer is the application's choice (cairo without a GPU, see
+ * chrono_application_choose_renderer()); GSK_RENDERER=gl measures GTK's
+ * GL renderer instead.
+ *
+ * It prints their p50/p95/p99, also per kind of step, and against a
  * baseline measured last: frames in which the timeline, without a trace,
  * only changes its background colour, so the renderer redraws the same
  * area with nothing in it. It prints how long
@@ -484,6 +488,8 @@ main (int    argc,
       return 2;
     }
 
+  /* As the application's main() does. */
+  chrono_application_choose_renderer ();
   if (!app_test_init (&argc, &argv))
     return 77;
 
