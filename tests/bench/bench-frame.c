@@ -28,9 +28,9 @@
  * It prints their p50/p95/p99, also per kind of step, and against a
  * baseline measured last: frames in which the timeline, without a trace,
  * only changes its background colour, so the renderer redraws the same
- * area with nothing in it. It prints how long
- * after the document turned loaded the first frame that drew the
- * timeline was done, and the peak RSS (VmHWM) of this process, which is
+ * area with nothing in it. It prints how long after the document turned
+ * loaded (the track indexes are built by then, on the loading thread)
+ * the first frame that drew the timeline was done, and the peak RSS (VmHWM) of this process, which is
  * the application, against `chronoscope-cli info TRACE` run as a child
  * process beforehand (its ru_maxrss).
  *
