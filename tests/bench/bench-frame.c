@@ -50,6 +50,7 @@
 #include <glib/gstdio.h>
 
 #include "app-test-utils.h"
+#include "bench-stats.h"
 #include "chrono-timeline.h"
 
 #define WINDOW_WIDTH   1600
@@ -162,25 +163,6 @@ next_frame (GtkWidget  *timeline,
   return TRUE;
 }
 
-static int
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
-static double
-percentile (GArray *sorted,
-            double  p)
-{
-  const double *v = (const double *) sorted->data;
-  guint i = (guint) ceil (p / 100.0 * sorted->len);
-
-  return v[MIN (MAX (i, 1), sorted->len) - 1];
-}
-
 /* Returns the p95. */
 static double
 print_percentiles (const char *what,
@@ -198,11 +180,10 @@ print_percentiles (const char *what,
     }
   if (ms->len == 0)
     return 0;
-  g_array_sort (ms, compare_doubles);
   printf ("  %-16s p50 %7.2f ms  p95 %7.2f ms  p99 %7.2f ms  max %7.2f ms  (%u frames)\n",
-          what, percentile (ms, 50), percentile (ms, 95), percentile (ms, 99),
-          percentile (ms, 100), ms->len);
-  return percentile (ms, 95);
+          what, bench_percentile (ms, 50), bench_percentile (ms, 95), bench_percentile (ms, 99),
+          bench_percentile (ms, 100), ms->len);
+  return bench_percentile (ms, 95);
 }
 
 /* Returns the frames' p95. */

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench-stats.h"
 #include "chrono-loader.h"
 #include "chrono-track-painter.h"
 
@@ -132,24 +133,12 @@ paint_frame (Timeline *tl,
   return gsk_container_node_new ((GskRenderNode **) children->pdata, children->len);
 }
 
-static int
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
 static void
 print_percentiles (const char *what,
                    GArray     *ms)
 {
-  double *v = (double *) ms->data;
-
-  g_array_sort (ms, compare_doubles);
   printf ("%-22s p50 %8.3f ms   p95 %8.3f ms   p99 %8.3f ms   (%u frames)\n", what,
-          v[(ms->len - 1) * 50 / 100], v[(ms->len - 1) * 95 / 100], v[(ms->len - 1) * 99 / 100],
+          bench_percentile (ms, 50), bench_percentile (ms, 95), bench_percentile (ms, 99),
           ms->len);
 }
 
