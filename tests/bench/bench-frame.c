@@ -21,6 +21,10 @@
  *             around the call GTK makes)
  *   render    frame minus snapshot
  *
+ * and the main thread's CPU time for the paint phase and the snapshot
+ * (without the X server's part): steadier than wall time when other
+ * work shares the cores.
+ *
  * The renderer is the application's choice (cairo without a GPU, see
  * chrono_application_choose_renderer()); GSK_RENDERER=gl measures GTK's
  * GL renderer instead.
@@ -43,6 +47,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -76,13 +81,17 @@ typedef struct {
   double frame_ms;
   double snapshot_ms;
   double render_ms;
+  double frame_cpu_ms;
+  double snapshot_cpu_ms;
 } FrameTimes;
 
 /* Filled in by the frame clock and the wrapped snapshot vfunc. */
 static struct {
   gint64  before_paint;
   gint64  layout_done;
+  double  layout_done_cpu;
   gint64  snapshot_us;      /* the timeline's, in the current frame */
+  double  snapshot_cpu;
   guint   snapshots;        /* of the timeline, ever */
   guint   frames;           /* after-paint signals seen */
   FrameTimes last;
@@ -91,13 +100,24 @@ static struct {
 
 static void (*timeline_snapshot) (GtkWidget *, GtkSnapshot *);
 
+static double
+cpu_ms (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 static void
 timed_snapshot (GtkWidget   *widget,
                 GtkSnapshot *snapshot)
 {
   gint64 start = g_get_monotonic_time ();
+  double cpu = cpu_ms ();
 
   timeline_snapshot (widget, snapshot);
+  clock_state.snapshot_cpu += cpu_ms () - cpu;
   clock_state.snapshot_us += g_get_monotonic_time () - start;
   clock_state.snapshots++;
 }
@@ -107,13 +127,16 @@ before_paint_cb (GdkFrameClock *clock)
 {
   clock_state.before_paint = g_get_monotonic_time ();
   clock_state.layout_done = 0;
+  clock_state.layout_done_cpu = cpu_ms ();
   clock_state.snapshot_us = 0;
+  clock_state.snapshot_cpu = 0;
 }
 
 static void
 layout_done_cb (GdkFrameClock *clock)
 {
   clock_state.layout_done = g_get_monotonic_time ();
+  clock_state.layout_done_cpu = cpu_ms ();
 }
 
 static void
@@ -123,6 +146,8 @@ after_paint_cb (GdkFrameClock *clock,
   gint64 paint_start = clock_state.layout_done ? clock_state.layout_done : clock_state.before_paint;
   gint64 now;
 
+  clock_state.last.frame_cpu_ms = cpu_ms () - clock_state.layout_done_cpu;
+  clock_state.last.snapshot_cpu_ms = clock_state.snapshot_cpu;
   gdk_display_sync (display);
   now = g_get_monotonic_time ();
   clock_state.last.frame_ms = (now - paint_start) / 1e3;
@@ -180,7 +205,7 @@ print_percentiles (const char *what,
     }
   if (ms->len == 0)
     return 0;
-  printf ("  %-16s p50 %7.2f ms  p95 %7.2f ms  p99 %7.2f ms  max %7.2f ms  (%u frames)\n",
+  printf ("  %-18s p50 %7.2f ms  p95 %7.2f ms  p99 %7.2f ms  max %7.2f ms  (%u frames)\n",
           what, bench_percentile (ms, 50), bench_percentile (ms, 95), bench_percentile (ms, 99),
           bench_percentile (ms, 100), ms->len);
   return bench_percentile (ms, 95);
@@ -197,6 +222,8 @@ print_frames (const char *title,
   p95 = print_percentiles ("frame", frames, G_STRUCT_OFFSET (FrameTimes, frame_ms));
   print_percentiles ("  snapshot", frames, G_STRUCT_OFFSET (FrameTimes, snapshot_ms));
   print_percentiles ("  render", frames, G_STRUCT_OFFSET (FrameTimes, render_ms));
+  print_percentiles ("frame, CPU", frames, G_STRUCT_OFFSET (FrameTimes, frame_cpu_ms));
+  print_percentiles ("  snapshot, CPU", frames, G_STRUCT_OFFSET (FrameTimes, snapshot_cpu_ms));
   return p95;
 }
 
