@@ -100,24 +100,15 @@ static struct {
 
 static void (*timeline_snapshot) (GtkWidget *, GtkSnapshot *);
 
-static double
-cpu_ms (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 static void
 timed_snapshot (GtkWidget   *widget,
                 GtkSnapshot *snapshot)
 {
   gint64 start = g_get_monotonic_time ();
-  double cpu = cpu_ms ();
+  double cpu = bench_thread_cpu_ms ();
 
   timeline_snapshot (widget, snapshot);
-  clock_state.snapshot_cpu += cpu_ms () - cpu;
+  clock_state.snapshot_cpu += bench_thread_cpu_ms () - cpu;
   clock_state.snapshot_us += g_get_monotonic_time () - start;
   clock_state.snapshots++;
 }
@@ -127,7 +118,7 @@ before_paint_cb (GdkFrameClock *clock)
 {
   clock_state.before_paint = g_get_monotonic_time ();
   clock_state.layout_done = 0;
-  clock_state.layout_done_cpu = cpu_ms ();
+  clock_state.layout_done_cpu = bench_thread_cpu_ms ();
   clock_state.snapshot_us = 0;
   clock_state.snapshot_cpu = 0;
 }
@@ -136,7 +127,7 @@ static void
 layout_done_cb (GdkFrameClock *clock)
 {
   clock_state.layout_done = g_get_monotonic_time ();
-  clock_state.layout_done_cpu = cpu_ms ();
+  clock_state.layout_done_cpu = bench_thread_cpu_ms ();
 }
 
 static void
@@ -146,7 +137,7 @@ after_paint_cb (GdkFrameClock *clock,
   gint64 paint_start = clock_state.layout_done ? clock_state.layout_done : clock_state.before_paint;
   gint64 now;
 
-  clock_state.last.frame_cpu_ms = cpu_ms () - clock_state.layout_done_cpu;
+  clock_state.last.frame_cpu_ms = bench_thread_cpu_ms () - clock_state.layout_done_cpu;
   clock_state.last.snapshot_cpu_ms = clock_state.snapshot_cpu;
   gdk_display_sync (display);
   now = g_get_monotonic_time ();

@@ -1,10 +1,11 @@
-/* bench-stats.h: percentiles of timings, for the benchmarks
+/* bench-stats.h: timings and their percentiles, for the benchmarks
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #pragma once
 
 #include <math.h>
+#include <time.h>
 
 #include <glib.h>
 
@@ -29,4 +30,15 @@ bench_percentile (GArray *values,
   g_array_sort (values, bench_compare_doubles);
   rank = (guint) ceil (p / 100.0 * values->len);
   return g_array_index (values, double, MIN (MAX (rank, 1), values->len) - 1);
+}
+
+/* The calling thread's CPU time, in ms: steadier than wall time when
+ * other work shares the cores. */
+static inline double
+bench_thread_cpu_ms (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }

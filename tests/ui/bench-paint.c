@@ -43,15 +43,6 @@ typedef struct {
   double               row_height;
 } Timeline;
 
-static double
-cpu_ms (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 static void
 count_nodes (GskRenderNode *node,
              NodeCount     *count)
@@ -214,7 +205,7 @@ main (int   argc,
   printf ("load                   %.2f s\n", (g_get_monotonic_time () - t0) / 1e6);
 
   t0 = g_get_monotonic_time ();
-  cpu = cpu_ms ();
+  cpu = bench_thread_cpu_ms ();
   tl.indexes = g_ptr_array_new_with_free_func (g_object_unref);
   for (guint i = 0; i < chrono_trace_get_n_tracks (tl.trace); i++)
     {
@@ -226,7 +217,7 @@ main (int   argc,
     }
   printf ("index                  %.1f ms (%.1f ms CPU), %.1f MB for %" G_GUINT64_FORMAT
           " spans (%.2f B/span)\n",
-          (g_get_monotonic_time () - t0) / 1000.0, cpu_ms () - cpu, index_bytes / 1e6, n_spans,
+          (g_get_monotonic_time () - t0) / 1000.0, bench_thread_cpu_ms () - cpu, index_bytes / 1e6, n_spans,
           n_spans ? (double) index_bytes / n_spans : 0.0);
 
   tl.painter = chrono_track_painter_new (tl.trace);
@@ -259,9 +250,9 @@ main (int   argc,
           double height, ms, frame_cpu;
 
           t0 = g_get_monotonic_time ();
-          cpu = cpu_ms ();
+          cpu = bench_thread_cpu_ms ();
           frame = paint_frame (&tl, &height);
-          frame_cpu = cpu_ms () - cpu;
+          frame_cpu = bench_thread_cpu_ms () - cpu;
           ms = (g_get_monotonic_time () - t0) / 1000.0;
           g_array_append_val (build_ms, ms);
           g_array_append_val (build_cpu_ms, frame_cpu);
