@@ -13,5 +13,6 @@ G_DECLARE_FINAL_TYPE (ChronoApplication, chrono_application, CHRONO, APPLICATION
 
 ChronoApplication *chrono_application_new          (void);
 GSettings         *chrono_application_get_settings (ChronoApplication *self);
+void               chrono_application_choose_renderer (void);
 
 G_END_DECLS

@@ -12,6 +12,7 @@
 #include "chrono-loader.h"
 #include "chrono-span-details.h"
 #include "chrono-timeline.h"
+#include "chrono-track-index.h"
 #include "chrono-trace-summary.h"
 
 /* Progress reaches the main thread at most this often. */
@@ -22,6 +23,7 @@ typedef struct
 {
   ChronoDocumentPage *page;  /* main thread only; NULL once the page stops listening */
   char               *path;
+  GPtrArray          *indexes; /* the timeline's, built by the loading thread */
 
   GMutex              lock;
   guint64             done;
@@ -88,6 +90,7 @@ static void
 load_job_clear (LoadJob *job)
 {
   g_free (job->path);
+  g_clear_pointer (&job->indexes, g_ptr_array_unref);
   g_mutex_clear (&job->lock);
 }
 
@@ -169,10 +172,20 @@ load_thread (GTask        *task,
   ChronoTrace *trace;
 
   trace = chrono_trace_load_file (job->path, cancellable, load_progress_cb, job, &error);
-  if (trace != NULL)
+  if (trace == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  /* Indexed here too, so that the timeline shows without a pause. */
+  job->indexes = chrono_track_index_new_all (trace, cancellable);
+  if (job->indexes != NULL)
     g_task_return_pointer (task, trace, g_object_unref);
   else
-    g_task_return_error (task, error);
+    {
+      g_task_return_error_if_cancelled (task);
+      g_object_unref (trace);
+    }
 }
 
 static void
@@ -217,9 +230,10 @@ span_activated_cb (ChronoTimeline    *timeline,
 
 /* The timeline with the details of the selected span on its right. */
 static GtkWidget *
-create_timeline_view (ChronoDocumentPage *self)
+create_timeline_view (ChronoDocumentPage *self,
+                      GPtrArray          *indexes)
 {
-  GtkWidget *timeline = chrono_timeline_new (self->trace);
+  GtkWidget *timeline = chrono_timeline_new_indexed (self->trace, indexes);
   GtkWidget *details = chrono_span_details_new (CHRONO_TIMELINE (timeline));
   GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
 
@@ -242,12 +256,14 @@ load_done_cb (GObject      *source_object,
 {
   g_autoptr(ChronoDocumentPage) self = user_data;
   g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(GPtrArray) indexes = NULL;
   g_autoptr(GError) error = NULL;
 
   trace = g_task_propagate_pointer (G_TASK (result), &error);
   if (self->job == NULL)  /* disposed while loading */
     return;
   self->job->page = NULL;
+  indexes = g_steal_pointer (&self->job->indexes);
   g_clear_pointer (&self->job, load_job_unref);
 
   if (trace != NULL)
@@ -256,7 +272,7 @@ load_done_cb (GObject      *source_object,
 
       self->trace = g_steal_pointer (&trace);
       /* Built only now: a page that fails never pays for them. */
-      page = adw_view_stack_add_titled (self->view_stack, create_timeline_view (self),
+      page = adw_view_stack_add_titled (self->view_stack, create_timeline_view (self, indexes),
                                         "timeline", _("Timeline"));
       adw_view_stack_page_set_icon_name (page, "view-continuous-symbolic");
       page = adw_view_stack_add_titled (self->view_stack,

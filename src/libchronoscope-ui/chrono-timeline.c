@@ -28,6 +28,9 @@
 /* A key pans by this fraction of the visible time. */
 #define PAN_FRACTION   0.1
 #define NO_TRACK       G_MAXUINT
+/* Shaped texts kept for the names and the ruler: past this many, the
+ * ruler's labels of other zoom levels are dropped with the rest. */
+#define MAX_LAYOUTS    512
 
 typedef struct
 {
@@ -61,6 +64,9 @@ struct _ChronoTimeline
   ChronoViewport     *viewport;
   ChronoTrackPainter *painter;
 
+  GPtrArray          *indexes;    /* ChronoTrackIndex per track, built elsewhere: only
+                                   * while the rows are built from them */
+  GHashTable         *layouts;    /* text -> PangoLayout, shaped once */
   GArray             *rows;       /* Row, top to bottom */
   guint              *track_rows; /* track -> position in ROWS */
   double              content_height;
@@ -171,6 +177,17 @@ get_track_height (const ChronoTrack *track,
   return MAX (1, chrono_track_index_get_n_rows (index)) * ROW_HEIGHT + 2 * TRACK_PAD;
 }
 
+/* The index of TRACK: the one built ahead of time for this trace when
+ * there is one, else built now. */
+static ChronoTrackIndex *
+get_track_index (ChronoTimeline *self,
+                 guint           track)
+{
+  if (self->indexes != NULL)
+    return g_object_ref (g_ptr_array_index (self->indexes, track));
+  return chrono_track_index_new (self->trace, track);
+}
+
 static void
 build_rows (ChronoTimeline *self)
 {
@@ -205,9 +222,8 @@ build_rows (ChronoTimeline *self)
       row.track = order[i];
       row.process = track->process;
       row.y = y;
-      /* Built up front: the layout needs every track's number of rows,
-       * and even a 1 GB trace indexes in well under a second. */
-      row.index = chrono_track_index_new (self->trace, order[i]);
+      /* Up front: the layout needs every track's number of rows. */
+      row.index = get_track_index (self, order[i]);
       row.height = get_track_height (track, row.index);
       self->track_rows[order[i]] = self->rows->len;
       g_array_append_val (self->rows, row);
@@ -260,6 +276,25 @@ get_row_node (ChronoTimeline *self,
   return row->node;
 }
 
+/* TEXT shaped with the widget's font: the names and the ruler's labels
+ * repeat from frame to frame, so each is shaped once. Layouts follow
+ * changes of the widget's Pango context by themselves. */
+static PangoLayout *
+get_layout (ChronoTimeline *self,
+            const char     *text)
+{
+  PangoLayout *layout = g_hash_table_lookup (self->layouts, text);
+
+  if (layout == NULL)
+    {
+      if (g_hash_table_size (self->layouts) >= MAX_LAYOUTS)
+        g_hash_table_remove_all (self->layouts);
+      layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
+      g_hash_table_insert (self->layouts, g_strdup (text), layout);
+    }
+  return layout;
+}
+
 static void
 append_text (ChronoTimeline *self,
              GtkSnapshot    *snapshot,
@@ -270,14 +305,11 @@ append_text (ChronoTimeline *self,
              double          height,
              const GdkRGBA  *color)
 {
-  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
+  PangoLayout *layout = get_layout (self, text);
   int text_height;
 
-  if (max_width > 0)
-    {
-      pango_layout_set_width (layout, (int) (max_width * PANGO_SCALE));
-      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
-    }
+  pango_layout_set_width (layout, max_width > 0 ? (int) (max_width * PANGO_SCALE) : -1);
+  pango_layout_set_ellipsize (layout, max_width > 0 ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
   pango_layout_get_pixel_size (layout, NULL, &text_height);
 
   gtk_snapshot_save (snapshot);
@@ -291,9 +323,12 @@ static double
 measure_text_cb (const char *text,
                  gpointer    user_data)
 {
-  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (user_data, text);
+  PangoLayout *layout = get_layout (user_data, text);
   int width;
 
+  /* Unlimited, as append_text() draws the ruler's labels. */
+  pango_layout_set_width (layout, -1);
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_NONE);
   pango_layout_get_pixel_size (layout, &width, NULL);
   return width;
 }
@@ -692,6 +727,7 @@ chrono_timeline_finalize (GObject *object)
   ChronoTimeline *self = CHRONO_TIMELINE (object);
 
   g_clear_pointer (&self->rows, g_array_unref);
+  g_clear_pointer (&self->layouts, g_hash_table_unref);
   g_clear_pointer (&self->track_rows, g_free);
   g_clear_object (&self->viewport);
 
@@ -805,6 +841,7 @@ chrono_timeline_init (ChronoTimeline *self)
   GtkGesture *gesture;
 
   self->rows = g_array_new (FALSE, TRUE, sizeof (Row));
+  self->layouts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   g_array_set_clear_func (self->rows, row_clear);
   self->viewport = chrono_viewport_new ();
   g_signal_connect_swapped (self->viewport, "changed", G_CALLBACK (viewport_changed_cb), self);
@@ -839,6 +876,24 @@ GtkWidget *
 chrono_timeline_new (ChronoTrace *trace)
 {
   return g_object_new (CHRONO_TYPE_TIMELINE, "trace", trace, NULL);
+}
+
+GtkWidget *
+chrono_timeline_new_indexed (ChronoTrace *trace,
+                             GPtrArray   *indexes)
+{
+  ChronoTimeline *self;
+
+  g_return_val_if_fail (CHRONO_IS_TRACE (trace), NULL);
+  g_return_val_if_fail (indexes != NULL, NULL);
+  g_return_val_if_fail (indexes->len == chrono_trace_get_n_tracks (trace), NULL);
+
+  self = g_object_new (CHRONO_TYPE_TIMELINE, NULL);
+  self->indexes = indexes;
+  chrono_timeline_set_trace (self, trace);
+  /* The rows hold the indexes now. */
+  self->indexes = NULL;
+  return GTK_WIDGET (self);
 }
 
 ChronoTrace *

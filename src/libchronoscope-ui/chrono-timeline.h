@@ -21,6 +21,11 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (ChronoTimeline, chrono_timeline, CHRONO, TIMELINE, GtkWidget)
 
 GtkWidget      *chrono_timeline_new           (ChronoTrace    *trace);
+/* INDEXES holds one ChronoTrackIndex per track of TRACE, built on a
+ * worker thread (chrono_track_index_new_all()), so that showing the
+ * timeline does not index the trace on the main thread. */
+GtkWidget      *chrono_timeline_new_indexed   (ChronoTrace    *trace,
+                                               GPtrArray      *indexes);
 ChronoTrace    *chrono_timeline_get_trace     (ChronoTimeline *self);
 void            chrono_timeline_set_trace     (ChronoTimeline *self,
                                                ChronoTrace    *trace);

@@ -32,6 +32,11 @@ struct _ChronoTrackIndex
   Row               *rows;
   guint32           *lane_row;     /* first row of each lane */
   guint32           *order;        /* span indices, row after row, by start */
+  /* The start and end, and the kind, of the span at each position of
+   * ORDER: walks read them in row order, where the track's own columns
+   * are scattered in memory. */
+  gint64            *bounds;
+  guint8            *kinds;
 
   /* Level k >= BASE_LEVEL of a row merges 2^k adjacent spans into a
    * block [start of its first span, end of its last-ending one] of the
@@ -114,6 +119,8 @@ build_rows (ChronoTrackIndex *self)
 
   /* Spans come sorted by start, so each row's list is too. */
   self->order = g_new (guint32, MAX (t->n_spans, 1));
+  self->bounds = g_new (gint64, 2 * (gsize) MAX (t->n_spans, 1));
+  self->kinds = g_new (guint8, MAX (t->n_spans, 1));
   fill = g_new0 (guint32, MAX (self->n_rows, 1));
   last_end = g_new (gint64, MAX (self->n_rows, 1));
   for (guint r = 0; r < self->n_rows; r++)
@@ -123,6 +130,9 @@ build_rows (ChronoTrackIndex *self)
       guint r = span_row (self, i);
       Row *rw = &self->rows[r];
 
+      self->bounds[2 * (rw->first + fill[r])] = t->start[i];
+      self->bounds[2 * (rw->first + fill[r]) + 1] = span_end (t, i);
+      self->kinds[rw->first + fill[r]] = t->kind[i];
       self->order[rw->first + fill[r]++] = i;
       if (t->start[i] < last_end[r])
         rw->overlaps = TRUE;
@@ -257,6 +267,8 @@ chrono_track_index_finalize (GObject *object)
   g_free (self->rows);
   g_free (self->lane_row);
   g_free (self->order);
+  g_free (self->bounds);
+  g_free (self->kinds);
   g_free (self->level_first);
   g_free (self->block_end);
   g_free (self->block_kind);
@@ -292,6 +304,35 @@ chrono_track_index_new (ChronoTrace *trace,
   build_pyramid (self);
   find_value_range (self);
   return self;
+}
+
+/**
+ * chrono_track_index_new_all:
+ *
+ * Indexes every track of TRACE, for a loading thread to do before the
+ * timeline needs them.
+ *
+ * Returns: (transfer container): one index per track, in track order,
+ *   or %NULL when CANCELLABLE was cancelled
+ */
+GPtrArray *
+chrono_track_index_new_all (ChronoTrace  *trace,
+                            GCancellable *cancellable)
+{
+  g_autoptr(GPtrArray) indexes = NULL;
+  guint n_tracks;
+
+  g_return_val_if_fail (CHRONO_IS_TRACE (trace), NULL);
+
+  n_tracks = chrono_trace_get_n_tracks (trace);
+  indexes = g_ptr_array_new_full (n_tracks, g_object_unref);
+  for (guint t = 0; t < n_tracks; t++)
+    {
+      if (g_cancellable_is_cancelled (cancellable))
+        return NULL;
+      g_ptr_array_add (indexes, chrono_track_index_new (trace, t));
+    }
+  return g_steal_pointer (&indexes);
 }
 
 ChronoTrace *
@@ -350,6 +391,8 @@ typedef struct {
   ChronoTrackIndex  *self;
   const Row         *row;
   const guint32     *order;     /* the row's spans */
+  const gint64      *bounds;    /* their starts and ends */
+  const guint8      *kinds;
   ChronoTimeMap      map;
   double             width;
   double             min_width;
@@ -368,14 +411,14 @@ static inline double
 start_x (const Walk *w,
          guint32     p)
 {
-  return chrono_time_map_to_x (&w->map, w->self->track->start[w->order[p]]);
+  return chrono_time_map_to_x (&w->map, w->bounds[2 * p]);
 }
 
 static inline double
 end_x (const Walk *w,
        guint32     p)
 {
-  return chrono_time_map_to_x (&w->map, span_end (w->self->track, w->order[p]));
+  return chrono_time_map_to_x (&w->map, w->bounds[2 * p + 1]);
 }
 
 /* The first position whose span ends at or after x = 0; in a row whose
@@ -418,6 +461,14 @@ first_starting_after (const Walk *w,
   return lo;
 }
 
+/* span_weight() of the span at position P. */
+static inline gint64
+position_weight (const Walk *w,
+                 guint32     p)
+{
+  return MAX (w->bounds[2 * p + 1] - w->bounds[2 * p], 0) + 1;
+}
+
 static void
 flush_run (Walk *w)
 {
@@ -434,19 +485,16 @@ start_run (Walk   *w,
            double  x0,
            double  x1)
 {
-  const ChronoTrack *t = w->self->track;
-  guint32 i = w->order[p];
-
   flush_run (w);
   w->in_run = TRUE;
   w->run.x0 = x0;
   w->run.x1 = x1;
   w->run.first = p;
   w->run.n_spans = 1;
-  w->run.span = i;
-  w->run_end = span_end (t, i);
+  w->run.span = w->order[p];
+  w->run_end = w->bounds[2 * p + 1];
   memset (w->weights, 0, sizeof w->weights);
-  w->weights[t->kind[i]] = span_weight (t, i);
+  w->weights[w->kinds[p]] = position_weight (w, p);
 }
 
 static void
@@ -482,10 +530,10 @@ block_tail (const Walk *w,
 
 /* Whether the tail at LEVEL may join the run whole. In a row without
  * overlaps its spans start at or after the run's end, so if the tail
- * ends less than LIMIT px past the run, each of its spans is narrower
- * than that and follows the one before by less than that: each would
- * have joined one by one. It must also end inside the window. Reads
- * only the block, not the spans, whose starts are scattered in memory. */
+ * ends before LIMIT, each of its spans is narrower than the run's
+ * distance to LIMIT and starts before LIMIT: each would have joined
+ * one by one. It must also end inside the window. Reads only the
+ * block, not the spans, whose starts are scattered in memory. */
 static gboolean
 tail_fits (const Walk *w,
            guint       level,
@@ -497,7 +545,7 @@ tail_fits (const Walk *w,
   guint32 n = block_tail (w, level, p, &block);
 
   return p + n <= stop
-         && chrono_time_map_to_x (&w->map, w->self->block_end[block]) - w->run.x1 < limit;
+         && chrono_time_map_to_x (&w->map, w->self->block_end[block]) < limit;
 }
 
 /* Whether P lies in the second half of the block above its LEVEL
@@ -522,7 +570,10 @@ swallow_block (Walk    *w,
                guint32  stop)
 {
   const Row *rw = w->row;
-  double limit = MIN (CHRONO_TRACK_INDEX_JOIN_PX, w->min_width);
+  /* Spans starting before the pixel after the run's last one join it
+   * (chrono_track_index_joins_run()); narrower than MIN_WIDTH, they
+   * are not boxes of their own. */
+  double limit = MIN (ceil (w->run.x1) + 1, w->run.x1 + w->min_width);
   guint hint = MIN (w->level_hint, rw->n_levels - 1);
   guint level = 0;
   guint32 n, block;
@@ -558,7 +609,6 @@ chrono_track_index_walk_row (ChronoTrackIndex  *self,
                              ChronoRowItemFunc  func,
                              gpointer           user_data)
 {
-  const ChronoTrack *t;
   Walk w = { 0 };
   guint32 p, stop;
 
@@ -567,10 +617,11 @@ chrono_track_index_walk_row (ChronoTrackIndex  *self,
   g_return_val_if_fail (row < self->n_rows, 0);
   g_return_val_if_fail (func != NULL, 0);
 
-  t = self->track;
   w.self = self;
   w.row = &self->rows[row];
   w.order = self->order + w.row->first;
+  w.bounds = self->bounds + 2 * (gsize) w.row->first;
+  w.kinds = self->kinds + w.row->first;
   _chrono_viewport_get_time_map (viewport, &w.map);
   w.width = chrono_viewport_get_width_px (viewport);
   w.min_width = min_width_px;
@@ -585,7 +636,6 @@ chrono_track_index_walk_row (ChronoTrackIndex  *self,
   stop = first_starting_after (&w, w.width);
   while (p < stop)
     {
-      guint32 i = w.order[p];
       double x0 = start_x (&w, p);
       double x1 = end_x (&w, p);
 
@@ -598,7 +648,7 @@ chrono_track_index_walk_row (ChronoTrackIndex  *self,
         }
       if (x1 - x0 >= min_width_px)
         {
-          ChronoRowItem item = { x0, x1, p, 1, i, t->kind[i] };
+          ChronoRowItem item = { x0, x1, p, 1, w.order[p], w.kinds[p] };
 
           flush_run (&w);
           func (&item, user_data);
@@ -606,8 +656,8 @@ chrono_track_index_walk_row (ChronoTrackIndex  *self,
           continue;
         }
 
-      if (w.in_run && x0 - w.run.x1 < CHRONO_TRACK_INDEX_JOIN_PX)
-        extend_run (&w, 1, span_end (t, i), t->kind[i], span_weight (t, i));
+      if (w.in_run && chrono_track_index_joins_run (w.run.x1, x0))
+        extend_run (&w, 1, w.bounds[2 * p + 1], w.kinds[p], position_weight (&w, p));
       else
         start_run (&w, p, x0, x1);
       p++;
@@ -684,6 +734,7 @@ chrono_track_index_hit_test (ChronoTrackIndex *self,
   w.self = self;
   w.row = &self->rows[(guint) row];
   w.order = self->order + w.row->first;
+  w.bounds = self->bounds + 2 * (gsize) w.row->first;
   _chrono_viewport_get_time_map (viewport, &w.map);
   if (w.map.px_per_ns <= 0)
     return FALSE;
@@ -731,7 +782,7 @@ chrono_track_index_get_memory_size (ChronoTrackIndex *self)
   return sizeof *self
        + sizeof (Row) * self->n_rows
        + sizeof (guint32) * self->track->n_lanes
-       + sizeof (guint32) * self->track->n_spans
+       + (sizeof (guint32) + 2 * sizeof (gint64) + sizeof (guint8)) * self->track->n_spans
        + sizeof (guint32) * self->n_level_entries
        + (sizeof (gint64) + sizeof (guint8)) * self->n_blocks;
 }

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench-stats.h"
 #include "chrono-loader.h"
 #include "chrono-track-painter.h"
 
@@ -41,15 +42,6 @@ typedef struct {
   GPtrArray           *indexes;
   double               row_height;
 } Timeline;
-
-static double
-cpu_ms (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 static void
 count_nodes (GskRenderNode *node,
@@ -132,24 +124,12 @@ paint_frame (Timeline *tl,
   return gsk_container_node_new ((GskRenderNode **) children->pdata, children->len);
 }
 
-static int
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
 static void
 print_percentiles (const char *what,
                    GArray     *ms)
 {
-  double *v = (double *) ms->data;
-
-  g_array_sort (ms, compare_doubles);
   printf ("%-22s p50 %8.3f ms   p95 %8.3f ms   p99 %8.3f ms   (%u frames)\n", what,
-          v[(ms->len - 1) * 50 / 100], v[(ms->len - 1) * 95 / 100], v[(ms->len - 1) * 99 / 100],
+          bench_percentile (ms, 50), bench_percentile (ms, 95), bench_percentile (ms, 99),
           ms->len);
 }
 
@@ -225,7 +205,7 @@ main (int   argc,
   printf ("load                   %.2f s\n", (g_get_monotonic_time () - t0) / 1e6);
 
   t0 = g_get_monotonic_time ();
-  cpu = cpu_ms ();
+  cpu = bench_thread_cpu_ms ();
   tl.indexes = g_ptr_array_new_with_free_func (g_object_unref);
   for (guint i = 0; i < chrono_trace_get_n_tracks (tl.trace); i++)
     {
@@ -237,7 +217,7 @@ main (int   argc,
     }
   printf ("index                  %.1f ms (%.1f ms CPU), %.1f MB for %" G_GUINT64_FORMAT
           " spans (%.2f B/span)\n",
-          (g_get_monotonic_time () - t0) / 1000.0, cpu_ms () - cpu, index_bytes / 1e6, n_spans,
+          (g_get_monotonic_time () - t0) / 1000.0, bench_thread_cpu_ms () - cpu, index_bytes / 1e6, n_spans,
           n_spans ? (double) index_bytes / n_spans : 0.0);
 
   tl.painter = chrono_track_painter_new (tl.trace);
@@ -270,9 +250,9 @@ main (int   argc,
           double height, ms, frame_cpu;
 
           t0 = g_get_monotonic_time ();
-          cpu = cpu_ms ();
+          cpu = bench_thread_cpu_ms ();
           frame = paint_frame (&tl, &height);
-          frame_cpu = cpu_ms () - cpu;
+          frame_cpu = bench_thread_cpu_ms () - cpu;
           ms = (g_get_monotonic_time () - t0) / 1000.0;
           g_array_append_val (build_ms, ms);
           g_array_append_val (build_cpu_ms, frame_cpu);

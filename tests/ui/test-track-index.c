@@ -182,7 +182,7 @@ brute_runs (ChronoTrackIndex *index,
           in_run = FALSE;
           g_array_append_val (items, item);
         }
-      else if (in_run && x0 - run.x1 < CHRONO_TRACK_INDEX_JOIN_PX)
+      else if (in_run && chrono_track_index_joins_run (run.x1, x0))
         {
           run.n_spans++;
           run.x1 = MAX (run.x1, x1);
@@ -645,6 +645,95 @@ test_empty_and_counters (void)
   g_assert_false (chrono_track_index_hit_test (index, viewport, 10, 50, 5, NULL));
 }
 
+/* Groups of narrow spans, PITCH_PX apart at 1 px a microsecond, each
+ * 0.5 px wide and starting a quarter pixel into a column. */
+static ChronoTrace *
+pitched_trace (double pitch_px,
+               guint  n_groups)
+{
+  g_autoptr(GString) json = g_string_new ("{\"traceEvents\":[");
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  ChronoTrace *trace;
+
+  for (guint k = 0; k < n_groups; k++)
+    g_string_append_printf (json, "%s{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"name\":\"op\","
+                            "\"ts\":%.3f,\"dur\":0.5}",
+                            k > 0 ? "," : "", k * pitch_px + 0.25);
+  g_string_append (json, "]}");
+  bytes = g_string_free_to_bytes (g_steal_pointer (&json));
+  trace = chrono_trace_load_bytes (bytes, "pitched.json", &error);
+  g_assert_no_error (error);
+  return trace;
+}
+
+/* Narrow spans join a run when, drawn out to whole pixels, nothing would
+ * show between them; an empty pixel column keeps them apart. */
+static void
+test_runs_join_by_pixel (void)
+{
+  const struct {
+    double pitch;
+    guint  items;
+  } cases[] = {
+    { 1.5, 1 },    /* columns 0, 1-2, 3, 4-5 ...: touching */
+    { 3.0, 100 },  /* columns 0, 3, 6 ...: two empty ones between */
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr(ChronoTrace) trace = pitched_trace (cases[c].pitch, 100);
+      g_autoptr(ChronoTrackIndex) index = chrono_track_index_new (trace, 0);
+      g_autoptr(ChronoViewport) viewport = chrono_viewport_new ();
+      g_autoptr(GArray) items = NULL;
+      guint32 covered = 0;
+
+      chrono_viewport_set_width_px (viewport, 1000);
+      chrono_viewport_set_bounds (viewport, 0, 1000 * 1000);
+      chrono_viewport_zoom_to_range (viewport, 0, 1000 * 1000);
+      items = walk (index, 0, viewport, 2.0, NULL);
+      g_assert_cmpuint (items->len, ==, cases[c].items);
+      for (guint i = 0; i < items->len; i++)
+        covered += g_array_index (items, ChronoRowItem, i).n_spans;
+      g_assert_cmpuint (covered, ==, 100);
+    }
+}
+
+/* Indexing every track at once, as the loading thread does, gives what
+ * indexing each track alone gives; cancelled, it gives nothing. */
+static void
+test_new_all (void)
+{
+  g_autoptr(ChronoTrace) trace = random_trace (7, 500);
+  g_autoptr(GPtrArray) indexes = chrono_track_index_new_all (trace, NULL);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+
+  g_assert_nonnull (indexes);
+  g_assert_cmpuint (indexes->len, ==, chrono_trace_get_n_tracks (trace));
+  for (guint k = 0; k < indexes->len; k++)
+    {
+      ChronoTrackIndex *index = g_ptr_array_index (indexes, k);
+      g_autoptr(ChronoTrackIndex) alone = chrono_track_index_new (trace, k);
+
+      g_assert_cmpuint (chrono_track_index_get_track_number (index), ==, k);
+      g_assert_cmpuint (chrono_track_index_get_n_rows (index), ==,
+                        chrono_track_index_get_n_rows (alone));
+      g_assert_cmpuint (chrono_track_index_get_memory_size (index), ==,
+                        chrono_track_index_get_memory_size (alone));
+      for (guint r = 0; r < chrono_track_index_get_n_rows (index); r++)
+        {
+          guint32 n, n_alone;
+          const guint32 *spans = chrono_track_index_get_row_spans (index, r, &n);
+          const guint32 *spans_alone = chrono_track_index_get_row_spans (alone, r, &n_alone);
+
+          g_assert_cmpmem (spans, n * sizeof (guint32), spans_alone, n_alone * sizeof (guint32));
+        }
+    }
+
+  g_cancellable_cancel (cancellable);
+  g_assert_null (chrono_track_index_new_all (trace, cancellable));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -654,11 +743,13 @@ main (int   argc,
   g_test_add_func ("/track-index/rows", test_rows);
   g_test_add_func ("/track-index/visible", test_visible);
   g_test_add_func ("/track-index/runs", test_runs);
+  g_test_add_func ("/track-index/runs-join-by-pixel", test_runs_join_by_pixel);
   g_test_add_func ("/track-index/far-zoom-visits", test_far_zoom_visits);
   g_test_add_func ("/track-index/hit-test", test_hit_test);
   g_test_add_func ("/track-index/depth-cap", test_depth_cap);
   g_test_add_func ("/track-index/dominant-kind", test_dominant_kind);
   g_test_add_func ("/track-index/empty-and-counters", test_empty_and_counters);
+  g_test_add_func ("/track-index/new-all", test_new_all);
 
   return g_test_run ();
 }

@@ -1,0 +1,593 @@
+/* bench-frame.c: how long the application's timeline takes per frame
+ *
+ * Usage: xvfb-run -a -s "-screen 0 1920x1200x24" \
+ *          bench-frame [TRACE] [--size SIZE] [--cli PATH] [--keep]
+ *
+ * Opens TRACE (without one: an example trace of SIZE, 3GB by default,
+ * about ten million events, written by `chronoscope-cli example` into a
+ * temporary folder) in the application's own window, 1600 x 1000 px,
+ * and waits for it to load. Then it drives the timeline: zooms in step
+ * by step at three points, from the whole trace down to a few
+ * microseconds, and out again; pans left and right at four zoom levels;
+ * scrolls the tracks down and up. Each step is one real frame of the
+ * window's frame clock, and for each it measures:
+ *
+ *   frame     the frame clock's paint phase, the timeline's snapshot plus
+ *             the window's (the other widgets' nodes are cached) plus GSK
+ *             rendering the window, and then the time the X server takes
+ *             to finish drawing (a round trip): the cairo renderer leaves
+ *             the rasterizing to the server
+ *   snapshot  the timeline's snapshot alone (its snapshot vfunc, timed
+ *             around the call GTK makes)
+ *   render    frame minus snapshot
+ *
+ * and the main thread's CPU time for the paint phase and the snapshot
+ * (without the X server's part): steadier than wall time when other
+ * work shares the cores.
+ *
+ * The renderer is the application's choice (cairo without a GPU, see
+ * chrono_application_choose_renderer()); GSK_RENDERER=gl measures GTK's
+ * GL renderer instead.
+ *
+ * It prints their p50/p95/p99, also per kind of step, and against a
+ * baseline measured last: frames in which the timeline, without a trace,
+ * only changes its background colour, so the renderer redraws the same
+ * area with nothing in it. It prints how long after the document turned
+ * loaded (the track indexes are built by then, on the loading thread)
+ * the first frame that drew the timeline was done, and the peak RSS (VmHWM) of this process, which is
+ * the application, against `chronoscope-cli info TRACE` run as a child
+ * process beforehand (its ru_maxrss).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "app-test-utils.h"
+#include "bench-stats.h"
+#include "chrono-timeline.h"
+
+#define WINDOW_WIDTH   1600
+#define WINDOW_HEIGHT  1000
+#define ZOOM_STEP      1.25
+#define MIN_WINDOW_NS  4000
+#define PAN_STEPS      24
+#define SCROLL_STEPS   24
+#define FRAME_TIMEOUT_MS 10000
+
+extern char **environ;
+
+typedef enum {
+  STEP_ZOOM,
+  STEP_PAN,
+  STEP_SCROLL,
+  N_STEP_KINDS
+} StepKind;
+
+static const char *step_names[N_STEP_KINDS] = { "zoom", "pan", "scroll" };
+
+typedef struct {
+  double frame_ms;
+  double snapshot_ms;
+  double render_ms;
+  double frame_cpu_ms;
+  double snapshot_cpu_ms;
+} FrameTimes;
+
+/* Filled in by the frame clock and the wrapped snapshot vfunc. */
+static struct {
+  gint64  before_paint;
+  gint64  layout_done;
+  double  layout_done_cpu;
+  gint64  snapshot_us;      /* the timeline's, in the current frame */
+  double  snapshot_cpu;
+  guint   snapshots;        /* of the timeline, ever */
+  guint   frames;           /* after-paint signals seen */
+  FrameTimes last;
+  gboolean last_drew_timeline;
+} clock_state;
+
+static void (*timeline_snapshot) (GtkWidget *, GtkSnapshot *);
+
+static void
+timed_snapshot (GtkWidget   *widget,
+                GtkSnapshot *snapshot)
+{
+  gint64 start = g_get_monotonic_time ();
+  double cpu = bench_thread_cpu_ms ();
+
+  timeline_snapshot (widget, snapshot);
+  clock_state.snapshot_cpu += bench_thread_cpu_ms () - cpu;
+  clock_state.snapshot_us += g_get_monotonic_time () - start;
+  clock_state.snapshots++;
+}
+
+static void
+before_paint_cb (GdkFrameClock *clock)
+{
+  clock_state.before_paint = g_get_monotonic_time ();
+  clock_state.layout_done = 0;
+  clock_state.layout_done_cpu = bench_thread_cpu_ms ();
+  clock_state.snapshot_us = 0;
+  clock_state.snapshot_cpu = 0;
+}
+
+static void
+layout_done_cb (GdkFrameClock *clock)
+{
+  clock_state.layout_done = g_get_monotonic_time ();
+  clock_state.layout_done_cpu = bench_thread_cpu_ms ();
+}
+
+static void
+after_paint_cb (GdkFrameClock *clock,
+                GdkDisplay    *display)
+{
+  gint64 paint_start = clock_state.layout_done ? clock_state.layout_done : clock_state.before_paint;
+  gint64 now;
+
+  clock_state.last.frame_cpu_ms = bench_thread_cpu_ms () - clock_state.layout_done_cpu;
+  clock_state.last.snapshot_cpu_ms = clock_state.snapshot_cpu;
+  gdk_display_sync (display);
+  now = g_get_monotonic_time ();
+  clock_state.last.frame_ms = (now - paint_start) / 1e3;
+  clock_state.last.snapshot_ms = clock_state.snapshot_us / 1e3;
+  clock_state.last.render_ms = clock_state.last.frame_ms - clock_state.last.snapshot_ms;
+  clock_state.last_drew_timeline = clock_state.snapshot_us > 0;
+  clock_state.frames++;
+}
+
+static void
+watch_frame_clock (GtkWidget *window)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (window);
+
+  g_signal_connect (clock, "before-paint", G_CALLBACK (before_paint_cb), NULL);
+  /* After the window's own handler: layout is done, painting starts. */
+  g_signal_connect_after (clock, "layout", G_CALLBACK (layout_done_cb), NULL);
+  g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), gtk_widget_get_display (window));
+}
+
+static gboolean
+frames_past (gpointer data)
+{
+  return clock_state.frames > GPOINTER_TO_UINT (data) && clock_state.last_drew_timeline;
+}
+
+/* Waits for the frame that draws the change just made. */
+static gboolean
+next_frame (GtkWidget  *timeline,
+            FrameTimes *times)
+{
+  guint seen = clock_state.frames;
+
+  gtk_widget_queue_draw (timeline);
+  if (!app_test_spin_until (frames_past, GUINT_TO_POINTER (seen), FRAME_TIMEOUT_MS))
+    return FALSE;
+  *times = clock_state.last;
+  return TRUE;
+}
+
+/* Returns the p95. */
+static double
+print_percentiles (const char *what,
+                   GArray     *frames,
+                   gsize       offset)
+{
+  g_autoptr(GArray) ms = g_array_new (FALSE, FALSE, sizeof (double));
+
+  for (guint i = 0; i < frames->len; i++)
+    {
+      const char *frame = (const char *) &g_array_index (frames, FrameTimes, i);
+      double value = *(const double *) (frame + offset);
+
+      g_array_append_val (ms, value);
+    }
+  if (ms->len == 0)
+    return 0;
+  printf ("  %-18s p50 %7.2f ms  p95 %7.2f ms  p99 %7.2f ms  max %7.2f ms  (%u frames)\n",
+          what, bench_percentile (ms, 50), bench_percentile (ms, 95), bench_percentile (ms, 99),
+          bench_percentile (ms, 100), ms->len);
+  return bench_percentile (ms, 95);
+}
+
+/* Returns the frames' p95. */
+static double
+print_frames (const char *title,
+              GArray     *frames)
+{
+  double p95;
+
+  printf ("%s\n", title);
+  p95 = print_percentiles ("frame", frames, G_STRUCT_OFFSET (FrameTimes, frame_ms));
+  print_percentiles ("  snapshot", frames, G_STRUCT_OFFSET (FrameTimes, snapshot_ms));
+  print_percentiles ("  render", frames, G_STRUCT_OFFSET (FrameTimes, render_ms));
+  print_percentiles ("frame, CPU", frames, G_STRUCT_OFFSET (FrameTimes, frame_cpu_ms));
+  print_percentiles ("  snapshot, CPU", frames, G_STRUCT_OFFSET (FrameTimes, snapshot_cpu_ms));
+  return p95;
+}
+
+static void
+record (GArray     *all,
+        GArray     *kind,
+        FrameTimes *times)
+{
+  g_array_append_val (all, *times);
+  g_array_append_val (kind, *times);
+}
+
+/* Zooms by ZOOM_STEP at X (in the track area) until the window is
+ * shorter than MIN_WINDOW_NS, then back out to the whole trace. */
+static gboolean
+zoom_in_and_out (GtkWidget *timeline,
+                 double     x,
+                 GArray    *all,
+                 GArray    *zooms)
+{
+  ChronoViewport *viewport = chrono_timeline_get_viewport (CHRONO_TIMELINE (timeline));
+  gint64 whole;
+  FrameTimes times;
+
+  chrono_viewport_show_all (viewport);
+  whole = chrono_viewport_get_duration (viewport);
+  while (chrono_viewport_get_duration (viewport) > MIN_WINDOW_NS)
+    {
+      gint64 before = chrono_viewport_get_duration (viewport);
+
+      chrono_viewport_zoom (viewport, ZOOM_STEP, x);
+      if (chrono_viewport_get_duration (viewport) == before || !next_frame (timeline, &times))
+        return FALSE;
+      record (all, zooms, &times);
+    }
+  while (chrono_viewport_get_duration (viewport) < whole)
+    {
+      chrono_viewport_zoom (viewport, 1 / ZOOM_STEP, x);
+      if (!next_frame (timeline, &times))
+        return FALSE;
+      record (all, zooms, &times);
+    }
+  return TRUE;
+}
+
+/* Pans right, then back left, at a window of DURATION around the middle
+ * of the trace. */
+static gboolean
+pan_at (GtkWidget *timeline,
+        double     duration,
+        GArray    *all,
+        GArray    *pans)
+{
+  ChronoViewport *viewport = chrono_timeline_get_viewport (CHRONO_TIMELINE (timeline));
+  double width = chrono_viewport_get_width_px (viewport);
+  FrameTimes times;
+  gint64 middle;
+
+  chrono_viewport_show_all (viewport);
+  middle = chrono_viewport_get_start_ns (viewport) + chrono_viewport_get_duration (viewport) / 2;
+  chrono_viewport_zoom_to_range (viewport, middle - (gint64) (duration / 2),
+                                 middle + (gint64) (duration / 2));
+  for (int i = 0; i < 2 * PAN_STEPS; i++)
+    {
+      chrono_viewport_pan (viewport, (i < PAN_STEPS ? 0.1 : -0.1) * width);
+      if (!next_frame (timeline, &times))
+        return FALSE;
+      record (all, pans, &times);
+    }
+  return TRUE;
+}
+
+/* Where the first span of the first track with spans is drawn: it moves
+ * when the tracks scroll. */
+static double
+first_span_y (GtkWidget *timeline)
+{
+  ChronoTrace *trace = chrono_timeline_get_trace (CHRONO_TIMELINE (timeline));
+  graphene_rect_t area;
+
+  for (guint t = 0; t < chrono_trace_get_n_tracks (trace); t++)
+    {
+      ChronoSpanRef span = { t, 0 };
+
+      if (chrono_trace_get_track (trace, t)->n_spans > 0 &&
+          chrono_timeline_get_span_area (CHRONO_TIMELINE (timeline), span, &area))
+        return area.origin.y;
+    }
+  return 0;
+}
+
+/* Only the steps that moved the tracks count: when they all fit, none do. */
+static gboolean
+scroll_tracks (GtkWidget *timeline,
+               GArray    *all,
+               GArray    *scrolls)
+{
+  FrameTimes times;
+
+  chrono_viewport_show_all (chrono_timeline_get_viewport (CHRONO_TIMELINE (timeline)));
+  for (int i = 0; i < 2 * SCROLL_STEPS; i++)
+    {
+      double y = first_span_y (timeline);
+
+      gtk_widget_activate_action (timeline, i < SCROLL_STEPS ? "timeline.scroll-down"
+                                                             : "timeline.scroll-up", NULL);
+      if (!next_frame (timeline, &times))
+        return FALSE;
+      if (first_span_y (timeline) != y)
+        record (all, scrolls, &times);
+    }
+  return TRUE;
+}
+
+/* The renderer's own cost for the same area: the timeline, without a
+ * trace, changes only its background colour from frame to frame. */
+static gboolean
+measure_baseline (GtkWidget *timeline,
+                  GArray    *baseline)
+{
+  FrameTimes times;
+
+  chrono_timeline_set_trace (CHRONO_TIMELINE (timeline), NULL);
+  for (int i = 0; i < 2 * SCROLL_STEPS; i++)
+    {
+      chrono_timeline_set_dark (CHRONO_TIMELINE (timeline),
+                                !chrono_timeline_get_dark (CHRONO_TIMELINE (timeline)));
+      if (!next_frame (timeline, &times))
+        return FALSE;
+      g_array_append_val (baseline, times);
+    }
+  return TRUE;
+}
+
+/* Sets the window's size in widget pixels: the default size counts the
+ * margins of client-side decorations too. */
+static void
+size_window (GtkWidget *window)
+{
+  for (int attempt = 0; attempt < 3; attempt++)
+    {
+      int width = gtk_widget_get_width (window), height = gtk_widget_get_height (window);
+      int default_width, default_height;
+
+      if (width == WINDOW_WIDTH && height == WINDOW_HEIGHT)
+        return;
+      gtk_window_get_default_size (GTK_WINDOW (window), &default_width, &default_height);
+      gtk_window_set_default_size (GTK_WINDOW (window),
+                                   attempt == 0 ? WINDOW_WIDTH : default_width + WINDOW_WIDTH - width,
+                                   attempt == 0 ? WINDOW_HEIGHT : default_height + WINDOW_HEIGHT - height);
+      g_assert_true (app_test_wait_for_paint (window, FRAME_TIMEOUT_MS));
+    }
+}
+
+/* Runs ARGV and returns its peak RSS in bytes, 0 when it failed. */
+static guint64
+child_peak_rss (char **argv)
+{
+  posix_spawn_file_actions_t actions;
+  struct rusage usage;
+  pid_t pid;
+  int status, spawned;
+
+  posix_spawn_file_actions_init (&actions);
+  posix_spawn_file_actions_addopen (&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  spawned = posix_spawn (&pid, argv[0], &actions, NULL, argv, environ);
+  posix_spawn_file_actions_destroy (&actions);
+  if (spawned != 0)
+    return 0;
+  while (wait4 (pid, &status, 0, &usage) < 0)
+    if (errno != EINTR)
+      return 0;
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    return 0;
+  return (guint64) usage.ru_maxrss * 1024;
+}
+
+/* VmHWM of this process, in bytes. */
+static guint64
+own_peak_rss (void)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
+    return 0;
+  line = strstr (status, "VmHWM:");
+  return line != NULL ? g_ascii_strtoull (line + 6, NULL, 10) * 1024 : 0;
+}
+
+typedef struct {
+  gint64 loaded_at;
+} LoadWatch;
+
+static void
+state_changed_cb (ChronoDocumentPage *page,
+                  GParamSpec         *pspec,
+                  LoadWatch          *watch)
+{
+  if (chrono_document_page_get_state (page) == CHRONO_DOCUMENT_STATE_LOADED)
+    watch->loaded_at = g_get_monotonic_time ();
+}
+
+static gboolean
+timeline_drawn (gpointer data)
+{
+  return clock_state.snapshots > 0 && clock_state.last_drew_timeline;
+}
+
+static char *
+write_example (const char *cli,
+               const char *size,
+               const char *dir)
+{
+  g_autofree char *path = g_build_filename (dir, "bench-frame.json", NULL);
+  char *argv[] = { (char *) cli, "example", "--size", (char *) size, "-o", path, NULL };
+  int status;
+
+  if (!g_spawn_sync (NULL, argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL,
+                     &status, NULL) || !g_spawn_check_wait_status (status, NULL))
+    return NULL;
+  return g_steal_pointer (&path);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autofree char *cli = NULL;
+  g_autofree char *size = NULL;
+  g_autofree char *trace = NULL;
+  g_autofree char *example_dir = NULL;
+  gboolean keep = FALSE;
+  const GOptionEntry entries[] = {
+    { "size", 0, 0, G_OPTION_ARG_STRING, &size, "Size of the example trace written without TRACE (default 3GB)", "SIZE" },
+    { "cli", 0, 0, G_OPTION_ARG_FILENAME, &cli, "chronoscope-cli to compare memory with (default $CHRONO_CLI)", "PATH" },
+    { "keep", 0, 0, G_OPTION_ARG_NONE, &keep, "Keep the example trace", NULL },
+    G_OPTION_ENTRY_NULL
+  };
+  g_autoptr(GOptionContext) options = g_option_context_new ("[TRACE] - frame times of the timeline");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (FrameTimes));
+  g_autoptr(GArray) baseline = g_array_new (FALSE, FALSE, sizeof (FrameTimes));
+  GArray *kinds[N_STEP_KINDS];
+  GtkWidgetClass *timeline_class;
+  ChronoWindow *window;
+  ChronoDocumentPage *page;
+  GtkWidget *timeline;
+  GtkNative *native;
+  LoadWatch watch = { 0 };
+  char *cli_argv[4];
+  guint64 cli_rss, app_rss;
+  gint64 opened_at, first_frame_at;
+  double track_width;
+  double p95, baseline_p95;
+  gboolean ok = TRUE;
+
+  g_option_context_add_main_entries (options, entries, NULL);
+  if (!g_option_context_parse (options, &argc, &argv, &error) || argc > 2)
+    {
+      fprintf (stderr, "%s\n", error ? error->message : "Usage: bench-frame [TRACE]");
+      return 2;
+    }
+  if (cli == NULL)
+    cli = g_strdup (g_getenv ("CHRONO_CLI"));
+  if (cli == NULL)
+    {
+      fprintf (stderr, "bench-frame: give --cli or set CHRONO_CLI\n");
+      return 2;
+    }
+
+  /* As the application's main() does. */
+  chrono_application_choose_renderer ();
+  if (!app_test_init (&argc, &argv))
+    return 77;
+
+  if (argc == 2)
+    trace = g_strdup (argv[1]);
+  else
+    {
+      example_dir = g_dir_make_tmp ("bench-frame-XXXXXX", &error);
+      g_assert_no_error (error);
+      trace = write_example (cli, size != NULL ? size : "3GB", example_dir);
+      if (trace == NULL)
+        {
+          fprintf (stderr, "bench-frame: %s could not write the example trace\n", cli);
+          return 1;
+        }
+    }
+
+  /* The CLI first, alone, so that neither run pays for the other. */
+  cli_argv[0] = cli;
+  cli_argv[1] = "info";
+  cli_argv[2] = trace;
+  cli_argv[3] = NULL;
+  cli_rss = child_peak_rss (cli_argv);
+  if (cli_rss == 0)
+    {
+      fprintf (stderr, "bench-frame: %s info %s failed\n", cli, trace);
+      return 1;
+    }
+
+  timeline_class = g_type_class_ref (CHRONO_TYPE_TIMELINE);
+  timeline_snapshot = timeline_class->snapshot;
+  timeline_class->snapshot = timed_snapshot;
+
+  window = app_test_get_window ();
+  g_assert_true (app_test_wait_for_paint (GTK_WIDGET (window), FRAME_TIMEOUT_MS));
+  size_window (GTK_WIDGET (window));
+  watch_frame_clock (GTK_WIDGET (window));
+
+  file = g_file_new_for_path (trace);
+  opened_at = g_get_monotonic_time ();
+  page = chrono_window_open_file (window, file);
+  g_signal_connect (page, "notify::state", G_CALLBACK (state_changed_cb), &watch);
+  if (!app_test_wait_for_state (page, CHRONO_DOCUMENT_STATE_LOADED, 600000))
+    {
+      fprintf (stderr, "bench-frame: %s did not load\n", trace);
+      return 1;
+    }
+  g_assert_true (app_test_spin_until (timeline_drawn, NULL, 60000));
+  first_frame_at = g_get_monotonic_time ();
+
+  timeline = app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_TIMELINE);
+  native = gtk_widget_get_native (timeline);
+  track_width = chrono_viewport_get_width_px (chrono_timeline_get_viewport (CHRONO_TIMELINE (timeline)));
+  printf ("trace %s\n", trace);
+  printf ("window %d x %d px, timeline %d x %d px, renderer %s\n",
+          gtk_widget_get_width (GTK_WIDGET (window)), gtk_widget_get_height (GTK_WIDGET (window)),
+          gtk_widget_get_width (timeline), gtk_widget_get_height (timeline),
+          G_OBJECT_TYPE_NAME (gtk_native_get_renderer (native)));
+  printf ("load (open to loaded)       %.2f s\n", (watch.loaded_at - opened_at) / 1e6);
+  printf ("loaded to first full frame  %.0f ms (frame %.1f ms, timeline snapshot %.1f ms)\n",
+          (first_frame_at - watch.loaded_at) / 1e3,
+          clock_state.last.frame_ms, clock_state.last.snapshot_ms);
+
+  for (int k = 0; k < N_STEP_KINDS; k++)
+    kinds[k] = g_array_new (FALSE, FALSE, sizeof (FrameTimes));
+  for (int p = 1; p <= 3 && ok; p++)
+    ok = zoom_in_and_out (timeline, track_width * p / 4, all, kinds[STEP_ZOOM]);
+  for (double d = chrono_viewport_get_duration (chrono_timeline_get_viewport (CHRONO_TIMELINE (timeline))) / 8;
+       d >= 1e4 && ok; d /= 100)
+    ok = pan_at (timeline, d, all, kinds[STEP_PAN]);
+  if (ok)
+    ok = scroll_tracks (timeline, all, kinds[STEP_SCROLL]);
+  app_rss = own_peak_rss ();
+  if (ok)
+    ok = measure_baseline (timeline, baseline);
+  if (!ok)
+    {
+      fprintf (stderr, "bench-frame: a frame did not come within %d ms\n", FRAME_TIMEOUT_MS);
+      return 1;
+    }
+
+  p95 = print_frames ("all steps", all);
+  for (int k = 0; k < N_STEP_KINDS; k++)
+    {
+      print_frames (step_names[k], kinds[k]);
+      g_array_unref (kinds[k]);
+    }
+  baseline_p95 = print_frames ("baseline (the same area, nothing in it)", baseline);
+  printf ("frame p95 / baseline p95: %.2f\n", baseline_p95 > 0 ? p95 / baseline_p95 : 0.0);
+
+  printf ("peak RSS: app %.0f MB, chronoscope-cli info %.0f MB, ratio %.2f\n",
+          app_rss / 1e6, cli_rss / 1e6, (double) app_rss / cli_rss);
+
+  app_test_close_all_tabs (window);
+  if (example_dir != NULL && !keep)
+    {
+      g_unlink (trace);
+      g_rmdir (example_dir);
+    }
+  g_type_class_unref (timeline_class);
+  return 0;
+}
