@@ -1019,16 +1019,6 @@ header_menu_requested (ChronoTimeline *self,
 }
 
 static void
-secondary_pressed_cb (GtkGestureClick *gesture,
-                      int              n_press,
-                      double           x,
-                      double           y,
-                      ChronoTimeline  *self)
-{
-  header_menu_requested (self, x, y);
-}
-
-static void
 long_pressed_cb (GtkGestureLongPress *gesture,
                  double               x,
                  double               y,
@@ -1049,7 +1039,13 @@ click_pressed_cb (GtkGestureClick *gesture,
   gtk_widget_grab_focus (GTK_WIDGET (self));
   if (self->trace == NULL || n_press != 1)
     return;
-  if (x < HEADER_WIDTH)
+  if (gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture)) == GDK_BUTTON_SECONDARY)
+    {
+      header_menu_requested (self, x, y);
+      return;
+    }
+  /* A track's name makes it the one the track actions act on. */
+  if (x < HEADER_WIDTH && get_track_at (self, y) != NO_TRACK)
     {
       set_current_track (self, get_track_at (self, y));
       return;
@@ -1296,12 +1292,9 @@ chrono_timeline_init (ChronoTimeline *self)
   gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
 
   gesture = gtk_gesture_click_new ();
+  /* The secondary button opens the track menu. */
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), 0);
   g_signal_connect (gesture, "pressed", G_CALLBACK (click_pressed_cb), self);
-  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
-
-  gesture = gtk_gesture_click_new ();
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_SECONDARY);
-  g_signal_connect (gesture, "pressed", G_CALLBACK (secondary_pressed_cb), self);
   gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
 
   gesture = gtk_gesture_long_press_new ();
