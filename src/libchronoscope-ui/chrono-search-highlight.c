@@ -7,6 +7,9 @@
 #include "chrono-search-highlight.h"
 #include "chrono-track-painter.h"
 
+/* Matches narrower than this keep their colour only. */
+#define MIN_OUTLINE_PX 4.0
+
 typedef struct {
   ChronoSearch      *search;
   const ChronoTrack *track;
@@ -61,6 +64,9 @@ highlight_item (const ChronoRowItem *item,
   x1 = MAX (ceil (CLAMP (item->x1, -2.0, walk->width + 2.0)), x0 + 1);
   dim_until (walk, x0);
   walk->dimmed_to = MAX (walk->dimmed_to, x1);
+  /* A ring around a sliver would hide its colour. */
+  if (x1 - x0 < MIN_OUTLINE_PX)
+    return;
   gsk_rounded_rect_init_from_rect (&outline, &GRAPHENE_RECT_INIT (x0, walk->y, x1 - x0, walk->height), 0);
   g_ptr_array_add (walk->nodes,
                    gsk_border_node_new (&outline, widths,
