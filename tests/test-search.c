@@ -5,26 +5,8 @@
  */
 #include <string.h>
 
-#include "chrono-loader.h"
 #include "chrono-search.h"
-
-static ChronoTrace *
-load_real (const char *name)
-{
-  const char *dir = g_getenv ("CHRONO_TRACES_DIR");
-  g_autofree char *path = NULL;
-  g_autoptr(GError) error = NULL;
-  ChronoTrace *trace;
-
-  if (dir == NULL)
-    return NULL;
-  path = g_build_filename (dir, name, NULL);
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
-    return NULL;
-  trace = chrono_trace_load_file (path, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
-  return trace;
-}
+#include "test-traces.h"
 
 /* Every span's name folded and searched on its own. */
 static guint
@@ -81,7 +63,7 @@ static void
 test_real (void)
 {
   static const char * const texts[] = { "conv", "CONV", "aten::", "cudaLaunchKernel", "Memcpy", "zzz-none", "e" };
-  g_autoptr(ChronoTrace) trace = load_real ("param__resnet_kineto.json.gz");
+  g_autoptr(ChronoTrace) trace = test_traces_load ("param__resnet_kineto.json.gz");
 
   if (trace == NULL)
     {
@@ -110,7 +92,7 @@ test_real (void)
 static void
 test_skip_and_find (void)
 {
-  g_autoptr(ChronoTrace) trace = load_real ("param__resnet_kineto.json.gz");
+  g_autoptr(ChronoTrace) trace = test_traces_load ("param__resnet_kineto.json.gz");
   g_autoptr(ChronoSearch) all = NULL;
   g_autoptr(ChronoSearch) some = NULL;
   g_autoptr(ChronoSearch) empty = NULL;
@@ -180,7 +162,7 @@ search_done_cb (GObject      *source,
 static void
 test_async (void)
 {
-  g_autoptr(ChronoTrace) trace = load_real ("param__resnet_kineto.json.gz");
+  g_autoptr(ChronoTrace) trace = test_traces_load ("param__resnet_kineto.json.gz");
   g_autoptr(ChronoSearch) sync = NULL;
   ChronoSearch *async = NULL;
 

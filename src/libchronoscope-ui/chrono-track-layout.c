@@ -150,6 +150,55 @@ chrono_track_layout_get_pinned (ChronoTrackLayout *self,
   return (const guint *) (gpointer) self->pinned->data;
 }
 
+/* Sets or clears FLAG of TRACK; FALSE when it was so already. */
+static gboolean
+set_flag (ChronoTrackLayout *self,
+          guint              track,
+          guint8             flag,
+          gboolean           value)
+{
+  if (value == ((self->flags[track] & flag) != 0))
+    return FALSE;
+  if (value)
+    self->flags[track] |= flag;
+  else
+    self->flags[track] &= ~flag;
+  return TRUE;
+}
+
+static gboolean
+set_pinned (ChronoTrackLayout *self,
+            guint              track,
+            gboolean           pinned)
+{
+  if (!set_flag (self, track, PINNED, pinned))
+    return FALSE;
+  if (pinned)
+    g_array_append_val (self->pinned, track);
+  else
+    for (guint i = 0; i < self->pinned->len; i++)
+      if (g_array_index (self->pinned, guint, i) == track)
+        {
+          g_array_remove_index (self->pinned, i);
+          break;
+        }
+  return TRUE;
+}
+
+static gboolean
+set_hidden (ChronoTrackLayout *self,
+            guint              track,
+            gboolean           hidden)
+{
+  if (!set_flag (self, track, HIDDEN, hidden))
+    return FALSE;
+  if (hidden)
+    self->n_hidden++;
+  else
+    self->n_hidden--;
+  return TRUE;
+}
+
 gboolean
 chrono_track_layout_is_pinned (ChronoTrackLayout *self,
                                guint              track)
@@ -160,28 +209,6 @@ chrono_track_layout_is_pinned (ChronoTrackLayout *self,
   return (self->flags[track] & PINNED) != 0;
 }
 
-static void
-set_pinned (ChronoTrackLayout *self,
-            guint              track,
-            gboolean           pinned)
-{
-  if (pinned == ((self->flags[track] & PINNED) != 0))
-    return;
-  if (pinned)
-    {
-      self->flags[track] |= PINNED;
-      g_array_append_val (self->pinned, track);
-      return;
-    }
-  self->flags[track] &= ~PINNED;
-  for (guint i = 0; i < self->pinned->len; i++)
-    if (g_array_index (self->pinned, guint, i) == track)
-      {
-        g_array_remove_index (self->pinned, i);
-        break;
-      }
-}
-
 void
 chrono_track_layout_set_pinned (ChronoTrackLayout *self,
                                 guint              track,
@@ -190,10 +217,8 @@ chrono_track_layout_set_pinned (ChronoTrackLayout *self,
   g_return_if_fail (CHRONO_IS_TRACK_LAYOUT (self));
   g_return_if_fail (track < self->n_tracks);
 
-  if (!!pinned == chrono_track_layout_is_pinned (self, track))
-    return;
-  set_pinned (self, track, !!pinned);
-  g_signal_emit (self, signals[CHANGED], 0);
+  if (set_pinned (self, track, !!pinned))
+    g_signal_emit (self, signals[CHANGED], 0);
 }
 
 gboolean
@@ -206,25 +231,6 @@ chrono_track_layout_is_hidden (ChronoTrackLayout *self,
   return (self->flags[track] & HIDDEN) != 0;
 }
 
-static void
-set_hidden (ChronoTrackLayout *self,
-            guint              track,
-            gboolean           hidden)
-{
-  if (hidden == ((self->flags[track] & HIDDEN) != 0))
-    return;
-  if (hidden)
-    {
-      self->flags[track] |= HIDDEN;
-      self->n_hidden++;
-    }
-  else
-    {
-      self->flags[track] &= ~HIDDEN;
-      self->n_hidden--;
-    }
-}
-
 void
 chrono_track_layout_set_hidden (ChronoTrackLayout *self,
                                 guint              track,
@@ -233,10 +239,8 @@ chrono_track_layout_set_hidden (ChronoTrackLayout *self,
   g_return_if_fail (CHRONO_IS_TRACK_LAYOUT (self));
   g_return_if_fail (track < self->n_tracks);
 
-  if (!!hidden == chrono_track_layout_is_hidden (self, track))
-    return;
-  set_hidden (self, track, !!hidden);
-  g_signal_emit (self, signals[CHANGED], 0);
+  if (set_hidden (self, track, !!hidden))
+    g_signal_emit (self, signals[CHANGED], 0);
 }
 
 guint

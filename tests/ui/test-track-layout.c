@@ -3,28 +3,10 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include "chrono-loader.h"
 #include "chrono-track-layout.h"
+#include "../test-traces.h"
 
 #define REAL_TRACE "param__resnet_kineto.json.gz"
-
-static ChronoTrace *
-load_real (void)
-{
-  const char *dir = g_getenv ("CHRONO_TRACES_DIR");
-  g_autofree char *path = NULL;
-  g_autoptr(GError) error = NULL;
-  ChronoTrace *trace;
-
-  if (dir == NULL)
-    return NULL;
-  path = g_build_filename (dir, REAL_TRACE, NULL);
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
-    return NULL;
-  trace = chrono_trace_load_file (path, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
-  return trace;
-}
 
 static void
 count_cb (guint *n)
@@ -70,7 +52,7 @@ find_pair (ChronoTrackLayout *layout,
 static void
 test_edit (void)
 {
-  g_autoptr(ChronoTrace) trace = load_real ();
+  g_autoptr(ChronoTrace) trace = test_traces_load (REAL_TRACE);
   g_autoptr(ChronoTrackLayout) layout = NULL;
   g_autofree guint *trace_order = NULL;
   guint n_tracks, n_changes = 0, a, b, n_pinned;
@@ -130,7 +112,7 @@ test_edit (void)
 static void
 test_json (void)
 {
-  g_autoptr(ChronoTrace) trace = load_real ();
+  g_autoptr(ChronoTrace) trace = test_traces_load (REAL_TRACE);
   g_autoptr(ChronoTrackLayout) layout = NULL;
   g_autoptr(ChronoTrackLayout) loaded = NULL;
   g_autoptr(JsonNode) node = NULL;
@@ -177,7 +159,7 @@ test_json_bad (void)
     "{\"pinned\": [1, 2]}",
     "{\"hidden\": {\"a\": 1}}",
   };
-  g_autoptr(ChronoTrace) trace = load_real ();
+  g_autoptr(ChronoTrace) trace = test_traces_load (REAL_TRACE);
   g_autoptr(ChronoTrackLayout) layout = NULL;
   g_autoptr(JsonNode) names = NULL;
   g_autofree guint *trace_order = NULL;
