@@ -33,30 +33,82 @@ count_slowly (ChronoTrace    *trace,
   return n;
 }
 
-static void
-check_order (ChronoSearch *search)
+typedef struct {
+  gint64        start;
+  ChronoSpanRef ref;
+} Keyed;
+
+static int
+compare_keyed (gconstpointer a,
+               gconstpointer b)
 {
-  ChronoTrace *trace = chrono_search_get_trace (search);
-  const ChronoSpanRef *matches = chrono_search_get_matches (search);
-  g_autoptr(GHashTable) seen = g_hash_table_new (g_int64_hash, g_int64_equal);
-  g_autofree gint64 *keys = g_new (gint64, MAX (chrono_search_get_n_matches (search), 1));
+  const Keyed *x = a, *y = b;
 
-  for (guint i = 0; i < chrono_search_get_n_matches (search); i++)
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  if (x->ref.track != y->ref.track)
+    return x->ref.track < y->ref.track ? -1 : 1;
+  return x->ref.index < y->ref.index ? -1 : x->ref.index > y->ref.index;
+}
+
+/* The matches the slow way, sorted by start, track and index. */
+static GArray *
+sort_slowly (ChronoTrace *trace,
+             const char  *text)
+{
+  g_autofree char *needle = g_utf8_casefold (text, -1);
+  GArray *all = g_array_new (FALSE, FALSE, sizeof (Keyed));
+
+  for (guint t = 0; t < chrono_trace_get_n_tracks (trace); t++)
     {
-      const ChronoTrack *track = chrono_trace_get_track (trace, matches[i].track);
+      const ChronoTrack *track = chrono_trace_get_track (trace, t);
 
-      g_assert_true (chrono_search_matches_name (search, track->name_id[matches[i].index]));
-      keys[i] = ((gint64) matches[i].track << 32) | matches[i].index;
-      g_assert_true (g_hash_table_add (seen, &keys[i]));
-      if (i > 0)
+      for (guint32 i = 0; i < track->n_spans; i++)
         {
-          const ChronoTrack *prev = chrono_trace_get_track (trace, matches[i - 1].track);
-          gint64 a = prev->start[matches[i - 1].index];
-          gint64 b = track->start[matches[i].index];
+          g_autofree char *name = g_utf8_casefold (chrono_trace_get_string (trace, track->name_id[i]), -1);
+          Keyed k = { track->start[i], { t, i } };
 
-          g_assert_true (a < b || (a == b && matches[i - 1].track <= matches[i].track));
+          if (strstr (name, needle) != NULL)
+            g_array_append_val (all, k);
         }
     }
+  g_array_sort (all, compare_keyed);
+  return all;
+}
+
+/* Stepping forward visits the sorted matches one by one, backward the
+ * same in reverse, and each one's rank is its place. */
+static void
+check_order (ChronoSearch *search,
+             GArray       *sorted)
+{
+  ChronoSpanRef match, *from = NULL;
+  guint n = 0;
+
+  while (chrono_search_step (search, from, 1, &match))
+    {
+      const Keyed *k = &g_array_index (sorted, Keyed, n);
+
+      g_assert_cmpuint (n, <, sorted->len);
+      g_assert_cmpuint (match.track, ==, k->ref.track);
+      g_assert_cmpuint (match.index, ==, k->ref.index);
+      if (n % 97 == 0 || n + 1 == sorted->len)
+        g_assert_cmpuint (chrono_search_get_rank (search, match), ==, n);
+      n++;
+      from = &match;
+    }
+  g_assert_cmpuint (n, ==, sorted->len);
+
+  from = NULL;
+  while (chrono_search_step (search, from, -1, &match))
+    {
+      const Keyed *k = &g_array_index (sorted, Keyed, --n);
+
+      g_assert_cmpuint (match.track, ==, k->ref.track);
+      g_assert_cmpuint (match.index, ==, k->ref.index);
+      from = &match;
+    }
+  g_assert_cmpuint (n, ==, 0);
 }
 
 static void
@@ -74,9 +126,11 @@ test_real (void)
   for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
     {
       g_autoptr(ChronoSearch) search = chrono_search_new (trace, texts[i], NULL);
+      g_autoptr(GArray) sorted = sort_slowly (trace, texts[i]);
 
       g_assert_cmpuint (chrono_search_get_n_matches (search), ==, count_slowly (trace, texts[i], NULL));
-      check_order (search);
+      g_assert_cmpuint (chrono_search_get_n_matches (search), ==, sorted->len);
+      check_order (search, sorted);
     }
 
   /* The figures the test relies on: case does not matter, some match. */
@@ -96,9 +150,10 @@ test_skip_and_find (void)
   g_autoptr(ChronoSearch) all = NULL;
   g_autoptr(ChronoSearch) some = NULL;
   g_autoptr(ChronoSearch) empty = NULL;
+  g_autoptr(GArray) sorted = NULL;
   g_autofree gboolean *skip = NULL;
-  const ChronoSpanRef *matches;
-  guint n, busiest = 0, most = 0;
+  ChronoSpanRef match;
+  guint n, busiest = 0, most = 0, n_track;
 
   if (trace == NULL)
     {
@@ -108,16 +163,12 @@ test_skip_and_find (void)
 
   all = chrono_search_new (trace, "aten", NULL);
   n = chrono_search_get_n_matches (all);
-  matches = chrono_search_get_matches (all);
   g_assert_cmpuint (n, >, 0);
   for (guint t = 0; t < chrono_trace_get_n_tracks (trace); t++)
     {
-      guint k = 0;
-
-      for (guint i = 0; i < n; i++)
-        k += matches[i].track == t;
-      if (k > most)
-        most = k, busiest = t;
+      chrono_search_get_track_matches (all, t, &n_track);
+      if (n_track > most)
+        most = n_track, busiest = t;
     }
 
   /* Leaving out the busiest track leaves out exactly its matches. */
@@ -126,25 +177,31 @@ test_skip_and_find (void)
   some = chrono_search_new (trace, "aten", skip);
   g_assert_cmpuint (chrono_search_get_n_matches (some), ==, n - most);
   g_assert_cmpuint (chrono_search_get_n_matches (some), ==, count_slowly (trace, "aten", skip));
+  chrono_search_get_track_matches (some, busiest, &n_track);
+  g_assert_cmpuint (n_track, ==, 0);
 
   /* find_from: the first match at or after a time. */
+  sorted = sort_slowly (trace, "aten");
   for (guint i = 0; i < n; i += MAX (1, n / 7))
     {
-      gint64 t = chrono_trace_get_track (trace, matches[i].track)->start[matches[i].index];
-      guint found = chrono_search_find_from (all, t);
+      gint64 t = g_array_index (sorted, Keyed, i).start;
+      guint first = i;
 
-      g_assert_cmpuint (found, <=, i);
-      g_assert_cmpint (chrono_trace_get_track (trace, matches[found].track)->start[matches[found].index], ==, t);
-      if (found > 0)
-        g_assert_cmpint (chrono_trace_get_track (trace, matches[found - 1].track)->start[matches[found - 1].index], <, t);
+      while (first > 0 && g_array_index (sorted, Keyed, first - 1).start == t)
+        first--;
+      g_assert_true (chrono_search_find_from (all, t, &match));
+      g_assert_cmpuint (match.track, ==, g_array_index (sorted, Keyed, first).ref.track);
+      g_assert_cmpuint (match.index, ==, g_array_index (sorted, Keyed, first).ref.index);
     }
-  g_assert_cmpuint (chrono_search_find_from (all, G_MAXINT64), ==, n);
-  g_assert_cmpuint (chrono_search_find_from (all, G_MININT64), ==, 0);
+  g_assert_false (chrono_search_find_from (all, G_MAXINT64, &match));
+  g_assert_true (chrono_search_find_from (all, G_MININT64, &match));
+  g_assert_cmpuint (chrono_search_get_rank (all, match), ==, 0);
 
   /* Nothing to look for finds nothing. */
   empty = chrono_search_new (trace, "", NULL);
   g_assert_cmpuint (chrono_search_get_n_matches (empty), ==, 0);
-  g_assert_false (chrono_search_matches_name (empty, matches[0].index));
+  g_assert_false (chrono_search_step (empty, NULL, 1, &match));
+  g_assert_false (chrono_search_matches_name (empty, chrono_trace_get_track (trace, busiest)->name_id[0]));
 }
 
 static void
@@ -177,8 +234,15 @@ test_async (void)
   while (async == NULL)
     g_main_context_iteration (NULL, TRUE);
   g_assert_cmpuint (chrono_search_get_n_matches (async), ==, chrono_search_get_n_matches (sync));
-  g_assert_cmpmem (chrono_search_get_matches (async), chrono_search_get_n_matches (async) * sizeof (ChronoSpanRef),
-                   chrono_search_get_matches (sync), chrono_search_get_n_matches (sync) * sizeof (ChronoSpanRef));
+  g_assert_cmpuint (chrono_search_get_n_matches (async), >, 0);
+  for (guint t = 0; t < chrono_trace_get_n_tracks (trace); t++)
+    {
+      guint n_async, n_sync;
+      const guint32 *a = chrono_search_get_track_matches (async, t, &n_async);
+      const guint32 *s = chrono_search_get_track_matches (sync, t, &n_sync);
+
+      g_assert_cmpmem (a, n_async * sizeof (guint32), s, n_sync * sizeof (guint32));
+    }
   g_object_unref (async);
 }
 

@@ -27,7 +27,8 @@ struct _ChronoTimelineView
 
   ChronoSearch      *search;
   GCancellable      *search_cancellable;
-  guint              current_match;
+  guint              current_match;  /* rank of CURRENT, or NO_MATCH */
+  ChronoSpanRef      current;
 
   GtkSearchBar      *search_bar;
   GtkSearchEntry    *search_entry;
@@ -76,11 +77,10 @@ update_matches (ChronoTimelineView *self)
 
 static void
 go_to_match (ChronoTimelineView *self,
-             guint               match)
+             ChronoSpanRef       span)
 {
-  ChronoSpanRef span = chrono_search_get_matches (self->search)[match];
-
-  self->current_match = match;
+  self->current = span;
+  self->current_match = chrono_search_get_rank (self->search, span);
   chrono_timeline_select (self->timeline, &span);
   chrono_timeline_reveal_span (self->timeline, span);
   chrono_span_details_show_span (self->details, &span);
@@ -194,6 +194,21 @@ entry_key_pressed_cb (ChronoTimelineView *self,
       return GDK_EVENT_STOP;
     }
   return GDK_EVENT_PROPAGATE;
+}
+
+/* Escape closes the search wherever the focus is in the view, not only in
+ * its entry. */
+static gboolean
+close_search_cb (GtkWidget *widget,
+                 GVariant  *args,
+                 gpointer   user_data)
+{
+  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
+
+  if (!gtk_search_bar_get_search_mode (self->search_bar))
+    return FALSE;
+  gtk_search_bar_set_search_mode (self->search_bar, FALSE);
+  return TRUE;
 }
 
 static void
@@ -400,6 +415,7 @@ chrono_timeline_view_class_init (ChronoTimelineViewClass *klass)
 
   gtk_widget_class_install_action (widget_class, "view.find-next", NULL, find_action);
   gtk_widget_class_install_action (widget_class, "view.find-previous", NULL, find_action);
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_Escape, 0, close_search_cb, NULL);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "timelineview");
@@ -469,25 +485,35 @@ void
 chrono_timeline_view_find (ChronoTimelineView *self,
                            int                 direction)
 {
-  guint n, match;
+  ChronoSpanRef match;
+  gboolean found;
 
   g_return_if_fail (CHRONO_IS_TIMELINE_VIEW (self));
 
-  if (self->search == NULL || (n = chrono_search_get_n_matches (self->search)) == 0)
+  if (self->search == NULL || chrono_search_get_n_matches (self->search) == 0)
     return;
+  direction = direction > 0 ? 1 : -1;
   if (self->current_match != NO_MATCH)
-    match = (self->current_match + n + (direction > 0 ? 1 : n - 1)) % n;
+    found = chrono_search_step (self->search, &self->current, direction, &match);
+  else if (direction > 0)
+    /* From the left edge of the view: the first match at or after it ... */
+    found = chrono_search_find_from (self->search,
+                                     chrono_viewport_get_start_ns (chrono_timeline_get_viewport (self->timeline)),
+                                     &match);
   else
     {
-      /* From the left edge of the view: the first match at or after it,
-       * or the last one before it. */
-      match = chrono_search_find_from (self->search,
-                                       chrono_viewport_get_start_ns (chrono_timeline_get_viewport (self->timeline)));
-      if (direction < 0)
-        match = (match + n - 1) % n;
-      else if (match == n)
-        match = 0;
+      /* ... or the last one before it. */
+      ChronoSpanRef edge;
+
+      found = chrono_search_find_from (self->search,
+                                       chrono_viewport_get_start_ns (chrono_timeline_get_viewport (self->timeline)),
+                                       &edge) &&
+              chrono_search_step (self->search, &edge, -1, &match);
     }
+  /* Past the last match comes the first, and the other way round. */
+  if (!found)
+    found = chrono_search_step (self->search, NULL, direction, &match);
+  g_return_if_fail (found);
   go_to_match (self, match);
 }
 
@@ -499,9 +525,13 @@ chrono_timeline_view_get_search (ChronoTimelineView *self)
 }
 
 guint
-chrono_timeline_view_get_current_match (ChronoTimelineView *self)
+chrono_timeline_view_get_current_match (ChronoTimelineView *self,
+                                        ChronoSpanRef      *span)
 {
   g_return_val_if_fail (CHRONO_IS_TIMELINE_VIEW (self), NO_MATCH);
+
+  if (span != NULL && self->current_match != NO_MATCH)
+    *span = self->current;
   return self->current_match;
 }
 

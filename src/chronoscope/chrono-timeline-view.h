@@ -29,8 +29,10 @@ void               chrono_timeline_view_find              (ChronoTimelineView *s
                                                            int                 direction);
 /* The last search that finished, or NULL. */
 ChronoSearch      *chrono_timeline_view_get_search        (ChronoTimelineView *self);
-/* Its match selected last, or G_MAXUINT. */
-guint              chrono_timeline_view_get_current_match (ChronoTimelineView *self);
+/* The rank among the matches of the match selected last, or G_MAXUINT;
+ * SPAN (optional) gets the match. */
+guint              chrono_timeline_view_get_current_match (ChronoTimelineView *self,
+                                                           ChronoSpanRef      *span);
 
 /* A menu of the hidden tracks, to show them again; it follows the layout. */
 GMenuModel        *chrono_timeline_view_get_hidden_menu   (ChronoTimelineView *self);

@@ -14,7 +14,9 @@ struct _ChronoSearch
   char          *text;
   guint8        *name_matches;  /* string id -> 1 when the name matches */
   guint          n_names;
-  GArray        *matches;       /* ChronoSpanRef */
+  GArray       **track_matches; /* track -> guint32 span indices, NULL when skipped */
+  guint          n_tracks;
+  guint          n_matches;
 };
 
 G_DEFINE_FINAL_TYPE (ChronoSearch, chrono_search, G_TYPE_OBJECT)
@@ -27,7 +29,9 @@ chrono_search_finalize (GObject *object)
   g_clear_object (&self->trace);
   g_free (self->text);
   g_free (self->name_matches);
-  g_clear_pointer (&self->matches, g_array_unref);
+  for (guint t = 0; t < self->n_tracks; t++)
+    g_clear_pointer (&self->track_matches[t], g_array_unref);
+  g_free (self->track_matches);
 
   G_OBJECT_CLASS (chrono_search_parent_class)->finalize (object);
 }
@@ -41,7 +45,6 @@ chrono_search_class_init (ChronoSearchClass *klass)
 static void
 chrono_search_init (ChronoSearch *self)
 {
-  self->matches = g_array_new (FALSE, FALSE, sizeof (ChronoSpanRef));
 }
 
 static gboolean
@@ -91,91 +94,26 @@ match_names (ChronoSearch *self)
     }
 }
 
-typedef struct {
-  guint32 track;
-  guint32 next;    /* position in the track's list of matches */
-  gint64  start;
-} Head;
-
-static gboolean
-head_before (const Head *a,
-             const Head *b)
-{
-  return a->start < b->start || (a->start == b->start && a->track < b->track);
-}
-
-static void
-sift_down (Head  *heap,
-           guint  n,
-           guint  i)
-{
-  for (;;)
-    {
-      guint least = i, l = 2 * i + 1, r = l + 1;
-      Head tmp;
-
-      if (l < n && head_before (&heap[l], &heap[least]))
-        least = l;
-      if (r < n && head_before (&heap[r], &heap[least]))
-        least = r;
-      if (least == i)
-        return;
-      tmp = heap[i];
-      heap[i] = heap[least];
-      heap[least] = tmp;
-      i = least;
-    }
-}
-
-/* Each track lists its matches by start already: a k-way merge orders
- * them all in O(n log tracks), where sorting would be O(n log n). */
 static void
 collect_matches (ChronoSearch   *self,
                  const gboolean *skip,
                  GCancellable   *cancellable)
 {
-  guint n_tracks = chrono_trace_get_n_tracks (self->trace);
-  g_autoptr(GPtrArray) per_track = g_ptr_array_new_full (n_tracks, (GDestroyNotify) g_array_unref);
-  g_autofree Head *heap = g_new (Head, MAX (n_tracks, 1));
-  guint n_heap = 0;
-  guint total = 0;
-
-  for (guint t = 0; t < n_tracks; t++)
+  for (guint t = 0; t < self->n_tracks; t++)
     {
       const ChronoTrack *track = chrono_trace_get_track (self->trace, t);
-      GArray *list = g_array_new (FALSE, FALSE, sizeof (guint32));
+      GArray *list;
 
-      g_ptr_array_add (per_track, list);
-      if (skip != NULL && skip[t])
+      if ((skip != NULL && skip[t]) || track->n_spans == 0)
         continue;
+      list = g_array_new (FALSE, FALSE, sizeof (guint32));
       for (guint32 i = 0; i < track->n_spans; i++)
         if (track->name_id[i] < self->n_names && self->name_matches[track->name_id[i]])
           g_array_append_val (list, i);
-      if (list->len > 0)
-        heap[n_heap++] = (Head) { t, 0, track->start[g_array_index (list, guint32, 0)] };
-      total += list->len;
+      self->track_matches[t] = list;
+      self->n_matches += list->len;
       if (g_cancellable_is_cancelled (cancellable))
         return;
-    }
-
-  g_array_set_size (self->matches, 0);
-  g_array_set_size (self->matches, total);
-  total = 0;
-  for (guint i = n_heap; i-- > 0;)
-    sift_down (heap, n_heap, i);
-  while (n_heap > 0)
-    {
-      Head *head = &heap[0];
-      GArray *list = g_ptr_array_index (per_track, head->track);
-      const ChronoTrack *track = chrono_trace_get_track (self->trace, head->track);
-
-      g_array_index (self->matches, ChronoSpanRef, total++) =
-        (ChronoSpanRef) { head->track, g_array_index (list, guint32, head->next) };
-      if (++head->next < list->len)
-        head->start = track->start[g_array_index (list, guint32, head->next)];
-      else
-        heap[0] = heap[--n_heap];
-      sift_down (heap, n_heap, 0);
     }
 }
 
@@ -189,6 +127,8 @@ search_run (ChronoTrace    *trace,
 
   self->trace = g_object_ref (trace);
   self->text = g_strdup (text);
+  self->n_tracks = chrono_trace_get_n_tracks (trace);
+  self->track_matches = g_new0 (GArray *, MAX (self->n_tracks, 1));
   if (*text != '\0')
     {
       match_names (self);
@@ -289,14 +229,22 @@ guint
 chrono_search_get_n_matches (ChronoSearch *self)
 {
   g_return_val_if_fail (CHRONO_IS_SEARCH (self), 0);
-  return self->matches->len;
+  return self->n_matches;
 }
 
-const ChronoSpanRef *
-chrono_search_get_matches (ChronoSearch *self)
+const guint32 *
+chrono_search_get_track_matches (ChronoSearch *self,
+                                 guint         track,
+                                 guint        *n_matches)
 {
+  GArray *list;
+
   g_return_val_if_fail (CHRONO_IS_SEARCH (self), NULL);
-  return (const ChronoSpanRef *) (gpointer) self->matches->data;
+  g_return_val_if_fail (track < self->n_tracks, NULL);
+
+  list = self->track_matches[track];
+  *n_matches = list != NULL ? list->len : 0;
+  return list != NULL ? (const guint32 *) (gpointer) list->data : NULL;
 }
 
 gboolean
@@ -306,24 +254,147 @@ chrono_search_matches_name (ChronoSearch *self,
   return name_id < self->n_names && self->name_matches[name_id];
 }
 
-guint
-chrono_search_find_from (ChronoSearch *self,
-                         gint64        time_ns)
+/* The order of matches: start, track, index. */
+static int
+compare_spans (ChronoSearch  *self,
+               ChronoSpanRef  a,
+               ChronoSpanRef  b)
 {
-  guint lo = 0, hi;
+  gint64 sa = chrono_trace_get_track (self->trace, a.track)->start[a.index];
+  gint64 sb = chrono_trace_get_track (self->trace, b.track)->start[b.index];
 
-  g_return_val_if_fail (CHRONO_IS_SEARCH (self), 0);
+  if (sa != sb)
+    return sa < sb ? -1 : 1;
+  if (a.track != b.track)
+    return a.track < b.track ? -1 : 1;
+  return a.index < b.index ? -1 : a.index > b.index;
+}
 
-  hi = self->matches->len;
+/* How many of TRACK's matches come before SPAN. A track's matches are in
+ * this order already: by start, then by index. */
+static guint
+count_before (ChronoSearch  *self,
+              guint          track,
+              ChronoSpanRef  span)
+{
+  GArray *list = self->track_matches[track];
+  guint lo = 0, hi = list != NULL ? list->len : 0;
+
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
-      ChronoSpanRef ref = g_array_index (self->matches, ChronoSpanRef, mid);
+      ChronoSpanRef ref = { track, g_array_index (list, guint32, mid) };
 
-      if (chrono_trace_get_track (self->trace, ref.track)->start[ref.index] < time_ns)
+      if (compare_spans (self, ref, span) < 0)
         lo = mid + 1;
       else
         hi = mid;
     }
   return lo;
+}
+
+gboolean
+chrono_search_step (ChronoSearch        *self,
+                    const ChronoSpanRef *from,
+                    int                  direction,
+                    ChronoSpanRef       *match)
+{
+  gboolean found = FALSE;
+  ChronoSpanRef start;
+
+  g_return_val_if_fail (CHRONO_IS_SEARCH (self), FALSE);
+  g_return_val_if_fail (direction == 1 || direction == -1, FALSE);
+  g_return_val_if_fail (match != NULL, FALSE);
+
+  /* FROM may be MATCH itself, which the loop overwrites. */
+  if (from != NULL)
+    {
+      start = *from;
+      from = &start;
+    }
+
+  /* Each track's nearest match past FROM; the nearest of those wins. */
+  for (guint t = 0; t < self->n_tracks; t++)
+    {
+      GArray *list = self->track_matches[t];
+      ChronoSpanRef candidate = { t, 0 };
+      guint p;
+
+      if (list == NULL || list->len == 0)
+        continue;
+      if (direction > 0)
+        {
+          if (from == NULL)
+            p = 0;
+          else
+            {
+              p = count_before (self, t, *from);
+              if (p < list->len && from->track == t && g_array_index (list, guint32, p) == from->index)
+                p++;
+            }
+          if (p >= list->len)
+            continue;
+        }
+      else
+        {
+          p = from == NULL ? list->len : count_before (self, t, *from);
+          if (p == 0)
+            continue;
+          p--;
+        }
+      candidate.index = g_array_index (list, guint32, p);
+      if (!found || compare_spans (self, candidate, *match) * direction < 0)
+        *match = candidate;
+      found = TRUE;
+    }
+  return found;
+}
+
+guint
+chrono_search_get_rank (ChronoSearch  *self,
+                        ChronoSpanRef  span)
+{
+  guint rank = 0;
+
+  g_return_val_if_fail (CHRONO_IS_SEARCH (self), 0);
+
+  for (guint t = 0; t < self->n_tracks; t++)
+    rank += count_before (self, t, span);
+  return rank;
+}
+
+gboolean
+chrono_search_find_from (ChronoSearch  *self,
+                         gint64         time_ns,
+                         ChronoSpanRef *match)
+{
+  gboolean found = FALSE;
+
+  g_return_val_if_fail (CHRONO_IS_SEARCH (self), FALSE);
+  g_return_val_if_fail (match != NULL, FALSE);
+
+  for (guint t = 0; t < self->n_tracks; t++)
+    {
+      GArray *list = self->track_matches[t];
+      const gint64 *start = chrono_trace_get_track (self->trace, t)->start;
+      guint lo = 0, hi = list != NULL ? list->len : 0;
+      ChronoSpanRef candidate = { t, 0 };
+
+      while (lo < hi)
+        {
+          guint mid = lo + (hi - lo) / 2;
+
+          if (start[g_array_index (list, guint32, mid)] < time_ns)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      if (list == NULL || lo == list->len)
+        continue;
+      candidate.index = g_array_index (list, guint32, lo);
+      if (!found || compare_spans (self, candidate, *match) < 0)
+        *match = candidate;
+      found = TRUE;
+    }
+  return found;
 }

@@ -32,15 +32,30 @@ ChronoSearch        *chrono_search_new_finish      (GAsyncResult        *result,
 
 ChronoTrace         *chrono_search_get_trace       (ChronoSearch        *self);
 const char          *chrono_search_get_text        (ChronoSearch        *self);
-/* Matches by start, then by track. */
 guint                chrono_search_get_n_matches   (ChronoSearch        *self);
-const ChronoSpanRef *chrono_search_get_matches     (ChronoSearch        *self);
+/* Matches go by start, then track, then index in the track. The one after
+ * (DIRECTION 1) or before (-1) FROM, or when FROM is NULL the first or
+ * the last; FALSE when there is none. Both this and get_rank() take
+ * O(tracks · log matches): no list of all matches is ever made, so a
+ * search that finds ten million spans costs little more than one that
+ * finds ten. */
+gboolean             chrono_search_step            (ChronoSearch        *self,
+                                                    const ChronoSpanRef *from,
+                                                    int                  direction,
+                                                    ChronoSpanRef       *match);
+/* How many matches come before SPAN (a match or not). */
+guint                chrono_search_get_rank        (ChronoSearch        *self,
+                                                    ChronoSpanRef        span);
+/* The first match that starts at or after TIME_NS. */
+gboolean             chrono_search_find_from       (ChronoSearch        *self,
+                                                    gint64               time_ns,
+                                                    ChronoSpanRef       *match);
+/* The matches of one track, by index. */
+const guint32       *chrono_search_get_track_matches (ChronoSearch      *self,
+                                                    guint                track,
+                                                    guint               *n_matches);
 /* Whether spans named NAME_ID match (skipped tracks aside). */
 gboolean             chrono_search_matches_name    (ChronoSearch        *self,
                                                     guint32              name_id);
-/* The first match that starts at or after TIME_NS, or the number of
- * matches when none does. */
-guint                chrono_search_find_from       (ChronoSearch        *self,
-                                                    gint64               time_ns);
 
 G_END_DECLS
