@@ -80,6 +80,8 @@ struct _ChronoTimeline
   ChronoTrackLayout  *layout;
   GPtrArray          *indexes;    /* track -> ChronoTrackIndex, built once */
   guint               current_track;  /* what the track actions act on */
+  guint               dragged_track;  /* moved by dragging its name, or NO_TRACK */
+  double              drag_start_y;
   GtkWidget          *track_menu;
   ChronoSearch       *search;
 
@@ -796,6 +798,8 @@ drag_update_cb (GtkGestureDrag *gesture,
                 double          offset_y,
                 ChronoTimeline *self)
 {
+  if (self->dragged_track != NO_TRACK)
+    return;
   /* The content follows the pointer, so time moves against it. */
   chrono_viewport_pan (self->viewport, self->drag_x - offset_x);
   set_scroll_y (self, self->scroll_y + self->drag_y - offset_y);
@@ -964,6 +968,78 @@ show_all_tracks_action (GtkWidget  *widget,
                         GVariant   *parameter)
 {
   chrono_track_layout_show_all (CHRONO_TIMELINE (widget)->layout);
+}
+
+/* A track's name dragged up or down moves the track past its neighbours
+ * in the same block (its process, or the pinned tracks). */
+static void
+track_drag_begin_cb (GtkGestureDrag *gesture,
+                     double          x,
+                     double          y,
+                     ChronoTimeline *self)
+{
+  self->dragged_track = NO_TRACK;
+  if (self->trace == NULL || x >= HEADER_WIDTH)
+    return;
+  self->dragged_track = get_track_at (self, y);
+  self->drag_start_y = y;
+  if (self->dragged_track != NO_TRACK)
+    set_current_track (self, self->dragged_track);
+}
+
+/* The row next to ROW in DELTA's direction that the track could trade
+ * places with, or NULL. */
+static const Row *
+get_neighbour_row (ChronoTimeline *self,
+                   guint           i,
+                   int             delta)
+{
+  const Row *row = &g_array_index (self->rows, Row, i);
+  const Row *other;
+
+  if ((delta < 0 && i == 0) || (delta > 0 && i + 1 >= self->rows->len))
+    return NULL;
+  other = &g_array_index (self->rows, Row, i + delta);
+  if (other->track == NO_TRACK || other->pinned != row->pinned)
+    return NULL;
+  return other;
+}
+
+static void
+track_drag_update_cb (GtkGestureDrag *gesture,
+                      double          offset_x,
+                      double          offset_y,
+                      ChronoTimeline *self)
+{
+  double y = self->drag_start_y + offset_y;
+
+  if (self->dragged_track == NO_TRACK)
+    return;
+  /* Past the middle of a neighbour, trade places with it. Swapped, the
+   * neighbour's middle is beyond the pointer the other way, so the
+   * track does not flip back. */
+  for (;;)
+    {
+      guint i = self->track_rows[self->dragged_track];
+      const Row *up = get_neighbour_row (self, i, -1);
+      const Row *down = get_neighbour_row (self, i, 1);
+
+      if (up != NULL && y < get_row_top (self, up) + up->height / 2)
+        chrono_track_layout_move (self->layout, self->dragged_track, -1);
+      else if (down != NULL && y > get_row_top (self, down) + down->height / 2)
+        chrono_track_layout_move (self->layout, self->dragged_track, 1);
+      else
+        break;
+    }
+}
+
+static void
+track_drag_end_cb (GtkGestureDrag *gesture,
+                   double          offset_x,
+                   double          offset_y,
+                   ChronoTimeline *self)
+{
+  self->dragged_track = NO_TRACK;
 }
 
 static void
@@ -1263,6 +1339,7 @@ chrono_timeline_init (ChronoTimeline *self)
   self->viewport = chrono_viewport_new ();
   g_signal_connect_swapped (self->viewport, "changed", G_CALLBACK (viewport_changed_cb), self);
   self->current_track = NO_TRACK;
+  self->dragged_track = NO_TRACK;
   self->track_menu = gtk_popover_menu_new_from_model (NULL);
   gtk_popover_set_has_arrow (GTK_POPOVER (self->track_menu), FALSE);
   gtk_popover_set_position (GTK_POPOVER (self->track_menu), GTK_POS_BOTTOM);
@@ -1287,6 +1364,10 @@ chrono_timeline_init (ChronoTimeline *self)
   gtk_widget_add_controller (widget, controller);
 
   gesture = gtk_gesture_drag_new ();
+  /* Before panning, which gives way to a track dragged by its name. */
+  g_signal_connect (gesture, "drag-begin", G_CALLBACK (track_drag_begin_cb), self);
+  g_signal_connect (gesture, "drag-update", G_CALLBACK (track_drag_update_cb), self);
+  g_signal_connect (gesture, "drag-end", G_CALLBACK (track_drag_end_cb), self);
   g_signal_connect (gesture, "drag-begin", G_CALLBACK (drag_begin_cb), self);
   g_signal_connect (gesture, "drag-update", G_CALLBACK (drag_update_cb), self);
   gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));

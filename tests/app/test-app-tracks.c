@@ -309,6 +309,54 @@ test_menu (Fixture       *fixture,
   gtk_popover_popdown (GTK_POPOVER (popover));
 }
 
+static GtkEventController *
+find_controller (GtkWidget *widget,
+                 GType      type)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (controller, type))
+        return controller;
+    }
+  return NULL;
+}
+
+static void
+test_drag (Fixture       *fixture,
+           gconstpointer  data)
+{
+  GtkEventController *drag = find_controller (GTK_WIDGET (fixture->timeline), GTK_TYPE_GESTURE_DRAG);
+  ChronoViewport *viewport = chrono_timeline_get_viewport (fixture->timeline);
+  gint64 start = chrono_viewport_get_start_ns (viewport);
+  g_autofree char *path = sidecar_path ();
+  graphene_rect_t a_area, b_area;
+  guint a, b, far;
+
+  pick_tracks (fixture, &a, &b, &far);
+  g_assert_true (chrono_timeline_get_track_area (fixture->timeline, a, &a_area));
+  g_assert_true (chrono_timeline_get_track_area (fixture->timeline, b, &b_area));
+
+  /* A's name dragged past the middle of B: A goes below B. */
+  g_signal_emit_by_name (drag, "drag-begin", 40.0, (double) a_area.origin.y + 5);
+  g_assert_cmpuint (chrono_timeline_get_current_track (fixture->timeline), ==, a);
+  g_signal_emit_by_name (drag, "drag-update", 0.0,
+                         (double) (b_area.origin.y + b_area.size.height * 0.75 - a_area.origin.y - 5));
+  g_assert_cmpfloat (track_top (fixture, b), <, track_top (fixture, a));
+  /* Back up a little, not past B's middle: it stays. */
+  g_signal_emit_by_name (drag, "drag-update", 0.0,
+                         (double) (track_top (fixture, a) + 2 - a_area.origin.y - 5));
+  g_assert_cmpfloat (track_top (fixture, b), <, track_top (fixture, a));
+  g_signal_emit_by_name (drag, "drag-end", 0.0, 0.0);
+  /* Dragging a name does not pan the time. */
+  g_assert_cmpint (chrono_viewport_get_start_ns (viewport), ==, start);
+  /* Kept, like the other changes. */
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+}
+
 static void
 test_bad_sidecar (Fixture       *fixture,
                   gconstpointer  data)
@@ -354,6 +402,7 @@ main (int   argc,
   g_test_add ("/app/tracks/pin-hide-move", Fixture, NULL, fixture_set_up, test_pin_hide_move, fixture_tear_down);
   g_test_add_func ("/app/tracks/pinned-scroll", test_pinned_scroll);
   g_test_add ("/app/tracks/menu", Fixture, NULL, fixture_set_up, test_menu, fixture_tear_down);
+  g_test_add ("/app/tracks/drag", Fixture, NULL, fixture_set_up, test_drag, fixture_tear_down);
   g_test_add ("/app/tracks/bad-sidecar", Fixture, NULL, fixture_set_up, test_bad_sidecar, fixture_tear_down);
   return g_test_run ();
 }
