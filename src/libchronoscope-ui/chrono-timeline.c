@@ -215,7 +215,7 @@ append_group_row (ChronoTimeline *self,
                   gboolean        pinned,
                   double         *y)
 {
-  Row group = { NO_TRACK, process, pinned, *y, GROUP_HEIGHT, NULL, NULL, FALSE, NULL, FALSE };
+  Row group = { .track = NO_TRACK, .process = process, .pinned = pinned, .y = *y, .height = GROUP_HEIGHT };
 
   g_array_append_val (self->rows, group);
   *y += GROUP_HEIGHT;
@@ -545,10 +545,6 @@ snapshot_rows (ChronoTimeline *self,
     {
       gtk_snapshot_save (snapshot);
       gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (0, RULER_HEIGHT));
-      gtk_snapshot_append_color (snapshot, &colors->background,
-                                 &GRAPHENE_RECT_INIT (0, 0, width, pinned_height));
-      gtk_snapshot_append_color (snapshot, &colors->header,
-                                 &GRAPHENE_RECT_INIT (0, 0, HEADER_WIDTH, pinned_height));
       for (guint i = 0; i < self->rows->len; i++)
         {
           Row *row = &g_array_index (self->rows, Row, i);
