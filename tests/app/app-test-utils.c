@@ -277,6 +277,22 @@ app_test_find_button (GtkWidget  *root,
   return NULL;
 }
 
+GtkEventController *
+app_test_find_controller (GtkWidget *widget,
+                          GType      type)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (controller, type))
+        return controller;
+    }
+  return NULL;
+}
+
 void
 app_test_close_all_tabs (ChronoWindow *window)
 {

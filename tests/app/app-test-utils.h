@@ -42,6 +42,9 @@ GtkWidget         *app_test_find_label       (GtkWidget         *root,
                                               const char        *text);
 GtkWidget         *app_test_find_button      (GtkWidget         *root,
                                               const char        *action_name);
+/* The first controller of WIDGET of TYPE, or NULL. */
+GtkEventController *app_test_find_controller (GtkWidget         *widget,
+                                              GType              type);
 void               app_test_close_all_tabs   (ChronoWindow      *window);
 
 /* The path of NAME in the shared traces, or NULL (print why) when the

@@ -205,22 +205,6 @@ span_activated_cb (ChronoTimeline *timeline,
   activated->index = index;
 }
 
-static GtkEventController *
-find_controller (GtkWidget *widget,
-                 GType      type)
-{
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
-
-      if (G_TYPE_CHECK_INSTANCE_TYPE (controller, type))
-        return controller;
-    }
-  return NULL;
-}
-
 static void
 test_hit_and_select (Fixture       *fixture,
                      gconstpointer  data)
@@ -250,7 +234,7 @@ test_hit_and_select (Fixture       *fixture,
   cairo_surface_destroy (surface);
   g_signal_connect (widget, "span-activated", G_CALLBACK (span_activated_cb), &activated);
   g_assert_false (chrono_timeline_get_selection (fixture->timeline, NULL));
-  g_signal_emit_by_name (find_controller (widget, GTK_TYPE_GESTURE_CLICK), "pressed", 1, x, y);
+  g_signal_emit_by_name (app_test_find_controller (widget, GTK_TYPE_GESTURE_CLICK), "pressed", 1, x, y);
   g_assert_cmpuint (activated.track, ==, span.track);
   g_assert_cmpuint (activated.index, ==, span.index);
   g_assert_true (chrono_timeline_get_selection (fixture->timeline, &selected));
@@ -262,7 +246,7 @@ test_hit_and_select (Fixture       *fixture,
   cairo_surface_destroy (surface);
 
   /* A click on nothing clears it. */
-  g_signal_emit_by_name (find_controller (widget, GTK_TYPE_GESTURE_CLICK), "pressed", 1, 10.0, 5.0);
+  g_signal_emit_by_name (app_test_find_controller (widget, GTK_TYPE_GESTURE_CLICK), "pressed", 1, 10.0, 5.0);
   g_assert_false (chrono_timeline_get_selection (fixture->timeline, NULL));
 }
 
@@ -277,7 +261,7 @@ test_scroll (Fixture       *fixture,
              gconstpointer  data)
 {
   GtkWidget *widget = GTK_WIDGET (fixture->timeline);
-  GtkEventController *scroll = find_controller (widget, GTK_TYPE_EVENT_CONTROLLER_SCROLL);
+  GtkEventController *scroll = app_test_find_controller (widget, GTK_TYPE_EVENT_CONTROLLER_SCROLL);
   ChronoSpanRef span;
   graphene_rect_t before, after;
   gboolean handled = FALSE;

@@ -277,8 +277,7 @@ test_menu (Fixture       *fixture,
 {
   GtkWidget *widget = GTK_WIDGET (fixture->timeline);
   GtkWidget *popover = app_test_find_widget (widget, GTK_TYPE_POPOVER_MENU);
-  GtkEventController *long_press = NULL;
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+  GtkEventController *long_press = app_test_find_controller (widget, GTK_TYPE_GESTURE_LONG_PRESS);
   guint a, b, far;
   graphene_rect_t area;
 
@@ -287,13 +286,6 @@ test_menu (Fixture       *fixture,
   g_assert_false (gtk_widget_get_visible (popover));
 
   /* A long press on B's name: B is current, its menu opens. */
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
-
-      if (GTK_IS_GESTURE_LONG_PRESS (controller))
-        long_press = controller;
-    }
   g_assert_nonnull (long_press);
   g_assert_true (chrono_timeline_get_track_area (fixture->timeline, b, &area));
   g_signal_emit_by_name (long_press, "pressed", 40.0, (double) area.origin.y + 6);
@@ -309,27 +301,11 @@ test_menu (Fixture       *fixture,
   gtk_popover_popdown (GTK_POPOVER (popover));
 }
 
-static GtkEventController *
-find_controller (GtkWidget *widget,
-                 GType      type)
-{
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
-
-      if (G_TYPE_CHECK_INSTANCE_TYPE (controller, type))
-        return controller;
-    }
-  return NULL;
-}
-
 static void
 test_drag (Fixture       *fixture,
            gconstpointer  data)
 {
-  GtkEventController *drag = find_controller (GTK_WIDGET (fixture->timeline), GTK_TYPE_GESTURE_DRAG);
+  GtkEventController *drag = app_test_find_controller (GTK_WIDGET (fixture->timeline), GTK_TYPE_GESTURE_DRAG);
   ChronoViewport *viewport = chrono_timeline_get_viewport (fixture->timeline);
   gint64 start = chrono_viewport_get_start_ns (viewport);
   g_autofree char *path = sidecar_path ();
