@@ -30,6 +30,9 @@
 /* A key pans by this fraction of the visible time. */
 #define PAN_FRACTION   0.1
 #define NO_TRACK       G_MAXUINT
+/* Pinned tracks show in at most this share of the track area: the
+ * others must stay in reach. */
+#define PINNED_MAX_SHARE 0.5
 /* A span found by search gets at least this wide when revealed. */
 #define REVEAL_MIN_PX  24.0
 
@@ -175,11 +178,27 @@ get_track_area_height (ChronoTimeline *self)
   return MAX (0, gtk_widget_get_height (GTK_WIDGET (self)) - RULER_HEIGHT);
 }
 
+/* How much of the pinned tracks shows. */
+static double
+get_pinned_visible (ChronoTimeline *self)
+{
+  return MIN (self->pinned_height, floor (get_track_area_height (self) * PINNED_MAX_SHARE));
+}
+
+/* How far up the scrolling rows are drawn: by the scroll, and by the part
+ * of the pinned tracks that does not show. */
+static double
+get_scroll_offset (ChronoTimeline *self)
+{
+  return self->scroll_y + self->pinned_height - get_pinned_visible (self);
+}
+
 static void
 set_scroll_y (ChronoTimeline *self,
               double          scroll_y)
 {
-  double max = MAX (0, self->content_height - get_track_area_height (self));
+  double max = MAX (0, (self->content_height - self->pinned_height) -
+                       (get_track_area_height (self) - get_pinned_visible (self)));
 
   scroll_y = CLAMP (scroll_y, 0, max);
   if (scroll_y == self->scroll_y)
@@ -319,7 +338,7 @@ static double
 get_row_top (ChronoTimeline *self,
              const Row      *row)
 {
-  return RULER_HEIGHT + row->y - (row->pinned ? 0 : self->scroll_y);
+  return RULER_HEIGHT + row->y - (row->pinned ? 0 : get_scroll_offset (self));
 }
 
 /* The row at widget height Y: pinned rows cover the ones scrolled under
@@ -332,8 +351,8 @@ find_row_at (ChronoTimeline *self,
 
   if (content_y < 0)
     return G_MAXUINT;
-  if (content_y >= self->pinned_height)
-    content_y += self->scroll_y;
+  if (content_y >= get_pinned_visible (self))
+    content_y += get_scroll_offset (self);
   return find_row (self, content_y);
 }
 
@@ -483,7 +502,7 @@ snapshot_selection (ChronoTimeline *self,
   const Row *row;
   GskRoundedRect outline;
   graphene_rect_t area;
-  double top;
+  double top, bottom;
 
   if (!self->has_selection || !chrono_timeline_get_span_area (self, self->selection, &area))
     return;
@@ -491,9 +510,10 @@ snapshot_selection (ChronoTimeline *self,
   /* Outside its track's part of the area the outline would cover the
    * names, or the pinned tracks. */
   row = &g_array_index (self->rows, Row, self->track_rows[self->selection.track]);
-  top = RULER_HEIGHT + (row->pinned ? 0 : self->pinned_height);
+  top = RULER_HEIGHT + (row->pinned ? 0 : get_pinned_visible (self));
+  bottom = row->pinned ? RULER_HEIGHT + get_pinned_visible (self) : gtk_widget_get_height (GTK_WIDGET (self));
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_WIDTH, top, width - HEADER_WIDTH,
-                                                         MAX (0, gtk_widget_get_height (GTK_WIDGET (self)) - top)));
+                                                         MAX (0, bottom - top)));
   graphene_rect_inset (&area, -2, -2);
   gsk_rounded_rect_init_from_rect (&outline, &area, 0);
   gtk_snapshot_append_border (snapshot, &outline, widths, border);
@@ -508,8 +528,9 @@ snapshot_rows (ChronoTimeline *self,
                double          width)
 {
   double area_height = get_track_area_height (self);
-  double pinned_height = MIN (self->pinned_height, area_height);
-  guint first = find_row (self, self->scroll_y + self->pinned_height);
+  double pinned_height = get_pinned_visible (self);
+  double offset = get_scroll_offset (self);
+  guint first = find_row (self, offset + pinned_height);
 
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT, width, area_height));
 
@@ -529,12 +550,12 @@ snapshot_rows (ChronoTimeline *self,
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT + pinned_height, width,
                                                          area_height - pinned_height));
   gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (0, RULER_HEIGHT - self->scroll_y));
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (0, RULER_HEIGHT - offset));
   for (guint i = first; i < self->rows->len; i++)
     {
       Row *row = &g_array_index (self->rows, Row, i);
 
-      if (row->y >= self->scroll_y + area_height)
+      if (row->y >= offset + area_height)
         break;
       snapshot_row (self, snapshot, colors, row, width);
     }
@@ -543,6 +564,7 @@ snapshot_rows (ChronoTimeline *self,
 
   if (pinned_height > 0)
     {
+      gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT, width, pinned_height));
       gtk_snapshot_save (snapshot);
       gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (0, RULER_HEIGHT));
       for (guint i = 0; i < self->rows->len; i++)
@@ -557,6 +579,7 @@ snapshot_rows (ChronoTimeline *self,
       gtk_snapshot_append_color (snapshot, &colors->dim_text,
                                  &GRAPHENE_RECT_INIT (0, pinned_height - 1, width, 1));
       gtk_snapshot_restore (snapshot);
+      gtk_snapshot_pop (snapshot);
     }
 
   gtk_snapshot_append_color (snapshot, &colors->line,
@@ -851,12 +874,14 @@ reveal_content (ChronoTimeline *self,
                 double          content_y,
                 double          height)
 {
-  double visible = get_track_area_height (self) - self->pinned_height;
+  double area = get_track_area_height (self);
+  double top = content_y - get_scroll_offset (self);
 
-  if (content_y + height > self->scroll_y + self->pinned_height + visible)
-    set_scroll_y (self, content_y + height - self->pinned_height - visible);
-  if (content_y < self->scroll_y + self->pinned_height)
-    set_scroll_y (self, content_y - self->pinned_height);
+  if (top + height > area)
+    set_scroll_y (self, self->scroll_y + top + height - area);
+  top = content_y - get_scroll_offset (self);
+  if (top < get_pinned_visible (self))
+    set_scroll_y (self, self->scroll_y - (get_pinned_visible (self) - top));
 }
 
 static void
@@ -900,7 +925,7 @@ reveal_track (ChronoTimeline *self,
     return;
   row = &g_array_index (self->rows, Row, self->track_rows[track]);
   if (!row->pinned)
-    reveal_content (self, row->y, MIN (row->height, get_track_area_height (self) - self->pinned_height));
+    reveal_content (self, row->y, MIN (row->height, get_track_area_height (self) - get_pinned_visible (self)));
 }
 
 static void
