@@ -243,6 +243,9 @@ chrono_application_startup (GApplication *application)
     { "app.quit", { "<Control>q", NULL } },
     { "app.shortcuts", { "<Control>question", NULL } },
     { "win.close-tab", { "<Control>w", NULL } },
+    { "win.find", { "<Control>f", NULL } },
+    { "win.find-next", { "F3", "<Control>g", NULL } },
+    { "win.find-previous", { "<Shift>F3", "<Control><Shift>g", NULL } },
   };
 
   G_APPLICATION_CLASS (chrono_application_parent_class)->startup (application);

@@ -10,8 +10,7 @@
 #include "chrono-document-page.h"
 #include "chrono-format.h"
 #include "chrono-loader.h"
-#include "chrono-span-details.h"
-#include "chrono-timeline.h"
+#include "chrono-timeline-view.h"
 #include "chrono-track-index.h"
 #include "chrono-trace-summary.h"
 
@@ -48,6 +47,9 @@ struct _ChronoDocumentPage
   GtkProgressBar      *progress_bar;
   AdwStatusPage       *error_page;
   AdwViewStack        *view_stack;
+  GtkToggleButton     *search_button;
+  GtkMenuButton       *tracks_button;
+  ChronoTimelineView  *timeline_view;
 };
 
 G_DEFINE_ENUM_TYPE (ChronoDocumentState, chrono_document_state,
@@ -218,35 +220,35 @@ show_error (ChronoDocumentPage *self)
 }
 
 static void
-span_activated_cb (ChronoTimeline    *timeline,
-                   guint              track,
-                   guint              index,
-                   ChronoSpanDetails *details)
+update_view_buttons (ChronoDocumentPage *self)
 {
-  ChronoSpanRef span = { track, index };
+  gboolean timeline = g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "timeline") == 0;
+  ChronoTrackLayout *layout = chrono_timeline_get_track_layout (chrono_timeline_view_get_timeline (self->timeline_view));
 
-  chrono_span_details_show_span (details, &span);
+  /* Both act on the timeline only. */
+  gtk_widget_set_visible (GTK_WIDGET (self->search_button), timeline);
+  gtk_widget_set_visible (GTK_WIDGET (self->tracks_button), timeline);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->tracks_button),
+                            chrono_track_layout_get_n_hidden (layout) > 0);
 }
 
-/* The timeline with the details of the selected span on its right. */
-static GtkWidget *
+static void
 create_timeline_view (ChronoDocumentPage *self,
                       GPtrArray          *indexes)
 {
-  GtkWidget *timeline = chrono_timeline_new_indexed (self->trace, indexes);
-  GtkWidget *details = chrono_span_details_new (CHRONO_TIMELINE (timeline));
-  GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+  ChronoTrackLayout *layout;
 
-  g_object_bind_property (adw_style_manager_get_default (), "dark",
-                          timeline, "dark", G_BINDING_SYNC_CREATE);
-  g_signal_connect_object (timeline, "span-activated", G_CALLBACK (span_activated_cb), details, 0);
-  gtk_paned_set_start_child (GTK_PANED (paned), timeline);
-  gtk_paned_set_end_child (GTK_PANED (paned), details);
-  /* Resizing the window resizes the timeline; the pane keeps its width. */
-  gtk_paned_set_resize_end_child (GTK_PANED (paned), FALSE);
-  gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
-  gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
-  return paned;
+  self->timeline_view = CHRONO_TIMELINE_VIEW (chrono_timeline_view_new (self->trace, indexes));
+  layout = chrono_timeline_get_track_layout (chrono_timeline_view_get_timeline (self->timeline_view));
+  g_object_bind_property (chrono_timeline_view_get_search_bar (self->timeline_view), "search-mode-enabled",
+                          self->search_button, "active",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  gtk_menu_button_set_menu_model (self->tracks_button,
+                                  chrono_timeline_view_get_hidden_menu (self->timeline_view));
+  g_signal_connect_object (layout, "changed", G_CALLBACK (update_view_buttons), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->view_stack, "notify::visible-child", G_CALLBACK (update_view_buttons),
+                           self, G_CONNECT_SWAPPED);
 }
 
 static void
@@ -272,7 +274,8 @@ load_done_cb (GObject      *source_object,
 
       self->trace = g_steal_pointer (&trace);
       /* Built only now: a page that fails never pays for them. */
-      page = adw_view_stack_add_titled (self->view_stack, create_timeline_view (self, indexes),
+      create_timeline_view (self, indexes);
+      page = adw_view_stack_add_titled (self->view_stack, GTK_WIDGET (self->timeline_view),
                                         "timeline", _("Timeline"));
       adw_view_stack_page_set_icon_name (page, "view-continuous-symbolic");
       page = adw_view_stack_add_titled (self->view_stack,
@@ -283,6 +286,7 @@ load_done_cb (GObject      *source_object,
                                         "summary", _("Summary"));
       adw_view_stack_page_set_icon_name (page, "view-list-symbolic");
       adw_view_stack_set_visible_child_name (self->view_stack, "timeline");
+      update_view_buttons (self);
       gtk_stack_set_visible_child_name (self->stack, "trace");
       set_state (self, CHRONO_DOCUMENT_STATE_LOADED);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRACE]);
@@ -349,6 +353,29 @@ close_action (GtkWidget  *widget,
               GVariant   *parameter)
 {
   g_signal_emit (widget, signals[CLOSE_REQUESTED], 0);
+}
+
+static void
+show_track_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  ChronoDocumentPage *self = CHRONO_DOCUMENT_PAGE (widget);
+  guint track = g_variant_get_uint32 (parameter);
+
+  if (self->timeline_view != NULL && track < chrono_trace_get_n_tracks (self->trace))
+    chrono_timeline_view_show_track (self->timeline_view, track);
+}
+
+static void
+show_all_tracks_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  ChronoDocumentPage *self = CHRONO_DOCUMENT_PAGE (widget);
+
+  if (self->timeline_view != NULL)
+    chrono_track_layout_show_all (chrono_timeline_get_track_layout (chrono_timeline_view_get_timeline (self->timeline_view)));
 }
 
 static void
@@ -469,6 +496,8 @@ chrono_document_page_class_init (ChronoDocumentPageClass *klass)
 
   gtk_widget_class_install_action (widget_class, "document.cancel", NULL, cancel_action);
   gtk_widget_class_install_action (widget_class, "document.close", NULL, close_action);
+  gtk_widget_class_install_action (widget_class, "document.show-track", "u", show_track_action);
+  gtk_widget_class_install_action (widget_class, "document.show-all-tracks", NULL, show_all_tracks_action);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "documentpage");
@@ -479,6 +508,8 @@ chrono_document_page_class_init (ChronoDocumentPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ChronoDocumentPage, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, ChronoDocumentPage, error_page);
   gtk_widget_class_bind_template_child (widget_class, ChronoDocumentPage, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, ChronoDocumentPage, search_button);
+  gtk_widget_class_bind_template_child (widget_class, ChronoDocumentPage, tracks_button);
 }
 
 static void
@@ -552,4 +583,54 @@ chrono_document_page_cancel (ChronoDocumentPage *self)
 
   if (self->state == CHRONO_DOCUMENT_STATE_LOADING)
     g_cancellable_cancel (self->cancellable);
+}
+
+/**
+ * chrono_document_page_get_timeline_view:
+ *
+ * Returns: (transfer none) (nullable): the timeline, or %NULL until the
+ *   trace has loaded
+ */
+ChronoTimelineView *
+chrono_document_page_get_timeline_view (ChronoDocumentPage *self)
+{
+  g_return_val_if_fail (CHRONO_IS_DOCUMENT_PAGE (self), NULL);
+  return self->timeline_view;
+}
+
+/**
+ * chrono_document_page_start_search:
+ *
+ * Shows the timeline with its search bar open. Does nothing until the
+ * trace has loaded.
+ */
+void
+chrono_document_page_start_search (ChronoDocumentPage *self)
+{
+  g_return_if_fail (CHRONO_IS_DOCUMENT_PAGE (self));
+
+  if (self->timeline_view == NULL)
+    return;
+  adw_view_stack_set_visible_child_name (self->view_stack, "timeline");
+  chrono_timeline_view_start_search (self->timeline_view);
+}
+
+/**
+ * chrono_document_page_find:
+ * @direction: 1 for the next match, -1 for the previous one
+ *
+ * Goes to a match of the search, opening the search when it is closed.
+ */
+void
+chrono_document_page_find (ChronoDocumentPage *self,
+                           int                 direction)
+{
+  g_return_if_fail (CHRONO_IS_DOCUMENT_PAGE (self));
+
+  if (self->timeline_view == NULL)
+    return;
+  if (!gtk_search_bar_get_search_mode (chrono_timeline_view_get_search_bar (self->timeline_view)))
+    chrono_document_page_start_search (self);
+  else
+    chrono_timeline_view_find (self->timeline_view, direction);
 }

@@ -6,6 +6,7 @@
 
 #include <gtk/gtk.h>
 
+#include "chrono-timeline-view.h"
 #include "chrono-trace.h"
 
 G_BEGIN_DECLS
@@ -29,5 +30,9 @@ ChronoTrace         *chrono_document_page_get_trace (ChronoDocumentPage *self);
 ChronoDocumentState  chrono_document_page_get_state (ChronoDocumentPage *self);
 const GError        *chrono_document_page_get_error (ChronoDocumentPage *self);
 void                 chrono_document_page_cancel    (ChronoDocumentPage *self);
+ChronoTimelineView  *chrono_document_page_get_timeline_view (ChronoDocumentPage *self);
+void                 chrono_document_page_start_search (ChronoDocumentPage *self);
+void                 chrono_document_page_find      (ChronoDocumentPage *self,
+                                                     int                 direction);
 
 G_END_DECLS

@@ -118,6 +118,30 @@ close_tab_action (GSimpleAction *action,
     adw_tab_view_close_page (self->tab_view, page);
 }
 
+static ChronoDocumentPage *
+get_selected_document (ChronoWindow *self)
+{
+  AdwTabPage *page = adw_tab_view_get_selected_page (self->tab_view);
+
+  return page != NULL ? CHRONO_DOCUMENT_PAGE (adw_tab_page_get_child (page)) : NULL;
+}
+
+static void
+find_action (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  ChronoDocumentPage *document = get_selected_document (user_data);
+  const char *name = g_action_get_name (G_ACTION (action));
+
+  if (document == NULL)
+    return;
+  if (g_str_equal (name, "find"))
+    chrono_document_page_start_search (document);
+  else
+    chrono_document_page_find (document, g_str_equal (name, "find-next") ? 1 : -1);
+}
+
 static gboolean
 on_drop (GtkDropTarget *target,
          const GValue  *value,
@@ -216,6 +240,9 @@ chrono_window_init (ChronoWindow *self)
 {
   static const GActionEntry actions[] = {
     { .name = "close-tab", .activate = close_tab_action },
+    { .name = "find", .activate = find_action },
+    { .name = "find-next", .activate = find_action },
+    { .name = "find-previous", .activate = find_action },
   };
   g_autoptr(GtkBuilder) builder = NULL;
   GtkDropTarget *drop;

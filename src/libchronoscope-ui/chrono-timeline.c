@@ -7,9 +7,11 @@
 #include <math.h>
 
 #include "chrono-format.h"
+#include "chrono-search-highlight.h"
 #include "chrono-time-ticks.h"
 #include "chrono-timeline.h"
 #include "chrono-track-index.h"
+#include "chrono-track-layout.h"
 #include "chrono-track-painter.h"
 
 #define HEADER_WIDTH   CHRONO_TIMELINE_HEADER_WIDTH
@@ -31,16 +33,24 @@
 /* Shaped texts kept for the names and the ruler: past this many, the
  * ruler's labels of other zoom levels are dropped with the rest. */
 #define MAX_LAYOUTS    512
+/* Pinned tracks show in at most this share of the track area: the
+ * others must stay in reach. */
+#define PINNED_MAX_SHARE 0.5
+/* A span found by search gets at least this wide when revealed. */
+#define REVEAL_MIN_PX  24.0
 
 typedef struct
 {
   guint             track;    /* NO_TRACK for the header of a process */
-  guint             process;
+  guint             process;  /* NO_TRACK for the header of the pinned tracks */
+  gboolean          pinned;   /* stays at the top: never scrolls */
   double            y;        /* below the ruler, before scrolling */
   double            height;
   ChronoTrackIndex *index;
   GskRenderNode    *node;     /* what the painter made for the viewport */
   gboolean          painted;  /* NODE is current, even when NULL */
+  GskRenderNode    *highlight;    /* the search's layer over NODE */
+  gboolean          highlighted;  /* HIGHLIGHT is current, even when NULL */
 } Row;
 
 typedef struct
@@ -53,6 +63,9 @@ typedef struct
   GdkRGBA line;
   GdkRGBA grid;
   GdkRGBA selection;
+  GdkRGBA dim;          /* over spans a search did not find */
+  GdkRGBA match;        /* around spans it found */
+  GdkRGBA current;      /* behind the name of the current track */
 } Colors;
 
 struct _ChronoTimeline
@@ -64,13 +77,20 @@ struct _ChronoTimeline
   ChronoViewport     *viewport;
   ChronoTrackPainter *painter;
 
-  GPtrArray          *indexes;    /* ChronoTrackIndex per track, built elsewhere: only
-                                   * while the rows are built from them */
   GHashTable         *layouts;    /* text -> PangoLayout, shaped once */
-  GArray             *rows;       /* Row, top to bottom */
-  guint              *track_rows; /* track -> position in ROWS */
+  GArray             *rows;       /* Row, top to bottom: pinned ones first */
+  guint              *track_rows; /* track -> position in ROWS, or NO_TRACK when hidden */
   double              content_height;
+  double              pinned_height;
   double              scroll_y;
+
+  ChronoTrackLayout  *layout;
+  GPtrArray          *indexes;    /* track -> ChronoTrackIndex, built once */
+  guint               current_track;  /* what the track actions act on */
+  guint               dragged_track;  /* moved by dragging its name, or NO_TRACK */
+  double              drag_start_y;
+  GtkWidget          *track_menu;
+  ChronoSearch       *search;
 
   double              pointer_x;
   double              drag_x;
@@ -111,6 +131,9 @@ get_colors (ChronoTimeline *self,
       colors->line = (GdkRGBA) { 1.0, 1.0, 1.0, 0.15 };
       colors->grid = (GdkRGBA) { 1.0, 1.0, 1.0, 0.07 };
       colors->selection = (GdkRGBA) { 0.47, 0.68, 0.93, 1.0 };
+      colors->dim = (GdkRGBA) { 0.12, 0.12, 0.12, 0.75 };
+      colors->match = (GdkRGBA) { 1.0, 1.0, 1.0, 0.9 };
+      colors->current = (GdkRGBA) { 0.47, 0.68, 0.93, 0.25 };
     }
   else
     {
@@ -122,6 +145,9 @@ get_colors (ChronoTimeline *self,
       colors->line = (GdkRGBA) { 0.0, 0.0, 0.0, 0.15 };
       colors->grid = (GdkRGBA) { 0.0, 0.0, 0.0, 0.07 };
       colors->selection = (GdkRGBA) { 0.11, 0.44, 0.85, 1.0 };
+      colors->dim = (GdkRGBA) { 1.0, 1.0, 1.0, 0.75 };
+      colors->match = (GdkRGBA) { 0.0, 0.0, 0.0, 0.8 };
+      colors->current = (GdkRGBA) { 0.11, 0.44, 0.85, 0.15 };
     }
 }
 
@@ -132,6 +158,7 @@ row_clear (gpointer data)
 
   g_clear_object (&row->index);
   g_clear_pointer (&row->node, gsk_render_node_unref);
+  g_clear_pointer (&row->highlight, gsk_render_node_unref);
 }
 
 static void
@@ -143,6 +170,8 @@ invalidate_nodes (ChronoTimeline *self)
 
       g_clear_pointer (&row->node, gsk_render_node_unref);
       row->painted = FALSE;
+      g_clear_pointer (&row->highlight, gsk_render_node_unref);
+      row->highlighted = FALSE;
     }
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -153,11 +182,27 @@ get_track_area_height (ChronoTimeline *self)
   return MAX (0, gtk_widget_get_height (GTK_WIDGET (self)) - RULER_HEIGHT);
 }
 
+/* How much of the pinned tracks shows. */
+static double
+get_pinned_visible (ChronoTimeline *self)
+{
+  return MIN (self->pinned_height, floor (get_track_area_height (self) * PINNED_MAX_SHARE));
+}
+
+/* How far up the scrolling rows are drawn: by the scroll, and by the part
+ * of the pinned tracks that does not show. */
+static double
+get_scroll_offset (ChronoTimeline *self)
+{
+  return self->scroll_y + self->pinned_height - get_pinned_visible (self);
+}
+
 static void
 set_scroll_y (ChronoTimeline *self,
               double          scroll_y)
 {
-  double max = MAX (0, self->content_height - get_track_area_height (self));
+  double max = MAX (0, (self->content_height - self->pinned_height) -
+                       (get_track_area_height (self) - get_pinned_visible (self)));
 
   scroll_y = CLAMP (scroll_y, 0, max);
   if (scroll_y == self->scroll_y)
@@ -177,57 +222,97 @@ get_track_height (const ChronoTrack *track,
   return MAX (1, chrono_track_index_get_n_rows (index)) * ROW_HEIGHT + 2 * TRACK_PAD;
 }
 
-/* The index of TRACK: the one built ahead of time for this trace when
- * there is one, else built now. */
 static ChronoTrackIndex *
 get_track_index (ChronoTimeline *self,
                  guint           track)
 {
-  if (self->indexes != NULL)
-    return g_object_ref (g_ptr_array_index (self->indexes, track));
-  return chrono_track_index_new (self->trace, track);
+  /* Built ahead of time for the whole trace, or here when first needed;
+   * kept across layout changes: pinning or hiding re-indexes nothing. */
+  if (g_ptr_array_index (self->indexes, track) == NULL)
+    g_ptr_array_index (self->indexes, track) = chrono_track_index_new (self->trace, track);
+  return g_ptr_array_index (self->indexes, track);
 }
 
 static void
+append_group_row (ChronoTimeline *self,
+                  guint           process,
+                  gboolean        pinned,
+                  double         *y)
+{
+  Row group = { .track = NO_TRACK, .process = process, .pinned = pinned, .y = *y, .height = GROUP_HEIGHT };
+
+  g_array_append_val (self->rows, group);
+  *y += GROUP_HEIGHT;
+}
+
+static void
+append_track_row (ChronoTimeline *self,
+                  guint           track_number,
+                  gboolean        pinned,
+                  double         *y)
+{
+  const ChronoTrack *track = chrono_trace_get_track (self->trace, track_number);
+  Row row = { 0 };
+
+  row.track = track_number;
+  row.process = track->process;
+  row.pinned = pinned;
+  row.y = *y;
+  /* Built up front: the layout needs every track's number of rows,
+   * and even a 1 GB trace indexes in well under a second. */
+  row.index = g_object_ref (get_track_index (self, track_number));
+  row.height = get_track_height (track, row.index);
+  self->track_rows[track_number] = self->rows->len;
+  g_array_append_val (self->rows, row);
+  *y += row.height;
+}
+
+/* Pinned tracks under a header of their own, then the others by process,
+ * as the layout orders them. */
+static void
 build_rows (ChronoTimeline *self)
 {
-  g_autofree guint *order = NULL;
-  guint n_tracks = 0;
+  const guint *order, *pinned;
+  guint n_tracks = 0, n_pinned = 0;
   guint last_process = G_MAXUINT;
   double y = 0;
 
   g_array_set_size (self->rows, 0);
   g_clear_pointer (&self->track_rows, g_free);
   self->content_height = 0;
-  self->scroll_y = 0;
+  self->pinned_height = 0;
   if (self->trace == NULL)
     return;
 
-  order = chrono_trace_dup_track_order (self->trace, &n_tracks);
-  self->track_rows = g_new0 (guint, chrono_trace_get_n_tracks (self->trace));
+  order = chrono_track_layout_get_order (self->layout, &n_tracks);
+  pinned = chrono_track_layout_get_pinned (self->layout, &n_pinned);
+  self->track_rows = g_new (guint, MAX (n_tracks, 1));
+  for (guint i = 0; i < n_tracks; i++)
+    self->track_rows[i] = NO_TRACK;
+
+  for (guint i = 0; i < n_pinned; i++)
+    {
+      if (chrono_track_layout_is_hidden (self->layout, pinned[i]))
+        continue;
+      if (self->rows->len == 0)
+        append_group_row (self, NO_TRACK, TRUE, &y);
+      append_track_row (self, pinned[i], TRUE, &y);
+    }
+  self->pinned_height = y;
+
   for (guint i = 0; i < n_tracks; i++)
     {
       const ChronoTrack *track = chrono_trace_get_track (self->trace, order[i]);
-      Row row = { 0 };
 
+      if (chrono_track_layout_is_pinned (self->layout, order[i]) ||
+          chrono_track_layout_is_hidden (self->layout, order[i]))
+        continue;
       if (track->process != last_process)
         {
-          Row group = { NO_TRACK, track->process, y, GROUP_HEIGHT, NULL, NULL, FALSE };
-
-          g_array_append_val (self->rows, group);
-          y += GROUP_HEIGHT;
+          append_group_row (self, track->process, FALSE, &y);
           last_process = track->process;
         }
-
-      row.track = order[i];
-      row.process = track->process;
-      row.y = y;
-      /* Up front: the layout needs every track's number of rows. */
-      row.index = get_track_index (self, order[i]);
-      row.height = get_track_height (track, row.index);
-      self->track_rows[order[i]] = self->rows->len;
-      g_array_append_val (self->rows, row);
-      y += row.height;
+      append_track_row (self, order[i], FALSE, &y);
     }
   self->content_height = y;
 }
@@ -251,6 +336,29 @@ find_row (ChronoTimeline *self,
         return mid;
     }
   return G_MAXUINT;
+}
+
+/* Where ROW starts, in widget coordinates. */
+static double
+get_row_top (ChronoTimeline *self,
+             const Row      *row)
+{
+  return RULER_HEIGHT + row->y - (row->pinned ? 0 : get_scroll_offset (self));
+}
+
+/* The row at widget height Y: pinned rows cover the ones scrolled under
+ * them. */
+static guint
+find_row_at (ChronoTimeline *self,
+             double          y)
+{
+  double content_y = y - RULER_HEIGHT;
+
+  if (content_y < 0)
+    return G_MAXUINT;
+  if (content_y >= get_pinned_visible (self))
+    content_y += get_scroll_offset (self);
+  return find_row (self, content_y);
 }
 
 static GskRenderNode *
@@ -333,6 +441,109 @@ measure_text_cb (const char *text,
   return width;
 }
 
+static GskRenderNode *
+get_row_highlight (ChronoTimeline *self,
+                   Row            *row,
+                   const Colors   *colors)
+{
+  const ChronoTrack *track = chrono_trace_get_track (self->trace, row->track);
+
+  if (row->highlighted)
+    return row->highlight;
+
+  /* Counters and instants have no names to find: they dim whole. */
+  if (track->n_spans == 0)
+    row->highlight = gsk_color_node_new (&colors->dim,
+                                         &GRAPHENE_RECT_INIT (0, 0, chrono_viewport_get_width_px (self->viewport),
+                                                              row->height - 2 * TRACK_PAD));
+  else
+    row->highlight = chrono_search_highlight_paint (self->search, row->index, self->viewport,
+                                                    ROW_HEIGHT, &colors->dim, &colors->match);
+  row->highlighted = TRUE;
+  return row->highlight;
+}
+
+/* One row, at its place in content coordinates. */
+static void
+snapshot_row (ChronoTimeline *self,
+              GtkSnapshot    *snapshot,
+              const Colors   *colors,
+              Row            *row,
+              double          width)
+{
+  const ChronoTrack *track;
+  GskRenderNode *node;
+
+  if (row->track == NO_TRACK)
+    {
+      const char *title;
+
+      if (row->process == NO_TRACK)
+        title = _("Pinned");
+      else
+        title = chrono_trace_get_string (self->trace,
+                                         chrono_trace_get_process (self->trace, row->process)->display_name);
+      gtk_snapshot_append_color (snapshot, &colors->group,
+                                 &GRAPHENE_RECT_INIT (0, row->y, width, row->height));
+      append_text (self, snapshot, title, TEXT_INSET, row->y, width - 2 * TEXT_INSET, row->height,
+                   &colors->text);
+      return;
+    }
+
+  track = chrono_trace_get_track (self->trace, row->track);
+  if (row->track == self->current_track)
+    gtk_snapshot_append_color (snapshot, &colors->current,
+                               &GRAPHENE_RECT_INIT (0, row->y, HEADER_WIDTH - 1, row->height - 1));
+  append_text (self, snapshot, chrono_trace_get_string (self->trace, track->display_name),
+               2 * TEXT_INSET, row->y + TRACK_PAD, HEADER_WIDTH - 3 * TEXT_INSET,
+               MIN (row->height - 2 * TRACK_PAD, 2 * ROW_HEIGHT), &colors->dim_text);
+  gtk_snapshot_append_color (snapshot, &colors->line,
+                             &GRAPHENE_RECT_INIT (0, row->y + row->height - 1, width, 1));
+
+  node = get_row_node (self, row);
+  if (node == NULL)
+    return;
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_WIDTH, row->y,
+                                                         width - HEADER_WIDTH, row->height));
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (HEADER_WIDTH, row->y + TRACK_PAD));
+  gtk_snapshot_append_node (snapshot, node);
+  if (self->search != NULL && (node = get_row_highlight (self, row, colors)) != NULL)
+    gtk_snapshot_append_node (snapshot, node);
+  gtk_snapshot_restore (snapshot);
+  gtk_snapshot_pop (snapshot);
+}
+
+static void
+snapshot_selection (ChronoTimeline *self,
+                    GtkSnapshot    *snapshot,
+                    const Colors   *colors,
+                    double          width)
+{
+  const float widths[4] = { 2, 2, 2, 2 };
+  const GdkRGBA border[4] = { colors->selection, colors->selection,
+                              colors->selection, colors->selection };
+  const Row *row;
+  GskRoundedRect outline;
+  graphene_rect_t area;
+  double top, bottom;
+
+  if (!self->has_selection || !chrono_timeline_get_span_area (self, self->selection, &area))
+    return;
+
+  /* Outside its track's part of the area the outline would cover the
+   * names, or the pinned tracks. */
+  row = &g_array_index (self->rows, Row, self->track_rows[self->selection.track]);
+  top = RULER_HEIGHT + (row->pinned ? 0 : get_pinned_visible (self));
+  bottom = row->pinned ? RULER_HEIGHT + get_pinned_visible (self) : gtk_widget_get_height (GTK_WIDGET (self));
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_WIDTH, top, width - HEADER_WIDTH,
+                                                         MAX (0, bottom - top)));
+  graphene_rect_inset (&area, -2, -2);
+  gsk_rounded_rect_init_from_rect (&outline, &area, 0);
+  gtk_snapshot_append_border (snapshot, &outline, widths, border);
+  gtk_snapshot_pop (snapshot);
+}
+
 static void
 snapshot_rows (ChronoTimeline *self,
                GtkSnapshot    *snapshot,
@@ -341,7 +552,9 @@ snapshot_rows (ChronoTimeline *self,
                double          width)
 {
   double area_height = get_track_area_height (self);
-  guint first = find_row (self, self->scroll_y);
+  double pinned_height = get_pinned_visible (self);
+  double offset = get_scroll_offset (self);
+  guint first = find_row (self, offset + pinned_height);
 
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT, width, area_height));
 
@@ -357,72 +570,45 @@ snapshot_rows (ChronoTimeline *self,
                                                         1, area_height));
     }
 
+  /* The scrolling rows, below the pinned ones. */
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT + pinned_height, width,
+                                                         area_height - pinned_height));
   gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (0, RULER_HEIGHT - self->scroll_y));
-
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (0, RULER_HEIGHT - offset));
   for (guint i = first; i < self->rows->len; i++)
     {
       Row *row = &g_array_index (self->rows, Row, i);
-      const ChronoTrack *track;
-      GskRenderNode *node;
 
-      if (row->y >= self->scroll_y + area_height)
+      if (row->y >= offset + area_height)
         break;
+      snapshot_row (self, snapshot, colors, row, width);
+    }
+  gtk_snapshot_restore (snapshot);
+  gtk_snapshot_pop (snapshot);
 
-      if (row->track == NO_TRACK)
-        {
-          const ChronoProcess *process = chrono_trace_get_process (self->trace, row->process);
-
-          gtk_snapshot_append_color (snapshot, &colors->group,
-                                     &GRAPHENE_RECT_INIT (0, row->y, width, row->height));
-          append_text (self, snapshot, chrono_trace_get_string (self->trace, process->display_name),
-                       TEXT_INSET, row->y, width - 2 * TEXT_INSET, row->height, &colors->text);
-          continue;
-        }
-
-      track = chrono_trace_get_track (self->trace, row->track);
-      append_text (self, snapshot, chrono_trace_get_string (self->trace, track->display_name),
-                   2 * TEXT_INSET, row->y + TRACK_PAD, HEADER_WIDTH - 3 * TEXT_INSET,
-                   MIN (row->height - 2 * TRACK_PAD, 2 * ROW_HEIGHT), &colors->dim_text);
-      gtk_snapshot_append_color (snapshot, &colors->line,
-                                 &GRAPHENE_RECT_INIT (0, row->y + row->height - 1, width, 1));
-
-      node = get_row_node (self, row);
-      if (node == NULL)
-        continue;
-      gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_WIDTH, row->y,
-                                                             width - HEADER_WIDTH, row->height));
+  if (pinned_height > 0)
+    {
+      gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT, width, pinned_height));
       gtk_snapshot_save (snapshot);
-      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (HEADER_WIDTH, row->y + TRACK_PAD));
-      gtk_snapshot_append_node (snapshot, node);
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (0, RULER_HEIGHT));
+      for (guint i = 0; i < self->rows->len; i++)
+        {
+          Row *row = &g_array_index (self->rows, Row, i);
+
+          if (!row->pinned)
+            break;
+          snapshot_row (self, snapshot, colors, row, width);
+        }
+      /* A firmer line than between tracks: rows scroll under it. */
+      gtk_snapshot_append_color (snapshot, &colors->dim_text,
+                                 &GRAPHENE_RECT_INIT (0, pinned_height - 1, width, 1));
       gtk_snapshot_restore (snapshot);
       gtk_snapshot_pop (snapshot);
     }
-  gtk_snapshot_restore (snapshot);
 
   gtk_snapshot_append_color (snapshot, &colors->line,
                              &GRAPHENE_RECT_INIT (HEADER_WIDTH - 1, RULER_HEIGHT, 1, area_height));
-
-  if (self->has_selection)
-    {
-      graphene_rect_t area;
-
-      if (chrono_timeline_get_span_area (self, self->selection, &area))
-        {
-          const float widths[4] = { 2, 2, 2, 2 };
-          const GdkRGBA border[4] = { colors->selection, colors->selection,
-                                      colors->selection, colors->selection };
-          GskRoundedRect outline;
-
-          /* Outside the track area the outline would cover the names. */
-          gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_WIDTH, RULER_HEIGHT,
-                                                                 width - HEADER_WIDTH, area_height));
-          graphene_rect_inset (&area, -2, -2);
-          gsk_rounded_rect_init_from_rect (&outline, &area, 0);
-          gtk_snapshot_append_border (snapshot, &outline, widths, border);
-          gtk_snapshot_pop (snapshot);
-        }
-    }
+  snapshot_selection (self, snapshot, colors, width);
 
   gtk_snapshot_pop (snapshot);
 }
@@ -519,6 +705,25 @@ chrono_timeline_size_allocate (GtkWidget *widget,
 
   chrono_viewport_set_width_px (self->viewport, MAX (1, width - HEADER_WIDTH));
   set_scroll_y (self, self->scroll_y);
+  gtk_popover_present (GTK_POPOVER (self->track_menu));
+}
+
+/* Pinned tracks are far from their process: they name it too. */
+static void
+set_track_tooltip (ChronoTimeline *self,
+                   GtkTooltip     *tooltip,
+                   const Row      *row)
+{
+  const ChronoTrack *track = chrono_trace_get_track (self->trace, row->track);
+  const char *name = chrono_trace_get_string (self->trace, track->display_name);
+  g_autofree char *text = NULL;
+
+  if (row->pinned)
+    /* Translators: a pinned track's tooltip: the track, then its process */
+    text = g_strdup_printf (_("%s\n%s"), name,
+                            chrono_trace_get_string (self->trace,
+                                                     chrono_trace_get_process (self->trace, row->process)->display_name));
+  gtk_tooltip_set_text (tooltip, text != NULL ? text : name);
 }
 
 static gboolean
@@ -537,18 +742,19 @@ chrono_timeline_query_tooltip (GtkWidget  *widget,
   /* Names cut short in the header column show whole here. */
   if (!keyboard_tooltip && self->trace != NULL && x < HEADER_WIDTH && y >= RULER_HEIGHT)
     {
-      guint i = find_row (self, y - RULER_HEIGHT + self->scroll_y);
+      guint i = find_row_at (self, y);
       const Row *row;
 
       if (i == G_MAXUINT)
         return FALSE;
       row = &g_array_index (self->rows, Row, i);
+      if (row->track == NO_TRACK && row->process == NO_TRACK)
+        return FALSE;
       if (row->track == NO_TRACK)
         gtk_tooltip_set_text (tooltip, chrono_trace_get_string (self->trace,
                                                                 chrono_trace_get_process (self->trace, row->process)->display_name));
       else
-        gtk_tooltip_set_text (tooltip, chrono_trace_get_string (self->trace,
-                                                                chrono_trace_get_track (self->trace, row->track)->display_name));
+        set_track_tooltip (self, tooltip, row);
       return TRUE;
     }
 
@@ -635,11 +841,311 @@ drag_update_cb (GtkGestureDrag *gesture,
                 double          offset_y,
                 ChronoTimeline *self)
 {
+  if (self->dragged_track != NO_TRACK)
+    return;
   /* The content follows the pointer, so time moves against it. */
   chrono_viewport_pan (self->viewport, self->drag_x - offset_x);
   set_scroll_y (self, self->scroll_y + self->drag_y - offset_y);
   self->drag_x = offset_x;
   self->drag_y = offset_y;
+}
+
+/* -------------------------------------------------------------------- */
+/* Tracks: the current one, its menu, pinning, hiding and moving        */
+
+static guint
+get_track_at (ChronoTimeline *self,
+              double          y)
+{
+  guint i = find_row_at (self, y);
+
+  return i == G_MAXUINT ? NO_TRACK : g_array_index (self->rows, Row, i).track;
+}
+
+static void
+update_track_actions (ChronoTimeline *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  guint track = self->current_track;
+  gboolean has_track = track != NO_TRACK;
+
+  gtk_widget_action_set_enabled (widget, "timeline.pin-track", has_track);
+  gtk_widget_action_set_enabled (widget, "timeline.hide-track", has_track);
+  gtk_widget_action_set_enabled (widget, "timeline.track-menu", has_track);
+  gtk_widget_action_set_enabled (widget, "timeline.move-track-up",
+                                 has_track && chrono_track_layout_can_move (self->layout, track, -1));
+  gtk_widget_action_set_enabled (widget, "timeline.move-track-down",
+                                 has_track && chrono_track_layout_can_move (self->layout, track, 1));
+  gtk_widget_action_set_enabled (widget, "timeline.show-all-tracks",
+                                 self->layout != NULL && chrono_track_layout_get_n_hidden (self->layout) > 0);
+}
+
+static void
+set_current_track (ChronoTimeline *self,
+                   guint           track)
+{
+  if (self->current_track == track)
+    return;
+  self->current_track = track;
+  update_track_actions (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Scrolls so that CONTENT_Y to CONTENT_Y + HEIGHT of a scrolling row
+ * shows below the pinned ones. */
+static void
+reveal_content (ChronoTimeline *self,
+                double          content_y,
+                double          height)
+{
+  double area = get_track_area_height (self);
+  double top = content_y - get_scroll_offset (self);
+
+  if (top + height > area)
+    set_scroll_y (self, self->scroll_y + top + height - area);
+  top = content_y - get_scroll_offset (self);
+  if (top < get_pinned_visible (self))
+    set_scroll_y (self, self->scroll_y - (get_pinned_visible (self) - top));
+}
+
+static void
+layout_changed_cb (ChronoTimeline *self)
+{
+  build_rows (self);
+  if (self->current_track != NO_TRACK && self->track_rows[self->current_track] == NO_TRACK)
+    self->current_track = NO_TRACK;
+  set_scroll_y (self, self->scroll_y);
+  update_track_actions (self);
+  invalidate_nodes (self);
+}
+
+/* The track rows above (DELTA -1) or below (+1) the current track's, in
+ * the order they are drawn. */
+static guint
+get_next_track (ChronoTimeline *self,
+                int             delta)
+{
+  gint64 i;
+
+  if (self->rows->len == 0)
+    return NO_TRACK;
+  if (self->current_track == NO_TRACK)
+    i = delta > 0 ? -1 : (gint64) self->rows->len;
+  else
+    i = self->track_rows[self->current_track];
+  for (i += delta; i >= 0 && i < self->rows->len; i += delta)
+    if (g_array_index (self->rows, Row, i).track != NO_TRACK)
+      return g_array_index (self->rows, Row, i).track;
+  return NO_TRACK;
+}
+
+static void
+reveal_track (ChronoTimeline *self,
+              guint           track)
+{
+  const Row *row;
+
+  if (track == NO_TRACK || self->track_rows[track] == NO_TRACK)
+    return;
+  row = &g_array_index (self->rows, Row, self->track_rows[track]);
+  if (!row->pinned)
+    reveal_content (self, row->y, MIN (row->height, get_track_area_height (self) - get_pinned_visible (self)));
+}
+
+static void
+step_track_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  ChronoTimeline *self = CHRONO_TIMELINE (widget);
+  guint track = get_next_track (self, g_str_equal (action_name, "timeline.previous-track") ? -1 : 1);
+
+  if (track == NO_TRACK)
+    return;
+  set_current_track (self, track);
+  reveal_track (self, track);
+}
+
+static void
+pin_track_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  ChronoTimeline *self = CHRONO_TIMELINE (widget);
+  guint track = self->current_track;
+
+  chrono_track_layout_set_pinned (self->layout, track,
+                                  !chrono_track_layout_is_pinned (self->layout, track));
+  reveal_track (self, track);
+}
+
+static void
+hide_track_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  ChronoTimeline *self = CHRONO_TIMELINE (widget);
+  guint track = self->current_track;
+  guint next = get_next_track (self, 1);
+
+  /* The next track becomes current, so that H pressed again goes on. */
+  if (next == NO_TRACK)
+    next = get_next_track (self, -1);
+  chrono_track_layout_set_hidden (self->layout, track, TRUE);
+  set_current_track (self, next);
+}
+
+static void
+move_track_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  ChronoTimeline *self = CHRONO_TIMELINE (widget);
+
+  chrono_track_layout_move (self->layout, self->current_track,
+                            g_str_equal (action_name, "timeline.move-track-up") ? -1 : 1);
+  reveal_track (self, self->current_track);
+}
+
+static void
+show_all_tracks_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  chrono_track_layout_show_all (CHRONO_TIMELINE (widget)->layout);
+}
+
+/* A track's name dragged up or down moves the track past its neighbours
+ * in the same block (its process, or the pinned tracks). */
+static void
+track_drag_begin_cb (GtkGestureDrag *gesture,
+                     double          x,
+                     double          y,
+                     ChronoTimeline *self)
+{
+  self->dragged_track = NO_TRACK;
+  if (self->trace == NULL || x >= HEADER_WIDTH)
+    return;
+  self->dragged_track = get_track_at (self, y);
+  self->drag_start_y = y;
+  if (self->dragged_track != NO_TRACK)
+    set_current_track (self, self->dragged_track);
+}
+
+/* The row next to ROW in DELTA's direction that the track could trade
+ * places with, or NULL. */
+static const Row *
+get_neighbour_row (ChronoTimeline *self,
+                   guint           i,
+                   int             delta)
+{
+  const Row *row = &g_array_index (self->rows, Row, i);
+  const Row *other;
+
+  if ((delta < 0 && i == 0) || (delta > 0 && i + 1 >= self->rows->len))
+    return NULL;
+  other = &g_array_index (self->rows, Row, i + delta);
+  if (other->track == NO_TRACK || other->pinned != row->pinned)
+    return NULL;
+  return other;
+}
+
+static void
+track_drag_update_cb (GtkGestureDrag *gesture,
+                      double          offset_x,
+                      double          offset_y,
+                      ChronoTimeline *self)
+{
+  double y = self->drag_start_y + offset_y;
+
+  if (self->dragged_track == NO_TRACK)
+    return;
+  /* Past the middle of a neighbour, trade places with it. Swapped, the
+   * neighbour's middle is beyond the pointer the other way, so the
+   * track does not flip back. */
+  for (;;)
+    {
+      guint i = self->track_rows[self->dragged_track];
+      const Row *up = get_neighbour_row (self, i, -1);
+      const Row *down = get_neighbour_row (self, i, 1);
+
+      if (up != NULL && y < get_row_top (self, up) + up->height / 2)
+        chrono_track_layout_move (self->layout, self->dragged_track, -1);
+      else if (down != NULL && y > get_row_top (self, down) + down->height / 2)
+        chrono_track_layout_move (self->layout, self->dragged_track, 1);
+      else
+        break;
+    }
+}
+
+static void
+track_drag_end_cb (GtkGestureDrag *gesture,
+                   double          offset_x,
+                   double          offset_y,
+                   ChronoTimeline *self)
+{
+  self->dragged_track = NO_TRACK;
+}
+
+static void
+popup_track_menu (ChronoTimeline *self,
+                  double          x,
+                  double          y)
+{
+  g_autoptr(GMenu) menu = g_menu_new ();
+  g_autoptr(GMenu) section = g_menu_new ();
+
+  g_menu_append (section, chrono_track_layout_is_pinned (self->layout, self->current_track) ?
+                 _("_Unpin") : _("_Pin to Top"), "timeline.pin-track");
+  g_menu_append (section, _("_Hide"), "timeline.hide-track");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
+  section = g_menu_new ();
+  g_menu_append (section, _("Move _Up"), "timeline.move-track-up");
+  g_menu_append (section, _("Move _Down"), "timeline.move-track-down");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
+  section = g_menu_new ();
+  g_menu_append (section, _("_Show All Tracks"), "timeline.show-all-tracks");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
+
+  gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->track_menu), G_MENU_MODEL (menu));
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->track_menu), &(GdkRectangle) { x, y, 1, 1 });
+  gtk_popover_popup (GTK_POPOVER (self->track_menu));
+}
+
+static void
+track_menu_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  ChronoTimeline *self = CHRONO_TIMELINE (widget);
+  const Row *row;
+
+  reveal_track (self, self->current_track);
+  row = &g_array_index (self->rows, Row, self->track_rows[self->current_track]);
+  popup_track_menu (self, HEADER_WIDTH / 2.0, get_row_top (self, row) + MIN (row->height, GROUP_HEIGHT) / 2);
+}
+
+/* Right click or long press on a track's name. */
+static void
+header_menu_requested (ChronoTimeline *self,
+                       double          x,
+                       double          y)
+{
+  guint track;
+
+  if (self->trace == NULL || x >= HEADER_WIDTH || (track = get_track_at (self, y)) == NO_TRACK)
+    return;
+  set_current_track (self, track);
+  popup_track_menu (self, x, y);
+}
+
+static void
+long_pressed_cb (GtkGestureLongPress *gesture,
+                 double               x,
+                 double               y,
+                 ChronoTimeline      *self)
+{
+  header_menu_requested (self, x, y);
 }
 
 static void
@@ -654,6 +1160,17 @@ click_pressed_cb (GtkGestureClick *gesture,
   gtk_widget_grab_focus (GTK_WIDGET (self));
   if (self->trace == NULL || n_press != 1)
     return;
+  if (gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture)) == GDK_BUTTON_SECONDARY)
+    {
+      header_menu_requested (self, x, y);
+      return;
+    }
+  /* A track's name makes it the one the track actions act on. */
+  if (x < HEADER_WIDTH && get_track_at (self, y) != NO_TRACK)
+    {
+      set_current_track (self, get_track_at (self, y));
+      return;
+    }
 
   if (chrono_timeline_hit_test (self, x, y, &span))
     {
@@ -716,6 +1233,10 @@ chrono_timeline_dispose (GObject *object)
 
   g_array_set_size (self->rows, 0);
   g_clear_object (&self->painter);
+  g_clear_object (&self->search);
+  g_clear_object (&self->layout);
+  g_clear_pointer (&self->indexes, g_ptr_array_unref);
+  g_clear_pointer (&self->track_menu, gtk_widget_unparent);
   g_clear_object (&self->trace);
 
   G_OBJECT_CLASS (chrono_timeline_parent_class)->dispose (object);
@@ -829,6 +1350,25 @@ chrono_timeline_class_init (ChronoTimelineClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, 0, "timeline.show-all", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_0, 0, "timeline.show-all", NULL);
 
+  gtk_widget_class_install_action (widget_class, "timeline.previous-track", NULL, step_track_action);
+  gtk_widget_class_install_action (widget_class, "timeline.next-track", NULL, step_track_action);
+  gtk_widget_class_install_action (widget_class, "timeline.pin-track", NULL, pin_track_action);
+  gtk_widget_class_install_action (widget_class, "timeline.hide-track", NULL, hide_track_action);
+  gtk_widget_class_install_action (widget_class, "timeline.move-track-up", NULL, move_track_action);
+  gtk_widget_class_install_action (widget_class, "timeline.move-track-down", NULL, move_track_action);
+  gtk_widget_class_install_action (widget_class, "timeline.show-all-tracks", NULL, show_all_tracks_action);
+  gtk_widget_class_install_action (widget_class, "timeline.track-menu", NULL, track_menu_action);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, GDK_CONTROL_MASK, "timeline.previous-track", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, GDK_CONTROL_MASK, "timeline.next-track", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_p, 0, "timeline.pin-track", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_h, 0, "timeline.hide-track", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, GDK_ALT_MASK, "timeline.move-track-up", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, GDK_ALT_MASK, "timeline.move-track-down", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_h, GDK_SHIFT_MASK, "timeline.show-all-tracks", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK, "timeline.track-menu", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "timeline.track-menu", NULL);
+
   gtk_widget_class_set_css_name (widget_class, "timeline");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_WIDGET);
 }
@@ -845,6 +1385,14 @@ chrono_timeline_init (ChronoTimeline *self)
   g_array_set_clear_func (self->rows, row_clear);
   self->viewport = chrono_viewport_new ();
   g_signal_connect_swapped (self->viewport, "changed", G_CALLBACK (viewport_changed_cb), self);
+  self->current_track = NO_TRACK;
+  self->dragged_track = NO_TRACK;
+  self->track_menu = gtk_popover_menu_new_from_model (NULL);
+  gtk_popover_set_has_arrow (GTK_POPOVER (self->track_menu), FALSE);
+  gtk_popover_set_position (GTK_POPOVER (self->track_menu), GTK_POS_BOTTOM);
+  gtk_widget_set_halign (self->track_menu, GTK_ALIGN_START);
+  gtk_widget_set_parent (self->track_menu, widget);
+  update_track_actions (self);
 
   gtk_widget_set_focusable (widget, TRUE);
   gtk_widget_set_focus_on_click (widget, TRUE);
@@ -863,37 +1411,37 @@ chrono_timeline_init (ChronoTimeline *self)
   gtk_widget_add_controller (widget, controller);
 
   gesture = gtk_gesture_drag_new ();
+  /* Before panning, which gives way to a track dragged by its name. */
+  g_signal_connect (gesture, "drag-begin", G_CALLBACK (track_drag_begin_cb), self);
+  g_signal_connect (gesture, "drag-update", G_CALLBACK (track_drag_update_cb), self);
+  g_signal_connect (gesture, "drag-end", G_CALLBACK (track_drag_end_cb), self);
   g_signal_connect (gesture, "drag-begin", G_CALLBACK (drag_begin_cb), self);
   g_signal_connect (gesture, "drag-update", G_CALLBACK (drag_update_cb), self);
   gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
 
   gesture = gtk_gesture_click_new ();
+  /* The secondary button opens the track menu. */
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), 0);
   g_signal_connect (gesture, "pressed", G_CALLBACK (click_pressed_cb), self);
   gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
+
+  gesture = gtk_gesture_long_press_new ();
+  gtk_gesture_single_set_touch_only (GTK_GESTURE_SINGLE (gesture), TRUE);
+  g_signal_connect (gesture, "pressed", G_CALLBACK (long_pressed_cb), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
+}
+
+static void
+unref_index (gpointer index)
+{
+  if (index != NULL)
+    g_object_unref (index);
 }
 
 GtkWidget *
 chrono_timeline_new (ChronoTrace *trace)
 {
   return g_object_new (CHRONO_TYPE_TIMELINE, "trace", trace, NULL);
-}
-
-GtkWidget *
-chrono_timeline_new_indexed (ChronoTrace *trace,
-                             GPtrArray   *indexes)
-{
-  ChronoTimeline *self;
-
-  g_return_val_if_fail (CHRONO_IS_TRACE (trace), NULL);
-  g_return_val_if_fail (indexes != NULL, NULL);
-  g_return_val_if_fail (indexes->len == chrono_trace_get_n_tracks (trace), NULL);
-
-  self = g_object_new (CHRONO_TYPE_TIMELINE, NULL);
-  self->indexes = indexes;
-  chrono_timeline_set_trace (self, trace);
-  /* The rows hold the indexes now. */
-  self->indexes = NULL;
-  return GTK_WIDGET (self);
 }
 
 ChronoTrace *
@@ -904,19 +1452,41 @@ chrono_timeline_get_trace (ChronoTimeline *self)
   return self->trace;
 }
 
-void
-chrono_timeline_set_trace (ChronoTimeline *self,
-                           ChronoTrace    *trace)
+/* INDEXES: every track's index, built ahead of time, or NULL to build
+ * them when first needed. */
+static void
+set_trace (ChronoTimeline *self,
+           ChronoTrace    *trace,
+           GPtrArray      *indexes)
 {
-  g_return_if_fail (CHRONO_IS_TIMELINE (self));
-  g_return_if_fail (trace == NULL || CHRONO_IS_TRACE (trace));
-
   if (!g_set_object (&self->trace, trace))
     return;
 
   self->has_selection = FALSE;
+  self->current_track = NO_TRACK;
+  self->scroll_y = 0;
   g_clear_object (&self->painter);
+  g_clear_object (&self->search);
+  g_clear_pointer (&self->indexes, g_ptr_array_unref);
+  if (self->layout != NULL)
+    g_signal_handlers_disconnect_by_func (self->layout, layout_changed_cb, self);
+  g_clear_object (&self->layout);
+  if (trace != NULL)
+    {
+      if (indexes != NULL)
+        {
+          self->indexes = g_ptr_array_ref (indexes);
+        }
+      else
+        {
+          self->indexes = g_ptr_array_new_full (chrono_trace_get_n_tracks (trace), unref_index);
+          g_ptr_array_set_size (self->indexes, chrono_trace_get_n_tracks (trace));
+        }
+      self->layout = chrono_track_layout_new (trace);
+      g_signal_connect_swapped (self->layout, "changed", G_CALLBACK (layout_changed_cb), self);
+    }
   build_rows (self);
+  update_track_actions (self);
   if (trace != NULL)
     {
       self->painter = chrono_track_painter_new (trace);
@@ -930,6 +1500,31 @@ chrono_timeline_set_trace (ChronoTimeline *self,
     }
   invalidate_nodes (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRACE]);
+}
+
+void
+chrono_timeline_set_trace (ChronoTimeline *self,
+                           ChronoTrace    *trace)
+{
+  g_return_if_fail (CHRONO_IS_TIMELINE (self));
+  g_return_if_fail (trace == NULL || CHRONO_IS_TRACE (trace));
+
+  set_trace (self, trace, NULL);
+}
+
+GtkWidget *
+chrono_timeline_new_indexed (ChronoTrace *trace,
+                             GPtrArray   *indexes)
+{
+  ChronoTimeline *self;
+
+  g_return_val_if_fail (CHRONO_IS_TRACE (trace), NULL);
+  g_return_val_if_fail (indexes != NULL, NULL);
+  g_return_val_if_fail (indexes->len == chrono_trace_get_n_tracks (trace), NULL);
+
+  self = g_object_new (CHRONO_TYPE_TIMELINE, NULL);
+  set_trace (self, trace, indexes);
+  return GTK_WIDGET (self);
 }
 
 gboolean
@@ -971,7 +1566,6 @@ chrono_timeline_hit_test (ChronoTimeline *self,
                           ChronoSpanRef  *span)
 {
   const Row *row;
-  double content_y = y - RULER_HEIGHT + self->scroll_y;
   guint32 index;
   guint i;
 
@@ -980,14 +1574,14 @@ chrono_timeline_hit_test (ChronoTimeline *self,
 
   if (self->trace == NULL || x < HEADER_WIDTH || y < RULER_HEIGHT)
     return FALSE;
-  i = find_row (self, content_y);
+  i = find_row_at (self, y);
   if (i == G_MAXUINT)
     return FALSE;
   row = &g_array_index (self->rows, Row, i);
   if (row->track == NO_TRACK || chrono_trace_get_track (self->trace, row->track)->n_spans == 0)
     return FALSE;
   if (!chrono_track_index_hit_test (row->index, self->viewport, ROW_HEIGHT,
-                                    x - HEADER_WIDTH, content_y - row->y - TRACK_PAD, &index))
+                                    x - HEADER_WIDTH, y - get_row_top (self, row) - TRACK_PAD, &index))
     return FALSE;
 
   span->track = row->track;
@@ -1010,7 +1604,7 @@ chrono_timeline_get_span_area (ChronoTimeline  *self,
   if (self->trace == NULL || span.track >= chrono_trace_get_n_tracks (self->trace))
     return FALSE;
   track = chrono_trace_get_track (self->trace, span.track);
-  if (span.index >= track->n_spans)
+  if (span.index >= track->n_spans || self->track_rows[span.track] == NO_TRACK)
     return FALSE;
 
   row = &g_array_index (self->rows, Row, self->track_rows[span.track]);
@@ -1020,7 +1614,7 @@ chrono_timeline_get_span_area (ChronoTimeline  *self,
   x0 = CLAMP (x0, -1e6, 1e6);
   x1 = CLAMP (MAX (x1, x0 + 1), -1e6, 1e6);
   graphene_rect_init (area, HEADER_WIDTH + x0,
-                      RULER_HEIGHT - self->scroll_y + row->y + TRACK_PAD +
+                      get_row_top (self, row) + TRACK_PAD +
                       chrono_track_index_get_span_row (row->index, span.index) * ROW_HEIGHT,
                       x1 - x0, ROW_HEIGHT);
   return TRUE;
@@ -1045,6 +1639,120 @@ chrono_timeline_select (ChronoTimeline      *self,
 
   self->has_selection = span != NULL;
   if (span != NULL)
-    self->selection = *span;
+    {
+      self->selection = *span;
+      set_current_track (self, span->track);
+    }
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * chrono_timeline_get_track_layout:
+ *
+ * Returns: (transfer none) (nullable): the order, pinned and hidden
+ *   tracks of the timeline; changing it redraws
+ */
+ChronoTrackLayout *
+chrono_timeline_get_track_layout (ChronoTimeline *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TIMELINE (self), NULL);
+  return self->layout;
+}
+
+guint
+chrono_timeline_get_current_track (ChronoTimeline *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TIMELINE (self), G_MAXUINT);
+  return self->current_track;
+}
+
+gboolean
+chrono_timeline_get_track_area (ChronoTimeline  *self,
+                                guint            track,
+                                graphene_rect_t *area)
+{
+  const Row *row;
+
+  g_return_val_if_fail (CHRONO_IS_TIMELINE (self), FALSE);
+  g_return_val_if_fail (area != NULL, FALSE);
+
+  if (self->trace == NULL || track >= chrono_trace_get_n_tracks (self->trace) ||
+      self->track_rows[track] == NO_TRACK)
+    return FALSE;
+  row = &g_array_index (self->rows, Row, self->track_rows[track]);
+  graphene_rect_init (area, 0, get_row_top (self, row), gtk_widget_get_width (GTK_WIDGET (self)),
+                      row->height);
+  return TRUE;
+}
+
+void
+chrono_timeline_set_search (ChronoTimeline *self,
+                            ChronoSearch   *search)
+{
+  g_return_if_fail (CHRONO_IS_TIMELINE (self));
+  g_return_if_fail (search == NULL || CHRONO_IS_SEARCH (search));
+
+  if (!g_set_object (&self->search, search))
+    return;
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      Row *row = &g_array_index (self->rows, Row, i);
+
+      g_clear_pointer (&row->highlight, gsk_render_node_unref);
+      row->highlighted = FALSE;
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+ChronoSearch *
+chrono_timeline_get_search (ChronoTimeline *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TIMELINE (self), NULL);
+  return self->search;
+}
+
+void
+chrono_timeline_reveal_span (ChronoTimeline *self,
+                             ChronoSpanRef   span)
+{
+  const ChronoTrack *track;
+  const Row *row;
+  gint64 start, end, view_start, view_end;
+  double width_px;
+
+  g_return_if_fail (CHRONO_IS_TIMELINE (self));
+  g_return_if_fail (self->trace != NULL);
+  g_return_if_fail (span.track < chrono_trace_get_n_tracks (self->trace));
+
+  track = chrono_trace_get_track (self->trace, span.track);
+  g_return_if_fail (span.index < track->n_spans);
+
+  start = track->start[span.index];
+  end = start + MAX (track->dur[span.index], 0);
+  view_start = chrono_viewport_get_start_ns (self->viewport);
+  view_end = chrono_viewport_get_end_ns (self->viewport);
+  width_px = (end - start) * chrono_viewport_get_px_per_ns (self->viewport);
+
+  /* Wide enough where it is: at most a pan to bring it in. Too narrow
+   * to find: zoom to it, with its own length of context either side. */
+  if (width_px >= REVEAL_MIN_PX && end - start <= view_end - view_start)
+    {
+      if (start < view_start || end > view_end)
+        chrono_viewport_zoom_to_range (self->viewport, (start + end) / 2 - (view_end - view_start) / 2,
+                                       (start + end) / 2 + (view_end - view_start) / 2);
+    }
+  else
+    {
+      gint64 pad = MAX (end - start, CHRONO_VIEWPORT_MIN_DURATION_NS);
+
+      chrono_viewport_zoom_to_range (self->viewport, start - pad, end + pad);
+    }
+
+  if (self->track_rows[span.track] == NO_TRACK)
+    return;
+  row = &g_array_index (self->rows, Row, self->track_rows[span.track]);
+  if (!row->pinned)
+    reveal_content (self, row->y + TRACK_PAD +
+                    chrono_track_index_get_span_row (row->index, span.index) * ROW_HEIGHT,
+                    ROW_HEIGHT);
 }

@@ -7,7 +7,9 @@
 
 #include <gtk/gtk.h>
 
+#include "chrono-search.h"
 #include "chrono-trace.h"
+#include "chrono-track-layout.h"
 #include "chrono-viewport.h"
 
 G_BEGIN_DECLS
@@ -49,5 +51,24 @@ gboolean        chrono_timeline_get_selection (ChronoTimeline *self,
                                                ChronoSpanRef  *span);
 void            chrono_timeline_select        (ChronoTimeline *self,
                                                const ChronoSpanRef *span);
+
+ChronoTrackLayout *chrono_timeline_get_track_layout (ChronoTimeline *self);
+/* What the track actions (pin, hide, move) act on: the track last
+ * clicked, or the selected span's; G_MAXUINT for none. */
+guint           chrono_timeline_get_current_track (ChronoTimeline *self);
+/* Where TRACK's rows are drawn, name column included, in widget
+ * coordinates; FALSE when it is hidden. */
+gboolean        chrono_timeline_get_track_area (ChronoTimeline  *self,
+                                                guint            track,
+                                                graphene_rect_t *area);
+
+/* Dims the spans SEARCH did not find and outlines those it did; NULL
+ * shows all alike again. */
+void            chrono_timeline_set_search    (ChronoTimeline *self,
+                                               ChronoSearch   *search);
+ChronoSearch   *chrono_timeline_get_search    (ChronoTimeline *self);
+/* Zooms and scrolls so that SPAN shows, wide enough to see. */
+void            chrono_timeline_reveal_span   (ChronoTimeline *self,
+                                               ChronoSpanRef   span);
 
 G_END_DECLS

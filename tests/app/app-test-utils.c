@@ -277,6 +277,22 @@ app_test_find_button (GtkWidget  *root,
   return NULL;
 }
 
+GtkEventController *
+app_test_find_controller (GtkWidget *widget,
+                          GType      type)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (controller, type))
+        return controller;
+    }
+  return NULL;
+}
+
 void
 app_test_close_all_tabs (ChronoWindow *window)
 {
@@ -311,4 +327,84 @@ app_test_ticker_stop (AppTestTicker *ticker)
 {
   g_clear_handle_id (&ticker->source_id, g_source_remove);
   tick_cb (ticker);
+}
+
+char *
+app_test_real_trace (const char *name)
+{
+  const char *dir = g_getenv ("CHRONO_TRACES_DIR");
+  g_autofree char *path = NULL;
+
+  if (dir == NULL)
+    {
+      g_test_message ("CHRONO_TRACES_DIR is not set");
+      return NULL;
+    }
+  path = g_build_filename (dir, name, NULL);
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      g_test_message ("%s is missing", path);
+      return NULL;
+    }
+  return g_steal_pointer (&path);
+}
+
+ChronoDocumentPage *
+app_test_open_trace (ChronoWindow *window,
+                     const char   *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  ChronoDocumentPage *page = chrono_window_open_file (window, file);
+
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (app_test_wait_for_state (page, CHRONO_DOCUMENT_STATE_LOADED, 30000));
+  g_assert_true (app_test_wait_for_paint (GTK_WIDGET (chrono_timeline_view_get_timeline (chrono_document_page_get_timeline_view (page))),
+                                          5000));
+  return page;
+}
+
+cairo_surface_t *
+app_test_render (GtkWidget *widget)
+{
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+
+  GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, snapshot);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, gtk_widget_get_width (widget),
+                                        gtk_widget_get_height (widget));
+  cr = cairo_create (surface);
+  gsk_render_node_draw (node, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+guint
+app_test_count_changed (cairo_surface_t *a,
+                        cairo_surface_t *b,
+                        int              x0,
+                        int              y0,
+                        int              x1,
+                        int              y1)
+{
+  const guint8 *da = cairo_image_surface_get_data (a);
+  const guint8 *db = cairo_image_surface_get_data (b);
+  int stride = cairo_image_surface_get_stride (a);
+  guint n = 0;
+
+  g_assert_cmpint (cairo_image_surface_get_width (a), ==, cairo_image_surface_get_width (b));
+  g_assert_cmpint (cairo_image_surface_get_height (a), ==, cairo_image_surface_get_height (b));
+  x0 = MAX (x0, 0);
+  y0 = MAX (y0, 0);
+  x1 = MIN (x1, cairo_image_surface_get_width (a));
+  y1 = MIN (y1, cairo_image_surface_get_height (a));
+  for (int y = y0; y < y1; y++)
+    for (int x = x0; x < x1; x++)
+      n += *(const guint32 *) (da + y * stride + x * 4) != *(const guint32 *) (db + y * stride + x * 4);
+  return n;
 }

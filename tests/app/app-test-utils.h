@@ -42,7 +42,26 @@ GtkWidget         *app_test_find_label       (GtkWidget         *root,
                                               const char        *text);
 GtkWidget         *app_test_find_button      (GtkWidget         *root,
                                               const char        *action_name);
+/* The first controller of WIDGET of TYPE, or NULL. */
+GtkEventController *app_test_find_controller (GtkWidget         *widget,
+                                              GType              type);
 void               app_test_close_all_tabs   (ChronoWindow      *window);
+
+/* The path of NAME in the shared traces, or NULL (print why) when the
+ * folder or the file is missing: the caller skips. */
+char              *app_test_real_trace       (const char        *name);
+/* Opens PATH in the window and waits until it has loaded and drawn. */
+ChronoDocumentPage *app_test_open_trace      (ChronoWindow      *window,
+                                              const char        *path);
+/* The widget's own drawing, without the frame clock's timing. */
+cairo_surface_t   *app_test_render           (GtkWidget         *widget);
+/* Pixels that differ between two renderings of one size, in a rectangle. */
+guint              app_test_count_changed    (cairo_surface_t   *a,
+                                              cairo_surface_t   *b,
+                                              int                x0,
+                                              int                y0,
+                                              int                x1,
+                                              int                y1);
 
 /* Measures how long the main loop goes without running a 10 ms timer. */
 typedef struct {

@@ -50,28 +50,6 @@ fixture_tear_down (Fixture       *fixture,
   g_clear_object (&fixture->trace);
 }
 
-static cairo_surface_t *
-render (GtkWidget *widget)
-{
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  cairo_surface_t *surface;
-  cairo_t *cr;
-
-  /* Its own drawing, without the frame clock's timing. */
-  GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, snapshot);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, gtk_widget_get_width (widget),
-                                        gtk_widget_get_height (widget));
-  cr = cairo_create (surface);
-  gsk_render_node_draw (node, cr);
-  cairo_destroy (cr);
-  cairo_surface_flush (surface);
-  return surface;
-}
-
 static void
 get_pixel (cairo_surface_t *surface,
            int              x,
@@ -166,7 +144,7 @@ test_pixels (Fixture       *fixture,
              gconstpointer  data)
 {
   GtkWidget *widget = GTK_WIDGET (fixture->timeline);
-  cairo_surface_t *surface = render (widget);
+  cairo_surface_t *surface = app_test_render (widget);
   int x0 = CHRONO_TIMELINE_HEADER_WIDTH + 1;
 
   g_assert_cmpint (cairo_image_surface_get_width (surface), ==, WIDTH);
@@ -180,7 +158,7 @@ test_pixels (Fixture       *fixture,
 
   /* Dark: the background turns dark, the spans stay coloured. */
   chrono_timeline_set_dark (fixture->timeline, TRUE);
-  surface = render (widget);
+  surface = app_test_render (widget);
   g_assert_cmpuint (count_pixels (surface, x0, CHRONO_TIMELINE_RULER_HEIGHT, WIDTH, HEIGHT, TRUE),
                     >, 1000);
   g_assert_cmpuint (count_pixels (surface, 0, HEIGHT - 2, 1, HEIGHT - 1, FALSE), ==, 1);
@@ -227,22 +205,6 @@ span_activated_cb (ChronoTimeline *timeline,
   activated->index = index;
 }
 
-static GtkEventController *
-find_controller (GtkWidget *widget,
-                 GType      type)
-{
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
-
-      if (G_TYPE_CHECK_INSTANCE_TYPE (controller, type))
-        return controller;
-    }
-  return NULL;
-}
-
 static void
 test_hit_and_select (Fixture       *fixture,
                      gconstpointer  data)
@@ -266,25 +228,25 @@ test_hit_and_select (Fixture       *fixture,
   g_assert_false (chrono_timeline_hit_test (fixture->timeline, x, 5, &hit));
 
   /* A click selects it and says so; the outline is drawn. */
-  surface = render (widget);
+  surface = app_test_render (widget);
   coloured_before = count_pixels (surface, (int) area.origin.x - 3, (int) area.origin.y - 3,
                                   (int) (area.origin.x + area.size.width) + 3, (int) area.origin.y - 1, TRUE);
   cairo_surface_destroy (surface);
   g_signal_connect (widget, "span-activated", G_CALLBACK (span_activated_cb), &activated);
   g_assert_false (chrono_timeline_get_selection (fixture->timeline, NULL));
-  g_signal_emit_by_name (find_controller (widget, GTK_TYPE_GESTURE_CLICK), "pressed", 1, x, y);
+  g_signal_emit_by_name (app_test_find_controller (widget, GTK_TYPE_GESTURE_CLICK), "pressed", 1, x, y);
   g_assert_cmpuint (activated.track, ==, span.track);
   g_assert_cmpuint (activated.index, ==, span.index);
   g_assert_true (chrono_timeline_get_selection (fixture->timeline, &selected));
   g_assert_cmpuint (selected.index, ==, span.index);
-  surface = render (widget);
+  surface = app_test_render (widget);
   g_assert_cmpuint (count_pixels (surface, (int) area.origin.x - 3, (int) area.origin.y - 3,
                                   (int) (area.origin.x + area.size.width) + 3, (int) area.origin.y - 1, TRUE),
                     >, coloured_before);
   cairo_surface_destroy (surface);
 
   /* A click on nothing clears it. */
-  g_signal_emit_by_name (find_controller (widget, GTK_TYPE_GESTURE_CLICK), "pressed", 1, 10.0, 5.0);
+  g_signal_emit_by_name (app_test_find_controller (widget, GTK_TYPE_GESTURE_CLICK), "pressed", 1, 10.0, 5.0);
   g_assert_false (chrono_timeline_get_selection (fixture->timeline, NULL));
 }
 
@@ -299,7 +261,7 @@ test_scroll (Fixture       *fixture,
              gconstpointer  data)
 {
   GtkWidget *widget = GTK_WIDGET (fixture->timeline);
-  GtkEventController *scroll = find_controller (widget, GTK_TYPE_EVENT_CONTROLLER_SCROLL);
+  GtkEventController *scroll = app_test_find_controller (widget, GTK_TYPE_EVENT_CONTROLLER_SCROLL);
   ChronoSpanRef span;
   graphene_rect_t before, after;
   gboolean handled = FALSE;

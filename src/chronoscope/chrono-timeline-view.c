@@ -1,0 +1,569 @@
+/* chrono-timeline-view.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+
+#include "chrono-format.h"
+#include "chrono-sidecar.h"
+#include "chrono-timeline-view.h"
+
+#define NO_MATCH G_MAXUINT
+/* The name of the track layout in the sidecar. */
+#define TRACKS_SECTION "tracks"
+
+struct _ChronoTimelineView
+{
+  GtkWidget          parent_instance;
+
+  ChronoTrace       *trace;
+  GPtrArray         *indexes;  /* built by the loading thread, until constructed */
+  ChronoTimeline    *timeline;
+  ChronoSpanDetails *details;
+  ChronoSidecar     *sidecar;
+  GMenu             *hidden_menu;
+
+  ChronoSearch      *search;
+  GCancellable      *search_cancellable;
+  guint              current_match;  /* rank of CURRENT, or NO_MATCH */
+  ChronoSpanRef      current;
+
+  GtkSearchBar      *search_bar;
+  GtkSearchEntry    *search_entry;
+  GtkLabel          *match_label;
+  GtkPaned          *paned;
+};
+
+G_DEFINE_FINAL_TYPE (ChronoTimelineView, chrono_timeline_view, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_TRACE,
+  PROP_INDEXES,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* -------------------------------------------------------------------- */
+/* Search                                                               */
+
+static void
+update_matches (ChronoTimelineView *self)
+{
+  guint n = self->search != NULL ? chrono_search_get_n_matches (self->search) : 0;
+  g_autofree char *total = chrono_format_count (n);
+  g_autofree char *text = NULL;
+
+  if (self->search == NULL)
+    text = g_strdup ("");
+  else if (n == 0)
+    text = g_strdup (_("No matches"));
+  else if (self->current_match == NO_MATCH)
+    /* Translators: how many spans a search found */
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s match", "%s matches", n), total);
+  else
+    {
+      g_autofree char *current = chrono_format_count (self->current_match + 1);
+
+      /* Translators: the match shown and how many there are, "12 of 3,456" */
+      text = g_strdup_printf (_("%s of %s"), current, total);
+    }
+  gtk_label_set_label (self->match_label, text);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.find-next", n > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.find-previous", n > 0);
+}
+
+static void
+go_to_match (ChronoTimelineView *self,
+             ChronoSpanRef       span)
+{
+  self->current = span;
+  self->current_match = chrono_search_get_rank (self->search, span);
+  chrono_timeline_select (self->timeline, &span);
+  chrono_timeline_reveal_span (self->timeline, span);
+  chrono_span_details_show_span (self->details, &span);
+  update_matches (self);
+}
+
+static void
+set_search (ChronoTimelineView *self,
+            ChronoSearch       *search)
+{
+  g_set_object (&self->search, search);
+  self->current_match = NO_MATCH;
+  chrono_timeline_set_search (self->timeline, search);
+  update_matches (self);
+}
+
+static void
+search_done_cb (GObject      *source_object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(ChronoTimelineView) self = user_data;
+  g_autoptr(ChronoSearch) search = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean new_text;
+
+  search = chrono_search_new_finish (result, &error);
+  if (search == NULL)
+    return;  /* cancelled by a newer search */
+  g_clear_object (&self->search_cancellable);
+  new_text = self->search == NULL ||
+             !g_str_equal (chrono_search_get_text (self->search), chrono_search_get_text (search));
+  set_search (self, search);
+  /* Like a browser: new text goes to the first match from where the
+   * person is looking; the same text again (tracks shown or hidden)
+   * stays put. */
+  if (new_text && chrono_search_get_n_matches (search) > 0)
+    chrono_timeline_view_find (self, 1);
+}
+
+static void
+run_search (ChronoTimelineView *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+  ChronoTrackLayout *layout = chrono_timeline_get_track_layout (self->timeline);
+  guint n_tracks = chrono_trace_get_n_tracks (self->trace);
+  g_autofree gboolean *hidden = g_new (gboolean, MAX (n_tracks, 1));
+
+  g_cancellable_cancel (self->search_cancellable);
+  g_clear_object (&self->search_cancellable);
+  if (*text == '\0')
+    {
+      set_search (self, NULL);
+      return;
+    }
+
+  /* Hidden tracks are out of sight: their matches would lead nowhere. */
+  for (guint t = 0; t < n_tracks; t++)
+    hidden[t] = chrono_track_layout_is_hidden (layout, t);
+  self->search_cancellable = g_cancellable_new ();
+  chrono_search_new_async (self->trace, text, hidden, self->search_cancellable,
+                           search_done_cb, g_object_ref (self));
+}
+
+static void
+search_changed_cb (ChronoTimelineView *self)
+{
+  run_search (self);
+}
+
+static void
+search_mode_changed_cb (ChronoTimelineView *self)
+{
+  if (gtk_search_bar_get_search_mode (self->search_bar))
+    return;
+  /* Closing the search clears it, and its marks. */
+  g_cancellable_cancel (self->search_cancellable);
+  g_clear_object (&self->search_cancellable);
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
+  set_search (self, NULL);
+  gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
+}
+
+static void
+entry_activate_cb (ChronoTimelineView *self)
+{
+  chrono_timeline_view_find (self, 1);
+}
+
+static void
+entry_next_match_cb (ChronoTimelineView *self)
+{
+  chrono_timeline_view_find (self, 1);
+}
+
+static void
+entry_previous_match_cb (ChronoTimelineView *self)
+{
+  chrono_timeline_view_find (self, -1);
+}
+
+static gboolean
+entry_key_pressed_cb (ChronoTimelineView *self,
+                      guint               keyval,
+                      guint               keycode,
+                      GdkModifierType     state)
+{
+  if ((keyval == GDK_KEY_Return || keyval == GDK_KEY_KP_Enter) && (state & GDK_SHIFT_MASK))
+    {
+      chrono_timeline_view_find (self, -1);
+      return GDK_EVENT_STOP;
+    }
+  return GDK_EVENT_PROPAGATE;
+}
+
+/* Escape closes the search wherever the focus is in the view, not only in
+ * its entry. */
+static gboolean
+close_search_cb (GtkWidget *widget,
+                 GVariant  *args,
+                 gpointer   user_data)
+{
+  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
+
+  if (!gtk_search_bar_get_search_mode (self->search_bar))
+    return FALSE;
+  gtk_search_bar_set_search_mode (self->search_bar, FALSE);
+  return TRUE;
+}
+
+static void
+find_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  chrono_timeline_view_find (CHRONO_TIMELINE_VIEW (widget),
+                             g_str_equal (action_name, "view.find-next") ? 1 : -1);
+}
+
+/* -------------------------------------------------------------------- */
+/* Track layout and its sidecar                                         */
+
+static void
+update_hidden_menu (ChronoTimelineView *self)
+{
+  ChronoTrackLayout *layout = chrono_timeline_get_track_layout (self->timeline);
+  const guint *order;
+  guint n_tracks;
+  g_autoptr(GMenu) tracks = g_menu_new ();
+  g_autoptr(GMenu) all = g_menu_new ();
+
+  order = chrono_track_layout_get_order (layout, &n_tracks);
+  for (guint i = 0; i < n_tracks; i++)
+    {
+      const ChronoTrack *track;
+      g_autofree char *label = NULL;
+      g_auto(GStrv) parts = NULL;
+      g_autofree char *escaped = NULL;
+      g_autoptr(GMenuItem) item = NULL;
+
+      if (!chrono_track_layout_is_hidden (layout, order[i]))
+        continue;
+      track = chrono_trace_get_track (self->trace, order[i]);
+      /* Translators: a hidden track in the menu that shows it again: the
+       * track, then its process */
+      label = g_strdup_printf (_("%s — %s"),
+                               chrono_trace_get_string (self->trace, track->display_name),
+                               chrono_trace_get_string (self->trace,
+                                                        chrono_trace_get_process (self->trace, track->process)->display_name));
+      /* Menus read underscores as mnemonics; names have plenty. */
+      parts = g_strsplit (label, "_", -1);
+      escaped = g_strjoinv ("__", parts);
+      item = g_menu_item_new (escaped, NULL);
+      g_menu_item_set_action_and_target (item, "document.show-track", "u", order[i]);
+      g_menu_append_item (tracks, item);
+    }
+  g_menu_append (all, _("_Show All Tracks"), "document.show-all-tracks");
+
+  g_menu_remove_all (self->hidden_menu);
+  g_menu_append_section (self->hidden_menu, _("Hidden Tracks"), G_MENU_MODEL (tracks));
+  g_menu_append_section (self->hidden_menu, NULL, G_MENU_MODEL (all));
+}
+
+static void
+layout_changed_cb (ChronoTimelineView *self,
+                   ChronoTrackLayout  *layout)
+{
+  g_autoptr(GError) error = NULL;
+
+  update_hidden_menu (self);
+  /* Matches in tracks just hidden or shown come and go. */
+  if (self->search != NULL || self->search_cancellable != NULL)
+    run_search (self);
+
+  chrono_sidecar_set_section (self->sidecar, TRACKS_SECTION, chrono_track_layout_to_json (layout));
+  if (!chrono_sidecar_save (self->sidecar, &error))
+    g_warning ("Could not save the track layout: %s", error->message);
+}
+
+static void
+load_sidecar (ChronoTimelineView *self)
+{
+  ChronoTrackLayout *layout = chrono_timeline_get_track_layout (self->timeline);
+  g_autoptr(GError) error = NULL;
+  JsonNode *section;
+
+  self->sidecar = chrono_sidecar_new (chrono_trace_get_path (self->trace), NULL);
+  if (!chrono_sidecar_load (self->sidecar, &error))
+    g_warning ("Ignoring the saved state of %s: %s", chrono_trace_get_path (self->trace),
+               error->message);
+  else if ((section = chrono_sidecar_get_section (self->sidecar, TRACKS_SECTION)) != NULL &&
+           !chrono_track_layout_load_json (layout, section, &error))
+    g_warning ("Ignoring the saved track layout of %s: %s", chrono_trace_get_path (self->trace),
+               error->message);
+  update_hidden_menu (self);
+  /* Only now: loading is no change to write back. */
+  g_signal_connect_object (layout, "changed", G_CALLBACK (layout_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+}
+
+/* -------------------------------------------------------------------- */
+
+static void
+span_activated_cb (ChronoTimelineView *self,
+                   guint               track,
+                   guint               index)
+{
+  ChronoSpanRef span = { track, index };
+
+  chrono_span_details_show_span (self->details, &span);
+}
+
+static void
+chrono_timeline_view_constructed (GObject *object)
+{
+  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (object);
+
+  G_OBJECT_CLASS (chrono_timeline_view_parent_class)->constructed (object);
+
+  g_return_if_fail (CHRONO_IS_TRACE (self->trace));
+
+  if (self->indexes != NULL)
+    self->timeline = CHRONO_TIMELINE (chrono_timeline_new_indexed (self->trace, self->indexes));
+  else
+    self->timeline = CHRONO_TIMELINE (chrono_timeline_new (self->trace));
+  g_clear_pointer (&self->indexes, g_ptr_array_unref);
+  self->details = CHRONO_SPAN_DETAILS (chrono_span_details_new (self->timeline));
+  g_object_bind_property (adw_style_manager_get_default (), "dark",
+                          self->timeline, "dark", G_BINDING_SYNC_CREATE);
+  g_signal_connect_object (self->timeline, "span-activated", G_CALLBACK (span_activated_cb), self,
+                           G_CONNECT_SWAPPED);
+  gtk_paned_set_start_child (self->paned, GTK_WIDGET (self->timeline));
+  gtk_paned_set_end_child (self->paned, GTK_WIDGET (self->details));
+  gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
+  load_sidecar (self);
+  update_matches (self);
+}
+
+static void
+chrono_timeline_view_dispose (GObject *object)
+{
+  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (object);
+
+  g_cancellable_cancel (self->search_cancellable);
+  g_clear_object (&self->search_cancellable);
+  gtk_widget_dispose_template (GTK_WIDGET (self), CHRONO_TYPE_TIMELINE_VIEW);
+
+  G_OBJECT_CLASS (chrono_timeline_view_parent_class)->dispose (object);
+}
+
+static void
+chrono_timeline_view_finalize (GObject *object)
+{
+  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (object);
+
+  g_clear_object (&self->trace);
+  g_clear_object (&self->sidecar);
+  g_clear_object (&self->search);
+  g_clear_object (&self->hidden_menu);
+
+  G_OBJECT_CLASS (chrono_timeline_view_parent_class)->finalize (object);
+}
+
+static void
+chrono_timeline_view_get_property (GObject    *object,
+                                   guint       prop_id,
+                                   GValue     *value,
+                                   GParamSpec *pspec)
+{
+  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_TRACE:
+      g_value_set_object (value, self->trace);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+chrono_timeline_view_set_property (GObject      *object,
+                                   guint         prop_id,
+                                   const GValue *value,
+                                   GParamSpec   *pspec)
+{
+  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_TRACE:
+      self->trace = g_value_dup_object (value);
+      break;
+    case PROP_INDEXES:
+      self->indexes = g_value_dup_boxed (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+chrono_timeline_view_class_init (ChronoTimelineViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->constructed = chrono_timeline_view_constructed;
+  object_class->dispose = chrono_timeline_view_dispose;
+  object_class->finalize = chrono_timeline_view_finalize;
+  object_class->get_property = chrono_timeline_view_get_property;
+  object_class->set_property = chrono_timeline_view_set_property;
+
+  properties[PROP_TRACE] =
+    g_param_spec_object ("trace", NULL, NULL, CHRONO_TYPE_TRACE,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /* The timeline's track indexes, one per track, when already built. */
+  properties[PROP_INDEXES] =
+    g_param_spec_boxed ("indexes", NULL, NULL, G_TYPE_PTR_ARRAY,
+                        G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_install_action (widget_class, "view.find-next", NULL, find_action);
+  gtk_widget_class_install_action (widget_class, "view.find-previous", NULL, find_action);
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_Escape, 0, close_search_cb, NULL);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "timelineview");
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/chronoscope/Chronoscope/chrono-timeline-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, ChronoTimelineView, search_bar);
+  gtk_widget_class_bind_template_child (widget_class, ChronoTimelineView, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, ChronoTimelineView, match_label);
+  gtk_widget_class_bind_template_child (widget_class, ChronoTimelineView, paned);
+  gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_mode_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, entry_activate_cb);
+  gtk_widget_class_bind_template_callback (widget_class, entry_next_match_cb);
+  gtk_widget_class_bind_template_callback (widget_class, entry_previous_match_cb);
+  gtk_widget_class_bind_template_callback (widget_class, entry_key_pressed_cb);
+}
+
+static void
+chrono_timeline_view_init (ChronoTimelineView *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
+                                  GTK_ORIENTATION_VERTICAL);
+  self->current_match = NO_MATCH;
+  self->hidden_menu = g_menu_new ();
+}
+
+/* INDEXES: the track indexes built off the main thread, or NULL to build
+ * them here. */
+GtkWidget *
+chrono_timeline_view_new (ChronoTrace *trace,
+                          GPtrArray   *indexes)
+{
+  g_return_val_if_fail (CHRONO_IS_TRACE (trace), NULL);
+
+  return g_object_new (CHRONO_TYPE_TIMELINE_VIEW, "trace", trace, "indexes", indexes, NULL);
+}
+
+ChronoTimeline *
+chrono_timeline_view_get_timeline (ChronoTimelineView *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TIMELINE_VIEW (self), NULL);
+  return self->timeline;
+}
+
+ChronoSpanDetails *
+chrono_timeline_view_get_details (ChronoTimelineView *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TIMELINE_VIEW (self), NULL);
+  return self->details;
+}
+
+GtkSearchBar *
+chrono_timeline_view_get_search_bar (ChronoTimelineView *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TIMELINE_VIEW (self), NULL);
+  return self->search_bar;
+}
+
+void
+chrono_timeline_view_start_search (ChronoTimelineView *self)
+{
+  g_return_if_fail (CHRONO_IS_TIMELINE_VIEW (self));
+
+  gtk_search_bar_set_search_mode (self->search_bar, TRUE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+void
+chrono_timeline_view_find (ChronoTimelineView *self,
+                           int                 direction)
+{
+  ChronoSpanRef match;
+  gboolean found;
+
+  g_return_if_fail (CHRONO_IS_TIMELINE_VIEW (self));
+
+  if (self->search == NULL || chrono_search_get_n_matches (self->search) == 0)
+    return;
+  direction = direction > 0 ? 1 : -1;
+  if (self->current_match != NO_MATCH)
+    found = chrono_search_step (self->search, &self->current, direction, &match);
+  else if (direction > 0)
+    /* From the left edge of the view: the first match at or after it ... */
+    found = chrono_search_find_from (self->search,
+                                     chrono_viewport_get_start_ns (chrono_timeline_get_viewport (self->timeline)),
+                                     &match);
+  else
+    {
+      /* ... or the last one before it. */
+      ChronoSpanRef edge;
+
+      found = chrono_search_find_from (self->search,
+                                       chrono_viewport_get_start_ns (chrono_timeline_get_viewport (self->timeline)),
+                                       &edge) &&
+              chrono_search_step (self->search, &edge, -1, &match);
+    }
+  /* Past the last match comes the first, and the other way round. */
+  if (!found)
+    found = chrono_search_step (self->search, NULL, direction, &match);
+  g_return_if_fail (found);
+  go_to_match (self, match);
+}
+
+ChronoSearch *
+chrono_timeline_view_get_search (ChronoTimelineView *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TIMELINE_VIEW (self), NULL);
+  return self->search;
+}
+
+guint
+chrono_timeline_view_get_current_match (ChronoTimelineView *self,
+                                        ChronoSpanRef      *span)
+{
+  g_return_val_if_fail (CHRONO_IS_TIMELINE_VIEW (self), NO_MATCH);
+
+  if (span != NULL && self->current_match != NO_MATCH)
+    *span = self->current;
+  return self->current_match;
+}
+
+GMenuModel *
+chrono_timeline_view_get_hidden_menu (ChronoTimelineView *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TIMELINE_VIEW (self), NULL);
+  return G_MENU_MODEL (self->hidden_menu);
+}
+
+void
+chrono_timeline_view_show_track (ChronoTimelineView *self,
+                                 guint               track)
+{
+  g_return_if_fail (CHRONO_IS_TIMELINE_VIEW (self));
+  g_return_if_fail (track < chrono_trace_get_n_tracks (self->trace));
+
+  chrono_track_layout_set_hidden (chrono_timeline_get_track_layout (self->timeline), track, FALSE);
+}

@@ -1,0 +1,205 @@
+/* test-track-layout.c: pinning, hiding and moving tracks, and the layout
+ * through a sidecar section and back, on a real trace
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "chrono-track-layout.h"
+#include "../test-traces.h"
+
+#define REAL_TRACE "param__resnet_kineto.json.gz"
+
+static void
+count_cb (guint *n)
+{
+  (*n)++;
+}
+
+static guint
+position (ChronoTrackLayout *layout,
+          guint              track)
+{
+  guint n;
+  const guint *order = chrono_track_layout_get_order (layout, &n);
+
+  for (guint i = 0; i < n; i++)
+    if (order[i] == track)
+      return i;
+  g_assert_not_reached ();
+}
+
+/* Two tracks of one process, next to each other: the first and second of
+ * the first process that has two. */
+static gboolean
+find_pair (ChronoTrackLayout *layout,
+           guint             *first,
+           guint             *second)
+{
+  ChronoTrace *trace = chrono_track_layout_get_trace (layout);
+  guint n;
+  const guint *order = chrono_track_layout_get_order (layout, &n);
+
+  for (guint i = 0; i + 1 < n; i++)
+    if (chrono_trace_get_track (trace, order[i])->process ==
+        chrono_trace_get_track (trace, order[i + 1])->process)
+      {
+        *first = order[i];
+        *second = order[i + 1];
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static void
+test_edit (void)
+{
+  g_autoptr(ChronoTrace) trace = test_traces_load (REAL_TRACE);
+  g_autoptr(ChronoTrackLayout) layout = NULL;
+  g_autofree guint *trace_order = NULL;
+  guint n_tracks, n_changes = 0, a, b, n_pinned;
+  const guint *pinned;
+
+  if (trace == NULL)
+    {
+      g_test_skip ("no " REAL_TRACE " (set CHRONO_TRACES_DIR)");
+      return;
+    }
+  layout = chrono_track_layout_new (trace);
+  g_signal_connect_swapped (layout, "changed", G_CALLBACK (count_cb), &n_changes);
+
+  /* It starts from the trace's order. */
+  trace_order = chrono_trace_dup_track_order (trace, &n_tracks);
+  g_assert_cmpmem (chrono_track_layout_get_order (layout, NULL), n_tracks * sizeof (guint),
+                   trace_order, n_tracks * sizeof (guint));
+  g_assert_true (find_pair (layout, &a, &b));
+
+  /* Moving: within the process only. */
+  g_assert_false (chrono_track_layout_can_move (layout, a, -1));
+  g_assert_true (chrono_track_layout_can_move (layout, a, 1));
+  g_assert_true (chrono_track_layout_move (layout, a, 1));
+  g_assert_cmpuint (position (layout, b) + 1, ==, position (layout, a));
+  g_assert_cmpuint (n_changes, ==, 1);
+  g_assert_true (chrono_track_layout_move (layout, a, -1));
+  g_assert_cmpuint (position (layout, a) + 1, ==, position (layout, b));
+
+  /* Pinning lists tracks in the order pinned; unpinning takes them out. */
+  chrono_track_layout_set_pinned (layout, b, TRUE);
+  chrono_track_layout_set_pinned (layout, a, TRUE);
+  chrono_track_layout_set_pinned (layout, a, TRUE);
+  pinned = chrono_track_layout_get_pinned (layout, &n_pinned);
+  g_assert_cmpuint (n_pinned, ==, 2);
+  g_assert_cmpuint (pinned[0], ==, b);
+  g_assert_cmpuint (pinned[1], ==, a);
+  g_assert_cmpuint (n_changes, ==, 4);
+  /* Pinned tracks move among themselves. */
+  g_assert_true (chrono_track_layout_move (layout, a, -1));
+  pinned = chrono_track_layout_get_pinned (layout, &n_pinned);
+  g_assert_cmpuint (pinned[0], ==, a);
+  chrono_track_layout_set_pinned (layout, a, FALSE);
+  pinned = chrono_track_layout_get_pinned (layout, &n_pinned);
+  g_assert_cmpuint (n_pinned, ==, 1);
+  g_assert_cmpuint (pinned[0], ==, b);
+  g_assert_true (chrono_track_layout_is_pinned (layout, b));
+
+  /* Hiding, and showing all again. */
+  chrono_track_layout_set_hidden (layout, a, TRUE);
+  g_assert_true (chrono_track_layout_is_hidden (layout, a));
+  g_assert_cmpuint (chrono_track_layout_get_n_hidden (layout), ==, 1);
+  chrono_track_layout_show_all (layout);
+  g_assert_false (chrono_track_layout_is_hidden (layout, a));
+  g_assert_cmpuint (chrono_track_layout_get_n_hidden (layout), ==, 0);
+}
+
+static void
+test_json (void)
+{
+  g_autoptr(ChronoTrace) trace = test_traces_load (REAL_TRACE);
+  g_autoptr(ChronoTrackLayout) layout = NULL;
+  g_autoptr(ChronoTrackLayout) loaded = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autofree char *text = NULL;
+  guint a, b, n, last, n_pinned;
+  const guint *order;
+
+  if (trace == NULL)
+    {
+      g_test_skip ("no " REAL_TRACE " (set CHRONO_TRACES_DIR)");
+      return;
+    }
+  layout = chrono_track_layout_new (trace);
+  g_assert_true (find_pair (layout, &a, &b));
+  g_assert_true (chrono_track_layout_move (layout, b, -1));
+  order = chrono_track_layout_get_order (layout, &n);
+  last = order[n - 1];
+  chrono_track_layout_set_pinned (layout, last, TRUE);
+  chrono_track_layout_set_pinned (layout, b, TRUE);
+  chrono_track_layout_set_hidden (layout, a, TRUE);
+
+  /* Through text, as the sidecar keeps it, into a fresh layout. */
+  node = chrono_track_layout_to_json (layout);
+  text = json_to_string (node, FALSE);
+  g_clear_pointer (&node, json_node_unref);
+  node = json_from_string (text, NULL);
+  loaded = chrono_track_layout_new (trace);
+  g_assert_true (chrono_track_layout_load_json (loaded, node, NULL));
+  g_assert_cmpmem (chrono_track_layout_get_order (loaded, NULL), n * sizeof (guint),
+                   chrono_track_layout_get_order (layout, NULL), n * sizeof (guint));
+  g_assert_cmpmem (chrono_track_layout_get_pinned (loaded, &n_pinned), n_pinned * sizeof (guint),
+                   chrono_track_layout_get_pinned (layout, NULL), 2 * sizeof (guint));
+  g_assert_cmpuint (n_pinned, ==, 2);
+  g_assert_true (chrono_track_layout_is_hidden (loaded, a));
+  g_assert_cmpuint (chrono_track_layout_get_n_hidden (loaded), ==, 1);
+}
+
+static void
+test_json_bad (void)
+{
+  static const char * const bad[] = {
+    "[]",
+    "{\"order\": 3}",
+    "{\"pinned\": [1, 2]}",
+    "{\"hidden\": {\"a\": 1}}",
+  };
+  g_autoptr(ChronoTrace) trace = test_traces_load (REAL_TRACE);
+  g_autoptr(ChronoTrackLayout) layout = NULL;
+  g_autoptr(JsonNode) names = NULL;
+  g_autofree guint *trace_order = NULL;
+  guint n_tracks, n_pinned;
+
+  if (trace == NULL)
+    {
+      g_test_skip ("no " REAL_TRACE " (set CHRONO_TRACES_DIR)");
+      return;
+    }
+  layout = chrono_track_layout_new (trace);
+  trace_order = chrono_trace_dup_track_order (trace, &n_tracks);
+
+  /* Refused whole: nothing changes. */
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(JsonNode) node = json_from_string (bad[i], NULL);
+      g_autoptr(GError) error = NULL;
+
+      g_assert_false (chrono_track_layout_load_json (layout, node, &error));
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+      g_assert_cmpuint (chrono_track_layout_get_n_hidden (layout), ==, 0);
+    }
+
+  /* Names of tracks this trace does not have are passed over. */
+  names = json_from_string ("{\"order\": [\"no such track\"], \"pinned\": [\"nor this\"]}", NULL);
+  g_assert_true (chrono_track_layout_load_json (layout, names, NULL));
+  chrono_track_layout_get_pinned (layout, &n_pinned);
+  g_assert_cmpuint (n_pinned, ==, 0);
+  g_assert_cmpmem (chrono_track_layout_get_order (layout, NULL), n_tracks * sizeof (guint),
+                   trace_order, n_tracks * sizeof (guint));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/track-layout/edit", test_edit);
+  g_test_add_func ("/track-layout/json", test_json);
+  g_test_add_func ("/track-layout/json-bad", test_json_bad);
+  return g_test_run ();
+}
