@@ -1,0 +1,46 @@
+/* chrono-flow-index.h: the flows of a trace by time and by span, so a
+ * frame visits only the arrows that touch its time window
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "chrono-trace.h"
+
+G_BEGIN_DECLS
+
+typedef void (*ChronoFlowFunc) (guint    flow,
+                                gpointer user_data);
+
+/* Immutable once built; building sorts the flows twice, about 24 bytes
+ * a flow. */
+#define CHRONO_TYPE_FLOW_INDEX (chrono_flow_index_get_type ())
+G_DECLARE_FINAL_TYPE (ChronoFlowIndex, chrono_flow_index, CHRONO, FLOW_INDEX, GObject)
+
+ChronoFlowIndex *chrono_flow_index_new               (ChronoTrace     *trace);
+ChronoTrace     *chrono_flow_index_get_trace         (ChronoFlowIndex *self);
+
+/* Where FLOW's arrow leaves its source, the time in the source span
+ * nearest to the target's start (its end when the target starts later),
+ * and where it lands, the target's start. */
+void             chrono_flow_index_get_times         (ChronoFlowIndex *self,
+                                                      guint            flow,
+                                                      gint64          *from_ns,
+                                                      gint64          *to_ns);
+
+/* Hands FUNC, by the earlier of their two times, every flow whose arrow
+ * crosses [START_NS, END_NS]. Returns how many flows it looked at. */
+guint            chrono_flow_index_foreach_in_range  (ChronoFlowIndex *self,
+                                                      gint64           start_ns,
+                                                      gint64           end_ns,
+                                                      ChronoFlowFunc   func,
+                                                      gpointer         user_data);
+
+/* Appends to FLOWS (guint) the flows that leave or reach SPAN. */
+void             chrono_flow_index_get_span_flows    (ChronoFlowIndex *self,
+                                                      ChronoSpanRef    span,
+                                                      GArray          *flows);
+
+gsize            chrono_flow_index_get_memory_size   (ChronoFlowIndex *self);
+
+G_END_DECLS
