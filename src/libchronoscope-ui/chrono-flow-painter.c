@@ -120,6 +120,10 @@ chrono_flow_painter_class_init (ChronoFlowPainterClass *klass)
     g_param_spec_boolean ("dark", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* Node types register with GTK, or on first request: painters also
+   * run without it. */
+  g_type_ensure (GSK_TYPE_CAIRO_NODE);
 }
 
 static void

@@ -31,6 +31,11 @@ static void
 chrono_step_bands_class_init (ChronoStepBandsClass *klass)
 {
   G_OBJECT_CLASS (klass)->finalize = chrono_step_bands_finalize;
+
+  /* Node types register with GTK, or on first request: painters also
+   * run without it. */
+  g_type_ensure (GSK_TYPE_COLOR_NODE);
+  g_type_ensure (GSK_TYPE_CONTAINER_NODE);
 }
 
 static void
