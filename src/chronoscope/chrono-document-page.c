@@ -46,6 +46,7 @@ struct _ChronoDocumentPage
   GtkProgressBar      *progress_bar;
   AdwStatusPage       *error_page;
   AdwViewStack        *view_stack;
+  GtkToggleButton     *all_flows_button;
 };
 
 G_DEFINE_ENUM_TYPE (ChronoDocumentState, chrono_document_state,
@@ -215,6 +216,17 @@ span_activated_cb (ChronoTimeline    *timeline,
   chrono_span_details_show_span (details, &span);
 }
 
+/* The timeline's options show with the timeline only. */
+static gboolean
+is_timeline_cb (GBinding     *binding,
+                const GValue *from_value,
+                GValue       *to_value,
+                gpointer      user_data)
+{
+  g_value_set_boolean (to_value, g_strcmp0 (g_value_get_string (from_value), "timeline") == 0);
+  return TRUE;
+}
+
 /* The timeline with the details of the selected span on its right. */
 static GtkWidget *
 create_timeline_view (ChronoDocumentPage *self)
@@ -226,6 +238,8 @@ create_timeline_view (ChronoDocumentPage *self)
   g_object_bind_property (adw_style_manager_get_default (), "dark",
                           timeline, "dark", G_BINDING_SYNC_CREATE);
   g_signal_connect_object (timeline, "span-activated", G_CALLBACK (span_activated_cb), details, 0);
+  g_object_bind_property (self->all_flows_button, "active", timeline, "show-all-flows",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   gtk_paned_set_start_child (GTK_PANED (paned), timeline);
   gtk_paned_set_end_child (GTK_PANED (paned), details);
   /* Resizing the window resizes the timeline; the pane keeps its width. */
@@ -267,6 +281,9 @@ load_done_cb (GObject      *source_object,
                                         "summary", _("Summary"));
       adw_view_stack_page_set_icon_name (page, "view-list-symbolic");
       adw_view_stack_set_visible_child_name (self->view_stack, "timeline");
+      g_object_bind_property_full (self->view_stack, "visible-child-name",
+                                   self->all_flows_button, "visible", G_BINDING_SYNC_CREATE,
+                                   is_timeline_cb, NULL, NULL, NULL);
       gtk_stack_set_visible_child_name (self->stack, "trace");
       set_state (self, CHRONO_DOCUMENT_STATE_LOADED);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRACE]);
@@ -463,6 +480,7 @@ chrono_document_page_class_init (ChronoDocumentPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ChronoDocumentPage, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, ChronoDocumentPage, error_page);
   gtk_widget_class_bind_template_child (widget_class, ChronoDocumentPage, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, ChronoDocumentPage, all_flows_button);
 }
 
 static void

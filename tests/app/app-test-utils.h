@@ -43,6 +43,9 @@ GtkWidget         *app_test_find_label       (GtkWidget         *root,
 GtkWidget         *app_test_find_button      (GtkWidget         *root,
                                               const char        *action_name);
 void               app_test_close_all_tabs   (ChronoWindow      *window);
+/* The widget's own drawing, without the frame clock's timing, drawn
+ * with cairo into an image of its size. */
+cairo_surface_t   *app_test_render           (GtkWidget         *widget);
 
 /* Measures how long the main loop goes without running a 10 ms timer. */
 typedef struct {

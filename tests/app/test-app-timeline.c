@@ -14,6 +14,8 @@
 
 #define WIDTH  1200
 #define HEIGHT 800
+/* The ruler and a few rows. */
+#define SHORT_HEIGHT (CHRONO_TIMELINE_RULER_HEIGHT + 172)
 
 static char *small_trace;
 
@@ -48,28 +50,6 @@ fixture_tear_down (Fixture       *fixture,
 {
   gtk_window_destroy (GTK_WINDOW (fixture->window));
   g_clear_object (&fixture->trace);
-}
-
-static cairo_surface_t *
-render (GtkWidget *widget)
-{
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  cairo_surface_t *surface;
-  cairo_t *cr;
-
-  /* Its own drawing, without the frame clock's timing. */
-  GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, snapshot);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, gtk_widget_get_width (widget),
-                                        gtk_widget_get_height (widget));
-  cr = cairo_create (surface);
-  gsk_render_node_draw (node, cr);
-  cairo_destroy (cr);
-  cairo_surface_flush (surface);
-  return surface;
 }
 
 static void
@@ -166,7 +146,7 @@ test_pixels (Fixture       *fixture,
              gconstpointer  data)
 {
   GtkWidget *widget = GTK_WIDGET (fixture->timeline);
-  cairo_surface_t *surface = render (widget);
+  cairo_surface_t *surface = app_test_render (widget);
   int x0 = CHRONO_TIMELINE_HEADER_WIDTH + 1;
 
   g_assert_cmpint (cairo_image_surface_get_width (surface), ==, WIDTH);
@@ -180,7 +160,7 @@ test_pixels (Fixture       *fixture,
 
   /* Dark: the background turns dark, the spans stay coloured. */
   chrono_timeline_set_dark (fixture->timeline, TRUE);
-  surface = render (widget);
+  surface = app_test_render (widget);
   g_assert_cmpuint (count_pixels (surface, x0, CHRONO_TIMELINE_RULER_HEIGHT, WIDTH, HEIGHT, TRUE),
                     >, 1000);
   g_assert_cmpuint (count_pixels (surface, 0, HEIGHT - 2, 1, HEIGHT - 1, FALSE), ==, 1);
@@ -266,7 +246,7 @@ test_hit_and_select (Fixture       *fixture,
   g_assert_false (chrono_timeline_hit_test (fixture->timeline, x, 5, &hit));
 
   /* A click selects it and says so; the outline is drawn. */
-  surface = render (widget);
+  surface = app_test_render (widget);
   coloured_before = count_pixels (surface, (int) area.origin.x - 3, (int) area.origin.y - 3,
                                   (int) (area.origin.x + area.size.width) + 3, (int) area.origin.y - 1, TRUE);
   cairo_surface_destroy (surface);
@@ -277,7 +257,7 @@ test_hit_and_select (Fixture       *fixture,
   g_assert_cmpuint (activated.index, ==, span.index);
   g_assert_true (chrono_timeline_get_selection (fixture->timeline, &selected));
   g_assert_cmpuint (selected.index, ==, span.index);
-  surface = render (widget);
+  surface = app_test_render (widget);
   g_assert_cmpuint (count_pixels (surface, (int) area.origin.x - 3, (int) area.origin.y - 3,
                                   (int) (area.origin.x + area.size.width) + 3, (int) area.origin.y - 1, TRUE),
                     >, coloured_before);
@@ -291,7 +271,7 @@ test_hit_and_select (Fixture       *fixture,
 static gboolean
 is_short (gpointer data)
 {
-  return gtk_widget_get_height (data) <= 200;
+  return gtk_widget_get_height (data) <= SHORT_HEIGHT;
 }
 
 static void
@@ -305,7 +285,7 @@ test_scroll (Fixture       *fixture,
   gboolean handled = FALSE;
 
   /* Short enough that the rows do not fit. */
-  gtk_window_set_default_size (GTK_WINDOW (fixture->window), WIDTH, 200);
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), WIDTH, SHORT_HEIGHT);
   g_assert_true (app_test_spin_until (is_short, widget, 5000));
   g_assert_true (find_visible_span (fixture, &span, &before));
   /* A wheel without modifiers scrolls the rows, not the time. */
