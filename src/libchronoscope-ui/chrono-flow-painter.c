@@ -21,6 +21,11 @@
 #define BOLD_WIDTH_PX   2.0
 #define THIN_WIDTH_PX   1.2
 #define THIN_ALPHA      0.75
+/* With more arrows than this a pixel column, they form a curtain: drawn
+ * fainter and without halos, the spans show through. */
+#define DENSE_PER_PX    0.25
+#define DENSE_WIDTH_PX  1.0
+#define DENSE_ALPHA     0.3
 /* Merged arrows: 15-bit pixel coordinates in one 64-bit key. */
 #define KEY_LIMIT       16383.0
 
@@ -266,16 +271,26 @@ path_head (cairo_t               *cr,
   cairo_close_path (cr);
 }
 
+typedef enum {
+  STYLE_BOLD,
+  STYLE_THIN,
+  STYLE_DENSE,
+} Style;
+
 /* All arrows of the frame: first every halo, then each type's lines
  * and heads in its colour, so halos never cut through other arrows. */
 static GskRenderNode *
 paint_arrows (ChronoFlowPainter *self,
               double             width,
               double             height,
-              gboolean           bold)
+              Style              style)
 {
-  double line_width = bold ? BOLD_WIDTH_PX : THIN_WIDTH_PX;
-  double head = bold ? CHRONO_FLOW_PAINTER_HEAD_PX : CHRONO_FLOW_PAINTER_HEAD_PX - 1;
+  static const double line_widths[] = { BOLD_WIDTH_PX, THIN_WIDTH_PX, DENSE_WIDTH_PX };
+  static const double alphas[] = { 1.0, THIN_ALPHA, DENSE_ALPHA };
+  static const double heads[] = { CHRONO_FLOW_PAINTER_HEAD_PX, CHRONO_FLOW_PAINTER_HEAD_PX - 1,
+                                  CHRONO_FLOW_PAINTER_HEAD_PX - 2 };
+  double line_width = line_widths[style];
+  double head = heads[style];
   GdkRGBA halo = self->dark ? (GdkRGBA) { 0.08, 0.08, 0.08, 0.75 }
                             : (GdkRGBA) { 1, 1, 1, 0.8 };
   GskRenderNode *node;
@@ -291,7 +306,7 @@ paint_arrows (ChronoFlowPainter *self,
   cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
 
-  for (guint i = 0; i < self->arrows->len; i++)
+  for (guint i = 0; style != STYLE_DENSE && i < self->arrows->len; i++)
     {
       const ChronoFlowArrow *arrow = &g_array_index (self->arrows, ChronoFlowArrow, i);
 
@@ -319,8 +334,7 @@ paint_arrows (ChronoFlowPainter *self,
       if (!any)
         continue;
       chrono_palette_flow_color (type, self->dark, &color);
-      if (!bold)
-        color.alpha = THIN_ALPHA;
+      color.alpha = alphas[style];
       gdk_cairo_set_source_rgba (cr, &color);
       cairo_set_line_width (cr, line_width);
       cairo_stroke (cr);
@@ -368,7 +382,7 @@ chrono_flow_painter_paint_flows (ChronoFlowPainter   *self,
           arrow_shows (&arrow, width, height))
         g_array_append_val (self->arrows, arrow);
     }
-  return paint_arrows (self, width, height, TRUE);
+  return paint_arrows (self, width, height, STYLE_BOLD);
 }
 
 /* -------------------------------------------------------------------- */
@@ -473,5 +487,6 @@ chrono_flow_painter_paint_range (ChronoFlowPainter   *self,
   self->n_seen = 0;
   if (n_arrows != NULL)
     *n_arrows = self->arrows->len;
-  return paint_arrows (self, walk.width, height, FALSE);
+  return paint_arrows (self, walk.width, height,
+                       self->arrows->len > DENSE_PER_PX * walk.width ? STYLE_DENSE : STYLE_THIN);
 }

@@ -620,8 +620,8 @@ snapshot_ruler (ChronoTimeline *self,
 
       gtk_snapshot_append_color (snapshot, &colors->dim_text,
                                  &GRAPHENE_RECT_INIT (x, TIME_HEIGHT - 10, 1, 10));
-      /* A label cut by the right edge would read as another time. */
-      if (tick->label != NULL &&
+      /* A label cut by either edge would read as another time. */
+      if (tick->label != NULL && tick->x >= 0 &&
           x + 4 + measure_text_cb (tick->label, self) <= width)
         append_text (self, snapshot, tick->label, x + 4, 0, -1, TIME_HEIGHT - 6, &colors->text);
     }
