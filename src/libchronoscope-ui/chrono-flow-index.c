@@ -20,8 +20,10 @@ typedef struct {
 } TimeEntry;
 
 typedef struct {
-  guint64 key;   /* track << 32 | span */
+  guint64 key;     /* track << 32 | span */
+  guint64 other;   /* the flow's other span, the same way */
   guint32 flow;
+  guint8  type;
 } SpanEntry;
 
 struct _ChronoFlowIndex
@@ -30,6 +32,7 @@ struct _ChronoFlowIndex
 
   ChronoTrace *trace;
   guint        n_flows;
+  guint        n_arrows;    /* flows with ends no other flow has */
 
   guint        class_first[N_CLASSES + 1];
   gint64      *t_min;       /* by class, then earlier time */
@@ -72,6 +75,7 @@ compare_time_entries (const void *a,
   return x->flow < y->flow ? -1 : x->flow > y->flow;
 }
 
+/* By span, then other span, launch links before flow events. */
 static int
 compare_span_entries (const void *a,
                       const void *b)
@@ -80,28 +84,35 @@ compare_span_entries (const void *a,
 
   if (x->key != y->key)
     return x->key < y->key ? -1 : 1;
+  if (x->other != y->other)
+    return x->other < y->other ? -1 : 1;
+  if (x->type != y->type)
+    return x->type > y->type ? -1 : 1;
   return x->flow < y->flow ? -1 : x->flow > y->flow;
 }
 
-static guint32 *
-sort_by_span (ChronoTrace *trace,
-              guint        n_flows,
-              gboolean     target)
+/* The flows FLOWS (all of the trace's when NULL), by source or target
+ * span. */
+static SpanEntry *
+sort_by_span (ChronoTrace   *trace,
+              const guint32 *flows,
+              guint          n_flows,
+              gboolean       target)
 {
-  g_autofree SpanEntry *entries = g_new (SpanEntry, n_flows);
-  guint32 *flows = g_new (guint32, n_flows);
+  SpanEntry *entries = g_new (SpanEntry, n_flows);
 
   for (guint i = 0; i < n_flows; i++)
     {
-      const ChronoFlow *flow = chrono_trace_get_flow (trace, i);
+      guint32 number = flows != NULL ? flows[i] : i;
+      const ChronoFlow *flow = chrono_trace_get_flow (trace, number);
 
       entries[i].key = span_key (target ? flow->to : flow->from);
-      entries[i].flow = i;
+      entries[i].other = span_key (target ? flow->from : flow->to);
+      entries[i].flow = number;
+      entries[i].type = flow->type;
     }
   qsort (entries, n_flows, sizeof (SpanEntry), compare_span_entries);
-  for (guint i = 0; i < n_flows; i++)
-    flows[i] = entries[i].flow;
-  return flows;
+  return entries;
 }
 
 static void
@@ -135,23 +146,41 @@ chrono_flow_index_new (ChronoTrace *trace)
 {
   ChronoFlowIndex *self;
   g_autofree TimeEntry *entries = NULL;
-  guint n;
+  g_autofree SpanEntry *by_from = NULL;
+  g_autofree SpanEntry *by_to = NULL;
+  guint n = 0;
 
   g_return_val_if_fail (CHRONO_IS_TRACE (trace), NULL);
 
   self = g_object_new (CHRONO_TYPE_FLOW_INDEX, NULL);
   self->trace = g_object_ref (trace);
-  self->n_flows = n = chrono_trace_get_n_flows (trace);
+  self->n_flows = chrono_trace_get_n_flows (trace);
+
+  /* Kineto writes a launch twice, as a flow event and as a correlation
+   * id: one arrow, of the most specific type, stands for flows with the
+   * same two ends. */
+  by_from = sort_by_span (trace, NULL, self->n_flows, FALSE);
+  self->by_from = g_new (guint32, self->n_flows);
+  for (guint i = 0; i < self->n_flows; i++)
+    if (i == 0 || by_from[i].key != by_from[i - 1].key || by_from[i].other != by_from[i - 1].other)
+      self->by_from[n++] = by_from[i].flow;
+  self->n_arrows = n;
+  self->by_from = g_renew (guint32, self->by_from, n);
+
+  by_to = sort_by_span (trace, self->by_from, n, TRUE);
+  self->by_to = g_new (guint32, n);
+  for (guint i = 0; i < n; i++)
+    self->by_to[i] = by_to[i].flow;
 
   entries = g_new (TimeEntry, n);
   for (guint i = 0; i < n; i++)
     {
       gint64 from_ns, to_ns;
 
-      chrono_flow_index_get_times (self, i, &from_ns, &to_ns);
+      chrono_flow_index_get_times (self, self->by_from[i], &from_ns, &to_ns);
       entries[i].t_min = MIN (from_ns, to_ns);
       entries[i].t_max = MAX (from_ns, to_ns);
-      entries[i].flow = i;
+      entries[i].flow = self->by_from[i];
       entries[i].klass = length_class ((guint64) (entries[i].t_max - entries[i].t_min));
       self->class_first[entries[i].klass + 1]++;
     }
@@ -168,9 +197,6 @@ chrono_flow_index_new (ChronoTrace *trace)
       self->t_max[i] = entries[i].t_max;
       self->by_time[i] = entries[i].flow;
     }
-
-  self->by_from = sort_by_span (trace, n, FALSE);
-  self->by_to = sort_by_span (trace, n, TRUE);
   return self;
 }
 
@@ -227,6 +253,13 @@ lower_bound (const gint64 *times,
 }
 
 guint
+chrono_flow_index_get_n_arrows (ChronoFlowIndex *self)
+{
+  g_return_val_if_fail (CHRONO_IS_FLOW_INDEX (self), 0);
+  return self->n_arrows;
+}
+
+guint
 chrono_flow_index_foreach_in_range (ChronoFlowIndex *self,
                                     gint64           start_ns,
                                     gint64           end_ns,
@@ -274,7 +307,7 @@ append_span_flows (ChronoFlowIndex *self,
                    GArray          *flows)
 {
   guint64 key = span_key (span);
-  guint lo = 0, hi = self->n_flows;
+  guint lo = 0, hi = self->n_arrows;
 
   while (lo < hi)
     {
@@ -286,7 +319,7 @@ append_span_flows (ChronoFlowIndex *self,
       else
         hi = mid;
     }
-  for (; lo < self->n_flows; lo++)
+  for (; lo < self->n_arrows; lo++)
     {
       const ChronoFlow *f = chrono_trace_get_flow (self->trace, sorted[lo]);
       guint flow = sorted[lo];
@@ -313,5 +346,5 @@ gsize
 chrono_flow_index_get_memory_size (ChronoFlowIndex *self)
 {
   g_return_val_if_fail (CHRONO_IS_FLOW_INDEX (self), 0);
-  return sizeof (*self) + (gsize) self->n_flows * (2 * sizeof (gint64) + 3 * sizeof (guint32));
+  return sizeof (*self) + (gsize) self->n_arrows * (2 * sizeof (gint64) + 3 * sizeof (guint32));
 }
