@@ -2,20 +2,29 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include "chrono-flow-index.h"
 
-/* Flows are grouped by length class, the bit length of the time their
- * arrow spans, and each group sorted by its earlier time. A window then
- * finds its flows with two binary searches a class, and one very long
- * flow does not make every window look at the flows before it. */
-#define N_CLASSES 65
+/* Flows are grouped by length class, the order of magnitude (base 16)
+ * of the time their arrow spans, then by source track, target track and type, and each
+ * group sorted by its earlier time. A window then finds its flows with
+ * two binary searches a group, one very long flow does not make every
+ * window look at the flows before it, and far out, where a group's
+ * arrows are shorter than a pixel, it can step from pixel to pixel. */
+/* Far out, flows between the same two tracks that span less than this
+ * many pixel columns and start in the same one draw as one arrow: they
+ * end at most this far apart, inside a crowd of arrows. */
+#define MERGE_COLUMNS 8
 
 typedef struct {
   gint64  t_min;
   gint64  t_max;
   guint32 flow;
+  guint32 from_track;
+  guint32 to_track;
+  guint8  type;
   guint8  klass;
 } TimeEntry;
 
@@ -34,8 +43,10 @@ struct _ChronoFlowIndex
   guint        n_flows;
   guint        n_arrows;    /* flows with ends no other flow has */
 
-  guint        class_first[N_CLASSES + 1];
-  gint64      *t_min;       /* by class, then earlier time */
+  guint        n_groups;
+  guint32     *group_first; /* n_groups + 1 */
+  gint64      *group_reach; /* the longest flow of each group */
+  gint64      *t_min;       /* by group, then earlier time */
   gint64      *t_max;
   guint32     *by_time;     /* flow numbers in that order */
 
@@ -51,13 +62,15 @@ span_key (ChronoSpanRef ref)
   return ((guint64) ref.track << 32) | ref.index;
 }
 
-/* The bit length of LENGTH: the smallest k with LENGTH < 2^k. */
+/* The smallest k with LENGTH < 16^k. Classes sixteen times apart keep
+ * the groups few: far out, each steps over every pixel column; within
+ * one, the longest flow bounds how far back a window looks. */
 static guint8
 length_class (guint64 length)
 {
   guint8 k = 0;
 
-  while (k < 64 && (length >> k) != 0)
+  while (k < 16 && (length >> (4 * k)) != 0)
     k++;
   return k;
 }
@@ -70,6 +83,12 @@ compare_time_entries (const void *a,
 
   if (x->klass != y->klass)
     return x->klass < y->klass ? -1 : 1;
+  if (x->from_track != y->from_track)
+    return x->from_track < y->from_track ? -1 : 1;
+  if (x->to_track != y->to_track)
+    return x->to_track < y->to_track ? -1 : 1;
+  if (x->type != y->type)
+    return x->type < y->type ? -1 : 1;
   if (x->t_min != y->t_min)
     return x->t_min < y->t_min ? -1 : 1;
   return x->flow < y->flow ? -1 : x->flow > y->flow;
@@ -121,6 +140,8 @@ chrono_flow_index_finalize (GObject *object)
   ChronoFlowIndex *self = CHRONO_FLOW_INDEX (object);
 
   g_clear_object (&self->trace);
+  g_free (self->group_first);
+  g_free (self->group_reach);
   g_free (self->t_min);
   g_free (self->t_max);
   g_free (self->by_time);
@@ -175,18 +196,37 @@ chrono_flow_index_new (ChronoTrace *trace)
   entries = g_new (TimeEntry, n);
   for (guint i = 0; i < n; i++)
     {
+      const ChronoFlow *flow = chrono_trace_get_flow (trace, self->by_from[i]);
       gint64 from_ns, to_ns;
 
       chrono_flow_index_get_times (self, self->by_from[i], &from_ns, &to_ns);
       entries[i].t_min = MIN (from_ns, to_ns);
       entries[i].t_max = MAX (from_ns, to_ns);
       entries[i].flow = self->by_from[i];
+      entries[i].from_track = flow->from.track;
+      entries[i].to_track = flow->to.track;
+      entries[i].type = flow->type;
       entries[i].klass = length_class ((guint64) (entries[i].t_max - entries[i].t_min));
-      self->class_first[entries[i].klass + 1]++;
     }
   qsort (entries, n, sizeof (TimeEntry), compare_time_entries);
-  for (guint k = 1; k <= N_CLASSES; k++)
-    self->class_first[k] += self->class_first[k - 1];
+
+  self->group_first = g_new (guint32, n + 1);
+  self->group_reach = g_new (gint64, n + 1);
+  for (guint i = 0; i < n; i++)
+    {
+      if (i == 0 || entries[i].klass != entries[i - 1].klass ||
+          entries[i].from_track != entries[i - 1].from_track ||
+          entries[i].to_track != entries[i - 1].to_track || entries[i].type != entries[i - 1].type)
+        {
+          self->group_first[self->n_groups] = i;
+          self->group_reach[self->n_groups++] = 0;
+        }
+      self->group_reach[self->n_groups - 1] = MAX (self->group_reach[self->n_groups - 1],
+                                                   entries[i].t_max - entries[i].t_min);
+    }
+  self->group_first[self->n_groups] = n;
+  self->group_first = g_renew (guint32, self->group_first, self->n_groups + 1);
+  self->group_reach = g_renew (gint64, self->group_reach, self->n_groups + 1);
 
   self->t_min = g_new (gint64, n);
   self->t_max = g_new (gint64, n);
@@ -259,6 +299,55 @@ chrono_flow_index_get_n_arrows (ChronoFlowIndex *self)
   return self->n_arrows;
 }
 
+/* The walk behind both queries; NS_PER_COLUMN 0 merges nothing. */
+static guint
+walk_range (ChronoFlowIndex *self,
+            gint64           start_ns,
+            gint64           end_ns,
+            gint64           origin_ns,
+            double           ns_per_column,
+            ChronoFlowFunc   func,
+            gpointer         user_data)
+{
+  guint visited = 0;
+
+  if (end_ns < start_ns)
+    return 0;
+
+  for (guint g = 0; g < self->n_groups; g++)
+    {
+      guint first = self->group_first[g];
+      guint last = self->group_first[g + 1];
+      /* Flows that start earlier than their group's longest before
+       * the window end before it. */
+      gint64 reach = self->group_reach[g];
+      gint64 from = start_ns >= G_MININT64 + reach ? start_ns - reach : G_MININT64;
+      gboolean merge = ns_per_column > 0 && reach <= MERGE_COLUMNS * ns_per_column;
+      guint lo, hi;
+
+      lo = lower_bound (self->t_min, first, last, from);
+      hi = end_ns == G_MAXINT64 ? last : lower_bound (self->t_min, lo, last, end_ns + 1);
+      for (guint i = lo; i < hi; )
+        {
+          double column;
+
+          visited++;
+          if (self->t_max[i] >= start_ns)
+            func (self->by_time[i], user_data);
+          if (!merge)
+            {
+              i++;
+              continue;
+            }
+          /* On to the first flow that starts in a later column. */
+          column = floor ((double) (self->t_min[i] - origin_ns) / ns_per_column);
+          i = lower_bound (self->t_min, i + 1, hi,
+                           origin_ns + (gint64) ceil ((column + 1) * ns_per_column));
+        }
+    }
+  return visited;
+}
+
 guint
 chrono_flow_index_foreach_in_range (ChronoFlowIndex *self,
                                     gint64           start_ns,
@@ -266,36 +355,26 @@ chrono_flow_index_foreach_in_range (ChronoFlowIndex *self,
                                     ChronoFlowFunc   func,
                                     gpointer         user_data)
 {
-  guint visited = 0;
-
   g_return_val_if_fail (CHRONO_IS_FLOW_INDEX (self), 0);
   g_return_val_if_fail (func != NULL, 0);
 
-  if (end_ns < start_ns)
-    return 0;
+  return walk_range (self, start_ns, end_ns, 0, 0, func, user_data);
+}
 
-  for (guint k = 0; k < N_CLASSES; k++)
-    {
-      guint first = self->class_first[k];
-      guint last = self->class_first[k + 1];
-      /* Flows of class k span less than 2^k ns: those that start
-       * earlier than that before the window end before it. */
-      gint64 reach = k >= 63 ? G_MAXINT64 : (gint64) 1 << k;
-      gint64 from = start_ns >= G_MININT64 + reach ? start_ns - reach : G_MININT64;
-      guint lo, hi;
+guint
+chrono_flow_index_foreach_in_columns (ChronoFlowIndex *self,
+                                      gint64           start_ns,
+                                      gint64           end_ns,
+                                      gint64           origin_ns,
+                                      double           ns_per_column,
+                                      ChronoFlowFunc   func,
+                                      gpointer         user_data)
+{
+  g_return_val_if_fail (CHRONO_IS_FLOW_INDEX (self), 0);
+  g_return_val_if_fail (ns_per_column > 0, 0);
+  g_return_val_if_fail (func != NULL, 0);
 
-      if (first == last)
-        continue;
-      lo = lower_bound (self->t_min, first, last, from);
-      hi = end_ns == G_MAXINT64 ? last : lower_bound (self->t_min, lo, last, end_ns + 1);
-      for (guint i = lo; i < hi; i++)
-        {
-          visited++;
-          if (self->t_max[i] >= start_ns)
-            func (self->by_time[i], user_data);
-        }
-    }
-  return visited;
+  return walk_range (self, start_ns, end_ns, origin_ns, ns_per_column, func, user_data);
 }
 
 /* Appends the flows of SORTED whose span (source or target) is SPAN. */
@@ -346,5 +425,6 @@ gsize
 chrono_flow_index_get_memory_size (ChronoFlowIndex *self)
 {
   g_return_val_if_fail (CHRONO_IS_FLOW_INDEX (self), 0);
-  return sizeof (*self) + (gsize) self->n_arrows * (2 * sizeof (gint64) + 3 * sizeof (guint32));
+  return sizeof (*self) + (gsize) self->n_arrows * (2 * sizeof (gint64) + 3 * sizeof (guint32)) +
+         (gsize) (self->n_groups + 1) * (sizeof (guint32) + sizeof (gint64));
 }

@@ -41,6 +41,19 @@ guint            chrono_flow_index_foreach_in_range  (ChronoFlowIndex *self,
                                                       ChronoFlowFunc   func,
                                                       gpointer         user_data);
 
+/* The same, far out: of the flows between the same two tracks, of one
+ * type and about the same length, shorter than a few columns of
+ * NS_PER_COLUMN, only the first that starts in each column (columns
+ * counted from ORIGIN_NS): their arrows land within pixels of one
+ * another. */
+guint            chrono_flow_index_foreach_in_columns (ChronoFlowIndex *self,
+                                                      gint64           start_ns,
+                                                      gint64           end_ns,
+                                                      gint64           origin_ns,
+                                                      double           ns_per_column,
+                                                      ChronoFlowFunc   func,
+                                                      gpointer         user_data);
+
 /* Appends to FLOWS (guint) the arrows' flows that leave or reach SPAN. */
 void             chrono_flow_index_get_span_flows    (ChronoFlowIndex *self,
                                                       ChronoSpanRef    span,

@@ -477,11 +477,15 @@ chrono_flow_painter_paint_range (ChronoFlowPainter   *self,
     return NULL;
 
   _chrono_viewport_get_time_map (viewport, &walk.map);
-  /* Arrows bend past their ends: flows just outside the window show. */
-  chrono_flow_index_foreach_in_range (self->index,
-                                      chrono_viewport_x_to_time (viewport, -MAX_BEND_PX),
-                                      chrono_viewport_x_to_time (viewport, walk.width + MAX_BEND_PX),
-                                      add_range_flow, &walk);
+  /* Arrows bend past their ends: flows just outside the window show.
+   * Arrows shorter than a pixel between the same two tracks land on
+   * one another: one a pixel column stands for them. */
+  chrono_flow_index_foreach_in_columns (self->index,
+                                        chrono_viewport_x_to_time (viewport, -MAX_BEND_PX),
+                                        chrono_viewport_x_to_time (viewport, walk.width + MAX_BEND_PX),
+                                        chrono_viewport_get_start_ns (viewport),
+                                        1 / chrono_viewport_get_px_per_ns (viewport),
+                                        add_range_flow, &walk);
   if (self->seen != NULL)
     memset (self->seen, 0, self->seen_size * sizeof (guint64));
   self->n_seen = 0;

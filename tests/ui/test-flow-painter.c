@@ -258,6 +258,56 @@ test_windows (void)
   g_assert_cmpuint (visited, <, 2 * found + 300 * 64);
 }
 
+/* Far out, a pixel column at a time: fewer flows, all from the window,
+ * and every column that has flows between two tracks keeps one. */
+static void
+test_columns (void)
+{
+  g_autoptr(ChronoTrace) trace = load_real (KINETO);
+  g_autoptr(ChronoFlowIndex) index = NULL;
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) merged = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GHashTable) kept = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  gint64 start, end;
+  double ns_per_column;
+
+  if (trace == NULL)
+    {
+      g_test_skip ("no " KINETO " (set CHRONO_TRACES_DIR)");
+      return;
+    }
+  index = chrono_flow_index_new (trace);
+  start = chrono_trace_get_start_ns (trace);
+  end = chrono_trace_get_end_ns (trace);
+  ns_per_column = (end - start) / 200.0;
+
+  chrono_flow_index_foreach_in_range (index, start, end, collect_cb, all);
+  chrono_flow_index_foreach_in_columns (index, start, end, start, ns_per_column, collect_cb, merged);
+  g_assert_cmpuint (merged->len, >, 100);
+  g_assert_cmpuint (merged->len, <, all->len / 2);
+
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      GArray *flows = pass == 0 ? merged : all;
+
+      for (guint i = 0; i < flows->len; i++)
+        {
+          guint flow = g_array_index (flows, guint, i);
+          const ChronoFlow *f = chrono_trace_get_flow (trace, flow);
+          gint64 from, to;
+          g_autofree char *key = NULL;
+
+          chrono_flow_index_get_times (index, flow, &from, &to);
+          key = g_strdup_printf ("%u>%u/%d@%.0f", f->from.track, f->to.track, f->type,
+                                 floor ((MIN (from, to) - start) / ns_per_column));
+          if (pass == 0)
+            g_hash_table_add (kept, g_steal_pointer (&key));
+          else
+            g_assert_true (g_hash_table_contains (kept, key));
+        }
+    }
+}
+
 static void
 test_span_flows (void)
 {
@@ -701,6 +751,7 @@ main (int   argc,
 
   g_test_add_func ("/flow-index/times", test_times);
   g_test_add_func ("/flow-index/windows", test_windows);
+  g_test_add_func ("/flow-index/columns", test_columns);
   g_test_add_func ("/flow-index/span-flows", test_span_flows);
   g_test_add_func ("/flow-painter/geometry-and-pixels", test_geometry_and_pixels);
   g_test_add_func ("/flow-painter/clipping", test_clipping);
