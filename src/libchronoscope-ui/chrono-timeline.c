@@ -463,14 +463,15 @@ snapshot_step_strip (ChronoTimeline *self,
 
   fill.alpha = 0.1;
   line.alpha = 0.3;
+  /* NULL for an unshaded step that starts before the window: its name
+   * shows all the same. */
   node = chrono_step_bands_paint (self->steps, self->viewport, strip - 1, &fill, &line);
-  if (node == NULL)
-    return;
 
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_WIDTH, TIME_HEIGHT, track_width, strip - 1));
   gtk_snapshot_save (snapshot);
   gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (HEADER_WIDTH, TIME_HEIGHT));
-  gtk_snapshot_append_node (snapshot, node);
+  if (node != NULL)
+    gtk_snapshot_append_node (snapshot, node);
 
   n = chrono_step_bands_get_visible (self->steps, self->viewport, &first);
   for (guint i = first; i < first + n; i++)

@@ -13,6 +13,7 @@
 #include "chrono-flow-index.h"
 #include "chrono-loader.h"
 #include "chrono-palette.h"
+#include "chrono-step-bands.h"
 #include "chrono-timeline.h"
 
 #define WIDTH   1200
@@ -284,6 +285,8 @@ test_step_bands (Fixture       *fixture,
   const guint8 *pixels;
   int stride, dark_text = 0, y;
   guint32 shaded, plain;
+  g_autoptr(ChronoStepBands) steps = NULL;
+  const ChronoStepBand *band;
 
   if (skip_without_trace ())
     return;
@@ -301,6 +304,20 @@ test_step_bands (Fixture       *fixture,
   shaded = *(const guint32 *) (pixels + y * stride + (CHRONO_TIMELINE_HEADER_WIDTH + 20) * 4);
   plain = *(const guint32 *) (pixels + y * stride + (CHRONO_TIMELINE_HEADER_WIDTH + 200) * 4);
   g_assert_cmpuint (shaded & 0xffffff, <, plain & 0xffffff);
+  cairo_surface_destroy (surface);
+
+  /* Inside the second step, which is not shaded: its name still shows. */
+  steps = chrono_step_bands_new (fixture->trace);
+  band = chrono_step_bands_get_band (steps, 1);
+  chrono_viewport_zoom_to_range (fixture->viewport, band->start_ns + (band->end_ns - band->start_ns) / 10,
+                                 band->end_ns - (band->end_ns - band->start_ns) / 10);
+  surface = app_test_render (widget);
+  pixels = cairo_image_surface_get_data (surface);
+  dark_text = 0;
+  for (y = (int) strip_top; y < CHRONO_TIMELINE_RULER_HEIGHT - 1; y++)
+    for (int x = CHRONO_TIMELINE_HEADER_WIDTH; x < WIDTH; x++)
+      dark_text += (*(const guint32 *) (pixels + y * stride + x * 4) & 0xff) < 100;
+  g_assert_cmpint (dark_text, >, 30);
   cairo_surface_destroy (surface);
 }
 
