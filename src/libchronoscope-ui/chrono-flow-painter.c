@@ -17,15 +17,15 @@
 #define MIN_BEND_PX     12.0
 #define MAX_BEND_PX     120.0
 /* A light or dark outline keeps arrows legible over spans. */
-#define HALO_PX         3.0
+#define HALO_PX         1.5
 #define BOLD_WIDTH_PX   2.0
 #define THIN_WIDTH_PX   1.2
 #define THIN_ALPHA      0.75
 /* With more arrows than this a pixel column, they form a curtain: drawn
  * fainter and without halos, the spans show through. */
-#define DENSE_PER_PX    0.25
+#define DENSE_PER_PX    1.0
 #define DENSE_WIDTH_PX  1.0
-#define DENSE_ALPHA     0.3
+#define DENSE_ALPHA     0.35
 /* Merged arrows: 15-bit pixel coordinates in one 64-bit key. */
 #define KEY_LIMIT       16383.0
 
@@ -277,8 +277,22 @@ typedef enum {
   STYLE_DENSE,
 } Style;
 
+/* Whether STYLE draws ARROW faint: crowds, and in a window of many
+ * arrows those that come from or go off its edges, which would
+ * otherwise run as thick bands along the rows they cross. */
+static gboolean
+is_faint (const ChronoFlowArrow *arrow,
+          double                 width,
+          Style                  style)
+{
+  if (style == STYLE_BOLD)
+    return FALSE;
+  return style == STYLE_DENSE || MIN (arrow->x0, arrow->x1) < 0 || MAX (arrow->x0, arrow->x1) > width;
+}
+
 /* All arrows of the frame: first every halo, then each type's lines
- * and heads in its colour, so halos never cut through other arrows. */
+ * and heads in its colour, so halos never cut through other arrows;
+ * faint ones have no halo. */
 static GskRenderNode *
 paint_arrows (ChronoFlowPainter *self,
               double             width,
@@ -306,10 +320,12 @@ paint_arrows (ChronoFlowPainter *self,
   cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
 
-  for (guint i = 0; style != STYLE_DENSE && i < self->arrows->len; i++)
+  for (guint i = 0; i < self->arrows->len; i++)
     {
       const ChronoFlowArrow *arrow = &g_array_index (self->arrows, ChronoFlowArrow, i);
 
+      if (is_faint (arrow, width, style))
+        continue;
       path_arrow (cr, arrow, width, head);
       path_head (cr, arrow, width, head);
     }
@@ -317,37 +333,38 @@ paint_arrows (ChronoFlowPainter *self,
   cairo_set_line_width (cr, line_width + 2 * HALO_PX);
   cairo_stroke (cr);
 
+  cairo_set_line_width (cr, line_width);
   for (int type = CHRONO_FLOW_V1; type <= CHRONO_FLOW_LAUNCH; type++)
-    {
-      GdkRGBA color;
-      gboolean any = FALSE;
+    for (int faint = 0; faint <= 1; faint++)
+      {
+        GdkRGBA color;
+        gboolean any = FALSE;
 
-      for (guint i = 0; i < self->arrows->len; i++)
-        {
-          const ChronoFlowArrow *arrow = &g_array_index (self->arrows, ChronoFlowArrow, i);
+        for (guint i = 0; i < self->arrows->len; i++)
+          {
+            const ChronoFlowArrow *arrow = &g_array_index (self->arrows, ChronoFlowArrow, i);
 
-          if (arrow->type != (ChronoFlowType) type)
-            continue;
-          path_arrow (cr, arrow, width, head);
-          any = TRUE;
-        }
-      if (!any)
-        continue;
-      chrono_palette_flow_color (type, self->dark, &color);
-      color.alpha = alphas[style];
-      gdk_cairo_set_source_rgba (cr, &color);
-      cairo_set_line_width (cr, line_width);
-      cairo_stroke (cr);
+            if (arrow->type != (ChronoFlowType) type || is_faint (arrow, width, style) != faint)
+              continue;
+            path_arrow (cr, arrow, width, head);
+            any = TRUE;
+          }
+        if (!any)
+          continue;
+        chrono_palette_flow_color (type, self->dark, &color);
+        color.alpha = faint ? DENSE_ALPHA : alphas[style];
+        gdk_cairo_set_source_rgba (cr, &color);
+        cairo_stroke (cr);
 
-      for (guint i = 0; i < self->arrows->len; i++)
-        {
-          const ChronoFlowArrow *arrow = &g_array_index (self->arrows, ChronoFlowArrow, i);
+        for (guint i = 0; i < self->arrows->len; i++)
+          {
+            const ChronoFlowArrow *arrow = &g_array_index (self->arrows, ChronoFlowArrow, i);
 
-          if (arrow->type == (ChronoFlowType) type)
-            path_head (cr, arrow, width, head);
-        }
-      cairo_fill (cr);
-    }
+            if (arrow->type == (ChronoFlowType) type && is_faint (arrow, width, style) == faint)
+              path_head (cr, arrow, width, head);
+          }
+        cairo_fill (cr);
+      }
   cairo_destroy (cr);
   g_array_set_size (self->arrows, 0);
   return node;
