@@ -234,15 +234,23 @@ arrow_shows (const ChronoFlowArrow *arrow,
 /* -------------------------------------------------------------------- */
 /* Drawing                                                              */
 
+static double
+pull_in (double x,
+         double width)
+{
+  double far = FAR_WIDTHS * MAX (width, 1);
+
+  return CLAMP (x, -far, width + far);
+}
+
 static void
 path_arrow (cairo_t               *cr,
             const ChronoFlowArrow *arrow,
             double                 width,
             double                 head)
 {
-  double far = FAR_WIDTHS * MAX (width, 1);
-  double x0 = CLAMP (arrow->x0, -far, width + far);
-  double x1 = CLAMP (arrow->x1, -far, width + far);
+  double x0 = pull_in (arrow->x0, width);
+  double x1 = pull_in (arrow->x1, width);
   double y0 = arrow->y0, y1 = arrow->y1;
   double base = x1 - head;
   double bend = CLAMP (fabs (base - x0) / 2, MIN_BEND_PX, MAX_BEND_PX);
@@ -262,8 +270,7 @@ path_head (cairo_t               *cr,
            double                 width,
            double                 head)
 {
-  double far = FAR_WIDTHS * MAX (width, 1);
-  double x1 = CLAMP (arrow->x1, -far, width + far);
+  double x1 = pull_in (arrow->x1, width);
 
   cairo_move_to (cr, x1, arrow->y1);
   cairo_line_to (cr, x1 - head, arrow->y1 - head / 2);

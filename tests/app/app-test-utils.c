@@ -286,6 +286,20 @@ app_test_close_all_tabs (ChronoWindow *window)
     adw_tab_view_close_page (tab_view, adw_tab_view_get_nth_page (tab_view, 0));
 }
 
+GtkWidget *
+app_test_present (GtkWidget *child,
+                  int        width,
+                  int        height)
+{
+  GtkWidget *window = gtk_window_new ();
+
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  gtk_window_set_child (GTK_WINDOW (window), child);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (app_test_wait_for_paint (child, 5000));
+  return window;
+}
+
 cairo_surface_t *
 app_test_render (GtkWidget *widget)
 {

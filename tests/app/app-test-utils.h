@@ -43,6 +43,10 @@ GtkWidget         *app_test_find_label       (GtkWidget         *root,
 GtkWidget         *app_test_find_button      (GtkWidget         *root,
                                               const char        *action_name);
 void               app_test_close_all_tabs   (ChronoWindow      *window);
+/* A window of WIDTH x HEIGHT px with CHILD in it, once CHILD has drawn. */
+GtkWidget         *app_test_present          (GtkWidget         *child,
+                                              int                width,
+                                              int                height);
 /* The widget's own drawing, without the frame clock's timing, drawn
  * with cairo into an image of its size. */
 cairo_surface_t   *app_test_render           (GtkWidget         *widget);

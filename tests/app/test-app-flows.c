@@ -44,12 +44,8 @@ fixture_set_up (Fixture       *fixture,
   g_assert_no_error (error);
   fixture->index = chrono_flow_index_new (fixture->trace);
 
-  fixture->window = gtk_window_new ();
-  gtk_window_set_default_size (GTK_WINDOW (fixture->window), WIDTH, HEIGHT);
   fixture->timeline = CHRONO_TIMELINE (chrono_timeline_new (fixture->trace));
-  gtk_window_set_child (GTK_WINDOW (fixture->window), GTK_WIDGET (fixture->timeline));
-  gtk_window_present (GTK_WINDOW (fixture->window));
-  g_assert_true (app_test_wait_for_paint (GTK_WIDGET (fixture->timeline), 5000));
+  fixture->window = app_test_present (GTK_WIDGET (fixture->timeline), WIDTH, HEIGHT);
   fixture->viewport = chrono_timeline_get_viewport (fixture->timeline);
 }
 

@@ -35,12 +35,8 @@ fixture_set_up (Fixture       *fixture,
   fixture->trace = chrono_trace_load_file (small_trace, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
 
-  fixture->window = gtk_window_new ();
-  gtk_window_set_default_size (GTK_WINDOW (fixture->window), WIDTH, HEIGHT);
   fixture->timeline = CHRONO_TIMELINE (chrono_timeline_new (fixture->trace));
-  gtk_window_set_child (GTK_WINDOW (fixture->window), GTK_WIDGET (fixture->timeline));
-  gtk_window_present (GTK_WINDOW (fixture->window));
-  g_assert_true (app_test_wait_for_paint (GTK_WIDGET (fixture->timeline), 5000));
+  fixture->window = app_test_present (GTK_WIDGET (fixture->timeline), WIDTH, HEIGHT);
   fixture->viewport = chrono_timeline_get_viewport (fixture->timeline);
 }
 

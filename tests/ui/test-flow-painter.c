@@ -43,19 +43,24 @@ load_json (const char *json)
   return trace;
 }
 
+/* NAME from the shared traces, or NULL with the test marked skipped. */
 static ChronoTrace *
 load_real (const char *name)
 {
   const char *dir = g_getenv ("CHRONO_TRACES_DIR");
   g_autofree char *path = NULL;
+  g_autofree char *skip = NULL;
   g_autoptr(GError) error = NULL;
   ChronoTrace *trace;
 
-  if (dir == NULL)
-    return NULL;
-  path = g_build_filename (dir, name, NULL);
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
-    return NULL;
+  if (dir != NULL)
+    path = g_build_filename (dir, name, NULL);
+  if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      skip = g_strdup_printf ("no %s (set CHRONO_TRACES_DIR)", name);
+      g_test_skip (skip);
+      return NULL;
+    }
   trace = chrono_trace_load_file (path, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   return trace;
@@ -246,10 +251,7 @@ test_windows (void)
 
   check_windows (trace, 200, &found);
   if (real == NULL)
-    {
-      g_test_skip ("no " KINETO " (set CHRONO_TRACES_DIR)");
-      return;
-    }
+    return;
   /* Thousands of flows: the query finds the same ones and looks at few
    * more than it finds. */
   g_assert_cmpuint (chrono_trace_get_n_flows (real), >, 5000);
@@ -272,10 +274,7 @@ test_columns (void)
   double ns_per_column;
 
   if (trace == NULL)
-    {
-      g_test_skip ("no " KINETO " (set CHRONO_TRACES_DIR)");
-      return;
-    }
+    return;
   index = chrono_flow_index_new (trace);
   start = chrono_trace_get_start_ns (trace);
   end = chrono_trace_get_end_ns (trace);
@@ -317,10 +316,7 @@ test_span_flows (void)
   guint checked = 0;
 
   if (trace == NULL)
-    {
-      g_test_skip ("no " KINETO " (set CHRONO_TRACES_DIR)");
-      return;
-    }
+    return;
   index = chrono_flow_index_new (trace);
   arrows = arrow_flows (trace);
   /* Kineto records each launch as a flow event and by correlation id:
@@ -584,10 +580,7 @@ test_range (void)
   guint n_full, n_zoomed;
 
   if (trace == NULL)
-    {
-      g_test_skip ("no " KINETO " (set CHRONO_TRACES_DIR)");
-      return;
-    }
+    return;
   index = chrono_flow_index_new (trace);
   painter = chrono_flow_painter_new (index);
   start = chrono_trace_get_start_ns (trace);
@@ -695,10 +688,7 @@ test_steps_real (void)
   guint n;
 
   if (trace == NULL)
-    {
-      g_test_skip ("no " KINETO " (set CHRONO_TRACES_DIR)");
-      return;
-    }
+    return;
   steps = chrono_step_bands_new (trace);
   n = chrono_step_bands_get_n_bands (steps);
   g_assert_cmpuint (n, ==, 6);
@@ -725,10 +715,7 @@ test_real_v1 (void)
   guint n_arrows;
 
   if (trace == NULL)
-    {
-      g_test_skip ("no " FLOWS_V1 " (set CHRONO_TRACES_DIR)");
-      return;
-    }
+    return;
   index = chrono_flow_index_new (trace);
   painter = chrono_flow_painter_new (index);
   viewport = viewport_new (chrono_trace_get_start_ns (trace), chrono_trace_get_end_ns (trace));
