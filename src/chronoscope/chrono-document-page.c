@@ -240,6 +240,7 @@ create_timeline_view (ChronoDocumentPage *self)
   g_signal_connect_object (timeline, "span-activated", G_CALLBACK (span_activated_cb), details, 0);
   g_object_bind_property (self->all_flows_button, "active", timeline, "show-all-flows",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->all_flows_button), chrono_trace_get_n_flows (self->trace) > 0);
   gtk_paned_set_start_child (GTK_PANED (paned), timeline);
   gtk_paned_set_end_child (GTK_PANED (paned), details);
   /* Resizing the window resizes the timeline; the pane keeps its width. */

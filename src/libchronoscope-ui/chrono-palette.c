@@ -186,6 +186,21 @@ chrono_palette_series_color (const char *name,
 }
 
 void
+chrono_palette_series_fill_color (const char *name,
+                                  gboolean    dark,
+                                  GdkRGBA    *color)
+{
+  /* The timeline's backgrounds. */
+  float background = dark ? 0.12f : 1.0f;
+  float keep = dark ? 0.45f : 0.35f;
+
+  chrono_palette_series_color (name, dark, color);
+  color->red = keep * color->red + (1 - keep) * background;
+  color->green = keep * color->green + (1 - keep) * background;
+  color->blue = keep * color->blue + (1 - keep) * background;
+}
+
+void
 chrono_palette_flow_color (ChronoFlowType type,
                            gboolean       dark,
                            GdkRGBA       *color)

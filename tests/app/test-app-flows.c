@@ -341,6 +341,7 @@ test_page_button (void)
   button = gtk_widget_get_ancestor (label, GTK_TYPE_TOGGLE_BUTTON);
   g_assert_nonnull (button);
   g_assert_true (gtk_widget_get_visible (button));
+  g_assert_true (gtk_widget_get_sensitive (button));
 
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), TRUE);
   g_assert_true (chrono_timeline_get_show_all_flows (timeline));
