@@ -81,7 +81,8 @@ struct _ChronoTimeline
   /* Layers over and under the rows, in the track area's coordinates:
    * made again only when the view, the scroll or the selection moves. */
   ChronoStepBands    *steps;
-  ChronoFlowPainter  *flow_painter;     /* made on first use */
+  ChronoFlowPainter  *flow_painter;     /* once the flows are indexed */
+  GCancellable       *flows_cancellable;
   gboolean            show_all_flows;
   GskRenderNode      *all_flows_node;
   gboolean            all_flows_painted;
@@ -96,6 +97,7 @@ enum {
   PROP_TRACE,
   PROP_DARK,
   PROP_SHOW_ALL_FLOWS,
+  PROP_FLOWS_READY,
   N_PROPS
 };
 
@@ -337,23 +339,66 @@ place_span_cb (ChronoSpanRef span,
   ChronoTimeline *self = user_data;
   const Row *row = &g_array_index (self->rows, Row, self->track_rows[span.track]);
 
+  /* A track with no row of its own draws no arrows. */
+  if (row->track != span.track)
+    return FALSE;
   *y = row->y - self->scroll_y + TRACK_PAD +
        (chrono_track_index_get_span_row (row->index, span.index) + 0.5) * ROW_HEIGHT;
   return TRUE;
 }
 
-/* Flows are indexed only once someone looks at them. */
-static ChronoFlowPainter *
-get_flow_painter (ChronoTimeline *self)
+static void
+index_flows_thread (GTask        *task,
+                    gpointer      source_object,
+                    gpointer      task_data,
+                    GCancellable *cancellable)
 {
-  if (self->flow_painter == NULL)
-    {
-      g_autoptr(ChronoFlowIndex) index = chrono_flow_index_new (self->trace);
+  g_task_return_pointer (task, chrono_flow_index_new (task_data), g_object_unref);
+}
 
-      self->flow_painter = chrono_flow_painter_new (index);
-      chrono_flow_painter_set_dark (self->flow_painter, self->dark);
+static void
+index_flows_done_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  ChronoTimeline *self = CHRONO_TIMELINE (object);
+  g_autoptr(ChronoFlowIndex) index = NULL;
+
+  /* Cancelled when the trace changed meanwhile: the index is another
+   * trace's. */
+  index = g_task_propagate_pointer (G_TASK (result), NULL);
+  if (index == NULL)
+    return;
+  self->flow_painter = chrono_flow_painter_new (index);
+  chrono_flow_painter_set_dark (self->flow_painter, self->dark);
+  g_clear_object (&self->flows_cancellable);
+  invalidate_flows (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FLOWS_READY]);
+}
+
+/* Sorting a million flows takes a quarter of a second: it runs on a
+ * worker thread while the trace is first looked at. */
+static void
+index_flows (ChronoTimeline *self)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_cancellable_cancel (self->flows_cancellable);
+  g_clear_object (&self->flows_cancellable);
+  if (self->flow_painter != NULL)
+    {
+      g_clear_object (&self->flow_painter);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FLOWS_READY]);
     }
-  return self->flow_painter;
+  if (self->trace == NULL || chrono_trace_get_n_flows (self->trace) == 0)
+    return;
+
+  self->flows_cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->flows_cancellable, index_flows_done_cb, NULL);
+  g_task_set_source_tag (task, index_flows);
+  g_task_set_task_data (task, g_object_ref (self->trace), g_object_unref);
+  g_task_run_in_thread (task, index_flows_thread);
 }
 
 static GskRenderNode *
@@ -362,7 +407,7 @@ get_all_flows_node (ChronoTimeline *self,
 {
   if (!self->all_flows_painted)
     {
-      self->all_flows_node = chrono_flow_painter_paint_range (get_flow_painter (self), self->viewport,
+      self->all_flows_node = chrono_flow_painter_paint_range (self->flow_painter, self->viewport,
                                                               place_span_cb, self, area_height, NULL);
       self->all_flows_painted = TRUE;
     }
@@ -375,7 +420,7 @@ get_selected_flows_node (ChronoTimeline *self,
 {
   if (!self->selected_flows_painted)
     {
-      ChronoFlowPainter *painter = get_flow_painter (self);
+      ChronoFlowPainter *painter = self->flow_painter;
       g_autoptr(GArray) flows = g_array_new (FALSE, FALSE, sizeof (guint));
 
       chrono_flow_index_get_span_flows (chrono_flow_painter_get_index (painter), self->selection, flows);
@@ -397,7 +442,7 @@ snapshot_flows (ChronoTimeline *self,
 {
   GskRenderNode *all = NULL, *selected = NULL;
 
-  if (chrono_trace_get_n_flows (self->trace) == 0)
+  if (self->flow_painter == NULL)
     return;
   if (self->show_all_flows)
     all = get_all_flows_node (self, area_height);
@@ -885,6 +930,8 @@ chrono_timeline_dispose (GObject *object)
   g_array_set_size (self->rows, 0);
   g_clear_object (&self->painter);
   invalidate_flows (self);
+  g_cancellable_cancel (self->flows_cancellable);
+  g_clear_object (&self->flows_cancellable);
   g_clear_object (&self->flow_painter);
   g_clear_object (&self->steps);
   g_clear_object (&self->trace);
@@ -922,6 +969,9 @@ chrono_timeline_get_property (GObject    *object,
       break;
     case PROP_SHOW_ALL_FLOWS:
       g_value_set_boolean (value, self->show_all_flows);
+      break;
+    case PROP_FLOWS_READY:
+      g_value_set_boolean (value, chrono_timeline_get_flows_ready (self));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -978,6 +1028,10 @@ chrono_timeline_class_init (ChronoTimelineClass *klass)
   properties[PROP_SHOW_ALL_FLOWS] =
     g_param_spec_boolean ("show-all-flows", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* Whether the flows are indexed and their arrows can show. */
+  properties[PROP_FLOWS_READY] =
+    g_param_spec_boolean ("flows-ready", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* The span clicked: its track and its index in the track. */
@@ -1079,8 +1133,8 @@ chrono_timeline_set_trace (ChronoTimeline *self,
 
   self->has_selection = FALSE;
   g_clear_object (&self->painter);
-  g_clear_object (&self->flow_painter);
   g_clear_object (&self->steps);
+  index_flows (self);
   build_rows (self);
   if (trace != NULL)
     {
@@ -1239,4 +1293,12 @@ chrono_timeline_set_show_all_flows (ChronoTimeline *self,
   self->show_all_flows = show_all_flows;
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_ALL_FLOWS]);
+}
+
+gboolean
+chrono_timeline_get_flows_ready (ChronoTimeline *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TIMELINE (self), FALSE);
+
+  return self->flow_painter != NULL;
 }

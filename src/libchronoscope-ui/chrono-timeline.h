@@ -46,6 +46,9 @@ gboolean        chrono_timeline_get_selection (ChronoTimeline *self,
                                                ChronoSpanRef  *span);
 void            chrono_timeline_select        (ChronoTimeline *self,
                                                const ChronoSpanRef *span);
+/* Whether the trace's flows are indexed (on a worker thread, after the
+ * trace is set): until then no arrows show. FALSE without flows. */
+gboolean        chrono_timeline_get_flows_ready    (ChronoTimeline *self);
 /* Arrows for every flow in view; without, only the selected span's. */
 gboolean        chrono_timeline_get_show_all_flows (ChronoTimeline *self);
 void            chrono_timeline_set_show_all_flows (ChronoTimeline *self,

@@ -46,6 +46,9 @@ fixture_set_up (Fixture       *fixture,
 
   fixture->timeline = CHRONO_TIMELINE (chrono_timeline_new (fixture->trace));
   fixture->window = app_test_present (GTK_WIDGET (fixture->timeline), WIDTH, HEIGHT);
+  /* Flows are indexed on a worker thread. */
+  g_assert_true (app_test_spin_until ((AppTestCondition) chrono_timeline_get_flows_ready,
+                                      fixture->timeline, 10000));
   fixture->viewport = chrono_timeline_get_viewport (fixture->timeline);
 }
 
