@@ -50,6 +50,7 @@ struct _ChronoDocumentPage
   GtkToggleButton     *search_button;
   GtkMenuButton       *tracks_button;
   ChronoTimelineView  *timeline_view;
+  GtkToggleButton     *all_flows_button;
 };
 
 G_DEFINE_ENUM_TYPE (ChronoDocumentState, chrono_document_state,
@@ -225,7 +226,8 @@ update_view_buttons (ChronoDocumentPage *self)
   gboolean timeline = g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "timeline") == 0;
   ChronoTrackLayout *layout = chrono_timeline_get_track_layout (chrono_timeline_view_get_timeline (self->timeline_view));
 
-  /* Both act on the timeline only. */
+  /* They act on the timeline only. */
+  gtk_widget_set_visible (GTK_WIDGET (self->all_flows_button), timeline);
   gtk_widget_set_visible (GTK_WIDGET (self->search_button), timeline);
   gtk_widget_set_visible (GTK_WIDGET (self->tracks_button), timeline);
   gtk_widget_set_sensitive (GTK_WIDGET (self->tracks_button),
@@ -249,6 +251,10 @@ create_timeline_view (ChronoDocumentPage *self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->view_stack, "notify::visible-child", G_CALLBACK (update_view_buttons),
                            self, G_CONNECT_SWAPPED);
+  g_object_bind_property (self->all_flows_button, "active",
+                          chrono_timeline_view_get_timeline (self->timeline_view), "show-all-flows",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->all_flows_button), chrono_trace_get_n_flows (self->trace) > 0);
 }
 
 static void
@@ -508,6 +514,7 @@ chrono_document_page_class_init (ChronoDocumentPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ChronoDocumentPage, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, ChronoDocumentPage, error_page);
   gtk_widget_class_bind_template_child (widget_class, ChronoDocumentPage, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, ChronoDocumentPage, all_flows_button);
   gtk_widget_class_bind_template_child (widget_class, ChronoDocumentPage, search_button);
   gtk_widget_class_bind_template_child (widget_class, ChronoDocumentPage, tracks_button);
 }

@@ -184,3 +184,40 @@ chrono_palette_series_color (const char *name,
 
   hsl_to_rgba ((h & 0xffff) / 65535.0f * 360, 0.60f, dark ? 0.62f : 0.45f, color);
 }
+
+void
+chrono_palette_series_fill_color (const char *name,
+                                  gboolean    dark,
+                                  GdkRGBA    *color)
+{
+  /* The timeline's backgrounds. */
+  float background = dark ? 0.12f : 1.0f;
+  float keep = dark ? 0.45f : 0.35f;
+
+  chrono_palette_series_color (name, dark, color);
+  color->red = keep * color->red + (1 - keep) * background;
+  color->green = keep * color->green + (1 - keep) * background;
+  color->blue = keep * color->blue + (1 - keep) * background;
+}
+
+void
+chrono_palette_flow_color (ChronoFlowType type,
+                           gboolean       dark,
+                           GdkRGBA       *color)
+{
+  /* Crimson for launches (between the orange runtime and green kernel
+   * families), violet for flow events, teal for bound flows. */
+  static const GdkRGBA light_theme[] = {
+    [CHRONO_FLOW_V1] = { 0.420f, 0.160f, 0.780f, 1 },
+    [CHRONO_FLOW_V2] = { 0.000f, 0.440f, 0.480f, 1 },
+    [CHRONO_FLOW_LAUNCH] = { 0.780f, 0.050f, 0.250f, 1 },
+  };
+  static const GdkRGBA dark_theme[] = {
+    [CHRONO_FLOW_V1] = { 0.780f, 0.650f, 1.000f, 1 },
+    [CHRONO_FLOW_V2] = { 0.360f, 0.880f, 0.880f, 1 },
+    [CHRONO_FLOW_LAUNCH] = { 1.000f, 0.470f, 0.600f, 1 },
+  };
+
+  g_return_if_fail ((guint) type < G_N_ELEMENTS (light_theme));
+  *color = dark ? dark_theme[type] : light_theme[type];
+}

@@ -29,6 +29,16 @@ void   chrono_palette_instant_color  (gboolean       dark,
 void   chrono_palette_series_color   (const char    *name,
                                       gboolean       dark,
                                       GdkRGBA       *color);
+/* The area under a series' line: its colour, faded into the theme's
+ * background, opaque. */
+void   chrono_palette_series_fill_color (const char *name,
+                                         gboolean    dark,
+                                         GdkRGBA    *color);
+/* Arrows between spans: one strong hue a type, apart from every kind's
+ * family, dark on light themes and light on dark ones. */
+void   chrono_palette_flow_color     (ChronoFlowType type,
+                                      gboolean       dark,
+                                      GdkRGBA       *color);
 
 /* The WCAG contrast ratio of two opaque colours, from 1 to 21. */
 double chrono_palette_contrast_ratio (const GdkRGBA *a,

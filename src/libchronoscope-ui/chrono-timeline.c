@@ -5,9 +5,12 @@
  */
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <string.h>
 
+#include "chrono-flow-painter.h"
 #include "chrono-format.h"
 #include "chrono-search-highlight.h"
+#include "chrono-step-bands.h"
 #include "chrono-time-ticks.h"
 #include "chrono-timeline.h"
 #include "chrono-track-index.h"
@@ -16,6 +19,8 @@
 
 #define HEADER_WIDTH   CHRONO_TIMELINE_HEADER_WIDTH
 #define RULER_HEIGHT   CHRONO_TIMELINE_RULER_HEIGHT
+/* The ruler's time labels and ticks sit above its strip of steps. */
+#define TIME_HEIGHT    (RULER_HEIGHT - CHRONO_TIMELINE_STEP_STRIP_HEIGHT)
 #define ROW_HEIGHT     CHRONO_TIMELINE_ROW_HEIGHT
 #define GROUP_HEIGHT   24.0
 #define COUNTER_HEIGHT 40.0
@@ -98,6 +103,17 @@ struct _ChronoTimeline
 
   gboolean            has_selection;
   ChronoSpanRef       selection;
+
+  /* Layers over and under the rows, in the track area's coordinates:
+   * made again only when the view, the scroll or the selection moves. */
+  ChronoStepBands    *steps;
+  ChronoFlowPainter  *flow_painter;     /* once the flows are indexed */
+  GCancellable       *flows_cancellable;
+  gboolean            show_all_flows;
+  GskRenderNode      *all_flows_node;
+  gboolean            all_flows_painted;
+  GskRenderNode      *selected_flows_node;
+  gboolean            selected_flows_painted;
 };
 
 G_DEFINE_FINAL_TYPE (ChronoTimeline, chrono_timeline, GTK_TYPE_WIDGET)
@@ -106,6 +122,8 @@ enum {
   PROP_0,
   PROP_TRACE,
   PROP_DARK,
+  PROP_SHOW_ALL_FLOWS,
+  PROP_FLOWS_READY,
   N_PROPS
 };
 
@@ -162,8 +180,18 @@ row_clear (gpointer data)
 }
 
 static void
+invalidate_flows (ChronoTimeline *self)
+{
+  g_clear_pointer (&self->all_flows_node, gsk_render_node_unref);
+  g_clear_pointer (&self->selected_flows_node, gsk_render_node_unref);
+  self->all_flows_painted = FALSE;
+  self->selected_flows_painted = FALSE;
+}
+
+static void
 invalidate_nodes (ChronoTimeline *self)
 {
+  invalidate_flows (self);
   for (guint i = 0; i < self->rows->len; i++)
     {
       Row *row = &g_array_index (self->rows, Row, i);
@@ -208,6 +236,7 @@ set_scroll_y (ChronoTimeline *self,
   if (scroll_y == self->scroll_y)
     return;
   self->scroll_y = scroll_y;
+  invalidate_flows (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -514,6 +543,143 @@ snapshot_row (ChronoTimeline *self,
   gtk_snapshot_pop (snapshot);
 }
 
+/* -------------------------------------------------------------------- */
+/* Steps and flows                                                      */
+
+/* Rows in the track area's coordinates, which flow nodes use. */
+static gboolean
+place_span_cb (ChronoSpanRef span,
+               double       *y,
+               gpointer      user_data)
+{
+  ChronoTimeline *self = user_data;
+  const Row *row;
+
+  /* A hidden track draws no arrows. */
+  if (self->track_rows[span.track] == NO_TRACK)
+    return FALSE;
+  row = &g_array_index (self->rows, Row, self->track_rows[span.track]);
+  *y = get_row_top (self, row) - RULER_HEIGHT + TRACK_PAD +
+       (chrono_track_index_get_span_row (row->index, span.index) + 0.5) * ROW_HEIGHT;
+  return TRUE;
+}
+
+static void
+index_flows_thread (GTask        *task,
+                    gpointer      source_object,
+                    gpointer      task_data,
+                    GCancellable *cancellable)
+{
+  g_task_return_pointer (task, chrono_flow_index_new (task_data), g_object_unref);
+}
+
+static void
+index_flows_done_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  ChronoTimeline *self = CHRONO_TIMELINE (object);
+  g_autoptr(ChronoFlowIndex) index = NULL;
+
+  /* Cancelled when the trace changed meanwhile: the index is another
+   * trace's. */
+  index = g_task_propagate_pointer (G_TASK (result), NULL);
+  if (index == NULL)
+    return;
+  self->flow_painter = chrono_flow_painter_new (index);
+  chrono_flow_painter_set_dark (self->flow_painter, self->dark);
+  g_clear_object (&self->flows_cancellable);
+  invalidate_flows (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FLOWS_READY]);
+}
+
+/* Sorting a million flows takes a quarter of a second: it runs on a
+ * worker thread while the trace is first looked at. */
+static void
+index_flows (ChronoTimeline *self)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_cancellable_cancel (self->flows_cancellable);
+  g_clear_object (&self->flows_cancellable);
+  if (self->flow_painter != NULL)
+    {
+      g_clear_object (&self->flow_painter);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FLOWS_READY]);
+    }
+  if (self->trace == NULL || chrono_trace_get_n_flows (self->trace) == 0)
+    return;
+
+  self->flows_cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->flows_cancellable, index_flows_done_cb, NULL);
+  g_task_set_source_tag (task, index_flows);
+  g_task_set_task_data (task, g_object_ref (self->trace), g_object_unref);
+  g_task_run_in_thread (task, index_flows_thread);
+}
+
+static GskRenderNode *
+get_all_flows_node (ChronoTimeline *self,
+                    double          area_height)
+{
+  if (!self->all_flows_painted)
+    {
+      self->all_flows_node = chrono_flow_painter_paint_range (self->flow_painter, self->viewport,
+                                                              place_span_cb, self, area_height, NULL);
+      self->all_flows_painted = TRUE;
+    }
+  return self->all_flows_node;
+}
+
+static GskRenderNode *
+get_selected_flows_node (ChronoTimeline *self,
+                         double          area_height)
+{
+  if (!self->selected_flows_painted)
+    {
+      ChronoFlowPainter *painter = self->flow_painter;
+      g_autoptr(GArray) flows = g_array_new (FALSE, FALSE, sizeof (guint));
+
+      chrono_flow_index_get_span_flows (chrono_flow_painter_get_index (painter), self->selection, flows);
+      self->selected_flows_node = chrono_flow_painter_paint_flows (painter, self->viewport,
+                                                                   (const guint *) flows->data, flows->len,
+                                                                   place_span_cb, self, area_height);
+      self->selected_flows_painted = TRUE;
+    }
+  return self->selected_flows_node;
+}
+
+/* Arrows go over the spans: all of the window's when asked for, then
+ * the selected span's, bolder, on top. */
+static void
+snapshot_flows (ChronoTimeline *self,
+                GtkSnapshot    *snapshot,
+                double          width,
+                double          area_height)
+{
+  GskRenderNode *all = NULL, *selected = NULL;
+
+  if (self->flow_painter == NULL)
+    return;
+  if (self->show_all_flows)
+    all = get_all_flows_node (self, area_height);
+  if (self->has_selection)
+    selected = get_selected_flows_node (self, area_height);
+  if (all == NULL && selected == NULL)
+    return;
+
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_WIDTH, RULER_HEIGHT,
+                                                         width - HEADER_WIDTH, area_height));
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (HEADER_WIDTH, RULER_HEIGHT));
+  if (all != NULL)
+    gtk_snapshot_append_node (snapshot, all);
+  if (selected != NULL)
+    gtk_snapshot_append_node (snapshot, selected);
+  gtk_snapshot_restore (snapshot);
+  gtk_snapshot_pop (snapshot);
+}
+
 static void
 snapshot_selection (ChronoTimeline *self,
                     GtkSnapshot    *snapshot,
@@ -544,6 +710,83 @@ snapshot_selection (ChronoTimeline *self,
   gtk_snapshot_pop (snapshot);
 }
 
+/* Faint bands of every other step behind the spans, and where each
+ * starts, a line over them. */
+static void
+snapshot_step_bands (ChronoTimeline *self,
+                     GtkSnapshot    *snapshot,
+                     const Colors   *colors,
+                     double          area_height,
+                     gboolean        over)
+{
+  GdkRGBA fill = colors->text, line = colors->text;
+  g_autoptr(GskRenderNode) node = NULL;
+
+  fill.alpha = self->dark ? 0.05 : 0.035;
+  line.alpha = over ? 0.22 : 0.12;
+  node = chrono_step_bands_paint (self->steps, self->viewport, area_height,
+                                  over ? NULL : &fill, &line);
+  if (node == NULL)
+    return;
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (HEADER_WIDTH, RULER_HEIGHT));
+  gtk_snapshot_append_node (snapshot, node);
+  gtk_snapshot_restore (snapshot);
+}
+
+/* The ruler's lower strip: the steps, shaded as in the tracks, each
+ * with its name, or only its number where the name does not fit. */
+static void
+snapshot_step_strip (ChronoTimeline *self,
+                     GtkSnapshot    *snapshot,
+                     const Colors   *colors,
+                     double          width)
+{
+  const double strip = CHRONO_TIMELINE_STEP_STRIP_HEIGHT;
+  double track_width = width - HEADER_WIDTH;
+  GdkRGBA fill = colors->text, line = colors->text;
+  g_autoptr(GskRenderNode) node = NULL;
+  guint first, n;
+
+  if (chrono_step_bands_get_n_bands (self->steps) == 0)
+    return;
+  append_text (self, snapshot, _("Steps"), TEXT_INSET, TIME_HEIGHT,
+               HEADER_WIDTH - 2 * TEXT_INSET, strip - 1, &colors->dim_text);
+
+  fill.alpha = 0.1;
+  line.alpha = 0.3;
+  /* NULL for an unshaded step that starts before the window: its name
+   * shows all the same. */
+  node = chrono_step_bands_paint (self->steps, self->viewport, strip - 1, &fill, &line);
+
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_WIDTH, TIME_HEIGHT, track_width, strip - 1));
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (HEADER_WIDTH, TIME_HEIGHT));
+  if (node != NULL)
+    gtk_snapshot_append_node (snapshot, node);
+
+  n = chrono_step_bands_get_visible (self->steps, self->viewport, &first);
+  for (guint i = first; i < first + n; i++)
+    {
+      const ChronoStepBand *band = chrono_step_bands_get_band (self->steps, i);
+      /* A step that starts off the left edge keeps its name in view. */
+      double x0 = MAX (chrono_viewport_time_to_x (self->viewport, band->start_ns), 0) + 4;
+      double x1 = MIN (chrono_viewport_time_to_x (self->viewport, band->end_ns), track_width) - 4;
+      const char *name = chrono_trace_get_string (self->trace, band->name);
+      const char *number = strrchr (name, '#');
+
+      /* Narrow bands skip measuring: a frame may show thousands. */
+      if (x1 - x0 < 12)
+        continue;
+      if (measure_text_cb (name, self) > x1 - x0 && number != NULL && number[1] != '\0')
+        name = number;
+      if (measure_text_cb (name, self) <= x1 - x0)
+        append_text (self, snapshot, name, x0, 0, -1, strip - 1, &colors->text);
+    }
+  gtk_snapshot_restore (snapshot);
+  gtk_snapshot_pop (snapshot);
+}
+
 static void
 snapshot_rows (ChronoTimeline *self,
                GtkSnapshot    *snapshot,
@@ -569,6 +812,7 @@ snapshot_rows (ChronoTimeline *self,
                                    &GRAPHENE_RECT_INIT (HEADER_WIDTH + floor (tick->x), RULER_HEIGHT,
                                                         1, area_height));
     }
+  snapshot_step_bands (self, snapshot, colors, area_height, FALSE);
 
   /* The scrolling rows, below the pinned ones. */
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT + pinned_height, width,
@@ -605,6 +849,8 @@ snapshot_rows (ChronoTimeline *self,
       gtk_snapshot_restore (snapshot);
       gtk_snapshot_pop (snapshot);
     }
+  snapshot_step_bands (self, snapshot, colors, area_height, TRUE);
+  snapshot_flows (self, snapshot, width, area_height);
 
   gtk_snapshot_append_color (snapshot, &colors->line,
                              &GRAPHENE_RECT_INIT (HEADER_WIDTH - 1, RULER_HEIGHT, 1, area_height));
@@ -633,7 +879,7 @@ snapshot_ruler (ChronoTimeline *self,
 
       gtk_snapshot_append_color (snapshot, &colors->line,
                                  &GRAPHENE_RECT_INIT (HEADER_WIDTH + floor (tick->x),
-                                                      RULER_HEIGHT - 5, 1, 5));
+                                                      TIME_HEIGHT - 5, 1, 5));
     }
   for (guint i = 0; i < ticks->major->len; i++)
     {
@@ -641,17 +887,18 @@ snapshot_ruler (ChronoTimeline *self,
       double x = HEADER_WIDTH + floor (tick->x);
 
       gtk_snapshot_append_color (snapshot, &colors->dim_text,
-                                 &GRAPHENE_RECT_INIT (x, RULER_HEIGHT - 10, 1, 10));
-      /* A label cut by the right edge would read as another time. */
-      if (tick->label != NULL &&
+                                 &GRAPHENE_RECT_INIT (x, TIME_HEIGHT - 10, 1, 10));
+      /* A label cut by either edge would read as another time. */
+      if (tick->label != NULL && tick->x >= 0 &&
           x + 4 + measure_text_cb (tick->label, self) <= width)
-        append_text (self, snapshot, tick->label, x + 4, 0, -1, RULER_HEIGHT - 6, &colors->text);
+        append_text (self, snapshot, tick->label, x + 4, 0, -1, TIME_HEIGHT - 6, &colors->text);
     }
   gtk_snapshot_pop (snapshot);
 
   /* The header column of the ruler names what the labels count from. */
   append_text (self, snapshot, _("Time from start"), TEXT_INSET, 0,
-               HEADER_WIDTH - 2 * TEXT_INSET, RULER_HEIGHT, &colors->dim_text);
+               HEADER_WIDTH - 2 * TEXT_INSET, TIME_HEIGHT, &colors->dim_text);
+  snapshot_step_strip (self, snapshot, colors, width);
 }
 
 static void
@@ -706,6 +953,8 @@ chrono_timeline_size_allocate (GtkWidget *widget,
   chrono_viewport_set_width_px (self->viewport, MAX (1, width - HEADER_WIDTH));
   set_scroll_y (self, self->scroll_y);
   gtk_popover_present (GTK_POPOVER (self->track_menu));
+  /* Flow nodes are as tall as the track area. */
+  invalidate_flows (self);
 }
 
 /* Pinned tracks are far from their process: they name it too. */
@@ -1237,6 +1486,11 @@ chrono_timeline_dispose (GObject *object)
   g_clear_object (&self->layout);
   g_clear_pointer (&self->indexes, g_ptr_array_unref);
   g_clear_pointer (&self->track_menu, gtk_widget_unparent);
+  invalidate_flows (self);
+  g_cancellable_cancel (self->flows_cancellable);
+  g_clear_object (&self->flows_cancellable);
+  g_clear_object (&self->flow_painter);
+  g_clear_object (&self->steps);
   g_clear_object (&self->trace);
 
   G_OBJECT_CLASS (chrono_timeline_parent_class)->dispose (object);
@@ -1271,6 +1525,12 @@ chrono_timeline_get_property (GObject    *object,
     case PROP_DARK:
       g_value_set_boolean (value, self->dark);
       break;
+    case PROP_SHOW_ALL_FLOWS:
+      g_value_set_boolean (value, self->show_all_flows);
+      break;
+    case PROP_FLOWS_READY:
+      g_value_set_boolean (value, chrono_timeline_get_flows_ready (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1291,6 +1551,9 @@ chrono_timeline_set_property (GObject      *object,
       break;
     case PROP_DARK:
       chrono_timeline_set_dark (self, g_value_get_boolean (value));
+      break;
+    case PROP_SHOW_ALL_FLOWS:
+      chrono_timeline_set_show_all_flows (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1319,6 +1582,14 @@ chrono_timeline_class_init (ChronoTimelineClass *klass)
   properties[PROP_DARK] =
     g_param_spec_boolean ("dark", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* Arrows for every flow in view, not only the selected span's. */
+  properties[PROP_SHOW_ALL_FLOWS] =
+    g_param_spec_boolean ("show-all-flows", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* Whether the flows are indexed and their arrows can show. */
+  properties[PROP_FLOWS_READY] =
+    g_param_spec_boolean ("flows-ready", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* The span clicked: its track and its index in the track. */
@@ -1333,6 +1604,7 @@ chrono_timeline_class_init (ChronoTimelineClass *klass)
   gtk_widget_class_install_action (widget_class, "timeline.scroll-up", NULL, scroll_action);
   gtk_widget_class_install_action (widget_class, "timeline.scroll-down", NULL, scroll_action);
   gtk_widget_class_install_action (widget_class, "timeline.show-all", NULL, show_all_action);
+  gtk_widget_class_install_property_action (widget_class, "timeline.show-all-flows", "show-all-flows");
 
   /* The keys of web-based trace viewers, which people already know. */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, 0, "timeline.zoom-in", NULL);
@@ -1349,6 +1621,7 @@ chrono_timeline_class_init (ChronoTimelineClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, 0, "timeline.scroll-down", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, 0, "timeline.show-all", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_0, 0, "timeline.show-all", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, 0, "timeline.show-all-flows", NULL);
 
   gtk_widget_class_install_action (widget_class, "timeline.previous-track", NULL, step_track_action);
   gtk_widget_class_install_action (widget_class, "timeline.next-track", NULL, step_track_action);
@@ -1485,11 +1758,14 @@ set_trace (ChronoTimeline *self,
       self->layout = chrono_track_layout_new (trace);
       g_signal_connect_swapped (self->layout, "changed", G_CALLBACK (layout_changed_cb), self);
     }
+  g_clear_object (&self->steps);
+  index_flows (self);
   build_rows (self);
   update_track_actions (self);
   if (trace != NULL)
     {
       self->painter = chrono_track_painter_new (trace);
+      self->steps = chrono_step_bands_new (trace);
       chrono_track_painter_set_dark (self->painter, self->dark);
       chrono_track_painter_set_pango_context (self->painter,
                                               gtk_widget_get_pango_context (GTK_WIDGET (self)));
@@ -1547,6 +1823,8 @@ chrono_timeline_set_dark (ChronoTimeline *self,
   self->dark = dark;
   if (self->painter != NULL)
     chrono_track_painter_set_dark (self->painter, dark);
+  if (self->flow_painter != NULL)
+    chrono_flow_painter_set_dark (self->flow_painter, dark);
   invalidate_nodes (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DARK]);
 }
@@ -1643,6 +1921,8 @@ chrono_timeline_select (ChronoTimeline      *self,
       self->selection = *span;
       set_current_track (self, span->track);
     }
+  g_clear_pointer (&self->selected_flows_node, gsk_render_node_unref);
+  self->selected_flows_painted = FALSE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -1755,4 +2035,34 @@ chrono_timeline_reveal_span (ChronoTimeline *self,
     reveal_content (self, row->y + TRACK_PAD +
                     chrono_track_index_get_span_row (row->index, span.index) * ROW_HEIGHT,
                     ROW_HEIGHT);
+}
+
+gboolean
+chrono_timeline_get_show_all_flows (ChronoTimeline *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TIMELINE (self), FALSE);
+
+  return self->show_all_flows;
+}
+
+void
+chrono_timeline_set_show_all_flows (ChronoTimeline *self,
+                                    gboolean        show_all_flows)
+{
+  g_return_if_fail (CHRONO_IS_TIMELINE (self));
+
+  show_all_flows = !!show_all_flows;
+  if (self->show_all_flows == show_all_flows)
+    return;
+  self->show_all_flows = show_all_flows;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_ALL_FLOWS]);
+}
+
+gboolean
+chrono_timeline_get_flows_ready (ChronoTimeline *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TIMELINE (self), FALSE);
+
+  return self->flow_painter != NULL;
 }

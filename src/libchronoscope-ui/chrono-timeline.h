@@ -16,7 +16,9 @@ G_BEGIN_DECLS
 
 /* Width of the column of process and track names. */
 #define CHRONO_TIMELINE_HEADER_WIDTH 200
-#define CHRONO_TIMELINE_RULER_HEIGHT 28
+/* The ruler: time labels over a strip that names the training steps. */
+#define CHRONO_TIMELINE_RULER_HEIGHT 46
+#define CHRONO_TIMELINE_STEP_STRIP_HEIGHT 18
 #define CHRONO_TIMELINE_ROW_HEIGHT   18
 
 #define CHRONO_TYPE_TIMELINE (chrono_timeline_get_type ())
@@ -51,6 +53,13 @@ gboolean        chrono_timeline_get_selection (ChronoTimeline *self,
                                                ChronoSpanRef  *span);
 void            chrono_timeline_select        (ChronoTimeline *self,
                                                const ChronoSpanRef *span);
+/* Whether the trace's flows are indexed (on a worker thread, after the
+ * trace is set): until then no arrows show. FALSE without flows. */
+gboolean        chrono_timeline_get_flows_ready    (ChronoTimeline *self);
+/* Arrows for every flow in view; without, only the selected span's. */
+gboolean        chrono_timeline_get_show_all_flows (ChronoTimeline *self);
+void            chrono_timeline_set_show_all_flows (ChronoTimeline *self,
+                                                    gboolean        show_all_flows);
 
 ChronoTrackLayout *chrono_timeline_get_track_layout (ChronoTimeline *self);
 /* What the track actions (pin, hide, move) act on: the track last

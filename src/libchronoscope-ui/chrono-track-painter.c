@@ -663,6 +663,7 @@ chrono_track_painter_paint_counter (ChronoTrackPainter *self,
   GdkRGBA color;
   g_autofree double *top = NULL;
   double width, lo, hi, scale, trace_end_x;
+  const char *name;
   guint32 i;
   int columns;
 
@@ -710,33 +711,58 @@ chrono_track_painter_paint_counter (ChronoTrackPainter *self,
           top[c] = v;
     }
 
+  /* The area in a faded colour, its top as a 2 px line over it. */
   node = gsk_cairo_node_new (&GRAPHENE_RECT_INIT (0, 0, width, height));
   cr = gsk_cairo_node_get_draw_context (node);
-  for (int c = 0; c < columns; )
+  name = chrono_trace_get_string (self->trace, t->name);
+  for (int pass = 0; pass < 2; pass++)
     {
-      double base = height - (0 - lo) * scale;
-      int start;
-
-      if (isnan (top[c]))
+      for (int c = 0; c < columns; )
         {
-          c++;
-          continue;
-        }
-      start = c;
-      cairo_move_to (cr, start, base);
-      for (; c < columns && !isnan (top[c]); c++)
-        {
-          double y = height - (top[c] - lo) * scale;
+          double base = height - (0 - lo) * scale;
+          int start;
 
-          cairo_line_to (cr, c, y);
-          cairo_line_to (cr, c + 1, y);
+          if (isnan (top[c]))
+            {
+              c++;
+              continue;
+            }
+          start = c;
+          if (pass == 0)
+            cairo_move_to (cr, start, base);
+          for (; c < columns && !isnan (top[c]); c++)
+            {
+              double y = height - (top[c] - lo) * scale;
+
+              /* The line sits inside the area, its top on the value. */
+              if (pass == 1)
+                y = MIN (y + 1, height - 1);
+              if (pass == 1 && c == start)
+                cairo_move_to (cr, c, y);
+              else
+                cairo_line_to (cr, c, y);
+              cairo_line_to (cr, c + 1, y);
+            }
+          if (pass == 0)
+            {
+              cairo_line_to (cr, c, base);
+              cairo_close_path (cr);
+            }
         }
-      cairo_line_to (cr, c, base);
-      cairo_close_path (cr);
+      if (pass == 0)
+        {
+          chrono_palette_series_fill_color (name, self->dark, &color);
+          gdk_cairo_set_source_rgba (cr, &color);
+          cairo_fill (cr);
+        }
+      else
+        {
+          chrono_palette_series_color (name, self->dark, &color);
+          gdk_cairo_set_source_rgba (cr, &color);
+          cairo_set_line_width (cr, 2);
+          cairo_stroke (cr);
+        }
     }
-  chrono_palette_series_color (chrono_trace_get_string (self->trace, t->name), self->dark, &color);
-  gdk_cairo_set_source_rgba (cr, &color);
-  cairo_fill (cr);
   cairo_destroy (cr);
   return node;
 }

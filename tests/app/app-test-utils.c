@@ -302,6 +302,41 @@ app_test_close_all_tabs (ChronoWindow *window)
     adw_tab_view_close_page (tab_view, adw_tab_view_get_nth_page (tab_view, 0));
 }
 
+GtkWidget *
+app_test_present (GtkWidget *child,
+                  int        width,
+                  int        height)
+{
+  GtkWidget *window = gtk_window_new ();
+
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  gtk_window_set_child (GTK_WINDOW (window), child);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (app_test_wait_for_paint (child, 5000));
+  return window;
+}
+
+cairo_surface_t *
+app_test_render (GtkWidget *widget)
+{
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+
+  GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, snapshot);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, gtk_widget_get_width (widget),
+                                        gtk_widget_get_height (widget));
+  cr = cairo_create (surface);
+  gsk_render_node_draw (node, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
 static gboolean
 tick_cb (gpointer data)
 {
@@ -361,27 +396,6 @@ app_test_open_trace (ChronoWindow *window,
   g_assert_true (app_test_wait_for_paint (GTK_WIDGET (chrono_timeline_view_get_timeline (chrono_document_page_get_timeline_view (page))),
                                           5000));
   return page;
-}
-
-cairo_surface_t *
-app_test_render (GtkWidget *widget)
-{
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  cairo_surface_t *surface;
-  cairo_t *cr;
-
-  GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, snapshot);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, gtk_widget_get_width (widget),
-                                        gtk_widget_get_height (widget));
-  cr = cairo_create (surface);
-  gsk_render_node_draw (node, cr);
-  cairo_destroy (cr);
-  cairo_surface_flush (surface);
-  return surface;
 }
 
 guint

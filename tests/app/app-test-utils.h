@@ -46,6 +46,13 @@ GtkWidget         *app_test_find_button      (GtkWidget         *root,
 GtkEventController *app_test_find_controller (GtkWidget         *widget,
                                               GType              type);
 void               app_test_close_all_tabs   (ChronoWindow      *window);
+/* A window of WIDTH x HEIGHT px with CHILD in it, once CHILD has drawn. */
+GtkWidget         *app_test_present          (GtkWidget         *child,
+                                              int                width,
+                                              int                height);
+/* The widget's own drawing, without the frame clock's timing, drawn
+ * with cairo into an image of its size. */
+cairo_surface_t   *app_test_render           (GtkWidget         *widget);
 
 /* The path of NAME in the shared traces, or NULL (print why) when the
  * folder or the file is missing: the caller skips. */
@@ -53,8 +60,6 @@ char              *app_test_real_trace       (const char        *name);
 /* Opens PATH in the window and waits until it has loaded and drawn. */
 ChronoDocumentPage *app_test_open_trace      (ChronoWindow      *window,
                                               const char        *path);
-/* The widget's own drawing, without the frame clock's timing. */
-cairo_surface_t   *app_test_render           (GtkWidget         *widget);
 /* Pixels that differ between two renderings of one size, in a rectangle. */
 guint              app_test_count_changed    (cairo_surface_t   *a,
                                               cairo_surface_t   *b,

@@ -14,6 +14,8 @@
 
 #define WIDTH  1200
 #define HEIGHT 800
+/* The ruler and a few rows. */
+#define SHORT_HEIGHT (CHRONO_TIMELINE_RULER_HEIGHT + 172)
 
 static char *small_trace;
 
@@ -33,12 +35,8 @@ fixture_set_up (Fixture       *fixture,
   fixture->trace = chrono_trace_load_file (small_trace, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
 
-  fixture->window = gtk_window_new ();
-  gtk_window_set_default_size (GTK_WINDOW (fixture->window), WIDTH, HEIGHT);
   fixture->timeline = CHRONO_TIMELINE (chrono_timeline_new (fixture->trace));
-  gtk_window_set_child (GTK_WINDOW (fixture->window), GTK_WIDGET (fixture->timeline));
-  gtk_window_present (GTK_WINDOW (fixture->window));
-  g_assert_true (app_test_wait_for_paint (GTK_WIDGET (fixture->timeline), 5000));
+  fixture->window = app_test_present (GTK_WIDGET (fixture->timeline), WIDTH, HEIGHT);
   fixture->viewport = chrono_timeline_get_viewport (fixture->timeline);
 }
 
@@ -253,7 +251,7 @@ test_hit_and_select (Fixture       *fixture,
 static gboolean
 is_short (gpointer data)
 {
-  return gtk_widget_get_height (data) <= 200;
+  return gtk_widget_get_height (data) <= SHORT_HEIGHT;
 }
 
 static void
@@ -267,7 +265,7 @@ test_scroll (Fixture       *fixture,
   gboolean handled = FALSE;
 
   /* Short enough that the rows do not fit. */
-  gtk_window_set_default_size (GTK_WINDOW (fixture->window), WIDTH, 200);
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), WIDTH, SHORT_HEIGHT);
   g_assert_true (app_test_spin_until (is_short, widget, 5000));
   g_assert_true (find_visible_span (fixture, &span, &before));
   /* A wheel without modifiers scrolls the rows, not the time. */

@@ -650,7 +650,7 @@ test_instants_and_counter (void)
   g_autoptr(ChronoTrackPainter) painter = NULL;
   g_autoptr(ChronoViewport) viewport = NULL;
   guint counter = G_MAXUINT, thread = G_MAXUINT;
-  GdkRGBA marker, series, none = { 0, 0, 0, 0 };
+  GdkRGBA marker, series, fill, none = { 0, 0, 0, 0 };
 
   append_span (json, 1, "cpu_op", "op", 0, 1000);
   for (guint i = 0; i < 5000; i++)
@@ -708,10 +708,14 @@ test_instants_and_counter (void)
     const char *name = chrono_trace_get_string (trace, chrono_trace_get_track (trace, counter)->name);
 
     chrono_palette_series_color (name, FALSE, &series);
+    chrono_palette_series_fill_color (name, FALSE, &fill);
+    /* The line on top of each value, the faded area below it. */
+    assert_pixel (surface, 500, 1, &series);
     assert_pixel (surface, 500, 2, &series);
-    assert_pixel (surface, 500, 39, &series);
+    assert_pixel (surface, 500, 39, &fill);
     assert_pixel (surface, 800, 18, &none);
-    assert_pixel (surface, 800, 25, &series);
+    assert_pixel (surface, 800, 21, &series);
+    assert_pixel (surface, 800, 25, &fill);
     assert_pixel (surface, 200, 30, &none);
     cairo_surface_destroy (surface);
   }

@@ -1,0 +1,206 @@
+/* chrono-step-bands.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <math.h>
+
+#include "chrono-step-bands.h"
+
+#define STEP_PREFIX "ProfilerStep#"
+
+struct _ChronoStepBands
+{
+  GObject  parent_instance;
+
+  GArray  *bands;   /* ChronoStepBand, by start */
+};
+
+G_DEFINE_FINAL_TYPE (ChronoStepBands, chrono_step_bands, G_TYPE_OBJECT)
+
+static void
+chrono_step_bands_finalize (GObject *object)
+{
+  ChronoStepBands *self = CHRONO_STEP_BANDS (object);
+
+  g_clear_pointer (&self->bands, g_array_unref);
+
+  G_OBJECT_CLASS (chrono_step_bands_parent_class)->finalize (object);
+}
+
+static void
+chrono_step_bands_class_init (ChronoStepBandsClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = chrono_step_bands_finalize;
+
+  /* Node types register with GTK, or on first request: painters also
+   * run without it. */
+  g_type_ensure (GSK_TYPE_COLOR_NODE);
+  g_type_ensure (GSK_TYPE_CONTAINER_NODE);
+}
+
+static void
+chrono_step_bands_init (ChronoStepBands *self)
+{
+  self->bands = g_array_new (FALSE, FALSE, sizeof (ChronoStepBand));
+}
+
+/* Whether span I of TRACK is a step: by kind, or by name when NAMED
+ * (strings that start with the step prefix) is given. */
+static inline gboolean
+is_step (const ChronoTrack *track,
+         guint32            i,
+         const guint8      *named)
+{
+  if (named == NULL)
+    return track->kind[i] == CHRONO_KIND_STEP;
+  return named[track->name_id[i]];
+}
+
+/* The track with most steps, or G_MAXUINT when none has any. */
+static guint
+find_step_track (ChronoTrace  *trace,
+                 const guint8 *named)
+{
+  guint best = G_MAXUINT;
+  guint32 best_count = 0;
+
+  for (guint t = 0; t < chrono_trace_get_n_tracks (trace); t++)
+    {
+      const ChronoTrack *track = chrono_trace_get_track (trace, t);
+      guint32 count = 0;
+
+      for (guint32 i = 0; i < track->n_spans; i++)
+        count += is_step (track, i, named);
+      if (count > best_count)
+        {
+          best = t;
+          best_count = count;
+        }
+    }
+  return best;
+}
+
+ChronoStepBands *
+chrono_step_bands_new (ChronoTrace *trace)
+{
+  ChronoStepBands *self;
+  g_autofree guint8 *named = NULL;
+  const ChronoTrack *track;
+  guint best;
+
+  g_return_val_if_fail (CHRONO_IS_TRACE (trace), NULL);
+
+  self = g_object_new (CHRONO_TYPE_STEP_BANDS, NULL);
+  best = find_step_track (trace, NULL);
+  if (best == G_MAXUINT)
+    {
+      named = g_new0 (guint8, chrono_trace_get_n_strings (trace));
+      for (guint s = 0; s < chrono_trace_get_n_strings (trace); s++)
+        named[s] = g_str_has_prefix (chrono_trace_get_string (trace, s), STEP_PREFIX);
+      best = find_step_track (trace, named);
+    }
+  if (best == G_MAXUINT)
+    return self;
+
+  /* Spans are stored by start. */
+  track = chrono_trace_get_track (trace, best);
+  for (guint32 i = 0; i < track->n_spans; i++)
+    if (is_step (track, i, named))
+      {
+        ChronoStepBand band = {
+          track->start[i], track->start[i] + track->dur[i], { best, i }, track->name_id[i]
+        };
+
+        g_array_append_val (self->bands, band);
+      }
+  return self;
+}
+
+guint
+chrono_step_bands_get_n_bands (ChronoStepBands *self)
+{
+  g_return_val_if_fail (CHRONO_IS_STEP_BANDS (self), 0);
+  return self->bands->len;
+}
+
+const ChronoStepBand *
+chrono_step_bands_get_band (ChronoStepBands *self,
+                            guint            index)
+{
+  g_return_val_if_fail (CHRONO_IS_STEP_BANDS (self), NULL);
+  g_return_val_if_fail (index < self->bands->len, NULL);
+  return &g_array_index (self->bands, ChronoStepBand, index);
+}
+
+guint
+chrono_step_bands_get_visible (ChronoStepBands *self,
+                               ChronoViewport  *viewport,
+                               guint           *first)
+{
+  gint64 start, end;
+  guint lo = 0, hi, last;
+
+  g_return_val_if_fail (CHRONO_IS_STEP_BANDS (self), 0);
+  g_return_val_if_fail (CHRONO_IS_VIEWPORT (viewport), 0);
+  g_return_val_if_fail (first != NULL, 0);
+
+  start = chrono_viewport_get_start_ns (viewport);
+  end = chrono_viewport_get_end_ns (viewport);
+
+  /* Steps follow each other without overlapping, so their ends are
+   * sorted too: the first that ends after the window starts ... */
+  hi = self->bands->len;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (g_array_index (self->bands, ChronoStepBand, mid).end_ns <= start)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  /* ... to the last that starts before it ends. */
+  for (last = lo; last < self->bands->len; last++)
+    if (g_array_index (self->bands, ChronoStepBand, last).start_ns >= end)
+      break;
+  *first = lo;
+  return last - lo;
+}
+
+GskRenderNode *
+chrono_step_bands_paint (ChronoStepBands *self,
+                         ChronoViewport  *viewport,
+                         double           height,
+                         const GdkRGBA   *fill,
+                         const GdkRGBA   *line)
+{
+  g_autoptr(GPtrArray) nodes = NULL;
+  double width;
+  guint first, n;
+
+  g_return_val_if_fail (CHRONO_IS_STEP_BANDS (self), NULL);
+  g_return_val_if_fail (CHRONO_IS_VIEWPORT (viewport), NULL);
+
+  width = chrono_viewport_get_width_px (viewport);
+  n = chrono_step_bands_get_visible (self, viewport, &first);
+  if (n == 0 || height <= 0)
+    return NULL;
+
+  nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) gsk_render_node_unref);
+  for (guint i = first; i < first + n; i++)
+    {
+      const ChronoStepBand *band = &g_array_index (self->bands, ChronoStepBand, i);
+      double x0 = round (CLAMP (chrono_viewport_time_to_x (viewport, band->start_ns), -1, width + 1));
+      double x1 = round (CLAMP (chrono_viewport_time_to_x (viewport, band->end_ns), -1, width + 1));
+
+      /* Every other step, counted from the trace's first, so a band
+       * keeps its shade while the view moves. */
+      if (fill != NULL && i % 2 == 0 && x1 > x0)
+        g_ptr_array_add (nodes, gsk_color_node_new (fill, &GRAPHENE_RECT_INIT (x0, 0, x1 - x0, height)));
+      if (line != NULL && x0 >= 0 && x0 < width)
+        g_ptr_array_add (nodes, gsk_color_node_new (line, &GRAPHENE_RECT_INIT (x0, 0, 1, height)));
+    }
+  if (nodes->len == 0)
+    return NULL;
+  return gsk_container_node_new ((GskRenderNode **) nodes->pdata, nodes->len);
+}
