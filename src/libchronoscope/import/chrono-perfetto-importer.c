@@ -153,6 +153,7 @@ typedef struct {
   gint64      max_ts;
 
   /* scratch for one event */
+  GString    *cats;                 /* its categories, joined by commas */
   GArray     *annotations;          /* ChronoProtoField */
   GArray     *flow_ids;             /* guint64 */
   GArray     *terminating_ids;      /* guint64 */
@@ -1564,12 +1565,13 @@ handle_track_event (Importer     *imp,
   gdouble counter = 0;
   gboolean has_abs_us = FALSE, has_delta_us = FALSE;
   gint64 abs_us = 0, delta_us = 0;
-  GString *cats = g_string_new (NULL);
+  GString *cats = imp->cats;
   guint32 cat;
   gint64 ts;
   Track *t;
   guint64 args;
 
+  g_string_truncate (imp->cats, 0);
   g_array_set_size (imp->annotations, 0);
   g_array_set_size (imp->flow_ids, 0);
   g_array_set_size (imp->terminating_ids, 0);
@@ -1640,10 +1642,7 @@ handle_track_event (Importer     *imp,
         }
     }
   if (st != CHRONO_PROTO_END)
-    {
-      g_string_free (cats, TRUE);
-      return st;
-    }
+    return st;
 
   imp->events++;
   imp->type_counts[type < N_TYPES ? type : TYPE_UNSPECIFIED]++;
@@ -1668,12 +1667,10 @@ handle_track_event (Importer     *imp,
   else
     {
       imp->no_timestamp++;
-      g_string_free (cats, TRUE);
       return CHRONO_PROTO_END;
     }
 
   cat = intern_bytes (imp, (const guint8 *) cats->str, cats->len);
-  g_string_free (cats, TRUE);
   t = event_track (imp, seq, has_track, uuid);
 
   switch (type)
@@ -1989,6 +1986,7 @@ importer_init (Importer     *imp,
   imp->flow_events = g_array_new (FALSE, FALSE, sizeof (ChronoFlowEvent));
   imp->v2_binds = g_array_new (FALSE, FALSE, sizeof (ChronoV2Bind));
   imp->scratch = g_string_new (NULL);
+  imp->cats = g_string_new (NULL);
   imp->annotations = g_array_new (FALSE, FALSE, sizeof (ChronoProtoField));
   imp->flow_ids = g_array_new (FALSE, FALSE, sizeof (guint64));
   imp->terminating_ids = g_array_new (FALSE, FALSE, sizeof (guint64));
@@ -2017,6 +2015,7 @@ importer_clear (Importer *imp)
   g_clear_pointer (&imp->flow_events, g_array_unref);
   g_clear_pointer (&imp->v2_binds, g_array_unref);
   g_string_free (imp->scratch, TRUE);
+  g_string_free (imp->cats, TRUE);
   g_clear_pointer (&imp->annotations, g_array_unref);
   g_clear_pointer (&imp->flow_ids, g_array_unref);
   g_clear_pointer (&imp->terminating_ids, g_array_unref);
