@@ -62,7 +62,8 @@ enum {
   TYPE_SLICE_END,
   TYPE_INSTANT,
   TYPE_COUNTER,
-  N_TYPES
+  N_TYPES,
+  TYPE_LEGACY_COMPLETE = N_TYPES,   /* a legacy 'X': no TrackEvent type of its own */
 };
 
 /* What the load summary calls each TrackEvent type. */
@@ -164,6 +165,7 @@ typedef struct {
 
   guint64     packets;
   guint64     type_counts[N_TYPES];
+  guint64     legacy_counts[256];   /* untyped events by legacy phase */
   guint64     events;
   GHashTable *unknown_packets;      /* field number -> count */
   guint64     lost_packets;         /* dropped for missing incremental state */
@@ -1549,6 +1551,77 @@ add_extra_counters (Importer *imp,
                         g_array_index (values, gdouble, i));
 }
 
+/* A slice whose length is known (legacy 'X'), or an instant with flows. */
+static void
+add_complete (Importer *imp,
+              Track    *t,
+              gint64    ts,
+              gint64    dur,
+              guint32   name,
+              guint32   cat,
+              guint64   args)
+{
+  ChronoTrackBuilder *b = slices_of (imp, t);
+  const char *c = chrono_string_table_get (imp->trace->strings, cat);
+  const char *n = chrono_string_table_get (imp->trace->strings, name);
+  gboolean on_device;
+  guint8 kind = chrono_kineto_classify (c, strlen (c), n, strlen (n), &on_device);
+  guint32 index = chrono_track_builder_add_span (b, ts, MAX (dur, 0), name, cat, args, kind, 0);
+
+  add_binds (imp, b, index, ts);
+  note_time (imp, ts);
+  note_time (imp, ts + MAX (dur, 0));
+}
+
+typedef struct {
+  guint8  phase;
+  gint64  dur_us;
+  guint64 name_iid;
+  gboolean has_name_iid;
+} LegacyEvent;
+
+/* LegacyEvent, of TrackEvents with no type: name_iid 1, phase 2,
+ * duration_us 3. */
+static ChronoProtoStatus
+read_legacy_event (const ChronoProtoField *field,
+                   LegacyEvent            *legacy)
+{
+  ChronoProtoReader r;
+  ChronoProtoField f;
+  ChronoProtoStatus st;
+
+  chrono_proto_reader_init (&r, field->data, field->len);
+  while ((st = chrono_proto_reader_next (&r, &f)) == CHRONO_PROTO_OK)
+    {
+      if (f.wire_type != CHRONO_PROTO_VARINT)
+        continue;
+      if (f.number == 1)
+        {
+          legacy->name_iid = f.value;
+          legacy->has_name_iid = TRUE;
+        }
+      else if (f.number == 2)
+        legacy->phase = (guint8) f.value;
+      else if (f.number == 3)
+        legacy->dur_us = (gint64) f.value;
+    }
+  return st;
+}
+
+/* The TrackEvent type a legacy phase amounts to. */
+static guint
+legacy_type (guint8 phase)
+{
+  switch (phase)
+    {
+    case 'B': return TYPE_SLICE_BEGIN;
+    case 'E': return TYPE_SLICE_END;
+    case 'I': case 'i': case 'n': return TYPE_INSTANT;
+    case 'X': return TYPE_LEGACY_COMPLETE;
+    default: return TYPE_UNSPECIFIED;
+    }
+}
+
 static ChronoProtoStatus
 handle_track_event (Importer     *imp,
                     Sequence     *seq,
@@ -1565,6 +1638,8 @@ handle_track_event (Importer     *imp,
   gdouble counter = 0;
   gboolean has_abs_us = FALSE, has_delta_us = FALSE;
   gint64 abs_us = 0, delta_us = 0;
+  ChronoProtoField legacy_field = { 0 };
+  LegacyEvent legacy = { 0 };
   GString *cats = imp->cats;
   guint32 cat;
   gint64 ts;
@@ -1636,6 +1711,7 @@ handle_track_event (Importer     *imp,
           append_scalars (imp->terminating_ids, &f, is_varint ? CHRONO_PROTO_VARINT : CHRONO_PROTO_FIXED64);
           break;
         case 42: append_scalars (imp->terminating_ids, &f, CHRONO_PROTO_VARINT); break;
+        case 6: if (is_bytes) legacy_field = f; break;
         case 16: if (is_varint) { has_abs_us = TRUE; abs_us = (gint64) f.value; } break;
         case 1: if (is_varint) { has_delta_us = TRUE; delta_us = (gint64) f.value; } break;
         default: break;
@@ -1644,8 +1720,23 @@ handle_track_event (Importer     *imp,
   if (st != CHRONO_PROTO_END)
     return st;
 
+  if (type == TYPE_UNSPECIFIED && legacy_field.data != NULL)
+    {
+      if ((st = read_legacy_event (&legacy_field, &legacy)) != CHRONO_PROTO_END)
+        return st;
+      imp->legacy_counts[legacy.phase]++;
+      type = legacy_type (legacy.phase);
+      if (name == CHRONO_NO_STRING && legacy.has_name_iid)
+        name = lookup_interned (imp, seq, INTERN_EVENT_NAMES, legacy.name_iid);
+    }
+  else
+    {
+      /* Types this reader does not know are not shown, and counted. */
+      if (type >= N_TYPES)
+        type = TYPE_UNSPECIFIED;
+      imp->type_counts[type]++;
+    }
   imp->events++;
-  imp->type_counts[type < N_TYPES ? type : TYPE_UNSPECIFIED]++;
 
   if (pk->has_ts)
     {
@@ -1696,27 +1787,20 @@ handle_track_event (Importer     *imp,
         break;
       }
     case TYPE_INSTANT:
-      {
-        ChronoTrackBuilder *b = slices_of (imp, t);
-
-        args = write_args (imp, seq);
-        /* Flows attach to slices: an instant with flows is one of no
-         * length, as Perfetto draws it. */
-        if (imp->flow_ids->len + imp->terminating_ids->len > 0)
-          {
-            const char *c = chrono_string_table_get (imp->trace->strings, cat);
-            const char *n = chrono_string_table_get (imp->trace->strings, name);
-            gboolean on_device;
-            guint8 kind = chrono_kineto_classify (c, strlen (c), n, strlen (n), &on_device);
-            guint32 index = chrono_track_builder_add_span (b, ts, 0, name, cat, args, kind, 0);
-
-            add_binds (imp, b, index, ts);
-          }
-        else
-          chrono_track_builder_add_instant (b, ts, name, cat, args);
-        note_time (imp, ts);
-        break;
-      }
+      args = write_args (imp, seq);
+      /* Flows attach to slices: an instant with flows is one of no
+       * length, as Perfetto draws it. */
+      if (imp->flow_ids->len + imp->terminating_ids->len > 0)
+        add_complete (imp, t, ts, 0, name, cat, args);
+      else
+        {
+          chrono_track_builder_add_instant (slices_of (imp, t), ts, name, cat, args);
+          note_time (imp, ts);
+        }
+      break;
+    case TYPE_LEGACY_COMPLETE:
+      add_complete (imp, t, ts, legacy.dur_us * 1000, name, cat, write_args (imp, seq));
+      break;
     case TYPE_COUNTER:
       if (has_counter)
         add_counter_sample (imp, t, ts, counter);
@@ -2052,6 +2136,13 @@ finish_stats (Importer *imp)
   for (guint i = 0; i < N_TYPES; i++)
     if (imp->type_counts[i] > 0)
       g_hash_table_insert (stats->phases, g_strdup (type_names[i]), GSIZE_TO_POINTER (imp->type_counts[i]));
+  for (guint c = 0; c < 256; c++)
+    if (imp->legacy_counts[c] > 0)
+      {
+        g_autofree char *key = g_ascii_isgraph (c) ? g_strdup_printf ("legacy_%c", c)
+                                                   : g_strdup_printf ("legacy_%u", c);
+        g_hash_table_insert (stats->phases, g_steal_pointer (&key), GSIZE_TO_POINTER (imp->legacy_counts[c]));
+      }
   stats->dropped = imp->no_timestamp + imp->unused_events;
 
   if (g_hash_table_size (imp->unknown_packets) > 0)
@@ -2093,8 +2184,9 @@ finish_stats (Importer *imp)
   if (imp->no_timestamp > 0)
     chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " track events have no timestamp", imp->no_timestamp);
   if (imp->unused_events > 0)
-    chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " track events of no known type (legacy events, "
-                              "counters without a value) are not shown", imp->unused_events);
+    chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " track events of no known type (legacy phases "
+                              "other than B, E, X and instants; counters without a value) are not shown",
+                              imp->unused_events);
   if (imp->end_flows > 0)
     chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " flow ids on slice ends are not drawn", imp->end_flows);
   if (imp->inflate_errors > 0)
