@@ -564,6 +564,34 @@ test_args (void)
   put_string (a, 10, "legacy");
   put_string (a, 9, "{\"x\": [1, 2]}");
   put_message (e, E_ANNOTATION, a);
+  a = msg ();
+  put_string (a, 10, "pointer");
+  put_uint (a, 7, 0x10);
+  put_message (e, E_ANNOTATION, a);
+  /* The older NestedValue: a dict of an int and an array of a double and
+   * a bool. */
+  a = msg ();
+  put_string (a, 10, "nested");
+  entry = msg ();
+  put_uint (entry, 1, 1);
+  put_string (entry, 2, "n");
+  put_string (entry, 2, "list");
+  item = msg ();
+  put_uint (item, 5, 5);
+  put_message (entry, 3, item);
+  item = msg ();
+  put_uint (item, 1, 2);
+  {
+    GByteArray *x = msg ();
+    put_double (x, 6, 1.5);
+    put_message (item, 4, x);
+    x = msg ();
+    put_uint (x, 7, 0);
+    put_message (item, 4, x);
+  }
+  put_message (entry, 3, item);
+  put_message (a, 8, entry);
+  put_message (e, E_ANNOTATION, a);
   put_message (p, P_TRACK_EVENT, e);
   add_packet (t, p);
   add_event (t, 1, 9, event (END, 1, NULL));
@@ -573,7 +601,7 @@ test_args (void)
   g_assert_cmpuint (track->n_spans, ==, 1);
   g_assert_cmpuint (track->args_off[0], !=, CHRONO_NO_ARGS);
   args = chrono_trace_dup_args (trace, track->args_off[0]);
-  g_assert_cmpuint (args->len, ==, 7);
+  g_assert_cmpuint (args->len, ==, 9);
 #define ARG(i) ((ChronoArg *) g_ptr_array_index (args, i))
   g_assert_cmpstr (ARG (0)->key, ==, "count");
   g_assert_cmpstr (ARG (0)->text, ==, "-12");
@@ -586,6 +614,9 @@ test_args (void)
   g_assert_cmpstr (ARG (5)->key, ==, "shape");
   g_assert_cmpstr (ARG (5)->text, ==, "{\"dims\":[3,4],\"ok\":true}");
   g_assert_cmpstr (ARG (6)->text, ==, "{\"x\":[1,2]}");
+  g_assert_cmpstr (ARG (7)->text, ==, "0x10");
+  g_assert_cmpstr (ARG (8)->key, ==, "nested");
+  g_assert_cmpstr (ARG (8)->text, ==, "{\"n\":5,\"list\":[1.5,false]}");
 #undef ARG
   raw = chrono_trace_get_raw_value (trace, track->args_off[0], &len);
   g_assert_nonnull (raw);

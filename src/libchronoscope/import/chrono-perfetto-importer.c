@@ -1196,6 +1196,51 @@ write_annotation_name (Importer     *imp,
   append_json_string (imp->args, (const guint8 *) "", 0);
 }
 
+typedef enum {
+  SCALAR_BOOL,
+  SCALAR_UINT,
+  SCALAR_INT,
+  SCALAR_DOUBLE,
+  SCALAR_STRING,
+} ScalarKind;
+
+/* One scalar value as JSON; null when the field's wire type does not
+ * fit. */
+static void
+write_scalar (Importer               *imp,
+              ScalarKind              kind,
+              const ChronoProtoField *f)
+{
+  gboolean is_bytes = f->wire_type == CHRONO_PROTO_BYTES;
+
+  if (is_bytes != (kind == SCALAR_STRING))
+    {
+      append_text (imp->args, "null");
+      return;
+    }
+  switch (kind)
+    {
+    case SCALAR_BOOL:
+      append_text (imp->args, f->value ? "true" : "false");
+      break;
+    case SCALAR_UINT:
+      g_string_printf (imp->scratch, "%" G_GUINT64_FORMAT, f->value);
+      append_text (imp->args, imp->scratch->str);
+      break;
+    case SCALAR_INT:
+      g_string_printf (imp->scratch, "%" G_GINT64_FORMAT, (gint64) f->value);
+      append_text (imp->args, imp->scratch->str);
+      break;
+    case SCALAR_DOUBLE:
+      append_json_double (imp->args, chrono_proto_field_double (f));
+      break;
+    case SCALAR_STRING:
+    default:
+      append_json_string (imp->args, f->data, f->len);
+      break;
+    }
+}
+
 /* The legacy NestedValue: a dict, an array or a scalar. */
 static void
 write_nested_value (Importer     *imp,
@@ -1253,30 +1298,14 @@ write_nested_value (Importer     *imp,
         }
       append_text (imp->args, dict ? "}" : "]");
     }
+  else if (scalar.number >= 5 && scalar.number <= 8)
+    {
+      /* int_value 5, double_value 6, bool_value 7, string_value 8 */
+      static const ScalarKind kinds[] = { SCALAR_INT, SCALAR_DOUBLE, SCALAR_BOOL, SCALAR_STRING };
+      write_scalar (imp, kinds[scalar.number - 5], &scalar);
+    }
   else
-    switch (scalar.number)
-      {
-      case 5:
-        g_string_printf (imp->scratch, "%" G_GINT64_FORMAT, (gint64) scalar.value);
-        append_text (imp->args, imp->scratch->str);
-        break;
-      case 6:
-        append_json_double (imp->args, chrono_proto_field_double (&scalar));
-        break;
-      case 7:
-        append_text (imp->args, scalar.value ? "true" : "false");
-        break;
-      case 8:
-        if (scalar.wire_type == CHRONO_PROTO_BYTES)
-          {
-            append_json_string (imp->args, scalar.data, scalar.len);
-            break;
-          }
-        G_GNUC_FALLTHROUGH;
-      default:
-        append_text (imp->args, "null");
-        break;
-      }
+    append_text (imp->args, "null");
 }
 
 /* legacy_json_value as it is when it is one JSON value, else as text. */
@@ -1326,20 +1355,13 @@ write_annotation_value (Importer     *imp,
     }
   switch (value.number)
     {
-    case 2:
-      append_text (imp->args, value.value ? "true" : "false");
-      return;
-    case 3:
-      g_string_printf (imp->scratch, "%" G_GUINT64_FORMAT, value.value);
-      append_text (imp->args, imp->scratch->str);
-      return;
-    case 4:
-      g_string_printf (imp->scratch, "%" G_GINT64_FORMAT, (gint64) value.value);
-      append_text (imp->args, imp->scratch->str);
-      return;
-    case 5:
-      append_json_double (imp->args, chrono_proto_field_double (&value));
-      return;
+    case 2: case 3: case 4: case 5: case 6:
+      {
+        /* bool_value 2, uint_value 3, int_value 4, double_value 5, string_value 6 */
+        static const ScalarKind kinds[] = { SCALAR_BOOL, SCALAR_UINT, SCALAR_INT, SCALAR_DOUBLE, SCALAR_STRING };
+        write_scalar (imp, kinds[value.number - 2], &value);
+        return;
+      }
     case 7:
       g_string_printf (imp->scratch, "0x%" G_GINT64_MODIFIER "x", value.value);
       append_json_string (imp->args, (const guint8 *) imp->scratch->str, imp->scratch->len);
@@ -1362,9 +1384,6 @@ write_annotation_value (Importer     *imp,
     }
   switch (value.number)
     {
-    case 6:
-      append_json_string (imp->args, value.data, value.len);
-      break;
     case 8:
       write_nested_value (imp, value.data, value.len, depth + 1);
       break;
