@@ -564,6 +564,34 @@ test_args (void)
   put_string (a, 10, "legacy");
   put_string (a, 9, "{\"x\": [1, 2]}");
   put_message (e, E_ANNOTATION, a);
+  a = msg ();
+  put_string (a, 10, "pointer");
+  put_uint (a, 7, 0x10);
+  put_message (e, E_ANNOTATION, a);
+  /* The older NestedValue: a dict of an int and an array of a double and
+   * a bool. */
+  a = msg ();
+  put_string (a, 10, "nested");
+  entry = msg ();
+  put_uint (entry, 1, 1);
+  put_string (entry, 2, "n");
+  put_string (entry, 2, "list");
+  item = msg ();
+  put_uint (item, 5, 5);
+  put_message (entry, 3, item);
+  item = msg ();
+  put_uint (item, 1, 2);
+  {
+    GByteArray *x = msg ();
+    put_double (x, 6, 1.5);
+    put_message (item, 4, x);
+    x = msg ();
+    put_uint (x, 7, 0);
+    put_message (item, 4, x);
+  }
+  put_message (entry, 3, item);
+  put_message (a, 8, entry);
+  put_message (e, E_ANNOTATION, a);
   put_message (p, P_TRACK_EVENT, e);
   add_packet (t, p);
   add_event (t, 1, 9, event (END, 1, NULL));
@@ -573,7 +601,7 @@ test_args (void)
   g_assert_cmpuint (track->n_spans, ==, 1);
   g_assert_cmpuint (track->args_off[0], !=, CHRONO_NO_ARGS);
   args = chrono_trace_dup_args (trace, track->args_off[0]);
-  g_assert_cmpuint (args->len, ==, 7);
+  g_assert_cmpuint (args->len, ==, 9);
 #define ARG(i) ((ChronoArg *) g_ptr_array_index (args, i))
   g_assert_cmpstr (ARG (0)->key, ==, "count");
   g_assert_cmpstr (ARG (0)->text, ==, "-12");
@@ -586,6 +614,9 @@ test_args (void)
   g_assert_cmpstr (ARG (5)->key, ==, "shape");
   g_assert_cmpstr (ARG (5)->text, ==, "{\"dims\":[3,4],\"ok\":true}");
   g_assert_cmpstr (ARG (6)->text, ==, "{\"x\":[1,2]}");
+  g_assert_cmpstr (ARG (7)->text, ==, "0x10");
+  g_assert_cmpstr (ARG (8)->key, ==, "nested");
+  g_assert_cmpstr (ARG (8)->text, ==, "{\"n\":5,\"list\":[1.5,false]}");
 #undef ARG
   raw = chrono_trace_get_raw_value (trace, track->args_off[0], &len);
   g_assert_nonnull (raw);
@@ -807,6 +838,65 @@ test_compressed (void)
   g_assert_cmpuint (chrono_trace_get_stats (nested)->events, ==, 4);
 }
 
+/* TrackEvents without a type, from the legacy JSON-like API: B/E pair,
+ * X has its duration, instants are instants, the rest is counted. */
+static void
+test_legacy_events (void)
+{
+  g_autoptr(GByteArray) t = msg ();
+  g_autoptr(ChronoTrace) trace = NULL;
+  const ChronoTrack *track;
+  const ChronoLoadStats *stats;
+  static const struct { guint64 ts; char phase; guint64 dur_us; const char *name; } events[] = {
+    { 1000, 'B', 0, "begun" }, { 5000, 'E', 0, NULL }, { 6000, 'X', 3, "complete" },
+    { 7000, 'i', 0, "instant" }, { 8000, 'b', 0, "async" },
+  };
+  GByteArray *p, *in, *e, *legacy;
+
+  add_track (t, 1, 0, "legacy");
+  p = packet (1, G_MAXUINT64);
+  put_uint (p, P_FLAGS, 1);
+  in = msg ();
+  put_message (in, 2, interned_entry (3, "by iid"));
+  put_message (p, P_INTERNED, in);
+  add_packet (t, p);
+  for (gsize i = 0; i < G_N_ELEMENTS (events); i++)
+    {
+      e = event (0, 1, events[i].name);
+      legacy = msg ();
+      put_uint (legacy, 2, (guint8) events[i].phase);
+      if (events[i].dur_us)
+        put_uint (legacy, 3, events[i].dur_us);
+      put_message (e, 6, legacy);
+      add_event (t, 1, events[i].ts, e);
+    }
+  /* The name from the legacy event's own name_iid. */
+  e = event (0, 1, NULL);
+  legacy = msg ();
+  put_uint (legacy, 1, 3);
+  put_uint (legacy, 2, 'X');
+  put_uint (legacy, 3, 1);
+  put_message (e, 6, legacy);
+  add_event (t, 1, 20000, e);
+
+  trace = load (t);
+  stats = chrono_trace_get_stats (trace);
+  track = track_named (trace, "legacy");
+  g_assert_cmpuint (track->n_spans, ==, 3);
+  g_assert_cmpstr (span_name (trace, track, 0), ==, "begun");
+  g_assert_cmpint (track->dur[0], ==, 4000);
+  g_assert_cmpstr (span_name (trace, track, 1), ==, "complete");
+  g_assert_cmpint (track->dur[1], ==, 3000);
+  g_assert_cmpstr (span_name (trace, track, 2), ==, "by iid");
+  g_assert_cmpuint (track->n_instants, ==, 1);
+  g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (stats->phases, "legacy_X")), ==, 2);
+  g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (stats->phases, "legacy_b")), ==, 1);
+  g_assert_null (g_hash_table_lookup (stats->phases, "unspecified"));
+  g_assert_cmpuint (stats->events, ==, 6);
+  g_assert_cmpuint (stats->dropped, ==, 1);
+  g_assert_true (has_warning (trace, "1 track events of no known type"));
+}
+
 /* A packet whose length byte is '{' or '[' is still Perfetto; JSON that
  * starts with a new line (the byte of field 1) is still JSON. */
 static void
@@ -867,5 +957,6 @@ main (int    argc,
   g_test_add_func ("/perfetto/garbage", test_garbage);
   g_test_add_func ("/perfetto/compressed", test_compressed);
   g_test_add_func ("/perfetto/sniff", test_sniff);
+  g_test_add_func ("/perfetto/legacy-events", test_legacy_events);
   return g_test_run ();
 }

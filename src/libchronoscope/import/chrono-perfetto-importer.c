@@ -62,7 +62,8 @@ enum {
   TYPE_SLICE_END,
   TYPE_INSTANT,
   TYPE_COUNTER,
-  N_TYPES
+  N_TYPES,
+  TYPE_LEGACY_COMPLETE = N_TYPES,   /* a legacy 'X': no TrackEvent type of its own */
 };
 
 /* What the load summary calls each TrackEvent type. */
@@ -153,6 +154,7 @@ typedef struct {
   gint64      max_ts;
 
   /* scratch for one event */
+  GString    *cats;                 /* its categories, joined by commas */
   GArray     *annotations;          /* ChronoProtoField */
   GArray     *flow_ids;             /* guint64 */
   GArray     *terminating_ids;      /* guint64 */
@@ -163,6 +165,7 @@ typedef struct {
 
   guint64     packets;
   guint64     type_counts[N_TYPES];
+  guint64     legacy_counts[256];   /* untyped events by legacy phase */
   guint64     events;
   GHashTable *unknown_packets;      /* field number -> count */
   guint64     lost_packets;         /* dropped for missing incremental state */
@@ -1193,6 +1196,51 @@ write_annotation_name (Importer     *imp,
   append_json_string (imp->args, (const guint8 *) "", 0);
 }
 
+typedef enum {
+  SCALAR_BOOL,
+  SCALAR_UINT,
+  SCALAR_INT,
+  SCALAR_DOUBLE,
+  SCALAR_STRING,
+} ScalarKind;
+
+/* One scalar value as JSON; null when the field's wire type does not
+ * fit. */
+static void
+write_scalar (Importer               *imp,
+              ScalarKind              kind,
+              const ChronoProtoField *f)
+{
+  gboolean is_bytes = f->wire_type == CHRONO_PROTO_BYTES;
+
+  if (is_bytes != (kind == SCALAR_STRING))
+    {
+      append_text (imp->args, "null");
+      return;
+    }
+  switch (kind)
+    {
+    case SCALAR_BOOL:
+      append_text (imp->args, f->value ? "true" : "false");
+      break;
+    case SCALAR_UINT:
+      g_string_printf (imp->scratch, "%" G_GUINT64_FORMAT, f->value);
+      append_text (imp->args, imp->scratch->str);
+      break;
+    case SCALAR_INT:
+      g_string_printf (imp->scratch, "%" G_GINT64_FORMAT, (gint64) f->value);
+      append_text (imp->args, imp->scratch->str);
+      break;
+    case SCALAR_DOUBLE:
+      append_json_double (imp->args, chrono_proto_field_double (f));
+      break;
+    case SCALAR_STRING:
+    default:
+      append_json_string (imp->args, f->data, f->len);
+      break;
+    }
+}
+
 /* The legacy NestedValue: a dict, an array or a scalar. */
 static void
 write_nested_value (Importer     *imp,
@@ -1250,30 +1298,14 @@ write_nested_value (Importer     *imp,
         }
       append_text (imp->args, dict ? "}" : "]");
     }
+  else if (scalar.number >= 5 && scalar.number <= 8)
+    {
+      /* int_value 5, double_value 6, bool_value 7, string_value 8 */
+      static const ScalarKind kinds[] = { SCALAR_INT, SCALAR_DOUBLE, SCALAR_BOOL, SCALAR_STRING };
+      write_scalar (imp, kinds[scalar.number - 5], &scalar);
+    }
   else
-    switch (scalar.number)
-      {
-      case 5:
-        g_string_printf (imp->scratch, "%" G_GINT64_FORMAT, (gint64) scalar.value);
-        append_text (imp->args, imp->scratch->str);
-        break;
-      case 6:
-        append_json_double (imp->args, chrono_proto_field_double (&scalar));
-        break;
-      case 7:
-        append_text (imp->args, scalar.value ? "true" : "false");
-        break;
-      case 8:
-        if (scalar.wire_type == CHRONO_PROTO_BYTES)
-          {
-            append_json_string (imp->args, scalar.data, scalar.len);
-            break;
-          }
-        G_GNUC_FALLTHROUGH;
-      default:
-        append_text (imp->args, "null");
-        break;
-      }
+    append_text (imp->args, "null");
 }
 
 /* legacy_json_value as it is when it is one JSON value, else as text. */
@@ -1323,20 +1355,13 @@ write_annotation_value (Importer     *imp,
     }
   switch (value.number)
     {
-    case 2:
-      append_text (imp->args, value.value ? "true" : "false");
-      return;
-    case 3:
-      g_string_printf (imp->scratch, "%" G_GUINT64_FORMAT, value.value);
-      append_text (imp->args, imp->scratch->str);
-      return;
-    case 4:
-      g_string_printf (imp->scratch, "%" G_GINT64_FORMAT, (gint64) value.value);
-      append_text (imp->args, imp->scratch->str);
-      return;
-    case 5:
-      append_json_double (imp->args, chrono_proto_field_double (&value));
-      return;
+    case 2: case 3: case 4: case 5: case 6:
+      {
+        /* bool_value 2, uint_value 3, int_value 4, double_value 5, string_value 6 */
+        static const ScalarKind kinds[] = { SCALAR_BOOL, SCALAR_UINT, SCALAR_INT, SCALAR_DOUBLE, SCALAR_STRING };
+        write_scalar (imp, kinds[value.number - 2], &value);
+        return;
+      }
     case 7:
       g_string_printf (imp->scratch, "0x%" G_GINT64_MODIFIER "x", value.value);
       append_json_string (imp->args, (const guint8 *) imp->scratch->str, imp->scratch->len);
@@ -1359,9 +1384,6 @@ write_annotation_value (Importer     *imp,
     }
   switch (value.number)
     {
-    case 6:
-      append_json_string (imp->args, value.data, value.len);
-      break;
     case 8:
       write_nested_value (imp, value.data, value.len, depth + 1);
       break;
@@ -1548,6 +1570,77 @@ add_extra_counters (Importer *imp,
                         g_array_index (values, gdouble, i));
 }
 
+/* A slice whose length is known (legacy 'X'), or an instant with flows. */
+static void
+add_complete (Importer *imp,
+              Track    *t,
+              gint64    ts,
+              gint64    dur,
+              guint32   name,
+              guint32   cat,
+              guint64   args)
+{
+  ChronoTrackBuilder *b = slices_of (imp, t);
+  const char *c = chrono_string_table_get (imp->trace->strings, cat);
+  const char *n = chrono_string_table_get (imp->trace->strings, name);
+  gboolean on_device;
+  guint8 kind = chrono_kineto_classify (c, strlen (c), n, strlen (n), &on_device);
+  guint32 index = chrono_track_builder_add_span (b, ts, MAX (dur, 0), name, cat, args, kind, 0);
+
+  add_binds (imp, b, index, ts);
+  note_time (imp, ts);
+  note_time (imp, ts + MAX (dur, 0));
+}
+
+typedef struct {
+  guint8  phase;
+  gint64  dur_us;
+  guint64 name_iid;
+  gboolean has_name_iid;
+} LegacyEvent;
+
+/* LegacyEvent, of TrackEvents with no type: name_iid 1, phase 2,
+ * duration_us 3. */
+static ChronoProtoStatus
+read_legacy_event (const ChronoProtoField *field,
+                   LegacyEvent            *legacy)
+{
+  ChronoProtoReader r;
+  ChronoProtoField f;
+  ChronoProtoStatus st;
+
+  chrono_proto_reader_init (&r, field->data, field->len);
+  while ((st = chrono_proto_reader_next (&r, &f)) == CHRONO_PROTO_OK)
+    {
+      if (f.wire_type != CHRONO_PROTO_VARINT)
+        continue;
+      if (f.number == 1)
+        {
+          legacy->name_iid = f.value;
+          legacy->has_name_iid = TRUE;
+        }
+      else if (f.number == 2)
+        legacy->phase = (guint8) f.value;
+      else if (f.number == 3)
+        legacy->dur_us = (gint64) f.value;
+    }
+  return st;
+}
+
+/* The TrackEvent type a legacy phase amounts to. */
+static guint
+legacy_type (guint8 phase)
+{
+  switch (phase)
+    {
+    case 'B': return TYPE_SLICE_BEGIN;
+    case 'E': return TYPE_SLICE_END;
+    case 'I': case 'i': case 'n': return TYPE_INSTANT;
+    case 'X': return TYPE_LEGACY_COMPLETE;
+    default: return TYPE_UNSPECIFIED;
+    }
+}
+
 static ChronoProtoStatus
 handle_track_event (Importer     *imp,
                     Sequence     *seq,
@@ -1564,12 +1657,15 @@ handle_track_event (Importer     *imp,
   gdouble counter = 0;
   gboolean has_abs_us = FALSE, has_delta_us = FALSE;
   gint64 abs_us = 0, delta_us = 0;
-  GString *cats = g_string_new (NULL);
+  ChronoProtoField legacy_field = { 0 };
+  LegacyEvent legacy = { 0 };
+  GString *cats = imp->cats;
   guint32 cat;
   gint64 ts;
   Track *t;
   guint64 args;
 
+  g_string_truncate (imp->cats, 0);
   g_array_set_size (imp->annotations, 0);
   g_array_set_size (imp->flow_ids, 0);
   g_array_set_size (imp->terminating_ids, 0);
@@ -1634,19 +1730,32 @@ handle_track_event (Importer     *imp,
           append_scalars (imp->terminating_ids, &f, is_varint ? CHRONO_PROTO_VARINT : CHRONO_PROTO_FIXED64);
           break;
         case 42: append_scalars (imp->terminating_ids, &f, CHRONO_PROTO_VARINT); break;
+        case 6: if (is_bytes) legacy_field = f; break;
         case 16: if (is_varint) { has_abs_us = TRUE; abs_us = (gint64) f.value; } break;
         case 1: if (is_varint) { has_delta_us = TRUE; delta_us = (gint64) f.value; } break;
         default: break;
         }
     }
   if (st != CHRONO_PROTO_END)
-    {
-      g_string_free (cats, TRUE);
-      return st;
-    }
+    return st;
 
+  if (type == TYPE_UNSPECIFIED && legacy_field.data != NULL)
+    {
+      if ((st = read_legacy_event (&legacy_field, &legacy)) != CHRONO_PROTO_END)
+        return st;
+      imp->legacy_counts[legacy.phase]++;
+      type = legacy_type (legacy.phase);
+      if (name == CHRONO_NO_STRING && legacy.has_name_iid)
+        name = lookup_interned (imp, seq, INTERN_EVENT_NAMES, legacy.name_iid);
+    }
+  else
+    {
+      /* Types this reader does not know are not shown, and counted. */
+      if (type >= N_TYPES)
+        type = TYPE_UNSPECIFIED;
+      imp->type_counts[type]++;
+    }
   imp->events++;
-  imp->type_counts[type < N_TYPES ? type : TYPE_UNSPECIFIED]++;
 
   if (pk->has_ts)
     {
@@ -1668,12 +1777,10 @@ handle_track_event (Importer     *imp,
   else
     {
       imp->no_timestamp++;
-      g_string_free (cats, TRUE);
       return CHRONO_PROTO_END;
     }
 
   cat = intern_bytes (imp, (const guint8 *) cats->str, cats->len);
-  g_string_free (cats, TRUE);
   t = event_track (imp, seq, has_track, uuid);
 
   switch (type)
@@ -1699,27 +1806,20 @@ handle_track_event (Importer     *imp,
         break;
       }
     case TYPE_INSTANT:
-      {
-        ChronoTrackBuilder *b = slices_of (imp, t);
-
-        args = write_args (imp, seq);
-        /* Flows attach to slices: an instant with flows is one of no
-         * length, as Perfetto draws it. */
-        if (imp->flow_ids->len + imp->terminating_ids->len > 0)
-          {
-            const char *c = chrono_string_table_get (imp->trace->strings, cat);
-            const char *n = chrono_string_table_get (imp->trace->strings, name);
-            gboolean on_device;
-            guint8 kind = chrono_kineto_classify (c, strlen (c), n, strlen (n), &on_device);
-            guint32 index = chrono_track_builder_add_span (b, ts, 0, name, cat, args, kind, 0);
-
-            add_binds (imp, b, index, ts);
-          }
-        else
-          chrono_track_builder_add_instant (b, ts, name, cat, args);
-        note_time (imp, ts);
-        break;
-      }
+      args = write_args (imp, seq);
+      /* Flows attach to slices: an instant with flows is one of no
+       * length, as Perfetto draws it. */
+      if (imp->flow_ids->len + imp->terminating_ids->len > 0)
+        add_complete (imp, t, ts, 0, name, cat, args);
+      else
+        {
+          chrono_track_builder_add_instant (slices_of (imp, t), ts, name, cat, args);
+          note_time (imp, ts);
+        }
+      break;
+    case TYPE_LEGACY_COMPLETE:
+      add_complete (imp, t, ts, legacy.dur_us * 1000, name, cat, write_args (imp, seq));
+      break;
     case TYPE_COUNTER:
       if (has_counter)
         add_counter_sample (imp, t, ts, counter);
@@ -1989,6 +2089,7 @@ importer_init (Importer     *imp,
   imp->flow_events = g_array_new (FALSE, FALSE, sizeof (ChronoFlowEvent));
   imp->v2_binds = g_array_new (FALSE, FALSE, sizeof (ChronoV2Bind));
   imp->scratch = g_string_new (NULL);
+  imp->cats = g_string_new (NULL);
   imp->annotations = g_array_new (FALSE, FALSE, sizeof (ChronoProtoField));
   imp->flow_ids = g_array_new (FALSE, FALSE, sizeof (guint64));
   imp->terminating_ids = g_array_new (FALSE, FALSE, sizeof (guint64));
@@ -2017,6 +2118,7 @@ importer_clear (Importer *imp)
   g_clear_pointer (&imp->flow_events, g_array_unref);
   g_clear_pointer (&imp->v2_binds, g_array_unref);
   g_string_free (imp->scratch, TRUE);
+  g_string_free (imp->cats, TRUE);
   g_clear_pointer (&imp->annotations, g_array_unref);
   g_clear_pointer (&imp->flow_ids, g_array_unref);
   g_clear_pointer (&imp->terminating_ids, g_array_unref);
@@ -2053,6 +2155,13 @@ finish_stats (Importer *imp)
   for (guint i = 0; i < N_TYPES; i++)
     if (imp->type_counts[i] > 0)
       g_hash_table_insert (stats->phases, g_strdup (type_names[i]), GSIZE_TO_POINTER (imp->type_counts[i]));
+  for (guint c = 0; c < 256; c++)
+    if (imp->legacy_counts[c] > 0)
+      {
+        g_autofree char *key = g_ascii_isgraph (c) ? g_strdup_printf ("legacy_%c", c)
+                                                   : g_strdup_printf ("legacy_%u", c);
+        g_hash_table_insert (stats->phases, g_steal_pointer (&key), GSIZE_TO_POINTER (imp->legacy_counts[c]));
+      }
   stats->dropped = imp->no_timestamp + imp->unused_events;
 
   if (g_hash_table_size (imp->unknown_packets) > 0)
@@ -2094,8 +2203,9 @@ finish_stats (Importer *imp)
   if (imp->no_timestamp > 0)
     chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " track events have no timestamp", imp->no_timestamp);
   if (imp->unused_events > 0)
-    chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " track events of no known type (legacy events, "
-                              "counters without a value) are not shown", imp->unused_events);
+    chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " track events of no known type (legacy phases "
+                              "other than B, E, X and instants; counters without a value) are not shown",
+                              imp->unused_events);
   if (imp->end_flows > 0)
     chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " flow ids on slice ends are not drawn", imp->end_flows);
   if (imp->inflate_errors > 0)
