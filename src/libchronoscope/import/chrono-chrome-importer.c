@@ -108,6 +108,8 @@ typedef struct _Importer {
 
   GHashTable         *processes_int;   /* gint64 pid -> index + 1 */
   GHashTable         *processes_str;   /* string id -> index + 1 */
+  ChronoId            last_pid;        /* the last process looked up */
+  guint               last_process;    /* its index + 1, or 0 */
   GHashTable         *tracks;          /* ChronoTrackKey -> ChronoTrackBuilder */
   GPtrArray          *builders;
   ChronoTrackBuilder *recent_tracks[64];  /* by (pid, tid, type): most events hit */
@@ -211,17 +213,13 @@ read_id_value (ChronoJsonScanner *s,
   ChronoJsonStatus st;
   const guint8 *text;
   gsize len;
-  const guint8 *p = s->p;
-  guint64 value = 0;
+  guint64 value;
 
-  /* Most ids are small non-negative integers followed by ',' or '}'. */
-  while (p < s->end && p - s->p < 18 && *p >= '0' && *p <= '9')
-    value = value * 10 + (*p++ - '0');
-  if (p > s->p && p < s->end && (*p == ',' || *p == '}' || *p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+  /* Most ids are small non-negative integers. */
+  if (chrono_json_read_small_uint (s, &value))
     {
       out->value = (gint64) value;
       out->is_string = FALSE;
-      s->p = p;
       return CHRONO_JSON_OK;
     }
 
@@ -506,13 +504,22 @@ static guint
 process_for (Importer *imp,
              ChronoId  pid)
 {
-  GHashTable *table = pid.is_string ? imp->processes_str : imp->processes_int;
-  gpointer found = g_hash_table_lookup (table, &pid.value);
+  GHashTable *table;
+  gpointer found;
   ChronoProcess process = { 0 };
   gint64 *key;
 
+  /* Runs of events, metadata above all, name the same process. */
+  if (imp->last_process > 0 && imp->last_pid.value == pid.value && imp->last_pid.is_string == pid.is_string)
+    return imp->last_process - 1;
+  table = pid.is_string ? imp->processes_str : imp->processes_int;
+  found = g_hash_table_lookup (table, &pid.value);
+  imp->last_pid = pid;
   if (found != NULL)
-    return GPOINTER_TO_UINT (found) - 1;
+    {
+      imp->last_process = GPOINTER_TO_UINT (found);
+      return imp->last_process - 1;
+    }
 
   process.pid = pid;
   process.device_index = -1;
@@ -520,6 +527,7 @@ process_for (Importer *imp,
   key = g_new (gint64, 1);
   *key = pid.value;
   g_hash_table_insert (table, key, GUINT_TO_POINTER (imp->trace->processes->len));
+  imp->last_process = imp->trace->processes->len;
   return imp->trace->processes->len - 1;
 }
 
