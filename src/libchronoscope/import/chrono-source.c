@@ -146,6 +146,15 @@ finish (ChronoSource *self,
   /* A decoder failing midway may have written past what it reported. */
   memset (self->reserve + available, 0, SLACK);
 
+  /* The rest of the last huge page holds nothing: give it back. */
+  {
+    gsize page = sysconf (_SC_PAGESIZE);
+    gsize used = (available + SLACK + page - 1) / page * page;
+
+    if (used < self->committed)
+      madvise (self->reserve + used, self->committed - used, MADV_DONTNEED);
+  }
+
   /* Trailing padding or a zip's directory count as read for progress. */
   if (error == NULL)
     __atomic_store_n (&self->file_read, self->in_size, __ATOMIC_RELAXED);
