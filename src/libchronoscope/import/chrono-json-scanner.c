@@ -422,6 +422,32 @@ chrono_json_unescape (const ChronoJsonString *str,
   return TRUE;
 }
 
+/* Just after the '.' of a time in microseconds: the nanoseconds of its
+ * fraction, rounded half away from zero by the next digit. *PP moves past
+ * every digit. */
+static inline guint
+fraction_ns (const guint8 **pp,
+             const guint8  *end)
+{
+  static const guint scale[4] = { 1000, 100, 10, 1 };
+  const guint8 *p = *pp;
+  guint frac = 0;
+  gint nf = 0;
+  guint round = 0;
+
+  while (p < end && nf < 3 && *p >= '0' && *p <= '9')
+    {
+      frac = frac * 10 + (*p++ - '0');
+      nf++;
+    }
+  if (p < end && *p >= '0' && *p <= '9')
+    round = *p >= '5';
+  while (p < end && *p >= '0' && *p <= '9')
+    p++;
+  *pp = p;
+  return frac * scale[nf] + round;
+}
+
 /* The value of eight ASCII digits loaded little-endian, the first in the
  * lowest byte (SWAR). */
 static inline guint64
@@ -498,15 +524,12 @@ gboolean
 chrono_json_read_us_to_ns (ChronoJsonScanner *s,
                            gint64            *ns)
 {
-  static const guint scale[4] = { 1000, 100, 10, 1 };
   const guint8 *p = s->p;
   const guint8 *end = s->end;
   guint64 ip = 0;
   guint64 eight;
   guint64 frac = 0;
   gint digits = 0;
-  gint nf = 0;
-  guint round = 0;
 
   /* Up to 18 integer digits: no overflow, and epoch microseconds (16)
    * take two steps. */
@@ -526,21 +549,12 @@ chrono_json_read_us_to_ns (ChronoJsonScanner *s,
   if (p < end && *p == '.')
     {
       p++;
-      while (p < end && nf < 3 && *p >= '0' && *p <= '9')
-        {
-          frac = frac * 10 + (*p++ - '0');
-          nf++;
-        }
-      /* Half away from zero: the next digit decides. */
-      if (p < end && *p >= '0' && *p <= '9')
-        round = *p >= '5';
-      while (p < end && *p >= '0' && *p <= '9')
-        p++;
+      frac = fraction_ns (&p, end);
     }
   /* It must end where chrono_json_read_number() would end it. */
   if (p >= end || is_number_byte (*p))
     return FALSE;
-  *ns = (gint64) (ip * 1000 + frac * scale[nf] + round);
+  *ns = (gint64) (ip * 1000 + frac);
   s->p = p;
   return TRUE;
 }
@@ -573,27 +587,16 @@ chrono_json_parse_us_to_ns (const guint8 *text,
       ip = ip * 10 + (*q++ - '0');
     if (q > p && ip <= (guint64) G_MAXINT64 / 1000 - 1 && (q == end || *q < '0' || *q > '9'))
       {
-        static const guint scale[4] = { 1000, 100, 10, 1 };
         guint64 frac = 0;
-        gint nf = 0;
-        guint round = 0;
 
         if (q < end && *q == '.')
           {
             q++;
-            while (q < end && nf < 3 && *q >= '0' && *q <= '9')
-              {
-                frac = frac * 10 + (*q++ - '0');
-                nf++;
-              }
-            if (q < end && *q >= '0' && *q <= '9')
-              round = *q >= '5';
-            while (q < end && *q >= '0' && *q <= '9')
-              q++;
+            frac = fraction_ns (&q, end);
           }
         if (q == end)
           {
-            gint64 v = (gint64) (ip * 1000 + frac * scale[nf] + round);
+            gint64 v = (gint64) (ip * 1000 + frac);
 
             *ns = negative ? -v : v;
             return TRUE;
