@@ -553,6 +553,36 @@ test_split_and_stream_agree (void)
   g_assert_cmpstr (dump_a, ==, dump_b);
 }
 
+/* Keys as the event loop tells them apart: the last of repeated keys wins,
+ * whatever shape its value has, and a key that only starts like a known
+ * one (a raw NUL after "ph", a longer name) is not that key. */
+static void
+test_key_forms (void)
+{
+  static const char text[] =
+    "[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":2,\"ts\":5,\"ts\":\"7\",\"dur\":2.5,\"dur\":3},\n"
+    "{\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":2,\"ts\":\"9\",\"ts\":11.0004,\"dur\":1,\"durx\":5},\n"
+    "{\"ph\0\":\"X\",\"name\":\"c\",\"pid\":1,\"tid\":2,\"ts\":1,\"dur\":1}]";
+  g_autoptr(GBytes) bytes = g_bytes_new (text, sizeof text - 1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ChronoTrace) trace = chrono_trace_load_bytes (bytes, "keys.json", &error);
+  const ChronoTrack *t;
+  gint64 a, b;
+
+  g_assert_no_error (error);
+  t = track_named (trace, "thread 2");
+  g_assert_cmpint (t->n_spans, ==, 2);
+  a = span_named (trace, t, "a");
+  b = span_named (trace, t, "b");
+  g_assert_cmpint (t->start[a], ==, 7000);
+  g_assert_cmpint (t->dur[a], ==, 3000);
+  g_assert_cmpint (t->start[b], ==, 11000);
+  g_assert_cmpint (t->dur[b], ==, 1000);
+  /* The third event has no "ph". */
+  g_assert_cmpuint (chrono_trace_get_stats (trace)->events, ==, 3);
+  g_assert_cmpuint (chrono_trace_get_stats (trace)->dropped, ==, 1);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -562,6 +592,7 @@ main (int    argc,
   g_test_add_func ("/importer/unclosed-and-stray", test_unclosed_and_stray);
   g_test_add_func ("/importer/truncated", test_truncated);
   g_test_add_func ("/importer/quirks", test_quirks);
+  g_test_add_func ("/importer/key-forms", test_key_forms);
   g_test_add_func ("/importer/kineto", test_kineto);
   g_test_add_func ("/importer/flows", test_flows);
   g_test_add_func ("/importer/counters-instants-async", test_counters_instants_async);

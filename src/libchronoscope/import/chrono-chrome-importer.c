@@ -318,15 +318,21 @@ mix64 (guint64 h)
 /* -------------------------------------------------------------------- */
 /* One event                                                            */
 
-/* A key of up to 8 bytes as one little-endian word, 0 for longer ones:
- * the keys of an event are told apart by one compare each. */
-#define KEY2(a, b)          ((guint64) (a) | (guint64) (b) << 8)
-#define KEY3(a, b, c)       (KEY2 (a, b) | (guint64) (c) << 16)
-#define KEY4(a, b, c, d)    (KEY3 (a, b, c) | (guint64) (d) << 24)
-#define KEY5(a, b, c, d, e) (KEY4 (a, b, c, d) | (guint64) (e) << 32)
+/* A key of up to 8 bytes as one little-endian word, its length in the top
+ * byte when it is shorter (no key is told apart by the NUL bytes that
+ * would pad it), 0 for other keys: the keys of an event are told apart by
+ * one compare each. */
+#define KEY_BYTES2(a, b)       ((guint64) (a) | (guint64) (b) << 8)
+#define KEY_BYTES4(a, b, c, d) (KEY_BYTES2 (a, b) | KEY_BYTES2 (c, d) << 16)
+#define KEY_LEN(n)             ((guint64) (n) << 56)
+#define KEY1(a)                ((guint64) (a) | KEY_LEN (1))
+#define KEY2(a, b)             (KEY_BYTES2 (a, b) | KEY_LEN (2))
+#define KEY3(a, b, c)          (KEY_BYTES2 (a, b) | (guint64) (c) << 16 | KEY_LEN (3))
+#define KEY4(a, b, c, d)       (KEY_BYTES4 (a, b, c, d) | KEY_LEN (4))
+#define KEY5(a, b, c, d, e)    (KEY_BYTES4 (a, b, c, d) | (guint64) (e) << 32 | KEY_LEN (5))
 #define KEY7(a, b, c, d, e, f, g) \
-  (KEY5 (a, b, c, d, e) | (guint64) (f) << 40 | (guint64) (g) << 48)
-#define KEY8(a, b, c, d, e, f, g, h) (KEY7 (a, b, c, d, e, f, g) | (guint64) (h) << 56)
+  (KEY_BYTES4 (a, b, c, d) | KEY_BYTES2 (e, f) << 32 | (guint64) (g) << 48 | KEY_LEN (7))
+#define KEY8(a, b, c, d, e, f, g, h) (KEY_BYTES4 (a, b, c, d) | KEY_BYTES4 (e, f, g, h) << 32)
 
 static inline guint64
 key_word (const ChronoJsonString *key,
@@ -339,11 +345,15 @@ key_word (const ChronoJsonString *key,
   if (end - key->start >= 8)
     {
       memcpy (&w, key->start, 8);
-      return GUINT64_FROM_LE (w) & (G_MAXUINT64 >> (64 - 8 * key->len));
+      w = GUINT64_FROM_LE (w);
     }
-  for (gsize i = 0; i < key->len; i++)
-    w |= (guint64) key->start[i] << (8 * i);
-  return w;
+  else
+    for (gsize i = 0; i < key->len; i++)
+      w |= (guint64) key->start[i] << (8 * i);
+  if (key->len < 8)
+    return (w & (G_MAXUINT64 >> (64 - 8 * key->len))) | KEY_LEN (key->len);
+  /* An 8-byte key ending in a byte below 8 could pass for a shorter one. */
+  return (w >> 56) < 8 ? 0 : w;
 }
 
 static inline gboolean
@@ -451,7 +461,7 @@ parse_event (Importer *imp,
             goto skip;
           st = read_id2 (ev, s);
           break;
-        case 's':
+        case KEY1 ('s'):
           if (c != '"')
             goto skip;
           st = chrono_json_read_string (s, &ev->s);
