@@ -363,12 +363,6 @@ prefault_main (gpointer data)
   return NULL;
 }
 
-/* The first gzip member in one call to libdeflate, which inflates about
- * three times as fast as zlib but only whole buffers: the trailer's ISIZE
- * (the last member's size modulo 4 GiB) says how much room to make.
- * Nothing is published until it is done. FALSE when it cannot be used (a
- * size it does not give, damaged or truncated data, cancellation): zlib
- * then starts over and says what is wrong and where. */
 static gsize
 gzip_isize (ChronoSource *self)
 {
@@ -388,6 +382,12 @@ gzip_member_at (ChronoSource *self,
   return self->in_size - offset >= 2 && self->in[offset] == 0x1f && self->in[offset + 1] == 0x8b;
 }
 
+/* The first gzip member in one call to libdeflate, which inflates about
+ * three times as fast as zlib but only whole buffers: the trailer's ISIZE
+ * (the last member's size modulo 4 GiB) says how much room to make.
+ * Nothing is published until it is done. FALSE when it cannot be used (a
+ * size it does not give, damaged or truncated data, cancellation): zlib
+ * then starts over and says what is wrong and where. */
 static gboolean
 decode_gzip_whole (ChronoSource *self,
                    gsize        *consumed,
