@@ -487,20 +487,30 @@ gzip_bytes (GBytes *plain)
 }
 
 /* A large file in memory is read as two halves at once; one arriving
- * through gzip is read in one pass while it is decompressed. Both must
- * build the same model, also for what crosses the middle: B/E pairs,
- * flows, async operations and metadata given late. */
+ * through gzip in several members (the later ones stream) is read in one
+ * pass while it is decompressed; one gzip member is inflated whole and
+ * then read as halves. All must build the same model, also for what
+ * crosses the middle: B/E pairs, flows, async operations and metadata
+ * given late. */
 static void
 test_split_and_stream_agree (void)
 {
   g_autoptr(GString) text = g_string_new ("{\"traceEvents\":[");
   g_autoptr(GBytes) plain = NULL;
   g_autoptr(GBytes) packed = NULL;
+  g_autoptr(GBytes) head_plain = NULL;
+  g_autoptr(GBytes) tail_plain = NULL;
+  g_autoptr(GBytes) head = NULL;
+  g_autoptr(GBytes) tail = NULL;
+  g_autoptr(GByteArray) members = g_byte_array_new ();
+  g_autoptr(GBytes) streamed = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(ChronoTrace) a = NULL;
   g_autoptr(ChronoTrace) b = NULL;
+  g_autoptr(ChronoTrace) c = NULL;
   g_autofree char *dump_a = NULL;
   g_autofree char *dump_b = NULL;
+  g_autofree char *dump_c = NULL;
   const guint n = 240000;
 
   for (guint i = 0; i < n; i++)
@@ -536,6 +546,14 @@ test_split_and_stream_agree (void)
   plain = g_bytes_new (text->str, text->len);
   packed = gzip_bytes (plain);
   g_assert_cmpuint (text->len, >, 32 << 20);
+  /* A small first member: the rest streams through zlib. */
+  head_plain = g_bytes_new_static (text->str, 4096);
+  tail_plain = g_bytes_new_static (text->str + 4096, text->len - 4096);
+  head = gzip_bytes (head_plain);
+  tail = gzip_bytes (tail_plain);
+  g_byte_array_append (members, g_bytes_get_data (head, NULL), g_bytes_get_size (head));
+  g_byte_array_append (members, g_bytes_get_data (tail, NULL), g_bytes_get_size (tail));
+  streamed = g_byte_array_free_to_bytes (g_steal_pointer (&members));
 
   a = chrono_trace_load_bytes (plain, "plain.json", &error);
   g_assert_no_error (error);
@@ -548,9 +566,44 @@ test_split_and_stream_agree (void)
   g_assert_cmpint (chrono_trace_get_stats (a)->flows, ==, n / 50);
   g_assert_cmpint (chrono_trace_get_stats (a)->dropped, ==, 0);
   g_assert_false (chrono_trace_get_stats (b)->truncated);
+  c = chrono_trace_load_bytes (streamed, "streamed.json.gz", &error);
+  g_assert_no_error (error);
+  g_assert_false (chrono_trace_get_stats (c)->truncated);
   dump_a = dump_trace (a);
   dump_b = dump_trace (b);
+  dump_c = dump_trace (c);
   g_assert_cmpstr (dump_a, ==, dump_b);
+  g_assert_cmpstr (dump_a, ==, dump_c);
+}
+
+/* Keys as the event loop tells them apart: the last of repeated keys wins,
+ * whatever shape its value has, and a key that only starts like a known
+ * one (a raw NUL after "ph", a longer name) is not that key. */
+static void
+test_key_forms (void)
+{
+  static const char text[] =
+    "[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":2,\"ts\":5,\"ts\":\"7\",\"dur\":2.5,\"dur\":3},\n"
+    "{\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":2,\"ts\":\"9\",\"ts\":11.0004,\"dur\":1,\"durx\":5},\n"
+    "{\"ph\0\":\"X\",\"name\":\"c\",\"pid\":1,\"tid\":2,\"ts\":1,\"dur\":1}]";
+  g_autoptr(GBytes) bytes = g_bytes_new (text, sizeof text - 1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ChronoTrace) trace = chrono_trace_load_bytes (bytes, "keys.json", &error);
+  const ChronoTrack *t;
+  gint64 a, b;
+
+  g_assert_no_error (error);
+  t = track_named (trace, "thread 2");
+  g_assert_cmpint (t->n_spans, ==, 2);
+  a = span_named (trace, t, "a");
+  b = span_named (trace, t, "b");
+  g_assert_cmpint (t->start[a], ==, 7000);
+  g_assert_cmpint (t->dur[a], ==, 3000);
+  g_assert_cmpint (t->start[b], ==, 11000);
+  g_assert_cmpint (t->dur[b], ==, 1000);
+  /* The third event has no "ph". */
+  g_assert_cmpuint (chrono_trace_get_stats (trace)->events, ==, 3);
+  g_assert_cmpuint (chrono_trace_get_stats (trace)->dropped, ==, 1);
 }
 
 int
@@ -562,6 +615,7 @@ main (int    argc,
   g_test_add_func ("/importer/unclosed-and-stray", test_unclosed_and_stray);
   g_test_add_func ("/importer/truncated", test_truncated);
   g_test_add_func ("/importer/quirks", test_quirks);
+  g_test_add_func ("/importer/key-forms", test_key_forms);
   g_test_add_func ("/importer/kineto", test_kineto);
   g_test_add_func ("/importer/flows", test_flows);
   g_test_add_func ("/importer/counters-instants-async", test_counters_instants_async);

@@ -274,6 +274,48 @@ test_read_time (void)
       }
 }
 
+/* Small integers are read with their value or declined, the scanner
+ * left where it was; short and long buffers take different paths. */
+static void
+test_read_small_uint (void)
+{
+  const struct { const char *text; gboolean read; guint64 value; gsize len; } cases[] = {
+    { "0,", TRUE, 0, 1 },
+    { "7}", TRUE, 7, 1 },
+    { "783658, \"tid\": 1", TRUE, 783658, 6 },
+    { "12345678 ", TRUE, 12345678, 8 },
+    { "123456789\n", TRUE, 123456789, 9 },
+    { "007]", TRUE, 7, 3 },
+    { "123456789012345678,", TRUE, G_GUINT64_CONSTANT (123456789012345678), 18 },
+    { "1234567890123456789,", FALSE, 0, 0 },
+    { "-5,", FALSE, 0, 0 },
+    { "1.5,", FALSE, 0, 0 },
+    { "1e3,", FALSE, 0, 0 },
+    { "\"12\",", FALSE, 0, 0 },
+    { "12", FALSE, 0, 0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    for (guint pad = 0; pad < 2; pad++)
+      {
+        /* Padding after the end moves the vector path in reach. */
+        g_autofree char *text = g_strconcat (cases[i].text, pad ? "xxxxxxxxxxxxxxxx" : "", NULL);
+        ChronoJsonScanner s = scanner_for (text);
+        guint64 value = 0;
+
+        if (!pad)
+          s.end = s.p + strlen (cases[i].text);
+        g_assert_cmpint (chrono_json_read_small_uint (&s, &value), ==, cases[i].read);
+        if (cases[i].read)
+          {
+            g_assert_cmpuint (value, ==, cases[i].value);
+            g_assert_cmpuint ((const char *) s.p - text, ==, cases[i].len);
+          }
+        else
+          g_assert_true ((const char *) s.p == text);
+      }
+}
+
 /* Containers longer than the vector blocks, with strings, escapes and
  * brackets across block edges, end where a byte-by-byte walk says. */
 static void
@@ -330,6 +372,7 @@ main (int    argc,
   g_test_add_func ("/scanner/skip", test_skip);
   g_test_add_func ("/scanner/skip-long", test_skip_long);
   g_test_add_func ("/scanner/read-time", test_read_time);
+  g_test_add_func ("/scanner/read-small-uint", test_read_small_uint);
   g_test_add_func ("/scanner/garbage", test_garbage);
   return g_test_run ();
 }

@@ -20,6 +20,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <errno.h>
+#include <fcntl.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -115,7 +116,16 @@ memory_now (void)
 static void
 reset_peak (void)
 {
-  g_file_set_contents ("/proc/self/clear_refs", "5", 1, NULL);
+  /* Written in place: g_file_set_contents() would write a file beside it
+   * and rename it, which /proc refuses. A child starts with the VmHWM of
+   * its parent at fork(), so without this the parent's size counts. */
+  int fd = open ("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
+
+  if (fd < 0)
+    return;
+  if (write (fd, "5", 1) != 1)
+    g_debug ("cannot reset the peak: %s", g_strerror (errno));
+  close (fd);
 }
 
 /* The pages of the program and its libraries are shared by every process

@@ -108,6 +108,8 @@ typedef struct _Importer {
 
   GHashTable         *processes_int;   /* gint64 pid -> index + 1 */
   GHashTable         *processes_str;   /* string id -> index + 1 */
+  ChronoId            last_pid;        /* the last process looked up */
+  guint               last_process;    /* its index + 1, or 0 */
   GHashTable         *tracks;          /* ChronoTrackKey -> ChronoTrackBuilder */
   GPtrArray          *builders;
   ChronoTrackBuilder *recent_tracks[64];  /* by (pid, tid, type): most events hit */
@@ -211,17 +213,13 @@ read_id_value (ChronoJsonScanner *s,
   ChronoJsonStatus st;
   const guint8 *text;
   gsize len;
-  const guint8 *p = s->p;
-  guint64 value = 0;
+  guint64 value;
 
-  /* Most ids are small non-negative integers followed by ',' or '}'. */
-  while (p < s->end && p - s->p < 18 && *p >= '0' && *p <= '9')
-    value = value * 10 + (*p++ - '0');
-  if (p > s->p && p < s->end && (*p == ',' || *p == '}' || *p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+  /* Most ids are small non-negative integers. */
+  if (chrono_json_read_small_uint (s, &value))
     {
       out->value = (gint64) value;
       out->is_string = FALSE;
-      s->p = p;
       return CHRONO_JSON_OK;
     }
 
@@ -320,15 +318,21 @@ mix64 (guint64 h)
 /* -------------------------------------------------------------------- */
 /* One event                                                            */
 
-/* A key of up to 8 bytes as one little-endian word, 0 for longer ones:
- * the keys of an event are told apart by one compare each. */
-#define KEY2(a, b)          ((guint64) (a) | (guint64) (b) << 8)
-#define KEY3(a, b, c)       (KEY2 (a, b) | (guint64) (c) << 16)
-#define KEY4(a, b, c, d)    (KEY3 (a, b, c) | (guint64) (d) << 24)
-#define KEY5(a, b, c, d, e) (KEY4 (a, b, c, d) | (guint64) (e) << 32)
+/* A key of up to 8 bytes as one little-endian word, its length in the top
+ * byte when it is shorter (no key is told apart by the NUL bytes that
+ * would pad it), 0 for other keys: the keys of an event are told apart by
+ * one compare each. */
+#define KEY_BYTES2(a, b)       ((guint64) (a) | (guint64) (b) << 8)
+#define KEY_BYTES4(a, b, c, d) (KEY_BYTES2 (a, b) | KEY_BYTES2 (c, d) << 16)
+#define KEY_LEN(n)             ((guint64) (n) << 56)
+#define KEY1(a)                ((guint64) (a) | KEY_LEN (1))
+#define KEY2(a, b)             (KEY_BYTES2 (a, b) | KEY_LEN (2))
+#define KEY3(a, b, c)          (KEY_BYTES2 (a, b) | (guint64) (c) << 16 | KEY_LEN (3))
+#define KEY4(a, b, c, d)       (KEY_BYTES4 (a, b, c, d) | KEY_LEN (4))
+#define KEY5(a, b, c, d, e)    (KEY_BYTES4 (a, b, c, d) | (guint64) (e) << 32 | KEY_LEN (5))
 #define KEY7(a, b, c, d, e, f, g) \
-  (KEY5 (a, b, c, d, e) | (guint64) (f) << 40 | (guint64) (g) << 48)
-#define KEY8(a, b, c, d, e, f, g, h) (KEY7 (a, b, c, d, e, f, g) | (guint64) (h) << 56)
+  (KEY_BYTES4 (a, b, c, d) | KEY_BYTES2 (e, f) << 32 | (guint64) (g) << 48 | KEY_LEN (7))
+#define KEY8(a, b, c, d, e, f, g, h) (KEY_BYTES4 (a, b, c, d) | KEY_BYTES4 (e, f, g, h) << 32)
 
 static inline guint64
 key_word (const ChronoJsonString *key,
@@ -341,11 +345,15 @@ key_word (const ChronoJsonString *key,
   if (end - key->start >= 8)
     {
       memcpy (&w, key->start, 8);
-      return GUINT64_FROM_LE (w) & (G_MAXUINT64 >> (64 - 8 * key->len));
+      w = GUINT64_FROM_LE (w);
     }
-  for (gsize i = 0; i < key->len; i++)
-    w |= (guint64) key->start[i] << (8 * i);
-  return w;
+  else
+    for (gsize i = 0; i < key->len; i++)
+      w |= (guint64) key->start[i] << (8 * i);
+  if (key->len < 8)
+    return (w & (G_MAXUINT64 >> (64 - 8 * key->len))) | KEY_LEN (key->len);
+  /* An 8-byte key ending in a byte below 8 could pass for a shorter one. */
+  return (w >> 56) < 8 ? 0 : w;
 }
 
 static inline gboolean
@@ -453,7 +461,7 @@ parse_event (Importer *imp,
             goto skip;
           st = read_id2 (ev, s);
           break;
-        case 's':
+        case KEY1 ('s'):
           if (c != '"')
             goto skip;
           st = chrono_json_read_string (s, &ev->s);
@@ -506,13 +514,22 @@ static guint
 process_for (Importer *imp,
              ChronoId  pid)
 {
-  GHashTable *table = pid.is_string ? imp->processes_str : imp->processes_int;
-  gpointer found = g_hash_table_lookup (table, &pid.value);
+  GHashTable *table;
+  gpointer found;
   ChronoProcess process = { 0 };
   gint64 *key;
 
+  /* Runs of events, metadata above all, name the same process. */
+  if (imp->last_process > 0 && imp->last_pid.value == pid.value && imp->last_pid.is_string == pid.is_string)
+    return imp->last_process - 1;
+  table = pid.is_string ? imp->processes_str : imp->processes_int;
+  found = g_hash_table_lookup (table, &pid.value);
+  imp->last_pid = pid;
   if (found != NULL)
-    return GPOINTER_TO_UINT (found) - 1;
+    {
+      imp->last_process = GPOINTER_TO_UINT (found);
+      return imp->last_process - 1;
+    }
 
   process.pid = pid;
   process.device_index = -1;
@@ -520,6 +537,7 @@ process_for (Importer *imp,
   key = g_new (gint64, 1);
   *key = pid.value;
   g_hash_table_insert (table, key, GUINT_TO_POINTER (imp->trace->processes->len));
+  imp->last_process = imp->trace->processes->len;
   return imp->trace->processes->len - 1;
 }
 

@@ -422,7 +422,43 @@ chrono_json_unescape (const ChronoJsonString *str,
   return TRUE;
 }
 
-/* Eight ASCII digits at P, and their value (little-endian SWAR). */
+/* Just after the '.' of a time in microseconds: the nanoseconds of its
+ * fraction, rounded half away from zero by the next digit. *PP moves past
+ * every digit. */
+static inline guint
+fraction_ns (const guint8 **pp,
+             const guint8  *end)
+{
+  static const guint scale[4] = { 1000, 100, 10, 1 };
+  const guint8 *p = *pp;
+  guint frac = 0;
+  gint nf = 0;
+  guint round = 0;
+
+  while (p < end && nf < 3 && *p >= '0' && *p <= '9')
+    {
+      frac = frac * 10 + (*p++ - '0');
+      nf++;
+    }
+  if (p < end && *p >= '0' && *p <= '9')
+    round = *p >= '5';
+  while (p < end && *p >= '0' && *p <= '9')
+    p++;
+  *pp = p;
+  return frac * scale[nf] + round;
+}
+
+/* The value of eight ASCII digits loaded little-endian, the first in the
+ * lowest byte (SWAR). */
+static inline guint64
+eight_digits_value (guint64 v)
+{
+  v = (v & 0x0f0f0f0f0f0f0f0full) * 2561 >> 8;
+  v = (v & 0x00ff00ff00ff00ffull) * 6553601 >> 16;
+  return (v & 0x0000ffff0000ffffull) * 42949672960001ull >> 32;
+}
+
+/* Eight ASCII digits at P, and their value. */
 static inline gboolean
 eight_digits (const guint8 *p,
               guint64      *value)
@@ -434,9 +470,53 @@ eight_digits (const guint8 *p,
   if (((v & 0xf0f0f0f0f0f0f0f0ull) | (((v + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull) >> 4)) !=
       0x3333333333333333ull)
     return FALSE;
-  v = (v & 0x0f0f0f0f0f0f0f0full) * 2561 >> 8;
-  v = (v & 0x00ff00ff00ff00ffull) * 6553601 >> 16;
-  *value = (v & 0x0000ffff0000ffffull) * 42949672960001ull >> 32;
+  *value = eight_digits_value (v);
+  return TRUE;
+}
+
+static inline gboolean
+ends_value (guint8 c)
+{
+  return c == ',' || c == '}' || c == ']' || is_ws (c);
+}
+
+gboolean
+chrono_json_read_small_uint (ChronoJsonScanner *s,
+                             guint64           *value)
+{
+  const guint8 *p = s->p;
+  guint64 v = 0;
+
+#ifdef __SSE2__
+  /* Up to eight digits, counted and converted without a loop. */
+  if (G_LIKELY (s->end - p >= 16))
+    {
+      __m128i bytes = _mm_loadu_si128 ((const __m128i *) p);
+      guint other = _mm_movemask_epi8 (_mm_or_si128 (_mm_cmplt_epi8 (bytes, _mm_set1_epi8 ('0')),
+                                                     _mm_cmpgt_epi8 (bytes, _mm_set1_epi8 ('9'))));
+      guint n = __builtin_ctz (other | 0x10000);
+
+      if (n >= 1 && n <= 8 && ends_value (p[n]))
+        {
+          guint64 w;
+
+          memcpy (&w, p, 8);
+          w = GUINT64_FROM_LE (w);
+          /* Leading '0's make N digits eight. */
+          if (n < 8)
+            w = w << (8 * (8 - n)) | G_GUINT64_CONSTANT (0x3030303030303030) >> (8 * n);
+          *value = eight_digits_value (w);
+          s->p = p + n;
+          return TRUE;
+        }
+    }
+#endif
+  while (p < s->end && p - s->p < 18 && *p >= '0' && *p <= '9')
+    v = v * 10 + (*p++ - '0');
+  if (p == s->p || p >= s->end || !ends_value (*p))
+    return FALSE;
+  *value = v;
+  s->p = p;
   return TRUE;
 }
 
@@ -444,15 +524,12 @@ gboolean
 chrono_json_read_us_to_ns (ChronoJsonScanner *s,
                            gint64            *ns)
 {
-  static const guint scale[4] = { 1000, 100, 10, 1 };
   const guint8 *p = s->p;
   const guint8 *end = s->end;
   guint64 ip = 0;
   guint64 eight;
   guint64 frac = 0;
   gint digits = 0;
-  gint nf = 0;
-  guint round = 0;
 
   /* Up to 18 integer digits: no overflow, and epoch microseconds (16)
    * take two steps. */
@@ -472,21 +549,12 @@ chrono_json_read_us_to_ns (ChronoJsonScanner *s,
   if (p < end && *p == '.')
     {
       p++;
-      while (p < end && nf < 3 && *p >= '0' && *p <= '9')
-        {
-          frac = frac * 10 + (*p++ - '0');
-          nf++;
-        }
-      /* Half away from zero: the next digit decides. */
-      if (p < end && *p >= '0' && *p <= '9')
-        round = *p >= '5';
-      while (p < end && *p >= '0' && *p <= '9')
-        p++;
+      frac = fraction_ns (&p, end);
     }
   /* It must end where chrono_json_read_number() would end it. */
   if (p >= end || is_number_byte (*p))
     return FALSE;
-  *ns = (gint64) (ip * 1000 + frac * scale[nf] + round);
+  *ns = (gint64) (ip * 1000 + frac);
   s->p = p;
   return TRUE;
 }
@@ -519,27 +587,16 @@ chrono_json_parse_us_to_ns (const guint8 *text,
       ip = ip * 10 + (*q++ - '0');
     if (q > p && ip <= (guint64) G_MAXINT64 / 1000 - 1 && (q == end || *q < '0' || *q > '9'))
       {
-        static const guint scale[4] = { 1000, 100, 10, 1 };
         guint64 frac = 0;
-        gint nf = 0;
-        guint round = 0;
 
         if (q < end && *q == '.')
           {
             q++;
-            while (q < end && nf < 3 && *q >= '0' && *q <= '9')
-              {
-                frac = frac * 10 + (*q++ - '0');
-                nf++;
-              }
-            if (q < end && *q >= '0' && *q <= '9')
-              round = *q >= '5';
-            while (q < end && *q >= '0' && *q <= '9')
-              q++;
+            frac = fraction_ns (&q, end);
           }
         if (q == end)
           {
-            gint64 v = (gint64) (ip * 1000 + frac * scale[nf] + round);
+            gint64 v = (gint64) (ip * 1000 + frac);
 
             *ns = negative ? -v : v;
             return TRUE;

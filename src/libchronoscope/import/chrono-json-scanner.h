@@ -122,6 +122,20 @@ chrono_json_next_member (ChronoJsonScanner *s,
     }
   if ((st = chrono_json_read_string (s, key)) != CHRONO_JSON_OK)
     return st;
+  /* Writers put ":" or ": " after a key. */
+  if (G_LIKELY (s->end - s->p >= 3 && s->p[0] == ':'))
+    {
+      if (s->p[1] > ' ')
+        {
+          s->p += 1;
+          return CHRONO_JSON_OK;
+        }
+      if (s->p[1] == ' ' && s->p[2] > ' ')
+        {
+          s->p += 2;
+          return CHRONO_JSON_OK;
+        }
+    }
   chrono_json_skip_ws (s);
   if (s->p >= s->end)
     return CHRONO_JSON_TRUNCATED;
@@ -140,6 +154,11 @@ ChronoJsonStatus chrono_json_skip_value      (ChronoJsonScanner *s);
 /* Decodes escapes into OUT (cleared first); FALSE on a bad escape. */
 gboolean         chrono_json_unescape        (const ChronoJsonString *str,
                                               GString                *out);
+/* Reads a non-negative integer of at most 18 digits that a ',', '}', ']'
+ * or white space ends. FALSE, with the scanner left where it was, for any
+ * other shape: the caller then reads the text. */
+gboolean         chrono_json_read_small_uint (ChronoJsonScanner *s,
+                                              guint64           *value);
 /* Reads a number of microseconds written as plain digits with an optional
  * fraction straight into nanoseconds, as chrono_json_parse_us_to_ns()
  * would convert its text. FALSE, with the scanner left where it was, for

@@ -71,6 +71,8 @@ struct _ChronoSource
   gsize             file_read;     /* atomic */
   gint              finished;      /* atomic */
   gint              cancelled;     /* atomic */
+  gboolean          whole_tried;   /* libdeflate had its go at gzip */
+  gboolean          whole_done;    /* and inflated the first member */
 
   GMutex            mutex;
   GCond             cond;
@@ -145,6 +147,15 @@ finish (ChronoSource *self,
 
   /* A decoder failing midway may have written past what it reported. */
   memset (self->reserve + available, 0, SLACK);
+
+  /* The rest of the last huge page holds nothing: give it back. */
+  {
+    gsize page = sysconf (_SC_PAGESIZE);
+    gsize used = (available + SLACK + page - 1) / page * page;
+
+    if (used < self->committed)
+      madvise (self->reserve + used, self->committed - used, MADV_DONTNEED);
+  }
 
   /* Trailing padding or a zip's directory count as read for progress. */
   if (error == NULL)
@@ -352,6 +363,25 @@ prefault_main (gpointer data)
   return NULL;
 }
 
+static gsize
+gzip_isize (ChronoSource *self)
+{
+  const guint8 *trailer = self->in + self->in_size - 4;
+
+  if (self->in_size < 18)
+    return 0;
+  return trailer[0] | (trailer[1] << 8) | (trailer[2] << 16) | ((gsize) trailer[3] << 24);
+}
+
+/* Anything after a member other than another member is ignored, like
+ * gzip(1) does. */
+static gboolean
+gzip_member_at (ChronoSource *self,
+                gsize         offset)
+{
+  return self->in_size - offset >= 2 && self->in[offset] == 0x1f && self->in[offset + 1] == 0x8b;
+}
+
 /* The first gzip member in one call to libdeflate, which inflates about
  * three times as fast as zlib but only whole buffers: the trailer's ISIZE
  * (the last member's size modulo 4 GiB) says how much room to make.
@@ -363,17 +393,14 @@ decode_gzip_whole (ChronoSource *self,
                    gsize        *consumed,
                    gsize        *produced)
 {
-  const guint8 *trailer = self->in + self->in_size - 4;
   struct libdeflate_decompressor *d;
-  gsize size;
+  gsize size = gzip_isize (self);
   gsize commit;
   enum libdeflate_result ret;
   Prefault prefault;
   GThread *prefaulter = NULL;
 
-  if (self->in_size < 18)
-    return FALSE;
-  size = trailer[0] | (trailer[1] << 8) | (trailer[2] << 16) | ((gsize) trailer[3] << 24);
+  self->whole_tried = TRUE;
   if (size == 0 || size / DEFLATE_MAX_RATIO > self->in_size || size > self->reserve_size - SLACK)
     return FALSE;
 
@@ -403,8 +430,12 @@ decode_gzip_whole (ChronoSource *self,
       g_thread_join (prefaulter);
     }
   if (ret != LIBDEFLATE_SUCCESS || is_cancelled (self))
-    return FALSE;
+    {
+      *consumed = *produced = 0;
+      return FALSE;
+    }
   publish (self, *produced, *consumed);
+  self->whole_done = TRUE;
   return TRUE;
 }
 
@@ -414,18 +445,14 @@ static gboolean
 decode_gzip (ChronoSource  *self,
              GError       **error)
 {
-  gsize consumed = 0;
-  gsize produced = 0;
+  gsize consumed = __atomic_load_n (&self->file_read, __ATOMIC_RELAXED);
+  gsize produced = __atomic_load_n (&self->available, __ATOMIC_RELAXED);
 
-  if (decode_gzip_whole (self, &consumed, &produced))
-    {
-      /* Anything after a member other than another member is ignored,
-       * like gzip(1) does. */
-      if (self->in_size - consumed < 2 || self->in[consumed] != 0x1f || self->in[consumed + 1] != 0x8b)
-        return TRUE;
-    }
-  else
-    produced = consumed = 0;
+  /* What source_start() inflated already stays. */
+  if (!self->whole_tried)
+    decode_gzip_whole (self, &consumed, &produced);
+  if (self->whole_done && !gzip_member_at (self, consumed))
+    return TRUE;
   return decode_deflate (self, consumed, self->in_size, produced, 16 + 15, "gzip", error);
 }
 
@@ -792,6 +819,20 @@ source_start (ChronoSource  *self,
 
   if (!reserve_output (self, error))
     goto fail;
+
+  /* A small gzip file is inflated before a thread could start: libdeflate
+   * takes it whole, and its size bounds the work. The rest of a file of
+   * several members still streams on the worker. */
+  if (self->compression == CHRONO_COMPRESSION_GZIP && gzip_isize (self) <= SMALL_OUTPUT)
+    {
+      gsize consumed, produced;
+
+      if (decode_gzip_whole (self, &consumed, &produced) && !gzip_member_at (self, consumed))
+        {
+          finish (self, NULL);
+          return self;
+        }
+    }
 
   self->thread = g_thread_try_new ("chrono-source", decompress_thread,
                                    self, error);
