@@ -58,6 +58,8 @@ kind_label (ChronoKind kind)
     case CHRONO_KIND_ASYNC:          return _("Async");
     case CHRONO_KIND_OVERHEAD:       return _("Overhead");
     case CHRONO_KIND_TRACE:          return _("Trace");
+    case CHRONO_KIND_INSTRUCTION:    return _("Engine instructions");
+    case CHRONO_KIND_DMA:            return _("DMA transfers");
     case CHRONO_KIND_OTHER:
     case CHRONO_N_KINDS:
     default:                         return _("Other");

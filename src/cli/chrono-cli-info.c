@@ -64,6 +64,9 @@ summary_json (ChronoTrace *trace)
   add_int (b, "counter_samples", stats->counter_samples);
   add_int (b, "flows", stats->flows);
   add_int (b, "launch_links", stats->launch_links);
+  json_builder_set_member_name (b, "engines");
+  add_counts (b, stats->engines);
+  add_int (b, "dependencies", stats->dependencies);
   add_int (b, "processes", chrono_trace_get_n_processes (trace));
   add_int (b, "tracks", chrono_trace_get_n_tracks (trace));
   add_int (b, "start_ns", chrono_trace_get_start_ns (trace));

@@ -109,7 +109,7 @@ main (int    argc,
           ", \"dma\": %" G_GUINT64_FORMAT ", \"dependencies\": %" G_GUINT64_FORMAT
           ", \"dangling\": %" G_GUINT64_FORMAT ", \"semaphore_edges\": %" G_GUINT64_FORMAT
           ", \"damage_at\": %" G_GUINT64_FORMAT "}\n",
-          c.bytes, c.instructions, c.dma, c.dep_edges - c.dangling_deps + c.semaphore_edges,
+          c.bytes, c.instructions, c.dma, c.dep_edges + c.semaphore_edges,
           c.dangling_deps, c.semaphore_edges, c.damage_at);
   return 0;
 }

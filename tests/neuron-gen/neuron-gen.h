@@ -53,7 +53,7 @@ typedef struct {
   guint64 dma;
   guint64 per_queue[NEURON_GEN_N_QUEUES];
   guint64 dep_edges;          /* inst_dep_ids that name an instruction of the file */
-  guint64 dangling_deps;      /* inst_dep_ids that name none */
+  guint64 dangling_deps;      /* further inst_dep_ids that name none */
   guint64 semaphore_edges;    /* waits, each satisfied by one earlier update */
   guint64 semaphore_updates;  /* semaphore_update records */
   guint64 semaphores;         /* distinct semaphores among them */

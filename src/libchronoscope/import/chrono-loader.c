@@ -9,9 +9,13 @@
 
 #include "chrono-chrome-importer.h"
 #include "chrono-loader.h"
+#include "chrono-neuron.h"
+#include "chrono-neuron-device-importer.h"
 #include "chrono-trace-private.h"
 
 G_DEFINE_QUARK (chrono-load-error-quark, chrono_load_error)
+
+#define SNIFF_BYTES (64 * 1024)
 
 /* The first byte that is not white space, waiting for it if need be. */
 static gint
@@ -37,6 +41,20 @@ first_byte (ChronoSource *source,
     }
   *offset = i;
   return -1;
+}
+
+/* Neuron profiler JSON is recognised by its top-level keys, which come
+ * within the first bytes. */
+static ChronoNeuronFormat
+sniff_neuron (ChronoSource *source,
+              gsize         offset)
+{
+  gboolean finished = FALSE;
+  gsize avail = chrono_source_wait (source, 0, &finished);
+
+  while (!finished && avail < SNIFF_BYTES)
+    avail = chrono_source_wait (source, avail, &finished);
+  return chrono_neuron_sniff (chrono_source_get_data (source) + offset, avail - offset);
 }
 
 static void
@@ -65,7 +83,9 @@ load (ChronoSource       *source,
     handler = g_cancellable_connect (cancellable, G_CALLBACK (cancel_source), source, NULL);
 
   c = first_byte (source, &offset);
-  if (c == '{' || c == '[')
+  if (c == '{' && sniff_neuron (source, offset) == CHRONO_NEURON_DEVICE)
+    ok = chrono_neuron_device_importer_run (trace, source, cancellable, progress, user_data, error);
+  else if (c == '{' || c == '[')
     ok = chrono_chrome_importer_run (trace, source, cancellable, progress, user_data, error);
   else
     {

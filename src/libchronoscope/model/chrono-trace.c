@@ -44,6 +44,7 @@ chrono_trace_finalize (GObject *object)
   g_clear_pointer (&self->flows, g_array_unref);
   g_clear_pointer (&self->metadata, g_hash_table_unref);
   g_clear_pointer (&self->stats.phases, g_hash_table_unref);
+  g_clear_pointer (&self->stats.engines, g_hash_table_unref);
   g_clear_pointer (&self->stats.warnings, g_ptr_array_unref);
 
   G_OBJECT_CLASS (chrono_trace_parent_class)->finalize (object);
@@ -64,6 +65,7 @@ chrono_trace_init (ChronoTrace *self)
   self->flows = g_array_new (FALSE, FALSE, sizeof (ChronoFlow));
   self->metadata = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->stats.phases = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->stats.engines = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->stats.warnings = g_ptr_array_new_with_free_func (g_free);
   self->rank = -1;
   self->world_size = -1;
@@ -390,6 +392,9 @@ compare_tracks (gconstpointer a,
     return x->process < y->process ? -1 : 1;
   if (x->type != y->type)
     return x->type < y->type ? -1 : 1;
+  /* The order the profiler asked for (thread_sort_index, engine order). */
+  if (x->has_sort_index && y->has_sort_index && x->sort_index != y->sort_index)
+    return x->sort_index < y->sort_index ? -1 : 1;
   /* The busiest track of a kind first: that is where the time goes. */
   return x->n_spans > y->n_spans ? -1 : x->n_spans < y->n_spans;
 }

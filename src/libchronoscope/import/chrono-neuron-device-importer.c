@@ -1,0 +1,1083 @@
+/* chrono-neuron-device-importer.c
+ *
+ * The legacy device profile of the Neuron profiler is one JSON object of
+ * tables, each an array of flat records: "instruction", "dma",
+ * "semaphore_update", "cc_op", "cc_instruction" and "summary" (every key
+ * optional, in any order). One streaming pass reads the few fields the
+ * model needs; a span's args are the offset of its whole record, so the
+ * details pane shows every field as the profiler wrote it.
+ *
+ * Times are integer nanoseconds from the start of the profile. Ids are
+ * 64-bit: an instruction's own id is often printed signed and the same id
+ * unsigned in another's inst_dep_ids, so ids are compared as guint64.
+ *
+ * Dependencies come from inst_dep_ids, and from the semaphores: a wait
+ * "$S[n]>=v" in an instruction's operands is satisfied by the update
+ * ("S[n] (owner)++@complete", or a DMA's completion semaphore) that made
+ * S[n] reach v.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include "chrono-json-scanner.h"
+#include "chrono-neuron.h"
+#include "chrono-neuron-device-importer.h"
+#include "chrono-trace-private.h"
+#include "chrono-track-builder.h"
+
+#define PROGRESS_EVERY     (1u << 15)
+#define MAX_WARNINGS       10
+#define MAX_WAIT_WALK      256
+
+typedef enum {
+  TABLE_INSTRUCTION,
+  TABLE_DMA,
+  TABLE_SEMAPHORE,
+  TABLE_CC_OP,
+  TABLE_CC_INSTRUCTION,
+  N_TABLES
+} Table;
+
+static const char * const table_keys[N_TABLES] = {
+  "instruction", "dma", "semaphore_update", "cc_op", "cc_instruction",
+};
+
+typedef enum {
+  ENGINE_TENSOR,
+  ENGINE_TENSOR_MATRIX,
+  ENGINE_VECTOR,
+  ENGINE_SCALAR,
+  ENGINE_GPSIMD,
+  ENGINE_SYNC,
+  N_ENGINES
+} Engine;
+
+typedef struct {
+  const char *key;        /* as in "engines" of the load statistics */
+  const char *display;    /* the timeline row */
+  const char *aliases[5]; /* labels and subgroups the profiler writes */
+} EngineInfo;
+
+static const EngineInfo engines[N_ENGINES] = {
+  { "Tensor", "Tensor (PE)", { "Tensor", "TensorE", "PE", NULL } },
+  { "TensorMatrix", "TensorMatrix (PE)", { "TensorMatrix", "TensorMatrixE", NULL } },
+  { "Vector", "Vector (DVE)", { "Vector", "VectorE", "DVE", NULL } },
+  { "Scalar", "Scalar (ACT)", { "Scalar", "ScalarE", "ACT", "Activation", NULL } },
+  { "GpSimd", "GpSimd (POOL)", { "GpSimd", "GpSimdE", "Pool", "POOL", NULL } },
+  { "Sync", "Sync (SP)", { "Sync", "SyncE", "SP", NULL } },
+};
+
+/* Row order inside a NeuronCore: engines, DMA queues, collectives,
+ * semaphores. */
+enum {
+  SORT_ENGINE = 0,
+  SORT_OTHER_ENGINE = 20,
+  SORT_DMA = 1000,
+  SORT_COLLECTIVES = 100000,
+  SORT_CC_CORE = 100001,
+  SORT_SEMAPHORE = 200000,
+};
+
+typedef struct {
+  guint64             id;
+  ChronoTrackBuilder *b;
+  guint32             span;
+} InstId;
+
+typedef struct {
+  gint64              ts;
+  gint32              delta;
+  guint32             seq;
+  ChronoTrackBuilder *b;
+  guint32             span;
+} SemUpdate;
+
+typedef struct {
+  guint32             sem;
+  gint64              value;
+  gint64              ts;
+  ChronoTrackBuilder *b;
+  guint32             span;
+} SemWait;
+
+typedef struct {
+  const guint8    *start;
+  guint64          ts, dur, end, id, core;
+  gboolean         has_ts, has_dur, has_end, has_id, has_core, has_value;
+  gdouble          value;
+  ChronoJsonString label, subgroup, opcode, operands, semaphore, name;
+  const guint8    *deps;           /* '[' of inst_dep_ids */
+} Record;
+
+typedef struct {
+  ChronoTrace        *trace;
+  ChronoSource       *source;
+  const guint8       *base;
+  ChronoJsonScanner   s;
+  GCancellable       *cancellable;
+  ChronoProgressFunc  progress;
+  gpointer            progress_data;
+
+  GPtrArray          *builders;
+  ChronoTrackBuilder *engine_tracks[N_ENGINES];
+  GHashTable         *named_tracks;   /* display string id -> builder */
+  guint               n_queues;
+  guint32             cats[N_TABLES];
+  GString            *scratch;
+
+  GArray             *edges;          /* ChronoSpanEdge */
+  GArray             *ids;            /* InstId */
+  GArray             *deps;           /* InstId: predecessor id, successor span */
+  GHashTable         *sem_updates;    /* semaphore number -> GArray of SemUpdate */
+  GArray             *waits;          /* SemWait */
+  guint32             update_seq;
+
+  gint64              min_ts;
+  gint64              max_ts;
+  guint64             records;
+  guint64             skipped;
+  guint64             unresolved_deps;
+  guint64             unmatched_waits;
+  guint32             until_progress;
+} Importer;
+
+/* -------------------------------------------------------------------- */
+/* Tracks                                                               */
+
+static guint32
+intern (Importer               *imp,
+        const ChronoJsonString *str)
+{
+  if (str->escaped && chrono_json_unescape (str, imp->scratch))
+    return chrono_string_table_intern (imp->trace->strings, imp->scratch->str, imp->scratch->len);
+  return chrono_string_table_intern (imp->trace->strings, (const char *) str->start, str->len);
+}
+
+static guint32
+intern_text (Importer   *imp,
+             const char *text)
+{
+  return chrono_string_table_intern (imp->trace->strings, text, strlen (text));
+}
+
+static ChronoTrackBuilder *
+new_track (Importer        *imp,
+           ChronoTrackType  type,
+           guint32          name,
+           gint64           sort_index)
+{
+  ChronoTrackKey key = { 0, type, { name, TRUE } };
+  ChronoId pid = { 0, FALSE };
+  ChronoTrackBuilder *b = chrono_track_builder_new (&key, pid);
+
+  b->track.name = name;
+  b->track.sort_index = sort_index;
+  b->track.has_sort_index = TRUE;
+  g_ptr_array_add (imp->builders, b);
+  return b;
+}
+
+/* The row called NAME, made with SORT_INDEX the first time. */
+static ChronoTrackBuilder *
+named_track (Importer        *imp,
+             ChronoTrackType  type,
+             guint32          name,
+             gint64           sort_index)
+{
+  ChronoTrackBuilder *b = g_hash_table_lookup (imp->named_tracks, GUINT_TO_POINTER (name));
+
+  if (b == NULL)
+    {
+      b = new_track (imp, type, name, sort_index);
+      g_hash_table_insert (imp->named_tracks, GUINT_TO_POINTER (name), b);
+    }
+  return b;
+}
+
+static gboolean
+str_is (const ChronoJsonString *str,
+        const char             *text,
+        gsize                   len)
+{
+  return str->len == len && memcmp (str->start, text, len) == 0;
+}
+
+/* Perfetto-style rows ("Vector Engine - Row 3") name the same engine. */
+static gsize
+engine_name_len (const ChronoJsonString *label)
+{
+  static const char * const suffixes[] = { " Engine", " - Row" };
+  gsize len = label->len;
+
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    {
+      const guint8 *hit = memmem (label->start, len, suffixes[i], strlen (suffixes[i]));
+      if (hit != NULL)
+        len = hit - label->start;
+    }
+  return len;
+}
+
+static ChronoTrackBuilder *
+engine_track (Importer *imp,
+              Record   *r,
+              guint    *engine_out)
+{
+  const ChronoJsonString *label = r->label.start ? &r->label : &r->subgroup;
+  gsize len;
+
+  if (label->start == NULL || label->len == 0)
+    {
+      *engine_out = N_ENGINES;
+      return named_track (imp, CHRONO_TRACK_STREAM, intern_text (imp, "Unknown engine"), SORT_OTHER_ENGINE);
+    }
+  len = engine_name_len (label);
+  for (guint e = 0; e < N_ENGINES; e++)
+    for (guint a = 0; engines[e].aliases[a]; a++)
+      if (str_is (label, engines[e].aliases[a], len) && len == strlen (engines[e].aliases[a]))
+        {
+          *engine_out = e;
+          if (imp->engine_tracks[e] == NULL)
+            imp->engine_tracks[e] = new_track (imp, CHRONO_TRACK_STREAM,
+                                               intern_text (imp, engines[e].display), SORT_ENGINE + e);
+          return imp->engine_tracks[e];
+        }
+  *engine_out = N_ENGINES;
+  return named_track (imp, CHRONO_TRACK_STREAM,
+                      chrono_string_table_intern (imp->trace->strings, (const char *) label->start, len),
+                      SORT_OTHER_ENGINE);
+}
+
+/* -------------------------------------------------------------------- */
+/* Semaphores                                                           */
+
+static void
+add_update (Importer           *imp,
+            guint32             sem,
+            gint64              ts,
+            gint32              delta,
+            ChronoTrackBuilder *b,
+            guint32             span)
+{
+  GArray *updates = g_hash_table_lookup (imp->sem_updates, GUINT_TO_POINTER (sem));
+  SemUpdate u = { ts, delta, imp->update_seq++, b, span };
+
+  if (updates == NULL)
+    {
+      updates = g_array_new (FALSE, FALSE, sizeof (SemUpdate));
+      g_hash_table_insert (imp->sem_updates, GUINT_TO_POINTER (sem), updates);
+    }
+  g_array_append_val (updates, u);
+}
+
+/* "S[12]" or "$S[12]" at P: the number, and P moved past ']'. */
+static gboolean
+parse_sem_ref (const guint8 **p,
+               const guint8  *end,
+               guint32       *sem)
+{
+  const guint8 *q = *p;
+  guint64 n = 0;
+
+  if (q < end && *q == '$')
+    q++;
+  if (end - q < 4 || q[0] != 'S' || q[1] != '[')
+    return FALSE;
+  q += 2;
+  if (q >= end || *q < '0' || *q > '9')
+    return FALSE;
+  while (q < end && *q >= '0' && *q <= '9' && n < G_MAXUINT32)
+    n = n * 10 + (*q++ - '0');
+  if (q >= end || *q != ']' || n >= G_MAXUINT32)
+    return FALSE;
+  *p = q + 1;
+  *sem = (guint32) n;
+  return TRUE;
+}
+
+/* Waits ($S[n]>=v) and updates (S[n] (owner)++@complete) of an operand
+ * string; other tokens are left alone. */
+static void
+scan_operands (Importer           *imp,
+               const Record       *r,
+               ChronoTrackBuilder *b,
+               guint32             span,
+               gint64              start,
+               gint64              end_ts)
+{
+  const guint8 *p = r->operands.start;
+  const guint8 *end = p + r->operands.len;
+
+  while (p < end)
+    {
+      const guint8 *tok = p;
+      const guint8 *tok_end = memchr (p, ' ', end - p);
+      guint32 sem;
+
+      if (tok_end == NULL)
+        tok_end = end;
+      p = tok_end + 1;
+      if (!parse_sem_ref (&tok, tok_end, &sem))
+        continue;
+      if (tok_end - tok >= 3 && tok[0] == '>' && tok[1] == '=')
+        {
+          gint64 v;
+
+          if (chrono_json_parse_int64 (tok + 2, tok_end - (tok + 2), &v))
+            {
+              SemWait w = { sem, v, start, b, span };
+              g_array_append_val (imp->waits, w);
+            }
+          continue;
+        }
+      /* The owner may follow as its own token: "S[5] (Tensor)++@complete". */
+      if (tok == tok_end && p < end && *p == '(')
+        {
+          tok = p;
+          tok_end = memchr (p, ' ', end - p);
+          if (tok_end == NULL)
+            tok_end = end;
+          p = tok_end + 1;
+        }
+      {
+        const guint8 *inc = memmem (tok, tok_end - tok, "++", 2);
+        const guint8 *dec = memmem (tok, tok_end - tok, "--", 2);
+        const guint8 *at = inc ? inc : dec;
+
+        if (at != NULL)
+          {
+            gboolean on_read = memmem (at, tok_end - at, "@read", 5) != NULL;
+            add_update (imp, sem, on_read ? start : end_ts, inc ? 1 : -1, b, span);
+          }
+      }
+    }
+}
+
+static gint
+compare_updates (gconstpointer a,
+                 gconstpointer b)
+{
+  const SemUpdate *x = a, *y = b;
+
+  if (x->ts != y->ts)
+    return x->ts < y->ts ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Each wait comes from the update that made the semaphore reach its value,
+ * the latest such update at or before the wait. */
+static void
+match_waits (Importer *imp)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+  g_autoptr(GHashTable) values = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+
+  g_hash_table_iter_init (&iter, imp->sem_updates);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      GArray *updates = value;
+      gint64 *running = g_new (gint64, MAX (updates->len, 1));
+      gint64 v = 0;
+
+      g_array_sort (updates, compare_updates);
+      for (guint i = 0; i < updates->len; i++)
+        running[i] = v += g_array_index (updates, SemUpdate, i).delta;
+      g_hash_table_insert (values, key, running);
+    }
+
+  for (guint i = 0; i < imp->waits->len; i++)
+    {
+      const SemWait *w = &g_array_index (imp->waits, SemWait, i);
+      GArray *updates = g_hash_table_lookup (imp->sem_updates, GUINT_TO_POINTER (w->sem));
+      const gint64 *running = g_hash_table_lookup (values, GUINT_TO_POINTER (w->sem));
+      guint lo = 0, hi, steps = 0;
+      const SemUpdate *u;
+      ChronoSpanEdge edge;
+
+      if (updates == NULL)
+        {
+          imp->unmatched_waits++;
+          continue;
+        }
+      /* The first update after the wait's start. */
+      hi = updates->len;
+      while (lo < hi)
+        {
+          guint mid = lo + (hi - lo) / 2;
+          if (g_array_index (updates, SemUpdate, mid).ts <= w->ts)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      if (lo == 0 || running[lo - 1] < w->value)
+        {
+          imp->unmatched_waits++;
+          continue;
+        }
+      lo--;
+      while (lo > 0 && running[lo - 1] >= w->value && steps++ < MAX_WAIT_WALK)
+        lo--;
+      u = &g_array_index (updates, SemUpdate, lo);
+      edge = (ChronoSpanEdge) { u->b, w->b, u->span, w->span, CHRONO_FLOW_SEMAPHORE };
+      g_array_append_val (imp->edges, edge);
+    }
+}
+
+/* -------------------------------------------------------------------- */
+/* Dependencies                                                         */
+
+static gint
+compare_ids (gconstpointer a,
+             gconstpointer b)
+{
+  guint64 x = ((const InstId *) a)->id, y = ((const InstId *) b)->id;
+  return x < y ? -1 : x > y;
+}
+
+static void
+resolve_deps (Importer *imp)
+{
+  const InstId *ids;
+  guint n;
+
+  g_array_sort (imp->ids, compare_ids);
+  ids = (const InstId *) imp->ids->data;
+  n = imp->ids->len;
+  for (guint i = 0; i < imp->deps->len; i++)
+    {
+      const InstId *d = &g_array_index (imp->deps, InstId, i);
+      guint lo = 0, hi = n;
+      ChronoSpanEdge edge;
+
+      while (lo < hi)
+        {
+          guint mid = lo + (hi - lo) / 2;
+          if (ids[mid].id < d->id)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      if (lo == n || ids[lo].id != d->id)
+        {
+          imp->unresolved_deps++;
+          continue;
+        }
+      edge = (ChronoSpanEdge) { ids[lo].b, d->b, ids[lo].span, d->span, CHRONO_FLOW_DEPENDENCY };
+      g_array_append_val (imp->edges, edge);
+    }
+}
+
+/* The predecessor ids of an inst_dep_ids array (already checked by the
+ * scan of the record). */
+static void
+read_deps (Importer           *imp,
+           const guint8       *at,
+           ChronoTrackBuilder *b,
+           guint32             span)
+{
+  ChronoJsonScanner s = { at + 1, imp->s.end, NULL, NULL };
+
+  for (;;)
+    {
+      guint64 id;
+      gboolean ok;
+
+      chrono_json_skip_ws (&s);
+      if (s.p >= s.end || *s.p == ']')
+        return;
+      if (*s.p == ',')
+        {
+          s.p++;
+          continue;
+        }
+      if (chrono_neuron_read_int (&s, &id, &ok) != CHRONO_JSON_OK)
+        return;
+      if (ok)
+        {
+          InstId d = { id, b, span };
+          g_array_append_val (imp->deps, d);
+        }
+    }
+}
+
+/* -------------------------------------------------------------------- */
+/* Records                                                              */
+
+static void
+warn_skipped (Importer     *imp,
+              const Record *r,
+              Table         table,
+              const char   *what)
+{
+  imp->skipped++;
+  if (imp->skipped <= MAX_WARNINGS)
+    chrono_trace_add_warning (imp->trace, "byte %" G_GUINT64_FORMAT ": a \"%s\" record %s; skipped",
+                              (guint64) (r->start - imp->base), table_keys[table], what);
+}
+
+static void
+note_time (Importer *imp,
+           gint64    start,
+           gint64    end)
+{
+  imp->min_ts = MIN (imp->min_ts, start);
+  imp->max_ts = MAX (imp->max_ts, end);
+}
+
+static ChronoJsonStatus
+read_string_member (ChronoJsonScanner *s,
+                    ChronoJsonString  *out)
+{
+  if (*s->p == '"')
+    return chrono_json_read_string (s, out);
+  return chrono_json_skip_value (s);
+}
+
+static ChronoJsonStatus
+parse_record (Importer *imp,
+              Table     table,
+              Record   *r)
+{
+  ChronoJsonScanner *s = &imp->s;
+  ChronoJsonStatus st;
+  gboolean done = FALSE;
+  gboolean bad_time = FALSE;
+
+  memset (r, 0, sizeof *r);
+  r->start = s->p;
+  s->p++;
+  for (gboolean first = TRUE;; first = FALSE)
+    {
+      ChronoJsonString key;
+      gboolean ok = TRUE;
+
+      if ((st = chrono_json_next_member (s, first, &key, &done)) != CHRONO_JSON_OK)
+        return st;
+      if (done)
+        break;
+      if (str_is (&key, "timestamp", 9) || str_is (&key, "start_ts", 8))
+        {
+          st = chrono_neuron_read_int (s, &r->ts, &ok);
+          r->has_ts = ok;
+          bad_time |= !ok;
+        }
+      else if (str_is (&key, "duration", 8) || str_is (&key, "duration_ns", 11))
+        {
+          st = chrono_neuron_read_int (s, &r->dur, &ok);
+          r->has_dur = ok;
+          bad_time |= !ok;
+        }
+      else if (str_is (&key, "end_ts", 6))
+        st = chrono_neuron_read_int (s, &r->end, &r->has_end);
+      else if (str_is (&key, "id", 2) && table == TABLE_SEMAPHORE)
+        st = read_string_member (s, &r->name);
+      else if (str_is (&key, "id", 2))
+        st = chrono_neuron_read_int (s, &r->id, &r->has_id);
+      else if (str_is (&key, "label", 5))
+        st = read_string_member (s, &r->label);
+      else if (str_is (&key, "subgroup", 8) || str_is (&key, "queue_name", 10))
+        {
+          /* A queue's name alone groups better than name-Q-E. */
+          if (r->subgroup.start == NULL || str_is (&key, "subgroup", 8))
+            st = read_string_member (s, &r->subgroup);
+          else
+            st = chrono_json_skip_value (s);
+        }
+      else if (str_is (&key, "opcode", 6) || str_is (&key, "description", 11) ||
+               str_is (&key, "operation", 9))
+        st = read_string_member (s, &r->opcode);
+      else if (str_is (&key, "operands", 8))
+        st = read_string_member (s, &r->operands);
+      else if (str_is (&key, "semaphore_id", 12))
+        st = read_string_member (s, &r->semaphore);
+      else if (str_is (&key, "core_idx", 8))
+        st = chrono_neuron_read_int (s, &r->core, &r->has_core);
+      else if (str_is (&key, "value", 5))
+        st = chrono_neuron_read_double (s, &r->value, &r->has_value);
+      else if (str_is (&key, "inst_dep_ids", 12))
+        {
+          r->deps = *s->p == '[' ? s->p : NULL;
+          st = chrono_json_skip_value (s);
+        }
+      else
+        st = chrono_json_skip_value (s);
+      if (st != CHRONO_JSON_OK)
+        return st;
+    }
+  if (bad_time)
+    r->has_ts = FALSE;
+  return CHRONO_JSON_OK;
+}
+
+static void
+handle_instruction (Importer *imp,
+                    Record   *r)
+{
+  ChronoTrackBuilder *b;
+  guint engine;
+  guint32 span;
+  gint64 start = (gint64) r->ts;
+  gint64 dur = r->has_dur ? (gint64) r->dur : 0;
+
+  b = engine_track (imp, r, &engine);
+  span = chrono_track_builder_add_span (b, start, dur, r->opcode.start ? intern (imp, &r->opcode) : 0,
+                                        imp->cats[TABLE_INSTRUCTION], r->start - imp->base,
+                                        CHRONO_KIND_INSTRUCTION, r->has_dur ? 0 : CHRONO_SPAN_NO_DUR);
+  note_time (imp, start, start + dur);
+  if (r->has_id)
+    {
+      InstId id = { r->id, b, span };
+      g_array_append_val (imp->ids, id);
+    }
+  if (r->deps != NULL)
+    read_deps (imp, r->deps, b, span);
+  if (r->operands.start != NULL)
+    scan_operands (imp, r, b, span, start, start + dur);
+}
+
+static void
+handle_dma (Importer *imp,
+            Record   *r)
+{
+  ChronoTrackBuilder *b;
+  g_autofree char *row = NULL;
+  gint64 start = (gint64) r->ts;
+  gint64 dur = r->has_dur ? (gint64) r->dur : 0;
+  const ChronoJsonString *queue = &r->subgroup;
+  guint32 span;
+
+  row = g_strdup_printf ("DMA queue %.*s", queue->start ? (int) queue->len : 1,
+                         queue->start ? (const char *) queue->start : "?");
+  b = g_hash_table_lookup (imp->named_tracks, GUINT_TO_POINTER (intern_text (imp, row)));
+  if (b == NULL)
+    b = named_track (imp, CHRONO_TRACK_STREAM, intern_text (imp, row), SORT_DMA + imp->n_queues++);
+  span = chrono_track_builder_add_span (b, start, dur, queue->start ? intern (imp, queue) : 0,
+                                        imp->cats[TABLE_DMA], r->start - imp->base,
+                                        CHRONO_KIND_DMA, r->has_dur ? 0 : CHRONO_SPAN_NO_DUR);
+  note_time (imp, start, start + dur);
+  if (r->semaphore.start != NULL)
+    {
+      const guint8 *p = r->semaphore.start;
+      guint32 sem;
+
+      /* "-1" is no semaphore. */
+      if (parse_sem_ref (&p, r->semaphore.start + r->semaphore.len, &sem))
+        add_update (imp, sem, start + dur, 1, b, span);
+    }
+}
+
+static void
+handle_semaphore (Importer *imp,
+                  Record   *r)
+{
+  ChronoTrackBuilder *b;
+  guint32 name;
+  const guint8 *p;
+  guint32 sem = 0;
+
+  if (r->name.start == NULL || !r->has_value)
+    {
+      warn_skipped (imp, r, TABLE_SEMAPHORE, "has no \"id\" or \"value\"");
+      return;
+    }
+  name = intern (imp, &r->name);
+  p = r->name.start;
+  parse_sem_ref (&p, r->name.start + r->name.len, &sem);
+  b = named_track (imp, CHRONO_TRACK_COUNTER, name, SORT_SEMAPHORE + sem);
+  chrono_track_builder_add_sample (b, (gint64) r->ts, r->value);
+  note_time (imp, (gint64) r->ts, (gint64) r->ts);
+}
+
+static void
+handle_collective (Importer *imp,
+                   Table     table,
+                   Record   *r)
+{
+  ChronoTrackBuilder *b;
+  gint64 start = (gint64) r->ts;
+  gint64 dur = r->has_dur ? (gint64) r->dur : r->has_end ? (gint64) r->end - start : 0;
+
+  if (table == TABLE_CC_OP)
+    b = named_track (imp, CHRONO_TRACK_STREAM, intern_text (imp, "Collectives"), SORT_COLLECTIVES);
+  else
+    {
+      g_autofree char *row = g_strdup_printf ("CC-core %" G_GUINT64_FORMAT, r->has_core ? r->core : 0);
+      b = named_track (imp, CHRONO_TRACK_STREAM, intern_text (imp, row),
+                       SORT_CC_CORE + (r->has_core ? (gint64) MIN (r->core, 10000) : 0));
+    }
+  chrono_track_builder_add_span (b, start, MAX (dur, 0), r->opcode.start ? intern (imp, &r->opcode) : 0,
+                                 imp->cats[table], r->start - imp->base,
+                                 CHRONO_KIND_COLLECTIVE, 0);
+  note_time (imp, start, start + MAX (dur, 0));
+}
+
+static void
+handle_record (Importer *imp,
+               Table     table,
+               Record   *r)
+{
+  imp->records++;
+  if (!r->has_ts)
+    {
+      warn_skipped (imp, r, table, "has no numeric \"timestamp\"");
+      return;
+    }
+  switch (table)
+    {
+    case TABLE_INSTRUCTION:
+      handle_instruction (imp, r);
+      break;
+    case TABLE_DMA:
+      handle_dma (imp, r);
+      break;
+    case TABLE_SEMAPHORE:
+      handle_semaphore (imp, r);
+      break;
+    case TABLE_CC_OP:
+    case TABLE_CC_INSTRUCTION:
+      handle_collective (imp, table, r);
+      break;
+    case N_TABLES:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* -------------------------------------------------------------------- */
+/* The pass                                                             */
+
+static gboolean
+syntax_error (Importer  *imp,
+              GError   **error)
+{
+  g_set_error (error, CHRONO_LOAD_ERROR, CHRONO_LOAD_ERROR_SYNTAX,
+               "%s: byte %" G_GUINT64_FORMAT ": expected %s",
+               imp->trace->path,
+               (guint64) ((imp->s.error_at ? imp->s.error_at : imp->s.p) - imp->base),
+               imp->s.expected ? imp->s.expected : "JSON");
+  return FALSE;
+}
+
+static void
+truncated (Importer   *imp,
+           const char *where)
+{
+  imp->trace->stats.truncated = TRUE;
+  chrono_trace_add_warning (imp->trace,
+                            "the file ends inside %s at byte %" G_GUINT64_FORMAT
+                            ": loaded the %" G_GUINT64_FORMAT " complete records before it",
+                            where, (guint64) (imp->s.end - imp->base), imp->records);
+}
+
+/* The records of one table; FALSE on a syntax error or cancellation. */
+static gboolean
+parse_table (Importer  *imp,
+             Table      table,
+             gboolean  *stop,
+             GError   **error)
+{
+  ChronoJsonScanner *s = &imp->s;
+
+  s->p++;  /* '[' */
+  for (;;)
+    {
+      ChronoJsonStatus st;
+      Record r;
+
+      chrono_json_skip_ws (s);
+      if (s->p >= s->end)
+        {
+          truncated (imp, "a table");
+          *stop = TRUE;
+          return TRUE;
+        }
+      if (*s->p == ']')
+        {
+          s->p++;
+          return TRUE;
+        }
+      if (*s->p == ',')
+        {
+          s->p++;
+          continue;
+        }
+      if (*s->p != '{')
+        {
+          const guint8 *at = s->p;
+
+          if ((st = chrono_json_skip_value (s)) == CHRONO_JSON_SYNTAX)
+            return syntax_error (imp, error);
+          if (st == CHRONO_JSON_TRUNCATED)
+            {
+              truncated (imp, "a table");
+              *stop = TRUE;
+              return TRUE;
+            }
+          r.start = at;
+          warn_skipped (imp, &r, table, "is not an object");
+          continue;
+        }
+      st = parse_record (imp, table, &r);
+      if (st == CHRONO_JSON_SYNTAX)
+        return syntax_error (imp, error);
+      if (st == CHRONO_JSON_TRUNCATED)
+        {
+          truncated (imp, "a record");
+          *stop = TRUE;
+          return TRUE;
+        }
+      handle_record (imp, table, &r);
+      if (--imp->until_progress == 0)
+        {
+          imp->until_progress = PROGRESS_EVERY;
+          if (g_cancellable_set_error_if_cancelled (imp->cancellable, error))
+            return FALSE;
+          if (imp->progress)
+            imp->progress (s->p - imp->base, s->end - imp->base, imp->progress_data);
+        }
+    }
+}
+
+static void
+keep_metadata (Importer     *imp,
+               const char   *key,
+               const guint8 *start,
+               const guint8 *end)
+{
+  ChronoRange *range = g_new (ChronoRange, 1);
+
+  range->offset = start - imp->base;
+  range->length = (guint32) MIN (end - start, G_MAXUINT32);
+  g_hash_table_insert (imp->trace->metadata, g_strdup (key), range);
+}
+
+/* summary: an array whose first element is the summary metrics (or,
+ * tolerated, the metrics object itself). */
+static ChronoJsonStatus
+read_summary (Importer *imp)
+{
+  ChronoJsonScanner *s = &imp->s;
+  const guint8 *start = s->p;
+  const guint8 *element;
+  ChronoJsonStatus st;
+
+  if (*start == '[')
+    {
+      s->p++;
+      chrono_json_skip_ws (s);
+      element = s->p;
+      if (s->p < s->end && *s->p == '{')
+        {
+          if ((st = chrono_json_skip_value (s)) != CHRONO_JSON_OK)
+            return st;
+          keep_metadata (imp, "neuron_summary", element, s->p);
+        }
+      s->p = start;
+    }
+  if ((st = chrono_json_skip_value (s)) != CHRONO_JSON_OK)
+    return st;
+  if (*start == '{')
+    keep_metadata (imp, "neuron_summary", start, s->p);
+  return CHRONO_JSON_OK;
+}
+
+static gboolean
+parse_root (Importer  *imp,
+            GError   **error)
+{
+  ChronoJsonScanner *s = &imp->s;
+  gboolean stop = FALSE;
+
+  chrono_json_skip_ws (s);
+  s->p++;  /* '{' */
+  for (gboolean first = TRUE; !stop; first = FALSE)
+    {
+      ChronoJsonString key;
+      gboolean done = FALSE;
+      ChronoJsonStatus st;
+      Table table;
+
+      st = chrono_json_next_member (s, first, &key, &done);
+      if (st == CHRONO_JSON_OK && done)
+        {
+          chrono_json_skip_ws (s);
+          if (s->p < s->end)
+            chrono_trace_add_warning (imp->trace, "byte %" G_GUINT64_FORMAT ": data after the end of the profile is ignored",
+                                      (guint64) (s->p - imp->base));
+          return TRUE;
+        }
+      if (st == CHRONO_JSON_SYNTAX)
+        return syntax_error (imp, error);
+      if (st == CHRONO_JSON_TRUNCATED)
+        break;
+      for (table = 0; table < N_TABLES; table++)
+        if (str_is (&key, table_keys[table], strlen (table_keys[table])))
+          break;
+      if (table < N_TABLES && *s->p == '[')
+        {
+          if (!parse_table (imp, table, &stop, error))
+            return FALSE;
+          continue;
+        }
+      if (str_is (&key, "summary", 7))
+        st = read_summary (imp);
+      else if (str_is (&key, "metadata", 8))
+        {
+          const guint8 *start = s->p;
+          if ((st = chrono_json_skip_value (s)) == CHRONO_JSON_OK)
+            keep_metadata (imp, "neuron_metadata", start, s->p);
+        }
+      else
+        st = chrono_json_skip_value (s);
+      if (st == CHRONO_JSON_SYNTAX)
+        return syntax_error (imp, error);
+      if (st == CHRONO_JSON_TRUNCATED)
+        break;
+    }
+  if (!stop)
+    truncated (imp, "the top-level object");
+  return TRUE;
+}
+
+/* -------------------------------------------------------------------- */
+/* After the pass                                                       */
+
+static void
+name_core (Importer *imp)
+{
+  g_autoptr(JsonNode) summary = chrono_trace_get_metadata (imp->trace, "neuron_summary");
+  ChronoProcess process = { 0 };
+  g_autofree char *name = NULL;
+  gint64 nc = 0;
+
+  if (summary != NULL && JSON_NODE_HOLDS_OBJECT (summary))
+    {
+      JsonNode *node = json_object_get_member (json_node_get_object (summary), "nc_idx");
+
+      if (node != NULL && JSON_NODE_HOLDS_VALUE (node))
+        {
+          if (json_node_get_value_type (node) == G_TYPE_INT64)
+            nc = json_node_get_int (node);
+          else if (json_node_get_value_type (node) == G_TYPE_STRING)
+            nc = g_ascii_strtoll (json_node_get_string (node), NULL, 10);
+        }
+    }
+  name = g_strdup_printf ("NeuronCore %" G_GINT64_FORMAT, nc);
+  process.pid.value = nc;
+  process.name = intern_text (imp, name);
+  process.labels = process.name;
+  process.is_device = TRUE;
+  process.device_index = (gint) CLAMP (nc, 0, G_MAXINT);
+  g_array_append_val (imp->trace->processes, process);
+}
+
+static void
+count_engines (Importer *imp)
+{
+  GHashTable *counts = imp->trace->stats.engines;
+
+  for (guint e = 0; e < N_ENGINES; e++)
+    if (imp->engine_tracks[e] != NULL)
+      g_hash_table_insert (counts, g_strdup (engines[e].key),
+                           GSIZE_TO_POINTER (imp->engine_tracks[e]->track.n_spans));
+  for (guint i = 0; i < imp->builders->len; i++)
+    {
+      ChronoTrackBuilder *b = g_ptr_array_index (imp->builders, i);
+
+      if (b->track.sort_index == SORT_OTHER_ENGINE && b->track.n_spans > 0)
+        g_hash_table_insert (counts, g_strdup (chrono_string_table_get (imp->trace->strings, b->track.name)),
+                             GSIZE_TO_POINTER (b->track.n_spans));
+    }
+}
+
+static void
+free_update_array (gpointer data)
+{
+  g_array_unref (data);
+}
+
+gboolean
+chrono_neuron_device_importer_run (ChronoTrace        *trace,
+                                   ChronoSource       *source,
+                                   GCancellable       *cancellable,
+                                   ChronoProgressFunc  progress,
+                                   gpointer            user_data,
+                                   GError            **error)
+{
+  Importer imp = { 0 };
+  ChronoBuildInput input = { 0 };
+  gboolean finished = FALSE;
+  gsize avail = 0;
+  gboolean ok;
+
+  /* The tables refer to each other across the file: read it whole. */
+  while (!finished)
+    avail = chrono_source_wait (source, avail, &finished);
+
+  imp.trace = trace;
+  imp.source = source;
+  imp.base = chrono_source_get_data (source);
+  imp.s.p = imp.base;
+  imp.s.end = imp.base + avail;
+  imp.cancellable = cancellable;
+  imp.progress = progress;
+  imp.progress_data = user_data;
+  imp.builders = g_ptr_array_new_with_free_func ((GDestroyNotify) chrono_track_builder_free);
+  imp.named_tracks = g_hash_table_new (NULL, NULL);
+  imp.scratch = g_string_new (NULL);
+  imp.edges = g_array_new (FALSE, FALSE, sizeof (ChronoSpanEdge));
+  imp.ids = g_array_new (FALSE, FALSE, sizeof (InstId));
+  imp.deps = g_array_new (FALSE, FALSE, sizeof (InstId));
+  imp.sem_updates = g_hash_table_new_full (NULL, NULL, NULL, free_update_array);
+  imp.waits = g_array_new (FALSE, FALSE, sizeof (SemWait));
+  imp.min_ts = G_MAXINT64;
+  imp.max_ts = G_MININT64;
+  imp.until_progress = PROGRESS_EVERY;
+  imp.cats[TABLE_INSTRUCTION] = intern_text (&imp, "instruction");
+  imp.cats[TABLE_DMA] = intern_text (&imp, "dma");
+  imp.cats[TABLE_SEMAPHORE] = intern_text (&imp, "semaphore");
+  imp.cats[TABLE_CC_OP] = intern_text (&imp, "cc_op");
+  imp.cats[TABLE_CC_INSTRUCTION] = intern_text (&imp, "cc_instruction");
+
+  ok = parse_root (&imp, error);
+  if (ok)
+    {
+      resolve_deps (&imp);
+      match_waits (&imp);
+      name_core (&imp);
+      count_engines (&imp);
+
+      trace->format = "neuron-device";
+      trace->stats.events = imp.records;
+      trace->stats.dropped = imp.skipped;
+      if (imp.skipped > MAX_WARNINGS)
+        chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " records were skipped in all", imp.skipped);
+      if (imp.unresolved_deps > 0)
+        chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " inst_dep_ids name no instruction of the profile",
+                                  imp.unresolved_deps);
+      if (imp.unmatched_waits > 0)
+        chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " semaphore waits match no earlier update",
+                                  imp.unmatched_waits);
+      input.builders = imp.builders;
+      input.flow_events = g_array_new (FALSE, FALSE, sizeof (ChronoFlowEvent));
+      input.v2_binds = g_array_new (FALSE, FALSE, sizeof (ChronoV2Bind));
+      input.edges = imp.edges;
+      input.min_ts = imp.min_ts;
+      input.max_ts = imp.max_ts;
+      chrono_track_builder_finish_trace (trace, &input);
+      g_array_unref (input.flow_events);
+      g_array_unref (input.v2_binds);
+    }
+
+  g_ptr_array_unref (imp.builders);
+  g_hash_table_unref (imp.named_tracks);
+  g_string_free (imp.scratch, TRUE);
+  g_array_unref (imp.edges);
+  g_array_unref (imp.ids);
+  g_array_unref (imp.deps);
+  g_hash_table_unref (imp.sem_updates);
+  g_array_unref (imp.waits);
+  return ok;
+}
