@@ -188,6 +188,7 @@ typedef struct {
   guint64  scalar_sem;      /* S[4] (Scalar) */
   guint    block;
   gboolean damaged;
+  guint64  damaged_id;      /* the id of the record that was damaged */
   gboolean stop;            /* truncated: nothing more is written */
 } Gen;
 
@@ -235,7 +236,8 @@ instruction (Gen                *g,
   if (damage_here)
     {
       g->damaged = TRUE;
-      g->c->damage_at = writer_offset (w);
+      g->damaged_id = id;
+      g->c->damage_at = writer_offset (w) - 1;
       switch (o->damage)
         {
         case NEURON_GEN_TRUNCATED:
@@ -248,7 +250,7 @@ instruction (Gen                *g,
         case NEURON_GEN_MISSING_KEY:
           break;
         case NEURON_GEN_NOT_JSON:
-          g->c->damage_at += strlen ("\"timestamp\" ");
+          g->c->damage_at += 1 + strlen ("\"timestamp\" ");
           put (w, "\"timestamp\" %" G_GINT64_FORMAT ", ", ts);
           break;
         case NEURON_GEN_VALID:
@@ -296,14 +298,17 @@ instruction (Gen                *g,
     return id;
   g->c->instructions++;
   g->c->per_engine[engine]++;
-  if (dep != 0)
-    {
-      g->c->dep_edges++;
-      if (dangling)
-        g->c->dangling_deps++;
-    }
+  /* A record that was damaged is not there to depend on. */
+  if (dep != 0 && g->damaged && dep == g->damaged_id)
+    g->c->dangling_deps++;
+  else if (dep != 0)
+    g->c->dep_edges++;
+  if (dep != 0 && dangling)
+    g->c->dangling_deps++;
   if (wait_sem != 0)
     g->c->semaphore_edges++;
+  if (wait_sem >= 20)
+    g->c->dma_waits++;
   if (id >= TWO_POW_53)
     g->c->big_ids++;
   g->c->last_id = id;

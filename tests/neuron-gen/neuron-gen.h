@@ -55,6 +55,7 @@ typedef struct {
   guint64 dep_edges;          /* inst_dep_ids that name an instruction of the file */
   guint64 dangling_deps;      /* further inst_dep_ids that name none */
   guint64 semaphore_edges;    /* waits, each satisfied by one earlier update */
+  guint64 dma_waits;          /* those of them on a DMA queue's semaphore */
   guint64 semaphore_updates;  /* semaphore_update records */
   guint64 semaphores;         /* distinct semaphores among them */
   guint64 cc_ops;
@@ -64,7 +65,8 @@ typedef struct {
   guint64 last_id;            /* the last instruction's id, as unsigned */
   gint64  first_ts;           /* device ns of the first instruction */
   gint64  end_ts;             /* device ns where the last activity ends */
-  guint64 damage_at;          /* byte offset of the damage */
+  guint64 damage_at;          /* byte offset of the damage: the damaged record's
+                               * '{', or the bad byte for NOT_JSON */
   /* System profile */
   guint64 system_events;
   gint64  exec_start_ns;      /* host ns of nc_exec_running for nc_idx */

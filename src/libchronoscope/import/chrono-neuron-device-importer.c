@@ -23,11 +23,7 @@
 #include "chrono-json-scanner.h"
 #include "chrono-neuron.h"
 #include "chrono-neuron-device-importer.h"
-#include "chrono-trace-private.h"
-#include "chrono-track-builder.h"
 
-#define PROGRESS_EVERY     (1u << 15)
-#define MAX_WARNINGS       10
 #define MAX_WAIT_WALK      256
 
 typedef enum {
@@ -39,8 +35,8 @@ typedef enum {
   N_TABLES
 } Table;
 
-static const char * const table_keys[N_TABLES] = {
-  "instruction", "dma", "semaphore_update", "cc_op", "cc_instruction",
+static const char * const table_keys[N_TABLES + 1] = {
+  "instruction", "dma", "semaphore_update", "cc_op", "cc_instruction", NULL
 };
 
 typedef enum {
@@ -111,97 +107,22 @@ typedef struct {
 } Record;
 
 typedef struct {
-  ChronoTrace        *trace;
-  ChronoSource       *source;
-  const guint8       *base;
-  ChronoJsonScanner   s;
-  GCancellable       *cancellable;
-  ChronoProgressFunc  progress;
-  gpointer            progress_data;
-
-  GPtrArray          *builders;
+  ChronoNeuronReader *reader;
   ChronoTrackBuilder *engine_tracks[N_ENGINES];
-  GHashTable         *named_tracks;   /* display string id -> builder */
   guint               n_queues;
   guint32             cats[N_TABLES];
-  GString            *scratch;
-
   GArray             *edges;          /* ChronoSpanEdge */
   GArray             *ids;            /* InstId */
   GArray             *deps;           /* InstId: predecessor id, successor span */
   GHashTable         *sem_updates;    /* semaphore number -> GArray of SemUpdate */
   GArray             *waits;          /* SemWait */
   guint32             update_seq;
-
-  gint64              min_ts;
-  gint64              max_ts;
-  guint64             records;
-  guint64             skipped;
   guint64             unresolved_deps;
   guint64             unmatched_waits;
-  guint32             until_progress;
 } Importer;
 
 /* -------------------------------------------------------------------- */
 /* Tracks                                                               */
-
-static guint32
-intern (Importer               *imp,
-        const ChronoJsonString *str)
-{
-  if (str->escaped && chrono_json_unescape (str, imp->scratch))
-    return chrono_string_table_intern (imp->trace->strings, imp->scratch->str, imp->scratch->len);
-  return chrono_string_table_intern (imp->trace->strings, (const char *) str->start, str->len);
-}
-
-static guint32
-intern_text (Importer   *imp,
-             const char *text)
-{
-  return chrono_string_table_intern (imp->trace->strings, text, strlen (text));
-}
-
-static ChronoTrackBuilder *
-new_track (Importer        *imp,
-           ChronoTrackType  type,
-           guint32          name,
-           gint64           sort_index)
-{
-  ChronoTrackKey key = { 0, type, { name, TRUE } };
-  ChronoId pid = { 0, FALSE };
-  ChronoTrackBuilder *b = chrono_track_builder_new (&key, pid);
-
-  b->track.name = name;
-  b->track.sort_index = sort_index;
-  b->track.has_sort_index = TRUE;
-  g_ptr_array_add (imp->builders, b);
-  return b;
-}
-
-/* The row called NAME, made with SORT_INDEX the first time. */
-static ChronoTrackBuilder *
-named_track (Importer        *imp,
-             ChronoTrackType  type,
-             guint32          name,
-             gint64           sort_index)
-{
-  ChronoTrackBuilder *b = g_hash_table_lookup (imp->named_tracks, GUINT_TO_POINTER (name));
-
-  if (b == NULL)
-    {
-      b = new_track (imp, type, name, sort_index);
-      g_hash_table_insert (imp->named_tracks, GUINT_TO_POINTER (name), b);
-    }
-  return b;
-}
-
-static gboolean
-str_is (const ChronoJsonString *str,
-        const char             *text,
-        gsize                   len)
-{
-  return str->len == len && memcmp (str->start, text, len) == 0;
-}
 
 /* Perfetto-style rows ("Vector Engine - Row 3") name the same engine. */
 static gsize
@@ -230,22 +151,22 @@ engine_track (Importer *imp,
   if (label->start == NULL || label->len == 0)
     {
       *engine_out = N_ENGINES;
-      return named_track (imp, CHRONO_TRACK_STREAM, intern_text (imp, "Unknown engine"), SORT_OTHER_ENGINE);
+      return chrono_neuron_track (imp->reader, 0, CHRONO_TRACK_STREAM, chrono_neuron_intern_text (imp->reader, "Unknown engine"), SORT_OTHER_ENGINE);
     }
   len = engine_name_len (label);
   for (guint e = 0; e < N_ENGINES; e++)
     for (guint a = 0; engines[e].aliases[a]; a++)
-      if (str_is (label, engines[e].aliases[a], len) && len == strlen (engines[e].aliases[a]))
+      if (chrono_neuron_str_is (label, engines[e].aliases[a], len) && len == strlen (engines[e].aliases[a]))
         {
           *engine_out = e;
           if (imp->engine_tracks[e] == NULL)
-            imp->engine_tracks[e] = new_track (imp, CHRONO_TRACK_STREAM,
-                                               intern_text (imp, engines[e].display), SORT_ENGINE + e);
+            imp->engine_tracks[e] = chrono_neuron_track (imp->reader, 0, CHRONO_TRACK_STREAM,
+                                               chrono_neuron_intern_text (imp->reader, engines[e].display), SORT_ENGINE + e);
           return imp->engine_tracks[e];
         }
   *engine_out = N_ENGINES;
-  return named_track (imp, CHRONO_TRACK_STREAM,
-                      chrono_string_table_intern (imp->trace->strings, (const char *) label->start, len),
+  return chrono_neuron_track (imp->reader, 0, CHRONO_TRACK_STREAM,
+                      chrono_string_table_intern (imp->reader->trace->strings, (const char *) label->start, len),
                       SORT_OTHER_ENGINE);
 }
 
@@ -477,7 +398,7 @@ read_deps (Importer           *imp,
            ChronoTrackBuilder *b,
            guint32             span)
 {
-  ChronoJsonScanner s = { at + 1, imp->s.end, NULL, NULL };
+  ChronoJsonScanner s = { at + 1, imp->reader->s.end, NULL, NULL };
 
   for (;;)
     {
@@ -505,42 +426,12 @@ read_deps (Importer           *imp,
 /* -------------------------------------------------------------------- */
 /* Records                                                              */
 
-static void
-warn_skipped (Importer     *imp,
-              const Record *r,
-              Table         table,
-              const char   *what)
-{
-  imp->skipped++;
-  if (imp->skipped <= MAX_WARNINGS)
-    chrono_trace_add_warning (imp->trace, "byte %" G_GUINT64_FORMAT ": a \"%s\" record %s; skipped",
-                              (guint64) (r->start - imp->base), table_keys[table], what);
-}
-
-static void
-note_time (Importer *imp,
-           gint64    start,
-           gint64    end)
-{
-  imp->min_ts = MIN (imp->min_ts, start);
-  imp->max_ts = MAX (imp->max_ts, end);
-}
-
-static ChronoJsonStatus
-read_string_member (ChronoJsonScanner *s,
-                    ChronoJsonString  *out)
-{
-  if (*s->p == '"')
-    return chrono_json_read_string (s, out);
-  return chrono_json_skip_value (s);
-}
-
 static ChronoJsonStatus
 parse_record (Importer *imp,
               Table     table,
               Record   *r)
 {
-  ChronoJsonScanner *s = &imp->s;
+  ChronoJsonScanner *s = &imp->reader->s;
   ChronoJsonStatus st;
   gboolean done = FALSE;
   gboolean bad_time = FALSE;
@@ -557,46 +448,46 @@ parse_record (Importer *imp,
         return st;
       if (done)
         break;
-      if (str_is (&key, "timestamp", 9) || str_is (&key, "start_ts", 8))
+      if (chrono_neuron_str_is (&key, "timestamp", 9) || chrono_neuron_str_is (&key, "start_ts", 8))
         {
           st = chrono_neuron_read_int (s, &r->ts, &ok);
           r->has_ts = ok;
           bad_time |= !ok;
         }
-      else if (str_is (&key, "duration", 8) || str_is (&key, "duration_ns", 11))
+      else if (chrono_neuron_str_is (&key, "duration", 8) || chrono_neuron_str_is (&key, "duration_ns", 11))
         {
           st = chrono_neuron_read_int (s, &r->dur, &ok);
           r->has_dur = ok;
           bad_time |= !ok;
         }
-      else if (str_is (&key, "end_ts", 6))
+      else if (chrono_neuron_str_is (&key, "end_ts", 6))
         st = chrono_neuron_read_int (s, &r->end, &r->has_end);
-      else if (str_is (&key, "id", 2) && table == TABLE_SEMAPHORE)
-        st = read_string_member (s, &r->name);
-      else if (str_is (&key, "id", 2))
+      else if (chrono_neuron_str_is (&key, "id", 2) && table == TABLE_SEMAPHORE)
+        st = chrono_neuron_read_string (s, &r->name);
+      else if (chrono_neuron_str_is (&key, "id", 2))
         st = chrono_neuron_read_int (s, &r->id, &r->has_id);
-      else if (str_is (&key, "label", 5))
-        st = read_string_member (s, &r->label);
-      else if (str_is (&key, "subgroup", 8) || str_is (&key, "queue_name", 10))
+      else if (chrono_neuron_str_is (&key, "label", 5))
+        st = chrono_neuron_read_string (s, &r->label);
+      else if (chrono_neuron_str_is (&key, "subgroup", 8) || chrono_neuron_str_is (&key, "queue_name", 10))
         {
           /* A queue's name alone groups better than name-Q-E. */
-          if (r->subgroup.start == NULL || str_is (&key, "subgroup", 8))
-            st = read_string_member (s, &r->subgroup);
+          if (r->subgroup.start == NULL || chrono_neuron_str_is (&key, "subgroup", 8))
+            st = chrono_neuron_read_string (s, &r->subgroup);
           else
             st = chrono_json_skip_value (s);
         }
-      else if (str_is (&key, "opcode", 6) || str_is (&key, "description", 11) ||
-               str_is (&key, "operation", 9))
-        st = read_string_member (s, &r->opcode);
-      else if (str_is (&key, "operands", 8))
-        st = read_string_member (s, &r->operands);
-      else if (str_is (&key, "semaphore_id", 12))
-        st = read_string_member (s, &r->semaphore);
-      else if (str_is (&key, "core_idx", 8))
+      else if (chrono_neuron_str_is (&key, "opcode", 6) || chrono_neuron_str_is (&key, "description", 11) ||
+               chrono_neuron_str_is (&key, "operation", 9))
+        st = chrono_neuron_read_string (s, &r->opcode);
+      else if (chrono_neuron_str_is (&key, "operands", 8))
+        st = chrono_neuron_read_string (s, &r->operands);
+      else if (chrono_neuron_str_is (&key, "semaphore_id", 12))
+        st = chrono_neuron_read_string (s, &r->semaphore);
+      else if (chrono_neuron_str_is (&key, "core_idx", 8))
         st = chrono_neuron_read_int (s, &r->core, &r->has_core);
-      else if (str_is (&key, "value", 5))
+      else if (chrono_neuron_str_is (&key, "value", 5))
         st = chrono_neuron_read_double (s, &r->value, &r->has_value);
-      else if (str_is (&key, "inst_dep_ids", 12))
+      else if (chrono_neuron_str_is (&key, "inst_dep_ids", 12))
         {
           r->deps = *s->p == '[' ? s->p : NULL;
           st = chrono_json_skip_value (s);
@@ -622,10 +513,10 @@ handle_instruction (Importer *imp,
   gint64 dur = r->has_dur ? (gint64) r->dur : 0;
 
   b = engine_track (imp, r, &engine);
-  span = chrono_track_builder_add_span (b, start, dur, r->opcode.start ? intern (imp, &r->opcode) : 0,
-                                        imp->cats[TABLE_INSTRUCTION], r->start - imp->base,
+  span = chrono_track_builder_add_span (b, start, dur, r->opcode.start ? chrono_neuron_intern (imp->reader, &r->opcode) : 0,
+                                        imp->cats[TABLE_INSTRUCTION], r->start - imp->reader->base,
                                         CHRONO_KIND_INSTRUCTION, r->has_dur ? 0 : CHRONO_SPAN_NO_DUR);
-  note_time (imp, start, start + dur);
+  chrono_neuron_note_time (imp->reader, start, start + dur);
   if (r->has_id)
     {
       InstId id = { r->id, b, span };
@@ -650,13 +541,14 @@ handle_dma (Importer *imp,
 
   row = g_strdup_printf ("DMA queue %.*s", queue->start ? (int) queue->len : 1,
                          queue->start ? (const char *) queue->start : "?");
-  b = g_hash_table_lookup (imp->named_tracks, GUINT_TO_POINTER (intern_text (imp, row)));
-  if (b == NULL)
-    b = named_track (imp, CHRONO_TRACK_STREAM, intern_text (imp, row), SORT_DMA + imp->n_queues++);
-  span = chrono_track_builder_add_span (b, start, dur, queue->start ? intern (imp, queue) : 0,
-                                        imp->cats[TABLE_DMA], r->start - imp->base,
+  b = chrono_neuron_track (imp->reader, 0, CHRONO_TRACK_STREAM, chrono_neuron_intern_text (imp->reader, row),
+                           SORT_DMA + imp->n_queues);
+  if (b->track.sort_index == SORT_DMA + imp->n_queues)
+    imp->n_queues++;
+  span = chrono_track_builder_add_span (b, start, dur, queue->start ? chrono_neuron_intern (imp->reader, queue) : 0,
+                                        imp->cats[TABLE_DMA], r->start - imp->reader->base,
                                         CHRONO_KIND_DMA, r->has_dur ? 0 : CHRONO_SPAN_NO_DUR);
-  note_time (imp, start, start + dur);
+  chrono_neuron_note_time (imp->reader, start, start + dur);
   if (r->semaphore.start != NULL)
     {
       const guint8 *p = r->semaphore.start;
@@ -679,15 +571,15 @@ handle_semaphore (Importer *imp,
 
   if (r->name.start == NULL || !r->has_value)
     {
-      warn_skipped (imp, r, TABLE_SEMAPHORE, "has no \"id\" or \"value\"");
+      chrono_neuron_skip_record (imp->reader, r->start, TABLE_SEMAPHORE, "has no \"id\" or \"value\"");
       return;
     }
-  name = intern (imp, &r->name);
+  name = chrono_neuron_intern (imp->reader, &r->name);
   p = r->name.start;
   parse_sem_ref (&p, r->name.start + r->name.len, &sem);
-  b = named_track (imp, CHRONO_TRACK_COUNTER, name, SORT_SEMAPHORE + sem);
+  b = chrono_neuron_track (imp->reader, 0, CHRONO_TRACK_COUNTER, name, SORT_SEMAPHORE + sem);
   chrono_track_builder_add_sample (b, (gint64) r->ts, r->value);
-  note_time (imp, (gint64) r->ts, (gint64) r->ts);
+  chrono_neuron_note_time (imp->reader, (gint64) r->ts, (gint64) r->ts);
 }
 
 static void
@@ -700,165 +592,65 @@ handle_collective (Importer *imp,
   gint64 dur = r->has_dur ? (gint64) r->dur : r->has_end ? (gint64) r->end - start : 0;
 
   if (table == TABLE_CC_OP)
-    b = named_track (imp, CHRONO_TRACK_STREAM, intern_text (imp, "Collectives"), SORT_COLLECTIVES);
+    b = chrono_neuron_track (imp->reader, 0, CHRONO_TRACK_STREAM, chrono_neuron_intern_text (imp->reader, "Collectives"), SORT_COLLECTIVES);
   else
     {
       g_autofree char *row = g_strdup_printf ("CC-core %" G_GUINT64_FORMAT, r->has_core ? r->core : 0);
-      b = named_track (imp, CHRONO_TRACK_STREAM, intern_text (imp, row),
+      b = chrono_neuron_track (imp->reader, 0, CHRONO_TRACK_STREAM, chrono_neuron_intern_text (imp->reader, row),
                        SORT_CC_CORE + (r->has_core ? (gint64) MIN (r->core, 10000) : 0));
     }
-  chrono_track_builder_add_span (b, start, MAX (dur, 0), r->opcode.start ? intern (imp, &r->opcode) : 0,
-                                 imp->cats[table], r->start - imp->base,
+  chrono_track_builder_add_span (b, start, MAX (dur, 0), r->opcode.start ? chrono_neuron_intern (imp->reader, &r->opcode) : 0,
+                                 imp->cats[table], r->start - imp->reader->base,
                                  CHRONO_KIND_COLLECTIVE, 0);
-  note_time (imp, start, start + MAX (dur, 0));
+  chrono_neuron_note_time (imp->reader, start, start + MAX (dur, 0));
 }
 
-static void
-handle_record (Importer *imp,
-               Table     table,
-               Record   *r)
+static ChronoJsonStatus
+read_record (ChronoNeuronReader *reader,
+             guint               table,
+             gpointer            data)
 {
-  imp->records++;
-  if (!r->has_ts)
+  Importer *imp = data;
+  ChronoJsonStatus st;
+  Record r;
+
+  if ((st = parse_record (imp, table, &r)) != CHRONO_JSON_OK)
+    return st;
+  if (!r.has_ts)
     {
-      warn_skipped (imp, r, table, "has no numeric \"timestamp\"");
-      return;
+      chrono_neuron_skip_record (reader, r.start, table, "has no numeric \"timestamp\"");
+      return CHRONO_JSON_OK;
     }
   switch (table)
     {
     case TABLE_INSTRUCTION:
-      handle_instruction (imp, r);
+      handle_instruction (imp, &r);
       break;
     case TABLE_DMA:
-      handle_dma (imp, r);
+      handle_dma (imp, &r);
       break;
     case TABLE_SEMAPHORE:
-      handle_semaphore (imp, r);
+      handle_semaphore (imp, &r);
       break;
     case TABLE_CC_OP:
     case TABLE_CC_INSTRUCTION:
-      handle_collective (imp, table, r);
+      handle_collective (imp, table, &r);
       break;
-    case N_TABLES:
     default:
       g_assert_not_reached ();
     }
+  return CHRONO_JSON_OK;
 }
 
 /* -------------------------------------------------------------------- */
 /* The pass                                                             */
-
-static gboolean
-syntax_error (Importer  *imp,
-              GError   **error)
-{
-  g_set_error (error, CHRONO_LOAD_ERROR, CHRONO_LOAD_ERROR_SYNTAX,
-               "%s: byte %" G_GUINT64_FORMAT ": expected %s",
-               imp->trace->path,
-               (guint64) ((imp->s.error_at ? imp->s.error_at : imp->s.p) - imp->base),
-               imp->s.expected ? imp->s.expected : "JSON");
-  return FALSE;
-}
-
-static void
-truncated (Importer   *imp,
-           const char *where)
-{
-  imp->trace->stats.truncated = TRUE;
-  chrono_trace_add_warning (imp->trace,
-                            "the file ends inside %s at byte %" G_GUINT64_FORMAT
-                            ": loaded the %" G_GUINT64_FORMAT " complete records before it",
-                            where, (guint64) (imp->s.end - imp->base), imp->records);
-}
-
-/* The records of one table; FALSE on a syntax error or cancellation. */
-static gboolean
-parse_table (Importer  *imp,
-             Table      table,
-             gboolean  *stop,
-             GError   **error)
-{
-  ChronoJsonScanner *s = &imp->s;
-
-  s->p++;  /* '[' */
-  for (;;)
-    {
-      ChronoJsonStatus st;
-      Record r;
-
-      chrono_json_skip_ws (s);
-      if (s->p >= s->end)
-        {
-          truncated (imp, "a table");
-          *stop = TRUE;
-          return TRUE;
-        }
-      if (*s->p == ']')
-        {
-          s->p++;
-          return TRUE;
-        }
-      if (*s->p == ',')
-        {
-          s->p++;
-          continue;
-        }
-      if (*s->p != '{')
-        {
-          const guint8 *at = s->p;
-
-          if ((st = chrono_json_skip_value (s)) == CHRONO_JSON_SYNTAX)
-            return syntax_error (imp, error);
-          if (st == CHRONO_JSON_TRUNCATED)
-            {
-              truncated (imp, "a table");
-              *stop = TRUE;
-              return TRUE;
-            }
-          r.start = at;
-          warn_skipped (imp, &r, table, "is not an object");
-          continue;
-        }
-      st = parse_record (imp, table, &r);
-      if (st == CHRONO_JSON_SYNTAX)
-        return syntax_error (imp, error);
-      if (st == CHRONO_JSON_TRUNCATED)
-        {
-          truncated (imp, "a record");
-          *stop = TRUE;
-          return TRUE;
-        }
-      handle_record (imp, table, &r);
-      if (--imp->until_progress == 0)
-        {
-          imp->until_progress = PROGRESS_EVERY;
-          if (g_cancellable_set_error_if_cancelled (imp->cancellable, error))
-            return FALSE;
-          if (imp->progress)
-            imp->progress (s->p - imp->base, s->end - imp->base, imp->progress_data);
-        }
-    }
-}
-
-static void
-keep_metadata (Importer     *imp,
-               const char   *key,
-               const guint8 *start,
-               const guint8 *end)
-{
-  ChronoRange *range = g_new (ChronoRange, 1);
-
-  range->offset = start - imp->base;
-  range->length = (guint32) MIN (end - start, G_MAXUINT32);
-  g_hash_table_insert (imp->trace->metadata, g_strdup (key), range);
-}
 
 /* summary: an array whose first element is the summary metrics (or,
  * tolerated, the metrics object itself). */
 static ChronoJsonStatus
 read_summary (Importer *imp)
 {
-  ChronoJsonScanner *s = &imp->s;
+  ChronoJsonScanner *s = &imp->reader->s;
   const guint8 *start = s->p;
   const guint8 *element;
   ChronoJsonStatus st;
@@ -872,73 +664,32 @@ read_summary (Importer *imp)
         {
           if ((st = chrono_json_skip_value (s)) != CHRONO_JSON_OK)
             return st;
-          keep_metadata (imp, "neuron_summary", element, s->p);
+          chrono_neuron_keep_metadata (imp->reader, "neuron_summary", element, s->p);
         }
       s->p = start;
     }
   if ((st = chrono_json_skip_value (s)) != CHRONO_JSON_OK)
     return st;
   if (*start == '{')
-    keep_metadata (imp, "neuron_summary", start, s->p);
+    chrono_neuron_keep_metadata (imp->reader, "neuron_summary", start, s->p);
   return CHRONO_JSON_OK;
 }
 
-static gboolean
-parse_root (Importer  *imp,
-            GError   **error)
+static ChronoJsonStatus
+read_other (ChronoNeuronReader     *reader,
+            const ChronoJsonString *key,
+            gpointer                data)
 {
-  ChronoJsonScanner *s = &imp->s;
-  gboolean stop = FALSE;
+  ChronoJsonScanner *s = &reader->s;
+  const guint8 *start = s->p;
+  ChronoJsonStatus st;
 
-  chrono_json_skip_ws (s);
-  s->p++;  /* '{' */
-  for (gboolean first = TRUE; !stop; first = FALSE)
-    {
-      ChronoJsonString key;
-      gboolean done = FALSE;
-      ChronoJsonStatus st;
-      Table table;
-
-      st = chrono_json_next_member (s, first, &key, &done);
-      if (st == CHRONO_JSON_OK && done)
-        {
-          chrono_json_skip_ws (s);
-          if (s->p < s->end)
-            chrono_trace_add_warning (imp->trace, "byte %" G_GUINT64_FORMAT ": data after the end of the profile is ignored",
-                                      (guint64) (s->p - imp->base));
-          return TRUE;
-        }
-      if (st == CHRONO_JSON_SYNTAX)
-        return syntax_error (imp, error);
-      if (st == CHRONO_JSON_TRUNCATED)
-        break;
-      for (table = 0; table < N_TABLES; table++)
-        if (str_is (&key, table_keys[table], strlen (table_keys[table])))
-          break;
-      if (table < N_TABLES && *s->p == '[')
-        {
-          if (!parse_table (imp, table, &stop, error))
-            return FALSE;
-          continue;
-        }
-      if (str_is (&key, "summary", 7))
-        st = read_summary (imp);
-      else if (str_is (&key, "metadata", 8))
-        {
-          const guint8 *start = s->p;
-          if ((st = chrono_json_skip_value (s)) == CHRONO_JSON_OK)
-            keep_metadata (imp, "neuron_metadata", start, s->p);
-        }
-      else
-        st = chrono_json_skip_value (s);
-      if (st == CHRONO_JSON_SYNTAX)
-        return syntax_error (imp, error);
-      if (st == CHRONO_JSON_TRUNCATED)
-        break;
-    }
-  if (!stop)
-    truncated (imp, "the top-level object");
-  return TRUE;
+  if (chrono_neuron_str_is (key, "summary", 7))
+    return read_summary (data);
+  if ((st = chrono_json_skip_value (s)) == CHRONO_JSON_OK &&
+      chrono_neuron_str_is (key, "metadata", 8))
+    chrono_neuron_keep_metadata (reader, "neuron_metadata", start, s->p);
+  return st;
 }
 
 /* -------------------------------------------------------------------- */
@@ -947,7 +698,7 @@ parse_root (Importer  *imp,
 static void
 name_core (Importer *imp)
 {
-  g_autoptr(JsonNode) summary = chrono_trace_get_metadata (imp->trace, "neuron_summary");
+  g_autoptr(JsonNode) summary = chrono_trace_get_metadata (imp->reader->trace, "neuron_summary");
   ChronoProcess process = { 0 };
   g_autofree char *name = NULL;
   gint64 nc = 0;
@@ -966,37 +717,32 @@ name_core (Importer *imp)
     }
   name = g_strdup_printf ("NeuronCore %" G_GINT64_FORMAT, nc);
   process.pid.value = nc;
-  process.name = intern_text (imp, name);
+  process.name = chrono_neuron_intern_text (imp->reader, name);
   process.labels = process.name;
   process.is_device = TRUE;
   process.device_index = (gint) CLAMP (nc, 0, G_MAXINT);
-  g_array_append_val (imp->trace->processes, process);
+  g_array_append_val (imp->reader->trace->processes, process);
 }
 
 static void
 count_engines (Importer *imp)
 {
-  GHashTable *counts = imp->trace->stats.engines;
+  GHashTable *counts = imp->reader->trace->stats.engines;
 
   for (guint e = 0; e < N_ENGINES; e++)
     if (imp->engine_tracks[e] != NULL)
       g_hash_table_insert (counts, g_strdup (engines[e].key),
                            GSIZE_TO_POINTER (imp->engine_tracks[e]->track.n_spans));
-  for (guint i = 0; i < imp->builders->len; i++)
+  for (guint i = 0; i < imp->reader->builders->len; i++)
     {
-      ChronoTrackBuilder *b = g_ptr_array_index (imp->builders, i);
+      ChronoTrackBuilder *b = g_ptr_array_index (imp->reader->builders, i);
 
       if (b->track.sort_index == SORT_OTHER_ENGINE && b->track.n_spans > 0)
-        g_hash_table_insert (counts, g_strdup (chrono_string_table_get (imp->trace->strings, b->track.name)),
+        g_hash_table_insert (counts, g_strdup (chrono_string_table_get (imp->reader->trace->strings, b->track.name)),
                              GSIZE_TO_POINTER (b->track.n_spans));
     }
 }
 
-static void
-free_update_array (gpointer data)
-{
-  g_array_unref (data);
-}
 
 gboolean
 chrono_neuron_device_importer_run (ChronoTrace        *trace,
@@ -1006,74 +752,41 @@ chrono_neuron_device_importer_run (ChronoTrace        *trace,
                                    gpointer            user_data,
                                    GError            **error)
 {
+  ChronoNeuronReader reader;
   Importer imp = { 0 };
-  ChronoBuildInput input = { 0 };
-  gboolean finished = FALSE;
-  gsize avail = 0;
   gboolean ok;
 
-  /* The tables refer to each other across the file: read it whole. */
-  while (!finished)
-    avail = chrono_source_wait (source, avail, &finished);
-
-  imp.trace = trace;
-  imp.source = source;
-  imp.base = chrono_source_get_data (source);
-  imp.s.p = imp.base;
-  imp.s.end = imp.base + avail;
-  imp.cancellable = cancellable;
-  imp.progress = progress;
-  imp.progress_data = user_data;
-  imp.builders = g_ptr_array_new_with_free_func ((GDestroyNotify) chrono_track_builder_free);
-  imp.named_tracks = g_hash_table_new (NULL, NULL);
-  imp.scratch = g_string_new (NULL);
+  chrono_neuron_reader_init (&reader, trace, source, cancellable, progress, user_data);
+  reader.tables = table_keys;
+  reader.record = read_record;
+  reader.other = read_other;
+  reader.data = &imp;
+  imp.reader = &reader;
   imp.edges = g_array_new (FALSE, FALSE, sizeof (ChronoSpanEdge));
   imp.ids = g_array_new (FALSE, FALSE, sizeof (InstId));
   imp.deps = g_array_new (FALSE, FALSE, sizeof (InstId));
-  imp.sem_updates = g_hash_table_new_full (NULL, NULL, NULL, free_update_array);
+  imp.sem_updates = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
   imp.waits = g_array_new (FALSE, FALSE, sizeof (SemWait));
-  imp.min_ts = G_MAXINT64;
-  imp.max_ts = G_MININT64;
-  imp.until_progress = PROGRESS_EVERY;
-  imp.cats[TABLE_INSTRUCTION] = intern_text (&imp, "instruction");
-  imp.cats[TABLE_DMA] = intern_text (&imp, "dma");
-  imp.cats[TABLE_SEMAPHORE] = intern_text (&imp, "semaphore");
-  imp.cats[TABLE_CC_OP] = intern_text (&imp, "cc_op");
-  imp.cats[TABLE_CC_INSTRUCTION] = intern_text (&imp, "cc_instruction");
+  for (guint t = 0; t < N_TABLES; t++)
+    imp.cats[t] = chrono_neuron_intern_text (&reader, table_keys[t]);
 
-  ok = parse_root (&imp, error);
+  ok = chrono_neuron_reader_run (&reader, error);
   if (ok)
     {
       resolve_deps (&imp);
       match_waits (&imp);
       name_core (&imp);
       count_engines (&imp);
-
-      trace->format = "neuron-device";
-      trace->stats.events = imp.records;
-      trace->stats.dropped = imp.skipped;
-      if (imp.skipped > MAX_WARNINGS)
-        chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " records were skipped in all", imp.skipped);
       if (imp.unresolved_deps > 0)
         chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " inst_dep_ids name no instruction of the profile",
                                   imp.unresolved_deps);
       if (imp.unmatched_waits > 0)
         chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " semaphore waits match no earlier update",
                                   imp.unmatched_waits);
-      input.builders = imp.builders;
-      input.flow_events = g_array_new (FALSE, FALSE, sizeof (ChronoFlowEvent));
-      input.v2_binds = g_array_new (FALSE, FALSE, sizeof (ChronoV2Bind));
-      input.edges = imp.edges;
-      input.min_ts = imp.min_ts;
-      input.max_ts = imp.max_ts;
-      chrono_track_builder_finish_trace (trace, &input);
-      g_array_unref (input.flow_events);
-      g_array_unref (input.v2_binds);
+      chrono_neuron_reader_finish (&reader, "neuron-device", imp.edges);
     }
 
-  g_ptr_array_unref (imp.builders);
-  g_hash_table_unref (imp.named_tracks);
-  g_string_free (imp.scratch, TRUE);
+  chrono_neuron_reader_clear (&reader);
   g_array_unref (imp.edges);
   g_array_unref (imp.ids);
   g_array_unref (imp.deps);
