@@ -11,6 +11,7 @@
 #include "chrono-loader.h"
 #include "chrono-neuron.h"
 #include "chrono-neuron-device-importer.h"
+#include "chrono-neuron-system-importer.h"
 #include "chrono-trace-private.h"
 
 G_DEFINE_QUARK (chrono-load-error-quark, chrono_load_error)
@@ -76,6 +77,7 @@ load (ChronoSource       *source,
   g_autoptr(GError) source_error = NULL;
   gulong handler = 0;
   gsize offset = 0;
+  ChronoNeuronFormat neuron;
   gboolean ok;
   gint c;
 
@@ -83,8 +85,11 @@ load (ChronoSource       *source,
     handler = g_cancellable_connect (cancellable, G_CALLBACK (cancel_source), source, NULL);
 
   c = first_byte (source, &offset);
-  if (c == '{' && sniff_neuron (source, offset) == CHRONO_NEURON_DEVICE)
+  neuron = c == '{' ? sniff_neuron (source, offset) : CHRONO_NEURON_NONE;
+  if (neuron == CHRONO_NEURON_DEVICE)
     ok = chrono_neuron_device_importer_run (trace, source, cancellable, progress, user_data, error);
+  else if (neuron == CHRONO_NEURON_SYSTEM)
+    ok = chrono_neuron_system_importer_run (trace, source, cancellable, progress, user_data, error);
   else if (c == '{' || c == '[')
     ok = chrono_chrome_importer_run (trace, source, cancellable, progress, user_data, error);
   else
