@@ -38,6 +38,7 @@ chrono_trace_finalize (GObject *object)
 
   g_free (self->path);
   g_clear_pointer (&self->source, chrono_source_unref);
+  g_clear_pointer (&self->more_sources, g_ptr_array_unref);
   g_clear_pointer (&self->strings, chrono_string_table_free);
   g_clear_pointer (&self->processes, g_array_unref);
   g_clear_pointer (&self->tracks, g_ptr_array_unref);
@@ -121,8 +122,13 @@ chrono_trace_get_compression (ChronoTrace *self)
 gsize
 chrono_trace_get_source_size (ChronoTrace *self)
 {
+  gsize size;
+
   g_return_val_if_fail (CHRONO_IS_TRACE (self), 0);
-  return self->source ? chrono_source_get_available (self->source) : 0;
+  size = self->source ? chrono_source_get_available (self->source) : 0;
+  for (guint i = 0; self->more_sources && i < self->more_sources->len; i++)
+    size += chrono_source_get_available (g_ptr_array_index (self->more_sources, i));
+  return size;
 }
 
 const char *
@@ -254,14 +260,33 @@ chrono_trace_get_model_bytes (ChronoTrace *self)
   return bytes;
 }
 
+/* The file an offset points into, and the byte inside it. */
+static ChronoSource *
+source_of (ChronoTrace *self,
+           guint64     *offset)
+{
+  guint index = (guint) (*offset >> CHRONO_SOURCE_SHIFT);
+
+  *offset &= CHRONO_OFFSET_MASK;
+  if (index == 0)
+    return self->source;
+  if (self->more_sources == NULL || index > self->more_sources->len)
+    return NULL;
+  return g_ptr_array_index (self->more_sources, index - 1);
+}
+
 static JsonNode *
 parse_range (ChronoTrace *self,
              guint64      offset,
              gsize        length)
 {
   g_autoptr(JsonParser) parser = json_parser_new_immutable ();
-  const guint8 *data = chrono_source_get_data (self->source);
+  ChronoSource *source = source_of (self, &offset);
+  const guint8 *data;
 
+  if (source == NULL)
+    return NULL;
+  data = chrono_source_get_data (source);
   if (!json_parser_load_from_data (parser, (const char *) data + offset, length, NULL))
     return NULL;
   return json_node_copy (json_parser_get_root (parser));
@@ -273,18 +298,19 @@ chrono_trace_get_raw_value (ChronoTrace *self,
                             gsize       *length)
 {
   ChronoJsonScanner s;
+  ChronoSource *source;
   const guint8 *data;
   gsize available;
 
   g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
 
-  if (self->source == NULL || offset == CHRONO_NO_ARGS)
+  if (offset == CHRONO_NO_ARGS || (source = source_of (self, &offset)) == NULL)
     return NULL;
-  available = chrono_source_get_available (self->source);
+  available = chrono_source_get_available (source);
   if (offset >= available)
     return NULL;
   /* The importer read this value whole, so it ends before the data does. */
-  data = chrono_source_get_data (self->source);
+  data = chrono_source_get_data (source);
   s.p = data + offset;
   s.end = data + available;
   if (chrono_json_skip_value (&s) != CHRONO_JSON_OK)
