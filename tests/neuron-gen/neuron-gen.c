@@ -467,9 +467,9 @@ neuron_gen_write_device (const char             *path,
   memset (c, 0, sizeof *c);
   if (!writer_open (&w, path, error))
     return FALSE;
-  /* A size target: the instruction table is about four fifths of the file. */
+  /* A size target: a block writes about 3.7 KB over all tables. */
   if (o.target_bytes > 0)
-    o.n_blocks = MAX (1, (guint) MIN (o.target_bytes / 2200, G_MAXUINT));
+    o.n_blocks = MAX (1, (guint) MIN (o.target_bytes / 3700, G_MAXUINT));
   g.o = &o;
   g.c = c;
   g.w = &w;
