@@ -223,6 +223,8 @@ check_device (ChronoTrace           *trace,
 
           g_assert_nonnull (id);
           g_assert_nonnull (list);
+          /* Predecessor ids are written unsigned and must stay so. */
+          g_assert_null (strchr (list, '-'));
           /* json-glib would lose the ids above 2^63: compare the text. */
           parts = g_strsplit_set (list, "[], \"", -1);
           for (guint p = 0; parts[p]; p++)

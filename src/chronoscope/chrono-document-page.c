@@ -12,6 +12,7 @@
 #include "chrono-loader.h"
 #include "chrono-span-details.h"
 #include "chrono-timeline.h"
+#include "chrono-trace-set.h"
 #include "chrono-trace-summary.h"
 
 /* Progress reaches the main thread at most this often. */
@@ -168,7 +169,14 @@ load_thread (GTask        *task,
   GError *error = NULL;
   ChronoTrace *trace;
 
-  trace = chrono_trace_load_file (job->path, cancellable, load_progress_cb, job, &error);
+  /* A folder is one document: a Neuron profile, or several ranks. */
+  if (g_file_test (job->path, G_FILE_TEST_IS_DIR))
+    {
+      const char *paths[] = { job->path, NULL };
+      trace = chrono_trace_load_set (paths, cancellable, load_progress_cb, job, &error);
+    }
+  else
+    trace = chrono_trace_load_file (job->path, cancellable, load_progress_cb, job, &error);
   if (trace != NULL)
     g_task_return_pointer (task, trace, g_object_unref);
   else

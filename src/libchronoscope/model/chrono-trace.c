@@ -344,11 +344,27 @@ arg_text (const guint8 *text,
     }
   else if (text[0] == '{' || text[0] == '[')
     {
-      g_autofree char *raw = g_strndup ((const char *) text, len);
-      g_autoptr(JsonNode) node = json_from_string (raw, NULL);
+      /* Compact, but by hand: json-glib would wrap integers above 2^63
+       * (Neuron's inst_dep_ids) into negative ones. */
+      GString *out = g_string_sized_new (len);
+      gboolean in_string = FALSE;
 
-      if (node != NULL)
-        return json_to_string (node, FALSE);
+      for (gsize i = 0; i < len; i++)
+        {
+          guint8 c = text[i];
+
+          if (in_string && c == '\\' && i + 1 < len)
+            {
+              g_string_append_c (out, c);
+              c = text[++i];
+            }
+          else if (c == '"')
+            in_string = !in_string;
+          else if (!in_string && (c == ' ' || c == '\n' || c == '\r' || c == '\t'))
+            continue;
+          g_string_append_c (out, c);
+        }
+      return g_string_free (out, FALSE);
     }
   return g_strndup ((const char *) text, len);
 }
