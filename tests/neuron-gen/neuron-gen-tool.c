@@ -13,28 +13,8 @@
 
 #include <glib/gstdio.h>
 
+#include "chrono-format.h"
 #include "neuron-gen.h"
-
-static gboolean
-parse_size (const char *text,
-            guint64    *bytes)
-{
-  char *end = NULL;
-  gdouble v = g_ascii_strtod (text, &end);
-
-  if (end == text || v <= 0)
-    return FALSE;
-  if (g_ascii_strcasecmp (end, "GB") == 0)
-    v *= 1e9;
-  else if (g_ascii_strcasecmp (end, "MB") == 0)
-    v *= 1e6;
-  else if (g_ascii_strcasecmp (end, "KB") == 0)
-    v *= 1e3;
-  else if (*end != '\0')
-    return FALSE;
-  *bytes = (guint64) v;
-  return TRUE;
-}
 
 int
 main (int    argc,
@@ -67,9 +47,9 @@ main (int    argc,
       return 2;
     }
   neuron_gen_options_init (&o);
-  if (size && !parse_size (size, &o.target_bytes))
+  if (size && !chrono_format_parse_size (size, &o.target_bytes, &error))
     {
-      g_printerr ("neuron-gen: bad size %s\n", size);
+      g_printerr ("neuron-gen: %s\n", error->message);
       return 2;
     }
   if (blocks > 0)

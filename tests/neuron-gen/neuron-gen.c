@@ -153,16 +153,6 @@ put_uint (Writer                 *w,
 /* -------------------------------------------------------------------- */
 /* The block sequence                                                   */
 
-static guint64
-rng_next (guint64 *state)
-{
-  guint64 z = (*state += G_GUINT64_CONSTANT (0x9e3779b97f4a7c15));
-
-  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
-  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
-  return z ^ (z >> 31);
-}
-
 typedef enum {
   TABLE_INSTRUCTION,
   TABLE_DMA,
@@ -182,7 +172,7 @@ typedef struct {
   Writer  *w;
   Table    table;
   gboolean first;           /* no record in the current array yet */
-  guint64  rng;
+  GRand   *rng;
   guint64  dma_done[NEURON_GEN_N_QUEUES];
   guint64  tensor_sem;      /* S[5] (Tensor) */
   guint64  scalar_sem;      /* S[4] (Scalar) */
@@ -224,7 +214,8 @@ instruction (Gen                *g,
 {
   const NeuronGenOptions *o = g->o;
   Writer *w = g->w;
-  guint64 id = rng_next (&g->rng);
+  guint64 high = g_rand_int (g->rng);
+  guint64 id = high << 32 | g_rand_int (g->rng);
   gboolean damage_here = o->damage != NEURON_GEN_VALID && !g->damaged &&
                          engine == NEURON_GEN_VECTOR && g->block == o->n_blocks / 2;
   gboolean dangling = g->block % 7 == 3 && engine == NEURON_GEN_TENSOR_MATRIX;
@@ -440,7 +431,7 @@ run_table (Gen   *g,
 {
   g->table = table;
   g->first = TRUE;
-  g->rng = g->o->seed;
+  g_rand_set_seed (g->rng, (guint32) g->o->seed);
   memset (g->dma_done, 0, sizeof g->dma_done);
   g->tensor_sem = g->scalar_sem = 0;
   g->damaged = FALSE;
@@ -473,6 +464,7 @@ neuron_gen_write_device (const char             *path,
   g.o = &o;
   g.c = c;
   g.w = &w;
+  g.rng = g_rand_new ();
 
   put (&w, "{\n");
   for (Table t = 0; t < N_TABLES && !g.stop; t++)
@@ -497,6 +489,7 @@ neuron_gen_write_device (const char             *path,
            c->per_engine[NEURON_GEN_VECTOR], c->per_engine[NEURON_GEN_SCALAR],
            c->per_engine[NEURON_GEN_GPSIMD], c->per_engine[NEURON_GEN_SYNC], c->dma);
     }
+  g_rand_free (g.rng);
   return writer_close (&w, path, &c->bytes, error);
 }
 

@@ -99,8 +99,9 @@ typedef struct {
 
 typedef struct {
   const guint8    *start;
-  guint64          ts, dur, end, id, core;
-  gboolean         has_ts, has_dur, has_end, has_id, has_core, has_value;
+  ChronoNeuronTimes t;
+  guint64          end, id, core;
+  gboolean         has_end, has_id, has_core, has_value;
   gdouble          value;
   ChronoJsonString label, subgroup, opcode, operands, semaphore, name;
   const guint8    *deps;           /* '[' of inst_dep_ids */
@@ -434,7 +435,6 @@ parse_record (Importer *imp,
   ChronoJsonScanner *s = &imp->reader->s;
   ChronoJsonStatus st;
   gboolean done = FALSE;
-  gboolean bad_time = FALSE;
 
   memset (r, 0, sizeof *r);
   r->start = s->p;
@@ -442,24 +442,13 @@ parse_record (Importer *imp,
   for (gboolean first = TRUE;; first = FALSE)
     {
       ChronoJsonString key;
-      gboolean ok = TRUE;
 
       if ((st = chrono_json_next_member (s, first, &key, &done)) != CHRONO_JSON_OK)
         return st;
       if (done)
         break;
-      if (chrono_neuron_str_is (&key, "timestamp", 9) || chrono_neuron_str_is (&key, "start_ts", 8))
-        {
-          st = chrono_neuron_read_int (s, &r->ts, &ok);
-          r->has_ts = ok;
-          bad_time |= !ok;
-        }
-      else if (chrono_neuron_str_is (&key, "duration", 8) || chrono_neuron_str_is (&key, "duration_ns", 11))
-        {
-          st = chrono_neuron_read_int (s, &r->dur, &ok);
-          r->has_dur = ok;
-          bad_time |= !ok;
-        }
+      if (chrono_neuron_read_time (s, &key, &r->t, &st))
+        ;
       else if (chrono_neuron_str_is (&key, "end_ts", 6))
         st = chrono_neuron_read_int (s, &r->end, &r->has_end);
       else if (chrono_neuron_str_is (&key, "id", 2) && table == TABLE_SEMAPHORE)
@@ -497,8 +486,8 @@ parse_record (Importer *imp,
       if (st != CHRONO_JSON_OK)
         return st;
     }
-  if (bad_time)
-    r->has_ts = FALSE;
+  if (r->t.bad)
+    r->t.has_ts = FALSE;
   return CHRONO_JSON_OK;
 }
 
@@ -509,13 +498,13 @@ handle_instruction (Importer *imp,
   ChronoTrackBuilder *b;
   guint engine;
   guint32 span;
-  gint64 start = (gint64) r->ts;
-  gint64 dur = r->has_dur ? (gint64) r->dur : 0;
+  gint64 start = (gint64) r->t.ts;
+  gint64 dur = r->t.has_dur ? (gint64) r->t.dur : 0;
 
   b = engine_track (imp, r, &engine);
   span = chrono_track_builder_add_span (b, start, dur, r->opcode.start ? chrono_neuron_intern (imp->reader, &r->opcode) : 0,
                                         imp->cats[TABLE_INSTRUCTION], r->start - imp->reader->base,
-                                        CHRONO_KIND_INSTRUCTION, r->has_dur ? 0 : CHRONO_SPAN_NO_DUR);
+                                        CHRONO_KIND_INSTRUCTION, r->t.has_dur ? 0 : CHRONO_SPAN_NO_DUR);
   chrono_neuron_note_time (imp->reader, start, start + dur);
   if (r->has_id)
     {
@@ -534,8 +523,8 @@ handle_dma (Importer *imp,
 {
   ChronoTrackBuilder *b;
   g_autofree char *row = NULL;
-  gint64 start = (gint64) r->ts;
-  gint64 dur = r->has_dur ? (gint64) r->dur : 0;
+  gint64 start = (gint64) r->t.ts;
+  gint64 dur = r->t.has_dur ? (gint64) r->t.dur : 0;
   const ChronoJsonString *queue = &r->subgroup;
   guint32 span;
 
@@ -547,7 +536,7 @@ handle_dma (Importer *imp,
     imp->n_queues++;
   span = chrono_track_builder_add_span (b, start, dur, queue->start ? chrono_neuron_intern (imp->reader, queue) : 0,
                                         imp->cats[TABLE_DMA], r->start - imp->reader->base,
-                                        CHRONO_KIND_DMA, r->has_dur ? 0 : CHRONO_SPAN_NO_DUR);
+                                        CHRONO_KIND_DMA, r->t.has_dur ? 0 : CHRONO_SPAN_NO_DUR);
   chrono_neuron_note_time (imp->reader, start, start + dur);
   if (r->semaphore.start != NULL)
     {
@@ -578,8 +567,8 @@ handle_semaphore (Importer *imp,
   p = r->name.start;
   parse_sem_ref (&p, r->name.start + r->name.len, &sem);
   b = chrono_neuron_track (imp->reader, 0, CHRONO_TRACK_COUNTER, name, SORT_SEMAPHORE + sem);
-  chrono_track_builder_add_sample (b, (gint64) r->ts, r->value);
-  chrono_neuron_note_time (imp->reader, (gint64) r->ts, (gint64) r->ts);
+  chrono_track_builder_add_sample (b, (gint64) r->t.ts, r->value);
+  chrono_neuron_note_time (imp->reader, (gint64) r->t.ts, (gint64) r->t.ts);
 }
 
 static void
@@ -588,8 +577,8 @@ handle_collective (Importer *imp,
                    Record   *r)
 {
   ChronoTrackBuilder *b;
-  gint64 start = (gint64) r->ts;
-  gint64 dur = r->has_dur ? (gint64) r->dur : r->has_end ? (gint64) r->end - start : 0;
+  gint64 start = (gint64) r->t.ts;
+  gint64 dur = r->t.has_dur ? (gint64) r->t.dur : r->has_end ? (gint64) r->end - start : 0;
 
   if (table == TABLE_CC_OP)
     b = chrono_neuron_track (imp->reader, 0, CHRONO_TRACK_STREAM, chrono_neuron_intern_text (imp->reader, "Collectives"), SORT_COLLECTIVES);
@@ -616,7 +605,7 @@ read_record (ChronoNeuronReader *reader,
 
   if ((st = parse_record (imp, table, &r)) != CHRONO_JSON_OK)
     return st;
-  if (!r.has_ts)
+  if (!r.t.has_ts)
     {
       chrono_neuron_skip_record (reader, r.start, table, "has no numeric \"timestamp\"");
       return CHRONO_JSON_OK;

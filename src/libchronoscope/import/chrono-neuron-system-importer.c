@@ -38,8 +38,9 @@ enum {
 
 typedef struct {
   const guint8    *start;
-  guint64          ts, dur, thread, nc, type;
-  gboolean         has_ts, has_dur, has_thread, has_nc, has_type, has_value;
+  ChronoNeuronTimes t;
+  guint64          thread, nc, type;
+  gboolean         has_thread, has_nc, has_type, has_value;
   gdouble          value;
   ChronoJsonString name, instance, process, source, cpu;
 } Event;
@@ -63,7 +64,6 @@ parse_event (Importer *imp,
   ChronoJsonScanner *s = &imp->reader->s;
   ChronoJsonStatus st;
   gboolean done = FALSE;
-  gboolean bad_time = FALSE;
 
   memset (ev, 0, sizeof *ev);
   ev->start = s->p;
@@ -71,24 +71,13 @@ parse_event (Importer *imp,
   for (gboolean first = TRUE;; first = FALSE)
     {
       ChronoJsonString key;
-      gboolean ok = TRUE;
 
       if ((st = chrono_json_next_member (s, first, &key, &done)) != CHRONO_JSON_OK)
         return st;
       if (done)
         break;
-      if (chrono_neuron_str_is (&key, "timestamp", 9))
-        {
-          st = chrono_neuron_read_int (s, &ev->ts, &ok);
-          ev->has_ts = ok;
-          bad_time |= !ok;
-        }
-      else if (chrono_neuron_str_is (&key, "duration", 8))
-        {
-          st = chrono_neuron_read_int (s, &ev->dur, &ok);
-          ev->has_dur = ok;
-          bad_time |= !ok;
-        }
+      if (chrono_neuron_read_time (s, &key, &ev->t, &st))
+        ;
       else if (chrono_neuron_str_is (&key, "name", 4))
         st = chrono_neuron_read_string (s, &ev->name);
       else if (chrono_neuron_str_is (&key, "instance_id", 11))
@@ -124,8 +113,8 @@ parse_event (Importer *imp,
       if (st != CHRONO_JSON_OK)
         return st;
     }
-  if (bad_time)
-    ev->has_ts = FALSE;
+  if (ev->t.bad)
+    ev->t.has_ts = FALSE;
   return CHRONO_JSON_OK;
 }
 
@@ -200,8 +189,8 @@ handle_event (Importer *imp,
   guint32 process = process_for (imp, ev);
   gboolean hardware = is_hardware (ev);
   guint32 name = ev->name.start ? chrono_neuron_intern (reader, &ev->name) : 0;
-  gint64 ts = (gint64) ev->ts;
-  gint64 dur = ev->has_dur ? (gint64) ev->dur : 0;
+  gint64 ts = (gint64) ev->t.ts;
+  gint64 dur = ev->t.has_dur ? (gint64) ev->t.dur : 0;
   ChronoTrackBuilder *b;
   g_autofree char *row = NULL;
 
@@ -226,7 +215,7 @@ handle_event (Importer *imp,
     chrono_track_builder_add_instant (b, ts, name, imp->cat, ev->start - reader->base);
   else
     chrono_track_builder_add_span (b, ts, dur, name, imp->cat, ev->start - reader->base,
-                                   kind_of (ev, hardware), ev->has_dur ? 0 : CHRONO_SPAN_NO_DUR);
+                                   kind_of (ev, hardware), ev->t.has_dur ? 0 : CHRONO_SPAN_NO_DUR);
   chrono_neuron_note_time (reader, ts, ts + dur);
 }
 
@@ -251,8 +240,8 @@ handle_sample (Importer *imp,
                               ev->cpu.start ? (const char *) ev->cpu.start : "");
   b = chrono_neuron_track (reader, process_for (imp, ev), CHRONO_TRACK_COUNTER,
                            chrono_neuron_intern_text (reader, series), SORT_COUNTER);
-  chrono_track_builder_add_sample (b, (gint64) ev->ts, ev->value);
-  chrono_neuron_note_time (reader, (gint64) ev->ts, (gint64) ev->ts);
+  chrono_track_builder_add_sample (b, (gint64) ev->t.ts, ev->value);
+  chrono_neuron_note_time (reader, (gint64) ev->t.ts, (gint64) ev->t.ts);
 }
 
 static ChronoJsonStatus
@@ -266,7 +255,7 @@ read_record (ChronoNeuronReader *reader,
 
   if ((st = parse_event (imp, &ev)) != CHRONO_JSON_OK)
     return st;
-  if (!ev.has_ts)
+  if (!ev.t.has_ts)
     chrono_neuron_skip_record (reader, ev.start, table, "has no numeric \"timestamp\"");
   else if (table == TABLE_EVENTS || table == TABLE_EVENT)
     handle_event (imp, &ev);

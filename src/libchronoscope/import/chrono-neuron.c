@@ -137,6 +137,30 @@ chrono_neuron_read_double (ChronoJsonScanner *s,
   return CHRONO_JSON_OK;
 }
 
+gboolean
+chrono_neuron_read_time (ChronoJsonScanner      *s,
+                         const ChronoJsonString *key,
+                         ChronoNeuronTimes      *times,
+                         ChronoJsonStatus       *st)
+{
+  gboolean ok = TRUE;
+
+  if (chrono_neuron_str_is (key, "timestamp", 9) || chrono_neuron_str_is (key, "start_ts", 8))
+    {
+      *st = chrono_neuron_read_int (s, &times->ts, &ok);
+      times->has_ts = ok;
+    }
+  else if (chrono_neuron_str_is (key, "duration", 8) || chrono_neuron_str_is (key, "duration_ns", 11))
+    {
+      *st = chrono_neuron_read_int (s, &times->dur, &ok);
+      times->has_dur = ok;
+    }
+  else
+    return FALSE;
+  times->bad |= !ok;
+  return TRUE;
+}
+
 /* -------------------------------------------------------------------- */
 /* The reader                                                           */
 

@@ -36,6 +36,23 @@ ChronoJsonStatus   chrono_neuron_read_double (ChronoJsonScanner *s,
                                               gdouble           *value,
                                               gboolean          *ok);
 
+/* A record's time: "timestamp" or "start_ts", "duration" or
+ * "duration_ns"; a value of another type makes the time unusable. */
+typedef struct {
+  guint64  ts;
+  guint64  dur;
+  gboolean has_ts;
+  gboolean has_dur;
+  gboolean bad;
+} ChronoNeuronTimes;
+
+/* Reads KEY's value into TIMES if KEY is a time; FALSE (nothing read)
+ * otherwise. *ST is the scanner's status. */
+gboolean           chrono_neuron_read_time (ChronoJsonScanner      *s,
+                                            const ChronoJsonString *key,
+                                            ChronoNeuronTimes      *times,
+                                            ChronoJsonStatus       *st);
+
 static inline gboolean
 chrono_neuron_str_is (const ChronoJsonString *str,
                       const char             *text,
