@@ -105,6 +105,7 @@ typedef struct {
   gdouble          value;
   ChronoJsonString label, subgroup, opcode, operands, semaphore, name;
   const guint8    *deps;           /* '[' of inst_dep_ids */
+  Table            table;
 } Record;
 
 typedef struct {
@@ -428,67 +429,51 @@ read_deps (Importer           *imp,
 /* Records                                                              */
 
 static ChronoJsonStatus
+read_member (ChronoJsonScanner      *s,
+             const ChronoJsonString *key,
+             gpointer                data)
+{
+  Record *r = data;
+
+  if (chrono_neuron_str_is (key, "end_ts", 6))
+    return chrono_neuron_read_int (s, &r->end, &r->has_end);
+  if (chrono_neuron_str_is (key, "id", 2) && r->table == TABLE_SEMAPHORE)
+    return chrono_neuron_read_string (s, &r->name);
+  if (chrono_neuron_str_is (key, "id", 2))
+    return chrono_neuron_read_int (s, &r->id, &r->has_id);
+  if (chrono_neuron_str_is (key, "label", 5))
+    return chrono_neuron_read_string (s, &r->label);
+  /* A queue's name alone groups better than name-Q-E. */
+  if (chrono_neuron_str_is (key, "subgroup", 8) ||
+      (chrono_neuron_str_is (key, "queue_name", 10) && r->subgroup.start == NULL))
+    return chrono_neuron_read_string (s, &r->subgroup);
+  if (chrono_neuron_str_is (key, "opcode", 6) || chrono_neuron_str_is (key, "description", 11) ||
+      chrono_neuron_str_is (key, "operation", 9))
+    return chrono_neuron_read_string (s, &r->opcode);
+  if (chrono_neuron_str_is (key, "operands", 8))
+    return chrono_neuron_read_string (s, &r->operands);
+  if (chrono_neuron_str_is (key, "semaphore_id", 12))
+    return chrono_neuron_read_string (s, &r->semaphore);
+  if (chrono_neuron_str_is (key, "core_idx", 8))
+    return chrono_neuron_read_int (s, &r->core, &r->has_core);
+  if (chrono_neuron_str_is (key, "value", 5))
+    return chrono_neuron_read_double (s, &r->value, &r->has_value);
+  if (chrono_neuron_str_is (key, "inst_dep_ids", 12))
+    r->deps = *s->p == '[' ? s->p : NULL;
+  return chrono_json_skip_value (s);
+}
+
+static ChronoJsonStatus
 parse_record (Importer *imp,
               Table     table,
               Record   *r)
 {
   ChronoJsonScanner *s = &imp->reader->s;
-  ChronoJsonStatus st;
-  gboolean done = FALSE;
 
   memset (r, 0, sizeof *r);
   r->start = s->p;
-  s->p++;
-  for (gboolean first = TRUE;; first = FALSE)
-    {
-      ChronoJsonString key;
-
-      if ((st = chrono_json_next_member (s, first, &key, &done)) != CHRONO_JSON_OK)
-        return st;
-      if (done)
-        break;
-      if (chrono_neuron_read_time (s, &key, &r->t, &st))
-        ;
-      else if (chrono_neuron_str_is (&key, "end_ts", 6))
-        st = chrono_neuron_read_int (s, &r->end, &r->has_end);
-      else if (chrono_neuron_str_is (&key, "id", 2) && table == TABLE_SEMAPHORE)
-        st = chrono_neuron_read_string (s, &r->name);
-      else if (chrono_neuron_str_is (&key, "id", 2))
-        st = chrono_neuron_read_int (s, &r->id, &r->has_id);
-      else if (chrono_neuron_str_is (&key, "label", 5))
-        st = chrono_neuron_read_string (s, &r->label);
-      else if (chrono_neuron_str_is (&key, "subgroup", 8) || chrono_neuron_str_is (&key, "queue_name", 10))
-        {
-          /* A queue's name alone groups better than name-Q-E. */
-          if (r->subgroup.start == NULL || chrono_neuron_str_is (&key, "subgroup", 8))
-            st = chrono_neuron_read_string (s, &r->subgroup);
-          else
-            st = chrono_json_skip_value (s);
-        }
-      else if (chrono_neuron_str_is (&key, "opcode", 6) || chrono_neuron_str_is (&key, "description", 11) ||
-               chrono_neuron_str_is (&key, "operation", 9))
-        st = chrono_neuron_read_string (s, &r->opcode);
-      else if (chrono_neuron_str_is (&key, "operands", 8))
-        st = chrono_neuron_read_string (s, &r->operands);
-      else if (chrono_neuron_str_is (&key, "semaphore_id", 12))
-        st = chrono_neuron_read_string (s, &r->semaphore);
-      else if (chrono_neuron_str_is (&key, "core_idx", 8))
-        st = chrono_neuron_read_int (s, &r->core, &r->has_core);
-      else if (chrono_neuron_str_is (&key, "value", 5))
-        st = chrono_neuron_read_double (s, &r->value, &r->has_value);
-      else if (chrono_neuron_str_is (&key, "inst_dep_ids", 12))
-        {
-          r->deps = *s->p == '[' ? s->p : NULL;
-          st = chrono_json_skip_value (s);
-        }
-      else
-        st = chrono_json_skip_value (s);
-      if (st != CHRONO_JSON_OK)
-        return st;
-    }
-  if (r->t.bad)
-    r->t.has_ts = FALSE;
-  return CHRONO_JSON_OK;
+  r->table = table;
+  return chrono_neuron_read_record (s, &r->t, read_member, r);
 }
 
 static void

@@ -58,64 +58,53 @@ static const char * const hardware_names[] = {
 };
 
 static ChronoJsonStatus
+read_member (ChronoJsonScanner      *s,
+             const ChronoJsonString *key,
+             gpointer                data)
+{
+  Event *ev = data;
+
+  if (chrono_neuron_str_is (key, "name", 4))
+    return chrono_neuron_read_string (s, &ev->name);
+  if (chrono_neuron_str_is (key, "instance_id", 11))
+    return chrono_neuron_read_string (s, &ev->instance);
+  if (chrono_neuron_str_is (key, "process_id", 10))
+    {
+      const guint8 *text;
+      gsize len;
+      ChronoJsonStatus st;
+
+      /* A string in the documented output; a number is taken too. */
+      if (*s->p == '"')
+        return chrono_json_read_string (s, &ev->process);
+      if ((st = chrono_json_read_number (s, &text, &len)) == CHRONO_JSON_OK)
+        ev->process = (ChronoJsonString) { text, len, FALSE };
+      return st;
+    }
+  if (chrono_neuron_str_is (key, "thread_id", 9))
+    return chrono_neuron_read_int (s, &ev->thread, &ev->has_thread);
+  if (chrono_neuron_str_is (key, "nc_idx", 6))
+    return chrono_neuron_read_int (s, &ev->nc, &ev->has_nc);
+  if (chrono_neuron_str_is (key, "type", 4))
+    return chrono_neuron_read_int (s, &ev->type, &ev->has_type);
+  if (chrono_neuron_str_is (key, "trace_event_source", 18))
+    return chrono_neuron_read_string (s, &ev->source);
+  if (chrono_neuron_str_is (key, "cpu_id", 6))
+    return chrono_neuron_read_string (s, &ev->cpu);
+  if (chrono_neuron_str_is (key, "usage", 5) || chrono_neuron_str_is (key, "util", 4))
+    return chrono_neuron_read_double (s, &ev->value, &ev->has_value);
+  return chrono_json_skip_value (s);
+}
+
+static ChronoJsonStatus
 parse_event (Importer *imp,
              Event    *ev)
 {
   ChronoJsonScanner *s = &imp->reader->s;
-  ChronoJsonStatus st;
-  gboolean done = FALSE;
 
   memset (ev, 0, sizeof *ev);
   ev->start = s->p;
-  s->p++;
-  for (gboolean first = TRUE;; first = FALSE)
-    {
-      ChronoJsonString key;
-
-      if ((st = chrono_json_next_member (s, first, &key, &done)) != CHRONO_JSON_OK)
-        return st;
-      if (done)
-        break;
-      if (chrono_neuron_read_time (s, &key, &ev->t, &st))
-        ;
-      else if (chrono_neuron_str_is (&key, "name", 4))
-        st = chrono_neuron_read_string (s, &ev->name);
-      else if (chrono_neuron_str_is (&key, "instance_id", 11))
-        st = chrono_neuron_read_string (s, &ev->instance);
-      else if (chrono_neuron_str_is (&key, "process_id", 10))
-        {
-          /* A string in the documented output; a number is taken too. */
-          if (*s->p == '"')
-            st = chrono_json_read_string (s, &ev->process);
-          else
-            {
-              const guint8 *text;
-              gsize len;
-
-              if ((st = chrono_json_read_number (s, &text, &len)) == CHRONO_JSON_OK)
-                ev->process = (ChronoJsonString) { text, len, FALSE };
-            }
-        }
-      else if (chrono_neuron_str_is (&key, "thread_id", 9))
-        st = chrono_neuron_read_int (s, &ev->thread, &ev->has_thread);
-      else if (chrono_neuron_str_is (&key, "nc_idx", 6))
-        st = chrono_neuron_read_int (s, &ev->nc, &ev->has_nc);
-      else if (chrono_neuron_str_is (&key, "type", 4))
-        st = chrono_neuron_read_int (s, &ev->type, &ev->has_type);
-      else if (chrono_neuron_str_is (&key, "trace_event_source", 18))
-        st = chrono_neuron_read_string (s, &ev->source);
-      else if (chrono_neuron_str_is (&key, "cpu_id", 6))
-        st = chrono_neuron_read_string (s, &ev->cpu);
-      else if (chrono_neuron_str_is (&key, "usage", 5) || chrono_neuron_str_is (&key, "util", 4))
-        st = chrono_neuron_read_double (s, &ev->value, &ev->has_value);
-      else
-        st = chrono_json_skip_value (s);
-      if (st != CHRONO_JSON_OK)
-        return st;
-    }
-  if (ev->t.bad)
-    ev->t.has_ts = FALSE;
-  return CHRONO_JSON_OK;
+  return chrono_neuron_read_record (s, &ev->t, read_member, ev);
 }
 
 /* The process of an (instance, pid) pair. */

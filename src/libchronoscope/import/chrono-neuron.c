@@ -137,11 +137,12 @@ chrono_neuron_read_double (ChronoJsonScanner *s,
   return CHRONO_JSON_OK;
 }
 
-gboolean
-chrono_neuron_read_time (ChronoJsonScanner      *s,
-                         const ChronoJsonString *key,
-                         ChronoNeuronTimes      *times,
-                         ChronoJsonStatus       *st)
+/* "timestamp" or "start_ts", "duration" or "duration_ns". */
+static gboolean
+read_time (ChronoJsonScanner      *s,
+           const ChronoJsonString *key,
+           ChronoNeuronTimes      *times,
+           ChronoJsonStatus       *st)
 {
   gboolean ok = TRUE;
 
@@ -159,6 +160,35 @@ chrono_neuron_read_time (ChronoJsonScanner      *s,
     return FALSE;
   times->bad |= !ok;
   return TRUE;
+}
+
+ChronoJsonStatus
+chrono_neuron_read_record (ChronoJsonScanner      *s,
+                           ChronoNeuronTimes      *times,
+                           ChronoNeuronMemberFunc  member,
+                           gpointer                record)
+{
+  gboolean done = FALSE;
+
+  memset (times, 0, sizeof *times);
+  s->p++;  /* '{' */
+  for (gboolean first = TRUE;; first = FALSE)
+    {
+      ChronoJsonString key;
+      ChronoJsonStatus st;
+
+      if ((st = chrono_json_next_member (s, first, &key, &done)) != CHRONO_JSON_OK)
+        return st;
+      if (done)
+        break;
+      if (!read_time (s, &key, times, &st))
+        st = member (s, &key, record);
+      if (st != CHRONO_JSON_OK)
+        return st;
+    }
+  if (times->bad)
+    times->has_ts = FALSE;
+  return CHRONO_JSON_OK;
 }
 
 /* -------------------------------------------------------------------- */

@@ -46,12 +46,18 @@ typedef struct {
   gboolean bad;
 } ChronoNeuronTimes;
 
-/* Reads KEY's value into TIMES if KEY is a time; FALSE (nothing read)
- * otherwise. *ST is the scanner's status. */
-gboolean           chrono_neuron_read_time (ChronoJsonScanner      *s,
-                                            const ChronoJsonString *key,
-                                            ChronoNeuronTimes      *times,
-                                            ChronoJsonStatus       *st);
+/* At the value of KEY, one member of a record: reads it or skips it. */
+typedef ChronoJsonStatus (*ChronoNeuronMemberFunc) (ChronoJsonScanner      *s,
+                                                    const ChronoJsonString *key,
+                                                    gpointer                record);
+
+/* At a record's '{': reads its times into TIMES (cleared first; has_ts
+ * is FALSE when a time is not a number) and hands every other member to
+ * MEMBER. */
+ChronoJsonStatus   chrono_neuron_read_record (ChronoJsonScanner      *s,
+                                              ChronoNeuronTimes      *times,
+                                              ChronoNeuronMemberFunc  member,
+                                              gpointer                record);
 
 static inline gboolean
 chrono_neuron_str_is (const ChronoJsonString *str,
