@@ -281,11 +281,8 @@ chrono_neuron_system_importer_run (ChronoTrace        *trace,
   Importer imp = { 0 };
   gboolean ok;
 
-  chrono_neuron_reader_init (&reader, trace, source, cancellable, progress, user_data);
-  reader.tables = table_keys;
-  reader.record = read_record;
-  reader.other = read_other;
-  reader.data = &imp;
+  chrono_neuron_reader_init (&reader, trace, source, table_keys, read_record, read_other, &imp);
+  chrono_neuron_reader_watch (&reader, cancellable, progress, user_data);
   imp.reader = &reader;
   imp.processes = g_hash_table_new (NULL, NULL);
   imp.cat = chrono_neuron_intern_text (&reader, "neuron_system");

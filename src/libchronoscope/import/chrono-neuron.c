@@ -198,12 +198,24 @@ chrono_neuron_read_record (ChronoJsonScanner      *s,
 #define MAX_WARNINGS   10
 
 void
-chrono_neuron_reader_init (ChronoNeuronReader *reader,
-                           ChronoTrace        *trace,
-                           ChronoSource       *source,
-                           GCancellable       *cancellable,
-                           ChronoProgressFunc  progress,
-                           gpointer            progress_data)
+chrono_neuron_reader_watch (ChronoNeuronReader *reader,
+                            GCancellable       *cancellable,
+                            ChronoProgressFunc  progress,
+                            gpointer            progress_data)
+{
+  reader->cancellable = cancellable;
+  reader->progress = progress;
+  reader->progress_data = progress_data;
+}
+
+void
+chrono_neuron_reader_init (ChronoNeuronReader     *reader,
+                           ChronoTrace            *trace,
+                           ChronoSource           *source,
+                           const char * const     *tables,
+                           ChronoNeuronRecordFunc  record,
+                           ChronoNeuronKeyFunc     other,
+                           gpointer                data)
 {
   gboolean finished = FALSE;
   gsize avail = 0;
@@ -215,9 +227,10 @@ chrono_neuron_reader_init (ChronoNeuronReader *reader,
   reader->base = chrono_source_get_data (source);
   reader->s.p = reader->base;
   reader->s.end = reader->base + avail;
-  reader->cancellable = cancellable;
-  reader->progress = progress;
-  reader->progress_data = progress_data;
+  reader->tables = tables;
+  reader->record = record;
+  reader->other = other;
+  reader->data = data;
   reader->builders = g_ptr_array_new_with_free_func ((GDestroyNotify) chrono_track_builder_free);
   reader->named_tracks = g_hash_table_new (chrono_track_key_hash, chrono_track_key_equal);
   reader->scratch = g_string_new (NULL);

@@ -105,10 +105,17 @@ struct _ChronoNeuronReader
   guint32              until_progress;
 };
 
-/* Waits for all of SOURCE: the tables refer to each other across it. */
+/* Waits for all of SOURCE: the tables refer to each other across it.
+ * TABLES are the top-level keys whose records go to RECORD, with DATA. */
 void                chrono_neuron_reader_init   (ChronoNeuronReader     *reader,
                                                  ChronoTrace            *trace,
                                                  ChronoSource           *source,
+                                                 const char * const     *tables,
+                                                 ChronoNeuronRecordFunc  record,
+                                                 ChronoNeuronKeyFunc     other,
+                                                 gpointer                data);
+/* Progress and cancellation, both optional. */
+void                chrono_neuron_reader_watch  (ChronoNeuronReader     *reader,
                                                  GCancellable           *cancellable,
                                                  ChronoProgressFunc      progress,
                                                  gpointer                progress_data);
