@@ -572,6 +572,37 @@ test_sniff_real (void)
     g_test_skip ("no JSON traces in CHRONO_TRACES_DIR");
 }
 
+/* Engine names as the other outputs write them, and unknown ones. */
+static void
+test_engine_labels (void)
+{
+  static const char text[] =
+    "{\"instruction\": ["
+    "{\"timestamp\": 10, \"duration\": 5, \"label\": \"TensorE\", \"opcode\": \"LDWEIGHTS\"},"
+    "{\"timestamp\": 11, \"duration\": 5, \"label\": \"Vector Engine - Row 3\", \"opcode\": \"REDUCE\"},"
+    "{\"timestamp\": 12, \"duration\": 5, \"subgroup\": \"ACT\", \"opcode\": \"ACTIVATE\"},"
+    "{\"timestamp\": 13, \"duration\": 5, \"label\": \"Pool\", \"opcode\": \"NOP\"},"
+    "{\"timestamp\": 14, \"duration\": 5, \"label\": \"TensorMatrixE\", \"opcode\": \"MATMUL\"},"
+    "{\"timestamp\": 15, \"label\": \"MysteryE\", \"opcode\": \"Operation(7)\"}"
+    "], \"summary\": [{\"nc_idx\": \"3\"}]}";
+  g_autoptr(GBytes) bytes = g_bytes_new_static (text, sizeof text - 1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ChronoTrace) trace = chrono_trace_load_bytes (bytes, "labels.json", &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (engine_count (trace, "Tensor"), ==, 1);
+  g_assert_cmpuint (engine_count (trace, "TensorMatrix"), ==, 1);
+  g_assert_cmpuint (engine_count (trace, "Vector"), ==, 1);
+  g_assert_cmpuint (engine_count (trace, "Scalar"), ==, 1);
+  g_assert_cmpuint (engine_count (trace, "GpSimd"), ==, 1);
+  g_assert_cmpuint (engine_count (trace, "MysteryE"), ==, 1);
+  g_assert_nonnull (find_track (trace, "Vector (DVE)"));
+  /* No duration: a zero-length span, flagged. */
+  g_assert_cmpuint (find_track (trace, "MysteryE")->flags[0], ==, CHRONO_SPAN_NO_DUR);
+  g_assert_cmpstr (chrono_trace_get_string (trace, chrono_trace_get_process (trace, 0)->display_name),
+                   ==, "NeuronCore 3");
+}
+
 static void
 test_sniff (void)
 {
@@ -601,6 +632,7 @@ main (int    argc,
 
   g_test_add_func ("/neuron/sniff", test_sniff);
   g_test_add_func ("/neuron/sniff/real-traces", test_sniff_real);
+  g_test_add_func ("/neuron/device/engine-labels", test_engine_labels);
   g_test_add ("/neuron/device", Fixture, GINT_TO_POINTER (FALSE), fixture_setup, test_device, fixture_teardown);
   g_test_add ("/neuron/device/string-numbers", Fixture, GINT_TO_POINTER (TRUE), fixture_setup, test_device, fixture_teardown);
   g_test_add ("/neuron/device/big-ids", Fixture, NULL, fixture_setup, test_big_ids, fixture_teardown);

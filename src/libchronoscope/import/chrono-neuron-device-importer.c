@@ -158,7 +158,7 @@ engine_track (Importer *imp,
   len = engine_name_len (label);
   for (guint e = 0; e < N_ENGINES; e++)
     for (guint a = 0; engines[e].aliases[a]; a++)
-      if (chrono_neuron_str_is (label, engines[e].aliases[a], len) && len == strlen (engines[e].aliases[a]))
+      if (len == strlen (engines[e].aliases[a]) && memcmp (label->start, engines[e].aliases[a], len) == 0)
         {
           *engine_out = e;
           if (imp->engine_tracks[e] == NULL)
