@@ -46,6 +46,7 @@ typedef enum {
   CHRONO_FLOW_LAUNCH,    /* runtime call to the GPU work it launched */
   CHRONO_FLOW_DEPENDENCY, /* an instruction's listed predecessor (inst_dep_ids) */
   CHRONO_FLOW_SEMAPHORE, /* the update a semaphore wait waited for */
+  CHRONO_N_FLOW_TYPES
 } ChronoFlowType;
 
 /* Span flags. */
