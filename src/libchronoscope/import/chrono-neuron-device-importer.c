@@ -108,8 +108,22 @@ typedef struct {
   Table            table;
 } Record;
 
+/* The rows that the last labels and queue names led to: a profile has a
+ * handful, and finding one costs string compares and a hash lookup. */
+#define ROW_CACHE 16
+
+typedef struct {
+  const guint8       *text;   /* the name as written, in the source */
+  gsize               len;
+  Table               table;
+  guint               engine;
+  ChronoTrackBuilder *b;
+} RowCacheEntry;
+
 typedef struct {
   ChronoNeuronReader *reader;
+  RowCacheEntry       row_cache[ROW_CACHE];
+  guint               row_cache_next;
   ChronoTrackBuilder *engine_tracks[N_ENGINES];
   guint               n_queues;
   guint32             cats[N_TABLES];
@@ -142,12 +156,38 @@ engine_name_len (const ChronoJsonString *label)
   return len;
 }
 
-static ChronoTrackBuilder *
-engine_track (Importer *imp,
-              Record   *r,
-              guint    *engine_out)
+static RowCacheEntry *
+cached_row (Importer               *imp,
+            Table                   table,
+            const ChronoJsonString *name)
 {
-  const ChronoJsonString *label = r->label.start ? &r->label : &r->subgroup;
+  for (guint i = 0; i < ROW_CACHE; i++)
+    {
+      RowCacheEntry *e = &imp->row_cache[i];
+
+      if (e->b != NULL && e->table == table && e->len == name->len &&
+          memcmp (e->text, name->start, name->len) == 0)
+        return e;
+    }
+  return NULL;
+}
+
+static void
+cache_row (Importer               *imp,
+           Table                   table,
+           const ChronoJsonString *name,
+           guint                   engine,
+           ChronoTrackBuilder     *b)
+{
+  imp->row_cache[imp->row_cache_next] = (RowCacheEntry) { name->start, name->len, table, engine, b };
+  imp->row_cache_next = (imp->row_cache_next + 1) % ROW_CACHE;
+}
+
+static ChronoTrackBuilder *
+find_engine_track (Importer               *imp,
+                   const ChronoJsonString *label,
+                   guint                  *engine_out)
+{
   gsize len;
 
   if (label->start == NULL || label->len == 0)
@@ -170,6 +210,47 @@ engine_track (Importer *imp,
   return chrono_neuron_track (imp->reader, 0, CHRONO_TRACK_STREAM,
                       chrono_string_table_intern (imp->reader->trace->strings, (const char *) label->start, len),
                       SORT_OTHER_ENGINE);
+}
+
+static ChronoTrackBuilder *
+engine_track (Importer *imp,
+              Record   *r,
+              guint    *engine_out)
+{
+  const ChronoJsonString *label = r->label.start ? &r->label : &r->subgroup;
+  RowCacheEntry *e;
+  ChronoTrackBuilder *b;
+
+  if (label->start != NULL && (e = cached_row (imp, TABLE_INSTRUCTION, label)) != NULL)
+    {
+      *engine_out = e->engine;
+      return e->b;
+    }
+  b = find_engine_track (imp, label, engine_out);
+  if (label->start != NULL)
+    cache_row (imp, TABLE_INSTRUCTION, label, *engine_out, b);
+  return b;
+}
+
+static ChronoTrackBuilder *
+queue_track (Importer               *imp,
+             const ChronoJsonString *queue)
+{
+  RowCacheEntry *e;
+  ChronoTrackBuilder *b;
+  g_autofree char *row = NULL;
+
+  if (queue->start != NULL && (e = cached_row (imp, TABLE_DMA, queue)) != NULL)
+    return e->b;
+  row = g_strdup_printf ("DMA queue %.*s", queue->start ? (int) queue->len : 1,
+                         queue->start ? (const char *) queue->start : "?");
+  b = chrono_neuron_track (imp->reader, 0, CHRONO_TRACK_STREAM, chrono_neuron_intern_text (imp->reader, row),
+                           SORT_DMA + imp->n_queues);
+  if (b->track.sort_index == SORT_DMA + imp->n_queues)
+    imp->n_queues++;
+  if (queue->start != NULL)
+    cache_row (imp, TABLE_DMA, queue, N_ENGINES, b);
+  return b;
 }
 
 /* -------------------------------------------------------------------- */
@@ -506,19 +587,12 @@ static void
 handle_dma (Importer *imp,
             Record   *r)
 {
-  ChronoTrackBuilder *b;
-  g_autofree char *row = NULL;
   gint64 start = (gint64) r->t.ts;
   gint64 dur = r->t.has_dur ? (gint64) r->t.dur : 0;
   const ChronoJsonString *queue = &r->subgroup;
+  ChronoTrackBuilder *b = queue_track (imp, queue);
   guint32 span;
 
-  row = g_strdup_printf ("DMA queue %.*s", queue->start ? (int) queue->len : 1,
-                         queue->start ? (const char *) queue->start : "?");
-  b = chrono_neuron_track (imp->reader, 0, CHRONO_TRACK_STREAM, chrono_neuron_intern_text (imp->reader, row),
-                           SORT_DMA + imp->n_queues);
-  if (b->track.sort_index == SORT_DMA + imp->n_queues)
-    imp->n_queues++;
   span = chrono_track_builder_add_span (b, start, dur, queue->start ? chrono_neuron_intern (imp->reader, queue) : 0,
                                         imp->cats[TABLE_DMA], r->start - imp->reader->base,
                                         CHRONO_KIND_DMA, r->t.has_dur ? 0 : CHRONO_SPAN_NO_DUR);
