@@ -180,28 +180,56 @@ clear_flow_box (GtkFlowBox *box)
     gtk_flow_box_remove (box, child);
 }
 
+static gboolean
+metric_value (JsonObject *summary,
+              const char *key,
+              gdouble    *value)
+{
+  JsonNode *node = json_object_get_member (summary, key);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+  if (json_node_get_value_type (node) == G_TYPE_STRING)
+    *value = g_ascii_strtod (json_node_get_string (node), NULL);
+  else
+    *value = json_node_get_double (node);
+  return TRUE;
+}
+
+/* Some versions write *_percent as fractions: when none is above 1, all
+ * are taken to be. */
+static gboolean
+percents_are_fractions (JsonObject *summary)
+{
+  g_autoptr(GList) keys = json_object_get_members (summary);
+
+  for (GList *l = keys; l != NULL; l = l->next)
+    {
+      gdouble v;
+
+      if (g_str_has_suffix (l->data, "_percent") && metric_value (summary, l->data, &v) && v > 1.0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /* A metric of the Neuron profiler's summary, as people read it. */
 static char *
 metric_text (JsonObject *summary,
              const char *key,
-             char        unit)
+             char        unit,
+             gboolean    fractions)
 {
-  JsonNode *node = json_object_get_member (summary, key);
   gdouble v;
 
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+  if (!metric_value (summary, key, &v))
     return NULL;
-  if (json_node_get_value_type (node) == G_TYPE_STRING)
-    v = g_ascii_strtod (json_node_get_string (node), NULL);
-  else
-    v = json_node_get_double (node);
   switch (unit)
     {
     case 's':
       return chrono_format_duration ((gint64) (v * 1e9 + 0.5));
     case '%':
-      /* summary-json writes fractions where the UI shows percentages. */
-      return g_strdup_printf ("%.1f %%", v <= 1.0 ? v * 100.0 : v);
+      return g_strdup_printf ("%.1f %%", fractions ? v * 100.0 : v);
     default:
       return chrono_format_count ((guint64) MAX (v, 0));
     }
@@ -239,15 +267,20 @@ show_metrics (ChronoTraceSummary *self)
       any = TRUE;
     }
   if (summary != NULL && JSON_NODE_HOLDS_OBJECT (summary))
-    for (guint i = 0; i < G_N_ELEMENTS (metrics); i++)
-      {
-        g_autofree char *text = metric_text (json_node_get_object (summary), metrics[i].key, metrics[i].unit);
+    {
+      JsonObject *o = json_node_get_object (summary);
+      gboolean fractions = percents_are_fractions (o);
 
-        if (text == NULL)
-          continue;
-        gtk_flow_box_append (self->metrics_box, chip_new (_(metrics[i].label), text));
-        any = TRUE;
-      }
+      for (guint i = 0; i < G_N_ELEMENTS (metrics); i++)
+        {
+          g_autofree char *text = metric_text (o, metrics[i].key, metrics[i].unit, fractions);
+
+          if (text == NULL)
+            continue;
+          gtk_flow_box_append (self->metrics_box, chip_new (_(metrics[i].label), text));
+          any = TRUE;
+        }
+    }
   gtk_widget_set_visible (GTK_WIDGET (self->metrics_box), any);
 }
 
