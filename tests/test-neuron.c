@@ -534,6 +534,27 @@ test_cli (Fixture       *f,
       g_assert_cmpint (json_object_get_int_member (o, "dependencies"), ==,
                        f->counts.dep_edges + f->counts.semaphore_edges);
     }
+
+  /* --merge: the files named, as one document. */
+  {
+    const char *merge_argv[] = { cli, "info", "--json", "--merge", f->device, f->system, NULL };
+    g_autofree char *merged = NULL;
+    g_autoptr(JsonNode) node = NULL;
+    JsonObject *o;
+
+    g_assert_true (g_spawn_sync (NULL, (char **) merge_argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                                 &merged, NULL, &status, &error));
+    g_assert_cmpint (status, ==, 0);
+    g_assert_null (strchr (g_strstrip (merged), '\n'));
+    node = json_from_string (merged, &error);
+    g_assert_no_error (error);
+    o = json_node_get_object (node);
+    g_assert_cmpint (json_object_get_int_member (o, "processes"), ==, 3);
+    g_assert_cmpint (json_object_get_int_member (o, "start_ns"), <, f->counts.exec_start_ns);
+    g_assert_cmpint (json_object_get_int_member (o, "dependencies"), ==,
+                     f->counts.dep_edges + f->counts.semaphore_edges);
+    g_assert_cmpstr (json_object_get_string_member (o, "format"), ==, "neuron-device+neuron-system");
+  }
 }
 
 /* No real trace of the folder is taken for a Neuron profile. */
