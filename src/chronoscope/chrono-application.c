@@ -158,6 +158,17 @@ open_action (GSimpleAction *action,
 }
 
 static void
+open_folder_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  ChronoWindow *window = get_window (CHRONO_APPLICATION (user_data));
+
+  gtk_window_present (GTK_WINDOW (window));
+  chrono_window_choose_folder (window);
+}
+
+static void
 open_example_action (GSimpleAction *action,
                      GVariant      *parameter,
                      gpointer       user_data)
@@ -230,6 +241,7 @@ chrono_application_startup (GApplication *application)
   ChronoApplication *self = CHRONO_APPLICATION (application);
   static const GActionEntry actions[] = {
     { .name = "open", .activate = open_action },
+    { .name = "open-folder", .activate = open_folder_action },
     { .name = "open-example", .activate = open_example_action },
     { .name = "quit", .activate = quit_action },
     { .name = "about", .activate = about_action },
@@ -240,6 +252,7 @@ chrono_application_startup (GApplication *application)
     const char *accels[3];
   } accels[] = {
     { "app.open", { "<Control>o", NULL } },
+    { "app.open-folder", { "<Control><Shift>o", NULL } },
     { "app.quit", { "<Control>q", NULL } },
     { "app.shortcuts", { "<Control>question", NULL } },
     { "win.close-tab", { "<Control>w", NULL } },

@@ -11,6 +11,7 @@
 #include "chrono-format.h"
 #include "chrono-loader.h"
 #include "chrono-timeline-view.h"
+#include "chrono-trace-set.h"
 #include "chrono-track-index.h"
 #include "chrono-trace-summary.h"
 
@@ -174,7 +175,14 @@ load_thread (GTask        *task,
   GError *error = NULL;
   ChronoTrace *trace;
 
-  trace = chrono_trace_load_file (job->path, cancellable, load_progress_cb, job, &error);
+  /* A folder is one document: a Neuron profile, or several ranks. */
+  if (g_file_test (job->path, G_FILE_TEST_IS_DIR))
+    {
+      const char *paths[] = { job->path, NULL };
+      trace = chrono_trace_load_set (paths, cancellable, load_progress_cb, job, &error);
+    }
+  else
+    trace = chrono_trace_load_file (job->path, cancellable, load_progress_cb, job, &error);
   if (trace == NULL)
     {
       g_task_return_error (task, error);

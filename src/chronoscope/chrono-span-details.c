@@ -202,7 +202,11 @@ show_links (ChronoSpanDetails *self)
       const ChronoTrack *track = chrono_trace_get_track (trace, link->partner.track);
       g_autofree char *caption = NULL;
 
-      if (link->type != CHRONO_FLOW_LAUNCH)
+      if (link->type == CHRONO_FLOW_DEPENDENCY)
+        caption = g_strdup (link->outgoing ? _("Needed by") : _("Depends on"));
+      else if (link->type == CHRONO_FLOW_SEMAPHORE)
+        caption = g_strdup (link->outgoing ? _("Semaphore awaited by") : _("Waits on semaphore from"));
+      else if (link->type != CHRONO_FLOW_LAUNCH)
         caption = g_strdup (link->outgoing ? _("Flow to") : _("Flow from"));
       else if (link->outgoing)
         /* Translators: the kind of GPU work, "Launched kernel" */

@@ -24,6 +24,7 @@ struct _ChronoTraceSummary
   GtkLabel       *processes_label;
   GtkLabel       *tracks_label;
   GtkFlowBox     *kinds_box;
+  GtkFlowBox     *metrics_box;  /* accelerator engines and the profiler's own metrics */
   GtkLabel       *warnings_label;
   GtkColumnView  *tracks_view;
 };
@@ -58,6 +59,8 @@ kind_label (ChronoKind kind)
     case CHRONO_KIND_ASYNC:          return _("Async");
     case CHRONO_KIND_OVERHEAD:       return _("Overhead");
     case CHRONO_KIND_TRACE:          return _("Trace");
+    case CHRONO_KIND_INSTRUCTION:    return _("Engine instructions");
+    case CHRONO_KIND_DMA:            return _("DMA transfers");
     case CHRONO_KIND_OTHER:
     case CHRONO_N_KINDS:
     default:                         return _("Other");
@@ -144,13 +147,12 @@ create_child_model (gpointer item,
 }
 
 static GtkWidget *
-kind_chip_new (const char *name,
-               guint64     count)
+chip_new (const char *name,
+          const char *value)
 {
-  g_autofree char *count_text = chrono_format_count (count);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *name_label = gtk_label_new (name);
-  GtkWidget *count_label = gtk_label_new (count_text);
+  GtkWidget *count_label = gtk_label_new (value);
 
   gtk_widget_add_css_class (box, "kind-chip");
   gtk_widget_set_halign (box, GTK_ALIGN_START);
@@ -159,6 +161,127 @@ kind_chip_new (const char *name,
   gtk_box_append (GTK_BOX (box), name_label);
   gtk_box_append (GTK_BOX (box), count_label);
   return box;
+}
+
+static GtkWidget *
+kind_chip_new (const char *name,
+               guint64     count)
+{
+  g_autofree char *count_text = chrono_format_count (count);
+  return chip_new (name, count_text);
+}
+
+static void
+clear_flow_box (GtkFlowBox *box)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (box))))
+    gtk_flow_box_remove (box, child);
+}
+
+static gboolean
+metric_value (JsonObject *summary,
+              const char *key,
+              gdouble    *value)
+{
+  JsonNode *node = json_object_get_member (summary, key);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+  if (json_node_get_value_type (node) == G_TYPE_STRING)
+    *value = g_ascii_strtod (json_node_get_string (node), NULL);
+  else
+    *value = json_node_get_double (node);
+  return TRUE;
+}
+
+/* Some versions write *_percent as fractions: when none is above 1, all
+ * are taken to be. */
+static gboolean
+percents_are_fractions (JsonObject *summary)
+{
+  g_autoptr(GList) keys = json_object_get_members (summary);
+
+  for (GList *l = keys; l != NULL; l = l->next)
+    {
+      gdouble v;
+
+      if (g_str_has_suffix (l->data, "_percent") && metric_value (summary, l->data, &v) && v > 1.0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* A metric of the Neuron profiler's summary, as people read it. */
+static char *
+metric_text (JsonObject *summary,
+             const char *key,
+             char        unit,
+             gboolean    fractions)
+{
+  gdouble v;
+
+  if (!metric_value (summary, key, &v))
+    return NULL;
+  switch (unit)
+    {
+    case 's':
+      return chrono_format_duration ((gint64) (v * 1e9 + 0.5));
+    case '%':
+      return g_strdup_printf ("%.1f %%", fractions ? v * 100.0 : v);
+    default:
+      return chrono_format_count ((guint64) MAX (v, 0));
+    }
+}
+
+/* Engines, dependencies and the profiler's summary, when the trace has
+ * accelerator instructions (a Neuron device profile). */
+static void
+show_metrics (ChronoTraceSummary *self)
+{
+  static const struct { const char *key; const char *label; char unit; } metrics[] = {
+    { "total_time", N_("Device time"), 's' },
+    { "total_active_time", N_("Active time"), 's' },
+    { "mfu_estimated_percent", N_("MFU"), '%' },
+    { "hfu_estimated_percent", N_("HFU"), '%' },
+    { "mbu_estimated_percent", N_("MBU"), '%' },
+    { "hardware_flops", N_("Hardware FLOPs"), 'n' },
+    { "model_flops", N_("Model FLOPs"), 'n' },
+  };
+  const ChronoLoadStats *stats = chrono_trace_get_stats (self->trace);
+  g_autoptr(JsonNode) summary = chrono_trace_get_metadata (self->trace, "neuron_summary");
+  g_autoptr(GList) engines = g_list_sort (g_hash_table_get_keys (stats->engines), (GCompareFunc) g_strcmp0);
+  gboolean any = FALSE;
+
+  clear_flow_box (self->metrics_box);
+  for (GList *l = engines; l != NULL; l = l->next)
+    {
+      gtk_flow_box_append (self->metrics_box,
+                           kind_chip_new (l->data, GPOINTER_TO_SIZE (g_hash_table_lookup (stats->engines, l->data))));
+      any = TRUE;
+    }
+  if (stats->dependencies > 0)
+    {
+      gtk_flow_box_append (self->metrics_box, kind_chip_new (_("Dependencies"), stats->dependencies));
+      any = TRUE;
+    }
+  if (summary != NULL && JSON_NODE_HOLDS_OBJECT (summary))
+    {
+      JsonObject *o = json_node_get_object (summary);
+      gboolean fractions = percents_are_fractions (o);
+
+      for (guint i = 0; i < G_N_ELEMENTS (metrics); i++)
+        {
+          g_autofree char *text = metric_text (o, metrics[i].key, metrics[i].unit, fractions);
+
+          if (text == NULL)
+            continue;
+          gtk_flow_box_append (self->metrics_box, chip_new (_(metrics[i].label), text));
+          any = TRUE;
+        }
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->metrics_box), any);
 }
 
 static void
@@ -172,7 +295,6 @@ show_trace (ChronoTraceSummary *self)
   g_autofree char *duration = NULL;
   g_autoptr(GString) warnings = g_string_new (NULL);
   GtkTreeListModel *tree;
-  GtkWidget *child;
 
   gtk_label_set_label (self->title_label, basename);
   if (chrono_trace_get_rank (trace) >= 0)
@@ -193,11 +315,11 @@ show_trace (ChronoTraceSummary *self)
   set_count (self->processes_label, chrono_trace_get_n_processes (trace));
   set_count (self->tracks_label, chrono_trace_get_n_tracks (trace));
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->kinds_box))))
-    gtk_flow_box_remove (self->kinds_box, child);
+  clear_flow_box (self->kinds_box);
   for (guint k = 0; k < CHRONO_N_KINDS; k++)
     if (stats->kinds[k] > 0)
       gtk_flow_box_append (self->kinds_box, kind_chip_new (kind_label (k), stats->kinds[k]));
+  show_metrics (self);
 
   if (stats->truncated)
     g_string_append (warnings, _("The file is incomplete: this is what it holds up to where it ends."));
@@ -296,6 +418,7 @@ chrono_trace_summary_class_init (ChronoTraceSummaryClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ChronoTraceSummary, processes_label);
   gtk_widget_class_bind_template_child (widget_class, ChronoTraceSummary, tracks_label);
   gtk_widget_class_bind_template_child (widget_class, ChronoTraceSummary, kinds_box);
+  gtk_widget_class_bind_template_child (widget_class, ChronoTraceSummary, metrics_box);
   gtk_widget_class_bind_template_child (widget_class, ChronoTraceSummary, warnings_label);
   gtk_widget_class_bind_template_child (widget_class, ChronoTraceSummary, tracks_view);
 }

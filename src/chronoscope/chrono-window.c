@@ -338,6 +338,43 @@ chrono_window_open_file (ChronoWindow *self,
   return document;
 }
 
+/* One chooser at a time: for files (several, each in a tab) or for a
+ * profile folder (one document). */
+static void
+show_chooser (ChronoWindow         *self,
+              GtkFileChooserAction  action,
+              const char           *title)
+{
+  if (self->chooser != NULL)
+    {
+      gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+      return;
+    }
+
+  self->chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self), action,
+                                               _("_Open"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  if (action == GTK_FILE_CHOOSER_ACTION_OPEN)
+    {
+      g_autoptr(GtkFileFilter) traces = gtk_file_filter_new ();
+      g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
+      static const char * const suffixes[] = {
+        "json", "json.gz", "pt.trace.json", "gz", "zst", "pftrace", "perfetto-trace",
+      };
+
+      gtk_file_filter_set_name (traces, _("Traces"));
+      for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+        gtk_file_filter_add_suffix (traces, suffixes[i]);
+      gtk_file_filter_set_name (all, _("All Files"));
+      gtk_file_filter_add_pattern (all, "*");
+      gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->chooser), TRUE);
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), traces);
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), all);
+    }
+  g_signal_connect_object (self->chooser, "response", G_CALLBACK (on_chooser_response), self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
 /**
  * chrono_window_choose_files:
  *
@@ -346,35 +383,21 @@ chrono_window_open_file (ChronoWindow *self,
 void
 chrono_window_choose_files (ChronoWindow *self)
 {
-  g_autoptr(GtkFileFilter) traces = gtk_file_filter_new ();
-  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
-  static const char * const suffixes[] = {
-    "json", "json.gz", "pt.trace.json", "gz", "zst", "pftrace", "perfetto-trace",
-  };
-
   g_return_if_fail (CHRONO_IS_WINDOW (self));
+  show_chooser (self, GTK_FILE_CHOOSER_ACTION_OPEN, _("Open Trace"));
+}
 
-  if (self->chooser != NULL)
-    {
-      gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
-      return;
-    }
-
-  gtk_file_filter_set_name (traces, _("Traces"));
-  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
-    gtk_file_filter_add_suffix (traces, suffixes[i]);
-  gtk_file_filter_set_name (all, _("All Files"));
-  gtk_file_filter_add_pattern (all, "*");
-
-  self->chooser = gtk_file_chooser_native_new (_("Open Trace"), GTK_WINDOW (self),
-                                               GTK_FILE_CHOOSER_ACTION_OPEN,
-                                               _("_Open"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
-  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->chooser), TRUE);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), traces);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), all);
-  g_signal_connect_object (self->chooser, "response", G_CALLBACK (on_chooser_response), self, 0);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+/**
+ * chrono_window_choose_folder:
+ *
+ * Asks for a profile folder (a Neuron profile, the traces of several
+ * ranks) and opens its traces as one document.
+ */
+void
+chrono_window_choose_folder (ChronoWindow *self)
+{
+  g_return_if_fail (CHRONO_IS_WINDOW (self));
+  show_chooser (self, GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("Open Profile Folder"));
 }
 
 /**

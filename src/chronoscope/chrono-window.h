@@ -18,6 +18,7 @@ ChronoWindow       *chrono_window_new          (ChronoApplication *application);
 ChronoDocumentPage *chrono_window_open_file    (ChronoWindow      *self,
                                                 GFile             *file);
 void                chrono_window_choose_files (ChronoWindow      *self);
+void                chrono_window_choose_folder (ChronoWindow     *self);
 AdwTabView         *chrono_window_get_tab_view (ChronoWindow      *self);
 
 G_END_DECLS

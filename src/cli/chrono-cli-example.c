@@ -8,41 +8,7 @@
 
 #include "chrono-cli.h"
 #include "chrono-example-trace.h"
-
-/* "40MB", "1.5GB", "512KiB", "1000000": decimal units as g_format_size()
- * prints them, binary ones with an "i". */
-static gboolean
-parse_size (const char  *text,
-            guint64     *bytes,
-            GError     **error)
-{
-  static const struct {
-    const char *suffix;
-    double      scale;
-  } units[] = {
-    { "", 1 }, { "B", 1 },
-    { "K", 1e3 }, { "KB", 1e3 }, { "KiB", 1024.0 },
-    { "M", 1e6 }, { "MB", 1e6 }, { "MiB", 1048576.0 },
-    { "G", 1e9 }, { "GB", 1e9 }, { "GiB", 1073741824.0 },
-  };
-  char *end = NULL;
-  double value = g_ascii_strtod (text, &end);
-
-  if (end != text && value > 0)
-    {
-      while (*end == ' ')
-        end++;
-      for (guint i = 0; i < G_N_ELEMENTS (units); i++)
-        if (g_ascii_strcasecmp (end, units[i].suffix) == 0)
-          {
-            *bytes = (guint64) (value * units[i].scale);
-            return TRUE;
-          }
-    }
-  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-               "Cannot read the size “%s”: use a number with an optional unit such as 40MB or 1GB", text);
-  return FALSE;
-}
+#include "chrono-format.h"
 
 int
 chrono_cli_example (int    argc,
@@ -107,7 +73,7 @@ chrono_cli_example (int    argc,
       fprintf (stderr, "chronoscope-cli example: steps, rank, world size and streams must be positive\n");
       return 2;
     }
-  if (size != NULL && !parse_size (size, &options.target_bytes, &error))
+  if (size != NULL && !chrono_format_parse_size (size, &options.target_bytes, &error))
     {
       fprintf (stderr, "chronoscope-cli example: %s\n", error->message);
       return 2;

@@ -9,6 +9,7 @@
 #include "chrono-cli.h"
 #include "chrono-format.h"
 #include "chrono-loader.h"
+#include "chrono-trace-set.h"
 
 static void
 add_int (JsonBuilder *b,
@@ -64,6 +65,9 @@ summary_json (ChronoTrace *trace)
   add_int (b, "counter_samples", stats->counter_samples);
   add_int (b, "flows", stats->flows);
   add_int (b, "launch_links", stats->launch_links);
+  json_builder_set_member_name (b, "engines");
+  add_counts (b, stats->engines);
+  add_int (b, "dependencies", stats->dependencies);
   add_int (b, "processes", chrono_trace_get_n_processes (trace));
   add_int (b, "tracks", chrono_trace_get_n_tracks (trace));
   add_int (b, "start_ns", chrono_trace_get_start_ns (trace));
@@ -155,13 +159,15 @@ chrono_cli_info (int    argc,
                  char **argv)
 {
   gboolean as_json = FALSE;
+  gboolean merge = FALSE;
   g_auto(GStrv) files = NULL;
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &as_json, "One JSON object per file, one per line", NULL },
+    { "merge", 0, 0, G_OPTION_ARG_NONE, &merge, "All files as one trace on a shared clock", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE…" },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("FILE… — summarise traces");
+  g_autoptr(GOptionContext) context = g_option_context_new ("FILE… — summarise traces (a folder is read as one profile)");
   g_autoptr(GError) error = NULL;
   int status = 0;
 
@@ -177,14 +183,21 @@ chrono_cli_info (int    argc,
       return 2;
     }
 
-  for (guint i = 0; files[i]; i++)
+  for (guint i = 0; files[i] && !(merge && i > 0); i++)
     {
       g_autoptr(ChronoTrace) trace = NULL;
       g_autoptr(GError) load_error = NULL;
       g_autofree char *text = NULL;
       gint64 t0 = g_get_monotonic_time ();
 
-      trace = chrono_trace_load_file (files[i], NULL, NULL, NULL, &load_error);
+      if (merge || g_file_test (files[i], G_FILE_TEST_IS_DIR))
+        {
+          const char *one[] = { files[i], NULL };
+          trace = chrono_trace_load_set (merge ? (const char * const *) files : one,
+                                         NULL, NULL, NULL, &load_error);
+        }
+      else
+        trace = chrono_trace_load_file (files[i], NULL, NULL, NULL, &load_error);
       if (trace == NULL)
         {
           g_printerr ("%s\n", load_error->message);

@@ -36,6 +36,8 @@ static const Family families[CHRONO_N_KINDS] = {
   [CHRONO_KIND_ASYNC]          = { 245,   8, 0.50f, 0.74f, 0.44f },
   [CHRONO_KIND_OVERHEAD]       = {  30,   5, 0.12f, 0.60f, 0.40f },
   [CHRONO_KIND_TRACE]          = {   0,   0, 0.00f, 0.84f, 0.28f },
+  [CHRONO_KIND_INSTRUCTION]    = { 152,   8, 0.55f, 0.66f, 0.27f },
+  [CHRONO_KIND_DMA]            = { 304,   5, 0.55f, 0.72f, 0.40f },
 };
 
 /* FNV-1a: fixed, unlike a hash table's hash, so colours never change

@@ -4,8 +4,12 @@
  */
 #include "config.h"
 
+#include <glib/gstdio.h>
+
 #include "app-test-utils.h"
 #include "chrono-example-trace.h"
+#include "chrono-format.h"
+#include "neuron-gen.h"
 
 #define LOAD_TIMEOUT_MS 60000
 
@@ -63,11 +67,12 @@ test_accels (void)
   GtkApplication *app = GTK_APPLICATION (app_test_get_application ());
   static const struct { const char *action, *accel; } expected[] = {
     { "app.open", "<Control>o" },
+    { "app.open-folder", "<Shift><Control>o" },
     { "app.quit", "<Control>q" },
     { "app.shortcuts", "<Control>question" },
     { "win.close-tab", "<Control>w" },
   };
-  static const char * const actions[] = { "open", "open-example", "quit", "about", "shortcuts" };
+  static const char * const actions[] = { "open", "open-folder", "open-example", "quit", "about", "shortcuts" };
 
   for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
     {
@@ -152,6 +157,83 @@ test_open_trace (void)
   g_assert_cmpuint (n_tabs (window), ==, 0);
   app_test_spin_for (50);
   g_assert_cmpstr (visible_page_name (GTK_WIDGET (window)), ==, "welcome");
+}
+
+/* The summary's chip NAME shows VALUE. */
+static gboolean
+chip_shows (GtkWidget  *page,
+            const char *name,
+            const char *value)
+{
+  GtkWidget *label = app_test_find_label (page, name);
+  GtkWidget *next = label ? gtk_widget_get_next_sibling (label) : NULL;
+
+  return next != NULL && GTK_IS_LABEL (next) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (next)), value) == 0;
+}
+
+typedef struct {
+  GtkWidget  *page;
+  const char *dependencies;
+  const char *vector;
+} Chips;
+
+static gboolean
+summary_has_chips (gpointer data)
+{
+  Chips *chips = data;
+
+  return chip_shows (chips->page, "Dependencies", chips->dependencies) &&
+         chip_shows (chips->page, "Vector", chips->vector) &&
+         /* The generator writes fractions (0.23), as summary-json does. */
+         chip_shows (chips->page, "MFU", "23.0 %");
+}
+
+/* A Neuron profile folder opens as one document, on one clock. */
+static void
+test_open_folder (void)
+{
+  ChronoWindow *window = app_test_get_window ();
+  g_autofree char *dir = g_build_filename (app_test_tmp_dir (), "neuron-profile", NULL);
+  g_autofree char *device = g_build_filename (dir, "device_profile_model_1.json", NULL);
+  g_autofree char *system = g_build_filename (dir, "system_profile.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dependencies = NULL;
+  g_autofree char *vector = NULL;
+  NeuronGenOptions options;
+  NeuronGenCounts counts;
+  ChronoDocumentPage *page;
+  ChronoTrace *trace;
+  Chips chips;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  neuron_gen_options_init (&options);
+  options.n_blocks = 20;
+  g_assert_true (neuron_gen_write_device (device, &options, &counts, &error));
+  g_assert_true (neuron_gen_write_system (system, &options, &counts, &error));
+
+  app_test_close_all_tabs (window);
+  page = open_path (window, dir);
+  g_assert_true (app_test_wait_for_state (page, CHRONO_DOCUMENT_STATE_LOADED, LOAD_TIMEOUT_MS));
+  g_assert_cmpuint (n_tabs (window), ==, 1);
+  trace = chrono_document_page_get_trace (page);
+  g_assert_cmpuint (chrono_trace_get_n_processes (trace), ==, 3);
+  g_assert_cmpstr (chrono_trace_get_string (trace, chrono_trace_get_process (trace, 0)->display_name),
+                   ==, "NeuronCore 0");
+  g_assert_cmpint (chrono_trace_get_start_ns (trace), <, counts.exec_start_ns);
+
+  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (app_test_find_widget (GTK_WIDGET (page),
+                                                                              ADW_TYPE_VIEW_STACK)),
+                                         "summary");
+  dependencies = chrono_format_count (counts.dep_edges + counts.semaphore_edges);
+  vector = chrono_format_count (counts.per_engine[NEURON_GEN_VECTOR]);
+  chips = (Chips) { GTK_WIDGET (page), dependencies, vector };
+  g_assert_true (app_test_spin_until (summary_has_chips, &chips, 5000));
+  g_assert_true (app_test_spin_until (summary_lists_processes, page, 5000));
+
+  app_test_close_all_tabs (window);
+  g_unlink (device);
+  g_unlink (system);
+  g_rmdir (dir);
 }
 
 static void
@@ -341,6 +423,7 @@ main (int   argc,
   g_test_add_func ("/app/window/open-trace", test_open_trace);
   g_test_add_func ("/app/window/open-garbage", test_open_garbage);
   g_test_add_func ("/app/window/open-several", test_open_several);
+  g_test_add_func ("/app/window/open-folder", test_open_folder);
   g_test_add_func ("/app/window/drop", test_drop);
   g_test_add_func ("/app/window/open-example", test_open_example);
   g_test_add_func ("/app/window/shortcuts", test_shortcuts);

@@ -1,9 +1,11 @@
 /* bench-load.c: how fast and how lean loading is, next to yajl and json-glib
  *
- * Usage: bench-load [TRACES_DIR] [--big PATH] [--no-big] [--json-glib-limit MB] [--repeat N]
+ * Usage: bench-load [TRACES_DIR] [--big PATH] [--no-big] [--neuron] [--json-glib-limit MB] [--repeat N]
  *
  * For every JSON trace of TRACES_DIR of at least 500 KB (uncompressed) and
- * for a ~1 GB Kineto-shaped trace from the example generator, it measures:
+ * for a ~1 GB Kineto-shaped trace from the example generator (with
+ * --neuron, a ~1 GB Neuron device profile from the test generator), it
+ * measures:
  *   - ours: chrono_trace_load_file() on the original file, so decompression
  *     of .gz files is included;
  *   - yajl: yajl_parse() with callbacks that do nothing, over the bytes
@@ -38,6 +40,7 @@
 #include "chrono-example-trace.h"
 #include "chrono-loader.h"
 #include "chrono-source.h"
+#include "neuron-gen.h"
 
 #define MIN_BYTES             (500 * 1000)
 #define BIG_BYTES             G_GUINT64_CONSTANT (1000000000)
@@ -503,7 +506,7 @@ print_legend (guint json_glib_limit_mb)
           "j-g MB/s", "ours/j-g", "B/span", "model", "peak", "inflate", "plain x yajl");
 }
 
-static void
+static Measure
 bench_file (const char *path,
             const char *name,
             guint64     size,
@@ -525,7 +528,7 @@ bench_file (const char *path,
   if (!ours.ok)
     {
       printf ("%-44s %8.1f  ours failed: %s\n", shown, mb, ours.error);
-      return;
+      return ours;
     }
   ours_rate = mb / ours.seconds;
   printf ("%-44s %8.1f %9" G_GUINT64_FORMAT " %7.3f %7.1f %6.2f %4.0f%% |", shown, mb, ours.events,
@@ -598,6 +601,7 @@ bench_file (const char *path,
     printf ("    yajl: %s\n", yajl.error);
   if (with_json_glib && !jg.ok)
     printf ("    json-glib: %s\n", jg.error);
+  return ours;
 }
 
 static void
@@ -663,14 +667,63 @@ remove_big_and_exit (int signum)
   _exit (128 + signum);
 }
 
+/* What a generator wrote: bytes, events, and engine instructions. */
+typedef gboolean (*WriteFunc) (const char  *path,
+                               guint64     *bytes,
+                               guint64     *events,
+                               guint64     *instructions,
+                               GError     **error);
+
+static gboolean
+write_example (const char  *path,
+               guint64     *bytes,
+               guint64     *events,
+               guint64     *instructions,
+               GError     **error)
+{
+  ChronoExampleOptions options;
+  ChronoExampleCounts counts;
+
+  chrono_example_options_init (&options);
+  options.target_bytes = BIG_BYTES;
+  if (!chrono_example_trace_write (path, &options, &counts, error))
+    return FALSE;
+  *bytes = counts.uncompressed_bytes;
+  *events = counts.events;
+  *instructions = 0;
+  return TRUE;
+}
+
+static gboolean
+write_neuron (const char  *path,
+              guint64     *bytes,
+              guint64     *events,
+              guint64     *instructions,
+              GError     **error)
+{
+  NeuronGenOptions options;
+  NeuronGenCounts counts;
+
+  neuron_gen_options_init (&options);
+  options.target_bytes = BIG_BYTES;
+  if (!neuron_gen_write_device (path, &options, &counts, error))
+    return FALSE;
+  *bytes = counts.bytes;
+  *events = counts.instructions + counts.dma + counts.semaphore_updates + counts.cc_ops + counts.cc_instructions;
+  *instructions = counts.instructions;
+  return TRUE;
+}
+
 static void
-bench_generated (guint  json_glib_limit_mb,
-                 Tally *tally)
+bench_generated (const char *file_name,
+                 const char *label,
+                 WriteFunc   write,
+                 guint       json_glib_limit_mb,
+                 Tally      *tally)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("chrono-bench-XXXXXX", &error);
-  ChronoExampleOptions options;
-  ChronoExampleCounts counts;
+  guint64 bytes, events, instructions;
   gint64 start;
 
   if (dir == NULL)
@@ -678,19 +731,23 @@ bench_generated (guint  json_glib_limit_mb,
       printf ("(no generated trace: %s)\n", error->message);
       return;
     }
-  big_tmp_path = g_build_filename (dir, "example-1GB.pt.trace.json", NULL);
+  big_tmp_path = g_build_filename (dir, file_name, NULL);
   signal (SIGINT, remove_big_and_exit);
   signal (SIGTERM, remove_big_and_exit);
 
-  chrono_example_options_init (&options);
-  options.target_bytes = BIG_BYTES;
   start = g_get_monotonic_time ();
-  if (chrono_example_trace_write (big_tmp_path, &options, &counts, &error))
+  if (write (big_tmp_path, &bytes, &events, &instructions, &error))
     {
+      Measure ours;
+
       printf ("(generated %s: %.1f MB, %" G_GUINT64_FORMAT " events in %.1f s)\n", big_tmp_path,
-              counts.uncompressed_bytes / MB, counts.events, (g_get_monotonic_time () - start) / 1e6);
-      bench_file (big_tmp_path, "generated example (Kineto-shaped)", counts.uncompressed_bytes,
-                  json_glib_limit_mb, tally);
+              bytes / MB, events, (g_get_monotonic_time () - start) / 1e6);
+      ours = bench_file (big_tmp_path, label, bytes, json_glib_limit_mb, tally);
+      if (ours.ok && instructions > 0)
+        printf ("    %" G_GUINT64_FORMAT " instructions: %.1f resident B/instruction beyond the file, "
+                "peak RSS %.1f MB beyond the start (file %.1f MB, model %.1f MB)\n",
+                instructions, (double) ours.resident_delta / instructions, ours.peak_delta / MB,
+                ours.source_bytes / MB, ours.model_bytes / MB);
     }
   else
     printf ("(no generated trace: %s)\n", error->message);
@@ -737,11 +794,13 @@ main (int    argc,
   g_autofree char *big = NULL;
   g_auto(GStrv) dirs = NULL;
   gboolean no_big = FALSE;
+  gboolean neuron = FALSE;
   gint json_glib_limit_mb = 100;
   gint repeat_arg = 3;
   const GOptionEntry entries[] = {
     { "big", 0, 0, G_OPTION_ARG_FILENAME, &big, "Use this big trace instead of generating one", "PATH" },
     { "no-big", 0, 0, G_OPTION_ARG_NONE, &no_big, "Skip the big trace", NULL },
+    { "neuron", 0, 0, G_OPTION_ARG_NONE, &neuron, "Also a ~1 GB generated Neuron device profile", NULL },
     { "json-glib-limit", 0, 0, G_OPTION_ARG_INT, &json_glib_limit_mb,
       "Largest file given to json-glib (default 100)", "MB" },
     { "repeat", 0, 0, G_OPTION_ARG_INT, &repeat_arg, "Runs of each measurement; the fastest counts (default 3)", "N" },
@@ -776,7 +835,11 @@ main (int    argc,
         printf ("(cannot read %s: %s)\n", big, probe.error);
     }
   else if (!no_big)
-    bench_generated (json_glib_limit_mb, &tally);
+    bench_generated ("example-1GB.pt.trace.json", "generated example (Kineto-shaped)", write_example,
+                     json_glib_limit_mb, &tally);
+  if (neuron)
+    bench_generated ("device_profile_model_1.json", "generated Neuron device profile", write_neuron,
+                     json_glib_limit_mb, &tally);
   print_tally (&tally);
   return 0;
 }

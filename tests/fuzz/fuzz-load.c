@@ -179,7 +179,7 @@ check_trace (ChronoTrace *trace)
              "flow %u: source span %u of %u", f, flow->from.index, from->n_spans);
       CHECK (flow->to.index < to->n_spans,
              "flow %u: target span %u of %u", f, flow->to.index, to->n_spans);
-      CHECK (flow->type <= CHRONO_FLOW_LAUNCH, "flow %u: type %d", f, flow->type);
+      CHECK (flow->type < CHRONO_N_FLOW_TYPES, "flow %u: type %d", f, flow->type);
     }
 
   if (stats != NULL)

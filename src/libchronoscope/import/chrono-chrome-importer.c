@@ -2117,6 +2117,7 @@ chrono_chrome_importer_run (ChronoTrace        *trace,
   input.builders = imp.builders;
   input.flow_events = imp.flow_events;
   input.v2_binds = imp.v2_events;
+  input.edges = NULL;
   input.min_ts = imp.min_ts;
   input.max_ts = imp.max_ts;
   trace->format = imp.kineto ? "kineto" : "chrome-json";

@@ -9,10 +9,15 @@
 
 #include "chrono-chrome-importer.h"
 #include "chrono-loader.h"
+#include "chrono-neuron.h"
+#include "chrono-neuron-device-importer.h"
+#include "chrono-neuron-system-importer.h"
 #include "chrono-perfetto-importer.h"
 #include "chrono-trace-private.h"
 
 G_DEFINE_QUARK (chrono-load-error-quark, chrono_load_error)
+
+#define SNIFF_BYTES (64 * 1024)
 
 /* The first byte that is not white space, waiting for it if need be. */
 static gint
@@ -40,6 +45,20 @@ first_byte (ChronoSource *source,
   return -1;
 }
 
+/* Neuron profiler JSON is recognised by its top-level keys, which come
+ * within the first bytes. */
+static ChronoNeuronFormat
+sniff_neuron (ChronoSource *source,
+              gsize         offset)
+{
+  gboolean finished = FALSE;
+  gsize avail = chrono_source_wait (source, 0, &finished);
+
+  while (!finished && avail < SNIFF_BYTES)
+    avail = chrono_source_wait (source, avail, &finished);
+  return chrono_neuron_sniff (chrono_source_get_data (source) + offset, avail - offset);
+}
+
 static void
 cancel_source (GCancellable *cancellable,
                ChronoSource *source)
@@ -59,6 +78,8 @@ load (ChronoSource       *source,
   g_autoptr(GError) source_error = NULL;
   gulong handler = 0;
   gsize offset = 0;
+  ChronoNeuronFormat neuron;
+  gboolean perfetto;
   gboolean ok;
   gint c;
 
@@ -66,8 +87,14 @@ load (ChronoSource       *source,
     handler = g_cancellable_connect (cancellable, G_CALLBACK (cancel_source), source, NULL);
 
   c = first_byte (source, &offset);
-  if (chrono_perfetto_importer_sniff (source))
+  perfetto = chrono_perfetto_importer_sniff (source);
+  neuron = !perfetto && c == '{' ? sniff_neuron (source, offset) : CHRONO_NEURON_NONE;
+  if (perfetto)
     ok = chrono_perfetto_importer_run (trace, source, cancellable, progress, user_data, error);
+  else if (neuron == CHRONO_NEURON_DEVICE)
+    ok = chrono_neuron_device_importer_run (trace, source, cancellable, progress, user_data, error);
+  else if (neuron == CHRONO_NEURON_SYSTEM)
+    ok = chrono_neuron_system_importer_run (trace, source, cancellable, progress, user_data, error);
   else if (c == '{' || c == '[')
     ok = chrono_chrome_importer_run (trace, source, cancellable, progress, user_data, error);
   else

@@ -841,6 +841,27 @@ link_launches (GPtrArray *builders,
   ref_map_clear (&launches);
 }
 
+/* Edges the importer made itself, from span indices at add time. */
+static void
+add_span_edges (ChronoTrace *trace,
+                GArray      *edges)
+{
+  for (guint i = 0; i < edges->len; i++)
+    {
+      const ChronoSpanEdge *e = &g_array_index (edges, ChronoSpanEdge, i);
+      ChronoSpanRef from, to;
+
+      if (e->from->final_index == G_MAXUINT32 || e->to->final_index == G_MAXUINT32)
+        continue;
+      from.track = e->from->final_index;
+      from.index = e->from->new_index ? e->from->new_index[e->from_span] : e->from_span;
+      to.track = e->to->final_index;
+      to.index = e->to->new_index ? e->to->new_index[e->to_span] : e->to_span;
+      add_flow (trace->flows, from, to, e->type);
+      trace->stats.dependencies++;
+    }
+}
+
 /* -------------------------------------------------------------------- */
 /* Names                                                                */
 
@@ -1185,6 +1206,8 @@ chrono_track_builder_finish_trace (ChronoTrace      *trace,
   g_array_append_vals (trace->flows, v1->data, v1->len);
   g_array_append_vals (trace->flows, v2->data, v2->len);
   g_array_append_vals (trace->flows, launches->data, launches->len);
+  if (input->edges != NULL)
+    add_span_edges (trace, input->edges);
   stats->flows = v1->len + v2->len;
   stats->launch_links = launches->len;
   if (links.unmatched > 0)

@@ -68,10 +68,21 @@ struct _ChronoTrackBuilder
   guint32        merge_offset; /* spans it had before the last append */
 };
 
+/* An edge between two spans that the importer knows by their index at
+ * add time (a dependency list, a semaphore wait). */
+typedef struct {
+  ChronoTrackBuilder *from;
+  ChronoTrackBuilder *to;
+  guint32             from_span;
+  guint32             to_span;
+  ChronoFlowType      type;
+} ChronoSpanEdge;
+
 typedef struct {
   GPtrArray *builders;
   GArray    *flow_events;     /* ChronoFlowEvent */
   GArray    *v2_binds;        /* ChronoV2Bind */
+  GArray    *edges;           /* ChronoSpanEdge, or NULL */
   gint64     min_ts;
   gint64     max_ts;
 } ChronoBuildInput;

@@ -15,6 +15,13 @@ typedef struct {
   guint32 length;
 } ChronoRange;
 
+/* A merged trace keeps every file: the top byte of an args offset (or of
+ * a metadata range) says which, 0 being the trace's own source and N the
+ * Nth of more_sources. Files stay below 2^56 bytes. */
+#define CHRONO_SOURCE_SHIFT 56
+#define CHRONO_MAX_SOURCES  255
+#define CHRONO_OFFSET_MASK  ((G_GUINT64_CONSTANT (1) << CHRONO_SOURCE_SHIFT) - 1)
+
 struct _ChronoTrace
 {
   GObject            parent_instance;
@@ -26,6 +33,7 @@ struct _ChronoTrace
    * have no JSON text (protobuf); when set, args offsets index this
    * instead of the source. */
   GByteArray        *args_json;
+  GPtrArray         *more_sources; /* a merged trace's further files, or NULL */
   ChronoStringTable *strings;
   GArray            *processes;    /* ChronoProcess */
   GPtrArray         *tracks;       /* ChronoTrack *, freed with chrono_track_free */
@@ -45,5 +53,15 @@ void         chrono_track_free       (ChronoTrack  *track);
 void         chrono_trace_add_warning (ChronoTrace *self,
                                        const char  *format,
                                        ...) G_GNUC_PRINTF (2, 3);
+
+/* One trace made of several, each moved onto a shared clock by adding
+ * SHIFTS[i] nanoseconds (SHIFTS may be NULL): processes and tracks are
+ * renumbered after those of the traces before, strings interned again,
+ * args offsets tagged with their file. The inputs are left without
+ * tracks and should be dropped. At most CHRONO_MAX_SOURCES + 1 traces. */
+ChronoTrace *chrono_trace_merge      (ChronoTrace * const *traces,
+                                      const gint64        *shifts,
+                                      guint                n_traces,
+                                      const char          *name);
 
 G_END_DECLS

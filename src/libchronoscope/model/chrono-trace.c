@@ -39,12 +39,14 @@ chrono_trace_finalize (GObject *object)
   g_free (self->path);
   g_clear_pointer (&self->source, chrono_source_unref);
   g_clear_pointer (&self->args_json, g_byte_array_unref);
+  g_clear_pointer (&self->more_sources, g_ptr_array_unref);
   g_clear_pointer (&self->strings, chrono_string_table_free);
   g_clear_pointer (&self->processes, g_array_unref);
   g_clear_pointer (&self->tracks, g_ptr_array_unref);
   g_clear_pointer (&self->flows, g_array_unref);
   g_clear_pointer (&self->metadata, g_hash_table_unref);
   g_clear_pointer (&self->stats.phases, g_hash_table_unref);
+  g_clear_pointer (&self->stats.engines, g_hash_table_unref);
   g_clear_pointer (&self->stats.warnings, g_ptr_array_unref);
 
   G_OBJECT_CLASS (chrono_trace_parent_class)->finalize (object);
@@ -65,6 +67,7 @@ chrono_trace_init (ChronoTrace *self)
   self->flows = g_array_new (FALSE, FALSE, sizeof (ChronoFlow));
   self->metadata = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->stats.phases = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->stats.engines = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->stats.warnings = g_ptr_array_new_with_free_func (g_free);
   self->rank = -1;
   self->world_size = -1;
@@ -120,8 +123,13 @@ chrono_trace_get_compression (ChronoTrace *self)
 gsize
 chrono_trace_get_source_size (ChronoTrace *self)
 {
+  gsize size;
+
   g_return_val_if_fail (CHRONO_IS_TRACE (self), 0);
-  return self->source ? chrono_source_get_available (self->source) : 0;
+  size = self->source ? chrono_source_get_available (self->source) : 0;
+  for (guint i = 0; self->more_sources && i < self->more_sources->len; i++)
+    size += chrono_source_get_available (g_ptr_array_index (self->more_sources, i));
+  return size;
 }
 
 const char *
@@ -255,6 +263,21 @@ chrono_trace_get_model_bytes (ChronoTrace *self)
   return bytes;
 }
 
+/* The file an offset points into, and the byte inside it. */
+static ChronoSource *
+source_of (ChronoTrace *self,
+           guint64     *offset)
+{
+  guint index = (guint) (*offset >> CHRONO_SOURCE_SHIFT);
+
+  *offset &= CHRONO_OFFSET_MASK;
+  if (index == 0)
+    return self->source;
+  if (self->more_sources == NULL || index > self->more_sources->len)
+    return NULL;
+  return g_ptr_array_index (self->more_sources, index - 1);
+}
+
 static JsonNode *
 parse_range (const guint8 *data,
              guint64       offset,
@@ -267,23 +290,29 @@ parse_range (const guint8 *data,
   return json_node_copy (json_parser_get_root (parser));
 }
 
-/* The JSON text that args offsets index, and how much of it there is. */
+/* The JSON text an args offset points into, the byte inside it, and how
+ * much text there is: the file's, or for the first file the JSON its
+ * importer wrote when the format has none of its own. */
 static const guint8 *
 args_text (ChronoTrace *self,
+           guint64     *offset,
            gsize       *available)
 {
-  if (self->args_json != NULL)
+  ChronoSource *source;
+
+  if (self->args_json != NULL && *offset >> CHRONO_SOURCE_SHIFT == 0)
     {
       *available = self->args_json->len;
       return self->args_json->data;
     }
-  if (self->source == NULL)
+  source = source_of (self, offset);
+  if (source == NULL)
     {
       *available = 0;
       return NULL;
     }
-  *available = chrono_source_get_available (self->source);
-  return chrono_source_get_data (self->source);
+  *available = chrono_source_get_available (source);
+  return chrono_source_get_data (source);
 }
 
 const char *
@@ -297,8 +326,10 @@ chrono_trace_get_raw_value (ChronoTrace *self,
 
   g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
 
-  data = args_text (self, &available);
-  if (data == NULL || offset == CHRONO_NO_ARGS || offset >= available)
+  if (offset == CHRONO_NO_ARGS)
+    return NULL;
+  data = args_text (self, &offset, &available);
+  if (data == NULL || offset >= available)
     return NULL;
   /* The importer read this value whole, so it ends before the data does. */
   s.p = data + offset;
@@ -334,11 +365,27 @@ arg_text (const guint8 *text,
     }
   else if (text[0] == '{' || text[0] == '[')
     {
-      g_autofree char *raw = g_strndup ((const char *) text, len);
-      g_autoptr(JsonNode) node = json_from_string (raw, NULL);
+      /* Compact, but by hand: json-glib would wrap integers above 2^63
+       * (Neuron's inst_dep_ids) into negative ones. */
+      GString *out = g_string_sized_new (len);
+      gboolean in_string = FALSE;
 
-      if (node != NULL)
-        return json_to_string (node, FALSE);
+      for (gsize i = 0; i < len; i++)
+        {
+          guint8 c = text[i];
+
+          if (in_string && c == '\\' && i + 1 < len)
+            {
+              g_string_append_c (out, c);
+              c = text[++i];
+            }
+          else if (c == '"')
+            in_string = !in_string;
+          else if (!in_string && (c == ' ' || c == '\n' || c == '\r' || c == '\t'))
+            continue;
+          g_string_append_c (out, c);
+        }
+      return g_string_free (out, FALSE);
     }
   return g_strndup ((const char *) text, len);
 }
@@ -388,12 +435,14 @@ chrono_trace_parse_value_at (ChronoTrace *self,
 {
   gsize length;
   gsize available;
+  const guint8 *data;
 
   g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
 
   if (chrono_trace_get_raw_value (self, offset, &length) == NULL)
     return NULL;
-  return parse_range (args_text (self, &available), offset, length);
+  data = args_text (self, &offset, &available);
+  return parse_range (data, offset, length);
 }
 
 static gint
@@ -409,6 +458,9 @@ compare_tracks (gconstpointer a,
     return x->process < y->process ? -1 : 1;
   if (x->type != y->type)
     return x->type < y->type ? -1 : 1;
+  /* The order the profiler asked for (thread_sort_index, engine order). */
+  if (x->has_sort_index && y->has_sort_index && x->sort_index != y->sort_index)
+    return x->sort_index < y->sort_index ? -1 : 1;
   /* The busiest track of a kind first: that is where the time goes. */
   return x->n_spans > y->n_spans ? -1 : x->n_spans < y->n_spans;
 }
@@ -448,11 +500,17 @@ chrono_trace_get_metadata (ChronoTrace *self,
                            const char  *key)
 {
   ChronoRange *range;
+  ChronoSource *source;
+  guint64 offset;
 
   g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
 
   range = g_hash_table_lookup (self->metadata, key);
   if (range == NULL)
     return NULL;
-  return parse_range (chrono_source_get_data (self->source), range->offset, range->length);
+  offset = range->offset;
+  source = source_of (self, &offset);
+  if (source == NULL)
+    return NULL;
+  return parse_range (chrono_source_get_data (source), offset, range->length);
 }

@@ -83,6 +83,8 @@ typedef struct {
   guint64 counter_samples;
   guint64 flows;             /* flow edges made from flow events */
   guint64 launch_links;      /* runtime-to-GPU links made by correlation */
+  guint64 dependencies;      /* dependency and semaphore-wait edges */
+  GHashTable *engines;       /* accelerator engine name -> instructions (GUINT_TO_POINTER) */
   guint64 dropped;           /* events not represented in the model */
   guint64 kinds[CHRONO_N_KINDS];
   gboolean truncated;

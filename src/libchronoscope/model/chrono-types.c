@@ -21,6 +21,8 @@ static const char * const kind_names[CHRONO_N_KINDS] = {
   [CHRONO_KIND_ASYNC] = "async",
   [CHRONO_KIND_OVERHEAD] = "overhead",
   [CHRONO_KIND_TRACE] = "trace",
+  [CHRONO_KIND_INSTRUCTION] = "instruction",
+  [CHRONO_KIND_DMA] = "dma",
 };
 
 const char *

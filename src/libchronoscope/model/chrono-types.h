@@ -26,6 +26,8 @@ typedef enum {
   CHRONO_KIND_ASYNC,
   CHRONO_KIND_OVERHEAD,
   CHRONO_KIND_TRACE,
+  CHRONO_KIND_INSTRUCTION, /* an accelerator engine's instruction (Neuron) */
+  CHRONO_KIND_DMA,         /* a DMA transfer on a queue (Neuron) */
   CHRONO_N_KINDS
 } ChronoKind;
 
@@ -42,6 +44,9 @@ typedef enum {
   CHRONO_FLOW_V1,        /* s/t/f events */
   CHRONO_FLOW_V2,        /* bind_id with flow_in/flow_out */
   CHRONO_FLOW_LAUNCH,    /* runtime call to the GPU work it launched */
+  CHRONO_FLOW_DEPENDENCY, /* an instruction's listed predecessor (inst_dep_ids) */
+  CHRONO_FLOW_SEMAPHORE, /* the update a semaphore wait waited for */
+  CHRONO_N_FLOW_TYPES
 } ChronoFlowType;
 
 /* Span flags. */

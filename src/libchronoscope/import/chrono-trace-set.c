@@ -1,0 +1,218 @@
+/* chrono-trace-set.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "chrono-trace-private.h"
+#include "chrono-trace-set.h"
+
+#define MAX_DEPTH 4   /* <out>/<instance>_pid_<pid>/<timestamp>/files */
+
+static gint
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* Files under DIR, in name order, hidden ones and temporaries left out. */
+static void
+collect_files (const char *dir,
+               guint       depth,
+               GPtrArray  *files)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  if (d == NULL)
+    return;
+  while ((name = g_dir_read_name (d)) != NULL)
+    if (name[0] != '.' && !g_str_has_suffix (name, ".tmp"))
+      g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names);
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree char *path = g_build_filename (dir, g_ptr_array_index (names, i), NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        {
+          if (depth < MAX_DEPTH)
+            collect_files (path, depth + 1, files);
+        }
+      else if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        g_ptr_array_add (files, g_steal_pointer (&path));
+    }
+}
+
+/* The host-clock start of NeuronCore NC's first execution in SYSTEM. */
+static gboolean
+exec_start (ChronoTrace *system,
+            gint64       nc,
+            gint64      *start)
+{
+  gboolean found = FALSE;
+
+  for (guint t = 0; t < chrono_trace_get_n_tracks (system); t++)
+    {
+      const ChronoTrack *track = chrono_trace_get_track (system, t);
+
+      for (guint32 i = 0; i < track->n_spans; i++)
+        {
+          g_autoptr(GPtrArray) args = NULL;
+
+          if (strcmp (chrono_trace_get_string (system, track->name_id[i]), "nc_exec_running") != 0 ||
+              (found && track->start[i] >= *start))
+            continue;
+          args = chrono_trace_dup_args (system, track->args_off[i]);
+          for (guint a = 0; a < args->len; a++)
+            {
+              const ChronoArg *arg = g_ptr_array_index (args, a);
+
+              if (strcmp (arg->key, "nc_idx") == 0 && g_ascii_strtoll (arg->text, NULL, 10) == nc)
+                {
+                  *start = track->start[i];
+                  found = TRUE;
+                }
+            }
+        }
+    }
+  return found;
+}
+
+/* Device profiles count from 0: put them on the host clock. */
+static void
+align_devices (GPtrArray *traces,
+               gint64    *shifts,
+               GPtrArray *warnings)
+{
+  gint64 host_start = G_MAXINT64;
+
+  for (guint i = 0; i < traces->len; i++)
+    {
+      ChronoTrace *t = g_ptr_array_index (traces, i);
+
+      if (strcmp (chrono_trace_get_format (t), "neuron-device") != 0 &&
+          chrono_trace_get_n_tracks (t) > 0)
+        host_start = MIN (host_start, chrono_trace_get_start_ns (t));
+    }
+  for (guint i = 0; i < traces->len; i++)
+    {
+      ChronoTrace *device = g_ptr_array_index (traces, i);
+      gint64 nc;
+      gboolean found = FALSE;
+
+      if (strcmp (chrono_trace_get_format (device), "neuron-device") != 0 ||
+          chrono_trace_get_n_processes (device) == 0)
+        continue;
+      nc = chrono_trace_get_process (device, 0)->pid.value;
+      for (guint j = 0; j < traces->len && !found; j++)
+        {
+          ChronoTrace *system = g_ptr_array_index (traces, j);
+
+          if (strcmp (chrono_trace_get_format (system), "neuron-system") == 0)
+            found = exec_start (system, nc, &shifts[i]);
+        }
+      if (!found && host_start != G_MAXINT64)
+        {
+          shifts[i] = host_start;
+          g_ptr_array_add (warnings,
+                           g_strdup_printf ("%s: no nc_exec_running of NeuronCore %" G_GINT64_FORMAT
+                                            " in a system profile: its time 0 is put at the start of the host trace",
+                                            chrono_trace_get_path (device), nc));
+        }
+    }
+}
+
+ChronoTrace *
+chrono_trace_load_set (const char * const *paths,
+                       GCancellable       *cancellable,
+                       ChronoProgressFunc  progress,
+                       gpointer            user_data,
+                       GError            **error)
+{
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) from_folder = g_ptr_array_new ();
+  g_autoptr(GPtrArray) traces = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
+  g_autofree gint64 *shifts = NULL;
+  g_autofree char *name = NULL;
+  ChronoTrace *merged;
+  guint skipped = 0;
+
+  for (guint i = 0; paths[i]; i++)
+    {
+      if (g_file_test (paths[i], G_FILE_TEST_IS_DIR))
+        {
+          guint before = files->len;
+
+          collect_files (paths[i], 1, files);
+          for (guint j = before; j < files->len; j++)
+            g_ptr_array_add (from_folder, g_ptr_array_index (files, j));
+          if (files->len == before)
+            {
+              g_set_error (error, CHRONO_LOAD_ERROR, CHRONO_LOAD_ERROR_FORMAT,
+                           "%s: the folder holds no files", paths[i]);
+              return NULL;
+            }
+        }
+      else
+        g_ptr_array_add (files, g_strdup (paths[i]));
+    }
+  if (files->len == 0)
+    {
+      g_set_error (error, CHRONO_LOAD_ERROR, CHRONO_LOAD_ERROR_IO, "no trace file given");
+      return NULL;
+    }
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      const char *path = g_ptr_array_index (files, i);
+      g_autoptr(GError) local = NULL;
+      ChronoTrace *trace = chrono_trace_load_file (path, cancellable, progress, user_data, &local);
+
+      if (trace != NULL)
+        {
+          if (traces->len <= CHRONO_MAX_SOURCES)
+            g_ptr_array_add (traces, trace);
+          else
+            {
+              g_object_unref (trace);
+              g_ptr_array_add (warnings, g_strdup_printf ("%s: more than %d files; left out", path,
+                                                          CHRONO_MAX_SOURCES + 1));
+            }
+          continue;
+        }
+      if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+          g_error_matches (local, CHRONO_LOAD_ERROR, CHRONO_LOAD_ERROR_CANCELLED) ||
+          !g_ptr_array_find (from_folder, path, NULL))
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return NULL;
+        }
+      /* A folder also holds NEFFs, NTFFs, protobufs...: those are not ours. */
+      if (g_error_matches (local, CHRONO_LOAD_ERROR, CHRONO_LOAD_ERROR_FORMAT))
+        skipped++;
+      else
+        g_ptr_array_add (warnings, g_strdup (local->message));
+    }
+  if (traces->len == 0)
+    {
+      g_set_error (error, CHRONO_LOAD_ERROR, CHRONO_LOAD_ERROR_FORMAT,
+                   "%s: no trace that Chronoscope reads was found", paths[0]);
+      return NULL;
+    }
+
+  shifts = g_new0 (gint64, traces->len);
+  align_devices (traces, shifts, warnings);
+  name = paths[1] == NULL ? g_strdup (paths[0]) : g_strjoinv (" + ", (char **) paths);
+  merged = chrono_trace_merge ((ChronoTrace * const *) traces->pdata, shifts, traces->len, name);
+  for (guint i = 0; i < warnings->len; i++)
+    chrono_trace_add_warning (merged, "%s", (const char *) g_ptr_array_index (warnings, i));
+  if (skipped > 0)
+    chrono_trace_add_warning (merged, "%u files in the folder are not traces and were skipped", skipped);
+  return merged;
+}

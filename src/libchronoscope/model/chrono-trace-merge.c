@@ -1,0 +1,213 @@
+/* chrono-trace-merge.c: several files as one document
+ *
+ * A Neuron profile folder (device profile, system profile, the PyTorch
+ * trace beside them) or the traces of several ranks become one trace, so
+ * that the timeline, the summary and the CLI see a single model. Nothing
+ * here knows a format: the caller chooses the clock shifts.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include "chrono-trace-private.h"
+
+static guint32
+remap (const guint32 *map,
+       guint32        id)
+{
+  return map[id];
+}
+
+static void
+remap_column (guint32       *column,
+              guint32        n,
+              const guint32 *map)
+{
+  for (guint32 i = 0; i < n; i++)
+    column[i] = remap (map, column[i]);
+}
+
+static void
+shift_column (gint64  *column,
+              guint32  n,
+              gint64   shift)
+{
+  for (guint32 i = 0; i < n; i++)
+    column[i] += shift;
+}
+
+static void
+tag_offsets (guint64 *column,
+             guint32  n,
+             guint64  tag)
+{
+  for (guint32 i = 0; i < n; i++)
+    if (column[i] != CHRONO_NO_ARGS)
+      column[i] |= tag;
+}
+
+static void
+add_counts (GHashTable *into,
+            GHashTable *from)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, from);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      gsize have = GPOINTER_TO_SIZE (g_hash_table_lookup (into, key));
+      g_hash_table_insert (into, g_strdup (key), GSIZE_TO_POINTER (have + GPOINTER_TO_SIZE (value)));
+    }
+}
+
+static void
+merge_stats (ChronoTrace *into,
+             ChronoTrace *from)
+{
+  ChronoLoadStats *a = &into->stats;
+  const ChronoLoadStats *b = &from->stats;
+  g_autofree char *file = g_path_get_basename (from->path);
+
+  add_counts (a->phases, b->phases);
+  add_counts (a->engines, b->engines);
+  a->events += b->events;
+  a->spans += b->spans;
+  a->async_spans += b->async_spans;
+  a->instants += b->instants;
+  a->counter_samples += b->counter_samples;
+  a->flows += b->flows;
+  a->launch_links += b->launch_links;
+  a->dependencies += b->dependencies;
+  a->dropped += b->dropped;
+  for (guint k = 0; k < CHRONO_N_KINDS; k++)
+    a->kinds[k] += b->kinds[k];
+  a->truncated |= b->truncated;
+  for (guint i = 0; i < b->warnings->len; i++)
+    chrono_trace_add_warning (into, "%s: %s", file, (const char *) g_ptr_array_index (b->warnings, i));
+}
+
+/* What IN's args offsets point into: its file, or the JSON its importer
+ * wrote when the format has none of its own. */
+static ChronoSource *
+args_source (ChronoTrace *in)
+{
+  g_autoptr(GBytes) bytes = NULL;
+
+  if (in->args_json == NULL)
+    return in->source ? chrono_source_ref (in->source) : NULL;
+  bytes = g_byte_array_free_to_bytes (g_steal_pointer (&in->args_json));
+  /* Plain bytes in memory: this cannot fail. */
+  return chrono_source_new_for_bytes (bytes, NULL);
+}
+
+ChronoTrace *
+chrono_trace_merge (ChronoTrace * const *traces,
+                    const gint64        *shifts,
+                    guint                n_traces,
+                    const char          *name)
+{
+  ChronoTrace *self;
+  g_autoptr(GString) format = g_string_new (NULL);
+
+  g_return_val_if_fail (n_traces > 0 && n_traces <= CHRONO_MAX_SOURCES + 1, NULL);
+
+  self = chrono_trace_new (name, traces[0]->source);
+  self->more_sources = g_ptr_array_new_with_free_func ((GDestroyNotify) chrono_source_unref);
+  self->start_ns = G_MAXINT64;
+  self->end_ns = G_MININT64;
+
+  for (guint t = 0; t < n_traces; t++)
+    {
+      ChronoTrace *in = traces[t];
+      gint64 shift = shifts ? shifts[t] : 0;
+      guint64 tag = (guint64) t << CHRONO_SOURCE_SHIFT;
+      guint n_strings = chrono_string_table_size (in->strings);
+      g_autofree guint32 *map = g_new (guint32, MAX (n_strings, 1));
+      guint first_process = self->processes->len;
+      guint first_track = self->tracks->len;
+      GHashTableIter iter;
+      gpointer key, value;
+
+      if (t == 0)
+        self->args_json = g_steal_pointer (&in->args_json);
+      else
+        g_ptr_array_add (self->more_sources, args_source (in));
+      if (format->len == 0 || strstr (format->str, in->format) == NULL)
+        g_string_append_printf (format, "%s%s", format->len ? "+" : "", in->format);
+
+      for (guint i = 0; i < n_strings; i++)
+        map[i] = chrono_string_table_intern (self->strings, chrono_string_table_get (in->strings, i),
+                                             chrono_string_table_get_len (in->strings, i));
+
+      for (guint p = 0; p < in->processes->len; p++)
+        {
+          ChronoProcess process = g_array_index (in->processes, ChronoProcess, p);
+
+          if (process.pid.is_string)
+            process.pid.value = remap (map, (guint32) process.pid.value);
+          process.name = remap (map, process.name);
+          process.labels = remap (map, process.labels);
+          process.display_name = remap (map, process.display_name);
+          g_array_append_val (self->processes, process);
+        }
+
+      for (guint i = 0; i < in->tracks->len; i++)
+        {
+          ChronoTrack *track = g_ptr_array_index (in->tracks, i);
+
+          in->tracks->pdata[i] = NULL;
+          track->process += first_process;
+          if (track->tid.is_string)
+            track->tid.value = remap (map, (guint32) track->tid.value);
+          track->name = remap (map, track->name);
+          track->display_name = remap (map, track->display_name);
+          remap_column (track->name_id, track->n_spans, map);
+          remap_column (track->cat_id, track->n_spans, map);
+          remap_column (track->inst_name, track->n_instants, map);
+          remap_column (track->inst_cat, track->n_instants, map);
+          shift_column (track->start, track->n_spans, shift);
+          shift_column (track->inst_ts, track->n_instants, shift);
+          shift_column (track->sample_ts, track->n_samples, shift);
+          tag_offsets (track->args_off, track->n_spans, tag);
+          tag_offsets (track->inst_args_off, track->n_instants, tag);
+          g_ptr_array_add (self->tracks, track);
+        }
+      g_ptr_array_set_size (in->tracks, 0);
+
+      for (guint f = 0; f < in->flows->len; f++)
+        {
+          ChronoFlow flow = g_array_index (in->flows, ChronoFlow, f);
+
+          flow.from.track += first_track;
+          flow.to.track += first_track;
+          g_array_append_val (self->flows, flow);
+        }
+
+      g_hash_table_iter_init (&iter, in->metadata);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        if (!g_hash_table_contains (self->metadata, key))
+          {
+            ChronoRange *range = g_memdup2 (value, sizeof (ChronoRange));
+
+            range->offset |= tag;
+            g_hash_table_insert (self->metadata, g_strdup (key), range);
+          }
+
+      merge_stats (self, in);
+      if (in->start_ns <= in->end_ns)
+        {
+          self->start_ns = MIN (self->start_ns, in->start_ns + shift);
+          self->end_ns = MAX (self->end_ns, in->end_ns + shift);
+        }
+      if (self->rank < 0)
+        {
+          self->rank = in->rank;
+          self->world_size = in->world_size;
+        }
+    }
+  if (self->start_ns > self->end_ns)
+    self->start_ns = self->end_ns = 0;
+  self->format = g_intern_string (format->str);
+  return self;
+}

@@ -1,0 +1,95 @@
+/* neuron-gen-tool.c: writes a Neuron profile folder from the documented schemas
+ *
+ * Usage: neuron-gen DIR [--size 1GB] [--blocks N] [--string-numbers]
+ *                       [--singular-key] [--damage truncated|wrong-type|missing-key|not-json]
+ *
+ * DIR gets device_profile_model_1.json, system_profile.json and trace.json;
+ * what was written is printed as one JSON object.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "chrono-format.h"
+#include "neuron-gen.h"
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autofree char *size = NULL;
+  g_autofree char *damage = NULL;
+  gint blocks = 0;
+  gboolean string_numbers = FALSE, singular = FALSE;
+  g_auto(GStrv) rest = NULL;
+  const GOptionEntry entries[] = {
+    { "size", 0, 0, G_OPTION_ARG_STRING, &size, "Grow the device profile to about SIZE (1GB, 20MB)", "SIZE" },
+    { "blocks", 0, 0, G_OPTION_ARG_INT, &blocks, "Number of instruction blocks", "N" },
+    { "string-numbers", 0, 0, G_OPTION_ARG_NONE, &string_numbers, "Write numbers as strings", NULL },
+    { "singular-key", 0, 0, G_OPTION_ARG_NONE, &singular, "System profile with \"trace_event\"", NULL },
+    { "damage", 0, 0, G_OPTION_ARG_STRING, &damage, "truncated, wrong-type, missing-key or not-json", "KIND" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, "DIR" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("DIR — write a Neuron profile folder");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *device = NULL, *system = NULL, *torch = NULL;
+  NeuronGenOptions o;
+  NeuronGenCounts c;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error) || rest == NULL || rest[1] != NULL)
+    {
+      g_printerr ("neuron-gen: %s\n", error ? error->message : "one output folder expected");
+      return 2;
+    }
+  neuron_gen_options_init (&o);
+  if (size && !chrono_format_parse_size (size, &o.target_bytes, &error))
+    {
+      g_printerr ("neuron-gen: %s\n", error->message);
+      return 2;
+    }
+  if (blocks > 0)
+    o.n_blocks = blocks;
+  o.string_numbers = string_numbers;
+  o.singular_key = singular;
+  if (damage)
+    {
+      static const char * const names[] = { "", "truncated", "wrong-type", "missing-key", "not-json" };
+      guint i;
+
+      for (i = 1; i < G_N_ELEMENTS (names) && strcmp (names[i], damage) != 0; i++)
+        ;
+      if (i == G_N_ELEMENTS (names))
+        {
+          g_printerr ("neuron-gen: unknown damage %s\n", damage);
+          return 2;
+        }
+      o.damage = (NeuronGenDamage) i;
+    }
+  if (g_mkdir_with_parents (rest[0], 0755) != 0)
+    {
+      g_printerr ("neuron-gen: cannot make %s\n", rest[0]);
+      return 1;
+    }
+  device = g_build_filename (rest[0], "device_profile_model_1.json", NULL);
+  system = g_build_filename (rest[0], "system_profile.json", NULL);
+  torch = g_build_filename (rest[0], "trace.json", NULL);
+  if (!neuron_gen_write_device (device, &o, &c, &error) ||
+      !neuron_gen_write_system (system, &o, &c, &error) ||
+      !neuron_gen_write_torch (torch, &o, &c, &error))
+    {
+      g_printerr ("neuron-gen: %s\n", error->message);
+      return 1;
+    }
+  printf ("{\"bytes\": %" G_GUINT64_FORMAT ", \"instructions\": %" G_GUINT64_FORMAT
+          ", \"dma\": %" G_GUINT64_FORMAT ", \"dependencies\": %" G_GUINT64_FORMAT
+          ", \"dangling\": %" G_GUINT64_FORMAT ", \"semaphore_edges\": %" G_GUINT64_FORMAT
+          ", \"damage_at\": %" G_GUINT64_FORMAT "}\n",
+          c.bytes, c.instructions, c.dma, c.dep_edges + c.semaphore_edges,
+          c.dangling_deps, c.semaphore_edges, c.damage_at);
+  return 0;
+}

@@ -1,0 +1,617 @@
+/* neuron-gen.c: writes AWS Neuron profiler output from the documented schemas
+ *
+ * The device profile is made of blocks. Each block moves data in on one DMA
+ * queue, loads weights on the Tensor engine once the DMA's semaphore is
+ * up, multiplies on TensorMatrix, then runs Vector, Scalar and Sync
+ * instructions that each wait for the one before, through semaphores
+ * ($S[n]>=v) and through inst_dep_ids. Every fourth block GpSimd triggers
+ * an all-reduce on the collective cores. The same block sequence is run
+ * once per table, so a table never has to be held in memory.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+
+#include "neuron-gen.h"
+
+#define BLOCK_NS       1000
+#define FLUSH_BYTES    (1 << 20)
+#define TWO_POW_53     (G_GUINT64_CONSTANT (1) << 53)
+#define DEFAULT_HOST   G_GINT64_CONSTANT (1729888371056597613)
+
+const char * const neuron_gen_engine_labels[NEURON_GEN_N_ENGINES] = {
+  "Tensor", "TensorMatrix", "Vector", "Scalar", "GpSimd", "Sync",
+};
+
+const char * const neuron_gen_queue_names[NEURON_GEN_N_QUEUES] = {
+  "qSyncIO0", "qSyncSpillReload0", "qGpSimdPIO0", "qScalarSpillReload0",
+};
+
+void
+neuron_gen_options_init (NeuronGenOptions *options)
+{
+  memset (options, 0, sizeof *options);
+  options->n_blocks = 64;
+  options->seed = 1;
+  options->host_start_ns = DEFAULT_HOST;
+}
+
+/* -------------------------------------------------------------------- */
+/* Output                                                               */
+
+typedef struct {
+  FILE    *file;
+  char    *tmp_path;
+  GString *buf;
+  guint64  written;
+  gboolean failed;
+} Writer;
+
+static gboolean
+writer_open (Writer      *w,
+             const char  *path,
+             GError     **error)
+{
+  w->tmp_path = g_strdup_printf ("%s.tmp", path);
+  w->file = g_fopen (w->tmp_path, "wb");
+  if (w->file == NULL)
+    {
+      int saved = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                   "%s: %s", w->tmp_path, g_strerror (saved));
+      g_clear_pointer (&w->tmp_path, g_free);
+      return FALSE;
+    }
+  w->buf = g_string_sized_new (FLUSH_BYTES + 4096);
+  w->written = 0;
+  w->failed = FALSE;
+  return TRUE;
+}
+
+static void
+writer_flush (Writer *w)
+{
+  if (w->buf->len > 0 && fwrite (w->buf->str, 1, w->buf->len, w->file) != w->buf->len)
+    w->failed = TRUE;
+  w->written += w->buf->len;
+  g_string_truncate (w->buf, 0);
+}
+
+static guint64
+writer_offset (const Writer *w)
+{
+  return w->written + w->buf->len;
+}
+
+static void G_GNUC_PRINTF (2, 3)
+put (Writer     *w,
+     const char *format,
+     ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_string_append_vprintf (w->buf, format, args);
+  va_end (args);
+  if (w->buf->len >= FLUSH_BYTES)
+    writer_flush (w);
+}
+
+/* Finishes the file and renames it into place, or removes it. */
+static gboolean
+writer_close (Writer      *w,
+              const char  *path,
+              guint64     *bytes,
+              GError     **error)
+{
+  gboolean ok;
+
+  writer_flush (w);
+  ok = !w->failed && fflush (w->file) == 0;
+  if (fclose (w->file) != 0)
+    ok = FALSE;
+  if (ok && g_rename (w->tmp_path, path) != 0)
+    ok = FALSE;
+  if (!ok)
+    {
+      int saved = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                   "%s: %s", path, g_strerror (saved));
+      g_unlink (w->tmp_path);
+    }
+  else if (bytes)
+    *bytes = w->written;
+  g_string_free (w->buf, TRUE);
+  g_clear_pointer (&w->tmp_path, g_free);
+  return ok;
+}
+
+/* A number, quoted when the options ask for string-typed numbers. */
+static void
+put_int (Writer                 *w,
+         const NeuronGenOptions *o,
+         const char             *key,
+         gint64                  value)
+{
+  put (w, o->string_numbers ? "\"%s\": \"%" G_GINT64_FORMAT "\"" : "\"%s\": %" G_GINT64_FORMAT,
+       key, value);
+}
+
+static void
+put_uint (Writer                 *w,
+          const NeuronGenOptions *o,
+          guint64                 value)
+{
+  put (w, o->string_numbers ? "\"%" G_GUINT64_FORMAT "\"" : "%" G_GUINT64_FORMAT, value);
+}
+
+/* -------------------------------------------------------------------- */
+/* The block sequence                                                   */
+
+typedef enum {
+  TABLE_INSTRUCTION,
+  TABLE_DMA,
+  TABLE_SEMAPHORE,
+  TABLE_CC_OP,
+  TABLE_CC_INSTRUCTION,
+  N_TABLES
+} Table;
+
+static const char * const table_keys[N_TABLES] = {
+  "instruction", "dma", "semaphore_update", "cc_op", "cc_instruction",
+};
+
+typedef struct {
+  const NeuronGenOptions *o;
+  NeuronGenCounts *c;       /* counted only while writing instructions */
+  Writer  *w;
+  Table    table;
+  gboolean first;           /* no record in the current array yet */
+  GRand   *rng;
+  guint64  dma_done[NEURON_GEN_N_QUEUES];
+  guint64  tensor_sem;      /* S[5] (Tensor) */
+  guint64  scalar_sem;      /* S[4] (Scalar) */
+  guint    block;
+  gboolean damaged;
+  guint64  damaged_id;      /* the id of the record that was damaged */
+  gboolean stop;            /* truncated: nothing more is written */
+} Gen;
+
+static void
+begin_record (Gen *g)
+{
+  put (g->w, g->first ? "\n    {" : ",\n    {");
+  g->first = FALSE;
+}
+
+static void
+count (Gen        *g,
+       guint64    *field)
+{
+  if (g->table == TABLE_INSTRUCTION)
+    (*field)++;
+}
+
+/* One instruction. WAIT_SEM/WAIT_VALUE: a $S[n]>=v wait (WAIT_SEM 0 for
+ * none); UPDATE: an "S[n] (owner)++@complete" token or NULL; DEP: the
+ * predecessor's id or 0; returns the instruction's id. */
+static guint64
+instruction (Gen                *g,
+             NeuronGenEngine     engine,
+             const char         *opcode,
+             gint64              ts,
+             gint64              dur,
+             guint               wait_sem,
+             guint64             wait_value,
+             const char         *update,
+             guint64             dep,
+             gint64              wait_time)
+{
+  const NeuronGenOptions *o = g->o;
+  Writer *w = g->w;
+  guint64 high = g_rand_int (g->rng);
+  guint64 id = high << 32 | g_rand_int (g->rng);
+  gboolean damage_here = o->damage != NEURON_GEN_VALID && !g->damaged &&
+                         engine == NEURON_GEN_VECTOR && g->block == o->n_blocks / 2;
+  gboolean dangling = g->block % 7 == 3 && engine == NEURON_GEN_TENSOR_MATRIX;
+
+  if (g->table != TABLE_INSTRUCTION)
+    return id;
+
+  begin_record (g);
+  if (damage_here)
+    {
+      g->damaged = TRUE;
+      g->damaged_id = id;
+      g->c->damage_at = writer_offset (w) - 1;
+      switch (o->damage)
+        {
+        case NEURON_GEN_TRUNCATED:
+          put (w, "\"timestamp\": %" G_GINT64_FORMAT ", \"dura", ts);
+          g->stop = TRUE;
+          return id;
+        case NEURON_GEN_WRONG_TYPE:
+          put (w, "\"timestamp\": {\"ns\": %" G_GINT64_FORMAT "}, ", ts);
+          break;
+        case NEURON_GEN_MISSING_KEY:
+          break;
+        case NEURON_GEN_NOT_JSON:
+          g->c->damage_at += 1 + strlen ("\"timestamp\" ");
+          put (w, "\"timestamp\" %" G_GINT64_FORMAT ", ", ts);
+          break;
+        case NEURON_GEN_VALID:
+        default:
+          g_assert_not_reached ();
+        }
+    }
+  else
+    {
+      put_int (w, o, "timestamp", ts);
+      put (w, ", ");
+    }
+  put_int (w, o, "duration", dur);
+  put (w, ", \"label\": \"%s\", \"subgroup\": \"%s\", \"opcode\": \"%s\", ",
+       neuron_gen_engine_labels[engine],
+       engine == NEURON_GEN_TENSOR_MATRIX ? "Tensor" : neuron_gen_engine_labels[engine],
+       opcode);
+  put_int (w, o, "pc", 15000 + g->block * 8 + engine);
+  put (w, ", ");
+  /* Own ids print signed, predecessor ids unsigned, as the profiler does. */
+  put_int (w, o, "id", (gint64) id);
+  put (w, ", \"inst_dep_ids\": [");
+  if (dep != 0)
+    {
+      put_uint (w, o, dep);
+      if (dangling)
+        {
+          put (w, ", ");
+          put_uint (w, o, G_GUINT64_CONSTANT (0xfffffffffffffff0) - g->block);
+        }
+    }
+  put (w, "], \"operands\": \"");
+  if (wait_sem != 0)
+    put (w, "$S[%u]>=%" G_GUINT64_FORMAT " ", wait_sem, wait_value);
+  if (update != NULL)
+    put (w, "%s ", update);
+  put (w, "src=fp16@0x5600[1,0,0][3,1,1] dst=0x2000000[1,0,0][3,1,1] 3*128\", ");
+  put_int (w, o, "evt_wait_time", wait_time);
+  put (w, ", \"hlo_name\": \"%%dot.%u = dot(%%p0, %%p1)\", "
+       "\"hlo_attrs\": \"[{\\\"op_type\\\":\\\"aten__mm\\\",\\\"source_file\\\":\\\"model.py\\\",\\\"source_line\\\":\\\"44\\\"}]\", "
+       "\"nki_source_location\": \"kernel.py:%u\", \"fully_qualified_subgraph\": \"/sg00\"}",
+       g->block, 30 + engine);
+
+  if (damage_here)
+    return id;
+  g->c->instructions++;
+  g->c->per_engine[engine]++;
+  /* A record that was damaged is not there to depend on. */
+  if (dep != 0 && g->damaged && dep == g->damaged_id)
+    g->c->dangling_deps++;
+  else if (dep != 0)
+    g->c->dep_edges++;
+  if (dep != 0 && dangling)
+    g->c->dangling_deps++;
+  if (wait_sem != 0)
+    g->c->semaphore_edges++;
+  if (wait_sem >= 20)
+    g->c->dma_waits++;
+  if (id >= TWO_POW_53)
+    g->c->big_ids++;
+  g->c->last_id = id;
+  if (g->c->instructions == 1)
+    g->c->first_ts = ts;
+  g->c->end_ts = MAX (g->c->end_ts, ts + dur);
+  return id;
+}
+
+static void
+semaphore_update (Gen        *g,
+                  gint64      ts,
+                  const char *name,
+                  guint64     value,
+                  const char *source)
+{
+  if (g->table != TABLE_SEMAPHORE)
+    return;
+  begin_record (g);
+  put_int (g->w, g->o, "timestamp", ts);
+  put (g->w, ", \"id\": \"%s\", ", name);
+  put_int (g->w, g->o, "value", (gint64) value);
+  put (g->w, ", \"update_source\": \"%s\", \"update_operation_type\": \"sem_inc\", "
+       "\"update_trigger_timing\": \"complete\", \"pcore_idx\": 0}", source);
+}
+
+static void
+run_block (Gen *g)
+{
+  const NeuronGenOptions *o = g->o;
+  gint64 t = (gint64) g->block * BLOCK_NS + 2000;
+  guint q = g->block % NEURON_GEN_N_QUEUES;
+  gint64 dma_end = t + 300;
+  g_autofree char *dma_sem = g_strdup_printf ("S[%u] (%s)", 20 + q, neuron_gen_queue_names[q]);
+  gint64 mm_start, mm_dur, vec_start, act_start;
+  guint64 ld_id, mm_id, vec_id;
+
+  /* Data in: the DMA's completion raises its queue's semaphore. */
+  g->dma_done[q]++;
+  if (g->table == TABLE_DMA)
+    {
+      begin_record (g);
+      put_int (g->w, o, "timestamp", t);
+      put (g->w, ", ");
+      put_int (g->w, o, "duration", dma_end - t);
+      put (g->w, ", \"subgroup\": \"%s\", \"queue_name\": \"%s-Q%u-E%u\", \"semaphore_id\": \"%s\", ",
+           neuron_gen_queue_names[q], neuron_gen_queue_names[q], q, 64 + q, dma_sem);
+      put_int (g->w, o, "transfer_size", 65536);
+      put (g->w, ", \"op\": \"copy\", \"variable\": \"identity_%u\", \"source\": \"[[WEIGHT]]\", "
+           "\"dest\": \"[SB]\", \"queue_type\": \"input\"}", g->block);
+    }
+  count (g, &g->c->dma);
+  count (g, &g->c->per_queue[q]);
+  semaphore_update (g, dma_end, dma_sem, g->dma_done[q], "AXI");
+
+  ld_id = instruction (g, NEURON_GEN_TENSOR, "LDWEIGHTS", dma_end + 50, 100,
+                       20 + q, g->dma_done[q], NULL, 0, 50);
+  if (g->stop)
+    return;
+
+  /* Every third matmul runs long and overlaps the next block's. */
+  mm_start = dma_end + 160;
+  mm_dur = g->block % 3 == 1 ? 1200 : 420;
+  g->tensor_sem++;
+  mm_id = instruction (g, NEURON_GEN_TENSOR_MATRIX, "MATMUL", mm_start, mm_dur,
+                       0, 0, "S[5] (Tensor)++@complete acc_flags=3 row_grp=q0", ld_id, 0);
+  if (g->stop)
+    return;
+  semaphore_update (g, mm_start + mm_dur, "S[5] (Tensor)", g->tensor_sem, "Tensor");
+
+  vec_start = mm_start + mm_dur + 20;
+  vec_id = instruction (g, NEURON_GEN_VECTOR, "TENSOR_TENSOR", vec_start, 200,
+                        5, g->tensor_sem, NULL, mm_id, 20);
+  if (g->stop)
+    return;
+
+  act_start = vec_start + 210;
+  g->scalar_sem++;
+  instruction (g, NEURON_GEN_SCALAR, "ACTIVATE", act_start, 150,
+               0, 0, "S[4] (Scalar)++@complete", vec_id, 0);
+  if (g->stop)
+    return;
+  semaphore_update (g, act_start + 150, "S[4] (Scalar)", g->scalar_sem, "Scalar");
+
+  instruction (g, NEURON_GEN_SYNC, "EVENT_SEMAPHORE", act_start + 155, 10,
+               4, g->scalar_sem, NULL, 0, 5);
+  if (g->stop)
+    return;
+
+  if (g->block % 4 == 0)
+    {
+      guint cc = g->block / 4;
+      guint core = 8 + cc % 4;
+
+      instruction (g, NEURON_GEN_GPSIMD, "PSEUDO_TRIGGER_COLLECTIVE_2", t + 100, 50,
+                   0, 0, "ctype=ALL_REDUCE op=ADD dtype=bfloat16 cc_dim=0", 0, 0);
+      if (g->stop)
+        return;
+      if (g->table == TABLE_CC_OP)
+        {
+          begin_record (g);
+          put_int (g->w, o, "start_ts", t + 160);
+          put (g->w, ", ");
+          put_int (g->w, o, "end_ts", t + 900);
+          put (g->w, ", \"operation\": \"AllReduce\", \"algorithm\": \"Ring\", \"dtype\": \"bf16\", ");
+          put_int (g->w, o, "op_id", cc);
+          put (g->w, ", \"input_size\": 1048576, \"output_size\": 1048576, "
+               "\"replica_group\": \"[[0, 1, 2, 3]]\", \"trigger_engine\": \"Pool\"}");
+        }
+      if (g->table == TABLE_CC_INSTRUCTION)
+        {
+          begin_record (g);
+          put_int (g->w, o, "start_ts", t + 170);
+          put (g->w, ", ");
+          put_int (g->w, o, "end_ts", t + 400);
+          put (g->w, ", ");
+          put_int (g->w, o, "core_idx", core);
+          put (g->w, ", \"description\": \"DMA_ADVANCE\", \"trigger_engine\": \"Pool\"}");
+        }
+      count (g, &g->c->cc_ops);
+      count (g, &g->c->cc_instructions);
+    }
+}
+
+static void
+run_table (Gen   *g,
+           Table  table,
+           guint  n_blocks)
+{
+  g->table = table;
+  g->first = TRUE;
+  g_rand_set_seed (g->rng, (guint32) g->o->seed);
+  memset (g->dma_done, 0, sizeof g->dma_done);
+  g->tensor_sem = g->scalar_sem = 0;
+  g->damaged = FALSE;
+  put (g->w, "  \"%s\": [", table_keys[table]);
+  for (g->block = 0; g->block < n_blocks && !g->stop; g->block++)
+    run_block (g);
+  if (!g->stop)
+    put (g->w, "\n  ],\n");
+}
+
+gboolean
+neuron_gen_write_device (const char             *path,
+                         const NeuronGenOptions *options,
+                         NeuronGenCounts        *counts,
+                         GError                **error)
+{
+  NeuronGenOptions o = *options;
+  NeuronGenCounts local = { 0 };
+  NeuronGenCounts *c = counts ? counts : &local;
+  Writer w = { 0 };
+  Gen g = { 0 };
+  gdouble total_s;
+
+  memset (c, 0, sizeof *c);
+  if (!writer_open (&w, path, error))
+    return FALSE;
+  /* A size target: a block writes about 3.7 KB over all tables. */
+  if (o.target_bytes > 0)
+    o.n_blocks = MAX (1, (guint) MIN (o.target_bytes / 3700, G_MAXUINT));
+  g.o = &o;
+  g.c = c;
+  g.w = &w;
+  g.rng = g_rand_new ();
+
+  put (&w, "{\n");
+  for (Table t = 0; t < N_TABLES && !g.stop; t++)
+    run_table (&g, t, o.n_blocks);
+  if (!g.stop)
+    {
+      c->semaphores = NEURON_GEN_N_QUEUES + 2;
+      c->semaphore_updates = c->dma + c->per_engine[NEURON_GEN_TENSOR_MATRIX] +
+                             c->per_engine[NEURON_GEN_SCALAR];
+      c->cc_cores = MIN (4, c->cc_instructions);
+      total_s = c->end_ts / 1e9;
+      put (&w, "  \"summary\": [ { \"total_time\": %.9f, \"event_count\": %" G_GUINT64_FORMAT
+           ", \"nc_idx\": %u, \"nd_idx\": 0, \"tensor_instruction_count\": %" G_GUINT64_FORMAT
+           ", \"vector_instruction_count\": %" G_GUINT64_FORMAT
+           ", \"scalar_instruction_count\": %" G_GUINT64_FORMAT
+           ", \"gpsimd_instruction_count\": %" G_GUINT64_FORMAT
+           ", \"sync_instruction_count\": %" G_GUINT64_FORMAT
+           ", \"hardware_flops\": 123456789, \"mfu_estimated_percent\": 0.23"
+           ", \"mbu_estimated_percent\": 0.41, \"dma_transfer_count\": %" G_GUINT64_FORMAT " } ]\n}\n",
+           total_s, c->instructions + c->dma, o.nc_idx,
+           c->per_engine[NEURON_GEN_TENSOR] + c->per_engine[NEURON_GEN_TENSOR_MATRIX],
+           c->per_engine[NEURON_GEN_VECTOR], c->per_engine[NEURON_GEN_SCALAR],
+           c->per_engine[NEURON_GEN_GPSIMD], c->per_engine[NEURON_GEN_SYNC], c->dma);
+    }
+  g_rand_free (g.rng);
+  return writer_close (&w, path, &c->bytes, error);
+}
+
+/* -------------------------------------------------------------------- */
+/* System profile                                                       */
+
+static void
+system_event (Writer                 *w,
+              const NeuronGenOptions *o,
+              NeuronGenCounts        *c,
+              const char             *name,
+              gint64                  ts,
+              gint64                  dur,
+              const char             *extra)
+{
+  put (w, c->system_events == 0 ? "\n    {" : ",\n    {");
+  put (w, "\"name\": \"%s\", ", name);
+  put_int (w, o, "timestamp", ts);
+  put (w, ", ");
+  put_int (w, o, "duration", dur);
+  put (w, ", \"timestamp_unit\": \"ns\", \"instance_id\": \"i-0f207fb2a99bd2d08\", "
+       "\"process_id\": \"1627711\"%s}", extra);
+  c->system_events++;
+}
+
+gboolean
+neuron_gen_write_system (const char             *path,
+                         const NeuronGenOptions *options,
+                         NeuronGenCounts        *counts,
+                         GError                **error)
+{
+  const NeuronGenOptions *o = options;
+  Writer w = { 0 };
+  gint64 h = o->host_start_ns;
+  gint64 exec_dur = MAX (counts->end_ts, 1) + 500;
+  g_autofree char *hw = NULL;
+  g_autofree char *hw_other = NULL;
+  g_autofree char *sync = NULL;
+
+  if (!writer_open (&w, path, error))
+    return FALSE;
+  counts->system_events = 0;
+  counts->exec_start_ns = h;
+  hw = g_strdup_printf (", \"trace_event_source\": \"neuron_hw\", \"exec_id\": 3, \"nc_idx\": %u, "
+                        "\"lnc_idx\": \"%u\", \"worker_gid\": %u, \"model_name\": \"graph.neff\"",
+                        o->nc_idx, o->nc_idx, o->nc_idx);
+  hw_other = g_strdup_printf (", \"trace_event_source\": \"neuron_hw\", \"exec_id\": 3, \"nc_idx\": %u, "
+                              "\"lnc_idx\": \"%u\", \"worker_gid\": %u",
+                              o->nc_idx + 1, o->nc_idx + 1, o->nc_idx + 1);
+  sync = g_strdup_printf (", \"trace_event_source\": \"neuron_hw\", \"exec_id\": 3, \"nc_idx\": %u, "
+                          "\"cpu_timestamp_ns\": %" G_GINT64_FORMAT ", \"nc_timestamp_ns\": %" G_GINT64_FORMAT,
+                          o->nc_idx, h + exec_dur, (gint64) 98765432 + exec_dur);
+
+  put (&w, "{\n  \"%s\": [", o->singular_key ? "trace_event" : "trace_events");
+  system_event (&w, o, counts, "nrt_tensor_write", h - 90000, 27094,
+                ", \"group\": \"nrt-nc-000\", \"id\": 1, \"parent_id\": 0, \"type\": 11, "
+                "\"thread_id\": 1627711, \"lnc_idx\": \"0\", \"size\": \"4\", "
+                "\"tensor_id\": \"4900392441224765051\", \"tensor_name\": \"_unknown_\", "
+                "\"trace_event_source\": \"neuron_rt\"");
+  system_event (&w, o, counts, "nrt_execute", h - 50000, exec_dur + 100000,
+                ", \"group\": \"nrt-nc-000\", \"id\": 2, \"parent_id\": 0, \"thread_id\": 1627711, "
+                "\"trace_event_source\": \"neuron_rt\", \"model_name\": \"graph.neff\"");
+  system_event (&w, o, counts, "nc_exec_running", h, exec_dur, hw);
+  system_event (&w, o, counts, "cc_running", h + 2160, 740, hw);
+  system_event (&w, o, counts, "nc_exec_running", h + 1000, exec_dur, hw_other);
+  system_event (&w, o, counts, "timestamp_sync_point", h + exec_dur, 0, sync);
+  system_event (&w, o, counts, "PjitFunction(matmul_allgather)", h - 80000, exec_dur + 150000,
+                ", \"group\": \"framework-80375131\", \"type\": 99999, \"thread_id\": 80375131, "
+                "\"trace_event_source\": \"framework\"");
+  put (&w, "\n  ],\n  \"mem_usage\": [ {");
+  put_int (&w, o, "timestamp", h - 100000);
+  put (&w, ", \"duration\": 1, \"instance_id\": \"i-0f207fb2a99bd2d08\", \"usage\": 51805806592, "
+       "\"percent_usage\": 9.728179797845964 } ],\n  \"cpu_util\": [ {");
+  put_int (&w, o, "timestamp", h - 100000);
+  put (&w, ", \"duration\": 1, \"instance_id\": \"i-0f207fb2a99bd2d08\", \"cpu_id\": \"47\", "
+       "\"util\": 2.3255813 } ]\n}\n");
+  return writer_close (&w, path, NULL, error);
+}
+
+/* -------------------------------------------------------------------- */
+/* PyTorch profiler trace of the Neuron backend                         */
+
+static void
+torch_event (Writer          *w,
+             NeuronGenCounts *c,
+             const char      *cat,
+             const char      *name,
+             gint             pid,
+             gint             tid,
+             gint64           ts_ns,
+             gint64           dur_ns,
+             const char      *args)
+{
+  put (w, "%s\n  {\"ph\": \"X\", \"cat\": \"%s\", \"name\": \"%s\", \"pid\": %d, \"tid\": %d, "
+       "\"ts\": %" G_GINT64_FORMAT ".%03d, \"dur\": %" G_GINT64_FORMAT ".%03d, \"args\": {%s}}",
+       c->torch_events == 0 ? "" : ",", cat, name, pid, tid,
+       ts_ns / 1000, (int) (ts_ns % 1000), dur_ns / 1000, (int) (dur_ns % 1000), args);
+  c->torch_events++;
+}
+
+gboolean
+neuron_gen_write_torch (const char             *path,
+                        const NeuronGenOptions *options,
+                        NeuronGenCounts        *counts,
+                        GError                **error)
+{
+  Writer w = { 0 };
+  gint64 h = options->host_start_ns;
+  gint64 exec_dur = MAX (counts->end_ts, 1) + 500;
+
+  if (!writer_open (&w, path, error))
+    return FALSE;
+  counts->torch_events = 0;
+  put (&w, "{\n\"schemaVersion\": 1,\n\"deviceProperties\": [],\n\"traceEvents\": [");
+  torch_event (&w, counts, "user_annotation", "ProfilerStep#1", 4242, 4242,
+               h - 200000, exec_dur + 300000, "");
+  torch_event (&w, counts, "cpu_op", "aten::mm", 4242, 4242, h - 150000, 100000,
+               "\"External id\": 57, \"Sequence number\": 12");
+  torch_event (&w, counts, "privateuse1_runtime", "nrt_execute", 4242, 4250,
+               h - 60000, exec_dur + 110000, "\"External id\": 57, \"correlation\": 9001");
+  torch_event (&w, counts, "privateuse1_driver", "neuron_exec", 0, 1,
+               h, exec_dur, "\"correlation\": 9001, \"device\": 0");
+  put (&w, "\n],\n\"traceName\": \"trace.json\"\n}\n");
+  return writer_close (&w, path, NULL, error);
+}

@@ -1,0 +1,95 @@
+/* neuron-gen.h: writes AWS Neuron profiler output from the documented schemas
+ *
+ * No real Neuron profile is public, so the tests make their own: the legacy
+ * device profile JSON (ntff.json / device_profile_model_<id>.json), the
+ * system profile JSON, and the PyTorch-profiler trace of the Neuron backend
+ * that sits beside them. The generator remembers what it wrote so that
+ * tests can compare an importer's output with it.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Engines in the order of the device profile's tracks. */
+typedef enum {
+  NEURON_GEN_TENSOR,         /* "Tensor": LDWEIGHTS */
+  NEURON_GEN_TENSOR_MATRIX,  /* "TensorMatrix": MATMUL */
+  NEURON_GEN_VECTOR,
+  NEURON_GEN_SCALAR,
+  NEURON_GEN_GPSIMD,
+  NEURON_GEN_SYNC,
+  NEURON_GEN_N_ENGINES
+} NeuronGenEngine;
+
+#define NEURON_GEN_N_QUEUES 4
+
+typedef enum {
+  NEURON_GEN_VALID,
+  NEURON_GEN_TRUNCATED,      /* cut in the middle of an instruction */
+  NEURON_GEN_WRONG_TYPE,     /* an instruction's "timestamp" is an object */
+  NEURON_GEN_MISSING_KEY,    /* an instruction without "timestamp" */
+  NEURON_GEN_NOT_JSON,       /* a syntax error inside the instruction array */
+} NeuronGenDamage;
+
+typedef struct {
+  guint64         target_bytes;     /* grow to about this size; 0: use n_blocks */
+  guint           n_blocks;         /* blocks of one instruction per engine and a DMA */
+  guint           nc_idx;
+  guint64         seed;
+  gboolean        string_numbers;   /* numbers written as "123" */
+  gboolean        singular_key;     /* system profile: "trace_event", not "trace_events" */
+  NeuronGenDamage damage;
+  gint64          host_start_ns;    /* host clock of the device profile's time 0 */
+} NeuronGenOptions;
+
+typedef struct {
+  guint64 bytes;
+  guint64 instructions;
+  guint64 per_engine[NEURON_GEN_N_ENGINES];
+  guint64 dma;
+  guint64 per_queue[NEURON_GEN_N_QUEUES];
+  guint64 dep_edges;          /* inst_dep_ids that name an instruction of the file */
+  guint64 dangling_deps;      /* further inst_dep_ids that name none */
+  guint64 semaphore_edges;    /* waits, each satisfied by one earlier update */
+  guint64 dma_waits;          /* those of them on a DMA queue's semaphore */
+  guint64 semaphore_updates;  /* semaphore_update records */
+  guint64 semaphores;         /* distinct semaphores among them */
+  guint64 cc_ops;
+  guint64 cc_instructions;
+  guint64 cc_cores;
+  guint64 big_ids;            /* instruction ids above 2^53 */
+  guint64 last_id;            /* the last instruction's id, as unsigned */
+  gint64  first_ts;           /* device ns of the first instruction */
+  gint64  end_ts;             /* device ns where the last activity ends */
+  guint64 damage_at;          /* byte offset of the damage: the damaged record's
+                               * '{', or the bad byte for NOT_JSON */
+  /* System profile */
+  guint64 system_events;
+  gint64  exec_start_ns;      /* host ns of nc_exec_running for nc_idx */
+  /* PyTorch trace */
+  guint64 torch_events;
+} NeuronGenCounts;
+
+extern const char * const neuron_gen_engine_labels[NEURON_GEN_N_ENGINES];
+extern const char * const neuron_gen_queue_names[NEURON_GEN_N_QUEUES];
+
+void     neuron_gen_options_init (NeuronGenOptions *options);
+
+gboolean neuron_gen_write_device (const char             *path,
+                                  const NeuronGenOptions *options,
+                                  NeuronGenCounts        *counts,
+                                  GError                **error);
+gboolean neuron_gen_write_system (const char             *path,
+                                  const NeuronGenOptions *options,
+                                  NeuronGenCounts        *counts,
+                                  GError                **error);
+gboolean neuron_gen_write_torch  (const char             *path,
+                                  const NeuronGenOptions *options,
+                                  NeuronGenCounts        *counts,
+                                  GError                **error);
+
+G_END_DECLS
