@@ -341,7 +341,7 @@ paint_arrows (ChronoFlowPainter *self,
   cairo_stroke (cr);
 
   cairo_set_line_width (cr, line_width);
-  for (int type = CHRONO_FLOW_V1; type <= CHRONO_FLOW_LAUNCH; type++)
+  for (int type = 0; type < CHRONO_N_FLOW_TYPES; type++)
     for (int faint = 0; faint <= 1; faint++)
       {
         GdkRGBA color;

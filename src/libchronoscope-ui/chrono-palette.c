@@ -208,16 +208,21 @@ chrono_palette_flow_color (ChronoFlowType type,
                            GdkRGBA       *color)
 {
   /* Crimson for launches (between the orange runtime and green kernel
-   * families), violet for flow events, teal for bound flows. */
-  static const GdkRGBA light_theme[] = {
+   * families), violet for flow events, teal for bound flows, blue for
+   * instruction dependencies, amber for semaphore waits. */
+  static const GdkRGBA light_theme[CHRONO_N_FLOW_TYPES] = {
     [CHRONO_FLOW_V1] = { 0.420f, 0.160f, 0.780f, 1 },
     [CHRONO_FLOW_V2] = { 0.000f, 0.440f, 0.480f, 1 },
     [CHRONO_FLOW_LAUNCH] = { 0.780f, 0.050f, 0.250f, 1 },
+    [CHRONO_FLOW_DEPENDENCY] = { 0.100f, 0.330f, 0.780f, 1 },
+    [CHRONO_FLOW_SEMAPHORE] = { 0.640f, 0.400f, 0.000f, 1 },
   };
-  static const GdkRGBA dark_theme[] = {
+  static const GdkRGBA dark_theme[CHRONO_N_FLOW_TYPES] = {
     [CHRONO_FLOW_V1] = { 0.780f, 0.650f, 1.000f, 1 },
     [CHRONO_FLOW_V2] = { 0.360f, 0.880f, 0.880f, 1 },
     [CHRONO_FLOW_LAUNCH] = { 1.000f, 0.470f, 0.600f, 1 },
+    [CHRONO_FLOW_DEPENDENCY] = { 0.560f, 0.740f, 1.000f, 1 },
+    [CHRONO_FLOW_SEMAPHORE] = { 1.000f, 0.780f, 0.350f, 1 },
   };
 
   g_return_if_fail ((guint) type < G_N_ELEMENTS (light_theme));

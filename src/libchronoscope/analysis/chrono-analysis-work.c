@@ -38,13 +38,11 @@ work_class (ChronoTrace       *trace,
       if (strstr (chrono_trace_get_string (trace, t->cat_id[i]), "annotation") != NULL)
         return -1;
       return CHRONO_WORK_COMMUNICATION;
+    case CHRONO_KIND_INSTRUCTION:
+      return CHRONO_WORK_COMPUTE;
+    case CHRONO_KIND_DMA:
+      return CHRONO_WORK_MEMCPY;
     default:
-      /* Kinds of other accelerators' importers, by name so that this
-       * file does not depend on which of them are built in. */
-      if (g_strcmp0 (chrono_kind_to_string (t->kind[i]), "instruction") == 0)
-        return CHRONO_WORK_COMPUTE;
-      if (g_strcmp0 (chrono_kind_to_string (t->kind[i]), "dma") == 0)
-        return CHRONO_WORK_MEMCPY;
       return -1;
     }
 }

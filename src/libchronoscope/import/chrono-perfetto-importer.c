@@ -2229,7 +2229,7 @@ chrono_perfetto_importer_run (ChronoTrace        *trace,
   gsize avail = chrono_source_wait (source, 0, &finished);
   gsize offset = 0;
   guint64 top_level = 0;
-  ChronoBuildInput input;
+  ChronoBuildInput input = { 0 };
 
   importer_init (&imp, trace, source);
   trace->format = "perfetto";
