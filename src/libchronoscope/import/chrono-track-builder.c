@@ -939,6 +939,9 @@ name_track (ChronoTrace *trace,
     case CHRONO_TRACK_STREAM:
       if (*name)
         t->display_name = chrono_string_table_intern (trace->strings, name, strlen (name));
+      /* Older Kineto writes the tid as "stream 7" already. */
+      else if (g_ascii_strncasecmp (tid, "stream ", 7) == 0)
+        t->display_name = chrono_string_table_intern (trace->strings, tid, strlen (tid));
       else
         t->display_name = intern_printf (trace, "stream %s", tid);
       break;
