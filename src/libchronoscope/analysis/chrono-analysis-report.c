@@ -213,6 +213,75 @@ append_cell (GString    *s,
   g_string_append (s, " |");
 }
 
+typedef struct {
+  const char *rule;
+  guint       count;
+  gint64      time_lost_ns;
+  guint       worst;  /* the finding that costs most */
+} RuleTotal;
+
+static gint
+compare_rule_totals (gconstpointer a,
+                     gconstpointer b)
+{
+  const RuleTotal *x = a, *y = b;
+
+  if (x->time_lost_ns != y->time_lost_ns)
+    return x->time_lost_ns > y->time_lost_ns ? -1 : 1;
+  return g_strcmp0 (x->rule, y->rule);
+}
+
+/* One line a rule, most costly first: a rule that fires on every step
+ * reads as one problem, with what to try said once. */
+static void
+append_rule_summary (ChronoAnalysis *self,
+                     GString        *s)
+{
+  g_autoptr(GArray) totals = g_array_new (FALSE, TRUE, sizeof (RuleTotal));
+
+  for (guint i = 0; i < chrono_analysis_get_n_findings (self); i++)
+    {
+      const ChronoFinding *f = chrono_analysis_get_finding (self, i);
+      RuleTotal *t = NULL;
+
+      for (guint k = 0; k < totals->len && t == NULL; k++)
+        if (g_strcmp0 (g_array_index (totals, RuleTotal, k).rule, f->rule) == 0)
+          t = &g_array_index (totals, RuleTotal, k);
+      if (t == NULL)
+        {
+          RuleTotal fresh = { f->rule, 0, 0, i };
+
+          g_array_append_val (totals, fresh);
+          t = &g_array_index (totals, RuleTotal, totals->len - 1);
+        }
+      t->count++;
+      t->time_lost_ns += f->time_lost_ns;
+      /* Findings come most costly first. */
+    }
+  if (totals->len == 0)
+    return;
+  g_array_sort (totals, compare_rule_totals);
+
+  g_string_append_printf (s, "\n## %s\n\n| %s | %s | %s | %s | %s |\n|---|---:|---:|---|---|\n",
+                          _("Summary"), _("Rule"), _("Findings"), _("Time lost (ms)"), _("Worst"),
+                          _("What to try"));
+  for (guint k = 0; k < totals->len; k++)
+    {
+      const RuleTotal *t = &g_array_index (totals, RuleTotal, k);
+      const ChronoFinding *worst = chrono_analysis_get_finding (self, t->worst);
+      g_autofree char *lost = fmt_ms (t->time_lost_ns);
+      g_autofree char *count = g_strdup_printf ("%u", t->count);
+
+      g_string_append (s, "|");
+      append_cell (s, t->rule);
+      append_cell (s, count);
+      append_cell (s, lost);
+      append_cell (s, worst->title);
+      append_cell (s, worst->recommendation);
+      g_string_append (s, "\n");
+    }
+}
+
 char *
 chrono_analysis_to_markdown (ChronoAnalysis *self)
 {
@@ -230,6 +299,8 @@ chrono_analysis_to_markdown (ChronoAnalysis *self)
         g_string_append_printf (s, _(" (rank %d)"), chrono_trace_get_rank (trace));
       g_string_append (s, "\n");
     }
+
+  append_rule_summary (self, s);
 
   g_string_append_printf (s, "\n## %s\n\n", _("Findings"));
   if (chrono_analysis_get_n_findings (self) == 0)
@@ -258,13 +329,6 @@ chrono_analysis_to_markdown (ChronoAnalysis *self)
   if (chrono_analysis_get_n_findings (self) > MAX_TABLE_FINDINGS)
     g_string_append_printf (s, _("\n…and %u smaller findings.\n"),
                             chrono_analysis_get_n_findings (self) - MAX_TABLE_FINDINGS);
-  for (guint i = 0; i < MIN (chrono_analysis_get_n_findings (self), 5); i++)
-    {
-      const ChronoFinding *f = chrono_analysis_get_finding (self, i);
-      if (i == 0)
-        g_string_append_printf (s, "\n%s\n\n", _("What to try:"));
-      g_string_append_printf (s, "%u. **%s**: %s\n", i + 1, f->title, f->recommendation);
-    }
 
   g_string_append_printf (s, "\n## %s\n\n%s\n\n", _("Device time"),
                           _("Times in ms; idle is split as Holistic Trace Analysis does."));

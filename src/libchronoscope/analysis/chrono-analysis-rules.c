@@ -536,6 +536,7 @@ rule_copies (Ctx            *c,
   ChronoTrace *trace = data->trace;
   gint64 sync_time = 0, pageable_time = 0, first = G_MAXINT64, last = G_MININT64;
   guint n_sync = 0, n_pageable = 0;
+  g_autofree char *what = NULL;
   ChronoFinding *f;
   g_autoptr(GArray) tracks = g_array_new (FALSE, FALSE, sizeof (guint32));
 
@@ -575,11 +576,16 @@ rule_copies (Ctx            *c,
     }
   if (n_sync + n_pageable == 0)
     return;
+  if (n_sync == 0)
+    what = g_strdup_printf (_("%u pageable copies"), n_pageable);
+  else if (n_pageable == 0)
+    what = g_strdup_printf (_("%u synchronous copies"), n_sync);
+  else
+    what = g_strdup_printf (_("%u synchronous and %u pageable copies"), n_sync, n_pageable);
   f = add_finding (c, "sync-memcpy", data, first, last, sync_time + pageable_time,
                    _("Allocate host buffers pinned (pin_memory=True, tensor.pin_memory()) and copy with "
                    "non_blocking=True so copies run asynchronously and overlap computation."),
-                   _("%u synchronous and %u pageable copies take %.3f ms"),
-                   n_sync, n_pageable, ms (sync_time + pageable_time));
+                   _("%s take %.3f ms"), what, ms (sync_time + pageable_time));
   add_evidence (f, "synchronous_copies", n_sync);
   add_evidence (f, "synchronous_copy_ns", sync_time);
   add_evidence (f, "pageable_copies", n_pageable);
