@@ -8,7 +8,9 @@
 #include <glib/gi18n.h>
 
 #include "chrono-document-page.h"
+#include "chrono-findings-panel.h"
 #include "chrono-format.h"
+#include "chrono-graph-view.h"
 #include "chrono-loader.h"
 #include "chrono-span-details.h"
 #include "chrono-timeline.h"
@@ -46,6 +48,10 @@ struct _ChronoDocumentPage
   GtkProgressBar      *progress_bar;
   AdwStatusPage       *error_page;
   AdwViewStack        *view_stack;
+
+  /* The analysis beside the timeline, and the graph below it. */
+  gboolean             show_findings;
+  gboolean             show_graph;
 };
 
 G_DEFINE_ENUM_TYPE (ChronoDocumentState, chrono_document_state,
@@ -61,6 +67,8 @@ enum {
   PROP_FILE,
   PROP_TRACE,
   PROP_STATE,
+  PROP_SHOW_FINDINGS,
+  PROP_SHOW_GRAPH,
   N_PROPS
 };
 
@@ -215,13 +223,108 @@ span_activated_cb (ChronoTimeline    *timeline,
   chrono_span_details_show_span (details, &span);
 }
 
-/* The timeline with the details of the selected span on its right. */
+static void
+show_neighbourhood_cb (ChronoTimeline  *timeline,
+                       guint            track,
+                       guint            index,
+                       ChronoGraphView *graph)
+{
+  ChronoNodeRef node = { 0, { track, index } };
+
+  chrono_graph_view_set_selection (graph, &node);
+  if (chrono_graph_view_get_analysis (graph) != NULL)
+    chrono_graph_view_show_neighbourhood (graph, node);
+}
+
+static void
+analysis_changed_cb (ChronoFindingsPanel *panel,
+                     GParamSpec          *pspec,
+                     ChronoGraphView     *graph)
+{
+  ChronoTimeline *timeline = NULL;
+  ChronoSpanRef span;
+
+  g_object_get (panel, "timeline", &timeline, NULL);
+  chrono_graph_view_set_analysis (graph, chrono_findings_panel_get_analysis (panel));
+  if (chrono_timeline_get_selection (timeline, &span))
+    show_neighbourhood_cb (timeline, span.track, span.index, graph);
+  g_object_unref (timeline);
+}
+
+/* A node clicked in the graph is selected in the timeline, and brought
+ * into view if it is not. */
+static void
+node_activated_cb (ChronoGraphView *graph,
+                   guint            trace,
+                   guint            track,
+                   guint            index,
+                   ChronoTimeline  *timeline)
+{
+  ChronoViewport *viewport = chrono_timeline_get_viewport (timeline);
+  const ChronoTrack *t = chrono_trace_get_track (chrono_timeline_get_trace (timeline), track);
+  ChronoSpanRef span = { track, index };
+  gint64 end = t->start[index] + t->dur[index];
+
+  if (trace != 0)
+    return;
+  if (t->start[index] < chrono_viewport_get_start_ns (viewport) || end > chrono_viewport_get_end_ns (viewport))
+    chrono_viewport_zoom_to_range (viewport, t->start[index] - 4 * MAX (t->dur[index], 1000),
+                                   end + 4 * MAX (t->dur[index], 1000));
+  chrono_timeline_scroll_to_track (timeline, track);
+  chrono_timeline_select (timeline, &span);
+  g_signal_emit_by_name (timeline, "span-activated", track, index);
+}
+
+static void
+path_graph_requested_cb (ChronoFindingsPanel *panel,
+                         guint                path,
+                         ChronoGraphView     *graph)
+{
+  GtkWidget *page = gtk_widget_get_ancestor (GTK_WIDGET (graph), CHRONO_TYPE_DOCUMENT_PAGE);
+
+  chrono_graph_view_show_path (graph, path);
+  chrono_document_page_set_show_graph (CHRONO_DOCUMENT_PAGE (page), TRUE);
+}
+
+/* The graph of dependencies, with the number of hops it reaches. */
+static GtkWidget *
+create_graph_pane (ChronoDocumentPage *self,
+                   GtkWidget          *graph)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *title = gtk_label_new (_("Dependencies"));
+  GtkWidget *hops_label = gtk_label_new_with_mnemonic (_("_Hops"));
+  GtkWidget *hops = gtk_spin_button_new_with_range (1, 8, 1);
+
+  gtk_widget_add_css_class (title, "heading");
+  gtk_widget_set_hexpand (title, TRUE);
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (hops_label), hops);
+  g_object_bind_property (graph, "hops", hops, "value", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  gtk_box_append (GTK_BOX (bar), title);
+  gtk_box_append (GTK_BOX (bar), hops_label);
+  gtk_box_append (GTK_BOX (bar), hops);
+  gtk_widget_add_css_class (bar, "toolbar");
+  gtk_box_append (GTK_BOX (box), bar);
+  gtk_widget_set_vexpand (graph, TRUE);
+  gtk_box_append (GTK_BOX (box), graph);
+  g_object_bind_property (self, "show-graph", box, "visible", G_BINDING_SYNC_CREATE);
+  return box;
+}
+
+/* The findings on the left; the timeline with the details of the
+ * selected span on its right, over the graph around that span. */
 static GtkWidget *
 create_timeline_view (ChronoDocumentPage *self)
 {
   GtkWidget *timeline = chrono_timeline_new (self->trace);
   GtkWidget *details = chrono_span_details_new (CHRONO_TIMELINE (timeline));
   GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+  GtkWidget *panel = chrono_findings_panel_new (CHRONO_TIMELINE (timeline));
+  GtkWidget *graph = chrono_graph_view_new ();
+  GtkWidget *vertical = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
+  GtkWidget *outer = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
 
   g_object_bind_property (adw_style_manager_get_default (), "dark",
                           timeline, "dark", G_BINDING_SYNC_CREATE);
@@ -232,7 +335,26 @@ create_timeline_view (ChronoDocumentPage *self)
   gtk_paned_set_resize_end_child (GTK_PANED (paned), FALSE);
   gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
   gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
-  return paned;
+
+  g_object_bind_property (adw_style_manager_get_default (), "dark",
+                          graph, "dark", G_BINDING_SYNC_CREATE);
+  g_signal_connect_object (panel, "notify::analysis", G_CALLBACK (analysis_changed_cb), graph, 0);
+  g_signal_connect_object (panel, "path-graph-requested", G_CALLBACK (path_graph_requested_cb), graph, 0);
+  g_signal_connect_object (timeline, "span-activated", G_CALLBACK (show_neighbourhood_cb), graph, 0);
+  g_signal_connect_object (graph, "node-activated", G_CALLBACK (node_activated_cb), timeline, 0);
+  gtk_paned_set_start_child (GTK_PANED (vertical), paned);
+  gtk_paned_set_end_child (GTK_PANED (vertical), create_graph_pane (self, graph));
+  gtk_paned_set_resize_end_child (GTK_PANED (vertical), FALSE);
+  gtk_paned_set_shrink_end_child (GTK_PANED (vertical), FALSE);
+  gtk_paned_set_shrink_start_child (GTK_PANED (vertical), FALSE);
+
+  g_object_bind_property (self, "show-findings", panel, "visible", G_BINDING_SYNC_CREATE);
+  gtk_paned_set_start_child (GTK_PANED (outer), panel);
+  gtk_paned_set_end_child (GTK_PANED (outer), vertical);
+  gtk_paned_set_resize_start_child (GTK_PANED (outer), FALSE);
+  gtk_paned_set_shrink_start_child (GTK_PANED (outer), FALSE);
+  gtk_paned_set_shrink_end_child (GTK_PANED (outer), FALSE);
+  return outer;
 }
 
 static void
@@ -394,6 +516,12 @@ chrono_document_page_get_property (GObject    *object,
     case PROP_STATE:
       g_value_set_enum (value, self->state);
       break;
+    case PROP_SHOW_FINDINGS:
+      g_value_set_boolean (value, self->show_findings);
+      break;
+    case PROP_SHOW_GRAPH:
+      g_value_set_boolean (value, self->show_graph);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -411,6 +539,12 @@ chrono_document_page_set_property (GObject      *object,
     {
     case PROP_FILE:
       self->file = g_value_dup_object (value);
+      break;
+    case PROP_SHOW_FINDINGS:
+      chrono_document_page_set_show_findings (self, g_value_get_boolean (value));
+      break;
+    case PROP_SHOW_GRAPH:
+      chrono_document_page_set_show_graph (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -439,6 +573,12 @@ chrono_document_page_class_init (ChronoDocumentPageClass *klass)
     g_param_spec_enum ("state", NULL, NULL, CHRONO_TYPE_DOCUMENT_STATE,
                        CHRONO_DOCUMENT_STATE_LOADING,
                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SHOW_FINDINGS] =
+    g_param_spec_boolean ("show-findings", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SHOW_GRAPH] =
+    g_param_spec_boolean ("show-graph", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -453,6 +593,8 @@ chrono_document_page_class_init (ChronoDocumentPageClass *klass)
 
   gtk_widget_class_install_action (widget_class, "document.cancel", NULL, cancel_action);
   gtk_widget_class_install_action (widget_class, "document.close", NULL, close_action);
+  gtk_widget_class_install_property_action (widget_class, "document.show-findings", "show-findings");
+  gtk_widget_class_install_property_action (widget_class, "document.show-graph", "show-graph");
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "documentpage");
@@ -468,6 +610,7 @@ chrono_document_page_class_init (ChronoDocumentPageClass *klass)
 static void
 chrono_document_page_init (ChronoDocumentPage *self)
 {
+  self->show_findings = TRUE;
   gtk_widget_init_template (GTK_WIDGET (self));
 }
 
@@ -536,4 +679,44 @@ chrono_document_page_cancel (ChronoDocumentPage *self)
 
   if (self->state == CHRONO_DOCUMENT_STATE_LOADING)
     g_cancellable_cancel (self->cancellable);
+}
+
+gboolean
+chrono_document_page_get_show_findings (ChronoDocumentPage *self)
+{
+  g_return_val_if_fail (CHRONO_IS_DOCUMENT_PAGE (self), FALSE);
+  return self->show_findings;
+}
+
+void
+chrono_document_page_set_show_findings (ChronoDocumentPage *self,
+                                        gboolean            show)
+{
+  g_return_if_fail (CHRONO_IS_DOCUMENT_PAGE (self));
+
+  show = !!show;
+  if (self->show_findings == show)
+    return;
+  self->show_findings = show;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_FINDINGS]);
+}
+
+gboolean
+chrono_document_page_get_show_graph (ChronoDocumentPage *self)
+{
+  g_return_val_if_fail (CHRONO_IS_DOCUMENT_PAGE (self), FALSE);
+  return self->show_graph;
+}
+
+void
+chrono_document_page_set_show_graph (ChronoDocumentPage *self,
+                                     gboolean            show)
+{
+  g_return_if_fail (CHRONO_IS_DOCUMENT_PAGE (self));
+
+  show = !!show;
+  if (self->show_graph == show)
+    return;
+  self->show_graph = show;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_GRAPH]);
 }

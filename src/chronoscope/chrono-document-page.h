@@ -30,4 +30,12 @@ ChronoDocumentState  chrono_document_page_get_state (ChronoDocumentPage *self);
 const GError        *chrono_document_page_get_error (ChronoDocumentPage *self);
 void                 chrono_document_page_cancel    (ChronoDocumentPage *self);
 
+/* The findings panel beside the timeline, the graph pane below it. */
+gboolean             chrono_document_page_get_show_findings (ChronoDocumentPage *self);
+void                 chrono_document_page_set_show_findings (ChronoDocumentPage *self,
+                                                             gboolean            show);
+gboolean             chrono_document_page_get_show_graph    (ChronoDocumentPage *self);
+void                 chrono_document_page_set_show_graph    (ChronoDocumentPage *self,
+                                                             gboolean            show);
+
 G_END_DECLS

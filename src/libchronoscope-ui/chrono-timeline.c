@@ -72,6 +72,13 @@ struct _ChronoTimeline
 
   gboolean            has_selection;
   ChronoSpanRef       selection;
+
+  /* What the analysis points at: a time range and its tracks, and the
+   * spans of a critical path. */
+  gint64              highlight_start;
+  gint64              highlight_end;
+  GArray             *highlight_tracks;  /* guint */
+  GArray             *path_spans;        /* ChronoSpanRef */
 };
 
 G_DEFINE_FINAL_TYPE (ChronoTimeline, chrono_timeline, GTK_TYPE_WIDGET)
@@ -393,6 +400,65 @@ snapshot_rows (ChronoTimeline *self,
 }
 
 static void
+snapshot_highlight (ChronoTimeline *self,
+                    GtkSnapshot    *snapshot,
+                    const Colors   *colors,
+                    double          width)
+{
+  double area_height = get_track_area_height (self);
+  GdkRGBA band = colors->selection, path = colors->selection;
+
+  band.alpha = 0.12;
+  path.alpha = self->dark ? 0.9 : 0.8;
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT, width, area_height));
+
+  for (guint i = 0; i < self->highlight_tracks->len; i++)
+    {
+      guint track = g_array_index (self->highlight_tracks, guint, i);
+      const Row *row = &g_array_index (self->rows, Row, self->track_rows[track]);
+
+      gtk_snapshot_append_color (snapshot, &band,
+                                 &GRAPHENE_RECT_INIT (0, RULER_HEIGHT - self->scroll_y + row->y,
+                                                      width, row->height));
+      gtk_snapshot_append_color (snapshot, &colors->selection,
+                                 &GRAPHENE_RECT_INIT (0, RULER_HEIGHT - self->scroll_y + row->y,
+                                                      4, row->height));
+    }
+
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_WIDTH, RULER_HEIGHT,
+                                                         width - HEADER_WIDTH, area_height));
+  if (self->highlight_end > self->highlight_start)
+    {
+      double x0 = CLAMP (chrono_viewport_time_to_x (self->viewport, self->highlight_start), -1, width);
+      double x1 = CLAMP (chrono_viewport_time_to_x (self->viewport, self->highlight_end), -1, width);
+
+      gtk_snapshot_append_color (snapshot, &band,
+                                 &GRAPHENE_RECT_INIT (HEADER_WIDTH + x0, RULER_HEIGHT, MAX (1, x1 - x0), area_height));
+      gtk_snapshot_append_color (snapshot, &colors->selection,
+                                 &GRAPHENE_RECT_INIT (HEADER_WIDTH + floor (x0), RULER_HEIGHT, 1, area_height));
+      gtk_snapshot_append_color (snapshot, &colors->selection,
+                                 &GRAPHENE_RECT_INIT (HEADER_WIDTH + floor (x1), RULER_HEIGHT, 1, area_height));
+    }
+
+  for (guint i = 0; i < self->path_spans->len; i++)
+    {
+      ChronoSpanRef span = g_array_index (self->path_spans, ChronoSpanRef, i);
+      graphene_rect_t area;
+
+      if (!chrono_timeline_get_span_area (self, span, &area) ||
+          area.origin.x > width || area.origin.x + area.size.width < HEADER_WIDTH ||
+          area.origin.y > RULER_HEIGHT + area_height || area.origin.y + area.size.height < RULER_HEIGHT)
+        continue;
+      /* A bar under the span: the span itself stays readable. */
+      gtk_snapshot_append_color (snapshot, &path,
+                                 &GRAPHENE_RECT_INIT (area.origin.x, area.origin.y + area.size.height - 3,
+                                                      area.size.width, 3));
+    }
+  gtk_snapshot_pop (snapshot);
+  gtk_snapshot_pop (snapshot);
+}
+
+static void
 snapshot_ruler (ChronoTimeline *self,
                 GtkSnapshot    *snapshot,
                 const Colors   *colors,
@@ -455,6 +521,7 @@ chrono_timeline_snapshot (GtkWidget   *widget,
                                 chrono_trace_get_start_ns (self->trace),
                                 LABEL_GAP_PX, measure_text_cb, self);
   snapshot_rows (self, snapshot, &colors, ticks, width);
+  snapshot_highlight (self, snapshot, &colors, width);
   snapshot_ruler (self, snapshot, &colors, ticks, width);
 }
 
@@ -693,6 +760,8 @@ chrono_timeline_finalize (GObject *object)
 
   g_clear_pointer (&self->rows, g_array_unref);
   g_clear_pointer (&self->track_rows, g_free);
+  g_clear_pointer (&self->highlight_tracks, g_array_unref);
+  g_clear_pointer (&self->path_spans, g_array_unref);
   g_clear_object (&self->viewport);
 
   G_OBJECT_CLASS (chrono_timeline_parent_class)->finalize (object);
@@ -806,6 +875,8 @@ chrono_timeline_init (ChronoTimeline *self)
 
   self->rows = g_array_new (FALSE, TRUE, sizeof (Row));
   g_array_set_clear_func (self->rows, row_clear);
+  self->highlight_tracks = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->path_spans = g_array_new (FALSE, FALSE, sizeof (ChronoSpanRef));
   self->viewport = chrono_viewport_new ();
   g_signal_connect_swapped (self->viewport, "changed", G_CALLBACK (viewport_changed_cb), self);
 
@@ -860,6 +931,8 @@ chrono_timeline_set_trace (ChronoTimeline *self,
     return;
 
   self->has_selection = FALSE;
+  chrono_timeline_set_highlight (self, 0, 0, NULL, 0);
+  chrono_timeline_set_path (self, NULL, 0);
   g_clear_object (&self->painter);
   build_rows (self);
   if (trace != NULL)
@@ -992,4 +1065,63 @@ chrono_timeline_select (ChronoTimeline      *self,
   if (span != NULL)
     self->selection = *span;
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * chrono_timeline_set_highlight:
+ * @tracks: (array length=n_tracks) (nullable): tracks of the trace
+ *
+ * Shades [START_NS, END_NS) and the rows of TRACKS; an empty range and no
+ * tracks clear it.
+ */
+void
+chrono_timeline_set_highlight (ChronoTimeline *self,
+                               gint64          start_ns,
+                               gint64          end_ns,
+                               const guint    *tracks,
+                               guint           n_tracks)
+{
+  g_return_if_fail (CHRONO_IS_TIMELINE (self));
+
+  self->highlight_start = start_ns;
+  self->highlight_end = end_ns;
+  g_array_set_size (self->highlight_tracks, 0);
+  for (guint i = 0; i < n_tracks && self->trace != NULL; i++)
+    if (tracks[i] < chrono_trace_get_n_tracks (self->trace))
+      g_array_append_val (self->highlight_tracks, tracks[i]);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * chrono_timeline_set_path:
+ * @spans: (array length=n_spans) (nullable): spans of the trace
+ *
+ * Underlines SPANS, such as the steps of a critical path.
+ */
+void
+chrono_timeline_set_path (ChronoTimeline      *self,
+                          const ChronoSpanRef *spans,
+                          guint                n_spans)
+{
+  g_return_if_fail (CHRONO_IS_TIMELINE (self));
+
+  g_array_set_size (self->path_spans, 0);
+  if (n_spans > 0)
+    g_array_append_vals (self->path_spans, spans, n_spans);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Scrolls so that TRACK's rows start near the top of the track area. */
+void
+chrono_timeline_scroll_to_track (ChronoTimeline *self,
+                                 guint           track)
+{
+  const Row *row;
+
+  g_return_if_fail (CHRONO_IS_TIMELINE (self));
+
+  if (self->trace == NULL || track >= chrono_trace_get_n_tracks (self->trace))
+    return;
+  row = &g_array_index (self->rows, Row, self->track_rows[track]);
+  set_scroll_y (self, row->y - GROUP_HEIGHT);
 }
