@@ -224,6 +224,7 @@ preferences_action (GSimpleAction *action,
   GtkWidget *preferences = chrono_preferences_window_new (self->settings);
 
   gtk_window_set_transient_for (GTK_WINDOW (preferences), window);
+  gtk_window_set_application (GTK_WINDOW (preferences), GTK_APPLICATION (self));
   gtk_window_present (GTK_WINDOW (preferences));
 }
 

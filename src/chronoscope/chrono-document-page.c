@@ -286,6 +286,18 @@ path_graph_requested_cb (ChronoFindingsPanel *panel,
   chrono_document_page_set_show_graph (CHRONO_DOCUMENT_PAGE (page), TRUE);
 }
 
+static gboolean
+graph_title_cb (GBinding     *binding,
+                const GValue *from,
+                GValue       *to,
+                gpointer      user_data)
+{
+  const char *title = g_value_get_string (from);
+
+  g_value_set_string (to, title != NULL ? title : _("Dependencies"));
+  return TRUE;
+}
+
 /* The graph of dependencies, with the number of hops it reaches. */
 static GtkWidget *
 create_graph_pane (ChronoDocumentPage *self,
@@ -293,13 +305,16 @@ create_graph_pane (ChronoDocumentPage *self,
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *title = gtk_label_new (_("Dependencies"));
+  GtkWidget *title = gtk_label_new (NULL);
   GtkWidget *hops_label = gtk_label_new_with_mnemonic (_("_Hops"));
   GtkWidget *hops = gtk_spin_button_new_with_range (1, 8, 1);
 
   gtk_widget_add_css_class (title, "heading");
   gtk_widget_set_hexpand (title, TRUE);
   gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_MIDDLE);
+  g_object_bind_property_full (graph, "title", title, "label", G_BINDING_SYNC_CREATE,
+                               graph_title_cb, NULL, NULL, NULL);
   gtk_label_set_mnemonic_widget (GTK_LABEL (hops_label), hops);
   g_object_bind_property (graph, "hops", hops, "value", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   gtk_box_append (GTK_BOX (bar), title);
@@ -308,6 +323,8 @@ create_graph_pane (ChronoDocumentPage *self,
   gtk_widget_add_css_class (bar, "toolbar");
   gtk_box_append (GTK_BOX (box), bar);
   gtk_widget_set_vexpand (graph, TRUE);
+  /* Room for a few columns of nodes and the legend. */
+  gtk_widget_set_size_request (graph, -1, 260);
   gtk_box_append (GTK_BOX (box), graph);
   g_object_bind_property (self, "show-graph", box, "visible", G_BINDING_SYNC_CREATE);
   return box;

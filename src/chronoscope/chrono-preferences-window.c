@@ -45,6 +45,15 @@ get_unit (const char *key)
   return NULL;
 }
 
+/* The summary comes from the schema's XML, which may not be installed. */
+static const char *
+get_summary (GSettingsSchemaKey *key)
+{
+  const char *summary = g_settings_schema_key_get_summary (key);
+
+  return summary != NULL ? summary : g_settings_schema_key_get_name (key);
+}
+
 static int
 compare_summaries (gconstpointer a,
                    gconstpointer b,
@@ -54,7 +63,7 @@ compare_summaries (gconstpointer a,
   g_autoptr(GSettingsSchemaKey) ka = g_settings_schema_get_key (schema, *(char * const *) a);
   g_autoptr(GSettingsSchemaKey) kb = g_settings_schema_get_key (schema, *(char * const *) b);
 
-  return g_utf8_collate (g_settings_schema_key_get_summary (ka), g_settings_schema_key_get_summary (kb));
+  return g_utf8_collate (get_summary (ka), get_summary (kb));
 }
 
 static GtkWidget *
@@ -75,8 +84,9 @@ create_row (ChronoPreferencesWindow *self,
   if (g_str_equal (type, "range"))
     g_variant_get (limits, "(uu)", &min, &max);
 
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), g_settings_schema_key_get_summary (key));
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), g_settings_schema_key_get_description (key));
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), get_summary (key));
+  if (g_settings_schema_key_get_description (key) != NULL)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), g_settings_schema_key_get_description (key));
   spin = gtk_spin_button_new_with_range (min, max, 1);
   gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
   gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);

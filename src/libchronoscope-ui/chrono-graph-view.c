@@ -60,6 +60,7 @@ enum {
   PROP_ANALYSIS,
   PROP_DARK,
   PROP_HOPS,
+  PROP_TITLE,
   N_PROPS
 };
 
@@ -163,7 +164,11 @@ clear_graph (ChronoGraphView *self)
 {
   g_clear_pointer (&self->graph, chrono_subgraph_free);
   g_clear_pointer (&self->layout, chrono_graph_layout_free);
-  g_clear_pointer (&self->title, g_free);
+  if (self->title != NULL)
+    {
+      g_clear_pointer (&self->title, g_free);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+    }
 }
 
 /* Takes GRAPH, lays it out and centres its first node. */
@@ -178,6 +183,7 @@ set_graph (ChronoGraphView *self,
   clear_graph (self);
   self->graph = graph;
   self->title = title;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
   for (guint i = 0; i < graph->nodes->len; i++)
     start[i] = g_array_index (graph->nodes, ChronoGraphNode, i).start_ns;
   for (guint i = 0; i < graph->edges->len; i++)
@@ -352,7 +358,7 @@ draw_nodes (ChronoGraphView *self,
     }
 }
 
-/* The title above, and the edge types drawn, in the corners. */
+/* The edge types drawn, in the bottom left corner. */
 static void
 draw_overlay (ChronoGraphView *self,
               cairo_t         *cr,
@@ -363,18 +369,11 @@ draw_overlay (ChronoGraphView *self,
   g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
   gboolean present[N_EDGE_STYLES] = { FALSE };
   GdkRGBA panel = *background;
-  int tw, th, line_h;
+  int tw, line_h = 0;
   guint n_present = 0;
   double y, legend_w = 0;
 
   panel.alpha = 0.88;
-  pango_layout_set_text (layout, self->title, -1);
-  pango_layout_get_pixel_size (layout, &tw, &th);
-  gdk_cairo_set_source_rgba (cr, &panel);
-  cairo_rectangle (cr, 0, 0, tw + 2 * PAD + 4, th + PAD);
-  cairo_fill (cr);
-  show_text (cr, layout, self->title, PAD, PAD / 2, text);
-
   for (guint e = 0; e < self->graph->edges->len; e++)
     present[g_array_index (self->graph->edges, ChronoGraphEdge, e).type] = TRUE;
   for (guint t = 0; t < N_EDGE_STYLES; t++)
@@ -663,6 +662,9 @@ chrono_graph_view_get_property (GObject    *object,
     case PROP_HOPS:
       g_value_set_uint (value, self->hops);
       break;
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -716,6 +718,10 @@ chrono_graph_view_class_init (ChronoGraphViewClass *klass)
   properties[PROP_HOPS] =
     g_param_spec_uint ("hops", NULL, NULL, 1, 64, DEFAULT_HOPS,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* What the graph shows, in a line; NULL when it is empty. */
+  properties[PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* The span of the node clicked: its trace, track and index. */

@@ -312,3 +312,42 @@ app_test_ticker_stop (AppTestTicker *ticker)
   g_clear_handle_id (&ticker->source_id, g_source_remove);
   tick_cb (ticker);
 }
+
+/* The widget's own drawing, as pixels. */
+cairo_surface_t *
+app_test_render (GtkWidget *widget)
+{
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+
+  /* Its own drawing, without the frame clock's timing. */
+  GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, snapshot);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, gtk_widget_get_width (widget),
+                                        gtk_widget_get_height (widget));
+  cr = cairo_create (surface);
+  gsk_render_node_draw (node, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+void
+app_test_get_pixel (cairo_surface_t *surface,
+                    int              x,
+                    int              y,
+                    int             *r,
+                    int             *g,
+                    int             *b)
+{
+  const guint8 *data = cairo_image_surface_get_data (surface);
+  guint32 pixel = *(const guint32 *) (data + y * cairo_image_surface_get_stride (surface) + x * 4);
+
+  *r = (pixel >> 16) & 0xff;
+  *g = (pixel >> 8) & 0xff;
+  *b = pixel & 0xff;
+}

@@ -43,6 +43,13 @@ GtkWidget         *app_test_find_label       (GtkWidget         *root,
 GtkWidget         *app_test_find_button      (GtkWidget         *root,
                                               const char        *action_name);
 void               app_test_close_all_tabs   (ChronoWindow      *window);
+cairo_surface_t   *app_test_render           (GtkWidget         *widget);
+void               app_test_get_pixel        (cairo_surface_t   *surface,
+                                              int                x,
+                                              int                y,
+                                              int               *r,
+                                              int               *g,
+                                              int               *b);
 
 /* Measures how long the main loop goes without running a 10 ms timer. */
 typedef struct {

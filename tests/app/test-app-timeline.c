@@ -50,44 +50,6 @@ fixture_tear_down (Fixture       *fixture,
   g_clear_object (&fixture->trace);
 }
 
-static cairo_surface_t *
-render (GtkWidget *widget)
-{
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  cairo_surface_t *surface;
-  cairo_t *cr;
-
-  /* Its own drawing, without the frame clock's timing. */
-  GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, snapshot);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, gtk_widget_get_width (widget),
-                                        gtk_widget_get_height (widget));
-  cr = cairo_create (surface);
-  gsk_render_node_draw (node, cr);
-  cairo_destroy (cr);
-  cairo_surface_flush (surface);
-  return surface;
-}
-
-static void
-get_pixel (cairo_surface_t *surface,
-           int              x,
-           int              y,
-           int             *r,
-           int             *g,
-           int             *b)
-{
-  const guint8 *data = cairo_image_surface_get_data (surface);
-  guint32 pixel = *(const guint32 *) (data + y * cairo_image_surface_get_stride (surface) + x * 4);
-
-  *r = (pixel >> 16) & 0xff;
-  *g = (pixel >> 8) & 0xff;
-  *b = pixel & 0xff;
-}
-
 /* Pixels in the rectangle that are coloured (not grey), or dark. */
 static guint
 count_pixels (cairo_surface_t *surface,
@@ -104,7 +66,7 @@ count_pixels (cairo_surface_t *surface,
       {
         int r, g, b;
 
-        get_pixel (surface, x, y, &r, &g, &b);
+        app_test_get_pixel (surface, x, y, &r, &g, &b);
         if (coloured ? MAX (r, MAX (g, b)) - MIN (r, MIN (g, b)) > 40 : r + g + b < 300)
           n++;
       }
@@ -166,7 +128,7 @@ test_pixels (Fixture       *fixture,
              gconstpointer  data)
 {
   GtkWidget *widget = GTK_WIDGET (fixture->timeline);
-  cairo_surface_t *surface = render (widget);
+  cairo_surface_t *surface = app_test_render (widget);
   int x0 = CHRONO_TIMELINE_HEADER_WIDTH + 1;
 
   g_assert_cmpint (cairo_image_surface_get_width (surface), ==, WIDTH);
@@ -180,7 +142,7 @@ test_pixels (Fixture       *fixture,
 
   /* Dark: the background turns dark, the spans stay coloured. */
   chrono_timeline_set_dark (fixture->timeline, TRUE);
-  surface = render (widget);
+  surface = app_test_render (widget);
   g_assert_cmpuint (count_pixels (surface, x0, CHRONO_TIMELINE_RULER_HEIGHT, WIDTH, HEIGHT, TRUE),
                     >, 1000);
   g_assert_cmpuint (count_pixels (surface, 0, HEIGHT - 2, 1, HEIGHT - 1, FALSE), ==, 1);
@@ -266,7 +228,7 @@ test_hit_and_select (Fixture       *fixture,
   g_assert_false (chrono_timeline_hit_test (fixture->timeline, x, 5, &hit));
 
   /* A click selects it and says so; the outline is drawn. */
-  surface = render (widget);
+  surface = app_test_render (widget);
   coloured_before = count_pixels (surface, (int) area.origin.x - 3, (int) area.origin.y - 3,
                                   (int) (area.origin.x + area.size.width) + 3, (int) area.origin.y - 1, TRUE);
   cairo_surface_destroy (surface);
@@ -277,7 +239,7 @@ test_hit_and_select (Fixture       *fixture,
   g_assert_cmpuint (activated.index, ==, span.index);
   g_assert_true (chrono_timeline_get_selection (fixture->timeline, &selected));
   g_assert_cmpuint (selected.index, ==, span.index);
-  surface = render (widget);
+  surface = app_test_render (widget);
   g_assert_cmpuint (count_pixels (surface, (int) area.origin.x - 3, (int) area.origin.y - 3,
                                   (int) (area.origin.x + area.size.width) + 3, (int) area.origin.y - 1, TRUE),
                     >, coloured_before);
