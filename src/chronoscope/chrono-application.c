@@ -260,8 +260,6 @@ chrono_application_startup (GApplication *application)
     { "app.shortcuts", { "<Control>question", NULL } },
     { "win.close-tab", { "<Control>w", NULL } },
     { "app.preferences", { "<Control>comma", NULL } },
-    { "document.show-findings", { "F9", NULL } },
-    { "document.show-graph", { "<Control><Shift>g", NULL } },
   };
 
   G_APPLICATION_CLASS (chrono_application_parent_class)->startup (application);

@@ -306,6 +306,7 @@ create_graph_pane (ChronoDocumentPage *self,
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *title = gtk_label_new (NULL);
+  GtkWidget *legend = gtk_label_new (NULL);
   GtkWidget *hops_label = gtk_label_new_with_mnemonic (_("_Hops"));
   GtkWidget *hops = gtk_spin_button_new_with_range (1, 8, 1);
 
@@ -315,9 +316,15 @@ create_graph_pane (ChronoDocumentPage *self,
   gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_MIDDLE);
   g_object_bind_property_full (graph, "title", title, "label", G_BINDING_SYNC_CREATE,
                                graph_title_cb, NULL, NULL, NULL);
+  gtk_label_set_use_markup (GTK_LABEL (legend), TRUE);
+  gtk_label_set_wrap (GTK_LABEL (legend), TRUE);
+  gtk_label_set_justify (GTK_LABEL (legend), GTK_JUSTIFY_RIGHT);
+  gtk_widget_add_css_class (legend, "caption");
+  g_object_bind_property (graph, "legend", legend, "label", G_BINDING_SYNC_CREATE);
   gtk_label_set_mnemonic_widget (GTK_LABEL (hops_label), hops);
   g_object_bind_property (graph, "hops", hops, "value", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   gtk_box_append (GTK_BOX (bar), title);
+  gtk_box_append (GTK_BOX (bar), legend);
   gtk_box_append (GTK_BOX (bar), hops_label);
   gtk_box_append (GTK_BOX (bar), hops);
   gtk_widget_add_css_class (bar, "toolbar");
@@ -612,6 +619,11 @@ chrono_document_page_class_init (ChronoDocumentPageClass *klass)
   gtk_widget_class_install_action (widget_class, "document.close", NULL, close_action);
   gtk_widget_class_install_property_action (widget_class, "document.show-findings", "show-findings");
   gtk_widget_class_install_property_action (widget_class, "document.show-graph", "show-graph");
+  /* Key bindings, not application accelerators: these actions belong to
+   * the page, which the window cannot see. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "document.show-findings", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "document.show-graph", NULL);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "documentpage");

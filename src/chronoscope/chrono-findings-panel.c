@@ -293,7 +293,10 @@ create_finding_row (ChronoFindingsPanel *self,
       recommendation = g_strdup_printf (_("Try: %s"), finding->recommendation);
       label = new_label (recommendation, "finding-recommendation");
       gtk_widget_add_css_class (label, "caption");
+      /* Shown for the selected finding only: many share their advice. */
+      gtk_widget_set_visible (label, FALSE);
       gtk_box_append (GTK_BOX (box), label);
+      g_object_set_data (G_OBJECT (row), "recommendation", label);
     }
 
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
@@ -351,6 +354,9 @@ fill_findings (ChronoFindingsPanel *self)
   remove_children (GTK_WIDGET (self->findings_list));
   for (guint i = 0; i < n_findings; i++)
     gtk_list_box_append (self->findings_list, create_finding_row (self, i));
+  /* The costliest with its advice; nothing moves until one is activated. */
+  if (n_findings > 0)
+    gtk_list_box_select_row (self->findings_list, gtk_list_box_get_row_at_index (self->findings_list, 0));
 
   /* Only the rules that found something, each with its count. */
   g_ptr_array_set_size (self->rule_ids, 0);
@@ -398,6 +404,20 @@ zoom_to (ChronoFindingsPanel *self,
 
   chrono_viewport_zoom_to_range (chrono_timeline_get_viewport (self->timeline),
                                  start_ns - margin, start_ns + length + margin);
+}
+
+static void
+finding_selected_cb (GtkListBox          *list,
+                     GtkListBoxRow       *selected,
+                     ChronoFindingsPanel *self)
+{
+  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (list)); row; row = gtk_widget_get_next_sibling (row))
+    {
+      GtkWidget *label = g_object_get_data (G_OBJECT (row), "recommendation");
+
+      if (label != NULL)
+        gtk_widget_set_visible (label, row == GTK_WIDGET (selected));
+    }
 }
 
 static void
@@ -962,6 +982,7 @@ chrono_findings_panel_init (ChronoFindingsPanel *self)
 
   gtk_list_box_set_filter_func (self->findings_list, filter_finding_cb, self, NULL);
   g_signal_connect (self->findings_list, "row-activated", G_CALLBACK (finding_activated_cb), self);
+  g_signal_connect (self->findings_list, "row-selected", G_CALLBACK (finding_selected_cb), self);
   g_signal_connect (self->segments_list, "row-activated", G_CALLBACK (segment_activated_cb), self);
   g_signal_connect_swapped (self->rule_dropdown, "notify::selected", G_CALLBACK (rule_selected_cb), self);
   g_signal_connect_swapped (self->path_dropdown, "notify::selected", G_CALLBACK (path_selected_cb), self);

@@ -26,6 +26,8 @@
 /* Below this scale names would be unreadable: boxes only. */
 #define TEXT_MIN_SCALE  0.45
 #define PAD             8.0
+/* The whole graph is shown at first if it fits at this scale. */
+#define FIT_MIN_SCALE   0.7
 
 struct _ChronoGraphView
 {
@@ -61,6 +63,7 @@ enum {
   PROP_DARK,
   PROP_HOPS,
   PROP_TITLE,
+  PROP_LEGEND,
   N_PROPS
 };
 
@@ -98,8 +101,8 @@ get_edge_color (ChronoGraphView *self,
 {
   static const float hues[N_EDGE_STYLES] = {
     [CHRONO_EDGE_NESTING] = 215, [CHRONO_EDGE_THREAD_ORDER] = 0, [CHRONO_EDGE_LAUNCH] = 28,
-    [CHRONO_EDGE_STREAM_ORDER] = 130, [CHRONO_EDGE_SYNC] = 350, [CHRONO_EDGE_EVENT_WAIT] = 280,
-    [CHRONO_EDGE_COLLECTIVE] = 50, [CHRONO_EDGE_FLOW] = 190, [EDGE_PATH_WAIT] = 0,
+    [CHRONO_EDGE_STREAM_ORDER] = 130, [CHRONO_EDGE_SYNC] = 350, [CHRONO_EDGE_EVENT_WAIT] = 265,
+    [CHRONO_EDGE_COLLECTIVE] = 50, [CHRONO_EDGE_FLOW] = 320, [EDGE_PATH_WAIT] = 0,
   };
   double h = hues[type] / 60.0, s, l, c, x, m;
   double r = 0, g = 0, b = 0;
@@ -142,6 +145,35 @@ get_background (ChronoGraphView *self,
     }
 }
 
+/* The edge types the graph has, each after a line in its colour. */
+char *
+chrono_graph_view_dup_legend_markup (ChronoGraphView *self)
+{
+  gboolean present[N_EDGE_STYLES] = { FALSE };
+  GString *markup = g_string_new (NULL);
+
+  g_return_val_if_fail (CHRONO_IS_GRAPH_VIEW (self), NULL);
+
+  for (guint e = 0; self->graph != NULL && e < self->graph->edges->len; e++)
+    present[g_array_index (self->graph->edges, ChronoGraphEdge, e).type] = TRUE;
+  for (guint t = 0; t < N_EDGE_STYLES; t++)
+    if (present[t])
+      {
+        GdkRGBA color;
+        g_autofree char *item = NULL;
+
+        get_edge_color (self, t, &color);
+        item = g_markup_printf_escaped ("<span foreground=\"#%02x%02x%02x\" weight=\"bold\">%s</span> %s",
+                                        (guint) (color.red * 255 + 0.5), (guint) (color.green * 255 + 0.5),
+                                        (guint) (color.blue * 255 + 0.5),
+                                        t == EDGE_PATH_WAIT ? "╍╍" : "━━", get_edge_title (t));
+        if (markup->len > 0)
+          g_string_append (markup, "   ");
+        g_string_append (markup, item);
+      }
+  return g_string_free (markup, FALSE);
+}
+
 static const ChronoTrack *
 get_node_track (ChronoGraphView       *self,
                 const ChronoGraphNode *node)
@@ -168,10 +200,36 @@ clear_graph (ChronoGraphView *self)
     {
       g_clear_pointer (&self->title, g_free);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LEGEND]);
     }
 }
 
-/* Takes GRAPH, lays it out and centres its first node. */
+/* The whole graph when it fits at a readable size, else its first node
+ * in the middle. */
+static void
+show_start (ChronoGraphView *self)
+{
+  double width = gtk_widget_get_width (GTK_WIDGET (self));
+  double height = gtk_widget_get_height (GTK_WIDGET (self));
+  double content_width, content_height, fit;
+
+  chrono_graph_layout_get_size (self->layout, &content_width, &content_height);
+  fit = MIN (1.0, MIN ((width - 2 * PAD) / MAX (1, content_width), (height - 2 * PAD) / MAX (1, content_height)));
+  if (fit >= FIT_MIN_SCALE)
+    {
+      self->scale = fit;
+      self->offset_x = (width - content_width * fit) / 2;
+      self->offset_y = (height - content_height * fit) / 2;
+      self->centre_pending = FALSE;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      return;
+    }
+  self->scale = 1.0;
+  if (self->graph->nodes->len > 0)
+    chrono_graph_view_scroll_to_node (self, 0);
+}
+
+/* Takes GRAPH, lays it out and shows its start. */
 static void
 set_graph (ChronoGraphView *self,
            ChronoSubgraph  *graph,
@@ -184,6 +242,7 @@ set_graph (ChronoGraphView *self,
   self->graph = graph;
   self->title = title;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LEGEND]);
   for (guint i = 0; i < graph->nodes->len; i++)
     start[i] = g_array_index (graph->nodes, ChronoGraphNode, i).start_ns;
   for (guint i = 0; i < graph->edges->len; i++)
@@ -192,10 +251,9 @@ set_graph (ChronoGraphView *self,
       edges[i] = (ChronoLayoutEdge) { edge->from, edge->to };
     }
   self->layout = chrono_graph_layout_new (graph->nodes->len, start, graph->edges->len, edges, &self->params);
-  self->scale = 1.0;
   self->centre_pending = TRUE;
-  if (gtk_widget_get_width (GTK_WIDGET (self)) > 0 && graph->nodes->len > 0)
-    chrono_graph_view_scroll_to_node (self, 0);
+  if (gtk_widget_get_width (GTK_WIDGET (self)) > 0)
+    show_start (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -358,60 +416,6 @@ draw_nodes (ChronoGraphView *self,
     }
 }
 
-/* The edge types drawn, in the bottom left corner. */
-static void
-draw_overlay (ChronoGraphView *self,
-              cairo_t         *cr,
-              const GdkRGBA   *background,
-              const GdkRGBA   *text)
-{
-  double height = gtk_widget_get_height (GTK_WIDGET (self));
-  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
-  gboolean present[N_EDGE_STYLES] = { FALSE };
-  GdkRGBA panel = *background;
-  int tw, line_h = 0;
-  guint n_present = 0;
-  double y, legend_w = 0;
-
-  panel.alpha = 0.88;
-  for (guint e = 0; e < self->graph->edges->len; e++)
-    present[g_array_index (self->graph->edges, ChronoGraphEdge, e).type] = TRUE;
-  for (guint t = 0; t < N_EDGE_STYLES; t++)
-    if (present[t])
-      {
-        pango_layout_set_text (layout, get_edge_title (t), -1);
-        pango_layout_get_pixel_size (layout, &tw, &line_h);
-        legend_w = MAX (legend_w, tw);
-        n_present++;
-      }
-  if (n_present == 0)
-    return;
-
-  y = height - n_present * (line_h + 2) - PAD * 1.5;
-  gdk_cairo_set_source_rgba (cr, &panel);
-  cairo_rectangle (cr, 0, y - PAD / 2, legend_w + 40 + 2 * PAD, height - y + PAD / 2);
-  cairo_fill (cr);
-  for (guint t = 0; t < N_EDGE_STYLES; t++)
-    {
-      GdkRGBA color;
-
-      if (!present[t])
-        continue;
-      get_edge_color (self, t, &color);
-      gdk_cairo_set_source_rgba (cr, &color);
-      cairo_set_line_width (cr, 2);
-      if (t == EDGE_PATH_WAIT)
-        cairo_set_dash (cr, (double[]) { 5, 4 }, 2, 0);
-      cairo_move_to (cr, PAD, y + line_h / 2.0);
-      cairo_line_to (cr, PAD + 28, y + line_h / 2.0);
-      cairo_stroke (cr);
-      cairo_set_dash (cr, NULL, 0, 0);
-      pango_layout_set_text (layout, get_edge_title (t), -1);
-      show_text (cr, layout, get_edge_title (t), PAD + 36, y, text);
-      y += line_h + 2;
-    }
-}
-
 static void
 chrono_graph_view_snapshot (GtkWidget   *widget,
                             GtkSnapshot *snapshot)
@@ -447,7 +451,6 @@ chrono_graph_view_snapshot (GtkWidget   *widget,
   draw_edges (self, cr);
   draw_nodes (self, cr, &accent);
   cairo_restore (cr);
-  draw_overlay (self, cr, &background, &text);
   cairo_destroy (cr);
 }
 
@@ -473,8 +476,8 @@ chrono_graph_view_size_allocate (GtkWidget *widget,
 {
   ChronoGraphView *self = CHRONO_GRAPH_VIEW (widget);
 
-  if (self->centre_pending && self->graph != NULL && self->graph->nodes->len > 0)
-    chrono_graph_view_scroll_to_node (self, 0);
+  if (self->centre_pending && self->graph != NULL)
+    show_start (self);
 }
 
 static gboolean
@@ -665,6 +668,9 @@ chrono_graph_view_get_property (GObject    *object,
     case PROP_TITLE:
       g_value_set_string (value, self->title);
       break;
+    case PROP_LEGEND:
+      g_value_take_string (value, chrono_graph_view_dup_legend_markup (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -721,6 +727,10 @@ chrono_graph_view_class_init (ChronoGraphViewClass *klass)
   /* What the graph shows, in a line; NULL when it is empty. */
   properties[PROP_TITLE] =
     g_param_spec_string ("title", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* chrono_graph_view_dup_legend_markup(), for a label. */
+  properties[PROP_LEGEND] =
+    g_param_spec_string ("legend", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -825,6 +835,7 @@ chrono_graph_view_set_dark (ChronoGraphView *self,
   self->dark = dark;
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DARK]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LEGEND]);
 }
 
 guint
@@ -1013,14 +1024,24 @@ void
 chrono_graph_view_scroll_to_node (ChronoGraphView *self,
                                   guint            index)
 {
+  double width = gtk_widget_get_width (GTK_WIDGET (self));
+  double height = gtk_widget_get_height (GTK_WIDGET (self));
+  double content_width, content_height;
   graphene_rect_t r;
 
   g_return_if_fail (CHRONO_IS_GRAPH_VIEW (self));
   g_return_if_fail (index < chrono_graph_view_get_n_nodes (self));
 
   get_content_rect (self, index, &r);
-  self->offset_x = gtk_widget_get_width (GTK_WIDGET (self)) / 2.0 - (r.origin.x + r.size.width / 2) * self->scale;
-  self->offset_y = gtk_widget_get_height (GTK_WIDGET (self)) / 2.0 - (r.origin.y + r.size.height / 2) * self->scale;
-  self->centre_pending = gtk_widget_get_width (GTK_WIDGET (self)) == 0;
+  chrono_graph_layout_get_size (self->layout, &content_width, &content_height);
+  self->offset_x = width / 2 - (r.origin.x + r.size.width / 2) * self->scale;
+  /* Vertically, no empty band above or below the graph if it can be
+   * helped. */
+  if (content_height * self->scale <= height - 2 * PAD)
+    self->offset_y = (height - content_height * self->scale) / 2;
+  else
+    self->offset_y = CLAMP (height / 2 - (r.origin.y + r.size.height / 2) * self->scale,
+                            height - PAD - content_height * self->scale, PAD);
+  self->centre_pending = width == 0;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }

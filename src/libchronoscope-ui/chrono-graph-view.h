@@ -43,7 +43,10 @@ const ChronoGraphNode *chrono_graph_view_get_node   (ChronoGraphView *self,
 void            chrono_graph_view_get_node_area     (ChronoGraphView *self,
                                                      guint            index,
                                                      graphene_rect_t *area);
-/* Centres node INDEX in the view. */
+/* The edge types drawn, each after a line of its colour, in Pango markup. */
+char           *chrono_graph_view_dup_legend_markup (ChronoGraphView *self);
+/* Centres node INDEX in the view, across; as near as the graph allows,
+ * down. */
 void            chrono_graph_view_scroll_to_node    (ChronoGraphView *self,
                                                      guint            index);
 
