@@ -603,6 +603,21 @@ create_segment_row (ChronoFindingsPanel     *self,
   return row;
 }
 
+static int
+compare_segments (gconstpointer a,
+                  gconstpointer b,
+                  gpointer      user_data)
+{
+  const ChronoCriticalPath *path = user_data;
+  const ChronoPathSegment *x = &path->segments[*(const guint *) a];
+  const ChronoPathSegment *y = &path->segments[*(const guint *) b];
+  gint64 dx = x->end_ns - x->start_ns, dy = y->end_ns - y->start_ns;
+
+  if (dx != dy)
+    return dx > dy ? -1 : 1;
+  return x->start_ns < y->start_ns ? -1 : (x->start_ns > y->start_ns);
+}
+
 static void
 path_selected_cb (ChronoFindingsPanel *self)
 {
@@ -613,6 +628,8 @@ path_selected_cb (ChronoFindingsPanel *self)
   GtkWidget *bar;
   g_autofree char *total = NULL;
   g_autofree char *heading = NULL;
+  g_autofree guint *order = NULL;
+  GtkWidget *label;
 
   remove_children (GTK_WIDGET (self->path_summary));
   remove_children (GTK_WIDGET (self->segments_list));
@@ -641,7 +658,6 @@ path_selected_cb (ChronoFindingsPanel *self)
       g_autofree char *dur = NULL;
       g_autofree char *text = NULL;
       g_autofree char *markup = NULL;
-      GtkWidget *label;
 
       if (path->by_category[c] <= 0)
         continue;
@@ -656,16 +672,25 @@ path_selected_cb (ChronoFindingsPanel *self)
       gtk_box_append (self->path_summary, label);
     }
 
+  label = new_label (_("Longest stretches first; activate one to see it in the timeline."), "caption");
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_widget_set_margin_top (label, 6);
+  gtk_box_append (self->path_summary, label);
+
+  /* Longest first: where the step's time went, not a replay of it. */
+  order = g_new (guint, MAX (1, path->n_segments));
+  for (guint i = 0; i < path->n_segments; i++)
+    order[i] = i;
+  g_qsort_with_data (order, path->n_segments, sizeof (guint), compare_segments, (gpointer) path);
   for (guint i = 0; i < MIN (path->n_segments, MAX_SEGMENT_ROWS); i++)
-    gtk_list_box_append (self->segments_list, create_segment_row (self, &path->segments[i], i));
+    gtk_list_box_append (self->segments_list, create_segment_row (self, &path->segments[order[i]], order[i]));
   if (path->n_segments > MAX_SEGMENT_ROWS)
     {
       g_autofree char *more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "…and %u more stretch",
                                                             "…and %u more stretches",
                                                             path->n_segments - MAX_SEGMENT_ROWS),
                                                path->n_segments - MAX_SEGMENT_ROWS);
-      GtkWidget *label = new_label (more, "dim-label");
-
+      label = new_label (more, "dim-label");
       gtk_widget_set_margin_start (label, 12);
       gtk_widget_set_margin_top (label, 6);
       gtk_widget_set_margin_bottom (label, 6);

@@ -161,12 +161,15 @@ chrono_graph_view_dup_legend_markup (ChronoGraphView *self)
       {
         GdkRGBA color;
         g_autofree char *item = NULL;
+        /* An item never breaks across lines. */
+        g_auto(GStrv) words = g_strsplit (get_edge_title (t), " ", -1);
+        g_autofree char *title = g_strjoinv ("\u00a0", words);
 
         get_edge_color (self, t, &color);
-        item = g_markup_printf_escaped ("<span foreground=\"#%02x%02x%02x\" weight=\"bold\">%s</span> %s",
+        item = g_markup_printf_escaped ("<span foreground=\"#%02x%02x%02x\" weight=\"bold\">%s</span>\u00a0%s",
                                         (guint) (color.red * 255 + 0.5), (guint) (color.green * 255 + 0.5),
                                         (guint) (color.blue * 255 + 0.5),
-                                        t == EDGE_PATH_WAIT ? "╍╍" : "━━", get_edge_title (t));
+                                        t == EDGE_PATH_WAIT ? "╍╍" : "━━", title);
         if (markup->len > 0)
           g_string_append (markup, "   ");
         g_string_append (markup, item);
@@ -577,8 +580,9 @@ drag_update_cb (GtkGestureDrag  *gesture,
   self->drag_y = offset_y;
 }
 
+/* On release, so that a drag that starts on a node only pans. */
 static void
-click_pressed_cb (GtkGestureClick *gesture,
+click_released_cb (GtkGestureClick *gesture,
                   int              n_press,
                   double           x,
                   double           y,
@@ -780,7 +784,7 @@ chrono_graph_view_init (ChronoGraphView *self)
   gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
 
   gesture = gtk_gesture_click_new ();
-  g_signal_connect (gesture, "pressed", G_CALLBACK (click_pressed_cb), self);
+  g_signal_connect (gesture, "released", G_CALLBACK (click_released_cb), self);
   gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
 }
 
@@ -922,6 +926,7 @@ chrono_graph_view_show_path (ChronoGraphView *self,
   ChronoSubgraph *graph;
   g_autoptr(GHashTable) seen = g_hash_table_new (g_int64_hash, g_int64_equal);
   g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (gint64));
+  char *title;
 
   g_return_if_fail (CHRONO_IS_GRAPH_VIEW (self));
   g_return_if_fail (self->analysis != NULL && index < chrono_analysis_get_n_paths (self->analysis));
@@ -970,11 +975,14 @@ chrono_graph_view_show_path (ChronoGraphView *self,
       return;
     }
   self->showing_path = TRUE;
-  set_graph (self, graph,
-             /* Translators: the graph's title: a step's critical path and its number of spans */
-             g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Critical path of %s: %u span",
-                                           "Critical path of %s: %u spans", graph->nodes->len),
-                              path->name, graph->nodes->len));
+  if (graph->nodes->len < MAX_PATH_NODES)
+    title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Critical path of %s: %u span",
+                                          "Critical path of %s: %u spans", graph->nodes->len),
+                             path->name, graph->nodes->len);
+  else
+    /* Translators: the graph's title when the path has more spans than it shows */
+    title = g_strdup_printf (_("Critical path of %s: its first %u spans"), path->name, graph->nodes->len);
+  set_graph (self, graph, title);
 }
 
 void

@@ -175,7 +175,7 @@ test_graph (void)
     }
   g_object_unref (controllers);
   g_assert_nonnull (click);
-  g_signal_emit_by_name (click, "pressed", 1, area.origin.x + area.size.width / 2,
+  g_signal_emit_by_name (click, "released", 1, area.origin.x + area.size.width / 2,
                          area.origin.y + area.size.height / 2);
   g_assert_true (chrono_timeline_get_selection (timeline, &selected));
   g_assert_cmpuint (selected.track, ==, clicked_ref.span.track);
