@@ -7,6 +7,7 @@
 #include <gtk/gtk.h>
 
 #include "chrono-application.h"
+#include "chrono-findings-panel.h"
 #include "chrono-window.h"
 
 G_BEGIN_DECLS
@@ -42,6 +43,11 @@ GtkWidget         *app_test_find_label       (GtkWidget         *root,
                                               const char        *text);
 GtkWidget         *app_test_find_button      (GtkWidget         *root,
                                               const char        *action_name);
+GtkWidget         *app_test_find_css_class   (GtkWidget         *root,
+                                              const char        *css_class);
+/* Until the panel's analysis has finished. */
+gboolean           app_test_wait_for_analysis (ChronoFindingsPanel *panel,
+                                              guint              timeout_ms);
 void               app_test_close_all_tabs   (ChronoWindow      *window);
 cairo_surface_t   *app_test_render           (GtkWidget         *widget);
 void               app_test_get_pixel        (cairo_surface_t   *surface,

@@ -18,12 +18,6 @@
 static char *trace_path;
 
 static gboolean
-is_analysed (gpointer data)
-{
-  return chrono_findings_panel_get_analysis (data) != NULL && !chrono_findings_panel_get_analysing (data);
-}
-
-static gboolean
 is_true (gpointer data)
 {
   return *(gboolean *) data;
@@ -51,22 +45,6 @@ find_named (GtkWidget  *root,
   return NULL;
 }
 
-static GtkWidget *
-find_css_class (GtkWidget  *root,
-                const char *css_class)
-{
-  if (gtk_widget_has_css_class (root, css_class))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_css_class (child, css_class);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* The rows of the findings list that the filter lets through, in order. */
 static GPtrArray *
 get_shown_rows (GtkListBox *list)
@@ -86,7 +64,7 @@ get_shown_rows (GtkListBox *list)
 static const char *
 get_row_title (GtkListBoxRow *row)
 {
-  GtkWidget *label = find_css_class (GTK_WIDGET (row), "finding-title");
+  GtkWidget *label = app_test_find_css_class (GTK_WIDGET (row), "finding-title");
 
   g_assert_nonnull (label);
   return gtk_label_get_label (GTK_LABEL (label));
@@ -160,12 +138,12 @@ test_findings (void)
   timeline = CHRONO_TIMELINE (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_TIMELINE));
   details = CHRONO_SPAN_DETAILS (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_SPAN_DETAILS));
   g_assert_nonnull (panel);
-  g_assert_true (app_test_spin_until (is_analysed, panel, 30000));
+  g_assert_true (app_test_wait_for_analysis (panel, 30000));
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (panel)));
 
   expected = analyse (chrono_document_page_get_trace (page), settings);
   g_assert_cmpuint (chrono_analysis_get_n_findings (expected), >, 5);
-  list = GTK_LIST_BOX (find_css_class (GTK_WIDGET (panel), "findings"));
+  list = GTK_LIST_BOX (app_test_find_css_class (GTK_WIDGET (panel), "findings"));
   g_assert_nonnull (list);
   assert_lists (panel, list, expected);
 
@@ -239,7 +217,7 @@ test_findings (void)
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 5000);
   g_assert_cmpuint (g_settings_get_uint (settings, "min-time-lost-us"), ==, 5000);
   g_assert_true (app_test_spin_until (is_true, &reanalysed, 30000));
-  g_assert_true (app_test_spin_until (is_analysed, panel, 30000));
+  g_assert_true (app_test_wait_for_analysis (panel, 30000));
   g_clear_object (&expected);
   expected = analyse (chrono_document_page_get_trace (page), settings);
   g_assert_cmpuint (chrono_analysis_get_n_findings (expected), <, n_before);

@@ -16,12 +16,6 @@
 static char *trace_path;
 
 static gboolean
-is_analysed (gpointer data)
-{
-  return chrono_findings_panel_get_analysis (data) != NULL && !chrono_findings_panel_get_analysing (data);
-}
-
-static gboolean
 is_shown (gpointer data)
 {
   return gtk_widget_get_mapped (data) && gtk_widget_get_height (data) > 100;
@@ -119,7 +113,7 @@ test_graph (void)
   timeline = CHRONO_TIMELINE (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_TIMELINE));
   graph = CHRONO_GRAPH_VIEW (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_GRAPH_VIEW));
   g_assert_nonnull (graph);
-  g_assert_true (app_test_spin_until (is_analysed, panel, 30000));
+  g_assert_true (app_test_wait_for_analysis (panel, 30000));
   analysis = chrono_findings_panel_get_analysis (panel);
   g_assert_true (chrono_graph_view_get_analysis (graph) == analysis);
   /* Hidden until asked for. */
