@@ -11,8 +11,32 @@
 
 #define ANALYSIS_SCHEMA "io.github.chronoscope.Chronoscope.analysis"
 
+/* Each key of the analysis schema and the threshold it sets: SCALE turns
+ * the key's unit into nanoseconds for gint64 fields; 0 marks a guint
+ * field, -1 a guint64 one. */
+static const struct {
+  const char *key;
+  gsize       offset;
+  gint64      scale;
+} threshold_keys[] = {
+  { "idle-gap-min-us", G_STRUCT_OFFSET (ChronoAnalysisThresholds, idle_gap_min_ns), 1000 },
+  { "kernel-wait-max-ns", G_STRUCT_OFFSET (ChronoAnalysisThresholds, kernel_wait_max_ns), 1 },
+  { "launch-bound-kernel-max-us", G_STRUCT_OFFSET (ChronoAnalysisThresholds, launch_bound_kernel_max_ns), 1000 },
+  { "straggler-min-skew-us", G_STRUCT_OFFSET (ChronoAnalysisThresholds, straggler_min_skew_ns), 1000 },
+  { "min-time-lost-us", G_STRUCT_OFFSET (ChronoAnalysisThresholds, min_time_lost_ns), 1000 },
+  { "small-dma-max-bytes", G_STRUCT_OFFSET (ChronoAnalysisThresholds, small_dma_max_bytes), -1 },
+  { "low-utilization-percent", G_STRUCT_OFFSET (ChronoAnalysisThresholds, low_utilization_percent), 0 },
+  { "launch-bound-min-kernels", G_STRUCT_OFFSET (ChronoAnalysisThresholds, launch_bound_min_kernels), 0 },
+  { "slow-step-percent", G_STRUCT_OFFSET (ChronoAnalysisThresholds, slow_step_percent), 0 },
+  { "data-loading-percent", G_STRUCT_OFFSET (ChronoAnalysisThresholds, data_loading_percent), 0 },
+  { "exposed-communication-percent", G_STRUCT_OFFSET (ChronoAnalysisThresholds, exposed_comm_percent), 0 },
+  { "low-occupancy-percent", G_STRUCT_OFFSET (ChronoAnalysisThresholds, low_occupancy_percent), 0 },
+  { "host-bound-percent", G_STRUCT_OFFSET (ChronoAnalysisThresholds, host_bound_percent), 0 },
+};
+
 /* Thresholds from GSettings when the schema is installed, else the
- * defaults (which match the schema's). */
+ * defaults (which match the schema's). A key that an older installed
+ * schema lacks keeps its default. */
 static void
 read_thresholds (ChronoAnalysisThresholds *th)
 {
@@ -24,19 +48,37 @@ read_thresholds (ChronoAnalysisThresholds *th)
   if (schema == NULL)
     return;
   settings = g_settings_new_full (schema, NULL, NULL);
-  th->idle_gap_min_ns = (gint64) g_settings_get_uint (settings, "idle-gap-min-us") * 1000;
-  th->kernel_wait_max_ns = g_settings_get_uint (settings, "kernel-wait-max-ns");
-  th->launch_bound_kernel_max_ns = (gint64) g_settings_get_uint (settings, "launch-bound-kernel-max-us") * 1000;
-  th->launch_bound_min_kernels = g_settings_get_uint (settings, "launch-bound-min-kernels");
-  th->small_dma_max_bytes = g_settings_get_uint (settings, "small-dma-max-bytes");
-  th->straggler_min_skew_ns = (gint64) g_settings_get_uint (settings, "straggler-min-skew-us") * 1000;
-  th->low_utilization_percent = g_settings_get_uint (settings, "low-utilization-percent");
-  th->slow_step_percent = g_settings_get_uint (settings, "slow-step-percent");
-  th->data_loading_percent = g_settings_get_uint (settings, "data-loading-percent");
-  th->exposed_comm_percent = g_settings_get_uint (settings, "exposed-communication-percent");
-  th->low_occupancy_percent = g_settings_get_uint (settings, "low-occupancy-percent");
-  th->host_bound_percent = g_settings_get_uint (settings, "host-bound-percent");
-  th->min_time_lost_ns = (gint64) g_settings_get_uint (settings, "min-time-lost-us") * 1000;
+  for (guint i = 0; i < G_N_ELEMENTS (threshold_keys); i++)
+    {
+      guint value;
+
+      if (!g_settings_schema_has_key (schema, threshold_keys[i].key))
+        continue;
+      value = g_settings_get_uint (settings, threshold_keys[i].key);
+      if (threshold_keys[i].scale > 0)
+        G_STRUCT_MEMBER (gint64, th, threshold_keys[i].offset) = (gint64) value * threshold_keys[i].scale;
+      else if (threshold_keys[i].scale == 0)
+        G_STRUCT_MEMBER (guint, th, threshold_keys[i].offset) = value;
+      else
+        G_STRUCT_MEMBER (guint64, th, threshold_keys[i].offset) = value;
+    }
+}
+
+static gboolean
+parse_range (const char            *text,
+             ChronoAnalysisOptions *options)
+{
+  g_auto(GStrv) parts = g_strsplit (text, ":", 2);
+  gint64 start, end;
+
+  if (g_strv_length (parts) != 2 ||
+      !g_ascii_string_to_signed (parts[0], 10, G_MININT64, G_MAXINT64, &start, NULL) ||
+      !g_ascii_string_to_signed (parts[1], 10, G_MININT64, G_MAXINT64, &end, NULL) ||
+      end <= start)
+    return FALSE;
+  options->range_start_ns = start;
+  options->range_end_ns = end;
+  return TRUE;
 }
 
 int
@@ -45,9 +87,11 @@ chrono_cli_analyze (int    argc,
 {
   g_autofree char *format = NULL;
   gboolean timing = FALSE;
+  g_autofree char *range = NULL;
   g_auto(GStrv) files = NULL;
   const GOptionEntry entries[] = {
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output format: markdown (default) or json", "FORMAT" },
+    { "range", 'r', 0, G_OPTION_ARG_STRING, &range, "Analyse only START to END, in the traces' nanoseconds", "START:END" },
     { "timing", 0, 0, G_OPTION_ARG_NONE, &timing, "Print loading and analysis times to standard error", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE…" },
     { NULL }
@@ -76,6 +120,12 @@ chrono_cli_analyze (int    argc,
       g_printerr ("chronoscope-cli analyze: no trace file given\n");
       return 2;
     }
+  chrono_analysis_options_init (&options);
+  if (range && !parse_range (range, &options))
+    {
+      g_printerr ("chronoscope-cli analyze: --range wants START:END in nanoseconds, START below END, not “%s”\n", range);
+      return 2;
+    }
 
   t0 = g_get_monotonic_time ();
   for (guint i = 0; files[i]; i++)
@@ -86,11 +136,12 @@ chrono_cli_analyze (int    argc,
           g_printerr ("%s\n", error->message);
           return 1;
         }
+      if (chrono_trace_get_stats (trace)->truncated)
+        g_printerr ("%s: the file is incomplete; analysing what it holds\n", files[i]);
       g_ptr_array_add (traces, trace);
     }
   t1 = g_get_monotonic_time ();
 
-  chrono_analysis_options_init (&options);
   read_thresholds (&options.thresholds);
   analysis = chrono_analysis_run ((ChronoTrace * const *) traces->pdata, traces->len, &options, NULL, &error);
   if (analysis == NULL)

@@ -79,7 +79,7 @@ device_breakdown (ChronoBreakdown                *b,
                   const ChronoAnalysisThresholds *thresholds)
 {
   const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
-  g_autoptr(GArray) all = chrono_intervals_merge (items, d->items->len, ALL_WORK);
+  GArray *all = d->busy;
 
   for (guint i = 1; i < all->len; i++)
     {
@@ -97,8 +97,6 @@ chrono_analysis_compute_breakdowns (ChronoRankData                 *data,
                                     const ChronoAnalysisThresholds *thresholds,
                                     GArray                         *out)
 {
-  ChronoTrace *trace = data->trace;
-
   for (guint di = 0; di < data->devices->len; di++)
     {
       const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
@@ -115,11 +113,10 @@ chrono_analysis_compute_breakdowns (ChronoRankData                 *data,
       for (guint s = 0; s < d->streams->len; s++)
         {
           const ChronoStreamWork *sw = &g_array_index (d->streams, ChronoStreamWork, s);
-          const ChronoTrack *t = chrono_trace_get_track (trace, sw->track);
           ChronoBreakdown sb = {
             .where = { data->trace_index, sw->track },
             .device = d->device,
-            .stream = t->tid.is_string ? -1 : t->tid.value,
+            .stream = sw->stream,
           };
 
           stream_breakdown (&sb, sw, thresholds);

@@ -138,6 +138,22 @@ cross_links (ChronoRankData **ranks,
         add_link (out, node.trace, s->track, s->index, CHRONO_EDGE_SYNC, TRUE);
     }
 
+  /* Event waits; flows between streams came with the flows above. */
+  for (guint i = 0; i < data->deps->len; i++)
+    {
+      const ChronoWorkDep *d = &g_array_index (data->deps, ChronoWorkDep, i);
+      const ChronoWorkItem *from, *to;
+
+      if (d->type != CHRONO_EDGE_EVENT_WAIT)
+        continue;
+      from = &g_array_index (g_array_index (data->devices, ChronoDeviceWork, d->from_device).items, ChronoWorkItem, d->from_item);
+      to = &g_array_index (g_array_index (data->devices, ChronoDeviceWork, d->to_device).items, ChronoWorkItem, d->to_item);
+      if (from->track == node.span.track && from->index == node.span.index)
+        add_link (out, node.trace, to->track, to->index, CHRONO_EDGE_EVENT_WAIT, TRUE);
+      if (to->track == node.span.track && to->index == node.span.index)
+        add_link (out, node.trace, from->track, from->index, CHRONO_EDGE_EVENT_WAIT, FALSE);
+    }
+
   for (guint r = 0; r < n_ranks; r++)
     {
       ChronoSpanRef peer;

@@ -75,16 +75,9 @@ last_sync (Walk    *w,
            gint64   t)
 {
   const ChronoSyncWait *syncs = (const ChronoSyncWait *) w->data->syncs->data;
-  guint lo = 0, hi = w->data->syncs->len;
+  guint lo = chrono_lower_bound (syncs, w->data->syncs->len, sizeof *syncs,
+                                 G_STRUCT_OFFSET (ChronoSyncWait, start), t);
 
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (syncs[mid].start < t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
   for (guint k = lo; k-- > 0;)
     {
       if (syncs[k].start < w->window_start)
@@ -93,6 +86,60 @@ last_sync (Walk    *w,
         return &syncs[k];
     }
   return NULL;
+}
+
+/* Of the work IT depends on across streams, what ended last. */
+static const ChronoWorkItem *
+latest_dep (ChronoRankData       *data,
+            const ChronoWorkItem *it,
+            guint                *device,
+            guint                *item)
+{
+  guint64 key = chrono_span_key (it->track, it->index);
+  GArray *list = g_hash_table_lookup (data->deps_to, &key);
+  const ChronoWorkItem *best = NULL;
+
+  for (guint i = 0; list && i < list->len; i++)
+    {
+      const ChronoWorkDep *d = &g_array_index (data->deps, ChronoWorkDep, g_array_index (list, guint, i));
+      const ChronoWorkItem *from = &g_array_index (g_array_index (data->devices, ChronoDeviceWork, d->from_device).items,
+                                                   ChronoWorkItem, d->from_item);
+      if (from->end <= it->start && (best == NULL || from->end > best->end))
+        {
+          best = from;
+          *device = d->from_device;
+          *item = d->from_item;
+        }
+    }
+  return best;
+}
+
+/* When work starts long after both its stream and its launch were ready
+ * and the trace records no dependency (older Kineto writes no Stream Wait
+ * Event), it most likely waited for the work on another stream of the
+ * device that finished last before it started: an event wait. */
+static const ChronoWorkItem *
+inferred_dep (Walk                 *w,
+              gint                  device,
+              const ChronoWorkItem *it,
+              gint64                ready,
+              guint                *dep_device,
+              guint                *dep_item)
+{
+  gint found_device;
+  guint found_item;
+  const ChronoWorkItem *found;
+
+  if (ready == G_MININT64 || it->start - ready < w->thresholds->idle_gap_min_ns ||
+      !chrono_rank_data_last_work (w->data, ready, it->start, &found_device, &found_item) ||
+      found_device != device)
+    return NULL;
+  found = &g_array_index (g_array_index (w->data->devices, ChronoDeviceWork, device).items, ChronoWorkItem, found_item);
+  if (found->track == it->track || found->end > it->start)
+    return NULL;
+  *dep_device = found_device;
+  *dep_item = found_item;
+  return found;
 }
 
 static void
@@ -120,6 +167,8 @@ walk (Walk    *w,
                                        ? &g_array_index (d->items, ChronoWorkItem, it->stream_prev) : NULL;
           ChronoNodeRef node = { data->trace_index, { it->track, it->index } };
           gint64 launch_end = G_MININT64;
+          const ChronoWorkItem *dep;
+          guint dep_device = 0, dep_item = 0;
 
           emit (w, category_of (it->cls), it->start, &node);
           if (it->launch_start != G_MININT64 && it->launch_start < it->start)
@@ -127,7 +176,17 @@ walk (Walk    *w,
               const ChronoTrack *lt = chrono_trace_get_track (data->trace, it->launch_track);
               launch_end = MIN (lt->start[it->launch_index] + lt->dur[it->launch_index], it->start);
             }
-          if (prev && prev->end > w->window_start && prev->end >= launch_end)
+          dep = latest_dep (data, it, &dep_device, &dep_item);
+          if (dep == NULL)
+            dep = inferred_dep (w, device, it, MAX (prev ? prev->end : G_MININT64, launch_end), &dep_device, &dep_item);
+          if (dep && dep->end > w->window_start && dep->end >= launch_end && (!prev || dep->end > prev->end))
+            {
+              /* Waiting for work on another stream or engine. */
+              emit (w, CHRONO_PATH_IDLE, dep->end, NULL);
+              device = dep_device;
+              item = dep_item;
+            }
+          else if (prev && prev->end > w->window_start && prev->end >= launch_end)
             {
               gint64 gap = it->start - prev->end;
               emit (w, gap < w->thresholds->kernel_wait_max_ns ? CHRONO_PATH_KERNEL_OVERHEAD : CHRONO_PATH_IDLE,
@@ -201,6 +260,7 @@ add_path (ChronoRankData                 *data,
 
   path.name = g_strdup (name);
   path.trace = data->trace_index;
+  path.track = thread;
   path.start_ns = start;
   path.end_ns = end;
   path.total_ns = end - start;
@@ -236,7 +296,8 @@ chrono_analysis_compute_paths (ChronoRankData                 *data,
       gint64 start = MAX (chrono_trace_get_start_ns (trace), data->range_start);
       gint64 end = MIN (chrono_trace_get_end_ns (trace), data->range_end);
       if (end > start)
-        add_path (data, thresholds, "trace", CHRONO_NO_TRACK, start, G_MININT64, end, out);
+        add_path (data, thresholds, data->range_end != G_MAXINT64 ? "range" : "trace", CHRONO_NO_TRACK,
+                  start, G_MININT64, end, out);
     }
 }
 

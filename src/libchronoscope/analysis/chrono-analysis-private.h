@@ -17,6 +17,25 @@ typedef enum {
   CHRONO_WORK_MEMSET,
 } ChronoWorkClass;
 
+/* Sorts records by the gint64 at OFFSET (a GCompareDataFunc). */
+gint    chrono_compare_int64_at    (gconstpointer a,
+                                    gconstpointer b,
+                                    gpointer      offset);
+/* The first of N records of SIZE bytes at BASE, sorted by the gint64 at
+ * OFFSET, whose value is at least VALUE; N when there is none. */
+guint   chrono_lower_bound         (gconstpointer base,
+                                    guint         n,
+                                    gsize         size,
+                                    gsize         offset,
+                                    gint64        value);
+
+/* Intervals [start, end) merged: sorted, disjoint. */
+typedef struct {
+  gint64 start;
+  gint64 end;
+  guint  first;          /* the item that opens the interval */
+} ChronoInterval;
+
 /* One kernel, copy or set on a stream. */
 typedef struct {
   guint32 track;
@@ -32,6 +51,7 @@ typedef struct {
 
 typedef struct {
   guint32 track;
+  gint64  stream;        /* the stream id, -1 when the trace gives none */
   GArray *items;         /* ChronoWorkItem by start */
 } ChronoStreamWork;
 
@@ -40,6 +60,7 @@ typedef struct {
   gint    device;
   GArray *streams;       /* ChronoStreamWork */
   GArray *items;         /* every stream's ChronoWorkItem by start */
+  GArray *busy;          /* the items merged: ChronoInterval */
 } ChronoDeviceWork;
 
 /* A host call that blocked until device work finished. */
@@ -51,6 +72,17 @@ typedef struct {
   gint    device;        /* position in devices of the work waited for, or -1 */
   guint   item;          /* that work in the device's items */
 } ChronoSyncWait;
+
+/* A dependency between two pieces of device work that is not their
+ * stream order: a cross-stream event wait, or a flow of the trace between
+ * two streams or engines (Neuron instruction and semaphore dependencies). */
+typedef struct {
+  guint  from_device;
+  guint  from_item;
+  guint  to_device;
+  guint  to_item;
+  guint8 type;           /* ChronoEdgeType: CHRONO_EDGE_EVENT_WAIT or CHRONO_EDGE_FLOW */
+} ChronoWorkDep;
 
 typedef struct {
   guint32 track;         /* the host thread */
@@ -69,7 +101,10 @@ typedef struct {
   GArray      *devices;  /* ChronoDeviceWork */
   GArray      *syncs;    /* ChronoSyncWait by start */
   GArray      *steps;    /* ChronoStep by start */
-  GHashTable  *flows_of; /* span key -> GArray of flow indices (both ends) */
+  GArray      *collectives; /* the communication ChronoWorkItems of all devices, by start */
+  GArray      *deps;     /* ChronoWorkDep */
+  GHashTable  *deps_to;  /* span key of the later work -> GArray of indices into deps */
+  GHashTable  *flows_of; /* span key -> GArray of flow indices (both ends), made on demand */
 } ChronoRankData;
 
 static inline guint64
@@ -92,15 +127,27 @@ gboolean        chrono_rank_data_last_work (ChronoRankData *data,
                                             gint           *device,
                                             guint          *item);
 
+/* The device work that SPAN is, if any. */
+gboolean        chrono_rank_data_find_item (ChronoRankData *data,
+                                            ChronoSpanRef   span,
+                                            guint          *device,
+                                            guint          *item);
+
+/* A number in the args object at OFFSET, found in its raw text by its
+ * quoted key ("\"bytes\""); numbers written as strings count too. */
+gboolean chrono_analysis_arg_number (ChronoTrace *trace,
+                                     guint64      offset,
+                                     const char  *quoted_key,
+                                     gdouble     *value);
+
+/* The stream number of a stream track: its thread id, or the number in
+ * "stream 7", which older Kineto versions write as the tid. */
+gint64   chrono_analysis_stream_id (ChronoTrace       *trace,
+                                    const ChronoTrack *track);
+
 /* Whether a runtime call blocks the host until the device catches up. */
 gboolean chrono_analysis_name_is_sync (const char *name);
 
-/* Intervals [start, end) merged: sorted, disjoint. */
-typedef struct {
-  gint64 start;
-  gint64 end;
-  guint  first;          /* the item that opens the interval */
-} ChronoInterval;
 
 GArray *chrono_intervals_merge     (const ChronoWorkItem *items,
                                     guint                 n_items,
@@ -108,6 +155,10 @@ GArray *chrono_intervals_merge     (const ChronoWorkItem *items,
 gint64  chrono_intervals_length    (GArray *intervals);
 gint64  chrono_intervals_overlap   (GArray *a,
                                     GArray *b);
+/* The length of INTERVALS inside [start, end). */
+gint64  chrono_intervals_length_in (GArray *intervals,
+                                    gint64  start,
+                                    gint64  end);
 
 void    chrono_analysis_compute_breakdowns (ChronoRankData                 *data,
                                             const ChronoAnalysisThresholds *thresholds,

@@ -2,9 +2,13 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
 
 #include "chrono-analysis-private.h"
+
+/* A report people read: the costliest findings; the JSON has them all. */
+#define MAX_TABLE_FINDINGS 30
 
 static void
 add_int (JsonBuilder *b,
@@ -200,26 +204,28 @@ append_cell (GString    *s,
 char *
 chrono_analysis_to_markdown (ChronoAnalysis *self)
 {
-  GString *s = g_string_new ("# Where the time goes\n\n");
+  GString *s = g_string_new (NULL);
 
   g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), NULL);
 
+  g_string_append_printf (s, "# %s\n\n", _("Where the time goes"));
   for (guint i = 0; i < chrono_analysis_get_n_traces (self); i++)
     {
       ChronoTrace *trace = chrono_analysis_get_trace (self, i);
       g_autofree char *basename = g_path_get_basename (chrono_trace_get_path (trace));
-      g_string_append_printf (s, "- Trace %u: `%s`", i, basename);
+      g_string_append_printf (s, _("- Trace %u: `%s`"), i, basename);
       if (chrono_trace_get_rank (trace) >= 0)
-        g_string_append_printf (s, " (rank %d)", chrono_trace_get_rank (trace));
+        g_string_append_printf (s, _(" (rank %d)"), chrono_trace_get_rank (trace));
       g_string_append (s, "\n");
     }
 
-  g_string_append (s, "\n## Findings\n\n");
+  g_string_append_printf (s, "\n## %s\n\n", _("Findings"));
   if (chrono_analysis_get_n_findings (self) == 0)
-    g_string_append (s, "No bottleneck found.\n");
+    g_string_append_printf (s, "%s\n", _("No bottleneck found."));
   else
-    g_string_append (s, "| # | Severity | Time lost (ms) | Finding | Rule | Where (ms) |\n|---|---|---:|---|---|---|\n");
-  for (guint i = 0; i < chrono_analysis_get_n_findings (self); i++)
+    g_string_append_printf (s, "| # | %s | %s | %s | %s | %s | %s |\n|---|---|---:|---|---|---:|---|\n",
+                            _("Severity"), _("Time lost (ms)"), _("Finding"), _("Rule"), _("Trace"), _("Where (ms)"));
+  for (guint i = 0; i < MIN (chrono_analysis_get_n_findings (self), MAX_TABLE_FINDINGS); i++)
     {
       const ChronoFinding *f = chrono_analysis_get_finding (self, i);
       ChronoTrace *trace = chrono_analysis_get_trace (self, f->n_tracks ? f->tracks[0].trace : 0);
@@ -233,26 +239,33 @@ chrono_analysis_to_markdown (ChronoAnalysis *self)
       append_cell (s, lost);
       append_cell (s, f->title);
       append_cell (s, f->rule);
+      g_string_append_printf (s, " %u |", f->n_tracks ? f->tracks[0].trace : 0);
       append_cell (s, where);
       g_string_append (s, "\n");
     }
+  if (chrono_analysis_get_n_findings (self) > MAX_TABLE_FINDINGS)
+    g_string_append_printf (s, _("\n…and %u smaller findings.\n"),
+                            chrono_analysis_get_n_findings (self) - MAX_TABLE_FINDINGS);
   for (guint i = 0; i < MIN (chrono_analysis_get_n_findings (self), 5); i++)
     {
       const ChronoFinding *f = chrono_analysis_get_finding (self, i);
       if (i == 0)
-        g_string_append (s, "\nWhat to try:\n\n");
+        g_string_append_printf (s, "\n%s\n\n", _("What to try:"));
       g_string_append_printf (s, "%u. **%s**: %s\n", i + 1, f->title, f->recommendation);
     }
 
-  g_string_append (s, "\n## Device time\n\n"
-                      "Times in ms; idle is split as Holistic Trace Analysis does.\n\n"
-                      "| Trace | Device / stream | Window | Busy | Compute | Communication | Memcpy | Idle | Host wait | Kernel wait | Other wait | Comm. overlapped |\n"
-                      "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  g_string_append_printf (s, "\n## %s\n\n%s\n\n", _("Device time"),
+                          _("Times in ms; idle is split as Holistic Trace Analysis does."));
+  g_string_append_printf (s, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n"
+                             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+                          _("Trace"), _("Device / stream"), _("Window"), _("Busy"), _("Compute"),
+                          _("Communication"), _("Copies"), _("Idle"), _("Host wait"), _("Kernel wait"),
+                          _("Other wait"), _("Comm. overlapped"));
   for (guint i = 0; i < chrono_analysis_get_n_breakdowns (self); i++)
     {
       const ChronoBreakdown *r = chrono_analysis_get_breakdown (self, i);
       g_autofree char *name = r->where.track == CHRONO_NO_TRACK
-                              ? g_strdup_printf ("**device %d**", r->device)
+                              ? g_strdup_printf (_("**device %d**"), r->device)
                               : g_strdup_printf ("  %s", track_name (self, r->where));
       gint64 values[] = { r->end_ns - r->start_ns, r->busy_ns, r->compute_ns, r->communication_ns,
                           r->memcpy_ns + r->memset_ns, r->idle_ns, r->idle_host_wait_ns,
@@ -272,7 +285,8 @@ chrono_analysis_to_markdown (ChronoAnalysis *self)
 
   if (chrono_analysis_get_n_paths (self) > 0)
     {
-      g_string_append (s, "\n## Critical path\n\nShare of each step's critical path.\n\n| Trace | Step | Total (ms) |");
+      g_string_append_printf (s, "\n## %s\n\n%s\n\n| %s | %s | %s |", _("Critical path"),
+                              _("Share of each step's critical path."), _("Trace"), _("Step"), _("Total (ms)"));
       for (guint c = 0; c < CHRONO_N_PATH_CATEGORIES; c++)
         g_string_append_printf (s, " %s |", chrono_path_category_to_string (c));
       g_string_append (s, "\n|---|---|---:|");

@@ -9,50 +9,68 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "chrono-analysis-private.h"
 
 #define MAX_GAPS_PER_DEVICE 10
 
 static const ChronoRule rules[] = {
-  { "gpu-idle-gap", "Accelerator idle gap",
-    "A stretch of at least idle-gap-min-us in which a device runs no kernel, copy or set, between "
+  { "gpu-idle-gap", N_("Accelerator idle gap"),
+    N_("A stretch of at least idle-gap-min-us in which a device runs no kernel, copy or set, between "
     "two pieces of its work. The cause is “host” when the call that launched the next work started "
-    "after the gap began, “sync” when the host sat in a synchronising call, “other” otherwise." },
-  { "low-utilization", "Low accelerator utilization",
-    "A step (or the whole trace when there are no steps) in which a device is busy for less than "
-    "low-utilization-percent of the time. Time lost: its idle time in the step." },
-  { "launch-bound", "Launch-bound kernels",
-    "At least launch-bound-min-kernels consecutive kernels on a stream, each at most "
+    "after the gap began, “sync” when the host sat in a synchronising call, “other” otherwise.") },
+  { "low-utilization", N_("Low accelerator utilization"),
+    N_("A step (or the whole trace when there are no steps) in which a device is busy for less than "
+    "low-utilization-percent of the time. Time lost: its idle time in the step.") },
+  { "launch-bound", N_("Launch-bound kernels"),
+    N_("At least launch-bound-min-kernels consecutive kernels on a stream, each at most "
     "launch-bound-kernel-max-us long and each preceded by an idle gap longer than itself: the host "
-    "launches slower than the device runs. Time lost: the gaps." },
-  { "exposed-communication", "Exposed communication",
-    "Collective kernels that run while no computation kernel runs on the device, when this exposed "
+    "launches slower than the device runs. Time lost: the gaps.") },
+  { "exposed-communication", N_("Exposed communication"),
+    N_("Collective kernels that run while no computation kernel runs on the device, when this exposed "
     "part is more than exposed-communication-percent of all communication time. Time lost: the "
-    "exposed time." },
-  { "collective-straggler", "Straggler rank",
-    "With several ranks, the n-th collective of every rank is matched; the rank that starts it last "
+    "exposed time.") },
+  { "collective-straggler", N_("Straggler rank"),
+    N_("With several ranks, the n-th collective of every rank is matched; the rank that starts it last "
     "makes the others wait. Reported per rank when the skew is at least straggler-min-skew-us. "
-    "Time lost: the summed skew of the collectives it was last to." },
-  { "sync-memcpy", "Synchronous or pageable copies",
-    "Copies issued with a blocking call (cudaMemcpy rather than cudaMemcpyAsync) or to or from "
-    "pageable host memory. Time lost: how long they kept the host or the device." },
-  { "device-sync", "Device synchronisation in a step",
-    "Host calls that block until the device catches up (cudaDeviceSynchronize, "
+    "Time lost: the summed skew of the collectives it was last to.") },
+  { "sync-memcpy", N_("Synchronous or pageable copies"),
+    N_("Copies issued with a blocking call (cudaMemcpy rather than cudaMemcpyAsync) or to or from "
+    "pageable host memory. Time lost: how long they kept the host or the device.") },
+  { "device-sync", N_("Device synchronisation in a step"),
+    N_("Host calls that block until the device catches up (cudaDeviceSynchronize, "
     "cudaStreamSynchronize, cudaEventSynchronize) and did wait for work. Time lost: the blocked "
-    "time, during which the host launched nothing." },
-  { "slow-step", "Slow step",
-    "A step longer than the median step by more than slow-step-percent. Time lost: the difference "
-    "to the median." },
-  { "data-loading", "Data loading in the step",
-    "Host time in the data loader (spans named after DataLoader) above data-loading-percent of the "
-    "step. Time lost: the loading time." },
-  { "host-bound", "Host-bound step",
-    "A step whose critical path spends more than host-bound-percent on host computation and launch "
-    "overhead. Time lost: that host time." },
-  { "low-occupancy", "Low achieved occupancy",
-    "Kernels whose estimated achieved occupancy (the profiler's “est. achieved occupancy %”) is "
+    "time, during which the host launched nothing.") },
+  { "slow-step", N_("Slow step"),
+    N_("A step longer than the median step by more than slow-step-percent. Time lost: the difference "
+    "to the median.") },
+  { "data-loading", N_("Data loading in the step"),
+    N_("Host time in the data loader (spans named after DataLoader) above data-loading-percent of the "
+    "step. Time lost: the loading time.") },
+  { "host-bound", N_("Host-bound step"),
+    N_("A step whose critical path spends more than host-bound-percent on host computation and launch "
+    "overhead. Time lost: that host time.") },
+  { "dependency-wait", N_("Waits on other streams or engines"),
+    N_("Work that could not start when its stream or engine was free because it waited for work on "
+    "another one: a cudaStreamWaitEvent, or a dependency flow (Neuron instruction dependencies and "
+    "semaphore waits). Time lost: the idle time between the later of the previous work's end and the "
+    "launch, and the end of the work waited for.") },
+  { "exposed-copies", N_("Copies not overlapped by computation"),
+    N_("Memory copies or DMA transfers that run while no computation does, when this exposed part is "
+    "more than exposed-communication-percent of all copy time (a DMA-bound device). Time lost: the "
+    "exposed copy time.") },
+  { "small-copies", N_("Many small copies"),
+    N_("Copies or DMA transfers of at most small-dma-max-bytes (from the \"bytes\" or "
+    "\"transfer_size\" arg), at least launch-bound-min-kernels of them. Time lost, an upper bound: "
+    "their time, most of which is fixed per-transfer cost.") },
+  { "collective-outlier", N_("Slow collectives"),
+    N_("Collectives of one name (at least five) of which some take more than twice the median. "
+    "Time lost: the time over the median.") },
+  { "low-occupancy", N_("Low achieved occupancy"),
+    N_("Kernels whose estimated achieved occupancy (the profiler's “est. achieved occupancy %”) is "
     "below low-occupancy-percent. Time lost, an upper bound: their time scaled by the missing "
-    "occupancy." },
+    "occupancy.") },
 };
 
 const ChronoRule *
@@ -229,7 +247,7 @@ rule_idle_gaps (Ctx            *c,
     {
       const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
       const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
-      g_autoptr(GArray) all = chrono_intervals_merge (items, d->items->len, ~0u);
+      GArray *all = d->busy;
       g_autoptr(GArray) gaps = g_array_new (FALSE, FALSE, sizeof (Gap));
       g_autofree char *label = device_label (data, d);
       gint64 total = 0;
@@ -253,18 +271,18 @@ rule_idle_gaps (Ctx            *c,
           const ChronoWorkItem *next = &items[g->next];
           gboolean late_launch = next->launch_start != G_MININT64 && next->launch_start > g->start;
           gboolean sync = !late_launch && host_in_sync (data, g->start, g->end);
-          const char *cause = late_launch ? "host" : sync ? "sync" : "other";
+          const char *cause = late_launch ? _("host") : sync ? _("sync") : _("other");
           ChronoFinding *f;
 
           f = add_finding (c, "gpu-idle-gap", data, g->start, g->end, g->end - g->start,
-                           late_launch ? "The host launched the next work late: look at what the host thread did "
+                           late_launch ? _("The host launched the next work late: look at what the host thread did "
                                          "before the launch (data loading, Python overhead, a synchronisation), "
-                                         "and overlap it with device work."
-                           : sync ? "The host waited for the device and then had to launch again: remove the "
-                                    "synchronisation (.item(), .cpu(), cudaDeviceSynchronize) or move it out of the step."
-                           : "The device waited on something else (an event from another stream, a copy, a "
-                             "collective peer): follow the dependencies of the next work in the graph.",
-                           "%s idle for %.3f ms (cause: %s)", label, ms (g->end - g->start), cause);
+                                         "and overlap it with device work.")
+                           : sync ? _("The host waited for the device and then had to launch again: remove the "
+                                    "synchronisation (.item(), .cpu(), cudaDeviceSynchronize) or move it out of the step.")
+                           : _("The device waited on something else (an event from another stream, a copy, a "
+                             "collective peer): follow the dependencies of the next work in the graph."),
+                           _("%s idle for %.3f ms (cause: %s)"), label, ms (g->end - g->start), cause);
           add_evidence (f, "gap_ns", g->end - g->start);
           add_evidence (f, "gaps_over_threshold", gaps->len);
           add_evidence (f, "all_gaps_ns", total);
@@ -276,26 +294,6 @@ rule_idle_gaps (Ctx            *c,
           set_node (f, data->trace_index, next->track, next->index);
         }
     }
-}
-
-/* Device busy time within [start, end). */
-static gint64
-busy_in (const ChronoDeviceWork *d,
-         gint64                  start,
-         gint64                  end)
-{
-  const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
-  g_autoptr(GArray) all = chrono_intervals_merge (items, d->items->len, ~0u);
-  gint64 sum = 0;
-
-  for (guint i = 0; i < all->len; i++)
-    {
-      const ChronoInterval *v = &g_array_index (all, ChronoInterval, i);
-      gint64 lo = MAX (v->start, start), hi = MIN (v->end, end);
-      if (hi > lo)
-        sum += hi - lo;
-    }
-  return sum;
 }
 
 static void
@@ -314,18 +312,18 @@ rule_low_utilization (Ctx            *c,
           const ChronoWorkItem *first = &g_array_index (d->items, ChronoWorkItem, 0);
           gint64 start = step ? step->start : first->start;
           gint64 end = step ? step->work_end : MIN (chrono_trace_get_end_ns (data->trace), data->range_end);
-          gint64 busy = busy_in (d, start, end);
+          gint64 busy = chrono_intervals_length_in (d->busy, start, end);
           ChronoFinding *f;
 
           if (end <= start || busy * 100 >= (end - start) * (gint64) c->th->low_utilization_percent)
             continue;
           f = add_finding (c, "low-utilization", data, start, end, (end - start) - busy,
-                           "Give the device more work per launch (larger batches, fused kernels, CUDA graphs) "
-                           "or find what keeps it waiting in the idle gaps.",
-                           "%s busy %.0f%% of %s", label, 100.0 * busy / (end - start),
+                           _("Give the device more work per launch (larger batches, fused kernels, CUDA graphs) "
+                           "or find what keeps it waiting in the idle gaps."),
+                           _("%s busy %.0f%% of %s"), label, 100.0 * busy / (end - start),
                            step ? chrono_trace_get_string (data->trace,
                                     chrono_trace_get_track (data->trace, step->track)->name_id[step->index])
-                                : "the trace");
+                                : _("the trace"));
           add_evidence (f, "busy_ns", busy);
           add_evidence (f, "window_ns", end - start);
           add_evidence (f, "utilization_percent", 100.0 * busy / (end - start));
@@ -381,9 +379,9 @@ rule_launch_bound (Ctx            *c,
                   ChronoFinding *f;
 
                   f = add_finding (c, "launch-bound", data, items[run_start - 1].end, last->end, run_gaps,
-                                   "Launch fewer, larger kernels: fuse elementwise operations (torch.compile), "
-                                   "capture the sequence in a CUDA graph, or move host work off the launching thread.",
-                                   "%u short kernels on %s wait for their launches (%.3f ms of gaps)", run_len,
+                                   _("Launch fewer, larger kernels: fuse elementwise operations (torch.compile), "
+                                   "capture the sequence in a CUDA graph, or move host work off the launching thread."),
+                                   _("%u short kernels on %s wait for their launches (%.3f ms of gaps)"), run_len,
                                    chrono_trace_get_string (data->trace, t->display_name), ms (run_gaps));
                   add_evidence (f, "kernels", run_len);
                   add_evidence (f, "kernel_time_ns", run_busy);
@@ -402,21 +400,30 @@ static void
 rule_exposed_comm (Ctx            *c,
                    GArray         *breakdowns)
 {
+  guint trace = G_MAXUINT, device = 0;
+
   for (guint i = 0; i < breakdowns->len; i++)
     {
       const ChronoBreakdown *b = &g_array_index (breakdowns, ChronoBreakdown, i);
       ChronoRankData *data = c->ranks[b->where.trace];
       gint64 exposed = b->communication_ns - b->overlap_ns;
+      g_autofree char *label = NULL;
       ChronoFinding *f;
 
-      if (b->where.track != CHRONO_NO_TRACK || b->communication_ns == 0 ||
+      if (b->where.track != CHRONO_NO_TRACK)
+        continue;
+      /* Device rows come in the order of the rank's devices. */
+      device = b->where.trace == trace ? device + 1 : 0;
+      trace = b->where.trace;
+      if (b->communication_ns == 0 ||
           exposed * 100 <= b->communication_ns * (gint64) c->th->exposed_comm_percent)
         continue;
+      label = device_label (data, &g_array_index (data->devices, ChronoDeviceWork, device));
       f = add_finding (c, "exposed-communication", data, b->start_ns, b->end_ns, exposed,
-                       "Overlap communication with computation: bucket gradients so all-reduces start during the "
-                       "backward pass (DDP bucket_cap_mb), prefetch parameters (FSDP), or use a separate stream.",
-                       "%.0f%% of communication on device %d is not overlapped (%.3f ms)",
-                       100.0 * exposed / b->communication_ns, b->device, ms (exposed));
+                       _("Overlap communication with computation: bucket gradients so all-reduces start during the "
+                       "backward pass (DDP bucket_cap_mb), prefetch parameters (FSDP), or use a separate stream."),
+                       _("%.0f%% of communication on %s is not overlapped (%.3f ms)"),
+                       100.0 * exposed / b->communication_ns, label, ms (exposed));
       add_evidence (f, "communication_ns", b->communication_ns);
       add_evidence (f, "overlap_ns", b->overlap_ns);
       add_evidence (f, "exposed_ns", exposed);
@@ -431,25 +438,6 @@ rule_exposed_comm (Ctx            *c,
     }
 }
 
-/* Communication items of a rank in start order (all devices). */
-static GArray *
-collectives_of (ChronoRankData *data)
-{
-  GArray *out = g_array_new (FALSE, FALSE, sizeof (ChronoWorkItem));
-
-  for (guint di = 0; di < data->devices->len; di++)
-    {
-      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
-      for (guint k = 0; k < d->items->len; k++)
-        {
-          const ChronoWorkItem *it = &g_array_index (d->items, ChronoWorkItem, k);
-          if (it->cls == CHRONO_WORK_COMMUNICATION)
-            g_array_append_val (out, *it);
-        }
-    }
-  return out;
-}
-
 gboolean
 chrono_analysis_collective_peer (ChronoRankData **ranks,
                                  guint            n_ranks,
@@ -458,13 +446,12 @@ chrono_analysis_collective_peer (ChronoRankData **ranks,
                                  guint32          peer_trace,
                                  ChronoSpanRef   *peer)
 {
-  g_autoptr(GArray) mine = NULL;
-  g_autoptr(GArray) theirs = NULL;
+  GArray *mine, *theirs;
 
   if (trace >= n_ranks || peer_trace >= n_ranks || trace == peer_trace)
     return FALSE;
-  mine = collectives_of (ranks[trace]);
-  theirs = collectives_of (ranks[peer_trace]);
+  mine = ranks[trace]->collectives;
+  theirs = ranks[peer_trace]->collectives;
   for (guint k = 0; k < mine->len && k < theirs->len; k++)
     {
       const ChronoWorkItem *it = &g_array_index (mine, ChronoWorkItem, k);
@@ -481,7 +468,7 @@ chrono_analysis_collective_peer (ChronoRankData **ranks,
 static void
 rule_stragglers (Ctx *c)
 {
-  g_autoptr(GPtrArray) lists = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  g_autoptr(GPtrArray) lists = g_ptr_array_new ();
   g_autofree gint64 *lost = g_new0 (gint64, c->n_ranks);
   g_autofree gint64 *worst = g_new0 (gint64, c->n_ranks);
   g_autofree guint *count = g_new0 (guint, c->n_ranks);
@@ -491,7 +478,7 @@ rule_stragglers (Ctx *c)
     return;
   for (guint r = 0; r < c->n_ranks; r++)
     {
-      GArray *list = collectives_of (c->ranks[r]);
+      GArray *list = c->ranks[r]->collectives;
       g_ptr_array_add (lists, list);
       n = MIN (n, list->len);
     }
@@ -520,6 +507,8 @@ rule_stragglers (Ctx *c)
   for (guint r = 0; r < c->n_ranks; r++)
     {
       GArray *list = lists->pdata[r];
+      gint rank = chrono_trace_get_rank (c->ranks[r]->trace);
+      g_autofree char *who = rank >= 0 ? g_strdup_printf (_("Rank %d"), rank) : g_strdup_printf (_("Trace %u"), r);
       ChronoFinding *f;
 
       if (count[r] == 0)
@@ -527,10 +516,10 @@ rule_stragglers (Ctx *c)
       f = add_finding (c, "collective-straggler", c->ranks[r],
                        g_array_index (list, ChronoWorkItem, 0).start,
                        g_array_index (list, ChronoWorkItem, n - 1).end, lost[r],
-                       "The other ranks wait for this one at collectives: compare its host activity and input "
-                       "sizes with a fast rank (data loading, uneven shards, a slower device or link).",
-                       "Trace %u is the last to reach %u of %u collectives (worst skew %.3f ms)",
-                       r + 1, count[r], n, ms (worst[r]));
+                       _("The other ranks wait for this one at collectives: compare its host activity and input "
+                       "sizes with a fast rank (data loading, uneven shards, a slower device or link)."),
+                       _("%s is the last to reach %u of %u collectives (worst skew %.3f ms)"),
+                       who, count[r], n, ms (worst[r]));
       add_evidence (f, "collectives_late", count[r]);
       add_evidence (f, "collectives_matched", n);
       add_evidence (f, "max_skew_ns", worst[r]);
@@ -587,9 +576,9 @@ rule_copies (Ctx            *c,
   if (n_sync + n_pageable == 0)
     return;
   f = add_finding (c, "sync-memcpy", data, first, last, sync_time + pageable_time,
-                   "Allocate host buffers pinned (pin_memory=True, tensor.pin_memory()) and copy with "
-                   "non_blocking=True so copies run asynchronously and overlap computation.",
-                   "%u synchronous and %u pageable copies take %.3f ms",
+                   _("Allocate host buffers pinned (pin_memory=True, tensor.pin_memory()) and copy with "
+                   "non_blocking=True so copies run asynchronously and overlap computation."),
+                   _("%u synchronous and %u pageable copies take %.3f ms"),
                    n_sync, n_pageable, ms (sync_time + pageable_time));
   add_evidence (f, "synchronous_copies", n_sync);
   add_evidence (f, "synchronous_copy_ns", sync_time);
@@ -637,22 +626,14 @@ rule_device_syncs (Ctx            *c,
   if (n == 0)
     return;
   f = add_finding (c, "device-sync", data, first, last, blocked,
-                   "Avoid host–device synchronisation inside the step: keep values on the device instead of "
-                   ".item() / .cpu() / print, and replace cudaDeviceSynchronize with events where ordering is needed.",
-                   "%u synchronising calls block the host for %.3f ms", n, ms (blocked));
+                   _("Avoid host–device synchronisation inside the step: keep values on the device instead of "
+                   ".item() / .cpu() / print, and replace cudaDeviceSynchronize with events where ordering is needed."),
+                   _("%u synchronising calls block the host for %.3f ms"), n, ms (blocked));
   add_evidence (f, "calls", n);
   add_evidence (f, "blocked_ns", blocked);
   add_evidence (f, "longest_ns", longest);
   add_track (f, data->trace_index, worst->track);
   set_node (f, data->trace_index, worst->track, worst->index);
-}
-
-static gint
-compare_int64 (gconstpointer a,
-               gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-  return x < y ? -1 : x > y;
 }
 
 static void
@@ -671,7 +652,7 @@ rule_slow_steps (Ctx            *c,
       const ChronoStep *s = &g_array_index (data->steps, ChronoStep, i);
       durs[i] = s->work_end - s->start;
     }
-  qsort (durs, n, sizeof (gint64), compare_int64);
+  g_qsort_with_data (durs, n, sizeof (gint64), chrono_compare_int64_at, GSIZE_TO_POINTER (0));
   median = durs[n / 2];
   for (guint i = 0; i < n; i++)
     {
@@ -682,9 +663,9 @@ rule_slow_steps (Ctx            *c,
       if (dur * 100 <= median * (100 + (gint64) c->th->slow_step_percent))
         continue;
       f = add_finding (c, "slow-step", data, s->start, s->work_end, dur - median,
-                       "Compare this step with a typical one: look for a first-step warm-up, a checkpoint, "
-                       "garbage collection, recompilation or an uneven batch.",
-                       "%s takes %.3f ms, %.0f%% over the median step",
+                       _("Compare this step with a typical one: look for a first-step warm-up, a checkpoint, "
+                       "garbage collection, recompilation or an uneven batch."),
+                       _("%s takes %.3f ms, %.0f%% over the median step"),
                        chrono_trace_get_string (data->trace, chrono_trace_get_track (data->trace, s->track)->name_id[s->index]),
                        ms (dur), 100.0 * (dur - median) / MAX (median, 1));
       add_evidence (f, "step_ns", dur);
@@ -720,9 +701,9 @@ rule_data_loading (Ctx            *c,
       if (step <= 0 || loading * 100 <= step * (gint64) c->th->data_loading_percent)
         continue;
       f = add_finding (c, "data-loading", data, s->start, s->work_end, loading,
-                       "Load data in background workers (DataLoader num_workers > 0, persistent_workers=True, "
-                       "prefetch_factor) with pin_memory=True so the next batch is ready when the step starts.",
-                       "Data loading takes %.0f%% of %s (%.3f ms)", 100.0 * loading / step,
+                       _("Load data in background workers (DataLoader num_workers > 0, persistent_workers=True, "
+                       "prefetch_factor) with pin_memory=True so the next batch is ready when the step starts."),
+                       _("Data loading takes %.0f%% of %s (%.3f ms)"), 100.0 * loading / step,
                        chrono_trace_get_string (trace, t->name_id[s->index]), ms (loading));
       add_evidence (f, "loading_ns", loading);
       add_evidence (f, "step_ns", step);
@@ -743,42 +724,237 @@ rule_host_bound (Ctx    *c,
       if (p->total_ns <= 0 || host * 100 <= p->total_ns * (gint64) c->th->host_bound_percent)
         continue;
       f = add_finding (c, "host-bound", c->ranks[p->trace], p->start_ns, p->end_ns, host,
-                       "The host sets the pace: reduce Python and framework overhead (torch.compile, CUDA graphs, "
-                       "larger batches), and move data preparation to worker processes.",
-                       "%s is host-bound: %.0f%% of its critical path is on the host",
+                       _("The host sets the pace: reduce Python and framework overhead (torch.compile, CUDA graphs, "
+                       "larger batches), and move data preparation to worker processes."),
+                       _("%s is host-bound: %.0f%% of its critical path is on the host"),
                        p->name, 100.0 * host / p->total_ns);
       add_evidence (f, "host_compute_ns", p->by_category[CHRONO_PATH_HOST_COMPUTE]);
       add_evidence (f, "launch_overhead_ns", p->by_category[CHRONO_PATH_LAUNCH_OVERHEAD]);
       add_evidence (f, "path_ns", p->total_ns);
+      if (p->track != CHRONO_NO_TRACK)
+        add_track (f, p->trace, p->track);
       for (guint k = 0; k < p->n_segments && f; k++)
         if (p->segments[k].has_node)
           add_track (f, p->trace, p->segments[k].node.span.track);
     }
 }
 
-/* The profiler's estimate, when the kernel's args carry one. */
-static gboolean
-occupancy_of (ChronoTrace *trace,
-              guint64      args_off,
-              gdouble     *value)
+static const ChronoWorkItem *
+item_at (ChronoRankData *data,
+         guint           device,
+         guint           item)
 {
-  static const char key[] = "\"est. achieved occupancy %\"";
-  gsize len;
-  const char *text;
-  const char *hit;
+  return &g_array_index (g_array_index (data->devices, ChronoDeviceWork, device).items, ChronoWorkItem, item);
+}
 
-  if (args_off == CHRONO_NO_ARGS)
-    return FALSE;
-  text = chrono_trace_get_raw_value (trace, args_off, &len);
-  if (text == NULL || (hit = memmem (text, len, key, sizeof key - 1)) == NULL)
-    return FALSE;
-  hit += sizeof key - 1;
-  while (hit < text + len && (*hit == ' ' || *hit == ':'))
-    hit++;
-  if (hit >= text + len || !(g_ascii_isdigit (*hit) || *hit == '.'))
-    return FALSE;
-  *value = g_ascii_strtod (hit, NULL);
-  return TRUE;
+static void
+rule_dependency_waits (Ctx            *c,
+                       ChronoRankData *data)
+{
+  for (guint di = 0; di < data->devices->len; di++)
+    {
+      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+      g_autofree char *label = NULL;
+      gint64 total = 0, worst = 0, first = G_MAXINT64, last = G_MININT64;
+      guint n = 0;
+      const ChronoWorkItem *worst_item = NULL;
+      ChronoFinding *f;
+      g_autoptr(GArray) tracks = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+      for (guint i = 0; i < data->deps->len; i++)
+        {
+          const ChronoWorkDep *dep = &g_array_index (data->deps, ChronoWorkDep, i);
+          const ChronoWorkItem *to, *from, *prev;
+          gint64 free_at, wait;
+
+          if (dep->to_device != di)
+            continue;
+          to = item_at (data, dep->to_device, dep->to_item);
+          from = item_at (data, dep->from_device, dep->from_item);
+          prev = to->stream_prev != G_MAXUINT32 ? item_at (data, di, to->stream_prev) : NULL;
+          free_at = MAX (prev ? prev->end : to->start, to->launch_start != G_MININT64 ? to->launch_start : G_MININT64);
+          wait = MIN (to->start, from->end) - free_at;
+          if (wait <= 0)
+            continue;
+          n++;
+          total += wait;
+          first = MIN (first, free_at);
+          last = MAX (last, to->start);
+          g_array_append_val (tracks, to->track);
+          g_array_append_val (tracks, from->track);
+          if (wait > worst)
+            {
+              worst = wait;
+              worst_item = to;
+            }
+        }
+      if (n == 0)
+        continue;
+      label = device_label (data, d);
+      f = add_finding (c, "dependency-wait", data, first, last, total,
+                       _("Work waits for other streams or engines: start the work it depends on earlier (prefetch "
+                       "inputs, issue copies and collectives ahead), split it so the waiting work can start on a "
+                       "part, or reorder independent work in between."),
+                       _("Work on %s waits %.3f ms for other streams or engines (%u waits)"), label, ms (total), n);
+      add_evidence (f, "waits", n);
+      add_evidence (f, "wait_ns", total);
+      add_evidence (f, "longest_wait_ns", worst);
+      for (guint i = 0; i < tracks->len; i++)
+        add_track (f, data->trace_index, g_array_index (tracks, guint32, i));
+      set_node (f, data->trace_index, worst_item->track, worst_item->index);
+    }
+}
+
+static void
+rule_copies_exposed (Ctx            *c,
+                     ChronoRankData *data)
+{
+  for (guint di = 0; di < data->devices->len; di++)
+    {
+      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+      const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
+      g_autoptr(GArray) copies = chrono_intervals_merge (items, d->items->len, 1u << CHRONO_WORK_MEMCPY);
+      g_autoptr(GArray) compute = chrono_intervals_merge (items, d->items->len, 1u << CHRONO_WORK_COMPUTE);
+      gint64 copy_time = chrono_intervals_length (copies);
+      gint64 exposed = copy_time - chrono_intervals_overlap (copies, compute);
+      g_autofree char *label = NULL;
+      ChronoFinding *f;
+
+      if (copy_time == 0 || exposed * 100 <= copy_time * (gint64) c->th->exposed_comm_percent)
+        continue;
+      label = device_label (data, d);
+      f = add_finding (c, "exposed-copies", data, g_array_index (copies, ChronoInterval, 0).start,
+                       g_array_index (copies, ChronoInterval, copies->len - 1).end, exposed,
+                       _("Overlap copies with computation: prefetch the next batch on a separate stream "
+                       "(non_blocking copies from pinned memory), keep data resident on the device, or on "
+                       "Neuron double-buffer DMA so engines do not wait for it."),
+                       _("%.0f%% of copy time on %s runs with no computation (%.3f ms)"),
+                       100.0 * exposed / copy_time, label, ms (exposed));
+      add_evidence (f, "copy_ns", copy_time);
+      add_evidence (f, "exposed_ns", exposed);
+      for (guint k = 0; k < d->items->len; k++)
+        if (items[k].cls == CHRONO_WORK_MEMCPY)
+          add_track (f, data->trace_index, items[k].track);
+    }
+}
+
+static void
+rule_small_copies (Ctx            *c,
+                   ChronoRankData *data)
+{
+  ChronoTrace *trace = data->trace;
+
+  for (guint di = 0; di < data->devices->len; di++)
+    {
+      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+      const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
+      gint64 time = 0, first = G_MAXINT64, last = G_MININT64;
+      gdouble bytes = 0;
+      guint n = 0;
+      g_autofree char *label = NULL;
+      ChronoFinding *f;
+
+      for (guint k = 0; k < d->items->len; k++)
+        {
+          const ChronoTrack *t;
+          gdouble size;
+
+          if (items[k].cls != CHRONO_WORK_MEMCPY)
+            continue;
+          t = chrono_trace_get_track (trace, items[k].track);
+          if (!chrono_analysis_arg_number (trace, t->args_off[items[k].index], "\"bytes\"", &size) &&
+              !chrono_analysis_arg_number (trace, t->args_off[items[k].index], "\"transfer_size\"", &size))
+            continue;
+          if (size > c->th->small_dma_max_bytes)
+            continue;
+          n++;
+          bytes += size;
+          time += items[k].end - items[k].start;
+          first = MIN (first, items[k].start);
+          last = MAX (last, items[k].end);
+        }
+      if (n < MAX (c->th->launch_bound_min_kernels, 2))
+        continue;
+      label = device_label (data, d);
+      f = add_finding (c, "small-copies", data, first, last, time,
+                       _("Batch small transfers into larger ones: gather scalars and small tensors into one buffer "
+                       "before copying, keep them on the device, or on Neuron coalesce DMA descriptors."),
+                       _("%u copies of at most %.0f bytes on %s take %.3f ms"),
+                       n, (gdouble) c->th->small_dma_max_bytes, label, ms (time));
+      add_evidence (f, "copies", n);
+      add_evidence (f, "bytes", bytes);
+      add_evidence (f, "copy_ns", time);
+      for (guint k = 0; k < d->items->len; k++)
+        if (items[k].cls == CHRONO_WORK_MEMCPY)
+          add_track (f, data->trace_index, items[k].track);
+    }
+}
+
+static gint
+compare_by_name_then_dur (gconstpointer a,
+                          gconstpointer b,
+                          gpointer      user_data)
+{
+  ChronoTrace *trace = user_data;
+  const ChronoWorkItem *x = a, *y = b;
+  guint32 nx = chrono_trace_get_track (trace, x->track)->name_id[x->index];
+  guint32 ny = chrono_trace_get_track (trace, y->track)->name_id[y->index];
+  gint64 dx = x->end - x->start, dy = y->end - y->start;
+
+  if (nx != ny)
+    return nx < ny ? -1 : 1;
+  return dx < dy ? -1 : dx > dy;
+}
+
+static void
+rule_collective_outliers (Ctx            *c,
+                          ChronoRankData *data)
+{
+  ChronoTrace *trace = data->trace;
+  g_autoptr(GArray) list = g_array_copy (data->collectives);
+  guint start = 0;
+
+  g_array_sort_with_data (list, compare_by_name_then_dur, trace);
+  while (start < list->len)
+    {
+      const ChronoWorkItem *items = (const ChronoWorkItem *) list->data;
+      guint32 name = chrono_trace_get_track (trace, items[start].track)->name_id[items[start].index];
+      guint end = start, n, outliers = 0;
+      gint64 median, lost = 0, first = G_MAXINT64, last = G_MININT64;
+      ChronoFinding *f;
+
+      while (end < list->len && chrono_trace_get_track (trace, items[end].track)->name_id[items[end].index] == name)
+        end++;
+      n = end - start;
+      median = items[start + n / 2].end - items[start + n / 2].start;
+      for (guint k = start; k < end && n >= 5; k++)
+        {
+          gint64 dur = items[k].end - items[k].start;
+          if (dur <= 2 * median)
+            continue;
+          outliers++;
+          lost += dur - median;
+          first = MIN (first, items[k].start);
+          last = MAX (last, items[k].end);
+        }
+      if (outliers > 0)
+        {
+          const ChronoWorkItem *worst = &items[end - 1];
+          f = add_finding (c, "collective-outlier", data, first, last, lost,
+                           _("Some collectives take much longer than usual: they wait for a late peer (see the "
+                           "straggler findings with all ranks loaded), compete with copies or other collectives for "
+                           "the links, or move more data than usual."),
+                           _("%u of %u %s take over twice the median %.3f ms"), outliers, n,
+                           chrono_trace_get_string (trace, name), ms (median));
+          add_evidence (f, "collectives", n);
+          add_evidence (f, "outliers", outliers);
+          add_evidence (f, "median_ns", median);
+          add_evidence (f, "longest_ns", worst->end - worst->start);
+          add_track (f, data->trace_index, worst->track);
+          set_node (f, data->trace_index, worst->track, worst->index);
+        }
+      start = end;
+    }
 }
 
 static void
@@ -800,7 +976,8 @@ rule_low_occupancy (Ctx            *c,
           const ChronoTrack *t = chrono_trace_get_track (trace, it->track);
           gdouble occ;
 
-          if (it->cls != CHRONO_WORK_COMPUTE || !occupancy_of (trace, t->args_off[it->index], &occ) ||
+          if (it->cls != CHRONO_WORK_COMPUTE ||
+              !chrono_analysis_arg_number (trace, t->args_off[it->index], "\"est. achieved occupancy %\"", &occ) ||
               occ >= c->th->low_occupancy_percent)
             continue;
           n++;
@@ -815,9 +992,9 @@ rule_low_occupancy (Ctx            *c,
   if (n == 0)
     return;
   f = add_finding (c, "low-occupancy", data, first, last, lost,
-                   "Launch more blocks or threads per block, reduce registers or shared memory per thread, "
-                   "or fuse small kernels so the device's multiprocessors stay full.",
-                   "%u kernels (%.3f ms) run below %u%% estimated occupancy", n, ms (time),
+                   _("Launch more blocks or threads per block, reduce registers or shared memory per thread, "
+                   "or fuse small kernels so the device's multiprocessors stay full."),
+                   _("%u kernels (%.3f ms) run below %u%% estimated occupancy"), n, ms (time),
                    c->th->low_occupancy_percent);
   add_evidence (f, "kernels", n);
   add_evidence (f, "kernel_time_ns", time);
@@ -845,6 +1022,10 @@ chrono_analysis_run_rules (ChronoRankData                **ranks,
       rule_slow_steps (&c, ranks[r]);
       rule_data_loading (&c, ranks[r]);
       rule_low_occupancy (&c, ranks[r]);
+      rule_dependency_waits (&c, ranks[r]);
+      rule_copies_exposed (&c, ranks[r]);
+      rule_small_copies (&c, ranks[r]);
+      rule_collective_outliers (&c, ranks[r]);
     }
   rule_exposed_comm (&c, breakdowns);
   rule_stragglers (&c);

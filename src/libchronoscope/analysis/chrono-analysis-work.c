@@ -39,8 +39,28 @@ work_class (ChronoTrace       *trace,
         return -1;
       return CHRONO_WORK_COMMUNICATION;
     default:
+      /* Kinds of other accelerators' importers, by name so that this
+       * file does not depend on which of them are built in. */
+      if (g_strcmp0 (chrono_kind_to_string (t->kind[i]), "instruction") == 0)
+        return CHRONO_WORK_COMPUTE;
+      if (g_strcmp0 (chrono_kind_to_string (t->kind[i]), "dma") == 0)
+        return CHRONO_WORK_MEMCPY;
       return -1;
     }
+}
+
+gint64
+chrono_analysis_stream_id (ChronoTrace       *trace,
+                           const ChronoTrack *t)
+{
+  const char *text, *digits;
+
+  if (!t->tid.is_string)
+    return t->tid.value;
+  text = chrono_trace_get_string (trace, (guint32) t->tid.value);
+  digits = strrchr (text, ' ');
+  digits = digits ? digits + 1 : text;
+  return g_ascii_isdigit (*digits) ? g_ascii_strtoll (digits, NULL, 10) : -1;
 }
 
 static gint
@@ -57,24 +77,35 @@ compare_items (gconstpointer a,
   return x->track < y->track ? -1 : x->track > y->track;
 }
 
-static gint
-compare_steps (gconstpointer a,
-               gconstpointer b)
+gint
+chrono_compare_int64_at (gconstpointer a,
+                         gconstpointer b,
+                         gpointer      offset)
 {
-  const ChronoStep *x = a;
-  const ChronoStep *y = b;
+  gint64 x = G_STRUCT_MEMBER (gint64, a, GPOINTER_TO_SIZE (offset));
+  gint64 y = G_STRUCT_MEMBER (gint64, b, GPOINTER_TO_SIZE (offset));
 
-  return x->start < y->start ? -1 : x->start > y->start;
+  return x < y ? -1 : x > y;
 }
 
-static gint
-compare_syncs (gconstpointer a,
-               gconstpointer b)
+guint
+chrono_lower_bound (gconstpointer base,
+                    guint         n,
+                    gsize         size,
+                    gsize         offset,
+                    gint64        value)
 {
-  const ChronoSyncWait *x = a;
-  const ChronoSyncWait *y = b;
+  guint lo = 0, hi = n;
 
-  return x->start < y->start ? -1 : x->start > y->start;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (G_STRUCT_MEMBER (gint64, (const guint8 *) base + (gsize) mid * size, offset) < value)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
 }
 
 static ChronoDeviceWork *
@@ -137,7 +168,7 @@ collect_work (ChronoRankData *data)
       const ChronoProcess *p;
       const ChronoSpanRef *launch;
       ChronoDeviceWork *d;
-      ChronoStreamWork sw = { .track = ti };
+      ChronoStreamWork sw = { .track = ti, .stream = chrono_analysis_stream_id (trace, t) };
 
       if (t->type != CHRONO_TRACK_STREAM)
         continue;
@@ -180,6 +211,7 @@ collect_work (ChronoRankData *data)
       g_autoptr(GHashTable) last = g_hash_table_new (NULL, NULL);
 
       g_array_sort (d->items, compare_items);
+      d->busy = chrono_intervals_merge ((const ChronoWorkItem *) d->items->data, d->items->len, ~0u);
       for (guint k = 0; k < d->items->len; k++)
         {
           ChronoWorkItem *it = &g_array_index (d->items, ChronoWorkItem, k);
@@ -188,8 +220,12 @@ collect_work (ChronoRankData *data)
           it->stream_prev = g_hash_table_lookup_extended (last, GUINT_TO_POINTER (it->track), NULL, &prev)
                             ? GPOINTER_TO_UINT (prev) : G_MAXUINT32;
           g_hash_table_insert (last, GUINT_TO_POINTER (it->track), GUINT_TO_POINTER (k));
+          if (it->cls == CHRONO_WORK_COMMUNICATION)
+            g_array_append_val (data->collectives, *it);
         }
     }
+  g_array_sort_with_data (data->collectives, chrono_compare_int64_at,
+                          GSIZE_TO_POINTER (G_STRUCT_OFFSET (ChronoWorkItem, start)));
 }
 
 gboolean
@@ -205,17 +241,10 @@ chrono_rank_data_last_work (ChronoRankData *data,
     {
       ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
       const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
-      guint lo = 0, hi = d->items->len;
-
       /* Items are by start; anything ending by END started before it. */
-      while (lo < hi)
-        {
-          guint mid = lo + (hi - lo) / 2;
-          if (items[mid].start < end)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
+      guint lo = chrono_lower_bound (items, d->items->len, sizeof *items,
+                                     G_STRUCT_OFFSET (ChronoWorkItem, start), end);
+
       /* Walk back over the items that started before END. One that
        * started before START can still end inside; a few hundred more
        * cover the streams running alongside it. */
@@ -274,8 +303,10 @@ collect_host (ChronoRankData *data)
             }
         }
     }
-  g_array_sort (data->syncs, compare_syncs);
-  g_array_sort (data->steps, compare_steps);
+  g_array_sort_with_data (data->syncs, chrono_compare_int64_at,
+                          GSIZE_TO_POINTER (G_STRUCT_OFFSET (ChronoSyncWait, start)));
+  g_array_sort_with_data (data->steps, chrono_compare_int64_at,
+                          GSIZE_TO_POINTER (G_STRUCT_OFFSET (ChronoStep, start)));
 
   /* A step lasts until the device work it launched is done. */
   for (guint di = 0; di < data->devices->len && data->steps->len > 0; di++)
@@ -286,21 +317,228 @@ collect_host (ChronoRankData *data)
       for (guint k = 0; k < d->items->len; k++)
         {
           const ChronoWorkItem *it = &g_array_index (d->items, ChronoWorkItem, k);
-          guint lo = 0, hi = data->steps->len;
+          guint lo;
 
           if (it->launch_start == G_MININT64)
             continue;
-          while (lo < hi)
+          /* The last step that started by the launch. */
+          lo = chrono_lower_bound (steps, data->steps->len, sizeof *steps,
+                                   G_STRUCT_OFFSET (ChronoStep, start), it->launch_start + 1);
+          if (lo > 0 && it->launch_start < steps[lo - 1].end)
+            steps[lo - 1].work_end = MAX (steps[lo - 1].work_end, it->end);
+        }
+    }
+}
+
+gboolean
+chrono_rank_data_find_item (ChronoRankData *data,
+                            ChronoSpanRef   span,
+                            guint          *device,
+                            guint          *item)
+{
+  const ChronoTrack *t = chrono_trace_get_track (data->trace, span.track);
+
+  if (t->type != CHRONO_TRACK_STREAM)
+    return FALSE;
+  for (guint di = 0; di < data->devices->len; di++)
+    {
+      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+      const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
+      gint64 start = MAX (t->start[span.index], data->range_start);
+      guint lo = chrono_lower_bound (items, d->items->len, sizeof *items,
+                                     G_STRUCT_OFFSET (ChronoWorkItem, start), start);
+
+      for (guint k = lo; k < d->items->len && items[k].start == start; k++)
+        if (items[k].track == span.track && items[k].index == span.index)
+          {
+            *device = di;
+            *item = k;
+            return TRUE;
+          }
+    }
+  return FALSE;
+}
+
+static void
+add_dep (ChronoRankData *data,
+         ChronoWorkDep   dep)
+{
+  const ChronoWorkItem *to = &g_array_index (g_array_index (data->devices, ChronoDeviceWork, dep.to_device).items,
+                                             ChronoWorkItem, dep.to_item);
+  guint64 key = chrono_span_key (to->track, to->index);
+  GArray *list = g_hash_table_lookup (data->deps_to, &key);
+  guint index = data->deps->len;
+
+  g_array_append_val (data->deps, dep);
+  if (list == NULL)
+    {
+      list = g_array_new (FALSE, FALSE, sizeof (guint));
+      g_hash_table_insert (data->deps_to, g_memdup2 (&key, sizeof key), list);
+    }
+  g_array_append_val (list, index);
+}
+
+/* An integer member of the args object at OFFSET, read from the raw text. */
+gboolean
+chrono_analysis_arg_number (ChronoTrace *trace,
+                            guint64      offset,
+                            const char  *quoted_key,
+                            gdouble     *value)
+{
+  gsize len, key_len = strlen (quoted_key);
+  const char *text, *hit, *end;
+
+  if (offset == CHRONO_NO_ARGS || (text = chrono_trace_get_raw_value (trace, offset, &len)) == NULL)
+    return FALSE;
+  if ((hit = memmem (text, len, quoted_key, key_len)) == NULL)
+    return FALSE;
+  end = text + len;
+  hit += key_len;
+  while (hit < end && (*hit == ' ' || *hit == ':' || *hit == '"'))
+    hit++;
+  if (hit >= end || !(g_ascii_isdigit (*hit) || *hit == '-' || *hit == '.'))
+    return FALSE;
+  *value = g_ascii_strtod (hit, NULL);
+  return TRUE;
+}
+
+typedef struct {
+  guint32 track;         /* the Stream Wait Event span */
+  guint32 index;
+  gint64  record_corr;
+  gint64  wait_on_stream;
+} EventWait;
+
+/* cudaStreamWaitEvent: Kineto's "Stream Wait Event" on the waiting stream
+ * names the stream waited on and the correlation of the cudaEventRecord
+ * call; the recorded work is the last launched on that stream before the
+ * record call, the waiting work the next on the waiting stream. */
+static void
+collect_event_waits (ChronoRankData *data)
+{
+  ChronoTrace *trace = data->trace;
+  g_autoptr(GArray) waits = g_array_new (FALSE, FALSE, sizeof (EventWait));
+  g_autoptr(GHashTable) records = g_hash_table_new (g_int64_hash, g_int64_equal);  /* corr -> start of the record call */
+
+  for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
+    {
+      const ChronoTrack *t = chrono_trace_get_track (trace, ti);
+
+      if (t->type != CHRONO_TRACK_STREAM)
+        continue;
+      for (guint32 i = 0; i < t->n_spans; i++)
+        {
+          EventWait w = { ti, i, -1, -1 };
+          gdouble v;
+
+          if (t->kind[i] != CHRONO_KIND_SYNC ||
+              strcmp (chrono_trace_get_string (trace, t->name_id[i]), "Stream Wait Event") != 0)
+            continue;
+          if (!chrono_analysis_arg_number (trace, t->args_off[i], "\"wait_on_cuda_event_record_corr_id\"", &v) || v < 0)
+            continue;
+          w.record_corr = (gint64) v;
+          if (!chrono_analysis_arg_number (trace, t->args_off[i], "\"wait_on_stream\"", &v) || v < 0)
+            continue;
+          w.wait_on_stream = (gint64) v;
+          g_array_append_val (waits, w);
+        }
+    }
+  if (waits->len == 0)
+    return;
+
+  for (guint i = 0; i < waits->len; i++)
+    g_hash_table_insert (records, &g_array_index (waits, EventWait, i).record_corr, NULL);
+  for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
+    {
+      const ChronoTrack *t = chrono_trace_get_track (trace, ti);
+
+      if (t->type != CHRONO_TRACK_THREAD || t->correlation == NULL)
+        continue;
+      for (guint32 i = 0; i < t->n_spans; i++)
+        if (t->correlation[i] >= 0 && t->kind[i] == CHRONO_KIND_RUNTIME &&
+            g_hash_table_contains (records, &t->correlation[i]))
+          g_hash_table_insert (records, &t->correlation[i], (gpointer) &t->start[i]);
+    }
+
+  for (guint di = 0; di < data->devices->len; di++)
+    {
+      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+      const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
+      g_autoptr(GHashTable) by_track = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+      g_autoptr(GHashTable) by_stream = g_hash_table_new (g_int64_hash, g_int64_equal);
+
+      /* Each stream's items, as indices into the device's items. */
+      for (guint k = 0; k < d->items->len; k++)
+        {
+          GArray *list = g_hash_table_lookup (by_track, GUINT_TO_POINTER (items[k].track));
+          if (list == NULL)
+            {
+              list = g_array_new (FALSE, FALSE, sizeof (guint));
+              g_hash_table_insert (by_track, GUINT_TO_POINTER (items[k].track), list);
+            }
+          g_array_append_val (list, k);
+        }
+      for (guint si = 0; si < d->streams->len; si++)
+        {
+          ChronoStreamWork *sw = &g_array_index (d->streams, ChronoStreamWork, si);
+          g_hash_table_insert (by_stream, &sw->stream, g_hash_table_lookup (by_track, GUINT_TO_POINTER (sw->track)));
+        }
+
+      for (guint w = 0; w < waits->len; w++)
+        {
+          const EventWait *ew = &g_array_index (waits, EventWait, w);
+          const gint64 *record_start = g_hash_table_lookup (records, &ew->record_corr);
+          GArray *from = g_hash_table_lookup (by_stream, &ew->wait_on_stream);
+          GArray *to = g_hash_table_lookup (by_track, GUINT_TO_POINTER (ew->track));
+          gint64 wait_start = chrono_trace_get_track (trace, ew->track)->start[ew->index];
+          ChronoWorkDep dep = { G_MAXUINT, 0, di, 0, CHRONO_EDGE_EVENT_WAIT };
+          guint lo, hi;
+
+          if (record_start == NULL || from == NULL || to == NULL)
+            continue;
+          /* Launches on a stream come in the order the work runs. */
+          for (lo = 0, hi = from->len; lo < hi;)
             {
               guint mid = lo + (hi - lo) / 2;
-              if (steps[mid].start <= it->launch_start)
+              if (items[g_array_index (from, guint, mid)].launch_start <= *record_start)
                 lo = mid + 1;
               else
                 hi = mid;
             }
-          if (lo > 0 && it->launch_start < steps[lo - 1].end)
-            steps[lo - 1].work_end = MAX (steps[lo - 1].work_end, it->end);
+          if (lo == 0)
+            continue;
+          dep.from_device = di;
+          dep.from_item = g_array_index (from, guint, lo - 1);
+          for (lo = 0, hi = to->len; lo < hi;)
+            {
+              guint mid = lo + (hi - lo) / 2;
+              if (items[g_array_index (to, guint, mid)].start < wait_start)
+                lo = mid + 1;
+              else
+                hi = mid;
+            }
+          if (lo == to->len)
+            continue;
+          dep.to_item = g_array_index (to, guint, lo);
+          add_dep (data, dep);
         }
+    }
+}
+
+/* Flows of the trace from work on one stream or engine to work on another. */
+static void
+collect_flow_deps (ChronoRankData *data)
+{
+  for (guint f = 0; f < chrono_trace_get_n_flows (data->trace); f++)
+    {
+      const ChronoFlow *flow = chrono_trace_get_flow (data->trace, f);
+      ChronoWorkDep dep = { .type = CHRONO_EDGE_FLOW };
+
+      if (flow->type == CHRONO_FLOW_LAUNCH || flow->from.track == flow->to.track)
+        continue;
+      if (chrono_rank_data_find_item (data, flow->from, &dep.from_device, &dep.from_item) &&
+          chrono_rank_data_find_item (data, flow->to, &dep.to_device, &dep.to_item))
+        add_dep (data, dep);
     }
 }
 
@@ -323,8 +561,13 @@ chrono_rank_data_new (ChronoTrace                 *trace,
   data->devices = g_array_new (FALSE, FALSE, sizeof (ChronoDeviceWork));
   data->syncs = g_array_new (FALSE, FALSE, sizeof (ChronoSyncWait));
   data->steps = g_array_new (FALSE, FALSE, sizeof (ChronoStep));
+  data->collectives = g_array_new (FALSE, FALSE, sizeof (ChronoWorkItem));
+  data->deps = g_array_new (FALSE, FALSE, sizeof (ChronoWorkDep));
+  data->deps_to = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) g_array_unref);
   collect_work (data);
   collect_host (data);
+  collect_event_waits (data);
+  collect_flow_deps (data);
   return data;
 }
 
@@ -338,10 +581,14 @@ chrono_rank_data_free (ChronoRankData *data)
         g_array_unref (g_array_index (d->streams, ChronoStreamWork, s).items);
       g_array_unref (d->streams);
       g_array_unref (d->items);
+      g_array_unref (d->busy);
     }
   g_array_unref (data->devices);
   g_array_unref (data->syncs);
   g_array_unref (data->steps);
+  g_array_unref (data->collectives);
+  g_array_unref (data->deps);
+  g_hash_table_unref (data->deps_to);
   g_clear_pointer (&data->flows_of, g_hash_table_unref);
   g_object_unref (data->trace);
   g_free (data);
@@ -406,5 +653,20 @@ chrono_intervals_overlap (GArray *a,
       else
         j++;
     }
+  return sum;
+}
+
+gint64
+chrono_intervals_length_in (GArray *intervals,
+                            gint64  start,
+                            gint64  end)
+{
+  const ChronoInterval *v = (const ChronoInterval *) intervals->data;
+  /* The first interval that ends after START. */
+  guint lo = chrono_lower_bound (v, intervals->len, sizeof *v, G_STRUCT_OFFSET (ChronoInterval, end), start + 1);
+  gint64 sum = 0;
+
+  for (guint i = lo; i < intervals->len && v[i].start < end; i++)
+    sum += MIN (v[i].end, end) - MAX (v[i].start, start);
   return sum;
 }

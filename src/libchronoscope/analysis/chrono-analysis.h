@@ -104,6 +104,7 @@ typedef struct {
 typedef struct {
   char    *name;               /* "ProfilerStep#12", or "trace" */
   guint32  trace;
+  guint32  track;              /* the step's host thread, or CHRONO_NO_TRACK */
   gint64   start_ns;
   gint64   end_ns;
   gint64   total_ns;
@@ -146,8 +147,8 @@ typedef struct {
 
 typedef struct {
   const char *id;              /* "gpu-idle-gap" */
-  const char *title;
-  const char *definition;
+  const char *title;           /* untranslated: show g_dgettext (GETTEXT_PACKAGE, title) */
+  const char *definition;      /* untranslated, likewise */
 } ChronoRule;
 
 /* Every rule the analysis knows, in a stable order. */
@@ -223,7 +224,8 @@ const ChronoFinding      *chrono_analysis_get_finding      (ChronoAnalysis *self
                                                             guint           index);
 
 /* The spans within MAX_HOPS edges of CENTRE (in either direction), at most
- * MAX_NODES of them, nearest first, with the edges between them. */
+ * MAX_NODES of them, nearest first, with the edges between them. The first
+ * call indexes the traces' flows: call it from one thread at a time. */
 ChronoSubgraph           *chrono_analysis_dup_neighbourhood (ChronoAnalysis *self,
                                                              ChronoNodeRef   centre,
                                                              guint           max_hops,

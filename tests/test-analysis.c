@@ -1,0 +1,854 @@
+/* test-analysis.c: the analyses on traces with planted bottlenecks of
+ * known size and place, on a clean trace, and on the real traces
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+#include <sys/wait.h>
+
+#include <glib/gstdio.h>
+
+#include "chrono-analysis.h"
+#include "chrono-loader.h"
+
+#define US 1000
+
+/* ------------------------------------------------------------------ */
+/* A small Kineto trace writer                                        */
+
+typedef struct {
+  GString *s;
+  gint64   corr;
+} Gen;
+
+static void
+gen_event (Gen        *g,
+           const char *cat,
+           const char *name,
+           int         pid,
+           int         tid,
+           gint64      ts_us,
+           gint64      dur_us,
+           const char *args)
+{
+  if (g->s->len > 16)
+    g_string_append (g->s, ",\n");
+  g_string_append_printf (g->s,
+                          "{\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,"
+                          "\"ts\":%" G_GINT64_FORMAT ",\"dur\":%" G_GINT64_FORMAT ",\"args\":{%s}}",
+                          cat, name, pid, tid, ts_us, dur_us, args);
+}
+
+/* A launch at LAUNCH_US of device work of category CAT on STREAM at
+ * START_US, with EXTRA args. */
+static void
+gen_work (Gen        *g,
+          const char *cat,
+          const char *name,
+          int         stream,
+          gint64      launch_us,
+          gint64      start_us,
+          gint64      dur_us,
+          const char *extra)
+{
+  g_autofree char *args = g_strdup_printf ("\"correlation\":%" G_GINT64_FORMAT ",\"stream\":%d,\"device\":0%s",
+                                           ++g->corr, stream, extra);
+  g_autofree char *rargs = g_strdup_printf ("\"correlation\":%" G_GINT64_FORMAT, g->corr);
+
+  gen_event (g, "cuda_runtime", strcmp (cat, "kernel") == 0 ? "cudaLaunchKernel" : "cudaMemcpyAsync",
+             100, 100, launch_us, 3, rargs);
+  gen_event (g, cat, name, 0, stream, start_us, dur_us, args);
+}
+
+static void
+gen_kernel (Gen        *g,
+            const char *name,
+            gint64      launch_us,
+            gint64      start_us,
+            gint64      dur_us)
+{
+  gen_work (g, "kernel", name, 7, launch_us, start_us, dur_us, "");
+}
+
+static void
+gen_step (Gen   *g,
+          guint  n,
+          gint64 start_us)
+{
+  g_autofree char *name = g_strdup_printf ("ProfilerStep#%u", n);
+  gen_event (g, "user_annotation", name, 100, 100, start_us, 1000, "");
+}
+
+/* A step of 20 back-to-back 49 µs kernels launched ahead, starting
+ * DELAY_US into the step. */
+static void
+gen_busy_step (Gen   *g,
+               guint  n,
+               gint64 delay_us)
+{
+  gint64 s = n * 1000;
+
+  gen_step (g, n, s);
+  for (int k = 0; k < 20; k++)
+    gen_kernel (g, "gemm", s + delay_us + 2 + 5 * k, s + delay_us + 10 + 50 * k, 49);
+}
+
+static ChronoTrace *
+gen_finish (Gen        *g,
+            const char *name,
+            int         rank)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  ChronoTrace *trace;
+
+  g_string_append (g->s, ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,\"args\":{\"name\":\"GPU 0\"}}");
+  g_string_append (g->s, ",\n{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":0,\"args\":{\"labels\":\"GPU 0\"}}");
+  g_string_append_printf (g->s, "],\"distributedInfo\":{\"rank\":%d,\"world_size\":2}}", rank);
+  bytes = g_string_free_to_bytes (g->s);
+  trace = chrono_trace_load_bytes (bytes, name, &error);
+  g_assert_no_error (error);
+  return trace;
+}
+
+static void
+gen_init (Gen *g)
+{
+  g->s = g_string_new ("{\"traceEvents\":[");
+  g->corr = 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+/* Invariants every result keeps, whatever the trace. */
+static void
+check_consistency (ChronoAnalysis *a)
+{
+  for (guint i = 0; i < chrono_analysis_get_n_breakdowns (a); i++)
+    {
+      const ChronoBreakdown *b = chrono_analysis_get_breakdown (a, i);
+
+      g_assert_cmpint (b->busy_ns + b->idle_ns, ==, b->end_ns - b->start_ns);
+      g_assert_cmpint (b->idle_ns, >=, 0);
+      g_assert_cmpint (b->compute_ns + b->communication_ns + b->memcpy_ns + b->memset_ns, >=, b->busy_ns);
+      g_assert_cmpint (b->overlap_ns, <=, MIN (b->compute_ns, b->communication_ns));
+      /* Gaps are counted once each, by the work that ends them. */
+      g_assert_cmpint (b->idle_host_wait_ns + b->idle_kernel_wait_ns + b->idle_other_ns, ==, b->idle_ns);
+    }
+  for (guint i = 0; i < chrono_analysis_get_n_paths (a); i++)
+    {
+      const ChronoCriticalPath *p = chrono_analysis_get_path (a, i);
+      gint64 sum = 0, at = p->start_ns;
+
+      for (guint c = 0; c < CHRONO_N_PATH_CATEGORIES; c++)
+        sum += p->by_category[c];
+      g_assert_cmpint (sum, ==, p->total_ns);
+      g_assert_cmpint (p->total_ns, ==, p->end_ns - p->start_ns);
+      for (guint k = 0; k < p->n_segments; k++)
+        {
+          g_assert_cmpint (p->segments[k].start_ns, ==, at);
+          g_assert_cmpint (p->segments[k].end_ns, >, p->segments[k].start_ns);
+          at = p->segments[k].end_ns;
+        }
+      g_assert_cmpint (at, ==, p->end_ns);
+    }
+  for (guint i = 0; i < chrono_analysis_get_n_findings (a); i++)
+    {
+      const ChronoFinding *f = chrono_analysis_get_finding (a, i);
+      g_assert_cmpint (f->end_ns, >=, f->start_ns);
+      g_assert_cmpint (f->time_lost_ns, >, 0);
+      if (f->n_tracks == 0)
+        g_test_message ("%s has no tracks", f->rule);
+      g_assert_cmpuint (f->n_tracks, >, 0);
+      if (i > 0)
+        g_assert_cmpint (f->time_lost_ns, <=, chrono_analysis_get_finding (a, i - 1)->time_lost_ns);
+    }
+}
+
+/* Runs the analyses and checks the invariants of the result. */
+static ChronoAnalysis *
+analyse (ChronoTrace **traces,
+         guint         n)
+{
+  g_autoptr(GError) error = NULL;
+  ChronoAnalysis *a = chrono_analysis_run (traces, n, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (a);
+  check_consistency (a);
+  return a;
+}
+
+static guint
+count_rule (ChronoAnalysis *a,
+            const char     *rule)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < chrono_analysis_get_n_findings (a); i++)
+    n += strcmp (chrono_analysis_get_finding (a, i)->rule, rule) == 0;
+  return n;
+}
+
+static const ChronoFinding *
+find_rule (ChronoAnalysis *a,
+           const char     *rule)
+{
+  for (guint i = 0; i < chrono_analysis_get_n_findings (a); i++)
+    if (strcmp (chrono_analysis_get_finding (a, i)->rule, rule) == 0)
+      return chrono_analysis_get_finding (a, i);
+  return NULL;
+}
+
+static void
+test_clean (void)
+{
+  Gen g;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoAnalysis) a = NULL;
+  const ChronoBreakdown *device;
+
+  gen_init (&g);
+  for (guint n = 0; n < 4; n++)
+    gen_busy_step (&g, n, 0);
+  trace = gen_finish (&g, "clean.json", 0);
+  a = analyse (&trace, 1);
+
+  for (guint i = 0; i < chrono_analysis_get_n_findings (a); i++)
+    g_test_message ("unexpected: %s", chrono_analysis_get_finding (a, i)->title);
+  g_assert_cmpuint (chrono_analysis_get_n_findings (a), ==, 0);
+
+  /* 80 kernels of 49 µs with 1 µs gaps between them. */
+  g_assert_cmpuint (chrono_analysis_get_n_breakdowns (a), ==, 2);
+  device = chrono_analysis_get_breakdown (a, 0);
+  g_assert_cmpuint (device->where.track, ==, CHRONO_NO_TRACK);
+  g_assert_cmpint (device->busy_ns, ==, 80 * 49 * US);
+  g_assert_cmpint (device->idle_ns, ==, 79 * US);
+  g_assert_cmpint (device->compute_ns, ==, device->busy_ns);
+  g_assert_cmpuint (device->n_kernels, ==, 80);
+
+  /* The path of each step is the device's work: its 20 kernels, and in
+   * later steps the first 9 µs, when the last kernel of the step before
+   * still runs. */
+  g_assert_cmpuint (chrono_analysis_get_n_paths (a), ==, 4);
+  for (guint i = 0; i < 4; i++)
+    {
+      const ChronoCriticalPath *p = chrono_analysis_get_path (a, i);
+      g_assert_cmpint (p->by_category[CHRONO_PATH_DEVICE_COMPUTE], ==, (20 * 49 + (i ? 9 : 0)) * US);
+      g_assert_cmpint (p->by_category[CHRONO_PATH_HOST_COMPUTE], <=, 2 * US);
+    }
+}
+
+static void
+test_planted_gap (void)
+{
+  Gen g;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoAnalysis) a = NULL;
+  const ChronoFinding *f;
+
+  gen_init (&g);
+  gen_busy_step (&g, 0, 0);
+  /* Step 1 loads data for 400 µs before it launches anything. */
+  gen_event (&g, "user_annotation", "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
+             100, 100, 1000, 400, "");
+  gen_busy_step (&g, 1, 400);
+  gen_busy_step (&g, 2, 0);
+  gen_busy_step (&g, 3, 0);
+  trace = gen_finish (&g, "gap.json", 0);
+  a = analyse (&trace, 1);
+
+  /* Step 0's work ends at 1009 µs, step 1's begins at 1410 µs. */
+  f = find_rule (a, "gpu-idle-gap");
+  g_assert_nonnull (f);
+  g_assert_cmpint (f->start_ns, ==, 1009 * US);
+  g_assert_cmpint (f->end_ns, ==, 1410 * US);
+  g_assert_cmpint (f->time_lost_ns, ==, 401 * US);
+  g_assert_nonnull (strstr (f->title, "cause: host"));
+  g_assert_cmpuint (count_rule (a, "gpu-idle-gap"), ==, 1);
+
+  f = find_rule (a, "data-loading");
+  g_assert_nonnull (f);
+  g_assert_cmpint (f->time_lost_ns, ==, 400 * US);
+  g_assert_cmpint (f->start_ns, ==, 1000 * US);
+  g_assert_cmpuint (count_rule (a, "data-loading"), ==, 1);
+
+  /* Step 1 lasts 1409 µs against a median of 1009 µs. */
+  f = find_rule (a, "slow-step");
+  g_assert_nonnull (f);
+  g_assert_cmpint (f->start_ns, ==, 1000 * US);
+  g_assert_cmpint (f->time_lost_ns, ==, 400 * US);
+
+  /* The idle device time shows as host wait in the breakdown. */
+  g_assert_cmpint (chrono_analysis_get_breakdown (a, 0)->idle_host_wait_ns, >=, 401 * US);
+}
+
+static void
+test_planted_launch_bound (void)
+{
+  Gen g;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoAnalysis) a = NULL;
+  const ChronoFinding *f;
+
+  gen_init (&g);
+  gen_busy_step (&g, 0, 0);
+  /* 30 kernels of 2 µs, launched every 20 µs: the device waits 18 µs
+   * for each. */
+  gen_step (&g, 1, 1000);
+  for (int k = 0; k < 30; k++)
+    gen_kernel (&g, "elementwise", 1010 + 20 * k, 1015 + 20 * k, 2);
+  trace = gen_finish (&g, "launch.json", 0);
+  a = analyse (&trace, 1);
+
+  f = find_rule (a, "launch-bound");
+  g_assert_nonnull (f);
+  g_assert_cmpuint (count_rule (a, "launch-bound"), ==, 1);
+  /* The run starts when step 0's work ends at 1009 µs: a gap of 6 µs
+   * before the first small kernel, then 29 of 18 µs. */
+  g_assert_cmpint (f->start_ns, ==, 1009 * US);
+  g_assert_cmpint (f->end_ns, ==, (1015 + 20 * 29 + 2) * US);
+  g_assert_cmpint (f->time_lost_ns, ==, (6 + 29 * 18) * US);
+  g_assert_cmpfloat (f->evidence[0].value, ==, 30);
+
+  /* The host paces step 1: its critical path is on the host. */
+  g_assert_cmpuint (chrono_analysis_get_n_paths (a), ==, 2);
+  f = find_rule (a, "host-bound");
+  g_assert_nonnull (f);
+  g_assert_cmpint (f->start_ns, ==, 1000 * US);
+  g_assert_cmpuint (count_rule (a, "host-bound"), ==, 1);
+}
+
+static void
+test_planted_sync (void)
+{
+  Gen g;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoAnalysis) a = NULL;
+  g_autoptr(ChronoSubgraph) graph = NULL;
+  const ChronoFinding *f;
+  gboolean sync_edge = FALSE;
+
+  gen_init (&g);
+  gen_busy_step (&g, 0, 0);
+  /* The host waits from 100 µs until the 20th kernel ends at 1009 µs. */
+  gen_event (&g, "cuda_runtime", "cudaDeviceSynchronize", 100, 100, 100, 910, "");
+  trace = gen_finish (&g, "sync.json", 0);
+  a = analyse (&trace, 1);
+
+  f = find_rule (a, "device-sync");
+  g_assert_nonnull (f);
+  g_assert_cmpint (f->start_ns, ==, 100 * US);
+  g_assert_cmpint (f->end_ns, ==, 1010 * US);
+  g_assert_cmpint (f->time_lost_ns, ==, 910 * US);
+  g_assert_true (f->has_node);
+
+  /* The call waited for the last kernel. */
+  graph = chrono_analysis_dup_neighbourhood (a, f->node, 1, 32);
+  for (guint i = 0; i < graph->edges->len; i++)
+    {
+      const ChronoGraphEdge *e = &g_array_index (graph->edges, ChronoGraphEdge, i);
+      const ChronoGraphNode *from = &g_array_index (graph->nodes, ChronoGraphNode, e->from);
+      if (e->type == CHRONO_EDGE_SYNC && e->to == 0)
+        {
+          g_assert_cmpint (from->end_ns, ==, 1009 * US);
+          sync_edge = TRUE;
+        }
+    }
+  g_assert_true (sync_edge);
+}
+
+static void
+test_neighbourhood (void)
+{
+  Gen g;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoAnalysis) a = NULL;
+  g_autoptr(ChronoSubgraph) graph = NULL;
+  guint kernel_track = G_MAXUINT;
+  guint seen[CHRONO_N_EDGE_TYPES] = { 0 };
+
+  gen_init (&g);
+  gen_busy_step (&g, 0, 0);
+  trace = gen_finish (&g, "graph.json", 0);
+  a = analyse (&trace, 1);
+
+  for (guint i = 0; i < chrono_trace_get_n_tracks (trace); i++)
+    if (chrono_trace_get_track (trace, i)->type == CHRONO_TRACK_STREAM)
+      kernel_track = i;
+  g_assert_cmpuint (kernel_track, !=, G_MAXUINT);
+
+  /* The fifth kernel: launched by a call, between two kernels. */
+  graph = chrono_analysis_dup_neighbourhood (a, (ChronoNodeRef) { 0, { kernel_track, 4 } }, 2, 50);
+  g_assert_cmpuint (graph->nodes->len, >, 3);
+  for (guint i = 0; i < graph->edges->len; i++)
+    {
+      const ChronoGraphEdge *e = &g_array_index (graph->edges, ChronoGraphEdge, i);
+      g_assert_cmpuint (e->from, <, graph->nodes->len);
+      g_assert_cmpuint (e->to, <, graph->nodes->len);
+      seen[e->type]++;
+    }
+  g_assert_cmpuint (seen[CHRONO_EDGE_LAUNCH], >=, 1);
+  g_assert_cmpuint (seen[CHRONO_EDGE_STREAM_ORDER], >=, 2);
+  /* Two hops reach the step that the launching call is nested in. */
+  g_assert_cmpuint (seen[CHRONO_EDGE_NESTING], >=, 1);
+  g_assert_true (g_array_index (graph->nodes, ChronoGraphNode, 0).on_critical_path);
+}
+
+static void
+test_straggler (void)
+{
+  ChronoTrace *traces[2];
+  g_autoptr(ChronoAnalysis) a = NULL;
+  const ChronoFinding *f;
+
+  for (int r = 0; r < 2; r++)
+    {
+      Gen g;
+      gen_init (&g);
+      for (guint n = 0; n < 3; n++)
+        {
+          gen_busy_step (&g, n, 0);
+          /* Rank 1 reaches each all-reduce 3 ms late. */
+          gen_kernel (&g, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", n * 1000 + 100,
+                      n * 1000 + 200 + r * 3000, 5);
+        }
+      traces[r] = gen_finish (&g, r ? "rank1.json" : "rank0.json", r);
+    }
+  a = analyse (traces, 2);
+
+  f = find_rule (a, "collective-straggler");
+  g_assert_nonnull (f);
+  g_assert_cmpuint (count_rule (a, "collective-straggler"), ==, 1);
+  g_assert_cmpuint (f->tracks[0].trace, ==, 1);
+  g_assert_cmpint (f->time_lost_ns, ==, 3 * 3000 * US);
+  g_object_unref (traces[0]);
+  g_object_unref (traces[1]);
+}
+
+static void
+test_planted_copies (void)
+{
+  Gen g;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoAnalysis) a = NULL;
+  const ChronoFinding *f;
+
+  gen_init (&g);
+  gen_busy_step (&g, 0, 0);
+  /* Step 1 copies 25 scalars of 64 bytes, 10 µs each, and computes nothing. */
+  gen_step (&g, 1, 1000);
+  for (int k = 0; k < 25; k++)
+    gen_work (&g, "gpu_memcpy", "Memcpy HtoD (Pinned -> Device)", 7, 1010 + 20 * k, 1012 + 20 * k, 10, ",\"bytes\":64");
+  /* A large copy is not small. */
+  gen_work (&g, "gpu_memcpy", "Memcpy HtoD (Pinned -> Device)", 7, 1600, 1602, 10, ",\"bytes\":1048576");
+  trace = gen_finish (&g, "copies.json", 0);
+  a = analyse (&trace, 1);
+
+  f = find_rule (a, "small-copies");
+  g_assert_nonnull (f);
+  g_assert_cmpint (f->time_lost_ns, ==, 250 * US);
+  g_assert_cmpint (f->start_ns, ==, 1012 * US);
+  g_assert_cmpint (f->end_ns, ==, (1012 + 20 * 24 + 10) * US);
+  g_assert_cmpfloat (f->evidence[0].value, ==, 25);
+
+  f = find_rule (a, "exposed-copies");
+  g_assert_nonnull (f);
+  g_assert_cmpint (f->time_lost_ns, ==, 260 * US);
+  g_assert_cmpint (chrono_analysis_get_breakdown (a, 0)->memcpy_ns, ==, 260 * US);
+}
+
+static void
+test_planted_collective_outlier (void)
+{
+  Gen g;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoAnalysis) a = NULL;
+  const ChronoFinding *f;
+
+  gen_init (&g);
+  /* Six all-reduces of 10 µs, one of them 50 µs. */
+  for (guint n = 0; n < 6; n++)
+    {
+      gen_busy_step (&g, n, 0);
+      gen_work (&g, "kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 8, n * 1000 + 100, n * 1000 + 200,
+                n == 4 ? 50 : 10, "");
+    }
+  trace = gen_finish (&g, "outlier.json", 0);
+  a = analyse (&trace, 1);
+
+  f = find_rule (a, "collective-outlier");
+  g_assert_nonnull (f);
+  g_assert_cmpuint (count_rule (a, "collective-outlier"), ==, 1);
+  g_assert_cmpint (f->start_ns, ==, 4200 * US);
+  g_assert_cmpint (f->end_ns, ==, 4250 * US);
+  g_assert_cmpint (f->time_lost_ns, ==, 40 * US);
+}
+
+static void
+test_planted_dependency (void)
+{
+  Gen g;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoAnalysis) a = NULL;
+  const ChronoFinding *f;
+  const ChronoCriticalPath *p;
+  gboolean crosses = FALSE;
+
+  gen_init (&g);
+  /* No step: the path covers the whole trace. Stream 7 computes until 600 µs; stream 8 runs 100–150 µs, then its
+   * next kernel, launched at 160 µs, depends on stream 7's and starts at
+   * 600 µs: it waited 440 µs from its launch at 160 µs. */
+  gen_kernel (&g, "producer", 10, 20, 580);
+  gen_work (&g, "kernel", "early", 8, 90, 100, 50, "");
+  gen_work (&g, "kernel", "consumer", 8, 160, 600, 100, "");
+  g_string_append (g.s, ",\n{\"ph\":\"s\",\"id\":77,\"pid\":0,\"tid\":7,\"ts\":599,\"cat\":\"dep\",\"name\":\"dep\"}");
+  g_string_append (g.s, ",\n{\"ph\":\"f\",\"bp\":\"e\",\"id\":77,\"pid\":0,\"tid\":8,\"ts\":600,\"cat\":\"dep\",\"name\":\"dep\"}");
+  trace = gen_finish (&g, "dependency.json", 0);
+  a = analyse (&trace, 1);
+
+  f = find_rule (a, "dependency-wait");
+  g_assert_nonnull (f);
+  g_assert_cmpint (f->start_ns, ==, 160 * US);
+  g_assert_cmpint (f->end_ns, ==, 600 * US);
+  g_assert_cmpint (f->time_lost_ns, ==, 440 * US);
+
+  /* The critical path goes from the consumer back to the producer. */
+  g_assert_cmpuint (chrono_analysis_get_n_paths (a), ==, 1);
+  p = chrono_analysis_get_path (a, 0);
+  g_assert_cmpstr (p->name, ==, "trace");
+  for (guint k = 0; k < p->n_segments; k++)
+    if (p->segments[k].has_node && p->segments[k].category == CHRONO_PATH_DEVICE_COMPUTE &&
+        p->segments[k].end_ns == 600 * US)
+      crosses = TRUE;
+  g_assert_true (crosses);
+}
+
+/* Only what falls in the range is analysed. */
+static void
+test_range (void)
+{
+  Gen g;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoAnalysis) a = NULL;
+  g_autoptr(GError) error = NULL;
+  ChronoAnalysisOptions options;
+  const ChronoBreakdown *device;
+
+  gen_init (&g);
+  gen_busy_step (&g, 0, 0);
+  gen_busy_step (&g, 1, 400);
+  gen_busy_step (&g, 2, 0);
+  gen_busy_step (&g, 3, 0);
+  trace = gen_finish (&g, "range.json", 0);
+
+  /* Step 3, after the planted gap. */
+  chrono_analysis_options_init (&options);
+  options.range_start_ns = 3000 * US;
+  options.range_end_ns = 4000 * US;
+  a = chrono_analysis_run (&trace, 1, &options, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_rule (a, "gpu-idle-gap"), ==, 0);
+  g_assert_cmpuint (count_rule (a, "slow-step"), ==, 0);
+  g_assert_cmpuint (chrono_analysis_get_n_paths (a), ==, 1);
+  g_assert_cmpstr (chrono_analysis_get_path (a, 0)->name, ==, "ProfilerStep#3");
+  device = chrono_analysis_get_breakdown (a, 0);
+  /* Work is cut at the range: step 2's last kernel runs until 3009 µs,
+   * step 3's last one from 3960 µs. */
+  g_assert_cmpint (device->start_ns, ==, 3000 * US);
+  g_assert_cmpint (device->end_ns, ==, 4000 * US);
+  g_assert_cmpint (device->busy_ns, ==, (9 + 19 * 49 + 40) * US);
+  g_clear_object (&a);
+
+  /* Inside one step, that step's path is cut to the range. */
+  options.range_start_ns = 2100 * US;
+  options.range_end_ns = 2200 * US;
+  a = chrono_analysis_run (&trace, 1, &options, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (chrono_analysis_get_n_paths (a), ==, 1);
+  g_assert_cmpstr (chrono_analysis_get_path (a, 0)->name, ==, "ProfilerStep#2");
+  g_assert_cmpint (chrono_analysis_get_path (a, 0)->start_ns, ==, 2100 * US);
+  g_assert_cmpint (chrono_analysis_get_path (a, 0)->end_ns, ==, 2200 * US);
+}
+
+/* The same without the flow: the trace does not say why the consumer
+ * waited, and the path infers the wait from the timing. */
+static void
+test_inferred_wait (void)
+{
+  Gen g;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoAnalysis) a = NULL;
+  const ChronoCriticalPath *p;
+
+  gen_init (&g);
+  gen_kernel (&g, "producer", 10, 20, 580);
+  gen_work (&g, "kernel", "early", 8, 90, 100, 50, "");
+  gen_work (&g, "kernel", "consumer", 8, 160, 600, 100, "");
+  trace = gen_finish (&g, "inferred.json", 0);
+  a = analyse (&trace, 1);
+
+  g_assert_cmpuint (count_rule (a, "dependency-wait"), ==, 0);
+  p = chrono_analysis_get_path (a, 0);
+  /* consumer 600–700, producer 20–600, its launch 10–13 and the wait for
+   * it 13–20, host before. */
+  g_assert_cmpint (p->by_category[CHRONO_PATH_DEVICE_COMPUTE], ==, 680 * US);
+  g_assert_cmpint (p->by_category[CHRONO_PATH_LAUNCH_OVERHEAD], ==, 10 * US);
+}
+
+/* HTA's event-sync trace: stream 24 waits (cudaStreamWaitEvent) for an
+ * event recorded on stream 20, so its next work (a memset) follows the
+ * kernel on stream 20. */
+static void
+test_event_wait (void)
+{
+  const char *dir = g_getenv ("CHRONO_TRACES_DIR");
+  g_autofree char *path = NULL;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoAnalysis) a = NULL;
+  guint waits = 0;
+
+  if (dir == NULL)
+    {
+      g_test_skip ("no real traces");
+      return;
+    }
+  path = g_build_filename (dir, "hta__cp_event_sync_multistream__event_sync_trace.json.gz", NULL);
+  trace = chrono_trace_load_file (path, NULL, NULL, NULL, NULL);
+  if (trace == NULL)
+    {
+      g_test_skip ("trace absent");
+      return;
+    }
+  a = analyse (&trace, 1);
+  for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
+    {
+      const ChronoTrack *t = chrono_trace_get_track (trace, ti);
+
+      if (t->type != CHRONO_TRACK_STREAM)
+        continue;
+      for (guint32 i = 0; i < t->n_spans; i++)
+        {
+          g_autoptr(ChronoSubgraph) graph = NULL;
+
+          if (t->kind[i] == CHRONO_KIND_SYNC)
+            continue;
+          graph = chrono_analysis_dup_neighbourhood (a, (ChronoNodeRef) { 0, { ti, i } }, 1, 64);
+          for (guint e = 0; e < graph->edges->len; e++)
+            {
+              const ChronoGraphEdge *edge = &g_array_index (graph->edges, ChronoGraphEdge, e);
+              const ChronoGraphNode *from = &g_array_index (graph->nodes, ChronoGraphNode, edge->from);
+              const ChronoGraphNode *to = &g_array_index (graph->nodes, ChronoGraphNode, edge->to);
+              const ChronoTrack *ft = chrono_trace_get_track (trace, from->ref.span.track);
+              const ChronoTrack *tt = chrono_trace_get_track (trace, to->ref.span.track);
+
+              if (edge->type != CHRONO_EDGE_EVENT_WAIT || edge->to != 0)
+                continue;
+              /* From work on stream 20 to later work on stream 24. */
+              g_assert_cmpint (ft->tid.value, ==, 20);
+              g_assert_cmpint (tt->tid.value, ==, 24);
+              g_assert_cmpint (from->end_ns, <=, to->start_ns);
+              waits++;
+            }
+        }
+    }
+  g_assert_cmpuint (waits, ==, 1);
+}
+
+/* Every real Kineto trace analyses with consistent results, and the
+ * JSON is the documented schema. */
+static void
+test_real_traces (void)
+{
+  const char *dir = g_getenv ("CHRONO_TRACES_DIR");
+  g_autoptr(GDir) d = NULL;
+  const char *name;
+  guint n = 0;
+
+  if (dir == NULL || (d = g_dir_open (dir, 0, NULL)) == NULL)
+    {
+      g_test_skip ("no real traces");
+      return;
+    }
+  while ((name = g_dir_read_name (d)))
+    {
+      g_autofree char *path = NULL;
+      g_autoptr(ChronoTrace) trace = NULL;
+      g_autoptr(ChronoAnalysis) a = NULL;
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autofree char *json = NULL;
+      g_autofree char *md = NULL;
+      JsonObject *root;
+
+      if (!g_str_has_prefix (name, "hta__") && !g_str_has_prefix (name, "kineto__") &&
+          !g_str_has_prefix (name, "param__"))
+        continue;
+      path = g_build_filename (dir, name, NULL);
+      trace = chrono_trace_load_file (path, NULL, NULL, NULL, NULL);
+      if (trace == NULL)
+        continue;
+      a = analyse (&trace, 1);
+        json = chrono_analysis_to_json (a);
+      g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
+      root = json_node_get_object (json_parser_get_root (parser));
+      g_assert_cmpstr (json_object_get_string_member (root, "schema"), ==, "chronoscope.analysis/1");
+      g_assert_true (json_object_has_member (root, "breakdown"));
+      g_assert_true (json_object_has_member (root, "critical_path"));
+      g_assert_true (json_object_has_member (root, "findings"));
+      md = chrono_analysis_to_markdown (a);
+      g_assert_true (g_str_has_prefix (md, "# Where the time goes"));
+      n++;
+    }
+  g_assert_cmpuint (n, >, 10);
+}
+
+static void
+run_cli_env (const char * const *args,
+             char              **envp,
+             int                *status,
+             char              **out,
+             char              **err)
+{
+  const char *cli = g_getenv ("CHRONO_CLI");
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  gint wait_status;
+
+  g_ptr_array_add (argv, (gpointer) cli);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
+                               out, err, &wait_status, &error));
+  g_assert_no_error (error);
+  *status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
+}
+
+static void
+run_cli (const char * const *args,
+         int                *status,
+         char              **out,
+         char              **err)
+{
+  run_cli_env (args, NULL, status, out, err);
+}
+
+/* The command line: both formats on a planted trace, and bad input. */
+static void
+test_cli (void)
+{
+  Gen g;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("chrono-analysis-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "gap.json", NULL);
+  g_autofree char *missing = g_build_filename (dir, "missing.json", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  char *out = NULL, *err = NULL;
+  int status;
+  JsonArray *findings;
+
+  if (g_getenv ("CHRONO_CLI") == NULL)
+    {
+      g_test_skip ("CHRONO_CLI not set");
+      return;
+    }
+  gen_init (&g);
+  gen_busy_step (&g, 0, 0);
+  gen_busy_step (&g, 1, 400);
+  g_string_append (g.s, "]}");
+  g_assert_true (g_file_set_contents (path, g.s->str, -1, NULL));
+  g_string_free (g.s, TRUE);
+
+  run_cli ((const char *[]) { "analyze", "--format", "json", path, NULL }, &status, &out, &err);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
+  findings = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "findings");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (findings, 0), "rule"), ==,
+                   "gpu-idle-gap");
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (findings, 0), "time_lost_ns"), ==,
+                   401 * US);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  run_cli ((const char *[]) { "analyze", path, NULL }, &status, &out, &err);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (strstr (out, "| gpu-idle-gap |"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  run_cli ((const char *[]) { "analyze", "--format", "xml", path, NULL }, &status, &out, &err);
+  g_assert_cmpint (status, ==, 2);
+  g_assert_nonnull (strstr (err, "xml"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  run_cli ((const char *[]) { "analyze", "--range", "5:3", path, NULL }, &status, &out, &err);
+  g_assert_cmpint (status, ==, 2);
+  g_assert_nonnull (strstr (err, "--range"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* Step 0 only: the gap after it is outside. */
+  run_cli ((const char *[]) { "analyze", "--format", "json", "--range", "0:1000000", path, NULL }, &status, &out, &err);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_null (strstr (out, "gpu-idle-gap"));
+  g_assert_nonnull (strstr (out, "ProfilerStep#0"));
+  g_assert_null (strstr (out, "ProfilerStep#1"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  run_cli ((const char *[]) { "analyze", missing, NULL }, &status, &out, &err);
+  g_assert_cmpint (status, ==, 1);
+  g_assert_nonnull (strstr (err, "missing.json"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* A threshold set in GSettings: no finding costs a second. */
+  if (g_getenv ("CHRONO_SCHEMA_DIR") != NULL)
+    {
+      g_autofree char *settings_dir = g_build_filename (dir, "glib-2.0", "settings", NULL);
+      g_autofree char *keyfile = g_build_filename (settings_dir, "keyfile", NULL);
+      g_auto(GStrv) envp = g_get_environ ();
+
+      g_assert_cmpint (g_mkdir_with_parents (settings_dir, 0700), ==, 0);
+      g_assert_true (g_file_set_contents (keyfile, "[io/github/chronoscope/Chronoscope/analysis]\n"
+                                                   "min-time-lost-us=uint32 1000000\n", -1, NULL));
+      envp = g_environ_setenv (envp, "GSETTINGS_SCHEMA_DIR", g_getenv ("CHRONO_SCHEMA_DIR"), TRUE);
+      envp = g_environ_setenv (envp, "GSETTINGS_BACKEND", "keyfile", TRUE);
+      envp = g_environ_setenv (envp, "XDG_CONFIG_HOME", dir, TRUE);
+      run_cli_env ((const char *[]) { "analyze", path, NULL }, envp, &status, &out, &err);
+      g_assert_cmpint (status, ==, 0);
+      g_assert_nonnull (strstr (out, "No bottleneck found."));
+      g_clear_pointer (&out, g_free);
+      g_clear_pointer (&err, g_free);
+      g_unlink (keyfile);
+      g_rmdir (settings_dir);
+      *strrchr (settings_dir, G_DIR_SEPARATOR) = '\0';
+      g_rmdir (settings_dir);
+    }
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/analysis/clean", test_clean);
+  g_test_add_func ("/analysis/planted-gap", test_planted_gap);
+  g_test_add_func ("/analysis/planted-launch-bound", test_planted_launch_bound);
+  g_test_add_func ("/analysis/planted-sync", test_planted_sync);
+  g_test_add_func ("/analysis/neighbourhood", test_neighbourhood);
+  g_test_add_func ("/analysis/straggler", test_straggler);
+  g_test_add_func ("/analysis/planted-copies", test_planted_copies);
+  g_test_add_func ("/analysis/planted-collective-outlier", test_planted_collective_outlier);
+  g_test_add_func ("/analysis/planted-dependency", test_planted_dependency);
+  g_test_add_func ("/analysis/inferred-wait", test_inferred_wait);
+  g_test_add_func ("/analysis/range", test_range);
+  g_test_add_func ("/analysis/event-wait", test_event_wait);
+  g_test_add_func ("/analysis/real-traces", test_real_traces);
+  g_test_add_func ("/analysis/cli", test_cli);
+  return g_test_run ();
+}
