@@ -371,7 +371,7 @@ fill_findings (ChronoFindingsPanel *self)
         n += g_str_equal (chrono_analysis_get_finding (self->analysis, i)->rule, rule[r].id);
       if (n > 0)
         {
-          g_autofree char *item = g_strdup_printf ("%s (%u)", rule[r].title, n);
+          g_autofree char *item = g_strdup_printf ("%s (%u)", g_dgettext (GETTEXT_PACKAGE, rule[r].title), n);
 
           gtk_string_list_append (rules, item);
           g_ptr_array_add (self->rule_ids, (gpointer) rule[r].id);
