@@ -166,10 +166,23 @@ assign_layers (ChronoGraphLayout      *self,
     }
 }
 
+static int
+compare_uint (gconstpointer a,
+              gconstpointer b,
+              gpointer      user_data)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return x < y ? -1 : (x > y);
+}
+
+/* Crossings between layers L and L + 1, counting inversions with a
+ * Fenwick TREE over the positions in L + 1; TARGETS is scratch space. */
 static guint64
 count_layer_crossings (ChronoGraphLayout *self,
                        guint              l,
-                       guint             *tree)
+                       guint             *tree,
+                       guint             *targets)
 {
   guint n_right = self->layer_start[l + 2] - self->layer_start[l + 1];
   guint64 crossings = 0;
@@ -180,19 +193,12 @@ count_layer_crossings (ChronoGraphLayout *self,
     {
       guint v = self->order[i];
       guint n = self->down_start[v + 1] - self->down_start[v];
-      guint targets[n > 0 ? n : 1];
 
       /* This vertex's segments in their own order: they share an end, so
        * they do not cross one another. */
       for (guint k = 0; k < n; k++)
         targets[k] = self->position[self->down[self->down_start[v] + k]];
-      for (guint k = 1; k < n; k++)
-        for (guint m = k; m > 0 && targets[m - 1] > targets[m]; m--)
-          {
-            guint t = targets[m];
-            targets[m] = targets[m - 1];
-            targets[m - 1] = t;
-          }
+      g_qsort_with_data (targets, n, sizeof (guint), compare_uint, NULL);
       /* Earlier segments that end below this one's end cross it. */
       for (guint k = 0; k < n; k++)
         {
@@ -216,10 +222,11 @@ guint64
 chrono_graph_layout_count_crossings (ChronoGraphLayout *self)
 {
   g_autofree guint *tree = g_new (guint, self->n_vertices + 1);
+  g_autofree guint *targets = g_new (guint, MAX (1, self->down_start[self->n_vertices]));
   guint64 crossings = 0;
 
   for (guint l = 0; l + 1 < self->n_layers; l++)
-    crossings += count_layer_crossings (self, l, tree);
+    crossings += count_layer_crossings (self, l, tree, targets);
   return crossings;
 }
 
