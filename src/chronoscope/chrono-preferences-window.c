@@ -90,6 +90,8 @@ create_row (ChronoPreferencesWindow *self,
   spin = gtk_spin_button_new_with_range (min, max, 1);
   gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
   gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
+  /* One width for all, so the units line up. */
+  gtk_editable_set_width_chars (GTK_EDITABLE (spin), 10);
   gtk_widget_set_name (spin, name);
   g_settings_bind (self->settings, name, spin, "value", G_SETTINGS_BIND_DEFAULT);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), spin);
