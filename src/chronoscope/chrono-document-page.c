@@ -10,7 +10,7 @@
 #include "chrono-document-page.h"
 #include "chrono-findings-panel.h"
 #include "chrono-format.h"
-#include "chrono-graph-view.h"
+#include "chrono-graph-pane.h"
 #include "chrono-loader.h"
 #include "chrono-span-details.h"
 #include "chrono-timeline.h"
@@ -223,118 +223,11 @@ span_activated_cb (ChronoTimeline    *timeline,
   chrono_span_details_show_span (details, &span);
 }
 
+/* The findings panel asked for a critical path as a graph. */
 static void
-show_neighbourhood_cb (ChronoTimeline  *timeline,
-                       guint            track,
-                       guint            index,
-                       ChronoGraphView *graph)
+path_graph_requested_cb (ChronoDocumentPage *self)
 {
-  ChronoNodeRef node = { 0, { track, index } };
-
-  chrono_graph_view_set_selection (graph, &node);
-  if (chrono_graph_view_get_analysis (graph) != NULL)
-    chrono_graph_view_show_neighbourhood (graph, node);
-}
-
-static void
-analysis_changed_cb (ChronoFindingsPanel *panel,
-                     GParamSpec          *pspec,
-                     ChronoGraphView     *graph)
-{
-  ChronoTimeline *timeline = NULL;
-  ChronoSpanRef span;
-
-  g_object_get (panel, "timeline", &timeline, NULL);
-  chrono_graph_view_set_analysis (graph, chrono_findings_panel_get_analysis (panel));
-  if (chrono_timeline_get_selection (timeline, &span))
-    show_neighbourhood_cb (timeline, span.track, span.index, graph);
-  g_object_unref (timeline);
-}
-
-/* A node clicked in the graph is selected in the timeline, and brought
- * into view if it is not. */
-static void
-node_activated_cb (ChronoGraphView *graph,
-                   guint            trace,
-                   guint            track,
-                   guint            index,
-                   ChronoTimeline  *timeline)
-{
-  ChronoViewport *viewport = chrono_timeline_get_viewport (timeline);
-  const ChronoTrack *t = chrono_trace_get_track (chrono_timeline_get_trace (timeline), track);
-  ChronoSpanRef span = { track, index };
-  gint64 end = t->start[index] + t->dur[index];
-
-  if (trace != 0)
-    return;
-  if (t->start[index] < chrono_viewport_get_start_ns (viewport) || end > chrono_viewport_get_end_ns (viewport))
-    chrono_viewport_zoom_to_range (viewport, t->start[index] - 4 * MAX (t->dur[index], 1000),
-                                   end + 4 * MAX (t->dur[index], 1000));
-  chrono_timeline_scroll_to_track (timeline, track);
-  chrono_timeline_select (timeline, &span);
-  g_signal_emit_by_name (timeline, "span-activated", track, index);
-}
-
-static void
-path_graph_requested_cb (ChronoFindingsPanel *panel,
-                         guint                path,
-                         ChronoGraphView     *graph)
-{
-  GtkWidget *page = gtk_widget_get_ancestor (GTK_WIDGET (graph), CHRONO_TYPE_DOCUMENT_PAGE);
-
-  chrono_graph_view_show_path (graph, path);
-  chrono_document_page_set_show_graph (CHRONO_DOCUMENT_PAGE (page), TRUE);
-}
-
-static gboolean
-graph_title_cb (GBinding     *binding,
-                const GValue *from,
-                GValue       *to,
-                gpointer      user_data)
-{
-  const char *title = g_value_get_string (from);
-
-  g_value_set_string (to, title != NULL ? title : _("Dependencies"));
-  return TRUE;
-}
-
-/* The graph of dependencies, with the number of hops it reaches. */
-static GtkWidget *
-create_graph_pane (ChronoDocumentPage *self,
-                   GtkWidget          *graph)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *title = gtk_label_new (NULL);
-  GtkWidget *legend = gtk_label_new (NULL);
-  GtkWidget *hops_label = gtk_label_new_with_mnemonic (_("_Hops"));
-  GtkWidget *hops = gtk_spin_button_new_with_range (1, 8, 1);
-
-  gtk_widget_add_css_class (title, "heading");
-  gtk_widget_set_hexpand (title, TRUE);
-  gtk_label_set_xalign (GTK_LABEL (title), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_MIDDLE);
-  g_object_bind_property_full (graph, "title", title, "label", G_BINDING_SYNC_CREATE,
-                               graph_title_cb, NULL, NULL, NULL);
-  gtk_label_set_use_markup (GTK_LABEL (legend), TRUE);
-  gtk_label_set_wrap (GTK_LABEL (legend), TRUE);
-  gtk_label_set_justify (GTK_LABEL (legend), GTK_JUSTIFY_RIGHT);
-  gtk_widget_add_css_class (legend, "caption");
-  g_object_bind_property (graph, "legend", legend, "label", G_BINDING_SYNC_CREATE);
-  gtk_label_set_mnemonic_widget (GTK_LABEL (hops_label), hops);
-  g_object_bind_property (graph, "hops", hops, "value", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  gtk_box_append (GTK_BOX (bar), title);
-  gtk_box_append (GTK_BOX (bar), legend);
-  gtk_box_append (GTK_BOX (bar), hops_label);
-  gtk_box_append (GTK_BOX (bar), hops);
-  gtk_widget_add_css_class (bar, "toolbar");
-  gtk_box_append (GTK_BOX (box), bar);
-  gtk_widget_set_vexpand (graph, TRUE);
-  /* Room for a few columns of nodes and the legend. */
-  gtk_widget_set_size_request (graph, -1, 260);
-  gtk_box_append (GTK_BOX (box), graph);
-  g_object_bind_property (self, "show-graph", box, "visible", G_BINDING_SYNC_CREATE);
-  return box;
+  chrono_document_page_set_show_graph (self, TRUE);
 }
 
 /* The findings on the left; the timeline with the details of the
@@ -346,7 +239,7 @@ create_timeline_view (ChronoDocumentPage *self)
   GtkWidget *details = chrono_span_details_new (CHRONO_TIMELINE (timeline));
   GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
   GtkWidget *panel = chrono_findings_panel_new (CHRONO_TIMELINE (timeline));
-  GtkWidget *graph = chrono_graph_view_new ();
+  GtkWidget *graph = chrono_graph_pane_new (CHRONO_TIMELINE (timeline), CHRONO_FINDINGS_PANEL (panel));
   GtkWidget *vertical = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
   GtkWidget *outer = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
 
@@ -360,14 +253,11 @@ create_timeline_view (ChronoDocumentPage *self)
   gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
   gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
 
-  g_object_bind_property (adw_style_manager_get_default (), "dark",
-                          graph, "dark", G_BINDING_SYNC_CREATE);
-  g_signal_connect_object (panel, "notify::analysis", G_CALLBACK (analysis_changed_cb), graph, 0);
-  g_signal_connect_object (panel, "path-graph-requested", G_CALLBACK (path_graph_requested_cb), graph, 0);
-  g_signal_connect_object (timeline, "span-activated", G_CALLBACK (show_neighbourhood_cb), graph, 0);
-  g_signal_connect_object (graph, "node-activated", G_CALLBACK (node_activated_cb), timeline, 0);
+  g_signal_connect_object (panel, "path-graph-requested", G_CALLBACK (path_graph_requested_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_object_bind_property (self, "show-graph", graph, "visible", G_BINDING_SYNC_CREATE);
   gtk_paned_set_start_child (GTK_PANED (vertical), paned);
-  gtk_paned_set_end_child (GTK_PANED (vertical), create_graph_pane (self, graph));
+  gtk_paned_set_end_child (GTK_PANED (vertical), graph);
   gtk_paned_set_resize_end_child (GTK_PANED (vertical), FALSE);
   gtk_paned_set_shrink_end_child (GTK_PANED (vertical), FALSE);
   gtk_paned_set_shrink_start_child (GTK_PANED (vertical), FALSE);
