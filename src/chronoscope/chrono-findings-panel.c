@@ -882,10 +882,7 @@ chrono_findings_panel_constructed (GObject *object)
     }
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
                            G_CALLBACK (dark_changed_cb), self, G_CONNECT_SWAPPED);
-  /* After the first frame of the new page: the worker would compete with
-   * it for the processor. */
-  gtk_spinner_set_spinning (self->spinner, TRUE);
-  self->rerun_id = g_idle_add (rerun_cb, self);
+  start_analysis (self);
 }
 
 static void
