@@ -26,6 +26,8 @@
 /* Below this scale names would be unreadable: boxes only. */
 #define TEXT_MIN_SCALE  0.45
 #define PAD             8.0
+/* A press that moves further than this is a drag, not a click. */
+#define DRAG_SLOP_PX    4.0
 /* The whole graph is shown at first if it fits at this scale. */
 #define FIT_MIN_SCALE   0.7
 
@@ -53,6 +55,7 @@ struct _ChronoGraphView
   double             pointer_y;
   double             drag_x;
   double             drag_y;
+  gboolean           dragged;   /* the pointer moved since it was pressed */
 };
 
 G_DEFINE_FINAL_TYPE (ChronoGraphView, chrono_graph_view, GTK_TYPE_WIDGET)
@@ -303,8 +306,11 @@ draw_edges (ChronoGraphView *self,
       if (p == NULL)
         continue;
       get_edge_color (self, edge->type, &color);
+      /* Long edges fainter: they run in bundles past the nodes between. */
+      if (n > 2)
+        color.alpha = 0.4;
       gdk_cairo_set_source_rgba (cr, &color);
-      cairo_set_line_width (cr, MAX (1.5, 1.0 / self->scale));
+      cairo_set_line_width (cr, MAX (n > 2 ? 1.0 : 1.5, 1.0 / self->scale));
       if (edge->type == EDGE_PATH_WAIT)
         cairo_set_dash (cr, (double[]) { 5, 4 }, 2, 0);
       else
@@ -567,6 +573,7 @@ drag_begin_cb (GtkGestureDrag  *gesture,
 {
   self->drag_x = 0;
   self->drag_y = 0;
+  self->dragged = FALSE;
 }
 
 static void
@@ -578,6 +585,7 @@ drag_update_cb (GtkGestureDrag  *gesture,
   pan (self, offset_x - self->drag_x, offset_y - self->drag_y);
   self->drag_x = offset_x;
   self->drag_y = offset_y;
+  self->dragged |= fabs (offset_x) + fabs (offset_y) > DRAG_SLOP_PX;
 }
 
 /* On release, so that a drag that starts on a node only pans. */
@@ -591,7 +599,7 @@ click_released_cb (GtkGestureClick *gesture,
   guint index;
 
   gtk_widget_grab_focus (GTK_WIDGET (self));
-  if (n_press == 1 && hit_test (self, x, y, &index))
+  if (n_press == 1 && !self->dragged && hit_test (self, x, y, &index))
     {
       const ChronoGraphNode *node = &g_array_index (self->graph->nodes, ChronoGraphNode, index);
 
