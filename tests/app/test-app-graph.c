@@ -102,9 +102,9 @@ test_graph (void)
   ChronoAnalysis *analysis;
   ChronoSpanRef kernel, selected;
   ChronoNodeRef centre, clicked_ref;
-  GtkGesture *click = NULL;
+  GtkGesture *click = NULL, *drag = NULL;
   GListModel *controllers;
-  graphene_rect_t area, zoomed;
+  graphene_rect_t area, zoomed, before;
   guint clicked = G_MAXUINT;
 
   page = chrono_window_open_file (window, file);
@@ -167,8 +167,30 @@ test_graph (void)
       if (GTK_IS_GESTURE_CLICK (controller))
         click = GTK_GESTURE (controller);
     }
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && drag == NULL; i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_GESTURE_DRAG (controller))
+        drag = GTK_GESTURE (controller);
+    }
   g_object_unref (controllers);
   g_assert_nonnull (click);
+  g_assert_nonnull (drag);
+
+  /* A drag pans, and its release on a node selects nothing. */
+  chrono_graph_view_get_node_area (graph, 0, &before);
+  g_signal_emit_by_name (drag, "drag-begin", area.origin.x + 2, area.origin.y + 2);
+  g_signal_emit_by_name (drag, "drag-update", -30.0, 10.0);
+  chrono_graph_view_get_node_area (graph, 0, &zoomed);
+  g_assert_cmpfloat_with_epsilon (zoomed.origin.x, before.origin.x - 30, 1e-6);
+  g_assert_cmpfloat_with_epsilon (zoomed.origin.y, before.origin.y + 10, 1e-6);
+  g_signal_emit_by_name (click, "released", 1, area.origin.x - 28, area.origin.y + 12);
+  g_assert_true (chrono_timeline_get_selection (timeline, &selected));
+  g_assert_cmpuint (selected.index, ==, kernel.index);
+  g_signal_emit_by_name (drag, "drag-update", 0.0, 0.0);
+  g_signal_emit_by_name (drag, "drag-begin", 0.0, 0.0);
+  chrono_graph_view_get_node_area (graph, clicked, &area);
   g_signal_emit_by_name (click, "released", 1, area.origin.x + area.size.width / 2,
                          area.origin.y + area.size.height / 2);
   g_assert_true (chrono_timeline_get_selection (timeline, &selected));
