@@ -750,18 +750,37 @@ fill_paths (ChronoFindingsPanel *self)
 
 /* Running the analysis */
 
+typedef struct
+{
+  ChronoAnalysisOptions  options;
+  ChronoTrace           *trace;  /* let go of on the worker thread */
+} AnalysisJob;
+
+static void
+analysis_job_free (gpointer data)
+{
+  AnalysisJob *job = data;
+
+  g_clear_object (&job->trace);
+  g_free (job);
+}
+
 static void
 analysis_thread (GTask        *task,
                  gpointer      source_object,
                  gpointer      task_data,
                  GCancellable *cancellable)
 {
-  ChronoTrace *trace = g_object_get_data (G_OBJECT (task), "trace");
-  const ChronoAnalysisOptions *options = task_data;
+  AnalysisJob *job = task_data;
   GError *error = NULL;
   ChronoAnalysis *analysis;
 
-  analysis = chrono_analysis_run (&trace, 1, options, cancellable, &error);
+  analysis = chrono_analysis_run (&job->trace, 1, &job->options, cancellable, &error);
+  /* The page may have closed meanwhile: the last reference to a large
+   * trace is dropped here, where freeing it stalls no frame. */
+  if (analysis != NULL && g_cancellable_set_error_if_cancelled (cancellable, &error))
+    g_clear_object (&analysis);
+  g_clear_object (&job->trace);
   if (analysis != NULL)
     g_task_return_pointer (task, analysis, g_object_unref);
   else
@@ -783,12 +802,15 @@ analysis_done_cb (GObject      *source_object,
                   GAsyncResult *result,
                   gpointer      user_data)
 {
-  g_autoptr(ChronoFindingsPanel) self = user_data;
+  GWeakRef *panel_ref = user_data;
+  g_autoptr(ChronoFindingsPanel) self = g_weak_ref_get (panel_ref);
   g_autoptr(GError) error = NULL;
   g_autoptr(ChronoAnalysis) analysis = g_task_propagate_pointer (G_TASK (result), &error);
 
+  g_weak_ref_clear (panel_ref);
+  g_free (panel_ref);
   /* A newer run, or the panel going away, cancelled this one. */
-  if (g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))))
+  if (self == NULL || g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))))
     return;
   g_clear_object (&self->cancellable);
 
@@ -813,25 +835,26 @@ static void
 start_analysis (ChronoFindingsPanel *self)
 {
   g_autoptr(GTask) task = NULL;
-  ChronoAnalysisOptions *options = g_new (ChronoAnalysisOptions, 1);
+  GWeakRef *panel_ref;
+  AnalysisJob *job;
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   if (get_trace (self) == NULL)
-    {
-      g_free (options);
-      return;
-    }
+    return;
 
-  chrono_analysis_options_init (options);
-  chrono_analysis_settings_read (self->settings, &options->thresholds);
+  job = g_new0 (AnalysisJob, 1);
+  job->trace = g_object_ref (get_trace (self));
+  chrono_analysis_options_init (&job->options);
+  chrono_analysis_settings_read (self->settings, &job->options.thresholds);
   self->cancellable = g_cancellable_new ();
-  /* The panel rides in user_data so that its last reference is never
-   * dropped on the worker thread. */
-  task = g_task_new (NULL, self->cancellable, analysis_done_cb, g_object_ref (self));
+  /* Only a weak reference: a closed page goes at once, with its trace,
+   * rather than when the worker notices it was cancelled. */
+  panel_ref = g_new0 (GWeakRef, 1);
+  g_weak_ref_init (panel_ref, self);
+  task = g_task_new (NULL, self->cancellable, analysis_done_cb, panel_ref);
   g_task_set_source_tag (task, start_analysis);
-  g_task_set_task_data (task, options, g_free);
-  g_object_set_data_full (G_OBJECT (task), "trace", g_object_ref (get_trace (self)), g_object_unref);
+  g_task_set_task_data (task, job, analysis_job_free);
   set_analysing (self, TRUE);
   g_task_run_in_thread (task, analysis_thread);
 }

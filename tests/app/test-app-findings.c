@@ -228,7 +228,8 @@ test_findings (void)
   app_test_close_all_tabs (window);
 }
 
-/* Closing the tab while the analysis runs cancels it; nothing is left. */
+/* Closing the tab while the analysis runs: the panel goes with it, and
+ * nothing is left once the worker has stopped. */
 static void
 test_close_while_analysing (void)
 {
@@ -242,7 +243,7 @@ test_close_while_analysing (void)
   panel = CHRONO_FINDINGS_PANEL (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_FINDINGS_PANEL));
   g_weak_ref_init (&panel_ref, panel);
   app_test_close_all_tabs (window);
-  /* The worker thread lets go of the panel once it has stopped. */
+  /* The worker holds no reference to the panel. */
   for (guint i = 0; i < 3000; i++)
     {
       g_autoptr(GObject) alive = g_weak_ref_get (&panel_ref);
