@@ -702,6 +702,79 @@ test_real_traces (void)
   g_assert_cmpuint (n, >, 10);
 }
 
+/* The 8-rank DLRM set analysed as one job: every rank has its rows, and a
+ * collective kernel's neighbourhood reaches its peer on every other rank. */
+static void
+test_real_ranks (void)
+{
+  const char *dir = g_getenv ("CHRONO_TRACES_DIR");
+  g_autoptr(GPtrArray) traces = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(ChronoAnalysis) a = NULL;
+  g_autoptr(ChronoSubgraph) graph = NULL;
+  g_autoptr(GDir) d = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+  guint seen_traces = 0, peers = 0;
+  ChronoTrace *first;
+  ChronoNodeRef nccl = { G_MAXUINT32, { 0, 0 } };
+
+  if (dir == NULL || (d = g_dir_open (dir, 0, NULL)) == NULL)
+    {
+      g_test_skip ("no real traces");
+      return;
+    }
+  while ((name = g_dir_read_name (d)))
+    if (g_str_has_prefix (name, "param__dlrm_8rank__"))
+      g_ptr_array_add (names, g_build_filename (dir, name, NULL));
+  if (names->len != 8)
+    {
+      g_test_skip ("the 8-rank set is not complete");
+      return;
+    }
+  g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
+  for (guint i = 0; i < names->len; i++)
+    {
+      ChronoTrace *t = chrono_trace_load_file (names->pdata[i], NULL, NULL, NULL, NULL);
+      g_assert_nonnull (t);
+      g_ptr_array_add (traces, t);
+    }
+  a = analyse ((ChronoTrace **) traces->pdata, traces->len);
+
+  for (guint i = 0; i < chrono_analysis_get_n_breakdowns (a); i++)
+    seen_traces |= 1u << chrono_analysis_get_breakdown (a, i)->where.trace;
+  g_assert_cmpuint (seen_traces, ==, 0xff);
+  g_assert_cmpuint (chrono_analysis_get_n_paths (a), ==, 8);
+
+  first = traces->pdata[0];
+  for (guint ti = 0; ti < chrono_trace_get_n_tracks (first) && nccl.trace == G_MAXUINT32; ti++)
+    {
+      const ChronoTrack *t = chrono_trace_get_track (first, ti);
+      for (guint32 i = 0; i < t->n_spans && t->type == CHRONO_TRACK_STREAM; i++)
+        if (t->kind[i] == CHRONO_KIND_COLLECTIVE)
+          {
+            nccl = (ChronoNodeRef) { 0, { ti, i } };
+            break;
+          }
+    }
+  g_assert_cmpuint (nccl.trace, ==, 0);
+  graph = chrono_analysis_dup_neighbourhood (a, nccl, 1, 64);
+  for (guint e = 0; e < graph->edges->len; e++)
+    {
+      const ChronoGraphEdge *edge = &g_array_index (graph->edges, ChronoGraphEdge, e);
+      const ChronoGraphNode *to = &g_array_index (graph->nodes, ChronoGraphNode, edge->to);
+      ChronoTrace *peer;
+
+      if (edge->type != CHRONO_EDGE_COLLECTIVE || edge->from != 0)
+        continue;
+      peer = traces->pdata[to->ref.trace];
+      g_assert_cmpuint (to->ref.trace, !=, 0);
+      g_assert_cmpint (chrono_trace_get_track (peer, to->ref.span.track)->kind[to->ref.span.index], ==,
+                       CHRONO_KIND_COLLECTIVE);
+      peers++;
+    }
+  g_assert_cmpuint (peers, ==, 7);
+}
+
 static void
 run_cli_env (const char * const *args,
              char              **envp,
@@ -849,6 +922,7 @@ main (int    argc,
   g_test_add_func ("/analysis/range", test_range);
   g_test_add_func ("/analysis/event-wait", test_event_wait);
   g_test_add_func ("/analysis/real-traces", test_real_traces);
+  g_test_add_func ("/analysis/real-ranks", test_real_ranks);
   g_test_add_func ("/analysis/cli", test_cli);
   return g_test_run ();
 }

@@ -37,6 +37,18 @@ track_name (ChronoAnalysis *self,
   return chrono_trace_get_string (trace, chrono_trace_get_track (trace, ref.track)->display_name);
 }
 
+/* A device row is followed by its streams: the device is their process. */
+static const char *
+device_name (ChronoAnalysis *self,
+             guint           row)
+{
+  const ChronoBreakdown *stream = chrono_analysis_get_breakdown (self, row + 1);
+  ChronoTrace *trace = chrono_analysis_get_trace (self, stream->where.trace);
+  const ChronoTrack *t = chrono_trace_get_track (trace, stream->where.track);
+
+  return chrono_trace_get_string (trace, chrono_trace_get_process (trace, t->process)->display_name);
+}
+
 static void
 add_track (JsonBuilder    *b,
            ChronoAnalysis *self,
@@ -265,7 +277,7 @@ chrono_analysis_to_markdown (ChronoAnalysis *self)
     {
       const ChronoBreakdown *r = chrono_analysis_get_breakdown (self, i);
       g_autofree char *name = r->where.track == CHRONO_NO_TRACK
-                              ? g_strdup_printf (_("**device %d**"), r->device)
+                              ? g_strdup_printf ("**%s**", device_name (self, i))
                               : g_strdup_printf ("  %s", track_name (self, r->where));
       gint64 values[] = { r->end_ns - r->start_ns, r->busy_ns, r->compute_ns, r->communication_ns,
                           r->memcpy_ns + r->memset_ns, r->idle_ns, r->idle_host_wait_ns,
