@@ -126,7 +126,6 @@ chrono_preferences_window_constructed (GObject *object)
   ChronoPreferencesWindow *self = CHRONO_PREFERENCES_WINDOW (object);
   g_autoptr(GSettingsSchema) schema = NULL;
   g_auto(GStrv) keys = NULL;
-  GtkWidget *reset;
 
   G_OBJECT_CLASS (chrono_preferences_window_parent_class)->constructed (object);
 
@@ -135,12 +134,6 @@ chrono_preferences_window_constructed (GObject *object)
   g_qsort_with_data (keys, g_strv_length (keys), sizeof (char *), compare_summaries, schema);
   for (guint i = 0; keys[i]; i++)
     adw_preferences_group_add (self->thresholds_group, create_row (self, schema, keys[i]));
-
-  reset = gtk_button_new_with_mnemonic (_("_Reset"));
-  gtk_widget_set_valign (reset, GTK_ALIGN_CENTER);
-  gtk_widget_set_tooltip_text (reset, _("Reset Every Threshold to Its Default"));
-  g_signal_connect_object (reset, "clicked", G_CALLBACK (reset_clicked_cb), self, G_CONNECT_SWAPPED);
-  adw_preferences_group_set_header_suffix (self->thresholds_group, reset);
 }
 
 static void
@@ -148,6 +141,7 @@ chrono_preferences_window_dispose (GObject *object)
 {
   ChronoPreferencesWindow *self = CHRONO_PREFERENCES_WINDOW (object);
 
+  gtk_widget_dispose_template (GTK_WIDGET (self), CHRONO_TYPE_PREFERENCES_WINDOW);
   g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (chrono_preferences_window_parent_class)->dispose (object);
@@ -184,22 +178,17 @@ chrono_preferences_window_class_init (ChronoPreferencesWindowClass *klass)
     g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
                          G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (GTK_WIDGET_CLASS (klass),
+                                               "/io/github/chronoscope/Chronoscope/chrono-preferences-window.ui");
+  gtk_widget_class_bind_template_child (GTK_WIDGET_CLASS (klass), ChronoPreferencesWindow, thresholds_group);
+  gtk_widget_class_bind_template_callback (GTK_WIDGET_CLASS (klass), reset_clicked_cb);
 }
 
 static void
 chrono_preferences_window_init (ChronoPreferencesWindow *self)
 {
-  AdwPreferencesPage *page = ADW_PREFERENCES_PAGE (adw_preferences_page_new ());
-
-  adw_preferences_page_set_title (page, _("Analysis"));
-  adw_preferences_page_set_icon_name (page, "utilities-system-monitor-symbolic");
-  self->thresholds_group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
-  adw_preferences_group_set_title (self->thresholds_group, _("Bottleneck Thresholds"));
-  adw_preferences_group_set_description (self->thresholds_group,
-                                         _("When the analysis reports a bottleneck. Open traces are analysed again as you change them."));
-  adw_preferences_page_add (page, self->thresholds_group);
-  adw_preferences_window_add (ADW_PREFERENCES_WINDOW (self), page);
-  gtk_window_set_default_size (GTK_WINDOW (self), 720, 640);
+  gtk_widget_init_template (GTK_WIDGET (self));
 }
 
 GtkWidget *
