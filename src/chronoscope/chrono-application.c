@@ -11,6 +11,7 @@
 
 #include "chrono-application.h"
 #include "chrono-example-trace.h"
+#include "chrono-preferences-window.h"
 #include "chrono-window.h"
 
 struct _ChronoApplication
@@ -225,6 +226,20 @@ about_action (GSimpleAction *action,
 }
 
 static void
+preferences_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  ChronoApplication *self = user_data;
+  GtkWindow *window = GTK_WINDOW (get_window (self));
+  GtkWidget *preferences = chrono_preferences_window_new (self->settings);
+
+  gtk_window_set_transient_for (GTK_WINDOW (preferences), window);
+  gtk_window_set_application (GTK_WINDOW (preferences), GTK_APPLICATION (self));
+  gtk_window_present (GTK_WINDOW (preferences));
+}
+
+static void
 shortcuts_action (GSimpleAction *action,
                   GVariant      *parameter,
                   gpointer       user_data)
@@ -246,6 +261,7 @@ chrono_application_startup (GApplication *application)
     { .name = "quit", .activate = quit_action },
     { .name = "about", .activate = about_action },
     { .name = "shortcuts", .activate = shortcuts_action },
+    { .name = "preferences", .activate = preferences_action },
   };
   static const struct {
     const char *action;
@@ -259,6 +275,7 @@ chrono_application_startup (GApplication *application)
     { "win.find", { "<Control>f", NULL } },
     { "win.find-next", { "F3", "<Control>g", NULL } },
     { "win.find-previous", { "<Shift>F3", "<Control><Shift>g", NULL } },
+    { "app.preferences", { "<Control>comma", NULL } },
   };
 
   G_APPLICATION_CLASS (chrono_application_parent_class)->startup (application);
@@ -268,6 +285,9 @@ chrono_application_startup (GApplication *application)
     gtk_application_set_accels_for_action (GTK_APPLICATION (self), accels[i].action, accels[i].accels);
 
   init_settings (self);
+  /* Without the settings schema there is nothing to set. */
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "preferences")),
+                               self->settings != NULL);
 }
 
 static void

@@ -8,7 +8,9 @@
 #include <glib/gi18n.h>
 
 #include "chrono-document-page.h"
+#include "chrono-findings-panel.h"
 #include "chrono-format.h"
+#include "chrono-graph-pane.h"
 #include "chrono-loader.h"
 #include "chrono-timeline-view.h"
 #include "chrono-trace-set.h"
@@ -52,6 +54,10 @@ struct _ChronoDocumentPage
   GtkMenuButton       *tracks_button;
   ChronoTimelineView  *timeline_view;
   GtkToggleButton     *all_flows_button;
+
+  /* The analysis beside the timeline, and the graph below it. */
+  gboolean             show_findings;
+  gboolean             show_graph;
 };
 
 G_DEFINE_ENUM_TYPE (ChronoDocumentState, chrono_document_state,
@@ -67,6 +73,8 @@ enum {
   PROP_FILE,
   PROP_TRACE,
   PROP_STATE,
+  PROP_SHOW_FINDINGS,
+  PROP_SHOW_GRAPH,
   N_PROPS
 };
 
@@ -242,14 +250,28 @@ update_view_buttons (ChronoDocumentPage *self)
                             chrono_track_layout_get_n_hidden (layout) > 0);
 }
 
+/* The findings panel asked for a critical path as a graph. */
 static void
+path_graph_requested_cb (ChronoDocumentPage *self)
+{
+  chrono_document_page_set_show_graph (self, TRUE);
+}
+
+/* The findings on the left; the timeline (with the details of the
+ * selected span on its right) over the graph around that span. */
+static GtkWidget *
 create_timeline_view (ChronoDocumentPage *self,
                       GPtrArray          *indexes)
 {
   ChronoTrackLayout *layout;
+  ChronoTimeline *timeline;
+  GtkWidget *panel, *graph;
+  GtkWidget *vertical = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
+  GtkWidget *outer = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
 
   self->timeline_view = CHRONO_TIMELINE_VIEW (chrono_timeline_view_new (self->trace, indexes));
-  layout = chrono_timeline_get_track_layout (chrono_timeline_view_get_timeline (self->timeline_view));
+  timeline = chrono_timeline_view_get_timeline (self->timeline_view);
+  layout = chrono_timeline_get_track_layout (timeline);
   g_object_bind_property (chrono_timeline_view_get_search_bar (self->timeline_view), "search-mode-enabled",
                           self->search_button, "active",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
@@ -259,10 +281,28 @@ create_timeline_view (ChronoDocumentPage *self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->view_stack, "notify::visible-child", G_CALLBACK (update_view_buttons),
                            self, G_CONNECT_SWAPPED);
-  g_object_bind_property (self->all_flows_button, "active",
-                          chrono_timeline_view_get_timeline (self->timeline_view), "show-all-flows",
+  g_object_bind_property (self->all_flows_button, "active", timeline, "show-all-flows",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   gtk_widget_set_sensitive (GTK_WIDGET (self->all_flows_button), chrono_trace_get_n_flows (self->trace) > 0);
+
+  panel = chrono_findings_panel_new (timeline);
+  graph = chrono_graph_pane_new (timeline, CHRONO_FINDINGS_PANEL (panel));
+  g_signal_connect_object (panel, "path-graph-requested", G_CALLBACK (path_graph_requested_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_object_bind_property (self, "show-graph", graph, "visible", G_BINDING_SYNC_CREATE);
+  gtk_paned_set_start_child (GTK_PANED (vertical), GTK_WIDGET (self->timeline_view));
+  gtk_paned_set_end_child (GTK_PANED (vertical), graph);
+  gtk_paned_set_resize_end_child (GTK_PANED (vertical), FALSE);
+  gtk_paned_set_shrink_end_child (GTK_PANED (vertical), FALSE);
+  gtk_paned_set_shrink_start_child (GTK_PANED (vertical), FALSE);
+
+  g_object_bind_property (self, "show-findings", panel, "visible", G_BINDING_SYNC_CREATE);
+  gtk_paned_set_start_child (GTK_PANED (outer), panel);
+  gtk_paned_set_end_child (GTK_PANED (outer), vertical);
+  gtk_paned_set_resize_start_child (GTK_PANED (outer), FALSE);
+  gtk_paned_set_shrink_start_child (GTK_PANED (outer), FALSE);
+  gtk_paned_set_shrink_end_child (GTK_PANED (outer), FALSE);
+  return outer;
 }
 
 static void
@@ -288,8 +328,7 @@ load_done_cb (GObject      *source_object,
 
       self->trace = g_steal_pointer (&trace);
       /* Built only now: a page that fails never pays for them. */
-      create_timeline_view (self, indexes);
-      page = adw_view_stack_add_titled (self->view_stack, GTK_WIDGET (self->timeline_view),
+      page = adw_view_stack_add_titled (self->view_stack, create_timeline_view (self, indexes),
                                         "timeline", _("Timeline"));
       adw_view_stack_page_set_icon_name (page, "view-continuous-symbolic");
       page = adw_view_stack_add_titled (self->view_stack,
@@ -451,6 +490,12 @@ chrono_document_page_get_property (GObject    *object,
     case PROP_STATE:
       g_value_set_enum (value, self->state);
       break;
+    case PROP_SHOW_FINDINGS:
+      g_value_set_boolean (value, self->show_findings);
+      break;
+    case PROP_SHOW_GRAPH:
+      g_value_set_boolean (value, self->show_graph);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -468,6 +513,12 @@ chrono_document_page_set_property (GObject      *object,
     {
     case PROP_FILE:
       self->file = g_value_dup_object (value);
+      break;
+    case PROP_SHOW_FINDINGS:
+      chrono_document_page_set_show_findings (self, g_value_get_boolean (value));
+      break;
+    case PROP_SHOW_GRAPH:
+      chrono_document_page_set_show_graph (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -496,6 +547,12 @@ chrono_document_page_class_init (ChronoDocumentPageClass *klass)
     g_param_spec_enum ("state", NULL, NULL, CHRONO_TYPE_DOCUMENT_STATE,
                        CHRONO_DOCUMENT_STATE_LOADING,
                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SHOW_FINDINGS] =
+    g_param_spec_boolean ("show-findings", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SHOW_GRAPH] =
+    g_param_spec_boolean ("show-graph", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -512,6 +569,13 @@ chrono_document_page_class_init (ChronoDocumentPageClass *klass)
   gtk_widget_class_install_action (widget_class, "document.close", NULL, close_action);
   gtk_widget_class_install_action (widget_class, "document.show-track", "u", show_track_action);
   gtk_widget_class_install_action (widget_class, "document.show-all-tracks", NULL, show_all_tracks_action);
+  gtk_widget_class_install_property_action (widget_class, "document.show-findings", "show-findings");
+  gtk_widget_class_install_property_action (widget_class, "document.show-graph", "show-graph");
+  /* Key bindings, not application accelerators: these actions belong to
+   * the page, which the window cannot see. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "document.show-findings", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "document.show-graph", NULL);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "documentpage");
@@ -530,6 +594,7 @@ chrono_document_page_class_init (ChronoDocumentPageClass *klass)
 static void
 chrono_document_page_init (ChronoDocumentPage *self)
 {
+  self->show_findings = TRUE;
   gtk_widget_init_template (GTK_WIDGET (self));
 }
 
@@ -648,4 +713,44 @@ chrono_document_page_find (ChronoDocumentPage *self,
     chrono_document_page_start_search (self);
   else
     chrono_timeline_view_find (self->timeline_view, direction);
+}
+
+gboolean
+chrono_document_page_get_show_findings (ChronoDocumentPage *self)
+{
+  g_return_val_if_fail (CHRONO_IS_DOCUMENT_PAGE (self), FALSE);
+  return self->show_findings;
+}
+
+void
+chrono_document_page_set_show_findings (ChronoDocumentPage *self,
+                                        gboolean            show)
+{
+  g_return_if_fail (CHRONO_IS_DOCUMENT_PAGE (self));
+
+  show = !!show;
+  if (self->show_findings == show)
+    return;
+  self->show_findings = show;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_FINDINGS]);
+}
+
+gboolean
+chrono_document_page_get_show_graph (ChronoDocumentPage *self)
+{
+  g_return_val_if_fail (CHRONO_IS_DOCUMENT_PAGE (self), FALSE);
+  return self->show_graph;
+}
+
+void
+chrono_document_page_set_show_graph (ChronoDocumentPage *self,
+                                     gboolean            show)
+{
+  g_return_if_fail (CHRONO_IS_DOCUMENT_PAGE (self));
+
+  show = !!show;
+  if (self->show_graph == show)
+    return;
+  self->show_graph = show;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_GRAPH]);
 }

@@ -35,4 +35,12 @@ void                 chrono_document_page_start_search (ChronoDocumentPage *self
 void                 chrono_document_page_find      (ChronoDocumentPage *self,
                                                      int                 direction);
 
+/* The findings panel beside the timeline, the graph pane below it. */
+gboolean             chrono_document_page_get_show_findings (ChronoDocumentPage *self);
+void                 chrono_document_page_set_show_findings (ChronoDocumentPage *self,
+                                                             gboolean            show);
+gboolean             chrono_document_page_get_show_graph    (ChronoDocumentPage *self);
+void                 chrono_document_page_set_show_graph    (ChronoDocumentPage *self,
+                                                             gboolean            show);
+
 G_END_DECLS

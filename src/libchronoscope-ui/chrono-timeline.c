@@ -114,6 +114,12 @@ struct _ChronoTimeline
   gboolean            all_flows_painted;
   GskRenderNode      *selected_flows_node;
   gboolean            selected_flows_painted;
+  /* What the analysis points at: a time range and its tracks, and the
+   * spans of a critical path. */
+  gint64              highlight_start;
+  gint64              highlight_end;
+  GArray             *highlight_tracks;  /* guint */
+  GArray             *path_spans;        /* ChronoSpanRef */
 };
 
 G_DEFINE_FINAL_TYPE (ChronoTimeline, chrono_timeline, GTK_TYPE_WIDGET)
@@ -860,6 +866,66 @@ snapshot_rows (ChronoTimeline *self,
 }
 
 static void
+snapshot_highlight (ChronoTimeline *self,
+                    GtkSnapshot    *snapshot,
+                    const Colors   *colors,
+                    double          width)
+{
+  double area_height = get_track_area_height (self);
+  GdkRGBA band = colors->selection, path = colors->selection;
+
+  band.alpha = 0.12;
+  path.alpha = self->dark ? 0.9 : 0.8;
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT, width, area_height));
+
+  for (guint i = 0; i < self->highlight_tracks->len; i++)
+    {
+      guint track = g_array_index (self->highlight_tracks, guint, i);
+      const Row *row;
+      double top;
+
+      if (self->track_rows[track] == NO_TRACK)  /* hidden */
+        continue;
+      row = &g_array_index (self->rows, Row, self->track_rows[track]);
+      top = get_row_top (self, row);
+      gtk_snapshot_append_color (snapshot, &band, &GRAPHENE_RECT_INIT (0, top, width, row->height));
+      gtk_snapshot_append_color (snapshot, &colors->selection, &GRAPHENE_RECT_INIT (0, top, 4, row->height));
+    }
+
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_WIDTH, RULER_HEIGHT,
+                                                         width - HEADER_WIDTH, area_height));
+  if (self->highlight_end > self->highlight_start)
+    {
+      double x0 = CLAMP (chrono_viewport_time_to_x (self->viewport, self->highlight_start), -1, width);
+      double x1 = CLAMP (chrono_viewport_time_to_x (self->viewport, self->highlight_end), -1, width);
+
+      gtk_snapshot_append_color (snapshot, &band,
+                                 &GRAPHENE_RECT_INIT (HEADER_WIDTH + x0, RULER_HEIGHT, MAX (1, x1 - x0), area_height));
+      gtk_snapshot_append_color (snapshot, &colors->selection,
+                                 &GRAPHENE_RECT_INIT (HEADER_WIDTH + floor (x0), RULER_HEIGHT, 1, area_height));
+      gtk_snapshot_append_color (snapshot, &colors->selection,
+                                 &GRAPHENE_RECT_INIT (HEADER_WIDTH + floor (x1), RULER_HEIGHT, 1, area_height));
+    }
+
+  for (guint i = 0; i < self->path_spans->len; i++)
+    {
+      ChronoSpanRef span = g_array_index (self->path_spans, ChronoSpanRef, i);
+      graphene_rect_t area;
+
+      if (!chrono_timeline_get_span_area (self, span, &area) ||
+          area.origin.x > width || area.origin.x + area.size.width < HEADER_WIDTH ||
+          area.origin.y > RULER_HEIGHT + area_height || area.origin.y + area.size.height < RULER_HEIGHT)
+        continue;
+      /* A bar under the span: the span itself stays readable. */
+      gtk_snapshot_append_color (snapshot, &path,
+                                 &GRAPHENE_RECT_INIT (area.origin.x, area.origin.y + area.size.height - 3,
+                                                      area.size.width, 3));
+    }
+  gtk_snapshot_pop (snapshot);
+  gtk_snapshot_pop (snapshot);
+}
+
+static void
 snapshot_ruler (ChronoTimeline *self,
                 GtkSnapshot    *snapshot,
                 const Colors   *colors,
@@ -923,6 +989,7 @@ chrono_timeline_snapshot (GtkWidget   *widget,
                                 chrono_trace_get_start_ns (self->trace),
                                 LABEL_GAP_PX, measure_text_cb, self);
   snapshot_rows (self, snapshot, &colors, ticks, width);
+  snapshot_highlight (self, snapshot, &colors, width);
   snapshot_ruler (self, snapshot, &colors, ticks, width);
 }
 
@@ -1504,6 +1571,8 @@ chrono_timeline_finalize (GObject *object)
   g_clear_pointer (&self->rows, g_array_unref);
   g_clear_pointer (&self->layouts, g_hash_table_unref);
   g_clear_pointer (&self->track_rows, g_free);
+  g_clear_pointer (&self->highlight_tracks, g_array_unref);
+  g_clear_pointer (&self->path_spans, g_array_unref);
   g_clear_object (&self->viewport);
 
   G_OBJECT_CLASS (chrono_timeline_parent_class)->finalize (object);
@@ -1656,6 +1725,8 @@ chrono_timeline_init (ChronoTimeline *self)
   self->rows = g_array_new (FALSE, TRUE, sizeof (Row));
   self->layouts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   g_array_set_clear_func (self->rows, row_clear);
+  self->highlight_tracks = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->path_spans = g_array_new (FALSE, FALSE, sizeof (ChronoSpanRef));
   self->viewport = chrono_viewport_new ();
   g_signal_connect_swapped (self->viewport, "changed", G_CALLBACK (viewport_changed_cb), self);
   self->current_track = NO_TRACK;
@@ -1738,6 +1809,8 @@ set_trace (ChronoTimeline *self,
   self->has_selection = FALSE;
   self->current_track = NO_TRACK;
   self->scroll_y = 0;
+  chrono_timeline_set_highlight (self, 0, 0, NULL, 0);
+  chrono_timeline_set_path (self, NULL, 0);
   g_clear_object (&self->painter);
   g_clear_object (&self->search);
   g_clear_pointer (&self->indexes, g_ptr_array_unref);
@@ -2065,4 +2138,66 @@ chrono_timeline_get_flows_ready (ChronoTimeline *self)
   g_return_val_if_fail (CHRONO_IS_TIMELINE (self), FALSE);
 
   return self->flow_painter != NULL;
+}
+
+/**
+ * chrono_timeline_set_highlight:
+ * @tracks: (array length=n_tracks) (nullable): tracks of the trace
+ *
+ * Shades [START_NS, END_NS) and the rows of TRACKS; an empty range and no
+ * tracks clear it.
+ */
+void
+chrono_timeline_set_highlight (ChronoTimeline *self,
+                               gint64          start_ns,
+                               gint64          end_ns,
+                               const guint    *tracks,
+                               guint           n_tracks)
+{
+  g_return_if_fail (CHRONO_IS_TIMELINE (self));
+
+  self->highlight_start = start_ns;
+  self->highlight_end = end_ns;
+  g_array_set_size (self->highlight_tracks, 0);
+  for (guint i = 0; i < n_tracks && self->trace != NULL; i++)
+    if (tracks[i] < chrono_trace_get_n_tracks (self->trace))
+      g_array_append_val (self->highlight_tracks, tracks[i]);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * chrono_timeline_set_path:
+ * @spans: (array length=n_spans) (nullable): spans of the trace
+ *
+ * Underlines SPANS, such as the steps of a critical path.
+ */
+void
+chrono_timeline_set_path (ChronoTimeline      *self,
+                          const ChronoSpanRef *spans,
+                          guint                n_spans)
+{
+  g_return_if_fail (CHRONO_IS_TIMELINE (self));
+
+  g_array_set_size (self->path_spans, 0);
+  if (n_spans > 0)
+    g_array_append_vals (self->path_spans, spans, n_spans);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Scrolls so that TRACK's rows start near the top of the track area. */
+void
+chrono_timeline_scroll_to_track (ChronoTimeline *self,
+                                 guint           track)
+{
+  const Row *row;
+
+  g_return_if_fail (CHRONO_IS_TIMELINE (self));
+
+  if (self->trace == NULL || track >= chrono_trace_get_n_tracks (self->trace) ||
+      self->track_rows[track] == NO_TRACK)
+    return;
+  row = &g_array_index (self->rows, Row, self->track_rows[track]);
+  /* Pinned rows are always in view. */
+  if (!row->pinned)
+    set_scroll_y (self, row->y - self->pinned_height - GROUP_HEIGHT);
 }

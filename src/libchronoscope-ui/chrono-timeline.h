@@ -80,4 +80,17 @@ ChronoSearch   *chrono_timeline_get_search    (ChronoTimeline *self);
 void            chrono_timeline_reveal_span   (ChronoTimeline *self,
                                                ChronoSpanRef   span);
 
+/* What the analysis points at: a time range over some tracks, and the
+ * spans of a critical path. */
+void            chrono_timeline_set_highlight (ChronoTimeline *self,
+                                               gint64          start_ns,
+                                               gint64          end_ns,
+                                               const guint    *tracks,
+                                               guint           n_tracks);
+void            chrono_timeline_set_path      (ChronoTimeline *self,
+                                               const ChronoSpanRef *spans,
+                                               guint           n_spans);
+void            chrono_timeline_scroll_to_track (ChronoTimeline *self,
+                                               guint           track);
+
 G_END_DECLS

@@ -7,6 +7,7 @@
 #include <glib/gstdio.h>
 
 #include "app-test-utils.h"
+#include "chrono-findings-panel.h"
 #include "chrono-example-trace.h"
 
 static char *tmp_dir;
@@ -421,4 +422,49 @@ app_test_count_changed (cairo_surface_t *a,
     for (int x = x0; x < x1; x++)
       n += *(const guint32 *) (da + y * stride + x * 4) != *(const guint32 *) (db + y * stride + x * 4);
   return n;
+}
+
+void
+app_test_get_pixel (cairo_surface_t *surface,
+                    int              x,
+                    int              y,
+                    int             *r,
+                    int             *g,
+                    int             *b)
+{
+  const guint8 *data = cairo_image_surface_get_data (surface);
+  guint32 pixel = *(const guint32 *) (data + y * cairo_image_surface_get_stride (surface) + x * 4);
+
+  *r = (pixel >> 16) & 0xff;
+  *g = (pixel >> 8) & 0xff;
+  *b = pixel & 0xff;
+}
+
+GtkWidget *
+app_test_find_css_class (GtkWidget  *root,
+                         const char *css_class)
+{
+  if (gtk_widget_has_css_class (root, css_class))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = app_test_find_css_class (child, css_class);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+is_analysed (gpointer data)
+{
+  return chrono_findings_panel_get_analysis (data) != NULL && !chrono_findings_panel_get_analysing (data);
+}
+
+gboolean
+app_test_wait_for_analysis (ChronoFindingsPanel *panel,
+                            guint                timeout_ms)
+{
+  return app_test_spin_until (is_analysed, panel, timeout_ms);
 }

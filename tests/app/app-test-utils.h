@@ -7,6 +7,7 @@
 #include <gtk/gtk.h>
 
 #include "chrono-application.h"
+#include "chrono-findings-panel.h"
 #include "chrono-window.h"
 
 G_BEGIN_DECLS
@@ -67,6 +68,17 @@ guint              app_test_count_changed    (cairo_surface_t   *a,
                                               int                y0,
                                               int                x1,
                                               int                y1);
+GtkWidget         *app_test_find_css_class   (GtkWidget         *root,
+                                              const char        *css_class);
+/* Until the panel's analysis has finished. */
+gboolean           app_test_wait_for_analysis (ChronoFindingsPanel *panel,
+                                              guint              timeout_ms);
+void               app_test_get_pixel        (cairo_surface_t   *surface,
+                                              int                x,
+                                              int                y,
+                                              int               *r,
+                                              int               *g,
+                                              int               *b);
 
 /* Measures how long the main loop goes without running a 10 ms timer. */
 typedef struct {

@@ -48,22 +48,6 @@ find_launch (ChronoTrace   *trace,
   return FALSE;
 }
 
-static GtkWidget *
-find_css_class (GtkWidget  *root,
-                const char *css_class)
-{
-  if (gtk_widget_has_css_class (root, css_class))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_css_class (child, css_class);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static guint
 count_css_class (GtkWidget  *root,
                  const char *css_class)
@@ -119,7 +103,7 @@ test_select_and_follow (void)
   g_assert_cmpuint (count_css_class (GTK_WIDGET (details), "linked-event"), ==, 1);
 
   /* Following the link selects the kernel and brings it into view. */
-  button = find_css_class (GTK_WIDGET (details), "linked-event");
+  button = app_test_find_css_class (GTK_WIDGET (details), "linked-event");
   g_assert_nonnull (button);
   g_signal_emit_by_name (button, "clicked");
   g_assert_true (chrono_timeline_get_selection (timeline, &selected));
@@ -216,7 +200,7 @@ test_perfetto_slice (void)
   g_assert_nonnull (app_test_find_label (GTK_WIDGET (details), "32"));
   g_assert_cmpuint (count_css_class (GTK_WIDGET (details), "linked-event"), ==, 1);
 
-  button = find_css_class (GTK_WIDGET (details), "linked-event");
+  button = app_test_find_css_class (GTK_WIDGET (details), "linked-event");
   g_signal_emit_by_name (button, "clicked");
   g_assert_true (chrono_timeline_get_selection (timeline, &selected));
   g_assert_cmpstr (chrono_trace_get_string (trace, chrono_trace_get_track (trace, selected.track)->name_id[selected.index]),

@@ -48,22 +48,6 @@ fixture_tear_down (Fixture       *fixture,
   g_clear_object (&fixture->trace);
 }
 
-static void
-get_pixel (cairo_surface_t *surface,
-           int              x,
-           int              y,
-           int             *r,
-           int             *g,
-           int             *b)
-{
-  const guint8 *data = cairo_image_surface_get_data (surface);
-  guint32 pixel = *(const guint32 *) (data + y * cairo_image_surface_get_stride (surface) + x * 4);
-
-  *r = (pixel >> 16) & 0xff;
-  *g = (pixel >> 8) & 0xff;
-  *b = pixel & 0xff;
-}
-
 /* Pixels in the rectangle that are coloured (not grey), or dark. */
 static guint
 count_pixels (cairo_surface_t *surface,
@@ -80,7 +64,7 @@ count_pixels (cairo_surface_t *surface,
       {
         int r, g, b;
 
-        get_pixel (surface, x, y, &r, &g, &b);
+        app_test_get_pixel (surface, x, y, &r, &g, &b);
         if (coloured ? MAX (r, MAX (g, b)) - MIN (r, MIN (g, b)) > 40 : r + g + b < 300)
           n++;
       }

@@ -1,0 +1,1095 @@
+/* chrono-findings-panel.c: what the analysis found in a trace, beside its
+ * timeline
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+
+#include "chrono-analysis-settings.h"
+#include "chrono-application.h"
+#include "chrono-findings-panel.h"
+#include "chrono-format.h"
+#include "chrono-palette.h"
+#include "chrono-share-bar.h"
+
+/* Settings are often changed a step at a time (spin buttons): wait for
+ * them to settle before analysing again. */
+#define RERUN_DELAY_MS     300
+/* A finding's range fills this fraction of the view. */
+#define FINDING_ZOOM_SHARE 0.8
+/* Rows of a critical path listed; the rest are counted. */
+#define MAX_SEGMENT_ROWS   400
+
+struct _ChronoFindingsPanel
+{
+  GtkWidget       parent_instance;
+
+  ChronoTimeline *timeline;
+  ChronoAnalysis *analysis;
+  GCancellable   *cancellable;
+  GSettings      *settings;     /* the "analysis" child; NULL without a schema */
+  guint           rerun_id;
+  GPtrArray      *rule_ids;     /* per rule_dropdown item; NULL for every rule */
+
+  GtkStack       *state_stack;
+  GtkSpinner     *spinner;
+  AdwStatusPage  *error_page;
+  GtkLabel       *count_label;
+  GtkDropDown    *rule_dropdown;
+  GtkListBox     *findings_list;
+  GtkBox         *breakdown_box;
+  GtkDropDown    *path_dropdown;
+  GtkToggleButton *path_toggle;
+  GtkWidget      *path_graph_button;
+  GtkBox         *path_summary;
+  GtkListBox     *segments_list;
+};
+
+G_DEFINE_FINAL_TYPE (ChronoFindingsPanel, chrono_findings_panel, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_TIMELINE,
+  PROP_ANALYSIS,
+  PROP_ANALYSING,
+  N_PROPS
+};
+
+enum {
+  PATH_GRAPH_REQUESTED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static void start_analysis (ChronoFindingsPanel *self);
+
+static ChronoTrace *
+get_trace (ChronoFindingsPanel *self)
+{
+  return chrono_timeline_get_trace (self->timeline);
+}
+
+static void
+remove_children (GtkWidget *widget)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (widget)) != NULL)
+    {
+      if (GTK_IS_LIST_BOX (widget))
+        gtk_list_box_remove (GTK_LIST_BOX (widget), child);
+      else if (GTK_IS_BOX (widget))
+        gtk_box_remove (GTK_BOX (widget), child);
+      else
+        gtk_widget_unparent (child);
+    }
+}
+
+static gboolean
+is_dark (void)
+{
+  return adw_style_manager_get_dark (adw_style_manager_get_default ());
+}
+
+static GtkWidget *
+new_label (const char *text,
+           const char *css_class)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  if (css_class != NULL)
+    gtk_widget_add_css_class (label, css_class);
+  return label;
+}
+
+/* A time of the trace, from its start, as the ruler shows it. */
+static char *
+format_time (ChronoFindingsPanel *self,
+             gint64               ns)
+{
+  return chrono_format_duration (ns - chrono_trace_get_start_ns (get_trace (self)));
+}
+
+static char *
+format_span_name (ChronoFindingsPanel *self,
+                  ChronoSpanRef        span)
+{
+  ChronoTrace *trace = get_trace (self);
+  const ChronoTrack *track = chrono_trace_get_track (trace, span.track);
+
+  return g_strdup (chrono_trace_get_string (trace, track->name_id[span.index]));
+}
+
+/* "median_gap_ns" = 12000 reads "median gap 12.0 µs". */
+static char *
+format_evidence (const ChronoEvidence *evidence)
+{
+  g_autofree char *key = g_strdup (evidence->key);
+  g_autofree char *value = NULL;
+  char *suffix = strrchr (key, '_');
+
+  if (suffix != NULL && g_str_equal (suffix, "_ns"))
+    value = chrono_format_duration ((gint64) evidence->value);
+  else if (suffix != NULL && g_str_equal (suffix, "_bytes"))
+    value = g_format_size ((guint64) evidence->value);
+  else if (suffix != NULL && (g_str_equal (suffix, "_percent") || g_str_equal (suffix, "_pct")))
+    value = g_strdup_printf ("%.0f%%", evidence->value);
+  else
+    {
+      suffix = NULL;
+      value = evidence->value == (gint64) evidence->value
+        ? chrono_format_count ((guint64) MAX (0, evidence->value))
+        : g_strdup_printf ("%.3g", evidence->value);
+    }
+  if (suffix != NULL)
+    *suffix = '\0';
+  g_strdelimit (key, "_-", ' ');
+  return g_strdup_printf ("%s %s", key, value);
+}
+
+/* Colours of what a stretch of time was spent on, from the span kinds
+ * that do such work, so they match the timeline. */
+static void
+get_kind_color (ChronoKind  kind,
+                GdkRGBA    *color)
+{
+  chrono_palette_merged_color (kind, is_dark (), color);
+}
+
+static void
+get_idle_color (guint    shade,
+                GdkRGBA *color)
+{
+  double grey = is_dark () ? 0.55 : 0.45;
+
+  *color = (GdkRGBA) { grey, grey, grey, 0.65 - 0.2 * shade };
+}
+
+static void
+get_category_color (ChronoPathCategory category,
+                    GdkRGBA           *color)
+{
+  static const ChronoKind kinds[CHRONO_N_PATH_CATEGORIES] = {
+    [CHRONO_PATH_HOST_COMPUTE] = CHRONO_KIND_HOST_OP,
+    [CHRONO_PATH_DEVICE_COMPUTE] = CHRONO_KIND_KERNEL,
+    [CHRONO_PATH_COMMUNICATION] = CHRONO_KIND_COLLECTIVE,
+    [CHRONO_PATH_MEMCPY] = CHRONO_KIND_MEMCPY,
+    [CHRONO_PATH_LAUNCH_OVERHEAD] = CHRONO_KIND_RUNTIME,
+    [CHRONO_PATH_KERNEL_OVERHEAD] = CHRONO_KIND_OVERHEAD,
+  };
+
+  if (category == CHRONO_PATH_IDLE)
+    get_idle_color (0, color);
+  else
+    get_kind_color (kinds[category], color);
+}
+
+static const char *
+get_category_title (ChronoPathCategory category)
+{
+  switch (category)
+    {
+    case CHRONO_PATH_HOST_COMPUTE:    return _("Host compute");
+    case CHRONO_PATH_DEVICE_COMPUTE:  return _("Device compute");
+    case CHRONO_PATH_COMMUNICATION:   return _("Communication");
+    case CHRONO_PATH_MEMCPY:          return _("Memory copies");
+    case CHRONO_PATH_LAUNCH_OVERHEAD: return _("Launch overhead");
+    case CHRONO_PATH_KERNEL_OVERHEAD: return _("Kernel overhead");
+    case CHRONO_PATH_IDLE:            return _("Waiting");
+    case CHRONO_N_PATH_CATEGORIES:    break;
+    }
+  g_return_val_if_reached (NULL);
+}
+
+/* A coloured dot before TEXT, in markup. */
+static char *
+dot_markup (const GdkRGBA *color,
+            const char    *text)
+{
+  g_autofree char *rgb = g_strdup_printf ("#%02x%02x%02x", (guint) (color->red * 255 + 0.5),
+                                          (guint) (color->green * 255 + 0.5), (guint) (color->blue * 255 + 0.5));
+
+  return g_markup_printf_escaped ("<span foreground=\"%s\">●</span> %s", rgb, text);
+}
+
+/* Findings */
+
+static GtkWidget *
+create_finding_row (ChronoFindingsPanel *self,
+                    guint                index)
+{
+  const ChronoFinding *finding = chrono_analysis_get_finding (self->analysis, index);
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  GtkWidget *top = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget *severity, *title, *label;
+  g_autofree char *lost = chrono_format_duration (finding->time_lost_ns);
+  g_autofree char *from = format_time (self, finding->start_ns);
+  g_autofree char *to = format_time (self, finding->end_ns);
+  g_autofree char *numbers = NULL;
+  g_autoptr(GString) evidence = g_string_new (NULL);
+  g_autofree char *recommendation = NULL;
+
+  gtk_widget_set_margin_start (box, 12);
+  gtk_widget_set_margin_end (box, 12);
+  gtk_widget_set_margin_top (box, 8);
+  gtk_widget_set_margin_bottom (box, 8);
+
+  severity = gtk_label_new (NULL);
+  switch (finding->severity)
+    {
+    case CHRONO_SEVERITY_HIGH:
+      gtk_label_set_label (GTK_LABEL (severity), C_("severity", "High"));
+      break;
+    case CHRONO_SEVERITY_MEDIUM:
+      gtk_label_set_label (GTK_LABEL (severity), C_("severity", "Medium"));
+      break;
+    case CHRONO_SEVERITY_LOW:
+      gtk_label_set_label (GTK_LABEL (severity), C_("severity", "Low"));
+      break;
+    }
+  gtk_widget_set_valign (severity, GTK_ALIGN_START);
+  gtk_widget_add_css_class (severity, "severity");
+  gtk_widget_add_css_class (severity, chrono_severity_to_string (finding->severity));
+  title = new_label (finding->title, "finding-title");
+  gtk_widget_set_hexpand (title, TRUE);
+  gtk_box_append (GTK_BOX (top), severity);
+  gtk_box_append (GTK_BOX (top), title);
+  gtk_box_append (GTK_BOX (box), top);
+
+  /* Translators: time lost, then where: "12.3 ms lost · 1.2 s – 1.4 s" */
+  numbers = g_strdup_printf (_("%s lost · %s – %s"), lost, from, to);
+  label = new_label (numbers, "finding-numbers");
+  gtk_widget_add_css_class (label, "numeric");
+  gtk_box_append (GTK_BOX (box), label);
+
+  for (guint i = 0; i < finding->n_evidence; i++)
+    {
+      g_autofree char *text = format_evidence (&finding->evidence[i]);
+
+      if (i > 0)
+        g_string_append (evidence, " · ");
+      g_string_append (evidence, text);
+    }
+  if (evidence->len > 0)
+    {
+      label = new_label (evidence->str, "finding-evidence");
+      gtk_widget_add_css_class (label, "dim-label");
+      gtk_widget_add_css_class (label, "caption");
+      gtk_box_append (GTK_BOX (box), label);
+    }
+
+  if (finding->recommendation != NULL)
+    {
+      /* Translators: what to try about a finding */
+      recommendation = g_strdup_printf (_("Try: %s"), finding->recommendation);
+      label = new_label (recommendation, "finding-recommendation");
+      gtk_widget_add_css_class (label, "caption");
+      /* Shown for the selected finding only: many share their advice. */
+      gtk_widget_set_visible (label, FALSE);
+      gtk_box_append (GTK_BOX (box), label);
+      g_object_set_data (G_OBJECT (row), "recommendation", label);
+    }
+
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  g_object_set_data (G_OBJECT (row), "finding", GUINT_TO_POINTER (index));
+  gtk_widget_set_tooltip_text (row, finding->rule);
+  return row;
+}
+
+static gboolean
+filter_finding_cb (GtkListBoxRow *row,
+                   gpointer       user_data)
+{
+  ChronoFindingsPanel *self = user_data;
+  guint selected = gtk_drop_down_get_selected (self->rule_dropdown);
+  const char *rule;
+  guint index;
+
+  if (self->analysis == NULL || selected == GTK_INVALID_LIST_POSITION ||
+      selected >= self->rule_ids->len || (rule = g_ptr_array_index (self->rule_ids, selected)) == NULL)
+    return TRUE;
+  index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "finding"));
+  return g_str_equal (chrono_analysis_get_finding (self->analysis, index)->rule, rule);
+}
+
+static void
+update_count (ChronoFindingsPanel *self)
+{
+  guint n = 0;
+  g_autofree char *text = NULL;
+
+  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->findings_list)); row;
+       row = gtk_widget_get_next_sibling (row))
+    n += GTK_IS_LIST_BOX_ROW (row) && filter_finding_cb (GTK_LIST_BOX_ROW (row), self);
+  text = n == 0 ? g_strdup (_("No bottleneck found"))
+                : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u finding", "%u findings", n), n);
+  gtk_label_set_label (self->count_label, text);
+}
+
+static void
+rule_selected_cb (ChronoFindingsPanel *self)
+{
+  gtk_list_box_invalidate_filter (self->findings_list);
+  update_count (self);
+}
+
+static void
+fill_findings (ChronoFindingsPanel *self)
+{
+  g_autoptr(GtkStringList) rules = gtk_string_list_new (NULL);
+  guint n_findings = chrono_analysis_get_n_findings (self->analysis);
+  guint n_rules;
+  const ChronoRule *rule = chrono_analysis_get_rules (&n_rules);
+  g_autofree char *all = NULL;
+
+  remove_children (GTK_WIDGET (self->findings_list));
+  for (guint i = 0; i < n_findings; i++)
+    gtk_list_box_append (self->findings_list, create_finding_row (self, i));
+  /* The costliest with its advice; nothing moves until one is activated. */
+  if (n_findings > 0)
+    gtk_list_box_select_row (self->findings_list, gtk_list_box_get_row_at_index (self->findings_list, 0));
+
+  /* Only the rules that found something, each with its count. */
+  g_ptr_array_set_size (self->rule_ids, 0);
+  all = g_strdup_printf (_("All Rules (%u)"), n_findings);
+  gtk_string_list_append (rules, all);
+  g_ptr_array_add (self->rule_ids, NULL);
+  for (guint r = 0; r < n_rules; r++)
+    {
+      guint n = 0;
+
+      for (guint i = 0; i < n_findings; i++)
+        n += g_str_equal (chrono_analysis_get_finding (self->analysis, i)->rule, rule[r].id);
+      if (n > 0)
+        {
+          g_autofree char *item = g_strdup_printf ("%s (%u)", g_dgettext (GETTEXT_PACKAGE, rule[r].title), n);
+
+          gtk_string_list_append (rules, item);
+          g_ptr_array_add (self->rule_ids, (gpointer) rule[r].id);
+        }
+    }
+  g_signal_handlers_block_by_func (self->rule_dropdown, rule_selected_cb, self);
+  gtk_drop_down_set_model (self->rule_dropdown, G_LIST_MODEL (rules));
+  gtk_drop_down_set_selected (self->rule_dropdown, 0);
+  g_signal_handlers_unblock_by_func (self->rule_dropdown, rule_selected_cb, self);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->rule_dropdown), n_findings > 0);
+  rule_selected_cb (self);
+}
+
+/* Selects SPAN as a click on the timeline would, so the details follow. */
+static void
+select_span (ChronoFindingsPanel *self,
+             ChronoSpanRef        span)
+{
+  chrono_timeline_select (self->timeline, &span);
+  g_signal_emit_by_name (self->timeline, "span-activated", span.track, span.index);
+}
+
+static void
+zoom_to (ChronoFindingsPanel *self,
+         gint64               start_ns,
+         gint64               end_ns)
+{
+  gint64 length = MAX (end_ns - start_ns, CHRONO_VIEWPORT_MIN_DURATION_NS);
+  gint64 margin = (gint64) (length * (1 - FINDING_ZOOM_SHARE) / (2 * FINDING_ZOOM_SHARE));
+
+  chrono_viewport_zoom_to_range (chrono_timeline_get_viewport (self->timeline),
+                                 start_ns - margin, start_ns + length + margin);
+}
+
+static void
+finding_selected_cb (GtkListBox          *list,
+                     GtkListBoxRow       *selected,
+                     ChronoFindingsPanel *self)
+{
+  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (list)); row; row = gtk_widget_get_next_sibling (row))
+    {
+      GtkWidget *label = g_object_get_data (G_OBJECT (row), "recommendation");
+
+      if (label != NULL)
+        gtk_widget_set_visible (label, row == GTK_WIDGET (selected));
+    }
+}
+
+static void
+finding_activated_cb (GtkListBox          *list,
+                      GtkListBoxRow       *row,
+                      ChronoFindingsPanel *self)
+{
+  chrono_findings_panel_show_finding (self, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "finding")));
+}
+
+/* Devices */
+
+static void
+append_legend (GtkBox        *box,
+               const char   **titles,
+               const GdkRGBA *colors,
+               guint          n)
+{
+  GtkWidget *flow = gtk_flow_box_new ();
+
+  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (flow), GTK_SELECTION_NONE);
+  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (flow), 4);
+  gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (flow), 8);
+  gtk_widget_set_can_target (flow, FALSE);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *markup = dot_markup (&colors[i], titles[i]);
+      GtkWidget *label = gtk_label_new (NULL);
+
+      gtk_label_set_markup (GTK_LABEL (label), markup);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_widget_add_css_class (label, "caption");
+      gtk_flow_box_append (GTK_FLOW_BOX (flow), label);
+    }
+  gtk_box_append (box, flow);
+}
+
+static char *
+get_breakdown_name (ChronoFindingsPanel   *self,
+                    const ChronoBreakdown *breakdown)
+{
+  ChronoTrace *trace = get_trace (self);
+
+  if (breakdown->where.track != CHRONO_NO_TRACK && breakdown->where.track < chrono_trace_get_n_tracks (trace))
+    return g_strdup (chrono_trace_get_string (trace, chrono_trace_get_track (trace, breakdown->where.track)->display_name));
+  if (breakdown->device >= 0)
+    /* Translators: an accelerator, by its index */
+    return g_strdup_printf (_("Device %d"), breakdown->device);
+  return g_strdup (_("Device"));
+}
+
+static void
+fill_breakdowns (ChronoFindingsPanel *self)
+{
+  const char *titles[] = { _("Compute"), _("Communication"), _("Memory copies"), _("Memory sets"),
+                           _("Idle: host"), _("Idle: kernel wait"), _("Idle: other") };
+  GdkRGBA colors[G_N_ELEMENTS (titles)];
+  guint n = chrono_analysis_get_n_breakdowns (self->analysis);
+
+  get_kind_color (CHRONO_KIND_KERNEL, &colors[0]);
+  get_kind_color (CHRONO_KIND_COLLECTIVE, &colors[1]);
+  get_kind_color (CHRONO_KIND_MEMCPY, &colors[2]);
+  get_kind_color (CHRONO_KIND_MEMSET, &colors[3]);
+  for (guint i = 0; i < 3; i++)
+    get_idle_color (i, &colors[4 + i]);
+
+  remove_children (GTK_WIDGET (self->breakdown_box));
+  if (n == 0)
+    {
+      gtk_box_append (self->breakdown_box, new_label (_("No accelerator work in this trace."), "dim-label"));
+      return;
+    }
+  append_legend (self->breakdown_box, titles, colors, G_N_ELEMENTS (titles));
+
+  for (guint i = 0; i < n; i++)
+    {
+      const ChronoBreakdown *b = chrono_analysis_get_breakdown (self->analysis, i);
+      gboolean device = b->where.track == CHRONO_NO_TRACK;
+      double work = b->compute_ns + b->communication_ns + b->memcpy_ns + b->memset_ns;
+      /* Work on several streams at once can add up to more than busy:
+       * shares of busy time, then the idle parts. */
+      double scale = work > 0 ? b->busy_ns / work : 0;
+      double values[] = { b->compute_ns * scale, b->communication_ns * scale, b->memcpy_ns * scale,
+                          b->memset_ns * scale, b->idle_host_wait_ns, b->idle_kernel_wait_ns, b->idle_other_ns };
+      g_autofree char *name = get_breakdown_name (self, b);
+      g_autofree char *window = chrono_format_duration (b->end_ns - b->start_ns);
+      g_autofree char *busy = chrono_format_duration (b->busy_ns);
+      g_autofree char *idle = chrono_format_duration (b->idle_ns);
+      g_autofree char *summary = NULL;
+      g_autofree char *overlap = NULL;
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+      GtkWidget *bar = chrono_share_bar_new ();
+      GtkWidget *label;
+
+      if (device && i > 0)
+        gtk_box_append (self->breakdown_box, gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
+      label = new_label (name, device ? "heading" : NULL);
+      gtk_box_append (GTK_BOX (box), label);
+      chrono_share_bar_set_parts (CHRONO_SHARE_BAR (bar), values, colors, G_N_ELEMENTS (values),
+                                  MAX (1, b->end_ns - b->start_ns));
+      gtk_box_append (GTK_BOX (box), bar);
+      /* Translators: busy and idle time of a device, "busy 4.1 ms (46%) · idle 4.8 ms of 8.9 ms" */
+      summary = g_strdup_printf (_("busy %s (%.0f%%) · idle %s of %s"), busy,
+                                 b->end_ns > b->start_ns ? 100.0 * b->busy_ns / (b->end_ns - b->start_ns) : 0.0,
+                                 idle, window);
+      label = new_label (summary, "caption");
+      gtk_widget_add_css_class (label, "dim-label");
+      gtk_widget_add_css_class (label, "numeric");
+      gtk_box_append (GTK_BOX (box), label);
+      if (device && b->communication_ns > 0)
+        {
+          g_autofree char *overlapped = chrono_format_duration (b->overlap_ns);
+          g_autofree char *comm = chrono_format_duration (b->communication_ns);
+
+          /* Translators: "communication 5.8 ms, 0.3 ms of it overlapped with compute" */
+          overlap = g_strdup_printf (_("communication %s, %s of it overlapped with compute"), comm, overlapped);
+          label = new_label (overlap, "caption");
+          gtk_widget_add_css_class (label, "dim-label");
+          gtk_box_append (GTK_BOX (box), label);
+        }
+      gtk_widget_add_css_class (box, "breakdown");
+      gtk_box_append (self->breakdown_box, box);
+    }
+}
+
+/* Critical paths */
+
+static void
+update_path_marks (ChronoFindingsPanel *self)
+{
+  guint index = gtk_drop_down_get_selected (self->path_dropdown);
+  g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (ChronoSpanRef));
+  const ChronoCriticalPath *path;
+
+  if (self->analysis != NULL && gtk_toggle_button_get_active (self->path_toggle) &&
+      index < chrono_analysis_get_n_paths (self->analysis))
+    {
+      path = chrono_analysis_get_path (self->analysis, index);
+      for (guint i = 0; i < path->n_segments; i++)
+        if (path->segments[i].has_node && path->segments[i].node.trace == 0)
+          g_array_append_val (spans, path->segments[i].node.span);
+    }
+  chrono_timeline_set_path (self->timeline, (ChronoSpanRef *) spans->data, spans->len);
+}
+
+static GtkWidget *
+create_segment_row (ChronoFindingsPanel     *self,
+                    const ChronoPathSegment *segment,
+                    guint                    index)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget *name, *duration;
+  g_autofree char *what = segment->has_node ? format_span_name (self, segment->node.span)
+                                            : g_strdup (get_category_title (segment->category));
+  g_autofree char *dur = chrono_format_duration (segment->end_ns - segment->start_ns);
+  g_autofree char *markup = NULL;
+  g_autofree char *tooltip = NULL;
+  g_autofree char *at = format_time (self, segment->start_ns);
+  GdkRGBA color;
+
+  get_category_color (segment->category, &color);
+  markup = dot_markup (&color, what);
+  name = gtk_label_new (NULL);
+  gtk_label_set_markup (GTK_LABEL (name), markup);
+  gtk_label_set_xalign (GTK_LABEL (name), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_END);
+  gtk_widget_set_hexpand (name, TRUE);
+  duration = gtk_label_new (dur);
+  gtk_widget_add_css_class (duration, "numeric");
+  gtk_widget_add_css_class (duration, "dim-label");
+  gtk_box_append (GTK_BOX (box), name);
+  gtk_box_append (GTK_BOX (box), duration);
+  gtk_widget_set_margin_start (box, 12);
+  gtk_widget_set_margin_end (box, 12);
+  gtk_widget_set_margin_top (box, 3);
+  gtk_widget_set_margin_bottom (box, 3);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  /* Translators: a stretch of the critical path: what, what it was doing, when */
+  tooltip = g_strdup_printf (_("%s\n%s at %s"), what, get_category_title (segment->category), at);
+  gtk_widget_set_tooltip_text (row, tooltip);
+  g_object_set_data (G_OBJECT (row), "segment", GUINT_TO_POINTER (index));
+  return row;
+}
+
+static int
+compare_segments (gconstpointer a,
+                  gconstpointer b,
+                  gpointer      user_data)
+{
+  const ChronoCriticalPath *path = user_data;
+  const ChronoPathSegment *x = &path->segments[*(const guint *) a];
+  const ChronoPathSegment *y = &path->segments[*(const guint *) b];
+  gint64 dx = x->end_ns - x->start_ns, dy = y->end_ns - y->start_ns;
+
+  if (dx != dy)
+    return dx > dy ? -1 : 1;
+  return x->start_ns < y->start_ns ? -1 : (x->start_ns > y->start_ns);
+}
+
+static void
+path_selected_cb (ChronoFindingsPanel *self)
+{
+  guint index = gtk_drop_down_get_selected (self->path_dropdown);
+  const ChronoCriticalPath *path;
+  double values[CHRONO_N_PATH_CATEGORIES];
+  GdkRGBA colors[CHRONO_N_PATH_CATEGORIES];
+  GtkWidget *bar;
+  g_autofree char *total = NULL;
+  g_autofree char *heading = NULL;
+  g_autofree guint *order = NULL;
+  GtkWidget *label;
+
+  remove_children (GTK_WIDGET (self->path_summary));
+  remove_children (GTK_WIDGET (self->segments_list));
+  update_path_marks (self);
+  if (self->analysis == NULL || index >= chrono_analysis_get_n_paths (self->analysis))
+    return;
+  path = chrono_analysis_get_path (self->analysis, index);
+
+  total = chrono_format_duration (path->total_ns);
+  /* Translators: the length of a critical path and its number of stretches */
+  heading = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s along %u stretch", "%s along %u stretches",
+                                          path->n_segments),
+                             total, path->n_segments);
+  gtk_box_append (self->path_summary, new_label (heading, "heading"));
+  for (guint c = 0; c < CHRONO_N_PATH_CATEGORIES; c++)
+    {
+      values[c] = path->by_category[c];
+      get_category_color (c, &colors[c]);
+    }
+  bar = chrono_share_bar_new ();
+  chrono_share_bar_set_parts (CHRONO_SHARE_BAR (bar), values, colors, CHRONO_N_PATH_CATEGORIES,
+                              MAX (1, path->total_ns));
+  gtk_box_append (self->path_summary, bar);
+  for (guint c = 0; c < CHRONO_N_PATH_CATEGORIES; c++)
+    {
+      g_autofree char *dur = NULL;
+      g_autofree char *text = NULL;
+      g_autofree char *markup = NULL;
+
+      if (path->by_category[c] <= 0)
+        continue;
+      dur = chrono_format_duration (path->by_category[c]);
+      text = g_strdup_printf ("%s  %s (%.0f%%)", get_category_title (c), dur,
+                              100.0 * path->by_category[c] / MAX (1, path->total_ns));
+      markup = dot_markup (&colors[c], text);
+      label = gtk_label_new (NULL);
+      gtk_label_set_markup (GTK_LABEL (label), markup);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_widget_add_css_class (label, "caption");
+      gtk_box_append (self->path_summary, label);
+    }
+
+  label = new_label (_("Longest stretches first; activate one to see it in the timeline."), "caption");
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_widget_set_margin_top (label, 6);
+  gtk_box_append (self->path_summary, label);
+
+  /* Longest first: where the step's time went, not a replay of it. */
+  order = g_new (guint, MAX (1, path->n_segments));
+  for (guint i = 0; i < path->n_segments; i++)
+    order[i] = i;
+  g_qsort_with_data (order, path->n_segments, sizeof (guint), compare_segments, (gpointer) path);
+  for (guint i = 0; i < MIN (path->n_segments, MAX_SEGMENT_ROWS); i++)
+    gtk_list_box_append (self->segments_list, create_segment_row (self, &path->segments[order[i]], order[i]));
+  if (path->n_segments > MAX_SEGMENT_ROWS)
+    {
+      g_autofree char *more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "…and %u more stretch",
+                                                            "…and %u more stretches",
+                                                            path->n_segments - MAX_SEGMENT_ROWS),
+                                               path->n_segments - MAX_SEGMENT_ROWS);
+      label = new_label (more, "dim-label");
+      gtk_widget_set_margin_start (label, 12);
+      gtk_widget_set_margin_top (label, 6);
+      gtk_widget_set_margin_bottom (label, 6);
+      gtk_list_box_append (self->segments_list, label);
+      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (gtk_widget_get_parent (label)), FALSE);
+    }
+}
+
+static void
+segment_activated_cb (GtkListBox          *list,
+                      GtkListBoxRow       *row,
+                      ChronoFindingsPanel *self)
+{
+  guint index = gtk_drop_down_get_selected (self->path_dropdown);
+  const ChronoCriticalPath *path = chrono_analysis_get_path (self->analysis, index);
+  const ChronoPathSegment *segment = &path->segments[GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "segment"))];
+
+  zoom_to (self, segment->start_ns, segment->end_ns);
+  if (segment->has_node && segment->node.trace == 0)
+    {
+      chrono_timeline_scroll_to_track (self->timeline, segment->node.span.track);
+      select_span (self, segment->node.span);
+    }
+}
+
+static void
+path_graph_clicked_cb (ChronoFindingsPanel *self)
+{
+  guint index = gtk_drop_down_get_selected (self->path_dropdown);
+
+  if (self->analysis != NULL && index < chrono_analysis_get_n_paths (self->analysis))
+    g_signal_emit (self, signals[PATH_GRAPH_REQUESTED], 0, index);
+}
+
+static void
+fill_paths (ChronoFindingsPanel *self)
+{
+  g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
+  guint n = chrono_analysis_get_n_paths (self->analysis);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const ChronoCriticalPath *path = chrono_analysis_get_path (self->analysis, i);
+      g_autofree char *total = chrono_format_duration (path->total_ns);
+      g_autofree char *item = g_strdup_printf ("%s (%s)", path->name, total);
+
+      gtk_string_list_append (names, item);
+    }
+  g_signal_handlers_block_by_func (self->path_dropdown, path_selected_cb, self);
+  gtk_drop_down_set_model (self->path_dropdown, G_LIST_MODEL (names));
+  gtk_drop_down_set_selected (self->path_dropdown, 0);
+  g_signal_handlers_unblock_by_func (self->path_dropdown, path_selected_cb, self);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->path_dropdown), n > 0);
+  gtk_widget_set_sensitive (self->path_graph_button, n > 0);
+  path_selected_cb (self);
+}
+
+/* Running the analysis */
+
+typedef struct
+{
+  ChronoAnalysisOptions  options;
+  ChronoTrace           *trace;  /* let go of on the worker thread */
+} AnalysisJob;
+
+static void
+analysis_job_free (gpointer data)
+{
+  AnalysisJob *job = data;
+
+  g_clear_object (&job->trace);
+  g_free (job);
+}
+
+static void
+analysis_thread (GTask        *task,
+                 gpointer      source_object,
+                 gpointer      task_data,
+                 GCancellable *cancellable)
+{
+  AnalysisJob *job = task_data;
+  GError *error = NULL;
+  ChronoAnalysis *analysis;
+
+  analysis = chrono_analysis_run (&job->trace, 1, &job->options, cancellable, &error);
+  /* The page may have closed meanwhile: the last reference to a large
+   * trace is dropped here, where freeing it stalls no frame. */
+  if (analysis != NULL && g_cancellable_set_error_if_cancelled (cancellable, &error))
+    g_clear_object (&analysis);
+  g_clear_object (&job->trace);
+  if (analysis != NULL)
+    g_task_return_pointer (task, analysis, g_object_unref);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+set_analysing (ChronoFindingsPanel *self,
+               gboolean             analysing)
+{
+  gtk_spinner_set_spinning (self->spinner, analysing);
+  if (analysing)
+    gtk_stack_set_visible_child_name (self->state_stack, "analysing");
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANALYSING]);
+}
+
+static void
+analysis_done_cb (GObject      *source_object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  GWeakRef *panel_ref = user_data;
+  g_autoptr(ChronoFindingsPanel) self = g_weak_ref_get (panel_ref);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ChronoAnalysis) analysis = g_task_propagate_pointer (G_TASK (result), &error);
+
+  g_weak_ref_clear (panel_ref);
+  g_free (panel_ref);
+  /* A newer run, or the panel going away, cancelled this one. */
+  if (self == NULL || g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))))
+    return;
+  g_clear_object (&self->cancellable);
+
+  if (analysis == NULL)
+    {
+      adw_status_page_set_description (self->error_page, error->message);
+      gtk_stack_set_visible_child_name (self->state_stack, "failed");
+      set_analysing (self, FALSE);
+      return;
+    }
+
+  g_set_object (&self->analysis, analysis);
+  fill_findings (self);
+  fill_breakdowns (self);
+  fill_paths (self);
+  gtk_stack_set_visible_child_name (self->state_stack, "done");
+  set_analysing (self, FALSE);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANALYSIS]);
+}
+
+static void
+start_analysis (ChronoFindingsPanel *self)
+{
+  g_autoptr(GTask) task = NULL;
+  GWeakRef *panel_ref;
+  AnalysisJob *job;
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  if (get_trace (self) == NULL)
+    return;
+
+  job = g_new0 (AnalysisJob, 1);
+  job->trace = g_object_ref (get_trace (self));
+  chrono_analysis_options_init (&job->options);
+  chrono_analysis_settings_read (self->settings, &job->options.thresholds);
+  self->cancellable = g_cancellable_new ();
+  /* Only a weak reference: a closed page goes at once, with its trace,
+   * rather than when the worker notices it was cancelled. */
+  panel_ref = g_new0 (GWeakRef, 1);
+  g_weak_ref_init (panel_ref, self);
+  task = g_task_new (NULL, self->cancellable, analysis_done_cb, panel_ref);
+  g_task_set_source_tag (task, start_analysis);
+  g_task_set_task_data (task, job, analysis_job_free);
+  set_analysing (self, TRUE);
+  g_task_run_in_thread (task, analysis_thread);
+}
+
+static gboolean
+rerun_cb (gpointer user_data)
+{
+  ChronoFindingsPanel *self = user_data;
+
+  self->rerun_id = 0;
+  start_analysis (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+settings_changed_cb (ChronoFindingsPanel *self)
+{
+  g_clear_handle_id (&self->rerun_id, g_source_remove);
+  self->rerun_id = g_timeout_add (RERUN_DELAY_MS, rerun_cb, self);
+}
+
+static void
+dark_changed_cb (ChronoFindingsPanel *self)
+{
+  /* The colours of the bars and dots follow the theme. */
+  if (self->analysis != NULL)
+    {
+      fill_breakdowns (self);
+      path_selected_cb (self);
+    }
+}
+
+static void
+chrono_findings_panel_constructed (GObject *object)
+{
+  ChronoFindingsPanel *self = CHRONO_FINDINGS_PANEL (object);
+  GApplication *application = g_application_get_default ();
+  GSettings *settings;
+
+  G_OBJECT_CLASS (chrono_findings_panel_parent_class)->constructed (object);
+
+  if (CHRONO_IS_APPLICATION (application) &&
+      (settings = chrono_application_get_settings (CHRONO_APPLICATION (application))) != NULL)
+    {
+      self->settings = g_settings_get_child (settings, CHRONO_ANALYSIS_SCHEMA_CHILD);
+      g_signal_connect_object (self->settings, "changed", G_CALLBACK (settings_changed_cb),
+                               self, G_CONNECT_SWAPPED);
+    }
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
+                           G_CALLBACK (dark_changed_cb), self, G_CONNECT_SWAPPED);
+  start_analysis (self);
+}
+
+static void
+chrono_findings_panel_dispose (GObject *object)
+{
+  ChronoFindingsPanel *self = CHRONO_FINDINGS_PANEL (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_handle_id (&self->rerun_id, g_source_remove);
+  gtk_widget_dispose_template (GTK_WIDGET (self), CHRONO_TYPE_FINDINGS_PANEL);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->analysis);
+  g_clear_object (&self->timeline);
+
+  G_OBJECT_CLASS (chrono_findings_panel_parent_class)->dispose (object);
+}
+
+static void
+chrono_findings_panel_finalize (GObject *object)
+{
+  ChronoFindingsPanel *self = CHRONO_FINDINGS_PANEL (object);
+
+  g_clear_pointer (&self->rule_ids, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (chrono_findings_panel_parent_class)->finalize (object);
+}
+
+static void
+chrono_findings_panel_get_property (GObject    *object,
+                                    guint       prop_id,
+                                    GValue     *value,
+                                    GParamSpec *pspec)
+{
+  ChronoFindingsPanel *self = CHRONO_FINDINGS_PANEL (object);
+
+  switch (prop_id)
+    {
+    case PROP_TIMELINE:
+      g_value_set_object (value, self->timeline);
+      break;
+    case PROP_ANALYSIS:
+      g_value_set_object (value, self->analysis);
+      break;
+    case PROP_ANALYSING:
+      g_value_set_boolean (value, chrono_findings_panel_get_analysing (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+chrono_findings_panel_set_property (GObject      *object,
+                                    guint         prop_id,
+                                    const GValue *value,
+                                    GParamSpec   *pspec)
+{
+  ChronoFindingsPanel *self = CHRONO_FINDINGS_PANEL (object);
+
+  switch (prop_id)
+    {
+    case PROP_TIMELINE:
+      self->timeline = g_value_dup_object (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+chrono_findings_panel_class_init (ChronoFindingsPanelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->constructed = chrono_findings_panel_constructed;
+  object_class->dispose = chrono_findings_panel_dispose;
+  object_class->finalize = chrono_findings_panel_finalize;
+  object_class->get_property = chrono_findings_panel_get_property;
+  object_class->set_property = chrono_findings_panel_set_property;
+
+  properties[PROP_TIMELINE] =
+    g_param_spec_object ("timeline", NULL, NULL, CHRONO_TYPE_TIMELINE,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_ANALYSIS] =
+    g_param_spec_object ("analysis", NULL, NULL, CHRONO_TYPE_ANALYSIS,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_ANALYSING] =
+    g_param_spec_boolean ("analysing", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* The person asked to see critical path PATH as a graph. */
+  signals[PATH_GRAPH_REQUESTED] =
+    g_signal_new ("path-graph-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "findingspanel");
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/chronoscope/Chronoscope/chrono-findings-panel.ui");
+  gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, state_stack);
+  gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, spinner);
+  gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, error_page);
+  gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, count_label);
+  gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, rule_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, findings_list);
+  gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, breakdown_box);
+  gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, path_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, path_toggle);
+  gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, path_graph_button);
+  gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, path_summary);
+  gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, segments_list);
+}
+
+static void
+chrono_findings_panel_init (ChronoFindingsPanel *self)
+{
+  self->rule_ids = g_ptr_array_new ();
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  gtk_list_box_set_filter_func (self->findings_list, filter_finding_cb, self, NULL);
+  g_signal_connect (self->findings_list, "row-activated", G_CALLBACK (finding_activated_cb), self);
+  g_signal_connect (self->findings_list, "row-selected", G_CALLBACK (finding_selected_cb), self);
+  g_signal_connect (self->segments_list, "row-activated", G_CALLBACK (segment_activated_cb), self);
+  g_signal_connect_swapped (self->rule_dropdown, "notify::selected", G_CALLBACK (rule_selected_cb), self);
+  g_signal_connect_swapped (self->path_dropdown, "notify::selected", G_CALLBACK (path_selected_cb), self);
+  g_signal_connect_swapped (self->path_toggle, "toggled", G_CALLBACK (update_path_marks), self);
+  g_signal_connect_swapped (self->path_graph_button, "clicked", G_CALLBACK (path_graph_clicked_cb), self);
+}
+
+GtkWidget *
+chrono_findings_panel_new (ChronoTimeline *timeline)
+{
+  g_return_val_if_fail (CHRONO_IS_TIMELINE (timeline), NULL);
+
+  return g_object_new (CHRONO_TYPE_FINDINGS_PANEL, "timeline", timeline, NULL);
+}
+
+/**
+ * chrono_findings_panel_get_analysis:
+ *
+ * Returns: (transfer none) (nullable): the latest analysis, or %NULL
+ *   until the first one has finished
+ */
+ChronoAnalysis *
+chrono_findings_panel_get_analysis (ChronoFindingsPanel *self)
+{
+  g_return_val_if_fail (CHRONO_IS_FINDINGS_PANEL (self), NULL);
+  return self->analysis;
+}
+
+gboolean
+chrono_findings_panel_get_analysing (ChronoFindingsPanel *self)
+{
+  g_return_val_if_fail (CHRONO_IS_FINDINGS_PANEL (self), FALSE);
+  return self->cancellable != NULL;
+}
+
+void
+chrono_findings_panel_show_finding (ChronoFindingsPanel *self,
+                                    guint                index)
+{
+  const ChronoFinding *finding;
+  g_autofree guint *tracks = NULL;
+  guint n_tracks = 0;
+
+  g_return_if_fail (CHRONO_IS_FINDINGS_PANEL (self));
+  g_return_if_fail (self->analysis != NULL && index < chrono_analysis_get_n_findings (self->analysis));
+
+  finding = chrono_analysis_get_finding (self->analysis, index);
+  tracks = g_new (guint, MAX (1, finding->n_tracks));
+  for (guint i = 0; i < finding->n_tracks; i++)
+    if (finding->tracks[i].trace == 0)
+      tracks[n_tracks++] = finding->tracks[i].track;
+
+  zoom_to (self, finding->start_ns, finding->end_ns);
+  chrono_timeline_set_highlight (self->timeline, finding->start_ns, finding->end_ns, tracks, n_tracks);
+  if (finding->has_node && finding->node.trace == 0)
+    {
+      chrono_timeline_scroll_to_track (self->timeline, finding->node.span.track);
+      select_span (self, finding->node.span);
+    }
+  else if (n_tracks > 0)
+    chrono_timeline_scroll_to_track (self->timeline, tracks[0]);
+}

@@ -1,0 +1,278 @@
+/* test-app-findings.c: the findings panel beside the timeline, on a real
+ * Kineto trace: the same findings as the analysis, in the same order;
+ * filtering by rule; a finding shown on the timeline; thresholds changed
+ * in the preferences analysed again
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "app-test-utils.h"
+#include "chrono-analysis-settings.h"
+#include "chrono-document-page.h"
+#include "chrono-findings-panel.h"
+#include "chrono-preferences-window.h"
+#include "chrono-span-details.h"
+#include "chrono-timeline.h"
+
+#define REAL_TRACE "kineto__tbplugin_resnet50_nw0__worker0.1623143089861.pt.trace.json.gz"
+
+static char *trace_path;
+
+static gboolean
+is_true (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+static void
+set_true (gboolean *flag)
+{
+  *flag = TRUE;
+}
+
+static GtkWidget *
+find_named (GtkWidget  *root,
+            const char *name)
+{
+  if (g_str_equal (gtk_widget_get_name (root), name))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_named (child, name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The rows of the findings list that the filter lets through, in order. */
+static GPtrArray *
+get_shown_rows (GtkListBox *list)
+{
+  GPtrArray *rows = g_ptr_array_new ();
+
+  for (int i = 0; gtk_list_box_get_row_at_index (list, i) != NULL; i++)
+    {
+      GtkListBoxRow *row = gtk_list_box_get_row_at_index (list, i);
+
+      if (gtk_widget_get_child_visible (GTK_WIDGET (row)))
+        g_ptr_array_add (rows, row);
+    }
+  return rows;
+}
+
+static const char *
+get_row_title (GtkListBoxRow *row)
+{
+  GtkWidget *label = app_test_find_css_class (GTK_WIDGET (row), "finding-title");
+
+  g_assert_nonnull (label);
+  return gtk_label_get_label (GTK_LABEL (label));
+}
+
+static ChronoAnalysis *
+analyse (ChronoTrace *trace,
+         GSettings   *settings)
+{
+  g_autoptr(GError) error = NULL;
+  ChronoAnalysisOptions options;
+  ChronoAnalysis *analysis;
+
+  chrono_analysis_options_init (&options);
+  chrono_analysis_settings_read (settings, &options.thresholds);
+  analysis = chrono_analysis_run (&trace, 1, &options, NULL, &error);
+  g_assert_no_error (error);
+  return analysis;
+}
+
+/* The list shows exactly the analysis's findings, most costly first. */
+static void
+assert_lists (ChronoFindingsPanel *panel,
+              GtkListBox          *list,
+              ChronoAnalysis      *expected)
+{
+  g_autoptr(GPtrArray) rows = get_shown_rows (list);
+
+  g_assert_cmpuint (rows->len, ==, chrono_analysis_get_n_findings (expected));
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const ChronoFinding *finding = chrono_analysis_get_finding (expected, i);
+
+      g_assert_cmpstr (get_row_title (g_ptr_array_index (rows, i)), ==, finding->title);
+      if (i > 0)
+        g_assert_cmpint (chrono_analysis_get_finding (expected, i - 1)->time_lost_ns, >=, finding->time_lost_ns);
+    }
+}
+
+static void
+test_findings (void)
+{
+  ChronoWindow *window = app_test_get_window ();
+  g_autoptr(GFile) file = g_file_new_for_path (trace_path);
+  g_autoptr(ChronoAnalysis) expected = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GSettings) settings = NULL;
+  GSettings *app_settings = chrono_application_get_settings (app_test_get_application ());
+  ChronoDocumentPage *page;
+  ChronoFindingsPanel *panel;
+  ChronoTimeline *timeline;
+  ChronoSpanDetails *details;
+  ChronoViewport *viewport;
+  GtkListBox *list;
+  GtkDropDown *dropdown;
+  const ChronoFinding *finding = NULL;
+  const char *rule;
+  ChronoSpanRef selected, shown;
+  GtkWidget *preferences = NULL;
+  GtkWidget *spin;
+  gboolean reanalysed = FALSE;
+  guint index = G_MAXUINT, n_rule = 0, n_before;
+
+  /* The schema is compiled into the build directory for the tests. */
+  g_assert_nonnull (app_settings);
+  settings = g_settings_get_child (app_settings, CHRONO_ANALYSIS_SCHEMA_CHILD);
+
+  page = chrono_window_open_file (window, file);
+  g_assert_true (app_test_wait_for_state (page, CHRONO_DOCUMENT_STATE_LOADED, 20000));
+  panel = CHRONO_FINDINGS_PANEL (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_FINDINGS_PANEL));
+  timeline = CHRONO_TIMELINE (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_TIMELINE));
+  details = CHRONO_SPAN_DETAILS (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_SPAN_DETAILS));
+  g_assert_nonnull (panel);
+  g_assert_true (app_test_wait_for_analysis (panel, 30000));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (panel)));
+
+  expected = analyse (chrono_document_page_get_trace (page), settings);
+  g_assert_cmpuint (chrono_analysis_get_n_findings (expected), >, 5);
+  list = GTK_LIST_BOX (app_test_find_css_class (GTK_WIDGET (panel), "findings"));
+  g_assert_nonnull (list);
+  assert_lists (panel, list, expected);
+
+  /* One rule: only its findings, in the same order. */
+  dropdown = GTK_DROP_DOWN (app_test_find_widget (GTK_WIDGET (panel), GTK_TYPE_DROP_DOWN));
+  rule = chrono_analysis_get_finding (expected, chrono_analysis_get_n_findings (expected) - 1)->rule;
+  for (guint i = 1; i < g_list_model_get_n_items (gtk_drop_down_get_model (dropdown)); i++)
+    {
+      GtkStringObject *item = g_list_model_get_item (gtk_drop_down_get_model (dropdown), i);
+      const ChronoRule *rules;
+      guint n_rules;
+
+      rules = chrono_analysis_get_rules (&n_rules);
+      for (guint r = 0; r < n_rules; r++)
+        if (g_str_equal (rules[r].id, rule) && g_str_has_prefix (gtk_string_object_get_string (item), rules[r].title))
+          gtk_drop_down_set_selected (dropdown, i);
+      g_object_unref (item);
+    }
+  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), >, 0);
+  rows = get_shown_rows (list);
+  for (guint i = 0, k = 0; i < chrono_analysis_get_n_findings (expected); i++)
+    if (g_str_equal (chrono_analysis_get_finding (expected, i)->rule, rule))
+      {
+        g_assert_cmpuint (k, <, rows->len);
+        g_assert_cmpstr (get_row_title (g_ptr_array_index (rows, k)), ==, chrono_analysis_get_finding (expected, i)->title);
+        k++;
+        n_rule = k;
+      }
+  g_assert_cmpuint (rows->len, ==, n_rule);
+  g_assert_cmpuint (n_rule, <, chrono_analysis_get_n_findings (expected));
+  gtk_drop_down_set_selected (dropdown, 0);
+  g_clear_pointer (&rows, g_ptr_array_unref);
+
+  /* Activating a finding with a span zooms to its range and selects it. */
+  for (guint i = 0; i < chrono_analysis_get_n_findings (expected) && index == G_MAXUINT; i++)
+    if (chrono_analysis_get_finding (expected, i)->has_node)
+      index = i;
+  g_assert_cmpuint (index, !=, G_MAXUINT);
+  finding = chrono_analysis_get_finding (expected, index);
+  rows = get_shown_rows (list);
+  g_signal_emit_by_name (list, "row-activated", g_ptr_array_index (rows, index));
+  viewport = chrono_timeline_get_viewport (timeline);
+  g_assert_cmpint (chrono_viewport_get_start_ns (viewport), <=, finding->start_ns);
+  g_assert_cmpint (chrono_viewport_get_end_ns (viewport), >=, finding->end_ns);
+  /* Zoomed in, not the whole trace. */
+  g_assert_cmpfloat (chrono_viewport_get_duration (viewport), <=, 2.0 * (finding->end_ns - finding->start_ns) + 1000);
+  g_assert_true (chrono_timeline_get_selection (timeline, &selected));
+  g_assert_cmpuint (selected.track, ==, finding->node.span.track);
+  g_assert_cmpuint (selected.index, ==, finding->node.span.index);
+  g_assert_true (chrono_span_details_get_span (details, &shown));
+  g_assert_cmpuint (shown.index, ==, finding->node.span.index);
+
+  /* The panel hides and comes back with its action. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "document.show-findings", NULL));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (panel)));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "document.show-findings", NULL));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (panel)));
+
+  /* A threshold changed in the preferences: analysed again, the same as
+   * the analysis with that threshold. */
+  g_action_group_activate_action (G_ACTION_GROUP (app_test_get_application ()), "preferences", NULL);
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app_test_get_application ())); l; l = l->next)
+    if (CHRONO_IS_PREFERENCES_WINDOW (l->data))
+      preferences = l->data;
+  g_assert_nonnull (preferences);
+  spin = find_named (GTK_WIDGET (preferences), "min-time-lost-us");
+  g_assert_true (GTK_IS_SPIN_BUTTON (spin));
+  n_before = chrono_analysis_get_n_findings (expected);
+  g_signal_connect_swapped (panel, "notify::analysis", G_CALLBACK (set_true), &reanalysed);
+  /* Findings under 5 ms are left out. */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 5000);
+  g_assert_cmpuint (g_settings_get_uint (settings, "min-time-lost-us"), ==, 5000);
+  g_assert_true (app_test_spin_until (is_true, &reanalysed, 30000));
+  g_assert_true (app_test_wait_for_analysis (panel, 30000));
+  g_clear_object (&expected);
+  expected = analyse (chrono_document_page_get_trace (page), settings);
+  g_assert_cmpuint (chrono_analysis_get_n_findings (expected), <, n_before);
+  assert_lists (panel, list, expected);
+
+  gtk_window_destroy (GTK_WINDOW (preferences));
+  g_settings_reset (settings, "min-time-lost-us");
+  app_test_close_all_tabs (window);
+}
+
+/* Closing the tab while the analysis runs: the panel goes with it, and
+ * nothing is left once the worker has stopped. */
+static void
+test_close_while_analysing (void)
+{
+  ChronoWindow *window = app_test_get_window ();
+  g_autoptr(GFile) file = g_file_new_for_path (trace_path);
+  ChronoDocumentPage *page = chrono_window_open_file (window, file);
+  GWeakRef panel_ref;
+  ChronoFindingsPanel *panel;
+
+  g_assert_true (app_test_wait_for_state (page, CHRONO_DOCUMENT_STATE_LOADED, 20000));
+  panel = CHRONO_FINDINGS_PANEL (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_FINDINGS_PANEL));
+  g_weak_ref_init (&panel_ref, panel);
+  app_test_close_all_tabs (window);
+  /* The worker holds no reference to the panel. */
+  for (guint i = 0; i < 3000; i++)
+    {
+      g_autoptr(GObject) alive = g_weak_ref_get (&panel_ref);
+
+      if (alive == NULL)
+        break;
+      app_test_spin_for (10);
+    }
+  g_assert_null (g_weak_ref_get (&panel_ref));
+  g_weak_ref_clear (&panel_ref);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  const char *traces = g_getenv ("CHRONO_TRACES_DIR");
+  g_autofree char *schemas = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), "..", "..", "data", NULL);
+
+  /* The analysis thresholds live in the settings; the schema compiled
+   * for the build serves. */
+  g_setenv ("GSETTINGS_SCHEMA_DIR", schemas, TRUE);
+  if (!app_test_init (&argc, &argv))
+    return 77;
+
+  trace_path = g_build_filename (traces ? traces : ".", REAL_TRACE, NULL);
+  if (!g_file_test (trace_path, G_FILE_TEST_EXISTS))
+    return 77;
+  g_test_add_func ("/app/findings/list-filter-show-preferences", test_findings);
+  g_test_add_func ("/app/findings/close-while-analysing", test_close_while_analysing);
+  return g_test_run ();
+}

@@ -1,0 +1,228 @@
+/* test-app-graph.c: the dependency graph below the timeline, on a real
+ * Kineto trace: the neighbourhood of a selected kernel drawn in the
+ * palette's colours; a click on a node selects it in the timeline
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "app-test-utils.h"
+#include "chrono-document-page.h"
+#include "chrono-findings-panel.h"
+#include "chrono-graph-view.h"
+#include "chrono-palette.h"
+#include "chrono-timeline.h"
+
+#define REAL_TRACE "kineto__tbplugin_resnet50_nw0__worker0.1623143089861.pt.trace.json.gz"
+
+static char *trace_path;
+
+static gboolean
+is_shown (gpointer data)
+{
+  return gtk_widget_get_mapped (data) && gtk_widget_get_height (data) > 100;
+}
+
+/* A kernel some runtime call launched, halfway through the trace. */
+static ChronoSpanRef
+find_launched_kernel (ChronoTrace *trace)
+{
+  guint n = chrono_trace_get_n_flows (trace);
+
+  for (guint i = n / 2; i < n; i++)
+    {
+      const ChronoFlow *flow = chrono_trace_get_flow (trace, i);
+      const ChronoTrack *track = chrono_trace_get_track (trace, flow->to.track);
+
+      if (flow->type == CHRONO_FLOW_LAUNCH && track->kind[flow->to.index] == CHRONO_KIND_KERNEL)
+        return flow->to;
+    }
+  g_assert_not_reached ();
+}
+
+static gboolean
+same_span (ChronoNodeRef a,
+           ChronoNodeRef b)
+{
+  return a.trace == b.trace && a.span.track == b.span.track && a.span.index == b.span.index;
+}
+
+static gboolean
+is_inside (GtkWidget             *widget,
+           const graphene_rect_t *area)
+{
+  return area->origin.x >= 0 && area->origin.y >= 0 &&
+         area->origin.x + area->size.width <= gtk_widget_get_width (widget) &&
+         area->origin.y + area->size.height <= gtk_widget_get_height (widget);
+}
+
+/* Nodes in view drawn in their kind's and name's colour: returns how
+ * many were checked. */
+static guint
+check_node_colors (ChronoGraphView *graph,
+                   ChronoAnalysis  *analysis)
+{
+  cairo_surface_t *surface = app_test_render (GTK_WIDGET (graph));
+  guint checked = 0;
+
+  for (guint i = 0; i < chrono_graph_view_get_n_nodes (graph); i++)
+    {
+      const ChronoGraphNode *node = chrono_graph_view_get_node (graph, i);
+      ChronoTrace *trace = chrono_analysis_get_trace (analysis, node->ref.trace);
+      const ChronoTrack *track = chrono_trace_get_track (trace, node->ref.span.track);
+      graphene_rect_t area;
+      GdkRGBA expected;
+      int r, g, b;
+
+      chrono_graph_view_get_node_area (graph, i, &area);
+      if (!is_inside (GTK_WIDGET (graph), &area))
+        continue;
+      chrono_palette_span_color (track->kind[node->ref.span.index],
+                                 chrono_trace_get_string (trace, track->name_id[node->ref.span.index]),
+                                 FALSE, &expected);
+      /* Left of the text, clear of the outline. */
+      app_test_get_pixel (surface, (int) (area.origin.x + 5), (int) (area.origin.y + area.size.height / 2), &r, &g, &b);
+      g_assert_cmpint (ABS (r - (int) (expected.red * 255 + 0.5)), <=, 2);
+      g_assert_cmpint (ABS (g - (int) (expected.green * 255 + 0.5)), <=, 2);
+      g_assert_cmpint (ABS (b - (int) (expected.blue * 255 + 0.5)), <=, 2);
+      checked++;
+    }
+  cairo_surface_destroy (surface);
+  return checked;
+}
+
+static void
+test_graph (void)
+{
+  ChronoWindow *window = app_test_get_window ();
+  g_autoptr(GFile) file = g_file_new_for_path (trace_path);
+  g_autoptr(ChronoSubgraph) expected = NULL;
+  ChronoDocumentPage *page;
+  ChronoFindingsPanel *panel;
+  ChronoTimeline *timeline;
+  ChronoGraphView *graph;
+  ChronoAnalysis *analysis;
+  ChronoSpanRef kernel, selected;
+  ChronoNodeRef centre, clicked_ref;
+  GtkGesture *click = NULL, *drag = NULL;
+  GListModel *controllers;
+  graphene_rect_t area, zoomed, before;
+  guint clicked = G_MAXUINT;
+
+  page = chrono_window_open_file (window, file);
+  g_assert_true (app_test_wait_for_state (page, CHRONO_DOCUMENT_STATE_LOADED, 20000));
+  panel = CHRONO_FINDINGS_PANEL (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_FINDINGS_PANEL));
+  timeline = CHRONO_TIMELINE (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_TIMELINE));
+  graph = CHRONO_GRAPH_VIEW (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_GRAPH_VIEW));
+  g_assert_nonnull (graph);
+  g_assert_true (app_test_wait_for_analysis (panel, 30000));
+  analysis = chrono_findings_panel_get_analysis (panel);
+  g_assert_true (chrono_graph_view_get_analysis (graph) == analysis);
+  /* Hidden until asked for. */
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (graph)));
+  g_assert_cmpuint (chrono_graph_view_get_n_nodes (graph), ==, 0);
+
+  /* A kernel selected in the timeline, then the graph shown. */
+  kernel = find_launched_kernel (chrono_document_page_get_trace (page));
+  chrono_timeline_select (timeline, &kernel);
+  g_signal_emit_by_name (timeline, "span-activated", kernel.track, kernel.index);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "document.show-graph", NULL));
+  g_assert_true (chrono_document_page_get_show_graph (page));
+  g_assert_true (app_test_spin_until (is_shown, graph, 5000));
+  g_assert_true (app_test_wait_for_paint (GTK_WIDGET (graph), 5000));
+
+  centre = (ChronoNodeRef) { 0, kernel };
+  expected = chrono_analysis_dup_neighbourhood (analysis, centre, chrono_graph_view_get_hops (graph), 500);
+  g_assert_cmpuint (expected->nodes->len, >, 3);
+  g_assert_cmpuint (chrono_graph_view_get_n_nodes (graph), ==, expected->nodes->len);
+  for (guint i = 0; i < expected->nodes->len; i++)
+    g_assert_true (same_span (chrono_graph_view_get_node (graph, i)->ref,
+                              g_array_index (expected->nodes, ChronoGraphNode, i).ref));
+  /* The kernel in view, its neighbours around it. */
+  chrono_graph_view_get_node_area (graph, 0, &area);
+  g_assert_true (is_inside (GTK_WIDGET (graph), &area));
+  g_assert_cmpuint (check_node_colors (graph, analysis), >=, 3);
+
+  /* Zooming in makes the nodes bigger. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "graph.zoom-in", NULL));
+  chrono_graph_view_get_node_area (graph, 0, &zoomed);
+  g_assert_cmpfloat (zoomed.size.width, >, area.size.width * 1.1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "graph.zoom-out", NULL));
+
+  /* A click on another node in view selects its span in the timeline, and
+   * the graph follows it. */
+  for (guint i = 1; i < chrono_graph_view_get_n_nodes (graph) && clicked == G_MAXUINT; i++)
+    {
+      const ChronoGraphNode *node = chrono_graph_view_get_node (graph, i);
+
+      chrono_graph_view_get_node_area (graph, i, &area);
+      if (is_inside (GTK_WIDGET (graph), &area) && node->ref.span.track != kernel.track)
+        clicked = i;
+    }
+  g_assert_cmpuint (clicked, !=, G_MAXUINT);
+  clicked_ref = chrono_graph_view_get_node (graph, clicked)->ref;
+  controllers = gtk_widget_observe_controllers (GTK_WIDGET (graph));
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && click == NULL; i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_GESTURE_CLICK (controller))
+        click = GTK_GESTURE (controller);
+    }
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && drag == NULL; i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_GESTURE_DRAG (controller))
+        drag = GTK_GESTURE (controller);
+    }
+  g_object_unref (controllers);
+  g_assert_nonnull (click);
+  g_assert_nonnull (drag);
+
+  /* A drag pans, and its release on a node selects nothing. */
+  chrono_graph_view_get_node_area (graph, 0, &before);
+  g_signal_emit_by_name (drag, "drag-begin", area.origin.x + 2, area.origin.y + 2);
+  g_signal_emit_by_name (drag, "drag-update", -30.0, 10.0);
+  chrono_graph_view_get_node_area (graph, 0, &zoomed);
+  g_assert_cmpfloat_with_epsilon (zoomed.origin.x, before.origin.x - 30, 1e-6);
+  g_assert_cmpfloat_with_epsilon (zoomed.origin.y, before.origin.y + 10, 1e-6);
+  g_signal_emit_by_name (click, "released", 1, area.origin.x - 28, area.origin.y + 12);
+  g_assert_true (chrono_timeline_get_selection (timeline, &selected));
+  g_assert_cmpuint (selected.index, ==, kernel.index);
+  g_signal_emit_by_name (drag, "drag-update", 0.0, 0.0);
+  g_signal_emit_by_name (drag, "drag-begin", 0.0, 0.0);
+  chrono_graph_view_get_node_area (graph, clicked, &area);
+  g_signal_emit_by_name (click, "released", 1, area.origin.x + area.size.width / 2,
+                         area.origin.y + area.size.height / 2);
+  g_assert_true (chrono_timeline_get_selection (timeline, &selected));
+  g_assert_cmpuint (selected.track, ==, clicked_ref.span.track);
+  g_assert_cmpuint (selected.index, ==, clicked_ref.span.index);
+  g_assert_true (same_span (chrono_graph_view_get_node (graph, 0)->ref, clicked_ref));
+
+  /* A step's critical path as a graph: its spans, in time order. */
+  chrono_graph_view_show_path (graph, 0);
+  g_assert_cmpuint (chrono_graph_view_get_n_nodes (graph), >, 1);
+  for (guint i = 1; i < chrono_graph_view_get_n_nodes (graph); i++)
+    {
+      g_assert_true (chrono_graph_view_get_node (graph, i)->on_critical_path);
+      g_assert_cmpint (chrono_graph_view_get_node (graph, i - 1)->start_ns, <=,
+                       chrono_graph_view_get_node (graph, i)->end_ns);
+    }
+
+  app_test_close_all_tabs (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  const char *traces = g_getenv ("CHRONO_TRACES_DIR");
+
+  if (!app_test_init (&argc, &argv))
+    return 77;
+
+  trace_path = g_build_filename (traces ? traces : ".", REAL_TRACE, NULL);
+  if (!g_file_test (trace_path, G_FILE_TEST_EXISTS))
+    return 77;
+  g_test_add_func ("/app/graph/neighbourhood-click-path", test_graph);
+  return g_test_run ();
+}
