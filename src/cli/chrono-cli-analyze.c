@@ -6,62 +6,22 @@
 #include <string.h>
 
 #include "chrono-analysis.h"
+#include "chrono-analysis-settings.h"
 #include "chrono-cli.h"
 #include "chrono-loader.h"
 
 #define ANALYSIS_SCHEMA "io.github.chronoscope.Chronoscope.analysis"
 
-/* Each key of the analysis schema and the threshold it sets: SCALE turns
- * the key's unit into nanoseconds for gint64 fields; 0 marks a guint
- * field, -1 a guint64 one. */
-static const struct {
-  const char *key;
-  gsize       offset;
-  gint64      scale;
-} threshold_keys[] = {
-  { "idle-gap-min-us", G_STRUCT_OFFSET (ChronoAnalysisThresholds, idle_gap_min_ns), 1000 },
-  { "kernel-wait-max-ns", G_STRUCT_OFFSET (ChronoAnalysisThresholds, kernel_wait_max_ns), 1 },
-  { "launch-bound-kernel-max-us", G_STRUCT_OFFSET (ChronoAnalysisThresholds, launch_bound_kernel_max_ns), 1000 },
-  { "straggler-min-skew-us", G_STRUCT_OFFSET (ChronoAnalysisThresholds, straggler_min_skew_ns), 1000 },
-  { "min-time-lost-us", G_STRUCT_OFFSET (ChronoAnalysisThresholds, min_time_lost_ns), 1000 },
-  { "small-dma-max-bytes", G_STRUCT_OFFSET (ChronoAnalysisThresholds, small_dma_max_bytes), -1 },
-  { "low-utilization-percent", G_STRUCT_OFFSET (ChronoAnalysisThresholds, low_utilization_percent), 0 },
-  { "launch-bound-min-kernels", G_STRUCT_OFFSET (ChronoAnalysisThresholds, launch_bound_min_kernels), 0 },
-  { "slow-step-percent", G_STRUCT_OFFSET (ChronoAnalysisThresholds, slow_step_percent), 0 },
-  { "data-loading-percent", G_STRUCT_OFFSET (ChronoAnalysisThresholds, data_loading_percent), 0 },
-  { "exposed-communication-percent", G_STRUCT_OFFSET (ChronoAnalysisThresholds, exposed_comm_percent), 0 },
-  { "low-occupancy-percent", G_STRUCT_OFFSET (ChronoAnalysisThresholds, low_occupancy_percent), 0 },
-  { "host-bound-percent", G_STRUCT_OFFSET (ChronoAnalysisThresholds, host_bound_percent), 0 },
-};
-
 /* Thresholds from GSettings when the schema is installed, else the
- * defaults (which match the schema's). A key that an older installed
- * schema lacks keeps its default. */
+ * defaults (which match the schema's). */
 static void
 read_thresholds (ChronoAnalysisThresholds *th)
 {
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
   g_autoptr(GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, ANALYSIS_SCHEMA, TRUE) : NULL;
-  g_autoptr(GSettings) settings = NULL;
+  g_autoptr(GSettings) settings = schema ? g_settings_new_full (schema, NULL, NULL) : NULL;
 
-  chrono_analysis_thresholds_init (th);
-  if (schema == NULL)
-    return;
-  settings = g_settings_new_full (schema, NULL, NULL);
-  for (guint i = 0; i < G_N_ELEMENTS (threshold_keys); i++)
-    {
-      guint value;
-
-      if (!g_settings_schema_has_key (schema, threshold_keys[i].key))
-        continue;
-      value = g_settings_get_uint (settings, threshold_keys[i].key);
-      if (threshold_keys[i].scale > 0)
-        G_STRUCT_MEMBER (gint64, th, threshold_keys[i].offset) = (gint64) value * threshold_keys[i].scale;
-      else if (threshold_keys[i].scale == 0)
-        G_STRUCT_MEMBER (guint, th, threshold_keys[i].offset) = value;
-      else
-        G_STRUCT_MEMBER (guint64, th, threshold_keys[i].offset) = value;
-    }
+  chrono_analysis_settings_read (settings, th);
 }
 
 static gboolean
