@@ -753,19 +753,59 @@ item_at (ChronoRankData *data,
   return &g_array_index (g_array_index (data->devices, ChronoDeviceWork, device).items, ChronoWorkItem, item);
 }
 
+static guint
+span_ref_hash (gconstpointer key)
+{
+  const ChronoSpanRef *ref = key;
+
+  return g_int64_hash (&(gint64) { (gint64) chrono_span_key (ref->track, ref->index) });
+}
+
+static gboolean
+span_ref_equal (gconstpointer a,
+                gconstpointer b)
+{
+  const ChronoSpanRef *x = a, *y = b;
+
+  return x->track == y->track && x->index == y->index;
+}
+
+/* The spans of RANK's critical paths. */
+static GHashTable *
+path_spans (GArray *paths,
+            guint   rank)
+{
+  GHashTable *spans = g_hash_table_new (span_ref_hash, span_ref_equal);
+
+  for (guint i = 0; i < paths->len; i++)
+    {
+      const ChronoCriticalPath *p = &g_array_index (paths, ChronoCriticalPath, i);
+
+      for (guint k = 0; k < p->n_segments; k++)
+        if (p->segments[k].has_node && p->segments[k].node.trace == rank)
+          g_hash_table_add (spans, &p->segments[k].node.span);
+    }
+  return spans;
+}
+
 static void
 rule_dependency_waits (Ctx            *c,
-                       ChronoRankData *data)
+                       ChronoRankData *data,
+                       GArray         *paths)
 {
+  g_autoptr(GHashTable) on_path = path_spans (paths, data->trace_index);
+
   for (guint di = 0; di < data->devices->len; di++)
     {
       const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
       g_autofree char *label = NULL;
-      gint64 total = 0, worst = 0, first = G_MAXINT64, last = G_MININT64;
+      gint64 total = 0, worst = 0, first = G_MAXINT64, last = G_MININT64, lost;
       guint n = 0;
       const ChronoWorkItem *worst_item = NULL;
       ChronoFinding *f;
       g_autoptr(GArray) tracks = g_array_new (FALSE, FALSE, sizeof (guint32));
+      g_autoptr(GArray) waits = g_array_new (FALSE, TRUE, sizeof (ChronoWorkItem));
+      g_autoptr(GArray) waiting = NULL;
 
       for (guint i = 0; i < data->deps->len; i++)
         {
@@ -776,6 +816,9 @@ rule_dependency_waits (Ctx            *c,
           if (dep->to_device != di)
             continue;
           to = item_at (data, dep->to_device, dep->to_item);
+          /* Off the critical path a wait delays nothing. */
+          if (!g_hash_table_contains (on_path, &(ChronoSpanRef) { to->track, to->index }))
+            continue;
           from = item_at (data, dep->from_device, dep->from_item);
           prev = to->stream_prev != G_MAXUINT32 ? item_at (data, di, to->stream_prev) : NULL;
           free_at = MAX (prev ? prev->end : to->start, to->launch_start != G_MININT64 ? to->launch_start : G_MININT64);
@@ -784,6 +827,8 @@ rule_dependency_waits (Ctx            *c,
             continue;
           n++;
           total += wait;
+          g_array_append_val (waits, ((ChronoWorkItem) { .start = free_at, .end = free_at + wait,
+                                                         .cls = CHRONO_WORK_COMPUTE }));
           first = MIN (first, free_at);
           last = MAX (last, to->start);
           g_array_append_val (tracks, to->track);
@@ -796,12 +841,19 @@ rule_dependency_waits (Ctx            *c,
         }
       if (n == 0)
         continue;
+      /* Paths of several steps may share work: count each moment once. */
+      g_array_sort_with_data (waits, chrono_compare_int64_at,
+                              GSIZE_TO_POINTER (G_STRUCT_OFFSET (ChronoWorkItem, start)));
+      waiting = chrono_intervals_merge ((const ChronoWorkItem *) waits->data, waits->len,
+                                        1u << CHRONO_WORK_COMPUTE);
+      lost = chrono_intervals_length (waiting);
       label = device_label (data, d);
-      f = add_finding (c, "dependency-wait", data, first, last, total,
+      f = add_finding (c, "dependency-wait", data, first, last, lost,
                        _("Work waits for other streams or engines: start the work it depends on earlier (prefetch "
                        "inputs, issue copies and collectives ahead), split it so the waiting work can start on a "
                        "part, or reorder independent work in between."),
-                       _("Work on %s waits %.3f ms for other streams or engines (%u waits)"), label, ms (total), n);
+                       _("Work on the critical path of %s waits %.3f ms for other streams or engines (%u waits)"),
+                       label, ms (lost), n);
       add_evidence (f, "waits", n);
       add_evidence (f, "wait_ns", total);
       add_evidence (f, "longest_wait_ns", worst);
@@ -1028,7 +1080,7 @@ chrono_analysis_run_rules (ChronoRankData                **ranks,
       rule_slow_steps (&c, ranks[r]);
       rule_data_loading (&c, ranks[r]);
       rule_low_occupancy (&c, ranks[r]);
-      rule_dependency_waits (&c, ranks[r]);
+      rule_dependency_waits (&c, ranks[r], paths);
       rule_copies_exposed (&c, ranks[r]);
       rule_small_copies (&c, ranks[r]);
       rule_collective_outliers (&c, ranks[r]);
