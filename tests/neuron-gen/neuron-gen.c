@@ -335,6 +335,7 @@ run_block (Gen *g)
   gint64 dma_end = t + 300;
   g_autofree char *dma_sem = g_strdup_printf ("S[%u] (%s)", 20 + q, neuron_gen_queue_names[q]);
   gint64 mm_start, mm_dur, vec_start, act_start;
+  gint64 vec_dur = 200 * MAX (o->vector_scale, 1);
   guint64 ld_id, mm_id, vec_id;
 
   /* Data in: the DMA's completion raises its queue's semaphore. */
@@ -371,12 +372,12 @@ run_block (Gen *g)
   semaphore_update (g, mm_start + mm_dur, "S[5] (Tensor)", g->tensor_sem, "Tensor");
 
   vec_start = mm_start + mm_dur + 20;
-  vec_id = instruction (g, NEURON_GEN_VECTOR, "TENSOR_TENSOR", vec_start, 200,
+  vec_id = instruction (g, NEURON_GEN_VECTOR, "TENSOR_TENSOR", vec_start, vec_dur,
                         5, g->tensor_sem, NULL, mm_id, 20);
   if (g->stop)
     return;
 
-  act_start = vec_start + 210;
+  act_start = vec_start + vec_dur + 10;
   g->scalar_sem++;
   instruction (g, NEURON_GEN_SCALAR, "ACTIVATE", act_start, 150,
                0, 0, "S[4] (Scalar)++@complete", vec_id, 0);

@@ -44,6 +44,7 @@ typedef struct {
   gboolean        singular_key;     /* system profile: "trace_event", not "trace_events" */
   NeuronGenDamage damage;
   gint64          host_start_ns;    /* host clock of the device profile's time 0 */
+  guint           vector_scale;     /* Vector instructions this many times longer (0: 1) */
 } NeuronGenOptions;
 
 typedef struct {

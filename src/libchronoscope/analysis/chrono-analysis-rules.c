@@ -54,8 +54,8 @@ static const ChronoRule rules[] = {
   { "dependency-wait", N_("Waits on other streams or engines"),
     N_("Work that could not start when its stream or engine was free because it waited for work on "
     "another one: a cudaStreamWaitEvent, or a dependency flow (Neuron instruction dependencies and "
-    "semaphore waits). Time lost: the idle time between the later of the previous work's end and the "
-    "launch, and the end of the work waited for.") },
+    "semaphore waits). Time lost: the waits of work on a critical path, from the later of the "
+    "previous work's end and the launch to the end of the work waited for.") },
   { "exposed-copies", N_("Copies not overlapped by computation"),
     N_("Memory copies or DMA transfers that run while no computation does, when this exposed part is "
     "more than exposed-communication-percent of all copy time (a DMA-bound device). Time lost: the "
@@ -71,6 +71,11 @@ static const ChronoRule rules[] = {
     N_("Kernels whose estimated achieved occupancy (the profiler's “est. achieved occupancy %”) is "
     "below low-occupancy-percent. Time lost, an upper bound: their time scaled by the missing "
     "occupancy.") },
+  { "engine-bound", N_("Bound on a non-matrix engine"),
+    N_("A NeuronCore whose busiest engine is not a Tensor (matrix) engine and is busy more than "
+    "engine-bound-percent longer than the busiest Tensor engine: vector, scalar, GpSimd or sync work "
+    "sets the pace instead of the matrix multiplications. Time lost, an upper bound: the busy time "
+    "above the Tensor engine's.") },
 };
 
 const ChronoRule *
@@ -1060,6 +1065,73 @@ rule_low_occupancy (Ctx            *c,
     add_track (f, data->trace_index, g_array_index (tracks, guint32, i));
 }
 
+/* Neuron names its matrix engines "Tensor (PE)" and "TensorMatrix (PE)". */
+static gboolean
+is_matrix_engine (ChronoTrace *trace,
+                  guint32      track)
+{
+  const char *name = chrono_trace_get_string (trace, chrono_trace_get_track (trace, track)->display_name);
+
+  return g_str_has_prefix (name, "Tensor");
+}
+
+static void
+rule_engine_bound (Ctx            *c,
+                   ChronoRankData *data)
+{
+  for (guint di = 0; di < data->devices->len; di++)
+    {
+      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+      const ChronoStreamWork *busiest = NULL;
+      gint64 busiest_ns = 0, matrix_ns = -1, start, end;
+      g_autofree char *label = NULL;
+      ChronoFinding *f;
+
+      for (guint k = 0; k < d->streams->len; k++)
+        {
+          const ChronoStreamWork *s = &g_array_index (d->streams, ChronoStreamWork, k);
+          const ChronoTrack *track = chrono_trace_get_track (data->trace, s->track);
+          g_autoptr(GArray) busy = NULL;
+          gint64 ns;
+
+          if (s->items->len == 0 ||
+              track->kind[g_array_index (s->items, ChronoWorkItem, 0).index] != CHRONO_KIND_INSTRUCTION)
+            continue;
+          busy = chrono_intervals_merge ((const ChronoWorkItem *) s->items->data, s->items->len,
+                                         1u << CHRONO_WORK_COMPUTE);
+          ns = chrono_intervals_length (busy);
+          if (is_matrix_engine (data->trace, s->track))
+            matrix_ns = MAX (matrix_ns, ns);
+          else if (ns > busiest_ns)
+            {
+              busiest_ns = ns;
+              busiest = s;
+            }
+        }
+      /* Only a core with matrix engines and another engine busier. */
+      if (busiest == NULL || matrix_ns < 0 ||
+          busiest_ns * 100 <= matrix_ns * (gint64) (100 + c->th->engine_bound_percent))
+        continue;
+
+      start = g_array_index (busiest->items, ChronoWorkItem, 0).start;
+      end = g_array_index (d->busy, ChronoInterval, d->busy->len - 1).end;
+      label = device_label (data, d);
+      f = add_finding (c, "engine-bound", data, start, end, busiest_ns - matrix_ns,
+                       _("Move work off the busiest engine: fuse elementwise operations and activations into "
+                       "fewer passes, use lower precision, express reductions as matrix multiplications, avoid "
+                       "GpSimd for work the Vector or Scalar engine can do, and check the compiler's engine "
+                       "assignment for the hot operators."),
+                       _("%s is bound on %s: busy %.3f ms against %.3f ms for its busiest Tensor engine"),
+                       label,
+                       chrono_trace_get_string (data->trace,
+                                                chrono_trace_get_track (data->trace, busiest->track)->display_name),
+                       ms (busiest_ns), ms (matrix_ns));
+      add_evidence (f, "engine_busy_ns", busiest_ns);
+      add_evidence (f, "tensor_busy_ns", matrix_ns);
+      add_track (f, data->trace_index, busiest->track);
+    }
+}
+
 void
 chrono_analysis_run_rules (ChronoRankData                **ranks,
                            guint                           n_ranks,
@@ -1084,6 +1156,7 @@ chrono_analysis_run_rules (ChronoRankData                **ranks,
       rule_copies_exposed (&c, ranks[r]);
       rule_small_copies (&c, ranks[r]);
       rule_collective_outliers (&c, ranks[r]);
+      rule_engine_bound (&c, ranks[r]);
     }
   rule_exposed_comm (&c, breakdowns);
   rule_stragglers (&c);

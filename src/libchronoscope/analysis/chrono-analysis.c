@@ -34,6 +34,7 @@ chrono_analysis_thresholds_init (ChronoAnalysisThresholds *thresholds)
     .exposed_comm_percent = 30,
     .low_occupancy_percent = 25,
     .host_bound_percent = 50,
+    .engine_bound_percent = 50,
     .min_time_lost_ns = 10 * 1000,
   };
 }

@@ -26,6 +26,7 @@ typedef struct {
   guint   exposed_comm_percent;       /* exposed-communication-percent of communication */
   guint   low_occupancy_percent;      /* low-occupancy-percent */
   guint   host_bound_percent;         /* host-bound-percent of a step's critical path */
+  guint   engine_bound_percent;       /* engine-bound-percent over the busiest Tensor engine */
   gint64  min_time_lost_ns;           /* min-time-lost-us: findings costing less are dropped */
 } ChronoAnalysisThresholds;
 
