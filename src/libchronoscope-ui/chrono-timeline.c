@@ -2152,6 +2152,25 @@ chrono_timeline_get_track_area (ChronoTimeline  *self,
   return TRUE;
 }
 
+gboolean
+chrono_timeline_get_process_area (ChronoTimeline  *self,
+                                  guint            process,
+                                  graphene_rect_t *area)
+{
+  const Row *row;
+
+  g_return_val_if_fail (CHRONO_IS_TIMELINE (self), FALSE);
+  g_return_val_if_fail (area != NULL, FALSE);
+
+  if (self->trace == NULL || process >= chrono_trace_get_n_processes (self->trace) ||
+      self->group_rows[process] == NO_TRACK)
+    return FALSE;
+  row = &g_array_index (self->rows, Row, self->group_rows[process]);
+  graphene_rect_init (area, 0, get_row_top (self, row), gtk_widget_get_width (GTK_WIDGET (self)),
+                      row->height);
+  return TRUE;
+}
+
 void
 chrono_timeline_set_search (ChronoTimeline *self,
                             ChronoSearch   *search)
