@@ -855,7 +855,8 @@ chrono_track_painter_paint_busy (ChronoTrackPainter *self,
         {
           GdkRGBA shade = color;
 
-          shade.alpha = (double) level / BUSY_LEVELS;
+          /* Even one busy track of many must stand out from the header. */
+          shade.alpha = 0.25 + 0.75 * level / BUSY_LEVELS;
           g_ptr_array_add (nodes, gsk_color_node_new (&shade, &GRAPHENE_RECT_INIT (start, 0, c - start, height)));
         }
       level = next;

@@ -447,6 +447,57 @@ test_flow_into_collapsed (Fixture       *fixture,
   cairo_surface_destroy (surface);
 }
 
+static ChronoTimeline *
+open_in_window (ChronoWindow *window)
+{
+  ChronoDocumentPage *page = app_test_open_trace (window, kineto_path);
+
+  return chrono_timeline_view_get_timeline (chrono_document_page_get_timeline_view (page));
+}
+
+/* Collapsed groups come back when the trace opens again. */
+static void
+test_persistence (void)
+{
+  ChronoWindow *window = app_test_get_window ();
+  g_autoptr(ChronoSidecar) sidecar = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonNode *section;
+  ChronoTimeline *timeline;
+  ChronoTrackLayout *layout;
+  graphene_rect_t area;
+  guint gpu;
+
+  if (skip_without_trace ())
+    return;
+  sidecar = chrono_sidecar_new (kineto_path, NULL);
+  g_unlink (chrono_sidecar_get_path (sidecar));
+  timeline = open_in_window (window);
+  layout = chrono_timeline_get_track_layout (timeline);
+  gpu = find_gpu_process (chrono_timeline_get_trace (timeline));
+  g_assert_cmpuint (chrono_track_layout_get_n_collapsed (layout), ==, 0);
+  chrono_track_layout_set_collapsed (layout, gpu, TRUE);
+
+  g_assert_true (chrono_sidecar_load (sidecar, &error));
+  g_assert_no_error (error);
+  section = chrono_sidecar_get_section (sidecar, "tracks");
+  g_assert_nonnull (section);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (json_node_get_object (section),
+                                                                         "collapsed")), ==, 1);
+
+  app_test_close_all_tabs (window);
+  timeline = open_in_window (window);
+  layout = chrono_timeline_get_track_layout (timeline);
+  g_assert_true (chrono_track_layout_is_collapsed (layout, gpu));
+  g_assert_cmpuint (chrono_track_layout_get_n_collapsed (layout), ==, 1);
+  g_assert_true (chrono_timeline_get_process_area (timeline, gpu, &area));
+  for (guint t = 0; t < chrono_trace_get_n_tracks (chrono_timeline_get_trace (timeline)); t++)
+    if (chrono_trace_get_track (chrono_timeline_get_trace (timeline), t)->process == gpu)
+      g_assert_false (chrono_timeline_get_track_area (timeline, t, &area));
+  app_test_close_all_tabs (window);
+  g_unlink (chrono_sidecar_get_path (sidecar));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -459,5 +510,6 @@ main (int   argc,
   g_test_add ("/app/groups/actions", Fixture, NULL, fixture_set_up, test_actions, fixture_tear_down);
   g_test_add ("/app/groups/flow-into-collapsed", Fixture, NULL, fixture_set_up, test_flow_into_collapsed,
               fixture_tear_down);
+  g_test_add_func ("/app/groups/persistence", test_persistence);
   return g_test_run ();
 }
