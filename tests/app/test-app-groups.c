@@ -1,6 +1,7 @@
 /* test-app-groups.c: collapsing the process groups of a real PyTorch
  * profiler trace (CPU and GPU processes): rows, the busy strip, arrows
- * into a collapsed group, search opening it, the sidecar keeping it
+ * into a collapsed group, search opening it, the sidecar keeping it; and
+ * two ranks' traces opened as one document
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -498,6 +499,83 @@ test_persistence (void)
   g_unlink (chrono_sidecar_get_path (sidecar));
 }
 
+#define RANK0 "hta__trace_filter__sampled_rank-0.json.gz"
+#define RANK1 "hta__trace_filter__sampled_rank-1.json.gz"
+
+static gboolean
+page_loaded (gpointer data)
+{
+  return chrono_document_page_get_state (data) != CHRONO_DOCUMENT_STATE_LOADING;
+}
+
+/* Two ranks opened together: one tab, every track of both, one clock. */
+static void
+test_open_as_one (void)
+{
+  ChronoWindow *window = app_test_get_window ();
+  AdwTabView *tab_view = chrono_window_get_tab_view (window);
+  g_autofree char *rank0 = app_test_real_trace (RANK0);
+  g_autofree char *rank1 = app_test_real_trace (RANK1);
+  g_autoptr(GListStore) files = g_list_store_new (G_TYPE_FILE);
+  g_autoptr(ChronoTrace) trace0 = NULL;
+  g_autoptr(ChronoTrace) trace1 = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file0 = NULL;
+  g_autoptr(GFile) file1 = NULL;
+  g_autofree char *title = NULL;
+  ChronoDocumentPage *page;
+  ChronoTimeline *timeline;
+  ChronoTrace *trace;
+  graphene_rect_t area;
+  g_autofree gboolean *with_tracks = NULL;
+
+  if (rank0 == NULL || rank1 == NULL)
+    {
+      g_test_skip ("no " RANK0 " or " RANK1 " in the shared traces");
+      return;
+    }
+  trace0 = chrono_trace_load_file (rank0, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  trace1 = chrono_trace_load_file (rank1, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  file0 = g_file_new_for_path (rank0);
+  file1 = g_file_new_for_path (rank1);
+  g_list_store_append (files, file0);
+  g_list_store_append (files, file1);
+
+  app_test_close_all_tabs (window);
+  page = chrono_window_open_files (window, G_LIST_MODEL (files), TRUE);
+  g_assert_nonnull (page);
+  g_assert_true (app_test_spin_until (page_loaded, page, 60000));
+  g_assert_cmpint (chrono_document_page_get_state (page), ==, CHRONO_DOCUMENT_STATE_LOADED);
+  g_assert_cmpint (adw_tab_view_get_n_pages (tab_view), ==, 1);
+  trace = chrono_document_page_get_trace (page);
+  g_assert_cmpuint (chrono_trace_get_n_tracks (trace), ==,
+                    chrono_trace_get_n_tracks (trace0) + chrono_trace_get_n_tracks (trace1));
+  g_assert_cmpuint (chrono_trace_get_n_processes (trace), ==,
+                    chrono_trace_get_n_processes (trace0) + chrono_trace_get_n_processes (trace1));
+  title = chrono_document_page_dup_title (page);
+  g_assert_cmpstr (title, ==, "2 traces");
+  g_assert_cmpstr (adw_tab_page_get_title (adw_tab_view_get_selected_page (tab_view)), ==, "2 traces");
+  /* The timeline has a header for every process with tracks, of both. */
+  timeline = chrono_timeline_view_get_timeline (chrono_document_page_get_timeline_view (page));
+  g_assert_true (chrono_timeline_get_trace (timeline) == trace);
+  with_tracks = g_new0 (gboolean, chrono_trace_get_n_processes (trace));
+  for (guint t = 0; t < chrono_trace_get_n_tracks (trace); t++)
+    with_tracks[chrono_trace_get_track (trace, t)->process] = TRUE;
+  for (guint p = 0; p < chrono_trace_get_n_processes (trace); p++)
+    g_assert_cmpint (chrono_timeline_get_process_area (timeline, p, &area), ==, with_tracks[p]);
+
+  /* Either file alone is not this tab: it opens in its own. */
+  g_assert_true (chrono_window_open_file (window, file0) != page);
+  g_assert_cmpint (adw_tab_view_get_n_pages (tab_view), ==, 2);
+  /* Without as_one, one tab each, as before. */
+  app_test_close_all_tabs (window);
+  chrono_window_open_files (window, G_LIST_MODEL (files), FALSE);
+  g_assert_cmpint (adw_tab_view_get_n_pages (tab_view), ==, 2);
+  app_test_close_all_tabs (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -511,5 +589,6 @@ main (int   argc,
   g_test_add ("/app/groups/flow-into-collapsed", Fixture, NULL, fixture_set_up, test_flow_into_collapsed,
               fixture_tear_down);
   g_test_add_func ("/app/groups/persistence", test_persistence);
+  g_test_add_func ("/app/groups/open-as-one", test_open_as_one);
   return g_test_run ();
 }

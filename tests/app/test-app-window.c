@@ -68,11 +68,12 @@ test_accels (void)
   static const struct { const char *action, *accel; } expected[] = {
     { "app.open", "<Control>o" },
     { "app.open-folder", "<Shift><Control>o" },
+    { "app.open-as-one", "<Control><Alt>o" },
     { "app.quit", "<Control>q" },
     { "app.shortcuts", "<Control>question" },
     { "win.close-tab", "<Control>w" },
   };
-  static const char * const actions[] = { "open", "open-folder", "open-example", "quit", "about", "shortcuts" };
+  static const char * const actions[] = { "open", "open-folder", "open-as-one", "open-example", "quit", "about", "shortcuts" };
 
   for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
     {
