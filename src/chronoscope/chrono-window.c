@@ -152,7 +152,10 @@ on_drop (GtkDropTarget *target,
          double         y,
          ChronoWindow  *self)
 {
-  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (target));
+  GdkSeat *seat = gdk_display_get_default_seat (gtk_widget_get_display (GTK_WIDGET (self)));
+  GdkDevice *keyboard = seat != NULL ? gdk_seat_get_keyboard (seat) : NULL;
+  /* Drop events carry no modifiers: the keyboard says what is held. */
+  GdkModifierType state = keyboard != NULL ? gdk_device_get_modifier_state (keyboard) : 0;
   g_autoptr(GListStore) store = g_list_store_new (G_TYPE_FILE);
   GSList *files;
 
