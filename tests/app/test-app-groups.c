@@ -85,50 +85,6 @@ skip_without_trace (void)
   return TRUE;
 }
 
-static guint32
-pixel_at (cairo_surface_t *surface,
-          int              x,
-          int              y)
-{
-  const guint8 *data = cairo_image_surface_get_data (surface);
-
-  return *(const guint32 *) (data + y * cairo_image_surface_get_stride (surface) + x * 4);
-}
-
-static gboolean
-near_color (cairo_surface_t *surface,
-            int              x,
-            int              y,
-            const GdkRGBA   *color,
-            int              tolerance)
-{
-  guint32 pixel;
-
-  if (x < 0 || y < 0 || x >= cairo_image_surface_get_width (surface) ||
-      y >= cairo_image_surface_get_height (surface))
-    return FALSE;
-  pixel = pixel_at (surface, x, y);
-  return abs ((int) ((pixel >> 16) & 0xff) - (int) round (color->red * 255)) +
-         abs ((int) ((pixel >> 8) & 0xff) - (int) round (color->green * 255)) +
-         abs ((int) (pixel & 0xff) - (int) round (color->blue * 255)) <= tolerance;
-}
-
-static guint
-count_color (cairo_surface_t *surface,
-             double           x0,
-             double           y0,
-             double           x1,
-             double           y1,
-             const GdkRGBA   *color)
-{
-  guint n = 0;
-
-  for (int y = (int) floor (y0); y <= (int) ceil (y1); y++)
-    for (int x = (int) floor (x0); x <= (int) ceil (x1); x++)
-      n += near_color (surface, x, y, color, TOLERANCE);
-  return n;
-}
-
 /* The top of every track's area, or -1 when it has none. */
 static double *
 get_track_tops (Fixture *fixture)
@@ -248,7 +204,7 @@ test_collapse (Fixture       *fixture,
   /* Nothing on the header row but its name before it collapses. */
   surface = app_test_render (widget);
   mid = (int) (expanded_header.origin.y + GROUP_HEIGHT / 2);
-  g_assert_cmpuint (count_color (surface, CHRONO_TIMELINE_HEADER_WIDTH + 1, mid, WIDTH - 1, mid, &group),
+  g_assert_cmpuint (app_test_count_color (surface, CHRONO_TIMELINE_HEADER_WIDTH + 1, mid, WIDTH - 1, mid, &group, TOLERANCE),
                     >, 0.9 * (width - 2));
   cairo_surface_destroy (surface);
 
@@ -292,7 +248,7 @@ test_collapse (Fixture       *fixture,
   mid = (int) (header.origin.y + GROUP_HEIGHT / 2);
   for (int c = 0; c < (int) width; c++)
     {
-      gboolean drawn = !near_color (surface, CHRONO_TIMELINE_HEADER_WIDTH + c, mid, &group, 6);
+      gboolean drawn = !app_test_near_color (surface, CHRONO_TIMELINE_HEADER_WIDTH + c, mid, &group, 6);
 
       if (covered[c] == 2)
         {
@@ -424,14 +380,14 @@ test_flow_into_collapsed (Fixture       *fixture,
   chrono_palette_flow_color (CHRONO_FLOW_LAUNCH, FALSE, &color);
   mid = header.origin.y + header.size.height / 2;
   surface = app_test_render (widget);
-  g_assert_cmpuint (count_color (surface, x1 - 6, mid - 3, x1, mid + 3, &color), ==, 0);
+  g_assert_cmpuint (app_test_count_color (surface, x1 - 6, mid - 3, x1, mid + 3, &color, TOLERANCE), ==, 0);
   cairo_surface_destroy (surface);
   chrono_timeline_select (fixture->timeline, &launch->from);
   surface = app_test_render (widget);
-  g_assert_cmpuint (count_color (surface, x1 - 6, mid - 3, x1, mid + 3, &color), >, 6);
+  g_assert_cmpuint (app_test_count_color (surface, x1 - 6, mid - 3, x1, mid + 3, &color, TOLERANCE), >, 6);
   /* Nowhere else on the kernel's column, above or below the header. */
-  g_assert_cmpuint (count_color (surface, x1 - 6, header.origin.y + header.size.height + 2,
-                                 x1, HEIGHT - 1, &color), ==, 0);
+  g_assert_cmpuint (app_test_count_color (surface, x1 - 6, header.origin.y + header.size.height + 2,
+                                 x1, HEIGHT - 1, &color, TOLERANCE), ==, 0);
   cairo_surface_destroy (surface);
 
   /* The kernel revealed, as search goes to it: its group opens, and the
@@ -443,8 +399,8 @@ test_flow_into_collapsed (Fixture       *fixture,
   g_assert_cmpfloat (area.origin.y, >=, CHRONO_TIMELINE_RULER_HEIGHT);
   g_assert_cmpfloat (area.origin.y + area.size.height, <=, HEIGHT);
   surface = app_test_render (widget);
-  g_assert_cmpuint (count_color (surface, area.origin.x - 6, area.origin.y + area.size.height / 2 - 3,
-                                 area.origin.x, area.origin.y + area.size.height / 2 + 3, &color), >, 6);
+  g_assert_cmpuint (app_test_count_color (surface, area.origin.x - 6, area.origin.y + area.size.height / 2 - 3,
+                                 area.origin.x, area.origin.y + area.size.height / 2 + 3, &color, TOLERANCE), >, 6);
   cairo_surface_destroy (surface);
 }
 
@@ -502,12 +458,6 @@ test_persistence (void)
 #define RANK0 "hta__trace_filter__sampled_rank-0.json.gz"
 #define RANK1 "hta__trace_filter__sampled_rank-1.json.gz"
 
-static gboolean
-page_loaded (gpointer data)
-{
-  return chrono_document_page_get_state (data) != CHRONO_DOCUMENT_STATE_LOADING;
-}
-
 /* Two ranks opened together: one tab, every track of both, one clock. */
 static void
 test_open_as_one (void)
@@ -546,8 +496,7 @@ test_open_as_one (void)
   app_test_close_all_tabs (window);
   page = chrono_window_open_files (window, G_LIST_MODEL (files), TRUE);
   g_assert_nonnull (page);
-  g_assert_true (app_test_spin_until (page_loaded, page, 60000));
-  g_assert_cmpint (chrono_document_page_get_state (page), ==, CHRONO_DOCUMENT_STATE_LOADED);
+  g_assert_true (app_test_wait_for_state (page, CHRONO_DOCUMENT_STATE_LOADED, 60000));
   g_assert_cmpint (adw_tab_view_get_n_pages (tab_view), ==, 1);
   trace = chrono_document_page_get_trace (page);
   g_assert_cmpuint (chrono_trace_get_n_tracks (trace), ==,
