@@ -284,6 +284,7 @@ test_actions (Fixture       *fixture,
   GtkWidget *widget = GTK_WIDGET (fixture->timeline);
   guint n_processes, track = G_MAXUINT;
   graphene_rect_t area;
+  GtkGesture *click;
 
   if (skip_without_trace ())
     return;
@@ -304,6 +305,14 @@ test_actions (Fixture       *fixture,
   g_assert_true (gtk_widget_activate_action (widget, "timeline.toggle-group", NULL));
   g_assert_false (chrono_track_layout_is_collapsed (layout, fixture->gpu));
   g_assert_true (chrono_timeline_get_track_area (fixture->timeline, track, &area));
+
+  /* A click on the process's name folds it, another opens it. */
+  g_assert_true (chrono_timeline_get_process_area (fixture->timeline, fixture->gpu, &area));
+  click = GTK_GESTURE (app_test_find_controller (widget, GTK_TYPE_GESTURE_CLICK));
+  g_signal_emit_by_name (click, "pressed", 1, 40.0, area.origin.y + area.size.height / 2);
+  g_assert_true (chrono_track_layout_is_collapsed (layout, fixture->gpu));
+  g_signal_emit_by_name (click, "pressed", 1, 40.0, area.origin.y + area.size.height / 2);
+  g_assert_false (chrono_track_layout_is_collapsed (layout, fixture->gpu));
 
   g_assert_true (gtk_widget_activate_action (widget, "timeline.collapse-all", NULL));
   g_assert_cmpuint (chrono_track_layout_get_n_collapsed (layout), ==, n_processes);
