@@ -19,6 +19,7 @@ struct _ChronoApplication
   AdwApplication  parent_instance;
 
   GSettings      *settings;
+  gboolean        merge;  /* --merge: the files on the command line as one */
 };
 
 G_DEFINE_FINAL_TYPE (ChronoApplication, chrono_application, ADW_TYPE_APPLICATION)
@@ -159,6 +160,17 @@ open_action (GSimpleAction *action,
 }
 
 static void
+open_as_one_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  ChronoWindow *window = get_window (CHRONO_APPLICATION (user_data));
+
+  gtk_window_present (GTK_WINDOW (window));
+  chrono_window_choose_files_as_one (window);
+}
+
+static void
 open_folder_action (GSimpleAction *action,
                     GVariant      *parameter,
                     gpointer       user_data)
@@ -257,6 +269,7 @@ chrono_application_startup (GApplication *application)
   static const GActionEntry actions[] = {
     { .name = "open", .activate = open_action },
     { .name = "open-folder", .activate = open_folder_action },
+    { .name = "open-as-one", .activate = open_as_one_action },
     { .name = "open-example", .activate = open_example_action },
     { .name = "quit", .activate = quit_action },
     { .name = "about", .activate = about_action },
@@ -269,6 +282,7 @@ chrono_application_startup (GApplication *application)
   } accels[] = {
     { "app.open", { "<Control>o", NULL } },
     { "app.open-folder", { "<Control><Shift>o", NULL } },
+    { "app.open-as-one", { "<Control><Alt>o", NULL } },
     { "app.quit", { "<Control>q", NULL } },
     { "app.shortcuts", { "<Control>question", NULL } },
     { "win.close-tab", { "<Control>w", NULL } },
@@ -302,11 +316,31 @@ chrono_application_open (GApplication  *application,
                          gint           n_files,
                          const char    *hint)
 {
-  ChronoWindow *window = get_window (CHRONO_APPLICATION (application));
+  ChronoApplication *self = CHRONO_APPLICATION (application);
+  ChronoWindow *window = get_window (self);
+  g_autoptr(GListStore) store = g_list_store_new (G_TYPE_FILE);
 
   for (gint i = 0; i < n_files; i++)
-    chrono_window_open_file (window, files[i]);
+    g_list_store_append (store, files[i]);
+  chrono_window_open_files (window, G_LIST_MODEL (store), self->merge);
+  self->merge = FALSE;
   gtk_window_present (GTK_WINDOW (window));
+}
+
+static int
+chrono_application_handle_local_options (GApplication *application,
+                                         GVariantDict *options)
+{
+  ChronoApplication *self = CHRONO_APPLICATION (application);
+
+  /* A running instance would get the files without the option: this one
+   * opens them itself, in a window of its own. */
+  if (g_variant_dict_contains (options, "merge"))
+    {
+      self->merge = TRUE;
+      g_application_set_flags (application, g_application_get_flags (application) | G_APPLICATION_NON_UNIQUE);
+    }
+  return -1;
 }
 
 static void
@@ -330,11 +364,14 @@ chrono_application_class_init (ChronoApplicationClass *klass)
   application_class->startup = chrono_application_startup;
   application_class->activate = chrono_application_activate;
   application_class->open = chrono_application_open;
+  application_class->handle_local_options = chrono_application_handle_local_options;
 }
 
 static void
 chrono_application_init (ChronoApplication *self)
 {
+  g_application_add_main_option (G_APPLICATION (self), "merge", 'm', G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE,
+                                 _("Open the files as one document, on one clock"), NULL);
 }
 
 ChronoApplication *

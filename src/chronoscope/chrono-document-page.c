@@ -24,7 +24,7 @@
 typedef struct
 {
   ChronoDocumentPage *page;  /* main thread only; NULL once the page stops listening */
-  char               *path;
+  char              **paths;   /* one file or folder, or several files as one */
   GPtrArray          *indexes; /* the timeline's, built by the loading thread */
 
   GMutex              lock;
@@ -38,7 +38,8 @@ struct _ChronoDocumentPage
 {
   GtkWidget            parent_instance;
 
-  GFile               *file;
+  GFile               *file;     /* the first of FILES */
+  GListModel          *files;    /* GFile: shown as one document */
   ChronoTrace         *trace;
   GError              *error;
   ChronoDocumentState  state;
@@ -71,6 +72,7 @@ G_DEFINE_FINAL_TYPE (ChronoDocumentPage, chrono_document_page, GTK_TYPE_WIDGET)
 enum {
   PROP_0,
   PROP_FILE,
+  PROP_FILES,
   PROP_TRACE,
   PROP_STATE,
   PROP_SHOW_FINDINGS,
@@ -88,12 +90,12 @@ static guint signals[N_SIGNALS];
 
 static LoadJob *
 load_job_new (ChronoDocumentPage *page,
-              const char         *path)
+              char              **paths)
 {
   LoadJob *job = g_atomic_rc_box_new0 (LoadJob);
 
   job->page = page;
-  job->path = g_strdup (path);
+  job->paths = paths;
   g_mutex_init (&job->lock);
   return job;
 }
@@ -101,7 +103,7 @@ load_job_new (ChronoDocumentPage *page,
 static void
 load_job_clear (LoadJob *job)
 {
-  g_free (job->path);
+  g_strfreev (job->paths);
   g_clear_pointer (&job->indexes, g_ptr_array_unref);
   g_mutex_clear (&job->lock);
 }
@@ -183,14 +185,13 @@ load_thread (GTask        *task,
   GError *error = NULL;
   ChronoTrace *trace;
 
-  /* A folder is one document: a Neuron profile, or several ranks. */
-  if (g_file_test (job->path, G_FILE_TEST_IS_DIR))
-    {
-      const char *paths[] = { job->path, NULL };
-      trace = chrono_trace_load_set (paths, cancellable, load_progress_cb, job, &error);
-    }
+  /* A folder is one document (a Neuron profile, or several ranks), and so
+   * are several files opened together. */
+  if (job->paths[1] != NULL || g_file_test (job->paths[0], G_FILE_TEST_IS_DIR))
+    trace = chrono_trace_load_set ((const char * const *) job->paths, cancellable,
+                                   load_progress_cb, job, &error);
   else
-    trace = chrono_trace_load_file (job->path, cancellable, load_progress_cb, job, &error);
+    trace = chrono_trace_load_file (job->paths[0], cancellable, load_progress_cb, job, &error);
   if (trace == NULL)
     {
       g_task_return_error (task, error);
@@ -222,15 +223,15 @@ set_state (ChronoDocumentPage  *self,
 static void
 show_error (ChronoDocumentPage *self)
 {
-  g_autofree char *basename = g_file_get_basename (self->file);
+  g_autofree char *name = chrono_document_page_dup_title (self);
   g_autofree char *title = NULL;
   g_autofree char *description = g_markup_escape_text (self->error->message, -1);
 
   if (self->state == CHRONO_DOCUMENT_STATE_CANCELLED)
     title = g_strdup (_("Loading Cancelled"));
   else
-    /* Translators: the file name */
-    title = g_strdup_printf (_("Could Not Open “%s”"), basename);
+    /* Translators: the file name, or “3 traces” */
+    title = g_strdup_printf (_("Could Not Open “%s”"), name);
   adw_status_page_set_title (self->error_page, title);
   adw_status_page_set_description (self->error_page, description);
   gtk_stack_set_visible_child_name (self->stack, "error");
@@ -359,27 +360,33 @@ static void
 chrono_document_page_load (ChronoDocumentPage *self)
 {
   g_autoptr(GTask) task = NULL;
-  g_autofree char *basename = g_file_get_basename (self->file);
-  g_autofree char *path = g_file_get_path (self->file);
-  /* Translators: the file name */
-  g_autofree char *loading = g_strdup_printf (_("Loading “%s”"), basename);
+  g_autofree char *title = chrono_document_page_dup_title (self);
+  guint n_files = g_list_model_get_n_items (self->files);
+  g_auto(GStrv) paths = g_new0 (char *, n_files + 1);
+  /* Translators: the file name, or “3 traces” */
+  g_autofree char *loading = g_strdup_printf (_("Loading “%s”"), title);
 
   gtk_label_set_label (self->file_label, loading);
   gtk_progress_bar_set_text (self->progress_bar, _("Opening…"));
 
-  if (path == NULL)
+  for (guint i = 0; i < n_files; i++)
     {
-      g_autofree char *uri = g_file_get_uri (self->file);
+      g_autoptr(GFile) file = g_list_model_get_item (self->files, i);
 
-      /* Traces are memory-mapped, which needs a local path. */
-      self->error = g_error_new (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                                 _("%s: only local files can be opened"), uri);
-      set_state (self, CHRONO_DOCUMENT_STATE_FAILED);
-      show_error (self);
-      return;
+      if ((paths[i] = g_file_get_path (file)) == NULL)
+        {
+          g_autofree char *uri = g_file_get_uri (file);
+
+          /* Traces are memory-mapped, which needs a local path. */
+          self->error = g_error_new (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                                     _("%s: only local files can be opened"), uri);
+          set_state (self, CHRONO_DOCUMENT_STATE_FAILED);
+          show_error (self);
+          return;
+        }
     }
 
-  self->job = load_job_new (self, path);
+  self->job = load_job_new (self, g_steal_pointer (&paths));
   self->cancellable = g_cancellable_new ();
   /* The page rides in user_data, not as the source object, so that its last
    * reference is never dropped on the loading thread. */
@@ -438,7 +445,17 @@ chrono_document_page_constructed (GObject *object)
 
   G_OBJECT_CLASS (chrono_document_page_parent_class)->constructed (object);
 
-  g_return_if_fail (G_IS_FILE (self->file));
+  /* Made with one file, or with several. */
+  if (self->files == NULL && self->file != NULL)
+    {
+      GListStore *files = g_list_store_new (G_TYPE_FILE);
+
+      g_list_store_append (files, self->file);
+      self->files = G_LIST_MODEL (files);
+    }
+  g_return_if_fail (self->files != NULL && g_list_model_get_n_items (self->files) > 0);
+  if (self->file == NULL)
+    self->file = g_list_model_get_item (self->files, 0);
   chrono_document_page_load (self);
 }
 
@@ -464,6 +481,7 @@ chrono_document_page_finalize (GObject *object)
   ChronoDocumentPage *self = CHRONO_DOCUMENT_PAGE (object);
 
   g_clear_object (&self->file);
+  g_clear_object (&self->files);
   g_clear_object (&self->trace);
   g_clear_object (&self->cancellable);
   g_clear_error (&self->error);
@@ -483,6 +501,9 @@ chrono_document_page_get_property (GObject    *object,
     {
     case PROP_FILE:
       g_value_set_object (value, self->file);
+      break;
+    case PROP_FILES:
+      g_value_set_object (value, self->files);
       break;
     case PROP_TRACE:
       g_value_set_object (value, self->trace);
@@ -520,6 +541,9 @@ chrono_document_page_set_property (GObject      *object,
     case PROP_SHOW_GRAPH:
       chrono_document_page_set_show_graph (self, g_value_get_boolean (value));
       break;
+    case PROP_FILES:
+      self->files = g_value_dup_object (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -539,6 +563,10 @@ chrono_document_page_class_init (ChronoDocumentPageClass *klass)
 
   properties[PROP_FILE] =
     g_param_spec_object ("file", NULL, NULL, G_TYPE_FILE,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /* Several traces on one clock, as one document. */
+  properties[PROP_FILES] =
+    g_param_spec_object ("files", NULL, NULL, G_TYPE_LIST_MODEL,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   properties[PROP_TRACE] =
     g_param_spec_object ("trace", NULL, NULL, CHRONO_TYPE_TRACE,
@@ -607,9 +635,57 @@ chrono_document_page_new (GFile *file)
 }
 
 /**
+ * chrono_document_page_new_for_files:
+ * @files: (element-type GFile): trace files
+ *
+ * Returns: a page showing @files as one document, on one clock
+ */
+ChronoDocumentPage *
+chrono_document_page_new_for_files (GListModel *files)
+{
+  g_return_val_if_fail (G_IS_LIST_MODEL (files), NULL);
+  g_return_val_if_fail (g_list_model_get_n_items (files) > 0, NULL);
+
+  return g_object_new (CHRONO_TYPE_DOCUMENT_PAGE, "files", files, NULL);
+}
+
+/**
+ * chrono_document_page_get_files:
+ *
+ * Returns: (transfer none): the files this page shows as one document
+ */
+GListModel *
+chrono_document_page_get_files (ChronoDocumentPage *self)
+{
+  g_return_val_if_fail (CHRONO_IS_DOCUMENT_PAGE (self), NULL);
+  return self->files;
+}
+
+/**
+ * chrono_document_page_dup_title:
+ *
+ * Returns: (transfer full): what the page's tab says: the file's or
+ *   folder's name, or how many traces it shows together
+ */
+char *
+chrono_document_page_dup_title (ChronoDocumentPage *self)
+{
+  guint n_files;
+
+  g_return_val_if_fail (CHRONO_IS_DOCUMENT_PAGE (self), NULL);
+
+  n_files = g_list_model_get_n_items (self->files);
+  if (n_files == 1)
+    return g_file_get_basename (self->file);
+  /* Translators: the tab of several trace files opened as one */
+  return g_strdup_printf (ngettext ("%u trace", "%u traces", n_files), n_files);
+}
+
+/**
  * chrono_document_page_get_file:
  *
- * Returns: (transfer none): the trace file this page shows
+ * Returns: (transfer none): the trace file this page shows; the first one
+ *   of several
  */
 GFile *
 chrono_document_page_get_file (ChronoDocumentPage *self)

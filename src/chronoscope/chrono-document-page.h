@@ -25,7 +25,10 @@ GType chrono_document_state_get_type (void);
 G_DECLARE_FINAL_TYPE (ChronoDocumentPage, chrono_document_page, CHRONO, DOCUMENT_PAGE, GtkWidget)
 
 ChronoDocumentPage  *chrono_document_page_new       (GFile              *file);
+ChronoDocumentPage  *chrono_document_page_new_for_files (GListModel     *files);
 GFile               *chrono_document_page_get_file  (ChronoDocumentPage *self);
+GListModel          *chrono_document_page_get_files (ChronoDocumentPage *self);
+char                *chrono_document_page_dup_title (ChronoDocumentPage *self);
 ChronoTrace         *chrono_document_page_get_trace (ChronoDocumentPage *self);
 ChronoDocumentState  chrono_document_page_get_state (ChronoDocumentPage *self);
 const GError        *chrono_document_page_get_error (ChronoDocumentPage *self);

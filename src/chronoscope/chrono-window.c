@@ -13,6 +13,7 @@ struct _ChronoWindow
   AdwApplicationWindow  parent_instance;
 
   GtkFileChooserNative *chooser;
+  gboolean              chooser_merges;  /* its files open as one document */
 
   AdwWindowTitle       *window_title;
   GtkStack             *stack;
@@ -100,7 +101,9 @@ find_document (ChronoWindow *self,
       AdwTabPage *page = adw_tab_view_get_nth_page (self->tab_view, i);
       ChronoDocumentPage *document = CHRONO_DOCUMENT_PAGE (adw_tab_page_get_child (page));
 
-      if (g_file_equal (chrono_document_page_get_file (document), file))
+      /* A file opened with others is not that file's own tab. */
+      if (g_list_model_get_n_items (chrono_document_page_get_files (document)) == 1 &&
+          g_file_equal (chrono_document_page_get_file (document), file))
         return document;
     }
   return NULL;
@@ -149,13 +152,20 @@ on_drop (GtkDropTarget *target,
          double         y,
          ChronoWindow  *self)
 {
+  GdkSeat *seat = gdk_display_get_default_seat (gtk_widget_get_display (GTK_WIDGET (self)));
+  GdkDevice *keyboard = seat != NULL ? gdk_seat_get_keyboard (seat) : NULL;
+  /* Drop events carry no modifiers: the keyboard says what is held. */
+  GdkModifierType state = keyboard != NULL ? gdk_device_get_modifier_state (keyboard) : 0;
+  g_autoptr(GListStore) store = g_list_store_new (G_TYPE_FILE);
   GSList *files;
 
   if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
     return FALSE;
   files = g_value_get_boxed (value);
   for (const GSList *l = files; l != NULL; l = l->next)
-    chrono_window_open_file (self, G_FILE (l->data));
+    g_list_store_append (store, l->data);
+  /* Dropped with Ctrl held, several files are one document. */
+  chrono_window_open_files (self, G_LIST_MODEL (store), (state & GDK_CONTROL_MASK) != 0);
   return files != NULL;
 }
 
@@ -167,14 +177,8 @@ on_chooser_response (GtkNativeDialog *chooser,
   if (response == GTK_RESPONSE_ACCEPT)
     {
       g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (chooser));
-      guint n_files = g_list_model_get_n_items (files);
 
-      for (guint i = 0; i < n_files; i++)
-        {
-          g_autoptr(GFile) file = g_list_model_get_item (files, i);
-
-          chrono_window_open_file (self, file);
-        }
+      chrono_window_open_files (self, files, self->chooser_merges);
     }
   gtk_native_dialog_destroy (chooser);
   g_clear_object (&self->chooser);
@@ -282,6 +286,41 @@ chrono_window_new (ChronoApplication *application)
   return self;
 }
 
+/* In a new tab, selected. */
+static ChronoDocumentPage *
+add_document (ChronoWindow       *self,
+              ChronoDocumentPage *document)
+{
+  GListModel *files = chrono_document_page_get_files (document);
+  AdwTabPage *page = adw_tab_view_append (self->tab_view, GTK_WIDGET (document));
+  g_autofree char *title = chrono_document_page_dup_title (document);
+  g_autoptr(GString) names = g_string_new (NULL);
+  g_autofree char *tooltip = NULL;
+
+  adw_tab_page_set_title (page, title);
+  /* The tooltip names every file, one a line. */
+  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+    {
+      g_autoptr(GFile) file = g_list_model_get_item (files, i);
+      g_autofree char *name = g_file_get_parse_name (file);
+
+      g_string_append_printf (names, "%s%s", i > 0 ? "\n" : "", name);
+    }
+  tooltip = g_markup_escape_text (names->str, -1);
+  adw_tab_page_set_tooltip (page, tooltip);
+
+  g_object_bind_property_full (document, "state", page, "loading", G_BINDING_SYNC_CREATE,
+                               state_to_loading, NULL, NULL, NULL);
+  g_signal_connect_object (document, "close-requested",
+                           G_CALLBACK (on_page_close_requested), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (document, "notify::state", G_CALLBACK (on_page_state), self, 0);
+
+  adw_tab_view_set_selected_page (self->tab_view, page);
+  /* Appending the first page selected it before it had a title. */
+  update_title (self);
+  return document;
+}
+
 /**
  * chrono_window_open_file:
  *
@@ -295,9 +334,6 @@ chrono_window_open_file (ChronoWindow *self,
 {
   ChronoDocumentPage *document;
   AdwTabPage *page;
-  g_autofree char *basename = NULL;
-  g_autofree char *name = NULL;
-  g_autofree char *tooltip = NULL;
 
   g_return_val_if_fail (CHRONO_IS_WINDOW (self), NULL);
   g_return_val_if_fail (G_IS_FILE (file), NULL);
@@ -317,33 +353,50 @@ chrono_window_open_file (ChronoWindow *self,
       adw_tab_view_close_page (self->tab_view, page);
     }
 
-  document = chrono_document_page_new (file);
-  page = adw_tab_view_append (self->tab_view, GTK_WIDGET (document));
+  return add_document (self, chrono_document_page_new (file));
+}
 
-  basename = g_file_get_basename (file);
-  adw_tab_page_set_title (page, basename);
-  name = g_file_get_parse_name (file);
-  tooltip = g_markup_escape_text (name, -1);
-  adw_tab_page_set_tooltip (page, tooltip);
+/**
+ * chrono_window_open_files:
+ * @files: (element-type GFile): trace files
+ * @as_one: whether they make one document, on one clock
+ *
+ * Opens @files, each in a tab of its own, or together in one new tab.
+ * One file always opens as chrono_window_open_file() does.
+ *
+ * Returns: (transfer none): the page of the last file, or of all of them
+ */
+ChronoDocumentPage *
+chrono_window_open_files (ChronoWindow *self,
+                          GListModel   *files,
+                          gboolean      as_one)
+{
+  ChronoDocumentPage *document = NULL;
+  guint n_files;
 
-  g_object_bind_property_full (document, "state", page, "loading", G_BINDING_SYNC_CREATE,
-                               state_to_loading, NULL, NULL, NULL);
-  g_signal_connect_object (document, "close-requested",
-                           G_CALLBACK (on_page_close_requested), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (document, "notify::state", G_CALLBACK (on_page_state), self, 0);
+  g_return_val_if_fail (CHRONO_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (G_IS_LIST_MODEL (files), NULL);
 
-  adw_tab_view_set_selected_page (self->tab_view, page);
-  /* Appending the first page selected it before it had a title. */
-  update_title (self);
+  n_files = g_list_model_get_n_items (files);
+  if (as_one && n_files > 1)
+    return add_document (self, chrono_document_page_new_for_files (files));
+  for (guint i = 0; i < n_files; i++)
+    {
+      g_autoptr(GFile) file = g_list_model_get_item (files, i);
+
+      document = chrono_window_open_file (self, file);
+    }
   return document;
 }
 
-/* One chooser at a time: for files (several, each in a tab) or for a
- * profile folder (one document). */
+
+/* One chooser at a time: for files (several, each in a tab, or AS_ONE
+ * document) or for a profile folder (one document). */
 static void
 show_chooser (ChronoWindow         *self,
               GtkFileChooserAction  action,
-              const char           *title)
+              const char           *title,
+              gboolean              as_one)
 {
   if (self->chooser != NULL)
     {
@@ -351,6 +404,7 @@ show_chooser (ChronoWindow         *self,
       return;
     }
 
+  self->chooser_merges = as_one;
   self->chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self), action,
                                                _("_Open"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
@@ -384,7 +438,19 @@ void
 chrono_window_choose_files (ChronoWindow *self)
 {
   g_return_if_fail (CHRONO_IS_WINDOW (self));
-  show_chooser (self, GTK_FILE_CHOOSER_ACTION_OPEN, _("Open Trace"));
+  show_chooser (self, GTK_FILE_CHOOSER_ACTION_OPEN, _("Open Trace"), FALSE);
+}
+
+/**
+ * chrono_window_choose_files_as_one:
+ *
+ * Asks which traces to open together, and opens them as one document.
+ */
+void
+chrono_window_choose_files_as_one (ChronoWindow *self)
+{
+  g_return_if_fail (CHRONO_IS_WINDOW (self));
+  show_chooser (self, GTK_FILE_CHOOSER_ACTION_OPEN, _("Open as One Document"), TRUE);
 }
 
 /**
@@ -397,7 +463,7 @@ void
 chrono_window_choose_folder (ChronoWindow *self)
 {
   g_return_if_fail (CHRONO_IS_WINDOW (self));
-  show_chooser (self, GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("Open Profile Folder"));
+  show_chooser (self, GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("Open Profile Folder"), FALSE);
 }
 
 /**

@@ -17,7 +17,11 @@ G_DECLARE_FINAL_TYPE (ChronoWindow, chrono_window, CHRONO, WINDOW, AdwApplicatio
 ChronoWindow       *chrono_window_new          (ChronoApplication *application);
 ChronoDocumentPage *chrono_window_open_file    (ChronoWindow      *self,
                                                 GFile             *file);
+ChronoDocumentPage *chrono_window_open_files   (ChronoWindow      *self,
+                                                GListModel        *files,
+                                                gboolean           as_one);
 void                chrono_window_choose_files (ChronoWindow      *self);
+void                chrono_window_choose_files_as_one (ChronoWindow *self);
 void                chrono_window_choose_folder (ChronoWindow     *self);
 AdwTabView         *chrono_window_get_tab_view (ChronoWindow      *self);
 

@@ -23,6 +23,8 @@
 #define TIME_HEIGHT    (RULER_HEIGHT - CHRONO_TIMELINE_STEP_STRIP_HEIGHT)
 #define ROW_HEIGHT     CHRONO_TIMELINE_ROW_HEIGHT
 #define GROUP_HEIGHT   24.0
+/* The disclosure triangle of a process header. */
+#define TRIANGLE_SIZE  8.0
 #define COUNTER_HEIGHT 40.0
 #define INSTANT_HEIGHT 16.0
 /* Room above and below the rows of a track, so neighbours stay apart. */
@@ -49,10 +51,14 @@ typedef struct
   guint             track;    /* NO_TRACK for the header of a process */
   guint             process;  /* NO_TRACK for the header of the pinned tracks */
   gboolean          pinned;   /* stays at the top: never scrolls */
+  gboolean          collapsed;  /* a process's header standing for its tracks */
+  guint             first_member;  /* its tracks: in MEMBERS, from here ... */
+  guint             n_members;     /* ... this many */
   double            y;        /* below the ruler, before scrolling */
   double            height;
   ChronoTrackIndex *index;
-  GskRenderNode    *node;     /* what the painter made for the viewport */
+  GskRenderNode    *node;     /* what the painter made for the viewport; the
+                               * busy strip of a collapsed header */
   gboolean          painted;  /* NODE is current, even when NULL */
   GskRenderNode    *highlight;    /* the search's layer over NODE */
   gboolean          highlighted;  /* HIGHLIGHT is current, even when NULL */
@@ -85,6 +91,8 @@ struct _ChronoTimeline
   GHashTable         *layouts;    /* text -> PangoLayout, shaped once */
   GArray             *rows;       /* Row, top to bottom: pinned ones first */
   guint              *track_rows; /* track -> position in ROWS, or NO_TRACK when hidden */
+  guint              *group_rows; /* process -> position of its header in ROWS, or NO_TRACK */
+  GArray             *members;    /* guint: the tracks of collapsed headers */
   double              content_height;
   double              pinned_height;
   double              scroll_y;
@@ -276,6 +284,12 @@ append_group_row (ChronoTimeline *self,
 {
   Row group = { .track = NO_TRACK, .process = process, .pinned = pinned, .y = *y, .height = GROUP_HEIGHT };
 
+  if (process != NO_TRACK)
+    {
+      group.collapsed = chrono_track_layout_is_collapsed (self->layout, process);
+      group.first_member = self->members->len;
+      self->group_rows[process] = self->rows->len;
+    }
   g_array_append_val (self->rows, group);
   *y += GROUP_HEIGHT;
 }
@@ -313,7 +327,9 @@ build_rows (ChronoTimeline *self)
   double y = 0;
 
   g_array_set_size (self->rows, 0);
+  g_array_set_size (self->members, 0);
   g_clear_pointer (&self->track_rows, g_free);
+  g_clear_pointer (&self->group_rows, g_free);
   self->content_height = 0;
   self->pinned_height = 0;
   if (self->trace == NULL)
@@ -324,6 +340,9 @@ build_rows (ChronoTimeline *self)
   self->track_rows = g_new (guint, MAX (n_tracks, 1));
   for (guint i = 0; i < n_tracks; i++)
     self->track_rows[i] = NO_TRACK;
+  self->group_rows = g_new (guint, MAX (chrono_trace_get_n_processes (self->trace), 1));
+  for (guint p = 0; p < chrono_trace_get_n_processes (self->trace); p++)
+    self->group_rows[p] = NO_TRACK;
 
   for (guint i = 0; i < n_pinned; i++)
     {
@@ -346,6 +365,13 @@ build_rows (ChronoTimeline *self)
         {
           append_group_row (self, track->process, FALSE, &y);
           last_process = track->process;
+        }
+      /* A collapsed process keeps its tracks for its busy strip. */
+      if (chrono_track_layout_is_collapsed (self->layout, track->process))
+        {
+          g_array_append_val (self->members, order[i]);
+          g_array_index (self->rows, Row, self->rows->len - 1).n_members++;
+          continue;
         }
       append_track_row (self, order[i], FALSE, &y);
     }
@@ -394,6 +420,41 @@ find_row_at (ChronoTimeline *self,
   if (content_y >= get_pinned_visible (self))
     content_y += get_scroll_offset (self);
   return find_row (self, content_y);
+}
+
+/* The row that shows TRACK: its own, or the header of its collapsed
+ * process; NO_TRACK when hidden. */
+static guint
+get_track_row (ChronoTimeline *self,
+               guint           track)
+{
+  guint process;
+
+  if (self->track_rows[track] != NO_TRACK)
+    return self->track_rows[track];
+  if (chrono_track_layout_is_hidden (self->layout, track))
+    return NO_TRACK;
+  process = chrono_trace_get_track (self->trace, track)->process;
+  return chrono_track_layout_is_collapsed (self->layout, process) ? self->group_rows[process] : NO_TRACK;
+}
+
+/* The busy strip of a collapsed header, from its tracks' indexes. */
+static GskRenderNode *
+get_busy_node (ChronoTimeline *self,
+               Row            *row)
+{
+  g_autofree ChronoTrackIndex **indexes = NULL;
+
+  if (row->painted)
+    return row->node;
+
+  indexes = g_new (ChronoTrackIndex *, MAX (row->n_members, 1));
+  for (guint i = 0; i < row->n_members; i++)
+    indexes[i] = get_track_index (self, g_array_index (self->members, guint, row->first_member + i));
+  row->node = chrono_track_painter_paint_busy (self->painter, indexes, row->n_members, self->viewport,
+                                               row->height - 2 * TRACK_PAD);
+  row->painted = TRUE;
+  return row->node;
 }
 
 static GskRenderNode *
@@ -498,6 +559,35 @@ get_row_highlight (ChronoTimeline *self,
   return row->highlight;
 }
 
+/* Pointing right when collapsed, down when expanded. */
+static void
+snapshot_triangle (GtkSnapshot   *snapshot,
+                   gboolean       collapsed,
+                   double         x,
+                   double         y,
+                   const GdkRGBA *color)
+{
+  const double s = TRIANGLE_SIZE;
+  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (x, y, s, s));
+
+  if (collapsed)
+    {
+      cairo_move_to (cr, x + s * 0.2, y);
+      cairo_line_to (cr, x + s * 0.9, y + s / 2);
+      cairo_line_to (cr, x + s * 0.2, y + s);
+    }
+  else
+    {
+      cairo_move_to (cr, x, y + s * 0.2);
+      cairo_line_to (cr, x + s, y + s * 0.2);
+      cairo_line_to (cr, x + s / 2, y + s * 0.9);
+    }
+  cairo_close_path (cr);
+  gdk_cairo_set_source_rgba (cr, color);
+  cairo_fill (cr);
+  cairo_destroy (cr);
+}
+
 /* One row, at its place in content coordinates. */
 static void
 snapshot_row (ChronoTimeline *self,
@@ -511,17 +601,41 @@ snapshot_row (ChronoTimeline *self,
 
   if (row->track == NO_TRACK)
     {
-      const char *title;
+      double inset = TEXT_INSET;
 
-      if (row->process == NO_TRACK)
-        title = _("Pinned");
-      else
-        title = chrono_trace_get_string (self->trace,
-                                         chrono_trace_get_process (self->trace, row->process)->display_name);
       gtk_snapshot_append_color (snapshot, &colors->group,
                                  &GRAPHENE_RECT_INIT (0, row->y, width, row->height));
-      append_text (self, snapshot, title, TEXT_INSET, row->y, width - 2 * TEXT_INSET, row->height,
+      if (row->process == NO_TRACK)
+        {
+          append_text (self, snapshot, _("Pinned"), inset, row->y, width - 2 * TEXT_INSET, row->height,
+                       &colors->text);
+          return;
+        }
+      /* The current track's process stands out while it is collapsed. */
+      if (row->collapsed && self->current_track != NO_TRACK &&
+          self->track_rows[self->current_track] == NO_TRACK &&
+          chrono_trace_get_track (self->trace, self->current_track)->process == row->process)
+        gtk_snapshot_append_color (snapshot, &colors->current,
+                                   &GRAPHENE_RECT_INIT (0, row->y, HEADER_WIDTH - 1, row->height));
+      snapshot_triangle (snapshot, row->collapsed, inset, row->y + (row->height - TRIANGLE_SIZE) / 2,
+                         &colors->dim_text);
+      inset += TRIANGLE_SIZE + TEXT_INSET / 2;
+      /* Collapsed, the name keeps to its column: the strip is beside it. */
+      append_text (self, snapshot,
+                   chrono_trace_get_string (self->trace,
+                                            chrono_trace_get_process (self->trace, row->process)->display_name),
+                   inset, row->y, (row->collapsed ? HEADER_WIDTH : width) - inset - TEXT_INSET, row->height,
                    &colors->text);
+      if (row->collapsed && (node = get_busy_node (self, row)) != NULL)
+        {
+          gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_WIDTH, row->y,
+                                                                 width - HEADER_WIDTH, row->height));
+          gtk_snapshot_save (snapshot);
+          gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (HEADER_WIDTH, row->y + TRACK_PAD));
+          gtk_snapshot_append_node (snapshot, node);
+          gtk_snapshot_restore (snapshot);
+          gtk_snapshot_pop (snapshot);
+        }
       return;
     }
 
@@ -559,14 +673,19 @@ place_span_cb (ChronoSpanRef span,
                gpointer      user_data)
 {
   ChronoTimeline *self = user_data;
+  guint i = get_track_row (self, span.track);
   const Row *row;
 
-  /* A hidden track draws no arrows. */
-  if (self->track_rows[span.track] == NO_TRACK)
+  /* A hidden track draws no arrows; a collapsed one's end at its
+   * process's header. */
+  if (i == NO_TRACK)
     return FALSE;
-  row = &g_array_index (self->rows, Row, self->track_rows[span.track]);
-  *y = get_row_top (self, row) - RULER_HEIGHT + TRACK_PAD +
-       (chrono_track_index_get_span_row (row->index, span.index) + 0.5) * ROW_HEIGHT;
+  row = &g_array_index (self->rows, Row, i);
+  if (row->track == NO_TRACK)
+    *y = get_row_top (self, row) - RULER_HEIGHT + row->height / 2;
+  else
+    *y = get_row_top (self, row) - RULER_HEIGHT + TRACK_PAD +
+         (chrono_track_index_get_span_row (row->index, span.index) + 0.5) * ROW_HEIGHT;
   return TRUE;
 }
 
@@ -1183,7 +1302,11 @@ update_track_actions (ChronoTimeline *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
   guint track = self->current_track;
-  gboolean has_track = track != NO_TRACK;
+  /* A track folded into its process's header is out of reach of all but
+   * the group actions. */
+  gboolean has_track = track != NO_TRACK && self->track_rows[track] != NO_TRACK;
+  guint n_processes = self->trace != NULL ? chrono_trace_get_n_processes (self->trace) : 0;
+  guint n_collapsed = self->layout != NULL ? chrono_track_layout_get_n_collapsed (self->layout) : 0;
 
   gtk_widget_action_set_enabled (widget, "timeline.pin-track", has_track);
   gtk_widget_action_set_enabled (widget, "timeline.hide-track", has_track);
@@ -1194,6 +1317,9 @@ update_track_actions (ChronoTimeline *self)
                                  has_track && chrono_track_layout_can_move (self->layout, track, 1));
   gtk_widget_action_set_enabled (widget, "timeline.show-all-tracks",
                                  self->layout != NULL && chrono_track_layout_get_n_hidden (self->layout) > 0);
+  gtk_widget_action_set_enabled (widget, "timeline.toggle-group", track != NO_TRACK);
+  gtk_widget_action_set_enabled (widget, "timeline.collapse-all", n_collapsed < n_processes);
+  gtk_widget_action_set_enabled (widget, "timeline.expand-all", n_collapsed > 0);
 }
 
 static void
@@ -1228,7 +1354,7 @@ static void
 layout_changed_cb (ChronoTimeline *self)
 {
   build_rows (self);
-  if (self->current_track != NO_TRACK && self->track_rows[self->current_track] == NO_TRACK)
+  if (self->current_track != NO_TRACK && get_track_row (self, self->current_track) == NO_TRACK)
     self->current_track = NO_TRACK;
   set_scroll_y (self, self->scroll_y);
   update_track_actions (self);
@@ -1248,10 +1374,17 @@ get_next_track (ChronoTimeline *self,
   if (self->current_track == NO_TRACK)
     i = delta > 0 ? -1 : (gint64) self->rows->len;
   else
-    i = self->track_rows[self->current_track];
+    i = get_track_row (self, self->current_track);
   for (i += delta; i >= 0 && i < self->rows->len; i += delta)
-    if (g_array_index (self->rows, Row, i).track != NO_TRACK)
-      return g_array_index (self->rows, Row, i).track;
+    {
+      const Row *row = &g_array_index (self->rows, Row, i);
+
+      if (row->track != NO_TRACK)
+        return row->track;
+      /* A collapsed header stands for its first track. */
+      if (row->collapsed && row->n_members > 0)
+        return g_array_index (self->members, guint, row->first_member);
+    }
   return NO_TRACK;
 }
 
@@ -1260,10 +1393,11 @@ reveal_track (ChronoTimeline *self,
               guint           track)
 {
   const Row *row;
+  guint i;
 
-  if (track == NO_TRACK || self->track_rows[track] == NO_TRACK)
+  if (track == NO_TRACK || (i = get_track_row (self, track)) == NO_TRACK)
     return;
-  row = &g_array_index (self->rows, Row, self->track_rows[track]);
+  row = &g_array_index (self->rows, Row, i);
   if (!row->pinned)
     reveal_content (self, row->y, MIN (row->height, get_track_area_height (self) - get_pinned_visible (self)));
 }
@@ -1329,6 +1463,38 @@ show_all_tracks_action (GtkWidget  *widget,
                         GVariant   *parameter)
 {
   chrono_track_layout_show_all (CHRONO_TIMELINE (widget)->layout);
+}
+
+static void
+toggle_process (ChronoTimeline *self,
+                guint           process)
+{
+  chrono_track_layout_set_collapsed (self->layout, process,
+                                     !chrono_track_layout_is_collapsed (self->layout, process));
+}
+
+/* Collapses or expands the current track's process. */
+static void
+toggle_group_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  ChronoTimeline *self = CHRONO_TIMELINE (widget);
+  guint track = self->current_track;
+
+  toggle_process (self, chrono_trace_get_track (self->trace, track)->process);
+  reveal_track (self, track);
+}
+
+static void
+collapse_all_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  ChronoTimeline *self = CHRONO_TIMELINE (widget);
+
+  chrono_track_layout_set_all_collapsed (self->layout, g_str_equal (action_name, "timeline.collapse-all"));
+  reveal_track (self, self->current_track);
 }
 
 /* A track's name dragged up or down moves the track past its neighbours
@@ -1437,7 +1603,7 @@ track_menu_action (GtkWidget  *widget,
   const Row *row;
 
   reveal_track (self, self->current_track);
-  row = &g_array_index (self->rows, Row, self->track_rows[self->current_track]);
+  row = &g_array_index (self->rows, Row, get_track_row (self, self->current_track));
   popup_track_menu (self, HEADER_WIDTH / 2.0, get_row_top (self, row) + MIN (row->height, GROUP_HEIGHT) / 2);
 }
 
@@ -1472,6 +1638,7 @@ click_pressed_cb (GtkGestureClick *gesture,
                   ChronoTimeline  *self)
 {
   ChronoSpanRef span;
+  guint i;
 
   gtk_widget_grab_focus (GTK_WIDGET (self));
   if (self->trace == NULL || n_press != 1)
@@ -1485,6 +1652,14 @@ click_pressed_cb (GtkGestureClick *gesture,
   if (x < HEADER_WIDTH && get_track_at (self, y) != NO_TRACK)
     {
       set_current_track (self, get_track_at (self, y));
+      return;
+    }
+  /* A process's name collapses or expands it. */
+  if (x < HEADER_WIDTH && (i = find_row_at (self, y)) != G_MAXUINT &&
+      g_array_index (self->rows, Row, i).process != NO_TRACK &&
+      g_array_index (self->rows, Row, i).track == NO_TRACK)
+    {
+      toggle_process (self, g_array_index (self->rows, Row, i).process);
       return;
     }
 
@@ -1548,6 +1723,7 @@ chrono_timeline_dispose (GObject *object)
   ChronoTimeline *self = CHRONO_TIMELINE (object);
 
   g_array_set_size (self->rows, 0);
+  g_array_set_size (self->members, 0);
   g_clear_object (&self->painter);
   g_clear_object (&self->search);
   g_clear_object (&self->layout);
@@ -1569,10 +1745,12 @@ chrono_timeline_finalize (GObject *object)
   ChronoTimeline *self = CHRONO_TIMELINE (object);
 
   g_clear_pointer (&self->rows, g_array_unref);
+  g_clear_pointer (&self->members, g_array_unref);
   g_clear_pointer (&self->layouts, g_hash_table_unref);
   g_clear_pointer (&self->track_rows, g_free);
   g_clear_pointer (&self->highlight_tracks, g_array_unref);
   g_clear_pointer (&self->path_spans, g_array_unref);
+  g_clear_pointer (&self->group_rows, g_free);
   g_clear_object (&self->viewport);
 
   G_OBJECT_CLASS (chrono_timeline_parent_class)->finalize (object);
@@ -1700,6 +1878,9 @@ chrono_timeline_class_init (ChronoTimelineClass *klass)
   gtk_widget_class_install_action (widget_class, "timeline.move-track-down", NULL, move_track_action);
   gtk_widget_class_install_action (widget_class, "timeline.show-all-tracks", NULL, show_all_tracks_action);
   gtk_widget_class_install_action (widget_class, "timeline.track-menu", NULL, track_menu_action);
+  gtk_widget_class_install_action (widget_class, "timeline.toggle-group", NULL, toggle_group_action);
+  gtk_widget_class_install_action (widget_class, "timeline.collapse-all", NULL, collapse_all_action);
+  gtk_widget_class_install_action (widget_class, "timeline.expand-all", NULL, collapse_all_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, GDK_CONTROL_MASK, "timeline.previous-track", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, GDK_CONTROL_MASK, "timeline.next-track", NULL);
@@ -1710,6 +1891,11 @@ chrono_timeline_class_init (ChronoTimelineClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_h, GDK_SHIFT_MASK, "timeline.show-all-tracks", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK, "timeline.track-menu", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "timeline.track-menu", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, 0, "timeline.toggle-group", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, 0, "timeline.toggle-group", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_space, 0, "timeline.toggle-group", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_bracketleft, 0, "timeline.collapse-all", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_bracketright, 0, "timeline.expand-all", NULL);
 
   gtk_widget_class_set_css_name (widget_class, "timeline");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_WIDGET);
@@ -1723,6 +1909,7 @@ chrono_timeline_init (ChronoTimeline *self)
   GtkGesture *gesture;
 
   self->rows = g_array_new (FALSE, TRUE, sizeof (Row));
+  self->members = g_array_new (FALSE, FALSE, sizeof (guint));
   self->layouts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   g_array_set_clear_func (self->rows, row_clear);
   self->highlight_tracks = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -2038,6 +2225,25 @@ chrono_timeline_get_track_area (ChronoTimeline  *self,
   return TRUE;
 }
 
+gboolean
+chrono_timeline_get_process_area (ChronoTimeline  *self,
+                                  guint            process,
+                                  graphene_rect_t *area)
+{
+  const Row *row;
+
+  g_return_val_if_fail (CHRONO_IS_TIMELINE (self), FALSE);
+  g_return_val_if_fail (area != NULL, FALSE);
+
+  if (self->trace == NULL || process >= chrono_trace_get_n_processes (self->trace) ||
+      self->group_rows[process] == NO_TRACK)
+    return FALSE;
+  row = &g_array_index (self->rows, Row, self->group_rows[process]);
+  graphene_rect_init (area, 0, get_row_top (self, row), gtk_widget_get_width (GTK_WIDGET (self)),
+                      row->height);
+  return TRUE;
+}
+
 void
 chrono_timeline_set_search (ChronoTimeline *self,
                             ChronoSearch   *search)
@@ -2079,6 +2285,11 @@ chrono_timeline_reveal_span (ChronoTimeline *self,
 
   track = chrono_trace_get_track (self->trace, span.track);
   g_return_if_fail (span.index < track->n_spans);
+
+  /* A span folded into its process's header must show: the process
+   * opens. */
+  if (self->track_rows[span.track] == NO_TRACK && !chrono_track_layout_is_hidden (self->layout, span.track))
+    chrono_track_layout_set_collapsed (self->layout, track->process, FALSE);
 
   start = track->start[span.index];
   end = start + MAX (track->dur[span.index], 0);

@@ -66,10 +66,15 @@ ChronoTrackLayout *chrono_timeline_get_track_layout (ChronoTimeline *self);
  * clicked, or the selected span's; G_MAXUINT for none. */
 guint           chrono_timeline_get_current_track (ChronoTimeline *self);
 /* Where TRACK's rows are drawn, name column included, in widget
- * coordinates; FALSE when it is hidden. */
+ * coordinates; FALSE when it is hidden or its process collapsed. */
 gboolean        chrono_timeline_get_track_area (ChronoTimeline  *self,
                                                 guint            track,
                                                 graphene_rect_t *area);
+/* Where PROCESS's header row is drawn, in widget coordinates; FALSE when
+ * none of its tracks shows below the pinned ones. */
+gboolean        chrono_timeline_get_process_area (ChronoTimeline  *self,
+                                                  guint            process,
+                                                  graphene_rect_t *area);
 
 /* Dims the spans SEARCH did not find and outlines those it did; NULL
  * shows all alike again. */

@@ -24,6 +24,11 @@ struct _ChronoTrackLayout
   guint        n_hidden;
   char       **keys;          /* track -> name in the sidecar */
   GHashTable  *tracks_by_key; /* key -> track + 1 */
+  guint        n_processes;
+  gboolean    *collapsed;     /* process -> collapsed */
+  guint        n_collapsed;
+  char       **process_keys;  /* process -> name in the sidecar */
+  GHashTable  *processes_by_key; /* key -> process + 1 */
 };
 
 G_DEFINE_FINAL_TYPE (ChronoTrackLayout, chrono_track_layout, G_TYPE_OBJECT)
@@ -47,6 +52,9 @@ chrono_track_layout_finalize (GObject *object)
   g_clear_pointer (&self->pinned, g_array_unref);
   g_strfreev (self->keys);
   g_clear_pointer (&self->tracks_by_key, g_hash_table_unref);
+  g_free (self->collapsed);
+  g_strfreev (self->process_keys);
+  g_clear_pointer (&self->processes_by_key, g_hash_table_unref);
 
   G_OBJECT_CLASS (chrono_track_layout_parent_class)->finalize (object);
 }
@@ -56,7 +64,7 @@ chrono_track_layout_class_init (ChronoTrackLayoutClass *klass)
 {
   G_OBJECT_CLASS (klass)->finalize = chrono_track_layout_finalize;
 
-  /* Any change of order, pins or hidden tracks. */
+  /* Any change of order, pins, hidden tracks or collapsed processes. */
   signals[CHANGED] =
     g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
@@ -77,13 +85,40 @@ id_to_string (ChronoTrace *trace,
   return g_strdup_printf ("%" G_GINT64_FORMAT, id.value);
 }
 
+/* KEY, or with a count when TABLE has it already: twins stay apart. */
+static char *
+make_unique (GHashTable *table,
+             const char *key)
+{
+  g_autofree char *unique = g_strdup (key);
+
+  for (guint n = 2; g_hash_table_contains (table, unique); n++)
+    {
+      g_free (unique);
+      unique = g_strdup_printf ("%s #%u", key, n);
+    }
+  return g_steal_pointer (&unique);
+}
+
 /* What names a track across loads: its process, thread and name, not its
- * position. Twins get a count. */
+ * position; a process, its pid and name. */
 static void
 build_keys (ChronoTrackLayout *self)
 {
   self->keys = g_new0 (char *, self->n_tracks + 1);
   self->tracks_by_key = g_hash_table_new (g_str_hash, g_str_equal);
+  self->process_keys = g_new0 (char *, self->n_processes + 1);
+  self->processes_by_key = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint p = 0; p < self->n_processes; p++)
+    {
+      const ChronoProcess *process = chrono_trace_get_process (self->trace, p);
+      g_autofree char *pid = id_to_string (self->trace, process->pid);
+      g_autofree char *key = g_strdup_printf ("pid=%s name=%s", pid,
+                                              chrono_trace_get_string (self->trace, process->display_name));
+
+      self->process_keys[p] = make_unique (self->processes_by_key, key);
+      g_hash_table_insert (self->processes_by_key, self->process_keys[p], GUINT_TO_POINTER (p + 1));
+    }
   for (guint t = 0; t < self->n_tracks; t++)
     {
       const ChronoTrack *track = chrono_trace_get_track (self->trace, t);
@@ -93,14 +128,8 @@ build_keys (ChronoTrackLayout *self)
       g_autofree char *key = g_strdup_printf ("%s pid=%s tid=%s name=%s",
                                               chrono_track_type_to_string (track->type), pid, tid,
                                               chrono_trace_get_string (self->trace, track->name));
-      g_autofree char *unique = g_strdup (key);
 
-      for (guint n = 2; g_hash_table_contains (self->tracks_by_key, unique); n++)
-        {
-          g_free (unique);
-          unique = g_strdup_printf ("%s #%u", key, n);
-        }
-      self->keys[t] = g_steal_pointer (&unique);
+      self->keys[t] = make_unique (self->tracks_by_key, key);
       g_hash_table_insert (self->tracks_by_key, self->keys[t], GUINT_TO_POINTER (t + 1));
     }
 }
@@ -117,6 +146,8 @@ chrono_track_layout_new (ChronoTrace *trace)
   self->default_order = chrono_trace_dup_track_order (trace, &self->n_tracks);
   self->order = g_memdup2 (self->default_order, sizeof (guint) * MAX (self->n_tracks, 1));
   self->flags = g_new0 (guint8, MAX (self->n_tracks, 1));
+  self->n_processes = chrono_trace_get_n_processes (trace);
+  self->collapsed = g_new0 (gboolean, MAX (self->n_processes, 1));
   build_keys (self);
   return self;
 }
@@ -262,6 +293,64 @@ chrono_track_layout_show_all (ChronoTrackLayout *self)
   g_signal_emit (self, signals[CHANGED], 0);
 }
 
+static gboolean
+set_collapsed (ChronoTrackLayout *self,
+               guint              process,
+               gboolean           collapsed)
+{
+  if (self->collapsed[process] == collapsed)
+    return FALSE;
+  self->collapsed[process] = collapsed;
+  if (collapsed)
+    self->n_collapsed++;
+  else
+    self->n_collapsed--;
+  return TRUE;
+}
+
+gboolean
+chrono_track_layout_is_collapsed (ChronoTrackLayout *self,
+                                  guint              process)
+{
+  g_return_val_if_fail (CHRONO_IS_TRACK_LAYOUT (self), FALSE);
+  g_return_val_if_fail (process < self->n_processes, FALSE);
+
+  return self->collapsed[process];
+}
+
+void
+chrono_track_layout_set_collapsed (ChronoTrackLayout *self,
+                                   guint              process,
+                                   gboolean           collapsed)
+{
+  g_return_if_fail (CHRONO_IS_TRACK_LAYOUT (self));
+  g_return_if_fail (process < self->n_processes);
+
+  if (set_collapsed (self, process, !!collapsed))
+    g_signal_emit (self, signals[CHANGED], 0);
+}
+
+void
+chrono_track_layout_set_all_collapsed (ChronoTrackLayout *self,
+                                       gboolean           collapsed)
+{
+  gboolean changed = FALSE;
+
+  g_return_if_fail (CHRONO_IS_TRACK_LAYOUT (self));
+
+  for (guint p = 0; p < self->n_processes; p++)
+    changed |= set_collapsed (self, p, !!collapsed);
+  if (changed)
+    g_signal_emit (self, signals[CHANGED], 0);
+}
+
+guint
+chrono_track_layout_get_n_collapsed (ChronoTrackLayout *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TRACK_LAYOUT (self), 0);
+  return self->n_collapsed;
+}
+
 /* The array TRACK moves in, its position there, and the position of the
  * neighbour it would trade places with; FALSE when there is none. */
 static gboolean
@@ -348,6 +437,18 @@ add_keys (ChronoTrackLayout *self,
   json_builder_end_array (builder);
 }
 
+static void
+add_collapsed (ChronoTrackLayout *self,
+               JsonBuilder       *builder)
+{
+  json_builder_set_member_name (builder, "collapsed");
+  json_builder_begin_array (builder);
+  for (guint p = 0; p < self->n_processes; p++)
+    if (self->collapsed[p])
+      json_builder_add_string_value (builder, self->process_keys[p]);
+  json_builder_end_array (builder);
+}
+
 JsonNode *
 chrono_track_layout_to_json (ChronoTrackLayout *self)
 {
@@ -360,17 +461,19 @@ chrono_track_layout_to_json (ChronoTrackLayout *self)
   add_keys (self, builder, "pinned", (const guint *) (gpointer) self->pinned->data,
             self->pinned->len, 0);
   add_keys (self, builder, "hidden", self->order, self->n_tracks, HIDDEN);
+  add_collapsed (self, builder);
   json_builder_end_object (builder);
   return json_builder_get_root (builder);
 }
 
-/* The tracks a member names, in its order; NULL with ERROR when it is
- * not an array of strings. */
+/* What the keys of member NAME stand for in TABLE (tracks or
+ * processes), in its order; NULL with ERROR when it is not an array of
+ * strings. A missing member, as in sidecars older than it, is empty. */
 static GArray *
-read_tracks (ChronoTrackLayout  *self,
-             JsonObject         *object,
-             const char         *name,
-             GError            **error)
+read_keys (GHashTable         *table,
+           JsonObject         *object,
+           const char         *name,
+           GError            **error)
 {
   g_autoptr(GArray) tracks = g_array_new (FALSE, FALSE, sizeof (guint));
   JsonNode *node = json_object_get_member (object, name);
@@ -388,7 +491,7 @@ read_tracks (ChronoTrackLayout  *self,
 
       if (json_node_get_value_type (element) != G_TYPE_STRING)
         goto invalid;
-      value = g_hash_table_lookup (self->tracks_by_key, json_node_get_string (element));
+      value = g_hash_table_lookup (table, json_node_get_string (element));
       if (value != NULL)
         {
           guint track = GPOINTER_TO_UINT (value) - 1;
@@ -400,7 +503,7 @@ read_tracks (ChronoTrackLayout  *self,
 
 invalid:
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-               "track layout: “%s” is not a list of track names", name);
+               "track layout: “%s” is not a list of names", name);
   return NULL;
 }
 
@@ -461,6 +564,7 @@ chrono_track_layout_load_json (ChronoTrackLayout  *self,
   g_autoptr(GArray) order = NULL;
   g_autoptr(GArray) pinned = NULL;
   g_autoptr(GArray) hidden = NULL;
+  g_autoptr(GArray) collapsed = NULL;
   JsonObject *object;
 
   g_return_val_if_fail (CHRONO_IS_TRACK_LAYOUT (self), FALSE);
@@ -472,9 +576,10 @@ chrono_track_layout_load_json (ChronoTrackLayout  *self,
       return FALSE;
     }
   object = json_node_get_object (node);
-  if ((order = read_tracks (self, object, "order", error)) == NULL ||
-      (pinned = read_tracks (self, object, "pinned", error)) == NULL ||
-      (hidden = read_tracks (self, object, "hidden", error)) == NULL)
+  if ((order = read_keys (self->tracks_by_key, object, "order", error)) == NULL ||
+      (pinned = read_keys (self->tracks_by_key, object, "pinned", error)) == NULL ||
+      (hidden = read_keys (self->tracks_by_key, object, "hidden", error)) == NULL ||
+      (collapsed = read_keys (self->processes_by_key, object, "collapsed", error)) == NULL)
     return FALSE;
 
   apply_order (self, order);
@@ -487,6 +592,10 @@ chrono_track_layout_load_json (ChronoTrackLayout  *self,
     set_pinned (self, g_array_index (pinned, guint, i), TRUE);
   for (guint i = 0; i < hidden->len; i++)
     set_hidden (self, g_array_index (hidden, guint, i), TRUE);
+  for (guint p = 0; p < self->n_processes; p++)
+    set_collapsed (self, p, FALSE);
+  for (guint i = 0; i < collapsed->len; i++)
+    set_collapsed (self, g_array_index (collapsed, guint, i), TRUE);
   g_signal_emit (self, signals[CHANGED], 0);
   return TRUE;
 }

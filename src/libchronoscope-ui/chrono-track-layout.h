@@ -12,7 +12,8 @@ G_BEGIN_DECLS
 #define CHRONO_TYPE_TRACK_LAYOUT (chrono_track_layout_get_type ())
 G_DECLARE_FINAL_TYPE (ChronoTrackLayout, chrono_track_layout, CHRONO, TRACK_LAYOUT, GObject)
 
-/* Starts from the trace's own order, nothing pinned or hidden. */
+/* Starts from the trace's own order, nothing pinned, hidden or
+ * collapsed. */
 ChronoTrackLayout *chrono_track_layout_new         (ChronoTrace       *trace);
 ChronoTrace       *chrono_track_layout_get_trace   (ChronoTrackLayout *self);
 
@@ -42,6 +43,17 @@ gboolean           chrono_track_layout_can_move    (ChronoTrackLayout *self,
 gboolean           chrono_track_layout_move        (ChronoTrackLayout *self,
                                                     guint              track,
                                                     int                delta);
+
+/* A collapsed process shows as its header row alone. */
+gboolean           chrono_track_layout_is_collapsed  (ChronoTrackLayout *self,
+                                                      guint              process);
+void               chrono_track_layout_set_collapsed (ChronoTrackLayout *self,
+                                                      guint              process,
+                                                      gboolean           collapsed);
+/* Collapses or expands every process at once. */
+void               chrono_track_layout_set_all_collapsed (ChronoTrackLayout *self,
+                                                          gboolean           collapsed);
+guint              chrono_track_layout_get_n_collapsed (ChronoTrackLayout *self);
 
 /* The layout as a sidecar section, and back. Tracks are named by
  * process, thread and name, so a section fits the same trace after the

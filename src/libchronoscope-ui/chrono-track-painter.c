@@ -766,3 +766,101 @@ chrono_track_painter_paint_counter (ChronoTrackPainter *self,
   cairo_destroy (cr);
   return node;
 }
+
+/* -------------------------------------------------------------------- */
+/* Busy strips of collapsed groups                                      */
+
+/* Shades of the strip: few, so that neighbouring columns merge. */
+#define BUSY_LEVELS 4
+
+typedef struct {
+  int *delta;    /* per pixel column: tracks starting minus tracks ending */
+  int  columns;
+} BusyWalk;
+
+static void
+busy_item_cb (const ChronoRowItem *item,
+              gpointer             user_data)
+{
+  BusyWalk *walk = user_data;
+  int c0 = (int) CLAMP (floor (item->x0), 0, walk->columns);
+  int c1 = (int) CLAMP (ceil (MAX (item->x1, item->x0 + 1)), c0, walk->columns);
+
+  walk->delta[c0]++;
+  walk->delta[c1]--;
+}
+
+GskRenderNode *
+chrono_track_painter_paint_busy (ChronoTrackPainter *self,
+                                 ChronoTrackIndex  **indexes,
+                                 guint               n_indexes,
+                                 ChronoViewport     *viewport,
+                                 double              height)
+{
+  g_autoptr(GPtrArray) nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) gsk_render_node_unref);
+  g_autofree int *delta = NULL;
+  BusyWalk walk;
+  GdkRGBA color;
+  double width;
+  guint n_busy_tracks = 0;
+  int busy = 0, start = 0, level = 0;
+
+  g_return_val_if_fail (CHRONO_IS_TRACK_PAINTER (self), NULL);
+  g_return_val_if_fail (indexes != NULL || n_indexes == 0, NULL);
+  g_return_val_if_fail (CHRONO_IS_VIEWPORT (viewport), NULL);
+
+  width = chrono_viewport_get_width_px (viewport);
+  if (width <= 0 || height <= 0)
+    return NULL;
+  walk.columns = (int) ceil (width);
+  walk.delta = delta = g_new0 (int, walk.columns + 1);
+
+  for (guint i = 0; i < n_indexes; i++)
+    {
+      const ChronoTrack *t = chrono_track_index_get_track (indexes[i]);
+      guint n_rows = chrono_track_index_get_n_rows (indexes[i]);
+
+      if (t->n_spans == 0)
+        continue;
+      n_busy_tracks++;
+      /* Nested spans lie within their parents: the rows at depth 0 of
+       * each lane cover the track's busy time. */
+      for (guint r = 0; r < n_rows; r++)
+        {
+          guint32 n;
+          const guint32 *spans = chrono_track_index_get_row_spans (indexes[i], r, &n);
+
+          if (n > 0 && t->depth[spans[0]] == 0)
+            chrono_track_index_walk_row (indexes[i], r, viewport, CHRONO_TRACK_PAINTER_MERGE_WIDTH_PX,
+                                         busy_item_cb, &walk);
+        }
+    }
+  if (n_busy_tracks == 0)
+    return NULL;
+
+  chrono_palette_merged_color (CHRONO_KIND_OTHER, self->dark, &color);
+  for (int c = 0; c <= walk.columns; c++)
+    {
+      int next = 0;
+
+      if (c < walk.columns)
+        {
+          busy += delta[c];
+          /* Lanes of one track may overlap: never more than all tracks. */
+          next = busy <= 0 ? 0 : 1 + (MIN ((guint) busy, n_busy_tracks) * (BUSY_LEVELS - 1)) / n_busy_tracks;
+        }
+      if (next == level)
+        continue;
+      if (level > 0)
+        {
+          GdkRGBA shade = color;
+
+          /* Even one busy track of many must stand out from the header. */
+          shade.alpha = 0.25 + 0.75 * level / BUSY_LEVELS;
+          g_ptr_array_add (nodes, gsk_color_node_new (&shade, &GRAPHENE_RECT_INIT (start, 0, c - start, height)));
+        }
+      level = next;
+      start = c;
+    }
+  return container_from (nodes);
+}

@@ -53,5 +53,13 @@ GskRenderNode      *chrono_track_painter_paint_counter     (ChronoTrackPainter *
                                                             ChronoTrackIndex   *index,
                                                             ChronoViewport     *viewport,
                                                             double              height);
+/* One strip for N_INDEXES tracks: where any of them has a span, darker
+ * where more of them do. Only the visible part of their outermost rows
+ * is walked. */
+GskRenderNode      *chrono_track_painter_paint_busy        (ChronoTrackPainter *self,
+                                                            ChronoTrackIndex  **indexes,
+                                                            guint               n_indexes,
+                                                            ChronoViewport     *viewport,
+                                                            double              height);
 
 G_END_DECLS

@@ -2,6 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include <glib/gstdio.h>
@@ -397,6 +398,42 @@ app_test_open_trace (ChronoWindow *window,
   g_assert_true (app_test_wait_for_paint (GTK_WIDGET (chrono_timeline_view_get_timeline (chrono_document_page_get_timeline_view (page))),
                                           5000));
   return page;
+}
+
+gboolean
+app_test_near_color (cairo_surface_t *surface,
+                     int              x,
+                     int              y,
+                     const GdkRGBA   *color,
+                     int              tolerance)
+{
+  const guint8 *data = cairo_image_surface_get_data (surface);
+  guint32 pixel;
+
+  if (x < 0 || y < 0 || x >= cairo_image_surface_get_width (surface) ||
+      y >= cairo_image_surface_get_height (surface))
+    return FALSE;
+  pixel = *(const guint32 *) (data + y * cairo_image_surface_get_stride (surface) + x * 4);
+  return abs ((int) ((pixel >> 16) & 0xff) - (int) round (color->red * 255)) +
+         abs ((int) ((pixel >> 8) & 0xff) - (int) round (color->green * 255)) +
+         abs ((int) (pixel & 0xff) - (int) round (color->blue * 255)) <= tolerance;
+}
+
+guint
+app_test_count_color (cairo_surface_t *surface,
+                      double           x0,
+                      double           y0,
+                      double           x1,
+                      double           y1,
+                      const GdkRGBA   *color,
+                      int              tolerance)
+{
+  guint n = 0;
+
+  for (int y = (int) floor (y0); y <= (int) ceil (y1); y++)
+    for (int x = (int) floor (x0); x <= (int) ceil (x1); x++)
+      n += app_test_near_color (surface, x, y, color, tolerance);
+  return n;
 }
 
 guint

@@ -80,6 +80,22 @@ void               app_test_get_pixel        (cairo_surface_t   *surface,
                                               int               *g,
                                               int               *b);
 
+/* Whether the pixel at (X, Y) is within TOLERANCE of COLOR, summed over
+ * red, green and blue (0 to 765); FALSE outside SURFACE. */
+gboolean           app_test_near_color       (cairo_surface_t   *surface,
+                                              int                x,
+                                              int                y,
+                                              const GdkRGBA     *color,
+                                              int                tolerance);
+/* Pixels near COLOR from (X0, Y0) to (X1, Y1), both included. */
+guint              app_test_count_color      (cairo_surface_t   *surface,
+                                              double             x0,
+                                              double             y0,
+                                              double             x1,
+                                              double             y1,
+                                              const GdkRGBA     *color,
+                                              int                tolerance);
+
 /* Measures how long the main loop goes without running a 10 ms timer. */
 typedef struct {
   guint  source_id;

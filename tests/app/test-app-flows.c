@@ -71,41 +71,6 @@ skip_without_trace (void)
   return TRUE;
 }
 
-static gboolean
-near_color (cairo_surface_t *surface,
-            int              x,
-            int              y,
-            const GdkRGBA   *color)
-{
-  const guint8 *data = cairo_image_surface_get_data (surface);
-  guint32 pixel;
-
-  if (x < 0 || y < 0 || x >= cairo_image_surface_get_width (surface) ||
-      y >= cairo_image_surface_get_height (surface))
-    return FALSE;
-  pixel = *(const guint32 *) (data + y * cairo_image_surface_get_stride (surface) + x * 4);
-  return abs ((int) ((pixel >> 16) & 0xff) - (int) round (color->red * 255)) +
-         abs ((int) ((pixel >> 8) & 0xff) - (int) round (color->green * 255)) +
-         abs ((int) (pixel & 0xff) - (int) round (color->blue * 255)) <= TOLERANCE;
-}
-
-/* Pixels of COLOR in the rectangle from (X0, Y0) to (X1, Y1). */
-static guint
-count_color (cairo_surface_t *surface,
-             double           x0,
-             double           y0,
-             double           x1,
-             double           y1,
-             const GdkRGBA   *color)
-{
-  guint n = 0;
-
-  for (int y = (int) floor (y0); y <= (int) ceil (y1); y++)
-    for (int x = (int) floor (x0); x <= (int) ceil (x1); x++)
-      n += near_color (surface, x, y, color);
-  return n;
-}
-
 typedef struct {
   ChronoSpanRef   from;
   ChronoSpanRef   to;
@@ -175,7 +140,7 @@ test_selected_arrow (Fixture       *fixture,
   /* Nothing selected, all flows off: no arrow. */
   g_assert_false (chrono_timeline_get_show_all_flows (fixture->timeline));
   surface = app_test_render (widget);
-  g_assert_cmpuint (count_color (surface, left, y0, right, y1, &color), ==, 0);
+  g_assert_cmpuint (app_test_count_color (surface, left, y0, right, y1, &color, TOLERANCE), ==, 0);
   cairo_surface_destroy (surface);
 
   /* The kernel selected: its arrow leaves the call, crosses the rows
@@ -185,28 +150,28 @@ test_selected_arrow (Fixture       *fixture,
   g_assert_cmpuint (selected.track, ==, launch.to.track);
   g_assert_cmpuint (selected.index, ==, launch.to.index);
   surface = app_test_render (widget);
-  g_assert_cmpuint (count_color (surface, launch.x0, y0 - 2, launch.x0 + 8, y0 + 2, &color), >, 0);
-  g_assert_cmpuint (count_color (surface, x1 - 6, y1 - 3, x1, y1 + 3, &color), >, 6);
+  g_assert_cmpuint (app_test_count_color (surface, launch.x0, y0 - 2, launch.x0 + 8, y0 + 2, &color, TOLERANCE), >, 0);
+  g_assert_cmpuint (app_test_count_color (surface, x1 - 6, y1 - 3, x1, y1 + 3, &color, TOLERANCE), >, 6);
   for (double y = y0 + 8; y < y1 - 8; y += 8)
-    g_assert_cmpuint (count_color (surface, left, y, right, y, &color), >, 0);
+    g_assert_cmpuint (app_test_count_color (surface, left, y, right, y, &color, TOLERANCE), >, 0);
   cairo_surface_destroy (surface);
 
   /* The call selected shows the same arrow. */
   chrono_timeline_select (fixture->timeline, &launch.from);
   surface = app_test_render (widget);
-  g_assert_cmpuint (count_color (surface, x1 - 6, y1 - 3, x1, y1 + 3, &color), >, 6);
+  g_assert_cmpuint (app_test_count_color (surface, x1 - 6, y1 - 3, x1, y1 + 3, &color, TOLERANCE), >, 6);
   cairo_surface_destroy (surface);
 
   /* In the dark theme, the dark theme's colour. */
   chrono_timeline_set_dark (fixture->timeline, TRUE);
   chrono_palette_flow_color (CHRONO_FLOW_LAUNCH, TRUE, &color);
   surface = app_test_render (widget);
-  g_assert_cmpuint (count_color (surface, x1 - 6, y1 - 3, x1, y1 + 3, &color), >, 6);
+  g_assert_cmpuint (app_test_count_color (surface, x1 - 6, y1 - 3, x1, y1 + 3, &color, TOLERANCE), >, 6);
   cairo_surface_destroy (surface);
 
   chrono_timeline_select (fixture->timeline, NULL);
   surface = app_test_render (widget);
-  g_assert_cmpuint (count_color (surface, left, y0, right, y1, &color), ==, 0);
+  g_assert_cmpuint (app_test_count_color (surface, left, y0, right, y1, &color, TOLERANCE), ==, 0);
   cairo_surface_destroy (surface);
 }
 
@@ -266,8 +231,8 @@ test_all_flows (Fixture       *fixture,
   g_assert_false (chrono_timeline_get_show_all_flows (fixture->timeline));
   off = app_test_render (widget);
   g_assert_cmpuint (count_reddened (off, on), >, 100);
-  g_assert_cmpuint (count_color (off, CHRONO_TIMELINE_HEADER_WIDTH, CHRONO_TIMELINE_RULER_HEIGHT,
-                                 WIDTH - 1, HEIGHT - 1, &color), ==, 0);
+  g_assert_cmpuint (app_test_count_color (off, CHRONO_TIMELINE_HEADER_WIDTH, CHRONO_TIMELINE_RULER_HEIGHT,
+                                 WIDTH - 1, HEIGHT - 1, &color, TOLERANCE), ==, 0);
   cairo_surface_destroy (off);
   cairo_surface_destroy (on);
 }

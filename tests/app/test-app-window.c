@@ -14,6 +14,7 @@
 #define LOAD_TIMEOUT_MS 60000
 
 static char *small_trace;
+static char *other_trace;
 
 /* The page of the window's stack (welcome, documents) or a document's
  * (loading, error, trace) that shows. */
@@ -68,11 +69,12 @@ test_accels (void)
   static const struct { const char *action, *accel; } expected[] = {
     { "app.open", "<Control>o" },
     { "app.open-folder", "<Shift><Control>o" },
+    { "app.open-as-one", "<Control><Alt>o" },
     { "app.quit", "<Control>q" },
     { "app.shortcuts", "<Control>question" },
     { "win.close-tab", "<Control>w" },
   };
-  static const char * const actions[] = { "open", "open-folder", "open-example", "quit", "about", "shortcuts" };
+  static const char * const actions[] = { "open", "open-folder", "open-as-one", "open-example", "quit", "about", "shortcuts" };
 
   for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
     {
@@ -307,25 +309,23 @@ test_open_several (void)
   app_test_close_all_tabs (window);
 }
 
+static GtkDropTarget *
+find_drop_target (ChronoWindow *window)
+{
+  return GTK_DROP_TARGET (app_test_find_controller (GTK_WIDGET (window), GTK_TYPE_DROP_TARGET));
+}
+
 static void
 test_drop (void)
 {
   ChronoWindow *window = app_test_get_window ();
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
   g_autoptr(GFile) file = g_file_new_for_path (small_trace);
   g_auto(GValue) value = G_VALUE_INIT;
-  GtkDropTarget *target = NULL;
+  GtkDropTarget *target = find_drop_target (window);
   GSList *files = g_slist_prepend (NULL, file);
   gboolean accepted = FALSE;
 
   app_test_close_all_tabs (window);
-  for (guint i = 0; i < g_list_model_get_n_items (controllers) && target == NULL; i++)
-    {
-      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
-
-      if (GTK_IS_DROP_TARGET (controller))
-        target = GTK_DROP_TARGET (controller);
-    }
   g_assert_nonnull (target);
 
   g_value_init (&value, GDK_TYPE_FILE_LIST);
@@ -334,6 +334,61 @@ test_drop (void)
   g_signal_emit_by_name (target, "drop", &value, 10.0, 10.0, &accepted);
   g_assert_true (accepted);
   g_assert_cmpuint (n_tabs (window), ==, 1);
+  app_test_close_all_tabs (window);
+}
+
+
+static gboolean
+ctrl_held (gpointer data)
+{
+  GdkSeat *seat = gdk_display_get_default_seat (gdk_display_get_default ());
+
+  return (gdk_device_get_modifier_state (gdk_seat_get_keyboard (seat)) & GDK_CONTROL_MASK) != 0;
+}
+
+/* Two files dropped: a tab each; with Ctrl held (pressed on the X server
+ * by xdotool), one document. */
+static void
+test_drop_several (void)
+{
+  ChronoWindow *window = app_test_get_window ();
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  g_autoptr(GFile) file = g_file_new_for_path (small_trace);
+  g_autoptr(GFile) other = g_file_new_for_path (other_trace);
+  g_auto(GValue) value = G_VALUE_INIT;
+  GSList *files = g_slist_prepend (g_slist_prepend (NULL, other), file);
+  char *up[] = { xdotool, (char *) "keyup", (char *) "ctrl", NULL };
+  char *down[] = { xdotool, (char *) "keydown", (char *) "ctrl", NULL };
+  gboolean accepted = FALSE;
+
+  app_test_close_all_tabs (window);
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_take_boxed (&value, gdk_file_list_new_from_list (files));
+  g_slist_free (files);
+  g_signal_emit_by_name (find_drop_target (window), "drop", &value, 10.0, 10.0, &accepted);
+  g_assert_true (accepted);
+  g_assert_cmpuint (n_tabs (window), ==, 2);
+  app_test_close_all_tabs (window);
+
+  if (xdotool == NULL || g_getenv ("DISPLAY") == NULL)
+    {
+      g_test_skip ("no xdotool or no X display: cannot hold Ctrl");
+      return;
+    }
+  g_assert_true (g_spawn_sync (NULL, down, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, NULL, NULL));
+  if (!app_test_spin_until (ctrl_held, NULL, 5000))
+    {
+      g_spawn_sync (NULL, up, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, NULL, NULL);
+      g_test_skip ("the display does not report Ctrl held by xdotool");
+      return;
+    }
+  g_signal_emit_by_name (find_drop_target (window), "drop", &value, 10.0, 10.0, &accepted);
+  g_assert_true (g_spawn_sync (NULL, up, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, NULL, NULL));
+  g_assert_true (accepted);
+  g_assert_cmpuint (n_tabs (window), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (chrono_document_page_get_files (
+                      CHRONO_DOCUMENT_PAGE (adw_tab_page_get_child (adw_tab_view_get_selected_page (
+                        chrono_window_get_tab_view (window)))))), ==, 2);
   app_test_close_all_tabs (window);
 }
 
@@ -417,6 +472,7 @@ main (int   argc,
     return 77;
 
   small_trace = app_test_write_trace ("small.pt.trace.json", 0, 3);
+  other_trace = app_test_write_trace ("other.pt.trace.json", 0, 2);
 
   g_test_add_func ("/app/window/welcome", test_welcome);
   g_test_add_func ("/app/window/accels", test_accels);
@@ -425,6 +481,7 @@ main (int   argc,
   g_test_add_func ("/app/window/open-several", test_open_several);
   g_test_add_func ("/app/window/open-folder", test_open_folder);
   g_test_add_func ("/app/window/drop", test_drop);
+  g_test_add_func ("/app/window/drop-several", test_drop_several);
   g_test_add_func ("/app/window/open-example", test_open_example);
   g_test_add_func ("/app/window/shortcuts", test_shortcuts);
   g_test_add_func ("/app/window/about", test_about);

@@ -1,8 +1,12 @@
-/* test-track-layout.c: pinning, hiding and moving tracks, and the layout
- * through a sidecar section and back, on a real trace
+/* test-track-layout.c: pinning, hiding, moving tracks and collapsing
+ * processes, and the layout through a sidecar section and back, on a real
+ * trace
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <glib/gstdio.h>
+
+#include "chrono-sidecar.h"
 #include "chrono-track-layout.h"
 #include "../test-traces.h"
 
@@ -193,6 +197,81 @@ test_json_bad (void)
                    trace_order, n_tracks * sizeof (guint));
 }
 
+static void
+test_collapse (void)
+{
+  g_autoptr(ChronoTrace) trace = test_traces_load (REAL_TRACE);
+  g_autoptr(ChronoTrackLayout) layout = NULL;
+  g_autoptr(ChronoTrackLayout) loaded = NULL;
+  g_autoptr(ChronoSidecar) sidecar = NULL;
+  g_autoptr(ChronoSidecar) reread = NULL;
+  g_autoptr(JsonNode) old = NULL;
+  g_autoptr(JsonNode) bad = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+  guint n_processes, n_changes = 0, a, b;
+
+  if (trace == NULL)
+    {
+      g_test_skip ("no " REAL_TRACE " (set CHRONO_TRACES_DIR)");
+      return;
+    }
+  n_processes = chrono_trace_get_n_processes (trace);
+  g_assert_cmpuint (n_processes, >=, 2);
+  layout = chrono_track_layout_new (trace);
+  g_signal_connect_swapped (layout, "changed", G_CALLBACK (count_cb), &n_changes);
+  g_assert_true (find_pair (layout, &a, &b));
+  g_assert_cmpuint (chrono_track_layout_get_n_collapsed (layout), ==, 0);
+
+  /* One process, then all of them, then none; no change, no signal. */
+  chrono_track_layout_set_collapsed (layout, 1, TRUE);
+  chrono_track_layout_set_collapsed (layout, 1, TRUE);
+  g_assert_cmpuint (n_changes, ==, 1);
+  g_assert_true (chrono_track_layout_is_collapsed (layout, 1));
+  g_assert_false (chrono_track_layout_is_collapsed (layout, 0));
+  chrono_track_layout_set_all_collapsed (layout, TRUE);
+  g_assert_cmpuint (chrono_track_layout_get_n_collapsed (layout), ==, n_processes);
+  chrono_track_layout_set_all_collapsed (layout, FALSE);
+  chrono_track_layout_set_all_collapsed (layout, FALSE);
+  g_assert_cmpuint (n_changes, ==, 3);
+  g_assert_cmpuint (chrono_track_layout_get_n_collapsed (layout), ==, 0);
+
+  /* Through a sidecar file, as the app keeps it, with a hidden track. */
+  chrono_track_layout_set_collapsed (layout, n_processes - 1, TRUE);
+  chrono_track_layout_set_hidden (layout, a, TRUE);
+  dir = g_dir_make_tmp ("chronoscope-layout-XXXXXX", &error);
+  g_assert_no_error (error);
+  sidecar = chrono_sidecar_new (chrono_trace_get_path (trace), dir);
+  chrono_sidecar_set_section (sidecar, "tracks", chrono_track_layout_to_json (layout));
+  g_assert_true (chrono_sidecar_save (sidecar, &error));
+  g_assert_no_error (error);
+  reread = chrono_sidecar_new (chrono_trace_get_path (trace), dir);
+  g_assert_true (chrono_sidecar_load (reread, &error));
+  g_assert_no_error (error);
+  loaded = chrono_track_layout_new (trace);
+  g_assert_nonnull (chrono_sidecar_get_section (reread, "tracks"));
+  g_assert_true (chrono_track_layout_load_json (loaded, chrono_sidecar_get_section (reread, "tracks"), &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (chrono_track_layout_get_n_collapsed (loaded), ==, 1);
+  g_assert_true (chrono_track_layout_is_collapsed (loaded, n_processes - 1));
+  g_assert_true (chrono_track_layout_is_hidden (loaded, a));
+  g_assert_cmpint (g_remove (chrono_sidecar_get_path (sidecar)), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+
+  /* A section written before groups collapsed still loads, all open. */
+  old = json_from_string ("{\"order\": [], \"pinned\": [], \"hidden\": []}", NULL);
+  g_assert_true (chrono_track_layout_load_json (loaded, old, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (chrono_track_layout_get_n_collapsed (loaded), ==, 0);
+  g_assert_false (chrono_track_layout_is_hidden (loaded, a));
+
+  /* A bad list is refused whole. */
+  bad = json_from_string ("{\"collapsed\": [7]}", NULL);
+  g_assert_false (chrono_track_layout_load_json (layout, bad, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_assert_true (chrono_track_layout_is_collapsed (layout, n_processes - 1));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -201,5 +280,6 @@ main (int argc, char **argv)
   g_test_add_func ("/track-layout/edit", test_edit);
   g_test_add_func ("/track-layout/json", test_json);
   g_test_add_func ("/track-layout/json-bad", test_json_bad);
+  g_test_add_func ("/track-layout/collapse", test_collapse);
   return g_test_run ();
 }

@@ -729,6 +729,60 @@ count_notify (GObject    *object,
   (*count)++;
 }
 
+/* -------------------------------------------------------------------- */
+/* Busy strips                                                          */
+
+/* Two threads: busy where either is, darker where both are, clear where
+ * neither is. */
+static void
+test_busy (void)
+{
+  g_autoptr(GString) json = g_string_new ("{\"traceEvents\":[\n");
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoTrackPainter) painter = NULL;
+  g_autoptr(ChronoViewport) viewport = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  ChronoTrackIndex *indexes[2];
+  cairo_surface_t *surface;
+  GdkRGBA color, one, both, none = { 0, 0, 0, 0 };
+
+  append_span (json, 1, "cpu_op", "outer", 0, 300);
+  append_span (json, 1, "cpu_op", "inner", 50, 50);
+  append_span (json, 1, "cpu_op", "late", 900, 100);
+  append_span (json, 2, "cpu_op", "other", 200, 300);
+  g_string_append (json, "]}");
+  trace = load_json (json->str);
+  g_assert_cmpuint (chrono_trace_get_n_tracks (trace), ==, 2);
+  painter = chrono_track_painter_new (trace);
+  viewport = viewport_for (trace, 1000);
+  indexes[0] = chrono_track_index_new (trace, 0);
+  indexes[1] = chrono_track_index_new (trace, 1);
+
+  node = chrono_track_painter_paint_busy (painter, indexes, 2, viewport, 10);
+  g_assert_nonnull (node);
+  surface = draw (node, 1000, 10);
+  chrono_palette_merged_color (CHRONO_KIND_OTHER, FALSE, &color);
+  one = both = color;
+  one.alpha = 0.625;
+  both.alpha = 1;
+  assert_pixel (surface, 10, 5, &one);
+  assert_pixel (surface, 75, 5, &one);
+  assert_pixel (surface, 250, 5, &both);
+  assert_pixel (surface, 400, 5, &one);
+  assert_pixel (surface, 700, 5, &none);
+  assert_pixel (surface, 950, 5, &one);
+  cairo_surface_destroy (surface);
+
+  /* Nothing in view, or no tracks: no node. */
+  g_clear_pointer (&node, gsk_render_node_unref);
+  chrono_viewport_zoom_to_range (viewport, chrono_trace_get_start_ns (trace) + 600000,
+                                 chrono_trace_get_start_ns (trace) + 800000);
+  g_assert_null (chrono_track_painter_paint_busy (painter, indexes, 2, viewport, 10));
+  g_assert_null (chrono_track_painter_paint_busy (painter, NULL, 0, viewport, 10));
+  g_object_unref (indexes[0]);
+  g_object_unref (indexes[1]);
+}
+
 static void
 test_properties (void)
 {
@@ -928,6 +982,7 @@ main (int   argc,
   g_test_add_func ("/track-painter/label-placement", test_label_placement);
   g_test_add_func ("/track-painter/label-rtl", test_label_rtl);
   g_test_add_func ("/track-painter/instants-and-counter", test_instants_and_counter);
+  g_test_add_func ("/track-painter/busy", test_busy);
   g_test_add_func ("/track-painter/properties", test_properties);
   g_test_add_func ("/track-painter/real-trace", test_real_trace);
   g_test_add_func ("/track-painter/corpus", test_corpus);
