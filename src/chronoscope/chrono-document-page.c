@@ -59,6 +59,10 @@ struct _ChronoDocumentPage
   /* The analysis beside the timeline, and the graph below it. */
   gboolean             show_findings;
   gboolean             show_graph;
+  GtkPaned            *outer_paned;   /* findings | the rest */
+  GtkPaned            *vertical_paned; /* timeline over graph */
+  guint                build_source;  /* builds the rest of a loaded page */
+  guint                build_stage;
 };
 
 G_DEFINE_ENUM_TYPE (ChronoDocumentState, chrono_document_state,
@@ -258,15 +262,14 @@ path_graph_requested_cb (ChronoDocumentPage *self)
   chrono_document_page_set_show_graph (self, TRUE);
 }
 
-/* The findings on the left; the timeline (with the details of the
- * selected span on its right) over the graph around that span. */
+/* The timeline (with the details of the selected span on its right) in
+ * the panes that the findings and the graph join later. */
 static GtkWidget *
 create_timeline_view (ChronoDocumentPage *self,
                       GPtrArray          *indexes)
 {
   ChronoTrackLayout *layout;
   ChronoTimeline *timeline;
-  GtkWidget *panel, *graph;
   GtkWidget *vertical = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
   GtkWidget *outer = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
 
@@ -286,24 +289,70 @@ create_timeline_view (ChronoDocumentPage *self,
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   gtk_widget_set_sensitive (GTK_WIDGET (self->all_flows_button), chrono_trace_get_n_flows (self->trace) > 0);
 
-  panel = chrono_findings_panel_new (timeline);
-  graph = chrono_graph_pane_new (timeline, CHRONO_FINDINGS_PANEL (panel));
-  g_signal_connect_object (panel, "path-graph-requested", G_CALLBACK (path_graph_requested_cb),
-                           self, G_CONNECT_SWAPPED);
-  g_object_bind_property (self, "show-graph", graph, "visible", G_BINDING_SYNC_CREATE);
   gtk_paned_set_start_child (GTK_PANED (vertical), GTK_WIDGET (self->timeline_view));
-  gtk_paned_set_end_child (GTK_PANED (vertical), graph);
   gtk_paned_set_resize_end_child (GTK_PANED (vertical), FALSE);
   gtk_paned_set_shrink_end_child (GTK_PANED (vertical), FALSE);
   gtk_paned_set_shrink_start_child (GTK_PANED (vertical), FALSE);
-
-  g_object_bind_property (self, "show-findings", panel, "visible", G_BINDING_SYNC_CREATE);
-  gtk_paned_set_start_child (GTK_PANED (outer), panel);
   gtk_paned_set_end_child (GTK_PANED (outer), vertical);
   gtk_paned_set_resize_start_child (GTK_PANED (outer), FALSE);
   gtk_paned_set_shrink_start_child (GTK_PANED (outer), FALSE);
   gtk_paned_set_shrink_end_child (GTK_PANED (outer), FALSE);
+  self->outer_paned = GTK_PANED (outer);
+  self->vertical_paned = GTK_PANED (vertical);
   return outer;
+}
+
+/* The findings on the left, the graph around the selection below. */
+static void
+add_analysis_views (ChronoDocumentPage *self)
+{
+  ChronoTimeline *timeline = chrono_timeline_view_get_timeline (self->timeline_view);
+  GtkWidget *panel = chrono_findings_panel_new (timeline);
+  GtkWidget *graph = chrono_graph_pane_new (timeline, CHRONO_FINDINGS_PANEL (panel));
+
+  g_signal_connect_object (panel, "path-graph-requested", G_CALLBACK (path_graph_requested_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_object_bind_property (self, "show-graph", graph, "visible", G_BINDING_SYNC_CREATE);
+  gtk_paned_set_end_child (self->vertical_paned, graph);
+  g_object_bind_property (self, "show-findings", panel, "visible", G_BINDING_SYNC_CREATE);
+  gtk_paned_set_start_child (self->outer_paned, panel);
+}
+
+static void
+add_summary (ChronoDocumentPage *self)
+{
+  AdwViewStackPage *page = adw_view_stack_add_titled (self->view_stack,
+                                                      g_object_new (CHRONO_TYPE_TRACE_SUMMARY,
+                                                                    "trace", self->trace,
+                                                                    "vexpand", TRUE,
+                                                                    NULL),
+                                                      "summary", _("Summary"));
+
+  adw_view_stack_page_set_icon_name (page, "view-list-symbolic");
+}
+
+/* Building a loaded page takes longer than a frame on a slow machine: the
+ * timeline comes first, then each further part in its own turn of the
+ * main loop, after any frame that is due, so the window stays live. The
+ * page shows and is loaded once the last part is in. */
+static gboolean
+build_next_cb (gpointer data)
+{
+  ChronoDocumentPage *self = data;
+
+  switch (self->build_stage++)
+    {
+    case 0:
+      add_analysis_views (self);
+      return G_SOURCE_CONTINUE;
+    default:
+      add_summary (self);
+      self->build_source = 0;
+      gtk_stack_set_visible_child_name (self->stack, "trace");
+      set_state (self, CHRONO_DOCUMENT_STATE_LOADED);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRACE]);
+      return G_SOURCE_REMOVE;
+    }
 }
 
 static void
@@ -332,18 +381,9 @@ load_done_cb (GObject      *source_object,
       page = adw_view_stack_add_titled (self->view_stack, create_timeline_view (self, indexes),
                                         "timeline", _("Timeline"));
       adw_view_stack_page_set_icon_name (page, "view-continuous-symbolic");
-      page = adw_view_stack_add_titled (self->view_stack,
-                                        g_object_new (CHRONO_TYPE_TRACE_SUMMARY,
-                                                      "trace", self->trace,
-                                                      "vexpand", TRUE,
-                                                      NULL),
-                                        "summary", _("Summary"));
-      adw_view_stack_page_set_icon_name (page, "view-list-symbolic");
       adw_view_stack_set_visible_child_name (self->view_stack, "timeline");
       update_view_buttons (self);
-      gtk_stack_set_visible_child_name (self->stack, "trace");
-      set_state (self, CHRONO_DOCUMENT_STATE_LOADED);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRACE]);
+      self->build_source = g_idle_add (build_next_cb, self);
       return;
     }
 
@@ -465,6 +505,7 @@ chrono_document_page_dispose (GObject *object)
   ChronoDocumentPage *self = CHRONO_DOCUMENT_PAGE (object);
 
   g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->build_source, g_source_remove);
   if (self->job != NULL)
     {
       self->job->page = NULL;
