@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "chrono-loader.h"
+#include "test-utils.h"
 
 static ChronoTrace *
 load_text (const char *text)
@@ -36,26 +37,6 @@ phase_count (ChronoTrace *trace,
              const char  *ph)
 {
   return GPOINTER_TO_SIZE (g_hash_table_lookup (chrono_trace_get_stats (trace)->phases, ph));
-}
-
-/* The only track whose display name is NAME. */
-static const ChronoTrack *
-track_named (ChronoTrace *trace,
-             const char  *name)
-{
-  const ChronoTrack *found = NULL;
-
-  for (guint i = 0; i < chrono_trace_get_n_tracks (trace); i++)
-    {
-      const ChronoTrack *t = chrono_trace_get_track (trace, i);
-      if (g_str_equal (chrono_trace_get_string (trace, t->display_name), name))
-        {
-          g_assert_null (found);
-          found = t;
-        }
-    }
-  g_assert_nonnull (found);
-  return found;
 }
 
 static guint
@@ -94,8 +75,8 @@ test_nesting_unsorted (void)
     " {\"ph\":\"E\",\"pid\":1,\"tid\":3,\"ts\":30},"
     " {\"ph\":\"B\",\"name\":\"b1\",\"pid\":1,\"tid\":3,\"ts\":10},"
     " {\"ph\":\"E\",\"pid\":1,\"tid\":3,\"ts\":20}]");
-  const ChronoTrack *t = track_named (trace, "thread 2");
-  const ChronoTrack *u = track_named (trace, "thread 3");
+  const ChronoTrack *t = test_track_named (trace, "thread 2");
+  const ChronoTrack *u = test_track_named (trace, "thread 3");
   gint64 parent = span_named (trace, t, "parent");
   gint64 child = span_named (trace, t, "child");
   gint64 sibling = span_named (trace, t, "sibling");
@@ -132,7 +113,7 @@ test_unclosed_and_stray (void)
     "[{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":1},"
     " {\"ph\":\"B\",\"name\":\"open\",\"pid\":1,\"tid\":1,\"ts\":5},"
     " {\"ph\":\"X\",\"name\":\"last\",\"pid\":1,\"tid\":2,\"ts\":10,\"dur\":90}]");
-  const ChronoTrack *t = track_named (trace, "thread 1");
+  const ChronoTrack *t = test_track_named (trace, "thread 1");
 
   g_assert_cmpint (t->n_spans, ==, 1);
   g_assert_true (t->flags[0] & CHRONO_SPAN_UNCLOSED);
@@ -174,8 +155,8 @@ test_quirks (void)
     "\"args\":{\"Comms Id\": 10159970886766084423}},\n"
     "{\"ph\":\"X\",\"name\":\"b\",\"pid\":7,\"tid\":25738,\"ts\":1712195495406753,\"dur\":0},\n"
     "],\"traceName\":\"x\"}");
-  const ChronoTrack *spans = track_named (trace, "thread PyTorch Profiler");
-  const ChronoTrack *t = track_named (trace, "thread 25738");
+  const ChronoTrack *spans = test_track_named (trace, "thread PyTorch Profiler");
+  const ChronoTrack *t = test_track_named (trace, "thread 25738");
   gint64 a = span_named (trace, t, "a");
   const char *raw;
   gsize raw_len = 0;
@@ -226,9 +207,9 @@ test_kineto (void)
     "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":10,\"tid\":11,\"args\":{\"name\":\"thread 11 (pt_main_thread)\"}}\n"
     "],\"baseTimeNanoseconds\":1735632360000000000}");
   const ChronoLoadStats *stats = chrono_trace_get_stats (trace);
-  const ChronoTrack *host = track_named (trace, "thread 11 (pt_main_thread)");
-  const ChronoTrack *stream = track_named (trace, "stream 7");
-  const ChronoTrack *comm = track_named (trace, "stream 20");
+  const ChronoTrack *host = test_track_named (trace, "thread 11 (pt_main_thread)");
+  const ChronoTrack *stream = test_track_named (trace, "stream 7");
+  const ChronoTrack *comm = test_track_named (trace, "stream 20");
   const ChronoProcess *gpu = chrono_trace_get_process (trace, stream->process);
   gint64 launch = span_named (trace, host, "cudaLaunchKernel");
   guint n_v1 = 0, n_launch = 0;
@@ -331,11 +312,11 @@ test_counters_instants_async (void)
     " {\"ph\":\"P\",\"pid\":1,\"tid\":1,\"ts\":40,\"sf\":1},"
     " {\"ph\":\"O\",\"pid\":1,\"ts\":40,\"id\":\"0x1\",\"name\":\"obj\"}]");
   const ChronoLoadStats *stats = chrono_trace_get_stats (trace);
-  const ChronoTrack *used = track_named (trace, "mem used");
-  const ChronoTrack *free_track = track_named (trace, "mem free");
-  const ChronoTrack *ctr = track_named (trace, "ctr id: 0x1 value");
-  const ChronoTrack *op = track_named (trace, "op");
-  const ChronoTrack *legacy = track_named (trace, "legacy");
+  const ChronoTrack *used = test_track_named (trace, "mem used");
+  const ChronoTrack *free_track = test_track_named (trace, "mem free");
+  const ChronoTrack *ctr = test_track_named (trace, "ctr id: 0x1 value");
+  const ChronoTrack *op = test_track_named (trace, "op");
+  const ChronoTrack *legacy = test_track_named (trace, "legacy");
 
   g_assert_cmpint (used->type, ==, CHRONO_TRACK_COUNTER);
   g_assert_cmpint (used->n_samples, ==, 2);
@@ -345,7 +326,7 @@ test_counters_instants_async (void)
   g_assert_cmpint (ctr->n_samples, ==, 1);
   g_assert_cmpint (stats->counter_samples, ==, 5);
 
-  g_assert_cmpint (track_named (trace, "thread 1")->n_instants, ==, 3);
+  g_assert_cmpint (test_track_named (trace, "thread 1")->n_instants, ==, 3);
   g_assert_cmpint (stats->instants, ==, 3 + 1 + 1 + 2);
 
   g_assert_cmpint (op->type, ==, CHRONO_TRACK_ASYNC);
@@ -593,7 +574,7 @@ test_key_forms (void)
   gint64 a, b;
 
   g_assert_no_error (error);
-  t = track_named (trace, "thread 2");
+  t = test_track_named (trace, "thread 2");
   g_assert_cmpint (t->n_spans, ==, 2);
   a = span_named (trace, t, "a");
   b = span_named (trace, t, "b");
