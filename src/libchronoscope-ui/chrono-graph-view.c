@@ -128,26 +128,6 @@ get_edge_color (ChronoGraphView *self,
   *color = (GdkRGBA) { r + m, g + m, b + m, 1.0 };
 }
 
-static void
-get_background (ChronoGraphView *self,
-                GdkRGBA         *background,
-                GdkRGBA         *text,
-                GdkRGBA         *accent)
-{
-  if (self->dark)
-    {
-      *background = (GdkRGBA) { 0.12, 0.12, 0.12, 1.0 };
-      *text = (GdkRGBA) { 1.0, 1.0, 1.0, 0.9 };
-      *accent = (GdkRGBA) { 0.47, 0.68, 0.93, 1.0 };
-    }
-  else
-    {
-      *background = (GdkRGBA) { 1.0, 1.0, 1.0, 1.0 };
-      *text = (GdkRGBA) { 0.0, 0.0, 0.0, 0.85 };
-      *accent = (GdkRGBA) { 0.11, 0.44, 0.85, 1.0 };
-    }
-}
-
 /* The edge types the graph has, each after a line in its colour. */
 char *
 chrono_graph_view_dup_legend_markup (ChronoGraphView *self)
@@ -435,7 +415,7 @@ chrono_graph_view_snapshot (GtkWidget   *widget,
   GdkRGBA background, text, accent;
   cairo_t *cr;
 
-  get_background (self, &background, &text, &accent);
+  chrono_palette_canvas_colors (self->dark, &background, &text, &accent);
   gtk_snapshot_append_color (snapshot, &background, &GRAPHENE_RECT_INIT (0, 0, width, height));
   if (self->graph == NULL)
     {

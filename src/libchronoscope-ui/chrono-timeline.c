@@ -9,6 +9,7 @@
 
 #include "chrono-flow-painter.h"
 #include "chrono-format.h"
+#include "chrono-palette.h"
 #include "chrono-search-highlight.h"
 #include "chrono-step-bands.h"
 #include "chrono-time-ticks.h"
@@ -145,30 +146,25 @@ static void
 get_colors (ChronoTimeline *self,
             Colors         *colors)
 {
+  chrono_palette_canvas_colors (self->dark, &colors->background, &colors->text, &colors->selection);
   if (self->dark)
     {
-      colors->background = (GdkRGBA) { 0.12, 0.12, 0.12, 1.0 };
       colors->header = (GdkRGBA) { 0.16, 0.16, 0.16, 1.0 };
       colors->group = (GdkRGBA) { 0.21, 0.21, 0.22, 1.0 };
-      colors->text = (GdkRGBA) { 1.0, 1.0, 1.0, 0.9 };
       colors->dim_text = (GdkRGBA) { 1.0, 1.0, 1.0, 0.6 };
       colors->line = (GdkRGBA) { 1.0, 1.0, 1.0, 0.15 };
       colors->grid = (GdkRGBA) { 1.0, 1.0, 1.0, 0.07 };
-      colors->selection = (GdkRGBA) { 0.47, 0.68, 0.93, 1.0 };
       colors->dim = (GdkRGBA) { 0.12, 0.12, 0.12, 0.75 };
       colors->match = (GdkRGBA) { 1.0, 1.0, 1.0, 0.9 };
       colors->current = (GdkRGBA) { 0.47, 0.68, 0.93, 0.25 };
     }
   else
     {
-      colors->background = (GdkRGBA) { 1.0, 1.0, 1.0, 1.0 };
       colors->header = (GdkRGBA) { 0.96, 0.96, 0.95, 1.0 };
       colors->group = (GdkRGBA) { 0.91, 0.91, 0.92, 1.0 };
-      colors->text = (GdkRGBA) { 0.0, 0.0, 0.0, 0.85 };
       colors->dim_text = (GdkRGBA) { 0.0, 0.0, 0.0, 0.6 };
       colors->line = (GdkRGBA) { 0.0, 0.0, 0.0, 0.15 };
       colors->grid = (GdkRGBA) { 0.0, 0.0, 0.0, 0.07 };
-      colors->selection = (GdkRGBA) { 0.11, 0.44, 0.85, 1.0 };
       colors->dim = (GdkRGBA) { 1.0, 1.0, 1.0, 0.75 };
       colors->match = (GdkRGBA) { 0.0, 0.0, 0.0, 0.8 };
       colors->current = (GdkRGBA) { 0.11, 0.44, 0.85, 0.15 };
