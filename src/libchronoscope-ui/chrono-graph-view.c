@@ -10,6 +10,7 @@
 #include "chrono-graph-layout.h"
 #include "chrono-graph-view.h"
 #include "chrono-palette.h"
+#include "chrono-zoom-controllers.h"
 
 #define DEFAULT_HOPS    3
 #define MAX_NODES       500
@@ -746,7 +747,6 @@ static void
 chrono_graph_view_init (ChronoGraphView *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
-  GtkEventController *controller;
   GtkGesture *gesture;
 
   self->hops = DEFAULT_HOPS;
@@ -757,14 +757,7 @@ chrono_graph_view_init (ChronoGraphView *self)
   gtk_widget_set_overflow (widget, GTK_OVERFLOW_HIDDEN);
   gtk_widget_set_has_tooltip (widget, TRUE);
 
-  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
-  g_signal_connect (controller, "scroll", G_CALLBACK (scroll_cb), self);
-  gtk_widget_add_controller (widget, controller);
-
-  controller = gtk_event_controller_motion_new ();
-  g_signal_connect (controller, "enter", G_CALLBACK (motion_cb), self);
-  g_signal_connect (controller, "motion", G_CALLBACK (motion_cb), self);
-  gtk_widget_add_controller (widget, controller);
+  chrono_zoom_controllers_add (widget, G_CALLBACK (scroll_cb), G_CALLBACK (motion_cb), self);
 
   gesture = gtk_gesture_drag_new ();
   g_signal_connect (gesture, "drag-begin", G_CALLBACK (drag_begin_cb), self);

@@ -17,6 +17,7 @@
 #include "chrono-track-index.h"
 #include "chrono-track-layout.h"
 #include "chrono-track-painter.h"
+#include "chrono-zoom-controllers.h"
 
 #define HEADER_WIDTH   CHRONO_TIMELINE_HEADER_WIDTH
 #define RULER_HEIGHT   CHRONO_TIMELINE_RULER_HEIGHT
@@ -1715,7 +1716,6 @@ static void
 chrono_timeline_init (ChronoTimeline *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
-  GtkEventController *controller;
   GtkGesture *gesture;
 
   self->rows = g_array_new (FALSE, TRUE, sizeof (Row));
@@ -1741,14 +1741,7 @@ chrono_timeline_init (ChronoTimeline *self)
   gtk_widget_set_hexpand (widget, TRUE);
   gtk_widget_set_vexpand (widget, TRUE);
 
-  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
-  g_signal_connect (controller, "scroll", G_CALLBACK (scroll_cb), self);
-  gtk_widget_add_controller (widget, controller);
-
-  controller = gtk_event_controller_motion_new ();
-  g_signal_connect (controller, "enter", G_CALLBACK (motion_cb), self);
-  g_signal_connect (controller, "motion", G_CALLBACK (motion_cb), self);
-  gtk_widget_add_controller (widget, controller);
+  chrono_zoom_controllers_add (widget, G_CALLBACK (scroll_cb), G_CALLBACK (motion_cb), self);
 
   gesture = gtk_gesture_drag_new ();
   /* Before panning, which gives way to a track dragged by its name. */
