@@ -451,10 +451,17 @@ test_planted_copies (void)
   g_assert_cmpint (f->start_ns, ==, 1012 * US);
   g_assert_cmpint (f->end_ns, ==, (1012 + 20 * 24 + 10) * US);
   g_assert_cmpfloat (f->evidence[0].value, ==, 25);
+  /* The stream the copies ran on, once. */
+  g_assert_cmpuint (f->n_tracks, ==, 1);
+  g_assert_cmpstr (chrono_trace_get_string (trace, chrono_trace_get_track (trace, f->tracks[0].track)->display_name),
+                   ==, "stream 7");
 
   f = find_rule (a, "exposed-copies");
   g_assert_nonnull (f);
   g_assert_cmpint (f->time_lost_ns, ==, 260 * US);
+  g_assert_cmpuint (f->n_tracks, ==, 1);
+  g_assert_cmpstr (chrono_trace_get_string (trace, chrono_trace_get_track (trace, f->tracks[0].track)->display_name),
+                   ==, "stream 7");
   g_assert_cmpint (chrono_analysis_get_breakdown (a, 0)->memcpy_ns, ==, 260 * US);
 }
 
