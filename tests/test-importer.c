@@ -39,16 +39,6 @@ phase_count (ChronoTrace *trace,
   return GPOINTER_TO_SIZE (g_hash_table_lookup (chrono_trace_get_stats (trace)->phases, ph));
 }
 
-static guint
-track_index (ChronoTrace       *trace,
-             const ChronoTrack *track)
-{
-  for (guint i = 0; i < chrono_trace_get_n_tracks (trace); i++)
-    if (chrono_trace_get_track (trace, i) == track)
-      return i;
-  g_assert_not_reached ();
-}
-
 static gint64
 span_named (ChronoTrace       *trace,
             const ChronoTrack *t,
@@ -169,7 +159,7 @@ test_quirks (void)
   g_assert_cmpint (t->start[a], ==, G_GINT64_CONSTANT (1712195495406752800));
   g_assert_cmpint (t->dur[a], ==, 1);
   /* Args stay text: the big id is exact in the source. */
-  args = chrono_trace_get_span_args (trace, (ChronoSpanRef) { track_index (trace, t), (guint32) a });
+  args = chrono_trace_get_span_args (trace, (ChronoSpanRef) { test_track_index (trace, t), (guint32) a });
   g_assert_nonnull (args);
   g_assert_true (JSON_NODE_HOLDS_OBJECT (args));
   raw = chrono_trace_get_raw_value (trace, t->args_off[a], &raw_len);
@@ -244,9 +234,9 @@ test_kineto (void)
     {
       const ChronoFlow *f = chrono_trace_get_flow (trace, i);
 
-      g_assert_cmpint (f->from.track, ==, track_index (trace, host));
+      g_assert_cmpint (f->from.track, ==, test_track_index (trace, host));
       g_assert_cmpint (f->from.index, ==, launch);
-      g_assert_cmpint (f->to.track, ==, track_index (trace, stream));
+      g_assert_cmpint (f->to.track, ==, test_track_index (trace, stream));
       g_assert_cmpint (f->to.index, ==, 0);
       n_v1 += f->type == CHRONO_FLOW_V1;
       n_launch += f->type == CHRONO_FLOW_LAUNCH;

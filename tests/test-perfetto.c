@@ -27,16 +27,6 @@ load (GByteArray *data)
   return trace;
 }
 
-static guint
-track_index (ChronoTrace       *trace,
-             const ChronoTrack *t)
-{
-  for (guint i = 0; i < chrono_trace_get_n_tracks (trace); i++)
-    if (chrono_trace_get_track (trace, i) == t)
-      return i;
-  g_assert_not_reached ();
-}
-
 static const char *
 span_name (ChronoTrace       *trace,
            const ChronoTrack *t,
@@ -344,7 +334,7 @@ test_nesting (void)
   g_assert_cmpuint (child->process, ==, 0);
   g_assert_cmpuint (grandchild->process, ==, 0);
   /* Rows follow the tree: the parent before its child. */
-  g_assert_cmpuint (track_index (trace, child), <, track_index (trace, grandchild));
+  g_assert_cmpuint (test_track_index (trace, child), <, test_track_index (trace, grandchild));
   g_assert_cmpuint (chrono_trace_get_stats (trace)->spans, ==, 4);
   g_assert_cmpuint (chrono_trace_get_stats (trace)->dropped, ==, 1);
   g_assert_cmpint (chrono_trace_get_start_ns (trace), ==, 10);
@@ -396,9 +386,9 @@ test_flows (void)
       const ChronoFlow *f = chrono_trace_get_flow (trace, i);
 
       g_assert_cmpint (f->type, ==, CHRONO_FLOW_V2);
-      if (f->from.track == track_index (trace, a) && f->to.track == track_index (trace, b))
+      if (f->from.track == test_track_index (trace, a) && f->to.track == test_track_index (trace, b))
         seen_ab = TRUE;
-      if (f->from.track == track_index (trace, b) && f->to.track == track_index (trace, c) &&
+      if (f->from.track == test_track_index (trace, b) && f->to.track == test_track_index (trace, c) &&
           g_str_equal (span_name (trace, c, f->to.index), "receive"))
         seen_bc = TRUE;
     }
@@ -602,7 +592,7 @@ test_args (void)
   g_assert_nonnull (raw);
   g_assert_cmpint (raw[0], ==, '{');
   g_assert_cmpint (raw[len - 1], ==, '}');
-  node = chrono_trace_get_span_args (trace, (ChronoSpanRef) { track_index (trace, track), 0 });
+  node = chrono_trace_get_span_args (trace, (ChronoSpanRef) { test_track_index (trace, track), 0 });
   g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
   g_assert_cmpint (json_object_get_int_member (json_node_get_object (node), "count"), ==, -12);
 }

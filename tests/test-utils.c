@@ -61,6 +61,16 @@ test_track_named (ChronoTrace *trace,
 }
 
 guint
+test_track_index (ChronoTrace       *trace,
+                  const ChronoTrack *t)
+{
+  for (guint i = 0; i < chrono_trace_get_n_tracks (trace); i++)
+    if (chrono_trace_get_track (trace, i) == t)
+      return i;
+  g_assert_not_reached ();
+}
+
+guint
 test_count_name_matches (ChronoTrace    *trace,
                          const char     *text,
                          const gboolean *skip)
