@@ -7,18 +7,6 @@
 #include "chrono-loader.h"
 #include "test-utils.h"
 
-static ChronoTrace *
-load_text (const char *text)
-{
-  g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
-  g_autoptr(GError) error = NULL;
-  ChronoTrace *trace = chrono_trace_load_bytes (bytes, "test.json", &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (trace);
-  return trace;
-}
-
 static char *
 load_error (const char *text,
             gsize       len)
@@ -55,7 +43,7 @@ test_nesting_unsorted (void)
 {
   /* Children before parents, E before B at equal times, and an X that
    * overlaps its neighbour without nesting. */
-  g_autoptr(ChronoTrace) trace = load_text (
+  g_autoptr(ChronoTrace) trace = test_load_json (
     "[{\"ph\":\"X\",\"name\":\"child\",\"pid\":1,\"tid\":2,\"ts\":2,\"dur\":3},"
     " {\"ph\":\"X\",\"name\":\"parent\",\"pid\":1,\"tid\":2,\"ts\":1,\"dur\":10},"
     " {\"ph\":\"X\",\"name\":\"sibling\",\"pid\":1,\"tid\":2,\"ts\":5,\"dur\":4},"
@@ -99,7 +87,7 @@ test_nesting_unsorted (void)
 static void
 test_unclosed_and_stray (void)
 {
-  g_autoptr(ChronoTrace) trace = load_text (
+  g_autoptr(ChronoTrace) trace = test_load_json (
     "[{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":1},"
     " {\"ph\":\"B\",\"name\":\"open\",\"pid\":1,\"tid\":1,\"ts\":5},"
     " {\"ph\":\"X\",\"name\":\"last\",\"pid\":1,\"tid\":2,\"ts\":10,\"dur\":90}]");
@@ -123,7 +111,7 @@ test_truncated (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(ChronoTrace) trace = load_text (cases[i]);
+      g_autoptr(ChronoTrace) trace = test_load_json (cases[i]);
       const ChronoLoadStats *stats = chrono_trace_get_stats (trace);
 
       g_assert_true (stats->truncated);
@@ -138,7 +126,7 @@ test_quirks (void)
 {
   /* String pids and tids, numeric strings, string ts, raw tab in a name,
    * an integer above 2^63 in args, and epoch-scale fractional times. */
-  g_autoptr(ChronoTrace) trace = load_text (
+  g_autoptr(ChronoTrace) trace = test_load_json (
     "\n  {\"traceEvents\":[\n"
     "{\"ph\":\"X\",\"name\":\"tab\there\",\"pid\":\"Spans\",\"tid\":\"PyTorch Profiler\",\"ts\":\"5\",\"dur\":1},\n"
     "{\"ph\":\"X\",\"name\":\"a\",\"pid\":7,\"tid\":\"25738\",\"ts\":1712195495406752.8,\"dur\":0.001,"
@@ -175,7 +163,7 @@ test_quirks (void)
 static void
 test_kineto (void)
 {
-  g_autoptr(ChronoTrace) trace = load_text (
+  g_autoptr(ChronoTrace) trace = test_load_json (
     "{\"schemaVersion\":1,\"distributedInfo\":{\"backend\":\"nccl\",\"rank\":3,\"world_size\":8},\n"
     "\"traceEvents\":[\n"
     "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#7\",\"pid\":10,\"tid\":11,\"ts\":0,\"dur\":100},\n"
@@ -255,7 +243,7 @@ test_flows (void)
 {
   /* v1: an 'f' without "bp" binds to the next slice that begins; v2:
    * bind_id with flow_out, then flow_in. */
-  g_autoptr(ChronoTrace) trace = load_text (
+  g_autoptr(ChronoTrace) trace = test_load_json (
     "[{\"ph\":\"X\",\"name\":\"src\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":10},"
     " {\"ph\":\"s\",\"id\":\"0xa\",\"cat\":\"c\",\"name\":\"n\",\"pid\":1,\"tid\":1,\"ts\":5},"
     " {\"ph\":\"t\",\"id\":\"0xa\",\"cat\":\"c\",\"name\":\"n\",\"pid\":1,\"tid\":2,\"ts\":21},"
@@ -282,7 +270,7 @@ test_flows (void)
 static void
 test_counters_instants_async (void)
 {
-  g_autoptr(ChronoTrace) trace = load_text (
+  g_autoptr(ChronoTrace) trace = test_load_json (
     "[{\"ph\":\"C\",\"name\":\"mem\",\"pid\":1,\"ts\":1,\"args\":{\"used\":10,\"free\":\"5.5\"}},"
     " {\"ph\":\"C\",\"name\":\"mem\",\"pid\":1,\"ts\":0,\"args\":{\"used\":12,\"free\":4}},"
     " {\"ph\":\"C\",\"name\":\"ctr\",\"pid\":1,\"ts\":0,\"id\":\"0x1\",\"args\":{\"value\":1}},"
@@ -340,7 +328,7 @@ test_malformed_event (void)
 {
   /* An unescaped quote in a name (older Kineto): that event is skipped
    * with a warning naming the byte, the rest loads. */
-  g_autoptr(ChronoTrace) trace = load_text (
+  g_autoptr(ChronoTrace) trace = test_load_json (
     "{\"traceEvents\":[\n"
     "{\"ph\":\"X\",\"name\":\"ok1\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},\n"
     "{\"ph\":\"X\",\"name\":\"bad \"quoted\" name\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":1},\n"
