@@ -10,6 +10,7 @@
 
 #include "chrono-analysis.h"
 #include "chrono-loader.h"
+#include "test-utils.h"
 
 #define US 1000
 
@@ -609,24 +610,12 @@ test_inferred_wait (void)
 static void
 test_event_wait (void)
 {
-  const char *dir = g_getenv ("CHRONO_TRACES_DIR");
-  g_autofree char *path = NULL;
-  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoTrace) trace = test_traces_load ("hta__cp_event_sync_multistream__event_sync_trace.json.gz");
   g_autoptr(ChronoAnalysis) a = NULL;
   guint waits = 0;
 
-  if (dir == NULL)
-    {
-      g_test_skip ("no real traces");
-      return;
-    }
-  path = g_build_filename (dir, "hta__cp_event_sync_multistream__event_sync_trace.json.gz", NULL);
-  trace = chrono_trace_load_file (path, NULL, NULL, NULL, NULL);
   if (trace == NULL)
-    {
-      g_test_skip ("trace absent");
-      return;
-    }
+    return;
   a = analyse (&trace, 1);
   for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
     {
