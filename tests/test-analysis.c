@@ -11,6 +11,7 @@
 #include "chrono-analysis.h"
 #include "chrono-loader.h"
 #include "neuron-gen.h"
+#include "test-utils.h"
 
 #define US 1000
 
@@ -452,10 +453,17 @@ test_planted_copies (void)
   g_assert_cmpint (f->start_ns, ==, 1012 * US);
   g_assert_cmpint (f->end_ns, ==, (1012 + 20 * 24 + 10) * US);
   g_assert_cmpfloat (f->evidence[0].value, ==, 25);
+  /* The stream the copies ran on, once. */
+  g_assert_cmpuint (f->n_tracks, ==, 1);
+  g_assert_cmpstr (chrono_trace_get_string (trace, chrono_trace_get_track (trace, f->tracks[0].track)->display_name),
+                   ==, "stream 7");
 
   f = find_rule (a, "exposed-copies");
   g_assert_nonnull (f);
   g_assert_cmpint (f->time_lost_ns, ==, 260 * US);
+  g_assert_cmpuint (f->n_tracks, ==, 1);
+  g_assert_cmpstr (chrono_trace_get_string (trace, chrono_trace_get_track (trace, f->tracks[0].track)->display_name),
+                   ==, "stream 7");
   g_assert_cmpint (chrono_analysis_get_breakdown (a, 0)->memcpy_ns, ==, 260 * US);
 }
 
@@ -603,24 +611,12 @@ test_inferred_wait (void)
 static void
 test_event_wait (void)
 {
-  const char *dir = g_getenv ("CHRONO_TRACES_DIR");
-  g_autofree char *path = NULL;
-  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoTrace) trace = test_traces_load ("hta__cp_event_sync_multistream__event_sync_trace.json.gz");
   g_autoptr(ChronoAnalysis) a = NULL;
   guint waits = 0;
 
-  if (dir == NULL)
-    {
-      g_test_skip ("no real traces");
-      return;
-    }
-  path = g_build_filename (dir, "hta__cp_event_sync_multistream__event_sync_trace.json.gz", NULL);
-  trace = chrono_trace_load_file (path, NULL, NULL, NULL, NULL);
   if (trace == NULL)
-    {
-      g_test_skip ("trace absent");
-      return;
-    }
+    return;
   a = analyse (&trace, 1);
   for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
     {
@@ -907,10 +903,8 @@ test_cli (void)
 
 /* The busy time of a track's spans, merged: an independent count. */
 static gint64
-track_busy (ChronoTrace *trace,
-            guint        track)
+track_busy (const ChronoTrack *t)
 {
-  const ChronoTrack *t = chrono_trace_get_track (trace, track);
   gint64 busy = 0, end = G_MININT64;
 
   /* Spans are sorted by start. */
@@ -923,16 +917,6 @@ track_busy (ChronoTrace *trace,
       end = MAX (end, e);
     }
   return busy;
-}
-
-static guint
-track_named (ChronoTrace *trace,
-             const char  *name)
-{
-  for (guint i = 0; i < chrono_trace_get_n_tracks (trace); i++)
-    if (g_strcmp0 (chrono_trace_get_string (trace, chrono_trace_get_track (trace, i)->display_name), name) == 0)
-      return i;
-  g_assert_not_reached ();
 }
 
 /* A Neuron core whose Vector engine works longer than its Tensor
@@ -961,9 +945,9 @@ test_planted_engine_bound (void)
       g_assert_no_error (error);
       a = analyse (&trace, 1);
       f = find_rule (a, "engine-bound");
-      vector = track_busy (trace, track_named (trace, "Vector (DVE)"));
-      matrix = MAX (track_busy (trace, track_named (trace, "Tensor (PE)")),
-                    track_busy (trace, track_named (trace, "TensorMatrix (PE)")));
+      vector = track_busy (test_track_named (trace, "Vector (DVE)"));
+      matrix = MAX (track_busy (test_track_named (trace, "Tensor (PE)")),
+                    track_busy (test_track_named (trace, "TensorMatrix (PE)")));
       if (scale == 1)
         {
           g_assert_cmpint (vector, <, matrix);
@@ -975,7 +959,8 @@ test_planted_engine_bound (void)
       g_assert_cmpuint (count_rule (a, "engine-bound"), ==, 1);
       g_assert_cmpint (f->time_lost_ns, ==, vector - matrix);
       g_assert_cmpuint (f->n_tracks, ==, 1);
-      g_assert_cmpuint (f->tracks[0].track, ==, track_named (trace, "Vector (DVE)"));
+      g_assert_cmpuint (f->tracks[0].track, ==,
+                        test_track_index (trace, test_track_named (trace, "Vector (DVE)")));
     }
   g_unlink (path);
   g_rmdir (dir);

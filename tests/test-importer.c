@@ -5,18 +5,7 @@
 #include <string.h>
 
 #include "chrono-loader.h"
-
-static ChronoTrace *
-load_text (const char *text)
-{
-  g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
-  g_autoptr(GError) error = NULL;
-  ChronoTrace *trace = chrono_trace_load_bytes (bytes, "test.json", &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (trace);
-  return trace;
-}
+#include "test-utils.h"
 
 static char *
 load_error (const char *text,
@@ -38,36 +27,6 @@ phase_count (ChronoTrace *trace,
   return GPOINTER_TO_SIZE (g_hash_table_lookup (chrono_trace_get_stats (trace)->phases, ph));
 }
 
-/* The only track whose display name is NAME. */
-static const ChronoTrack *
-track_named (ChronoTrace *trace,
-             const char  *name)
-{
-  const ChronoTrack *found = NULL;
-
-  for (guint i = 0; i < chrono_trace_get_n_tracks (trace); i++)
-    {
-      const ChronoTrack *t = chrono_trace_get_track (trace, i);
-      if (g_str_equal (chrono_trace_get_string (trace, t->display_name), name))
-        {
-          g_assert_null (found);
-          found = t;
-        }
-    }
-  g_assert_nonnull (found);
-  return found;
-}
-
-static guint
-track_index (ChronoTrace       *trace,
-             const ChronoTrack *track)
-{
-  for (guint i = 0; i < chrono_trace_get_n_tracks (trace); i++)
-    if (chrono_trace_get_track (trace, i) == track)
-      return i;
-  g_assert_not_reached ();
-}
-
 static gint64
 span_named (ChronoTrace       *trace,
             const ChronoTrack *t,
@@ -84,7 +43,7 @@ test_nesting_unsorted (void)
 {
   /* Children before parents, E before B at equal times, and an X that
    * overlaps its neighbour without nesting. */
-  g_autoptr(ChronoTrace) trace = load_text (
+  g_autoptr(ChronoTrace) trace = test_load_json (
     "[{\"ph\":\"X\",\"name\":\"child\",\"pid\":1,\"tid\":2,\"ts\":2,\"dur\":3},"
     " {\"ph\":\"X\",\"name\":\"parent\",\"pid\":1,\"tid\":2,\"ts\":1,\"dur\":10},"
     " {\"ph\":\"X\",\"name\":\"sibling\",\"pid\":1,\"tid\":2,\"ts\":5,\"dur\":4},"
@@ -94,8 +53,8 @@ test_nesting_unsorted (void)
     " {\"ph\":\"E\",\"pid\":1,\"tid\":3,\"ts\":30},"
     " {\"ph\":\"B\",\"name\":\"b1\",\"pid\":1,\"tid\":3,\"ts\":10},"
     " {\"ph\":\"E\",\"pid\":1,\"tid\":3,\"ts\":20}]");
-  const ChronoTrack *t = track_named (trace, "thread 2");
-  const ChronoTrack *u = track_named (trace, "thread 3");
+  const ChronoTrack *t = test_track_named (trace, "thread 2");
+  const ChronoTrack *u = test_track_named (trace, "thread 3");
   gint64 parent = span_named (trace, t, "parent");
   gint64 child = span_named (trace, t, "child");
   gint64 sibling = span_named (trace, t, "sibling");
@@ -128,11 +87,11 @@ test_nesting_unsorted (void)
 static void
 test_unclosed_and_stray (void)
 {
-  g_autoptr(ChronoTrace) trace = load_text (
+  g_autoptr(ChronoTrace) trace = test_load_json (
     "[{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":1},"
     " {\"ph\":\"B\",\"name\":\"open\",\"pid\":1,\"tid\":1,\"ts\":5},"
     " {\"ph\":\"X\",\"name\":\"last\",\"pid\":1,\"tid\":2,\"ts\":10,\"dur\":90}]");
-  const ChronoTrack *t = track_named (trace, "thread 1");
+  const ChronoTrack *t = test_track_named (trace, "thread 1");
 
   g_assert_cmpint (t->n_spans, ==, 1);
   g_assert_true (t->flags[0] & CHRONO_SPAN_UNCLOSED);
@@ -152,7 +111,7 @@ test_truncated (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(ChronoTrace) trace = load_text (cases[i]);
+      g_autoptr(ChronoTrace) trace = test_load_json (cases[i]);
       const ChronoLoadStats *stats = chrono_trace_get_stats (trace);
 
       g_assert_true (stats->truncated);
@@ -167,15 +126,15 @@ test_quirks (void)
 {
   /* String pids and tids, numeric strings, string ts, raw tab in a name,
    * an integer above 2^63 in args, and epoch-scale fractional times. */
-  g_autoptr(ChronoTrace) trace = load_text (
+  g_autoptr(ChronoTrace) trace = test_load_json (
     "\n  {\"traceEvents\":[\n"
     "{\"ph\":\"X\",\"name\":\"tab\there\",\"pid\":\"Spans\",\"tid\":\"PyTorch Profiler\",\"ts\":\"5\",\"dur\":1},\n"
     "{\"ph\":\"X\",\"name\":\"a\",\"pid\":7,\"tid\":\"25738\",\"ts\":1712195495406752.8,\"dur\":0.001,"
     "\"args\":{\"Comms Id\": 10159970886766084423}},\n"
     "{\"ph\":\"X\",\"name\":\"b\",\"pid\":7,\"tid\":25738,\"ts\":1712195495406753,\"dur\":0},\n"
     "],\"traceName\":\"x\"}");
-  const ChronoTrack *spans = track_named (trace, "thread PyTorch Profiler");
-  const ChronoTrack *t = track_named (trace, "thread 25738");
+  const ChronoTrack *spans = test_track_named (trace, "thread PyTorch Profiler");
+  const ChronoTrack *t = test_track_named (trace, "thread 25738");
   gint64 a = span_named (trace, t, "a");
   const char *raw;
   gsize raw_len = 0;
@@ -188,7 +147,7 @@ test_quirks (void)
   g_assert_cmpint (t->start[a], ==, G_GINT64_CONSTANT (1712195495406752800));
   g_assert_cmpint (t->dur[a], ==, 1);
   /* Args stay text: the big id is exact in the source. */
-  args = chrono_trace_get_span_args (trace, (ChronoSpanRef) { track_index (trace, t), (guint32) a });
+  args = chrono_trace_get_span_args (trace, (ChronoSpanRef) { test_track_index (trace, t), (guint32) a });
   g_assert_nonnull (args);
   g_assert_true (JSON_NODE_HOLDS_OBJECT (args));
   raw = chrono_trace_get_raw_value (trace, t->args_off[a], &raw_len);
@@ -204,7 +163,7 @@ test_quirks (void)
 static void
 test_kineto (void)
 {
-  g_autoptr(ChronoTrace) trace = load_text (
+  g_autoptr(ChronoTrace) trace = test_load_json (
     "{\"schemaVersion\":1,\"distributedInfo\":{\"backend\":\"nccl\",\"rank\":3,\"world_size\":8},\n"
     "\"traceEvents\":[\n"
     "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#7\",\"pid\":10,\"tid\":11,\"ts\":0,\"dur\":100},\n"
@@ -226,9 +185,9 @@ test_kineto (void)
     "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":10,\"tid\":11,\"args\":{\"name\":\"thread 11 (pt_main_thread)\"}}\n"
     "],\"baseTimeNanoseconds\":1735632360000000000}");
   const ChronoLoadStats *stats = chrono_trace_get_stats (trace);
-  const ChronoTrack *host = track_named (trace, "thread 11 (pt_main_thread)");
-  const ChronoTrack *stream = track_named (trace, "stream 7");
-  const ChronoTrack *comm = track_named (trace, "stream 20");
+  const ChronoTrack *host = test_track_named (trace, "thread 11 (pt_main_thread)");
+  const ChronoTrack *stream = test_track_named (trace, "stream 7");
+  const ChronoTrack *comm = test_track_named (trace, "stream 20");
   const ChronoProcess *gpu = chrono_trace_get_process (trace, stream->process);
   gint64 launch = span_named (trace, host, "cudaLaunchKernel");
   guint n_v1 = 0, n_launch = 0;
@@ -263,9 +222,9 @@ test_kineto (void)
     {
       const ChronoFlow *f = chrono_trace_get_flow (trace, i);
 
-      g_assert_cmpint (f->from.track, ==, track_index (trace, host));
+      g_assert_cmpint (f->from.track, ==, test_track_index (trace, host));
       g_assert_cmpint (f->from.index, ==, launch);
-      g_assert_cmpint (f->to.track, ==, track_index (trace, stream));
+      g_assert_cmpint (f->to.track, ==, test_track_index (trace, stream));
       g_assert_cmpint (f->to.index, ==, 0);
       n_v1 += f->type == CHRONO_FLOW_V1;
       n_launch += f->type == CHRONO_FLOW_LAUNCH;
@@ -284,7 +243,7 @@ test_flows (void)
 {
   /* v1: an 'f' without "bp" binds to the next slice that begins; v2:
    * bind_id with flow_out, then flow_in. */
-  g_autoptr(ChronoTrace) trace = load_text (
+  g_autoptr(ChronoTrace) trace = test_load_json (
     "[{\"ph\":\"X\",\"name\":\"src\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":10},"
     " {\"ph\":\"s\",\"id\":\"0xa\",\"cat\":\"c\",\"name\":\"n\",\"pid\":1,\"tid\":1,\"ts\":5},"
     " {\"ph\":\"t\",\"id\":\"0xa\",\"cat\":\"c\",\"name\":\"n\",\"pid\":1,\"tid\":2,\"ts\":21},"
@@ -311,7 +270,7 @@ test_flows (void)
 static void
 test_counters_instants_async (void)
 {
-  g_autoptr(ChronoTrace) trace = load_text (
+  g_autoptr(ChronoTrace) trace = test_load_json (
     "[{\"ph\":\"C\",\"name\":\"mem\",\"pid\":1,\"ts\":1,\"args\":{\"used\":10,\"free\":\"5.5\"}},"
     " {\"ph\":\"C\",\"name\":\"mem\",\"pid\":1,\"ts\":0,\"args\":{\"used\":12,\"free\":4}},"
     " {\"ph\":\"C\",\"name\":\"ctr\",\"pid\":1,\"ts\":0,\"id\":\"0x1\",\"args\":{\"value\":1}},"
@@ -331,11 +290,11 @@ test_counters_instants_async (void)
     " {\"ph\":\"P\",\"pid\":1,\"tid\":1,\"ts\":40,\"sf\":1},"
     " {\"ph\":\"O\",\"pid\":1,\"ts\":40,\"id\":\"0x1\",\"name\":\"obj\"}]");
   const ChronoLoadStats *stats = chrono_trace_get_stats (trace);
-  const ChronoTrack *used = track_named (trace, "mem used");
-  const ChronoTrack *free_track = track_named (trace, "mem free");
-  const ChronoTrack *ctr = track_named (trace, "ctr id: 0x1 value");
-  const ChronoTrack *op = track_named (trace, "op");
-  const ChronoTrack *legacy = track_named (trace, "legacy");
+  const ChronoTrack *used = test_track_named (trace, "mem used");
+  const ChronoTrack *free_track = test_track_named (trace, "mem free");
+  const ChronoTrack *ctr = test_track_named (trace, "ctr id: 0x1 value");
+  const ChronoTrack *op = test_track_named (trace, "op");
+  const ChronoTrack *legacy = test_track_named (trace, "legacy");
 
   g_assert_cmpint (used->type, ==, CHRONO_TRACK_COUNTER);
   g_assert_cmpint (used->n_samples, ==, 2);
@@ -345,7 +304,7 @@ test_counters_instants_async (void)
   g_assert_cmpint (ctr->n_samples, ==, 1);
   g_assert_cmpint (stats->counter_samples, ==, 5);
 
-  g_assert_cmpint (track_named (trace, "thread 1")->n_instants, ==, 3);
+  g_assert_cmpint (test_track_named (trace, "thread 1")->n_instants, ==, 3);
   g_assert_cmpint (stats->instants, ==, 3 + 1 + 1 + 2);
 
   g_assert_cmpint (op->type, ==, CHRONO_TRACK_ASYNC);
@@ -369,7 +328,7 @@ test_malformed_event (void)
 {
   /* An unescaped quote in a name (older Kineto): that event is skipped
    * with a warning naming the byte, the rest loads. */
-  g_autoptr(ChronoTrace) trace = load_text (
+  g_autoptr(ChronoTrace) trace = test_load_json (
     "{\"traceEvents\":[\n"
     "{\"ph\":\"X\",\"name\":\"ok1\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},\n"
     "{\"ph\":\"X\",\"name\":\"bad \"quoted\" name\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":1},\n"
@@ -593,7 +552,7 @@ test_key_forms (void)
   gint64 a, b;
 
   g_assert_no_error (error);
-  t = track_named (trace, "thread 2");
+  t = test_track_named (trace, "thread 2");
   g_assert_cmpint (t->n_spans, ==, 2);
   a = span_named (trace, t, "a");
   b = span_named (trace, t, "b");

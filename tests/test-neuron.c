@@ -14,6 +14,7 @@
 #include "chrono-source.h"
 #include "chrono-trace-set.h"
 #include "neuron-gen.h"
+#include "test-utils.h"
 
 static const char * const engine_rows[NEURON_GEN_N_ENGINES] = {
   "Tensor (PE)", "TensorMatrix (PE)", "Vector (DVE)", "Scalar (ACT)", "GpSimd (POOL)", "Sync (SP)",
@@ -79,19 +80,6 @@ load (const char *path)
   g_assert_no_error (error);
   g_assert_nonnull (trace);
   return trace;
-}
-
-static const ChronoTrack *
-find_track (ChronoTrace *trace,
-            const char  *name)
-{
-  for (guint i = 0; i < chrono_trace_get_n_tracks (trace); i++)
-    {
-      const ChronoTrack *t = chrono_trace_get_track (trace, i);
-      if (g_str_equal (chrono_trace_get_string (trace, t->display_name), name))
-        return t;
-    }
-  return NULL;
 }
 
 static guint64
@@ -160,9 +148,8 @@ check_device (ChronoTrace           *trace,
 
   for (guint e = 0; e < NEURON_GEN_N_ENGINES; e++)
     {
-      const ChronoTrack *t = find_track (trace, engine_rows[e]);
+      const ChronoTrack *t = test_track_named (trace, engine_rows[e]);
 
-      g_assert_nonnull (t);
       g_assert_cmpuint (t->n_spans, ==, c->per_engine[e]);
       g_assert_cmpuint (engine_count (trace, neuron_gen_engine_labels[e]), ==, c->per_engine[e]);
       /* Engines come first, in the hardware's order. */
@@ -172,20 +159,19 @@ check_device (ChronoTrace           *trace,
   g_assert_cmpuint (g_hash_table_size (stats->engines), ==, NEURON_GEN_N_ENGINES);
   /* Every third matmul overlaps the next: a second lane. */
   if (c->per_engine[NEURON_GEN_TENSOR_MATRIX] > 2)
-    g_assert_cmpuint (find_track (trace, engine_rows[NEURON_GEN_TENSOR_MATRIX])->n_lanes, ==, 2);
+    g_assert_cmpuint (test_track_named (trace, engine_rows[NEURON_GEN_TENSOR_MATRIX])->n_lanes, ==, 2);
 
   for (guint q = 0; q < NEURON_GEN_N_QUEUES; q++)
     {
       g_autofree char *row = g_strdup_printf ("DMA queue %s", neuron_gen_queue_names[q]);
-      const ChronoTrack *t = find_track (trace, row);
+      const ChronoTrack *t = test_track_named (trace, row);
 
-      g_assert_nonnull (t);
       g_assert_cmpuint (t->n_spans, ==, c->per_queue[q]);
       g_assert_cmpuint (t->kind[0], ==, CHRONO_KIND_DMA);
     }
   g_assert_cmpuint (stats->kinds[CHRONO_KIND_DMA], ==, c->dma);
   g_assert_cmpuint (stats->kinds[CHRONO_KIND_INSTRUCTION], ==, c->instructions);
-  g_assert_cmpuint (find_track (trace, "Collectives")->n_spans, ==, c->cc_ops);
+  g_assert_cmpuint (test_track_named (trace, "Collectives")->n_spans, ==, c->cc_ops);
   g_assert_cmpuint (stats->kinds[CHRONO_KIND_COLLECTIVE], ==, c->cc_ops + c->cc_instructions);
 
   for (guint i = 0; i < chrono_trace_get_n_tracks (trace); i++)
@@ -277,9 +263,8 @@ test_big_ids (Fixture       *f,
   trace = load (f->device);
   /* The generator's last instruction is the last Sync one, or a GpSimd
    * trigger when the last block has one. */
-  sync = find_track (trace, (f->options.n_blocks - 1) % 4 == 0 ? "GpSimd (POOL)" : "Sync (SP)");
-  for (last.track = 0; chrono_trace_get_track (trace, last.track) != sync; last.track++)
-    ;
+  sync = test_track_named (trace, (f->options.n_blocks - 1) % 4 == 0 ? "GpSimd (POOL)" : "Sync (SP)");
+  last.track = test_track_index (trace, sync);
   last.index = sync->n_spans - 1;
   id = span_arg (trace, last, "id");
   g_assert_cmpuint (id_bits (id), ==, f->counts.last_id);
@@ -302,13 +287,13 @@ test_system (Fixture       *f,
   g_assert_cmpuint (chrono_trace_get_stats (trace)->spans + chrono_trace_get_stats (trace)->instants, ==,
                     f->counts.system_events);
   row = g_strdup_printf ("NeuronCore %u (hardware)", f->options.nc_idx);
-  hw = find_track (trace, row);
-  g_assert_nonnull (hw);
+  hw = test_track_named (trace, row);
   /* Epoch nanoseconds above 2^53, exact. */
   g_assert_cmpint (hw->start[0], ==, f->counts.exec_start_ns);
   g_assert_cmpuint (hw->n_instants, ==, 1);
-  g_assert_nonnull (find_track (trace, "thread 1627711"));
-  g_assert_nonnull (find_track (trace, "Host memory (bytes)"));
+  /* Each there, once. */
+  test_track_named (trace, "thread 1627711");
+  test_track_named (trace, "Host memory (bytes)");
 }
 
 /* The folder as one document: the device profile sits on the host clock
@@ -332,7 +317,7 @@ test_folder (Fixture       *f,
   g_assert_cmpuint (chrono_trace_get_n_processes (trace), ==, 5);
   g_assert_true (strstr (chrono_trace_get_format (trace), "neuron-device") != NULL);
   g_assert_true (strstr (chrono_trace_get_format (trace), "kineto") != NULL);
-  tensor = find_track (trace, "Tensor (PE)");
+  tensor = test_track_named (trace, "Tensor (PE)");
   g_assert_cmpint (tensor->start[0], ==, f->counts.exec_start_ns + f->counts.first_ts);
   g_assert_cmpuint (chrono_trace_get_stats (trace)->dependencies, ==,
                     f->counts.dep_edges + f->counts.semaphore_edges);
@@ -372,7 +357,7 @@ test_merge_no_system (Fixture       *f,
   trace = chrono_trace_load_set (paths, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_true (has_warning (trace, "no nc_exec_running"));
-  g_assert_cmpint (find_track (trace, "Tensor (PE)")->start[0], ==,
+  g_assert_cmpint (test_track_named (trace, "Tensor (PE)")->start[0], ==,
                    f->options.host_start_ns - 200000 + f->counts.first_ts);
 }
 
@@ -617,9 +602,10 @@ test_engine_labels (void)
   g_assert_cmpuint (engine_count (trace, "Scalar"), ==, 1);
   g_assert_cmpuint (engine_count (trace, "GpSimd"), ==, 1);
   g_assert_cmpuint (engine_count (trace, "MysteryE"), ==, 1);
-  g_assert_nonnull (find_track (trace, "Vector (DVE)"));
+  /* Its row, once. */
+  test_track_named (trace, "Vector (DVE)");
   /* No duration: a zero-length span, flagged. */
-  g_assert_cmpuint (find_track (trace, "MysteryE")->flags[0], ==, CHRONO_SPAN_NO_DUR);
+  g_assert_cmpuint (test_track_named (trace, "MysteryE")->flags[0], ==, CHRONO_SPAN_NO_DUR);
   g_assert_cmpstr (chrono_trace_get_string (trace, chrono_trace_get_process (trace, 0)->display_name),
                    ==, "NeuronCore 3");
 }

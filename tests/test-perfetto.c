@@ -9,6 +9,7 @@
 #include "chrono-loader.h"
 #include "chrono-proto-reader.h"
 #include "perfetto-writer.h"
+#include "test-utils.h"
 
 /* ------------------------------------------------------------------ */
 /* Loading                                                             */
@@ -24,37 +25,6 @@ load (GByteArray *data)
   g_assert_nonnull (trace);
   g_assert_cmpstr (chrono_trace_get_format (trace), ==, "perfetto");
   return trace;
-}
-
-static const ChronoTrack *
-track_named (ChronoTrace *trace,
-             const char  *name)
-{
-  const ChronoTrack *found = NULL;
-
-  for (guint i = 0; i < chrono_trace_get_n_tracks (trace); i++)
-    {
-      const ChronoTrack *t = chrono_trace_get_track (trace, i);
-
-      if (g_str_equal (chrono_trace_get_string (trace, t->display_name), name))
-        {
-          g_assert_null (found);
-          found = t;
-        }
-    }
-  if (found == NULL)
-    g_error ("no track named \"%s\"", name);
-  return found;
-}
-
-static guint
-track_index (ChronoTrace       *trace,
-             const ChronoTrack *t)
-{
-  for (guint i = 0; i < chrono_trace_get_n_tracks (trace); i++)
-    if (chrono_trace_get_track (trace, i) == t)
-      return i;
-  g_assert_not_reached ();
 }
 
 static const char *
@@ -284,7 +254,7 @@ test_interning (void)
   add_event (t, 1, 500, event (INSTANT, 10, "inline"));
 
   trace = load (t);
-  track = track_named (trace, "work");
+  track = test_track_named (trace, "work");
   g_assert_cmpuint (track->n_spans, ==, 1);
   g_assert_cmpstr (span_name (trace, track, 0), ==, "first name");
   g_assert_cmpstr (chrono_trace_get_string (trace, track->cat_id[0]), ==, "cat-a");
@@ -349,7 +319,7 @@ test_nesting (void)
   g_assert_cmpint (process->pid.value, ==, 42);
   g_assert_cmpstr (chrono_trace_get_string (trace, process->display_name), ==, "trainer (42)");
 
-  thread = track_named (trace, "worker");
+  thread = test_track_named (trace, "worker");
   g_assert_cmpint (thread->type, ==, CHRONO_TRACK_THREAD);
   g_assert_cmpint (thread->tid.value, ==, 7);
   g_assert_cmpuint (thread->n_spans, ==, 2);
@@ -358,13 +328,13 @@ test_nesting (void)
   g_assert_cmpstr (span_name (trace, thread, 1), ==, "inner");
   g_assert_cmpuint (thread->depth[1], ==, 1);
 
-  child = track_named (trace, "queue");
-  grandchild = track_named (trace, "queue › stage");
+  child = test_track_named (trace, "queue");
+  grandchild = test_track_named (trace, "queue › stage");
   g_assert_cmpint (child->type, ==, CHRONO_TRACK_ASYNC);
   g_assert_cmpuint (child->process, ==, 0);
   g_assert_cmpuint (grandchild->process, ==, 0);
   /* Rows follow the tree: the parent before its child. */
-  g_assert_cmpuint (track_index (trace, child), <, track_index (trace, grandchild));
+  g_assert_cmpuint (test_track_index (trace, child), <, test_track_index (trace, grandchild));
   g_assert_cmpuint (chrono_trace_get_stats (trace)->spans, ==, 4);
   g_assert_cmpuint (chrono_trace_get_stats (trace)->dropped, ==, 1);
   g_assert_cmpint (chrono_trace_get_start_ns (trace), ==, 10);
@@ -403,9 +373,9 @@ test_flows (void)
   add_event (t, 1, 60, e);
 
   trace = load (t);
-  a = track_named (trace, "a");
-  b = track_named (trace, "b");
-  c = track_named (trace, "c");
+  a = test_track_named (trace, "a");
+  b = test_track_named (trace, "b");
+  c = test_track_named (trace, "c");
   g_assert_cmpuint (c->n_spans, ==, 2);
   g_assert_cmpint (c->dur[0], ==, 0);
   g_assert_cmpuint (c->n_instants, ==, 0);
@@ -416,9 +386,9 @@ test_flows (void)
       const ChronoFlow *f = chrono_trace_get_flow (trace, i);
 
       g_assert_cmpint (f->type, ==, CHRONO_FLOW_V2);
-      if (f->from.track == track_index (trace, a) && f->to.track == track_index (trace, b))
+      if (f->from.track == test_track_index (trace, a) && f->to.track == test_track_index (trace, b))
         seen_ab = TRUE;
-      if (f->from.track == track_index (trace, b) && f->to.track == track_index (trace, c) &&
+      if (f->from.track == test_track_index (trace, b) && f->to.track == test_track_index (trace, c) &&
           g_str_equal (span_name (trace, c, f->to.index), "receive"))
         seen_bc = TRUE;
     }
@@ -485,20 +455,20 @@ test_counters (void)
   add_packet (t, p);
 
   trace = load (t);
-  mem = track_named (trace, "memory");
+  mem = test_track_named (trace, "memory");
   g_assert_cmpint (mem->type, ==, CHRONO_TRACK_COUNTER);
   g_assert_cmpuint (mem->n_samples, ==, 2);
   g_assert_cmpfloat (mem->sample_value[0], ==, 2048);
   g_assert_cmpfloat (mem->sample_value[1], ==, 512);
-  bytes = track_named (trace, "allocated");
+  bytes = test_track_named (trace, "allocated");
   g_assert_cmpfloat (bytes->sample_value[0], ==, 10);
   g_assert_cmpfloat (bytes->sample_value[1], ==, 7);
-  extra = track_named (trace, "extra");
+  extra = test_track_named (trace, "extra");
   g_assert_cmpuint (extra->n_samples, ==, 1);
   g_assert_cmpfloat (extra->sample_value[0], ==, 99);
   g_assert_cmpint (extra->sample_ts[0], ==, 300);
   /* The default track took the instant. */
-  g_assert_cmpuint (track_named (trace, "slices")->n_instants, ==, 1);
+  g_assert_cmpuint (test_track_named (trace, "slices")->n_instants, ==, 1);
   g_assert_cmpuint (chrono_trace_get_stats (trace)->counter_samples, ==, 5);
 }
 
@@ -597,7 +567,7 @@ test_args (void)
   add_event (t, 1, 9, event (END, 1, NULL));
 
   trace = load (t);
-  track = track_named (trace, "t");
+  track = test_track_named (trace, "t");
   g_assert_cmpuint (track->n_spans, ==, 1);
   g_assert_cmpuint (track->args_off[0], !=, CHRONO_NO_ARGS);
   args = chrono_trace_dup_args (trace, track->args_off[0]);
@@ -622,7 +592,7 @@ test_args (void)
   g_assert_nonnull (raw);
   g_assert_cmpint (raw[0], ==, '{');
   g_assert_cmpint (raw[len - 1], ==, '}');
-  node = chrono_trace_get_span_args (trace, (ChronoSpanRef) { track_index (trace, track), 0 });
+  node = chrono_trace_get_span_args (trace, (ChronoSpanRef) { test_track_index (trace, track), 0 });
   g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
   g_assert_cmpint (json_object_get_int_member (json_node_get_object (node), "count"), ==, -12);
 }
@@ -666,7 +636,7 @@ test_clocks (void)
   add_packet (t, p);
 
   trace = load (t);
-  track = track_named (trace, "t");
+  track = test_track_named (trace, "t");
   g_assert_cmpint (track->start[0], ==, 1000000 + 5000);
   g_assert_cmpint (track->dur[0], ==, 3000);
   g_assert_cmpint (track->inst_ts[0], ==, 2000000);
@@ -881,7 +851,7 @@ test_legacy_events (void)
 
   trace = load (t);
   stats = chrono_trace_get_stats (trace);
-  track = track_named (trace, "legacy");
+  track = test_track_named (trace, "legacy");
   g_assert_cmpuint (track->n_spans, ==, 3);
   g_assert_cmpstr (span_name (trace, track, 0), ==, "begun");
   g_assert_cmpint (track->dur[0], ==, 4000);

@@ -8,26 +8,9 @@
 
 #include "chrono-cli.h"
 #include "chrono-format.h"
+#include "chrono-json-util.h"
 #include "chrono-loader.h"
 #include "chrono-trace-set.h"
-
-static void
-add_int (JsonBuilder *b,
-         const char  *name,
-         gint64       value)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_int_value (b, value);
-}
-
-static void
-add_string (JsonBuilder *b,
-            const char  *name,
-            const char  *value)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_string_value (b, value);
-}
 
 static void
 add_counts (JsonBuilder *b,
@@ -38,7 +21,7 @@ add_counts (JsonBuilder *b,
   json_builder_begin_object (b);
   for (GList *l = keys; l; l = l->next)
     {
-      add_int (b, l->data, GPOINTER_TO_SIZE (g_hash_table_lookup (table, l->data)));
+      chrono_json_add_int (b, l->data, GPOINTER_TO_SIZE (g_hash_table_lookup (table, l->data)));
     }
   json_builder_end_object (b);
 }
@@ -52,32 +35,32 @@ summary_json (ChronoTrace *trace)
   g_autoptr(JsonNode) root = NULL;
 
   json_builder_begin_object (b);
-  add_string (b, "file", chrono_trace_get_path (trace));
-  add_string (b, "format", chrono_trace_get_format (trace));
-  add_string (b, "compression", chrono_trace_get_compression (trace));
-  add_int (b, "bytes", chrono_trace_get_source_size (trace));
+  chrono_json_add_string (b, "file", chrono_trace_get_path (trace));
+  chrono_json_add_string (b, "format", chrono_trace_get_format (trace));
+  chrono_json_add_string (b, "compression", chrono_trace_get_compression (trace));
+  chrono_json_add_int (b, "bytes", chrono_trace_get_source_size (trace));
   json_builder_set_member_name (b, "phases");
   add_counts (b, stats->phases);
-  add_int (b, "events", stats->events);
-  add_int (b, "spans", stats->spans);
-  add_int (b, "async_spans", stats->async_spans);
-  add_int (b, "instants", stats->instants);
-  add_int (b, "counter_samples", stats->counter_samples);
-  add_int (b, "flows", stats->flows);
-  add_int (b, "launch_links", stats->launch_links);
+  chrono_json_add_int (b, "events", stats->events);
+  chrono_json_add_int (b, "spans", stats->spans);
+  chrono_json_add_int (b, "async_spans", stats->async_spans);
+  chrono_json_add_int (b, "instants", stats->instants);
+  chrono_json_add_int (b, "counter_samples", stats->counter_samples);
+  chrono_json_add_int (b, "flows", stats->flows);
+  chrono_json_add_int (b, "launch_links", stats->launch_links);
   json_builder_set_member_name (b, "engines");
   add_counts (b, stats->engines);
-  add_int (b, "dependencies", stats->dependencies);
-  add_int (b, "processes", chrono_trace_get_n_processes (trace));
-  add_int (b, "tracks", chrono_trace_get_n_tracks (trace));
-  add_int (b, "start_ns", chrono_trace_get_start_ns (trace));
-  add_int (b, "end_ns", chrono_trace_get_end_ns (trace));
-  add_int (b, "base_time_ns", chrono_trace_get_base_time_ns (trace));
-  add_int (b, "rank", chrono_trace_get_rank (trace));
-  add_int (b, "world_size", chrono_trace_get_world_size (trace));
+  chrono_json_add_int (b, "dependencies", stats->dependencies);
+  chrono_json_add_int (b, "processes", chrono_trace_get_n_processes (trace));
+  chrono_json_add_int (b, "tracks", chrono_trace_get_n_tracks (trace));
+  chrono_json_add_int (b, "start_ns", chrono_trace_get_start_ns (trace));
+  chrono_json_add_int (b, "end_ns", chrono_trace_get_end_ns (trace));
+  chrono_json_add_int (b, "base_time_ns", chrono_trace_get_base_time_ns (trace));
+  chrono_json_add_int (b, "rank", chrono_trace_get_rank (trace));
+  chrono_json_add_int (b, "world_size", chrono_trace_get_world_size (trace));
   json_builder_set_member_name (b, "truncated");
   json_builder_add_boolean_value (b, stats->truncated);
-  add_int (b, "dropped", stats->dropped);
+  chrono_json_add_int (b, "dropped", stats->dropped);
   json_builder_set_member_name (b, "warnings");
   json_builder_begin_array (b);
   for (guint i = 0; i < stats->warnings->len; i++)
@@ -87,7 +70,7 @@ summary_json (ChronoTrace *trace)
   json_builder_begin_object (b);
   for (guint k = 0; k < CHRONO_N_KINDS; k++)
     if (stats->kinds[k] > 0)
-      add_int (b, chrono_kind_to_string (k), stats->kinds[k]);
+      chrono_json_add_int (b, chrono_kind_to_string (k), stats->kinds[k]);
   json_builder_end_object (b);
   json_builder_end_object (b);
 

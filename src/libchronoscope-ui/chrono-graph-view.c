@@ -10,6 +10,7 @@
 #include "chrono-graph-layout.h"
 #include "chrono-graph-view.h"
 #include "chrono-palette.h"
+#include "chrono-zoom-controllers.h"
 
 #define DEFAULT_HOPS    3
 #define MAX_NODES       500
@@ -126,26 +127,6 @@ get_edge_color (ChronoGraphView *self,
     default: r = c; b = x; break;
     }
   *color = (GdkRGBA) { r + m, g + m, b + m, 1.0 };
-}
-
-static void
-get_background (ChronoGraphView *self,
-                GdkRGBA         *background,
-                GdkRGBA         *text,
-                GdkRGBA         *accent)
-{
-  if (self->dark)
-    {
-      *background = (GdkRGBA) { 0.12, 0.12, 0.12, 1.0 };
-      *text = (GdkRGBA) { 1.0, 1.0, 1.0, 0.9 };
-      *accent = (GdkRGBA) { 0.47, 0.68, 0.93, 1.0 };
-    }
-  else
-    {
-      *background = (GdkRGBA) { 1.0, 1.0, 1.0, 1.0 };
-      *text = (GdkRGBA) { 0.0, 0.0, 0.0, 0.85 };
-      *accent = (GdkRGBA) { 0.11, 0.44, 0.85, 1.0 };
-    }
 }
 
 /* The edge types the graph has, each after a line in its colour. */
@@ -435,7 +416,7 @@ chrono_graph_view_snapshot (GtkWidget   *widget,
   GdkRGBA background, text, accent;
   cairo_t *cr;
 
-  get_background (self, &background, &text, &accent);
+  chrono_palette_canvas_colors (self->dark, &background, &text, &accent);
   gtk_snapshot_append_color (snapshot, &background, &GRAPHENE_RECT_INIT (0, 0, width, height));
   if (self->graph == NULL)
     {
@@ -766,7 +747,6 @@ static void
 chrono_graph_view_init (ChronoGraphView *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
-  GtkEventController *controller;
   GtkGesture *gesture;
 
   self->hops = DEFAULT_HOPS;
@@ -777,14 +757,7 @@ chrono_graph_view_init (ChronoGraphView *self)
   gtk_widget_set_overflow (widget, GTK_OVERFLOW_HIDDEN);
   gtk_widget_set_has_tooltip (widget, TRUE);
 
-  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
-  g_signal_connect (controller, "scroll", G_CALLBACK (scroll_cb), self);
-  gtk_widget_add_controller (widget, controller);
-
-  controller = gtk_event_controller_motion_new ();
-  g_signal_connect (controller, "enter", G_CALLBACK (motion_cb), self);
-  g_signal_connect (controller, "motion", G_CALLBACK (motion_cb), self);
-  gtk_widget_add_controller (widget, controller);
+  chrono_zoom_controllers_add (widget, G_CALLBACK (scroll_cb), G_CALLBACK (motion_cb), self);
 
   gesture = gtk_gesture_drag_new ();
   g_signal_connect (gesture, "drag-begin", G_CALLBACK (drag_begin_cb), self);

@@ -178,6 +178,26 @@ chrono_palette_instant_color (gboolean  dark,
 }
 
 void
+chrono_palette_canvas_colors (gboolean  dark,
+                              GdkRGBA  *background,
+                              GdkRGBA  *text,
+                              GdkRGBA  *accent)
+{
+  if (dark)
+    {
+      *background = (GdkRGBA) { 0.12, 0.12, 0.12, 1.0 };
+      *text = (GdkRGBA) { 1.0, 1.0, 1.0, 0.9 };
+      *accent = (GdkRGBA) { 0.47, 0.68, 0.93, 1.0 };
+    }
+  else
+    {
+      *background = (GdkRGBA) { 1.0, 1.0, 1.0, 1.0 };
+      *text = (GdkRGBA) { 0.0, 0.0, 0.0, 0.85 };
+      *accent = (GdkRGBA) { 0.11, 0.44, 0.85, 1.0 };
+    }
+}
+
+void
 chrono_palette_series_color (const char *name,
                              gboolean    dark,
                              GdkRGBA    *color)

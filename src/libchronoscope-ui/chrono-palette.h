@@ -39,6 +39,12 @@ void   chrono_palette_series_fill_color (const char *name,
 void   chrono_palette_flow_color     (ChronoFlowType type,
                                       gboolean       dark,
                                       GdkRGBA       *color);
+/* The canvas the timeline and the graph draw on: its background, its
+ * text and the accent of what is selected. */
+void   chrono_palette_canvas_colors  (gboolean       dark,
+                                      GdkRGBA       *background,
+                                      GdkRGBA       *text,
+                                      GdkRGBA       *accent);
 
 /* The WCAG contrast ratio of two opaque colours, from 1 to 21. */
 double chrono_palette_contrast_ratio (const GdkRGBA *a,

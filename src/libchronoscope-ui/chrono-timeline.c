@@ -9,6 +9,7 @@
 
 #include "chrono-flow-painter.h"
 #include "chrono-format.h"
+#include "chrono-palette.h"
 #include "chrono-search-highlight.h"
 #include "chrono-step-bands.h"
 #include "chrono-time-ticks.h"
@@ -16,6 +17,7 @@
 #include "chrono-track-index.h"
 #include "chrono-track-layout.h"
 #include "chrono-track-painter.h"
+#include "chrono-zoom-controllers.h"
 
 #define HEADER_WIDTH   CHRONO_TIMELINE_HEADER_WIDTH
 #define RULER_HEIGHT   CHRONO_TIMELINE_RULER_HEIGHT
@@ -153,30 +155,25 @@ static void
 get_colors (ChronoTimeline *self,
             Colors         *colors)
 {
+  chrono_palette_canvas_colors (self->dark, &colors->background, &colors->text, &colors->selection);
   if (self->dark)
     {
-      colors->background = (GdkRGBA) { 0.12, 0.12, 0.12, 1.0 };
       colors->header = (GdkRGBA) { 0.16, 0.16, 0.16, 1.0 };
       colors->group = (GdkRGBA) { 0.21, 0.21, 0.22, 1.0 };
-      colors->text = (GdkRGBA) { 1.0, 1.0, 1.0, 0.9 };
       colors->dim_text = (GdkRGBA) { 1.0, 1.0, 1.0, 0.6 };
       colors->line = (GdkRGBA) { 1.0, 1.0, 1.0, 0.15 };
       colors->grid = (GdkRGBA) { 1.0, 1.0, 1.0, 0.07 };
-      colors->selection = (GdkRGBA) { 0.47, 0.68, 0.93, 1.0 };
       colors->dim = (GdkRGBA) { 0.12, 0.12, 0.12, 0.75 };
       colors->match = (GdkRGBA) { 1.0, 1.0, 1.0, 0.9 };
       colors->current = (GdkRGBA) { 0.47, 0.68, 0.93, 0.25 };
     }
   else
     {
-      colors->background = (GdkRGBA) { 1.0, 1.0, 1.0, 1.0 };
       colors->header = (GdkRGBA) { 0.96, 0.96, 0.95, 1.0 };
       colors->group = (GdkRGBA) { 0.91, 0.91, 0.92, 1.0 };
-      colors->text = (GdkRGBA) { 0.0, 0.0, 0.0, 0.85 };
       colors->dim_text = (GdkRGBA) { 0.0, 0.0, 0.0, 0.6 };
       colors->line = (GdkRGBA) { 0.0, 0.0, 0.0, 0.15 };
       colors->grid = (GdkRGBA) { 0.0, 0.0, 0.0, 0.07 };
-      colors->selection = (GdkRGBA) { 0.11, 0.44, 0.85, 1.0 };
       colors->dim = (GdkRGBA) { 1.0, 1.0, 1.0, 0.75 };
       colors->match = (GdkRGBA) { 0.0, 0.0, 0.0, 0.8 };
       colors->current = (GdkRGBA) { 0.11, 0.44, 0.85, 0.15 };
@@ -1905,7 +1902,6 @@ static void
 chrono_timeline_init (ChronoTimeline *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
-  GtkEventController *controller;
   GtkGesture *gesture;
 
   self->rows = g_array_new (FALSE, TRUE, sizeof (Row));
@@ -1932,14 +1928,7 @@ chrono_timeline_init (ChronoTimeline *self)
   gtk_widget_set_hexpand (widget, TRUE);
   gtk_widget_set_vexpand (widget, TRUE);
 
-  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
-  g_signal_connect (controller, "scroll", G_CALLBACK (scroll_cb), self);
-  gtk_widget_add_controller (widget, controller);
-
-  controller = gtk_event_controller_motion_new ();
-  g_signal_connect (controller, "enter", G_CALLBACK (motion_cb), self);
-  g_signal_connect (controller, "motion", G_CALLBACK (motion_cb), self);
-  gtk_widget_add_controller (widget, controller);
+  chrono_zoom_controllers_add (widget, G_CALLBACK (scroll_cb), G_CALLBACK (motion_cb), self);
 
   gesture = gtk_gesture_drag_new ();
   /* Before panning, which gives way to a track dragged by its name. */

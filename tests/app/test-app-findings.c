@@ -260,7 +260,6 @@ int
 main (int   argc,
       char *argv[])
 {
-  const char *traces = g_getenv ("CHRONO_TRACES_DIR");
   g_autofree char *schemas = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), "..", "..", "data", NULL);
 
   /* The analysis thresholds live in the settings; the schema compiled
@@ -269,8 +268,8 @@ main (int   argc,
   if (!app_test_init (&argc, &argv))
     return 77;
 
-  trace_path = g_build_filename (traces ? traces : ".", REAL_TRACE, NULL);
-  if (!g_file_test (trace_path, G_FILE_TEST_EXISTS))
+  trace_path = app_test_real_trace (REAL_TRACE);
+  if (trace_path == NULL)
     return 77;
   g_test_add_func ("/app/findings/list-filter-show-preferences", test_findings);
   g_test_add_func ("/app/findings/close-while-analysing", test_close_while_analysing);

@@ -327,17 +327,11 @@ int
 main (int   argc,
       char *argv[])
 {
-  const char *dir = g_getenv ("CHRONO_TRACES_DIR");
-
   if (!app_test_init (&argc, &argv))
     return 77;
 
-  if (dir != NULL)
-    {
-      kineto_path = g_build_filename (dir, KINETO, NULL);
-      if (!g_file_test (kineto_path, G_FILE_TEST_EXISTS))
-        g_clear_pointer (&kineto_path, g_free);
-    }
+  /* Without it, the tests that need it skip. */
+  kineto_path = app_test_real_trace (KINETO);
 
 #define ADD(path, func) \
   g_test_add ("/app/flows/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)

@@ -215,13 +215,11 @@ int
 main (int   argc,
       char *argv[])
 {
-  const char *traces = g_getenv ("CHRONO_TRACES_DIR");
-
   if (!app_test_init (&argc, &argv))
     return 77;
 
-  trace_path = g_build_filename (traces ? traces : ".", REAL_TRACE, NULL);
-  if (!g_file_test (trace_path, G_FILE_TEST_EXISTS))
+  trace_path = app_test_real_trace (REAL_TRACE);
+  if (trace_path == NULL)
     return 77;
   g_test_add_func ("/app/graph/neighbourhood-click-path", test_graph);
   return g_test_run ();

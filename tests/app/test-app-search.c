@@ -11,6 +11,7 @@
 #include "app-test-utils.h"
 #include "chrono-document-page.h"
 #include "chrono-format.h"
+#include "test-utils.h"
 
 #define REAL_TRACE "param__resnet_kineto.json.gz"
 #define TEXT       "CONV"
@@ -57,23 +58,12 @@ count_in_model (ChronoTrace       *trace,
                 ChronoTrackLayout *layout,
                 const char        *text)
 {
-  g_autofree char *needle = g_utf8_casefold (text, -1);
-  guint n = 0;
+  guint n_tracks = chrono_trace_get_n_tracks (trace);
+  g_autofree gboolean *hidden = g_new (gboolean, n_tracks);
 
-  for (guint t = 0; t < chrono_trace_get_n_tracks (trace); t++)
-    {
-      const ChronoTrack *track = chrono_trace_get_track (trace, t);
-
-      if (chrono_track_layout_is_hidden (layout, t))
-        continue;
-      for (guint32 i = 0; i < track->n_spans; i++)
-        {
-          g_autofree char *name = g_utf8_casefold (chrono_trace_get_string (trace, track->name_id[i]), -1);
-
-          n += strstr (name, needle) != NULL;
-        }
-    }
-  return n;
+  for (guint t = 0; t < n_tracks; t++)
+    hidden[t] = chrono_track_layout_is_hidden (layout, t);
+  return test_count_name_matches (trace, text, hidden);
 }
 
 typedef struct {

@@ -10,6 +10,7 @@
 #include "chrono-loader.h"
 #include "chrono-palette.h"
 #include "chrono-step-bands.h"
+#include "test-utils.h"
 
 #define WIDTH      600
 #define HEIGHT     200
@@ -31,40 +32,6 @@ static const char flows_json[] =
   "{\"ph\":\"X\",\"pid\":1,\"tid\":2,\"name\":\"F\",\"ts\":250,\"dur\":150},"
   "{\"ph\":\"f\",\"bp\":\"e\",\"pid\":1,\"tid\":2,\"name\":\"e\",\"cat\":\"c\",\"id\":3,\"ts\":320}"
   "]}";
-
-static ChronoTrace *
-load_json (const char *json)
-{
-  g_autoptr(GBytes) bytes = g_bytes_new (json, strlen (json));
-  g_autoptr(GError) error = NULL;
-  ChronoTrace *trace = chrono_trace_load_bytes (bytes, "test.json", &error);
-
-  g_assert_no_error (error);
-  return trace;
-}
-
-/* NAME from the shared traces, or NULL with the test marked skipped. */
-static ChronoTrace *
-load_real (const char *name)
-{
-  const char *dir = g_getenv ("CHRONO_TRACES_DIR");
-  g_autofree char *path = NULL;
-  g_autofree char *skip = NULL;
-  g_autoptr(GError) error = NULL;
-  ChronoTrace *trace;
-
-  if (dir != NULL)
-    path = g_build_filename (dir, name, NULL);
-  if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      skip = g_strdup_printf ("no %s (set CHRONO_TRACES_DIR)", name);
-      g_test_skip (skip);
-      return NULL;
-    }
-  trace = chrono_trace_load_file (path, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
-  return trace;
-}
 
 static ChronoViewport *
 viewport_new (gint64 start,
@@ -116,7 +83,7 @@ find_flow (ChronoTrace *trace,
 static void
 test_times (void)
 {
-  g_autoptr(ChronoTrace) trace = load_json (flows_json);
+  g_autoptr(ChronoTrace) trace = test_load_json (flows_json);
   g_autoptr(ChronoFlowIndex) index = chrono_flow_index_new (trace);
   gint64 base = chrono_trace_get_start_ns (trace);
   gint64 from, to;
@@ -234,8 +201,8 @@ check_windows (ChronoTrace *trace,
 static void
 test_windows (void)
 {
-  g_autoptr(ChronoTrace) trace = load_json (flows_json);
-  g_autoptr(ChronoTrace) real = load_real (KINETO);
+  g_autoptr(ChronoTrace) trace = test_load_json (flows_json);
+  g_autoptr(ChronoTrace) real = test_traces_load (KINETO);
   g_autoptr(ChronoFlowIndex) index = chrono_flow_index_new (trace);
   g_autoptr(GArray) got = g_array_new (FALSE, FALSE, sizeof (guint));
   gint64 base = chrono_trace_get_start_ns (trace);
@@ -265,7 +232,7 @@ test_windows (void)
 static void
 test_columns (void)
 {
-  g_autoptr(ChronoTrace) trace = load_real (KINETO);
+  g_autoptr(ChronoTrace) trace = test_traces_load (KINETO);
   g_autoptr(ChronoFlowIndex) index = NULL;
   g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GArray) merged = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -310,7 +277,7 @@ test_columns (void)
 static void
 test_span_flows (void)
 {
-  g_autoptr(ChronoTrace) trace = load_real (KINETO);
+  g_autoptr(ChronoTrace) trace = test_traces_load (KINETO);
   g_autoptr(ChronoFlowIndex) index = NULL;
   g_autoptr(GArray) arrows = NULL;
   guint checked = 0;
@@ -460,7 +427,7 @@ count_tinted (cairo_surface_t *surface)
 static void
 test_geometry_and_pixels (void)
 {
-  g_autoptr(ChronoTrace) trace = load_json (flows_json);
+  g_autoptr(ChronoTrace) trace = test_load_json (flows_json);
   g_autoptr(ChronoFlowIndex) index = chrono_flow_index_new (trace);
   g_autoptr(ChronoFlowPainter) painter = chrono_flow_painter_new (index);
   gint64 base = chrono_trace_get_start_ns (trace);
@@ -526,7 +493,7 @@ place_first_track_only (ChronoSpanRef span,
 static void
 test_clipping (void)
 {
-  g_autoptr(ChronoTrace) trace = load_json (flows_json);
+  g_autoptr(ChronoTrace) trace = test_load_json (flows_json);
   g_autoptr(ChronoFlowIndex) index = chrono_flow_index_new (trace);
   g_autoptr(ChronoFlowPainter) painter = chrono_flow_painter_new (index);
   gint64 base = chrono_trace_get_start_ns (trace);
@@ -569,7 +536,7 @@ test_clipping (void)
 static void
 test_range (void)
 {
-  g_autoptr(ChronoTrace) trace = load_real (KINETO);
+  g_autoptr(ChronoTrace) trace = test_traces_load (KINETO);
   g_autoptr(ChronoFlowIndex) index = NULL;
   g_autoptr(ChronoFlowPainter) painter = NULL;
   g_autoptr(ChronoViewport) viewport = NULL;
@@ -617,7 +584,7 @@ test_steps (void)
 {
   /* Thread 1 has three steps, thread 2 one, which overlaps them: the
    * bands follow thread 1. */
-  g_autoptr(ChronoTrace) trace = load_json (
+  g_autoptr(ChronoTrace) trace = test_load_json (
     "{\"traceEvents\":["
     "{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#4\",\"ts\":0,\"dur\":100},"
     "{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"ts\":10,\"dur\":20},"
@@ -666,13 +633,13 @@ test_steps_fallback (void)
 {
   /* No host steps: GPU annotations named as steps stand in; without
    * those, no bands. */
-  g_autoptr(ChronoTrace) gpu = load_json (
+  g_autoptr(ChronoTrace) gpu = test_load_json (
     "{\"traceEvents\":["
     "{\"ph\":\"X\",\"pid\":0,\"tid\":7,\"cat\":\"gpu_user_annotation\",\"name\":\"ProfilerStep#1\",\"ts\":0,\"dur\":100},"
     "{\"ph\":\"X\",\"pid\":0,\"tid\":7,\"cat\":\"gpu_user_annotation\",\"name\":\"ProfilerStep#2\",\"ts\":100,\"dur\":100},"
     "{\"ph\":\"X\",\"pid\":0,\"tid\":7,\"cat\":\"kernel\",\"name\":\"gemm\",\"ts\":10,\"dur\":10}"
     "]}");
-  g_autoptr(ChronoTrace) none = load_json (flows_json);
+  g_autoptr(ChronoTrace) none = test_load_json (flows_json);
   g_autoptr(ChronoStepBands) gpu_steps = chrono_step_bands_new (gpu);
   g_autoptr(ChronoStepBands) no_steps = chrono_step_bands_new (none);
 
@@ -683,7 +650,7 @@ test_steps_fallback (void)
 static void
 test_steps_real (void)
 {
-  g_autoptr(ChronoTrace) trace = load_real (KINETO);
+  g_autoptr(ChronoTrace) trace = test_traces_load (KINETO);
   g_autoptr(ChronoStepBands) steps = NULL;
   guint n;
 
@@ -707,7 +674,7 @@ test_steps_real (void)
 static void
 test_real_v1 (void)
 {
-  g_autoptr(ChronoTrace) trace = load_real (FLOWS_V1);
+  g_autoptr(ChronoTrace) trace = test_traces_load (FLOWS_V1);
   g_autoptr(ChronoFlowIndex) index = NULL;
   g_autoptr(ChronoFlowPainter) painter = NULL;
   g_autoptr(ChronoViewport) viewport = NULL;

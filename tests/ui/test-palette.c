@@ -153,6 +153,29 @@ test_themes (void)
   g_assert_cmpfloat (distance (&light, &dark), >, 0.01);
 }
 
+/* On the canvas of either theme, text reads (WCAG AA) and the accent
+ * stands out (3:1, for graphics). */
+static void
+test_canvas (void)
+{
+  for (int dark = 0; dark <= 1; dark++)
+    {
+      GdkRGBA background, text, accent, blended;
+
+      chrono_palette_canvas_colors (dark, &background, &text, &accent);
+      g_assert_cmpfloat (background.alpha, ==, 1);
+      /* The text is translucent: what shows is its blend with the canvas. */
+      blended = (GdkRGBA) {
+        text.red * text.alpha + background.red * (1 - text.alpha),
+        text.green * text.alpha + background.green * (1 - text.alpha),
+        text.blue * text.alpha + background.blue * (1 - text.alpha),
+        1,
+      };
+      g_assert_cmpfloat (chrono_palette_contrast_ratio (&blended, &background), >=, 4.5);
+      g_assert_cmpfloat (chrono_palette_contrast_ratio (&accent, &background), >=, 3);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -164,6 +187,7 @@ main (int   argc,
   g_test_add_func ("/palette/text-contrast", test_text_contrast);
   g_test_add_func ("/palette/contrast-ratio", test_contrast_ratio);
   g_test_add_func ("/palette/themes", test_themes);
+  g_test_add_func ("/palette/canvas", test_canvas);
 
   return g_test_run ();
 }

@@ -9,6 +9,7 @@
 #include "chrono-loader.h"
 #include "chrono-palette.h"
 #include "chrono-track-painter.h"
+#include "test-utils.h"
 
 #define BASE_US    G_GINT64_CONSTANT (1734333959126914)
 #define ROW_HEIGHT 20.0
@@ -25,17 +26,6 @@ typedef struct {
   double         y;       /* baseline */
   double         width;   /* sum of the glyph advances */
 } Text;
-
-static ChronoTrace *
-load_json (const char *json)
-{
-  g_autoptr(GBytes) bytes = g_bytes_new (json, strlen (json));
-  g_autoptr(GError) error = NULL;
-  ChronoTrace *trace = chrono_trace_load_bytes (bytes, "test.json", &error);
-
-  g_assert_no_error (error);
-  return trace;
-}
 
 static void
 append_span (GString    *json,
@@ -173,7 +163,7 @@ small_trace (void)
   for (guint i = 0; i < 200; i++)
     append_span (json, 1, "cpu_op", "aten::add", 500 + i * 0.5, 0.3);
   g_string_append (json, "]}");
-  return load_json (json->str);
+  return test_load_json (json->str);
 }
 
 /* Rectangles come batched: one child per colour, each colour once. */
@@ -371,7 +361,7 @@ test_coverage (void)
       ts += dur + (g_rand_boolean (rand) ? 0 : g_rand_double_range (rand, 0.001, 50));
     }
   g_string_append (json, "]}");
-  trace = load_json (json->str);
+  trace = test_load_json (json->str);
   painter = chrono_track_painter_new (trace);
   viewport = viewport_for (trace, 800);
 
@@ -407,7 +397,7 @@ test_slivers (void)
   for (guint i = 0; i < 3000; i++)
     append_span (json, 1, i % 2 ? "kernel" : "gpu_memcpy", i % 3 ? "x" : "y", i * 2.5, 0.4);
   g_string_append (json, "]}");
-  trace = load_json (json->str);
+  trace = test_load_json (json->str);
   index = chrono_track_index_new (trace, 0);
   painter = chrono_track_painter_new (trace);
   viewport = viewport_for (trace, 7500);
@@ -478,7 +468,7 @@ test_labels (void)
       at += widths[i] + 10;
     }
   g_string_append (json, "]}");
-  trace = load_json (json->str);
+  trace = test_load_json (json->str);
   index = chrono_track_index_new (trace, 0);
   painter = chrono_track_painter_new (trace);
   viewport = viewport_for (trace, (int) ceil (at - 10));
@@ -618,7 +608,7 @@ test_label_rtl (void)
   append_span (json, 1, "cpu_op", "שלום עולם שלום עולם שלום", 0, 60);
   append_span (json, 1, "cpu_op", "end", 100, 10);
   g_string_append (json, "]}");
-  trace = load_json (json->str);
+  trace = test_load_json (json->str);
   index = chrono_track_index_new (trace, 0);
   painter = chrono_track_painter_new (trace);
   viewport = viewport_for (trace, 110);
@@ -664,7 +654,7 @@ test_instants_and_counter (void)
                             "\"ts\":%" G_GINT64_FORMAT ",\"args\":{\"v\":%u}}",
                             BASE_US + sample_us[i], sample_value[i]);
   g_string_append (json, "]}");
-  trace = load_json (json->str);
+  trace = test_load_json (json->str);
   painter = chrono_track_painter_new (trace);
   viewport = viewport_for (trace, 1000);
 
@@ -751,7 +741,7 @@ test_busy (void)
   append_span (json, 1, "cpu_op", "late", 900, 100);
   append_span (json, 2, "cpu_op", "other", 200, 300);
   g_string_append (json, "]}");
-  trace = load_json (json->str);
+  trace = test_load_json (json->str);
   g_assert_cmpuint (chrono_trace_get_n_tracks (trace), ==, 2);
   painter = chrono_track_painter_new (trace);
   viewport = viewport_for (trace, 1000);
@@ -837,23 +827,14 @@ traces_dir (void)
 static void
 test_real_trace (void)
 {
-  g_autofree char *dir = traces_dir ();
-  g_autofree char *path = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoTrace) trace = test_traces_load (REAL_TRACE);
   g_autoptr(ChronoTrackPainter) painter = NULL;
   g_autoptr(ChronoViewport) viewport = NULL;
   int width = 800;
   guint checked = 0;
 
-  path = dir ? g_build_filename (dir, REAL_TRACE, NULL) : NULL;
-  if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      g_test_skip ("no " REAL_TRACE " (set CHRONO_TRACES_DIR)");
-      return;
-    }
-  trace = chrono_trace_load_file (path, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
+  if (trace == NULL)
+    return;
   painter = chrono_track_painter_new (trace);
   viewport = viewport_for (trace, width);
 

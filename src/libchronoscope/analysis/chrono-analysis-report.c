@@ -6,27 +6,10 @@
 #include <json-glib/json-glib.h>
 
 #include "chrono-analysis-private.h"
+#include "chrono-json-util.h"
 
 /* A report people read: the costliest findings; the JSON has them all. */
 #define MAX_TABLE_FINDINGS 30
-
-static void
-add_int (JsonBuilder *b,
-         const char  *name,
-         gint64       value)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_int_value (b, value);
-}
-
-static void
-add_string (JsonBuilder *b,
-            const char  *name,
-            const char  *value)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_string_value (b, value);
-}
 
 static const char *
 track_name (ChronoAnalysis *self,
@@ -55,11 +38,11 @@ add_track (JsonBuilder    *b,
            ChronoTrackRef  ref)
 {
   json_builder_begin_object (b);
-  add_int (b, "trace", ref.trace);
+  chrono_json_add_int (b, "trace", ref.trace);
   if (ref.track != CHRONO_NO_TRACK)
     {
-      add_int (b, "track", ref.track);
-      add_string (b, "name", track_name (self, ref));
+      chrono_json_add_int (b, "track", ref.track);
+      chrono_json_add_string (b, "name", track_name (self, ref));
     }
   json_builder_end_object (b);
 }
@@ -74,7 +57,7 @@ chrono_analysis_to_json (ChronoAnalysis *self)
   g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), NULL);
 
   json_builder_begin_object (b);
-  add_string (b, "schema", "chronoscope.analysis/1");
+  chrono_json_add_string (b, "schema", "chronoscope.analysis/1");
 
   json_builder_set_member_name (b, "traces");
   json_builder_begin_array (b);
@@ -82,10 +65,10 @@ chrono_analysis_to_json (ChronoAnalysis *self)
     {
       ChronoTrace *trace = chrono_analysis_get_trace (self, i);
       json_builder_begin_object (b);
-      add_string (b, "file", chrono_trace_get_path (trace));
-      add_int (b, "rank", chrono_trace_get_rank (trace));
-      add_int (b, "start_ns", chrono_trace_get_start_ns (trace));
-      add_int (b, "end_ns", chrono_trace_get_end_ns (trace));
+      chrono_json_add_string (b, "file", chrono_trace_get_path (trace));
+      chrono_json_add_int (b, "rank", chrono_trace_get_rank (trace));
+      chrono_json_add_int (b, "start_ns", chrono_trace_get_start_ns (trace));
+      chrono_json_add_int (b, "end_ns", chrono_trace_get_end_ns (trace));
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -96,29 +79,29 @@ chrono_analysis_to_json (ChronoAnalysis *self)
     {
       const ChronoBreakdown *r = chrono_analysis_get_breakdown (self, i);
       json_builder_begin_object (b);
-      add_int (b, "trace", r->where.trace);
-      add_string (b, "scope", r->where.track == CHRONO_NO_TRACK ? "device" : "stream");
-      add_int (b, "device", r->device);
+      chrono_json_add_int (b, "trace", r->where.trace);
+      chrono_json_add_string (b, "scope", r->where.track == CHRONO_NO_TRACK ? "device" : "stream");
+      chrono_json_add_int (b, "device", r->device);
       if (r->where.track != CHRONO_NO_TRACK)
         {
-          add_int (b, "stream", r->stream);
-          add_int (b, "track", r->where.track);
-          add_string (b, "name", track_name (self, r->where));
+          chrono_json_add_int (b, "stream", r->stream);
+          chrono_json_add_int (b, "track", r->where.track);
+          chrono_json_add_string (b, "name", track_name (self, r->where));
         }
-      add_int (b, "start_ns", r->start_ns);
-      add_int (b, "end_ns", r->end_ns);
-      add_int (b, "busy_ns", r->busy_ns);
-      add_int (b, "idle_ns", r->idle_ns);
-      add_int (b, "idle_host_wait_ns", r->idle_host_wait_ns);
-      add_int (b, "idle_kernel_wait_ns", r->idle_kernel_wait_ns);
-      add_int (b, "idle_other_ns", r->idle_other_ns);
-      add_int (b, "compute_ns", r->compute_ns);
-      add_int (b, "non_compute_ns", r->busy_ns - r->compute_ns);
-      add_int (b, "communication_ns", r->communication_ns);
-      add_int (b, "memcpy_ns", r->memcpy_ns);
-      add_int (b, "memset_ns", r->memset_ns);
-      add_int (b, "comm_comp_overlap_ns", r->overlap_ns);
-      add_int (b, "kernels", r->n_kernels);
+      chrono_json_add_int (b, "start_ns", r->start_ns);
+      chrono_json_add_int (b, "end_ns", r->end_ns);
+      chrono_json_add_int (b, "busy_ns", r->busy_ns);
+      chrono_json_add_int (b, "idle_ns", r->idle_ns);
+      chrono_json_add_int (b, "idle_host_wait_ns", r->idle_host_wait_ns);
+      chrono_json_add_int (b, "idle_kernel_wait_ns", r->idle_kernel_wait_ns);
+      chrono_json_add_int (b, "idle_other_ns", r->idle_other_ns);
+      chrono_json_add_int (b, "compute_ns", r->compute_ns);
+      chrono_json_add_int (b, "non_compute_ns", r->busy_ns - r->compute_ns);
+      chrono_json_add_int (b, "communication_ns", r->communication_ns);
+      chrono_json_add_int (b, "memcpy_ns", r->memcpy_ns);
+      chrono_json_add_int (b, "memset_ns", r->memset_ns);
+      chrono_json_add_int (b, "comm_comp_overlap_ns", r->overlap_ns);
+      chrono_json_add_int (b, "kernels", r->n_kernels);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -129,17 +112,17 @@ chrono_analysis_to_json (ChronoAnalysis *self)
     {
       const ChronoCriticalPath *p = chrono_analysis_get_path (self, i);
       json_builder_begin_object (b);
-      add_int (b, "trace", p->trace);
-      add_string (b, "step", p->name);
-      add_int (b, "start_ns", p->start_ns);
-      add_int (b, "end_ns", p->end_ns);
-      add_int (b, "total_ns", p->total_ns);
+      chrono_json_add_int (b, "trace", p->trace);
+      chrono_json_add_string (b, "step", p->name);
+      chrono_json_add_int (b, "start_ns", p->start_ns);
+      chrono_json_add_int (b, "end_ns", p->end_ns);
+      chrono_json_add_int (b, "total_ns", p->total_ns);
       json_builder_set_member_name (b, "by_category");
       json_builder_begin_object (b);
       for (guint c = 0; c < CHRONO_N_PATH_CATEGORIES; c++)
-        add_int (b, chrono_path_category_to_string (c), p->by_category[c]);
+        chrono_json_add_int (b, chrono_path_category_to_string (c), p->by_category[c]);
       json_builder_end_object (b);
-      add_int (b, "segments", p->n_segments);
+      chrono_json_add_int (b, "segments", p->n_segments);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -150,17 +133,17 @@ chrono_analysis_to_json (ChronoAnalysis *self)
     {
       const ChronoFinding *f = chrono_analysis_get_finding (self, i);
       json_builder_begin_object (b);
-      add_string (b, "rule", f->rule);
-      add_string (b, "severity", chrono_severity_to_string (f->severity));
-      add_string (b, "title", f->title);
-      add_int (b, "start_ns", f->start_ns);
-      add_int (b, "end_ns", f->end_ns);
+      chrono_json_add_string (b, "rule", f->rule);
+      chrono_json_add_string (b, "severity", chrono_severity_to_string (f->severity));
+      chrono_json_add_string (b, "title", f->title);
+      chrono_json_add_int (b, "start_ns", f->start_ns);
+      chrono_json_add_int (b, "end_ns", f->end_ns);
       json_builder_set_member_name (b, "tracks");
       json_builder_begin_array (b);
       for (guint k = 0; k < f->n_tracks; k++)
         add_track (b, self, f->tracks[k]);
       json_builder_end_array (b);
-      add_int (b, "time_lost_ns", f->time_lost_ns);
+      chrono_json_add_int (b, "time_lost_ns", f->time_lost_ns);
       json_builder_set_member_name (b, "evidence");
       json_builder_begin_object (b);
       for (guint k = 0; k < f->n_evidence; k++)
@@ -172,7 +155,7 @@ chrono_analysis_to_json (ChronoAnalysis *self)
             json_builder_add_double_value (b, f->evidence[k].value);
         }
       json_builder_end_object (b);
-      add_string (b, "recommendation", f->recommendation);
+      chrono_json_add_string (b, "recommendation", f->recommendation);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

@@ -171,6 +171,19 @@ add_track (ChronoFinding *f,
   f->tracks[f->n_tracks++] = (ChronoTrackRef) { trace, track };
 }
 
+/* The tracks of every copy on device D. */
+static void
+add_copy_tracks (ChronoFinding          *f,
+                 ChronoRankData         *data,
+                 const ChronoDeviceWork *d)
+{
+  const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
+
+  for (guint k = 0; k < d->items->len; k++)
+    if (items[k].cls == CHRONO_WORK_MEMCPY)
+      add_track (f, data->trace_index, items[k].track);
+}
+
 static void
 add_evidence (ChronoFinding *f,
               const char    *key,
@@ -895,9 +908,7 @@ rule_copies_exposed (Ctx            *c,
                        100.0 * exposed / copy_time, label, ms (exposed));
       add_evidence (f, "copy_ns", copy_time);
       add_evidence (f, "exposed_ns", exposed);
-      for (guint k = 0; k < d->items->len; k++)
-        if (items[k].cls == CHRONO_WORK_MEMCPY)
-          add_track (f, data->trace_index, items[k].track);
+      add_copy_tracks (f, data, d);
     }
 }
 
@@ -947,9 +958,7 @@ rule_small_copies (Ctx            *c,
       add_evidence (f, "copies", n);
       add_evidence (f, "bytes", bytes);
       add_evidence (f, "copy_ns", time);
-      for (guint k = 0; k < d->items->len; k++)
-        if (items[k].cls == CHRONO_WORK_MEMCPY)
-          add_track (f, data->trace_index, items[k].track);
+      add_copy_tracks (f, data, d);
     }
 }
 

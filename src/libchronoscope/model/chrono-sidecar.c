@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <glib/gstdio.h>
 
+#include "chrono-json-util.h"
 #include "chrono-sidecar.h"
 
 struct _ChronoSidecar
@@ -220,16 +221,12 @@ chrono_sidecar_save (ChronoSidecar  *self,
     }
 
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "version");
-  json_builder_add_int_value (builder, CHRONO_SIDECAR_VERSION);
+  chrono_json_add_int (builder, "version", CHRONO_SIDECAR_VERSION);
   json_builder_set_member_name (builder, "trace");
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "path");
-  json_builder_add_string_value (builder, self->trace_path);
-  json_builder_set_member_name (builder, "size");
-  json_builder_add_int_value (builder, self->trace_size);
-  json_builder_set_member_name (builder, "mtime");
-  json_builder_add_int_value (builder, self->trace_mtime);
+  chrono_json_add_string (builder, "path", self->trace_path);
+  chrono_json_add_int (builder, "size", self->trace_size);
+  chrono_json_add_int (builder, "mtime", self->trace_mtime);
   json_builder_end_object (builder);
   json_builder_set_member_name (builder, "sections");
   json_builder_add_value (builder, json_node_init_object (json_node_alloc (), self->sections));

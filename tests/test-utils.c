@@ -1,0 +1,95 @@
+/* test-utils.c: helpers the tests share
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include "test-utils.h"
+
+ChronoTrace *
+test_traces_load (const char *name)
+{
+  const char *dir = g_getenv ("CHRONO_TRACES_DIR");
+  g_autofree char *path = NULL;
+  g_autofree char *skip = NULL;
+  g_autoptr(GError) error = NULL;
+  ChronoTrace *trace;
+
+  if (dir != NULL)
+    path = g_build_filename (dir, name, NULL);
+  if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      skip = g_strdup_printf ("no %s (set CHRONO_TRACES_DIR)", name);
+      g_test_skip (skip);
+      return NULL;
+    }
+  trace = chrono_trace_load_file (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  return trace;
+}
+
+ChronoTrace *
+test_load_json (const char *json)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new (json, strlen (json));
+  g_autoptr(GError) error = NULL;
+  ChronoTrace *trace = chrono_trace_load_bytes (bytes, "test.json", &error);
+
+  g_assert_no_error (error);
+  return trace;
+}
+
+const ChronoTrack *
+test_track_named (ChronoTrace *trace,
+                  const char  *name)
+{
+  const ChronoTrack *found = NULL;
+
+  for (guint i = 0; i < chrono_trace_get_n_tracks (trace); i++)
+    {
+      const ChronoTrack *t = chrono_trace_get_track (trace, i);
+
+      if (g_str_equal (chrono_trace_get_string (trace, t->display_name), name))
+        {
+          g_assert_null (found);
+          found = t;
+        }
+    }
+  if (found == NULL)
+    g_error ("no track named \"%s\"", name);
+  return found;
+}
+
+guint
+test_track_index (ChronoTrace       *trace,
+                  const ChronoTrack *t)
+{
+  for (guint i = 0; i < chrono_trace_get_n_tracks (trace); i++)
+    if (chrono_trace_get_track (trace, i) == t)
+      return i;
+  g_assert_not_reached ();
+}
+
+guint
+test_count_name_matches (ChronoTrace    *trace,
+                         const char     *text,
+                         const gboolean *skip)
+{
+  g_autofree char *needle = g_utf8_casefold (text, -1);
+  guint n = 0;
+
+  for (guint t = 0; t < chrono_trace_get_n_tracks (trace); t++)
+    {
+      const ChronoTrack *track = chrono_trace_get_track (trace, t);
+
+      if (skip != NULL && skip[t])
+        continue;
+      for (guint32 i = 0; i < track->n_spans; i++)
+        {
+          g_autofree char *name = g_utf8_casefold (chrono_trace_get_string (trace, track->name_id[i]), -1);
+
+          n += strstr (name, needle) != NULL;
+        }
+    }
+  return n;
+}

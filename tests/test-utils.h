@@ -1,0 +1,28 @@
+/* test-utils.h: helpers the tests share
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "chrono-loader.h"
+
+G_BEGIN_DECLS
+
+/* NAME from $CHRONO_TRACES_DIR, loaded; NULL, with the test marked
+ * skipped, when it is not there. */
+ChronoTrace       *test_traces_load        (const char        *name);
+/* A trace from JSON text, which must load. */
+ChronoTrace       *test_load_json          (const char        *json);
+/* The only track whose display name is NAME. */
+const ChronoTrack *test_track_named        (ChronoTrace       *trace,
+                                            const char        *name);
+/* The index of track T in TRACE. */
+guint              test_track_index        (ChronoTrace       *trace,
+                                            const ChronoTrack *t);
+/* Spans whose name contains TEXT, ignoring case, counted one span at a
+ * time; SKIP (nullable) flags the tracks to leave out. */
+guint              test_count_name_matches (ChronoTrace       *trace,
+                                            const char        *text,
+                                            const gboolean    *skip);
+
+G_END_DECLS
