@@ -230,6 +230,7 @@ static void
 test_device (Fixture       *f,
              gconstpointer  data)
 {
+  g_autoptr(JsonNode) summary = NULL;
   g_autoptr(ChronoTrace) trace = NULL;
   guint n_tracks;
 
@@ -245,7 +246,8 @@ test_device (Fixture       *f,
   g_assert_cmpuint (chrono_trace_get_n_tracks (trace), ==,
                     NEURON_GEN_N_ENGINES + NEURON_GEN_N_QUEUES + 1 + f->counts.cc_cores + f->counts.semaphores);
   g_free (chrono_trace_dup_track_order (trace, &n_tracks));
-  g_assert_nonnull (chrono_trace_get_metadata (trace, "neuron_summary"));
+  summary = chrono_trace_get_metadata (trace, "neuron_summary");
+  g_assert_nonnull (summary);
 }
 
 /* Ids above 2^53 (and above 2^63, printed signed) keep every bit. */
