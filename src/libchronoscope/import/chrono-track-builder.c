@@ -1155,6 +1155,7 @@ chrono_track_builder_finish_trace (ChronoTrace      *trace,
   GPtrArray *builders = input->builders;
   ChronoLoadStats *stats = &trace->stats;
   gint64 end = input->max_ts;
+  gint64 shifted;
   guint64 stray = 0;
   guint64 unclosed = 0;
   g_autofree gboolean *process_has_host = NULL;
@@ -1217,6 +1218,16 @@ chrono_track_builder_finish_trace (ChronoTrace      *trace,
     chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " flow events have no partner or no slice to attach to",
                               links.unmatched);
 
+  /* A base that would carry the times past the 64-bit range does not
+   * belong to them: they are absolute already. */
+  if (trace->base_time_ns != 0 &&
+      (__builtin_add_overflow (input->min_ts, trace->base_time_ns, &shifted) ||
+       __builtin_add_overflow (end, trace->base_time_ns, &shifted)))
+    {
+      chrono_trace_add_warning (trace, "baseTimeNanoseconds %" G_GINT64_FORMAT " ignored: it would carry the "
+                                "times past the 64-bit range", trace->base_time_ns);
+      trace->base_time_ns = 0;
+    }
   for (guint i = 0; i < builders->len; i++)
     {
       ChronoTrackBuilder *b = g_ptr_array_index (builders, i);
