@@ -477,7 +477,6 @@ chrono_graph_layout_new (guint                          n_nodes,
   g_autofree Chain *chains = g_new0 (Chain, MAX (1, n_edges));
   g_autofree guint *rank = g_new (guint, MAX (1, n_nodes));
   g_autofree guint *segments = NULL;
-  g_autofree guint *fill = NULL;
   guint n_segments = 0, n_bends = 0;
   guint max_bends = MAX_BENDS_PER_NODE * n_nodes + MAX_BENDS_EXTRA;
 
