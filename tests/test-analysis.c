@@ -808,7 +808,6 @@ static void
 test_cli (void)
 {
   Gen g;
-  g_autoptr(ChronoTrace) trace = NULL;
   g_autofree char *dir = g_dir_make_tmp ("chrono-analysis-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "gap.json", NULL);
   g_autofree char *missing = g_build_filename (dir, "missing.json", NULL);
