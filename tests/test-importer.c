@@ -565,6 +565,25 @@ test_key_forms (void)
   g_assert_cmpuint (chrono_trace_get_stats (trace)->dropped, ==, 1);
 }
 
+/* A baseTimeNanoseconds on times that are absolute already would carry
+ * them past the 64-bit range: it is left out, and said so. */
+static void
+test_base_time_overflow (void)
+{
+  g_autoptr(ChronoTrace) trace = test_load_json (
+    "{\"baseTimeNanoseconds\": 1775078550000000000, \"traceEvents\": ["
+    "{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":8851138511388202.755,\"dur\":0.3,\"name\":\"a\"}]}");
+  const ChronoLoadStats *stats = chrono_trace_get_stats (trace);
+  gboolean said = FALSE;
+
+  g_assert_cmpint (chrono_trace_get_base_time_ns (trace), ==, 0);
+  g_assert_cmpint (chrono_trace_get_start_ns (trace), ==, G_GINT64_CONSTANT (8851138511388202755));
+  g_assert_cmpint (chrono_trace_get_end_ns (trace), ==, G_GINT64_CONSTANT (8851138511388203055));
+  for (guint i = 0; i < stats->warnings->len; i++)
+    said |= strstr (g_ptr_array_index (stats->warnings, i), "baseTimeNanoseconds") != NULL;
+  g_assert_true (said);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -574,6 +593,7 @@ main (int    argc,
   g_test_add_func ("/importer/unclosed-and-stray", test_unclosed_and_stray);
   g_test_add_func ("/importer/truncated", test_truncated);
   g_test_add_func ("/importer/quirks", test_quirks);
+  g_test_add_func ("/importer/base-time-overflow", test_base_time_overflow);
   g_test_add_func ("/importer/key-forms", test_key_forms);
   g_test_add_func ("/importer/kineto", test_kineto);
   g_test_add_func ("/importer/flows", test_flows);
