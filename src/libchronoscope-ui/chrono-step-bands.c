@@ -6,6 +6,9 @@
 
 #include "chrono-step-bands.h"
 
+/* Narrower steps are not drawn. */
+#define MIN_BAND_PX 4.0
+
 #define STEP_PREFIX "ProfilerStep#"
 
 struct _ChronoStepBands
@@ -193,6 +196,10 @@ chrono_step_bands_paint (ChronoStepBands *self,
       double x0 = round (CLAMP (chrono_viewport_time_to_x (viewport, band->start_ns), -1, width + 1));
       double x1 = round (CLAMP (chrono_viewport_time_to_x (viewport, band->end_ns), -1, width + 1));
 
+      /* Far out, steps a few pixels wide would stripe the whole area and
+       * cost a frame thousands of blended rectangles: they are left out. */
+      if (x1 - x0 < MIN_BAND_PX)
+        continue;
       /* Every other step, counted from the trace's first, so a band
        * keeps its shade while the view moves. */
       if (fill != NULL && i % 2 == 0 && x1 > x0)

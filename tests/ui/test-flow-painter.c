@@ -626,6 +626,12 @@ test_steps (void)
   g_assert_cmpint (pixel_distance (surface, 450, 50, &fill), >, 600);   /* gap */
   g_assert_cmpint (pixel_distance (surface, 550, 50, &fill), ==, 0);    /* step 6 */
   cairo_surface_destroy (surface);
+
+  /* Steps under 4 px wide would stripe the view: none is drawn. */
+  chrono_viewport_set_width_px (viewport, 6);
+  chrono_viewport_show_all (viewport);
+  g_assert_cmpuint (chrono_step_bands_get_visible (steps, viewport, &first), ==, 3);
+  g_assert_null (chrono_step_bands_paint (steps, viewport, HEIGHT, &fill, &fill));
 }
 
 static void
