@@ -346,6 +346,8 @@ tick_cb (gpointer data)
   gint64 now = g_get_monotonic_time ();
 
   ticker->max_gap_us = MAX (ticker->max_gap_us, now - ticker->last_us);
+  if (now - ticker->last_us >= APP_TEST_LONG_GAP_US)
+    ticker->long_gaps++;
   ticker->last_us = now;
   ticker->ticks++;
   return G_SOURCE_CONTINUE;

@@ -96,11 +96,15 @@ guint              app_test_count_color      (cairo_surface_t   *surface,
                                               const GdkRGBA     *color,
                                               int                tolerance);
 
+/* A main loop turn this long is a hiccup a person notices. */
+#define APP_TEST_LONG_GAP_US (100 * 1000)
+
 /* Measures how long the main loop goes without running a 10 ms timer. */
 typedef struct {
   guint  source_id;
   gint64 last_us;
   gint64 max_gap_us;
+  guint  long_gaps;  /* of at least APP_TEST_LONG_GAP_US */
   guint  ticks;
 } AppTestTicker;
 
