@@ -105,6 +105,29 @@ grow (ChronoStringTable *self)
   self->mask = new_mask;
 }
 
+/* After compaction: slots for every string, hashed again. */
+static void
+rebuild_slots (ChronoStringTable *self)
+{
+  self->mask = FIRST_SLOTS - 1;
+  while ((gsize) self->mask < (gsize) self->strings->len * 2)
+    self->mask = self->mask * 2 + 1;
+  self->slots = g_new0 (guint32, (gsize) self->mask + 1);
+  self->slot_hash = g_new (guint32, (gsize) self->mask + 1);
+
+  for (guint32 id = 0; id < self->strings->len; id++)
+    {
+      guint32 h = hash_bytes (g_array_index (self->strings, const char *, id),
+                              g_array_index (self->lengths, guint32, id));
+      guint32 j = h & self->mask;
+
+      while (self->slots[j] != 0)
+        j = (j + 1) & self->mask;
+      self->slots[j] = id + 1;
+      self->slot_hash[j] = h;
+    }
+}
+
 ChronoStringTable *
 chrono_string_table_new (void)
 {
@@ -176,6 +199,8 @@ chrono_string_table_intern (ChronoStringTable *self,
   const char *copy;
   guint32 len32;
 
+  if (G_UNLIKELY (self->slots == NULL))
+    rebuild_slots (self);
   if (find (self, str, len, h, &slot))
     return slot;
 
@@ -219,5 +244,52 @@ chrono_string_table_size (ChronoStringTable *self)
 gsize
 chrono_string_table_bytes (ChronoStringTable *self)
 {
-  return self->bytes + (gsize) (self->mask + 1) * 8 + self->strings->len * 12;
+  gsize slots = self->slots != NULL ? (gsize) (self->mask + 1) * 8 : 0;
+
+  return self->bytes + slots + self->strings->len * 12;
+}
+
+/* A copy of ARRAY without room to grow. */
+static GArray *
+array_fitted (GArray *array,
+              guint   element_size)
+{
+  GArray *fitted = g_array_sized_new (FALSE, FALSE, element_size, array->len);
+
+  g_array_append_vals (fitted, array->data, array->len);
+  g_array_unref (array);
+  return fitted;
+}
+
+void
+chrono_string_table_compact (ChronoStringTable *self)
+{
+  gsize total = 0;
+  char *block, *dst;
+
+  for (guint32 id = 0; id < self->lengths->len; id++)
+    total += g_array_index (self->lengths, guint32, id) + 1;
+
+  block = g_malloc (total);
+  dst = block;
+  for (guint32 id = 0; id < self->strings->len; id++)
+    {
+      const char **str = &g_array_index (self->strings, const char *, id);
+      gsize len = g_array_index (self->lengths, guint32, id) + 1;
+
+      memcpy (dst, *str, len);
+      *str = dst;
+      dst += len;
+    }
+  g_ptr_array_set_size (self->blocks, 0);
+  g_ptr_array_add (self->blocks, block);
+  /* Full: the next intern starts a block of its own. */
+  self->block = block;
+  self->block_size = self->block_used = total;
+  self->bytes = total;
+
+  self->strings = array_fitted (self->strings, sizeof (const char *));
+  self->lengths = array_fitted (self->lengths, sizeof (guint32));
+  g_clear_pointer (&self->slots, g_free);
+  g_clear_pointer (&self->slot_hash, g_free);
 }

@@ -22,6 +22,10 @@ gsize              chrono_string_table_get_len (ChronoStringTable *self,
                                                 guint32            id);
 guint              chrono_string_table_size    (ChronoStringTable *self);
 gsize              chrono_string_table_bytes   (ChronoStringTable *self);
+/* Once a trace is read: every string in one block of its exact size, and
+ * no lookup slots until the next intern builds them again. Pointers from
+ * chrono_string_table_get() taken before are no longer valid. */
+void               chrono_string_table_compact (ChronoStringTable *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ChronoStringTable, chrono_string_table_free)
 

@@ -209,5 +209,6 @@ chrono_trace_merge (ChronoTrace * const *traces,
   if (self->start_ns > self->end_ns)
     self->start_ns = self->end_ns = 0;
   self->format = g_intern_string (format->str);
+  chrono_string_table_compact (self->strings);
   return self;
 }
