@@ -623,7 +623,10 @@ test_sniff (void)
     { "{\"cpu_util\": [], \"trace_events\": []}", CHRONO_NEURON_SYSTEM },
     /* summary-json: one object per profile. */
     { "{\"n_1438\": {\"total_time\": 0.017, \"nc_idx\": 1}}", CHRONO_NEURON_NONE },
-    { "{\"traceEvents\": [], \"summary\": [1]}", CHRONO_NEURON_DEVICE },
+    /* traceEvents makes it a Chrome trace: the sniff stops there rather
+     * than read all the events to look at the keys after them. */
+    { "{\"traceEvents\": [], \"summary\": [1], \"instruction\": []}", CHRONO_NEURON_NONE },
+    { "{\"summary\": [1], \"traceEvents\": []}", CHRONO_NEURON_DEVICE },
     { "{\"traceEvents\": []}", CHRONO_NEURON_NONE },
     { "[{\"ph\": \"X\"}]", CHRONO_NEURON_NONE },
   };

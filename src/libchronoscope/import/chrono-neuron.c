@@ -48,6 +48,9 @@ chrono_neuron_sniff (const guint8 *data,
         return CHRONO_NEURON_DEVICE;
       if (key_in (&key, system_keys))
         return CHRONO_NEURON_SYSTEM;
+      /* A Chrome trace: skipping its events would read the whole file. */
+      if (key.len == 11 && memcmp (key.start, "traceEvents", 11) == 0)
+        break;
       /* "summary" is an array in the device profile; summary-json is a
        * different thing. */
       if (key.len == 7 && memcmp (key.start, "summary", 7) == 0)
