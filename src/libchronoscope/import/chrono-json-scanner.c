@@ -240,6 +240,104 @@ mask32_either (__m128i lo,
 }
 #endif
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define HAVE_AVX2_PATH 1
+
+static gboolean avx2_off;   /* tests run the SSE2 path too */
+
+#define AVX2_TARGET __attribute__ ((target ("avx2,pclmul,popcnt")))
+
+AVX2_TARGET static inline guint64
+mask64 (__m256i lo,
+        __m256i hi,
+        guint8  c)
+{
+  __m256i vc = _mm256_set1_epi8 ((char) c);
+
+  return (guint32) _mm256_movemask_epi8 (_mm256_cmpeq_epi8 (lo, vc)) |
+         (guint64) (guint32) _mm256_movemask_epi8 (_mm256_cmpeq_epi8 (hi, vc)) << 32;
+}
+
+AVX2_TARGET static inline guint64
+mask64_either (__m256i lo,
+               __m256i hi,
+               guint8  c,
+               guint8  d)
+{
+  __m256i vc = _mm256_set1_epi8 ((char) c);
+  __m256i vd = _mm256_set1_epi8 ((char) d);
+
+  return (guint32) _mm256_movemask_epi8 (_mm256_or_si256 (_mm256_cmpeq_epi8 (lo, vc), _mm256_cmpeq_epi8 (lo, vd))) |
+         (guint64) (guint32) _mm256_movemask_epi8 (_mm256_or_si256 (_mm256_cmpeq_epi8 (hi, vc), _mm256_cmpeq_epi8 (hi, vd))) << 32;
+}
+
+/* skip_container's block loop over 64 bytes at a time; the prefix XOR of
+ * the quote bits is one carry-less multiply. FALSE when fewer than 64
+ * bytes are left with the container still open. */
+AVX2_TARGET static gboolean
+skip_blocks_avx2 (const guint8 **pp,
+                  const guint8  *end,
+                  gboolean      *in_string,
+                  gsize         *depth)
+{
+  const guint8 *p = *pp;
+
+  while (p + 64 <= end)
+    {
+      __m256i lo = _mm256_loadu_si256 ((const __m256i *) p);
+      __m256i hi = _mm256_loadu_si256 ((const __m256i *) (p + 32));
+      guint64 quotes, inside, mo, mc, all;
+
+      if (G_UNLIKELY (mask64 (lo, hi, '\\') != 0))
+        {
+          if (walk_bytes (&p, p + 64, in_string, depth))
+            {
+              *pp = p;
+              return TRUE;
+            }
+          continue;
+        }
+      quotes = mask64 (lo, hi, '"');
+      inside = (guint64) _mm_cvtsi128_si64 (_mm_clmulepi64_si128 (_mm_set_epi64x (0, (gint64) quotes),
+                                                                  _mm_set1_epi8 ((char) 0xff), 0));
+      inside ^= *in_string ? G_MAXUINT64 : 0;
+      *in_string = inside >> 63;
+      mo = mask64_either (lo, hi, '{', '[') & ~inside;
+      mc = mask64_either (lo, hi, '}', ']') & ~inside;
+      if (mc == 0)
+        {
+          *depth += __builtin_popcountll (mo);
+          p += 64;
+          continue;
+        }
+      for (all = mo | mc; all != 0; all &= all - 1)
+        {
+          guint64 bit = all & -all;
+
+          if (mo & bit)
+            (*depth)++;
+          else if (--(*depth) == 0)
+            {
+              *pp = p + __builtin_ctzll (bit) + 1;
+              return TRUE;
+            }
+        }
+      p += 64;
+    }
+  *pp = p;
+  return FALSE;
+}
+#endif
+
+void
+chrono_json_scanner_set_avx2 (gboolean enabled)
+{
+#ifdef HAVE_AVX2_PATH
+  avx2_off = !enabled;
+#endif
+}
+
 /* Skips a container by bracket depth, outside strings. Args are full of
  * short strings and brackets ("Input Dims": [[1], [], []]): each 32-byte
  * block's quotes give the bytes inside strings at once, and brackets
@@ -253,6 +351,14 @@ skip_container (ChronoJsonScanner *s)
   gsize depth = 1;
   gboolean in_string = FALSE;
 
+#ifdef HAVE_AVX2_PATH
+  if (!avx2_off && __builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("pclmul") &&
+      __builtin_cpu_supports ("popcnt") && skip_blocks_avx2 (&p, end, &in_string, &depth))
+    {
+      s->p = p;
+      return CHRONO_JSON_OK;
+    }
+#endif
 #ifdef __SSE2__
   while (p + 32 <= end)
     {

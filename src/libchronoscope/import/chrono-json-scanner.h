@@ -150,6 +150,9 @@ chrono_json_next_member (ChronoJsonScanner *s,
  * skipped by matching brackets outside strings; their insides are checked
  * only by json-glib when someone asks for them. */
 ChronoJsonStatus chrono_json_skip_value      (ChronoJsonScanner *s);
+/* Where the processor has AVX2, containers are skipped 64 bytes at a
+ * time; tests turn that off to run the 32-byte SSE2 path as well. */
+void             chrono_json_scanner_set_avx2 (gboolean enabled);
 
 /* Decodes escapes into OUT (cleared first); FALSE on a bad escape. */
 gboolean         chrono_json_unescape        (const ChronoJsonString *str,
