@@ -232,11 +232,7 @@ mask32_either (__m128i lo,
                guint8  c,
                guint8  d)
 {
-  __m128i vc = _mm_set1_epi8 ((char) c);
-  __m128i vd = _mm_set1_epi8 ((char) d);
-
-  return (guint32) _mm_movemask_epi8 (_mm_or_si128 (_mm_cmpeq_epi8 (lo, vc), _mm_cmpeq_epi8 (lo, vd))) |
-         (guint32) _mm_movemask_epi8 (_mm_or_si128 (_mm_cmpeq_epi8 (hi, vc), _mm_cmpeq_epi8 (hi, vd))) << 16;
+  return mask32 (lo, hi, c) | mask32 (lo, hi, d);
 }
 #endif
 
@@ -265,11 +261,7 @@ mask64_either (__m256i lo,
                guint8  c,
                guint8  d)
 {
-  __m256i vc = _mm256_set1_epi8 ((char) c);
-  __m256i vd = _mm256_set1_epi8 ((char) d);
-
-  return (guint32) _mm256_movemask_epi8 (_mm256_or_si256 (_mm256_cmpeq_epi8 (lo, vc), _mm256_cmpeq_epi8 (lo, vd))) |
-         (guint64) (guint32) _mm256_movemask_epi8 (_mm256_or_si256 (_mm256_cmpeq_epi8 (hi, vc), _mm256_cmpeq_epi8 (hi, vd))) << 32;
+  return mask64 (lo, hi, c) | mask64 (lo, hi, d);
 }
 
 /* skip_container's block loop over 64 bytes at a time; the prefix XOR of
