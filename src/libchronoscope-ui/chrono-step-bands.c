@@ -111,7 +111,7 @@ chrono_step_bands_new (ChronoTrace *trace)
     if (is_step (track, i, named))
       {
         ChronoStepBand band = {
-          track->start[i], track->start[i] + track->dur[i], { best, i }, track->name_id[i]
+          track->start[i], chrono_track_get_end (track, i), { best, i }, track->name_id[i]
         };
 
         g_array_append_val (self->bands, band);

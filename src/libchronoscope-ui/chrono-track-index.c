@@ -59,7 +59,7 @@ static inline gint64
 span_end (const ChronoTrack *t,
           guint32            i)
 {
-  return t->start[i] + t->dur[i];
+  return chrono_track_get_end (t, i);
 }
 
 /* Spans count by their duration, plus one so zero-length ones count. */
@@ -67,7 +67,7 @@ static inline gint64
 span_weight (const ChronoTrack *t,
              guint32            i)
 {
-  return MAX (t->dur[i], 0) + 1;
+  return MAX (chrono_track_get_dur (t, i), 0) + 1;
 }
 
 static inline guint
@@ -694,7 +694,7 @@ consider (Hit        *hit,
           double      x)
 {
   double distance = MAX (0.0, MAX (start_x (w, p) - x, x - end_x (w, p)));
-  gint64 dur = w->self->track->dur[w->order[p]];
+  gint64 dur = chrono_track_get_dur (w->self->track, w->order[p]);
 
   if (distance > CHRONO_TRACK_INDEX_HIT_SLOP_PX)
     return;

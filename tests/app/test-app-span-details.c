@@ -93,7 +93,7 @@ test_select_and_follow (void)
   g_assert_cmpuint (shown.index, ==, launcher.index);
 
   track = chrono_trace_get_track (trace, launcher.track);
-  duration = chrono_format_duration (track->dur[launcher.index]);
+  duration = chrono_format_duration (chrono_track_get_dur (track, launcher.index));
   g_assert_nonnull (app_test_find_label (GTK_WIDGET (details), "cudaLaunchKernel"));
   g_assert_nonnull (app_test_find_label (GTK_WIDGET (details), duration));
   g_assert_nonnull (app_test_find_label (GTK_WIDGET (details), "correlation"));
@@ -114,7 +114,7 @@ test_select_and_follow (void)
   viewport = chrono_timeline_get_viewport (timeline);
   g_assert_cmpint (chrono_viewport_get_start_ns (viewport), <=, track->start[selected.index]);
   g_assert_cmpint (chrono_viewport_get_end_ns (viewport), >=,
-                   track->start[selected.index] + track->dur[selected.index]);
+                   chrono_track_get_end (track, selected.index));
   g_assert_cmpfloat (chrono_viewport_get_duration (viewport), <,
                      (double) (chrono_trace_get_end_ns (trace) - chrono_trace_get_start_ns (trace)));
   /* The pane follows, and links back. */

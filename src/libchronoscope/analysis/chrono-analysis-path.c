@@ -174,7 +174,7 @@ walk (Walk    *w,
           if (it->launch_start != G_MININT64 && it->launch_start < it->start)
             {
               const ChronoTrack *lt = chrono_trace_get_track (data->trace, it->launch_track);
-              launch_end = MIN (lt->start[it->launch_index] + lt->dur[it->launch_index], it->start);
+              launch_end = MIN (chrono_track_get_end (lt, it->launch_index), it->start);
             }
           dep = latest_dep (data, it, &dep_device, &dep_item);
           if (dep == NULL)

@@ -720,7 +720,7 @@ rule_data_loading (Ctx            *c,
             continue;
           name = chrono_trace_get_string (trace, t->name_id[k]);
           if (strstr (name, "DataLoader") != NULL || strstr (name, "dataloader") != NULL)
-            loading += t->dur[k];
+            loading += chrono_track_get_dur (t, k);
         }
       if (step <= 0 || loading * 100 <= step * (gint64) c->th->data_loading_percent)
         continue;
@@ -936,8 +936,8 @@ rule_small_copies (Ctx            *c,
           if (items[k].cls != CHRONO_WORK_MEMCPY)
             continue;
           t = chrono_trace_get_track (trace, items[k].track);
-          if (!chrono_analysis_arg_number (trace, t->args_off[items[k].index], "\"bytes\"", &size) &&
-              !chrono_analysis_arg_number (trace, t->args_off[items[k].index], "\"transfer_size\"", &size))
+          if (!chrono_analysis_arg_number (trace, chrono_track_get_args (t, items[k].index), "\"bytes\"", &size) &&
+              !chrono_analysis_arg_number (trace, chrono_track_get_args (t, items[k].index), "\"transfer_size\"", &size))
             continue;
           if (size > c->th->small_dma_max_bytes)
             continue;
@@ -1049,7 +1049,7 @@ rule_low_occupancy (Ctx            *c,
           gdouble occ;
 
           if (it->cls != CHRONO_WORK_COMPUTE ||
-              !chrono_analysis_arg_number (trace, t->args_off[it->index], "\"est. achieved occupancy %\"", &occ) ||
+              !chrono_analysis_arg_number (trace, chrono_track_get_args (t, it->index), "\"est. achieved occupancy %\"", &occ) ||
               occ >= c->th->low_occupancy_percent)
             continue;
           n++;
