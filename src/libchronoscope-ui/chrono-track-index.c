@@ -55,19 +55,13 @@ struct _ChronoTrackIndex
 
 G_DEFINE_FINAL_TYPE (ChronoTrackIndex, chrono_track_index, G_TYPE_OBJECT)
 
+/* Spans count by their duration, plus one so zero-length ones count: the
+ * span at position P of BOUNDS (starts and ends). */
 static inline gint64
-span_end (const ChronoTrack *t,
-          guint32            i)
+bounds_weight (const gint64 *bounds,
+               guint32       p)
 {
-  return chrono_track_get_end (t, i);
-}
-
-/* Spans count by their duration, plus one so zero-length ones count. */
-static inline gint64
-span_weight (const ChronoTrack *t,
-             guint32            i)
-{
-  return MAX (chrono_track_get_dur (t, i), 0) + 1;
+  return MAX (bounds[2 * p + 1] - bounds[2 * p], 0) + 1;
 }
 
 static inline guint
@@ -129,14 +123,15 @@ build_rows (ChronoTrackIndex *self)
     {
       guint r = span_row (self, i);
       Row *rw = &self->rows[r];
+      gint64 end = chrono_track_get_end (t, i);
 
       self->bounds[2 * (rw->first + fill[r])] = t->start[i];
-      self->bounds[2 * (rw->first + fill[r]) + 1] = span_end (t, i);
+      self->bounds[2 * (rw->first + fill[r]) + 1] = end;
       self->kinds[rw->first + fill[r]] = t->kind[i];
       self->order[rw->first + fill[r]++] = i;
       if (t->start[i] < last_end[r])
         rw->overlaps = TRUE;
-      last_end[r] = MAX (last_end[r], span_end (t, i));
+      last_end[r] = MAX (last_end[r], end);
     }
 }
 
@@ -150,7 +145,6 @@ n_blocks_at (guint32 n_spans,
 static void
 build_pyramid (ChronoTrackIndex *self)
 {
-  const ChronoTrack *t = self->track;
   g_autofree gint64 *weights = NULL;
   guint32 max_base_blocks = 0;
   gsize block = 0;
@@ -186,7 +180,9 @@ build_pyramid (ChronoTrackIndex *self)
   for (guint r = 0; r < self->n_rows; r++)
     {
       const Row *rw = &self->rows[r];
-      const guint32 *order = self->order + rw->first;
+      /* The row's spans in order, as build_rows() laid them out. */
+      const gint64 *bounds = self->bounds + 2 * (gsize) rw->first;
+      const guint8 *kinds = self->kinds + rw->first;
 
       for (guint level = 0; level < rw->n_levels; level++)
         {
@@ -206,10 +202,8 @@ build_pyramid (ChronoTrackIndex *self)
                   memset (w, 0, sizeof (gint64) * CHRONO_N_KINDS);
                   for (guint32 p = b << BASE_LEVEL; p < p_end; p++)
                     {
-                      guint32 i = order[p];
-
-                      w[t->kind[i]] += span_weight (t, i);
-                      end = MAX (end, span_end (t, i));
+                      w[kinds[p]] += bounds_weight (bounds, p);
+                      end = MAX (end, bounds[2 * p + 1]);
                     }
                 }
               else
@@ -461,14 +455,6 @@ first_starting_after (const Walk *w,
   return lo;
 }
 
-/* span_weight() of the span at position P. */
-static inline gint64
-position_weight (const Walk *w,
-                 guint32     p)
-{
-  return MAX (w->bounds[2 * p + 1] - w->bounds[2 * p], 0) + 1;
-}
-
 static void
 flush_run (Walk *w)
 {
@@ -494,7 +480,7 @@ start_run (Walk   *w,
   w->run.span = w->order[p];
   w->run_end = w->bounds[2 * p + 1];
   memset (w->weights, 0, sizeof w->weights);
-  w->weights[w->kinds[p]] = position_weight (w, p);
+  w->weights[w->kinds[p]] = bounds_weight (w->bounds, p);
 }
 
 static void
@@ -657,7 +643,7 @@ chrono_track_index_walk_row (ChronoTrackIndex  *self,
         }
 
       if (w.in_run && chrono_track_index_joins_run (w.run.x1, x0))
-        extend_run (&w, 1, w.bounds[2 * p + 1], w.kinds[p], position_weight (&w, p));
+        extend_run (&w, 1, w.bounds[2 * p + 1], w.kinds[p], bounds_weight (w.bounds, p));
       else
         start_run (&w, p, x0, x1);
       p++;

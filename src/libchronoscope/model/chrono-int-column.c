@@ -4,110 +4,93 @@
  */
 #include "chrono-int-column.h"
 
-/* The input of narrowing: 64-bit values, or 32-bit ids. */
-typedef struct {
-  const gint64  *v64;
-  const guint32 *v32;
-} Values;
+/* The range of the values but -1; LO > HI when there are none. The input
+ * is 64-bit values or 32-bit ids: one loop for each, so that neither
+ * tests which on every value. */
+#define SCAN_RANGE(values, n, lo, hi)            \
+  G_STMT_START {                                 \
+    for (guint32 i_ = 0; i_ < (n); i_++)         \
+      {                                          \
+        gint64 v_ = (gint64) (values)[i_];       \
+        if (v_ != -1)                            \
+          {                                      \
+            (lo) = MIN ((lo), v_);               \
+            (hi) = MAX ((hi), v_);               \
+          }                                      \
+      }                                          \
+  } G_STMT_END
 
-static inline gint64
-value_at (Values   values,
-          guint32  i)
-{
-  return values.v64 != NULL ? values.v64[i] : (gint64) values.v32[i];
-}
+/* Each value as BASE plus a delta of TYPE, -1 as the all-ones delta. */
+#define STORE_DELTAS(type, out, values, n, base)                                  \
+  G_STMT_START {                                                                  \
+    type *o_ = (out);                                                             \
+    for (guint32 i_ = 0; i_ < (n); i_++)                                          \
+      {                                                                           \
+        gint64 v_ = (gint64) (values)[i_];                                        \
+        o_[i_] = v_ == -1 ? (type) -1 : (type) ((guint64) v_ - (guint64) (base)); \
+      }                                                                           \
+  } G_STMT_END
 
-/* The narrowest width at which every value but -1 is BASE plus a delta
+/* The narrowest width at which every value in LO..HI is BASE plus a delta
  * below the all-ones sentinel. */
-static guint8
-pick_width (Values   values,
-            guint32  n,
-            gint64  *base)
+static void
+choose_width (ChronoIntColumn *column,
+              gint64           lo,
+              gint64           hi)
 {
-  gint64 lo = G_MAXINT64;
-  gint64 hi = G_MININT64;
-  guint64 range;
+  /* Unsigned: the difference of any two gint64 fits. */
+  guint64 range = (guint64) hi - (guint64) lo;
 
-  for (guint32 i = 0; i < n; i++)
-    {
-      gint64 v = value_at (values, i);
-
-      if (v != -1)
-        {
-          lo = MIN (lo, v);
-          hi = MAX (hi, v);
-        }
-    }
+  column->base = lo;
   if (lo > hi)
     {
       /* Only sentinels, or nothing. */
-      *base = 0;
-      return 2;
+      column->base = 0;
+      column->width = 2;
     }
-  /* Unsigned: the difference of any two gint64 fits. */
-  range = (guint64) hi - (guint64) lo;
-  *base = lo;
-  if (range < G_MAXUINT16)
-    return 2;
-  if (range < G_MAXUINT32)
-    return 4;
-  *base = 0;
-  return 8;
-}
-
-#define STORE_DELTAS(type, out, values, n, base)                              \
-  G_STMT_START {                                                              \
-    type *o_ = (out);                                                         \
-    for (guint32 i_ = 0; i_ < (n); i_++)                                      \
-      {                                                                       \
-        gint64 v_ = value_at ((values), i_);                                  \
-        o_[i_] = v_ == -1 ? (type) -1 : (type) ((guint64) v_ - (guint64) (base)); \
-      }                                                                       \
-  } G_STMT_END
-
-/* Stores VALUES at the width and base chosen for them. */
-static void
-store (ChronoIntColumn *column,
-       Values           values,
-       guint32          n)
-{
-  switch (column->width)
+  else if (range < G_MAXUINT16)
+    column->width = 2;
+  else if (range < G_MAXUINT32)
+    column->width = 4;
+  else
     {
-    case 2:
-      column->data = g_new (guint16, MAX (n, 1));
-      STORE_DELTAS (guint16, column->data, values, n, column->base);
-      break;
-    case 4:
-      column->data = g_new (guint32, MAX (n, 1));
-      STORE_DELTAS (guint32, column->data, values, n, column->base);
-      break;
-    default:
-      column->data = g_new (gint64, MAX (n, 1));
-      STORE_DELTAS (gint64, column->data, values, n, column->base);
-      break;
+      column->base = 0;
+      column->width = 8;
     }
 }
+
+/* VALUES at the width and base chosen for them, in a new allocation. */
+#define STORE(column, values, n)                                                   \
+  G_STMT_START {                                                                   \
+    (column)->data = g_malloc (MAX ((n), 1) * (gsize) (column)->width);            \
+    if ((column)->width == 2)                                                      \
+      STORE_DELTAS (guint16, (column)->data, (values), (n), (column)->base);       \
+    else if ((column)->width == 4)                                                 \
+      STORE_DELTAS (guint32, (column)->data, (values), (n), (column)->base);       \
+    else                                                                           \
+      STORE_DELTAS (gint64, (column)->data, (values), (n), 0);                     \
+  } G_STMT_END
 
 void
 chrono_int_column_take (ChronoIntColumn *column,
                         gint64          *values,
                         guint32          n)
 {
-  Values in = { values, NULL };
+  gint64 lo = G_MAXINT64;
+  gint64 hi = G_MININT64;
 
-  column->data = NULL;
-  column->base = 0;
-  column->width = 0;
+  *column = (ChronoIntColumn) { NULL, 0, 0 };
   if (values == NULL)
     return;
-  column->width = pick_width (in, n, &column->base);
+  SCAN_RANGE (values, n, lo, hi);
+  choose_width (column, lo, hi);
   if (column->width == 8)
     {
       /* Kept as they are; growable arrays have spare room at the end. */
       column->data = g_renew (gint64, values, MAX (n, 1));
       return;
     }
-  store (column, in, n);
+  STORE (column, values, n);
   g_free (values);
 }
 
@@ -116,15 +99,15 @@ chrono_int_column_take_ids (ChronoIntColumn *column,
                             guint32         *ids,
                             guint32          n)
 {
-  Values in = { NULL, ids };
+  gint64 lo = G_MAXINT64;
+  gint64 hi = G_MININT64;
 
-  column->data = NULL;
-  column->base = 0;
-  column->width = 0;
+  *column = (ChronoIntColumn) { NULL, 0, 0 };
   if (ids == NULL)
     return;
-  column->width = pick_width (in, n, &column->base);
-  store (column, in, n);
+  SCAN_RANGE (ids, n, lo, hi);
+  choose_width (column, lo, hi);
+  STORE (column, ids, n);
   g_free (ids);
 }
 
