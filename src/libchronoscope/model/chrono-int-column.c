@@ -4,22 +4,6 @@
  */
 #include "chrono-int-column.h"
 
-/* The range of the values but -1; LO > HI when there are none. The input
- * is 64-bit values or 32-bit ids: one loop for each, so that neither
- * tests which on every value. */
-#define SCAN_RANGE(values, n, lo, hi)            \
-  G_STMT_START {                                 \
-    for (guint32 i_ = 0; i_ < (n); i_++)         \
-      {                                          \
-        gint64 v_ = (gint64) (values)[i_];       \
-        if (v_ != -1)                            \
-          {                                      \
-            (lo) = MIN ((lo), v_);               \
-            (hi) = MAX ((hi), v_);               \
-          }                                      \
-      }                                          \
-  } G_STMT_END
-
 /* Each value as BASE plus a delta of TYPE, -1 as the all-ones delta. */
 #define STORE_DELTAS(type, out, values, n, base)                                  \
   G_STMT_START {                                                                  \
@@ -59,6 +43,25 @@ choose_width (ChronoIntColumn *column,
     }
 }
 
+/* Chooses the width for VALUES: their range, -1 left out, as 64-bit
+ * values or 32-bit ids (one loop for each, so that neither tests which on
+ * every value). */
+#define CHOOSE_WIDTH(column, values, n)          \
+  G_STMT_START {                                 \
+    gint64 lo_ = G_MAXINT64;                     \
+    gint64 hi_ = G_MININT64;                     \
+    for (guint32 i_ = 0; i_ < (n); i_++)         \
+      {                                          \
+        gint64 v_ = (gint64) (values)[i_];       \
+        if (v_ != -1)                            \
+          {                                      \
+            lo_ = MIN (lo_, v_);                 \
+            hi_ = MAX (hi_, v_);                 \
+          }                                      \
+      }                                          \
+    choose_width ((column), lo_, hi_);           \
+  } G_STMT_END
+
 /* VALUES at the width and base chosen for them, in a new allocation. */
 #define STORE(column, values, n)                                                   \
   G_STMT_START {                                                                   \
@@ -76,14 +79,10 @@ chrono_int_column_take (ChronoIntColumn *column,
                         gint64          *values,
                         guint32          n)
 {
-  gint64 lo = G_MAXINT64;
-  gint64 hi = G_MININT64;
-
   *column = (ChronoIntColumn) { NULL, 0, 0 };
   if (values == NULL)
     return;
-  SCAN_RANGE (values, n, lo, hi);
-  choose_width (column, lo, hi);
+  CHOOSE_WIDTH (column, values, n);
   if (column->width == 8)
     {
       /* Kept as they are; growable arrays have spare room at the end. */
@@ -99,14 +98,10 @@ chrono_int_column_take_ids (ChronoIntColumn *column,
                             guint32         *ids,
                             guint32          n)
 {
-  gint64 lo = G_MAXINT64;
-  gint64 hi = G_MININT64;
-
   *column = (ChronoIntColumn) { NULL, 0, 0 };
   if (ids == NULL)
     return;
-  SCAN_RANGE (ids, n, lo, hi);
-  choose_width (column, lo, hi);
+  CHOOSE_WIDTH (column, ids, n);
   STORE (column, ids, n);
   g_free (ids);
 }
