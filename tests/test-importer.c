@@ -33,7 +33,7 @@ span_named (ChronoTrace       *trace,
             const char        *name)
 {
   for (guint32 i = 0; i < t->n_spans; i++)
-    if (g_str_equal (chrono_trace_get_string (trace, t->name_id[i]), name))
+    if (g_str_equal (chrono_trace_get_string (trace, chrono_track_get_name (t, i)), name))
       return i;
   g_assert_not_reached ();
 }
@@ -141,7 +141,7 @@ test_quirks (void)
   g_autoptr(GPtrArray) members = NULL;
   g_autoptr(JsonNode) args = NULL;
 
-  g_assert_cmpstr (chrono_trace_get_string (trace, spans->name_id[0]), ==, "tab\there");
+  g_assert_cmpstr (chrono_trace_get_string (trace, chrono_track_get_name (spans, 0)), ==, "tab\there");
   g_assert_cmpint (spans->start[0], ==, 5000);
   g_assert_cmpint (t->n_spans, ==, 2);
   g_assert_cmpint (t->start[a], ==, G_GINT64_CONSTANT (1712195495406752800));
@@ -261,8 +261,8 @@ test_flows (void)
       const ChronoTrack *from = chrono_trace_get_track (trace, f->from.track);
       const ChronoTrack *to = chrono_trace_get_track (trace, f->to.track);
 
-      g_assert_cmpstr (chrono_trace_get_string (trace, from->name_id[f->from.index]), ==, expected[i][0]);
-      g_assert_cmpstr (chrono_trace_get_string (trace, to->name_id[f->to.index]), ==, expected[i][1]);
+      g_assert_cmpstr (chrono_trace_get_string (trace, chrono_track_get_name (from, f->from.index)), ==, expected[i][0]);
+      g_assert_cmpstr (chrono_trace_get_string (trace, chrono_track_get_name (to, f->to.index)), ==, expected[i][1]);
       g_assert_cmpint (f->type, ==, i < 2 ? CHRONO_FLOW_V1 : CHRONO_FLOW_V2);
     }
 }
@@ -391,7 +391,7 @@ dump_trace (ChronoTrace *trace)
         {
           ADD (t->start[j]);
           ADD (chrono_track_get_dur (t, j));
-          ADD_STR (t->name_id[j]);
+          ADD_STR (chrono_track_get_name (t, j));
           ADD_STR (chrono_track_get_cat (t, j));
           ADD ((gint64) chrono_track_get_args (t, j));
           ADD (t->depth[j]);
@@ -403,7 +403,7 @@ dump_trace (ChronoTrace *trace)
       for (guint32 j = 0; j < t->n_instants; j++)
         {
           ADD (t->inst_ts[j]);
-          ADD_STR (t->inst_name[j]);
+          ADD_STR (chrono_track_get_inst_name (t, j));
         }
       for (guint32 j = 0; j < t->n_samples; j++)
         {

@@ -256,9 +256,11 @@ check_trace (ChronoTrace *trace,
       const ChronoTrack *track = chrono_trace_get_track (trace, t);
 
       check_track_column (&track->dur, track->n_spans);
+      check_track_column (&track->name_id, track->n_spans);
       check_track_column (&track->cat_id, track->n_spans);
       check_track_column (&track->args_off, track->n_spans);
       check_track_column (&track->correlation, track->n_spans);
+      check_track_column (&track->inst_name, track->n_instants);
       check_track_column (&track->inst_cat, track->n_instants);
       check_track_column (&track->inst_args_off, track->n_instants);
       if (track->n_spans > 0)
@@ -267,10 +269,11 @@ check_trace (ChronoTrace *trace,
         g_assert_cmpint (chrono_track_get_dur (track, i), >=, 0);
 
       spans += track->n_spans;
-      narrow_bytes += column_bytes (&track->dur, track->n_spans) + column_bytes (&track->cat_id, track->n_spans) +
+      narrow_bytes += column_bytes (&track->dur, track->n_spans) + column_bytes (&track->name_id, track->n_spans) +
+                      column_bytes (&track->cat_id, track->n_spans) +
                       column_bytes (&track->args_off, track->n_spans) +
                       column_bytes (&track->correlation, track->n_spans);
-      wide_bytes += (gsize) track->n_spans * (8 + 4 + 8 + (track->correlation.data ? 8 : 0));
+      wide_bytes += (gsize) track->n_spans * (8 + 4 + 4 + 8 + (track->correlation.data ? 8 : 0));
     }
   g_test_message ("%s: %" G_GUINT64_FORMAT " spans, narrowed columns %.1f bytes per span instead of %.1f", name,
                   spans, spans ? (double) narrow_bytes / spans : 0.0, spans ? (double) wide_bytes / spans : 0.0);
@@ -301,7 +304,7 @@ test_real_traces (void)
     g_assert_cmpuint (n, >, 0);
 }
 
-/* Merging re-maps categories and tags args offsets: the columns stay
+/* Merging re-maps names and categories and tags args offsets: the columns stay
  * narrow and every value lands where the single-file load had it. */
 static void
 test_real_merge (void)
@@ -338,6 +341,8 @@ test_real_merge (void)
 
           g_assert_cmpint (chrono_track_get_dur (x, i), ==, chrono_track_get_dur (y, i));
           g_assert_cmpint (chrono_track_get_correlation (x, i), ==, chrono_track_get_correlation (y, i));
+          g_assert_cmpstr (chrono_trace_get_string (single, chrono_track_get_name (x, i)), ==,
+                           chrono_trace_get_string (merged, chrono_track_get_name (y, i)));
           g_assert_cmpstr (chrono_trace_get_string (single, chrono_track_get_cat (x, i)), ==,
                            chrono_trace_get_string (merged, chrono_track_get_cat (y, i)));
           if (ax == CHRONO_NO_ARGS)
@@ -346,8 +351,12 @@ test_real_merge (void)
             g_assert_cmpuint (ay, ==, ax | ((guint64) second << 56));
         }
       for (guint32 i = 0; i < x->n_instants; i++)
-        g_assert_cmpstr (chrono_trace_get_string (single, chrono_track_get_inst_cat (x, i)), ==,
-                         chrono_trace_get_string (merged, chrono_track_get_inst_cat (y, i)));
+        {
+          g_assert_cmpstr (chrono_trace_get_string (single, chrono_track_get_inst_name (x, i)), ==,
+                           chrono_trace_get_string (merged, chrono_track_get_inst_name (y, i)));
+          g_assert_cmpstr (chrono_trace_get_string (single, chrono_track_get_inst_cat (x, i)), ==,
+                           chrono_trace_get_string (merged, chrono_track_get_inst_cat (y, i)));
+        }
     }
 }
 

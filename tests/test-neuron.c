@@ -416,8 +416,8 @@ test_merge_ranks (void)
           const char *rx = chrono_trace_get_raw_value (tb, chrono_track_get_args (x, 0), &lx);
           const char *ry = chrono_trace_get_raw_value (merged, chrono_track_get_args (y, 0), &ly);
 
-          g_assert_cmpstr (chrono_trace_get_string (tb, x->name_id[0]), ==,
-                           chrono_trace_get_string (merged, y->name_id[0]));
+          g_assert_cmpstr (chrono_trace_get_string (tb, chrono_track_get_name (x, 0)), ==,
+                           chrono_trace_get_string (merged, chrono_track_get_name (y, 0)));
           g_assert_cmpint (x->start[0], ==, y->start[0]);
           g_assert_true ((rx == NULL) == (ry == NULL));
           if (rx)

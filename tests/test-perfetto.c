@@ -32,7 +32,7 @@ span_name (ChronoTrace       *trace,
            const ChronoTrack *t,
            guint              i)
 {
-  return chrono_trace_get_string (trace, t->name_id[i]);
+  return chrono_trace_get_string (trace, chrono_track_get_name (t, i));
 }
 
 static gboolean
@@ -260,8 +260,8 @@ test_interning (void)
   g_assert_cmpstr (chrono_trace_get_string (trace, chrono_track_get_cat (track, 0)), ==, "cat-a");
   g_assert_cmpint (chrono_track_get_dur (track, 0), ==, 100);
   g_assert_cmpuint (track->n_instants, ==, 2);
-  g_assert_cmpstr (chrono_trace_get_string (trace, track->inst_name[0]), ==, "second name");
-  g_assert_cmpstr (chrono_trace_get_string (trace, track->inst_name[1]), ==, "inline");
+  g_assert_cmpstr (chrono_trace_get_string (trace, chrono_track_get_inst_name (track, 0)), ==, "second name");
+  g_assert_cmpstr (chrono_trace_get_string (trace, chrono_track_get_inst_name (track, 1)), ==, "inline");
   g_assert_true (has_warning (trace, "1 packets were skipped"));
   g_assert_true (has_warning (trace, "lost data 1 times"));
 }

@@ -115,7 +115,7 @@ test_count_name_matches (ChronoTrace    *trace,
         continue;
       for (guint32 i = 0; i < track->n_spans; i++)
         {
-          g_autofree char *name = g_utf8_casefold (chrono_trace_get_string (trace, track->name_id[i]), -1);
+          g_autofree char *name = g_utf8_casefold (chrono_trace_get_string (trace, chrono_track_get_name (track, i)), -1);
 
           n += strstr (name, needle) != NULL;
         }

@@ -53,7 +53,7 @@ get_span_name (ChronoTrace   *trace,
 {
   const ChronoTrack *track = chrono_trace_get_track (trace, span.track);
 
-  return chrono_trace_get_string (trace, track->name_id[span.index]);
+  return chrono_trace_get_string (trace, chrono_track_get_name (track, span.index));
 }
 
 static void

@@ -175,7 +175,7 @@ get_node_name (ChronoGraphView       *self,
 {
   ChronoTrace *trace = chrono_analysis_get_trace (self->analysis, node->ref.trace);
 
-  return chrono_trace_get_string (trace, get_node_track (self, node)->name_id[node->ref.span.index]);
+  return chrono_trace_get_string (trace, chrono_track_get_name (get_node_track (self, node), node->ref.span.index));
 }
 
 static void

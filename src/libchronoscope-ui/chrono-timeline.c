@@ -1203,7 +1203,7 @@ chrono_timeline_query_tooltip (GtkWidget  *widget,
   duration = chrono_format_duration (chrono_track_get_dur (track, span.index));
   /* Translators: a span's tooltip: its name, then its duration and kind */
   markup = g_markup_printf_escaped (_("<b>%s</b>\n%s · %s"),
-                                    chrono_trace_get_string (self->trace, track->name_id[span.index]),
+                                    chrono_trace_get_string (self->trace, chrono_track_get_name (track, span.index)),
                                     duration,
                                     chrono_kind_to_string (track->kind[span.index]));
   gtk_tooltip_set_markup (tooltip, markup);

@@ -63,7 +63,7 @@ check_track (ChronoTrace       *trace,
 
   if (track->n_spans > 0)
     {
-      CHECK (track->start && track->dur.data && track->name_id && track->depth &&
+      CHECK (track->start && track->dur.data && track->name_id.data && track->depth &&
              track->lane && track->kind && track->flags,
              "track %u: %u spans but a column is NULL", t, track->n_spans);
       CHECK (n_lanes > 0, "track %u: %u spans in no lane", t, track->n_spans);
@@ -91,7 +91,7 @@ check_track (ChronoTrace       *trace,
       CHECK (depth <= track->max_depth, "track %u span %u: depth %u > max_depth %u",
              t, i, depth, track->max_depth);
       CHECK (track->kind[i] < CHRONO_N_KINDS, "track %u span %u: kind %u", t, i, track->kind[i]);
-      check_string (trace, n_strings, track->name_id[i], "span name");
+      check_string (trace, n_strings, chrono_track_get_name (track, i), "span name");
       if (track->cat_id.data)
         check_string (trace, n_strings, chrono_track_get_cat (track, i), "span category");
 
@@ -127,7 +127,7 @@ check_track (ChronoTrace       *trace,
 
   for (guint32 i = 0; i < track->n_instants; i++)
     {
-      check_string (trace, n_strings, track->inst_name[i], "instant name");
+      check_string (trace, n_strings, chrono_track_get_inst_name (track, i), "instant name");
       if (track->inst_cat.data)
         check_string (trace, n_strings, chrono_track_get_inst_cat (track, i), "instant category");
     }

@@ -876,7 +876,7 @@ test_real_trace (void)
               /* Wide, on screen, and the only one there in its row. */
               if (x1 - x0 < 6 || x0 < 0 || x1 > width || (pass == 0 && i != longest))
                 continue;
-              chrono_palette_span_color (t->kind[i], chrono_trace_get_string (trace, t->name_id[i]),
+              chrono_palette_span_color (t->kind[i], chrono_trace_get_string (trace, chrono_track_get_name (t, i)),
                                          FALSE, &color);
               assert_pixel (surface, (x0 + x1) / 2,
                             chrono_track_index_get_span_row (index, i) * ROW_HEIGHT + 1, &color);

@@ -288,7 +288,7 @@ collect_host (ChronoRankData *data)
             }
           else if (t->kind[i] == CHRONO_KIND_RUNTIME || t->kind[i] == CHRONO_KIND_DRIVER)
             {
-              guint32 name = t->name_id[i];
+              guint32 name = chrono_track_get_name (t, i);
               ChronoSyncWait w = { ti, i, start, end, -1, 0 };
 
               if (is_sync[name] == 0)
@@ -430,7 +430,7 @@ collect_event_waits (ChronoRankData *data)
           gdouble v;
 
           if (t->kind[i] != CHRONO_KIND_SYNC ||
-              strcmp (chrono_trace_get_string (trace, t->name_id[i]), "Stream Wait Event") != 0)
+              strcmp (chrono_trace_get_string (trace, chrono_track_get_name (t, i)), "Stream Wait Event") != 0)
             continue;
           if (!chrono_analysis_arg_number (trace, chrono_track_get_args (t, i), "\"wait_on_cuda_event_record_corr_id\"", &v) || v < 0)
             continue;

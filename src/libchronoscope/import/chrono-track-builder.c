@@ -54,9 +54,11 @@ chrono_track_builder_free (ChronoTrackBuilder *self)
   if (self == NULL)
     return;
   g_free (self->dur);
+  g_free (self->name_id);
   g_free (self->cat);
   g_free (self->args_off);
   g_free (self->correlation);
+  g_free (self->inst_name);
   g_free (self->inst_cat);
   g_free (self->inst_args_off);
   chrono_track_clear (&self->track);
@@ -95,7 +97,7 @@ chrono_track_builder_add_span (ChronoTrackBuilder *self,
 
       t->start = g_renew (gint64, t->start, cap);
       self->dur = g_renew (gint64, self->dur, cap);
-      t->name_id = g_renew (guint32, t->name_id, cap);
+      self->name_id = g_renew (guint32, self->name_id, cap);
       self->cat = g_renew (guint32, self->cat, cap);
       self->args_off = g_renew (guint64, self->args_off, cap);
       t->kind = g_renew (guint8, t->kind, cap);
@@ -106,7 +108,7 @@ chrono_track_builder_add_span (ChronoTrackBuilder *self,
     }
   t->start[i] = start;
   self->dur[i] = dur;
-  t->name_id[i] = name;
+  self->name_id[i] = name;
   self->cat[i] = cat;
   self->args_off[i] = args_off;
   t->kind[i] = kind;
@@ -156,13 +158,13 @@ chrono_track_builder_add_instant (ChronoTrackBuilder *self,
       guint32 cap = grow_capacity (self->cap_instants);
 
       t->inst_ts = g_renew (gint64, t->inst_ts, cap);
-      t->inst_name = g_renew (guint32, t->inst_name, cap);
+      self->inst_name = g_renew (guint32, self->inst_name, cap);
       self->inst_cat = g_renew (guint32, self->inst_cat, cap);
       self->inst_args_off = g_renew (guint64, self->inst_args_off, cap);
       self->cap_instants = cap;
     }
   t->inst_ts[i] = ts;
-  t->inst_name[i] = name;
+  self->inst_name[i] = name;
   self->inst_cat[i] = cat;
   self->inst_args_off[i] = args_off;
   t->n_instants = i + 1;
@@ -201,13 +203,13 @@ chrono_track_builder_append (ChronoTrackBuilder       *self,
   for (guint32 i = 0; i < t->n_spans; i++)
     {
       guint32 index = chrono_track_builder_add_span (self, t->start[i], src->dur[i],
-                                                     strings[t->name_id[i]], strings[src->cat[i]],
+                                                     strings[src->name_id[i]], strings[src->cat[i]],
                                                      src->args_off[i], t->kind[i], t->flags[i]);
       if (src->correlation && src->correlation[i] >= 0)
         chrono_track_builder_set_correlation (self, index, src->correlation[i]);
     }
   for (guint32 i = 0; i < t->n_instants; i++)
-    chrono_track_builder_add_instant (self, t->inst_ts[i], strings[t->inst_name[i]], strings[src->inst_cat[i]],
+    chrono_track_builder_add_instant (self, t->inst_ts[i], strings[src->inst_name[i]], strings[src->inst_cat[i]],
                                       src->inst_args_off[i]);
   for (guint32 i = 0; i < t->n_samples; i++)
     chrono_track_builder_add_sample (self, t->sample_ts[i], t->sample_value[i]);
@@ -336,7 +338,7 @@ sort_spans (ChronoTrackBuilder *b)
   scratch = g_new (guint64, n);
   PERMUTE (gint64, t->start, order, n, scratch);
   PERMUTE (gint64, b->dur, order, n, scratch);
-  PERMUTE (guint32, t->name_id, order, n, scratch);
+  PERMUTE (guint32, b->name_id, order, n, scratch);
   PERMUTE (guint32, b->cat, order, n, scratch);
   PERMUTE (guint64, b->args_off, order, n, scratch);
   PERMUTE (guint8, t->kind, order, n, scratch);
@@ -360,7 +362,7 @@ sort_instants (ChronoTrackBuilder *b)
     return;
   scratch = g_new (guint64, n);
   PERMUTE (gint64, t->inst_ts, order, n, scratch);
-  PERMUTE (guint32, t->inst_name, order, n, scratch);
+  PERMUTE (guint32, b->inst_name, order, n, scratch);
   PERMUTE (guint32, b->inst_cat, order, n, scratch);
   PERMUTE (guint64, b->inst_args_off, order, n, scratch);
 }
@@ -997,16 +999,16 @@ take_track (ChronoTrackBuilder *b)
   memset (&b->track, 0, sizeof b->track);
 
   SHRINK (gint64, t->start, t->n_spans);
-  SHRINK (guint32, t->name_id, t->n_spans);
   SHRINK (guint8, t->kind, t->n_spans);
   SHRINK (guint8, t->flags, t->n_spans);
   SHRINK (gint64, t->inst_ts, t->n_instants);
-  SHRINK (guint32, t->inst_name, t->n_instants);
   /* Most values fit in 16 or 32 bits from the track's smallest. */
   chrono_int_column_take (&t->dur, g_steal_pointer (&b->dur), t->n_spans);
+  chrono_int_column_take_ids (&t->name_id, g_steal_pointer (&b->name_id), t->n_spans);
   chrono_int_column_take_ids (&t->cat_id, g_steal_pointer (&b->cat), t->n_spans);
   chrono_int_column_take (&t->args_off, (gint64 *) g_steal_pointer (&b->args_off), t->n_spans);
   chrono_int_column_take (&t->correlation, g_steal_pointer (&b->correlation), t->n_spans);
+  chrono_int_column_take_ids (&t->inst_name, g_steal_pointer (&b->inst_name), t->n_instants);
   chrono_int_column_take_ids (&t->inst_cat, g_steal_pointer (&b->inst_cat), t->n_instants);
   chrono_int_column_take (&t->inst_args_off, (gint64 *) g_steal_pointer (&b->inst_args_off), t->n_instants);
   SHRINK (gint64, t->sample_ts, t->n_samples);

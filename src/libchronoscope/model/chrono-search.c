@@ -108,8 +108,12 @@ collect_matches (ChronoSearch   *self,
         continue;
       list = g_array_new (FALSE, FALSE, sizeof (guint32));
       for (guint32 i = 0; i < track->n_spans; i++)
-        if (track->name_id[i] < self->n_names && self->name_matches[track->name_id[i]])
-          g_array_append_val (list, i);
+        {
+          guint32 name = chrono_track_get_name (track, i);
+
+          if (name < self->n_names && self->name_matches[name])
+            g_array_append_val (list, i);
+        }
       self->track_matches[t] = list;
       self->n_matches += list->len;
       if (g_cancellable_is_cancelled (cancellable))

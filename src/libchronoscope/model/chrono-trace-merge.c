@@ -19,15 +19,6 @@ remap (const guint32 *map,
 }
 
 static void
-remap_column (guint32       *column,
-              guint32        n,
-              const guint32 *map)
-{
-  for (guint32 i = 0; i < n; i++)
-    column[i] = remap (map, column[i]);
-}
-
-static void
 shift_column (gint64  *column,
               guint32  n,
               gint64   shift)
@@ -36,7 +27,7 @@ shift_column (gint64  *column,
     column[i] += shift;
 }
 
-/* Category ids are narrow columns: remapped at full width, narrowed
+/* Name and category ids are narrow columns: remapped at full width, narrowed
  * again for their new range. */
 static void
 remap_ids (ChronoIntColumn *column,
@@ -166,9 +157,9 @@ chrono_trace_merge (ChronoTrace * const *traces,
             track->tid.value = remap (map, (guint32) track->tid.value);
           track->name = remap (map, track->name);
           track->display_name = remap (map, track->display_name);
-          remap_column (track->name_id, track->n_spans, map);
+          remap_ids (&track->name_id, track->n_spans, map);
           remap_ids (&track->cat_id, track->n_spans, map);
-          remap_column (track->inst_name, track->n_instants, map);
+          remap_ids (&track->inst_name, track->n_instants, map);
           remap_ids (&track->inst_cat, track->n_instants, map);
           shift_column (track->start, track->n_spans, shift);
           shift_column (track->inst_ts, track->n_instants, shift);

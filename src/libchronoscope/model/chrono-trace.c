@@ -12,7 +12,7 @@ chrono_track_clear (ChronoTrack *track)
 {
   g_free (track->start);
   chrono_int_column_clear (&track->dur);
-  g_free (track->name_id);
+  chrono_int_column_clear (&track->name_id);
   chrono_int_column_clear (&track->cat_id);
   chrono_int_column_clear (&track->args_off);
   g_free (track->depth);
@@ -21,7 +21,7 @@ chrono_track_clear (ChronoTrack *track)
   g_free (track->flags);
   chrono_int_column_clear (&track->correlation);
   g_free (track->inst_ts);
-  g_free (track->inst_name);
+  chrono_int_column_clear (&track->inst_name);
   chrono_int_column_clear (&track->inst_cat);
   chrono_int_column_clear (&track->inst_args_off);
   g_free (track->sample_ts);
@@ -258,14 +258,16 @@ chrono_trace_get_model_bytes (ChronoTrace *self)
   for (guint i = 0; i < self->tracks->len; i++)
     {
       const ChronoTrack *t = g_ptr_array_index (self->tracks, i);
-      gsize per_span = 8 + 4 + 2 + 2 + 1 + 1;  /* start, name, depth, lane, kind, flags */
+      gsize per_span = 8 + 2 + 2 + 1 + 1;  /* start, depth, lane, kind, flags */
 
       bytes += sizeof *t + (gsize) t->n_spans * per_span;
       bytes += chrono_int_column_bytes (&t->dur, t->n_spans);
+      bytes += chrono_int_column_bytes (&t->name_id, t->n_spans);
       bytes += chrono_int_column_bytes (&t->cat_id, t->n_spans);
       bytes += chrono_int_column_bytes (&t->args_off, t->n_spans);
       bytes += chrono_int_column_bytes (&t->correlation, t->n_spans);
-      bytes += (gsize) t->n_instants * (8 + 4);
+      bytes += (gsize) t->n_instants * 8;
+      bytes += chrono_int_column_bytes (&t->inst_name, t->n_instants);
       bytes += chrono_int_column_bytes (&t->inst_cat, t->n_instants);
       bytes += chrono_int_column_bytes (&t->inst_args_off, t->n_instants);
       bytes += (gsize) t->n_samples * (8 + 8);

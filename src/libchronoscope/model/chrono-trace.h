@@ -25,8 +25,9 @@ typedef struct {
 /* One row of the timeline. Spans are stored column-wise, sorted by start
  * (longer first on ties), each with its nesting depth inside its lane;
  * spans that overlap without nesting go to further lanes. Durations,
- * categories, args offsets and correlations are ChronoIntColumns, narrow
- * where the track's range allows: read them with the getters below. */
+ * names, categories, args offsets and correlations are ChronoIntColumns,
+ * narrow where the track's range allows: read them with the getters
+ * below. */
 typedef struct {
   ChronoTrackType type;
   guint32  process;       /* index into the trace's processes */
@@ -39,7 +40,7 @@ typedef struct {
   guint32  n_spans;
   gint64  *start;         /* ns */
   ChronoIntColumn dur;    /* ns */
-  guint32 *name_id;
+  ChronoIntColumn name_id;
   ChronoIntColumn cat_id;
   ChronoIntColumn args_off;     /* where the args object starts in the JSON text, or CHRONO_NO_ARGS */
   guint16 *depth;
@@ -52,7 +53,7 @@ typedef struct {
 
   guint32  n_instants;
   gint64  *inst_ts;
-  guint32 *inst_name;
+  ChronoIntColumn inst_name;
   ChronoIntColumn inst_cat;
   ChronoIntColumn inst_args_off;
 
@@ -76,6 +77,13 @@ chrono_track_get_end (const ChronoTrack *track,
 }
 
 static inline guint32
+chrono_track_get_name (const ChronoTrack *track,
+                       guint32            i)
+{
+  return (guint32) chrono_int_column_get (&track->name_id, i);
+}
+
+static inline guint32
 chrono_track_get_cat (const ChronoTrack *track,
                       guint32            i)
 {
@@ -95,6 +103,13 @@ chrono_track_get_correlation (const ChronoTrack *track,
                               guint32            i)
 {
   return track->correlation.data != NULL ? chrono_int_column_get (&track->correlation, i) : -1;
+}
+
+static inline guint32
+chrono_track_get_inst_name (const ChronoTrack *track,
+                            guint32            i)
+{
+  return (guint32) chrono_int_column_get (&track->inst_name, i);
 }
 
 static inline guint32
