@@ -44,6 +44,7 @@ check_round_trip (const gint64 *values,
 {
   ChronoIntColumn column;
   g_autofree gint64 *back = NULL;
+  guint32 seen = 0;
 
   chrono_int_column_take (&column, g_memdup2 (values, MAX (n, 1) * sizeof *values), n);
   g_assert_cmpuint (column.width, ==, width);
@@ -51,6 +52,10 @@ check_round_trip (const gint64 *values,
   g_assert_cmpuint (chrono_int_column_bytes (&column, n), ==, (gsize) n * width);
   for (guint32 i = 0; i < n; i++)
     g_assert_cmpint (chrono_int_column_get (&column, i), ==, values[i]);
+  CHRONO_INT_COLUMN_FOREACH (&column, n, i, value,
+    g_assert_cmpint (value, ==, values[i]);
+    seen++;);
+  g_assert_cmpuint (seen, ==, n);
   back = chrono_int_column_steal (&column, n);
   g_assert_null (column.data);
   g_assert_cmpmem (back, n * sizeof *back, values, n * sizeof *values);

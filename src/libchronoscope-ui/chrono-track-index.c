@@ -119,20 +119,18 @@ build_rows (ChronoTrackIndex *self)
   last_end = g_new (gint64, MAX (self->n_rows, 1));
   for (guint r = 0; r < self->n_rows; r++)
     last_end[r] = G_MININT64;
-  for (guint32 i = 0; i < t->n_spans; i++)
-    {
-      guint r = span_row (self, i);
-      Row *rw = &self->rows[r];
-      gint64 end = chrono_track_get_end (t, i);
+  CHRONO_INT_COLUMN_FOREACH (&t->dur, t->n_spans, i, dur,
+    guint r = span_row (self, i);
+    Row *rw = &self->rows[r];
+    gint64 end = t->start[i] + dur;
 
-      self->bounds[2 * (rw->first + fill[r])] = t->start[i];
-      self->bounds[2 * (rw->first + fill[r]) + 1] = end;
-      self->kinds[rw->first + fill[r]] = t->kind[i];
-      self->order[rw->first + fill[r]++] = i;
-      if (t->start[i] < last_end[r])
-        rw->overlaps = TRUE;
-      last_end[r] = MAX (last_end[r], end);
-    }
+    self->bounds[2 * (rw->first + fill[r])] = t->start[i];
+    self->bounds[2 * (rw->first + fill[r]) + 1] = end;
+    self->kinds[rw->first + fill[r]] = t->kind[i];
+    self->order[rw->first + fill[r]++] = i;
+    if (t->start[i] < last_end[r])
+      rw->overlaps = TRUE;
+    last_end[r] = MAX (last_end[r], end););
 }
 
 static guint32

@@ -46,6 +46,40 @@ chrono_int_column_get (const ChronoIntColumn *column,
     }
 }
 
+#define CHRONO_INT_COLUMN_LOOP_(type, n, i, value, ...)                 \
+  for (guint32 i = 0; i < (n); i++)                                     \
+    {                                                                   \
+      type d_ = ((const type *) data_)[i];                              \
+      gint64 value = d_ == (type) -1 ? -1 : base_ + d_;                 \
+      __VA_ARGS__                                                       \
+    }
+
+/* Runs the statements after VALUE for I from 0 to N - 1, with VALUE the
+ * Ith value of COLUMN: for hot loops, which then test the width once and
+ * not once a value. */
+#define CHRONO_INT_COLUMN_FOREACH(column, n, i, value, ...)               \
+  G_STMT_START {                                                        \
+    const void *data_ = (column)->data;                                 \
+    gint64 base_ = (column)->base;                                      \
+                                                                        \
+    switch ((column)->width)                                            \
+      {                                                                 \
+      case 2:                                                           \
+        CHRONO_INT_COLUMN_LOOP_ (guint16, n, i, value, __VA_ARGS__)     \
+        break;                                                          \
+      case 4:                                                           \
+        CHRONO_INT_COLUMN_LOOP_ (guint32, n, i, value, __VA_ARGS__)     \
+        break;                                                          \
+      default:                                                          \
+        for (guint32 i = 0; i < (n); i++)                               \
+          {                                                             \
+            gint64 value = ((const gint64 *) data_)[i];                 \
+            __VA_ARGS__                                                 \
+          }                                                             \
+        break;                                                          \
+      }                                                                 \
+  } G_STMT_END
+
 /* Takes VALUES (N of them, allocated with g_malloc; NULL for no column)
  * and stores them in the narrowest width that holds them exactly. */
 void   chrono_int_column_take   (ChronoIntColumn *column,
