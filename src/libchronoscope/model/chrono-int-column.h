@@ -55,8 +55,8 @@ chrono_int_column_get (const ChronoIntColumn *column,
     }
 
 /* Runs the statements after VALUE for I from 0 to N - 1, with VALUE the
- * Ith value of COLUMN: for hot loops, which then test the width once and
- * not once a value. */
+ * Ith value of COLUMN (which has data unless N is 0): for hot loops, which
+ * then test the width once and not once a value. Not nested. */
 #define CHRONO_INT_COLUMN_FOREACH(column, n, i, value, ...)               \
   G_STMT_START {                                                        \
     const void *data_ = (column)->data;                                 \
@@ -85,7 +85,7 @@ chrono_int_column_get (const ChronoIntColumn *column,
 void   chrono_int_column_take   (ChronoIntColumn *column,
                                  gint64          *values,
                                  guint32          n);
-/* The same for 32-bit ids (category ids), which are never -1. */
+/* The same for 32-bit ids (names, categories), which are never -1. */
 void   chrono_int_column_take_ids (ChronoIntColumn *column,
                                    guint32         *ids,
                                    guint32          n);
