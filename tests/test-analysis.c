@@ -909,7 +909,7 @@ track_busy (const ChronoTrack *t)
   /* Spans are sorted by start. */
   for (guint32 i = 0; i < t->n_spans; i++)
     {
-      gint64 s = MAX (t->start[i], end), e = t->start[i] + t->dur[i];
+      gint64 s = MAX (t->start[i], end), e = chrono_track_get_end (t, i);
 
       if (e > s)
         busy += e - s;

@@ -107,7 +107,7 @@ span_arg (ChronoTrace   *trace,
           const char    *key)
 {
   const ChronoTrack *t = chrono_trace_get_track (trace, ref.track);
-  g_autoptr(GPtrArray) args = chrono_trace_dup_args (trace, t->args_off[ref.index]);
+  g_autoptr(GPtrArray) args = chrono_trace_dup_args (trace, chrono_track_get_args (t, ref.index));
 
   for (guint i = 0; i < args->len; i++)
     {
@@ -198,7 +198,7 @@ check_device (ChronoTrace           *trace,
       const ChronoTrack *from = chrono_trace_get_track (trace, flow->from.track);
       const ChronoTrack *to = chrono_trace_get_track (trace, flow->to.track);
 
-      g_assert_cmpint (from->start[flow->from.index] + from->dur[flow->from.index], <=,
+      g_assert_cmpint (chrono_track_get_end (from, flow->from.index), <=,
                        to->start[flow->to.index]);
       if (flow->type == CHRONO_FLOW_DEPENDENCY)
         {
@@ -413,11 +413,11 @@ test_merge_ranks (void)
       if (x->n_spans > 0)
         {
           gsize lx = 0, ly = 0;
-          const char *rx = chrono_trace_get_raw_value (tb, x->args_off[0], &lx);
-          const char *ry = chrono_trace_get_raw_value (merged, y->args_off[0], &ly);
+          const char *rx = chrono_trace_get_raw_value (tb, chrono_track_get_args (x, 0), &lx);
+          const char *ry = chrono_trace_get_raw_value (merged, chrono_track_get_args (y, 0), &ly);
 
-          g_assert_cmpstr (chrono_trace_get_string (tb, x->name_id[0]), ==,
-                           chrono_trace_get_string (merged, y->name_id[0]));
+          g_assert_cmpstr (chrono_trace_get_string (tb, chrono_track_get_name (x, 0)), ==,
+                           chrono_trace_get_string (merged, chrono_track_get_name (y, 0)));
           g_assert_cmpint (x->start[0], ==, y->start[0]);
           g_assert_true ((rx == NULL) == (ry == NULL));
           if (rx)

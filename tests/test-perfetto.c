@@ -32,7 +32,7 @@ span_name (ChronoTrace       *trace,
            const ChronoTrack *t,
            guint              i)
 {
-  return chrono_trace_get_string (trace, t->name_id[i]);
+  return chrono_trace_get_string (trace, chrono_track_get_name (t, i));
 }
 
 static gboolean
@@ -257,11 +257,11 @@ test_interning (void)
   track = test_track_named (trace, "work");
   g_assert_cmpuint (track->n_spans, ==, 1);
   g_assert_cmpstr (span_name (trace, track, 0), ==, "first name");
-  g_assert_cmpstr (chrono_trace_get_string (trace, track->cat_id[0]), ==, "cat-a");
-  g_assert_cmpint (track->dur[0], ==, 100);
+  g_assert_cmpstr (chrono_trace_get_string (trace, chrono_track_get_cat (track, 0)), ==, "cat-a");
+  g_assert_cmpint (chrono_track_get_dur (track, 0), ==, 100);
   g_assert_cmpuint (track->n_instants, ==, 2);
-  g_assert_cmpstr (chrono_trace_get_string (trace, track->inst_name[0]), ==, "second name");
-  g_assert_cmpstr (chrono_trace_get_string (trace, track->inst_name[1]), ==, "inline");
+  g_assert_cmpstr (chrono_trace_get_string (trace, chrono_track_get_inst_name (track, 0)), ==, "second name");
+  g_assert_cmpstr (chrono_trace_get_string (trace, chrono_track_get_inst_name (track, 1)), ==, "inline");
   g_assert_true (has_warning (trace, "1 packets were skipped"));
   g_assert_true (has_warning (trace, "lost data 1 times"));
 }
@@ -377,7 +377,7 @@ test_flows (void)
   b = test_track_named (trace, "b");
   c = test_track_named (trace, "c");
   g_assert_cmpuint (c->n_spans, ==, 2);
-  g_assert_cmpint (c->dur[0], ==, 0);
+  g_assert_cmpint (chrono_track_get_dur (c, 0), ==, 0);
   g_assert_cmpuint (c->n_instants, ==, 0);
   g_assert_cmpuint (chrono_trace_get_n_flows (trace), ==, 2);
   g_assert_cmpuint (chrono_trace_get_stats (trace)->flows, ==, 2);
@@ -569,8 +569,8 @@ test_args (void)
   trace = load (t);
   track = test_track_named (trace, "t");
   g_assert_cmpuint (track->n_spans, ==, 1);
-  g_assert_cmpuint (track->args_off[0], !=, CHRONO_NO_ARGS);
-  args = chrono_trace_dup_args (trace, track->args_off[0]);
+  g_assert_cmpuint (chrono_track_get_args (track, 0), !=, CHRONO_NO_ARGS);
+  args = chrono_trace_dup_args (trace, chrono_track_get_args (track, 0));
   g_assert_cmpuint (args->len, ==, 9);
 #define ARG(i) ((ChronoArg *) g_ptr_array_index (args, i))
   g_assert_cmpstr (ARG (0)->key, ==, "count");
@@ -588,7 +588,7 @@ test_args (void)
   g_assert_cmpstr (ARG (8)->key, ==, "nested");
   g_assert_cmpstr (ARG (8)->text, ==, "{\"n\":5,\"list\":[1.5,false]}");
 #undef ARG
-  raw = chrono_trace_get_raw_value (trace, track->args_off[0], &len);
+  raw = chrono_trace_get_raw_value (trace, chrono_track_get_args (track, 0), &len);
   g_assert_nonnull (raw);
   g_assert_cmpint (raw[0], ==, '{');
   g_assert_cmpint (raw[len - 1], ==, '}');
@@ -638,7 +638,7 @@ test_clocks (void)
   trace = load (t);
   track = test_track_named (trace, "t");
   g_assert_cmpint (track->start[0], ==, 1000000 + 5000);
-  g_assert_cmpint (track->dur[0], ==, 3000);
+  g_assert_cmpint (chrono_track_get_dur (track, 0), ==, 3000);
   g_assert_cmpint (track->inst_ts[0], ==, 2000000);
   g_assert_false (has_warning (trace, "no clock snapshot"));
 }
@@ -854,9 +854,9 @@ test_legacy_events (void)
   track = test_track_named (trace, "legacy");
   g_assert_cmpuint (track->n_spans, ==, 3);
   g_assert_cmpstr (span_name (trace, track, 0), ==, "begun");
-  g_assert_cmpint (track->dur[0], ==, 4000);
+  g_assert_cmpint (chrono_track_get_dur (track, 0), ==, 4000);
   g_assert_cmpstr (span_name (trace, track, 1), ==, "complete");
-  g_assert_cmpint (track->dur[1], ==, 3000);
+  g_assert_cmpint (chrono_track_get_dur (track, 1), ==, 3000);
   g_assert_cmpstr (span_name (trace, track, 2), ==, "by iid");
   g_assert_cmpuint (track->n_instants, ==, 1);
   g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (stats->phases, "legacy_X")), ==, 2);

@@ -40,7 +40,7 @@ sort_slowly (ChronoTrace *trace,
 
       for (guint32 i = 0; i < track->n_spans; i++)
         {
-          g_autofree char *name = g_utf8_casefold (chrono_trace_get_string (trace, track->name_id[i]), -1);
+          g_autofree char *name = g_utf8_casefold (chrono_trace_get_string (trace, chrono_track_get_name (track, i)), -1);
           Keyed k = { track->start[i], { t, i } };
 
           if (strstr (name, needle) != NULL)
@@ -170,7 +170,7 @@ test_skip_and_find (void)
   empty = chrono_search_new (trace, "", NULL);
   g_assert_cmpuint (chrono_search_get_n_matches (empty), ==, 0);
   g_assert_false (chrono_search_step (empty, NULL, 1, &match));
-  g_assert_false (chrono_search_matches_name (empty, chrono_trace_get_track (trace, busiest)->name_id[0]));
+  g_assert_false (chrono_search_matches_name (empty, chrono_track_get_name (chrono_trace_get_track (trace, busiest), 0)));
 }
 
 static void

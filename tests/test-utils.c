@@ -28,6 +28,35 @@ test_traces_load (const char *name)
   return trace;
 }
 
+static gint
+compare_paths (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+GPtrArray *
+test_traces_list (void)
+{
+  const char *dir = g_getenv ("CHRONO_TRACES_DIR");
+  g_autoptr(GDir) d = NULL;
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  if (dir != NULL)
+    d = g_dir_open (dir, 0, NULL);
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    if (!g_str_has_suffix (name, ".md"))
+      g_ptr_array_add (paths, g_build_filename (dir, name, NULL));
+  if (paths->len == 0)
+    {
+      g_test_skip ("no traces (set CHRONO_TRACES_DIR)");
+      return NULL;
+    }
+  g_ptr_array_sort (paths, compare_paths);
+  return g_steal_pointer (&paths);
+}
+
 ChronoTrace *
 test_load_json (const char *json)
 {
@@ -86,7 +115,7 @@ test_count_name_matches (ChronoTrace    *trace,
         continue;
       for (guint32 i = 0; i < track->n_spans; i++)
         {
-          g_autofree char *name = g_utf8_casefold (chrono_trace_get_string (trace, track->name_id[i]), -1);
+          g_autofree char *name = g_utf8_casefold (chrono_trace_get_string (trace, chrono_track_get_name (track, i)), -1);
 
           n += strstr (name, needle) != NULL;
         }

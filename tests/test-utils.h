@@ -11,6 +11,9 @@ G_BEGIN_DECLS
 /* NAME from $CHRONO_TRACES_DIR, loaded; NULL, with the test marked
  * skipped, when it is not there. */
 ChronoTrace       *test_traces_load        (const char        *name);
+/* The paths of the files in $CHRONO_TRACES_DIR but its notes (*.md),
+ * sorted; NULL, with the test marked skipped, when there are none. */
+GPtrArray         *test_traces_list        (void);
 /* A trace from JSON text, which must load. */
 ChronoTrace       *test_load_json          (const char        *json);
 /* The only track whose display name is NAME. */

@@ -125,7 +125,7 @@ format_span_name (ChronoFindingsPanel *self,
   ChronoTrace *trace = get_trace (self);
   const ChronoTrack *track = chrono_trace_get_track (trace, span.track);
 
-  return g_strdup (chrono_trace_get_string (trace, track->name_id[span.index]));
+  return g_strdup (chrono_trace_get_string (trace, chrono_track_get_name (track, span.index)));
 }
 
 /* "median_gap_ns" = 12000 reads "median gap 12.0 µs". */

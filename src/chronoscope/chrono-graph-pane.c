@@ -79,8 +79,8 @@ node_activated_cb (ChronoGraphPane *self,
   ChronoViewport *viewport = chrono_timeline_get_viewport (self->timeline);
   const ChronoTrack *t = chrono_trace_get_track (chrono_timeline_get_trace (self->timeline), track);
   ChronoSpanRef span = { track, index };
-  gint64 end = t->start[index] + t->dur[index];
-  gint64 margin = NODE_ZOOM_MARGIN * MAX (t->dur[index], NODE_ZOOM_MIN_NS);
+  gint64 end = chrono_track_get_end (t, index);
+  gint64 margin = NODE_ZOOM_MARGIN * MAX (chrono_track_get_dur (t, index), NODE_ZOOM_MIN_NS);
 
   /* The timeline shows one trace: the first. */
   if (trace != 0)

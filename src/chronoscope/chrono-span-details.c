@@ -53,7 +53,7 @@ get_span_name (ChronoTrace   *trace,
 {
   const ChronoTrack *track = chrono_trace_get_track (trace, span.track);
 
-  return chrono_trace_get_string (trace, track->name_id[span.index]);
+  return chrono_trace_get_string (trace, chrono_track_get_name (track, span.index));
 }
 
 static void
@@ -97,7 +97,7 @@ show_args (ChronoSpanDetails *self)
 {
   ChronoTrace *trace = get_trace (self);
   const ChronoTrack *track = chrono_trace_get_track (trace, self->span.track);
-  g_autoptr(GPtrArray) args = chrono_trace_dup_args (trace, track->args_off[self->span.index]);
+  g_autoptr(GPtrArray) args = chrono_trace_dup_args (trace, chrono_track_get_args (track, self->span.index));
 
   remove_children (GTK_WIDGET (self->args_grid));
   for (guint i = 0; i < args->len; i++)
@@ -119,8 +119,8 @@ link_clicked_cb (GtkButton         *button,
   span.track = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "track"));
   span.index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "index"));
   track = chrono_trace_get_track (get_trace (self), span.track);
-  dur = MAX (track->dur[span.index], LINK_ZOOM_MIN_NS);
-  centre = track->start[span.index] + track->dur[span.index] / 2;
+  dur = MAX (chrono_track_get_dur (track, span.index), LINK_ZOOM_MIN_NS);
+  centre = track->start[span.index] + chrono_track_get_dur (track, span.index) / 2;
   half = (gint64) (dur / LINK_ZOOM_FRACTION / 2);
 
   chrono_timeline_select (self->timeline, &span);
@@ -227,7 +227,7 @@ show_facts (ChronoSpanDetails *self)
   const ChronoProcess *process = chrono_trace_get_process (trace, track->process);
   g_autofree char *start = chrono_format_duration (track->start[self->span.index] -
                                                    chrono_trace_get_start_ns (trace));
-  g_autofree char *duration = chrono_format_duration (track->dur[self->span.index]);
+  g_autofree char *duration = chrono_format_duration (chrono_track_get_dur (track, self->span.index));
 
   gtk_label_set_label (self->name_label, get_span_name (trace, self->span));
   remove_children (GTK_WIDGET (self->facts_grid));

@@ -264,7 +264,7 @@ chrono_flow_index_get_times (ChronoFlowIndex *self,
   from = chrono_trace_get_track (self->trace, f->from.track);
   to = chrono_trace_get_track (self->trace, f->to.track);
   start = from->start[f->from.index];
-  end = start + from->dur[f->from.index];
+  end = start + chrono_track_get_dur (from, f->from.index);
   target = to->start[f->to.index];
 
   /* A kernel often starts before the call that launched it returns: its

@@ -175,7 +175,7 @@ get_node_name (ChronoGraphView       *self,
 {
   ChronoTrace *trace = chrono_analysis_get_trace (self->analysis, node->ref.trace);
 
-  return chrono_trace_get_string (trace, get_node_track (self, node)->name_id[node->ref.span.index]);
+  return chrono_trace_get_string (trace, chrono_track_get_name (get_node_track (self, node), node->ref.span.index));
 }
 
 static void
@@ -395,7 +395,7 @@ draw_nodes (ChronoGraphView *self,
 
       if (self->scale >= TEXT_MIN_SCALE)
         {
-          g_autofree char *duration = chrono_format_duration (track->dur[node->ref.span.index]);
+          g_autofree char *duration = chrono_format_duration (chrono_track_get_dur (track, node->ref.span.index));
           /* Translators: a node of the graph: the span's duration and kind */
           g_autofree char *info = g_strdup_printf (_("%s · %s"), duration, chrono_kind_to_string (kind));
 
@@ -606,7 +606,7 @@ chrono_graph_view_query_tooltip (GtkWidget  *widget,
     return FALSE;
   node = &g_array_index (self->graph->nodes, ChronoGraphNode, index);
   track = get_node_track (self, node);
-  duration = chrono_format_duration (track->dur[node->ref.span.index]);
+  duration = chrono_format_duration (chrono_track_get_dur (track, node->ref.span.index));
   /* Translators: a node's tooltip: name, duration and kind, then its track */
   markup = g_markup_printf_escaped (_("<b>%s</b>\n%s · %s\n%s"),
                                     get_node_name (self, node), duration,
@@ -935,7 +935,7 @@ chrono_graph_view_show_path (ChronoGraphView *self,
       track = chrono_trace_get_track (chrono_analysis_get_trace (self->analysis, segment->node.trace),
                                       segment->node.span.track);
       node.start_ns = track->start[segment->node.span.index];
-      node.end_ns = node.start_ns + track->dur[segment->node.span.index];
+      node.end_ns = node.start_ns + chrono_track_get_dur (track, segment->node.span.index);
       g_array_append_val (graph->nodes, node);
       if (graph->nodes->len > 1)
         {

@@ -30,7 +30,7 @@ item_matches (const Walk          *walk,
   /* A run matches when any span in it does: far out, runs are all there
    * is to show where matches are. */
   for (guint32 p = item->first; p < item->first + item->n_spans; p++)
-    if (chrono_search_matches_name (walk->search, walk->track->name_id[walk->row_spans[p]]))
+    if (chrono_search_matches_name (walk->search, chrono_track_get_name (walk->track, walk->row_spans[p])))
       return TRUE;
   return FALSE;
 }

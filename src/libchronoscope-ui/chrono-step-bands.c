@@ -56,7 +56,7 @@ is_step (const ChronoTrack *track,
 {
   if (named == NULL)
     return track->kind[i] == CHRONO_KIND_STEP;
-  return named[track->name_id[i]];
+  return named[chrono_track_get_name (track, i)];
 }
 
 /* The track with most steps, or G_MAXUINT when none has any. */
@@ -111,7 +111,7 @@ chrono_step_bands_new (ChronoTrace *trace)
     if (is_step (track, i, named))
       {
         ChronoStepBand band = {
-          track->start[i], track->start[i] + track->dur[i], { best, i }, track->name_id[i]
+          track->start[i], chrono_track_get_end (track, i), { best, i }, chrono_track_get_name (track, i)
         };
 
         g_array_append_val (self->bands, band);

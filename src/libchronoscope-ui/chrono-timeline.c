@@ -1200,10 +1200,10 @@ chrono_timeline_query_tooltip (GtkWidget  *widget,
     return FALSE;
 
   track = chrono_trace_get_track (self->trace, span.track);
-  duration = chrono_format_duration (track->dur[span.index]);
+  duration = chrono_format_duration (chrono_track_get_dur (track, span.index));
   /* Translators: a span's tooltip: its name, then its duration and kind */
   markup = g_markup_printf_escaped (_("<b>%s</b>\n%s · %s"),
-                                    chrono_trace_get_string (self->trace, track->name_id[span.index]),
+                                    chrono_trace_get_string (self->trace, chrono_track_get_name (track, span.index)),
                                     duration,
                                     chrono_kind_to_string (track->kind[span.index]));
   gtk_tooltip_set_markup (tooltip, markup);
@@ -2136,7 +2136,7 @@ chrono_timeline_get_span_area (ChronoTimeline  *self,
 
   row = &g_array_index (self->rows, Row, self->track_rows[span.track]);
   x0 = chrono_viewport_time_to_x (self->viewport, track->start[span.index]);
-  x1 = chrono_viewport_time_to_x (self->viewport, track->start[span.index] + track->dur[span.index]);
+  x1 = chrono_viewport_time_to_x (self->viewport, chrono_track_get_end (track, span.index));
   /* Clamped so that far-off spans stay within float range. */
   x0 = CLAMP (x0, -1e6, 1e6);
   x1 = CLAMP (MAX (x1, x0 + 1), -1e6, 1e6);
@@ -2281,7 +2281,7 @@ chrono_timeline_reveal_span (ChronoTimeline *self,
     chrono_track_layout_set_collapsed (self->layout, track->process, FALSE);
 
   start = track->start[span.index];
-  end = start + MAX (track->dur[span.index], 0);
+  end = start + MAX (chrono_track_get_dur (track, span.index), 0);
   view_start = chrono_viewport_get_start_ns (self->viewport);
   view_end = chrono_viewport_get_end_ns (self->viewport);
   width_px = (end - start) * chrono_viewport_get_px_per_ns (self->viewport);

@@ -55,19 +55,13 @@ struct _ChronoTrackIndex
 
 G_DEFINE_FINAL_TYPE (ChronoTrackIndex, chrono_track_index, G_TYPE_OBJECT)
 
+/* Spans count by their duration, plus one so zero-length ones count: the
+ * span at position P of BOUNDS (starts and ends). */
 static inline gint64
-span_end (const ChronoTrack *t,
-          guint32            i)
+bounds_weight (const gint64 *bounds,
+               guint32       p)
 {
-  return t->start[i] + t->dur[i];
-}
-
-/* Spans count by their duration, plus one so zero-length ones count. */
-static inline gint64
-span_weight (const ChronoTrack *t,
-             guint32            i)
-{
-  return MAX (t->dur[i], 0) + 1;
+  return MAX (bounds[2 * p + 1] - bounds[2 * p], 0) + 1;
 }
 
 static inline guint
@@ -125,19 +119,18 @@ build_rows (ChronoTrackIndex *self)
   last_end = g_new (gint64, MAX (self->n_rows, 1));
   for (guint r = 0; r < self->n_rows; r++)
     last_end[r] = G_MININT64;
-  for (guint32 i = 0; i < t->n_spans; i++)
-    {
-      guint r = span_row (self, i);
-      Row *rw = &self->rows[r];
+  CHRONO_INT_COLUMN_FOREACH (&t->dur, t->n_spans, i, dur,
+    guint r = span_row (self, i);
+    Row *rw = &self->rows[r];
+    gint64 end = t->start[i] + dur;
 
-      self->bounds[2 * (rw->first + fill[r])] = t->start[i];
-      self->bounds[2 * (rw->first + fill[r]) + 1] = span_end (t, i);
-      self->kinds[rw->first + fill[r]] = t->kind[i];
-      self->order[rw->first + fill[r]++] = i;
-      if (t->start[i] < last_end[r])
-        rw->overlaps = TRUE;
-      last_end[r] = MAX (last_end[r], span_end (t, i));
-    }
+    self->bounds[2 * (rw->first + fill[r])] = t->start[i];
+    self->bounds[2 * (rw->first + fill[r]) + 1] = end;
+    self->kinds[rw->first + fill[r]] = t->kind[i];
+    self->order[rw->first + fill[r]++] = i;
+    if (t->start[i] < last_end[r])
+      rw->overlaps = TRUE;
+    last_end[r] = MAX (last_end[r], end););
 }
 
 static guint32
@@ -150,7 +143,6 @@ n_blocks_at (guint32 n_spans,
 static void
 build_pyramid (ChronoTrackIndex *self)
 {
-  const ChronoTrack *t = self->track;
   g_autofree gint64 *weights = NULL;
   guint32 max_base_blocks = 0;
   gsize block = 0;
@@ -186,7 +178,9 @@ build_pyramid (ChronoTrackIndex *self)
   for (guint r = 0; r < self->n_rows; r++)
     {
       const Row *rw = &self->rows[r];
-      const guint32 *order = self->order + rw->first;
+      /* The row's spans in order, as build_rows() laid them out. */
+      const gint64 *bounds = self->bounds + 2 * (gsize) rw->first;
+      const guint8 *kinds = self->kinds + rw->first;
 
       for (guint level = 0; level < rw->n_levels; level++)
         {
@@ -206,10 +200,8 @@ build_pyramid (ChronoTrackIndex *self)
                   memset (w, 0, sizeof (gint64) * CHRONO_N_KINDS);
                   for (guint32 p = b << BASE_LEVEL; p < p_end; p++)
                     {
-                      guint32 i = order[p];
-
-                      w[t->kind[i]] += span_weight (t, i);
-                      end = MAX (end, span_end (t, i));
+                      w[kinds[p]] += bounds_weight (bounds, p);
+                      end = MAX (end, bounds[2 * p + 1]);
                     }
                 }
               else
@@ -461,14 +453,6 @@ first_starting_after (const Walk *w,
   return lo;
 }
 
-/* span_weight() of the span at position P. */
-static inline gint64
-position_weight (const Walk *w,
-                 guint32     p)
-{
-  return MAX (w->bounds[2 * p + 1] - w->bounds[2 * p], 0) + 1;
-}
-
 static void
 flush_run (Walk *w)
 {
@@ -494,7 +478,7 @@ start_run (Walk   *w,
   w->run.span = w->order[p];
   w->run_end = w->bounds[2 * p + 1];
   memset (w->weights, 0, sizeof w->weights);
-  w->weights[w->kinds[p]] = position_weight (w, p);
+  w->weights[w->kinds[p]] = bounds_weight (w->bounds, p);
 }
 
 static void
@@ -657,7 +641,7 @@ chrono_track_index_walk_row (ChronoTrackIndex  *self,
         }
 
       if (w.in_run && chrono_track_index_joins_run (w.run.x1, x0))
-        extend_run (&w, 1, w.bounds[2 * p + 1], w.kinds[p], position_weight (&w, p));
+        extend_run (&w, 1, w.bounds[2 * p + 1], w.kinds[p], bounds_weight (w.bounds, p));
       else
         start_run (&w, p, x0, x1);
       p++;
@@ -694,7 +678,7 @@ consider (Hit        *hit,
           double      x)
 {
   double distance = MAX (0.0, MAX (start_x (w, p) - x, x - end_x (w, p)));
-  gint64 dur = w->self->track->dur[w->order[p]];
+  gint64 dur = chrono_track_get_dur (w->self->track, w->order[p]);
 
   if (distance > CHRONO_TRACK_INDEX_HIT_SLOP_PX)
     return;

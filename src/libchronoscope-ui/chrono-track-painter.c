@@ -469,7 +469,7 @@ paint_label (Frame         *frame,
              double         x1,
              const GdkRGBA *color)
 {
-  guint32 name = frame->track->name_id[span];
+  guint32 name = chrono_track_get_name (frame->track, span);
   double left = MAX (x0, 0) + CHRONO_TRACK_PAINTER_LABEL_PAD_PX;
   double right = MIN (x1, frame->width) - CHRONO_TRACK_PAINTER_LABEL_PAD_PX;
 
@@ -491,7 +491,7 @@ paint_item (const ChronoRowItem *item,
    * floats, exact only near the window. */
   double x0 = CLAMP (item->x0, -2.0, frame->width + 2.0);
   double x1 = CLAMP (item->x1, -2.0, frame->width + 2.0);
-  guint32 name = frame->track->name_id[item->span];
+  guint32 name = chrono_track_get_name (frame->track, item->span);
   Bucket *bucket;
 
   if (item->n_spans > 1)

@@ -76,7 +76,7 @@ check_node_colors (ChronoGraphView *graph,
       if (!is_inside (GTK_WIDGET (graph), &area))
         continue;
       chrono_palette_span_color (track->kind[node->ref.span.index],
-                                 chrono_trace_get_string (trace, track->name_id[node->ref.span.index]),
+                                 chrono_trace_get_string (trace, chrono_track_get_name (track, node->ref.span.index)),
                                  FALSE, &expected);
       /* Left of the text, clear of the outline. */
       app_test_get_pixel (surface, (int) (area.origin.x + 5), (int) (area.origin.y + area.size.height / 2), &r, &g, &b);

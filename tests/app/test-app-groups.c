@@ -127,10 +127,10 @@ cover_gpu_spans (Fixture *fixture,
           double x0, x1;
           int c0, c1;
 
-          if (track->start[i] > view_end || track->start[i] + track->dur[i] < view_start)
+          if (track->start[i] > view_end || chrono_track_get_end (track, i) < view_start)
             continue;
           x0 = chrono_viewport_time_to_x (viewport, track->start[i]);
-          x1 = chrono_viewport_time_to_x (viewport, track->start[i] + track->dur[i]);
+          x1 = chrono_viewport_time_to_x (viewport, chrono_track_get_end (track, i));
           c0 = (int) CLAMP (floor (x0) - 2, 0, width + 1);
           c1 = (int) CLAMP (ceil (x1) + 2, 0, width + 1);
           for (int c = c0; c < c1; c++)
@@ -160,7 +160,7 @@ zoom_to_busy_and_idle (Fixture *fixture,
       /* Some fifty spans of the track, spread over it. */
       for (guint32 i = 0; i < track->n_spans; i += MAX (track->n_spans / 50, 1))
         {
-          gint64 dur = MAX (track->dur[i], 1000);
+          gint64 dur = MAX (chrono_track_get_dur (track, i), 1000);
           guint n_idle, n_busy;
 
           chrono_viewport_zoom_to_range (viewport, track->start[i] - 20 * dur,

@@ -37,7 +37,7 @@ find_launch (ChronoTrace   *trace,
       const ChronoTrack *track = chrono_trace_get_track (trace, flow->from.track);
 
       if (flow->type == CHRONO_FLOW_LAUNCH &&
-          g_str_equal (chrono_trace_get_string (trace, track->name_id[flow->from.index]),
+          g_str_equal (chrono_trace_get_string (trace, chrono_track_get_name (track, flow->from.index)),
                        "cudaLaunchKernel"))
         {
           *launcher = flow->from;
@@ -93,7 +93,7 @@ test_select_and_follow (void)
   g_assert_cmpuint (shown.index, ==, launcher.index);
 
   track = chrono_trace_get_track (trace, launcher.track);
-  duration = chrono_format_duration (track->dur[launcher.index]);
+  duration = chrono_format_duration (chrono_track_get_dur (track, launcher.index));
   g_assert_nonnull (app_test_find_label (GTK_WIDGET (details), "cudaLaunchKernel"));
   g_assert_nonnull (app_test_find_label (GTK_WIDGET (details), duration));
   g_assert_nonnull (app_test_find_label (GTK_WIDGET (details), "correlation"));
@@ -114,7 +114,7 @@ test_select_and_follow (void)
   viewport = chrono_timeline_get_viewport (timeline);
   g_assert_cmpint (chrono_viewport_get_start_ns (viewport), <=, track->start[selected.index]);
   g_assert_cmpint (chrono_viewport_get_end_ns (viewport), >=,
-                   track->start[selected.index] + track->dur[selected.index]);
+                   chrono_track_get_end (track, selected.index));
   g_assert_cmpfloat (chrono_viewport_get_duration (viewport), <,
                      (double) (chrono_trace_get_end_ns (trace) - chrono_trace_get_start_ns (trace)));
   /* The pane follows, and links back. */
@@ -188,7 +188,7 @@ test_perfetto_slice (void)
     {
       const ChronoTrack *track = chrono_trace_get_track (trace, i);
 
-      if (track->n_spans > 0 && g_str_equal (chrono_trace_get_string (trace, track->name_id[0]), "send batch"))
+      if (track->n_spans > 0 && g_str_equal (chrono_trace_get_string (trace, chrono_track_get_name (track, 0)), "send batch"))
         send = (ChronoSpanRef) { i, 0 };
     }
   g_assert_cmpuint (send.track, !=, G_MAXUINT32);
@@ -203,7 +203,7 @@ test_perfetto_slice (void)
   button = app_test_find_css_class (GTK_WIDGET (details), "linked-event");
   g_signal_emit_by_name (button, "clicked");
   g_assert_true (chrono_timeline_get_selection (timeline, &selected));
-  g_assert_cmpstr (chrono_trace_get_string (trace, chrono_trace_get_track (trace, selected.track)->name_id[selected.index]),
+  g_assert_cmpstr (chrono_trace_get_string (trace, chrono_track_get_name (chrono_trace_get_track (trace, selected.track), selected.index)),
                    ==, "receive batch");
   app_test_close_all_tabs (window);
 }

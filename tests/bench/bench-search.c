@@ -33,7 +33,7 @@ baseline_pass (ChronoTrace *trace,
       const ChronoTrack *track = chrono_trace_get_track (trace, t);
 
       for (guint32 i = 0; i < track->n_spans; i++)
-        sum += track->name_id[i];
+        sum += chrono_track_get_name (track, i);
       *n_spans += track->n_spans;
     }
   /* Keeps the loop from being optimised away. */

@@ -63,7 +63,7 @@ check_track (ChronoTrace       *trace,
 
   if (track->n_spans > 0)
     {
-      CHECK (track->start && track->dur && track->name_id && track->depth &&
+      CHECK (track->start && track->dur.data && track->name_id.data && track->depth &&
              track->lane && track->kind && track->flags,
              "track %u: %u spans but a column is NULL", t, track->n_spans);
       CHECK (n_lanes > 0, "track %u: %u spans in no lane", t, track->n_spans);
@@ -75,7 +75,7 @@ check_track (ChronoTrace       *trace,
   for (guint32 i = 0; i < track->n_spans; i++)
     {
       gint64 start = track->start[i];
-      gint64 dur = track->dur[i];
+      gint64 dur = chrono_track_get_dur (track, i);
       guint16 depth = track->depth[i];
       guint16 lane = track->lane[i];
       GArray *stack;
@@ -91,9 +91,9 @@ check_track (ChronoTrace       *trace,
       CHECK (depth <= track->max_depth, "track %u span %u: depth %u > max_depth %u",
              t, i, depth, track->max_depth);
       CHECK (track->kind[i] < CHRONO_N_KINDS, "track %u span %u: kind %u", t, i, track->kind[i]);
-      check_string (trace, n_strings, track->name_id[i], "span name");
-      if (track->cat_id)
-        check_string (trace, n_strings, track->cat_id[i], "span category");
+      check_string (trace, n_strings, chrono_track_get_name (track, i), "span name");
+      if (track->cat_id.data)
+        check_string (trace, n_strings, chrono_track_get_cat (track, i), "span category");
 
       /* Nesting: a span at depth d lies inside the last span of depth
        * d - 1 in its lane, and that one is still open. */
@@ -113,10 +113,10 @@ check_track (ChronoTrace       *trace,
           guint32 parent = g_array_index (stack, guint32, depth - 1);
 
           CHECK (track->start[parent] <= start &&
-                 start + dur <= track->start[parent] + track->dur[parent],
+                 start + dur <= chrono_track_get_end (track, parent),
                  "track %u span %u [%" G_GINT64_FORMAT ", +%" G_GINT64_FORMAT
                  "] not inside its parent %u [%" G_GINT64_FORMAT ", +%" G_GINT64_FORMAT "]",
-                 t, i, start, dur, parent, track->start[parent], track->dur[parent]);
+                 t, i, start, dur, parent, track->start[parent], chrono_track_get_dur (track, parent));
         }
       g_array_append_val (stack, i);
     }
@@ -127,9 +127,9 @@ check_track (ChronoTrace       *trace,
 
   for (guint32 i = 0; i < track->n_instants; i++)
     {
-      check_string (trace, n_strings, track->inst_name[i], "instant name");
-      if (track->inst_cat)
-        check_string (trace, n_strings, track->inst_cat[i], "instant category");
+      check_string (trace, n_strings, chrono_track_get_inst_name (track, i), "instant name");
+      if (track->inst_cat.data)
+        check_string (trace, n_strings, chrono_track_get_inst_cat (track, i), "instant category");
     }
   if (track->n_samples > 0)
     CHECK (track->sample_ts && track->sample_value,

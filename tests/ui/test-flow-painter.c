@@ -66,7 +66,7 @@ static const char *
 span_name (ChronoTrace  *trace,
            ChronoSpanRef ref)
 {
-  return chrono_trace_get_string (trace, span_track (trace, ref)->name_id[ref.index]);
+  return chrono_trace_get_string (trace, chrono_track_get_name (span_track (trace, ref), ref.index));
 }
 
 /* The flow whose source span is named NAME. */

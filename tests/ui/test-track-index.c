@@ -126,7 +126,7 @@ span_x (ChronoViewport    *viewport,
         double            *x1)
 {
   *x0 = chrono_viewport_time_to_x (viewport, t->start[i]);
-  *x1 = chrono_viewport_time_to_x (viewport, t->start[i] + t->dur[i]);
+  *x1 = chrono_viewport_time_to_x (viewport, chrono_track_get_end (t, i));
 }
 
 /* Visible spans of ROW in row order, by testing every one of them. */
@@ -268,7 +268,7 @@ test_rows (void)
                 {
                   /* Start order, and no overlap within a row. */
                   g_assert_cmpuint (spans[p - 1], <, spans[p]);
-                  g_assert_cmpint (t->start[spans[p - 1]] + t->dur[spans[p - 1]], <=, t->start[spans[p]]);
+                  g_assert_cmpint (chrono_track_get_end (t, spans[p - 1]), <=, t->start[spans[p]]);
                 }
               seen[spans[p]]++;
             }
@@ -481,7 +481,7 @@ brute_hit (ChronoTrackIndex *index,
       d = MAX (0.0, MAX (x0 - x, x - x1));
       if (d > CHRONO_TRACK_INDEX_HIT_SLOP_PX)
         continue;
-      if (!found || d < best || (d == best && t->dur[i] > t->dur[*span]))
+      if (!found || d < best || (d == best && chrono_track_get_dur (t, i) > chrono_track_get_dur (t, *span)))
         {
           found = TRUE;
           best = d;

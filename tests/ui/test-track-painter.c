@@ -325,7 +325,7 @@ check_coverage (ChronoTrackPainter *painter,
   for (guint32 i = 0; i < t->n_spans; i++)
     {
       double x0 = chrono_viewport_time_to_x (viewport, t->start[i]);
-      double x1 = chrono_viewport_time_to_x (viewport, t->start[i] + t->dur[i]);
+      double x1 = chrono_viewport_time_to_x (viewport, chrono_track_get_end (t, i));
       double row_y = chrono_track_index_get_span_row (index, i) * ROW_HEIGHT;
 
       if (x1 < 0 || x0 > width)
@@ -850,7 +850,7 @@ test_real_trace (void)
         continue;
       row0 = chrono_track_index_get_row_spans (index, 0, &n);
       for (guint32 p = 1; p < n; p++)
-        if (t->dur[row0[p]] > t->dur[row0[longest]])
+        if (chrono_track_get_dur (t, row0[p]) > chrono_track_get_dur (t, row0[longest]))
           longest = p;
       longest = row0[longest];
 
@@ -860,8 +860,8 @@ test_real_trace (void)
           cairo_surface_t *surface;
 
           if (pass == 0)
-            chrono_viewport_zoom_to_range (viewport, t->start[longest] - t->dur[longest] / 2,
-                                           t->start[longest] + t->dur[longest] * 3 / 2);
+            chrono_viewport_zoom_to_range (viewport, t->start[longest] - chrono_track_get_dur (t, longest) / 2,
+                                           t->start[longest] + chrono_track_get_dur (t, longest) * 3 / 2);
           else
             chrono_viewport_show_all (viewport);
           node = chrono_track_painter_paint_spans (painter, index, viewport, ROW_HEIGHT);
@@ -870,13 +870,13 @@ test_real_trace (void)
           for (guint32 i = 0; i < t->n_spans; i++)
             {
               double x0 = chrono_viewport_time_to_x (viewport, t->start[i]);
-              double x1 = chrono_viewport_time_to_x (viewport, t->start[i] + t->dur[i]);
+              double x1 = chrono_viewport_time_to_x (viewport, chrono_track_get_end (t, i));
               GdkRGBA color;
 
               /* Wide, on screen, and the only one there in its row. */
               if (x1 - x0 < 6 || x0 < 0 || x1 > width || (pass == 0 && i != longest))
                 continue;
-              chrono_palette_span_color (t->kind[i], chrono_trace_get_string (trace, t->name_id[i]),
+              chrono_palette_span_color (t->kind[i], chrono_trace_get_string (trace, chrono_track_get_name (t, i)),
                                          FALSE, &color);
               assert_pixel (surface, (x0 + x1) / 2,
                             chrono_track_index_get_span_row (index, i) * ROW_HEIGHT + 1, &color);

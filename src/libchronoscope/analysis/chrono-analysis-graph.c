@@ -39,7 +39,7 @@ structure_links (ChronoRankData *data,
   ChronoEdgeType order = t->type == CHRONO_TRACK_STREAM ? CHRONO_EDGE_STREAM_ORDER : CHRONO_EDGE_THREAD_ORDER;
   guint16 depth = t->depth[span.index];
   guint16 lane = t->lane[span.index];
-  gint64 end = t->start[span.index] + t->dur[span.index];
+  gint64 end = chrono_track_get_end (t, span.index);
   guint children = 0;
   gboolean found_prev = FALSE;
 
@@ -221,7 +221,7 @@ chrono_analysis_dup_neighbourhood (ChronoAnalysis *self,
       g_autoptr(GArray) links = g_array_new (FALSE, FALSE, sizeof (Link));
 
       n->start_ns = t->start[ref.span.index];
-      n->end_ns = n->start_ns + t->dur[ref.span.index];
+      n->end_ns = n->start_ns + chrono_track_get_dur (t, ref.span.index);
       n->on_critical_path = g_hash_table_contains (on_path, &ref);
       if (at == 0)
         g_hash_table_insert (index_of, g_memdup2 (&ref, sizeof ref), GUINT_TO_POINTER (1));

@@ -174,7 +174,7 @@ walk (Walk    *w,
           if (it->launch_start != G_MININT64 && it->launch_start < it->start)
             {
               const ChronoTrack *lt = chrono_trace_get_track (data->trace, it->launch_track);
-              launch_end = MIN (lt->start[it->launch_index] + lt->dur[it->launch_index], it->start);
+              launch_end = MIN (chrono_track_get_end (lt, it->launch_index), it->start);
             }
           dep = latest_dep (data, it, &dep_device, &dep_item);
           if (dep == NULL)
@@ -287,7 +287,7 @@ chrono_analysis_compute_paths (ChronoRankData                 *data,
       const ChronoStep *step = &g_array_index (data->steps, ChronoStep, i);
       const ChronoTrack *t = chrono_trace_get_track (trace, step->track);
 
-      add_path (data, thresholds, chrono_trace_get_string (trace, t->name_id[step->index]), step->track,
+      add_path (data, thresholds, chrono_trace_get_string (trace, chrono_track_get_name (t, step->index)), step->track,
                 MAX (step->start, data->range_start), MIN (step->end, data->range_end),
                 MIN (step->work_end, data->range_end), out);
     }

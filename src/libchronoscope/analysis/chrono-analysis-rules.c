@@ -340,7 +340,7 @@ rule_low_utilization (Ctx            *c,
                            "or find what keeps it waiting in the idle gaps."),
                            _("%s busy %.0f%% of %s"), label, 100.0 * busy / (end - start),
                            step ? chrono_trace_get_string (data->trace,
-                                    chrono_trace_get_track (data->trace, step->track)->name_id[step->index])
+                                    chrono_track_get_name (chrono_trace_get_track (data->trace, step->track), step->index))
                                 : _("the trace"));
           add_evidence (f, "busy_ns", busy);
           add_evidence (f, "window_ns", end - start);
@@ -562,7 +562,7 @@ rule_copies (Ctx            *c,
     {
       const ChronoSyncWait *s = &g_array_index (data->syncs, ChronoSyncWait, i);
       const ChronoTrack *t = chrono_trace_get_track (trace, s->track);
-      const char *name = chrono_trace_get_string (trace, t->name_id[s->index]);
+      const char *name = chrono_trace_get_string (trace, chrono_track_get_name (t, s->index));
 
       if (strstr (name, "Memcpy") == NULL)
         continue;
@@ -583,7 +583,7 @@ rule_copies (Ctx            *c,
           if (it->cls != CHRONO_WORK_MEMCPY)
             continue;
           t = chrono_trace_get_track (trace, it->track);
-          if (strstr (chrono_trace_get_string (trace, t->name_id[it->index]), "Pageable") == NULL)
+          if (strstr (chrono_trace_get_string (trace, chrono_track_get_name (t, it->index)), "Pageable") == NULL)
             continue;
           n_pageable++;
           pageable_time += it->end - it->start;
@@ -628,7 +628,7 @@ rule_device_syncs (Ctx            *c,
       const ChronoTrack *t = chrono_trace_get_track (trace, s->track);
       gboolean in_step = data->steps->len == 0;
 
-      if (s->device < 0 || strstr (chrono_trace_get_string (trace, t->name_id[s->index]), "Synchronize") == NULL)
+      if (s->device < 0 || strstr (chrono_trace_get_string (trace, chrono_track_get_name (t, s->index)), "Synchronize") == NULL)
         continue;
       for (guint k = 0; k < data->steps->len && !in_step; k++)
         {
@@ -690,7 +690,7 @@ rule_slow_steps (Ctx            *c,
                        _("Compare this step with a typical one: look for a first-step warm-up, a checkpoint, "
                        "garbage collection, recompilation or an uneven batch."),
                        _("%s takes %.3f ms, %.0f%% over the median step"),
-                       chrono_trace_get_string (data->trace, chrono_trace_get_track (data->trace, s->track)->name_id[s->index]),
+                       chrono_trace_get_string (data->trace, chrono_track_get_name (chrono_trace_get_track (data->trace, s->track), s->index)),
                        ms (dur), 100.0 * (dur - median) / MAX (median, 1));
       add_evidence (f, "step_ns", dur);
       add_evidence (f, "median_step_ns", median);
@@ -718,9 +718,9 @@ rule_data_loading (Ctx            *c,
 
           if (t->depth[k] != t->depth[s->index] + 1 || t->lane[k] != t->lane[s->index])
             continue;
-          name = chrono_trace_get_string (trace, t->name_id[k]);
+          name = chrono_trace_get_string (trace, chrono_track_get_name (t, k));
           if (strstr (name, "DataLoader") != NULL || strstr (name, "dataloader") != NULL)
-            loading += t->dur[k];
+            loading += chrono_track_get_dur (t, k);
         }
       if (step <= 0 || loading * 100 <= step * (gint64) c->th->data_loading_percent)
         continue;
@@ -728,7 +728,7 @@ rule_data_loading (Ctx            *c,
                        _("Load data in background workers (DataLoader num_workers > 0, persistent_workers=True, "
                        "prefetch_factor) with pin_memory=True so the next batch is ready when the step starts."),
                        _("Data loading takes %.0f%% of %s (%.3f ms)"), 100.0 * loading / step,
-                       chrono_trace_get_string (trace, t->name_id[s->index]), ms (loading));
+                       chrono_trace_get_string (trace, chrono_track_get_name (t, s->index)), ms (loading));
       add_evidence (f, "loading_ns", loading);
       add_evidence (f, "step_ns", step);
       add_track (f, data->trace_index, s->track);
@@ -936,8 +936,8 @@ rule_small_copies (Ctx            *c,
           if (items[k].cls != CHRONO_WORK_MEMCPY)
             continue;
           t = chrono_trace_get_track (trace, items[k].track);
-          if (!chrono_analysis_arg_number (trace, t->args_off[items[k].index], "\"bytes\"", &size) &&
-              !chrono_analysis_arg_number (trace, t->args_off[items[k].index], "\"transfer_size\"", &size))
+          if (!chrono_analysis_arg_number (trace, chrono_track_get_args (t, items[k].index), "\"bytes\"", &size) &&
+              !chrono_analysis_arg_number (trace, chrono_track_get_args (t, items[k].index), "\"transfer_size\"", &size))
             continue;
           if (size > c->th->small_dma_max_bytes)
             continue;
@@ -969,8 +969,8 @@ compare_by_name_then_dur (gconstpointer a,
 {
   ChronoTrace *trace = user_data;
   const ChronoWorkItem *x = a, *y = b;
-  guint32 nx = chrono_trace_get_track (trace, x->track)->name_id[x->index];
-  guint32 ny = chrono_trace_get_track (trace, y->track)->name_id[y->index];
+  guint32 nx = chrono_track_get_name (chrono_trace_get_track (trace, x->track), x->index);
+  guint32 ny = chrono_track_get_name (chrono_trace_get_track (trace, y->track), y->index);
   gint64 dx = x->end - x->start, dy = y->end - y->start;
 
   if (nx != ny)
@@ -990,12 +990,12 @@ rule_collective_outliers (Ctx            *c,
   while (start < list->len)
     {
       const ChronoWorkItem *items = (const ChronoWorkItem *) list->data;
-      guint32 name = chrono_trace_get_track (trace, items[start].track)->name_id[items[start].index];
+      guint32 name = chrono_track_get_name (chrono_trace_get_track (trace, items[start].track), items[start].index);
       guint end = start, n, outliers = 0;
       gint64 median, lost = 0, first = G_MAXINT64, last = G_MININT64;
       ChronoFinding *f;
 
-      while (end < list->len && chrono_trace_get_track (trace, items[end].track)->name_id[items[end].index] == name)
+      while (end < list->len && chrono_track_get_name (chrono_trace_get_track (trace, items[end].track), items[end].index) == name)
         end++;
       n = end - start;
       median = items[start + n / 2].end - items[start + n / 2].start;
@@ -1049,7 +1049,7 @@ rule_low_occupancy (Ctx            *c,
           gdouble occ;
 
           if (it->cls != CHRONO_WORK_COMPUTE ||
-              !chrono_analysis_arg_number (trace, t->args_off[it->index], "\"est. achieved occupancy %\"", &occ) ||
+              !chrono_analysis_arg_number (trace, chrono_track_get_args (t, it->index), "\"est. achieved occupancy %\"", &occ) ||
               occ >= c->th->low_occupancy_percent)
             continue;
           n++;

@@ -35,7 +35,7 @@ work_class (ChronoTrace       *trace,
       return CHRONO_WORK_MEMSET;
     case CHRONO_KIND_COLLECTIVE:
       /* The GPU copy of an nccl:* user annotation is not work. */
-      if (strstr (chrono_trace_get_string (trace, t->cat_id[i]), "annotation") != NULL)
+      if (strstr (chrono_trace_get_string (trace, chrono_track_get_cat (t, i)), "annotation") != NULL)
         return -1;
       return CHRONO_WORK_COMMUNICATION;
     case CHRONO_KIND_INSTRUCTION:
@@ -177,7 +177,7 @@ collect_work (ChronoRankData *data)
         {
           gint cls = work_class (trace, t, i);
           gint64 start = t->start[i];
-          gint64 end = start + t->dur[i];
+          gint64 end = start + chrono_track_get_dur (t, i);
           ChronoWorkItem item = { .track = ti, .index = i, .launch_start = G_MININT64, .stream_prev = G_MAXUINT32 };
 
           if (cls < 0 || end <= data->range_start || start >= data->range_end)
@@ -277,7 +277,7 @@ collect_host (ChronoRankData *data)
       for (guint32 i = 0; i < t->n_spans; i++)
         {
           gint64 start = t->start[i];
-          gint64 end = start + t->dur[i];
+          gint64 end = start + chrono_track_get_dur (t, i);
 
           if (end <= data->range_start || start >= data->range_end)
             continue;
@@ -288,7 +288,7 @@ collect_host (ChronoRankData *data)
             }
           else if (t->kind[i] == CHRONO_KIND_RUNTIME || t->kind[i] == CHRONO_KIND_DRIVER)
             {
-              guint32 name = t->name_id[i];
+              guint32 name = chrono_track_get_name (t, i);
               ChronoSyncWait w = { ti, i, start, end, -1, 0 };
 
               if (is_sync[name] == 0)
@@ -430,12 +430,12 @@ collect_event_waits (ChronoRankData *data)
           gdouble v;
 
           if (t->kind[i] != CHRONO_KIND_SYNC ||
-              strcmp (chrono_trace_get_string (trace, t->name_id[i]), "Stream Wait Event") != 0)
+              strcmp (chrono_trace_get_string (trace, chrono_track_get_name (t, i)), "Stream Wait Event") != 0)
             continue;
-          if (!chrono_analysis_arg_number (trace, t->args_off[i], "\"wait_on_cuda_event_record_corr_id\"", &v) || v < 0)
+          if (!chrono_analysis_arg_number (trace, chrono_track_get_args (t, i), "\"wait_on_cuda_event_record_corr_id\"", &v) || v < 0)
             continue;
           w.record_corr = (gint64) v;
-          if (!chrono_analysis_arg_number (trace, t->args_off[i], "\"wait_on_stream\"", &v) || v < 0)
+          if (!chrono_analysis_arg_number (trace, chrono_track_get_args (t, i), "\"wait_on_stream\"", &v) || v < 0)
             continue;
           w.wait_on_stream = (gint64) v;
           g_array_append_val (waits, w);
@@ -450,12 +450,17 @@ collect_event_waits (ChronoRankData *data)
     {
       const ChronoTrack *t = chrono_trace_get_track (trace, ti);
 
-      if (t->type != CHRONO_TRACK_THREAD || t->correlation == NULL)
+      if (t->type != CHRONO_TRACK_THREAD || t->correlation.data == NULL)
         continue;
       for (guint32 i = 0; i < t->n_spans; i++)
-        if (t->correlation[i] >= 0 && t->kind[i] == CHRONO_KIND_RUNTIME &&
-            g_hash_table_contains (records, &t->correlation[i]))
-          g_hash_table_insert (records, &t->correlation[i], (gpointer) &t->start[i]);
+        {
+          gint64 corr = chrono_track_get_correlation (t, i);
+
+          /* Inserting under a key the table has keeps the table's key:
+           * CORR's address does not stay in it. */
+          if (corr >= 0 && t->kind[i] == CHRONO_KIND_RUNTIME && g_hash_table_contains (records, &corr))
+            g_hash_table_insert (records, &corr, (gpointer) &t->start[i]);
+        }
     }
 
   for (guint di = 0; di < data->devices->len; di++)

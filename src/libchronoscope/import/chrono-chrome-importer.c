@@ -1052,7 +1052,7 @@ match_async (Importer *imp)
                 {
                   gint64 start = o->track->track.start[o->span];
 
-                  o->track->track.dur[o->span] = MAX (a->ts - start, 0);
+                  o->track->dur[o->span] = MAX (a->ts - start, 0);
                   g_array_set_size (stack, k - 1);
                   matched = TRUE;
                 }

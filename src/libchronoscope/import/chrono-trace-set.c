@@ -64,10 +64,10 @@ exec_start (ChronoTrace *system,
         {
           g_autoptr(GPtrArray) args = NULL;
 
-          if (strcmp (chrono_trace_get_string (system, track->name_id[i]), "nc_exec_running") != 0 ||
+          if (strcmp (chrono_trace_get_string (system, chrono_track_get_name (track, i)), "nc_exec_running") != 0 ||
               (found && track->start[i] >= *start))
             continue;
-          args = chrono_trace_dup_args (system, track->args_off[i]);
+          args = chrono_trace_dup_args (system, chrono_track_get_args (track, i));
           for (guint a = 0; a < args->len; a++)
             {
               const ChronoArg *arg = g_ptr_array_index (args, a);

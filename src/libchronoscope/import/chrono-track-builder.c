@@ -48,33 +48,20 @@ chrono_track_builder_new (const ChronoTrackKey *key,
   return self;
 }
 
-static void
-clear_track_columns (ChronoTrack *t)
-{
-  g_free (t->start);
-  g_free (t->dur);
-  g_free (t->name_id);
-  g_free (t->cat_id);
-  g_free (t->args_off);
-  g_free (t->depth);
-  g_free (t->lane);
-  g_free (t->kind);
-  g_free (t->flags);
-  g_free (t->correlation);
-  g_free (t->inst_ts);
-  g_free (t->inst_name);
-  g_free (t->inst_cat);
-  g_free (t->inst_args_off);
-  g_free (t->sample_ts);
-  g_free (t->sample_value);
-}
-
 void
 chrono_track_builder_free (ChronoTrackBuilder *self)
 {
   if (self == NULL)
     return;
-  clear_track_columns (&self->track);
+  g_free (self->dur);
+  g_free (self->name_id);
+  g_free (self->cat);
+  g_free (self->args_off);
+  g_free (self->correlation);
+  g_free (self->inst_name);
+  g_free (self->inst_cat);
+  g_free (self->inst_args_off);
+  chrono_track_clear (&self->track);
   if (self->marks)
     g_array_unref (self->marks);
   g_free (self->new_index);
@@ -109,25 +96,25 @@ chrono_track_builder_add_span (ChronoTrackBuilder *self,
       guint32 cap = grow_capacity (self->cap_spans);
 
       t->start = g_renew (gint64, t->start, cap);
-      t->dur = g_renew (gint64, t->dur, cap);
-      t->name_id = g_renew (guint32, t->name_id, cap);
-      t->cat_id = g_renew (guint32, t->cat_id, cap);
-      t->args_off = g_renew (guint64, t->args_off, cap);
+      self->dur = g_renew (gint64, self->dur, cap);
+      self->name_id = g_renew (guint32, self->name_id, cap);
+      self->cat = g_renew (guint32, self->cat, cap);
+      self->args_off = g_renew (guint64, self->args_off, cap);
       t->kind = g_renew (guint8, t->kind, cap);
       t->flags = g_renew (guint8, t->flags, cap);
-      if (t->correlation)
-        t->correlation = g_renew (gint64, t->correlation, cap);
+      if (self->correlation)
+        self->correlation = g_renew (gint64, self->correlation, cap);
       self->cap_spans = cap;
     }
   t->start[i] = start;
-  t->dur[i] = dur;
-  t->name_id[i] = name;
-  t->cat_id[i] = cat;
-  t->args_off[i] = args_off;
+  self->dur[i] = dur;
+  self->name_id[i] = name;
+  self->cat[i] = cat;
+  self->args_off[i] = args_off;
   t->kind[i] = kind;
   t->flags[i] = flags;
-  if (t->correlation)
-    t->correlation[i] = -1;
+  if (self->correlation)
+    self->correlation[i] = -1;
   t->n_spans = i + 1;
   return i;
 }
@@ -137,16 +124,14 @@ chrono_track_builder_set_correlation (ChronoTrackBuilder *self,
                                       guint32             index,
                                       gint64              value)
 {
-  ChronoTrack *t = &self->track;
-
   /* A side column: only tracks with launches or GPU work have one. */
-  if (t->correlation == NULL)
+  if (self->correlation == NULL)
     {
-      t->correlation = g_new (gint64, self->cap_spans);
-      for (guint32 i = 0; i < t->n_spans; i++)
-        t->correlation[i] = -1;
+      self->correlation = g_new (gint64, self->cap_spans);
+      for (guint32 i = 0; i < self->track.n_spans; i++)
+        self->correlation[i] = -1;
     }
-  t->correlation[index] = value;
+  self->correlation[index] = value;
 }
 
 void
@@ -173,15 +158,15 @@ chrono_track_builder_add_instant (ChronoTrackBuilder *self,
       guint32 cap = grow_capacity (self->cap_instants);
 
       t->inst_ts = g_renew (gint64, t->inst_ts, cap);
-      t->inst_name = g_renew (guint32, t->inst_name, cap);
-      t->inst_cat = g_renew (guint32, t->inst_cat, cap);
-      t->inst_args_off = g_renew (guint64, t->inst_args_off, cap);
+      self->inst_name = g_renew (guint32, self->inst_name, cap);
+      self->inst_cat = g_renew (guint32, self->inst_cat, cap);
+      self->inst_args_off = g_renew (guint64, self->inst_args_off, cap);
       self->cap_instants = cap;
     }
   t->inst_ts[i] = ts;
-  t->inst_name[i] = name;
-  t->inst_cat[i] = cat;
-  t->inst_args_off[i] = args_off;
+  self->inst_name[i] = name;
+  self->inst_cat[i] = cat;
+  self->inst_args_off[i] = args_off;
   t->n_instants = i + 1;
 }
 
@@ -217,15 +202,15 @@ chrono_track_builder_append (ChronoTrackBuilder       *self,
   self->merge_offset = self->track.n_spans;
   for (guint32 i = 0; i < t->n_spans; i++)
     {
-      guint32 index = chrono_track_builder_add_span (self, t->start[i], t->dur[i],
-                                                     strings[t->name_id[i]], strings[t->cat_id[i]],
-                                                     t->args_off[i], t->kind[i], t->flags[i]);
-      if (t->correlation && t->correlation[i] >= 0)
-        chrono_track_builder_set_correlation (self, index, t->correlation[i]);
+      guint32 index = chrono_track_builder_add_span (self, t->start[i], src->dur[i],
+                                                     strings[src->name_id[i]], strings[src->cat[i]],
+                                                     src->args_off[i], t->kind[i], t->flags[i]);
+      if (src->correlation && src->correlation[i] >= 0)
+        chrono_track_builder_set_correlation (self, index, src->correlation[i]);
     }
   for (guint32 i = 0; i < t->n_instants; i++)
-    chrono_track_builder_add_instant (self, t->inst_ts[i], strings[t->inst_name[i]], strings[t->inst_cat[i]],
-                                      t->inst_args_off[i]);
+    chrono_track_builder_add_instant (self, t->inst_ts[i], strings[src->inst_name[i]], strings[src->inst_cat[i]],
+                                      src->inst_args_off[i]);
   for (guint32 i = 0; i < t->n_samples; i++)
     chrono_track_builder_add_sample (self, t->sample_ts[i], t->sample_value[i]);
   for (guint i = 0; src->marks != NULL && i < src->marks->len; i++)
@@ -345,20 +330,20 @@ sort_spans (ChronoTrackBuilder *b)
 {
   ChronoTrack *t = &b->track;
   guint32 n = t->n_spans;
-  g_autofree guint32 *order = sort_order (t->start, t->dur, n);
+  g_autofree guint32 *order = sort_order (t->start, b->dur, n);
   g_autofree guint64 *scratch = NULL;
 
   if (order == NULL)
     return;
   scratch = g_new (guint64, n);
   PERMUTE (gint64, t->start, order, n, scratch);
-  PERMUTE (gint64, t->dur, order, n, scratch);
-  PERMUTE (guint32, t->name_id, order, n, scratch);
-  PERMUTE (guint32, t->cat_id, order, n, scratch);
-  PERMUTE (guint64, t->args_off, order, n, scratch);
+  PERMUTE (gint64, b->dur, order, n, scratch);
+  PERMUTE (guint32, b->name_id, order, n, scratch);
+  PERMUTE (guint32, b->cat, order, n, scratch);
+  PERMUTE (guint64, b->args_off, order, n, scratch);
   PERMUTE (guint8, t->kind, order, n, scratch);
   PERMUTE (guint8, t->flags, order, n, scratch);
-  PERMUTE (gint64, t->correlation, order, n, scratch);
+  PERMUTE (gint64, b->correlation, order, n, scratch);
 
   b->new_index = g_new (guint32, n);
   for (guint32 i = 0; i < n; i++)
@@ -366,8 +351,9 @@ sort_spans (ChronoTrackBuilder *b)
 }
 
 static void
-sort_instants (ChronoTrack *t)
+sort_instants (ChronoTrackBuilder *b)
 {
+  ChronoTrack *t = &b->track;
   guint32 n = t->n_instants;
   g_autofree guint32 *order = sort_order (t->inst_ts, NULL, n);
   g_autofree guint64 *scratch = NULL;
@@ -376,9 +362,9 @@ sort_instants (ChronoTrack *t)
     return;
   scratch = g_new (guint64, n);
   PERMUTE (gint64, t->inst_ts, order, n, scratch);
-  PERMUTE (guint32, t->inst_name, order, n, scratch);
-  PERMUTE (guint32, t->inst_cat, order, n, scratch);
-  PERMUTE (guint64, t->inst_args_off, order, n, scratch);
+  PERMUTE (guint32, b->inst_name, order, n, scratch);
+  PERMUTE (guint32, b->inst_cat, order, n, scratch);
+  PERMUTE (guint64, b->inst_args_off, order, n, scratch);
 }
 
 static void
@@ -492,8 +478,9 @@ pair_marks (ChronoTrace        *trace,
 }
 
 static void
-lay_out (ChronoTrack *t)
+lay_out (ChronoTrackBuilder *b)
 {
+  ChronoTrack *t = &b->track;
   guint32 n = t->n_spans;
   GArray *lanes[MAX_LANES];
   guint n_lanes = 0;
@@ -505,7 +492,7 @@ lay_out (ChronoTrack *t)
   for (guint32 i = 0; i < n; i++)
     {
       gint64 start = t->start[i];
-      gint64 end = start + t->dur[i];
+      gint64 end = start + b->dur[i];
       guint lane;
 
       for (lane = 0; ; lane++)
@@ -549,23 +536,24 @@ lay_out (ChronoTrack *t)
  * before TS: walking back from it, only shallower spans can still be
  * ancestors. */
 static gint64
-find_enclosing (const ChronoTrack *t,
-                gint64             ts,
-                gint64             last)
+find_enclosing (const ChronoTrackBuilder *b,
+                gint64                    ts,
+                gint64                    last)
 {
+  const ChronoTrack *t = &b->track;
   guint min_depth = G_MAXUINT;
 
   for (gint64 i = last; i >= 0; i--)
     {
       if (t->lane[i] != 0)
         {
-          if (t->start[i] + t->dur[i] >= ts)
+          if (t->start[i] + b->dur[i] >= ts)
             return i;
           continue;
         }
       if (t->depth[i] >= min_depth)
         continue;
-      if (t->start[i] + t->dur[i] >= ts)
+      if (t->start[i] + b->dur[i] >= ts)
         return i;
       min_depth = t->depth[i];
       if (min_depth == 0)
@@ -588,13 +576,13 @@ bind_flow_events (const ChronoFlowEvent *ev,
 {
   g_autofree guint32 *first = g_new0 (guint32, n_tracks + 1);
   g_autofree guint32 *by_track = g_new (guint32, MAX (n, 1));
-  g_autofree const ChronoTrack **tracks = g_new0 (const ChronoTrack *, MAX (n_tracks, 1));
+  g_autofree const ChronoTrackBuilder **tracks = g_new0 (const ChronoTrackBuilder *, MAX (n_tracks, 1));
 
   for (guint i = 0; i < builders->len; i++)
     {
       const ChronoTrackBuilder *b = g_ptr_array_index (builders, i);
       if (b->final_index != G_MAXUINT32)
-        tracks[b->final_index] = &b->track;
+        tracks[b->final_index] = b;
     }
   for (guint32 k = 0; k < n; k++)
     {
@@ -619,7 +607,7 @@ bind_flow_events (const ChronoFlowEvent *ev,
 
   for (guint t = 0; t < n_tracks; t++)
     {
-      const ChronoTrack *track = tracks[t];
+      const ChronoTrack *track = &tracks[t]->track;
       guint32 at_or_before = 0;   /* spans starting at or before the event */
       guint32 before = 0;         /* spans starting before it */
 
@@ -633,7 +621,7 @@ bind_flow_events (const ChronoFlowEvent *ev,
           while (before < track->n_spans && track->start[before] < f->ts)
             before++;
           if (f->enclosing)
-            i = find_enclosing (track, f->ts, (gint64) at_or_before - 1);
+            i = find_enclosing (tracks[t], f->ts, (gint64) at_or_before - 1);
           else
             i = before < track->n_spans ? (gint64) before : -1;
           if (i >= 0)
@@ -796,7 +784,7 @@ link_launches (GPtrArray *builders,
     {
       const ChronoTrackBuilder *b = g_ptr_array_index (builders, bi);
 
-      if (b->final_index != G_MAXUINT32 && b->track.correlation != NULL &&
+      if (b->final_index != G_MAXUINT32 && b->correlation != NULL &&
           b->track.type == CHRONO_TRACK_THREAD)
         n += b->track.n_spans;
     }
@@ -807,16 +795,16 @@ link_launches (GPtrArray *builders,
       const ChronoTrackBuilder *b = g_ptr_array_index (builders, bi);
       const ChronoTrack *t = &b->track;
 
-      if (b->final_index == G_MAXUINT32 || t->correlation == NULL || t->type != CHRONO_TRACK_THREAD)
+      if (b->final_index == G_MAXUINT32 || b->correlation == NULL || t->type != CHRONO_TRACK_THREAD)
         continue;
       for (guint32 i = 0; i < t->n_spans; i++)
-        if (t->correlation[i] >= 0 &&
+        if (b->correlation[i] >= 0 &&
             (t->kind[i] == CHRONO_KIND_RUNTIME || t->kind[i] == CHRONO_KIND_DRIVER))
           {
             /* The first launch with an id wins. */
-            ChronoSpanRef *ref = ref_map_find (&launches, (guint64) t->correlation[i], FALSE);
+            ChronoSpanRef *ref = ref_map_find (&launches, (guint64) b->correlation[i], FALSE);
             if (ref == NULL)
-              *ref_map_find (&launches, (guint64) t->correlation[i], TRUE) = (ChronoSpanRef) { b->final_index, i };
+              *ref_map_find (&launches, (guint64) b->correlation[i], TRUE) = (ChronoSpanRef) { b->final_index, i };
           }
     }
 
@@ -825,15 +813,15 @@ link_launches (GPtrArray *builders,
       const ChronoTrackBuilder *b = g_ptr_array_index (builders, bi);
       const ChronoTrack *t = &b->track;
 
-      if (b->final_index == G_MAXUINT32 || t->correlation == NULL || t->type != CHRONO_TRACK_STREAM)
+      if (b->final_index == G_MAXUINT32 || b->correlation == NULL || t->type != CHRONO_TRACK_STREAM)
         continue;
       for (guint32 i = 0; i < t->n_spans; i++)
         {
           const ChronoSpanRef *from;
 
-          if (t->correlation[i] < 0)
+          if (b->correlation[i] < 0)
             continue;
-          from = ref_map_find (&launches, (guint64) t->correlation[i], FALSE);
+          from = ref_map_find (&launches, (guint64) b->correlation[i], FALSE);
           if (from != NULL)
             add_flow (flows, *from, (ChronoSpanRef) { b->final_index, i }, CHRONO_FLOW_LAUNCH);
         }
@@ -1011,17 +999,18 @@ take_track (ChronoTrackBuilder *b)
   memset (&b->track, 0, sizeof b->track);
 
   SHRINK (gint64, t->start, t->n_spans);
-  SHRINK (gint64, t->dur, t->n_spans);
-  SHRINK (guint32, t->name_id, t->n_spans);
-  SHRINK (guint32, t->cat_id, t->n_spans);
-  SHRINK (guint64, t->args_off, t->n_spans);
   SHRINK (guint8, t->kind, t->n_spans);
   SHRINK (guint8, t->flags, t->n_spans);
-  SHRINK (gint64, t->correlation, t->n_spans);
   SHRINK (gint64, t->inst_ts, t->n_instants);
-  SHRINK (guint32, t->inst_name, t->n_instants);
-  SHRINK (guint32, t->inst_cat, t->n_instants);
-  SHRINK (guint64, t->inst_args_off, t->n_instants);
+  /* Most values fit in 16 or 32 bits from the track's smallest. */
+  chrono_int_column_take (&t->dur, g_steal_pointer (&b->dur), t->n_spans);
+  chrono_int_column_take_ids (&t->name_id, g_steal_pointer (&b->name_id), t->n_spans);
+  chrono_int_column_take_ids (&t->cat_id, g_steal_pointer (&b->cat), t->n_spans);
+  chrono_int_column_take (&t->args_off, (gint64 *) g_steal_pointer (&b->args_off), t->n_spans);
+  chrono_int_column_take (&t->correlation, g_steal_pointer (&b->correlation), t->n_spans);
+  chrono_int_column_take_ids (&t->inst_name, g_steal_pointer (&b->inst_name), t->n_instants);
+  chrono_int_column_take_ids (&t->inst_cat, g_steal_pointer (&b->inst_cat), t->n_instants);
+  chrono_int_column_take (&t->inst_args_off, (gint64 *) g_steal_pointer (&b->inst_args_off), t->n_instants);
   SHRINK (gint64, t->sample_ts, t->n_samples);
   SHRINK (gdouble, t->sample_value, t->n_samples);
   return t;
@@ -1052,16 +1041,16 @@ prepare_tracks (gpointer data)
       if (b->marks != NULL)
         job->stray += pair_marks (job->trace, b, job->v2_binds);
       for (guint32 s = 0; s < t->n_spans; s++)
-        if (t->dur[s] < 0)
+        if (b->dur[s] < 0)
           {
-            t->dur[s] = MAX (job->end - t->start[s], 0);
+            b->dur[s] = MAX (job->end - t->start[s], 0);
             t->flags[s] |= CHRONO_SPAN_UNCLOSED;
             job->unclosed++;
           }
       sort_spans (b);
-      sort_instants (t);
+      sort_instants (b);
       sort_samples (t);
-      lay_out (t);
+      lay_out (b);
     }
   return NULL;
 }

@@ -54,7 +54,17 @@ typedef struct {
 
 struct _ChronoTrackBuilder
 {
+  /* Its narrow columns are made when the track is taken: while reading,
+   * they are the full-width arrays below. */
   ChronoTrack    track;
+  gint64        *dur;
+  guint32       *name_id;
+  guint32       *cat;
+  guint64       *args_off;
+  gint64        *correlation;  /* NULL until a span has one */
+  guint32       *inst_name;
+  guint32       *inst_cat;
+  guint64       *inst_args_off;
   ChronoTrackKey key;
   ChronoId       pid;
   guint32        cap_spans;

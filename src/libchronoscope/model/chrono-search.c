@@ -107,9 +107,9 @@ collect_matches (ChronoSearch   *self,
       if ((skip != NULL && skip[t]) || track->n_spans == 0)
         continue;
       list = g_array_new (FALSE, FALSE, sizeof (guint32));
-      for (guint32 i = 0; i < track->n_spans; i++)
-        if (track->name_id[i] < self->n_names && self->name_matches[track->name_id[i]])
-          g_array_append_val (list, i);
+      CHRONO_INT_COLUMN_FOREACH (&track->name_id, track->n_spans, i, name,
+        if ((guint64) name < self->n_names && self->name_matches[name])
+          g_array_append_val (list, i););
       self->track_matches[t] = list;
       self->n_matches += list->len;
       if (g_cancellable_is_cancelled (cancellable))

@@ -19,15 +19,6 @@ remap (const guint32 *map,
 }
 
 static void
-remap_column (guint32       *column,
-              guint32        n,
-              const guint32 *map)
-{
-  for (guint32 i = 0; i < n; i++)
-    column[i] = remap (map, column[i]);
-}
-
-static void
 shift_column (gint64  *column,
               guint32  n,
               gint64   shift)
@@ -36,14 +27,18 @@ shift_column (gint64  *column,
     column[i] += shift;
 }
 
+/* Name and category ids are narrow columns: remapped at full width, narrowed
+ * again for their new range. */
 static void
-tag_offsets (guint64 *column,
-             guint32  n,
-             guint64  tag)
+remap_ids (ChronoIntColumn *column,
+           guint32          n,
+           const guint32   *map)
 {
-  for (guint32 i = 0; i < n; i++)
-    if (column[i] != CHRONO_NO_ARGS)
-      column[i] |= tag;
+  gint64 *ids = chrono_int_column_steal (column, n);
+
+  for (guint32 i = 0; ids != NULL && i < n; i++)
+    ids[i] = remap (map, (guint32) ids[i]);
+  chrono_int_column_take (column, ids, n);
 }
 
 static void
@@ -162,15 +157,17 @@ chrono_trace_merge (ChronoTrace * const *traces,
             track->tid.value = remap (map, (guint32) track->tid.value);
           track->name = remap (map, track->name);
           track->display_name = remap (map, track->display_name);
-          remap_column (track->name_id, track->n_spans, map);
-          remap_column (track->cat_id, track->n_spans, map);
-          remap_column (track->inst_name, track->n_instants, map);
-          remap_column (track->inst_cat, track->n_instants, map);
+          remap_ids (&track->name_id, track->n_spans, map);
+          remap_ids (&track->cat_id, track->n_spans, map);
+          remap_ids (&track->inst_name, track->n_instants, map);
+          remap_ids (&track->inst_cat, track->n_instants, map);
           shift_column (track->start, track->n_spans, shift);
           shift_column (track->inst_ts, track->n_instants, shift);
           shift_column (track->sample_ts, track->n_samples, shift);
-          tag_offsets (track->args_off, track->n_spans, tag);
-          tag_offsets (track->inst_args_off, track->n_instants, tag);
+          /* Offsets stay below the tag: adding it sets their top byte,
+           * and CHRONO_NO_ARGS (-1) stays as it is. */
+          chrono_int_column_add (&track->args_off, track->n_spans, (gint64) tag);
+          chrono_int_column_add (&track->inst_args_off, track->n_instants, (gint64) tag);
           g_ptr_array_add (self->tracks, track);
         }
       g_ptr_array_set_size (in->tracks, 0);

@@ -49,6 +49,8 @@ struct _ChronoTrace
 
 ChronoTrace *chrono_trace_new        (const char   *path,
                                       ChronoSource *source);
+/* Frees the columns; chrono_track_free the track too. */
+void         chrono_track_clear      (ChronoTrack  *track);
 void         chrono_track_free       (ChronoTrack  *track);
 void         chrono_trace_add_warning (ChronoTrace *self,
                                        const char  *format,

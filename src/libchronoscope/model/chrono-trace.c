@@ -8,26 +8,32 @@
 G_DEFINE_FINAL_TYPE (ChronoTrace, chrono_trace, G_TYPE_OBJECT)
 
 void
-chrono_track_free (ChronoTrack *track)
+chrono_track_clear (ChronoTrack *track)
 {
-  if (track == NULL)
-    return;
   g_free (track->start);
-  g_free (track->dur);
-  g_free (track->name_id);
-  g_free (track->cat_id);
-  g_free (track->args_off);
+  chrono_int_column_clear (&track->dur);
+  chrono_int_column_clear (&track->name_id);
+  chrono_int_column_clear (&track->cat_id);
+  chrono_int_column_clear (&track->args_off);
   g_free (track->depth);
   g_free (track->lane);
   g_free (track->kind);
   g_free (track->flags);
-  g_free (track->correlation);
+  chrono_int_column_clear (&track->correlation);
   g_free (track->inst_ts);
-  g_free (track->inst_name);
-  g_free (track->inst_cat);
-  g_free (track->inst_args_off);
+  chrono_int_column_clear (&track->inst_name);
+  chrono_int_column_clear (&track->inst_cat);
+  chrono_int_column_clear (&track->inst_args_off);
   g_free (track->sample_ts);
   g_free (track->sample_value);
+}
+
+void
+chrono_track_free (ChronoTrack *track)
+{
+  if (track == NULL)
+    return;
+  chrono_track_clear (track);
   g_free (track);
 }
 
@@ -252,12 +258,18 @@ chrono_trace_get_model_bytes (ChronoTrace *self)
   for (guint i = 0; i < self->tracks->len; i++)
     {
       const ChronoTrack *t = g_ptr_array_index (self->tracks, i);
-      gsize per_span = 8 + 8 + 4 + 4 + 8 + 2 + 2 + 1 + 1;
+      gsize per_span = 8 + 2 + 2 + 1 + 1;  /* start, depth, lane, kind, flags */
 
-      if (t->correlation)
-        per_span += 8;
       bytes += sizeof *t + (gsize) t->n_spans * per_span;
-      bytes += (gsize) t->n_instants * (8 + 4 + 4 + 8);
+      bytes += chrono_int_column_bytes (&t->dur, t->n_spans);
+      bytes += chrono_int_column_bytes (&t->name_id, t->n_spans);
+      bytes += chrono_int_column_bytes (&t->cat_id, t->n_spans);
+      bytes += chrono_int_column_bytes (&t->args_off, t->n_spans);
+      bytes += chrono_int_column_bytes (&t->correlation, t->n_spans);
+      bytes += (gsize) t->n_instants * 8;
+      bytes += chrono_int_column_bytes (&t->inst_name, t->n_instants);
+      bytes += chrono_int_column_bytes (&t->inst_cat, t->n_instants);
+      bytes += chrono_int_column_bytes (&t->inst_args_off, t->n_instants);
       bytes += (gsize) t->n_samples * (8 + 8);
     }
   return bytes;
@@ -492,7 +504,7 @@ chrono_trace_get_span_args (ChronoTrace   *self,
 
   track = g_ptr_array_index (self->tracks, span.track);
   g_return_val_if_fail (span.index < track->n_spans, NULL);
-  return chrono_trace_parse_value_at (self, track->args_off[span.index]);
+  return chrono_trace_parse_value_at (self, chrono_track_get_args (track, span.index));
 }
 
 JsonNode *

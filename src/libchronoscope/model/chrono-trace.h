@@ -6,6 +6,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "chrono-int-column.h"
 #include "chrono-types.h"
 
 G_BEGIN_DECLS
@@ -23,7 +24,10 @@ typedef struct {
 
 /* One row of the timeline. Spans are stored column-wise, sorted by start
  * (longer first on ties), each with its nesting depth inside its lane;
- * spans that overlap without nesting go to further lanes. */
+ * spans that overlap without nesting go to further lanes. Durations,
+ * names, categories, args offsets and correlations are ChronoIntColumns,
+ * narrow where the track's range allows: read them with the getters
+ * below. */
 typedef struct {
   ChronoTrackType type;
   guint32  process;       /* index into the trace's processes */
@@ -35,28 +39,92 @@ typedef struct {
 
   guint32  n_spans;
   gint64  *start;         /* ns */
-  gint64  *dur;           /* ns */
-  guint32 *name_id;
-  guint32 *cat_id;
-  guint64 *args_off;      /* where the args object starts in the JSON text, or CHRONO_NO_ARGS */
+  ChronoIntColumn dur;    /* ns */
+  ChronoIntColumn name_id;
+  ChronoIntColumn cat_id;
+  ChronoIntColumn args_off;     /* where the args object starts in the JSON text, or CHRONO_NO_ARGS */
   guint16 *depth;
   guint16 *lane;
   guint8  *kind;          /* ChronoKind */
   guint8  *flags;         /* CHRONO_SPAN_* */
-  gint64  *correlation;   /* launch correlation; NULL when no span has one, -1 for none */
+  ChronoIntColumn correlation;  /* launch correlation; no data when no span has one, -1 for none */
   guint16  n_lanes;
   guint16  max_depth;
 
   guint32  n_instants;
   gint64  *inst_ts;
-  guint32 *inst_name;
-  guint32 *inst_cat;
-  guint64 *inst_args_off;
+  ChronoIntColumn inst_name;
+  ChronoIntColumn inst_cat;
+  ChronoIntColumn inst_args_off;
 
   guint32  n_samples;     /* counter tracks */
   gint64  *sample_ts;
   gdouble *sample_value;
 } ChronoTrack;
+
+static inline gint64
+chrono_track_get_dur (const ChronoTrack *track,
+                      guint32            i)
+{
+  return chrono_int_column_get (&track->dur, i);
+}
+
+static inline gint64
+chrono_track_get_end (const ChronoTrack *track,
+                      guint32            i)
+{
+  return track->start[i] + chrono_int_column_get (&track->dur, i);
+}
+
+static inline guint32
+chrono_track_get_name (const ChronoTrack *track,
+                       guint32            i)
+{
+  return (guint32) chrono_int_column_get (&track->name_id, i);
+}
+
+static inline guint32
+chrono_track_get_cat (const ChronoTrack *track,
+                      guint32            i)
+{
+  return (guint32) chrono_int_column_get (&track->cat_id, i);
+}
+
+static inline guint64
+chrono_track_get_args (const ChronoTrack *track,
+                       guint32            i)
+{
+  return (guint64) chrono_int_column_get (&track->args_off, i);
+}
+
+/* -1 for none. */
+static inline gint64
+chrono_track_get_correlation (const ChronoTrack *track,
+                              guint32            i)
+{
+  return track->correlation.data != NULL ? chrono_int_column_get (&track->correlation, i) : -1;
+}
+
+static inline guint32
+chrono_track_get_inst_name (const ChronoTrack *track,
+                            guint32            i)
+{
+  return (guint32) chrono_int_column_get (&track->inst_name, i);
+}
+
+static inline guint32
+chrono_track_get_inst_cat (const ChronoTrack *track,
+                           guint32            i)
+{
+  return (guint32) chrono_int_column_get (&track->inst_cat, i);
+}
+
+static inline guint64
+chrono_track_get_inst_args (const ChronoTrack *track,
+                            guint32            i)
+{
+  return (guint64) chrono_int_column_get (&track->inst_args_off, i);
+}
 
 /* One member of an args object, as people read it. */
 typedef struct {
