@@ -465,15 +465,34 @@ typedef struct {
   guint  index_row;
 } WalkJob;
 
-/* Rows to walk, taken one at a time by this thread and the worker. */
+enum {
+  WORKER_PENDING,
+  WORKER_STARTED,
+  WORKER_SKIPPED,   /* the snapshot took every job before it started */
+};
+
+/* Rows to walk, taken one at a time by the snapshot and the worker;
+ * shared by both, so refcounted. */
 typedef struct {
   ChronoViewport *viewport;
   GArray         *jobs;          /* WalkJob */
   int             next;          /* atomic */
+  int             worker;        /* atomic: WORKER_* */
   GMutex          lock;
   GCond           done_cond;
   gboolean        worker_done;
 } Walks;
+
+static void
+walks_clear (gpointer data)
+{
+  Walks *walks = data;
+
+  g_object_unref (walks->viewport);
+  g_array_unref (walks->jobs);
+  g_mutex_clear (&walks->lock);
+  g_cond_clear (&walks->done_cond);
+}
 
 static void
 take_walk_jobs (Walks *walks)
@@ -495,11 +514,15 @@ walk_worker_cb (gpointer data,
 {
   Walks *walks = data;
 
-  take_walk_jobs (walks);
-  g_mutex_lock (&walks->lock);
-  walks->worker_done = TRUE;
-  g_cond_signal (&walks->done_cond);
-  g_mutex_unlock (&walks->lock);
+  if (g_atomic_int_compare_and_exchange (&walks->worker, WORKER_PENDING, WORKER_STARTED))
+    {
+      take_walk_jobs (walks);
+      g_mutex_lock (&walks->lock);
+      walks->worker_done = TRUE;
+      g_cond_signal (&walks->done_cond);
+      g_mutex_unlock (&walks->lock);
+    }
+  g_atomic_rc_box_release_full (walks, walks_clear);
 }
 
 static void
@@ -539,7 +562,7 @@ walk_ahead (ChronoTimeline *self,
 {
   g_autoptr(GArray) jobs = g_array_new (FALSE, FALSE, sizeof (WalkJob));
   GPtrArray *walked = g_ptr_array_new ();
-  Walks walks = { self->viewport, jobs, 0 };
+  Walks *walks;
 
   for (guint i = 0; i < visible->len; i++)
     {
@@ -560,17 +583,25 @@ walk_ahead (ChronoTimeline *self,
       return walked;
     }
 
-  g_mutex_init (&walks.lock);
-  g_cond_init (&walks.done_cond);
-  if (!g_thread_pool_push (self->walker, &walks, NULL))
-    walks.worker_done = TRUE;
-  take_walk_jobs (&walks);
-  g_mutex_lock (&walks.lock);
-  while (!walks.worker_done)
-    g_cond_wait (&walks.done_cond, &walks.lock);
-  g_mutex_unlock (&walks.lock);
-  g_cond_clear (&walks.done_cond);
-  g_mutex_clear (&walks.lock);
+  walks = g_atomic_rc_box_new0 (Walks);
+  walks->viewport = g_object_ref (self->viewport);
+  walks->jobs = g_array_ref (jobs);
+  g_mutex_init (&walks->lock);
+  g_cond_init (&walks->done_cond);
+  if (!g_thread_pool_push (self->walker, g_atomic_rc_box_acquire (walks), NULL))
+    g_atomic_rc_box_release_full (walks, walks_clear);
+  take_walk_jobs (walks);
+  /* A worker that has not started by now (the cores are busy) is not
+   * waited for: it will find nothing to do. One that has is finishing
+   * its last job. */
+  if (!g_atomic_int_compare_and_exchange (&walks->worker, WORKER_PENDING, WORKER_SKIPPED))
+    {
+      g_mutex_lock (&walks->lock);
+      while (!walks->worker_done)
+        g_cond_wait (&walks->done_cond, &walks->lock);
+      g_mutex_unlock (&walks->lock);
+    }
+  g_atomic_rc_box_release_full (walks, walks_clear);
   return walked;
 }
 
@@ -1906,7 +1937,7 @@ chrono_timeline_finalize (GObject *object)
   g_clear_pointer (&self->path_spans, g_array_unref);
   g_clear_pointer (&self->group_rows, g_free);
   g_clear_object (&self->viewport);
-  /* No job is left: a snapshot waits for its walks. */
+  /* Waits for a walk no snapshot waited for: it finds nothing to do. */
   g_thread_pool_free (self->walker, FALSE, TRUE);
 
   G_OBJECT_CLASS (chrono_timeline_parent_class)->finalize (object);
