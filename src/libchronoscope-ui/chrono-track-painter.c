@@ -6,6 +6,7 @@
 
 #include <pango/pangocairo.h>
 
+#include "chrono-image-node-private.h"
 #include "chrono-label-cache-private.h"
 #include "chrono-palette.h"
 #include "chrono-track-painter-private.h"
@@ -370,20 +371,6 @@ container_from (GPtrArray *children)
   return gsk_container_node_new ((GskRenderNode **) children->pdata, children->len);
 }
 
-static cairo_user_data_key_t image_key;
-
-/* The pixel cairo writes for an opaque COLOR: each channel rounded to 16
- * bits, then cut to 8, so that the image matches colour nodes exactly. */
-static guint32
-opaque_pixel (const GdkRGBA *color)
-{
-  guint32 r = (guint32) (CLAMP (color->red, 0, 1) * 65535.0 + 0.5) >> 8;
-  guint32 g = (guint32) (CLAMP (color->green, 0, 1) * 65535.0 + 0.5) >> 8;
-  guint32 b = (guint32) (CLAMP (color->blue, 0, 1) * 65535.0 + 0.5) >> 8;
-
-  return 0xff000000u | r << 16 | g << 8 | b;
-}
-
 static void
 fill_rects (guint8  *data,
             int      stride,
@@ -450,8 +437,7 @@ get_rects_bounds (ChronoTrackPainter *self,
 }
 
 /* All rectangles in one image, in the order colour nodes would draw
- * them. The cairo node refers to the image: it lives as long as the
- * node, and painting it copies nothing. */
+ * them; span colours are opaque, so writing a pixel paints it. */
 static GskRenderNode *
 image_node (ChronoTrackPainter    *self,
             const graphene_rect_t *bounds)
@@ -460,10 +446,8 @@ image_node (ChronoTrackPainter    *self,
   int width = (int) ceil (bounds->origin.x + bounds->size.width) - x;
   int height = (int) ceil (bounds->origin.y + bounds->size.height) - y;
   cairo_surface_t *image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
-  GskRenderNode *node;
   guint8 *data;
   int stride;
-  cairo_t *cr;
 
   cairo_surface_flush (image);
   data = cairo_image_surface_get_data (image);
@@ -471,21 +455,13 @@ image_node (ChronoTrackPainter    *self,
   for (guint b = 0; b < self->touched->len; b++)
     {
       Bucket *bucket = g_ptr_array_index (self->touched, b);
-      guint32 pixel = opaque_pixel (&bucket->color);
+      guint32 pixel = chrono_image_node_pixel (&bucket->color);
 
       fill_rects (data, stride, width, height, x, y, bucket->boxes, pixel);
       fill_rects (data, stride, width, height, x, y, bucket->slivers, pixel);
     }
   cairo_surface_mark_dirty (image);
-
-  node = gsk_cairo_node_new (&GRAPHENE_RECT_INIT (x, y, width, height));
-  cr = gsk_cairo_node_get_draw_context (node);
-  cairo_set_source_surface (cr, image, x, y);
-  cairo_paint (cr);
-  cairo_destroy (cr);
-  cairo_surface_set_user_data (gsk_cairo_node_get_surface (node), &image_key,
-                               image, (cairo_destroy_func_t) cairo_surface_destroy);
-  return node;
+  return chrono_image_node_new (image, x, y);
 }
 
 /* Few rectangles for their bounds: one node per colour, a container of
