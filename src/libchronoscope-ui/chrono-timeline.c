@@ -62,8 +62,6 @@ typedef struct
   GskRenderNode    *node;     /* what the painter made for the viewport; the
                                * busy strip of a collapsed header */
   gboolean          painted;  /* NODE is current, even when NULL */
-  GArray          **walked;   /* during a snapshot: the rows of INDEX walked
-                               * ahead for the viewport, or NULL */
   GskRenderNode    *highlight;    /* the search's layer over NODE */
   gboolean          highlighted;  /* HIGHLIGHT is current, even when NULL */
 } Row;
@@ -91,7 +89,6 @@ struct _ChronoTimeline
   gboolean            dark;
   ChronoViewport     *viewport;
   ChronoTrackPainter *painter;
-  GThreadPool        *walker;     /* walks rows while the snapshot walks others */
 
   GHashTable         *layouts;    /* text -> PangoLayout, shaped once */
   GArray             *rows;       /* Row, top to bottom: pinned ones first */
@@ -457,154 +454,6 @@ get_busy_node (ChronoTimeline *self,
   return row->node;
 }
 
-/* -------------------------------------------------------------------- */
-/* Walking rows ahead                                                   */
-
-typedef struct {
-  Row   *row;
-  guint  index_row;
-} WalkJob;
-
-enum {
-  WORKER_PENDING,
-  WORKER_STARTED,
-  WORKER_SKIPPED,   /* the snapshot took every job before it started */
-};
-
-/* Rows to walk, taken one at a time by the snapshot and the worker;
- * shared by both, so refcounted. */
-typedef struct {
-  ChronoViewport *viewport;
-  GArray         *jobs;          /* WalkJob */
-  int             next;          /* atomic */
-  int             worker;        /* atomic: WORKER_* */
-  GMutex          lock;
-  GCond           done_cond;
-  gboolean        worker_done;
-} Walks;
-
-static void
-walks_clear (gpointer data)
-{
-  Walks *walks = data;
-
-  g_object_unref (walks->viewport);
-  g_array_unref (walks->jobs);
-  g_mutex_clear (&walks->lock);
-  g_cond_clear (&walks->done_cond);
-}
-
-static void
-take_walk_jobs (Walks *walks)
-{
-  int j;
-
-  while ((j = g_atomic_int_add (&walks->next, 1)) < (int) walks->jobs->len)
-    {
-      WalkJob *job = &g_array_index (walks->jobs, WalkJob, j);
-
-      job->row->walked[job->index_row] = chrono_track_painter_walk_row (job->row->index, job->index_row,
-                                                                        walks->viewport);
-    }
-}
-
-static void
-walk_worker_cb (gpointer data,
-                gpointer user_data)
-{
-  Walks *walks = data;
-
-  if (g_atomic_int_compare_and_exchange (&walks->worker, WORKER_PENDING, WORKER_STARTED))
-    {
-      take_walk_jobs (walks);
-      g_mutex_lock (&walks->lock);
-      walks->worker_done = TRUE;
-      g_cond_signal (&walks->done_cond);
-      g_mutex_unlock (&walks->lock);
-    }
-  g_atomic_rc_box_release_full (walks, walks_clear);
-}
-
-static void
-free_walked (Row *row)
-{
-  for (guint r = 0; r < chrono_track_index_get_n_rows (row->index); r++)
-    g_clear_pointer (&row->walked[r], g_array_unref);
-  g_clear_pointer (&row->walked, g_free);
-}
-
-static void
-add_walk_jobs (GArray *jobs,
-               Row    *row)
-{
-  const ChronoTrack *track = chrono_track_index_get_track (row->index);
-  guint n_rows = chrono_track_index_get_n_rows (row->index);
-
-  if (row->painted || track->type == CHRONO_TRACK_COUNTER || track->n_spans == 0 || n_rows == 0)
-    return;
-  row->walked = g_new0 (GArray *, n_rows);
-  for (guint r = 0; r < n_rows; r++)
-    {
-      WalkJob job = { row, r };
-
-      g_array_append_val (jobs, job);
-    }
-}
-
-/* When the view moved, walking the rows of every track that shows is
- * most of a snapshot, and the track indexes may be read from any
- * thread: this one and a worker walk them at once, then this one paints.
- * VISIBLE holds the rows about to be drawn. Returns the rows that got
- * walked rows, for free_walked() after drawing. */
-static GPtrArray *
-walk_ahead (ChronoTimeline *self,
-            GPtrArray      *visible)
-{
-  g_autoptr(GArray) jobs = g_array_new (FALSE, FALSE, sizeof (WalkJob));
-  GPtrArray *walked = g_ptr_array_new ();
-  Walks *walks;
-
-  for (guint i = 0; i < visible->len; i++)
-    {
-      Row *row = g_ptr_array_index (visible, i);
-
-      if (row->track == NO_TRACK)
-        continue;
-      add_walk_jobs (jobs, row);
-      if (row->walked != NULL)
-        g_ptr_array_add (walked, row);
-    }
-  /* A single row is walked where it is painted. */
-  if (jobs->len < 2)
-    {
-      for (guint i = 0; i < walked->len; i++)
-        free_walked (g_ptr_array_index (walked, i));
-      g_ptr_array_set_size (walked, 0);
-      return walked;
-    }
-
-  walks = g_atomic_rc_box_new0 (Walks);
-  walks->viewport = g_object_ref (self->viewport);
-  walks->jobs = g_array_ref (jobs);
-  g_mutex_init (&walks->lock);
-  g_cond_init (&walks->done_cond);
-  if (!g_thread_pool_push (self->walker, g_atomic_rc_box_acquire (walks), NULL))
-    g_atomic_rc_box_release_full (walks, walks_clear);
-  take_walk_jobs (walks);
-  /* A worker that has not started by now (the cores are busy) is not
-   * waited for: it will find nothing to do. One that has is finishing
-   * its last job. */
-  if (!g_atomic_int_compare_and_exchange (&walks->worker, WORKER_PENDING, WORKER_SKIPPED))
-    {
-      g_mutex_lock (&walks->lock);
-      while (!walks->worker_done)
-        g_cond_wait (&walks->done_cond, &walks->lock);
-      g_mutex_unlock (&walks->lock);
-    }
-  g_atomic_rc_box_release_full (walks, walks_clear);
-  return walked;
-}
-
 static GskRenderNode *
 get_row_node (ChronoTimeline *self,
               Row            *row)
@@ -621,19 +470,12 @@ get_row_node (ChronoTimeline *self,
   else if (track->n_spans == 0)
     row->node = chrono_track_painter_paint_instants (self->painter, row->index, self->viewport,
                                                      INSTANT_HEIGHT);
-  else if (row->walked != NULL)
-    {
-      row->node = chrono_track_painter_paint_walked_spans (self->painter, row->index, self->viewport,
-                                                           ROW_HEIGHT, row->walked);
-      free_walked (row);
-    }
   else
     row->node = chrono_track_painter_paint_spans (self->painter, row->index, self->viewport,
                                                   ROW_HEIGHT);
   row->painted = TRUE;
   return row->node;
 }
-
 
 /* TEXT shaped with the widget's font: the names and the ruler's labels
  * repeat from frame to frame, so each is shaped once. Layouts follow
@@ -1078,26 +920,6 @@ snapshot_rows (ChronoTimeline *self,
   double pinned_height = get_pinned_visible (self);
   double offset = get_scroll_offset (self);
   guint first = find_row (self, offset + pinned_height);
-  g_autoptr(GPtrArray) visible = g_ptr_array_new ();
-  g_autoptr(GPtrArray) walked = NULL;
-
-  for (guint i = first; i < self->rows->len; i++)
-    {
-      Row *row = &g_array_index (self->rows, Row, i);
-
-      if (row->y >= offset + area_height)
-        break;
-      g_ptr_array_add (visible, row);
-    }
-  for (guint i = 0; pinned_height > 0 && i < self->rows->len; i++)
-    {
-      Row *row = &g_array_index (self->rows, Row, i);
-
-      if (!row->pinned)
-        break;
-      g_ptr_array_add (visible, row);
-    }
-  walked = walk_ahead (self, visible);
 
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT, width, area_height));
 
@@ -1157,16 +979,6 @@ snapshot_rows (ChronoTimeline *self,
   snapshot_selection (self, snapshot, colors, width);
 
   gtk_snapshot_pop (snapshot);
-
-  /* Rows walked ahead are painted above; none may keep its walk for
-   * another viewport. */
-  for (guint i = 0; i < walked->len; i++)
-    {
-      Row *row = g_ptr_array_index (walked, i);
-
-      if (row->walked != NULL)
-        free_walked (row);
-    }
 }
 
 static void
@@ -1937,8 +1749,6 @@ chrono_timeline_finalize (GObject *object)
   g_clear_pointer (&self->path_spans, g_array_unref);
   g_clear_pointer (&self->group_rows, g_free);
   g_clear_object (&self->viewport);
-  /* Waits for a walk no snapshot waited for: it finds nothing to do. */
-  g_thread_pool_free (self->walker, FALSE, TRUE);
 
   G_OBJECT_CLASS (chrono_timeline_parent_class)->finalize (object);
 }
@@ -2102,8 +1912,6 @@ chrono_timeline_init (ChronoTimeline *self)
   self->path_spans = g_array_new (FALSE, FALSE, sizeof (ChronoSpanRef));
   self->viewport = chrono_viewport_new ();
   g_signal_connect_swapped (self->viewport, "changed", G_CALLBACK (viewport_changed_cb), self);
-  /* Borrows one of GLib's shared threads while a snapshot walks. */
-  self->walker = g_thread_pool_new (walk_worker_cb, NULL, 1, FALSE, NULL);
   self->current_track = NO_TRACK;
   self->dragged_track = NO_TRACK;
   self->track_menu = gtk_popover_menu_new_from_model (NULL);

@@ -571,44 +571,11 @@ paint_item (const ChronoRowItem *item,
   add_rect (self, bucket, TRUE, x0, x1, frame->y, frame->height);
 }
 
-static void
-collect_item (const ChronoRowItem *item,
-              gpointer             user_data)
-{
-  g_array_append_val ((GArray *) user_data, *item);
-}
-
-GArray *
-chrono_track_painter_walk_row (ChronoTrackIndex *index,
-                               guint             row,
-                               ChronoViewport   *viewport)
-{
-  GArray *items = g_array_new (FALSE, FALSE, sizeof (ChronoRowItem));
-
-  g_return_val_if_fail (CHRONO_IS_TRACK_INDEX (index), items);
-  g_return_val_if_fail (row < chrono_track_index_get_n_rows (index), items);
-  g_return_val_if_fail (CHRONO_IS_VIEWPORT (viewport), items);
-
-  chrono_track_index_walk_row (index, row, viewport, CHRONO_TRACK_PAINTER_MERGE_WIDTH_PX,
-                               collect_item, items);
-  return items;
-}
-
 GskRenderNode *
 chrono_track_painter_paint_spans (ChronoTrackPainter *self,
                                   ChronoTrackIndex   *index,
                                   ChronoViewport     *viewport,
                                   double              row_height)
-{
-  return chrono_track_painter_paint_walked_spans (self, index, viewport, row_height, NULL);
-}
-
-GskRenderNode *
-chrono_track_painter_paint_walked_spans (ChronoTrackPainter *self,
-                                         ChronoTrackIndex   *index,
-                                         ChronoViewport     *viewport,
-                                         double              row_height,
-                                         GArray            **walked)
 {
   g_autoptr(GPtrArray) children = NULL;
   g_autoptr(GPtrArray) text_nodes = NULL;
@@ -642,12 +609,8 @@ chrono_track_painter_paint_walked_spans (ChronoTrackPainter *self,
       if (frame.height >= line_height)
         frame.baseline = frame.y + floor ((frame.height - line_height) / 2)
                          + chrono_label_cache_get_baseline (frame.labels);
-      if (walked == NULL)
-        chrono_track_index_walk_row (index, row, viewport, CHRONO_TRACK_PAINTER_MERGE_WIDTH_PX,
-                                     paint_item, &frame);
-      else
-        for (guint i = 0; i < walked[row]->len; i++)
-          paint_item (&g_array_index (walked[row], ChronoRowItem, i), &frame);
+      chrono_track_index_walk_row (index, row, viewport, CHRONO_TRACK_PAINTER_MERGE_WIDTH_PX,
+                                   paint_item, &frame);
     }
 
   take_color_nodes (self, row_height, children);

@@ -43,19 +43,6 @@ GskRenderNode      *chrono_track_painter_paint_spans       (ChronoTrackPainter *
                                                             ChronoTrackIndex   *index,
                                                             ChronoViewport     *viewport,
                                                             double              row_height);
-/* The same, from rows walked beforehand: WALKED holds, for each row of
- * INDEX, what chrono_track_painter_walk_row() gave for this viewport. */
-GskRenderNode      *chrono_track_painter_paint_walked_spans (ChronoTrackPainter *self,
-                                                             ChronoTrackIndex   *index,
-                                                             ChronoViewport     *viewport,
-                                                             double              row_height,
-                                                             GArray            **walked);
-/* What painting spans walks in ROW of INDEX: ChronoRowItem, spans too
- * narrow to stand alone merged. Needs no painter, so any thread may walk
- * rows while the painter's thread paints others. */
-GArray             *chrono_track_painter_walk_row          (ChronoTrackIndex   *index,
-                                                            guint               row,
-                                                            ChronoViewport     *viewport);
 /* Markers in a strip from y = 0 to HEIGHT. */
 GskRenderNode      *chrono_track_painter_paint_instants    (ChronoTrackPainter *self,
                                                             ChronoTrackIndex   *index,
