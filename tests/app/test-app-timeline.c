@@ -268,10 +268,9 @@ test_scroll (Fixture       *fixture,
   g_assert_cmpfloat (after.origin.y, ==, before.origin.y);
 }
 
-/* Frames after zooms and pans, each painting the rows anew (many spans
- * written into images, many step bands as one repeated line), show what
- * a timeline opened right at the last view shows: nothing of an earlier
- * view stays behind. */
+/* Frames after zooms and pans, each painting the rows anew (dense rows
+ * written into images), show what a timeline opened right at the last
+ * view shows: nothing of an earlier view stays behind. */
 static void
 test_pan_matches_fresh (Fixture       *fixture,
                         gconstpointer  data)
