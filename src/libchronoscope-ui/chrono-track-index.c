@@ -20,16 +20,6 @@ typedef struct {
   gboolean overlaps;    /* only past the model's depth cap */
 } Row;
 
-typedef struct {
-  gint64  end;
-  /* In ns, rounded up: the longest of its spans, and the longest pause
-   * between two of them. A block whose spans map narrower than a walk's
-   * minimum width, and whose pauses under a pixel, makes one run. */
-  float   longest;
-  float   pause;
-  guint8  kind;
-} Block;
-
 struct _ChronoTrackIndex
 {
   GObject            parent_instance;
@@ -50,12 +40,12 @@ struct _ChronoTrackIndex
 
   /* Level k >= BASE_LEVEL of a row merges 2^k adjacent spans into a
    * block [start of its first span, end of its last-ending one] of the
-   * kind that covers most of its time. Only the end, the longest span and
-   * pause, and the kind are stored, side by side since a walk reads them
-   * together: walks never need a block's start (see tail_fits()). */
+   * kind that covers most of its time. Only the end and the kind are
+   * stored: walks never need a block's start (see tail_fits()). */
   guint32           *level_first;  /* first block of each level of each row */
   guint32            n_level_entries;
-  Block             *blocks;
+  gint64            *block_end;
+  guint8            *block_kind;
   gsize              n_blocks;
 
   double             value_min;
@@ -157,15 +147,6 @@ n_blocks_at (guint32 n_spans,
   return (guint32) (((guint64) n_spans + (G_GUINT64_CONSTANT (1) << level) - 1) >> level);
 }
 
-/* NS as a float no smaller than it. */
-static float
-ns_up (gint64 ns)
-{
-  float f = (float) ns;
-
-  return (double) f < (double) ns ? nextafterf (f, INFINITY) : f;
-}
-
 static void
 build_pyramid (ChronoTrackIndex *self)
 {
@@ -194,7 +175,8 @@ build_pyramid (ChronoTrackIndex *self)
     }
 
   self->level_first = g_new (guint32, MAX (self->n_level_entries, 1));
-  self->blocks = g_new (Block, MAX (self->n_blocks, 1));
+  self->block_end = g_new (gint64, MAX (self->n_blocks, 1));
+  self->block_kind = g_new (guint8, MAX (self->n_blocks, 1));
 
   /* Weights per kind of the current level's blocks; each level is summed
    * from the one below in place, parent b overwriting child b only after
@@ -216,7 +198,6 @@ build_pyramid (ChronoTrackIndex *self)
             {
               gint64 *w = weights + (gsize) b * CHRONO_N_KINDS;
               gint64 end = G_MININT64;
-              gint64 longest = 0, pause = 0;
 
               if (level == 0)
                 {
@@ -228,9 +209,6 @@ build_pyramid (ChronoTrackIndex *self)
                       guint32 i = order[p];
 
                       w[t->kind[i]] += span_weight (t, i);
-                      if (p > b << BASE_LEVEL)
-                        pause = MAX (pause, t->start[i] - end);
-                      longest = MAX (longest, t->dur[i]);
                       end = MAX (end, span_end (t, i));
                     }
                 }
@@ -239,32 +217,21 @@ build_pyramid (ChronoTrackIndex *self)
                   guint32 below = self->level_first[rw->levels + level - 1];
                   guint32 n_below = n_blocks_at (rw->n_spans, k - 1);
                   const gint64 *left = weights + (gsize) (2 * b) * CHRONO_N_KINDS;
-                  const Block *first = &self->blocks[below + 2 * b];
 
-                  end = first->end;
-                  longest = (gint64) first->longest;
-                  pause = (gint64) first->pause;
+                  end = self->block_end[below + 2 * b];
                   if (2 * b + 1 < n_below)
                     {
                       const gint64 *right = left + CHRONO_N_KINDS;
-                      const Block *second = first + 1;
-                      /* The pause between the halves: from the first
-                       * one's end to the second one's first start. */
-                      gint64 between = self->bounds[2 * ((gsize) rw->first + ((gsize) (2 * b + 1) << (k - 1)))] - end;
 
                       for (guint c = 0; c < CHRONO_N_KINDS; c++)
                         w[c] = left[c] + right[c];
-                      longest = MAX (longest, (gint64) second->longest);
-                      pause = MAX (pause, MAX (between, (gint64) second->pause));
-                      end = MAX (end, second->end);
+                      end = MAX (end, self->block_end[below + 2 * b + 1]);
                     }
                   else
                     memmove (w, left, sizeof (gint64) * CHRONO_N_KINDS);
                 }
-              self->blocks[block].end = end;
-              self->blocks[block].kind = dominant_kind (w);
-              self->blocks[block].longest = ns_up (longest);
-              self->blocks[block].pause = ns_up (pause);
+              self->block_end[block] = end;
+              self->block_kind[block] = dominant_kind (w);
             }
         }
     }
@@ -303,7 +270,8 @@ chrono_track_index_finalize (GObject *object)
   g_free (self->bounds);
   g_free (self->kinds);
   g_free (self->level_first);
-  g_free (self->blocks);
+  g_free (self->block_end);
+  g_free (self->block_kind);
 
   G_OBJECT_CLASS (chrono_track_index_parent_class)->finalize (object);
 }
@@ -428,8 +396,6 @@ typedef struct {
   ChronoTimeMap      map;
   double             width;
   double             min_width;
-  double             max_longest; /* ns: what maps narrower than MIN_WIDTH ... */
-  double             max_pause;   /* ... and under a pixel */
   ChronoRowItemFunc  func;
   gpointer           user_data;
   guint              visits;
@@ -566,34 +532,20 @@ block_tail (const Walk *w,
  * overlaps its spans start at or after the run's end, so if the tail
  * ends before LIMIT, each of its spans is narrower than the run's
  * distance to LIMIT and starts before LIMIT: each would have joined
- * one by one. So would they, however far the tail reaches, when the
- * block's spans map narrower than the minimum width, its pauses under
- * a pixel, and the tail's first span joins the run. It must also end
- * inside the window. Reads the block, and at most once a swallow the
- * first span's start (JOINS, -1 until read), not the other spans, whose
- * starts are far apart in memory. */
+ * one by one. It must also end inside the window. Reads only the
+ * block, not the spans, whose starts are scattered in memory. */
 static gboolean
 tail_fits (const Walk *w,
            guint       level,
            guint32     p,
            guint32     stop,
-           double      limit,
-           int        *joins)
+           double      limit)
 {
   guint32 block;
   guint32 n = block_tail (w, level, p, &block);
-  const Block *b = &w->self->blocks[block];
 
-  if (p + n > stop)
-    return FALSE;
-  if (chrono_time_map_to_x (&w->map, b->end) < limit)
-    return TRUE;
-  if (!(b->longest < w->max_longest && b->pause < w->max_pause))
-    return FALSE;
-  /* Read once a swallow: the span at P is the next in row order. */
-  if (*joins < 0)
-    *joins = chrono_track_index_joins_run (w->run.x1, start_x (w, p));
-  return *joins;
+  return p + n <= stop
+         && chrono_time_map_to_x (&w->map, w->self->block_end[block]) < limit;
 }
 
 /* Whether P lies in the second half of the block above its LEVEL
@@ -626,27 +578,26 @@ swallow_block (Walk    *w,
   guint level = 0;
   guint32 n, block;
   gint64 end;
-  int joins = -1;   /* not read yet */
 
-  if (!tail_fits (w, 0, p, stop, limit, &joins))
+  if (!tail_fits (w, 0, p, stop, limit))
     return 0;
   if (hint > 0)
     {
       /* Down from the hint to the first level that fits, 0 at worst. */
       for (level = hint; level > 0; level--)
-        if (!same_tail_above (p, level) && tail_fits (w, level, p, stop, limit, &joins))
+        if (!same_tail_above (p, level) && tail_fits (w, level, p, stop, limit))
           break;
     }
   while (level + 1 < rw->n_levels
-         && (same_tail_above (p, level) || tail_fits (w, level + 1, p, stop, limit, &joins)))
+         && (same_tail_above (p, level) || tail_fits (w, level + 1, p, stop, limit)))
     level++;
   w->level_hint = level;
 
   n = block_tail (w, level, p, &block);
-  end = w->self->blocks[block].end;
+  end = w->self->block_end[block];
   w->visits++;
   /* The tail's own start is not read; it counts from the run's end. */
-  extend_run (w, n, end, w->self->blocks[block].kind, end - w->run_end + 1);
+  extend_run (w, n, end, w->self->block_kind[block], end - w->run_end + 1);
   return n;
 }
 
@@ -680,10 +631,6 @@ chrono_track_index_walk_row (ChronoTrackIndex  *self,
   /* A window without width shows nothing. */
   if (w.map.px_per_ns <= 0)
     return 0;
-  /* A hair under, so that rounding in mapping times to pixels cannot
-   * tip a span over. */
-  w.max_longest = min_width_px * (1 - 1e-6) / w.map.px_per_ns;
-  w.max_pause = (1 - 1e-6) / w.map.px_per_ns;
 
   p = first_visible (&w);
   stop = first_starting_after (&w, w.width);
@@ -837,5 +784,5 @@ chrono_track_index_get_memory_size (ChronoTrackIndex *self)
        + sizeof (guint32) * self->track->n_lanes
        + (sizeof (guint32) + 2 * sizeof (gint64) + sizeof (guint8)) * self->track->n_spans
        + sizeof (guint32) * self->n_level_entries
-       + sizeof (Block) * self->n_blocks;
+       + (sizeof (gint64) + sizeof (guint8)) * self->n_blocks;
 }

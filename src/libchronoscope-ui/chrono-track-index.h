@@ -43,7 +43,7 @@ typedef void (*ChronoRowItemFunc) (const ChronoRowItem *item,
                                    gpointer             user_data);
 
 /* Immutable once built: build it on a worker thread, read it from any.
- * Building takes linear time and about 27 bytes per span. */
+ * Building takes linear time and about 23 bytes per span. */
 #define CHRONO_TYPE_TRACK_INDEX (chrono_track_index_get_type ())
 G_DECLARE_FINAL_TYPE (ChronoTrackIndex, chrono_track_index, CHRONO, TRACK_INDEX, GObject)
 
