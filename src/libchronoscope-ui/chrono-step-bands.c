@@ -4,6 +4,7 @@
  */
 #include <math.h>
 
+#include "chrono-image-node-private.h"
 #include "chrono-step-bands.h"
 
 /* Narrower steps are not drawn. */
@@ -170,6 +171,12 @@ chrono_step_bands_get_visible (ChronoStepBands *self,
   return last - lo;
 }
 
+/* From this many rectangles on, bands are drawn as one line of pixels
+ * repeated down. Measured with the cairo renderer on 1000 x 815 px: the
+ * rectangles cost about 0.3 ms and 5 µs each (mostly blending tall
+ * one-pixel lines row by row), the repeated line about 0.5 ms. */
+#define REPEAT_MIN_RECTS 100
+
 GskRenderNode *
 chrono_step_bands_paint (ChronoStepBands *self,
                          ChronoViewport  *viewport,
@@ -178,7 +185,12 @@ chrono_step_bands_paint (ChronoStepBands *self,
                          const GdkRGBA   *line)
 {
   g_autoptr(GPtrArray) nodes = NULL;
+  g_autoptr(GskRenderNode) stripes = NULL;
+  guint32 fill_pixel, line_pixel;
+  cairo_surface_t *image;
+  guint32 *pixels;
   double width;
+  int columns;
   guint first, n;
 
   g_return_val_if_fail (CHRONO_IS_STEP_BANDS (self), NULL);
@@ -189,7 +201,15 @@ chrono_step_bands_paint (ChronoStepBands *self,
   if (n == 0 || height <= 0)
     return NULL;
 
+  /* The bands are the same on every line: as rectangles, and as one
+   * line of pixels from x = -1 on, blended as the rectangles would be. */
   nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) gsk_render_node_unref);
+  columns = (int) ceil (width) + 3;
+  image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, columns, 1);
+  cairo_surface_flush (image);
+  pixels = (guint32 *) cairo_image_surface_get_data (image);
+  fill_pixel = fill != NULL ? chrono_image_node_pixel (fill) : 0;
+  line_pixel = line != NULL ? chrono_image_node_pixel (line) : 0;
   for (guint i = first; i < first + n; i++)
     {
       const ChronoStepBand *band = &g_array_index (self->bands, ChronoStepBand, i);
@@ -203,11 +223,26 @@ chrono_step_bands_paint (ChronoStepBands *self,
       /* Every other step, counted from the trace's first, so a band
        * keeps its shade while the view moves. */
       if (fill != NULL && i % 2 == 0 && x1 > x0)
-        g_ptr_array_add (nodes, gsk_color_node_new (fill, &GRAPHENE_RECT_INIT (x0, 0, x1 - x0, height)));
+        {
+          g_ptr_array_add (nodes, gsk_color_node_new (fill, &GRAPHENE_RECT_INIT (x0, 0, x1 - x0, height)));
+          for (int x = (int) x0; x < (int) x1; x++)
+            pixels[x + 1] = chrono_image_node_blend (fill_pixel, pixels[x + 1]);
+        }
       if (line != NULL && x0 >= 0 && x0 < width)
-        g_ptr_array_add (nodes, gsk_color_node_new (line, &GRAPHENE_RECT_INIT (x0, 0, 1, height)));
+        {
+          g_ptr_array_add (nodes, gsk_color_node_new (line, &GRAPHENE_RECT_INIT (x0, 0, 1, height)));
+          pixels[(int) x0 + 1] = chrono_image_node_blend (line_pixel, pixels[(int) x0 + 1]);
+        }
     }
-  if (nodes->len == 0)
-    return NULL;
-  return gsk_container_node_new ((GskRenderNode **) nodes->pdata, nodes->len);
+  cairo_surface_mark_dirty (image);
+  if (nodes->len < REPEAT_MIN_RECTS)
+    {
+      cairo_surface_destroy (image);
+      if (nodes->len == 0)
+        return NULL;
+      return gsk_container_node_new ((GskRenderNode **) nodes->pdata, nodes->len);
+    }
+  stripes = chrono_image_node_new (image, -1, 0);
+  return gsk_repeat_node_new (&GRAPHENE_RECT_INIT (-1, 0, columns, height), stripes,
+                              &GRAPHENE_RECT_INIT (-1, 0, columns, 1));
 }

@@ -6,22 +6,16 @@
 
 #include <pango/pangocairo.h>
 
+#include "chrono-image-node-private.h"
 #include "chrono-label-cache-private.h"
 #include "chrono-palette.h"
-#include "chrono-track-painter.h"
+#include "chrono-track-painter-private.h"
 #include "chrono-viewport-private.h"
 
 #define DEFAULT_FONT      "Sans 9"
 /* Boxes this wide give up their last column, so neighbours read apart. */
 #define SEPARATE_WIDTH_PX 4.0
 #define MARKER_RADIUS_PX  4.0
-/* From this many slivers on, a frame draws them all in one cairo node.
- * Measured on 1600 x 400 px, 2k to 50k rectangles of 1 to 2 px in 8
- * colours: colour nodes build in 0.07 µs each but rasterize in 1 µs
- * with cairo and 2 to 3 µs with GL on llvmpipe; a cairo node builds in
- * 0.13 µs a rectangle and rasterizes in 0.35 (cairo) to 0.9 µs (GL),
- * after a fixed cost of about a millisecond for its surface. */
-#define CAIRO_MIN_SLIVERS 1024
 
 /* The rectangles of one colour in the frame being painted. */
 typedef struct {
@@ -48,7 +42,8 @@ struct _ChronoTrackPainter
   GPtrArray            *buckets;    /* Bucket */
   GHashTable           *by_key;     /* &Bucket.key -> Bucket */
   GPtrArray            *touched;    /* buckets with rectangles this frame */
-  guint                 n_slivers;  /* this frame */
+  guint                 n_rects;    /* this frame */
+  double                image_px_per_rect;
 };
 
 G_DEFINE_FINAL_TYPE (ChronoTrackPainter, chrono_track_painter, G_TYPE_OBJECT)
@@ -201,6 +196,7 @@ chrono_track_painter_init (ChronoTrackPainter *self)
   self->buckets = g_ptr_array_new_with_free_func (bucket_free);
   self->by_key = g_hash_table_new (g_int64_hash, g_int64_equal);
   self->touched = g_ptr_array_new ();
+  self->image_px_per_rect = CHRONO_TRACK_PAINTER_IMAGE_PX_PER_RECT;
 }
 
 ChronoTrackPainter *
@@ -290,6 +286,15 @@ chrono_track_painter_set_pango_context (ChronoTrackPainter *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PANGO_CONTEXT]);
 }
 
+void
+_chrono_track_painter_set_image_px_per_rect (ChronoTrackPainter *self,
+                                             double              px_per_rect)
+{
+  g_return_if_fail (CHRONO_IS_TRACK_PAINTER (self));
+  g_return_if_fail (px_per_rect >= 0);
+  self->image_px_per_rect = px_per_rect;
+}
+
 double
 chrono_track_painter_get_line_height (ChronoTrackPainter *self)
 {
@@ -343,13 +348,8 @@ add_rect (ChronoTrackPainter *self,
       bucket->touched = TRUE;
       g_ptr_array_add (self->touched, bucket);
     }
-  if (sliver)
-    {
-      g_array_append_val (bucket->slivers, rect);
-      self->n_slivers++;
-    }
-  else
-    g_array_append_val (bucket->boxes, rect);
+  g_array_append_val (sliver ? bucket->slivers : bucket->boxes, rect);
+  self->n_rects++;
 }
 
 static void
@@ -371,81 +371,135 @@ container_from (GPtrArray *children)
   return gsk_container_node_new ((GskRenderNode **) children->pdata, children->len);
 }
 
-/* Many slivers: one cairo node, one fill per colour. */
-static GskRenderNode *
-slivers_node (ChronoTrackPainter *self)
+static void
+fill_rects (guint8  *data,
+            int      stride,
+            int      width,
+            int      height,
+            int      x_origin,
+            int      y_origin,
+            GArray  *rects,
+            guint32  pixel)
 {
-  graphene_rect_t bounds = GRAPHENE_RECT_INIT (0, 0, 0, 0);
-  gboolean first = TRUE;
-  GskRenderNode *node;
-  cairo_t *cr;
-
-  for (guint b = 0; b < self->touched->len; b++)
+  for (guint r = 0; r < rects->len; r++)
     {
-      Bucket *bucket = g_ptr_array_index (self->touched, b);
+      const graphene_rect_t *rect = &g_array_index (rects, graphene_rect_t, r);
+      int x0 = CLAMP ((int) rect->origin.x - x_origin, 0, width);
+      int x1 = CLAMP ((int) (rect->origin.x + rect->size.width) - x_origin, x0, width);
+      int y0 = CLAMP ((int) rect->origin.y - y_origin, 0, height);
+      int y1 = CLAMP ((int) (rect->origin.y + rect->size.height) - y_origin, y0, height);
 
-      for (guint r = 0; r < bucket->slivers->len; r++)
+      for (int y = y0; y < y1; y++)
         {
-          const graphene_rect_t *rect = &g_array_index (bucket->slivers, graphene_rect_t, r);
+          guint32 *line = (guint32 *) (data + (gsize) y * stride);
 
-          if (first)
-            graphene_rect_init_from_rect (&bounds, rect);
-          else
-            graphene_rect_union (&bounds, rect, &bounds);
-          first = FALSE;
+          for (int x = x0; x < x1; x++)
+            line[x] = pixel;
         }
     }
-
-  node = gsk_cairo_node_new (&bounds);
-  cr = gsk_cairo_node_get_draw_context (node);
-  for (guint b = 0; b < self->touched->len; b++)
-    {
-      Bucket *bucket = g_ptr_array_index (self->touched, b);
-
-      if (bucket->slivers->len == 0)
-        continue;
-      for (guint r = 0; r < bucket->slivers->len; r++)
-        {
-          const graphene_rect_t *rect = &g_array_index (bucket->slivers, graphene_rect_t, r);
-
-          cairo_rectangle (cr, rect->origin.x, rect->origin.y, rect->size.width, rect->size.height);
-        }
-      gdk_cairo_set_source_rgba (cr, &bucket->color);
-      cairo_fill (cr);
-    }
-  cairo_destroy (cr);
-  return node;
 }
 
-/* One node per colour, a container of its colour nodes, so a renderer
- * switches colour as few times as there are colours; slivers go into a
- * cairo node of their own when there are many. */
+/* Whether the frame's rectangles go into an image: there are many for
+ * their bounds, and each lies on whole pixels, as an image has them. */
+static gboolean
+wants_image (ChronoTrackPainter    *self,
+             const graphene_rect_t *bounds,
+             double                 row_height)
+{
+  return row_height == floor (row_height) && self->image_px_per_rect > 0
+         && self->n_rects * self->image_px_per_rect >= bounds->size.width * bounds->size.height;
+}
+
+static void
+get_rects_bounds (ChronoTrackPainter *self,
+                  graphene_rect_t    *bounds)
+{
+  gboolean first = TRUE;
+
+  graphene_rect_init (bounds, 0, 0, 0, 0);
+  for (guint b = 0; b < self->touched->len; b++)
+    {
+      Bucket *bucket = g_ptr_array_index (self->touched, b);
+      GArray *lists[2] = { bucket->boxes, bucket->slivers };
+
+      for (guint l = 0; l < G_N_ELEMENTS (lists); l++)
+        for (guint r = 0; r < lists[l]->len; r++)
+          {
+            const graphene_rect_t *rect = &g_array_index (lists[l], graphene_rect_t, r);
+
+            if (first)
+              graphene_rect_init_from_rect (bounds, rect);
+            else
+              graphene_rect_union (bounds, rect, bounds);
+            first = FALSE;
+          }
+    }
+}
+
+/* All rectangles in one image, in the order colour nodes would draw
+ * them; span colours are opaque, so writing a pixel paints it. */
+static GskRenderNode *
+image_node (ChronoTrackPainter    *self,
+            const graphene_rect_t *bounds)
+{
+  int x = (int) floor (bounds->origin.x), y = (int) floor (bounds->origin.y);
+  int width = (int) ceil (bounds->origin.x + bounds->size.width) - x;
+  int height = (int) ceil (bounds->origin.y + bounds->size.height) - y;
+  cairo_surface_t *image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  guint8 *data;
+  int stride;
+
+  cairo_surface_flush (image);
+  data = cairo_image_surface_get_data (image);
+  stride = cairo_image_surface_get_stride (image);
+  for (guint b = 0; b < self->touched->len; b++)
+    {
+      Bucket *bucket = g_ptr_array_index (self->touched, b);
+      guint32 pixel = chrono_image_node_pixel (&bucket->color);
+
+      fill_rects (data, stride, width, height, x, y, bucket->boxes, pixel);
+      fill_rects (data, stride, width, height, x, y, bucket->slivers, pixel);
+    }
+  cairo_surface_mark_dirty (image);
+  return chrono_image_node_new (image, x, y);
+}
+
+/* Few rectangles for their bounds: one node per colour, a container of
+ * its colour nodes, so a renderer switches colour as few times as there
+ * are colours. Many: one image. */
 static void
 take_color_nodes (ChronoTrackPainter *self,
+                  double              row_height,
                   GPtrArray          *children)
 {
-  gboolean cairo_slivers = self->n_slivers >= CAIRO_MIN_SLIVERS;
+  graphene_rect_t bounds;
+  gboolean image;
 
-  if (cairo_slivers)
-    g_ptr_array_add (children, slivers_node (self));
+  get_rects_bounds (self, &bounds);
+  image = wants_image (self, &bounds, row_height);
+  if (image && self->n_rects > 0)
+    g_ptr_array_add (children, image_node (self, &bounds));
 
   for (guint b = 0; b < self->touched->len; b++)
     {
       Bucket *bucket = g_ptr_array_index (self->touched, b);
-      g_autoptr(GPtrArray) nodes = NULL;
 
-      nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) gsk_render_node_unref);
-      append_color_nodes (nodes, &bucket->color, bucket->boxes);
-      if (!cairo_slivers)
-        append_color_nodes (nodes, &bucket->color, bucket->slivers);
-      if (nodes->len > 0)
-        g_ptr_array_add (children, container_from (nodes));
+      if (!image)
+        {
+          g_autoptr(GPtrArray) nodes = NULL;
+
+          nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) gsk_render_node_unref);
+          append_color_nodes (nodes, &bucket->color, bucket->boxes);
+          append_color_nodes (nodes, &bucket->color, bucket->slivers);
+          if (nodes->len > 0)
+            g_ptr_array_add (children, container_from (nodes));
+        }
       g_array_set_size (bucket->boxes, 0);
       g_array_set_size (bucket->slivers, 0);
       bucket->touched = FALSE;
     }
   g_ptr_array_set_size (self->touched, 0);
-  self->n_slivers = 0;
+  self->n_rects = 0;
 }
 
 /* -------------------------------------------------------------------- */
@@ -559,7 +613,7 @@ chrono_track_painter_paint_spans (ChronoTrackPainter *self,
                                    paint_item, &frame);
     }
 
-  take_color_nodes (self, children);
+  take_color_nodes (self, row_height, children);
   /* Labels go last, above every box. */
   if (text_nodes->len > 0)
     g_ptr_array_add (children, container_from (text_nodes));

@@ -268,6 +268,50 @@ test_scroll (Fixture       *fixture,
   g_assert_cmpfloat (after.origin.y, ==, before.origin.y);
 }
 
+/* Frames after zooms and pans, each painting the rows anew (dense rows
+ * written into images), show what a timeline opened right at the last
+ * view shows: nothing of an earlier view stays behind. */
+static void
+test_pan_matches_fresh (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  GtkWidget *widget = GTK_WIDGET (fixture->timeline);
+  const char *steps[] = { "timeline.zoom-in", "timeline.zoom-in", "timeline.pan-right",
+                          "timeline.pan-right", "timeline.zoom-in", "timeline.pan-left",
+                          "timeline.zoom-out", "timeline.pan-right" };
+  ChronoTimeline *fresh;
+  ChronoViewport *fresh_viewport;
+  GtkWidget *fresh_window;
+  cairo_surface_t *panned, *direct;
+  gint64 start, end;
+
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+    {
+      g_assert_true (gtk_widget_activate_action (widget, steps[i], NULL));
+      cairo_surface_destroy (app_test_render (widget));
+    }
+  start = chrono_viewport_get_start_ns (fixture->viewport);
+  end = chrono_viewport_get_end_ns (fixture->viewport);
+  g_assert_cmpint (start, >, chrono_trace_get_start_ns (fixture->trace));
+
+  fresh = CHRONO_TIMELINE (chrono_timeline_new (fixture->trace));
+  fresh_window = app_test_present (GTK_WIDGET (fresh), WIDTH, HEIGHT);
+  fresh_viewport = chrono_timeline_get_viewport (fresh);
+  chrono_viewport_zoom_to_range (fresh_viewport, start, end);
+  g_assert_cmpint (chrono_viewport_get_start_ns (fresh_viewport), ==, start);
+  g_assert_cmpint (chrono_viewport_get_end_ns (fresh_viewport), ==, end);
+
+  panned = app_test_render (widget);
+  direct = app_test_render (GTK_WIDGET (fresh));
+  /* Spans show, and not one pixel differs. */
+  g_assert_cmpuint (count_pixels (panned, CHRONO_TIMELINE_HEADER_WIDTH + 1, CHRONO_TIMELINE_RULER_HEIGHT,
+                                  WIDTH, HEIGHT, TRUE), >, 1000);
+  g_assert_cmpuint (app_test_count_changed (panned, direct, 0, 0, WIDTH, HEIGHT), ==, 0);
+  cairo_surface_destroy (panned);
+  cairo_surface_destroy (direct);
+  gtk_window_destroy (GTK_WINDOW (fresh_window));
+}
+
 static gboolean
 has_trace (gpointer data)
 {
@@ -320,6 +364,7 @@ main (int   argc,
   ADD ("pixels", test_pixels);
   ADD ("hit-and-select", test_hit_and_select);
   ADD ("scroll", test_scroll);
+  ADD ("pan-matches-fresh", test_pan_matches_fresh);
 #undef ADD
   g_test_add_func ("/app/timeline/in-page", test_in_page);
   return g_test_run ();

@@ -8,7 +8,7 @@
 
 #include "chrono-loader.h"
 #include "chrono-palette.h"
-#include "chrono-track-painter.h"
+#include "chrono-track-painter-private.h"
 #include "test-utils.h"
 
 #define BASE_US    G_GINT64_CONSTANT (1734333959126914)
@@ -267,6 +267,38 @@ test_pixels (void)
 /* -------------------------------------------------------------------- */
 /* Every span painted                                                   */
 
+static guint
+count_images (GskRenderNode *node)
+{
+  guint n = 0;
+
+  if (node == NULL)
+    return 0;
+  if (gsk_render_node_get_node_type (node) == GSK_CAIRO_NODE)
+    return 1;
+  if (gsk_render_node_get_node_type (node) == GSK_CONTAINER_NODE)
+    for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+      n += count_images (gsk_container_node_get_child (node, i));
+  return n;
+}
+
+static void
+assert_same_pixels (cairo_surface_t *a,
+                    cairo_surface_t *b)
+{
+  int height = cairo_image_surface_get_height (a);
+  int stride = cairo_image_surface_get_stride (a);
+  const guint8 *pa = cairo_image_surface_get_data (a);
+  const guint8 *pb = cairo_image_surface_get_data (b);
+
+  g_assert_cmpint (cairo_image_surface_get_width (a), ==, cairo_image_surface_get_width (b));
+  g_assert_cmpint (height, ==, cairo_image_surface_get_height (b));
+  g_assert_cmpint (stride, ==, cairo_image_surface_get_stride (b));
+  for (int y = 0; y < height; y++)
+    if (memcmp (pa + (gsize) y * stride, pb + (gsize) y * stride, stride) != 0)
+      g_error ("row %d differs between colour nodes and the image", y);
+}
+
 /* Whether some rectangle of ROW covers [X0, X1]. */
 static gboolean
 covered (GArray *rects,
@@ -315,13 +347,28 @@ check_coverage (ChronoTrackPainter *painter,
 {
   const ChronoTrack *t = chrono_track_index_get_track (index);
   int width = chrono_viewport_get_width_px (viewport);
-  g_autoptr(GskRenderNode) node = chrono_track_painter_paint_spans (painter, index, viewport, ROW_HEIGHT);
+  int height = (int) (chrono_track_index_get_n_rows (index) * ROW_HEIGHT);
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GskRenderNode) image = NULL;
   g_autoptr(GArray) rects = g_array_new (FALSE, FALSE, sizeof (Rect));
   g_autoptr(GArray) texts = g_array_new (FALSE, FALSE, sizeof (Text));
-  cairo_surface_t *surface = draw (node, width, (int) (chrono_track_index_get_n_rows (index) * ROW_HEIGHT));
+  cairo_surface_t *surface, *from_image;
+
+  /* Rectangles as colour nodes, to read them; then all in one image,
+   * which must draw the very same pixels. */
+  _chrono_track_painter_set_image_px_per_rect (painter, 0);
+  node = chrono_track_painter_paint_spans (painter, index, viewport, ROW_HEIGHT);
+  _chrono_track_painter_set_image_px_per_rect (painter, G_MAXDOUBLE);
+  image = chrono_track_painter_paint_spans (painter, index, viewport, ROW_HEIGHT);
+  _chrono_track_painter_set_image_px_per_rect (painter, CHRONO_TRACK_PAINTER_IMAGE_PX_PER_RECT);
+  surface = draw (node, width, height);
+  from_image = draw (image, width, height);
+  assert_same_pixels (surface, from_image);
+  cairo_surface_destroy (from_image);
 
   if (node != NULL)
     collect (node, rects, texts);
+  g_assert_true (rects->len == 0 || count_images (image) == 1);
   for (guint32 i = 0; i < t->n_spans; i++)
     {
       double x0 = chrono_viewport_time_to_x (viewport, t->start[i]);
@@ -864,6 +911,7 @@ test_real_trace (void)
                                            t->start[longest] + chrono_track_get_dur (t, longest) * 3 / 2);
           else
             chrono_viewport_show_all (viewport);
+          check_coverage (painter, index, viewport);
           node = chrono_track_painter_paint_spans (painter, index, viewport, ROW_HEIGHT);
           surface = draw (node, width, (int) (n_rows * ROW_HEIGHT));
 
