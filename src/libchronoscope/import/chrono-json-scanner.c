@@ -200,43 +200,99 @@ walk_bytes (const guint8 **pp,
   return FALSE;
 }
 
+/* One 64-byte block of a container walk, given its bytes as bit masks:
+ * BACKSLASHES, INSIDE (the bytes inside strings if the block started
+ * outside one, opening quotes included), OPENS and CLOSES (brackets).
+ * TRUE when the container closed; *P is then just after it, else just
+ * after the block (or one byte more, when an escape straddles its end).
+ * Blocks with a backslash take the byte-by-byte walk. Inlined into each
+ * vector path, which only makes the masks. */
+static inline __attribute__ ((always_inline)) gboolean
+walk_block (const guint8 **pp,
+            guint64        backslashes,
+            guint64        inside,
+            guint64        opens,
+            guint64        closes,
+            gboolean      *in_string,
+            gsize         *depth)
+{
+  const guint8 *p = *pp;
+
+  if (G_UNLIKELY (backslashes != 0))
+    return walk_bytes (pp, p + 64, in_string, depth);
+  inside ^= *in_string ? G_MAXUINT64 : 0;
+  *in_string = inside >> 63;
+  opens &= ~inside;
+  closes &= ~inside;
+  *pp = p + 64;
+  if (closes == 0)
+    {
+      *depth += __builtin_popcountll (opens);
+      return FALSE;
+    }
+  for (guint64 all = opens | closes; all != 0; all &= all - 1)
+    {
+      guint64 bit = all & -all;
+
+      if (opens & bit)
+        (*depth)++;
+      else if (--(*depth) == 0)
+        {
+          *pp = p + __builtin_ctzll (bit) + 1;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
 #ifdef __SSE2__
+/* The bytes of a 64-byte block equal to C, as a bit mask. */
+static inline guint64
+mask_sse2 (const __m128i v[4],
+           guint8        c)
+{
+  __m128i vc = _mm_set1_epi8 ((char) c);
+  guint64 mask = 0;
+
+  for (guint k = 0; k < 4; k++)
+    mask |= (guint64) (guint32) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v[k], vc)) << (16 * k);
+  return mask;
+}
+
 /* Bit i set when an odd number of bits at or below i are: with quote
  * bits, the bytes inside strings (opening quote included). */
-static inline guint32
-prefix_xor32 (guint32 x)
+static inline guint64
+prefix_xor64 (guint64 x)
 {
-  x ^= x << 1;
-  x ^= x << 2;
-  x ^= x << 4;
-  x ^= x << 8;
-  x ^= x << 16;
+  for (guint shift = 1; shift < 64; shift <<= 1)
+    x ^= x << shift;
   return x;
 }
 
-/* The bytes of P[0, 32) equal to C, or to C or D, as a bit mask. */
-static inline guint32
-mask32 (__m128i lo,
-        __m128i hi,
-        guint8  c)
+/* skip_container's blocks with SSE2, which every x86-64 has. */
+static gboolean
+skip_blocks_sse2 (const guint8 **pp,
+                  const guint8  *end,
+                  gboolean      *in_string,
+                  gsize         *depth)
 {
-  __m128i vc = _mm_set1_epi8 ((char) c);
+  while (*pp + 64 <= end)
+    {
+      __m128i v[4];
 
-  return (guint32) _mm_movemask_epi8 (_mm_cmpeq_epi8 (lo, vc)) |
-         (guint32) _mm_movemask_epi8 (_mm_cmpeq_epi8 (hi, vc)) << 16;
-}
-
-static inline guint32
-mask32_either (__m128i lo,
-               __m128i hi,
-               guint8  c,
-               guint8  d)
-{
-  return mask32 (lo, hi, c) | mask32 (lo, hi, d);
+      for (guint k = 0; k < 4; k++)
+        v[k] = _mm_loadu_si128 ((const __m128i *) (*pp + 16 * k));
+      if (walk_block (pp, mask_sse2 (v, '\\'), prefix_xor64 (mask_sse2 (v, '"')),
+                      mask_sse2 (v, '{') | mask_sse2 (v, '['), mask_sse2 (v, '}') | mask_sse2 (v, ']'),
+                      in_string, depth))
+        return TRUE;
+    }
+  return FALSE;
 }
 #endif
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* AVX2 where the processor has it, chosen at run time; SSE2 otherwise. */
+#if defined(__SSE2__) && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define HAVE_AVX2_PATH 1
 
@@ -245,9 +301,9 @@ static gboolean avx2_off;   /* tests run the SSE2 path too */
 #define AVX2_TARGET __attribute__ ((target ("avx2,pclmul,popcnt")))
 
 AVX2_TARGET static inline guint64
-mask64 (__m256i lo,
-        __m256i hi,
-        guint8  c)
+mask_avx2 (__m256i lo,
+           __m256i hi,
+           guint8  c)
 {
   __m256i vc = _mm256_set1_epi8 ((char) c);
 
@@ -255,69 +311,28 @@ mask64 (__m256i lo,
          (guint64) (guint32) _mm256_movemask_epi8 (_mm256_cmpeq_epi8 (hi, vc)) << 32;
 }
 
-AVX2_TARGET static inline guint64
-mask64_either (__m256i lo,
-               __m256i hi,
-               guint8  c,
-               guint8  d)
-{
-  return mask64 (lo, hi, c) | mask64 (lo, hi, d);
-}
-
-/* skip_container's block loop over 64 bytes at a time; the prefix XOR of
- * the quote bits is one carry-less multiply. FALSE when fewer than 64
- * bytes are left with the container still open. */
+/* The same blocks with AVX2: two loads, and the prefix XOR of the quote
+ * bits in one carry-less multiply. */
 AVX2_TARGET static gboolean
 skip_blocks_avx2 (const guint8 **pp,
                   const guint8  *end,
                   gboolean      *in_string,
                   gsize         *depth)
 {
-  const guint8 *p = *pp;
-
-  while (p + 64 <= end)
+  while (*pp + 64 <= end)
     {
-      __m256i lo = _mm256_loadu_si256 ((const __m256i *) p);
-      __m256i hi = _mm256_loadu_si256 ((const __m256i *) (p + 32));
-      guint64 quotes, inside, mo, mc, all;
+      __m256i lo = _mm256_loadu_si256 ((const __m256i *) *pp);
+      __m256i hi = _mm256_loadu_si256 ((const __m256i *) (*pp + 32));
+      guint64 quotes = mask_avx2 (lo, hi, '"');
+      guint64 inside = (guint64) _mm_cvtsi128_si64 (_mm_clmulepi64_si128 (_mm_set_epi64x (0, (gint64) quotes),
+                                                                          _mm_set1_epi8 ((char) 0xff), 0));
 
-      if (G_UNLIKELY (mask64 (lo, hi, '\\') != 0))
-        {
-          if (walk_bytes (&p, p + 64, in_string, depth))
-            {
-              *pp = p;
-              return TRUE;
-            }
-          continue;
-        }
-      quotes = mask64 (lo, hi, '"');
-      inside = (guint64) _mm_cvtsi128_si64 (_mm_clmulepi64_si128 (_mm_set_epi64x (0, (gint64) quotes),
-                                                                  _mm_set1_epi8 ((char) 0xff), 0));
-      inside ^= *in_string ? G_MAXUINT64 : 0;
-      *in_string = inside >> 63;
-      mo = mask64_either (lo, hi, '{', '[') & ~inside;
-      mc = mask64_either (lo, hi, '}', ']') & ~inside;
-      if (mc == 0)
-        {
-          *depth += __builtin_popcountll (mo);
-          p += 64;
-          continue;
-        }
-      for (all = mo | mc; all != 0; all &= all - 1)
-        {
-          guint64 bit = all & -all;
-
-          if (mo & bit)
-            (*depth)++;
-          else if (--(*depth) == 0)
-            {
-              *pp = p + __builtin_ctzll (bit) + 1;
-              return TRUE;
-            }
-        }
-      p += 64;
+      if (walk_block (pp, mask_avx2 (lo, hi, '\\'), inside,
+                      mask_avx2 (lo, hi, '{') | mask_avx2 (lo, hi, '['),
+                      mask_avx2 (lo, hi, '}') | mask_avx2 (lo, hi, ']'),
+                      in_string, depth))
+        return TRUE;
     }
-  *pp = p;
   return FALSE;
 }
 #endif
@@ -331,7 +346,7 @@ chrono_json_scanner_set_avx2 (gboolean enabled)
 }
 
 /* Skips a container by bracket depth, outside strings. Args are full of
- * short strings and brackets ("Input Dims": [[1], [], []]): each 32-byte
+ * short strings and brackets ("Input Dims": [[1], [], []]): each 64-byte
  * block's quotes give the bytes inside strings at once, and brackets
  * outside them are walked only when one closes; blocks with a backslash
  * take the byte-by-byte path. */
@@ -342,59 +357,22 @@ skip_container (ChronoJsonScanner *s)
   const guint8 *end = s->end;
   gsize depth = 1;
   gboolean in_string = FALSE;
+  gboolean closed = FALSE;
 
 #ifdef HAVE_AVX2_PATH
   if (!avx2_off && __builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("pclmul") &&
-      __builtin_cpu_supports ("popcnt") && skip_blocks_avx2 (&p, end, &in_string, &depth))
+      __builtin_cpu_supports ("popcnt"))
+    closed = skip_blocks_avx2 (&p, end, &in_string, &depth);
+  else
+#endif
+#ifdef __SSE2__
+    closed = skip_blocks_sse2 (&p, end, &in_string, &depth);
+#endif
+  if (closed)
     {
       s->p = p;
       return CHRONO_JSON_OK;
     }
-#endif
-#ifdef __SSE2__
-  while (p + 32 <= end)
-    {
-      __m128i lo = _mm_loadu_si128 ((const __m128i *) p);
-      __m128i hi = _mm_loadu_si128 ((const __m128i *) (p + 16));
-      guint32 inside, mo, mc, all;
-
-      if (G_UNLIKELY (mask32 (lo, hi, '\\') != 0))
-        {
-          /* Up to the end of this block, one byte at a time. */
-          if (walk_bytes (&p, p + 32, &in_string, &depth))
-            {
-              s->p = p;
-              return CHRONO_JSON_OK;
-            }
-          continue;
-        }
-      inside = prefix_xor32 (mask32 (lo, hi, '"')) ^ (in_string ? G_MAXUINT32 : 0);
-      in_string = inside >> 31;
-      mo = mask32_either (lo, hi, '{', '[') & ~inside;
-      mc = mask32_either (lo, hi, '}', ']') & ~inside;
-      if (mc == 0)
-        {
-          /* No popcount instruction in the x86-64 baseline; few opens. */
-          for (; mo != 0; mo &= mo - 1)
-            depth++;
-          p += 32;
-          continue;
-        }
-      for (all = mo | mc; all != 0; all &= all - 1)
-        {
-          guint32 bit = all & -all;
-
-          if (mo & bit)
-            depth++;
-          else if (--depth == 0)
-            {
-              s->p = p + __builtin_ctz (bit) + 1;
-              return CHRONO_JSON_OK;
-            }
-        }
-      p += 32;
-    }
-#endif
 
   if (walk_bytes (&p, end, &in_string, &depth))
     {
