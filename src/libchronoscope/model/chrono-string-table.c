@@ -79,53 +79,55 @@ arena_copy (ChronoStringTable *self,
   return dst;
 }
 
+/* Empty slots, MASK + 1 of them. */
+static void
+new_slots (ChronoStringTable *self,
+           guint32            mask)
+{
+  self->mask = mask;
+  self->slots = g_new0 (guint32, (gsize) mask + 1);
+  self->slot_hash = g_new (guint32, (gsize) mask + 1);
+}
+
+/* Puts ID, of hash H, in the first free slot from its own. */
+static inline void
+place (ChronoStringTable *self,
+       guint32            id,
+       guint32            h)
+{
+  guint32 j = h & self->mask;
+
+  while (self->slots[j] != 0)
+    j = (j + 1) & self->mask;
+  self->slots[j] = id + 1;
+  self->slot_hash[j] = h;
+}
+
 static void
 grow (ChronoStringTable *self)
 {
-  guint32 new_mask = self->mask * 2 + 1;
-  guint32 *slots = g_new0 (guint32, (gsize) new_mask + 1);
-  guint32 *hashes = g_new (guint32, (gsize) new_mask + 1);
+  g_autofree guint32 *slots = self->slots;
+  g_autofree guint32 *hashes = self->slot_hash;
+  guint32 mask = self->mask;
 
-  for (guint32 i = 0; i <= self->mask; i++)
-    {
-      guint32 j;
-
-      if (self->slots[i] == 0)
-        continue;
-      j = self->slot_hash[i] & new_mask;
-      while (slots[j] != 0)
-        j = (j + 1) & new_mask;
-      slots[j] = self->slots[i];
-      hashes[j] = self->slot_hash[i];
-    }
-  g_free (self->slots);
-  g_free (self->slot_hash);
-  self->slots = slots;
-  self->slot_hash = hashes;
-  self->mask = new_mask;
+  new_slots (self, mask * 2 + 1);
+  for (guint32 i = 0; i <= mask; i++)
+    if (slots[i] != 0)
+      place (self, slots[i] - 1, hashes[i]);
 }
 
 /* After compaction: slots for every string, hashed again. */
 static void
 rebuild_slots (ChronoStringTable *self)
 {
-  self->mask = FIRST_SLOTS - 1;
-  while ((gsize) self->mask < (gsize) self->strings->len * 2)
-    self->mask = self->mask * 2 + 1;
-  self->slots = g_new0 (guint32, (gsize) self->mask + 1);
-  self->slot_hash = g_new (guint32, (gsize) self->mask + 1);
+  guint32 mask = FIRST_SLOTS - 1;
 
+  while ((gsize) mask < (gsize) self->strings->len * 2)
+    mask = mask * 2 + 1;
+  new_slots (self, mask);
   for (guint32 id = 0; id < self->strings->len; id++)
-    {
-      guint32 h = hash_bytes (g_array_index (self->strings, const char *, id),
-                              g_array_index (self->lengths, guint32, id));
-      guint32 j = h & self->mask;
-
-      while (self->slots[j] != 0)
-        j = (j + 1) & self->mask;
-      self->slots[j] = id + 1;
-      self->slot_hash[j] = h;
-    }
+    place (self, id, hash_bytes (g_array_index (self->strings, const char *, id),
+                                 g_array_index (self->lengths, guint32, id)));
 }
 
 ChronoStringTable *
@@ -136,9 +138,7 @@ chrono_string_table_new (void)
   self->blocks = g_ptr_array_new_with_free_func (g_free);
   self->strings = g_array_new (FALSE, FALSE, sizeof (const char *));
   self->lengths = g_array_new (FALSE, FALSE, sizeof (guint32));
-  self->mask = FIRST_SLOTS - 1;
-  self->slots = g_new0 (guint32, self->mask + 1);
-  self->slot_hash = g_new (guint32, self->mask + 1);
+  new_slots (self, FIRST_SLOTS - 1);
   chrono_string_table_intern (self, "", 0);
   return self;
 }
