@@ -263,9 +263,8 @@ measure_ours (const char *path,
   gint64 start;
 
   /* What the process sets up once (types, thread caches, the allocator's
-   * arenas) is the fixed cost, not the file's: a trace of one event is
-   * loaded first. */
-  if (one_event_path != NULL && strcmp (path, one_event_path) != 0)
+   * arenas) belongs to no load: a trace of one event is loaded first. */
+  if (one_event_path != NULL)
     {
       g_autoptr(ChronoTrace) first = chrono_trace_load_file (one_event_path, NULL, NULL, NULL, NULL);
     }
@@ -801,8 +800,8 @@ measure_fixed_cost (void)
     printf ("(no fixed cost: %s)\n", error->message);
   else
     {
-      fixed_cost = run_child (measure_ours, path);
       one_event_path = g_steal_pointer (&path);
+      fixed_cost = run_child (measure_ours, one_event_path);
       if (fixed_cost.ok)
         printf ("Fixed cost of a load (one event): %.3f ms, %.0f KB resident beyond the file, %.0f KB peak\n\n",
                 fixed_cost.seconds * 1e3, fixed_cost.resident_delta / 1024.0, fixed_cost.peak_delta / 1024.0);
