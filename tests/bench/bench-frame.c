@@ -1,7 +1,7 @@
 /* bench-frame.c: how long the application's timeline takes per frame
  *
  * Usage: xvfb-run -a -s "-screen 0 1920x1200x24" \
- *          bench-frame [TRACE] [--size SIZE] [--cli PATH] [--keep]
+ *          bench-frame [TRACE] [--size SIZE] [--cli PATH] [--keep] [--frames FILE]
  *
  * Opens TRACE (without one: an example trace of SIZE, 3GB by default,
  * about ten million events, written by `chronoscope-cli example` into a
@@ -29,14 +29,19 @@
  * chrono_application_choose_renderer()); GSK_RENDERER=gl measures GTK's
  * GL renderer instead.
  *
- * It prints their p50/p95/p99, also per kind of step, and against a
+ * The steps start as soon as the timeline is drawn, as a user would
+ * start, while the findings are still worked out on a worker thread.
+ *
+ * It prints their p50/p95/p99, also per kind of step and for the steps
+ * drawn before the findings were ready, and against a
  * baseline measured last: frames in which the timeline, without a trace,
  * only changes its background colour, so the renderer redraws the same
  * area with nothing in it. It prints how long after the document turned
  * loaded (the track indexes are built by then, on the loading thread)
  * the first frame that drew the timeline was done, and the peak RSS (VmHWM) of this process, which is
  * the application, against `chronoscope-cli info TRACE` run as a child
- * process beforehand (its ru_maxrss).
+ * process beforehand (its ru_maxrss). With --frames, it writes each
+ * step's times to FILE, one line a frame.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -83,6 +88,9 @@ typedef struct {
   double render_ms;
   double frame_cpu_ms;
   double snapshot_cpu_ms;
+  gint64 window_ns;         /* the viewport's duration */
+  StepKind kind;
+  gboolean analysing;       /* the findings were being worked out */
 } FrameTimes;
 
 /* Filled in by the frame clock and the wrapped snapshot vfunc. */
@@ -99,6 +107,10 @@ static struct {
 } clock_state;
 
 static void (*timeline_snapshot) (GtkWidget *, GtkSnapshot *);
+
+/* The page's findings panel: its analysis runs on a worker thread after
+ * the trace is loaded, while the first steps are already drawn. */
+static ChronoFindingsPanel *findings;
 
 static void
 timed_snapshot (GtkWidget   *widget,
@@ -219,12 +231,37 @@ print_frames (const char *title,
 }
 
 static void
-record (GArray     *all,
-        GArray     *kind,
+record (GtkWidget  *timeline,
+        StepKind    kind,
+        GArray     *all,
+        GArray     *of_kind,
         FrameTimes *times)
 {
+  times->window_ns = chrono_viewport_get_duration (chrono_timeline_get_viewport (CHRONO_TIMELINE (timeline)));
+  times->kind = kind;
+  times->analysing = chrono_findings_panel_get_analysis (findings) == NULL;
   g_array_append_val (all, *times);
-  g_array_append_val (kind, *times);
+  g_array_append_val (of_kind, *times);
+}
+
+/* One line a frame, in the order they came, for a closer look at the
+ * slow ones. */
+static gboolean
+write_frames (const char *path,
+              GArray     *frames,
+              GError    **error)
+{
+  g_autoptr(GString) out = g_string_new ("kind\twindow_ns\tframe_ms\tsnapshot_ms\trender_ms\tframe_cpu_ms\tsnapshot_cpu_ms\tanalysing\n");
+
+  for (guint i = 0; i < frames->len; i++)
+    {
+      const FrameTimes *f = &g_array_index (frames, FrameTimes, i);
+
+      g_string_append_printf (out, "%s\t%" G_GINT64_FORMAT "\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%d\n",
+                              step_names[f->kind], f->window_ns, f->frame_ms, f->snapshot_ms,
+                              f->render_ms, f->frame_cpu_ms, f->snapshot_cpu_ms, f->analysing);
+    }
+  return g_file_set_contents (path, out->str, out->len, error);
 }
 
 /* Zooms by ZOOM_STEP at X (in the track area) until the window is
@@ -248,14 +285,14 @@ zoom_in_and_out (GtkWidget *timeline,
       chrono_viewport_zoom (viewport, ZOOM_STEP, x);
       if (chrono_viewport_get_duration (viewport) == before || !next_frame (timeline, &times))
         return FALSE;
-      record (all, zooms, &times);
+      record (timeline, STEP_ZOOM, all, zooms, &times);
     }
   while (chrono_viewport_get_duration (viewport) < whole)
     {
       chrono_viewport_zoom (viewport, 1 / ZOOM_STEP, x);
       if (!next_frame (timeline, &times))
         return FALSE;
-      record (all, zooms, &times);
+      record (timeline, STEP_ZOOM, all, zooms, &times);
     }
   return TRUE;
 }
@@ -282,7 +319,7 @@ pan_at (GtkWidget *timeline,
       chrono_viewport_pan (viewport, (i < PAN_STEPS ? 0.1 : -0.1) * width);
       if (!next_frame (timeline, &times))
         return FALSE;
-      record (all, pans, &times);
+      record (timeline, STEP_PAN, all, pans, &times);
     }
   return TRUE;
 }
@@ -324,7 +361,7 @@ scroll_tracks (GtkWidget *timeline,
       if (!next_frame (timeline, &times))
         return FALSE;
       if (first_span_y (timeline) != y)
-        record (all, scrolls, &times);
+        record (timeline, STEP_SCROLL, all, scrolls, &times);
     }
   return TRUE;
 }
@@ -407,6 +444,7 @@ own_peak_rss (void)
 
 typedef struct {
   gint64 loaded_at;
+  gint64 analysed_at;
 } LoadWatch;
 
 static void
@@ -416,6 +454,15 @@ state_changed_cb (ChronoDocumentPage *page,
 {
   if (chrono_document_page_get_state (page) == CHRONO_DOCUMENT_STATE_LOADED)
     watch->loaded_at = g_get_monotonic_time ();
+}
+
+static void
+analysis_changed_cb (ChronoFindingsPanel *panel,
+                     GParamSpec          *pspec,
+                     LoadWatch           *watch)
+{
+  if (chrono_findings_panel_get_analysis (panel) != NULL && watch->analysed_at == 0)
+    watch->analysed_at = g_get_monotonic_time ();
 }
 
 static gboolean
@@ -447,11 +494,13 @@ main (int    argc,
   g_autofree char *size = NULL;
   g_autofree char *trace = NULL;
   g_autofree char *example_dir = NULL;
+  g_autofree char *frames_path = NULL;
   gboolean keep = FALSE;
   const GOptionEntry entries[] = {
     { "size", 0, 0, G_OPTION_ARG_STRING, &size, "Size of the example trace written without TRACE (default 3GB)", "SIZE" },
     { "cli", 0, 0, G_OPTION_ARG_FILENAME, &cli, "chronoscope-cli to compare memory with (default $CHRONO_CLI)", "PATH" },
     { "keep", 0, 0, G_OPTION_ARG_NONE, &keep, "Keep the example trace", NULL },
+    { "frames", 0, 0, G_OPTION_ARG_FILENAME, &frames_path, "Write each frame's times to FILE, tab-separated", "FILE" },
     G_OPTION_ENTRY_NULL
   };
   g_autoptr(GOptionContext) options = g_option_context_new ("[TRACE] - frame times of the timeline");
@@ -538,6 +587,9 @@ main (int    argc,
     }
   g_assert_true (app_test_spin_until (timeline_drawn, NULL, 60000));
   first_frame_at = g_get_monotonic_time ();
+  findings = CHRONO_FINDINGS_PANEL (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_FINDINGS_PANEL));
+  g_signal_connect (findings, "notify::analysis", G_CALLBACK (analysis_changed_cb), &watch);
+  analysis_changed_cb (findings, NULL, &watch);
 
   timeline = app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_TIMELINE);
   native = gtk_widget_get_native (timeline);
@@ -576,8 +628,25 @@ main (int    argc,
       print_frames (step_names[k], kinds[k]);
       g_array_unref (kinds[k]);
     }
+  {
+    g_autoptr(GArray) busy = g_array_new (FALSE, FALSE, sizeof (FrameTimes));
+
+    for (guint i = 0; i < all->len; i++)
+      if (g_array_index (all, FrameTimes, i).analysing)
+        g_array_append_val (busy, g_array_index (all, FrameTimes, i));
+    print_frames ("steps while the findings were worked out (among all steps)", busy);
+  }
   baseline_p95 = print_frames ("baseline (the same area, nothing in it)", baseline);
   printf ("frame p95 / baseline p95: %.2f\n", baseline_p95 > 0 ? p95 / baseline_p95 : 0.0);
+  if (watch.analysed_at > 0)
+    printf ("findings ready %.2f s after loading\n", (watch.analysed_at - watch.loaded_at) / 1e6);
+  else
+    printf ("findings not ready by the end of the steps\n");
+  if (frames_path != NULL && !write_frames (frames_path, all, &error))
+    {
+      fprintf (stderr, "bench-frame: %s\n", error->message);
+      return 1;
+    }
 
   printf ("peak RSS: app %.0f MB, chronoscope-cli info %.0f MB, ratio %.2f\n",
           app_rss / 1e6, cli_rss / 1e6, (double) app_rss / cli_rss);
