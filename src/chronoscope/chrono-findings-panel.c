@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "chrono-analysis-settings.h"
+#include "chrono-background.h"
 #include "chrono-application.h"
 #include "chrono-findings-panel.h"
 #include "chrono-format.h"
@@ -856,7 +857,7 @@ start_analysis (ChronoFindingsPanel *self)
   g_task_set_source_tag (task, start_analysis);
   g_task_set_task_data (task, job, analysis_job_free);
   set_analysing (self, TRUE);
-  g_task_run_in_thread (task, analysis_thread);
+  chrono_background_run (task, analysis_thread, "chrono-analysis");
 }
 
 static gboolean

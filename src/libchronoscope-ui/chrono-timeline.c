@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "chrono-background.h"
 #include "chrono-flow-painter.h"
 #include "chrono-format.h"
 #include "chrono-palette.h"
@@ -737,7 +738,7 @@ index_flows (ChronoTimeline *self)
   task = g_task_new (self, self->flows_cancellable, index_flows_done_cb, NULL);
   g_task_set_source_tag (task, index_flows);
   g_task_set_task_data (task, g_object_ref (self->trace), g_object_unref);
-  g_task_run_in_thread (task, index_flows_thread);
+  chrono_background_run (task, index_flows_thread, "chrono-flow-index");
 }
 
 static GskRenderNode *

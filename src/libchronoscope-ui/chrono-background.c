@@ -1,0 +1,57 @@
+/* chrono-background.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "chrono-background.h"
+
+#include <errno.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+/* Niceness of background work: at 10, a thread gets about a tenth of a
+ * core that a frame also wants. */
+#define BACKGROUND_NICE 10
+
+typedef struct {
+  GTask           *task;
+  GTaskThreadFunc  func;
+} Job;
+
+static gpointer
+run_job (gpointer data)
+{
+  Job *job = data;
+
+  /* A thread of its own, because raising a thread's niceness cannot be
+   * undone without privileges: a pooled thread would keep it. */
+  if (setpriority (PRIO_PROCESS, (id_t) gettid (), BACKGROUND_NICE) != 0)
+    g_debug ("Could not lower the priority of background work: %s", g_strerror (errno));
+  job->func (job->task, g_task_get_source_object (job->task), g_task_get_task_data (job->task),
+             g_task_get_cancellable (job->task));
+  g_object_unref (job->task);
+  g_free (job);
+  return NULL;
+}
+
+void
+chrono_background_run (GTask           *task,
+                       GTaskThreadFunc  func,
+                       const char      *name)
+{
+  g_autoptr(GError) error = NULL;
+  Job *job = g_new (Job, 1);
+  GThread *thread;
+
+  job->task = g_object_ref (task);
+  job->func = func;
+  thread = g_thread_try_new (name, run_job, job, &error);
+  if (thread != NULL)
+    {
+      g_thread_unref (thread);
+      return;
+    }
+  g_debug ("No thread for %s (%s): running it in GIO's pool", name, error->message);
+  g_object_unref (job->task);
+  g_free (job);
+  g_task_run_in_thread (task, func);
+}
