@@ -8,9 +8,10 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-/* Niceness of background work: at 10, a thread gets about a tenth of a
- * core that a frame also wants. */
+/* Niceness of background work above the thread that starts it: 10 more
+ * leaves it about a tenth of a core that a frame also wants. */
 #define BACKGROUND_NICE 10
+#define MAX_NICE        19
 
 typedef struct {
   GTask           *task;
@@ -21,10 +22,15 @@ static gpointer
 run_job (gpointer data)
 {
   Job *job = data;
+  id_t self = (id_t) gettid ();
+  int nice;
 
   /* A thread of its own, because raising a thread's niceness cannot be
-   * undone without privileges: a pooled thread would keep it. */
-  if (setpriority (PRIO_PROCESS, (id_t) gettid (), BACKGROUND_NICE) != 0)
+   * undone without privileges: a pooled thread would keep it. A new
+   * thread starts with its creator's. */
+  errno = 0;
+  nice = getpriority (PRIO_PROCESS, self);
+  if (errno != 0 || setpriority (PRIO_PROCESS, self, MIN (nice + BACKGROUND_NICE, MAX_NICE)) != 0)
     g_debug ("Could not lower the priority of background work: %s", g_strerror (errno));
   job->func (job->task, g_task_get_source_object (job->task), g_task_get_task_data (job->task),
              g_task_get_cancellable (job->task));

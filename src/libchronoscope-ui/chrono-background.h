@@ -10,9 +10,10 @@
 
 G_BEGIN_DECLS
 
-/* As g_task_run_in_thread(), on a thread of its own named NAME at a lower
- * CPU priority: while the user pans, the frames and the display server
- * come first. FUNC returns TASK's result as usual. */
+/* As g_task_run_in_thread(), on a thread of its own named NAME, 10 nice
+ * levels below the caller's priority: while the user pans, the frames
+ * and the display server come first. FUNC returns TASK's result as
+ * usual. */
 void chrono_background_run (GTask           *task,
                             GTaskThreadFunc  func,
                             const char      *name);
