@@ -234,14 +234,30 @@ static void
 record (GtkWidget  *timeline,
         StepKind    kind,
         GArray     *all,
-        GArray     *of_kind,
         FrameTimes *times)
 {
   times->window_ns = chrono_viewport_get_duration (chrono_timeline_get_viewport (CHRONO_TIMELINE (timeline)));
   times->kind = kind;
   times->analysing = chrono_findings_panel_get_analysis (findings) == NULL;
   g_array_append_val (all, *times);
-  g_array_append_val (of_kind, *times);
+}
+
+/* The frames of KIND, or with KIND < 0 those drawn while the findings
+ * were worked out. */
+static GArray *
+select_frames (GArray *all,
+               int     kind)
+{
+  GArray *frames = g_array_new (FALSE, FALSE, sizeof (FrameTimes));
+
+  for (guint i = 0; i < all->len; i++)
+    {
+      const FrameTimes *f = &g_array_index (all, FrameTimes, i);
+
+      if (kind >= 0 ? f->kind == (StepKind) kind : f->analysing)
+        g_array_append_val (frames, *f);
+    }
+  return frames;
 }
 
 /* One line a frame, in the order they came, for a closer look at the
@@ -269,8 +285,7 @@ write_frames (const char *path,
 static gboolean
 zoom_in_and_out (GtkWidget *timeline,
                  double     x,
-                 GArray    *all,
-                 GArray    *zooms)
+                 GArray    *all)
 {
   ChronoViewport *viewport = chrono_timeline_get_viewport (CHRONO_TIMELINE (timeline));
   gint64 whole;
@@ -285,14 +300,14 @@ zoom_in_and_out (GtkWidget *timeline,
       chrono_viewport_zoom (viewport, ZOOM_STEP, x);
       if (chrono_viewport_get_duration (viewport) == before || !next_frame (timeline, &times))
         return FALSE;
-      record (timeline, STEP_ZOOM, all, zooms, &times);
+      record (timeline, STEP_ZOOM, all, &times);
     }
   while (chrono_viewport_get_duration (viewport) < whole)
     {
       chrono_viewport_zoom (viewport, 1 / ZOOM_STEP, x);
       if (!next_frame (timeline, &times))
         return FALSE;
-      record (timeline, STEP_ZOOM, all, zooms, &times);
+      record (timeline, STEP_ZOOM, all, &times);
     }
   return TRUE;
 }
@@ -302,8 +317,7 @@ zoom_in_and_out (GtkWidget *timeline,
 static gboolean
 pan_at (GtkWidget *timeline,
         double     duration,
-        GArray    *all,
-        GArray    *pans)
+        GArray    *all)
 {
   ChronoViewport *viewport = chrono_timeline_get_viewport (CHRONO_TIMELINE (timeline));
   double width = chrono_viewport_get_width_px (viewport);
@@ -319,7 +333,7 @@ pan_at (GtkWidget *timeline,
       chrono_viewport_pan (viewport, (i < PAN_STEPS ? 0.1 : -0.1) * width);
       if (!next_frame (timeline, &times))
         return FALSE;
-      record (timeline, STEP_PAN, all, pans, &times);
+      record (timeline, STEP_PAN, all, &times);
     }
   return TRUE;
 }
@@ -346,8 +360,7 @@ first_span_y (GtkWidget *timeline)
 /* Only the steps that moved the tracks count: when they all fit, none do. */
 static gboolean
 scroll_tracks (GtkWidget *timeline,
-               GArray    *all,
-               GArray    *scrolls)
+               GArray    *all)
 {
   FrameTimes times;
 
@@ -361,7 +374,7 @@ scroll_tracks (GtkWidget *timeline,
       if (!next_frame (timeline, &times))
         return FALSE;
       if (first_span_y (timeline) != y)
-        record (timeline, STEP_SCROLL, all, scrolls, &times);
+        record (timeline, STEP_SCROLL, all, &times);
     }
   return TRUE;
 }
@@ -508,7 +521,6 @@ main (int    argc,
   g_autoptr(GFile) file = NULL;
   g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (FrameTimes));
   g_autoptr(GArray) baseline = g_array_new (FALSE, FALSE, sizeof (FrameTimes));
-  GArray *kinds[N_STEP_KINDS];
   GtkWidgetClass *timeline_class;
   ChronoWindow *window;
   ChronoDocumentPage *page;
@@ -604,15 +616,13 @@ main (int    argc,
           (first_frame_at - watch.loaded_at) / 1e3,
           clock_state.last.frame_ms, clock_state.last.snapshot_ms);
 
-  for (int k = 0; k < N_STEP_KINDS; k++)
-    kinds[k] = g_array_new (FALSE, FALSE, sizeof (FrameTimes));
   for (int p = 1; p <= 3 && ok; p++)
-    ok = zoom_in_and_out (timeline, track_width * p / 4, all, kinds[STEP_ZOOM]);
+    ok = zoom_in_and_out (timeline, track_width * p / 4, all);
   for (double d = chrono_viewport_get_duration (chrono_timeline_get_viewport (CHRONO_TIMELINE (timeline))) / 8;
        d >= 1e4 && ok; d /= 100)
-    ok = pan_at (timeline, d, all, kinds[STEP_PAN]);
+    ok = pan_at (timeline, d, all);
   if (ok)
-    ok = scroll_tracks (timeline, all, kinds[STEP_SCROLL]);
+    ok = scroll_tracks (timeline, all);
   app_rss = own_peak_rss ();
   if (ok)
     ok = measure_baseline (timeline, baseline);
@@ -625,15 +635,13 @@ main (int    argc,
   p95 = print_frames ("all steps", all);
   for (int k = 0; k < N_STEP_KINDS; k++)
     {
-      print_frames (step_names[k], kinds[k]);
-      g_array_unref (kinds[k]);
+      g_autoptr(GArray) frames = select_frames (all, k);
+
+      print_frames (step_names[k], frames);
     }
   {
-    g_autoptr(GArray) busy = g_array_new (FALSE, FALSE, sizeof (FrameTimes));
+    g_autoptr(GArray) busy = select_frames (all, -1);
 
-    for (guint i = 0; i < all->len; i++)
-      if (g_array_index (all, FrameTimes, i).analysing)
-        g_array_append_val (busy, g_array_index (all, FrameTimes, i));
     print_frames ("steps while the findings were worked out (among all steps)", busy);
   }
   baseline_p95 = print_frames ("baseline (the same area, nothing in it)", baseline);
