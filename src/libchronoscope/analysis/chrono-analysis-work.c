@@ -20,6 +20,23 @@ chrono_analysis_name_is_sync (const char *name)
   return FALSE;
 }
 
+gboolean
+chrono_analysis_name_is_data_loading (const char *name)
+{
+  /* enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__, and
+   * the dataloader spans of Lightning and of custom loops. */
+  return strstr (name, "DataLoader") != NULL || strstr (name, "dataloader") != NULL;
+}
+
+gboolean
+chrono_rank_data_has_track (ChronoRankData *data,
+                            guint32         track)
+{
+  guint32 process = chrono_trace_get_track (data->trace, track)->process;
+
+  return process >= data->first_process && process - data->first_process < data->n_processes;
+}
+
 static gint
 work_class (ChronoTrace       *trace,
             const ChronoTrack *t,
@@ -168,7 +185,7 @@ collect_work (ChronoRankData *data)
       ChronoDeviceWork *d;
       ChronoStreamWork sw = { .track = ti, .stream = chrono_analysis_stream_id (trace, t) };
 
-      if (t->type != CHRONO_TRACK_STREAM)
+      if (t->type != CHRONO_TRACK_STREAM || !chrono_rank_data_has_track (data, ti))
         continue;
       p = chrono_trace_get_process (trace, t->process);
       launch = g_hash_table_lookup (launchers, GUINT_TO_POINTER (ti));
@@ -272,7 +289,7 @@ collect_host (ChronoRankData *data)
     {
       const ChronoTrack *t = chrono_trace_get_track (trace, ti);
 
-      if (t->type != CHRONO_TRACK_THREAD)
+      if (t->type != CHRONO_TRACK_THREAD || !chrono_rank_data_has_track (data, ti))
         continue;
       for (guint32 i = 0; i < t->n_spans; i++)
         {
@@ -422,7 +439,7 @@ collect_event_waits (ChronoRankData *data)
     {
       const ChronoTrack *t = chrono_trace_get_track (trace, ti);
 
-      if (t->type != CHRONO_TRACK_STREAM)
+      if (t->type != CHRONO_TRACK_STREAM || !chrono_rank_data_has_track (data, ti))
         continue;
       for (guint32 i = 0; i < t->n_spans; i++)
         {
@@ -450,7 +467,7 @@ collect_event_waits (ChronoRankData *data)
     {
       const ChronoTrack *t = chrono_trace_get_track (trace, ti);
 
-      if (t->type != CHRONO_TRACK_THREAD || t->correlation.data == NULL)
+      if (t->type != CHRONO_TRACK_THREAD || t->correlation.data == NULL || !chrono_rank_data_has_track (data, ti))
         continue;
       for (guint32 i = 0; i < t->n_spans; i++)
         {
@@ -537,7 +554,8 @@ collect_flow_deps (ChronoRankData *data)
       const ChronoFlow *flow = chrono_trace_get_flow (data->trace, f);
       ChronoWorkDep dep = { .type = CHRONO_EDGE_FLOW };
 
-      if (flow->type == CHRONO_FLOW_LAUNCH || flow->from.track == flow->to.track)
+      if (flow->type == CHRONO_FLOW_LAUNCH || flow->from.track == flow->to.track ||
+          !chrono_rank_data_has_track (data, flow->from.track) || !chrono_rank_data_has_track (data, flow->to.track))
         continue;
       if (chrono_rank_data_find_item (data, flow->from, &dep.from_device, &dep.from_item) &&
           chrono_rank_data_find_item (data, flow->to, &dep.to_device, &dep.to_item))
@@ -548,12 +566,20 @@ collect_flow_deps (ChronoRankData *data)
 ChronoRankData *
 chrono_rank_data_new (ChronoTrace                 *trace,
                       guint32                      trace_index,
+                      guint                        rank_index,
+                      gint                         rank,
+                      guint                        first_process,
+                      guint                        n_processes,
                       const ChronoAnalysisOptions *options)
 {
   ChronoRankData *data = g_new0 (ChronoRankData, 1);
 
   data->trace = g_object_ref (trace);
   data->trace_index = trace_index;
+  data->rank_index = rank_index;
+  data->rank = rank;
+  data->first_process = first_process;
+  data->n_processes = n_processes;
   data->range_start = G_MININT64;
   data->range_end = G_MAXINT64;
   if (options->range_end_ns > options->range_start_ns)
@@ -585,6 +611,7 @@ chrono_rank_data_free (ChronoRankData *data)
       g_array_unref (d->streams);
       g_array_unref (d->items);
       g_array_unref (d->busy);
+      g_clear_pointer (&d->ledger, g_array_unref);
     }
   g_array_unref (data->devices);
   g_array_unref (data->syncs);
