@@ -345,13 +345,14 @@ chrono_ledger_claimed_in (GArray *ledger,
 /* Claims from the segments of STATES inside [START, END), at most LIMIT,
  * only where CAUSE matches (G_MAXUINT32: any). Returns what it took. */
 static gint64
-claim_range (GArray *ledger,
-             gint64  start,
-             gint64  end,
-             guint   states,
-             guint32 cause,
-             gint64  limit,
-             gboolean take)
+claim_range (ChronoClaim *claim,
+             GArray      *ledger,
+             gint64       start,
+             gint64       end,
+             guint        states,
+             guint32      cause,
+             gint64       limit,
+             gboolean     take)
 {
   ChronoLedgerSegment *s = (ChronoLedgerSegment *) ledger->data;
   gint64 got = 0;
@@ -368,8 +369,14 @@ claim_range (GArray *ledger,
       if (n <= 0)
         continue;
       got += n;
+      s[i].claimed += n;
       if (take)
-        s[i].claimed += n;
+        {
+          claim->first = MIN (claim->first, MAX (s[i].start, start));
+          claim->last = MAX (claim->last, MIN (s[i].end, end));
+        }
+      else
+        g_array_append_val (claim->trial, ((ChronoClaimTrial) { ledger, i, n }));
     }
   return got;
 }
@@ -377,13 +384,19 @@ claim_range (GArray *ledger,
 void
 chrono_claim_init (ChronoClaim *claim)
 {
-  *claim = (ChronoClaim) { .parts = g_array_new (FALSE, FALSE, sizeof (ChronoClaimPart)) };
+  *claim = (ChronoClaim) {
+    .parts = g_array_new (FALSE, FALSE, sizeof (ChronoClaimPart)),
+    .trial = g_array_new (FALSE, FALSE, sizeof (ChronoClaimTrial)),
+    .first = G_MAXINT64,
+    .last = G_MININT64,
+  };
 }
 
 void
 chrono_claim_clear (ChronoClaim *claim)
 {
   g_clear_pointer (&claim->parts, g_array_unref);
+  g_clear_pointer (&claim->trial, g_array_unref);
 }
 
 void
@@ -425,7 +438,7 @@ claim_walk (ChronoClaim *claim,
     {
       const ChronoClaimPart *p = &g_array_index (claim->parts, ChronoClaimPart, i);
       ChronoDeviceWork *d = &g_array_index (p->data->devices, ChronoDeviceWork, p->device);
-      gint64 n = claim_range (d->ledger, p->start, p->end, p->states, p->cause, MIN (p->limit, limit - got), take);
+      gint64 n = claim_range (claim, d->ledger, p->start, p->end, p->states, p->cause, MIN (p->limit, limit - got), take);
 
       got += n;
       if (shares && n > 0)
@@ -447,11 +460,21 @@ claim_walk (ChronoClaim *claim,
   return got;
 }
 
+/* Parts may overlap: measuring takes the time as taking would, so no
+ * nanosecond counts twice, then gives it back. */
 gint64
 chrono_claim_measure (ChronoClaim *claim,
                       gint64       limit)
 {
-  return claim_walk (claim, limit, FALSE, NULL);
+  gint64 got = claim_walk (claim, limit, FALSE, NULL);
+
+  for (guint i = 0; i < claim->trial->len; i++)
+    {
+      const ChronoClaimTrial *t = &g_array_index (claim->trial, ChronoClaimTrial, i);
+      g_array_index (t->ledger, ChronoLedgerSegment, t->segment).claimed -= t->ns;
+    }
+  g_array_set_size (claim->trial, 0);
+  return got;
 }
 
 gint64

@@ -69,10 +69,9 @@ count_host (ChronoRankData *data,
       const ChronoFlow *flow = chrono_trace_get_flow (trace, f);
       if (flow->type == CHRONO_FLOW_LAUNCH)
         {
-          gint64 *key = g_new (gint64, 1);
-          *key = (gint64) chrono_span_key (flow->from.track, flow->from.index);
-          if (!g_hash_table_add (linked, key))
-            g_free (key);
+          gint64 key = (gint64) chrono_span_key (flow->from.track, flow->from.index);
+          if (!g_hash_table_contains (linked, &key))
+            g_hash_table_add (linked, g_memdup2 (&key, sizeof key));
         }
     }
   for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)

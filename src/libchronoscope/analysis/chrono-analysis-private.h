@@ -182,7 +182,16 @@ typedef struct {
 } ChronoClaimPart;
 
 typedef struct {
+  GArray *ledger;
+  guint   segment;
+  gint64  ns;
+} ChronoClaimTrial;
+
+typedef struct {
   GArray *parts;         /* ChronoClaimPart */
+  GArray *trial;         /* ChronoClaimTrial: what a measure took, to give back */
+  gint64  first;         /* where the time taken lies */
+  gint64  last;
 } ChronoClaim;
 
 void    chrono_claim_init    (ChronoClaim    *claim);

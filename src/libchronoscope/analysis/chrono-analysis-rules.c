@@ -32,8 +32,8 @@ static const ChronoRule rules[] = {
     "the device worked costs nothing.") },
   { "sync-memcpy", N_("Synchronous or pageable copies"),
     N_("Copies issued with a blocking call (cudaMemcpy rather than cudaMemcpyAsync) or to or from "
-    "pageable host memory. Time lost: the device idle time after a blocking copy drained the queue, "
-    "and the pageable copies' time with no other work beside them.") },
+    "pageable host memory. Time lost: the device idle time after each such copy, while the host, held "
+    "by the copy, had not launched the next work.") },
   { "launch-bound", N_("Launch-bound kernels"),
     N_("At least launch-bound-min-kernels consecutive kernels on a stream, each at most "
     "launch-bound-kernel-max-us long and each preceded by an idle gap longer than itself: the host "
@@ -170,8 +170,10 @@ add_finding (Ctx            *c,
   va_start (args, format);
   f.title = g_strdup_vprintf (format, args);
   va_end (args);
-  f.start_ns = start;
-  f.end_ns = end;
+  /* The range covers the time claimed, which may lie after the cause
+   * (the idle time after a synchronising call). */
+  f.start_ns = MIN (start, claim->first);
+  f.end_ns = MAX (end, claim->last);
   f.severity = lost * 10 >= window ? CHRONO_SEVERITY_HIGH
              : lost * 100 >= window * 3 ? CHRONO_SEVERITY_MEDIUM
              : CHRONO_SEVERITY_LOW;
@@ -603,8 +605,18 @@ rule_copies (Ctx            *c,
           first = MIN (first, it->start);
           last = MAX (last, it->end);
           g_array_append_val (tracks, it->track);
-          chrono_claim_add (&claim, data, di, it->start, it->end, CHRONO_LEDGER_MASK (CHRONO_LEDGER_COPY),
-                            G_MAXUINT32, G_MAXINT64);
+          /* The call staging a pageable copy holds the host until the copy
+           * is done, so nothing was queued behind it: the device idles
+           * from the copy's end until the host launches again. */
+          {
+            const ChronoInterval *busy = (const ChronoInterval *) d->busy->data;
+            guint next = chrono_lower_bound (busy, d->busy->len, sizeof *busy,
+                                             G_STRUCT_OFFSET (ChronoInterval, start), it->end);
+            if (next < d->busy->len)
+              chrono_claim_add (&claim, data, di, it->end, busy[next].start,
+                                CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_HOST) |
+                                CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_LAUNCH), G_MAXUINT32, G_MAXINT64);
+          }
         }
     }
   if (n_sync + n_pageable == 0 || (lost = measure (c, &claim, G_MAXINT64)) == 0)
