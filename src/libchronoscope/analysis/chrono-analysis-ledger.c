@@ -204,7 +204,9 @@ push_gap (GapCtx               *g,
       push (segments, t, host_end, sync != G_MAXUINT32 ? CHRONO_LEDGER_IDLE_SYNC : CHRONO_LEDGER_IDLE_HOST, sync);
       push (segments, host_end, end, CHRONO_LEDGER_IDLE_LAUNCH, G_MAXUINT32);
     }
-  else if (end - start < g->th->kernel_wait_max_ns)
+  else if (end - start < g->th->idle_gap_min_ns)
+    /* Queued work that started a little after its stream was free: the
+     * device's own latency between launches. */
     push (segments, start, end, CHRONO_LEDGER_IDLE_LAUNCH, G_MAXUINT32);
   else if (launch == G_MININT64)
     {

@@ -1298,7 +1298,8 @@ rule_idle_gaps (Ctx            *c,
 
           chrono_claim_init (&claim);
           chrono_claim_add (&claim, data, di, g->start, g->end, CHRONO_LEDGER_IDLE_MASK, G_MAXUINT32, G_MAXINT64);
-          if ((lost = measure (c, &claim, G_MAXINT64)) == 0)
+          /* What is left must still be a gap worth reporting. */
+          if ((lost = measure (c, &claim, G_MAXINT64)) < c->th->idle_gap_min_ns)
             continue;
           reported++;
           f = add_finding (c, "gpu-idle-gap", data, g->start, g->end, &claim, lost,

@@ -156,11 +156,10 @@ add_ranks (ChronoAnalysis *self,
 {
   guint index = self->ranks->len;
   gint rank = chrono_trace_get_rank (trace);
-  g_autofree char *base = g_path_get_basename (chrono_trace_get_path (trace));
   ChronoRankInfo info = {
     .trace = trace_index,
     .rank = rank,
-    .label = rank >= 0 ? g_strdup_printf ("rank %d", rank) : g_strdup (base),
+    .label = rank >= 0 ? g_strdup_printf ("rank %d", rank) : g_strdup_printf ("trace %u", trace_index),
   };
 
   g_ptr_array_add (self->ranks, chrono_rank_data_new (trace, trace_index, index, rank, 0,
