@@ -411,7 +411,10 @@ chrono_claim_add (ChronoClaim    *claim,
                   guint32         cause,
                   gint64          limit)
 {
-  if (end > start && limit > 0)
+  /* Where the trace lost device work, idle time may have been busy. */
+  if (data->device_incomplete)
+    states &= ~CHRONO_LEDGER_IDLE_MASK;
+  if (end > start && limit > 0 && states != 0)
     g_array_append_val (claim->parts, ((ChronoClaimPart) { data, device, start, end, states, cause, limit }));
 }
 

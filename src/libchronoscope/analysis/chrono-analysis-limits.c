@@ -152,12 +152,16 @@ chrono_analysis_find_limitations (ChronoRankData **ranks,
                                         "the file cut); nothing can be said of the device's time", c.launches),
                               name, c.launches));
       else if (c.launches >= 10 && c.linked * 2 < c.launches)
-        add (out, "missing-device-activity", r,
-             g_strdup_printf (_("%s: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " launches have no device "
-                                "activity in the trace%s; device time is judged on what was recorded"),
-                              name, c.launches - c.linked, c.launches,
-                              c.graph_launches > 0 ? _(" (CUDA graph launches record only the graph, not its kernels)")
-                                                   : ""));
+        {
+          data->device_incomplete = TRUE;
+          add (out, "missing-device-activity", r,
+               g_strdup_printf (_("%s: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " launches have no device "
+                                  "activity in the trace%s; the device may have been busy when it looks idle, so "
+                                  "no idle time is counted as lost"),
+                                name, c.launches - c.linked, c.launches,
+                                c.graph_launches > 0 ? _(" (CUDA graph launches record only the graph, not its kernels)")
+                                                     : ""));
+        }
       else if (c.graph_launches > 0)
         add (out, "graph-launches", r,
              g_strdup_printf (ngettext ("%s: %" G_GUINT64_FORMAT " CUDA graph launch; its kernels count only if "

@@ -112,6 +112,7 @@ typedef struct {
   gint         rank;         /* as the file says, or -1 */
   guint        first_process;/* the rank's processes in the trace */
   guint        n_processes;
+  gboolean     device_incomplete; /* launches without device work: its idle time is unknown */
   gint64       range_start;
   gint64       range_end;
   GArray      *devices;  /* ChronoDeviceWork */
@@ -292,7 +293,8 @@ void    chrono_analysis_run_rules          (ChronoRankData                **rank
                                             const ChronoAnalysisThresholds *thresholds,
                                             GArray                         *out);
 
-/* Adds to OUT (ChronoLimitation) what the traces lack for the analysis. */
+/* Adds to OUT (ChronoLimitation) what the traces lack for the analysis,
+ * and marks the ranks whose device work is incomplete. */
 void    chrono_analysis_find_limitations   (ChronoRankData                **ranks,
                                             guint                           n_ranks,
                                             GArray                         *out);

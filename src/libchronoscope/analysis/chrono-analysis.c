@@ -247,12 +247,13 @@ chrono_analysis_run (ChronoTrace * const          *traces,
     }
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
+  /* What the traces lack decides what the rules may claim. */
+  chrono_analysis_find_limitations (ranks, n_ranks, self->limitations);
   chrono_analysis_run_rules (ranks, n_ranks, self->breakdowns, self->paths, &self->options.thresholds,
                              self->findings);
   g_array_sort (self->findings, compare_findings);
   for (guint r = 0; r < n_ranks; r++)
     add_ledger_rows (self, ranks[r]);
-  chrono_analysis_find_limitations (ranks, n_ranks, self->limitations);
   return g_steal_pointer (&self);
 }
 
