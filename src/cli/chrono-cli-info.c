@@ -7,10 +7,9 @@
 #include <json-glib/json-glib.h>
 
 #include "chrono-cli.h"
+#include "chrono-cli-load.h"
 #include "chrono-format.h"
 #include "chrono-json-util.h"
-#include "chrono-loader.h"
-#include "chrono-trace-set.h"
 
 static void
 add_counts (JsonBuilder *b,
@@ -166,21 +165,14 @@ chrono_cli_info (int    argc,
       return 2;
     }
 
-  for (guint i = 0; files[i] && !(merge && i > 0); i++)
+  for (guint i = 0; i < chrono_cli_n_inputs (files, merge); i++)
     {
       g_autoptr(ChronoTrace) trace = NULL;
       g_autoptr(GError) load_error = NULL;
       g_autofree char *text = NULL;
       gint64 t0 = g_get_monotonic_time ();
 
-      if (merge || g_file_test (files[i], G_FILE_TEST_IS_DIR))
-        {
-          const char *one[] = { files[i], NULL };
-          trace = chrono_trace_load_set (merge ? (const char * const *) files : one,
-                                         NULL, NULL, NULL, &load_error);
-        }
-      else
-        trace = chrono_trace_load_file (files[i], NULL, NULL, NULL, &load_error);
+      trace = chrono_cli_load_input (files, merge, i, &load_error);
       if (trace == NULL)
         {
           g_printerr ("%s\n", load_error->message);

@@ -1,0 +1,21 @@
+/* chrono-cli-load.h: the traces that a command's FILE… arguments name
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "chrono-trace.h"
+
+G_BEGIN_DECLS
+
+/* How many traces FILES make: each file alone and each folder as one
+ * profile, or with MERGE all of them as one trace on a shared clock. */
+guint        chrono_cli_n_inputs   (char * const *files,
+                                    gboolean      merge);
+/* Loads the INDEXth of those traces; errors name the file or folder. */
+ChronoTrace *chrono_cli_load_input (char * const *files,
+                                    gboolean      merge,
+                                    guint         index,
+                                    GError      **error);
+
+G_END_DECLS
