@@ -11,6 +11,7 @@
 #include "chrono-analysis.h"
 #include "chrono-example-trace.h"
 #include "chrono-loader.h"
+#include "chrono-trace-set.h"
 #include "test-utils.h"
 
 static ChronoAnalysis *
@@ -201,6 +202,98 @@ test_truncated (void)
   g_assert_nonnull (strstr (md, "cut short"));
 }
 
+static gint
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return g_strcmp0 (*(char * const *) a, *(char * const *) b);
+}
+
+/* What each finding and ledger row says, keyed by rank, not by index. */
+static GPtrArray *
+describe (ChronoAnalysis *a)
+{
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < chrono_analysis_get_n_findings (a); i++)
+    {
+      const ChronoFinding *f = chrono_analysis_get_finding (a, i);
+      g_ptr_array_add (lines, g_strdup_printf ("finding %s rank %d lost %" G_GINT64_FORMAT " at %" G_GINT64_FORMAT,
+                                               f->rule, chrono_analysis_get_rank (a, f->rank)->rank,
+                                               f->time_lost_ns, f->start_ns));
+    }
+  for (guint i = 0; i < chrono_analysis_get_n_ledger_rows (a); i++)
+    {
+      const ChronoLedgerRow *r = chrono_analysis_get_ledger_row (a, i);
+      GString *line = g_string_new (NULL);
+
+      g_string_printf (line, "ledger rank %d device %d step %s", chrono_analysis_get_rank (a, r->rank)->rank,
+                       chrono_analysis_get_breakdown (a, r->breakdown)->device, r->name ? r->name : "-");
+      for (guint k = 0; k < CHRONO_N_LEDGER_STATES; k++)
+        g_string_append_printf (line, " %" G_GINT64_FORMAT, r->state_ns[k]);
+      g_string_append_printf (line, " recoverable %" G_GINT64_FORMAT, r->recoverable_ns);
+      g_ptr_array_add (lines, g_string_free (line, FALSE));
+    }
+  g_ptr_array_sort (lines, compare_strings);
+  return lines;
+}
+
+/* The eight DLRM ranks merged into one document, as the app opens a
+ * folder, are analysed as the ranks they are: the same findings, ledger
+ * and stragglers as the eight files given apart. */
+static void
+test_merged_ranks (void)
+{
+  g_autoptr(GPtrArray) files = test_traces_list ();
+  g_autoptr(GPtrArray) ranks = g_ptr_array_new ();
+  g_autoptr(GPtrArray) traces = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(ChronoTrace) merged = NULL;
+  g_autoptr(ChronoAnalysis) apart = NULL;
+  g_autoptr(ChronoAnalysis) together = NULL;
+  g_autoptr(GPtrArray) a = NULL;
+  g_autoptr(GPtrArray) b = NULL;
+  g_autoptr(GError) error = NULL;
+  guint stragglers = 0;
+
+  if (files == NULL)
+    return;
+  for (guint i = 0; i < files->len; i++)
+    if (strstr (files->pdata[i], "param__dlrm_8rank__worker") != NULL)
+      g_ptr_array_add (ranks, files->pdata[i]);
+  if (ranks->len != 8)
+    {
+      g_test_skip ("the 8-rank set is not complete");
+      return;
+    }
+  for (guint i = 0; i < ranks->len; i++)
+    {
+      ChronoTrace *t = chrono_trace_load_file (ranks->pdata[i], NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_ptr_array_add (traces, t);
+    }
+  apart = analyse ((ChronoTrace **) traces->pdata, traces->len);
+  g_ptr_array_add (ranks, NULL);
+  merged = chrono_trace_load_set ((const char * const *) ranks->pdata, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  together = analyse (&merged, 1);
+
+  g_assert_cmpuint (chrono_analysis_get_n_ranks (together), ==, 8);
+  for (guint i = 0; i < 8; i++)
+    {
+      g_assert_cmpint (chrono_analysis_get_rank (together, i)->rank, ==, (gint) i);
+      g_assert_cmpstr (chrono_analysis_get_rank (together, i)->label, ==,
+                       chrono_analysis_get_rank (apart, i)->label);
+    }
+  a = describe (apart);
+  b = describe (together);
+  g_assert_cmpuint (a->len, ==, b->len);
+  for (guint i = 0; i < a->len; i++)
+    g_assert_cmpstr (a->pdata[i], ==, b->pdata[i]);
+  for (guint i = 0; i < chrono_analysis_get_n_findings (together); i++)
+    stragglers += g_str_equal (chrono_analysis_get_finding (together, i)->rule, "collective-straggler");
+  g_assert_cmpuint (stragglers, >, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -210,5 +303,6 @@ main (int    argc,
   g_test_add_func ("/ledger/no-device-activity", test_no_device_activity);
   g_test_add_func ("/ledger/graph-capture", test_graph_capture);
   g_test_add_func ("/ledger/truncated", test_truncated);
+  g_test_add_func ("/ledger/merged-ranks", test_merged_ranks);
   return g_test_run ();
 }

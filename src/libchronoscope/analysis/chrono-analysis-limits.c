@@ -29,7 +29,7 @@ add (GArray     *out,
 static char *
 who (ChronoRankData *data)
 {
-  g_autofree char *base = g_path_get_basename (chrono_trace_get_path (data->trace));
+  g_autofree char *base = g_path_get_basename (data->path);
 
   return data->rank >= 0 ? g_strdup_printf (_("rank %d"), data->rank) : g_steal_pointer (&base);
 }
@@ -126,7 +126,6 @@ chrono_analysis_find_limitations (ChronoRankData **ranks,
   for (guint r = 0; r < n_ranks; r++)
     {
       ChronoRankData *data = ranks[r];
-      const ChronoLoadStats *stats = chrono_trace_get_stats (data->trace);
       g_autofree char *name = who (data);
       HostCounts c = { 0 };
       guint64 n_work = 0;
@@ -137,7 +136,7 @@ chrono_analysis_find_limitations (ChronoRankData **ranks,
       any_shapes |= c.shapes;
       any_ops |= c.host_ops > 0;
 
-      if (stats->truncated)
+      if (data->truncated)
         add (out, "truncated", r,
              g_strdup_printf (_("%s: the file is cut short; the analysis covers only what it holds, and "
                                 "work after the cut (often the device activity, which Kineto writes last) is missing"),

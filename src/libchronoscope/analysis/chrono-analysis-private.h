@@ -113,6 +113,8 @@ typedef struct {
   guint        first_process;/* the rank's processes in the trace */
   guint        n_processes;
   gboolean     device_incomplete; /* launches without device work: its idle time is unknown */
+  gboolean     truncated;    /* its file was cut short */
+  const char  *path;         /* its file */
   gint64       range_start;
   gint64       range_end;
   GArray      *devices;  /* ChronoDeviceWork */
@@ -131,13 +133,11 @@ chrono_span_key (guint32 track,
   return ((guint64) track << 32) | index;
 }
 
-/* The rank of TRACE made of processes [FIRST_PROCESS, + N_PROCESSES). */
+/* The rank of TRACE that PART, one of its files, brought. */
 ChronoRankData *chrono_rank_data_new  (ChronoTrace                 *trace,
                                        guint32                      trace_index,
                                        guint                        rank_index,
-                                       gint                         rank,
-                                       guint                        first_process,
-                                       guint                        n_processes,
+                                       const ChronoTracePart       *part,
                                        const ChronoAnalysisOptions *options);
 gboolean        chrono_rank_data_has_track (ChronoRankData *data,
                                             guint32         track);

@@ -567,9 +567,7 @@ ChronoRankData *
 chrono_rank_data_new (ChronoTrace                 *trace,
                       guint32                      trace_index,
                       guint                        rank_index,
-                      gint                         rank,
-                      guint                        first_process,
-                      guint                        n_processes,
+                      const ChronoTracePart       *part,
                       const ChronoAnalysisOptions *options)
 {
   ChronoRankData *data = g_new0 (ChronoRankData, 1);
@@ -577,9 +575,11 @@ chrono_rank_data_new (ChronoTrace                 *trace,
   data->trace = g_object_ref (trace);
   data->trace_index = trace_index;
   data->rank_index = rank_index;
-  data->rank = rank;
-  data->first_process = first_process;
-  data->n_processes = n_processes;
+  data->rank = part->rank;
+  data->first_process = part->first_process;
+  data->n_processes = part->n_processes;
+  data->truncated = part->truncated;
+  data->path = part->path ? part->path : chrono_trace_get_path (trace);
   data->range_start = G_MININT64;
   data->range_end = G_MAXINT64;
   if (options->range_end_ns > options->range_start_ns)

@@ -148,23 +148,30 @@ compare_findings (gconstpointer a,
   return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
 }
 
-/* The ranks of TRACE: the trace itself. */
+/* The ranks of TRACE: one for each file it was read from. */
 static void
 add_ranks (ChronoAnalysis *self,
            ChronoTrace    *trace,
            guint32         trace_index)
 {
-  guint index = self->ranks->len;
-  gint rank = chrono_trace_get_rank (trace);
-  ChronoRankInfo info = {
-    .trace = trace_index,
-    .rank = rank,
-    .label = rank >= 0 ? g_strdup_printf ("rank %d", rank) : g_strdup_printf ("trace %u", trace_index),
-  };
+  guint n_parts = chrono_trace_get_n_parts (trace);
 
-  g_ptr_array_add (self->ranks, chrono_rank_data_new (trace, trace_index, index, rank, 0,
-                                                      chrono_trace_get_n_processes (trace), &self->options));
-  g_array_append_val (self->rank_info, info);
+  for (guint p = 0; p < n_parts; p++)
+    {
+      const ChronoTracePart *part = chrono_trace_get_part (trace, p);
+      guint index = self->ranks->len;
+      g_autofree char *base = g_path_get_basename (part->path ? part->path : chrono_trace_get_path (trace));
+      ChronoRankInfo info = {
+        .trace = trace_index,
+        .rank = part->rank,
+        .label = part->rank >= 0 ? g_strdup_printf ("rank %d", part->rank)
+                 : n_parts > 1 ? g_steal_pointer (&base)
+                 : g_strdup_printf ("trace %u", trace_index),
+      };
+
+      g_ptr_array_add (self->ranks, chrono_rank_data_new (trace, trace_index, index, part, &self->options));
+      g_array_append_val (self->rank_info, info);
+    }
 }
 
 /* Each device's ledger over its window, then over each step of its rank. */
