@@ -23,6 +23,8 @@
 #define RERUN_DELAY_MS     300
 /* A finding's range fills this fraction of the view. */
 #define FINDING_ZOOM_SHARE 0.8
+/* Devices whose recoverable time opens the findings; the rest are counted. */
+#define MAX_SUMMARY_DEVICES 4
 /* Rows of a critical path listed; the rest are counted. */
 #define MAX_SEGMENT_ROWS   400
 
@@ -442,11 +444,24 @@ rule_title (const char *id)
   return id;
 }
 
-/* What the trace does not show, then one line a device: how much of its
- * time the findings could win back, and by what. */
+static gint
+compare_recoverable (gconstpointer a,
+                     gconstpointer b)
+{
+  const ChronoLedgerRow *x = *(const ChronoLedgerRow * const *) a;
+  const ChronoLedgerRow *y = *(const ChronoLedgerRow * const *) b;
+
+  return x->recoverable_ns != y->recoverable_ns ? (x->recoverable_ns > y->recoverable_ns ? -1 : 1)
+                                                : (x->breakdown > y->breakdown) - (x->breakdown < y->breakdown);
+}
+
+/* What the trace does not show, then one line a device, those that could
+ * win back most first: how much of its time, and by what. */
 static void
 fill_summary (ChronoFindingsPanel *self)
 {
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+
   remove_children (GTK_WIDGET (self->summary_box));
   for (guint i = 0; i < chrono_analysis_get_n_limitations (self->analysis); i++)
     {
@@ -455,8 +470,12 @@ fill_summary (ChronoFindingsPanel *self)
       gtk_box_append (self->summary_box, label);
     }
   for (guint i = 0; i < chrono_analysis_get_n_ledger_rows (self->analysis); i++)
+    if (chrono_analysis_get_ledger_row (self->analysis, i)->step < 0)
+      g_ptr_array_add (rows, (gpointer) chrono_analysis_get_ledger_row (self->analysis, i));
+  g_ptr_array_sort (rows, compare_recoverable);
+  for (guint i = 0; i < MIN (rows->len, MAX_SUMMARY_DEVICES); i++)
     {
-      const ChronoLedgerRow *r = chrono_analysis_get_ledger_row (self->analysis, i);
+      const ChronoLedgerRow *r = rows->pdata[i];
       g_autoptr(GArray) shares = g_array_new (FALSE, FALSE, sizeof (RuleShare));
       g_autofree char *name = NULL;
       g_autofree char *recoverable = NULL;
@@ -500,6 +519,15 @@ fill_summary (ChronoFindingsPanel *self)
         }
       label = new_label (text->str, "caption");
       gtk_widget_add_css_class (label, "numeric");
+      gtk_box_append (self->summary_box, label);
+    }
+  if (rows->len > MAX_SUMMARY_DEVICES)
+    {
+      g_autofree char *more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "…and %u more device", "…and %u more devices",
+                                                         rows->len - MAX_SUMMARY_DEVICES),
+                                               rows->len - MAX_SUMMARY_DEVICES);
+      GtkWidget *label = new_label (more, "caption");
+      gtk_widget_add_css_class (label, "dim-label");
       gtk_box_append (self->summary_box, label);
     }
   gtk_widget_set_visible (GTK_WIDGET (self->summary_box), gtk_widget_get_first_child (GTK_WIDGET (self->summary_box)) != NULL);

@@ -143,7 +143,7 @@ chrono_analysis_find_limitations (ChronoRankData **ranks,
                               name));
       if (n_work == 0 && c.launches > 0)
         add (out, "no-device-activity", r,
-             g_strdup_printf (ngettext ("%s: the host launched %" G_GUINT64_FORMAT " piece of device work but the "
+             g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: the host launched %" G_GUINT64_FORMAT " piece of device work but the "
                                         "trace holds no device activity (device tracing off, its buffer lost, or "
                                         "the file cut); nothing can be said of the device's time",
                                         "%s: the host launched %" G_GUINT64_FORMAT " pieces of device work but the "
@@ -163,7 +163,7 @@ chrono_analysis_find_limitations (ChronoRankData **ranks,
         }
       else if (c.graph_launches > 0)
         add (out, "graph-launches", r,
-             g_strdup_printf (ngettext ("%s: %" G_GUINT64_FORMAT " CUDA graph launch; its kernels count only if "
+             g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: %" G_GUINT64_FORMAT " CUDA graph launch; its kernels count only if "
                                         "the profiler recorded them",
                                         "%s: %" G_GUINT64_FORMAT " CUDA graph launches; their kernels count only if "
                                         "the profiler recorded them", c.graph_launches),

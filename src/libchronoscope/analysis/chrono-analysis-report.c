@@ -461,7 +461,7 @@ chrono_analysis_to_markdown (ChronoAnalysis *self)
       g_string_append (s, "\n");
     }
   if (chrono_analysis_get_n_ranks (self) > chrono_analysis_get_n_traces (self))
-    g_string_append_printf (s, ngettext ("- analysed as %u rank\n", "- analysed as %u ranks\n",
+    g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "- analysed as %u rank\n", "- analysed as %u ranks\n",
                                          chrono_analysis_get_n_ranks (self)),
                             chrono_analysis_get_n_ranks (self));
 

@@ -558,7 +558,7 @@ rule_device_syncs (Ctx            *c,
   f = add_finding (c, "device-sync", data, first, last, &claim, lost,
                    _("Avoid host–device synchronisation inside the step: keep values on the device instead of "
                    ".item() / .cpu() / print, and replace cudaDeviceSynchronize with events where ordering is needed."),
-                   ngettext ("%u synchronising call drains the device's queue: it then idles %.3f ms until the "
+                   g_dngettext (GETTEXT_PACKAGE, "%u synchronising call drains the device's queue: it then idles %.3f ms until the "
                              "host launches again (the host sat blocked %.3f ms)",
                              "%u synchronising calls drain the device's queue: it then idles %.3f ms until the "
                              "host launches again (the host sat blocked %.3f ms)", n),
@@ -622,9 +622,9 @@ rule_copies (Ctx            *c,
   if (n_sync + n_pageable == 0 || (lost = measure (c, &claim, G_MAXINT64)) == 0)
     return;
   if (n_sync == 0)
-    what = g_strdup_printf (ngettext ("%u pageable copy", "%u pageable copies", n_pageable), n_pageable);
+    what = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u pageable copy", "%u pageable copies", n_pageable), n_pageable);
   else if (n_pageable == 0)
-    what = g_strdup_printf (ngettext ("%u synchronous copy", "%u synchronous copies", n_sync), n_sync);
+    what = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u synchronous copy", "%u synchronous copies", n_sync), n_sync);
   else
     what = g_strdup_printf (_("%u synchronous and %u pageable copies"), n_sync, n_pageable);
   f = add_finding (c, "sync-memcpy", data, first, last, &claim, lost,
