@@ -535,9 +535,17 @@ rule_syncs_of (Ctx            *c,
           longest = s->end - s->start;
           *worst = s;
         }
+      /* Its idle time lies in the gap it ended in, up to the next work. */
       for (guint di = 0; di < data->devices->len; di++)
-        chrono_claim_add (claim, data, di, s->start, G_MAXINT64,
-                          CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_SYNC), i, G_MAXINT64);
+        {
+          GArray *busy = g_array_index (data->devices, ChronoDeviceWork, di).busy;
+          const ChronoInterval *v = (const ChronoInterval *) busy->data;
+          guint next = chrono_lower_bound (v, busy->len, sizeof *v, G_STRUCT_OFFSET (ChronoInterval, start), s->end);
+
+          if (next < busy->len)
+            chrono_claim_add (claim, data, di, s->start, v[next].start,
+                              CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_SYNC), i, G_MAXINT64);
+        }
     }
 }
 
