@@ -29,6 +29,8 @@ static const Example kernels[] = {
   { "DeepEP", "void deep_ep::intranode::dispatch<8, 768>(...)" },
   { "DeepEP", "void deep_ep::intranode::combine<__nv_bfloat16, 8, 768>(...)" },
   { "DeepEP", "void deep_ep::intranode::notify_dispatch<8>(...)" },
+  { "DeepEP", "void dpsk::ep::internode::combine<false, 8, __nv_bfloat16, 8, 2, 16, 24>(int4*, ...)" },
+  { "DeepEP", "void dpsk::ep::internode::cached_notify<false>(int, int, int, int, int*, int, ...)" },
   { "DeepEP", "void deep_ep::internode::combine<false, 2, 8>(...)" },
   { "DeepEP", "void deep_ep::internode_ll::dispatch<true, 3, 10, 7168>(void*, float*, int*, long*, int*, void*, int*, void*, void const*, long const*, int*, int*, int*, int, int, int, int, int, int, int, int)" },
   { "DeepEP", "void deep_ep::internode_ll::combine<(bool)0, (int)6144, (int)11, (int)4>(void *, void *, int *, void *, ...)" },

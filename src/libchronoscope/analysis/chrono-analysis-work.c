@@ -278,16 +278,40 @@ chrono_rank_data_last_work (ChronoRankData *data,
   return best != G_MININT64;
 }
 
+/* Whether a runtime call asks if device work is done without blocking:
+ * a loop of them is the host waiting for the device. */
+static gboolean
+name_is_poll (const char *name)
+{
+  return strstr (name, "EventQuery") != NULL || strstr (name, "StreamQuery") != NULL;
+}
+
+/* Polls at most this far apart are one wait. */
+#define POLL_GAP_NS (50 * 1000)
+
+/* A run of polls as one wait: from the first poll's start to the last's
+ * end, for the device work that finished while the host polled. */
+static void
+close_poll (ChronoRankData *data,
+            ChronoSyncWait *poll)
+{
+  if (poll->track != G_MAXUINT32 &&
+      chrono_rank_data_last_work (data, poll->start, poll->end, &poll->device, &poll->item))
+    g_array_append_val (data->syncs, *poll);
+  poll->track = G_MAXUINT32;
+}
+
 static void
 collect_host (ChronoRankData *data)
 {
   ChronoTrace *trace = data->trace;
   guint n_strings = chrono_trace_get_n_strings (trace);
-  g_autofree guint8 *is_sync = g_new0 (guint8, n_strings);
+  g_autofree guint8 *is_sync = g_new0 (guint8, n_strings);   /* 0 unknown, 1 no, 2 sync, 3 poll */
 
   for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
     {
       const ChronoTrack *t = chrono_trace_get_track (trace, ti);
+      ChronoSyncWait poll = { .track = G_MAXUINT32 };
 
       if (t->type != CHRONO_TRACK_THREAD || !chrono_rank_data_has_track (data, ti))
         continue;
@@ -309,14 +333,28 @@ collect_host (ChronoRankData *data)
               ChronoSyncWait w = { ti, i, start, end, -1, 0 };
 
               if (is_sync[name] == 0)
-                is_sync[name] = chrono_analysis_name_is_sync (chrono_trace_get_string (trace, name)) ? 2 : 1;
+                {
+                  const char *text = chrono_trace_get_string (trace, name);
+                  is_sync[name] = chrono_analysis_name_is_sync (text) ? 2 : name_is_poll (text) ? 3 : 1;
+                }
               if (is_sync[name] == 2)
                 {
                   chrono_rank_data_last_work (data, start, end, &w.device, &w.item);
                   g_array_append_val (data->syncs, w);
                 }
+              else if (is_sync[name] == 3)
+                {
+                  if (poll.track != G_MAXUINT32 && start - poll.end > POLL_GAP_NS)
+                    close_poll (data, &poll);
+                  if (poll.track == G_MAXUINT32)
+                    poll = w;
+                  poll.track = ti;
+                  poll.index = i;
+                  poll.end = MAX (poll.end, end);
+                }
             }
         }
+      close_poll (data, &poll);
     }
   g_array_sort_with_data (data->syncs, chrono_compare_int64_at,
                           GSIZE_TO_POINTER (G_STRUCT_OFFSET (ChronoSyncWait, start)));

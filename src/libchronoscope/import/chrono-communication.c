@@ -43,6 +43,10 @@ static const Pattern patterns[] = {
   { "DeepEP", "deep_ep::intranode::", AT_START },
   { "DeepEP", "deep_ep::internode::", AT_START },
   { "DeepEP", "deep_ep::internode_ll::", AT_START },
+  /* DeepSeek's own build of it, in their published training profile. */
+  { "DeepEP", "dpsk::ep::intranode::", AT_START },
+  { "DeepEP", "dpsk::ep::internode::", AT_START },
+  { "DeepEP", "dpsk::ep::internode_ll::", AT_START },
   /* PyTorch symmetric memory: multicast (multimem_*) and peer-to-peer
    * one- and two-shot all-reduce, in an anonymous namespace. */
   { "symmetric memory", "multimem_", AT_START },
