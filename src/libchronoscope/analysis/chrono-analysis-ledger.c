@@ -182,7 +182,11 @@ push_gap (GapCtx               *g,
   if (launch != G_MININT64 && launch > start)
     {
       /* The host launched late: until the launch the device waited for
-       * the host, and after it for the launch to take effect. */
+       * the host, then for the launch call and the latency after it;
+       * work that starts long after its launch waited for something
+       * else. */
+      const ChronoTrack *lt = chrono_trace_get_track (g->data->trace, next->launch_track);
+      gint64 launched = MIN (MAX (chrono_track_get_end (lt, next->launch_index), launch) + g->th->idle_gap_min_ns, end);
       gint64 host_end = MIN (launch, end);
       GArray *loading = loading_of (g, next->launch_track);
       const ChronoInterval *v = (const ChronoInterval *) loading->data;
@@ -202,7 +206,8 @@ push_gap (GapCtx               *g,
           t = MAX (t, MIN (v[k].end, host_end));
         }
       push (segments, t, host_end, sync != G_MAXUINT32 ? CHRONO_LEDGER_IDLE_SYNC : CHRONO_LEDGER_IDLE_HOST, sync);
-      push (segments, host_end, end, CHRONO_LEDGER_IDLE_LAUNCH, G_MAXUINT32);
+      push (segments, host_end, launched, CHRONO_LEDGER_IDLE_LAUNCH, G_MAXUINT32);
+      push (segments, launched, end, CHRONO_LEDGER_IDLE_OTHER, G_MAXUINT32);
     }
   else if (end - start < g->th->idle_gap_min_ns)
     /* Queued work that started a little after its stream was free: the
