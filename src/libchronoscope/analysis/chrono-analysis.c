@@ -14,6 +14,7 @@ struct _ChronoAnalysis
   ChronoAnalysisOptions options;
   GArray    *breakdowns;  /* ChronoBreakdown */
   GArray    *ledger;      /* ChronoLedgerRow */
+  GArray    *host_ledger; /* ChronoHostLedgerRow */
   GArray    *paths;       /* ChronoCriticalPath */
   GArray    *findings;    /* ChronoFinding */
   GArray    *limitations; /* ChronoLimitation */
@@ -109,6 +110,7 @@ chrono_analysis_finalize (GObject *object)
   g_array_unref (self->findings);
   g_array_unref (self->breakdowns);
   g_array_unref (self->ledger);
+  g_array_unref (self->host_ledger);
   g_array_unref (self->rank_info);
   g_array_unref (self->limitations);
   g_ptr_array_unref (self->ranks);
@@ -130,6 +132,7 @@ chrono_analysis_init (ChronoAnalysis *self)
   self->ranks = g_ptr_array_new_with_free_func ((GDestroyNotify) chrono_rank_data_free);
   self->rank_info = g_array_new (FALSE, FALSE, sizeof (ChronoRankInfo));
   self->ledger = g_array_new (FALSE, FALSE, sizeof (ChronoLedgerRow));
+  self->host_ledger = g_array_new (FALSE, FALSE, sizeof (ChronoHostLedgerRow));
   self->limitations = g_array_new (FALSE, FALSE, sizeof (ChronoLimitation));
   self->breakdowns = g_array_new (FALSE, FALSE, sizeof (ChronoBreakdown));
   self->paths = g_array_new (FALSE, FALSE, sizeof (ChronoCriticalPath));
@@ -260,7 +263,10 @@ chrono_analysis_run (ChronoTrace * const          *traces,
                              self->findings);
   g_array_sort (self->findings, compare_findings);
   for (guint r = 0; r < n_ranks; r++)
-    add_ledger_rows (self, ranks[r]);
+    {
+      add_ledger_rows (self, ranks[r]);
+      chrono_rank_data_host_ledgers (ranks[r], self->host_ledger);
+    }
   return g_steal_pointer (&self);
 }
 
@@ -310,6 +316,22 @@ chrono_analysis_get_ledger_row (ChronoAnalysis *self,
   g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), NULL);
   g_return_val_if_fail (index < self->ledger->len, NULL);
   return &g_array_index (self->ledger, ChronoLedgerRow, index);
+}
+
+guint
+chrono_analysis_get_n_host_ledger_rows (ChronoAnalysis *self)
+{
+  g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), 0);
+  return self->host_ledger->len;
+}
+
+const ChronoHostLedgerRow *
+chrono_analysis_get_host_ledger_row (ChronoAnalysis *self,
+                                     guint           index)
+{
+  g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), NULL);
+  g_return_val_if_fail (index < self->host_ledger->len, NULL);
+  return &g_array_index (self->host_ledger, ChronoHostLedgerRow, index);
 }
 
 guint

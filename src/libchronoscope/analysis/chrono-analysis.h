@@ -87,6 +87,24 @@ typedef struct {
   gint64   recoverable_ns;     /* what the findings claim of it */
 } ChronoLedgerRow;
 
+/* What a host thread that launched device work did over its window
+ * (its first to its last span), each nanosecond in one state, in this
+ * order of precedence: waiting for the device (a synchronising call or a
+ * polling loop that waited for work), loading data, launching work, any
+ * other traced span, and nothing traced. */
+typedef struct {
+  guint    rank;               /* index into the analysis's ranks */
+  guint32  trace;
+  guint32  track;              /* the thread */
+  gint64   start_ns;
+  gint64   end_ns;
+  gint64   sync_ns;
+  gint64   data_loading_ns;
+  gint64   launch_ns;
+  gint64   running_ns;
+  gint64   untraced_ns;
+} ChronoHostLedgerRow;
+
 /* A rank: one trace, or one of the files of a merged trace. */
 typedef struct {
   guint32  trace;              /* index into the analysis's traces */
@@ -278,6 +296,10 @@ const ChronoRankInfo     *chrono_analysis_get_rank         (ChronoAnalysis *self
 guint                     chrono_analysis_get_n_ledger_rows (ChronoAnalysis *self);
 const ChronoLedgerRow    *chrono_analysis_get_ledger_row   (ChronoAnalysis *self,
                                                             guint           index);
+
+guint                     chrono_analysis_get_n_host_ledger_rows (ChronoAnalysis *self);
+const ChronoHostLedgerRow *chrono_analysis_get_host_ledger_row  (ChronoAnalysis *self,
+                                                                guint           index);
 
 guint                     chrono_analysis_get_n_limitations (ChronoAnalysis *self);
 const ChronoLimitation   *chrono_analysis_get_limitation   (ChronoAnalysis *self,
