@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "chrono-analysis-private.h"
+#include "chrono-efficiency-private.h"
 
 struct _ChronoAnalysis
 {
@@ -13,6 +14,7 @@ struct _ChronoAnalysis
   GArray    *breakdowns;  /* ChronoBreakdown */
   GArray    *paths;       /* ChronoCriticalPath */
   GArray    *findings;    /* ChronoFinding */
+  ChronoEfficiency *efficiency;
 };
 
 G_DEFINE_FINAL_TYPE (ChronoAnalysis, chrono_analysis, G_TYPE_OBJECT)
@@ -99,6 +101,7 @@ chrono_analysis_finalize (GObject *object)
   g_array_unref (self->paths);
   g_array_unref (self->findings);
   g_array_unref (self->breakdowns);
+  g_clear_pointer (&self->efficiency, chrono_efficiency_free);
   g_ptr_array_unref (self->ranks);
 
   G_OBJECT_CLASS (chrono_analysis_parent_class)->finalize (object);
@@ -163,6 +166,8 @@ chrono_analysis_run (ChronoTrace * const          *traces,
   chrono_analysis_run_rules ((ChronoRankData **) self->ranks->pdata, self->ranks->len,
                              self->breakdowns, self->paths, &self->options.thresholds, self->findings);
   g_array_sort (self->findings, compare_findings);
+  self->efficiency = chrono_efficiency_compute ((ChronoRankData **) self->ranks->pdata, self->ranks->len,
+                                                &self->options.thresholds);
   return g_steal_pointer (&self);
 }
 
@@ -236,4 +241,10 @@ chrono_analysis_get_ranks (ChronoAnalysis *self,
 {
   *n_ranks = self->ranks->len;
   return (ChronoRankData **) self->ranks->pdata;
+}
+
+ChronoEfficiency *
+chrono_analysis_get_efficiency_data (ChronoAnalysis *self)
+{
+  return self->efficiency;
 }

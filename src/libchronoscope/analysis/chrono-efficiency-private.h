@@ -1,0 +1,31 @@
+/* chrono-efficiency-private.h: the efficiency inside the analysis
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "chrono-analysis-private.h"
+#include "chrono-efficiency.h"
+
+G_BEGIN_DECLS
+
+typedef struct _ChronoEfficiency ChronoEfficiency;
+
+ChronoEfficiency *chrono_efficiency_compute (ChronoRankData               **ranks,
+                                             guint                          n_ranks,
+                                             const ChronoAnalysisThresholds *thresholds);
+void              chrono_efficiency_free    (ChronoEfficiency *efficiency);
+
+/* Held by the analysis: chrono-analysis.c gives it out. */
+ChronoEfficiency *chrono_analysis_get_efficiency_data (ChronoAnalysis *self);
+
+/* The report's "efficiency" and "model_flops_utilization" members, and
+ * its Markdown section. */
+void              chrono_efficiency_write_json      (ChronoAnalysis *self,
+                                                     JsonBuilder    *builder);
+void              chrono_efficiency_append_markdown (ChronoAnalysis *self,
+                                                     GString        *out);
+
+G_END_DECLS

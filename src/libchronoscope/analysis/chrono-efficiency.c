@@ -1,0 +1,629 @@
+/* chrono-efficiency.c: how close each operator runs to the hardware's limit
+ *
+ * An operator's GPU time is the union of the device work launched from
+ * inside it: kernels, copies and sets whose launching runtime call's
+ * innermost enclosing operator is it or one of its descendants.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "chrono-efficiency-private.h"
+#include "chrono-op-models.h"
+
+#define NO_CALL G_MAXUINT32
+
+/* One call of a modelled operator recorded with shapes. */
+typedef struct {
+  ChronoSpanRef span;
+  guint32     name;
+  gint        model;
+  const char *dims;
+  gsize       dims_len;
+  const char *types;
+  gsize       types_len;
+  const char *concrete;       /* only when the model reads it */
+  gsize       concrete_len;
+} Call;
+
+/* A piece of device work and the row and call it belongs to. */
+typedef struct {
+  guint  row;
+  guint  call;
+  gint64 start;
+  gint64 end;
+} Piece;
+
+/* For the per-step utilisation: one call's first device work. */
+typedef struct {
+  guint32 trace;
+  guint   device_position;
+  gint64  start;
+  gdouble flops;
+  gdouble peak_ns;            /* its FLOPs' time at the device's peak, NAN when unknown */
+} CallCost;
+
+struct _ChronoEfficiency
+{
+  GArray    *rows;            /* ChronoEfficiencyRow */
+  GArray    *call_costs;      /* CallCost, by trace, device, start */
+  GPtrArray *notes;           /* char *, NULL-terminated */
+  GHashTable *known;          /* trace << 16 | device position, of devices with peaks */
+};
+
+typedef struct {
+  guint32     trace;
+  guint32     name;
+  guint       device_position;
+  const char *dims;
+  gsize       dims_len;
+  const char *types;
+  gsize       types_len;
+  const char *concrete;
+  gsize       concrete_len;
+} RowKey;
+
+static guint
+row_key_hash (gconstpointer p)
+{
+  const RowKey *k = p;
+  guint h = k->trace * 31u + k->name * 131u + k->device_position * 7919u;
+
+  for (gsize i = 0; i < k->dims_len; i++)
+    h = h * 33u + (guchar) k->dims[i];
+  for (gsize i = 0; i < k->types_len; i++)
+    h = h * 33u + (guchar) k->types[i];
+  for (gsize i = 0; i < k->concrete_len; i++)
+    h = h * 33u + (guchar) k->concrete[i];
+  return h;
+}
+
+static gboolean
+row_key_equal (gconstpointer a,
+               gconstpointer b)
+{
+  const RowKey *x = a, *y = b;
+
+  return x->trace == y->trace && x->name == y->name && x->device_position == y->device_position &&
+         x->dims_len == y->dims_len && memcmp (x->dims, y->dims, x->dims_len) == 0 &&
+         x->types_len == y->types_len && memcmp (x->types, y->types, x->types_len) == 0 &&
+         x->concrete_len == y->concrete_len &&
+         (x->concrete_len == 0 || memcmp (x->concrete, y->concrete, x->concrete_len) == 0);
+}
+
+const char *
+chrono_bound_to_string (ChronoBound bound)
+{
+  static const char * const names[] = { "unknown", "compute", "memory" };
+
+  g_return_val_if_fail (bound <= CHRONO_BOUND_MEMORY, NULL);
+  return names[bound];
+}
+
+/* Whether NAME (a string id) is an operator with a model: cached per id,
+ * 0 unknown, 1 none, 2 + model. */
+static gint
+model_of (ChronoTrace *trace,
+          guint32     *cache,
+          guint32      name)
+{
+  if (cache[name] == 0)
+    {
+      gint model = chrono_op_model_find (chrono_trace_get_string (trace, name));
+      cache[name] = model < 0 ? 1 : (guint32) model + 2;
+    }
+  return cache[name] == 1 ? -1 : (gint) cache[name] - 2;
+}
+
+/* A call's shapes, when its args record them. */
+static gboolean
+read_call (ChronoTrace *trace,
+           guint64      args,
+           gint         model,
+           Call        *call)
+{
+  const char *text;
+  gsize len;
+
+  if (args == CHRONO_NO_ARGS || (text = chrono_trace_get_raw_value (trace, args, &len)) == NULL)
+    return FALSE;
+  if (!chrono_op_model_raw_member (text, len, "\"Input Dims\"", &call->dims, &call->dims_len) ||
+      !chrono_op_model_raw_member (text, len, "\"Input type\"", &call->types, &call->types_len))
+    return FALSE;
+  call->concrete = NULL;
+  call->concrete_len = 0;
+  if (chrono_op_model_reads_concrete (model))
+    chrono_op_model_raw_member (text, len, "\"Concrete Inputs\"", &call->concrete, &call->concrete_len);
+  call->model = model;
+  return TRUE;
+}
+
+typedef struct {
+  gint64  end;
+  guint32 owner;
+} Open;
+
+/* The calls on host threads, and for every span inside one the call
+ * that owns it: the outermost modelled operator around it. Returns
+ * track -> guint32[n_spans] of call indices (NO_CALL outside any). */
+static GHashTable *
+collect_calls (ChronoTrace *trace,
+               GArray      *calls,
+               guint       *n_unshaped)
+{
+  GHashTable *owners = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autofree guint32 *cache = g_new0 (guint32, chrono_trace_get_n_strings (trace));
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Open));
+
+  for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
+    {
+      const ChronoTrack *t = chrono_trace_get_track (trace, ti);
+      guint32 *owner = NULL;
+
+      if (t->type != CHRONO_TRACK_THREAD)
+        continue;
+      g_array_set_size (stack, 0);
+      for (guint32 i = 0; i < t->n_spans; i++)
+        {
+          gint64 start = t->start[i];
+          guint32 current;
+          Open open;
+          gint model;
+
+          while (stack->len > 0 && g_array_index (stack, Open, stack->len - 1).end <= start)
+            g_array_set_size (stack, stack->len - 1);
+          current = stack->len > 0 ? g_array_index (stack, Open, stack->len - 1).owner : NO_CALL;
+          if (current == NO_CALL && t->kind[i] == CHRONO_KIND_HOST_OP &&
+              (model = model_of (trace, cache, chrono_track_get_name (t, i))) >= 0)
+            {
+              Call call = { .span = { ti, i }, .name = chrono_track_get_name (t, i) };
+
+              if (read_call (trace, chrono_track_get_args (t, i), model, &call))
+                {
+                  current = calls->len;
+                  g_array_append_val (calls, call);
+                }
+              else
+                (*n_unshaped)++;
+            }
+          if (current != NO_CALL)
+            {
+              if (owner == NULL)
+                {
+                  owner = g_new (guint32, t->n_spans);
+                  memset (owner, 0xff, sizeof (guint32) * t->n_spans);
+                  g_hash_table_insert (owners, GUINT_TO_POINTER (ti), owner);
+                }
+              owner[i] = current;
+            }
+          open = (Open) { chrono_track_get_end (t, i), current };
+          g_array_append_val (stack, open);
+        }
+    }
+  return owners;
+}
+
+/* deviceProperties: device index -> name. */
+static GHashTable *
+device_names (ChronoTrace *trace)
+{
+  GHashTable *names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autoptr(JsonNode) props = chrono_trace_get_metadata (trace, "deviceProperties");
+  JsonArray *array;
+
+  if (props == NULL || !JSON_NODE_HOLDS_ARRAY (props))
+    return names;
+  array = json_node_get_array (props);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *node = json_array_get_element (array, i);
+      JsonObject *o;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+      o = json_node_get_object (node);
+      if (json_object_has_member (o, "id") && json_object_has_member (o, "name") &&
+          JSON_NODE_HOLDS_VALUE (json_object_get_member (o, "name")) &&
+          json_node_get_value_type (json_object_get_member (o, "name")) == G_TYPE_STRING)
+        g_hash_table_insert (names, GINT_TO_POINTER ((gint) json_object_get_int_member (o, "id")),
+                             g_strdup (json_object_get_string_member (o, "name")));
+    }
+  return names;
+}
+
+static gint
+compare_pieces (gconstpointer a,
+                gconstpointer b)
+{
+  const Piece *x = a, *y = b;
+
+  if (x->row != y->row)
+    return x->row < y->row ? -1 : 1;
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  return x->call < y->call ? -1 : x->call > y->call;
+}
+
+static gint
+compare_rows (gconstpointer a,
+              gconstpointer b)
+{
+  const ChronoEfficiencyRow *x = a, *y = b;
+
+  if (x->gpu_time_ns != y->gpu_time_ns)
+    return x->gpu_time_ns > y->gpu_time_ns ? -1 : 1;
+  return g_strcmp0 (x->op, y->op);
+}
+
+static gint
+compare_call_costs (gconstpointer a,
+                    gconstpointer b)
+{
+  const CallCost *x = a, *y = b;
+
+  if (x->trace != y->trace)
+    return x->trace < y->trace ? -1 : 1;
+  if (x->device_position != y->device_position)
+    return x->device_position < y->device_position ? -1 : 1;
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The peaks that apply on a device: the table's, with the user's overrides. */
+typedef struct {
+  const ChronoDevicePeaks *table;
+  ChronoDevicePeaks        custom;
+  gboolean                 known;
+} Peaks;
+
+static void
+resolve_peaks (const char                     *device_name,
+               const ChronoAnalysisThresholds *th,
+               Peaks                          *peaks)
+{
+  peaks->table = chrono_device_peaks_lookup (device_name);
+  peaks->known = peaks->table != NULL || (th->peak_gflops > 0 && th->peak_memory_gbps > 0);
+  if (peaks->table)
+    peaks->custom = *peaks->table;
+  else
+    peaks->custom = (ChronoDevicePeaks) { .name = N_("set in the settings") };
+  if (th->peak_gflops > 0)
+    for (guint d = 0; d < CHRONO_N_DTYPES; d++)
+      peaks->custom.matrix_tflops[d] = peaks->custom.vector_tflops[d] = th->peak_gflops / 1000.0;
+  if (th->peak_memory_gbps > 0)
+    peaks->custom.memory_tbps = th->peak_memory_gbps / 1000.0;
+}
+
+/* The roofline of one call at PEAKS: the longer of its compute and
+ * memory times, in ns. FALSE when the peak it needs is unknown. */
+static gboolean
+call_roofline (const ChronoDevicePeaks *peaks,
+               const ChronoOpCost      *cost,
+               gdouble                 *ns,
+               ChronoBound             *bound)
+{
+  gdouble tflops = chrono_device_peaks_tflops (peaks, cost->dtype, cost->matrix);
+  gdouble memory_ns, compute_ns;
+
+  if (peaks->memory_tbps <= 0)
+    return FALSE;
+  memory_ns = cost->bytes / (peaks->memory_tbps * 1e3);
+  if (tflops <= 0)
+    {
+      /* Matrix work needs its peak; vector work without a quoted vector
+       * rate is bounded by memory, which it is long before. */
+      if (cost->matrix)
+        return FALSE;
+      *ns = memory_ns;
+      *bound = CHRONO_BOUND_MEMORY;
+      return TRUE;
+    }
+  compute_ns = cost->flops / (tflops * 1e3);
+  *ns = MAX (compute_ns, memory_ns);
+  *bound = compute_ns >= memory_ns ? CHRONO_BOUND_COMPUTE : CHRONO_BOUND_MEMORY;
+  return TRUE;
+}
+
+static void
+add_note (ChronoEfficiency *self,
+          char             *note)
+{
+  for (guint i = 0; i < self->notes->len; i++)
+    if (g_strcmp0 (g_ptr_array_index (self->notes, i), note) == 0)
+      {
+        g_free (note);
+        return;
+      }
+  g_ptr_array_add (self->notes, note);
+}
+
+static void
+compute_rank (ChronoEfficiency               *self,
+              ChronoRankData                 *data,
+              const ChronoAnalysisThresholds *th,
+              guint                          *n_shaped,
+              guint                          *n_unshaped,
+              guint                          *n_unmodelled)
+{
+  ChronoTrace *trace = data->trace;
+  g_autoptr(GArray) calls = g_array_new (FALSE, FALSE, sizeof (Call));
+  g_autoptr(GHashTable) owners = collect_calls (trace, calls, n_unshaped);
+  g_autoptr(GHashTable) names = device_names (trace);
+  g_autoptr(GHashTable) row_of = g_hash_table_new_full (row_key_hash, row_key_equal, g_free, NULL);
+  g_autoptr(GArray) pieces = g_array_new (FALSE, FALSE, sizeof (Piece));
+  g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (RowKey));
+  g_autofree guint *seen_in = NULL;
+  g_autofree Peaks *peaks = g_new0 (Peaks, MAX (data->devices->len, 1));
+
+  *n_shaped += calls->len;
+  if (calls->len == 0)
+    return;
+
+  for (guint di = 0; di < data->devices->len; di++)
+    {
+      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+      const char *name = g_hash_table_lookup (names, GINT_TO_POINTER (d->device));
+
+      resolve_peaks (name, th, &peaks[di]);
+      if (peaks[di].known)
+        g_hash_table_add (self->known, GUINT_TO_POINTER (data->trace_index << 16 | di));
+      for (guint k = 0; k < d->items->len; k++)
+        {
+          const ChronoWorkItem *it = &g_array_index (d->items, ChronoWorkItem, k);
+          const guint32 *owner;
+          const Call *call;
+          RowKey key;
+          gpointer value;
+          guint row;
+
+          if (it->launch_start == G_MININT64 ||
+              (owner = g_hash_table_lookup (owners, GUINT_TO_POINTER (it->launch_track))) == NULL ||
+              owner[it->launch_index] == NO_CALL)
+            continue;
+          call = &g_array_index (calls, Call, owner[it->launch_index]);
+          key = (RowKey) { data->trace_index, call->name, di, call->dims, call->dims_len,
+                           call->types, call->types_len, call->concrete, call->concrete_len };
+          if (g_hash_table_lookup_extended (row_of, &key, NULL, &value))
+            row = GPOINTER_TO_UINT (value);
+          else
+            {
+              row = keys->len;
+              g_array_append_val (keys, key);
+              g_hash_table_insert (row_of, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (row));
+            }
+          g_array_append_val (pieces, ((Piece) { row, owner[it->launch_index], it->start, it->end }));
+        }
+    }
+  g_array_sort (pieces, compare_pieces);
+
+  seen_in = g_new (guint, calls->len);
+  memset (seen_in, 0xff, sizeof (guint) * calls->len);
+  for (guint p = 0; p < pieces->len;)
+    {
+      const RowKey *key = &g_array_index (keys, RowKey, g_array_index (pieces, Piece, p).row);
+      guint row = g_array_index (pieces, Piece, p).row;
+      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, key->device_position);
+      const Peaks *pk = &peaks[key->device_position];
+      g_autoptr(GArray) intervals = g_array_new (FALSE, FALSE, sizeof (ChronoTimeInterval));
+      g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (ChronoSpanRef));
+      g_autoptr(GArray) firsts = g_array_new (FALSE, FALSE, sizeof (gint64));
+      ChronoEfficiencyRow r = { 0 };
+      ChronoOpCost cost;
+      gdouble call_ns = 0;
+      ChronoBound bound = CHRONO_BOUND_UNKNOWN;
+      guint first_call = g_array_index (pieces, Piece, p).call;
+      gdouble tflops;
+
+      for (; p < pieces->len && g_array_index (pieces, Piece, p).row == row; p++)
+        {
+          const Piece *pc = &g_array_index (pieces, Piece, p);
+          ChronoTimeInterval *last = intervals->len ? &g_array_index (intervals, ChronoTimeInterval, intervals->len - 1) : NULL;
+
+          if (pc->end > pc->start)
+            {
+              if (last && pc->start <= last->end_ns)
+                last->end_ns = MAX (last->end_ns, pc->end);
+              else
+                g_array_append_val (intervals, ((ChronoTimeInterval) { pc->start, pc->end }));
+            }
+          if (seen_in[pc->call] != row)
+            {
+              seen_in[pc->call] = row;
+              g_array_append_val (spans, g_array_index (calls, Call, pc->call).span);
+              g_array_append_val (firsts, pc->start);
+            }
+        }
+
+      if (!chrono_op_model_cost (g_array_index (calls, Call, first_call).model, key->dims, key->dims_len, key->types, key->types_len,
+                                 key->concrete, key->concrete_len, &cost))
+        {
+          (*n_unmodelled) += spans->len;
+          continue;
+        }
+      r.op = chrono_trace_get_string (trace, key->name);
+      r.input_dims = g_strndup (key->dims, key->dims_len);
+      r.input_types = g_strndup (key->types, key->types_len);
+      r.concrete_inputs = key->concrete ? g_strndup (key->concrete, key->concrete_len) : NULL;
+      r.family = cost.family;
+      r.dtype = cost.dtype;
+      r.matrix = cost.matrix;
+      r.trace = data->trace_index;
+      r.device = d->device;
+      r.device_position = key->device_position;
+      r.device_name = g_hash_table_lookup (names, GINT_TO_POINTER (d->device));
+      r.device_name = r.device_name ? g_intern_string (r.device_name) : NULL;
+      r.count = spans->len;
+      r.flops = cost.flops;
+      r.bytes = cost.bytes;
+      r.n_intervals = intervals->len;
+      r.intervals = (ChronoTimeInterval *) g_array_free (g_steal_pointer (&intervals), FALSE);
+      for (guint i = 0; i < r.n_intervals; i++)
+        r.gpu_time_ns += r.intervals[i].end_ns - r.intervals[i].start_ns;
+      r.n_calls = spans->len;
+      r.calls = (ChronoSpanRef *) g_array_free (g_steal_pointer (&spans), FALSE);
+      if (r.gpu_time_ns > 0)
+        {
+          r.achieved_tflops = r.flops * r.count / (r.gpu_time_ns * 1e3);
+          r.achieved_tbps = r.bytes * r.count / (r.gpu_time_ns * 1e3);
+        }
+      if (pk->known && call_roofline (&pk->custom, &cost, &call_ns, &bound))
+        {
+          r.peaks = pk->table;
+          r.has_roofline = TRUE;
+          r.roofline_ns = (gint64) llround (call_ns * r.count);
+          r.bound = bound;
+          r.roofline_share = r.gpu_time_ns > 0 ? (gdouble) r.roofline_ns / r.gpu_time_ns : 0;
+          r.excess_ns = MAX (0, r.gpu_time_ns - r.roofline_ns);
+        }
+      else if (!pk->known)
+        add_note (self, g_strdup_printf (_("Trace %u: device %d (“%s”) is not in the peak table: "
+                                           "achieved figures without a roofline; set its peaks to get one."),
+                                         data->trace_index, d->device,
+                                         r.device_name ? r.device_name : _("no name in deviceProperties")));
+      else
+        add_note (self, g_strdup_printf (_("Trace %u: %s has no %s %s peak: %s without a roofline."),
+                                         data->trace_index, pk->table ? pk->table->name : r.device_name,
+                                         chrono_dtype_to_string (cost.dtype), cost.matrix ? _("matrix") : _("vector"),
+                                         r.op));
+      /* Utilisation counts compute alone: FLOPs at the peak of their type. */
+      tflops = pk->known ? chrono_device_peaks_tflops (&pk->custom, cost.dtype, cost.matrix) : 0;
+      for (guint i = 0; i < r.n_calls; i++)
+        {
+          CallCost cc = { r.trace, r.device_position, g_array_index (firsts, gint64, i), r.flops,
+                          tflops > 0 ? r.flops / (tflops * 1e3) : cost.matrix ? NAN : 0 };
+          g_array_append_val (self->call_costs, cc);
+        }
+      g_array_append_val (self->rows, r);
+    }
+}
+
+ChronoEfficiency *
+chrono_efficiency_compute (ChronoRankData                **ranks,
+                           guint                           n_ranks,
+                           const ChronoAnalysisThresholds *thresholds)
+{
+  ChronoEfficiency *self = g_new0 (ChronoEfficiency, 1);
+  guint n_shaped = 0, n_unshaped = 0, n_unmodelled = 0;
+
+  self->rows = g_array_new (FALSE, FALSE, sizeof (ChronoEfficiencyRow));
+  self->call_costs = g_array_new (FALSE, FALSE, sizeof (CallCost));
+  self->notes = g_ptr_array_new_with_free_func (g_free);
+  self->known = g_hash_table_new (NULL, NULL);
+  for (guint i = 0; i < n_ranks; i++)
+    compute_rank (self, ranks[i], thresholds, &n_shaped, &n_unshaped, &n_unmodelled);
+  g_array_sort (self->rows, compare_rows);
+  g_array_sort (self->call_costs, compare_call_costs);
+
+  if (n_shaped == 0 && n_unshaped > 0)
+    add_note (self, g_strdup_printf (ngettext ("%u operator call has no recorded shapes: profile with "
+                                               "record_shapes=True to measure efficiency.",
+                                               "%u operator calls have no recorded shapes: profile with "
+                                               "record_shapes=True to measure efficiency.", n_unshaped),
+                                     n_unshaped));
+  else if (n_shaped == 0)
+    add_note (self, g_strdup (_("No operator with a FLOPs model was recorded with shapes: no efficiency.")));
+  else if (self->rows->len == 0)
+    add_note (self, g_strdup (_("Operators were recorded with shapes, but none launched device work the trace shows.")));
+  if (n_unmodelled > 0)
+    add_note (self, g_strdup_printf (ngettext ("%u call's shapes do not fit its operator's model; it is left out.",
+                                               "%u calls' shapes do not fit their operators' models; they are left out.",
+                                               n_unmodelled), n_unmodelled));
+  g_ptr_array_add (self->notes, NULL);
+  return self;
+}
+
+void
+chrono_efficiency_free (ChronoEfficiency *self)
+{
+  if (self == NULL)
+    return;
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      ChronoEfficiencyRow *r = &g_array_index (self->rows, ChronoEfficiencyRow, i);
+      g_free (r->input_dims);
+      g_free (r->input_types);
+      g_free (r->concrete_inputs);
+      g_free (r->intervals);
+      g_free (r->calls);
+    }
+  g_array_unref (self->rows);
+  g_array_unref (self->call_costs);
+  g_ptr_array_unref (self->notes);
+  g_hash_table_unref (self->known);
+  g_free (self);
+}
+
+guint
+chrono_analysis_get_n_efficiency (ChronoAnalysis *self)
+{
+  g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), 0);
+  return chrono_analysis_get_efficiency_data (self)->rows->len;
+}
+
+const ChronoEfficiencyRow *
+chrono_analysis_get_efficiency (ChronoAnalysis *self,
+                                guint           index)
+{
+  ChronoEfficiency *e;
+
+  g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), NULL);
+  e = chrono_analysis_get_efficiency_data (self);
+  g_return_val_if_fail (index < e->rows->len, NULL);
+  return &g_array_index (e->rows, ChronoEfficiencyRow, index);
+}
+
+const char * const *
+chrono_analysis_get_efficiency_notes (ChronoAnalysis *self)
+{
+  g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), NULL);
+  return (const char * const *) chrono_analysis_get_efficiency_data (self)->notes->pdata;
+}
+
+gdouble
+chrono_analysis_get_mfu (ChronoAnalysis *self,
+                         guint           trace,
+                         guint           device_position,
+                         gint64          start_ns,
+                         gint64          end_ns,
+                         gdouble        *flops)
+{
+  ChronoEfficiency *e;
+  GArray *costs;
+  const CallCost *c;
+  CallCost probe = { trace, device_position, start_ns };
+  guint lo, hi;
+  gdouble sum_flops = 0, sum_ns = 0;
+  gboolean known = TRUE;
+
+  g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), NAN);
+
+  if (flops)
+    *flops = 0;
+  e = chrono_analysis_get_efficiency_data (self);
+  if (end_ns <= start_ns || !g_hash_table_contains (e->known, GUINT_TO_POINTER (trace << 16 | device_position)))
+    return NAN;
+  costs = e->call_costs;
+  c = (const CallCost *) costs->data;
+  for (lo = 0, hi = costs->len; lo < hi;)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (compare_call_costs (&c[mid], &probe) < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (guint i = lo; i < costs->len && c[i].trace == trace && c[i].device_position == device_position &&
+       c[i].start < end_ns; i++)
+    {
+      sum_flops += c[i].flops;
+      if (isnan (c[i].peak_ns))
+        known = FALSE;
+      else
+        sum_ns += c[i].peak_ns;
+    }
+  if (flops)
+    *flops = sum_flops;
+  return !known ? NAN : sum_ns / (gdouble) (end_ns - start_ns);
+}
