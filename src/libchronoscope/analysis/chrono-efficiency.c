@@ -7,6 +7,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -345,7 +346,7 @@ compute_rank (ChronoEfficiency               *self,
               const ChronoAnalysisThresholds *th,
               guint                          *n_shaped,
               guint                          *n_unshaped,
-              guint                          *n_unmodelled)
+              GHashTable                     *unmodelled)
 {
   ChronoTrace *trace = data->trace;
   g_autoptr(GArray) calls = g_array_new (FALSE, FALSE, sizeof (Call));
@@ -439,7 +440,11 @@ compute_rank (ChronoEfficiency               *self,
       if (!chrono_op_model_cost (g_array_index (calls, Call, first_call).model, key->dims, key->dims_len, key->types, key->types_len,
                                  key->concrete, key->concrete_len, &cost))
         {
-          (*n_unmodelled) += spans->len;
+          const char *op = g_intern_string (chrono_trace_get_string (trace, key->name));
+          gpointer count = g_hash_table_lookup (unmodelled, op);
+
+          g_hash_table_insert (unmodelled, (gpointer) op,
+                               GUINT_TO_POINTER (GPOINTER_TO_UINT (count) + spans->len));
           continue;
         }
       r.op = chrono_trace_get_string (trace, key->name);
@@ -499,20 +504,40 @@ compute_rank (ChronoEfficiency               *self,
     }
 }
 
+static int
+compare_strings (const void *a,
+                 const void *b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+static const char *
+why_unmodelled (const char *op)
+{
+  if (strstr (op, "conv") != NULL)
+    return _(" (an output size needs the stride and padding, which only Concrete Inputs record)");
+  if (strstr (op, "attention") != NULL || strstr (op, "attn") != NULL)
+    return _(" (packed sequences of unrecorded lengths, or another layout)");
+  return "";
+}
+
 ChronoEfficiency *
 chrono_efficiency_compute (ChronoRankData                **ranks,
                            guint                           n_ranks,
                            const ChronoAnalysisThresholds *thresholds)
 {
   ChronoEfficiency *self = g_new0 (ChronoEfficiency, 1);
-  guint n_shaped = 0, n_unshaped = 0, n_unmodelled = 0;
+  guint n_shaped = 0, n_unshaped = 0;
+  g_autoptr(GHashTable) unmodelled = g_hash_table_new (NULL, NULL);  /* interned op name -> calls */
+  g_autofree const char **ops = NULL;
+  guint n_ops;
 
   self->rows = g_array_new (FALSE, FALSE, sizeof (ChronoEfficiencyRow));
   self->call_costs = g_array_new (FALSE, FALSE, sizeof (CallCost));
   self->notes = g_ptr_array_new_with_free_func (g_free);
   self->known = g_hash_table_new (NULL, NULL);
   for (guint i = 0; i < n_ranks; i++)
-    compute_rank (self, ranks[i], thresholds, &n_shaped, &n_unshaped, &n_unmodelled);
+    compute_rank (self, ranks[i], thresholds, &n_shaped, &n_unshaped, unmodelled);
   g_array_sort (self->rows, compare_rows);
   g_array_sort (self->call_costs, compare_call_costs);
 
@@ -526,10 +551,14 @@ chrono_efficiency_compute (ChronoRankData                **ranks,
     add_note (self, g_strdup (_("No operator with a FLOPs model was recorded with shapes: no efficiency.")));
   else if (self->rows->len == 0)
     add_note (self, g_strdup (_("Operators were recorded with shapes, but none launched device work the trace shows.")));
-  if (n_unmodelled > 0)
-    add_note (self, g_strdup_printf (ngettext ("%u call's shapes do not fit its operator's model; it is left out.",
-                                               "%u calls' shapes do not fit their operators' models; they are left out.",
-                                               n_unmodelled), n_unmodelled));
+  ops = (const char **) g_hash_table_get_keys_as_array (unmodelled, &n_ops);
+  qsort (ops, n_ops, sizeof *ops, compare_strings);
+  for (guint i = 0; i < n_ops; i++)
+    add_note (self, g_strdup_printf (ngettext ("%s: %u call left out, its shapes do not fit the model%s.",
+                                               "%s: %u calls left out, their shapes do not fit the model%s.",
+                                               GPOINTER_TO_UINT (g_hash_table_lookup (unmodelled, ops[i]))),
+                                     ops[i], GPOINTER_TO_UINT (g_hash_table_lookup (unmodelled, ops[i])),
+                                     why_unmodelled (ops[i])));
   g_ptr_array_add (self->notes, NULL);
   return self;
 }
