@@ -149,6 +149,7 @@ chrono_analysis_run (ChronoTrace * const          *traces,
     self->options = *options;
   else
     chrono_analysis_options_init (&self->options);
+  self->efficiency = chrono_efficiency_new (&self->options.thresholds);
 
   for (guint i = 0; i < n_traces; i++)
     {
@@ -158,6 +159,7 @@ chrono_analysis_run (ChronoTrace * const          *traces,
         return NULL;
       data = chrono_rank_data_new (traces[i], i, &self->options);
       g_ptr_array_add (self->ranks, data);
+      chrono_efficiency_add_rank (self->efficiency, data);
       chrono_analysis_compute_breakdowns (data, &self->options.thresholds, self->breakdowns);
       chrono_analysis_compute_paths (data, &self->options.thresholds, self->paths);
     }
@@ -166,8 +168,7 @@ chrono_analysis_run (ChronoTrace * const          *traces,
   chrono_analysis_run_rules ((ChronoRankData **) self->ranks->pdata, self->ranks->len,
                              self->breakdowns, self->paths, &self->options.thresholds, self->findings);
   g_array_sort (self->findings, compare_findings);
-  self->efficiency = chrono_efficiency_compute ((ChronoRankData **) self->ranks->pdata, self->ranks->len,
-                                                &self->options.thresholds);
+  chrono_efficiency_finish (self->efficiency);
   return g_steal_pointer (&self);
 }
 

@@ -13,10 +13,13 @@ G_BEGIN_DECLS
 
 typedef struct _ChronoEfficiency ChronoEfficiency;
 
-ChronoEfficiency *chrono_efficiency_compute (ChronoRankData               **ranks,
-                                             guint                          n_ranks,
-                                             const ChronoAnalysisThresholds *thresholds);
-void              chrono_efficiency_free    (ChronoEfficiency *efficiency);
+/* Reads each rank given, in a thread of its own, while the rest of the
+ * analysis runs; finish waits for it. */
+ChronoEfficiency *chrono_efficiency_new      (const ChronoAnalysisThresholds *thresholds);
+void              chrono_efficiency_add_rank (ChronoEfficiency               *efficiency,
+                                              ChronoRankData                 *data);
+void              chrono_efficiency_finish   (ChronoEfficiency               *efficiency);
+void              chrono_efficiency_free     (ChronoEfficiency               *efficiency);
 
 /* Held by the analysis: chrono-analysis.c gives it out. */
 ChronoEfficiency *chrono_analysis_get_efficiency_data (ChronoAnalysis *self);

@@ -17,22 +17,27 @@
 
 #define NO_CALL G_MAXUINT32
 
-/* One call of a modelled operator recorded with shapes. */
+/* An operator with one set of input shapes, types and (when its model
+ * reads them) concrete inputs: the raw text of the first call's args. */
 typedef struct {
-  ChronoSpanRef span;
   guint32     name;
   gint        model;
   const char *dims;
   gsize       dims_len;
   const char *types;
   gsize       types_len;
-  const char *concrete;       /* only when the model reads it */
+  const char *concrete;
   gsize       concrete_len;
+} Shape;
+
+/* One call of a modelled operator recorded with shapes. */
+typedef struct {
+  ChronoSpanRef span;
+  guint         shape;        /* index into the shapes */
 } Call;
 
-/* A piece of device work and the row and call it belongs to. */
+/* A piece of device work and the call it belongs to. */
 typedef struct {
-  guint  row;
   guint  call;
   gint64 start;
   gint64 end;
@@ -47,49 +52,66 @@ typedef struct {
   gdouble peak_ns;            /* its FLOPs' time at the device's peak, NAN when unknown */
 } CallCost;
 
+/* A row: a shape on a device. */
+typedef struct {
+  guint shape;
+  guint device_position;
+} RowKey;
+
 struct _ChronoEfficiency
 {
   GArray    *rows;            /* ChronoEfficiencyRow */
   GArray    *call_costs;      /* CallCost, by trace, device, start */
   GPtrArray *notes;           /* char *, NULL-terminated */
   GHashTable *known;          /* trace << 16 | device position, of devices with peaks */
+
+  /* While the ranks are read, by a thread of its own beside the rest of
+   * the analysis: the queue holds the ranks to read, then the end mark. */
+  ChronoAnalysisThresholds thresholds;
+  GThread    *worker;
+  GAsyncQueue *queue;
+  guint       n_shaped;       /* calls read with shapes */
+  guint       n_unshaped;     /* modelled operators' calls without shapes */
+  GHashTable *unmodelled;     /* interned op name -> calls whose shapes do not fit */
 };
 
-typedef struct {
-  guint32     trace;
-  guint32     name;
-  guint       device_position;
-  const char *dims;
-  gsize       dims_len;
-  const char *types;
-  gsize       types_len;
-  const char *concrete;
-  gsize       concrete_len;
-} RowKey;
-
-static guint
-row_key_hash (gconstpointer p)
+/* Eight bytes at a time: the texts are long and alike. */
+static guint64
+hash_bytes (guint64     h,
+            const char *p,
+            gsize       n)
 {
-  const RowKey *k = p;
-  guint h = k->trace * 31u + k->name * 131u + k->device_position * 7919u;
-
-  for (gsize i = 0; i < k->dims_len; i++)
-    h = h * 33u + (guchar) k->dims[i];
-  for (gsize i = 0; i < k->types_len; i++)
-    h = h * 33u + (guchar) k->types[i];
-  for (gsize i = 0; i < k->concrete_len; i++)
-    h = h * 33u + (guchar) k->concrete[i];
+  for (; n >= 8; p += 8, n -= 8)
+    {
+      guint64 w;
+      memcpy (&w, p, 8);
+      h = (h ^ w) * G_GUINT64_CONSTANT (0x100000001b3);
+      h ^= h >> 29;
+    }
+  for (; n > 0; p++, n--)
+    h = (h ^ (guchar) *p) * G_GUINT64_CONSTANT (0x100000001b3);
   return h;
 }
 
-static gboolean
-row_key_equal (gconstpointer a,
-               gconstpointer b)
+static guint
+shape_hash (gconstpointer p)
 {
-  const RowKey *x = a, *y = b;
+  const Shape *k = p;
+  guint64 h = k->name;
 
-  return x->trace == y->trace && x->name == y->name && x->device_position == y->device_position &&
-         x->dims_len == y->dims_len && memcmp (x->dims, y->dims, x->dims_len) == 0 &&
+  h = hash_bytes (h, k->dims, k->dims_len);
+  h = hash_bytes (h, k->types, k->types_len);
+  h = hash_bytes (h, k->concrete, k->concrete_len);
+  return (guint) (h ^ (h >> 32));
+}
+
+static gboolean
+shape_equal (gconstpointer a,
+             gconstpointer b)
+{
+  const Shape *x = a, *y = b;
+
+  return x->name == y->name && x->dims_len == y->dims_len && memcmp (x->dims, y->dims, x->dims_len) == 0 &&
          x->types_len == y->types_len && memcmp (x->types, y->types, x->types_len) == 0 &&
          x->concrete_len == y->concrete_len &&
          (x->concrete_len == 0 || memcmp (x->concrete, y->concrete, x->concrete_len) == 0);
@@ -121,10 +143,10 @@ model_of (ChronoTrace *trace,
 
 /* A call's shapes, when its args record them. */
 static gboolean
-read_call (ChronoTrace *trace,
-           guint64      args,
-           gint         model,
-           Call        *call)
+read_shape (ChronoTrace *trace,
+            guint64      args,
+            gint         model,
+            Shape       *call)
 {
   const char *text;
   gsize len;
@@ -142,54 +164,63 @@ read_call (ChronoTrace *trace,
   return TRUE;
 }
 
-typedef struct {
-  gint64  end;
-  guint32 owner;
-} Open;
-
 /* The calls on host threads, and for every span inside one the call
- * that owns it: the outermost modelled operator around it. Returns
- * track -> guint32[n_spans] of call indices (NO_CALL outside any). */
+ * that owns it: the outermost modelled operator around it. A span's
+ * parent is the last span one level up in its lane. Returns track ->
+ * guint32[n_spans] of call indices (NO_CALL outside any). */
 static GHashTable *
 collect_calls (ChronoTrace *trace,
                GArray      *calls,
+               GArray      *shapes,
                guint       *n_unshaped)
 {
+  /* The text of a call's args is read once, while it is in the cache:
+   * the calls are grouped by their shapes as they are found. */
+  g_autoptr(GHashTable) shape_of = g_hash_table_new_full (shape_hash, shape_equal, g_free, NULL);
   GHashTable *owners = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   g_autofree guint32 *cache = g_new0 (guint32, chrono_trace_get_n_strings (trace));
-  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Open));
 
   for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
     {
       const ChronoTrack *t = chrono_trace_get_track (trace, ti);
+      g_autofree guint32 *owner_at = NULL;   /* lane × depth: the owner of the last span there */
+      guint levels = t->max_depth + 1u;
       guint32 *owner = NULL;
 
-      if (t->type != CHRONO_TRACK_THREAD)
+      if (t->type != CHRONO_TRACK_THREAD || t->n_spans == 0)
         continue;
-      g_array_set_size (stack, 0);
+      owner_at = g_new (guint32, (gsize) MAX (t->n_lanes, 1) * levels);
       for (guint32 i = 0; i < t->n_spans; i++)
         {
-          gint64 start = t->start[i];
-          guint32 current;
-          Open open;
+          guint depth = t->depth[i];
+          guint32 *row = owner_at + (gsize) t->lane[i] * levels;
+          guint32 current = depth > 0 ? row[depth - 1] : NO_CALL;
           gint model;
 
-          while (stack->len > 0 && g_array_index (stack, Open, stack->len - 1).end <= start)
-            g_array_set_size (stack, stack->len - 1);
-          current = stack->len > 0 ? g_array_index (stack, Open, stack->len - 1).owner : NO_CALL;
           if (current == NO_CALL && t->kind[i] == CHRONO_KIND_HOST_OP &&
               (model = model_of (trace, cache, chrono_track_get_name (t, i))) >= 0)
             {
-              Call call = { .span = { ti, i }, .name = chrono_track_get_name (t, i) };
+              Shape shape = { .name = chrono_track_get_name (t, i) };
 
-              if (read_call (trace, chrono_track_get_args (t, i), model, &call))
+              if (read_shape (trace, chrono_track_get_args (t, i), model, &shape))
                 {
+                  Call call = { { ti, i }, shapes->len };
+                  gpointer found;
+
+                  if (g_hash_table_lookup_extended (shape_of, &shape, NULL, &found))
+                    call.shape = GPOINTER_TO_UINT (found);
+                  else
+                    {
+                      g_array_append_val (shapes, shape);
+                      g_hash_table_insert (shape_of, g_memdup2 (&shape, sizeof shape), GUINT_TO_POINTER (call.shape));
+                    }
                   current = calls->len;
                   g_array_append_val (calls, call);
                 }
               else
                 (*n_unshaped)++;
             }
+          row[depth] = current;
           if (current != NO_CALL)
             {
               if (owner == NULL)
@@ -200,8 +231,6 @@ collect_calls (ChronoTrace *trace,
                 }
               owner[i] = current;
             }
-          open = (Open) { chrono_track_get_end (t, i), current };
-          g_array_append_val (stack, open);
         }
     }
   return owners;
@@ -233,19 +262,6 @@ device_names (ChronoTrace *trace)
                              g_strdup (json_object_get_string_member (o, "name")));
     }
   return names;
-}
-
-static gint
-compare_pieces (gconstpointer a,
-                gconstpointer b)
-{
-  const Piece *x = a, *y = b;
-
-  if (x->row != y->row)
-    return x->row < y->row ? -1 : 1;
-  if (x->start != y->start)
-    return x->start < y->start ? -1 : 1;
-  return x->call < y->call ? -1 : x->call > y->call;
 }
 
 static gint
@@ -350,10 +366,11 @@ compute_rank (ChronoEfficiency               *self,
 {
   ChronoTrace *trace = data->trace;
   g_autoptr(GArray) calls = g_array_new (FALSE, FALSE, sizeof (Call));
-  g_autoptr(GHashTable) owners = collect_calls (trace, calls, n_unshaped);
+  g_autoptr(GArray) shapes = g_array_new (FALSE, FALSE, sizeof (Shape));
+  g_autoptr(GHashTable) owners = collect_calls (trace, calls, shapes, n_unshaped);
   g_autoptr(GHashTable) names = device_names (trace);
-  g_autoptr(GHashTable) row_of = g_hash_table_new_full (row_key_hash, row_key_equal, g_free, NULL);
-  g_autoptr(GArray) pieces = g_array_new (FALSE, FALSE, sizeof (Piece));
+  g_autoptr(GHashTable) row_of = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autoptr(GPtrArray) row_pieces = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (RowKey));
   g_autofree guint *seen_in = NULL;
   g_autofree Peaks *peaks = g_new0 (Peaks, MAX (data->devices->len, 1));
@@ -370,43 +387,55 @@ compute_rank (ChronoEfficiency               *self,
       resolve_peaks (name, th, &peaks[di]);
       if (peaks[di].known)
         g_hash_table_add (self->known, GUINT_TO_POINTER (data->trace_index << 16 | di));
+      guint32 owner_track = G_MAXUINT32;
+      const guint32 *owner = NULL;
+
       for (guint k = 0; k < d->items->len; k++)
         {
           const ChronoWorkItem *it = &g_array_index (d->items, ChronoWorkItem, k);
-          const guint32 *owner;
           const Call *call;
           RowKey key;
+          gint64 id;
           gpointer value;
           guint row;
 
-          if (it->launch_start == G_MININT64 ||
-              (owner = g_hash_table_lookup (owners, GUINT_TO_POINTER (it->launch_track))) == NULL ||
-              owner[it->launch_index] == NO_CALL)
+          if (it->launch_start == G_MININT64)
+            continue;
+          /* Most work is launched from one thread. */
+          if (it->launch_track != owner_track)
+            {
+              owner_track = it->launch_track;
+              owner = g_hash_table_lookup (owners, GUINT_TO_POINTER (owner_track));
+            }
+          if (owner == NULL || owner[it->launch_index] == NO_CALL)
             continue;
           call = &g_array_index (calls, Call, owner[it->launch_index]);
-          key = (RowKey) { data->trace_index, call->name, di, call->dims, call->dims_len,
-                           call->types, call->types_len, call->concrete, call->concrete_len };
-          if (g_hash_table_lookup_extended (row_of, &key, NULL, &value))
+          id = (gint64) call->shape << 32 | di;
+          if (g_hash_table_lookup_extended (row_of, &id, NULL, &value))
             row = GPOINTER_TO_UINT (value);
           else
             {
+              key = (RowKey) { call->shape, di };
               row = keys->len;
               g_array_append_val (keys, key);
-              g_hash_table_insert (row_of, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (row));
+              g_hash_table_insert (row_of, g_memdup2 (&id, sizeof id), GUINT_TO_POINTER (row));
+              g_ptr_array_add (row_pieces, g_array_new (FALSE, FALSE, sizeof (Piece)));
             }
-          g_array_append_val (pieces, ((Piece) { row, owner[it->launch_index], it->start, it->end }));
+          /* A row is of one device, whose work comes by start. */
+          g_array_append_val (g_ptr_array_index (row_pieces, row),
+                              ((Piece) { owner[it->launch_index], it->start, it->end }));
         }
     }
-  g_array_sort (pieces, compare_pieces);
 
   seen_in = g_new (guint, calls->len);
   memset (seen_in, 0xff, sizeof (guint) * calls->len);
-  for (guint p = 0; p < pieces->len;)
+  for (guint row = 0; row < keys->len; row++)
     {
-      const RowKey *key = &g_array_index (keys, RowKey, g_array_index (pieces, Piece, p).row);
-      guint row = g_array_index (pieces, Piece, p).row;
-      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, key->device_position);
-      const Peaks *pk = &peaks[key->device_position];
+      const RowKey *where = &g_array_index (keys, RowKey, row);
+      const Shape *key = &g_array_index (shapes, Shape, where->shape);
+      GArray *pieces = g_ptr_array_index (row_pieces, row);
+      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, where->device_position);
+      const Peaks *pk = &peaks[where->device_position];
       g_autoptr(GArray) intervals = g_array_new (FALSE, FALSE, sizeof (ChronoTimeInterval));
       g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (ChronoSpanRef));
       g_autoptr(GArray) firsts = g_array_new (FALSE, FALSE, sizeof (gint64));
@@ -414,10 +443,9 @@ compute_rank (ChronoEfficiency               *self,
       ChronoOpCost cost;
       gdouble call_ns = 0;
       ChronoBound bound = CHRONO_BOUND_UNKNOWN;
-      guint first_call = g_array_index (pieces, Piece, p).call;
       gdouble tflops;
 
-      for (; p < pieces->len && g_array_index (pieces, Piece, p).row == row; p++)
+      for (guint p = 0; p < pieces->len; p++)
         {
           const Piece *pc = &g_array_index (pieces, Piece, p);
           ChronoTimeInterval *last = intervals->len ? &g_array_index (intervals, ChronoTimeInterval, intervals->len - 1) : NULL;
@@ -437,7 +465,7 @@ compute_rank (ChronoEfficiency               *self,
             }
         }
 
-      if (!chrono_op_model_cost (g_array_index (calls, Call, first_call).model, key->dims, key->dims_len, key->types, key->types_len,
+      if (!chrono_op_model_cost (key->model, key->dims, key->dims_len, key->types, key->types_len,
                                  key->concrete, key->concrete_len, &cost))
         {
           const char *op = g_intern_string (chrono_trace_get_string (trace, key->name));
@@ -456,7 +484,7 @@ compute_rank (ChronoEfficiency               *self,
       r.matrix = cost.matrix;
       r.trace = data->trace_index;
       r.device = d->device;
-      r.device_position = key->device_position;
+      r.device_position = where->device_position;
       r.device_name = g_hash_table_lookup (names, GINT_TO_POINTER (d->device));
       r.device_name = r.device_name ? g_intern_string (r.device_name) : NULL;
       r.count = spans->len;
@@ -521,46 +549,82 @@ why_unmodelled (const char *op)
   return "";
 }
 
+/* The worker: the ranks as the analysis reads them, until the end mark. */
+static gpointer
+run_worker (gpointer user_data)
+{
+  ChronoEfficiency *self = user_data;
+  ChronoRankData *data;
+
+  while ((data = g_async_queue_pop (self->queue)) != (gpointer) self)
+    compute_rank (self, data, &self->thresholds, &self->n_shaped, &self->n_unshaped, self->unmodelled);
+  return NULL;
+}
+
 ChronoEfficiency *
-chrono_efficiency_compute (ChronoRankData                **ranks,
-                           guint                           n_ranks,
-                           const ChronoAnalysisThresholds *thresholds)
+chrono_efficiency_new (const ChronoAnalysisThresholds *thresholds)
 {
   ChronoEfficiency *self = g_new0 (ChronoEfficiency, 1);
-  guint n_shaped = 0, n_unshaped = 0;
-  g_autoptr(GHashTable) unmodelled = g_hash_table_new (NULL, NULL);  /* interned op name -> calls */
-  g_autofree const char **ops = NULL;
-  guint n_ops;
 
+  self->thresholds = *thresholds;
   self->rows = g_array_new (FALSE, FALSE, sizeof (ChronoEfficiencyRow));
   self->call_costs = g_array_new (FALSE, FALSE, sizeof (CallCost));
   self->notes = g_ptr_array_new_with_free_func (g_free);
   self->known = g_hash_table_new (NULL, NULL);
-  for (guint i = 0; i < n_ranks; i++)
-    compute_rank (self, ranks[i], thresholds, &n_shaped, &n_unshaped, unmodelled);
+  self->unmodelled = g_hash_table_new (NULL, NULL);
+  self->queue = g_async_queue_new ();
+  self->worker = g_thread_new ("chrono-efficiency", run_worker, self);
+  return self;
+}
+
+void
+chrono_efficiency_add_rank (ChronoEfficiency *self,
+                            ChronoRankData   *data)
+{
+  g_async_queue_push (self->queue, data);
+}
+
+static void
+join_worker (ChronoEfficiency *self)
+{
+  if (self->worker == NULL)
+    return;
+  g_async_queue_push (self->queue, self);
+  g_thread_join (g_steal_pointer (&self->worker));
+}
+
+void
+chrono_efficiency_finish (ChronoEfficiency *self)
+{
+  g_autofree const char **ops = NULL;
+  guint n_ops;
+
+  join_worker (self);
   g_array_sort (self->rows, compare_rows);
   g_array_sort (self->call_costs, compare_call_costs);
 
-  if (n_shaped == 0 && n_unshaped > 0)
+  if (self->n_shaped == 0 && self->n_unshaped > 0)
     add_note (self, g_strdup_printf (ngettext ("%u operator call has no recorded shapes: profile with "
                                                "record_shapes=True to measure efficiency.",
                                                "%u operator calls have no recorded shapes: profile with "
-                                               "record_shapes=True to measure efficiency.", n_unshaped),
-                                     n_unshaped));
-  else if (n_shaped == 0)
+                                               "record_shapes=True to measure efficiency.", self->n_unshaped),
+                                     self->n_unshaped));
+  else if (self->n_shaped == 0)
     add_note (self, g_strdup (_("No operator with a FLOPs model was recorded with shapes: no efficiency.")));
   else if (self->rows->len == 0)
     add_note (self, g_strdup (_("Operators were recorded with shapes, but none launched device work the trace shows.")));
-  ops = (const char **) g_hash_table_get_keys_as_array (unmodelled, &n_ops);
+  ops = (const char **) g_hash_table_get_keys_as_array (self->unmodelled, &n_ops);
   qsort (ops, n_ops, sizeof *ops, compare_strings);
   for (guint i = 0; i < n_ops; i++)
-    add_note (self, g_strdup_printf (ngettext ("%s: %u call left out, its shapes do not fit the model%s.",
-                                               "%s: %u calls left out, their shapes do not fit the model%s.",
-                                               GPOINTER_TO_UINT (g_hash_table_lookup (unmodelled, ops[i]))),
-                                     ops[i], GPOINTER_TO_UINT (g_hash_table_lookup (unmodelled, ops[i])),
-                                     why_unmodelled (ops[i])));
+    {
+      guint count = GPOINTER_TO_UINT (g_hash_table_lookup (self->unmodelled, ops[i]));
+
+      add_note (self, g_strdup_printf (ngettext ("%s: %u call left out, its shapes do not fit the model%s.",
+                                                 "%s: %u calls left out, their shapes do not fit the model%s.",
+                                                 count),
+                                       ops[i], count, why_unmodelled (ops[i])));
+    }
   g_ptr_array_add (self->notes, NULL);
-  return self;
 }
 
 void
@@ -568,6 +632,7 @@ chrono_efficiency_free (ChronoEfficiency *self)
 {
   if (self == NULL)
     return;
+  join_worker (self);
   for (guint i = 0; i < self->rows->len; i++)
     {
       ChronoEfficiencyRow *r = &g_array_index (self->rows, ChronoEfficiencyRow, i);
@@ -581,6 +646,8 @@ chrono_efficiency_free (ChronoEfficiency *self)
   g_array_unref (self->call_costs);
   g_ptr_array_unref (self->notes);
   g_hash_table_unref (self->known);
+  g_hash_table_unref (self->unmodelled);
+  g_async_queue_unref (self->queue);
   g_free (self);
 }
 
