@@ -6,8 +6,11 @@
 #include <math.h>
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "chrono-analysis.h"
 #include "chrono-efficiency.h"
+#include "neuron-gen.h"
 #include "test-utils.h"
 
 /* ------------------------------------------------------------------ */
@@ -537,6 +540,93 @@ test_real_gemms (void)
     check_gemms (names[i]);
 }
 
+/* ------------------------------------------------------------------ */
+/* Neuron: each engine's busy share, the profiler's own figures        */
+
+/* The union of a track's spans, computed here. */
+static gint64
+track_busy (const ChronoTrack *t)
+{
+  gint64 sum = 0, open_start = 0, open_end = G_MININT64;
+
+  for (guint32 i = 0; i < t->n_spans; i++)
+    {
+      gint64 start = t->start[i], end = chrono_track_get_end (t, i);
+
+      if (start > open_end)
+        {
+          if (open_end > G_MININT64)
+            sum += open_end - open_start;
+          open_start = start;
+          open_end = end;
+        }
+      else
+        open_end = MAX (open_end, end);
+    }
+  return open_end > G_MININT64 ? sum + open_end - open_start : 0;
+}
+
+static void
+test_neuron (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("chronoscope-efficiency-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "device_profile_model_1.json", NULL);
+  NeuronGenOptions options;
+  NeuronGenCounts counts = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoAnalysis) a = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *md = NULL;
+  JsonObject *core, *profiler, *step;
+  JsonArray *engines;
+  gint64 start, end;
+
+  neuron_gen_options_init (&options);
+  options.n_blocks = 50;
+  g_assert_true (neuron_gen_write_device (path, &options, &counts, &error));
+  trace = chrono_trace_load_file (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  a = chrono_analysis_run (&trace, 1, NULL, NULL, &error);
+  g_assert_no_error (error);
+  json = chrono_analysis_to_json (a);
+  md = chrono_analysis_to_markdown (a);
+  root = json_from_string (json, &error);
+  g_assert_no_error (error);
+
+  core = json_array_get_object_element (json_object_get_array_member (json_node_get_object (root), "neuron_engines"), 0);
+  g_assert_nonnull (core);
+  /* The profiler writes its percentages as fractions here: 0.23 and 0.41. */
+  profiler = json_object_get_object_member (core, "profiler");
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (profiler, "mfu_percent"), 23, 1e-9);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (profiler, "mbu_percent"), 41, 1e-9);
+  /* Ours needs a peak, which the table has not for Neuron devices. */
+  g_assert_true (json_node_is_null (json_object_get_member (core, "mfu_percent")));
+
+  /* No steps in a device profile: one window, the device's work. */
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (core, "steps")), ==, 1);
+  step = json_array_get_object_element (json_object_get_array_member (core, "steps"), 0);
+  start = json_object_get_int_member (step, "start_ns");
+  end = json_object_get_int_member (step, "end_ns");
+  g_assert_cmpint (end, >, start);
+  engines = json_object_get_array_member (step, "engines");
+  g_assert_cmpuint (json_array_get_length (engines), >=, NEURON_GEN_N_ENGINES);
+  for (guint i = 0; i < json_array_get_length (engines); i++)
+    {
+      JsonObject *e = json_array_get_object_element (engines, i);
+      const ChronoTrack *t = test_track_named (trace, json_object_get_string_member (e, "engine"));
+
+      g_assert_cmpint (json_object_get_int_member (e, "busy_ns"), ==, track_busy (t));
+      g_assert_cmpfloat_with_epsilon (json_object_get_double_member (e, "busy_share"),
+                                      (gdouble) track_busy (t) / (end - start), 1e-12);
+    }
+  g_assert_nonnull (strstr (md, "The profiler's MFU: 23.0 %"));
+  g_assert_nonnull (strstr (md, "| whole profile | Vector (DVE) |"));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -548,5 +638,6 @@ main (int    argc,
   g_test_add_func ("/efficiency/unknown-device", test_unknown_device);
   g_test_add_func ("/efficiency/json", test_json);
   g_test_add_func ("/efficiency/real-gemms", test_real_gemms);
+  g_test_add_func ("/efficiency/neuron", test_neuron);
   return g_test_run ();
 }

@@ -21,6 +21,8 @@ void              chrono_efficiency_add_rank (ChronoEfficiency               *ef
 void              chrono_efficiency_finish   (ChronoEfficiency               *efficiency);
 void              chrono_efficiency_free     (ChronoEfficiency               *efficiency);
 
+const ChronoAnalysisThresholds *chrono_efficiency_get_thresholds (ChronoEfficiency *efficiency);
+
 /* Held by the analysis: chrono-analysis.c gives it out. */
 ChronoEfficiency *chrono_analysis_get_efficiency_data (ChronoAnalysis *self);
 
@@ -30,5 +32,12 @@ void              chrono_efficiency_write_json      (ChronoAnalysis *self,
                                                      JsonBuilder    *builder);
 void              chrono_efficiency_append_markdown (ChronoAnalysis *self,
                                                      GString        *out);
+
+/* The report's "neuron_engines" member and its Markdown section: each
+ * NeuronCore engine's busy share per step, the profiler's MFU and MBU. */
+void              chrono_efficiency_neuron_write_json      (ChronoAnalysis *self,
+                                                            JsonBuilder    *builder);
+void              chrono_efficiency_neuron_append_markdown (ChronoAnalysis *self,
+                                                            GString        *out);
 
 G_END_DECLS

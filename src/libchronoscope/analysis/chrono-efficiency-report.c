@@ -134,6 +134,7 @@ chrono_efficiency_write_json (ChronoAnalysis *self,
   json_builder_end_array (b);
 
   write_steps (self, b);
+  chrono_efficiency_neuron_write_json (self, b);
 }
 
 /* Markdown table cells must not contain pipes. */
@@ -159,6 +160,7 @@ chrono_efficiency_append_markdown (ChronoAnalysis *self,
   const char * const *notes = chrono_analysis_get_efficiency_notes (self);
   guint n = chrono_analysis_get_n_efficiency (self);
 
+  chrono_efficiency_neuron_append_markdown (self, s);
   g_string_append_printf (s, "\n## %s\n\n", _("Operator efficiency"));
   for (guint i = 0; notes[i]; i++)
     g_string_append_printf (s, "- %s\n", notes[i]);

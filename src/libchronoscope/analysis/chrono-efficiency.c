@@ -651,6 +651,12 @@ chrono_efficiency_free (ChronoEfficiency *self)
   g_free (self);
 }
 
+const ChronoAnalysisThresholds *
+chrono_efficiency_get_thresholds (ChronoEfficiency *self)
+{
+  return &self->thresholds;
+}
+
 guint
 chrono_analysis_get_n_efficiency (ChronoAnalysis *self)
 {
