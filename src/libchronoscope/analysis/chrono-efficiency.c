@@ -16,6 +16,8 @@
 #include "chrono-op-models.h"
 
 #define NO_CALL G_MAXUINT32
+/* How far ahead on a thread the args of calls are fetched. */
+#define PREFETCH_SPANS 16
 
 /* An operator with one set of input shapes, types and (when its model
  * reads them) concrete inputs: the raw text of the first call's args. */
@@ -193,10 +195,15 @@ collect_calls (ChronoTrace *trace,
       for (guint32 i = 0; i < t->n_spans; i++)
         {
           guint depth = t->depth[i];
+          guint32 ahead = i + PREFETCH_SPANS;
           guint32 *row = owner_at + (gsize) t->lane[i] * levels;
           guint32 current = depth > 0 ? row[depth - 1] : NO_CALL;
           gint model;
 
+          /* The args of a later call, scattered over the file, come while this one is read. */
+          if (ahead < t->n_spans && t->kind[ahead] == CHRONO_KIND_HOST_OP &&
+              model_of (trace, cache, chrono_track_get_name (t, ahead)) >= 0)
+            chrono_trace_prefetch_value (trace, chrono_track_get_args (t, ahead));
           if (current == NO_CALL && t->kind[i] == CHRONO_KIND_HOST_OP &&
               (model = model_of (trace, cache, chrono_track_get_name (t, i))) >= 0)
             {
