@@ -96,7 +96,13 @@ test_efficiency_tab (void)
   if (g_getenv ("CHRONO_SCREENSHOT_DIR") != NULL)
     {
       g_autofree char *png = g_build_filename (g_getenv ("CHRONO_SCREENSHOT_DIR"), "efficiency.png", NULL);
-      cairo_surface_t *shot = app_test_render (GTK_WIDGET (window));
+      cairo_surface_t *shot;
+
+      /* Room for every column. */
+      gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
+      gtk_paned_set_position (GTK_PANED (gtk_widget_get_ancestor (GTK_WIDGET (panel), GTK_TYPE_PANED)), 820);
+      app_test_spin_for (500);
+      shot = app_test_render (GTK_WIDGET (window));
 
       cairo_surface_write_to_png (shot, png);
       cairo_surface_destroy (shot);
