@@ -10,6 +10,7 @@
 
 #include "chrono-analysis.h"
 #include "chrono-efficiency.h"
+#include "chrono-example-trace.h"
 #include "neuron-gen.h"
 #include "test-utils.h"
 
@@ -540,6 +541,47 @@ test_real_gemms (void)
     check_gemms (names[i]);
 }
 
+/* The example trace is as physical as a real one: no operator beats the
+ * roofline of the H100 it claims to run on, and every one is modelled. */
+static void
+test_example (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("chronoscope-efficiency-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "example.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoAnalysis) a = NULL;
+  ChronoExampleOptions options;
+  gboolean gemm = FALSE, attention = FALSE, elementwise = FALSE, norm = FALSE, softmax = FALSE;
+
+  chrono_example_options_init (&options);
+  options.n_steps = 3;
+  g_assert_true (chrono_example_trace_write (path, &options, NULL, &error));
+  g_assert_no_error (error);
+  trace = chrono_trace_load_file (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  a = chrono_analysis_run (&trace, 1, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (chrono_analysis_get_n_efficiency (a), >, 10);
+  for (guint i = 0; i < chrono_analysis_get_n_efficiency (a); i++)
+    {
+      const ChronoEfficiencyRow *r = chrono_analysis_get_efficiency (a, i);
+
+      g_assert_true (r->has_roofline);
+      if (r->roofline_share > 1)
+        g_error ("%s %s: %.0f %% of its roofline", r->op, r->input_dims, 100 * r->roofline_share);
+      gemm |= g_str_equal (r->family, "gemm");
+      attention |= g_str_equal (r->family, "attention");
+      elementwise |= g_str_equal (r->family, "elementwise");
+      norm |= g_str_equal (r->family, "normalization");
+      softmax |= g_str_equal (r->family, "softmax");
+    }
+  g_assert_true (gemm && attention && elementwise && norm && softmax);
+  g_assert_null (chrono_analysis_get_efficiency_notes (a)[0]);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* ------------------------------------------------------------------ */
 /* Neuron: each engine's busy share, the profiler's own figures        */
 
@@ -638,6 +680,7 @@ main (int    argc,
   g_test_add_func ("/efficiency/unknown-device", test_unknown_device);
   g_test_add_func ("/efficiency/json", test_json);
   g_test_add_func ("/efficiency/real-gemms", test_real_gemms);
+  g_test_add_func ("/efficiency/example", test_example);
   g_test_add_func ("/efficiency/neuron", test_neuron);
   return g_test_run ();
 }
