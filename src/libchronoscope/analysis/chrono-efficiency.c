@@ -312,7 +312,7 @@ resolve_peaks (const char                     *device_name,
   if (peaks->table)
     peaks->custom = *peaks->table;
   else
-    peaks->custom = (ChronoDevicePeaks) { .name = N_("set in the settings") };
+    peaks->custom = (ChronoDevicePeaks) { 0 };
   if (th->peak_gflops > 0)
     for (guint d = 0; d < CHRONO_N_DTYPES; d++)
       peaks->custom.matrix_tflops[d] = peaks->custom.vector_tflops[d] = th->peak_gflops / 1000.0;
@@ -363,37 +363,20 @@ add_note (ChronoEfficiency *self,
   g_ptr_array_add (self->notes, note);
 }
 
+/* Each piece of device work launched inside a call, by row: a row is a
+ * shape on a device (KEYS), its pieces in ROW_PIECES. */
 static void
-compute_rank (ChronoEfficiency               *self,
-              ChronoRankData                 *data,
-              const ChronoAnalysisThresholds *th,
-              guint                          *n_shaped,
-              guint                          *n_unshaped,
-              GHashTable                     *unmodelled)
+collect_pieces (ChronoRankData *data,
+                GArray         *calls,
+                GHashTable     *owners,
+                GArray         *keys,
+                GPtrArray      *row_pieces)
 {
-  ChronoTrace *trace = data->trace;
-  g_autoptr(GArray) calls = g_array_new (FALSE, FALSE, sizeof (Call));
-  g_autoptr(GArray) shapes = g_array_new (FALSE, FALSE, sizeof (Shape));
-  g_autoptr(GHashTable) owners = collect_calls (trace, calls, shapes, n_unshaped);
-  g_autoptr(GHashTable) names = device_names (trace);
   g_autoptr(GHashTable) row_of = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  g_autoptr(GPtrArray) row_pieces = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
-  g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (RowKey));
-  g_autofree guint *seen_in = NULL;
-  g_autofree Peaks *peaks = g_new0 (Peaks, MAX (data->devices->len, 1));
-
-  *n_shaped += calls->len;
-  if (calls->len == 0)
-    return;
 
   for (guint di = 0; di < data->devices->len; di++)
     {
       const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
-      const char *name = g_hash_table_lookup (names, GINT_TO_POINTER (d->device));
-
-      resolve_peaks (name, th, &peaks[di]);
-      if (peaks[di].known)
-        g_hash_table_add (self->known, GUINT_TO_POINTER (data->trace_index << 16 | di));
       guint32 owner_track = G_MAXUINT32;
       const guint32 *owner = NULL;
 
@@ -401,7 +384,6 @@ compute_rank (ChronoEfficiency               *self,
         {
           const ChronoWorkItem *it = &g_array_index (d->items, ChronoWorkItem, k);
           const Call *call;
-          RowKey key;
           gint64 id;
           gpointer value;
           guint row;
@@ -422,7 +404,8 @@ compute_rank (ChronoEfficiency               *self,
             row = GPOINTER_TO_UINT (value);
           else
             {
-              key = (RowKey) { call->shape, di };
+              RowKey key = { call->shape, di };
+
               row = keys->len;
               g_array_append_val (keys, key);
               g_hash_table_insert (row_of, g_memdup2 (&id, sizeof id), GUINT_TO_POINTER (row));
@@ -433,6 +416,38 @@ compute_rank (ChronoEfficiency               *self,
                               ((Piece) { owner[it->launch_index], it->start, it->end }));
         }
     }
+}
+
+static void
+compute_rank (ChronoEfficiency               *self,
+              ChronoRankData                 *data,
+              const ChronoAnalysisThresholds *th,
+              guint                          *n_shaped,
+              guint                          *n_unshaped,
+              GHashTable                     *unmodelled)
+{
+  ChronoTrace *trace = data->trace;
+  g_autoptr(GArray) calls = g_array_new (FALSE, FALSE, sizeof (Call));
+  g_autoptr(GArray) shapes = g_array_new (FALSE, FALSE, sizeof (Shape));
+  g_autoptr(GHashTable) owners = collect_calls (trace, calls, shapes, n_unshaped);
+  g_autoptr(GHashTable) names = device_names (trace);
+  g_autoptr(GPtrArray) row_pieces = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (RowKey));
+  g_autofree guint *seen_in = NULL;
+  g_autofree Peaks *peaks = g_new0 (Peaks, MAX (data->devices->len, 1));
+
+  *n_shaped += calls->len;
+  if (calls->len == 0)
+    return;
+
+  for (guint di = 0; di < data->devices->len; di++)
+    {
+      resolve_peaks (g_hash_table_lookup (names, GINT_TO_POINTER (g_array_index (data->devices, ChronoDeviceWork, di).device)),
+                     th, &peaks[di]);
+      if (peaks[di].known)
+        g_hash_table_add (self->known, GUINT_TO_POINTER (data->trace_index << 16 | di));
+    }
+  collect_pieces (data, calls, owners, keys, row_pieces);
 
   seen_in = g_new (guint, calls->len);
   memset (seen_in, 0xff, sizeof (guint) * calls->len);

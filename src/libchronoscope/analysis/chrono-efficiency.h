@@ -54,7 +54,7 @@ typedef struct {
   guint       n_intervals;
   ChronoTimeInterval *intervals; /* the device work of all calls, merged, in time order */
   guint       n_calls;
-  ChronoSpanRef *calls;        /* the host operator spans, in time order */
+  ChronoSpanRef *calls;        /* the host operator spans, in the order their work ran */
 } ChronoEfficiencyRow;
 
 /* Rows in decreasing GPU time. */
