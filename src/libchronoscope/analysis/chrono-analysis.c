@@ -42,6 +42,7 @@ chrono_analysis_thresholds_init (ChronoAnalysisThresholds *thresholds)
     .host_bound_percent = 50,
     .engine_bound_percent = 50,
     .min_time_lost_ns = 10 * 1000,
+    .low_efficiency_percent = 25,
   };
 }
 
@@ -267,7 +268,7 @@ chrono_analysis_run (ChronoTrace * const          *traces,
   chrono_efficiency_finish (self->efficiency);
   /* What the traces lack decides what the rules may claim. */
   chrono_analysis_find_limitations (ranks, n_ranks, self->limitations);
-  chrono_analysis_run_rules (ranks, n_ranks, self->breakdowns, self->paths, &self->options.thresholds,
+  chrono_analysis_run_rules (self, ranks, n_ranks, self->breakdowns, self->paths, &self->options.thresholds,
                              self->findings);
   g_array_sort (self->findings, compare_findings);
   for (guint r = 0; r < n_ranks; r++)
