@@ -61,22 +61,29 @@ count_host (ChronoRankData *data,
   ChronoTrace *trace = data->trace;
   guint n_strings = chrono_trace_get_n_strings (trace);
   g_autofree guint8 *kind_of = g_new0 (guint8, n_strings);   /* 1 other, 2 launch, 3 graph launch */
-  g_autoptr(GHashTable) linked = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  /* Per host track: which of its spans launched work in the trace. */
+  g_autoptr(GHashTable) linked = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   guint sampled = 0;
 
   for (guint f = 0; f < chrono_trace_get_n_flows (trace); f++)
     {
       const ChronoFlow *flow = chrono_trace_get_flow (trace, f);
-      if (flow->type == CHRONO_FLOW_LAUNCH)
+      guint8 *bits;
+
+      if (flow->type != CHRONO_FLOW_LAUNCH || !chrono_rank_data_has_track (data, flow->from.track))
+        continue;
+      bits = g_hash_table_lookup (linked, GUINT_TO_POINTER (flow->from.track));
+      if (bits == NULL)
         {
-          gint64 key = (gint64) chrono_span_key (flow->from.track, flow->from.index);
-          if (!g_hash_table_contains (linked, &key))
-            g_hash_table_add (linked, g_memdup2 (&key, sizeof key));
+          bits = g_new0 (guint8, chrono_trace_get_track (trace, flow->from.track)->n_spans);
+          g_hash_table_insert (linked, GUINT_TO_POINTER (flow->from.track), bits);
         }
+      bits[flow->from.index] = 1;
     }
   for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
     {
       const ChronoTrack *t = chrono_trace_get_track (trace, ti);
+      const guint8 *bits = g_hash_table_lookup (linked, GUINT_TO_POINTER (ti));
 
       if (t->type != CHRONO_TRACK_THREAD || !chrono_rank_data_has_track (data, ti))
         continue;
@@ -111,7 +118,7 @@ count_host (ChronoRankData *data,
             continue;
           c->launches++;
           c->graph_launches += kind_of[name] == 3;
-          c->linked += g_hash_table_contains (linked, &(gint64) { (gint64) chrono_span_key (ti, i) });
+          c->linked += bits != NULL && bits[i];
         }
     }
 }
