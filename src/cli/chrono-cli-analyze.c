@@ -6,23 +6,8 @@
 #include <string.h>
 
 #include "chrono-analysis.h"
-#include "chrono-analysis-settings.h"
 #include "chrono-cli.h"
-#include "chrono-loader.h"
-
-#define ANALYSIS_SCHEMA "io.github.chronoscope.Chronoscope.analysis"
-
-/* Thresholds from GSettings when the schema is installed, else the
- * defaults (which match the schema's). */
-static void
-read_thresholds (ChronoAnalysisThresholds *th)
-{
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr(GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, ANALYSIS_SCHEMA, TRUE) : NULL;
-  g_autoptr(GSettings) settings = schema ? g_settings_new_full (schema, NULL, NULL) : NULL;
-
-  chrono_analysis_settings_read (settings, th);
-}
+#include "chrono-cli-load.h"
 
 static gboolean
 parse_range (const char            *text,
@@ -90,7 +75,7 @@ chrono_cli_analyze (int    argc,
   t0 = g_get_monotonic_time ();
   for (guint i = 0; files[i]; i++)
     {
-      ChronoTrace *trace = chrono_trace_load_file (files[i], NULL, NULL, NULL, &error);
+      ChronoTrace *trace = chrono_cli_load_trace (files[i], &error);
       if (trace == NULL)
         {
           g_printerr ("%s\n", error->message);
@@ -102,7 +87,7 @@ chrono_cli_analyze (int    argc,
     }
   t1 = g_get_monotonic_time ();
 
-  read_thresholds (&options.thresholds);
+  chrono_cli_read_thresholds (&options.thresholds);
   analysis = chrono_analysis_run ((ChronoTrace * const *) traces->pdata, traces->len, &options, NULL, &error);
   if (analysis == NULL)
     {
