@@ -135,8 +135,11 @@ chrono_mcp_cache_add (ChronoMcpCache  *self,
   ChronoMcpEntry *entry;
   gsize bytes = 0;
 
+  /* the model, and the source text it keeps for args (the whole file,
+   * decompressed) */
   for (guint i = 0; i < traces->len; i++)
-    bytes += chrono_trace_get_model_bytes (g_ptr_array_index (traces, i));
+    bytes += chrono_trace_get_model_bytes (g_ptr_array_index (traces, i)) +
+             chrono_trace_get_source_size (g_ptr_array_index (traces, i));
   if (bytes > self->limit)
     {
       g_autofree char *need = g_format_size (bytes);

@@ -22,7 +22,7 @@ typedef struct {
   char       *handle;
   GPtrArray  *traces;       /* ChronoTrace */
   GPtrArray  *paths;        /* char*, resolved, as opened */
-  gsize       bytes;        /* model bytes of the traces */
+  gsize       bytes;        /* memory the traces take: models and sources */
   guint64     last_use;
   GHashTable *analyses;     /* scope key -> ChronoMcpAnalysis */
 } ChronoMcpEntry;

@@ -107,11 +107,20 @@ chrono_mcp_roots_resolve (ChronoMcpRoots  *roots,
                           const char      *path,
                           GError         **error)
 {
-  g_autofree char *joined = g_path_is_absolute (path) ? g_strdup (path)
-                                                      : g_build_filename (roots->dirs[0], path, NULL);
-  g_autofree char *real = realpath (joined, NULL);
-  g_autofree char *allowed = NULL;
+  g_autofree char *joined = g_canonicalize_filename (path, roots->dirs[0]);
+  g_autofree char *real = NULL;
+  g_autofree char *allowed = g_strjoinv (", ", roots->dirs);
 
+  /* refused before it is looked at, so that the answer does not tell
+   * whether something exists outside */
+  if (!inside (roots, joined))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
+                   "%s is outside the folders this server may read (%s); "
+                   "start the server with --root for another folder", joined, allowed);
+      return NULL;
+    }
+  real = realpath (joined, NULL);
   if (real == NULL)
     {
       int saved = errno;
@@ -120,12 +129,9 @@ chrono_mcp_roots_resolve (ChronoMcpRoots  *roots,
     }
   if (!inside (roots, real))
     {
-      allowed = g_strjoinv (", ", roots->dirs);
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
-                   "%s%s%s is outside the folders this server may read (%s); "
-                   "start the server with --root for another folder",
-                   joined, strcmp (joined, real) != 0 ? ", which leads to " : "",
-                   strcmp (joined, real) != 0 ? real : "", allowed);
+                   "%s, which leads to %s, is outside the folders this server may read (%s); "
+                   "start the server with --root for another folder", joined, real, allowed);
       return NULL;
     }
   if (g_file_test (real, G_FILE_TEST_IS_DIR) && !check_folder (roots, real, 1, error))

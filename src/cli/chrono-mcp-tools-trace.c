@@ -30,12 +30,12 @@ static const char open_input[] =
   "\"warnings\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"kinds\":{\"type\":\"object\"}}}"
 
 static const char open_output[] =
-  "{\"type\":\"object\",\"required\":[\"handle\",\"traces\",\"model_bytes\",\"memory_limit_bytes\",\"unloaded\"],"
+  "{\"type\":\"object\",\"required\":[\"handle\",\"traces\",\"memory_bytes\",\"memory_limit_bytes\",\"unloaded\"],"
   "\"properties\":{"
   "\"handle\":{\"type\":\"string\",\"description\":\"pass to the other tools\"},"
   "\"reused\":{\"type\":\"boolean\",\"description\":\"the same files were already loaded under this handle\"},"
   "\"traces\":{\"type\":\"array\",\"items\":" SUMMARY_SCHEMA ",\"description\":\"what chronoscope-cli info --json says of each, in rank order\"},"
-  "\"model_bytes\":{\"type\":\"integer\",\"description\":\"memory these traces take\"},"
+  "\"memory_bytes\":{\"type\":\"integer\",\"description\":\"memory these traces take: the model and the source text kept for args\"},"
   "\"loaded_bytes\":{\"type\":\"integer\",\"description\":\"memory all loaded traces take\"},"
   "\"memory_limit_bytes\":{\"type\":\"integer\"},"
   "\"unloaded\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"handles unloaded to make room\"}}}";
@@ -99,7 +99,7 @@ open_trace (ChronoMcpContext  *ctx,
   for (guint i = 0; i < entry->traces->len; i++)
     json_builder_add_value (b, chrono_cli_trace_summary (g_ptr_array_index (entry->traces, i)));
   json_builder_end_array (b);
-  json_builder_set_member_name (b, "model_bytes");
+  json_builder_set_member_name (b, "memory_bytes");
   json_builder_add_int_value (b, entry->bytes);
   json_builder_set_member_name (b, "loaded_bytes");
   json_builder_add_int_value (b, chrono_mcp_cache_get_bytes (ctx->cache));
