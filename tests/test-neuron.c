@@ -325,6 +325,20 @@ test_folder (Fixture       *f,
                     f->counts.dep_edges + f->counts.semaphore_edges);
   g_assert_cmpuint (engine_count (trace, "Vector"), ==, f->counts.per_engine[NEURON_GEN_VECTOR]);
 
+  /* Each file is a part; only the device profile was moved, to where its
+   * core started. */
+  g_assert_cmpuint (chrono_trace_get_n_parts (trace), ==, 3);
+  for (guint i = 0; i < chrono_trace_get_n_parts (trace); i++)
+    {
+      const ChronoTracePart *part = chrono_trace_get_part (trace, i);
+      gboolean device = g_str_equal (part->format, "neuron-device");
+
+      g_assert_cmpint (part->shift_ns, ==, device ? f->counts.exec_start_ns : 0);
+      g_assert_true (g_str_has_prefix (part->path, f->dir));
+    }
+  g_assert_cmpstr (chrono_trace_get_part (trace, chrono_trace_get_part_of_process (trace, tensor->process))->format, ==,
+                   "neuron-device");
+
   /* Args of each file are read from that file. */
   order = chrono_trace_dup_track_order (trace, &n_tracks);
   for (guint i = 0; i < n_tracks; i++)

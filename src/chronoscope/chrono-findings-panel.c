@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
@@ -21,6 +23,8 @@
 #define RERUN_DELAY_MS     300
 /* A finding's range fills this fraction of the view. */
 #define FINDING_ZOOM_SHARE 0.8
+/* Devices whose recoverable time opens the findings; the rest are counted. */
+#define MAX_SUMMARY_DEVICES 4
 /* Rows of a critical path listed; the rest are counted. */
 #define MAX_SEGMENT_ROWS   400
 
@@ -38,6 +42,7 @@ struct _ChronoFindingsPanel
   GtkStack       *state_stack;
   GtkSpinner     *spinner;
   AdwStatusPage  *error_page;
+  GtkBox         *summary_box;
   GtkLabel       *count_label;
   GtkDropDown    *rule_dropdown;
   GtkListBox     *findings_list;
@@ -266,8 +271,13 @@ create_finding_row (ChronoFindingsPanel *self,
   gtk_box_append (GTK_BOX (top), title);
   gtk_box_append (GTK_BOX (box), top);
 
-  /* Translators: time lost, then where: "12.3 ms lost · 1.2 s – 1.4 s" */
-  numbers = g_strdup_printf (_("%s lost · %s – %s"), lost, from, to);
+  if (chrono_analysis_get_n_ranks (self->analysis) > 1)
+    /* Translators: time lost, where, and the rank: "12.3 ms lost · 1.2 s – 1.4 s · rank 3" */
+    numbers = g_strdup_printf (_("%s lost · %s – %s · %s"), lost, from, to,
+                               chrono_analysis_get_rank (self->analysis, finding->rank)->label);
+  else
+    /* Translators: time lost, then where: "12.3 ms lost · 1.2 s – 1.4 s" */
+    numbers = g_strdup_printf (_("%s lost · %s – %s"), lost, from, to);
   label = new_label (numbers, "finding-numbers");
   gtk_widget_add_css_class (label, "numeric");
   gtk_box_append (GTK_BOX (box), label);
@@ -386,6 +396,143 @@ fill_findings (ChronoFindingsPanel *self)
   rule_selected_cb (self);
 }
 
+/* The device a breakdown row is: its streams' process, and its rank. */
+static char *
+get_device_name (ChronoFindingsPanel *self,
+                 guint                row)
+{
+  ChronoTrace *trace = get_trace (self);
+  const ChronoBreakdown *b = chrono_analysis_get_breakdown (self->analysis, row);
+  const ChronoBreakdown *stream = row + 1 < chrono_analysis_get_n_breakdowns (self->analysis)
+                                  ? chrono_analysis_get_breakdown (self->analysis, row + 1) : NULL;
+  const ChronoRankInfo *rank = chrono_analysis_get_rank (self->analysis, b->rank);
+  const char *name;
+
+  if (stream == NULL || stream->where.track == CHRONO_NO_TRACK || stream->where.track >= chrono_trace_get_n_tracks (trace))
+    return g_strdup (rank->label);
+  name = chrono_trace_get_string (trace, chrono_trace_get_process (trace,
+                                  chrono_trace_get_track (trace, stream->where.track)->process)->display_name);
+  if (chrono_analysis_get_n_ranks (self->analysis) > 1 && rank->rank >= 0 && strstr (name, "ank ") == NULL)
+    /* Translators: a device and the rank it belongs to, "GPU 3 · rank 12" */
+    return g_strdup_printf (_("%s · %s"), name, rank->label);
+  return g_strdup (name);
+}
+
+typedef struct {
+  const char *rule;
+  gint64      ns;
+} RuleShare;
+
+static gint
+compare_shares (gconstpointer a,
+                gconstpointer b)
+{
+  const RuleShare *x = a, *y = b;
+
+  return x->ns != y->ns ? (x->ns > y->ns ? -1 : 1) : g_strcmp0 (x->rule, y->rule);
+}
+
+static const char *
+rule_title (const char *id)
+{
+  guint n_rules;
+  const ChronoRule *rules = chrono_analysis_get_rules (&n_rules);
+
+  for (guint i = 0; i < n_rules; i++)
+    if (g_str_equal (rules[i].id, id))
+      return g_dgettext (GETTEXT_PACKAGE, rules[i].title);
+  return id;
+}
+
+static gint
+compare_recoverable (gconstpointer a,
+                     gconstpointer b)
+{
+  const ChronoLedgerRow *x = *(const ChronoLedgerRow * const *) a;
+  const ChronoLedgerRow *y = *(const ChronoLedgerRow * const *) b;
+
+  return x->recoverable_ns != y->recoverable_ns ? (x->recoverable_ns > y->recoverable_ns ? -1 : 1)
+                                                : (x->breakdown > y->breakdown) - (x->breakdown < y->breakdown);
+}
+
+/* What the trace does not show, then one line a device, those that could
+ * win back most first: how much of its time, and by what. */
+static void
+fill_summary (ChronoFindingsPanel *self)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+
+  remove_children (GTK_WIDGET (self->summary_box));
+  for (guint i = 0; i < chrono_analysis_get_n_limitations (self->analysis); i++)
+    {
+      GtkWidget *label = new_label (chrono_analysis_get_limitation (self->analysis, i)->message, "warning");
+      gtk_widget_add_css_class (label, "caption");
+      gtk_box_append (self->summary_box, label);
+    }
+  for (guint i = 0; i < chrono_analysis_get_n_ledger_rows (self->analysis); i++)
+    if (chrono_analysis_get_ledger_row (self->analysis, i)->step < 0)
+      g_ptr_array_add (rows, (gpointer) chrono_analysis_get_ledger_row (self->analysis, i));
+  g_ptr_array_sort (rows, compare_recoverable);
+  for (guint i = 0; i < MIN (rows->len, MAX_SUMMARY_DEVICES); i++)
+    {
+      const ChronoLedgerRow *r = rows->pdata[i];
+      g_autoptr(GArray) shares = g_array_new (FALSE, FALSE, sizeof (RuleShare));
+      g_autofree char *name = NULL;
+      g_autofree char *recoverable = NULL;
+      g_autofree char *window = NULL;
+      g_autoptr(GString) text = NULL;
+      GtkWidget *label;
+
+      if (r->step >= 0)
+        continue;
+      for (guint k = 0; k < chrono_analysis_get_n_findings (self->analysis); k++)
+        {
+          const ChronoFinding *f = chrono_analysis_get_finding (self->analysis, k);
+          for (guint j = 0; j < f->n_shares; j++)
+            {
+              RuleShare *found = NULL;
+              if (f->shares[j].breakdown != r->breakdown)
+                continue;
+              for (guint q = 0; q < shares->len && found == NULL; q++)
+                if (g_str_equal (g_array_index (shares, RuleShare, q).rule, f->rule))
+                  found = &g_array_index (shares, RuleShare, q);
+              if (found)
+                found->ns += f->shares[j].ns;
+              else
+                g_array_append_val (shares, ((RuleShare) { f->rule, f->shares[j].ns }));
+            }
+        }
+      g_array_sort (shares, compare_shares);
+      name = get_device_name (self, r->breakdown);
+      recoverable = chrono_format_duration (r->recoverable_ns);
+      window = chrono_format_duration (r->end_ns - r->start_ns);
+      text = g_string_new (NULL);
+      /* Translators: "GPU 0: 6.4 ms of 13.0 ms (49%) could be recovered" */
+      g_string_append_printf (text, _("%s: %s of %s (%.0f%%) could be recovered"), name, recoverable, window,
+                              r->end_ns > r->start_ns ? 100.0 * r->recoverable_ns / (r->end_ns - r->start_ns) : 0.0);
+      for (guint q = 0; q < MIN (shares->len, 3); q++)
+        {
+          const RuleShare *rs = &g_array_index (shares, RuleShare, q);
+          g_autofree char *ns = chrono_format_duration (rs->ns);
+          /* Translators: what a share of the recoverable time comes from, "Data loading 3.1 ms" */
+          g_string_append_printf (text, q == 0 ? _(": %s %s") : _(", %s %s"), rule_title (rs->rule), ns);
+        }
+      label = new_label (text->str, "caption");
+      gtk_widget_add_css_class (label, "numeric");
+      gtk_box_append (self->summary_box, label);
+    }
+  if (rows->len > MAX_SUMMARY_DEVICES)
+    {
+      g_autofree char *more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "…and %u more device", "…and %u more devices",
+                                                         rows->len - MAX_SUMMARY_DEVICES),
+                                               rows->len - MAX_SUMMARY_DEVICES);
+      GtkWidget *label = new_label (more, "caption");
+      gtk_widget_add_css_class (label, "dim-label");
+      gtk_box_append (self->summary_box, label);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->summary_box), gtk_widget_get_first_child (GTK_WIDGET (self->summary_box)) != NULL);
+}
+
 /* Selects SPAN as a click on the timeline would, so the details follow. */
 static void
 select_span (ChronoFindingsPanel *self,
@@ -462,12 +609,9 @@ get_breakdown_name (ChronoFindingsPanel   *self,
 {
   ChronoTrace *trace = get_trace (self);
 
-  if (breakdown->where.track != CHRONO_NO_TRACK && breakdown->where.track < chrono_trace_get_n_tracks (trace))
+  if (breakdown->where.track < chrono_trace_get_n_tracks (trace))
     return g_strdup (chrono_trace_get_string (trace, chrono_trace_get_track (trace, breakdown->where.track)->display_name));
-  if (breakdown->device >= 0)
-    /* Translators: an accelerator, by its index */
-    return g_strdup_printf (_("Device %d"), breakdown->device);
-  return g_strdup (_("Device"));
+  return g_strdup (_("Stream"));
 }
 
 static void
@@ -503,7 +647,7 @@ fill_breakdowns (ChronoFindingsPanel *self)
       double scale = work > 0 ? b->busy_ns / work : 0;
       double values[] = { b->compute_ns * scale, b->communication_ns * scale, b->memcpy_ns * scale,
                           b->memset_ns * scale, b->idle_host_wait_ns, b->idle_kernel_wait_ns, b->idle_other_ns };
-      g_autofree char *name = get_breakdown_name (self, b);
+      g_autofree char *name = device ? get_device_name (self, i) : get_breakdown_name (self, b);
       g_autofree char *window = chrono_format_duration (b->end_ns - b->start_ns);
       g_autofree char *busy = chrono_format_duration (b->busy_ns);
       g_autofree char *idle = chrono_format_duration (b->idle_ns);
@@ -736,7 +880,10 @@ fill_paths (ChronoFindingsPanel *self)
     {
       const ChronoCriticalPath *path = chrono_analysis_get_path (self->analysis, i);
       g_autofree char *total = chrono_format_duration (path->total_ns);
-      g_autofree char *item = g_strdup_printf ("%s (%s)", path->name, total);
+      g_autofree char *item = chrono_analysis_get_n_ranks (self->analysis) > 1
+                              ? g_strdup_printf ("%s · %s (%s)", path->name,
+                                                 chrono_analysis_get_rank (self->analysis, path->rank)->label, total)
+                              : g_strdup_printf ("%s (%s)", path->name, total);
 
       gtk_string_list_append (names, item);
     }
@@ -824,6 +971,7 @@ analysis_done_cb (GObject      *source_object,
     }
 
   g_set_object (&self->analysis, analysis);
+  fill_summary (self);
   fill_findings (self);
   fill_breakdowns (self);
   fill_paths (self);
@@ -1012,6 +1160,7 @@ chrono_findings_panel_class_init (ChronoFindingsPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, state_stack);
   gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, spinner);
   gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, error_page);
+  gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, summary_box);
   gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, count_label);
   gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, rule_dropdown);
   gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, findings_list);

@@ -32,16 +32,18 @@ chrono_cli_analyze (int    argc,
 {
   g_autofree char *format = NULL;
   gboolean timing = FALSE;
+  gboolean merge = FALSE;
   g_autofree char *range = NULL;
   g_auto(GStrv) files = NULL;
   const GOptionEntry entries[] = {
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output format: markdown (default) or json", "FORMAT" },
     { "range", 'r', 0, G_OPTION_ARG_STRING, &range, "Analyse only START to END, in the traces' nanoseconds", "START:END" },
+    { "merge", 0, 0, G_OPTION_ARG_NONE, &merge, "All files as one trace on a shared clock", NULL },
     { "timing", 0, 0, G_OPTION_ARG_NONE, &timing, "Print loading and analysis times to standard error", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE…" },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("FILE… — find where the time goes (several files: one per rank)");
+  g_autoptr(GOptionContext) context = g_option_context_new ("FILE… — find where the time goes (several files: one per rank; a folder is read as one set)");
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) traces = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(ChronoAnalysis) analysis = NULL;
@@ -73,16 +75,19 @@ chrono_cli_analyze (int    argc,
     }
 
   t0 = g_get_monotonic_time ();
-  for (guint i = 0; files[i]; i++)
+  for (guint i = 0; i < chrono_cli_n_inputs (files, merge); i++)
     {
-      ChronoTrace *trace = chrono_cli_load_trace (files[i], &error);
+      ChronoTrace *trace = chrono_cli_load_input (files, merge, i, &error);
+
       if (trace == NULL)
         {
           g_printerr ("%s\n", error->message);
           return 1;
         }
-      if (chrono_trace_get_stats (trace)->truncated)
-        g_printerr ("%s: the file is incomplete; analysing what it holds\n", files[i]);
+      for (guint p = 0; p < chrono_trace_get_n_parts (trace); p++)
+        if (chrono_trace_get_part (trace, p)->truncated)
+          g_printerr ("%s: the file is incomplete; analysing what it holds\n",
+                      chrono_trace_get_part (trace, p)->path);
       g_ptr_array_add (traces, trace);
     }
   t1 = g_get_monotonic_time ();

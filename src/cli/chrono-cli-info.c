@@ -9,8 +9,6 @@
 #include "chrono-cli.h"
 #include "chrono-cli-load.h"
 #include "chrono-format.h"
-#include "chrono-loader.h"
-#include "chrono-trace-set.h"
 
 static char *
 summary_json (ChronoTrace *trace)
@@ -109,17 +107,14 @@ chrono_cli_info (int    argc,
       return 2;
     }
 
-  for (guint i = 0; files[i] && !(merge && i > 0); i++)
+  for (guint i = 0; i < chrono_cli_n_inputs (files, merge); i++)
     {
       g_autoptr(ChronoTrace) trace = NULL;
       g_autoptr(GError) load_error = NULL;
       g_autofree char *text = NULL;
       gint64 t0 = g_get_monotonic_time ();
 
-      if (merge)
-        trace = chrono_trace_load_set ((const char * const *) files, NULL, NULL, NULL, &load_error);
-      else
-        trace = chrono_cli_load_trace (files[i], &load_error);
+      trace = chrono_cli_load_input (files, merge, i, &load_error);
       if (trace == NULL)
         {
           g_printerr ("%s\n", load_error->message);

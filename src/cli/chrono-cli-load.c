@@ -1,4 +1,4 @@
-/* chrono-cli-load.c
+/* chrono-cli-load.c: the traces that a command's FILE… arguments name, and what is said of them
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -10,16 +10,28 @@
 
 #define ANALYSIS_SCHEMA "io.github.chronoscope.Chronoscope.analysis"
 
-ChronoTrace *
-chrono_cli_load_trace (const char  *path,
-                       GError     **error)
+guint
+chrono_cli_n_inputs (char * const *files,
+                     gboolean      merge)
 {
-  if (g_file_test (path, G_FILE_TEST_IS_DIR))
-    {
-      const char *one[] = { path, NULL };
-      return chrono_trace_load_set (one, NULL, NULL, NULL, error);
-    }
-  return chrono_trace_load_file (path, NULL, NULL, NULL, error);
+  guint n = g_strv_length ((char **) files);
+
+  return merge ? MIN (n, 1) : n;
+}
+
+ChronoTrace *
+chrono_cli_load_input (char * const *files,
+                       gboolean      merge,
+                       guint         index,
+                       GError      **error)
+{
+  const char *one[] = { files[index], NULL };
+
+  if (merge)
+    return chrono_trace_load_set ((const char * const *) files, NULL, NULL, NULL, error);
+  if (g_file_test (files[index], G_FILE_TEST_IS_DIR))
+    return chrono_trace_load_set (one, NULL, NULL, NULL, error);
+  return chrono_trace_load_file (files[index], NULL, NULL, NULL, error);
 }
 
 static void

@@ -1,4 +1,4 @@
-/* chrono-cli-load.h: how the commands of chronoscope-cli open and describe traces
+/* chrono-cli-load.h: the traces that a command's FILE… arguments name, and what is said of them
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -11,13 +11,19 @@
 
 G_BEGIN_DECLS
 
-/* One trace file, or a profile folder read as one trace. */
-ChronoTrace *chrono_cli_load_trace      (const char  *path,
-                                         GError     **error);
+/* How many traces FILES make: each file alone and each folder as one
+ * profile, or with MERGE all of them as one trace on a shared clock. */
+guint        chrono_cli_n_inputs        (char * const *files,
+                                         gboolean      merge);
+/* Loads the INDEXth of those traces; errors name the file or folder. */
+ChronoTrace *chrono_cli_load_input      (char * const *files,
+                                         gboolean      merge,
+                                         guint         index,
+                                         GError      **error);
 
 /* What `info --json` prints for TRACE: its format, sizes, counts, clock
  * and warnings. */
-JsonNode    *chrono_cli_trace_summary   (ChronoTrace *trace);
+JsonNode    *chrono_cli_trace_summary   (ChronoTrace  *trace);
 
 /* The analysis thresholds from GSettings when the schema is installed,
  * else the defaults (which match the schema's). */

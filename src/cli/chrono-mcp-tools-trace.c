@@ -76,14 +76,17 @@ open_trace (ChronoMcpContext  *ctx,
     {
       g_autoptr(GPtrArray) traces = g_ptr_array_new_with_free_func (g_object_unref);
 
-      for (guint i = 0; i < paths->len; i++)
+      g_ptr_array_add (paths, NULL);
+      for (guint i = 0; i + 1 < paths->len; i++)
         {
-          ChronoTrace *trace = chrono_cli_load_trace (g_ptr_array_index (paths, i), error);
+          /* each file alone, as analyze takes the ranks of a job */
+          ChronoTrace *trace = chrono_cli_load_input ((char * const *) paths->pdata, FALSE, i, error);
 
           if (trace == NULL)
             return NULL;
           g_ptr_array_add (traces, trace);
         }
+      g_ptr_array_remove_index (paths, paths->len - 1);
       entry = chrono_mcp_cache_add (ctx->cache, g_steal_pointer (&traces), g_steal_pointer (&paths), unloaded, error);
       if (entry == NULL)
         return NULL;

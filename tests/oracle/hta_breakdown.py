@@ -178,7 +178,7 @@ def run_cli(cli, paths):
     out = subprocess.run([cli, "analyze", "--format", "json", *paths], check=True,
                          capture_output=True, text=True).stdout
     report = json.loads(out)
-    assert report["schema"] == "chronoscope.analysis/1"
+    assert report["schema"] == "chronoscope.analysis/2"
     return check(report, paths)
 
 

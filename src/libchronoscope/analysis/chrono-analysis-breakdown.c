@@ -99,9 +99,10 @@ chrono_analysis_compute_breakdowns (ChronoRankData                 *data,
 {
   for (guint di = 0; di < data->devices->len; di++)
     {
-      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+      ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
       ChronoBreakdown b = {
         .where = { data->trace_index, CHRONO_NO_TRACK },
+        .rank = data->rank_index,
         .device = d->device,
         .stream = -1,
       };
@@ -109,12 +110,14 @@ chrono_analysis_compute_breakdowns (ChronoRankData                 *data,
       if (d->items->len == 0)
         continue;
       device_breakdown (&b, d, thresholds);
+      d->breakdown = out->len;
       g_array_append_val (out, b);
       for (guint s = 0; s < d->streams->len; s++)
         {
           const ChronoStreamWork *sw = &g_array_index (d->streams, ChronoStreamWork, s);
           ChronoBreakdown sb = {
             .where = { data->trace_index, sw->track },
+            .rank = data->rank_index,
             .device = d->device,
             .stream = sw->stream,
           };

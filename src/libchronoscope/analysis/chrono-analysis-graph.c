@@ -110,7 +110,7 @@ cross_links (ChronoRankData **ranks,
              ChronoNodeRef    node,
              GArray          *out)
 {
-  ChronoRankData *data = ranks[node.trace];
+  ChronoRankData *data = chrono_analysis_rank_of_node (ranks, n_ranks, node);
   guint64 key = chrono_span_key (node.span.track, node.span.index);
   GArray *flows = g_hash_table_lookup (flows_of (data), &key);
 
@@ -158,7 +158,7 @@ cross_links (ChronoRankData **ranks,
     {
       ChronoSpanRef peer;
       if (chrono_analysis_collective_peer (ranks, n_ranks, node.trace, node.span, r, &peer))
-        add_link (out, r, peer.track, peer.index, CHRONO_EDGE_COLLECTIVE, TRUE);
+        add_link (out, ranks[r]->trace_index, peer.track, peer.index, CHRONO_EDGE_COLLECTIVE, TRUE);
     }
 }
 
@@ -194,10 +194,11 @@ chrono_analysis_dup_neighbourhood (ChronoAnalysis *self,
 
   g->nodes = g_array_new (FALSE, FALSE, sizeof (ChronoGraphNode));
   g->edges = g_array_new (FALSE, FALSE, sizeof (ChronoGraphEdge));
-  g_return_val_if_fail (centre.trace < n_ranks, g);
-  g_return_val_if_fail (centre.span.track < chrono_trace_get_n_tracks (ranks[centre.trace]->trace), g);
-  g_return_val_if_fail (centre.span.index < chrono_trace_get_track (ranks[centre.trace]->trace,
+  g_return_val_if_fail (centre.trace < chrono_analysis_get_n_traces (self), g);
+  g_return_val_if_fail (centre.span.track < chrono_trace_get_n_tracks (chrono_analysis_get_trace (self, centre.trace)), g);
+  g_return_val_if_fail (centre.span.index < chrono_trace_get_track (chrono_analysis_get_trace (self, centre.trace),
                                                                       centre.span.track)->n_spans, g);
+  g_return_val_if_fail (chrono_analysis_rank_of_node (ranks, n_ranks, centre) != NULL, g);
 
   for (guint i = 0; i < chrono_analysis_get_n_paths (self); i++)
     {
@@ -217,7 +218,8 @@ chrono_analysis_dup_neighbourhood (ChronoAnalysis *self,
       ChronoGraphNode *n = &g_array_index (g->nodes, ChronoGraphNode, at);
       ChronoNodeRef ref = n->ref;
       guint distance = n->distance;
-      const ChronoTrack *t = chrono_trace_get_track (ranks[ref.trace]->trace, ref.span.track);
+      ChronoRankData *rank = chrono_analysis_rank_of_node (ranks, n_ranks, ref);
+      const ChronoTrack *t = chrono_trace_get_track (rank->trace, ref.span.track);
       g_autoptr(GArray) links = g_array_new (FALSE, FALSE, sizeof (Link));
 
       n->start_ns = t->start[ref.span.index];
@@ -226,7 +228,7 @@ chrono_analysis_dup_neighbourhood (ChronoAnalysis *self,
       if (at == 0)
         g_hash_table_insert (index_of, g_memdup2 (&ref, sizeof ref), GUINT_TO_POINTER (1));
 
-      structure_links (ranks[ref.trace], ref.span, links);
+      structure_links (rank, ref.span, links);
       cross_links (ranks, n_ranks, ref, links);
       for (guint i = 0; i < links->len; i++)
         {

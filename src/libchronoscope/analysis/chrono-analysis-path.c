@@ -166,38 +166,41 @@ walk (Walk    *w,
           const ChronoWorkItem *prev = it->stream_prev != G_MAXUINT32
                                        ? &g_array_index (d->items, ChronoWorkItem, it->stream_prev) : NULL;
           ChronoNodeRef node = { data->trace_index, { it->track, it->index } };
-          gint64 launch_end = G_MININT64;
+          /* When the host issued the work: a launch call may return after
+           * its kernel started, so its start, not its end, says whether
+           * the work was queued before its stream was free. */
+          gint64 launched = it->launch_start != G_MININT64 && it->launch_start < it->start
+                            ? it->launch_start : G_MININT64;
           const ChronoWorkItem *dep;
           guint dep_device = 0, dep_item = 0;
 
           emit (w, category_of (it->cls), it->start, &node);
-          if (it->launch_start != G_MININT64 && it->launch_start < it->start)
-            {
-              const ChronoTrack *lt = chrono_trace_get_track (data->trace, it->launch_track);
-              launch_end = MIN (chrono_track_get_end (lt, it->launch_index), it->start);
-            }
           dep = latest_dep (data, it, &dep_device, &dep_item);
           if (dep == NULL)
-            dep = inferred_dep (w, device, it, MAX (prev ? prev->end : G_MININT64, launch_end), &dep_device, &dep_item);
-          if (dep && dep->end > w->window_start && dep->end >= launch_end && (!prev || dep->end > prev->end))
+            dep = inferred_dep (w, device, it, MAX (prev ? prev->end : G_MININT64, launched), &dep_device, &dep_item);
+          if (dep && dep->end > w->window_start && dep->end >= launched && (!prev || dep->end > prev->end))
             {
               /* Waiting for work on another stream or engine. */
               emit (w, CHRONO_PATH_IDLE, dep->end, NULL);
               device = dep_device;
               item = dep_item;
             }
-          else if (prev && prev->end > w->window_start && prev->end >= launch_end)
+          else if (prev && prev->end > w->window_start && prev->end >= launched)
             {
+              /* Queued behind the work before it: the device set the pace. */
               gint64 gap = it->start - prev->end;
               emit (w, gap < w->thresholds->kernel_wait_max_ns ? CHRONO_PATH_KERNEL_OVERHEAD : CHRONO_PATH_IDLE,
                     prev->end, NULL);
               item = it->stream_prev;
             }
-          else if (launch_end != G_MININT64 && it->launch_start >= w->window_start)
+          else if (launched != G_MININT64 && launched >= w->window_start)
             {
               ChronoNodeRef call = { data->trace_index, { it->launch_track, it->launch_index } };
+              const ChronoTrack *lt = chrono_trace_get_track (data->trace, it->launch_track);
+              gint64 launch_end = MIN (chrono_track_get_end (lt, it->launch_index), it->start);
+
               emit (w, CHRONO_PATH_LAUNCH_OVERHEAD, launch_end, NULL);
-              emit (w, CHRONO_PATH_LAUNCH_OVERHEAD, it->launch_start, &call);
+              emit (w, CHRONO_PATH_LAUNCH_OVERHEAD, launched, &call);
               on_device = FALSE;
               thread = it->launch_track;
               t = it->launch_start;
@@ -260,6 +263,7 @@ add_path (ChronoRankData                 *data,
 
   path.name = g_strdup (name);
   path.trace = data->trace_index;
+  path.rank = data->rank_index;
   path.track = thread;
   path.start_ns = start;
   path.end_ns = end;

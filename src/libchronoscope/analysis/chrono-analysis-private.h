@@ -55,12 +55,23 @@ typedef struct {
   GArray *items;         /* ChronoWorkItem by start */
 } ChronoStreamWork;
 
+/* A stretch of a device's ledger in one state. */
+typedef struct {
+  gint64  start;
+  gint64  end;
+  gint64  claimed;       /* what findings have claimed of it */
+  guint32 cause;         /* the sync wait (idle_sync), the rank that came last (idle_peer), else G_MAXUINT32 */
+  guint8  state;         /* ChronoLedgerState */
+} ChronoLedgerSegment;
+
 typedef struct {
   guint32 process;
   gint    device;
   GArray *streams;       /* ChronoStreamWork */
   GArray *items;         /* every stream's ChronoWorkItem by start */
   GArray *busy;          /* the items merged: ChronoInterval */
+  GArray *ledger;        /* ChronoLedgerSegment covering busy's first start to last end */
+  guint   breakdown;     /* the device's row in the analysis's breakdowns */
 } ChronoDeviceWork;
 
 /* A host call that blocked until device work finished. */
@@ -92,10 +103,18 @@ typedef struct {
   gint64  work_end;      /* last end of the device work it launched */
 } ChronoStep;
 
-/* Everything the analyses need from one trace, within the analysed range. */
+/* Everything the analyses need from one rank (a trace, or the processes
+ * one file brought into a merged trace), within the analysed range. */
 typedef struct {
   ChronoTrace *trace;
   guint32      trace_index;
+  guint        rank_index;   /* position in the analysis's ranks */
+  gint         rank;         /* as the file says, or -1 */
+  guint        first_process;/* the rank's processes in the trace */
+  guint        n_processes;
+  gboolean     device_incomplete; /* launches without device work: its idle time is unknown */
+  gboolean     truncated;    /* its file was cut short */
+  const char  *path;         /* its file */
   gint64       range_start;
   gint64       range_end;
   GArray      *devices;  /* ChronoDeviceWork */
@@ -114,9 +133,92 @@ chrono_span_key (guint32 track,
   return ((guint64) track << 32) | index;
 }
 
+/* The rank of TRACE that PART, one of its files, brought. */
 ChronoRankData *chrono_rank_data_new  (ChronoTrace                 *trace,
                                        guint32                      trace_index,
+                                       guint                        rank_index,
+                                       const ChronoTracePart       *part,
                                        const ChronoAnalysisOptions *options);
+gboolean        chrono_rank_data_has_track (ChronoRankData *data,
+                                            guint32         track);
+
+/* The ledger of every device of DATA. PEER_WAITS, when not NULL, holds
+ * for each device a GArray of ChronoInterval (or NULL): the time its
+ * collectives waited for the last rank, FIRST naming the collective. */
+void            chrono_rank_data_build_ledgers (ChronoRankData                 *data,
+                                                GArray                         *peer_waits,
+                                                const ChronoAnalysisThresholds *thresholds);
+
+/* The time of each state inside [START, END), added to STATE_NS. */
+void            chrono_ledger_sum          (GArray *ledger,
+                                            gint64  start,
+                                            gint64  end,
+                                            gint64  state_ns[CHRONO_N_LEDGER_STATES]);
+/* The time inside [START, END) of the states in the mask STATES. */
+gint64          chrono_ledger_time_in      (GArray *ledger,
+                                            gint64  start,
+                                            gint64  end,
+                                            guint   states);
+gint64          chrono_ledger_claimed_in   (GArray *ledger,
+                                            gint64  start,
+                                            gint64  end);
+
+#define CHRONO_LEDGER_MASK(state) (1u << (state))
+#define CHRONO_LEDGER_IDLE_MASK \
+  (CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_HOST) | CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_LAUNCH) | \
+   CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_SYNC) | CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_PEER) | \
+   CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_DATA) | CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_OTHER))
+#define CHRONO_LEDGER_ALL_MASK ((1u << CHRONO_N_LEDGER_STATES) - 1)
+
+/* What a finding asks of the ledgers: parts of devices' time, each a
+ * range and the states (and cause) it may take. */
+typedef struct {
+  ChronoRankData *data;
+  guint   device;
+  gint64  start;
+  gint64  end;
+  guint   states;
+  guint32 cause;         /* G_MAXUINT32: any */
+  gint64  limit;         /* at most this much from this part */
+} ChronoClaimPart;
+
+typedef struct {
+  GArray *ledger;
+  guint   segment;
+  gint64  ns;
+} ChronoClaimTrial;
+
+typedef struct {
+  GArray *parts;         /* ChronoClaimPart */
+  GArray *trial;         /* ChronoClaimTrial: what a measure took, to give back */
+  gint64  first;         /* where the time taken lies */
+  gint64  last;
+} ChronoClaim;
+
+void    chrono_claim_init    (ChronoClaim    *claim);
+void    chrono_claim_clear   (ChronoClaim    *claim);
+void    chrono_claim_add     (ChronoClaim    *claim,
+                              ChronoRankData *data,
+                              guint           device,
+                              gint64          start,
+                              gint64          end,
+                              guint           states,
+                              guint32         cause,
+                              gint64          limit);
+/* The same range of every device of DATA, any cause, no limit. */
+void    chrono_claim_add_rank (ChronoClaim    *claim,
+                               ChronoRankData *data,
+                               gint64          start,
+                               gint64          end,
+                               guint           states);
+/* What the claim would get, at most LIMIT, without taking it. */
+gint64  chrono_claim_measure (ChronoClaim    *claim,
+                              gint64          limit);
+/* Takes it; adds the time per device to SHARES (ChronoClaimShare). */
+gint64  chrono_claim_take    (ChronoClaim    *claim,
+                              gint64          limit,
+                              GArray         *shares);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ChronoClaim, chrono_claim_clear)
 void            chrono_rank_data_free (ChronoRankData *data);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ChronoRankData, chrono_rank_data_free)
 
@@ -147,6 +249,8 @@ gint64   chrono_analysis_stream_id (ChronoTrace       *trace,
 
 /* Whether a runtime call blocks the host until the device catches up. */
 gboolean chrono_analysis_name_is_sync (const char *name);
+/* Whether a host span is the data loader producing a batch. */
+gboolean chrono_analysis_name_is_data_loading (const char *name);
 
 
 GArray *chrono_intervals_merge     (const ChronoWorkItem *items,
@@ -168,6 +272,19 @@ void    chrono_analysis_compute_paths      (ChronoRankData                 *data
                                             GArray                         *out);
 void    chrono_critical_path_clear         (ChronoCriticalPath *path);
 
+/* The matched collectives of several ranks (the k-th of each): each
+ * device's waits for the rank that arrived last (ChronoInterval, FIRST =
+ * that rank's index), as PEER_WAITS[rank], a GArray of GArray * per
+ * device (NULL for none). Nothing when the ranks' clocks disagree. */
+void    chrono_analysis_match_collectives  (ChronoRankData                **ranks,
+                                            guint                           n_ranks,
+                                            GPtrArray                      *peer_waits);
+
+/* Whether the ranks' matched collectives start closer together than
+ * they last (TRUE when nothing is matched). */
+gboolean chrono_analysis_clocks_agree      (ChronoRankData                **ranks,
+                                            guint                           n_ranks);
+
 /* Adds findings to OUT (ChronoFinding); the caller ranks them. */
 void    chrono_analysis_run_rules          (ChronoRankData                **ranks,
                                             guint                           n_ranks,
@@ -175,6 +292,17 @@ void    chrono_analysis_run_rules          (ChronoRankData                **rank
                                             GArray                         *paths,
                                             const ChronoAnalysisThresholds *thresholds,
                                             GArray                         *out);
+
+/* Adds to OUT (ChronoLimitation) what the traces lack for the analysis,
+ * and marks the ranks whose device work is incomplete. */
+void    chrono_analysis_find_limitations   (ChronoRankData                **ranks,
+                                            guint                           n_ranks,
+                                            GArray                         *out);
+
+/* The rank whose tracks hold NODE's span. */
+ChronoRankData *chrono_analysis_rank_of_node (ChronoRankData **ranks,
+                                              guint            n_ranks,
+                                              ChronoNodeRef    node);
 void    chrono_finding_clear               (ChronoFinding *finding);
 
 /* The n-th collective kernel of each rank matched to the others'. */

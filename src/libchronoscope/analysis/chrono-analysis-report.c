@@ -57,7 +57,7 @@ chrono_analysis_to_json (ChronoAnalysis *self)
   g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), NULL);
 
   json_builder_begin_object (b);
-  chrono_json_add_string (b, "schema", "chronoscope.analysis/1");
+  chrono_json_add_string (b, "schema", "chronoscope.analysis/2");
 
   json_builder_set_member_name (b, "traces");
   json_builder_begin_array (b);
@@ -73,6 +73,59 @@ chrono_analysis_to_json (ChronoAnalysis *self)
     }
   json_builder_end_array (b);
 
+  json_builder_set_member_name (b, "ranks");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < chrono_analysis_get_n_ranks (self); i++)
+    {
+      const ChronoRankInfo *r = chrono_analysis_get_rank (self, i);
+      json_builder_begin_object (b);
+      chrono_json_add_int (b, "trace", r->trace);
+      chrono_json_add_int (b, "rank", r->rank);
+      chrono_json_add_string (b, "label", r->label);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "limitations");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < chrono_analysis_get_n_limitations (self); i++)
+    {
+      const ChronoLimitation *l = chrono_analysis_get_limitation (self, i);
+      json_builder_begin_object (b);
+      chrono_json_add_string (b, "id", l->id);
+      if (l->rank != G_MAXUINT)
+        chrono_json_add_int (b, "rank_index", l->rank);
+      chrono_json_add_string (b, "message", l->message);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "ledger");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < chrono_analysis_get_n_ledger_rows (self); i++)
+    {
+      const ChronoLedgerRow *r = chrono_analysis_get_ledger_row (self, i);
+      const ChronoBreakdown *d = chrono_analysis_get_breakdown (self, r->breakdown);
+      json_builder_begin_object (b);
+      chrono_json_add_int (b, "trace", d->where.trace);
+      chrono_json_add_int (b, "rank_index", r->rank);
+      chrono_json_add_int (b, "device", d->device);
+      chrono_json_add_string (b, "device_name", device_name (self, r->breakdown));
+      chrono_json_add_int (b, "breakdown", r->breakdown);
+      if (r->name)
+        chrono_json_add_string (b, "step", r->name);
+      chrono_json_add_int (b, "start_ns", r->start_ns);
+      chrono_json_add_int (b, "end_ns", r->end_ns);
+      json_builder_set_member_name (b, "states");
+      json_builder_begin_object (b);
+      for (guint k = 0; k < CHRONO_N_LEDGER_STATES; k++)
+        chrono_json_add_int (b, chrono_ledger_state_to_string (k), r->state_ns[k]);
+      json_builder_end_object (b);
+      chrono_json_add_int (b, "recoverable_ns", r->recoverable_ns);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
   json_builder_set_member_name (b, "breakdown");
   json_builder_begin_array (b);
   for (guint i = 0; i < chrono_analysis_get_n_breakdowns (self); i++)
@@ -80,6 +133,7 @@ chrono_analysis_to_json (ChronoAnalysis *self)
       const ChronoBreakdown *r = chrono_analysis_get_breakdown (self, i);
       json_builder_begin_object (b);
       chrono_json_add_int (b, "trace", r->where.trace);
+      chrono_json_add_int (b, "rank_index", r->rank);
       chrono_json_add_string (b, "scope", r->where.track == CHRONO_NO_TRACK ? "device" : "stream");
       chrono_json_add_int (b, "device", r->device);
       if (r->where.track != CHRONO_NO_TRACK)
@@ -113,6 +167,7 @@ chrono_analysis_to_json (ChronoAnalysis *self)
       const ChronoCriticalPath *p = chrono_analysis_get_path (self, i);
       json_builder_begin_object (b);
       chrono_json_add_int (b, "trace", p->trace);
+      chrono_json_add_int (b, "rank_index", p->rank);
       chrono_json_add_string (b, "step", p->name);
       chrono_json_add_int (b, "start_ns", p->start_ns);
       chrono_json_add_int (b, "end_ns", p->end_ns);
@@ -134,6 +189,7 @@ chrono_analysis_to_json (ChronoAnalysis *self)
       const ChronoFinding *f = chrono_analysis_get_finding (self, i);
       json_builder_begin_object (b);
       chrono_json_add_string (b, "rule", f->rule);
+      chrono_json_add_int (b, "rank_index", f->rank);
       chrono_json_add_string (b, "severity", chrono_severity_to_string (f->severity));
       chrono_json_add_string (b, "title", f->title);
       chrono_json_add_int (b, "start_ns", f->start_ns);
@@ -144,6 +200,16 @@ chrono_analysis_to_json (ChronoAnalysis *self)
         add_track (b, self, f->tracks[k]);
       json_builder_end_array (b);
       chrono_json_add_int (b, "time_lost_ns", f->time_lost_ns);
+      json_builder_set_member_name (b, "claims");
+      json_builder_begin_array (b);
+      for (guint k = 0; k < f->n_shares; k++)
+        {
+          json_builder_begin_object (b);
+          chrono_json_add_int (b, "breakdown", f->shares[k].breakdown);
+          chrono_json_add_int (b, "ns", f->shares[k].ns);
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
       json_builder_set_member_name (b, "evidence");
       json_builder_begin_object (b);
       for (guint k = 0; k < f->n_evidence; k++)
@@ -265,6 +331,118 @@ append_rule_summary (ChronoAnalysis *self,
     }
 }
 
+typedef struct {
+  const char *rule;
+  gint64      ns;
+} RuleShare;
+
+static gint
+compare_rule_shares (gconstpointer a,
+                     gconstpointer b)
+{
+  const RuleShare *x = a, *y = b;
+
+  return x->ns != y->ns ? (x->ns > y->ns ? -1 : 1) : g_strcmp0 (x->rule, y->rule);
+}
+
+/* One line a device: how much of its time the findings could win back,
+ * and by what. */
+static void
+append_recoverable (ChronoAnalysis *self,
+                    GString        *s)
+{
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < chrono_analysis_get_n_ledger_rows (self); i++)
+    {
+      const ChronoLedgerRow *r = chrono_analysis_get_ledger_row (self, i);
+      const ChronoRankInfo *rank = chrono_analysis_get_rank (self, r->rank);
+      g_autoptr(GArray) by_rule = g_array_new (FALSE, FALSE, sizeof (RuleShare));
+      gint64 window = r->end_ns - r->start_ns;
+
+      if (r->step >= 0)
+        continue;
+      if (!any)
+        g_string_append_printf (s, "\n## %s\n\n", _("Recoverable time"));
+      any = TRUE;
+      for (guint k = 0; k < chrono_analysis_get_n_findings (self); k++)
+        {
+          const ChronoFinding *f = chrono_analysis_get_finding (self, k);
+          for (guint j = 0; j < f->n_shares; j++)
+            {
+              RuleShare *found = NULL;
+              if (f->shares[j].breakdown != r->breakdown)
+                continue;
+              for (guint q = 0; q < by_rule->len && !found; q++)
+                if (g_strcmp0 (g_array_index (by_rule, RuleShare, q).rule, f->rule) == 0)
+                  found = &g_array_index (by_rule, RuleShare, q);
+              if (found)
+                found->ns += f->shares[j].ns;
+              else
+                g_array_append_val (by_rule, ((RuleShare) { f->rule, f->shares[j].ns }));
+            }
+        }
+      g_array_sort (by_rule, compare_rule_shares);
+      g_string_append_printf (s, _("- **%s** (%s): %.3f of %.3f ms (%.1f%%) could be recovered"),
+                              device_name (self, r->breakdown), rank->label, r->recoverable_ns / 1e6,
+                              window / 1e6, window > 0 ? 100.0 * r->recoverable_ns / window : 0.0);
+      for (guint q = 0; q < by_rule->len; q++)
+        {
+          const RuleShare *rs = &g_array_index (by_rule, RuleShare, q);
+          g_string_append_printf (s, "%s%s %.3f ms", q == 0 ? _(": ") : ", ", rs->rule, rs->ns / 1e6);
+        }
+      g_string_append (s, "\n");
+    }
+}
+
+static void
+append_limitations (ChronoAnalysis *self,
+                    GString        *s)
+{
+  if (chrono_analysis_get_n_limitations (self) == 0)
+    return;
+  g_string_append_printf (s, "\n## %s\n\n", _("What the trace does not show"));
+  for (guint i = 0; i < chrono_analysis_get_n_limitations (self); i++)
+    g_string_append_printf (s, "- %s\n", chrono_analysis_get_limitation (self, i)->message);
+}
+
+static void
+append_ledger (ChronoAnalysis *self,
+               GString        *s)
+{
+  if (chrono_analysis_get_n_ledger_rows (self) == 0)
+    return;
+  g_string_append_printf (s, "\n## %s\n\n%s\n\n| %s | %s | %s |", _("Time ledger"),
+                          _("Each device's window, every nanosecond in one state (ms)."),
+                          _("Device"), _("Rank"), _("Window"));
+  for (guint k = 0; k < CHRONO_N_LEDGER_STATES; k++)
+    g_string_append_printf (s, " %s |", chrono_ledger_state_to_string (k));
+  g_string_append_printf (s, " %s |\n|---|---|---:|", _("Recoverable"));
+  for (guint k = 0; k <= CHRONO_N_LEDGER_STATES; k++)
+    g_string_append (s, "---:|");
+  g_string_append (s, "\n");
+  for (guint i = 0; i < chrono_analysis_get_n_ledger_rows (self); i++)
+    {
+      const ChronoLedgerRow *r = chrono_analysis_get_ledger_row (self, i);
+      g_autofree char *window = fmt_ms (r->end_ns - r->start_ns);
+      g_autofree char *recoverable = fmt_ms (r->recoverable_ns);
+
+      if (r->step >= 0)
+        continue;
+      g_string_append (s, "|");
+      append_cell (s, device_name (self, r->breakdown));
+      append_cell (s, chrono_analysis_get_rank (self, r->rank)->label);
+      append_cell (s, window);
+      for (guint k = 0; k < CHRONO_N_LEDGER_STATES; k++)
+        {
+          g_autofree char *v = fmt_ms (r->state_ns[k]);
+          append_cell (s, v);
+        }
+      append_cell (s, recoverable);
+      g_string_append (s, "\n");
+    }
+}
+
 char *
 chrono_analysis_to_markdown (ChronoAnalysis *self)
 {
@@ -282,15 +460,21 @@ chrono_analysis_to_markdown (ChronoAnalysis *self)
         g_string_append_printf (s, _(" (rank %d)"), chrono_trace_get_rank (trace));
       g_string_append (s, "\n");
     }
+  if (chrono_analysis_get_n_ranks (self) > chrono_analysis_get_n_traces (self))
+    g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "- analysed as %u rank\n", "- analysed as %u ranks\n",
+                                         chrono_analysis_get_n_ranks (self)),
+                            chrono_analysis_get_n_ranks (self));
 
+  append_limitations (self, s);
+  append_recoverable (self, s);
   append_rule_summary (self, s);
 
   g_string_append_printf (s, "\n## %s\n\n", _("Findings"));
   if (chrono_analysis_get_n_findings (self) == 0)
     g_string_append_printf (s, "%s\n", _("No bottleneck found."));
   else
-    g_string_append_printf (s, "| # | %s | %s | %s | %s | %s | %s |\n|---|---|---:|---|---|---:|---|\n",
-                            _("Severity"), _("Time lost (ms)"), _("Finding"), _("Rule"), _("Trace"), _("Where (ms)"));
+    g_string_append_printf (s, "| # | %s | %s | %s | %s | %s | %s |\n|---|---|---:|---|---|---|---|\n",
+                            _("Severity"), _("Time lost (ms)"), _("Finding"), _("Rule"), _("Rank"), _("Where (ms)"));
   for (guint i = 0; i < MIN (chrono_analysis_get_n_findings (self), MAX_TABLE_FINDINGS); i++)
     {
       const ChronoFinding *f = chrono_analysis_get_finding (self, i);
@@ -305,13 +489,15 @@ chrono_analysis_to_markdown (ChronoAnalysis *self)
       append_cell (s, lost);
       append_cell (s, f->title);
       append_cell (s, f->rule);
-      g_string_append_printf (s, " %u |", f->n_tracks ? f->tracks[0].trace : 0);
+      append_cell (s, chrono_analysis_get_rank (self, f->rank)->label);
       append_cell (s, where);
       g_string_append (s, "\n");
     }
   if (chrono_analysis_get_n_findings (self) > MAX_TABLE_FINDINGS)
     g_string_append_printf (s, _("\n…and %u smaller findings.\n"),
                             chrono_analysis_get_n_findings (self) - MAX_TABLE_FINDINGS);
+
+  append_ledger (self, s);
 
   g_string_append_printf (s, "\n## %s\n\n%s\n\n", _("Device time"),
                           _("Times in ms; idle is split as Holistic Trace Analysis does."));
@@ -345,7 +531,7 @@ chrono_analysis_to_markdown (ChronoAnalysis *self)
   if (chrono_analysis_get_n_paths (self) > 0)
     {
       g_string_append_printf (s, "\n## %s\n\n%s\n\n| %s | %s | %s |", _("Critical path"),
-                              _("Share of each step's critical path."), _("Trace"), _("Step"), _("Total (ms)"));
+                              _("Share of each step's critical path."), _("Rank"), _("Step"), _("Total (ms)"));
       for (guint c = 0; c < CHRONO_N_PATH_CATEGORIES; c++)
         g_string_append_printf (s, " %s |", chrono_path_category_to_string (c));
       g_string_append (s, "\n|---|---|---:|");
@@ -358,7 +544,8 @@ chrono_analysis_to_markdown (ChronoAnalysis *self)
       const ChronoCriticalPath *p = chrono_analysis_get_path (self, i);
       g_autofree char *total = fmt_ms (p->total_ns);
 
-      g_string_append_printf (s, "| %u |", p->trace);
+      g_string_append (s, "|");
+      append_cell (s, chrono_analysis_get_rank (self, p->rank)->label);
       append_cell (s, p->name);
       append_cell (s, total);
       for (guint c = 0; c < CHRONO_N_PATH_CATEGORIES; c++)

@@ -1,8 +1,10 @@
 /* chrono-analysis-rules.c: the bottleneck rules
  *
- * Each rule reports what it costs as time lost: the time the step would
- * be shorter without it (an upper bound where the rule says so).
- * docs/analysis.md defines every rule.
+ * Each rule claims its time lost from the devices' ledgers: time in the
+ * states its cause explains, inside the range its evidence covers, that
+ * no earlier rule has claimed. Causes run before the symptoms they
+ * explain (data loading before the idle gap it leaves), so a symptom
+ * keeps only what no cause explains. docs/analysis.md defines every rule.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -16,66 +18,67 @@
 #define MAX_GAPS_PER_DEVICE 10
 
 static const ChronoRule rules[] = {
-  { "gpu-idle-gap", N_("Accelerator idle gap"),
-    N_("A stretch of at least idle-gap-min-us in which a device runs no kernel, copy or set, between "
-    "two pieces of its work. The cause is “host” when the call that launched the next work started "
-    "after the gap began, “sync” when the host sat in a synchronising call, “other” otherwise.") },
-  { "low-utilization", N_("Low accelerator utilization"),
-    N_("A step (or the whole trace when there are no steps) in which a device is busy for less than "
-    "low-utilization-percent of the time. Time lost: its idle time in the step.") },
+  { "collective-straggler", N_("Straggler rank"),
+    N_("With several ranks, the n-th collective of every rank is matched; the rank that starts it last "
+    "makes the others wait inside their collective. Reported per rank when it is last to collectives by "
+    "at least straggler-min-skew-us. Time lost: the other ranks' device time spent waiting for it.") },
+  { "data-loading", N_("Data loading in the step"),
+    N_("Host time in the data loader (spans named after DataLoader) above data-loading-percent of the "
+    "step. Time lost: the device idle time while the launching thread loaded data.") },
+  { "device-sync", N_("Device synchronisation in a step"),
+    N_("Host calls that block until the device catches up (cudaDeviceSynchronize, "
+    "cudaStreamSynchronize, cudaEventSynchronize) and did wait for work. Time lost: the device idle "
+    "time after the queue ran dry, until the host launched again; the time the host sat blocked while "
+    "the device worked costs nothing.") },
+  { "sync-memcpy", N_("Synchronous or pageable copies"),
+    N_("Copies issued with a blocking call (cudaMemcpy rather than cudaMemcpyAsync) or to or from "
+    "pageable host memory. Time lost: the device idle time after each such copy, while the host, held "
+    "by the copy, had not launched the next work.") },
   { "launch-bound", N_("Launch-bound kernels"),
     N_("At least launch-bound-min-kernels consecutive kernels on a stream, each at most "
     "launch-bound-kernel-max-us long and each preceded by an idle gap longer than itself: the host "
-    "launches slower than the device runs. Time lost: the gaps.") },
+    "launches slower than the device runs. Time lost: the device's wait for the host and for the "
+    "launches in that stretch.") },
+  { "host-bound", N_("Host-bound step"),
+    N_("A step in which a device waits for the host to launch work (ledger states idle_host and "
+    "idle_launch) for more than host-bound-percent of the step. Time lost: that wait, less what more "
+    "specific causes claimed.") },
+  { "dependency-wait", N_("Waits on other streams or engines"),
+    N_("Work on a critical path that could not start when its stream or engine was free because it "
+    "waited for work on another one: a cudaStreamWaitEvent, or a dependency flow (Neuron instruction "
+    "dependencies and semaphore waits). Time lost: the device time of those waits in which no "
+    "computation ran.") },
+  { "collective-outlier", N_("Slow collectives"),
+    N_("Collectives of one name (at least five) of which some take more than twice the median. "
+    "Time lost: their communication time over the median that no computation hides.") },
   { "exposed-communication", N_("Exposed communication"),
     N_("Collective kernels that run while no computation kernel runs on the device, when this exposed "
     "part is more than exposed-communication-percent of all communication time. Time lost: the "
-    "exposed time.") },
-  { "collective-straggler", N_("Straggler rank"),
-    N_("With several ranks, the n-th collective of every rank is matched; the rank that starts it last "
-    "makes the others wait. Reported per rank when the skew is at least straggler-min-skew-us. "
-    "Time lost: the summed skew of the collectives it was last to.") },
-  { "sync-memcpy", N_("Synchronous or pageable copies"),
-    N_("Copies issued with a blocking call (cudaMemcpy rather than cudaMemcpyAsync) or to or from "
-    "pageable host memory. Time lost: how long they kept the host or the device.") },
-  { "device-sync", N_("Device synchronisation in a step"),
-    N_("Host calls that block until the device catches up (cudaDeviceSynchronize, "
-    "cudaStreamSynchronize, cudaEventSynchronize) and did wait for work. Time lost: the blocked "
-    "time, during which the host launched nothing.") },
-  { "slow-step", N_("Slow step"),
-    N_("A step longer than the median step by more than slow-step-percent. Time lost: the difference "
-    "to the median.") },
-  { "data-loading", N_("Data loading in the step"),
-    N_("Host time in the data loader (spans named after DataLoader) above data-loading-percent of the "
-    "step. Time lost: the loading time.") },
-  { "host-bound", N_("Host-bound step"),
-    N_("A step whose critical path spends more than host-bound-percent on host computation and launch "
-    "overhead. Time lost: that host time.") },
-  { "dependency-wait", N_("Waits on other streams or engines"),
-    N_("Work that could not start when its stream or engine was free because it waited for work on "
-    "another one: a cudaStreamWaitEvent, or a dependency flow (Neuron instruction dependencies and "
-    "semaphore waits). Time lost: the waits of work on a critical path, from the later of the "
-    "previous work's end and the launch to the end of the work waited for.") },
-  { "exposed-copies", N_("Copies not overlapped by computation"),
-    N_("Memory copies or DMA transfers that run while no computation does, when this exposed part is "
-    "more than exposed-communication-percent of all copy time (a DMA-bound device). Time lost: the "
-    "exposed copy time.") },
+    "exposed time (ledger state communication).") },
   { "small-copies", N_("Many small copies"),
     N_("Copies or DMA transfers of at most small-dma-max-bytes (from the \"bytes\" or "
     "\"transfer_size\" arg), at least launch-bound-min-kernels of them. Time lost, an upper bound: "
-    "their time, most of which is fixed per-transfer cost.") },
-  { "collective-outlier", N_("Slow collectives"),
-    N_("Collectives of one name (at least five) of which some take more than twice the median. "
-    "Time lost: the time over the median.") },
-  { "low-occupancy", N_("Low achieved occupancy"),
-    N_("Kernels whose estimated achieved occupancy (the profiler's “est. achieved occupancy %”) is "
-    "below low-occupancy-percent. Time lost, an upper bound: their time scaled by the missing "
-    "occupancy.") },
+    "their time with no computation beside them, most of which is fixed per-transfer cost.") },
+  { "exposed-copies", N_("Copies not overlapped by computation"),
+    N_("Memory copies or DMA transfers that run while no computation does, when this exposed part is "
+    "more than exposed-communication-percent of all copy time (a DMA-bound device). Time lost: the "
+    "exposed copy time (ledger state copy).") },
   { "engine-bound", N_("Bound on a non-matrix engine"),
     N_("A NeuronCore whose busiest engine is not a Tensor (matrix) engine and is busy more than "
     "engine-bound-percent longer than the busiest Tensor engine: vector, scalar, GpSimd or sync work "
     "sets the pace instead of the matrix multiplications. Time lost, an upper bound: the busy time "
-    "above the Tensor engine's.") },
+    "above the Tensor engine's, from the core's computation time.") },
+  { "slow-step", N_("Slow step"),
+    N_("A step longer than the median step by more than slow-step-percent. Time lost: the difference "
+    "to the median, less what other findings claimed in the step.") },
+  { "gpu-idle-gap", N_("Accelerator idle gap"),
+    N_("A stretch of at least idle-gap-min-us in which a device runs no kernel, copy or set, between "
+    "two pieces of its work, that no cause above explains. Time lost: its idle time no other "
+    "finding claimed.") },
+  { "low-utilization", N_("Low accelerator utilization"),
+    N_("A step (or the whole trace when there are no steps) in which a device is busy for less than "
+    "low-utilization-percent of the time. Time lost: its idle time in the step that no other finding "
+    "claimed.") },
 };
 
 const ChronoRule *
@@ -101,6 +104,7 @@ chrono_finding_clear (ChronoFinding *finding)
     g_free (finding->evidence[i].key);
   g_free (finding->evidence);
   g_free (finding->recommendation);
+  g_free (finding->shares);
 }
 
 static gint64
@@ -111,16 +115,31 @@ window_of (ChronoRankData *data)
   return MAX (end - start, 1);
 }
 
+/* What CLAIM can get, at most LIMIT; 0 when that is below the least a
+ * finding must cost, so the rule reports nothing. */
+static gint64
+measure (Ctx         *c,
+         ChronoClaim *claim,
+         gint64       limit)
+{
+  gint64 lost = chrono_claim_measure (claim, limit);
+
+  return lost >= MAX (c->th->min_time_lost_ns, 1) ? lost : 0;
+}
+
+/* Adds a finding that costs LOST, the time CLAIM gets (see measure()),
+ * and takes that time from the ledgers. */
 static ChronoFinding *
 add_finding (Ctx            *c,
              const char     *rule,
              ChronoRankData *data,
              gint64          start,
              gint64          end,
+             ChronoClaim    *claim,
              gint64          lost,
              const char     *recommendation,
              const char     *format,
-             ...) G_GNUC_PRINTF (8, 9);
+             ...) G_GNUC_PRINTF (9, 10);
 
 static ChronoFinding *
 add_finding (Ctx            *c,
@@ -128,31 +147,39 @@ add_finding (Ctx            *c,
              ChronoRankData *data,
              gint64          start,
              gint64          end,
+             ChronoClaim    *claim,
              gint64          lost,
              const char     *recommendation,
              const char     *format,
              ...)
 {
   ChronoFinding f = { 0 };
+  g_autoptr(GArray) shares = g_array_new (FALSE, FALSE, sizeof (ChronoClaimShare));
   gint64 window = window_of (data);
   va_list args;
 
-  if (lost < c->th->min_time_lost_ns)
+  if (lost <= 0)
     return NULL;
   for (guint i = 0; i < G_N_ELEMENTS (rules); i++)
     if (strcmp (rules[i].id, rule) == 0)
       f.rule = rules[i].id;
   g_assert (f.rule != NULL);
+  f.time_lost_ns = chrono_claim_take (claim, lost, shares);
+  g_assert (f.time_lost_ns == lost);
+  f.rank = data->rank_index;
   va_start (args, format);
   f.title = g_strdup_vprintf (format, args);
   va_end (args);
-  f.start_ns = start;
-  f.end_ns = end;
-  f.time_lost_ns = lost;
+  /* The range covers the time claimed, which may lie after the cause
+   * (the idle time after a synchronising call). */
+  f.start_ns = MIN (start, claim->first);
+  f.end_ns = MAX (end, claim->last);
   f.severity = lost * 10 >= window ? CHRONO_SEVERITY_HIGH
              : lost * 100 >= window * 3 ? CHRONO_SEVERITY_MEDIUM
              : CHRONO_SEVERITY_LOW;
   f.recommendation = g_strdup (recommendation);
+  f.n_shares = shares->len;
+  f.shares = (ChronoClaimShare *) g_array_steal (shares, NULL);
   g_array_append_val (c->out, f);
   return &g_array_index (c->out, ChronoFinding, c->out->len - 1);
 }
@@ -214,141 +241,410 @@ ms (gint64 ns)
 }
 
 static char *
-device_label (ChronoRankData *data,
+rank_label (ChronoRankData *data)
+{
+  return data->rank >= 0 ? g_strdup_printf (_("rank %d"), data->rank) : NULL;
+}
+
+static char *
+device_label (ChronoRankData         *data,
               const ChronoDeviceWork *d)
 {
   const ChronoProcess *p = chrono_trace_get_process (data->trace, d->process);
   const char *name = chrono_trace_get_string (data->trace, p->display_name);
+  g_autofree char *rank = rank_label (data);
 
-  if (chrono_trace_get_rank (data->trace) >= 0)
-    return g_strdup_printf ("%s (rank %d)", name, chrono_trace_get_rank (data->trace));
+  if (rank != NULL && strstr (name, "ank ") == NULL)
+    return g_strdup_printf ("%s (%s)", name, rank);
   return g_strdup (name);
 }
 
-/* ------------------------------------------------------------------ */
-
-static gboolean
-host_in_sync (ChronoRankData *data,
-              gint64          start,
-              gint64          end)
+static const char *
+step_name (ChronoRankData   *data,
+           const ChronoStep *step)
 {
-  const ChronoSyncWait *syncs = (const ChronoSyncWait *) data->syncs->data;
-
-  for (guint i = 0; i < data->syncs->len && syncs[i].start < end; i++)
-    if (syncs[i].end > start && syncs[i].start <= start + (end - start) / 2)
-      return TRUE;
-  return FALSE;
+  return chrono_trace_get_string (data->trace,
+                                  chrono_track_get_name (chrono_trace_get_track (data->trace, step->track), step->index));
 }
 
-typedef struct {
-  gint64 start;
-  gint64 end;
-  guint  next;
-} Gap;
+/* ------------------------------------------------------------------ */
+/* Causes                                                             */
 
 static gint
-compare_gaps (gconstpointer a,
-              gconstpointer b)
+device_of_track (ChronoRankData *data,
+                 guint32         track)
 {
-  const Gap *x = a;
-  const Gap *y = b;
-  gint64 lx = x->end - x->start, ly = y->end - y->start;
+  guint32 process = chrono_trace_get_track (data->trace, track)->process;
 
-  return lx != ly ? (lx > ly ? -1 : 1) : (x->start < y->start ? -1 : x->start > y->start);
+  for (guint di = 0; di < data->devices->len; di++)
+    if (g_array_index (data->devices, ChronoDeviceWork, di).process == process)
+      return di;
+  return -1;
+}
+
+/* The clocks of the ranks disagree when the matched collectives start
+ * further apart than they last: then the matching says nothing about who
+ * waited for whom. */
+static gboolean
+clocks_agree (ChronoRankData **ranks,
+              guint            n_ranks,
+              guint            n)
+{
+  g_autofree gint64 *skews = g_new (gint64, n);
+  g_autofree gint64 *durs = g_new (gint64, n);
+
+  for (guint k = 0; k < n; k++)
+    {
+      gint64 first = G_MAXINT64, last = G_MININT64, longest = 0;
+      for (guint r = 0; r < n_ranks; r++)
+        {
+          const ChronoWorkItem *it = &g_array_index (ranks[r]->collectives, ChronoWorkItem, k);
+          first = MIN (first, it->start);
+          last = MAX (last, it->start);
+          longest = MAX (longest, it->end - it->start);
+        }
+      skews[k] = last - first;
+      durs[k] = longest;
+    }
+  g_qsort_with_data (skews, n, sizeof (gint64), chrono_compare_int64_at, GSIZE_TO_POINTER (0));
+  g_qsort_with_data (durs, n, sizeof (gint64), chrono_compare_int64_at, GSIZE_TO_POINTER (0));
+  return skews[n / 2] <= durs[n / 2];
+}
+
+static guint
+n_matched (ChronoRankData **ranks,
+           guint            n_ranks)
+{
+  guint n = G_MAXUINT;
+
+  for (guint r = 0; r < n_ranks; r++)
+    n = MIN (n, ranks[r]->collectives->len);
+  return n_ranks < 2 ? 0 : n;
 }
 
 static void
-rule_idle_gaps (Ctx            *c,
-                ChronoRankData *data)
+clear_array (GArray **array)
 {
-  for (guint di = 0; di < data->devices->len; di++)
+  g_clear_pointer (array, g_array_unref);
+}
+
+gboolean
+chrono_analysis_clocks_agree (ChronoRankData **ranks,
+                              guint            n_ranks)
+{
+  guint n = n_matched (ranks, n_ranks);
+
+  return n == 0 || clocks_agree (ranks, n_ranks, n);
+}
+
+void
+chrono_analysis_match_collectives (ChronoRankData **ranks,
+                                   guint            n_ranks,
+                                   GPtrArray       *peer_waits)
+{
+  guint n = n_matched (ranks, n_ranks);
+
+  if (n == 0 || !chrono_analysis_clocks_agree (ranks, n_ranks))
+    return;
+  for (guint r = 0; r < n_ranks; r++)
     {
-      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
-      const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
-      GArray *all = d->busy;
-      g_autoptr(GArray) gaps = g_array_new (FALSE, FALSE, sizeof (Gap));
-      g_autofree char *label = device_label (data, d);
-      gint64 total = 0;
+      GArray *per_device = g_array_new (FALSE, TRUE, sizeof (GArray *));
 
-      for (guint i = 1; i < all->len; i++)
+      g_array_set_clear_func (per_device, (GDestroyNotify) clear_array);
+      g_array_set_size (per_device, ranks[r]->devices->len);
+      g_ptr_array_add (peer_waits, per_device);
+    }
+  for (guint k = 0; k < n; k++)
+    {
+      gint64 last = G_MININT64;
+      guint last_rank = 0;
+
+      for (guint r = 0; r < n_ranks; r++)
         {
-          const ChronoInterval *prev = &g_array_index (all, ChronoInterval, i - 1);
-          const ChronoInterval *next = &g_array_index (all, ChronoInterval, i);
-          Gap g = { prev->end, next->start, next->first };
-
-          if (g.end - g.start >= c->th->idle_gap_min_ns)
+          const ChronoWorkItem *it = &g_array_index (ranks[r]->collectives, ChronoWorkItem, k);
+          if (it->start > last)
             {
-              g_array_append_val (gaps, g);
-              total += g.end - g.start;
+              last = it->start;
+              last_rank = r;
             }
         }
-      g_array_sort (gaps, compare_gaps);
-      for (guint i = 0; i < MIN (gaps->len, MAX_GAPS_PER_DEVICE); i++)
+      for (guint r = 0; r < n_ranks; r++)
         {
-          const Gap *g = &g_array_index (gaps, Gap, i);
-          const ChronoWorkItem *next = &items[g->next];
-          gboolean late_launch = next->launch_start != G_MININT64 && next->launch_start > g->start;
-          gboolean sync = !late_launch && host_in_sync (data, g->start, g->end);
-          const char *cause = late_launch ? _("host") : sync ? _("sync") : _("other");
-          ChronoFinding *f;
+          const ChronoWorkItem *it = &g_array_index (ranks[r]->collectives, ChronoWorkItem, k);
+          gint di = device_of_track (ranks[r], it->track);
+          GArray **waits;
+          ChronoInterval *tail;
+          ChronoInterval w = { it->start, MIN (last, it->end), last_rank };
 
-          f = add_finding (c, "gpu-idle-gap", data, g->start, g->end, g->end - g->start,
-                           late_launch ? _("The host launched the next work late: look at what the host thread did "
-                                         "before the launch (data loading, Python overhead, a synchronisation), "
-                                         "and overlap it with device work.")
-                           : sync ? _("The host waited for the device and then had to launch again: remove the "
-                                    "synchronisation (.item(), .cpu(), cudaDeviceSynchronize) or move it out of the step.")
-                           : _("The device waited on something else (an event from another stream, a copy, a "
-                             "collective peer): follow the dependencies of the next work in the graph."),
-                           _("%s idle for %.3f ms (cause: %s)"), label, ms (g->end - g->start), cause);
-          add_evidence (f, "gap_ns", g->end - g->start);
-          add_evidence (f, "gaps_over_threshold", gaps->len);
-          add_evidence (f, "all_gaps_ns", total);
-          if (next->launch_start != G_MININT64)
-            add_evidence (f, "launch_delay_ns", next->launch_start - g->start);
-          add_track (f, data->trace_index, next->track);
-          if (next->launch_start != G_MININT64)
-            add_track (f, data->trace_index, next->launch_track);
-          set_node (f, data->trace_index, next->track, next->index);
+          if (di < 0 || w.end <= w.start)
+            continue;
+          waits = &g_array_index ((GArray *) peer_waits->pdata[r], GArray *, di);
+          if (*waits == NULL)
+            *waits = g_array_new (FALSE, FALSE, sizeof (ChronoInterval));
+          /* Collectives on one device may overlap: keep the waits disjoint. */
+          tail = (*waits)->len ? &g_array_index (*waits, ChronoInterval, (*waits)->len - 1) : NULL;
+          if (tail && w.start < tail->end)
+            w.start = tail->end;
+          if (w.end > w.start)
+            g_array_append_val (*waits, w);
         }
     }
 }
 
 static void
-rule_low_utilization (Ctx            *c,
-                      ChronoRankData *data)
+rule_stragglers (Ctx *c)
 {
+  guint n = n_matched (c->ranks, c->n_ranks);
+
+  for (guint r = 0; r < c->n_ranks && n > 0; r++)
+    {
+      GArray *list = c->ranks[r]->collectives;
+      g_auto(ChronoClaim) claim = { NULL };
+      gint64 worst = 0, lost;
+      guint count = 0;
+      g_autofree char *who = c->ranks[r]->rank >= 0 ? g_strdup_printf (_("Rank %d"), c->ranks[r]->rank)
+                                                     : g_strdup_printf (_("Trace %u"), c->ranks[r]->trace_index);
+      ChronoFinding *f;
+
+      chrono_claim_init (&claim);
+      for (guint k = 0; k < n; k++)
+        {
+          const ChronoWorkItem *mine = &g_array_index (list, ChronoWorkItem, k);
+          gint64 first = G_MAXINT64;
+          gboolean last = TRUE;
+
+          for (guint q = 0; q < c->n_ranks && last; q++)
+            {
+              const ChronoWorkItem *it = &g_array_index (c->ranks[q]->collectives, ChronoWorkItem, k);
+              first = MIN (first, it->start);
+              last = q == r || it->start < mine->start || (it->start == mine->start && q < r);
+            }
+          if (!last || mine->start - first < c->th->straggler_min_skew_ns)
+            continue;
+          count++;
+          worst = MAX (worst, mine->start - first);
+          for (guint q = 0; q < c->n_ranks; q++)
+            {
+              const ChronoWorkItem *it = &g_array_index (c->ranks[q]->collectives, ChronoWorkItem, k);
+              gint di = device_of_track (c->ranks[q], it->track);
+              if (q != r && di >= 0)
+                chrono_claim_add (&claim, c->ranks[q], di, it->start, it->end,
+                                  CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_PEER), r, G_MAXINT64);
+            }
+        }
+      if (count == 0 || (lost = measure (c, &claim, G_MAXINT64)) == 0)
+        continue;
+      f = add_finding (c, "collective-straggler", c->ranks[r],
+                       g_array_index (list, ChronoWorkItem, 0).start,
+                       g_array_index (list, ChronoWorkItem, n - 1).end, &claim, lost,
+                       _("The other ranks wait for this one at collectives: compare its host activity and input "
+                       "sizes with a fast rank (data loading, uneven shards, a slower device or link)."),
+                       _("%s is the last to reach %u of %u collectives; the other ranks wait %.3f ms for it "
+                       "(worst skew %.3f ms)"),
+                       who, count, n, ms (lost), ms (worst));
+      add_evidence (f, "collectives_late", count);
+      add_evidence (f, "collectives_matched", n);
+      add_evidence (f, "max_skew_ns", worst);
+      add_evidence (f, "rank", c->ranks[r]->rank);
+      for (guint k = 0; k < list->len && f; k++)
+        add_track (f, c->ranks[r]->trace_index, g_array_index (list, ChronoWorkItem, k).track);
+    }
+}
+
+static void
+rule_data_loading (Ctx            *c,
+                   ChronoRankData *data)
+{
+  ChronoTrace *trace = data->trace;
+
+  for (guint i = 0; i < data->steps->len; i++)
+    {
+      const ChronoStep *s = &g_array_index (data->steps, ChronoStep, i);
+      const ChronoTrack *t = chrono_trace_get_track (trace, s->track);
+      gint64 loading = 0, step = s->work_end - s->start, lost;
+      g_auto(ChronoClaim) claim = { NULL };
+      ChronoFinding *f;
+
+      for (guint32 k = s->index + 1; k < t->n_spans && t->start[k] < s->end; k++)
+        {
+          if (t->depth[k] != t->depth[s->index] + 1 || t->lane[k] != t->lane[s->index])
+            continue;
+          if (chrono_analysis_name_is_data_loading (chrono_trace_get_string (trace, chrono_track_get_name (t, k))))
+            loading += chrono_track_get_dur (t, k);
+        }
+      if (step <= 0 || loading * 100 <= step * (gint64) c->th->data_loading_percent)
+        continue;
+      /* From the end of the step before: loading for this step often
+       * starts while the last one's work still runs. */
+      chrono_claim_init (&claim);
+      chrono_claim_add_rank (&claim, data, i > 0 ? g_array_index (data->steps, ChronoStep, i - 1).work_end : s->start,
+                             s->work_end, CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_DATA));
+      if ((lost = measure (c, &claim, G_MAXINT64)) == 0)
+        continue;
+      f = add_finding (c, "data-loading", data, s->start, s->work_end, &claim, lost,
+                       _("Load data in background workers (DataLoader num_workers > 0, persistent_workers=True, "
+                       "prefetch_factor) with pin_memory=True so the next batch is ready when the step starts."),
+                       _("Data loading takes %.0f%% of %s (%.3f ms); the device waits %.3f ms for it"),
+                       100.0 * loading / step, step_name (data, s), ms (loading), ms (lost));
+      add_evidence (f, "loading_ns", loading);
+      add_evidence (f, "step_ns", step);
+      add_evidence (f, "device_wait_ns", lost);
+      add_track (f, data->trace_index, s->track);
+      set_node (f, data->trace_index, s->track, s->index);
+    }
+}
+
+/* Synchronising calls whose name contains WHAT that waited for work (in a
+ * step, when there are steps): the device idle time after each drained
+ * the queue. */
+static void
+rule_syncs_of (Ctx            *c,
+               ChronoRankData *data,
+               const char     *what,
+               ChronoClaim    *claim,
+               guint          *n,
+               gint64         *blocked,
+               gint64         *first,
+               gint64         *last,
+               const ChronoSyncWait **worst)
+{
+  ChronoTrace *trace = data->trace;
+  gint64 longest = 0;
+
+  for (guint i = 0; i < data->syncs->len; i++)
+    {
+      const ChronoSyncWait *s = &g_array_index (data->syncs, ChronoSyncWait, i);
+      const ChronoTrack *t = chrono_trace_get_track (trace, s->track);
+      gboolean in_step = data->steps->len == 0;
+
+      if (s->device < 0 || strstr (chrono_trace_get_string (trace, chrono_track_get_name (t, s->index)), what) == NULL)
+        continue;
+      for (guint k = 0; k < data->steps->len && !in_step; k++)
+        {
+          const ChronoStep *step = &g_array_index (data->steps, ChronoStep, k);
+          in_step = s->start >= step->start && s->start < step->end;
+        }
+      if (!in_step)
+        continue;
+      (*n)++;
+      *blocked += s->end - s->start;
+      *first = MIN (*first, s->start);
+      *last = MAX (*last, s->end);
+      if (s->end - s->start > longest)
+        {
+          longest = s->end - s->start;
+          *worst = s;
+        }
+      /* Its idle time lies in the gap it ended in, up to the next work. */
+      for (guint di = 0; di < data->devices->len; di++)
+        {
+          GArray *busy = g_array_index (data->devices, ChronoDeviceWork, di).busy;
+          const ChronoInterval *v = (const ChronoInterval *) busy->data;
+          guint next = chrono_lower_bound (v, busy->len, sizeof *v, G_STRUCT_OFFSET (ChronoInterval, start), s->end);
+
+          if (next < busy->len)
+            chrono_claim_add (claim, data, di, s->start, v[next].start,
+                              CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_SYNC), i, G_MAXINT64);
+        }
+    }
+}
+
+static void
+rule_device_syncs (Ctx            *c,
+                   ChronoRankData *data)
+{
+  gint64 blocked = 0, first = G_MAXINT64, last = G_MININT64, lost;
+  guint n = 0;
+  const ChronoSyncWait *worst = NULL;
+  g_auto(ChronoClaim) claim = { NULL };
+  ChronoFinding *f;
+
+  chrono_claim_init (&claim);
+  rule_syncs_of (c, data, "Synchronize", &claim, &n, &blocked, &first, &last, &worst);
+  if (n == 0 || (lost = measure (c, &claim, G_MAXINT64)) == 0)
+    return;
+  f = add_finding (c, "device-sync", data, first, last, &claim, lost,
+                   _("Avoid host–device synchronisation inside the step: keep values on the device instead of "
+                   ".item() / .cpu() / print, and replace cudaDeviceSynchronize with events where ordering is needed."),
+                   g_dngettext (GETTEXT_PACKAGE, "%u synchronising call drains the device's queue: it then idles %.3f ms until the "
+                             "host launches again (the host sat blocked %.3f ms)",
+                             "%u synchronising calls drain the device's queue: it then idles %.3f ms until the "
+                             "host launches again (the host sat blocked %.3f ms)", n),
+                   n, ms (lost), ms (blocked));
+  add_evidence (f, "calls", n);
+  add_evidence (f, "blocked_ns", blocked);
+  add_evidence (f, "device_idle_ns", lost);
+  add_track (f, data->trace_index, worst->track);
+  set_node (f, data->trace_index, worst->track, worst->index);
+}
+
+static void
+rule_copies (Ctx            *c,
+             ChronoRankData *data)
+{
+  ChronoTrace *trace = data->trace;
+  gint64 sync_time = 0, pageable_time = 0, first = G_MAXINT64, last = G_MININT64, lost;
+  guint n_sync = 0, n_pageable = 0;
+  const ChronoSyncWait *worst = NULL;
+  g_autofree char *what = NULL;
+  g_auto(ChronoClaim) claim = { NULL };
+  ChronoFinding *f;
+  g_autoptr(GArray) tracks = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  chrono_claim_init (&claim);
+  rule_syncs_of (c, data, "Memcpy", &claim, &n_sync, &sync_time, &first, &last, &worst);
+  if (worst)
+    g_array_append_val (tracks, worst->track);
   for (guint di = 0; di < data->devices->len; di++)
     {
       const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
-      g_autofree char *label = device_label (data, d);
-      guint n = MAX (data->steps->len, 1);
-
-      for (guint s = 0; s < n; s++)
+      for (guint k = 0; k < d->items->len; k++)
         {
-          const ChronoStep *step = data->steps->len ? &g_array_index (data->steps, ChronoStep, s) : NULL;
-          const ChronoWorkItem *first = &g_array_index (d->items, ChronoWorkItem, 0);
-          gint64 start = step ? step->start : first->start;
-          gint64 end = step ? step->work_end : MIN (chrono_trace_get_end_ns (data->trace), data->range_end);
-          gint64 busy = chrono_intervals_length_in (d->busy, start, end);
-          ChronoFinding *f;
+          const ChronoWorkItem *it = &g_array_index (d->items, ChronoWorkItem, k);
+          const ChronoTrack *t;
 
-          if (end <= start || busy * 100 >= (end - start) * (gint64) c->th->low_utilization_percent)
+          if (it->cls != CHRONO_WORK_MEMCPY)
             continue;
-          f = add_finding (c, "low-utilization", data, start, end, (end - start) - busy,
-                           _("Give the device more work per launch (larger batches, fused kernels, CUDA graphs) "
-                           "or find what keeps it waiting in the idle gaps."),
-                           _("%s busy %.0f%% of %s"), label, 100.0 * busy / (end - start),
-                           step ? chrono_trace_get_string (data->trace,
-                                    chrono_track_get_name (chrono_trace_get_track (data->trace, step->track), step->index))
-                                : _("the trace"));
-          add_evidence (f, "busy_ns", busy);
-          add_evidence (f, "window_ns", end - start);
-          add_evidence (f, "utilization_percent", 100.0 * busy / (end - start));
-          for (guint k = 0; k < d->streams->len; k++)
-            add_track (f, data->trace_index, g_array_index (d->streams, ChronoStreamWork, k).track);
+          t = chrono_trace_get_track (trace, it->track);
+          if (strstr (chrono_trace_get_string (trace, chrono_track_get_name (t, it->index)), "Pageable") == NULL)
+            continue;
+          n_pageable++;
+          pageable_time += it->end - it->start;
+          first = MIN (first, it->start);
+          last = MAX (last, it->end);
+          g_array_append_val (tracks, it->track);
+          /* The call staging a pageable copy holds the host until the copy
+           * is done, so nothing was queued behind it: the device idles
+           * from the copy's end until the host launches again. */
+          {
+            const ChronoInterval *busy = (const ChronoInterval *) d->busy->data;
+            guint next = chrono_lower_bound (busy, d->busy->len, sizeof *busy,
+                                             G_STRUCT_OFFSET (ChronoInterval, start), it->end);
+            if (next < d->busy->len)
+              chrono_claim_add (&claim, data, di, it->end, busy[next].start,
+                                CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_HOST) |
+                                CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_LAUNCH), G_MAXUINT32, G_MAXINT64);
+          }
         }
     }
+  if (n_sync + n_pageable == 0 || (lost = measure (c, &claim, G_MAXINT64)) == 0)
+    return;
+  if (n_sync == 0)
+    what = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u pageable copy", "%u pageable copies", n_pageable), n_pageable);
+  else if (n_pageable == 0)
+    what = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u synchronous copy", "%u synchronous copies", n_sync), n_sync);
+  else
+    what = g_strdup_printf (_("%u synchronous and %u pageable copies"), n_sync, n_pageable);
+  f = add_finding (c, "sync-memcpy", data, first, last, &claim, lost,
+                   _("Allocate host buffers pinned (pin_memory=True, tensor.pin_memory()) and copy with "
+                   "non_blocking=True so copies run asynchronously and overlap computation."),
+                   _("%s cost the device %.3f ms"), what, ms (lost));
+  add_evidence (f, "synchronous_copies", n_sync);
+  add_evidence (f, "synchronous_copy_ns", sync_time);
+  add_evidence (f, "pageable_copies", n_pageable);
+  add_evidence (f, "pageable_copy_ns", pageable_time);
+  for (guint i = 0; i < tracks->len; i++)
+    add_track (f, data->trace_index, g_array_index (tracks, guint32, i));
 }
 
 static void
@@ -368,15 +664,12 @@ rule_launch_bound (Ctx            *c,
 
           for (guint i = 1; i <= sw->items->len; i++)
             {
-              gboolean bound = FALSE;
-
               if (i < sw->items->len)
                 {
                   gint64 dur = items[i].end - items[i].start;
                   gint64 gap = items[i].start - items[i - 1].end;
-                  bound = items[i].cls == CHRONO_WORK_COMPUTE && dur <= c->th->launch_bound_kernel_max_ns &&
-                          gap > dur && items[i].launch_start != G_MININT64;
-                  if (bound)
+                  if (items[i].cls == CHRONO_WORK_COMPUTE && dur <= c->th->launch_bound_kernel_max_ns &&
+                      gap > dur && items[i].launch_start != G_MININT64)
                     {
                       if (run_len == 0)
                         {
@@ -394,19 +687,28 @@ rule_launch_bound (Ctx            *c,
                   const ChronoWorkItem *first = &items[run_start];
                   const ChronoWorkItem *last = &items[run_start + run_len - 1];
                   const ChronoTrack *t = chrono_trace_get_track (data->trace, sw->track);
+                  g_auto(ChronoClaim) claim = { NULL };
                   ChronoFinding *f;
+                  gint64 lost;
 
-                  f = add_finding (c, "launch-bound", data, items[run_start - 1].end, last->end, run_gaps,
-                                   _("Launch fewer, larger kernels: fuse elementwise operations (torch.compile), "
-                                   "capture the sequence in a CUDA graph, or move host work off the launching thread."),
-                                   _("%u short kernels on %s wait for their launches (%.3f ms of gaps)"), run_len,
-                                   chrono_trace_get_string (data->trace, t->display_name), ms (run_gaps));
-                  add_evidence (f, "kernels", run_len);
-                  add_evidence (f, "kernel_time_ns", run_busy);
-                  add_evidence (f, "gap_time_ns", run_gaps);
-                  add_track (f, data->trace_index, sw->track);
-                  add_track (f, data->trace_index, first->launch_track);
-                  set_node (f, data->trace_index, first->track, first->index);
+                  chrono_claim_init (&claim);
+                  chrono_claim_add (&claim, data, di, items[run_start - 1].end, last->end,
+                                    CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_HOST) |
+                                    CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_LAUNCH), G_MAXUINT32, G_MAXINT64);
+                  if ((lost = measure (c, &claim, G_MAXINT64)) > 0)
+                    {
+                      f = add_finding (c, "launch-bound", data, items[run_start - 1].end, last->end, &claim, lost,
+                                       _("Launch fewer, larger kernels: fuse elementwise operations (torch.compile), "
+                                       "capture the sequence in a CUDA graph, or move host work off the launching thread."),
+                                       _("%u short kernels on %s wait for their launches: the device idles %.3f ms"),
+                                       run_len, chrono_trace_get_string (data->trace, t->display_name), ms (lost));
+                      add_evidence (f, "kernels", run_len);
+                      add_evidence (f, "kernel_time_ns", run_busy);
+                      add_evidence (f, "gap_time_ns", run_gaps);
+                      add_track (f, data->trace_index, sw->track);
+                      add_track (f, data->trace_index, first->launch_track);
+                      set_node (f, data->trace_index, first->track, first->index);
+                    }
                 }
               run_len = 0;
             }
@@ -414,352 +716,63 @@ rule_launch_bound (Ctx            *c,
     }
 }
 
-static void
-rule_exposed_comm (Ctx            *c,
-                   GArray         *breakdowns)
-{
-  guint trace = G_MAXUINT, device = 0;
-
-  for (guint i = 0; i < breakdowns->len; i++)
-    {
-      const ChronoBreakdown *b = &g_array_index (breakdowns, ChronoBreakdown, i);
-      ChronoRankData *data = c->ranks[b->where.trace];
-      gint64 exposed = b->communication_ns - b->overlap_ns;
-      g_autofree char *label = NULL;
-      ChronoFinding *f;
-
-      if (b->where.track != CHRONO_NO_TRACK)
-        continue;
-      /* Device rows come in the order of the rank's devices. */
-      device = b->where.trace == trace ? device + 1 : 0;
-      trace = b->where.trace;
-      if (b->communication_ns == 0 ||
-          exposed * 100 <= b->communication_ns * (gint64) c->th->exposed_comm_percent)
-        continue;
-      label = device_label (data, &g_array_index (data->devices, ChronoDeviceWork, device));
-      f = add_finding (c, "exposed-communication", data, b->start_ns, b->end_ns, exposed,
-                       _("Overlap communication with computation: bucket gradients so all-reduces start during the "
-                       "backward pass (DDP bucket_cap_mb), prefetch parameters (FSDP), or use a separate stream."),
-                       _("%.0f%% of communication on %s is not overlapped (%.3f ms)"),
-                       100.0 * exposed / b->communication_ns, label, ms (exposed));
-      add_evidence (f, "communication_ns", b->communication_ns);
-      add_evidence (f, "overlap_ns", b->overlap_ns);
-      add_evidence (f, "exposed_ns", exposed);
-      for (guint k = i + 1; k < breakdowns->len; k++)
-        {
-          const ChronoBreakdown *s = &g_array_index (breakdowns, ChronoBreakdown, k);
-          if (s->where.track == CHRONO_NO_TRACK || s->where.trace != b->where.trace)
-            break;
-          if (s->communication_ns > 0)
-            add_track (f, s->where.trace, s->where.track);
-        }
-    }
-}
-
-gboolean
-chrono_analysis_collective_peer (ChronoRankData **ranks,
-                                 guint            n_ranks,
-                                 guint32          trace,
-                                 ChronoSpanRef    span,
-                                 guint32          peer_trace,
-                                 ChronoSpanRef   *peer)
-{
-  GArray *mine, *theirs;
-
-  if (trace >= n_ranks || peer_trace >= n_ranks || trace == peer_trace)
-    return FALSE;
-  mine = ranks[trace]->collectives;
-  theirs = ranks[peer_trace]->collectives;
-  for (guint k = 0; k < mine->len && k < theirs->len; k++)
-    {
-      const ChronoWorkItem *it = &g_array_index (mine, ChronoWorkItem, k);
-      if (it->track == span.track && it->index == span.index)
-        {
-          const ChronoWorkItem *p = &g_array_index (theirs, ChronoWorkItem, k);
-          *peer = (ChronoSpanRef) { p->track, p->index };
-          return TRUE;
-        }
-    }
-  return FALSE;
-}
-
-static void
-rule_stragglers (Ctx *c)
-{
-  g_autoptr(GPtrArray) lists = g_ptr_array_new ();
-  g_autofree gint64 *lost = g_new0 (gint64, c->n_ranks);
-  g_autofree gint64 *worst = g_new0 (gint64, c->n_ranks);
-  g_autofree guint *count = g_new0 (guint, c->n_ranks);
-  guint n = G_MAXUINT;
-
-  if (c->n_ranks < 2)
-    return;
-  for (guint r = 0; r < c->n_ranks; r++)
-    {
-      GArray *list = c->ranks[r]->collectives;
-      g_ptr_array_add (lists, list);
-      n = MIN (n, list->len);
-    }
-  for (guint k = 0; k < n; k++)
-    {
-      gint64 first = G_MAXINT64, last = G_MININT64;
-      guint last_rank = 0;
-
-      for (guint r = 0; r < c->n_ranks; r++)
-        {
-          const ChronoWorkItem *it = &g_array_index ((GArray *) lists->pdata[r], ChronoWorkItem, k);
-          first = MIN (first, it->start);
-          if (it->start > last)
-            {
-              last = it->start;
-              last_rank = r;
-            }
-        }
-      if (last - first >= c->th->straggler_min_skew_ns)
-        {
-          lost[last_rank] += last - first;
-          worst[last_rank] = MAX (worst[last_rank], last - first);
-          count[last_rank]++;
-        }
-    }
-  for (guint r = 0; r < c->n_ranks; r++)
-    {
-      GArray *list = lists->pdata[r];
-      gint rank = chrono_trace_get_rank (c->ranks[r]->trace);
-      g_autofree char *who = rank >= 0 ? g_strdup_printf (_("Rank %d"), rank) : g_strdup_printf (_("Trace %u"), r);
-      ChronoFinding *f;
-
-      if (count[r] == 0)
-        continue;
-      f = add_finding (c, "collective-straggler", c->ranks[r],
-                       g_array_index (list, ChronoWorkItem, 0).start,
-                       g_array_index (list, ChronoWorkItem, n - 1).end, lost[r],
-                       _("The other ranks wait for this one at collectives: compare its host activity and input "
-                       "sizes with a fast rank (data loading, uneven shards, a slower device or link)."),
-                       _("%s is the last to reach %u of %u collectives (worst skew %.3f ms)"),
-                       who, count[r], n, ms (worst[r]));
-      add_evidence (f, "collectives_late", count[r]);
-      add_evidence (f, "collectives_matched", n);
-      add_evidence (f, "max_skew_ns", worst[r]);
-      add_evidence (f, "rank", chrono_trace_get_rank (c->ranks[r]->trace));
-      for (guint k = 0; k < list->len && f; k++)
-        add_track (f, r, g_array_index (list, ChronoWorkItem, k).track);
-    }
-}
-
-static void
-rule_copies (Ctx            *c,
-             ChronoRankData *data)
-{
-  ChronoTrace *trace = data->trace;
-  gint64 sync_time = 0, pageable_time = 0, first = G_MAXINT64, last = G_MININT64;
-  guint n_sync = 0, n_pageable = 0;
-  g_autofree char *what = NULL;
-  ChronoFinding *f;
-  g_autoptr(GArray) tracks = g_array_new (FALSE, FALSE, sizeof (guint32));
-
-  for (guint i = 0; i < data->syncs->len; i++)
-    {
-      const ChronoSyncWait *s = &g_array_index (data->syncs, ChronoSyncWait, i);
-      const ChronoTrack *t = chrono_trace_get_track (trace, s->track);
-      const char *name = chrono_trace_get_string (trace, chrono_track_get_name (t, s->index));
-
-      if (strstr (name, "Memcpy") == NULL)
-        continue;
-      n_sync++;
-      sync_time += s->end - s->start;
-      first = MIN (first, s->start);
-      last = MAX (last, s->end);
-      g_array_append_val (tracks, s->track);
-    }
-  for (guint di = 0; di < data->devices->len; di++)
-    {
-      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
-      for (guint k = 0; k < d->items->len; k++)
-        {
-          const ChronoWorkItem *it = &g_array_index (d->items, ChronoWorkItem, k);
-          const ChronoTrack *t;
-
-          if (it->cls != CHRONO_WORK_MEMCPY)
-            continue;
-          t = chrono_trace_get_track (trace, it->track);
-          if (strstr (chrono_trace_get_string (trace, chrono_track_get_name (t, it->index)), "Pageable") == NULL)
-            continue;
-          n_pageable++;
-          pageable_time += it->end - it->start;
-          first = MIN (first, it->start);
-          last = MAX (last, it->end);
-          g_array_append_val (tracks, it->track);
-        }
-    }
-  if (n_sync + n_pageable == 0)
-    return;
-  if (n_sync == 0)
-    what = g_strdup_printf (_("%u pageable copies"), n_pageable);
-  else if (n_pageable == 0)
-    what = g_strdup_printf (_("%u synchronous copies"), n_sync);
-  else
-    what = g_strdup_printf (_("%u synchronous and %u pageable copies"), n_sync, n_pageable);
-  f = add_finding (c, "sync-memcpy", data, first, last, sync_time + pageable_time,
-                   _("Allocate host buffers pinned (pin_memory=True, tensor.pin_memory()) and copy with "
-                   "non_blocking=True so copies run asynchronously and overlap computation."),
-                   _("%s take %.3f ms"), what, ms (sync_time + pageable_time));
-  add_evidence (f, "synchronous_copies", n_sync);
-  add_evidence (f, "synchronous_copy_ns", sync_time);
-  add_evidence (f, "pageable_copies", n_pageable);
-  add_evidence (f, "pageable_copy_ns", pageable_time);
-  for (guint i = 0; i < tracks->len; i++)
-    add_track (f, data->trace_index, g_array_index (tracks, guint32, i));
-}
-
-static void
-rule_device_syncs (Ctx            *c,
-                   ChronoRankData *data)
-{
-  ChronoTrace *trace = data->trace;
-  gint64 blocked = 0, first = G_MAXINT64, last = G_MININT64, longest = 0;
-  guint n = 0;
-  const ChronoSyncWait *worst = NULL;
-  ChronoFinding *f;
-
-  for (guint i = 0; i < data->syncs->len; i++)
-    {
-      const ChronoSyncWait *s = &g_array_index (data->syncs, ChronoSyncWait, i);
-      const ChronoTrack *t = chrono_trace_get_track (trace, s->track);
-      gboolean in_step = data->steps->len == 0;
-
-      if (s->device < 0 || strstr (chrono_trace_get_string (trace, chrono_track_get_name (t, s->index)), "Synchronize") == NULL)
-        continue;
-      for (guint k = 0; k < data->steps->len && !in_step; k++)
-        {
-          const ChronoStep *step = &g_array_index (data->steps, ChronoStep, k);
-          in_step = s->start >= step->start && s->start < step->end;
-        }
-      if (!in_step)
-        continue;
-      n++;
-      blocked += s->end - s->start;
-      first = MIN (first, s->start);
-      last = MAX (last, s->end);
-      if (s->end - s->start > longest)
-        {
-          longest = s->end - s->start;
-          worst = s;
-        }
-    }
-  if (n == 0)
-    return;
-  f = add_finding (c, "device-sync", data, first, last, blocked,
-                   _("Avoid host–device synchronisation inside the step: keep values on the device instead of "
-                   ".item() / .cpu() / print, and replace cudaDeviceSynchronize with events where ordering is needed."),
-                   _("%u synchronising calls block the host for %.3f ms"), n, ms (blocked));
-  add_evidence (f, "calls", n);
-  add_evidence (f, "blocked_ns", blocked);
-  add_evidence (f, "longest_ns", longest);
-  add_track (f, data->trace_index, worst->track);
-  set_node (f, data->trace_index, worst->track, worst->index);
-}
-
-static void
-rule_slow_steps (Ctx            *c,
-                 ChronoRankData *data)
-{
-  guint n = data->steps->len;
-  g_autofree gint64 *durs = NULL;
-  gint64 median;
-
-  if (n < 3)
-    return;
-  durs = g_new (gint64, n);
-  for (guint i = 0; i < n; i++)
-    {
-      const ChronoStep *s = &g_array_index (data->steps, ChronoStep, i);
-      durs[i] = s->work_end - s->start;
-    }
-  g_qsort_with_data (durs, n, sizeof (gint64), chrono_compare_int64_at, GSIZE_TO_POINTER (0));
-  median = durs[n / 2];
-  for (guint i = 0; i < n; i++)
-    {
-      const ChronoStep *s = &g_array_index (data->steps, ChronoStep, i);
-      gint64 dur = s->work_end - s->start;
-      ChronoFinding *f;
-
-      if (dur * 100 <= median * (100 + (gint64) c->th->slow_step_percent))
-        continue;
-      f = add_finding (c, "slow-step", data, s->start, s->work_end, dur - median,
-                       _("Compare this step with a typical one: look for a first-step warm-up, a checkpoint, "
-                       "garbage collection, recompilation or an uneven batch."),
-                       _("%s takes %.3f ms, %.0f%% over the median step"),
-                       chrono_trace_get_string (data->trace, chrono_track_get_name (chrono_trace_get_track (data->trace, s->track), s->index)),
-                       ms (dur), 100.0 * (dur - median) / MAX (median, 1));
-      add_evidence (f, "step_ns", dur);
-      add_evidence (f, "median_step_ns", median);
-      add_track (f, data->trace_index, s->track);
-      set_node (f, data->trace_index, s->track, s->index);
-    }
-}
-
-static void
-rule_data_loading (Ctx            *c,
-                   ChronoRankData *data)
-{
-  ChronoTrace *trace = data->trace;
-
-  for (guint i = 0; i < data->steps->len; i++)
-    {
-      const ChronoStep *s = &g_array_index (data->steps, ChronoStep, i);
-      const ChronoTrack *t = chrono_trace_get_track (trace, s->track);
-      gint64 loading = 0, step = s->work_end - s->start;
-      ChronoFinding *f;
-
-      for (guint32 k = s->index + 1; k < t->n_spans && t->start[k] < s->end; k++)
-        {
-          const char *name;
-
-          if (t->depth[k] != t->depth[s->index] + 1 || t->lane[k] != t->lane[s->index])
-            continue;
-          name = chrono_trace_get_string (trace, chrono_track_get_name (t, k));
-          if (strstr (name, "DataLoader") != NULL || strstr (name, "dataloader") != NULL)
-            loading += chrono_track_get_dur (t, k);
-        }
-      if (step <= 0 || loading * 100 <= step * (gint64) c->th->data_loading_percent)
-        continue;
-      f = add_finding (c, "data-loading", data, s->start, s->work_end, loading,
-                       _("Load data in background workers (DataLoader num_workers > 0, persistent_workers=True, "
-                       "prefetch_factor) with pin_memory=True so the next batch is ready when the step starts."),
-                       _("Data loading takes %.0f%% of %s (%.3f ms)"), 100.0 * loading / step,
-                       chrono_trace_get_string (trace, chrono_track_get_name (t, s->index)), ms (loading));
-      add_evidence (f, "loading_ns", loading);
-      add_evidence (f, "step_ns", step);
-      add_track (f, data->trace_index, s->track);
-    }
-}
-
-static void
-rule_host_bound (Ctx    *c,
-                 GArray *paths)
+/* The critical path of STEP of DATA, if one was found. */
+static const ChronoCriticalPath *
+path_of (GArray         *paths,
+         ChronoRankData *data,
+         gint64          start)
 {
   for (guint i = 0; i < paths->len; i++)
     {
       const ChronoCriticalPath *p = &g_array_index (paths, ChronoCriticalPath, i);
-      gint64 host = p->by_category[CHRONO_PATH_HOST_COMPUTE] + p->by_category[CHRONO_PATH_LAUNCH_OVERHEAD];
+      if (p->rank == data->rank_index && p->start_ns == start)
+        return p;
+    }
+  return NULL;
+}
+
+static void
+rule_host_bound (Ctx            *c,
+                 ChronoRankData *data,
+                 GArray         *paths)
+{
+  const guint host = CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_HOST) | CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_LAUNCH);
+
+  for (guint i = 0; i < data->steps->len; i++)
+    {
+      const ChronoStep *s = &g_array_index (data->steps, ChronoStep, i);
+      gint64 step = s->work_end - s->start, worst = 0, lost;
+      const ChronoCriticalPath *p;
+      g_auto(ChronoClaim) claim = { NULL };
       ChronoFinding *f;
 
-      if (p->total_ns <= 0 || host * 100 <= p->total_ns * (gint64) c->th->host_bound_percent)
+      /* Only where a device waits for the host. */
+      for (guint di = 0; di < data->devices->len; di++)
+        worst = MAX (worst, chrono_ledger_time_in (g_array_index (data->devices, ChronoDeviceWork, di).ledger,
+                                                   s->start, s->work_end, host));
+      if (step <= 0 || worst * 100 <= step * (gint64) c->th->host_bound_percent)
         continue;
-      f = add_finding (c, "host-bound", c->ranks[p->trace], p->start_ns, p->end_ns, host,
+      chrono_claim_init (&claim);
+      chrono_claim_add_rank (&claim, data, s->start, s->work_end, host);
+      if ((lost = measure (c, &claim, G_MAXINT64)) == 0)
+        continue;
+      f = add_finding (c, "host-bound", data, s->start, s->work_end, &claim, lost,
                        _("The host sets the pace: reduce Python and framework overhead (torch.compile, CUDA graphs, "
                        "larger batches), and move data preparation to worker processes."),
-                       _("%s is host-bound: %.0f%% of its critical path is on the host"),
-                       p->name, 100.0 * host / p->total_ns);
-      add_evidence (f, "host_compute_ns", p->by_category[CHRONO_PATH_HOST_COMPUTE]);
-      add_evidence (f, "launch_overhead_ns", p->by_category[CHRONO_PATH_LAUNCH_OVERHEAD]);
-      add_evidence (f, "path_ns", p->total_ns);
-      if (p->track != CHRONO_NO_TRACK)
-        add_track (f, p->trace, p->track);
-      for (guint k = 0; k < p->n_segments && f; k++)
-        if (p->segments[k].has_node)
-          add_track (f, p->trace, p->segments[k].node.span.track);
+                       _("%s is host-bound: the device waits for the host %.0f%% of the step (%.3f ms)"),
+                       step_name (data, s), 100.0 * worst / step, ms (lost));
+      add_evidence (f, "device_host_wait_ns", worst);
+      add_evidence (f, "step_ns", step);
+      if ((p = path_of (paths, data, MAX (s->start, data->range_start))) != NULL)
+        {
+          add_evidence (f, "path_host_compute_ns", p->by_category[CHRONO_PATH_HOST_COMPUTE]);
+          add_evidence (f, "path_launch_overhead_ns", p->by_category[CHRONO_PATH_LAUNCH_OVERHEAD]);
+          for (guint k = 0; k < p->n_segments && f; k++)
+            if (p->segments[k].has_node && p->segments[k].category == CHRONO_PATH_LAUNCH_OVERHEAD)
+              add_track (f, p->trace, p->segments[k].node.span.track);
+        }
+      add_track (f, data->trace_index, s->track);
+      set_node (f, data->trace_index, s->track, s->index);
     }
 }
 
@@ -799,8 +812,10 @@ path_spans (GArray *paths,
     {
       const ChronoCriticalPath *p = &g_array_index (paths, ChronoCriticalPath, i);
 
+      if (p->rank != rank)
+        continue;
       for (guint k = 0; k < p->n_segments; k++)
-        if (p->segments[k].has_node && p->segments[k].node.trace == rank)
+        if (p->segments[k].has_node)
           g_hash_table_add (spans, &p->segments[k].node.span);
     }
   return spans;
@@ -811,7 +826,8 @@ rule_dependency_waits (Ctx            *c,
                        ChronoRankData *data,
                        GArray         *paths)
 {
-  g_autoptr(GHashTable) on_path = path_spans (paths, data->trace_index);
+  g_autoptr(GHashTable) on_path = path_spans (paths, data->rank_index);
+  const guint not_compute = CHRONO_LEDGER_ALL_MASK & ~CHRONO_LEDGER_MASK (CHRONO_LEDGER_COMPUTE);
 
   for (guint di = 0; di < data->devices->len; di++)
     {
@@ -820,11 +836,11 @@ rule_dependency_waits (Ctx            *c,
       gint64 total = 0, worst = 0, first = G_MAXINT64, last = G_MININT64, lost;
       guint n = 0;
       const ChronoWorkItem *worst_item = NULL;
+      g_auto(ChronoClaim) claim = { NULL };
       ChronoFinding *f;
       g_autoptr(GArray) tracks = g_array_new (FALSE, FALSE, sizeof (guint32));
-      g_autoptr(GArray) waits = g_array_new (FALSE, TRUE, sizeof (ChronoWorkItem));
-      g_autoptr(GArray) waiting = NULL;
 
+      chrono_claim_init (&claim);
       for (guint i = 0; i < data->deps->len; i++)
         {
           const ChronoWorkDep *dep = &g_array_index (data->deps, ChronoWorkDep, i);
@@ -845,8 +861,7 @@ rule_dependency_waits (Ctx            *c,
             continue;
           n++;
           total += wait;
-          g_array_append_val (waits, ((ChronoWorkItem) { .start = free_at, .end = free_at + wait,
-                                                         .cls = CHRONO_WORK_COMPUTE }));
+          chrono_claim_add (&claim, data, di, free_at, free_at + wait, not_compute, G_MAXUINT32, G_MAXINT64);
           first = MIN (first, free_at);
           last = MAX (last, to->start);
           g_array_append_val (tracks, to->track);
@@ -857,20 +872,15 @@ rule_dependency_waits (Ctx            *c,
               worst_item = to;
             }
         }
-      if (n == 0)
+      if (n == 0 || (lost = measure (c, &claim, G_MAXINT64)) == 0)
         continue;
-      /* Paths of several steps may share work: count each moment once. */
-      g_array_sort_with_data (waits, chrono_compare_int64_at,
-                              GSIZE_TO_POINTER (G_STRUCT_OFFSET (ChronoWorkItem, start)));
-      waiting = chrono_intervals_merge ((const ChronoWorkItem *) waits->data, waits->len,
-                                        1u << CHRONO_WORK_COMPUTE);
-      lost = chrono_intervals_length (waiting);
       label = device_label (data, d);
-      f = add_finding (c, "dependency-wait", data, first, last, lost,
+      f = add_finding (c, "dependency-wait", data, first, last, &claim, lost,
                        _("Work waits for other streams or engines: start the work it depends on earlier (prefetch "
                        "inputs, issue copies and collectives ahead), split it so the waiting work can start on a "
                        "part, or reorder independent work in between."),
-                       _("Work on the critical path of %s waits %.3f ms for other streams or engines (%u waits)"),
+                       _("Work on the critical path of %s waits %.3f ms for other streams or engines with no "
+                       "computation running (%u waits)"),
                        label, ms (lost), n);
       add_evidence (f, "waits", n);
       add_evidence (f, "wait_ns", total);
@@ -878,87 +888,6 @@ rule_dependency_waits (Ctx            *c,
       for (guint i = 0; i < tracks->len; i++)
         add_track (f, data->trace_index, g_array_index (tracks, guint32, i));
       set_node (f, data->trace_index, worst_item->track, worst_item->index);
-    }
-}
-
-static void
-rule_copies_exposed (Ctx            *c,
-                     ChronoRankData *data)
-{
-  for (guint di = 0; di < data->devices->len; di++)
-    {
-      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
-      const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
-      g_autoptr(GArray) copies = chrono_intervals_merge (items, d->items->len, 1u << CHRONO_WORK_MEMCPY);
-      g_autoptr(GArray) compute = chrono_intervals_merge (items, d->items->len, 1u << CHRONO_WORK_COMPUTE);
-      gint64 copy_time = chrono_intervals_length (copies);
-      gint64 exposed = copy_time - chrono_intervals_overlap (copies, compute);
-      g_autofree char *label = NULL;
-      ChronoFinding *f;
-
-      if (copy_time == 0 || exposed * 100 <= copy_time * (gint64) c->th->exposed_comm_percent)
-        continue;
-      label = device_label (data, d);
-      f = add_finding (c, "exposed-copies", data, g_array_index (copies, ChronoInterval, 0).start,
-                       g_array_index (copies, ChronoInterval, copies->len - 1).end, exposed,
-                       _("Overlap copies with computation: prefetch the next batch on a separate stream "
-                       "(non_blocking copies from pinned memory), keep data resident on the device, or on "
-                       "Neuron double-buffer DMA so engines do not wait for it."),
-                       _("%.0f%% of copy time on %s runs with no computation (%.3f ms)"),
-                       100.0 * exposed / copy_time, label, ms (exposed));
-      add_evidence (f, "copy_ns", copy_time);
-      add_evidence (f, "exposed_ns", exposed);
-      add_copy_tracks (f, data, d);
-    }
-}
-
-static void
-rule_small_copies (Ctx            *c,
-                   ChronoRankData *data)
-{
-  ChronoTrace *trace = data->trace;
-
-  for (guint di = 0; di < data->devices->len; di++)
-    {
-      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
-      const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
-      gint64 time = 0, first = G_MAXINT64, last = G_MININT64;
-      gdouble bytes = 0;
-      guint n = 0;
-      g_autofree char *label = NULL;
-      ChronoFinding *f;
-
-      for (guint k = 0; k < d->items->len; k++)
-        {
-          const ChronoTrack *t;
-          gdouble size;
-
-          if (items[k].cls != CHRONO_WORK_MEMCPY)
-            continue;
-          t = chrono_trace_get_track (trace, items[k].track);
-          if (!chrono_analysis_arg_number (trace, chrono_track_get_args (t, items[k].index), "\"bytes\"", &size) &&
-              !chrono_analysis_arg_number (trace, chrono_track_get_args (t, items[k].index), "\"transfer_size\"", &size))
-            continue;
-          if (size > c->th->small_dma_max_bytes)
-            continue;
-          n++;
-          bytes += size;
-          time += items[k].end - items[k].start;
-          first = MIN (first, items[k].start);
-          last = MAX (last, items[k].end);
-        }
-      if (n < MAX (c->th->launch_bound_min_kernels, 2))
-        continue;
-      label = device_label (data, d);
-      f = add_finding (c, "small-copies", data, first, last, time,
-                       _("Batch small transfers into larger ones: gather scalars and small tensors into one buffer "
-                       "before copying, keep them on the device, or on Neuron coalesce DMA descriptors."),
-                       _("%u copies of at most %.0f bytes on %s take %.3f ms"),
-                       n, (gdouble) c->th->small_dma_max_bytes, label, ms (time));
-      add_evidence (f, "copies", n);
-      add_evidence (f, "bytes", bytes);
-      add_evidence (f, "copy_ns", time);
-      add_copy_tracks (f, data, d);
     }
 }
 
@@ -992,9 +921,11 @@ rule_collective_outliers (Ctx            *c,
       const ChronoWorkItem *items = (const ChronoWorkItem *) list->data;
       guint32 name = chrono_track_get_name (chrono_trace_get_track (trace, items[start].track), items[start].index);
       guint end = start, n, outliers = 0;
-      gint64 median, lost = 0, first = G_MAXINT64, last = G_MININT64;
+      gint64 median, first = G_MAXINT64, last = G_MININT64, lost;
+      g_auto(ChronoClaim) claim = { NULL };
       ChronoFinding *f;
 
+      chrono_claim_init (&claim);
       while (end < list->len && chrono_track_get_name (chrono_trace_get_track (trace, items[end].track), items[end].index) == name)
         end++;
       n = end - start;
@@ -1002,22 +933,25 @@ rule_collective_outliers (Ctx            *c,
       for (guint k = start; k < end && n >= 5; k++)
         {
           gint64 dur = items[k].end - items[k].start;
-          if (dur <= 2 * median)
+          gint di;
+
+          if (dur <= 2 * median || (di = device_of_track (data, items[k].track)) < 0)
             continue;
           outliers++;
-          lost += dur - median;
           first = MIN (first, items[k].start);
           last = MAX (last, items[k].end);
+          chrono_claim_add (&claim, data, di, items[k].start, items[k].end,
+                            CHRONO_LEDGER_MASK (CHRONO_LEDGER_COMMUNICATION), G_MAXUINT32, dur - median);
         }
-      if (outliers > 0)
+      if (outliers > 0 && (lost = measure (c, &claim, G_MAXINT64)) > 0)
         {
           const ChronoWorkItem *worst = &items[end - 1];
-          f = add_finding (c, "collective-outlier", data, first, last, lost,
+          f = add_finding (c, "collective-outlier", data, first, last, &claim, lost,
                            _("Some collectives take much longer than usual: they wait for a late peer (see the "
                            "straggler findings with all ranks loaded), compete with copies or other collectives for "
                            "the links, or move more data than usual."),
-                           _("%u of %u %s take over twice the median %.3f ms"), outliers, n,
-                           chrono_trace_get_string (trace, name), ms (median));
+                           _("%u of %u %s take over twice the median %.3f ms (%.3f ms exposed over it)"), outliers, n,
+                           chrono_trace_get_string (trace, name), ms (median), ms (lost));
           add_evidence (f, "collectives", n);
           add_evidence (f, "outliers", outliers);
           add_evidence (f, "median_ns", median);
@@ -1030,48 +964,138 @@ rule_collective_outliers (Ctx            *c,
 }
 
 static void
-rule_low_occupancy (Ctx            *c,
-                    ChronoRankData *data)
+rule_exposed_comm (Ctx            *c,
+                   ChronoRankData *data,
+                   GArray         *breakdowns)
+{
+  for (guint di = 0; di < data->devices->len; di++)
+    {
+      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+      const ChronoBreakdown *b = &g_array_index (breakdowns, ChronoBreakdown, d->breakdown);
+      gint64 exposed = b->communication_ns - b->overlap_ns, lost;
+      g_autofree char *label = NULL;
+      g_auto(ChronoClaim) claim = { NULL };
+      ChronoFinding *f;
+
+      if (b->communication_ns == 0 ||
+          exposed * 100 <= b->communication_ns * (gint64) c->th->exposed_comm_percent)
+        continue;
+      chrono_claim_init (&claim);
+      chrono_claim_add (&claim, data, di, b->start_ns, b->end_ns, CHRONO_LEDGER_MASK (CHRONO_LEDGER_COMMUNICATION),
+                        G_MAXUINT32, G_MAXINT64);
+      if ((lost = measure (c, &claim, G_MAXINT64)) == 0)
+        continue;
+      label = device_label (data, d);
+      f = add_finding (c, "exposed-communication", data, b->start_ns, b->end_ns, &claim, lost,
+                       _("Overlap communication with computation: bucket gradients so all-reduces start during the "
+                       "backward pass (DDP bucket_cap_mb), prefetch parameters (FSDP), or use a separate stream."),
+                       _("%.0f%% of communication on %s is not overlapped (%.3f ms)"),
+                       100.0 * exposed / b->communication_ns, label, ms (lost));
+      add_evidence (f, "communication_ns", b->communication_ns);
+      add_evidence (f, "overlap_ns", b->overlap_ns);
+      add_evidence (f, "exposed_ns", exposed);
+      for (guint k = 0; k < d->streams->len; k++)
+        {
+          const ChronoStreamWork *sw = &g_array_index (d->streams, ChronoStreamWork, k);
+          for (guint j = 0; j < sw->items->len; j++)
+            if (g_array_index (sw->items, ChronoWorkItem, j).cls == CHRONO_WORK_COMMUNICATION)
+              {
+                add_track (f, data->trace_index, sw->track);
+                break;
+              }
+        }
+    }
+}
+
+static void
+rule_small_copies (Ctx            *c,
+                   ChronoRankData *data)
 {
   ChronoTrace *trace = data->trace;
-  gint64 lost = 0, time = 0, first = G_MAXINT64, last = G_MININT64;
-  guint n = 0;
-  ChronoFinding *f;
-  g_autoptr(GArray) tracks = g_array_new (FALSE, FALSE, sizeof (guint32));
 
   for (guint di = 0; di < data->devices->len; di++)
     {
       const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+      const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
+      gint64 time = 0, first = G_MAXINT64, last = G_MININT64, lost;
+      gdouble bytes = 0;
+      guint n = 0;
+      g_autofree char *label = NULL;
+      g_auto(ChronoClaim) claim = { NULL };
+      ChronoFinding *f;
+
+      chrono_claim_init (&claim);
       for (guint k = 0; k < d->items->len; k++)
         {
-          const ChronoWorkItem *it = &g_array_index (d->items, ChronoWorkItem, k);
-          const ChronoTrack *t = chrono_trace_get_track (trace, it->track);
-          gdouble occ;
+          const ChronoTrack *t;
+          gdouble size;
 
-          if (it->cls != CHRONO_WORK_COMPUTE ||
-              !chrono_analysis_arg_number (trace, chrono_track_get_args (t, it->index), "\"est. achieved occupancy %\"", &occ) ||
-              occ >= c->th->low_occupancy_percent)
+          if (items[k].cls != CHRONO_WORK_MEMCPY)
+            continue;
+          t = chrono_trace_get_track (trace, items[k].track);
+          if (!chrono_analysis_arg_number (trace, chrono_track_get_args (t, items[k].index), "\"bytes\"", &size) &&
+              !chrono_analysis_arg_number (trace, chrono_track_get_args (t, items[k].index), "\"transfer_size\"", &size))
+            continue;
+          if (size > c->th->small_dma_max_bytes)
             continue;
           n++;
-          time += it->end - it->start;
-          lost += (gint64) ((it->end - it->start) * (1.0 - occ / 100.0));
-          first = MIN (first, it->start);
-          last = MAX (last, it->end);
-          if (tracks->len == 0 || g_array_index (tracks, guint32, tracks->len - 1) != it->track)
-            g_array_append_val (tracks, it->track);
+          bytes += size;
+          time += items[k].end - items[k].start;
+          first = MIN (first, items[k].start);
+          last = MAX (last, items[k].end);
+          chrono_claim_add (&claim, data, di, items[k].start, items[k].end, CHRONO_LEDGER_MASK (CHRONO_LEDGER_COPY),
+                            G_MAXUINT32, G_MAXINT64);
         }
+      if (n < MAX (c->th->launch_bound_min_kernels, 2) || (lost = measure (c, &claim, G_MAXINT64)) == 0)
+        continue;
+      label = device_label (data, d);
+      f = add_finding (c, "small-copies", data, first, last, &claim, lost,
+                       _("Batch small transfers into larger ones: gather scalars and small tensors into one buffer "
+                       "before copying, keep them on the device, or on Neuron coalesce DMA descriptors."),
+                       _("%u copies of at most %.0f bytes on %s take %.3f ms, %.3f ms of it with nothing else running"),
+                       n, (gdouble) c->th->small_dma_max_bytes, label, ms (time), ms (lost));
+      add_evidence (f, "copies", n);
+      add_evidence (f, "bytes", bytes);
+      add_evidence (f, "copy_ns", time);
+      add_copy_tracks (f, data, d);
     }
-  if (n == 0)
-    return;
-  f = add_finding (c, "low-occupancy", data, first, last, lost,
-                   _("Launch more blocks or threads per block, reduce registers or shared memory per thread, "
-                   "or fuse small kernels so the device's multiprocessors stay full."),
-                   _("%u kernels (%.3f ms) run below %u%% estimated occupancy"), n, ms (time),
-                   c->th->low_occupancy_percent);
-  add_evidence (f, "kernels", n);
-  add_evidence (f, "kernel_time_ns", time);
-  for (guint i = 0; i < tracks->len; i++)
-    add_track (f, data->trace_index, g_array_index (tracks, guint32, i));
+}
+
+static void
+rule_copies_exposed (Ctx            *c,
+                     ChronoRankData *data)
+{
+  for (guint di = 0; di < data->devices->len; di++)
+    {
+      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+      const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
+      g_autoptr(GArray) copies = chrono_intervals_merge (items, d->items->len, 1u << CHRONO_WORK_MEMCPY);
+      g_autoptr(GArray) compute = chrono_intervals_merge (items, d->items->len, 1u << CHRONO_WORK_COMPUTE);
+      gint64 copy_time = chrono_intervals_length (copies);
+      gint64 exposed = copy_time - chrono_intervals_overlap (copies, compute), lost, start, end;
+      g_autofree char *label = NULL;
+      g_auto(ChronoClaim) claim = { NULL };
+      ChronoFinding *f;
+
+      if (copy_time == 0 || exposed * 100 <= copy_time * (gint64) c->th->exposed_comm_percent)
+        continue;
+      start = g_array_index (copies, ChronoInterval, 0).start;
+      end = g_array_index (copies, ChronoInterval, copies->len - 1).end;
+      chrono_claim_init (&claim);
+      chrono_claim_add (&claim, data, di, start, end, CHRONO_LEDGER_MASK (CHRONO_LEDGER_COPY), G_MAXUINT32, G_MAXINT64);
+      if ((lost = measure (c, &claim, G_MAXINT64)) == 0)
+        continue;
+      label = device_label (data, d);
+      f = add_finding (c, "exposed-copies", data, start, end, &claim, lost,
+                       _("Overlap copies with computation: prefetch the next batch on a separate stream "
+                       "(non_blocking copies from pinned memory), keep data resident on the device, or on "
+                       "Neuron double-buffer DMA so engines do not wait for it."),
+                       _("%.0f%% of copy time on %s runs with no computation (%.3f ms)"),
+                       100.0 * exposed / copy_time, label, ms (lost));
+      add_evidence (f, "copy_ns", copy_time);
+      add_evidence (f, "exposed_ns", exposed);
+      add_copy_tracks (f, data, d);
+    }
 }
 
 /* Neuron names its matrix engines "Tensor (PE)" and "TensorMatrix (PE)". */
@@ -1092,8 +1116,9 @@ rule_engine_bound (Ctx            *c,
     {
       const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
       const ChronoStreamWork *busiest = NULL;
-      gint64 busiest_ns = 0, matrix_ns = -1, start, end;
+      gint64 busiest_ns = 0, matrix_ns = -1, start, end, lost;
       g_autofree char *label = NULL;
+      g_auto(ChronoClaim) claim = { NULL };
       ChronoFinding *f;
 
       for (guint k = 0; k < d->streams->len; k++)
@@ -1124,8 +1149,13 @@ rule_engine_bound (Ctx            *c,
 
       start = g_array_index (busiest->items, ChronoWorkItem, 0).start;
       end = g_array_index (d->busy, ChronoInterval, d->busy->len - 1).end;
+      chrono_claim_init (&claim);
+      chrono_claim_add (&claim, data, di, start, end, CHRONO_LEDGER_MASK (CHRONO_LEDGER_COMPUTE), G_MAXUINT32,
+                        busiest_ns - matrix_ns);
+      if ((lost = measure (c, &claim, G_MAXINT64)) == 0)
+        continue;
       label = device_label (data, d);
-      f = add_finding (c, "engine-bound", data, start, end, busiest_ns - matrix_ns,
+      f = add_finding (c, "engine-bound", data, start, end, &claim, lost,
                        _("Move work off the busiest engine: fuse elementwise operations and activations into "
                        "fewer passes, use lower precision, express reductions as matrix multiplications, avoid "
                        "GpSimd for work the Vector or Scalar engine can do, and check the compiler's engine "
@@ -1141,6 +1171,215 @@ rule_engine_bound (Ctx            *c,
     }
 }
 
+/* ------------------------------------------------------------------ */
+/* Symptoms: what is left after the causes                           */
+
+static void
+rule_slow_steps (Ctx            *c,
+                 ChronoRankData *data)
+{
+  guint n = data->steps->len;
+  g_autofree gint64 *durs = NULL;
+  gint64 median;
+
+  if (n < 3)
+    return;
+  durs = g_new (gint64, n);
+  for (guint i = 0; i < n; i++)
+    {
+      const ChronoStep *s = &g_array_index (data->steps, ChronoStep, i);
+      durs[i] = s->work_end - s->start;
+    }
+  g_qsort_with_data (durs, n, sizeof (gint64), chrono_compare_int64_at, GSIZE_TO_POINTER (0));
+  median = durs[n / 2];
+  for (guint i = 0; i < n; i++)
+    {
+      const ChronoStep *s = &g_array_index (data->steps, ChronoStep, i);
+      gint64 dur = s->work_end - s->start, explained = 0, lost;
+      g_auto(ChronoClaim) claim = { NULL };
+      ChronoFinding *f;
+
+      if (dur * 100 <= median * (100 + (gint64) c->th->slow_step_percent))
+        continue;
+      /* What other findings claimed in the step explains as much of it. */
+      for (guint di = 0; di < data->devices->len; di++)
+        explained = MAX (explained, chrono_ledger_claimed_in (g_array_index (data->devices, ChronoDeviceWork, di).ledger,
+                                                              s->start, s->work_end));
+      chrono_claim_init (&claim);
+      chrono_claim_add_rank (&claim, data, s->start, s->work_end, CHRONO_LEDGER_ALL_MASK);
+      if (dur - median - explained <= 0 || (lost = measure (c, &claim, dur - median - explained)) == 0)
+        continue;
+      f = add_finding (c, "slow-step", data, s->start, s->work_end, &claim, lost,
+                       _("Compare this step with a typical one: look for a first-step warm-up, a checkpoint, "
+                       "garbage collection, recompilation or an uneven batch."),
+                       _("%s takes %.3f ms, %.0f%% over the median step; other findings explain %.3f ms of it"),
+                       step_name (data, s), ms (dur), 100.0 * (dur - median) / MAX (median, 1), ms (explained));
+      add_evidence (f, "step_ns", dur);
+      add_evidence (f, "median_step_ns", median);
+      add_evidence (f, "explained_ns", explained);
+      add_track (f, data->trace_index, s->track);
+      set_node (f, data->trace_index, s->track, s->index);
+    }
+}
+
+typedef struct {
+  gint64 start;
+  gint64 end;
+  guint  next;
+} Gap;
+
+static gint
+compare_gaps (gconstpointer a,
+              gconstpointer b)
+{
+  const Gap *x = a;
+  const Gap *y = b;
+  gint64 lx = x->end - x->start, ly = y->end - y->start;
+
+  return lx != ly ? (lx > ly ? -1 : 1) : (x->start < y->start ? -1 : x->start > y->start);
+}
+
+/* What the ledger says a gap was mostly spent waiting for. */
+static const char *
+gap_cause (GArray *ledger,
+           gint64  start,
+           gint64  end)
+{
+  gint64 sum[CHRONO_N_LEDGER_STATES] = { 0 };
+  guint best = CHRONO_LEDGER_IDLE_OTHER;
+
+  chrono_ledger_sum (ledger, start, end, sum);
+  for (guint k = CHRONO_LEDGER_IDLE_HOST; k < CHRONO_N_LEDGER_STATES; k++)
+    if (sum[k] > sum[best])
+      best = k;
+  switch (best)
+    {
+    case CHRONO_LEDGER_IDLE_HOST:
+    case CHRONO_LEDGER_IDLE_LAUNCH:
+      return _("host");
+    case CHRONO_LEDGER_IDLE_SYNC:
+      return _("sync");
+    case CHRONO_LEDGER_IDLE_DATA:
+      return _("data loading");
+    case CHRONO_LEDGER_IDLE_PEER:
+      return _("peer");
+    default:
+      return _("other");
+    }
+}
+
+static void
+rule_idle_gaps (Ctx            *c,
+                ChronoRankData *data)
+{
+  for (guint di = 0; di < data->devices->len; di++)
+    {
+      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+      const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
+      GArray *all = d->busy;
+      g_autoptr(GArray) gaps = g_array_new (FALSE, FALSE, sizeof (Gap));
+      g_autofree char *label = device_label (data, d);
+      gint64 total = 0;
+      guint reported = 0;
+
+      for (guint i = 1; i < all->len; i++)
+        {
+          const ChronoInterval *prev = &g_array_index (all, ChronoInterval, i - 1);
+          const ChronoInterval *next = &g_array_index (all, ChronoInterval, i);
+          Gap g = { prev->end, next->start, next->first };
+
+          if (g.end - g.start >= c->th->idle_gap_min_ns)
+            {
+              g_array_append_val (gaps, g);
+              total += g.end - g.start;
+            }
+        }
+      g_array_sort (gaps, compare_gaps);
+      for (guint i = 0; i < gaps->len && reported < MAX_GAPS_PER_DEVICE; i++)
+        {
+          const Gap *g = &g_array_index (gaps, Gap, i);
+          const ChronoWorkItem *next = &items[g->next];
+          const char *cause = gap_cause (d->ledger, g->start, g->end);
+          g_auto(ChronoClaim) claim = { NULL };
+          ChronoFinding *f;
+          gint64 lost;
+
+          chrono_claim_init (&claim);
+          chrono_claim_add (&claim, data, di, g->start, g->end, CHRONO_LEDGER_IDLE_MASK, G_MAXUINT32, G_MAXINT64);
+          /* What is left must still be a gap worth reporting. */
+          if ((lost = measure (c, &claim, G_MAXINT64)) < c->th->idle_gap_min_ns)
+            continue;
+          reported++;
+          f = add_finding (c, "gpu-idle-gap", data, g->start, g->end, &claim, lost,
+                           strcmp (cause, _("host")) == 0
+                           ? _("The host launched the next work late: look at what the host thread did "
+                             "before the launch (Python overhead, a long operator, a lock), and overlap it with "
+                             "device work.")
+                           : strcmp (cause, _("sync")) == 0
+                           ? _("The host waited for the device and then had to launch again: remove the "
+                             "synchronisation (.item(), .cpu(), cudaDeviceSynchronize) or move it out of the step.")
+                           : _("The device waited on something else (an event from another stream, a copy, a "
+                             "collective peer): follow the dependencies of the next work in the graph."),
+                           _("%s idle for %.3f ms (cause: %s), %.3f ms of it explained by no other finding"),
+                           label, ms (g->end - g->start), cause, ms (lost));
+          add_evidence (f, "gap_ns", g->end - g->start);
+          add_evidence (f, "gaps_over_threshold", gaps->len);
+          add_evidence (f, "all_gaps_ns", total);
+          if (next->launch_start != G_MININT64)
+            add_evidence (f, "launch_delay_ns", next->launch_start - g->start);
+          add_track (f, data->trace_index, next->track);
+          if (next->launch_start != G_MININT64)
+            add_track (f, data->trace_index, next->launch_track);
+          set_node (f, data->trace_index, next->track, next->index);
+        }
+    }
+}
+
+static void
+rule_low_utilization (Ctx            *c,
+                      ChronoRankData *data)
+{
+  for (guint di = 0; di < data->devices->len; di++)
+    {
+      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+      g_autofree char *label = device_label (data, d);
+      guint n = MAX (data->steps->len, 1);
+
+      for (guint s = 0; s < n; s++)
+        {
+          const ChronoStep *step = data->steps->len ? &g_array_index (data->steps, ChronoStep, s) : NULL;
+          const ChronoInterval *first = &g_array_index (d->busy, ChronoInterval, 0);
+          const ChronoInterval *last = &g_array_index (d->busy, ChronoInterval, d->busy->len - 1);
+          gint64 start = MAX (step ? step->start : first->start, first->start);
+          gint64 end = MIN (step ? step->work_end : last->end, last->end);
+          gint64 busy, lost;
+          g_auto(ChronoClaim) claim = { NULL };
+          ChronoFinding *f;
+
+          if (end <= start)
+            continue;
+          busy = chrono_intervals_length_in (d->busy, start, end);
+          if (busy * 100 >= (end - start) * (gint64) c->th->low_utilization_percent)
+            continue;
+          chrono_claim_init (&claim);
+          chrono_claim_add (&claim, data, di, start, end, CHRONO_LEDGER_IDLE_MASK, G_MAXUINT32, G_MAXINT64);
+          if ((lost = measure (c, &claim, G_MAXINT64)) == 0)
+            continue;
+          f = add_finding (c, "low-utilization", data, start, end, &claim, lost,
+                           _("Give the device more work per launch (larger batches, fused kernels, CUDA graphs) "
+                           "or find what keeps it waiting in the idle gaps."),
+                           _("%s busy %.0f%% of %s; %.3f ms of its idle time is explained by no other finding"),
+                           label, 100.0 * busy / (end - start), step ? step_name (data, step) : _("the trace"),
+                           ms (lost));
+          add_evidence (f, "busy_ns", busy);
+          add_evidence (f, "window_ns", end - start);
+          add_evidence (f, "utilization_percent", 100.0 * busy / (end - start));
+          for (guint k = 0; k < d->streams->len; k++)
+            add_track (f, data->trace_index, g_array_index (d->streams, ChronoStreamWork, k).track);
+        }
+    }
+}
+
 void
 chrono_analysis_run_rules (ChronoRankData                **ranks,
                            guint                           n_ranks,
@@ -1151,23 +1390,65 @@ chrono_analysis_run_rules (ChronoRankData                **ranks,
 {
   Ctx c = { ranks, n_ranks, thresholds, out };
 
+  /* Causes first, most specific first; then the symptoms, which keep
+   * what no cause explains. */
+  rule_stragglers (&c);
   for (guint r = 0; r < n_ranks; r++)
     {
-      rule_idle_gaps (&c, ranks[r]);
-      rule_low_utilization (&c, ranks[r]);
-      rule_launch_bound (&c, ranks[r]);
-      rule_copies (&c, ranks[r]);
-      rule_device_syncs (&c, ranks[r]);
-      rule_slow_steps (&c, ranks[r]);
       rule_data_loading (&c, ranks[r]);
-      rule_low_occupancy (&c, ranks[r]);
+      rule_device_syncs (&c, ranks[r]);
+      rule_copies (&c, ranks[r]);
+      rule_launch_bound (&c, ranks[r]);
+      rule_host_bound (&c, ranks[r], paths);
       rule_dependency_waits (&c, ranks[r], paths);
-      rule_copies_exposed (&c, ranks[r]);
-      rule_small_copies (&c, ranks[r]);
       rule_collective_outliers (&c, ranks[r]);
+      rule_exposed_comm (&c, ranks[r], breakdowns);
+      rule_small_copies (&c, ranks[r]);
+      rule_copies_exposed (&c, ranks[r]);
       rule_engine_bound (&c, ranks[r]);
     }
-  rule_exposed_comm (&c, breakdowns);
-  rule_stragglers (&c);
-  rule_host_bound (&c, paths);
+  for (guint r = 0; r < n_ranks; r++)
+    {
+      rule_slow_steps (&c, ranks[r]);
+      rule_idle_gaps (&c, ranks[r]);
+      rule_low_utilization (&c, ranks[r]);
+    }
+}
+
+ChronoRankData *
+chrono_analysis_rank_of_node (ChronoRankData **ranks,
+                              guint            n_ranks,
+                              ChronoNodeRef    node)
+{
+  for (guint r = 0; r < n_ranks; r++)
+    if (ranks[r]->trace_index == node.trace && chrono_rank_data_has_track (ranks[r], node.span.track))
+      return ranks[r];
+  return NULL;
+}
+
+gboolean
+chrono_analysis_collective_peer (ChronoRankData **ranks,
+                                 guint            n_ranks,
+                                 guint32          trace,
+                                 ChronoSpanRef    span,
+                                 guint32          peer_trace,
+                                 ChronoSpanRef   *peer)
+{
+  ChronoRankData *mine_rank = chrono_analysis_rank_of_node (ranks, n_ranks, (ChronoNodeRef) { trace, span });
+  GArray *mine;
+
+  if (mine_rank == NULL || peer_trace >= n_ranks || peer_trace == mine_rank->rank_index)
+    return FALSE;
+  mine = mine_rank->collectives;
+  for (guint k = 0; k < mine->len && k < ranks[peer_trace]->collectives->len; k++)
+    {
+      const ChronoWorkItem *it = &g_array_index (mine, ChronoWorkItem, k);
+      if (it->track == span.track && it->index == span.index)
+        {
+          const ChronoWorkItem *p = &g_array_index (ranks[peer_trace]->collectives, ChronoWorkItem, k);
+          *peer = (ChronoSpanRef) { p->track, p->index };
+          return TRUE;
+        }
+    }
+  return FALSE;
 }

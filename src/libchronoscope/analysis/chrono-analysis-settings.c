@@ -23,7 +23,6 @@ static const struct {
   { "slow-step-percent", G_STRUCT_OFFSET (ChronoAnalysisThresholds, slow_step_percent), FIELD_UINT },
   { "data-loading-percent", G_STRUCT_OFFSET (ChronoAnalysisThresholds, data_loading_percent), FIELD_UINT },
   { "exposed-communication-percent", G_STRUCT_OFFSET (ChronoAnalysisThresholds, exposed_comm_percent), FIELD_UINT },
-  { "low-occupancy-percent", G_STRUCT_OFFSET (ChronoAnalysisThresholds, low_occupancy_percent), FIELD_UINT },
   { "host-bound-percent", G_STRUCT_OFFSET (ChronoAnalysisThresholds, host_bound_percent), FIELD_UINT },
   { "engine-bound-percent", G_STRUCT_OFFSET (ChronoAnalysisThresholds, engine_bound_percent), FIELD_UINT },
   { "min-time-lost-us", G_STRUCT_OFFSET (ChronoAnalysisThresholds, min_time_lost_ns), FIELD_INT64 },

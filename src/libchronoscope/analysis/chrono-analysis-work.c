@@ -20,6 +20,23 @@ chrono_analysis_name_is_sync (const char *name)
   return FALSE;
 }
 
+gboolean
+chrono_analysis_name_is_data_loading (const char *name)
+{
+  /* enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__, and
+   * the dataloader spans of Lightning and of custom loops. */
+  return strstr (name, "DataLoader") != NULL || strstr (name, "dataloader") != NULL;
+}
+
+gboolean
+chrono_rank_data_has_track (ChronoRankData *data,
+                            guint32         track)
+{
+  guint32 process = chrono_trace_get_track (data->trace, track)->process;
+
+  return process >= data->first_process && process - data->first_process < data->n_processes;
+}
+
 static gint
 work_class (ChronoTrace       *trace,
             const ChronoTrack *t,
@@ -168,7 +185,7 @@ collect_work (ChronoRankData *data)
       ChronoDeviceWork *d;
       ChronoStreamWork sw = { .track = ti, .stream = chrono_analysis_stream_id (trace, t) };
 
-      if (t->type != CHRONO_TRACK_STREAM)
+      if (t->type != CHRONO_TRACK_STREAM || !chrono_rank_data_has_track (data, ti))
         continue;
       p = chrono_trace_get_process (trace, t->process);
       launch = g_hash_table_lookup (launchers, GUINT_TO_POINTER (ti));
@@ -261,18 +278,42 @@ chrono_rank_data_last_work (ChronoRankData *data,
   return best != G_MININT64;
 }
 
+/* Whether a runtime call asks if device work is done without blocking:
+ * a loop of them is the host waiting for the device. */
+static gboolean
+name_is_poll (const char *name)
+{
+  return strstr (name, "EventQuery") != NULL || strstr (name, "StreamQuery") != NULL;
+}
+
+/* Polls at most this far apart are one wait. */
+#define POLL_GAP_NS (50 * 1000)
+
+/* A run of polls as one wait: from the first poll's start to the last's
+ * end, for the device work that finished while the host polled. */
+static void
+close_poll (ChronoRankData *data,
+            ChronoSyncWait *poll)
+{
+  if (poll->track != G_MAXUINT32 &&
+      chrono_rank_data_last_work (data, poll->start, poll->end, &poll->device, &poll->item))
+    g_array_append_val (data->syncs, *poll);
+  poll->track = G_MAXUINT32;
+}
+
 static void
 collect_host (ChronoRankData *data)
 {
   ChronoTrace *trace = data->trace;
   guint n_strings = chrono_trace_get_n_strings (trace);
-  g_autofree guint8 *is_sync = g_new0 (guint8, n_strings);
+  g_autofree guint8 *is_sync = g_new0 (guint8, n_strings);   /* 0 unknown, 1 no, 2 sync, 3 poll */
 
   for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
     {
       const ChronoTrack *t = chrono_trace_get_track (trace, ti);
+      ChronoSyncWait poll = { .track = G_MAXUINT32 };
 
-      if (t->type != CHRONO_TRACK_THREAD)
+      if (t->type != CHRONO_TRACK_THREAD || !chrono_rank_data_has_track (data, ti))
         continue;
       for (guint32 i = 0; i < t->n_spans; i++)
         {
@@ -292,14 +333,28 @@ collect_host (ChronoRankData *data)
               ChronoSyncWait w = { ti, i, start, end, -1, 0 };
 
               if (is_sync[name] == 0)
-                is_sync[name] = chrono_analysis_name_is_sync (chrono_trace_get_string (trace, name)) ? 2 : 1;
+                {
+                  const char *text = chrono_trace_get_string (trace, name);
+                  is_sync[name] = chrono_analysis_name_is_sync (text) ? 2 : name_is_poll (text) ? 3 : 1;
+                }
               if (is_sync[name] == 2)
                 {
                   chrono_rank_data_last_work (data, start, end, &w.device, &w.item);
                   g_array_append_val (data->syncs, w);
                 }
+              else if (is_sync[name] == 3)
+                {
+                  if (poll.track != G_MAXUINT32 && start - poll.end > POLL_GAP_NS)
+                    close_poll (data, &poll);
+                  if (poll.track == G_MAXUINT32)
+                    poll = w;
+                  poll.track = ti;
+                  poll.index = i;
+                  poll.end = MAX (poll.end, end);
+                }
             }
         }
+      close_poll (data, &poll);
     }
   g_array_sort_with_data (data->syncs, chrono_compare_int64_at,
                           GSIZE_TO_POINTER (G_STRUCT_OFFSET (ChronoSyncWait, start)));
@@ -422,7 +477,7 @@ collect_event_waits (ChronoRankData *data)
     {
       const ChronoTrack *t = chrono_trace_get_track (trace, ti);
 
-      if (t->type != CHRONO_TRACK_STREAM)
+      if (t->type != CHRONO_TRACK_STREAM || !chrono_rank_data_has_track (data, ti))
         continue;
       for (guint32 i = 0; i < t->n_spans; i++)
         {
@@ -450,7 +505,7 @@ collect_event_waits (ChronoRankData *data)
     {
       const ChronoTrack *t = chrono_trace_get_track (trace, ti);
 
-      if (t->type != CHRONO_TRACK_THREAD || t->correlation.data == NULL)
+      if (t->type != CHRONO_TRACK_THREAD || t->correlation.data == NULL || !chrono_rank_data_has_track (data, ti))
         continue;
       for (guint32 i = 0; i < t->n_spans; i++)
         {
@@ -537,7 +592,8 @@ collect_flow_deps (ChronoRankData *data)
       const ChronoFlow *flow = chrono_trace_get_flow (data->trace, f);
       ChronoWorkDep dep = { .type = CHRONO_EDGE_FLOW };
 
-      if (flow->type == CHRONO_FLOW_LAUNCH || flow->from.track == flow->to.track)
+      if (flow->type == CHRONO_FLOW_LAUNCH || flow->from.track == flow->to.track ||
+          !chrono_rank_data_has_track (data, flow->from.track) || !chrono_rank_data_has_track (data, flow->to.track))
         continue;
       if (chrono_rank_data_find_item (data, flow->from, &dep.from_device, &dep.from_item) &&
           chrono_rank_data_find_item (data, flow->to, &dep.to_device, &dep.to_item))
@@ -548,12 +604,20 @@ collect_flow_deps (ChronoRankData *data)
 ChronoRankData *
 chrono_rank_data_new (ChronoTrace                 *trace,
                       guint32                      trace_index,
+                      guint                        rank_index,
+                      const ChronoTracePart       *part,
                       const ChronoAnalysisOptions *options)
 {
   ChronoRankData *data = g_new0 (ChronoRankData, 1);
 
   data->trace = g_object_ref (trace);
   data->trace_index = trace_index;
+  data->rank_index = rank_index;
+  data->rank = part->rank;
+  data->first_process = part->first_process;
+  data->n_processes = part->n_processes;
+  data->truncated = part->truncated;
+  data->path = part->path ? part->path : chrono_trace_get_path (trace);
   data->range_start = G_MININT64;
   data->range_end = G_MAXINT64;
   if (options->range_end_ns > options->range_start_ns)
@@ -585,6 +649,7 @@ chrono_rank_data_free (ChronoRankData *data)
       g_array_unref (d->streams);
       g_array_unref (d->items);
       g_array_unref (d->busy);
+      g_clear_pointer (&d->ledger, g_array_unref);
     }
   g_array_unref (data->devices);
   g_array_unref (data->syncs);

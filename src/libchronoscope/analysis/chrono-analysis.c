@@ -8,11 +8,15 @@ struct _ChronoAnalysis
 {
   GObject    parent_instance;
 
+  GPtrArray *traces;      /* ChronoTrace * */
   GPtrArray *ranks;       /* ChronoRankData * */
+  GArray    *rank_info;   /* ChronoRankInfo */
   ChronoAnalysisOptions options;
   GArray    *breakdowns;  /* ChronoBreakdown */
+  GArray    *ledger;      /* ChronoLedgerRow */
   GArray    *paths;       /* ChronoCriticalPath */
   GArray    *findings;    /* ChronoFinding */
+  GArray    *limitations; /* ChronoLimitation */
 };
 
 G_DEFINE_FINAL_TYPE (ChronoAnalysis, chrono_analysis, G_TYPE_OBJECT)
@@ -32,7 +36,6 @@ chrono_analysis_thresholds_init (ChronoAnalysisThresholds *thresholds)
     .slow_step_percent = 20,
     .data_loading_percent = 10,
     .exposed_comm_percent = 30,
-    .low_occupancy_percent = 25,
     .host_bound_percent = 50,
     .engine_bound_percent = 50,
     .min_time_lost_ns = 10 * 1000,
@@ -96,10 +99,20 @@ chrono_analysis_finalize (GObject *object)
     chrono_critical_path_clear (&g_array_index (self->paths, ChronoCriticalPath, i));
   for (guint i = 0; i < self->findings->len; i++)
     chrono_finding_clear (&g_array_index (self->findings, ChronoFinding, i));
+  for (guint i = 0; i < self->ledger->len; i++)
+    g_free (g_array_index (self->ledger, ChronoLedgerRow, i).name);
+  for (guint i = 0; i < self->rank_info->len; i++)
+    g_free (g_array_index (self->rank_info, ChronoRankInfo, i).label);
+  for (guint i = 0; i < self->limitations->len; i++)
+    g_free (g_array_index (self->limitations, ChronoLimitation, i).message);
   g_array_unref (self->paths);
   g_array_unref (self->findings);
   g_array_unref (self->breakdowns);
+  g_array_unref (self->ledger);
+  g_array_unref (self->rank_info);
+  g_array_unref (self->limitations);
   g_ptr_array_unref (self->ranks);
+  g_ptr_array_unref (self->traces);
 
   G_OBJECT_CLASS (chrono_analysis_parent_class)->finalize (object);
 }
@@ -113,7 +126,11 @@ chrono_analysis_class_init (ChronoAnalysisClass *klass)
 static void
 chrono_analysis_init (ChronoAnalysis *self)
 {
+  self->traces = g_ptr_array_new_with_free_func (g_object_unref);
   self->ranks = g_ptr_array_new_with_free_func ((GDestroyNotify) chrono_rank_data_free);
+  self->rank_info = g_array_new (FALSE, FALSE, sizeof (ChronoRankInfo));
+  self->ledger = g_array_new (FALSE, FALSE, sizeof (ChronoLedgerRow));
+  self->limitations = g_array_new (FALSE, FALSE, sizeof (ChronoLimitation));
   self->breakdowns = g_array_new (FALSE, FALSE, sizeof (ChronoBreakdown));
   self->paths = g_array_new (FALSE, FALSE, sizeof (ChronoCriticalPath));
   self->findings = g_array_new (FALSE, FALSE, sizeof (ChronoFinding));
@@ -131,6 +148,70 @@ compare_findings (gconstpointer a,
   return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
 }
 
+/* The ranks of TRACE: one for each file it was read from. */
+static void
+add_ranks (ChronoAnalysis *self,
+           ChronoTrace    *trace,
+           guint32         trace_index)
+{
+  guint n_parts = chrono_trace_get_n_parts (trace);
+
+  for (guint p = 0; p < n_parts; p++)
+    {
+      const ChronoTracePart *part = chrono_trace_get_part (trace, p);
+      guint index = self->ranks->len;
+      g_autofree char *base = g_path_get_basename (part->path ? part->path : chrono_trace_get_path (trace));
+      ChronoRankInfo info = {
+        .trace = trace_index,
+        .rank = part->rank,
+        .label = part->rank >= 0 ? g_strdup_printf ("rank %d", part->rank)
+                 : n_parts > 1 ? g_steal_pointer (&base)
+                 : g_strdup_printf ("trace %u", trace_index),
+      };
+
+      g_ptr_array_add (self->ranks, chrono_rank_data_new (trace, trace_index, index, part, &self->options));
+      g_array_append_val (self->rank_info, info);
+    }
+}
+
+/* Each device's ledger over its window, then over each step of its rank. */
+static void
+add_ledger_rows (ChronoAnalysis *self,
+                 ChronoRankData *data)
+{
+  for (guint di = 0; di < data->devices->len; di++)
+    {
+      ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+      const ChronoBreakdown *b;
+      ChronoLedgerRow row = { .rank = data->rank_index, .breakdown = d->breakdown, .step = -1 };
+
+      if (d->ledger == NULL || d->ledger->len == 0)
+        continue;
+      b = &g_array_index (self->breakdowns, ChronoBreakdown, d->breakdown);
+      row.start_ns = b->start_ns;
+      row.end_ns = b->end_ns;
+      chrono_ledger_sum (d->ledger, row.start_ns, row.end_ns, row.state_ns);
+      row.recoverable_ns = chrono_ledger_claimed_in (d->ledger, row.start_ns, row.end_ns);
+      g_array_append_val (self->ledger, row);
+      for (guint k = 0; k < data->steps->len; k++)
+        {
+          const ChronoStep *step = &g_array_index (data->steps, ChronoStep, k);
+          const ChronoTrack *t = chrono_trace_get_track (data->trace, step->track);
+          ChronoLedgerRow sr = {
+            .rank = data->rank_index, .breakdown = d->breakdown, .step = k,
+            .start_ns = MAX (step->start, b->start_ns), .end_ns = MIN (step->work_end, b->end_ns),
+          };
+
+          if (sr.end_ns <= sr.start_ns)
+            continue;
+          sr.name = g_strdup (chrono_trace_get_string (data->trace, chrono_track_get_name (t, step->index)));
+          chrono_ledger_sum (d->ledger, sr.start_ns, sr.end_ns, sr.state_ns);
+          sr.recoverable_ns = chrono_ledger_claimed_in (d->ledger, sr.start_ns, sr.end_ns);
+          g_array_append_val (self->ledger, sr);
+        }
+    }
+}
+
 ChronoAnalysis *
 chrono_analysis_run (ChronoTrace * const          *traces,
                      guint                         n_traces,
@@ -139,6 +220,9 @@ chrono_analysis_run (ChronoTrace * const          *traces,
                      GError                      **error)
 {
   g_autoptr(ChronoAnalysis) self = g_object_new (CHRONO_TYPE_ANALYSIS, NULL);
+  g_autoptr(GPtrArray) peer_waits = NULL;
+  ChronoRankData **ranks;
+  guint n_ranks;
 
   g_return_val_if_fail (n_traces == 0 || traces != NULL, NULL);
 
@@ -149,20 +233,34 @@ chrono_analysis_run (ChronoTrace * const          *traces,
 
   for (guint i = 0; i < n_traces; i++)
     {
-      ChronoRankData *data;
-
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;
-      data = chrono_rank_data_new (traces[i], i, &self->options);
-      g_ptr_array_add (self->ranks, data);
-      chrono_analysis_compute_breakdowns (data, &self->options.thresholds, self->breakdowns);
-      chrono_analysis_compute_paths (data, &self->options.thresholds, self->paths);
+      g_ptr_array_add (self->traces, g_object_ref (traces[i]));
+      add_ranks (self, traces[i], i);
+    }
+  ranks = (ChronoRankData **) self->ranks->pdata;
+  n_ranks = self->ranks->len;
+
+  peer_waits = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  chrono_analysis_match_collectives (ranks, n_ranks, peer_waits);
+  for (guint r = 0; r < n_ranks; r++)
+    {
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return NULL;
+      chrono_rank_data_build_ledgers (ranks[r], r < peer_waits->len ? peer_waits->pdata[r] : NULL,
+                                      &self->options.thresholds);
+      chrono_analysis_compute_breakdowns (ranks[r], &self->options.thresholds, self->breakdowns);
+      chrono_analysis_compute_paths (ranks[r], &self->options.thresholds, self->paths);
     }
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
-  chrono_analysis_run_rules ((ChronoRankData **) self->ranks->pdata, self->ranks->len,
-                             self->breakdowns, self->paths, &self->options.thresholds, self->findings);
+  /* What the traces lack decides what the rules may claim. */
+  chrono_analysis_find_limitations (ranks, n_ranks, self->limitations);
+  chrono_analysis_run_rules (ranks, n_ranks, self->breakdowns, self->paths, &self->options.thresholds,
+                             self->findings);
   g_array_sort (self->findings, compare_findings);
+  for (guint r = 0; r < n_ranks; r++)
+    add_ledger_rows (self, ranks[r]);
   return g_steal_pointer (&self);
 }
 
@@ -170,7 +268,7 @@ guint
 chrono_analysis_get_n_traces (ChronoAnalysis *self)
 {
   g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), 0);
-  return self->ranks->len;
+  return self->traces->len;
 }
 
 ChronoTrace *
@@ -178,8 +276,56 @@ chrono_analysis_get_trace (ChronoAnalysis *self,
                            guint           index)
 {
   g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), NULL);
-  g_return_val_if_fail (index < self->ranks->len, NULL);
-  return ((ChronoRankData *) g_ptr_array_index (self->ranks, index))->trace;
+  g_return_val_if_fail (index < self->traces->len, NULL);
+  return g_ptr_array_index (self->traces, index);
+}
+
+guint
+chrono_analysis_get_n_ranks (ChronoAnalysis *self)
+{
+  g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), 0);
+  return self->rank_info->len;
+}
+
+const ChronoRankInfo *
+chrono_analysis_get_rank (ChronoAnalysis *self,
+                          guint           index)
+{
+  g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), NULL);
+  g_return_val_if_fail (index < self->rank_info->len, NULL);
+  return &g_array_index (self->rank_info, ChronoRankInfo, index);
+}
+
+guint
+chrono_analysis_get_n_ledger_rows (ChronoAnalysis *self)
+{
+  g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), 0);
+  return self->ledger->len;
+}
+
+const ChronoLedgerRow *
+chrono_analysis_get_ledger_row (ChronoAnalysis *self,
+                                guint           index)
+{
+  g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), NULL);
+  g_return_val_if_fail (index < self->ledger->len, NULL);
+  return &g_array_index (self->ledger, ChronoLedgerRow, index);
+}
+
+guint
+chrono_analysis_get_n_limitations (ChronoAnalysis *self)
+{
+  g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), 0);
+  return self->limitations->len;
+}
+
+const ChronoLimitation *
+chrono_analysis_get_limitation (ChronoAnalysis *self,
+                                guint           index)
+{
+  g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), NULL);
+  g_return_val_if_fail (index < self->limitations->len, NULL);
+  return &g_array_index (self->limitations, ChronoLimitation, index);
 }
 
 guint

@@ -24,8 +24,7 @@ typedef struct {
   guint   slow_step_percent;          /* slow-step-percent: over the median step */
   guint   data_loading_percent;       /* data-loading-percent of a step */
   guint   exposed_comm_percent;       /* exposed-communication-percent of communication */
-  guint   low_occupancy_percent;      /* low-occupancy-percent */
-  guint   host_bound_percent;         /* host-bound-percent of a step's critical path */
+  guint   host_bound_percent;         /* host-bound-percent of a step the device waits for the host */
   guint   engine_bound_percent;       /* engine-bound-percent over the busiest Tensor engine */
   gint64  min_time_lost_ns;           /* min-time-lost-us: findings costing less are dropped */
 } ChronoAnalysisThresholds;
@@ -56,11 +55,60 @@ typedef struct {
 
 #define CHRONO_NO_TRACK G_MAXUINT32
 
+/* The time ledger: each nanosecond of a device's window is in exactly one
+ * state. Work comes first (computation over communication over copies,
+ * so communication is what no computation hides); idle time is split by
+ * what the device waited for. docs/analysis.md defines each state. */
+typedef enum {
+  CHRONO_LEDGER_COMPUTE,
+  CHRONO_LEDGER_COMMUNICATION,   /* collectives with no computation beside them */
+  CHRONO_LEDGER_COPY,            /* copies, sets and DMA with neither */
+  CHRONO_LEDGER_IDLE_HOST,       /* the host had not launched the next work yet */
+  CHRONO_LEDGER_IDLE_LAUNCH,     /* from the launch to the start of work, or between queued work */
+  CHRONO_LEDGER_IDLE_SYNC,       /* the queue ran dry while the host sat in a synchronising call */
+  CHRONO_LEDGER_IDLE_PEER,       /* inside a collective, until the last rank arrived */
+  CHRONO_LEDGER_IDLE_DATA,       /* the host was loading data */
+  CHRONO_LEDGER_IDLE_OTHER,
+  CHRONO_N_LEDGER_STATES
+} ChronoLedgerState;
+
+const char *chrono_ledger_state_to_string (ChronoLedgerState state);
+
+/* One device's ledger over a window: the whole analysed window, or one
+ * step. STATE_NS sums to END_NS - START_NS. */
+typedef struct {
+  guint    rank;               /* index into the analysis's ranks */
+  guint    breakdown;          /* the device's row in the breakdowns */
+  gint     step;               /* index into the rank's steps, -1 for the whole window */
+  char    *name;               /* "ProfilerStep#12", or NULL for the whole window */
+  gint64   start_ns;
+  gint64   end_ns;
+  gint64   state_ns[CHRONO_N_LEDGER_STATES];
+  gint64   recoverable_ns;     /* what the findings claim of it */
+} ChronoLedgerRow;
+
+/* A rank: one trace, or one of the files of a merged trace. */
+typedef struct {
+  guint32  trace;              /* index into the analysis's traces */
+  gint     rank;               /* as the file says, -1 when it says nothing */
+  char    *label;              /* "rank 3", or the file's name */
+} ChronoRankInfo;
+
+/* Something the analysis could not see or compute, said instead of
+ * guessed: "truncated", "no-device-activity", "missing-device-activity",
+ * "no-shapes", "clock-skew", ... */
+typedef struct {
+  const char *id;
+  guint       rank;            /* G_MAXUINT when it concerns the whole analysis */
+  char       *message;
+} ChronoLimitation;
+
 /* Time breakdown of one stream, or of a whole device (track ==
  * CHRONO_NO_TRACK), over the analysed window, following Holistic Trace
  * Analysis (docs/analysis.md says where it differs). */
 typedef struct {
   ChronoTrackRef where;
+  guint    rank;               /* index into the analysis's ranks */
   gint     device;             /* device index, -1 when unknown */
   gint64   stream;             /* stream id, -1 for a whole device */
   gint64   start_ns;           /* the window: first to last device activity */
@@ -105,6 +153,7 @@ typedef struct {
 typedef struct {
   char    *name;               /* "ProfilerStep#12", or "trace" */
   guint32  trace;
+  guint    rank;               /* index into the analysis's ranks */
   guint32  track;              /* the step's host thread, or CHRONO_NO_TRACK */
   gint64   start_ns;
   gint64   end_ns;
@@ -128,10 +177,18 @@ typedef struct {
   gdouble value;
 } ChronoEvidence;
 
-/* One bottleneck. Severity follows the time it costs, relative to the
- * analysed window. */
+/* The device time a finding claims from one device's ledger. */
+typedef struct {
+  guint   breakdown;           /* the device's row in the breakdowns */
+  gint64  ns;
+} ChronoClaimShare;
+
+/* One bottleneck. Its time lost is device time the ledger attributes to
+ * its cause, claimed once: no two findings claim the same time of a
+ * device. Severity follows that time relative to the analysed window. */
 typedef struct {
   const char     *rule;        /* stable id, see chrono_analysis_get_rules */
+  guint           rank;        /* index into the analysis's ranks */
   ChronoSeverity  severity;
   char           *title;       /* one line, with the numbers */
   gint64          start_ns;
@@ -144,6 +201,8 @@ typedef struct {
   char           *recommendation;
   gboolean        has_node;    /* the span that best shows it */
   ChronoNodeRef   node;
+  guint           n_shares;
+  ChronoClaimShare *shares;
 } ChronoFinding;
 
 typedef struct {
@@ -210,6 +269,20 @@ guint                     chrono_analysis_get_n_traces     (ChronoAnalysis *self
 ChronoTrace              *chrono_analysis_get_trace        (ChronoAnalysis *self,
                                                             guint           index);
 
+/* The ranks: one for each trace, or for each file of a merged trace. */
+guint                     chrono_analysis_get_n_ranks      (ChronoAnalysis *self);
+const ChronoRankInfo     *chrono_analysis_get_rank         (ChronoAnalysis *self,
+                                                            guint           index);
+
+/* Each device's ledger over the window, followed by its ledger per step. */
+guint                     chrono_analysis_get_n_ledger_rows (ChronoAnalysis *self);
+const ChronoLedgerRow    *chrono_analysis_get_ledger_row   (ChronoAnalysis *self,
+                                                            guint           index);
+
+guint                     chrono_analysis_get_n_limitations (ChronoAnalysis *self);
+const ChronoLimitation   *chrono_analysis_get_limitation   (ChronoAnalysis *self,
+                                                            guint           index);
+
 /* Device rows first (track == CHRONO_NO_TRACK), each followed by its streams. */
 guint                     chrono_analysis_get_n_breakdowns (ChronoAnalysis *self);
 const ChronoBreakdown    *chrono_analysis_get_breakdown    (ChronoAnalysis *self,
@@ -232,7 +305,7 @@ ChronoSubgraph           *chrono_analysis_dup_neighbourhood (ChronoAnalysis *sel
                                                              guint           max_hops,
                                                              guint           max_nodes);
 
-/* The report as JSON ("chronoscope.analysis/1", docs/analysis-schema.md)
+/* The report as JSON ("chronoscope.analysis/2", docs/analysis-schema.md)
  * or Markdown. */
 char                     *chrono_analysis_to_json          (ChronoAnalysis *self);
 char                     *chrono_analysis_to_markdown      (ChronoAnalysis *self);

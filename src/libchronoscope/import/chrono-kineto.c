@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "chrono-communication.h"
 #include "chrono-kineto.h"
 
 typedef struct {
@@ -69,21 +70,6 @@ kind_of_category (const char *cat,
   return CHRONO_KIND_OTHER;
 }
 
-/* Collectives by name: NCCL/RCCL kernels, c10d and gloo ops, the
- * record_param_comms op, and the nccl:* annotations of older traces. */
-static gboolean
-name_is_collective (const char *name,
-                    gsize       len)
-{
-  return has_prefix (name, len, "nccl") ||
-         has_prefix (name, len, "rccl") ||
-         has_prefix (name, len, "c10d::") ||
-         has_prefix (name, len, "gloo:") ||
-         has_prefix (name, len, "record_param_comms") ||
-         contains (name, len, "ncclKernel") ||
-         contains (name, len, "ncclDevKernel");
-}
-
 gboolean
 chrono_kineto_kind_is_device (ChronoKind kind)
 {
@@ -131,7 +117,7 @@ chrono_kineto_classify (const char *cat,
     case CHRONO_KIND_ANNOTATION:
     case CHRONO_KIND_KERNEL:
     case CHRONO_KIND_GPU_ANNOTATION:
-      if (name_is_collective (name, name_len))
+      if (chrono_communication_family (name, name_len) != NULL)
         return CHRONO_KIND_COLLECTIVE;
       break;
     default:

@@ -141,6 +141,7 @@ load (ChronoSource       *source,
       chrono_trace_add_warning (trace, "%s", source_error->message);
     }
   chrono_string_table_compact (trace->strings);
+  chrono_trace_set_single_part (trace);
 #ifdef __GLIBC__
   /* Loading freed as much as it kept (growth, sorting, the scan's
    * tables): give it back rather than hold it for the life of the app. */

@@ -14,6 +14,7 @@
  */
 #include <string.h>
 
+#include "chrono-communication.h"
 #include "chrono-neuron.h"
 #include "chrono-neuron-system-importer.h"
 
@@ -160,7 +161,7 @@ kind_of (const Event *ev,
     return CHRONO_KIND_OTHER;
   if (hardware && chrono_neuron_str_is (n, "nc_exec_running", 15))
     return CHRONO_KIND_KERNEL;
-  if (n->len >= 3 && memcmp (n->start, "cc_", 3) == 0)
+  if (chrono_communication_family ((const char *) n->start, n->len) != NULL)
     return CHRONO_KIND_COLLECTIVE;
   if (n->len >= 13 && memcmp (n->start, "dmem_buf_copy", 13) == 0)
     return CHRONO_KIND_MEMCPY;

@@ -82,6 +82,29 @@ merge_stats (ChronoTrace *into,
     chrono_trace_add_warning (into, "%s: %s", file, (const char *) g_ptr_array_index (b->warnings, i));
 }
 
+/* IN's parts, after those before: on the shared clock, with the
+ * processes and tracks they now have. */
+static void
+append_parts (ChronoTrace *self,
+              ChronoTrace *in,
+              gint64       shift,
+              guint        first_process,
+              guint        first_track)
+{
+  for (guint i = 0; i < in->parts->len; i++)
+    {
+      ChronoTracePart part = g_array_index (in->parts, ChronoTracePart, i);
+
+      part.path = g_strdup (part.path);
+      part.shift_ns += shift;
+      part.start_ns += shift;
+      part.end_ns += shift;
+      part.first_process += first_process;
+      part.first_track += first_track;
+      g_array_append_val (self->parts, part);
+    }
+}
+
 /* What IN's args offsets point into: its file, or the JSON its importer
  * wrote when the format has none of its own. */
 static ChronoSource *
@@ -124,6 +147,9 @@ chrono_trace_merge (ChronoTrace * const *traces,
       GHashTableIter iter;
       gpointer key, value;
 
+      /* A trace built by hand rather than loaded is one part too. */
+      if (in->parts->len == 0)
+        chrono_trace_set_single_part (in);
       if (t == 0)
         self->args_json = g_steal_pointer (&in->args_json);
       else
@@ -192,6 +218,7 @@ chrono_trace_merge (ChronoTrace * const *traces,
           }
 
       merge_stats (self, in);
+      append_parts (self, in, shift, first_process, first_track);
       if (in->start_ns <= in->end_ns)
         {
           self->start_ns = MIN (self->start_ns, in->start_ns + shift);

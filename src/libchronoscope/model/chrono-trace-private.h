@@ -44,6 +44,7 @@ struct _ChronoTrace
   gint64             base_time_ns;
   gint               rank;
   gint               world_size;
+  GArray            *parts;        /* ChronoTracePart, by first_process */
   ChronoLoadStats    stats;
 };
 
@@ -52,6 +53,8 @@ ChronoTrace *chrono_trace_new        (const char   *path,
 /* Frees the columns; chrono_track_free the track too. */
 void         chrono_track_clear      (ChronoTrack  *track);
 void         chrono_track_free       (ChronoTrack  *track);
+/* Records the trace, now loaded, as the one part it is made of. */
+void         chrono_trace_set_single_part (ChronoTrace *self);
 void         chrono_trace_add_warning (ChronoTrace *self,
                                        const char  *format,
                                        ...) G_GNUC_PRINTF (2, 3);
@@ -59,8 +62,9 @@ void         chrono_trace_add_warning (ChronoTrace *self,
 /* One trace made of several, each moved onto a shared clock by adding
  * SHIFTS[i] nanoseconds (SHIFTS may be NULL): processes and tracks are
  * renumbered after those of the traces before, strings interned again,
- * args offsets tagged with their file. The inputs are left without
- * tracks and should be dropped. At most CHRONO_MAX_SOURCES + 1 traces. */
+ * args offsets tagged with their file; the parts of each follow those of
+ * the traces before. The inputs are left without tracks and should be
+ * dropped. At most CHRONO_MAX_SOURCES + 1 traces. */
 ChronoTrace *chrono_trace_merge      (ChronoTrace * const *traces,
                                       const gint64        *shifts,
                                       guint                n_traces,

@@ -38,6 +38,14 @@ chrono_track_free (ChronoTrack *track)
 }
 
 static void
+clear_part (gpointer data)
+{
+  ChronoTracePart *part = data;
+
+  g_free ((char *) part->path);
+}
+
+static void
 chrono_trace_finalize (GObject *object)
 {
   ChronoTrace *self = CHRONO_TRACE (object);
@@ -51,6 +59,7 @@ chrono_trace_finalize (GObject *object)
   g_clear_pointer (&self->tracks, g_ptr_array_unref);
   g_clear_pointer (&self->flows, g_array_unref);
   g_clear_pointer (&self->metadata, g_hash_table_unref);
+  g_clear_pointer (&self->parts, g_array_unref);
   g_clear_pointer (&self->stats.phases, g_hash_table_unref);
   g_clear_pointer (&self->stats.engines, g_hash_table_unref);
   g_clear_pointer (&self->stats.warnings, g_ptr_array_unref);
@@ -72,6 +81,8 @@ chrono_trace_init (ChronoTrace *self)
   self->tracks = g_ptr_array_new_with_free_func ((GDestroyNotify) chrono_track_free);
   self->flows = g_array_new (FALSE, FALSE, sizeof (ChronoFlow));
   self->metadata = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->parts = g_array_new (FALSE, TRUE, sizeof (ChronoTracePart));
+  g_array_set_clear_func (self->parts, clear_part);
   self->stats.phases = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->stats.engines = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->stats.warnings = g_ptr_array_new_with_free_func (g_free);
@@ -89,6 +100,26 @@ chrono_trace_new (const char   *path,
   self->path = g_strdup (path);
   self->source = source ? chrono_source_ref (source) : NULL;
   return self;
+}
+
+void
+chrono_trace_set_single_part (ChronoTrace *self)
+{
+  ChronoTracePart part = {
+    .path = g_strdup (self->path),
+    .format = self->format,
+    .rank = self->rank,
+    .world_size = self->world_size,
+    .base_time_ns = self->base_time_ns,
+    .start_ns = self->start_ns,
+    .end_ns = self->end_ns,
+    .truncated = self->stats.truncated,
+    .n_processes = self->processes->len,
+    .n_tracks = self->tracks->len,
+  };
+
+  g_array_set_size (self->parts, 0);
+  g_array_append_val (self->parts, part);
 }
 
 void
@@ -241,6 +272,46 @@ chrono_trace_get_stats (ChronoTrace *self)
 {
   g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
   return &self->stats;
+}
+
+guint
+chrono_trace_get_n_parts (ChronoTrace *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), 0);
+  return self->parts->len;
+}
+
+const ChronoTracePart *
+chrono_trace_get_part (ChronoTrace *self,
+                       guint        index)
+{
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
+  g_return_val_if_fail (index < self->parts->len, NULL);
+  return &g_array_index (self->parts, ChronoTracePart, index);
+}
+
+gint
+chrono_trace_get_part_of_process (ChronoTrace *self,
+                                  guint        process)
+{
+  guint lo = 0, hi;
+
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), -1);
+
+  if (process >= self->processes->len)
+    return -1;
+  /* Parts hold consecutive processes: the last that starts at or before. */
+  hi = self->parts->len;
+  while (hi - lo > 1)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (g_array_index (self->parts, ChronoTracePart, mid).first_process <= process)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return self->parts->len > 0 ? (gint) lo : -1;
 }
 
 gsize

@@ -159,6 +159,27 @@ typedef struct {
   GPtrArray *warnings;       /* char* */
 } ChronoLoadStats;
 
+/* One file of a trace: a trace loaded from one file has one part, a merged
+ * trace one per file, in the order they were merged. The file's processes
+ * are [first_process, first_process + n_processes) of the trace and its
+ * tracks [first_track, first_track + n_tracks); every process and track
+ * belongs to exactly one part. */
+typedef struct {
+  const char *path;          /* the file it was read from */
+  const char *format;        /* "kineto", "neuron-device", ... */
+  gint     rank;             /* as the file declares it ("distributedInfo"), -1 when it does not */
+  gint     world_size;       /* likewise, -1 when it does not */
+  gint64   shift_ns;         /* added to the file's times to put them on the trace's clock */
+  gint64   base_time_ns;     /* the file's own base time (baseTimeNanoseconds), 0 when none */
+  gint64   start_ns;         /* the file's first and last times, on the trace's clock */
+  gint64   end_ns;
+  gboolean truncated;        /* the file was cut short */
+  guint    first_process;
+  guint    n_processes;
+  guint    first_track;
+  guint    n_tracks;
+} ChronoTracePart;
+
 #define CHRONO_TYPE_TRACE (chrono_trace_get_type ())
 G_DECLARE_FINAL_TYPE (ChronoTrace, chrono_trace, CHRONO, TRACE, GObject)
 
@@ -184,6 +205,13 @@ gint64               chrono_trace_get_base_time_ns  (ChronoTrace *self);
 gint                 chrono_trace_get_rank          (ChronoTrace *self);
 gint                 chrono_trace_get_world_size    (ChronoTrace *self);
 const ChronoLoadStats *chrono_trace_get_stats       (ChronoTrace *self);
+/* The files the trace was read from: 1 unless it was merged. */
+guint                chrono_trace_get_n_parts       (ChronoTrace *self);
+const ChronoTracePart *chrono_trace_get_part        (ChronoTrace *self,
+                                                     guint        index);
+/* The part that PROCESS came from; -1 when there is no such process. */
+gint                 chrono_trace_get_part_of_process (ChronoTrace *self,
+                                                       guint        process);
 gsize                chrono_trace_get_model_bytes   (ChronoTrace *self);
 /* Track indices in the order people read them: by process, host threads
  * before streams, the busiest first. Free with g_free. */

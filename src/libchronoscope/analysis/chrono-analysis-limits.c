@@ -1,0 +1,188 @@
+/* chrono-analysis-limits.c: what the traces lack for the analysis
+ *
+ * A number is only as good as what the trace recorded. These checks say,
+ * instead of guessing, when the trace is cut, when the host launched work
+ * the trace holds no device activity for, when there are no shapes for
+ * the efficiency figures, or when the ranks' clocks disagree.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "chrono-analysis-private.h"
+
+/* Host ops looked at for recorded shapes: record_shapes=True writes them on
+ * every op, so the first ones tell. */
+#define SHAPE_SAMPLE 4096
+
+static void
+add (GArray     *out,
+     const char *id,
+     guint       rank,
+     char       *message)
+{
+  g_array_append_val (out, ((ChronoLimitation) { id, rank, message }));
+}
+
+static char *
+who (ChronoRankData *data)
+{
+  g_autofree char *base = g_path_get_basename (data->path);
+
+  return data->rank >= 0 ? g_strdup_printf (_("rank %d"), data->rank) : g_steal_pointer (&base);
+}
+
+static gboolean
+is_launch (const char *name)
+{
+  return strstr (name, "Launch") != NULL || strstr (name, "launch") != NULL;
+}
+
+static gboolean
+is_graph_launch (const char *name)
+{
+  return strstr (name, "GraphLaunch") != NULL;
+}
+
+typedef struct {
+  guint64 launches;        /* runtime calls that launch device work */
+  guint64 linked;          /* of them, those with work in the trace */
+  guint64 graph_launches;
+  guint64 host_ops;
+  gboolean shapes;
+} HostCounts;
+
+static void
+count_host (ChronoRankData *data,
+            HostCounts     *c)
+{
+  ChronoTrace *trace = data->trace;
+  guint n_strings = chrono_trace_get_n_strings (trace);
+  g_autofree guint8 *kind_of = g_new0 (guint8, n_strings);   /* 1 other, 2 launch, 3 graph launch */
+  g_autoptr(GHashTable) linked = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  guint sampled = 0;
+
+  for (guint f = 0; f < chrono_trace_get_n_flows (trace); f++)
+    {
+      const ChronoFlow *flow = chrono_trace_get_flow (trace, f);
+      if (flow->type == CHRONO_FLOW_LAUNCH)
+        {
+          gint64 key = (gint64) chrono_span_key (flow->from.track, flow->from.index);
+          if (!g_hash_table_contains (linked, &key))
+            g_hash_table_add (linked, g_memdup2 (&key, sizeof key));
+        }
+    }
+  for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
+    {
+      const ChronoTrack *t = chrono_trace_get_track (trace, ti);
+
+      if (t->type != CHRONO_TRACK_THREAD || !chrono_rank_data_has_track (data, ti))
+        continue;
+      for (guint32 i = 0; i < t->n_spans; i++)
+        {
+          gint64 start = t->start[i];
+          guint32 name;
+
+          if (start >= data->range_end || chrono_track_get_end (t, i) <= data->range_start)
+            continue;
+          if (t->kind[i] == CHRONO_KIND_HOST_OP)
+            {
+              c->host_ops++;
+              if (!c->shapes && sampled++ < SHAPE_SAMPLE)
+                {
+                  gsize len;
+                  guint64 off = chrono_track_get_args (t, i);
+                  const char *text = off != CHRONO_NO_ARGS ? chrono_trace_get_raw_value (trace, off, &len) : NULL;
+                  c->shapes = text != NULL && memmem (text, len, "\"Input Dims\"", 12) != NULL;
+                }
+              continue;
+            }
+          if (t->kind[i] != CHRONO_KIND_RUNTIME && t->kind[i] != CHRONO_KIND_DRIVER)
+            continue;
+          name = chrono_track_get_name (t, i);
+          if (kind_of[name] == 0)
+            {
+              const char *text = chrono_trace_get_string (trace, name);
+              kind_of[name] = is_graph_launch (text) ? 3 : is_launch (text) ? 2 : 1;
+            }
+          if (kind_of[name] == 1)
+            continue;
+          c->launches++;
+          c->graph_launches += kind_of[name] == 3;
+          c->linked += g_hash_table_contains (linked, &(gint64) { (gint64) chrono_span_key (ti, i) });
+        }
+    }
+}
+
+void
+chrono_analysis_find_limitations (ChronoRankData **ranks,
+                                  guint            n_ranks,
+                                  GArray          *out)
+{
+  gboolean any_shapes = FALSE, any_ops = FALSE;
+
+  for (guint r = 0; r < n_ranks; r++)
+    {
+      ChronoRankData *data = ranks[r];
+      g_autofree char *name = who (data);
+      HostCounts c = { 0 };
+      guint64 n_work = 0;
+
+      for (guint di = 0; di < data->devices->len; di++)
+        n_work += g_array_index (data->devices, ChronoDeviceWork, di).items->len;
+      count_host (data, &c);
+      any_shapes |= c.shapes;
+      any_ops |= c.host_ops > 0;
+
+      if (data->truncated)
+        add (out, "truncated", r,
+             g_strdup_printf (_("%s: the file is cut short; the analysis covers only what it holds, and "
+                                "work after the cut (often the device activity, which Kineto writes last) is missing"),
+                              name));
+      if (n_work == 0 && c.launches > 0)
+        add (out, "no-device-activity", r,
+             g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: the host launched %" G_GUINT64_FORMAT " piece of device work but the "
+                                        "trace holds no device activity (device tracing off, its buffer lost, or "
+                                        "the file cut); nothing can be said of the device's time",
+                                        "%s: the host launched %" G_GUINT64_FORMAT " pieces of device work but the "
+                                        "trace holds no device activity (device tracing off, its buffer lost, or "
+                                        "the file cut); nothing can be said of the device's time", c.launches),
+                              name, c.launches));
+      else if (c.launches >= 10 && c.linked * 2 < c.launches)
+        {
+          data->device_incomplete = TRUE;
+          add (out, "missing-device-activity", r,
+               g_strdup_printf (_("%s: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " launches have no device "
+                                  "activity in the trace%s; the device may have been busy when it looks idle, so "
+                                  "no idle time is counted as lost"),
+                                name, c.launches - c.linked, c.launches,
+                                c.graph_launches > 0 ? _(" (CUDA graph launches record only the graph, not its kernels)")
+                                                     : ""));
+        }
+      else if (c.graph_launches > 0)
+        add (out, "graph-launches", r,
+             g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: %" G_GUINT64_FORMAT " CUDA graph launch; its kernels count only if "
+                                        "the profiler recorded them",
+                                        "%s: %" G_GUINT64_FORMAT " CUDA graph launches; their kernels count only if "
+                                        "the profiler recorded them", c.graph_launches),
+                              name, c.graph_launches));
+      if (n_work > 0 && c.launches == 0 && data->devices->len > 0 && c.host_ops > 0)
+        add (out, "no-launch-links", r,
+             g_strdup_printf (_("%s: no device work is linked to the host call that launched it, so idle time "
+                                "cannot be split into waiting for the host and other waits"), name));
+      if (data->steps->len == 0 && n_work > 0)
+        add (out, "no-steps", r,
+             g_strdup_printf (_("%s: no profiler steps (ProfilerStep#N) recorded: figures are for the whole "
+                                "trace, not per step"), name));
+    }
+  if (any_ops && !any_shapes)
+    add (out, "no-shapes", G_MAXUINT,
+         g_strdup (_("No operator shapes recorded (profile with record_shapes=True): FLOPs, bytes and the "
+                     "roofline cannot be computed")));
+  if (n_ranks > 1 && !chrono_analysis_clocks_agree (ranks, n_ranks))
+    add (out, "clock-skew", G_MAXUINT,
+         g_strdup (_("The ranks' matched collectives start further apart than they last: their clocks look "
+                     "misaligned, so waits for peers and stragglers are not reported")));
+}
