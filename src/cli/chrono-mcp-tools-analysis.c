@@ -6,6 +6,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <string.h>
+
 #include <gio/gio.h>
 
 #include "chrono-format.h"
@@ -102,6 +104,39 @@ summarise_devices (GString   *text,
     }
 }
 
+/* What the report says the trace lacks, and what each device could
+ * recover, for reports that have them. */
+static void
+summarise_report (GString    *text,
+                  JsonObject *report)
+{
+  JsonArray *limitations = json_object_has_member (report, "limitations")
+                           ? json_object_get_array_member (report, "limitations") : NULL;
+  JsonArray *ledger = json_object_has_member (report, "ledger")
+                      ? json_object_get_array_member (report, "ledger") : NULL;
+
+  for (guint i = 0; limitations && i < json_array_get_length (limitations); i++)
+    {
+      JsonNode *row = json_array_get_element (limitations, i);
+
+      if (JSON_NODE_HOLDS_OBJECT (row))
+        g_string_append_printf (text, "\nNot shown by the trace: %s",
+                                json_object_get_string_member_with_default (json_node_get_object (row), "message", ""));
+    }
+  for (guint i = 0; ledger && i < json_array_get_length (ledger); i++)
+    {
+      JsonObject *row = json_array_get_object_element (ledger, i);
+      g_autofree char *recoverable = NULL;
+
+      if (row == NULL || json_object_has_member (row, "step") || !json_object_has_member (row, "recoverable_ns"))
+        continue;
+      recoverable = chrono_format_duration (json_object_get_int_member (row, "recoverable_ns"));
+      g_string_append_printf (text, "\n%s (trace %" G_GINT64_FORMAT "): the findings could recover %s",
+                              json_object_get_string_member_with_default (row, "device_name", "a device"),
+                              json_object_get_int_member_with_default (row, "trace", 0), recoverable);
+    }
+}
+
 static JsonNode *
 analyze (ChronoMcpContext  *ctx,
          JsonObject        *args,
@@ -150,6 +185,22 @@ analyze (ChronoMcpContext  *ctx,
         json_object_set_member (out, l->data, json_node_copy (json_object_get_member (report, l->data)));
   }
 
+  {
+    /* the sections besides the findings are one row per device, stream
+     * and step: bounded only by narrowing the scope */
+    g_autofree char *rest = json_to_string (result, FALSE);
+
+    if (strlen (rest) > ctx->max_bytes)
+      {
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE,
+                     "the report of handle “%s” is %" G_GSIZE_FORMAT " KB before its findings, over the %" G_GSIZE_FORMAT
+                     " KB a call may return: narrow the query to one rank, one step or a window (start_ns, end_ns)",
+                     entry->handle, strlen (rest) / 1024, ctx->max_bytes / 1024);
+        json_node_unref (result);
+        return NULL;
+      }
+  }
+
   for (guint64 i = offset; i < n; i++)
     if (!chrono_mcp_page_add (page, json_node_copy (json_array_get_element (findings, i))))
       {
@@ -167,11 +218,12 @@ analyze (ChronoMcpContext  *ctx,
   {
     g_autoptr(JsonArray) shown = json_array_new ();
 
-    for (guint64 i = offset; i < n && i < offset + 5; i++)
+    for (guint64 i = offset; i < n && i < offset + MIN (5, chrono_mcp_page_get_limit (page)); i++)
       json_array_add_element (shown, json_node_copy (json_array_get_element (findings, i)));
     summarise_findings (text, shown, n);
   }
   summarise_devices (text, json_object_get_array_member (report, "breakdown"));
+  summarise_report (text, report);
   chrono_mcp_page_finish (page, out, "findings", n, next, text);
   return result;
 }
