@@ -39,6 +39,7 @@ entry_free (ChronoMcpEntry *entry)
   g_ptr_array_unref (entry->traces);
   g_ptr_array_unref (entry->paths);
   g_hash_table_unref (entry->analyses);
+  g_ptr_array_unref (entry->name_indexes);
   g_free (entry);
 }
 
@@ -174,6 +175,8 @@ chrono_mcp_cache_add (ChronoMcpCache  *self,
   entry->paths = paths;
   entry->bytes = bytes;
   entry->last_use = ++self->clock;
+  entry->name_indexes = g_ptr_array_new_with_free_func ((GDestroyNotify) chrono_mcp_name_index_free);
+  g_ptr_array_set_size (entry->name_indexes, traces->len);
   entry->analyses = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) analysis_free);
   self->bytes += bytes;
   g_ptr_array_add (self->entries, entry);
@@ -211,6 +214,23 @@ chrono_mcp_cache_lookup (ChronoMcpCache  *self,
                  "no trace has the handle “%s”: call open_trace first and use the handle it returns",
                  handle);
   return NULL;
+}
+
+ChronoMcpNameIndex *
+chrono_mcp_cache_get_name_index (ChronoMcpCache *self,
+                                 ChronoMcpEntry *entry,
+                                 guint           trace)
+{
+  ChronoMcpNameIndex *index = g_ptr_array_index (entry->name_indexes, trace);
+
+  if (index == NULL)
+    {
+      index = chrono_mcp_name_index_new (g_ptr_array_index (entry->traces, trace));
+      g_ptr_array_index (entry->name_indexes, trace) = index;
+      entry->bytes += chrono_mcp_name_index_bytes (index);
+      self->bytes += chrono_mcp_name_index_bytes (index);
+    }
+  return index;
 }
 
 ChronoMcpAnalysis *

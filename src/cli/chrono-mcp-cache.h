@@ -7,6 +7,7 @@
 #include <json-glib/json-glib.h>
 
 #include "chrono-analysis.h"
+#include "chrono-mcp-name-index.h"
 #include "chrono-trace.h"
 
 G_BEGIN_DECLS
@@ -25,6 +26,7 @@ typedef struct {
   gsize       bytes;        /* memory the traces take: models and sources */
   guint64     last_use;
   GHashTable *analyses;     /* scope key -> ChronoMcpAnalysis */
+  GPtrArray  *name_indexes; /* ChronoMcpNameIndex per trace, made on first use */
 } ChronoMcpEntry;
 
 #define CHRONO_MCP_TYPE_CACHE (chrono_mcp_cache_get_type ())
@@ -51,6 +53,12 @@ ChronoMcpEntry *chrono_mcp_cache_add          (ChronoMcpCache  *self,
 ChronoMcpEntry *chrono_mcp_cache_lookup       (ChronoMcpCache  *self,
                                                const char      *handle,
                                                GError         **error);
+
+/* The name index of the entry's trace TRACE, made on the first call; its
+ * memory counts towards the limit from then on. */
+ChronoMcpNameIndex *chrono_mcp_cache_get_name_index (ChronoMcpCache *self,
+                                                     ChronoMcpEntry *entry,
+                                                     guint           trace);
 
 /* The analysis of the entry's traces at INDICES with OPTIONS, computed on
  * the first call for KEY and kept while the entry is loaded. */

@@ -7,6 +7,7 @@
 #include <gio/gio.h>
 
 #include "chrono-format.h"
+#include "chrono-mcp-name-index.h"
 #include "chrono-mcp-page.h"
 #include "chrono-mcp-scope.h"
 #include "chrono-mcp-spans.h"
@@ -147,6 +148,40 @@ compare_hits_duration (gconstpointer a,
   return by_duration (a, b) ? -1 : by_duration (b, a) ? 1 : 0;
 }
 
+/* Whether NAME matches PATTERN, with * for any run and ? for any one
+ * byte, ignoring ASCII case: greedy with one point to come back to, which
+ * is enough for * (no need to come back further). */
+static gboolean
+glob_match (const char *pattern,
+            const char *name)
+{
+  const char *star = NULL, *resume = NULL;
+
+  while (*name)
+    {
+      if (*pattern == '*')
+        {
+          star = pattern++;
+          resume = name;
+        }
+      else if (*pattern == '?' || g_ascii_tolower (*pattern) == g_ascii_tolower (*name))
+        {
+          pattern++;
+          name++;
+        }
+      else if (star != NULL)
+        {
+          pattern = star + 1;
+          name = ++resume;
+        }
+      else
+        return FALSE;
+    }
+  while (*pattern == '*')
+    pattern++;
+  return *pattern == '\0';
+}
+
 /* Which string ids are names that match PATTERN. */
 static guint8 *
 match_names (ChronoTrace *trace,
@@ -154,20 +189,13 @@ match_names (ChronoTrace *trace,
 {
   guint n = chrono_trace_get_n_strings (trace);
   guint8 *match = g_new0 (guint8, n);
-  g_autofree char *lower = g_ascii_strdown (pattern, -1);
-  g_autoptr(GPatternSpec) spec = strpbrk (pattern, "*?") ? g_pattern_spec_new (lower) : NULL;
+  gboolean glob = strpbrk (pattern, "*?") != NULL;
 
   for (guint id = 0; id < n; id++)
     {
       const char *name = chrono_trace_get_string (trace, id);
 
-      if (spec != NULL)
-        {
-          g_autofree char *name_lower = g_ascii_strdown (name, -1);
-          match[id] = g_pattern_spec_match_string (spec, name_lower);
-        }
-      else
-        match[id] = strcasestr (name, pattern) != NULL;
+      match[id] = glob ? glob_match (pattern, name) : strcasestr (name, pattern) != NULL;
     }
   return match;
 }
@@ -222,6 +250,67 @@ track_wanted (ChronoTrace *trace,
                      json_node_get_string (want)) != NULL;
 }
 
+static inline gboolean
+span_matches (const ChronoTrack *track,
+              guint32            i,
+              guint32            kinds,
+              const guint8      *names,
+              gint64             min_dur,
+              gint64             w_start)
+{
+  gint64 dur;
+
+  if (!(kinds & (1u << track->kind[i])) || (names && !names[chrono_track_get_name (track, i)]))
+    return FALSE;
+  dur = chrono_track_get_dur (track, i);
+  return dur >= min_dur &&
+         (track->start[i] + dur > w_start || (dur == 0 && track->start[i] >= w_start));
+}
+
+/* The spans FROM to TO of TRACK that match. */
+static guint64
+count_matches (const ChronoTrack *track,
+               guint32            from,
+               guint32            to,
+               guint32            kinds,
+               const guint8      *names,
+               gint64             min_dur,
+               gint64             w_start)
+{
+  guint64 n = 0;
+
+  if (kinds == G_MAXUINT32 && names == NULL && min_dur <= 0 && w_start == G_MININT64)
+    return to - from;
+  for (guint32 i = from; i < to; i++)
+    n += span_matches (track, i, kinds, names, min_dur, w_start);
+  return n;
+}
+
+/* One query's state over the traces. */
+typedef struct {
+  Best     *best;
+  gboolean  has_after;
+  Hit       after;      /* the cursor: only hits past it */
+  guint64   total;      /* matches */
+  guint64   beyond;     /* matches past the cursor */
+} Search;
+
+static inline void
+offer (Search            *search,
+       guint              trace,
+       guint              t,
+       const ChronoTrack *track,
+       guint32            i)
+{
+  Hit hit = { trace, t, i, track->start[i], chrono_track_get_dur (track, i) };
+
+  search->total++;
+  if (search->has_after && !search->best->before (&search->after, &hit))
+    return;
+  search->beyond++;
+  best_offer (search->best, &hit);
+}
+
 static gboolean
 parse_position (ChronoMcpEntry  *entry,
                 const char      *position,
@@ -259,7 +348,8 @@ find_spans (ChronoMcpContext  *ctx,
   guint32 kinds;
   Hit after = { 0 };
   gboolean has_after;
-  Best best = { 0 };
+  Best best_store = { 0 }, *best = &best_store;
+  Search search = { 0 };
   guint64 total = 0, beyond = 0;
   g_autofree char *next = NULL;
   JsonObject *out;
@@ -275,22 +365,64 @@ find_spans (ChronoMcpContext  *ctx,
   w_start = scope.options.range_end_ns > scope.options.range_start_ns ? scope.options.range_start_ns : G_MININT64;
   w_end = scope.options.range_end_ns > scope.options.range_start_ns ? scope.options.range_end_ns : G_MAXINT64;
 
-  best.k = chrono_mcp_page_get_limit (page);
-  best.hits = g_new (Hit, best.k);
-  best.before = duration ? by_duration : by_start;
+  best_store.k = chrono_mcp_page_get_limit (page);
+  best_store.hits = g_new (Hit, best_store.k);
+  best_store.before = duration ? by_duration : by_start;
+  search.best = best;
+  search.has_after = has_after;
+  search.after = after;
 
   for (guint n = 0; n < scope.n_indices; n++)
     {
       guint ti = scope.indices[n];
       ChronoTrace *trace = g_ptr_array_index (entry->traces, ti);
+      guint n_tracks = chrono_trace_get_n_tracks (trace);
       g_autofree guint8 *names = pattern ? match_names (trace, pattern) : NULL;
+      g_autofree gboolean *wanted = g_new (gboolean, n_tracks);
+      guint64 named = 0, spans = 0;
 
-      for (guint t = 0; t < chrono_trace_get_n_tracks (trace); t++)
+      for (guint t = 0; t < n_tracks; t++)
+        {
+          wanted[t] = track_wanted (trace, t, args);
+          spans += chrono_trace_get_track (trace, t)->n_spans;
+        }
+      if (names != NULL)
+        {
+          ChronoMcpNameIndex *index = chrono_mcp_cache_get_name_index (ctx->cache, entry, ti);
+          guint32 count;
+
+          for (guint id = 0; id < chrono_trace_get_n_strings (trace); id++)
+            if (names[id])
+              {
+                chrono_mcp_name_index_get (index, id, &count);
+                named += count;
+              }
+          /* few spans have a matching name: visit those alone */
+          if (named < spans / 8)
+            {
+              for (guint id = 0; id < chrono_trace_get_n_strings (trace); id++)
+                {
+                  const ChronoSpanRef *refs = names[id] ? chrono_mcp_name_index_get (index, id, &count) : NULL;
+
+                  for (guint32 r = 0; refs && r < count; r++)
+                    {
+                      const ChronoTrack *track = chrono_trace_get_track (trace, refs[r].track);
+
+                      if (wanted[refs[r].track] && track->start[refs[r].index] < w_end &&
+                          span_matches (track, refs[r].index, kinds, NULL, min_dur, w_start))
+                        offer (&search, ti, refs[r].track, track, refs[r].index);
+                    }
+                }
+              continue;
+            }
+        }
+
+      for (guint t = 0; t < n_tracks; t++)
         {
           const ChronoTrack *track = chrono_trace_get_track (trace, t);
           guint32 lo = 0, hi = track->n_spans;
 
-          if (track->n_spans == 0 || !track_wanted (trace, t, args))
+          if (track->n_spans == 0 || !wanted[t])
             continue;
           /* spans are sorted by start: those starting at or after the
            * window's end are out */
@@ -305,38 +437,36 @@ find_spans (ChronoMcpContext  *ctx,
             }
           for (guint32 i = 0; i < lo; i++)
             {
-              Hit hit;
+              /* In time order, once the page is full, a span that starts
+               * after the last one kept cannot enter, nor can any after it
+               * on this track: they are only counted. */
+              if (!duration && best->n == best->k && track->start[i] > best->hits[0].start)
+                {
+                  guint64 rest = count_matches (track, i, lo, kinds, names, min_dur, w_start);
 
-              if (!(kinds & (1u << track->kind[i])) ||
-                  (names && !names[chrono_track_get_name (track, i)]))
-                continue;
-              hit.dur = chrono_track_get_dur (track, i);
-              hit.start = track->start[i];
-              if (hit.dur < min_dur || (hit.start + hit.dur <= w_start && !(hit.dur == 0 && hit.start >= w_start)))
-                continue;
-              total++;
-              hit.trace = ti;
-              hit.track = t;
-              hit.index = i;
-              if (has_after && !best.before (&after, &hit))
-                continue;
-              beyond++;
-              best_offer (&best, &hit);
+                  search.total += rest;
+                  search.beyond += rest;
+                  break;
+                }
+              if (span_matches (track, i, kinds, names, min_dur, w_start))
+                offer (&search, ti, t, track, i);
             }
         }
     }
+  total = search.total;
+  beyond = search.beyond;
 
-  qsort (best.hits, best.n, sizeof (Hit), duration ? compare_hits_duration : compare_hits_start);
-  for (guint i = 0; i < best.n; i++)
+  qsort (best->hits, best->n, sizeof (Hit), duration ? compare_hits_duration : compare_hits_start);
+  for (guint i = 0; i < best->n; i++)
     {
-      ChronoSpanRef ref = { best.hits[i].track, best.hits[i].index };
+      ChronoSpanRef ref = { best->hits[i].track, best->hits[i].index };
 
-      if (!chrono_mcp_page_add (page, chrono_mcp_span_row (entry, best.hits[i].trace, ref)))
+      if (!chrono_mcp_page_add (page, chrono_mcp_span_row (entry, best->hits[i].trace, ref)))
         break;
     }
   if (beyond > chrono_mcp_page_get_n_rows (page))
     {
-      const Hit *last = &best.hits[chrono_mcp_page_get_n_rows (page) - 1];
+      const Hit *last = &best->hits[chrono_mcp_page_get_n_rows (page) - 1];
       ChronoSpanRef ref = { last->track, last->index };
 
       next = chrono_mcp_span_id (last->trace, ref);
@@ -347,12 +477,12 @@ find_spans (ChronoMcpContext  *ctx,
   json_node_take_object (result, out);
   json_object_set_string_member (out, "handle", entry->handle);
   g_string_append_printf (text, "%" G_GUINT64_FORMAT " spans match", total);
-  if (best.n > 0)
+  if (best->n > 0)
     {
-      g_autofree char *d = chrono_format_duration (best.hits[0].dur);
-      ChronoSpanRef ref = { best.hits[0].track, best.hits[0].index };
-      g_autofree char *id = chrono_mcp_span_id (best.hits[0].trace, ref);
-      ChronoTrace *trace = g_ptr_array_index (entry->traces, best.hits[0].trace);
+      g_autofree char *d = chrono_format_duration (best->hits[0].dur);
+      ChronoSpanRef ref = { best->hits[0].track, best->hits[0].index };
+      g_autofree char *id = chrono_mcp_span_id (best->hits[0].trace, ref);
+      ChronoTrace *trace = g_ptr_array_index (entry->traces, best->hits[0].trace);
 
       g_string_append_printf (text, "; %s: %s %s (%s, %s)", duration ? "longest" : "first",
                               id, chrono_trace_get_string (trace, chrono_track_get_name (chrono_trace_get_track (trace, ref.track), ref.index)),
@@ -360,7 +490,7 @@ find_spans (ChronoMcpContext  *ctx,
     }
   g_string_append_c (text, '.');
   chrono_mcp_page_finish (page, out, "spans", total, next, text);
-  g_free (best.hits);
+  g_free (best->hits);
   return result;
 }
 

@@ -9,8 +9,9 @@
    exit. The ratio of the medians is reported, and should be at most 1.1.
 2. With --big FILE (for ten million spans: chronoscope-cli example --size
    3GB -o FILE), find_spans on that trace once it is loaded: the
-   round-trip time of each query, best and median of its runs, which
-   should be under 100 ms.
+   round-trip time of each query: its first run (the first query by name
+   also indexes the spans by name), then the best and the median of its
+   runs, which should be under 100 ms.
 
 It reports; it exits 0 unless it cannot run at all.
 
@@ -81,7 +82,7 @@ def cli_analyze(cli, trace):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--cli', required=True)
-    parser.add_argument('--runs', type=int, default=7)
+    parser.add_argument('--runs', type=int, default=11)
     parser.add_argument('--big')
     parser.add_argument('trace')
     args = parser.parse_args()
@@ -128,8 +129,8 @@ def main():
                 t = time.perf_counter()
                 out = server.tool('find_spans', {'handle': handle, 'limit': 50, **q})
                 times.append(time.perf_counter() - t)
-            print(f'  find_spans {label:30s} {out["total"]:>11,} matches  best {min(times) * 1e3:6.1f} ms'
-                  f'  median {statistics.median(times) * 1e3:6.1f} ms  (aim: under 100)')
+            print(f'  find_spans {label:30s} {out["total"]:>11,} matches  first {times[0] * 1e3:6.1f} ms'
+                  f'  best {min(times) * 1e3:6.1f} ms  median {statistics.median(times) * 1e3:6.1f} ms  (aim: under 100)')
         server.close()
     return 0
 

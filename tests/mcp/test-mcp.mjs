@@ -218,6 +218,11 @@ test('find_spans against the file itself, paging without loss', async () => {
   for (const s of top.spans)
     assert.match(s.name, /gemm/i);
 
+  // a name most spans have (read span by span) and a rare one (read from
+  // the name index) both count what the file holds
+  for (const name of ['a', 'relu'])
+    assert.equal((await ok(client, 'find_spans', { handle, name, limit: 3 })).total,
+                 fileEvents(MAIN).filter((e) => e.ph === 'X' && e.name.toLowerCase().includes(name)).length, name);
   const pattern = await ok(client, 'find_spans', { handle, name: '*sgemm*', kind: 'kernel', limit: 1 });
   assert.equal(pattern.total, events.filter((e) => /sgemm/i.test(e.name) && e.cat === 'Kernel').length);
 
