@@ -134,13 +134,20 @@ chrono_mcp_cache_add (ChronoMcpCache  *self,
                       GError         **error)
 {
   ChronoMcpEntry *entry;
+  g_autoptr(GPtrArray) indexes = g_ptr_array_new_with_free_func ((GDestroyNotify) chrono_mcp_name_index_free);
   gsize bytes = 0;
 
-  /* the model, and the source text it keeps for args (the whole file,
-   * decompressed) */
+  /* the model, the source text it keeps for args (the whole file,
+   * decompressed) and the spans by name, which searches by name read */
   for (guint i = 0; i < traces->len; i++)
-    bytes += chrono_trace_get_model_bytes (g_ptr_array_index (traces, i)) +
-             chrono_trace_get_source_size (g_ptr_array_index (traces, i));
+    {
+      ChronoMcpNameIndex *index = chrono_mcp_name_index_new (g_ptr_array_index (traces, i));
+
+      g_ptr_array_add (indexes, index);
+      bytes += chrono_trace_get_model_bytes (g_ptr_array_index (traces, i)) +
+               chrono_trace_get_source_size (g_ptr_array_index (traces, i)) +
+               chrono_mcp_name_index_bytes (index);
+    }
   if (bytes > self->limit)
     {
       g_autofree char *need = g_format_size (bytes);
@@ -175,8 +182,7 @@ chrono_mcp_cache_add (ChronoMcpCache  *self,
   entry->paths = paths;
   entry->bytes = bytes;
   entry->last_use = ++self->clock;
-  entry->name_indexes = g_ptr_array_new_with_free_func ((GDestroyNotify) chrono_mcp_name_index_free);
-  g_ptr_array_set_size (entry->name_indexes, traces->len);
+  entry->name_indexes = g_steal_pointer (&indexes);
   entry->analyses = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) analysis_free);
   self->bytes += bytes;
   g_ptr_array_add (self->entries, entry);
@@ -214,23 +220,6 @@ chrono_mcp_cache_lookup (ChronoMcpCache  *self,
                  "no trace has the handle “%s”: call open_trace first and use the handle it returns",
                  handle);
   return NULL;
-}
-
-ChronoMcpNameIndex *
-chrono_mcp_cache_get_name_index (ChronoMcpCache *self,
-                                 ChronoMcpEntry *entry,
-                                 guint           trace)
-{
-  ChronoMcpNameIndex *index = g_ptr_array_index (entry->name_indexes, trace);
-
-  if (index == NULL)
-    {
-      index = chrono_mcp_name_index_new (g_ptr_array_index (entry->traces, trace));
-      g_ptr_array_index (entry->name_indexes, trace) = index;
-      entry->bytes += chrono_mcp_name_index_bytes (index);
-      self->bytes += chrono_mcp_name_index_bytes (index);
-    }
-  return index;
 }
 
 ChronoMcpAnalysis *

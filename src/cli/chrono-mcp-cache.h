@@ -23,10 +23,10 @@ typedef struct {
   char       *handle;
   GPtrArray  *traces;       /* ChronoTrace */
   GPtrArray  *paths;        /* char*, resolved, as opened */
-  gsize       bytes;        /* memory the traces take: models and sources */
+  gsize       bytes;        /* memory the traces take: models, sources, name indexes */
   guint64     last_use;
   GHashTable *analyses;     /* scope key -> ChronoMcpAnalysis */
-  GPtrArray  *name_indexes; /* ChronoMcpNameIndex per trace, made on first use */
+  GPtrArray  *name_indexes; /* ChronoMcpNameIndex, one per trace */
 } ChronoMcpEntry;
 
 #define CHRONO_MCP_TYPE_CACHE (chrono_mcp_cache_get_type ())
@@ -53,12 +53,6 @@ ChronoMcpEntry *chrono_mcp_cache_add          (ChronoMcpCache  *self,
 ChronoMcpEntry *chrono_mcp_cache_lookup       (ChronoMcpCache  *self,
                                                const char      *handle,
                                                GError         **error);
-
-/* The name index of the entry's trace TRACE, made on the first call; its
- * memory counts towards the limit from then on. */
-ChronoMcpNameIndex *chrono_mcp_cache_get_name_index (ChronoMcpCache *self,
-                                                     ChronoMcpEntry *entry,
-                                                     guint           trace);
 
 /* The analysis of the entry's traces at INDICES with OPTIONS, computed on
  * the first call for KEY and kept while the entry is loaded. */

@@ -48,8 +48,6 @@ chrono_mcp_name_index_new (ChronoTrace *trace)
 void
 chrono_mcp_name_index_free (ChronoMcpNameIndex *index)
 {
-  if (index == NULL)
-    return;   /* a trace whose index was never asked for */
   g_free (index->starts);
   g_free (index->refs);
   g_free (index);

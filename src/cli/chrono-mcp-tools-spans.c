@@ -388,7 +388,7 @@ find_spans (ChronoMcpContext  *ctx,
         }
       if (names != NULL)
         {
-          ChronoMcpNameIndex *index = chrono_mcp_cache_get_name_index (ctx->cache, entry, ti);
+          ChronoMcpNameIndex *index = g_ptr_array_index (entry->name_indexes, ti);
           guint32 count;
 
           for (guint id = 0; id < chrono_trace_get_n_strings (trace); id++)

@@ -35,7 +35,7 @@ static const char open_output[] =
   "\"handle\":{\"type\":\"string\",\"description\":\"pass to the other tools\"},"
   "\"reused\":{\"type\":\"boolean\",\"description\":\"the same files were already loaded under this handle\"},"
   "\"traces\":{\"type\":\"array\",\"items\":" SUMMARY_SCHEMA ",\"description\":\"what chronoscope-cli info --json says of each, in rank order\"},"
-  "\"memory_bytes\":{\"type\":\"integer\",\"description\":\"memory these traces take: the model and the source text kept for args\"},"
+  "\"memory_bytes\":{\"type\":\"integer\",\"description\":\"memory these traces take: the model, the source text kept for args and the spans by name\"},"
   "\"loaded_bytes\":{\"type\":\"integer\",\"description\":\"memory all loaded traces take\"},"
   "\"memory_limit_bytes\":{\"type\":\"integer\"},"
   "\"unloaded\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"handles unloaded to make room\"}}}";

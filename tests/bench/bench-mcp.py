@@ -9,9 +9,8 @@
    exit. The ratio of the medians is reported, and should be at most 1.1.
 2. With --big FILE (for ten million spans: chronoscope-cli example --size
    3GB -o FILE), find_spans on that trace once it is loaded: the
-   round-trip time of each query: its first run (the first query by name
-   also indexes the spans by name), then the best and the median of its
-   runs, which should be under 100 ms.
+   round-trip time of each query: its first run, then the best and the
+   median of its runs, which should be under 100 ms.
 
 It reports; it exits 0 unless it cannot run at all.
 
