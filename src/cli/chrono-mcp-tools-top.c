@@ -220,7 +220,7 @@ top (ChronoMcpContext  *ctx,
     g_autofree char *all_text = chrono_format_duration (all);
 
     g_string_append_printf (text, "%u names, %s in all%s", rows->len, all_text, rows->len > offset ? ":" : ".");
-    for (guint64 i = offset; i < rows->len && i < offset + 5; i++)
+    for (guint64 i = offset; i < rows->len && i < offset + MIN (5, chrono_mcp_page_get_limit (page)); i++)
       {
         const Row *row = g_ptr_array_index (rows, i);
         g_autofree char *total = chrono_format_duration (row->total);
