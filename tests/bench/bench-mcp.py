@@ -6,7 +6,9 @@
    started, initialised, opens the trace and analyses it (every finding
    asked for), timed from the start of the process to the analyze answer;
    the CLI run is `chronoscope-cli analyze --format json TRACE` to its
-   exit. The ratio of the medians is reported, and should be at most 1.1.
+   exit, its output parsed as the server's answer is. The median of the
+   runs' ratios and the ratio of the best runs are reported; the aim is at
+   most 1.1.
 2. With --big FILE (for ten million spans: chronoscope-cli example --size
    3GB -o FILE), find_spans on that trace once it is loaded: the
    round-trip time of each query: its first run, then the best and the
@@ -72,10 +74,11 @@ def server_analyze(cli, trace):
 
 
 def cli_analyze(cli, trace):
+    # parsed, as the server's answer is
     t0 = time.perf_counter()
-    text = subprocess.run([cli, 'analyze', '--format', 'json', trace], check=True,
-                          capture_output=True).stdout
-    return time.perf_counter() - t0, json.loads(text)
+    report = json.loads(subprocess.run([cli, 'analyze', '--format', 'json', trace], check=True,
+                                       capture_output=True).stdout)
+    return time.perf_counter() - t0, report
 
 
 def main():
@@ -99,10 +102,12 @@ def main():
         if run == 0 and out['findings'][:out['returned']] != report['findings'][:out['returned']]:
             print('bench-mcp: the server and the CLI disagree')
     ms, md = statistics.median(served), statistics.median(direct)
+    paired = statistics.median(s / d for s, d in zip(served, direct))
     print(f'{os.path.basename(trace)} ({os.path.getsize(trace) / 1e6:.1f} MB), {args.runs} alternating runs')
     print(f'  analyze, CLI:          median {md * 1e3:8.1f} ms  (best {min(direct) * 1e3:.1f})')
     print(f'  analyze, MCP server:   median {ms * 1e3:8.1f} ms  (best {min(served) * 1e3:.1f})')
-    print(f'  server / CLI:          {ms / md:.3f}  (aim: at most 1.1)')
+    print(f'  server / CLI:          {paired:.3f} (median of the runs\' ratios), '
+          f'{min(served) / min(direct):.3f} (best over best)  (aim: at most 1.1)')
 
     if args.big:
         big = os.path.realpath(args.big)
