@@ -712,7 +712,8 @@ static const ChronoMcpTool tools[] = {
     "Everything about one span: its args, the flows into and out of it, for device work the call that "
     "launched it and for a launch call the kernels it launched, the host spans enclosing it (operators, "
     "Python, annotations), and the spans it depends on or that depend on it in the dependency graph, "
-    "with whether they lie on a critical path.",
+    "with whether they lie on a critical path. The first call on a handle runs its analysis for the "
+    "dependency graph.",
     details_input, details_output, span_details },
 };
 

@@ -326,6 +326,25 @@ test('critical_path: each step as the analysis reports it', async () => {
   });
 });
 
+test('a folder opens as one trace of its files, as info and analyze read it', async () => {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'chronoscope-mcp-')));
+  try {
+    mkdirSync(join(root, 'job'));
+    copyFileSync(RANKS[0], join(root, 'job', 'worker0.json'));
+    copyFileSync(RANKS[1], join(root, 'job', 'worker1.json'));
+    await session({ roots: [root] }, async (client) => {
+      const job = await ok(client, 'open_trace', { path: 'job' });
+      assert.deepEqual(job.traces, [JSON.parse(cli('info', '--json', join(root, 'job')))]);
+      const report = JSON.parse(cli('analyze', '--format', 'json', join(root, 'job')));
+      const out = await ok(client, 'analyze', { handle: job.handle, limit: 500 });
+      assert.deepEqual(out.findings, report.findings);
+      assert.deepEqual(out.critical_path, report.critical_path);
+    });
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
 test('errors are results: paths outside the root, symlinks, bad arguments, unloaded handles', async () => {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'chronoscope-mcp-')));
   try {
