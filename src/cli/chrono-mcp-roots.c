@@ -49,12 +49,6 @@ chrono_mcp_roots_free (ChronoMcpRoots *roots)
   g_free (roots);
 }
 
-const char * const *
-chrono_mcp_roots_get_dirs (ChronoMcpRoots *roots)
-{
-  return (const char * const *) roots->dirs;
-}
-
 static gboolean
 inside (ChronoMcpRoots *roots,
         const char     *real)

@@ -15,8 +15,6 @@ typedef struct _ChronoMcpRoots ChronoMcpRoots;
 ChronoMcpRoots *chrono_mcp_roots_new      (const char * const *dirs,
                                            GError            **error);
 void            chrono_mcp_roots_free     (ChronoMcpRoots     *roots);
-/* The roots, resolved, NULL-terminated. */
-const char * const *chrono_mcp_roots_get_dirs (ChronoMcpRoots *roots);
 
 /* The real path of PATH (relative paths are taken from the first root),
  * when it and, for a folder, everything a trace set would read below it

@@ -11,10 +11,9 @@
 
 G_BEGIN_DECLS
 
-/* Rows of a list per call unless the call asks for fewer (its `limit`),
- * and the most it may ask for. */
+/* Rows of a list per call unless the call asks for others (its `limit`,
+ * at most 500: the schemas say so). */
 #define CHRONO_MCP_DEFAULT_ROWS 50
-#define CHRONO_MCP_MAX_ROWS     500
 
 typedef struct {
   ChronoMcpRoots *roots;

@@ -411,9 +411,9 @@ test('errors are results: paths outside the root, symlinks, bad arguments, unloa
 
 // Runs the server on LINES (strings, or Buffers written as they are),
 // then closes its input; resolves with its parsed stdout, stderr and exit.
-function rawSession (lines, { args = ['--root', TRACES], closeAfterMs = 0 } = {}) {
+function rawSession (lines, { args = ['--root', TRACES], cwd = undefined, closeAfterMs = 0 } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(CLI, ['mcp', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(CLI, ['mcp', ...args], { stdio: ['pipe', 'pipe', 'pipe'], cwd });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => { out += d; });
@@ -471,6 +471,17 @@ test('malformed JSON-RPC is answered with errors, and the server goes on', async
   assert.equal(byId(8), undefined);   // a response is not answered
   assert.deepEqual(byId(9).result, {});
   assert.equal(messages.length, 11);
+});
+
+test('without --root the current folder is the root', async () => {
+  const open = (id, path) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'open_trace', arguments: { path } } });
+  const { messages, code } = await rawSession([INIT, open(2, RANKS[0].split('/').pop()), open(3, '/etc/hostname')],
+                                              { args: [], cwd: TRACES });
+  assert.equal(code, 0);
+  assert.equal(messages[1].result.isError, false);
+  assert.equal(messages[1].result.structuredContent.traces[0].file, RANKS[0]);
+  assert.equal(messages[2].result.isError, true);
+  assert.match(messages[2].result.content[0].text, /outside the folders this server may read/);
 });
 
 test('tools before initialize are refused', async () => {
