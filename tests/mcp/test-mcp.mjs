@@ -63,7 +63,7 @@ async function connect ({ version, roots = [TRACES], extra = [] } = {}) {
 }
 
 // Runs FN with a connected client, closing it (and so the server) however FN ends.
-async function session (options, fn) {
+async function withClient (options, fn) {
   const { client, transport } = await connect(options);
   try {
     return await fn(client, transport);
@@ -121,7 +121,7 @@ function fileEvents (path) {
 
 test('initialises with each supported version, lists tools with valid schemas', async () => {
   for (const version of ['2025-06-18', '2025-11-25']) {
-    await session({ version }, async (client, transport) => {
+    await withClient({ version }, async (client, transport) => {
     assert.equal(transport.negotiated, version);
     assert.equal(client.getServerVersion().name, 'chronoscope');
     assert.ok(client.getServerCapabilities().tools);
@@ -147,7 +147,7 @@ test('a version the server does not speak is answered with its latest', async ()
 });
 
 test('open_trace says what info --json says; analyze what analyze --format json says', async () => {
-  await session({}, async (client) => {
+  await withClient({}, async (client) => {
   const opened = await ok(client, 'open_trace', { path: MAIN });
   assert.match(opened.handle, /^h\d+$/);
   assert.deepEqual(opened.traces, [JSON.parse(cli('info', '--json', MAIN))]);
@@ -186,7 +186,7 @@ test('open_trace says what info --json says; analyze what analyze --format json 
 });
 
 test('ranks: several files open as one handle, rank picks one', async () => {
-  await session({}, async (client) => {
+  await withClient({}, async (client) => {
   const opened = await ok(client, 'open_trace', { paths: RANKS });
   assert.deepEqual(opened.traces.map((t) => t.rank), [0, 1]);
   const both = JSON.parse(cli('analyze', '--format', 'json', ...RANKS));
@@ -204,7 +204,7 @@ test('ranks: several files open as one handle, rank picks one', async () => {
 });
 
 test('find_spans against the file itself, paging without loss', async () => {
-  await session({}, async (client) => {
+  await withClient({}, async (client) => {
   const { handle } = await ok(client, 'open_trace', { path: MAIN });
   const events = fileEvents(MAIN).filter((e) => e.ph === 'X' && /gemm/i.test(e.name));
   const longest = Math.max(...events.map((e) => e.dur));
@@ -251,7 +251,7 @@ test('find_spans against the file itself, paging without loss', async () => {
 });
 
 test('span_details: args, launch, kernels, enclosing operators, dependencies', async () => {
-  await session({}, async (client) => {
+  await withClient({}, async (client) => {
   const { handle } = await ok(client, 'open_trace', { path: MAIN });
   const kernel = (await ok(client, 'find_spans', { handle, kind: 'kernel', name: 'gemm', sort: 'duration', limit: 1 })).spans[0];
   const d = await ok(client, 'span_details', { handle, id: kernel.id });
@@ -280,7 +280,7 @@ test('span_details: args, launch, kernels, enclosing operators, dependencies', a
 });
 
 test('top_operators and top_kernels add up to what the trace holds', async () => {
-  await session({}, async (client) => {
+  await withClient({}, async (client) => {
   const { handle, traces: [info] } = await ok(client, 'open_trace', { path: MAIN });
   const report = JSON.parse(cli('analyze', '--format', 'json', MAIN));
   const kernels = await allPages(client, 'top_kernels', { handle, limit: 7 }, 'rows');
@@ -305,7 +305,7 @@ test('top_operators and top_kernels add up to what the trace holds', async () =>
 });
 
 test('critical_path: each step as the analysis reports it', async () => {
-  await session({}, async (client) => {
+  await withClient({}, async (client) => {
   const { handle } = await ok(client, 'open_trace', { path: MAIN });
   const report = JSON.parse(cli('analyze', '--format', 'json', MAIN));
   const first = await ok(client, 'critical_path', { handle });
@@ -332,7 +332,7 @@ test('a folder opens as one trace of its files, as info and analyze read it', as
     mkdirSync(join(root, 'job'));
     copyFileSync(RANKS[0], join(root, 'job', 'worker0.json'));
     copyFileSync(RANKS[1], join(root, 'job', 'worker1.json'));
-    await session({ roots: [root] }, async (client) => {
+    await withClient({ roots: [root] }, async (client) => {
       const job = await ok(client, 'open_trace', { path: 'job' });
       assert.deepEqual(job.traces, [JSON.parse(cli('info', '--json', join(root, 'job')))]);
       const report = JSON.parse(cli('analyze', '--format', 'json', join(root, 'job')));
@@ -358,7 +358,7 @@ test('errors are results: paths outside the root, symlinks, bad arguments, unloa
     writeFileSync(join(root, 'not-a-trace.txt'), 'hello\n');
     writeFileSync(join(root, 'cut.json'), readFileSync(RANKS[0]).subarray(0, 20000));
 
-    await session({ roots: [root], extra: ['--memory-limit', '1.5MB'] }, async (client) => {
+    await withClient({ roots: [root], extra: ['--memory-limit', '1.5MB'] }, async (client) => {
     await fails(client, 'open_trace', { path: MAIN }, /outside the folders this server may read/);
     await fails(client, 'open_trace', { path: relative(root, MAIN) }, /outside the folders/);
     await fails(client, 'open_trace', { path: '../no-such-file.json' }, /outside the folders/);
