@@ -197,6 +197,17 @@ check_consistency (ChronoAnalysis *a)
           }
       }
   }
+  for (guint i = 0; i < chrono_analysis_get_n_host_ledger_rows (a); i++)
+    {
+      const ChronoHostLedgerRow *r = chrono_analysis_get_host_ledger_row (a, i);
+      g_assert_cmpint (r->sync_ns, >=, 0);
+      g_assert_cmpint (r->data_loading_ns, >=, 0);
+      g_assert_cmpint (r->launch_ns, >=, 0);
+      g_assert_cmpint (r->running_ns, >=, 0);
+      g_assert_cmpint (r->untraced_ns, >=, 0);
+      g_assert_cmpint (r->sync_ns + r->data_loading_ns + r->launch_ns + r->running_ns + r->untraced_ns, ==,
+                       r->end_ns - r->start_ns);
+    }
   for (guint i = 0; i < chrono_analysis_get_n_findings (a); i++)
     {
       const ChronoFinding *f = chrono_analysis_get_finding (a, i);
@@ -316,6 +327,10 @@ test_planted_gap (void)
    * 2's first eight, so 70 gaps remain of 79. */
   g_assert_cmpint (ledger->state_ns[CHRONO_LEDGER_IDLE_LAUNCH], ==, (8 + 70) * US);
   g_assert_cmpint (ledger->state_ns[CHRONO_LEDGER_COMPUTE], ==, 72 * 49 * US);
+
+  /* The launching thread spent the 400 µs in the loader. */
+  g_assert_cmpuint (chrono_analysis_get_n_host_ledger_rows (a), ==, 1);
+  g_assert_cmpint (chrono_analysis_get_host_ledger_row (a, 0)->data_loading_ns, ==, 400 * US);
 
   f = find_rule (a, "data-loading");
   g_assert_nonnull (f);

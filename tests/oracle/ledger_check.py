@@ -3,9 +3,10 @@
 computed here, independently, from the trace's own events (Python's
 standard library only, no code of the project).
 
-  ledger_check.py --cli CHRONOSCOPE_CLI TRACES_DIR
+  ledger_check.py --cli CHRONOSCOPE_CLI [--all] TRACES_DIR
 
-For every Kineto trace in TRACES_DIR (hta__*, kineto__*, param__*), and for
+For every Kineto trace in TRACES_DIR (hta__*, kineto__*, param__*, or with
+--all every *.json and *.json.gz), and for
 the 8 DLRM ranks analysed together, it runs `analyze --format json` and
 checks, per device:
 
@@ -154,13 +155,14 @@ def check(cli, files, label, problems):
 def main():
     p = argparse.ArgumentParser()
     p.add_argument('--cli', required=True)
+    p.add_argument('--all', action='store_true', help='every JSON trace of the folder, whatever its name')
     p.add_argument('traces')
     a = p.parse_args()
     if not os.path.isdir(a.traces):
         print('no traces folder; skipped')
         return 77
-    files = sorted(f for pat in ('hta__*.json*', 'kineto__*.json*', 'param__*.json*')
-                   for f in glob.glob(os.path.join(a.traces, pat)))
+    patterns = ('*.json', '*.json.gz') if a.all else ('hta__*.json*', 'kineto__*.json*', 'param__*.json*')
+    files = sorted(f for pat in patterns for f in glob.glob(os.path.join(a.traces, pat)))
     if not files:
         print('no Kineto traces; skipped')
         return 77

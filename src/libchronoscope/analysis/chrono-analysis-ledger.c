@@ -182,7 +182,11 @@ push_gap (GapCtx               *g,
   if (launch != G_MININT64 && launch > start)
     {
       /* The host launched late: until the launch the device waited for
-       * the host, and after it for the launch to take effect. */
+       * the host, then for the launch call and the latency after it;
+       * work that starts long after its launch waited for something
+       * else. */
+      const ChronoTrack *lt = chrono_trace_get_track (g->data->trace, next->launch_track);
+      gint64 launched = MIN (MAX (chrono_track_get_end (lt, next->launch_index), launch) + g->th->idle_gap_min_ns, end);
       gint64 host_end = MIN (launch, end);
       GArray *loading = loading_of (g, next->launch_track);
       const ChronoInterval *v = (const ChronoInterval *) loading->data;
@@ -202,7 +206,8 @@ push_gap (GapCtx               *g,
           t = MAX (t, MIN (v[k].end, host_end));
         }
       push (segments, t, host_end, sync != G_MAXUINT32 ? CHRONO_LEDGER_IDLE_SYNC : CHRONO_LEDGER_IDLE_HOST, sync);
-      push (segments, host_end, end, CHRONO_LEDGER_IDLE_LAUNCH, G_MAXUINT32);
+      push (segments, host_end, launched, CHRONO_LEDGER_IDLE_LAUNCH, G_MAXUINT32);
+      push (segments, launched, end, CHRONO_LEDGER_IDLE_OTHER, G_MAXUINT32);
     }
   else if (end - start < g->th->idle_gap_min_ns)
     /* Queued work that started a little after its stream was free: the
@@ -285,6 +290,116 @@ chrono_rank_data_build_ledgers (ChronoRankData                 *data,
       if (peer_waits && di < peer_waits->len && g_array_index (peer_waits, GArray *, di))
         carve_peer_waits (d->ledger, g_array_index (peer_waits, GArray *, di));
     }
+}
+
+/* Host thread states, as work classes for chrono_intervals_merge(). */
+enum { HOST_SYNC, HOST_DATA, HOST_LAUNCH, HOST_RUN };
+
+static gint
+compare_item_starts (gconstpointer a,
+                     gconstpointer b)
+{
+  const ChronoWorkItem *x = a, *y = b;
+
+  return (x->start > y->start) - (x->start < y->start);
+}
+
+static gint64
+merged_length (GArray *items,
+               guint   mask)
+{
+  g_autoptr(GArray) merged = chrono_intervals_merge ((const ChronoWorkItem *) items->data, items->len, mask);
+
+  return chrono_intervals_length (merged);
+}
+
+static void
+host_ledger (ChronoRankData *data,
+             guint32         thread,
+             guint8         *kind_of,
+             GArray         *out)
+{
+  ChronoTrace *trace = data->trace;
+  const ChronoTrack *t = chrono_trace_get_track (trace, thread);
+  g_autoptr(GArray) items = g_array_new (FALSE, FALSE, sizeof (ChronoWorkItem));
+  ChronoHostLedgerRow row = { data->rank_index, data->trace_index, thread, G_MAXINT64, G_MININT64 };
+  gint64 u[4];
+
+  for (guint32 i = 0; i < t->n_spans; i++)
+    {
+      guint32 name = chrono_track_get_name (t, i);
+      ChronoWorkItem it = {
+        .start = MAX (t->start[i], data->range_start),
+        .end = MIN (chrono_track_get_end (t, i), data->range_end),
+        .cls = HOST_RUN,
+      };
+
+      if (it.end <= it.start)
+        continue;
+      if (kind_of[name] == 0)
+        {
+          const char *text = chrono_trace_get_string (trace, name);
+          kind_of[name] = chrono_analysis_name_is_data_loading (text) ? 2
+                          : strstr (text, "Launch") != NULL ? 3 : 1;
+        }
+      if (kind_of[name] == 2)
+        it.cls = HOST_DATA;
+      else if (kind_of[name] == 3 && (t->kind[i] == CHRONO_KIND_RUNTIME || t->kind[i] == CHRONO_KIND_DRIVER))
+        it.cls = HOST_LAUNCH;
+      row.start_ns = MIN (row.start_ns, it.start);
+      row.end_ns = MAX (row.end_ns, it.end);
+      g_array_append_val (items, it);
+    }
+  for (guint k = 0; k < data->syncs->len; k++)
+    {
+      const ChronoSyncWait *w = &g_array_index (data->syncs, ChronoSyncWait, k);
+      if (w->track == thread && w->device >= 0)
+        g_array_append_val (items, ((ChronoWorkItem) { .start = w->start, .end = w->end, .cls = HOST_SYNC }));
+    }
+  if (row.end_ns <= row.start_ns)
+    return;
+  g_array_sort (items, compare_item_starts);
+  /* Each state is what its class adds to the union of those before it. */
+  u[0] = merged_length (items, 1u << HOST_SYNC);
+  u[1] = merged_length (items, (1u << HOST_SYNC) | (1u << HOST_DATA));
+  u[2] = merged_length (items, (1u << HOST_SYNC) | (1u << HOST_DATA) | (1u << HOST_LAUNCH));
+  u[3] = merged_length (items, ~0u);
+  row.sync_ns = u[0];
+  row.data_loading_ns = u[1] - u[0];
+  row.launch_ns = u[2] - u[1];
+  row.running_ns = u[3] - u[2];
+  row.untraced_ns = (row.end_ns - row.start_ns) - u[3];
+  g_array_append_val (out, row);
+}
+
+static gint
+compare_pointers (gconstpointer a,
+                  gconstpointer b)
+{
+  return (GPOINTER_TO_UINT (a) > GPOINTER_TO_UINT (b)) - (GPOINTER_TO_UINT (a) < GPOINTER_TO_UINT (b));
+}
+
+void
+chrono_rank_data_host_ledgers (ChronoRankData *data,
+                               GArray         *out)
+{
+  g_autoptr(GHashTable) threads = g_hash_table_new (NULL, NULL);
+  g_autofree guint8 *kind_of = g_new0 (guint8, chrono_trace_get_n_strings (data->trace));
+  g_autoptr(GList) keys = NULL;
+
+  for (guint di = 0; di < data->devices->len; di++)
+    {
+      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+      for (guint k = 0; k < d->items->len; k++)
+        {
+          const ChronoWorkItem *it = &g_array_index (d->items, ChronoWorkItem, k);
+          if (it->launch_start != G_MININT64)
+            g_hash_table_add (threads, GUINT_TO_POINTER (it->launch_track + 1));
+        }
+    }
+  keys = g_list_sort (g_hash_table_get_keys (threads), compare_pointers);
+  for (GList *l = keys; l; l = l->next)
+    host_ledger (data, GPOINTER_TO_UINT (l->data) - 1, kind_of, out);
 }
 
 /* ------------------------------------------------------------------ */

@@ -154,6 +154,11 @@ void            chrono_ledger_sum          (GArray *ledger,
                                             gint64  start,
                                             gint64  end,
                                             gint64  state_ns[CHRONO_N_LEDGER_STATES]);
+/* Adds to OUT (ChronoHostLedgerRow) the ledger of each host thread of
+ * DATA that launched device work. */
+void            chrono_rank_data_host_ledgers (ChronoRankData *data,
+                                               GArray         *out);
+
 /* The time inside [START, END) of the states in the mask STATES. */
 gint64          chrono_ledger_time_in      (GArray *ledger,
                                             gint64  start,

@@ -6,6 +6,7 @@
 #include <json-glib/json-glib.h>
 
 #include "chrono-analysis-private.h"
+#include "chrono-efficiency-private.h"
 #include "chrono-json-util.h"
 
 /* A report people read: the costliest findings; the JSON has them all. */
@@ -126,6 +127,30 @@ chrono_analysis_to_json (ChronoAnalysis *self)
     }
   json_builder_end_array (b);
 
+  json_builder_set_member_name (b, "host_ledger");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < chrono_analysis_get_n_host_ledger_rows (self); i++)
+    {
+      const ChronoHostLedgerRow *r = chrono_analysis_get_host_ledger_row (self, i);
+      json_builder_begin_object (b);
+      chrono_json_add_int (b, "trace", r->trace);
+      chrono_json_add_int (b, "rank_index", r->rank);
+      chrono_json_add_int (b, "track", r->track);
+      chrono_json_add_string (b, "name", track_name (self, (ChronoTrackRef) { r->trace, r->track }));
+      chrono_json_add_int (b, "start_ns", r->start_ns);
+      chrono_json_add_int (b, "end_ns", r->end_ns);
+      json_builder_set_member_name (b, "states");
+      json_builder_begin_object (b);
+      chrono_json_add_int (b, "sync", r->sync_ns);
+      chrono_json_add_int (b, "data_loading", r->data_loading_ns);
+      chrono_json_add_int (b, "launch", r->launch_ns);
+      chrono_json_add_int (b, "running", r->running_ns);
+      chrono_json_add_int (b, "untraced", r->untraced_ns);
+      json_builder_end_object (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
   json_builder_set_member_name (b, "breakdown");
   json_builder_begin_array (b);
   for (guint i = 0; i < chrono_analysis_get_n_breakdowns (self); i++)
@@ -225,6 +250,7 @@ chrono_analysis_to_json (ChronoAnalysis *self)
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
+  chrono_efficiency_write_json (self, b);
   json_builder_end_object (b);
 
   root = json_builder_get_root (b);
@@ -555,5 +581,6 @@ chrono_analysis_to_markdown (ChronoAnalysis *self)
         }
       g_string_append (s, "\n");
     }
+  chrono_efficiency_append_markdown (self, s);
   return g_string_free (s, FALSE);
 }

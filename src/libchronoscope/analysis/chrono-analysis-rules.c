@@ -40,9 +40,9 @@ static const ChronoRule rules[] = {
     "launches slower than the device runs. Time lost: the device's wait for the host and for the "
     "launches in that stretch.") },
   { "host-bound", N_("Host-bound step"),
-    N_("A step in which a device waits for the host to launch work (ledger states idle_host and "
-    "idle_launch) for more than host-bound-percent of the step. Time lost: that wait, less what more "
-    "specific causes claimed.") },
+    N_("A step (or, without steps, a device's whole window) in which a device waits for the host to "
+    "launch work (ledger states idle_host and idle_launch) for more than host-bound-percent of the "
+    "time. Time lost: that wait, less what more specific causes claimed.") },
   { "dependency-wait", N_("Waits on other streams or engines"),
     N_("Work on a critical path that could not start when its stream or engine was free because it "
     "waited for work on another one: a cudaStreamWaitEvent, or a dependency flow (Neuron instruction "
@@ -731,6 +731,41 @@ path_of (GArray         *paths,
   return NULL;
 }
 
+/* Without steps, the whole of a device's window is one step. */
+static void
+rule_host_bound_trace (Ctx            *c,
+                       ChronoRankData *data,
+                       guint           states)
+{
+  for (guint di = 0; di < data->devices->len; di++)
+    {
+      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+      gint64 start = g_array_index (d->busy, ChronoInterval, 0).start;
+      gint64 end = g_array_index (d->busy, ChronoInterval, d->busy->len - 1).end;
+      gint64 wait = chrono_ledger_time_in (d->ledger, start, end, states), lost;
+      g_autofree char *label = NULL;
+      g_auto(ChronoClaim) claim = { NULL };
+      ChronoFinding *f;
+
+      if (end <= start || wait * 100 <= (end - start) * (gint64) c->th->host_bound_percent)
+        continue;
+      chrono_claim_init (&claim);
+      chrono_claim_add (&claim, data, di, start, end, states, G_MAXUINT32, G_MAXINT64);
+      if ((lost = measure (c, &claim, G_MAXINT64)) == 0)
+        continue;
+      label = device_label (data, d);
+      f = add_finding (c, "host-bound", data, start, end, &claim, lost,
+                       _("The host sets the pace: reduce Python and framework overhead (torch.compile, CUDA graphs, "
+                       "larger batches), and move data preparation to worker processes."),
+                       _("%s is host-bound: it waits for the host %.0f%% of the trace (%.3f ms)"),
+                       label, 100.0 * wait / (end - start), ms (lost));
+      add_evidence (f, "device_host_wait_ns", wait);
+      add_evidence (f, "window_ns", end - start);
+      for (guint k = 0; k < d->streams->len; k++)
+        add_track (f, data->trace_index, g_array_index (d->streams, ChronoStreamWork, k).track);
+    }
+}
+
 static void
 rule_host_bound (Ctx            *c,
                  ChronoRankData *data,
@@ -738,6 +773,8 @@ rule_host_bound (Ctx            *c,
 {
   const guint host = CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_HOST) | CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_LAUNCH);
 
+  if (data->steps->len == 0)
+    rule_host_bound_trace (c, data, host);
   for (guint i = 0; i < data->steps->len; i++)
     {
       const ChronoStep *s = &g_array_index (data->steps, ChronoStep, i);

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "chrono-analysis-private.h"
+#include "chrono-efficiency-private.h"
 
 struct _ChronoAnalysis
 {
@@ -14,9 +15,11 @@ struct _ChronoAnalysis
   ChronoAnalysisOptions options;
   GArray    *breakdowns;  /* ChronoBreakdown */
   GArray    *ledger;      /* ChronoLedgerRow */
+  GArray    *host_ledger; /* ChronoHostLedgerRow */
   GArray    *paths;       /* ChronoCriticalPath */
   GArray    *findings;    /* ChronoFinding */
   GArray    *limitations; /* ChronoLimitation */
+  ChronoEfficiency *efficiency;
 };
 
 G_DEFINE_FINAL_TYPE (ChronoAnalysis, chrono_analysis, G_TYPE_OBJECT)
@@ -109,8 +112,10 @@ chrono_analysis_finalize (GObject *object)
   g_array_unref (self->findings);
   g_array_unref (self->breakdowns);
   g_array_unref (self->ledger);
+  g_array_unref (self->host_ledger);
   g_array_unref (self->rank_info);
   g_array_unref (self->limitations);
+  g_clear_pointer (&self->efficiency, chrono_efficiency_free);
   g_ptr_array_unref (self->ranks);
   g_ptr_array_unref (self->traces);
 
@@ -130,6 +135,7 @@ chrono_analysis_init (ChronoAnalysis *self)
   self->ranks = g_ptr_array_new_with_free_func ((GDestroyNotify) chrono_rank_data_free);
   self->rank_info = g_array_new (FALSE, FALSE, sizeof (ChronoRankInfo));
   self->ledger = g_array_new (FALSE, FALSE, sizeof (ChronoLedgerRow));
+  self->host_ledger = g_array_new (FALSE, FALSE, sizeof (ChronoHostLedgerRow));
   self->limitations = g_array_new (FALSE, FALSE, sizeof (ChronoLimitation));
   self->breakdowns = g_array_new (FALSE, FALSE, sizeof (ChronoBreakdown));
   self->paths = g_array_new (FALSE, FALSE, sizeof (ChronoCriticalPath));
@@ -230,6 +236,7 @@ chrono_analysis_run (ChronoTrace * const          *traces,
     self->options = *options;
   else
     chrono_analysis_options_init (&self->options);
+  self->efficiency = chrono_efficiency_new (&self->options.thresholds);
 
   for (guint i = 0; i < n_traces; i++)
     {
@@ -240,6 +247,8 @@ chrono_analysis_run (ChronoTrace * const          *traces,
     }
   ranks = (ChronoRankData **) self->ranks->pdata;
   n_ranks = self->ranks->len;
+  for (guint r = 0; r < n_ranks; r++)
+    chrono_efficiency_add_rank (self->efficiency, ranks[r]);
 
   peer_waits = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   chrono_analysis_match_collectives (ranks, n_ranks, peer_waits);
@@ -254,13 +263,18 @@ chrono_analysis_run (ChronoTrace * const          *traces,
     }
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
+  /* The efficiency read the operators' shapes meanwhile; its rule needs it. */
+  chrono_efficiency_finish (self->efficiency);
   /* What the traces lack decides what the rules may claim. */
   chrono_analysis_find_limitations (ranks, n_ranks, self->limitations);
   chrono_analysis_run_rules (ranks, n_ranks, self->breakdowns, self->paths, &self->options.thresholds,
                              self->findings);
   g_array_sort (self->findings, compare_findings);
   for (guint r = 0; r < n_ranks; r++)
-    add_ledger_rows (self, ranks[r]);
+    {
+      add_ledger_rows (self, ranks[r]);
+      chrono_rank_data_host_ledgers (ranks[r], self->host_ledger);
+    }
   return g_steal_pointer (&self);
 }
 
@@ -310,6 +324,22 @@ chrono_analysis_get_ledger_row (ChronoAnalysis *self,
   g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), NULL);
   g_return_val_if_fail (index < self->ledger->len, NULL);
   return &g_array_index (self->ledger, ChronoLedgerRow, index);
+}
+
+guint
+chrono_analysis_get_n_host_ledger_rows (ChronoAnalysis *self)
+{
+  g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), 0);
+  return self->host_ledger->len;
+}
+
+const ChronoHostLedgerRow *
+chrono_analysis_get_host_ledger_row (ChronoAnalysis *self,
+                                     guint           index)
+{
+  g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), NULL);
+  g_return_val_if_fail (index < self->host_ledger->len, NULL);
+  return &g_array_index (self->host_ledger, ChronoHostLedgerRow, index);
 }
 
 guint
@@ -382,4 +412,10 @@ chrono_analysis_get_ranks (ChronoAnalysis *self,
 {
   *n_ranks = self->ranks->len;
   return (ChronoRankData **) self->ranks->pdata;
+}
+
+ChronoEfficiency *
+chrono_analysis_get_efficiency_data (ChronoAnalysis *self)
+{
+  return self->efficiency;
 }

@@ -27,6 +27,8 @@ typedef struct {
   guint   host_bound_percent;         /* host-bound-percent of a step the device waits for the host */
   guint   engine_bound_percent;       /* engine-bound-percent over the busiest Tensor engine */
   gint64  min_time_lost_ns;           /* min-time-lost-us: findings costing less are dropped */
+  guint   peak_gflops;                /* peak-gflops: every device's compute peak, 0 for the table's */
+  guint   peak_memory_gbps;           /* peak-memory-gbps: every device's memory bandwidth, 0 for the table's */
 } ChronoAnalysisThresholds;
 
 void chrono_analysis_thresholds_init (ChronoAnalysisThresholds *thresholds);
@@ -86,6 +88,24 @@ typedef struct {
   gint64   state_ns[CHRONO_N_LEDGER_STATES];
   gint64   recoverable_ns;     /* what the findings claim of it */
 } ChronoLedgerRow;
+
+/* What a host thread that launched device work did over its window
+ * (its first to its last span), each nanosecond in one state, in this
+ * order of precedence: waiting for the device (a synchronising call or a
+ * polling loop that waited for work), loading data, launching work, any
+ * other traced span, and nothing traced. */
+typedef struct {
+  guint    rank;               /* index into the analysis's ranks */
+  guint32  trace;
+  guint32  track;              /* the thread */
+  gint64   start_ns;
+  gint64   end_ns;
+  gint64   sync_ns;
+  gint64   data_loading_ns;
+  gint64   launch_ns;
+  gint64   running_ns;
+  gint64   untraced_ns;
+} ChronoHostLedgerRow;
 
 /* A rank: one trace, or one of the files of a merged trace. */
 typedef struct {
@@ -278,6 +298,10 @@ const ChronoRankInfo     *chrono_analysis_get_rank         (ChronoAnalysis *self
 guint                     chrono_analysis_get_n_ledger_rows (ChronoAnalysis *self);
 const ChronoLedgerRow    *chrono_analysis_get_ledger_row   (ChronoAnalysis *self,
                                                             guint           index);
+
+guint                     chrono_analysis_get_n_host_ledger_rows (ChronoAnalysis *self);
+const ChronoHostLedgerRow *chrono_analysis_get_host_ledger_row  (ChronoAnalysis *self,
+                                                                guint           index);
 
 guint                     chrono_analysis_get_n_limitations (ChronoAnalysis *self);
 const ChronoLimitation   *chrono_analysis_get_limitation   (ChronoAnalysis *self,
