@@ -31,6 +31,7 @@ static const char analyze_output[] =
   "\"traces\":{\"type\":\"array\",\"items\":{\"type\":\"object\"}},"
   "\"breakdown\":{\"type\":\"array\",\"items\":{\"type\":\"object\"},\"description\":\"per device, then its streams\"},"
   "\"critical_path\":{\"type\":\"array\",\"items\":{\"type\":\"object\"},\"description\":\"per step\"},"
+  "\"efficiency_rows\":{\"type\":\"integer\",\"description\":\"the report's operator efficiency rows, which top_operators gives with each operator\"},"
   "\"findings\":{\"type\":\"array\",\"description\":\"most costly first\",\"items\":{\"type\":\"object\",\"required\":[\"rule\",\"title\"],"
   "\"properties\":{\"rule\":{\"type\":\"string\"},\"severity\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"},"
   "\"recommendation\":{\"type\":\"string\"}}}},"
@@ -181,8 +182,14 @@ analyze (ChronoMcpContext  *ctx,
     g_autoptr(GList) members = json_object_get_members (report);
 
     for (GList *l = members; l; l = l->next)
-      if (g_strcmp0 (l->data, "findings") != 0)
+      if (g_strcmp0 (l->data, "findings") != 0 && g_strcmp0 (l->data, "efficiency") != 0)
         json_object_set_member (out, l->data, json_node_copy (json_object_get_member (report, l->data)));
+    /* one row per operator, shape and device: top_operators gives them
+     * with each operator, paged */
+    if (json_object_has_member (report, "efficiency") &&
+        JSON_NODE_HOLDS_ARRAY (json_object_get_member (report, "efficiency")))
+      json_object_set_int_member (out, "efficiency_rows",
+                                  json_array_get_length (json_object_get_array_member (report, "efficiency")));
   }
 
   {
@@ -357,7 +364,8 @@ static const ChronoMcpTool tools[] = {
     "Runs Chronoscope's analysis on an opened trace, optionally over a window (start_ns/end_ns), one "
     "step or one rank: the bottleneck findings with the time each loses and what to try, the time "
     "breakdown of each device and stream, and the critical path of each step, as the analysis report "
-    "(chronoscope-cli analyze --format json) gives them. Findings are paged.",
+    "(chronoscope-cli analyze --format json) gives them. Findings are paged; the operator efficiency "
+    "rows come with top_operators.",
     analyze_input, analyze_output, analyze },
   { "critical_path", "Critical path of a step",
     "The longest dependency chain through one profiler step (the longest step when none is named): "

@@ -29,7 +29,10 @@ static const char top_output[] =
   "\"count\":{\"type\":\"integer\"},\"total_ns\":{\"type\":\"integer\",\"description\":\"summed durations, cut to the window\"},"
   "\"self_ns\":{\"type\":\"integer\",\"description\":\"total_ns less the time of the spans nested directly inside (operators only)\"},"
   "\"mean_ns\":{\"type\":\"integer\"},\"min_ns\":{\"type\":\"integer\"},\"max_ns\":{\"type\":\"integer\"},"
-  "\"share\":{\"type\":\"number\",\"description\":\"total_ns over all_ns\"}}}},"
+  "\"share\":{\"type\":\"number\",\"description\":\"total_ns over all_ns\"},"
+  "\"efficiency\":{\"type\":\"array\",\"items\":{\"type\":\"object\"},\"description\":\"operators only, where the trace "
+  "records shapes: the analysis report's efficiency rows of this operator (one per shape and device: FLOPs, bytes, "
+  "achieved TFLOP/s and TB/s, roofline share, bound)\"}}}},"
   CHRONO_MCP_SCHEMA_PAGE_OUT "}}";
 
 typedef struct {
@@ -42,8 +45,36 @@ typedef struct {
 typedef struct {
   guint32  kinds;         /* what is counted */
   gboolean self_time;
+  gboolean efficiency;    /* the analysis report's efficiency rows of each name */
   gboolean by_count;
 } Top;
+
+/* The report's efficiency rows by operator ("op"), copied. */
+static GHashTable *
+efficiency_by_op (ChronoMcpAnalysis *a)
+{
+  JsonObject *report = json_node_get_object (a->report);
+  GHashTable *by_op = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) json_array_unref);
+  JsonArray *rows = json_object_has_member (report, "efficiency") &&
+                    JSON_NODE_HOLDS_ARRAY (json_object_get_member (report, "efficiency"))
+                    ? json_object_get_array_member (report, "efficiency") : NULL;
+
+  for (guint i = 0; rows && i < json_array_get_length (rows); i++)
+    {
+      JsonNode *row = json_array_get_element (rows, i);
+      const char *op = JSON_NODE_HOLDS_OBJECT (row)
+                       ? json_object_get_string_member_with_default (json_node_get_object (row), "op", NULL) : NULL;
+      JsonArray *list;
+
+      if (op == NULL)
+        continue;
+      list = g_hash_table_lookup (by_op, op);
+      if (list == NULL)
+        g_hash_table_insert (by_op, g_strdup (op), list = json_array_new ());
+      json_array_add_element (list, json_node_copy (row));
+    }
+  return by_op;
+}
 
 static gint64
 clipped (const ChronoMcpScope *scope,
@@ -112,6 +143,7 @@ top (ChronoMcpContext  *ctx,
   g_autoptr(ChronoMcpPage) page = NULL;
   g_autoptr(GHashTable) by_name = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
   g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GHashTable) efficiency = NULL;
   g_autofree char *next = NULL;
   gint64 all = 0;
   guint64 offset;
@@ -123,6 +155,15 @@ top (ChronoMcpContext  *ctx,
       !chrono_mcp_page_get_offset (page, &offset, error))
     return NULL;
   how->by_count = g_strcmp0 (chrono_mcp_arg_string (args, "sort"), "count") == 0;
+  if (how->efficiency)
+    {
+      ChronoMcpAnalysis *a = chrono_mcp_entry_get_analysis (entry, scope.key, scope.indices, scope.n_indices,
+                                                            &scope.options, error);
+
+      if (a == NULL)
+        return NULL;
+      efficiency = efficiency_by_op (a);
+    }
 
   for (guint n = 0; n < scope.n_indices; n++)
     {
@@ -208,6 +249,8 @@ top (ChronoMcpContext  *ctx,
       json_object_set_int_member (o, "min_ns", row->min);
       json_object_set_int_member (o, "max_ns", row->max);
       json_object_set_double_member (o, "share", all > 0 ? (gdouble) row->total / all : 0.0);
+      if (efficiency && g_hash_table_contains (efficiency, row->name))
+        json_object_set_array_member (o, "efficiency", json_array_ref (g_hash_table_lookup (efficiency, row->name)));
       json_node_take_object (node, o);
       if (!chrono_mcp_page_add (page, node))
         {
@@ -239,7 +282,7 @@ top_operators (ChronoMcpContext  *ctx,
                GString           *text,
                GError           **error)
 {
-  Top how = { .kinds = 1u << CHRONO_KIND_HOST_OP, .self_time = TRUE };
+  Top how = { .kinds = 1u << CHRONO_KIND_HOST_OP, .self_time = TRUE, .efficiency = TRUE };
 
   return top (ctx, args, text, &how, error);
 }
@@ -258,8 +301,9 @@ top_kernels (ChronoMcpContext  *ctx,
 static const ChronoMcpTool tools[] = {
   { "top_operators", "Top host operators",
     "The framework operators (aten::…, the host_op spans) that take the most time, or are called most, "
-    "over the whole trace, a window, a step or a rank: calls, total and self time, mean, min and max. "
-    "Names are summed over all threads and ranks in scope.",
+    "over the whole trace, a window, a step or a rank: calls, total and self time, mean, min and max, "
+    "and where the trace records shapes their efficiency against the device's roofline, as the "
+    "analysis reports it. Names are summed over all threads and ranks in scope.",
     top_input, top_output, top_operators },
   { "top_kernels", "Top device kernels",
     "The device kernels, collectives included, that take the most time, or run most often, over the "

@@ -160,8 +160,11 @@ test('open_trace says what info --json says; analyze what analyze --format json 
   const { rows: findings, last, pages } = await allPages(client, 'analyze', { handle: opened.handle, limit: 3 }, 'findings');
   assert.ok(pages > 1 || report.findings.length <= 3);
   for (const key of Object.keys(report))
-    if (key !== 'findings')
+    if (key !== 'findings' && key !== 'efficiency')
       assert.deepEqual(last[key], report[key], key);
+  // the efficiency rows come with top_operators
+  assert.equal(last.efficiency, undefined);
+  assert.equal(last.efficiency_rows, report.efficiency.length);
   assert.deepEqual(findings, report.findings);
   assert.equal(last.total, report.findings.length);
 
@@ -296,6 +299,14 @@ test('top_operators and top_kernels add up to what the trace holds', async () =>
     assert.ok(ops.rows[i - 1].count >= ops.rows[i].count);
   for (const r of ops.rows)
     assert.ok(r.self_ns <= r.total_ns && r.min_ns <= r.mean_ns && r.mean_ns <= r.max_ns);
+  // each operator's efficiency rows, as the analysis reports them
+  const byOp = (rows) => JSON.stringify(rows.map((e) => JSON.stringify(e)).sort());
+  const efficiency = ops.rows.flatMap((r) => r.efficiency ?? []);
+  for (const r of ops.rows)
+    for (const e of r.efficiency ?? [])
+      assert.equal(e.op, r.name);
+  assert.ok(report.efficiency.length > 0);
+  assert.equal(byOp(efficiency), byOp(report.efficiency));
   // one step's kernels are fewer than the whole trace's
   const step = (await ok(client, 'find_spans', { handle, kind: 'step', limit: 1 })).spans[0];
   const inStep = await ok(client, 'top_kernels', { handle, step: Number(step.name.split('#')[1]), limit: 500 });
