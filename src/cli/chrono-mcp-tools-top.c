@@ -268,8 +268,8 @@ top (ChronoMcpContext  *ctx,
         const Row *row = g_ptr_array_index (rows, i);
         g_autofree char *total = chrono_format_duration (row->total);
 
-        g_string_append_printf (text, "\n- %s: %s (%.1f%%), %" G_GUINT64_FORMAT " calls", row->name, total,
-                                all > 0 ? 100.0 * row->total / all : 0.0, row->count);
+        g_string_append_printf (text, "\n- %s: %s (%.1f%%), %" G_GUINT64_FORMAT " %s", row->name, total,
+                                all > 0 ? 100.0 * row->total / all : 0.0, row->count, row->count == 1 ? "call" : "calls");
       }
   }
   chrono_mcp_page_finish (page, out, "rows", rows->len, next, text);
