@@ -6,23 +6,8 @@
 #include <string.h>
 
 #include "chrono-analysis.h"
-#include "chrono-analysis-settings.h"
 #include "chrono-cli.h"
 #include "chrono-cli-load.h"
-
-#define ANALYSIS_SCHEMA "io.github.chronoscope.Chronoscope.analysis"
-
-/* Thresholds from GSettings when the schema is installed, else the
- * defaults (which match the schema's). */
-static void
-read_thresholds (ChronoAnalysisThresholds *th)
-{
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr(GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, ANALYSIS_SCHEMA, TRUE) : NULL;
-  g_autoptr(GSettings) settings = schema ? g_settings_new_full (schema, NULL, NULL) : NULL;
-
-  chrono_analysis_settings_read (settings, th);
-}
 
 static gboolean
 parse_range (const char            *text,
@@ -110,7 +95,7 @@ chrono_cli_analyze (int    argc,
       return 2;
     }
 
-  read_thresholds (&options.thresholds);
+  chrono_cli_read_thresholds (&options.thresholds);
   if (!set_peak (peak_tflops, "--peak-tflops", &options.thresholds.peak_gflops) ||
       !set_peak (peak_tbps, "--peak-tbps", &options.thresholds.peak_memory_gbps))
     return 2;

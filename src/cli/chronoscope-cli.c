@@ -18,6 +18,7 @@ static const Command commands[] = {
   { "info", chrono_cli_info, "Summarise what a trace holds" },
   { "analyze", chrono_cli_analyze, "Find where the time goes and the bottlenecks" },
   { "example", chrono_cli_example, "Write an example PyTorch-profiler trace" },
+  { "mcp", chrono_cli_mcp, "Answer agents over the Model Context Protocol (stdio)" },
 };
 
 static void
