@@ -2,6 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <string.h>
+
 #include "chrono-analysis-private.h"
 #include "chrono-efficiency-private.h"
 
@@ -150,9 +152,16 @@ compare_findings (gconstpointer a,
   const ChronoFinding *x = a;
   const ChronoFinding *y = b;
 
+  /* Ties broken to the end, so the same traces always list the same. */
   if (x->time_lost_ns != y->time_lost_ns)
     return x->time_lost_ns > y->time_lost_ns ? -1 : 1;
-  return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
+  if (x->start_ns != y->start_ns)
+    return x->start_ns < y->start_ns ? -1 : 1;
+  if (x->rank != y->rank)
+    return x->rank < y->rank ? -1 : 1;
+  if (strcmp (x->rule, y->rule) != 0)
+    return strcmp (x->rule, y->rule);
+  return g_strcmp0 (x->title, y->title);
 }
 
 /* The ranks of TRACE: one for each file it was read from. */
