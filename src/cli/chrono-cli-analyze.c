@@ -6,23 +6,8 @@
 #include <string.h>
 
 #include "chrono-analysis.h"
-#include "chrono-analysis-settings.h"
 #include "chrono-cli.h"
 #include "chrono-cli-load.h"
-
-#define ANALYSIS_SCHEMA "io.github.chronoscope.Chronoscope.analysis"
-
-/* Thresholds from GSettings when the schema is installed, else the
- * defaults (which match the schema's). */
-static void
-read_thresholds (ChronoAnalysisThresholds *th)
-{
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr(GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, ANALYSIS_SCHEMA, TRUE) : NULL;
-  g_autoptr(GSettings) settings = schema ? g_settings_new_full (schema, NULL, NULL) : NULL;
-
-  chrono_analysis_settings_read (settings, th);
-}
 
 static gboolean
 parse_range (const char            *text,
@@ -49,11 +34,15 @@ chrono_cli_analyze (int    argc,
   gboolean timing = FALSE;
   gboolean merge = FALSE;
   g_autofree char *range = NULL;
+  g_autofree char *output = NULL;
+  gint jobs = 0;
   g_auto(GStrv) files = NULL;
   const GOptionEntry entries[] = {
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output format: markdown (default) or json", "FORMAT" },
     { "range", 'r', 0, G_OPTION_ARG_STRING, &range, "Analyse only START to END, in the traces' nanoseconds", "START:END" },
     { "merge", 0, 0, G_OPTION_ARG_NONE, &merge, "All files as one trace on a shared clock", NULL },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Analyse the job: summarise the ranks in N processes at a time, then reduce (JSON, chronoscope.job/1)", "N" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "With --jobs: the file to write (default: standard output)", "FILE" },
     { "timing", 0, 0, G_OPTION_ARG_NONE, &timing, "Print loading and analysis times to standard error", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE…" },
     { NULL }
@@ -82,6 +71,17 @@ chrono_cli_analyze (int    argc,
       g_printerr ("chronoscope-cli analyze: no trace file given\n");
       return 2;
     }
+  if (jobs != 0 || output != NULL)
+    {
+      if (jobs < 1 || format || merge || range)
+        {
+          g_printerr ("chronoscope-cli analyze: %s\n",
+                      jobs < 1 ? "--jobs wants a number of processes of at least 1 (and --output goes with it)"
+                               : "--jobs writes the job's analysis as JSON: --format, --merge and --range do not apply");
+          return 2;
+        }
+      return chrono_cli_analyze_jobs (files, jobs, output, timing);
+    }
   chrono_analysis_options_init (&options);
   if (range && !parse_range (range, &options))
     {
@@ -107,7 +107,7 @@ chrono_cli_analyze (int    argc,
     }
   t1 = g_get_monotonic_time ();
 
-  read_thresholds (&options.thresholds);
+  chrono_cli_read_thresholds (&options.thresholds);
   analysis = chrono_analysis_run ((ChronoTrace * const *) traces->pdata, traces->len, &options, NULL, &error);
   if (analysis == NULL)
     {

@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include "chrono-analysis.h"
 #include "chrono-trace.h"
 
 G_BEGIN_DECLS
@@ -17,5 +18,18 @@ ChronoTrace *chrono_cli_load_input (char * const *files,
                                     gboolean      merge,
                                     guint         index,
                                     GError      **error);
+
+/* The analysis thresholds from GSettings when the schema is installed,
+ * else the defaults (which match the schema's). */
+void         chrono_cli_read_thresholds (ChronoAnalysisThresholds *thresholds);
+
+/* Adds PATH to OUT, or when it is a folder the regular files in it whose
+ * names end in SUFFIX (NULL: any), in name order, hidden ones and
+ * temporaries left out. Fails when PATH does not exist or the folder
+ * holds none. */
+gboolean     chrono_cli_list_files      (const char  *path,
+                                         const char  *suffix,
+                                         GPtrArray   *out,
+                                         GError     **error);
 
 G_END_DECLS
