@@ -1,8 +1,8 @@
 /* chrono-cli-jobs.c: analyze --jobs, the ranks summarised in worker
  * processes, then reduced
  *
- * Each worker is this program's summarize command on one rank, so a
- * worker's memory is one rank's and is given back when it exits: peak
+ * Each worker is this program's summarize command on a chunk of ranks,
+ * which it loads one at a time, so a worker's memory is one rank's: peak
  * memory follows the largest rank and the number of workers, not the
  * number of ranks. The parent keeps only the summaries.
  *
@@ -19,22 +19,55 @@
 #include "chrono-cli.h"
 #include "chrono-cli-load.h"
 
+/* A worker summarises a chunk of ranks one after the other, so that
+ * starting a process costs little next to the ranks; chunks are small
+ * enough that the workers finish together. */
+#define MAX_CHUNK 32
+
+typedef struct {
+  guint    first;            /* into the paths */
+  guint    n;
+  gboolean from_folder;      /* files that are not traces are skipped */
+  char    *dir;              /* where its summaries go */
+} Chunk;
+
 typedef struct {
   GPid  pid;
-  guint file;
+  guint chunk;
 } Worker;
 
 static gboolean
 start_worker (const char  *self_exe,
-              const char  *file,
-              const char  *summary,
+              GPtrArray   *paths,
+              const Chunk *chunk,
               GPid        *pid,
               GError     **error)
 {
-  const char *argv[] = { self_exe, "summarize", file, "-o", summary, NULL };
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
 
-  return g_spawn_async (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+  if (g_mkdir (chunk->dir, 0700) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s: %s", chunk->dir, g_strerror (saved));
+      return FALSE;
+    }
+  g_ptr_array_add (argv, (gpointer) self_exe);
+  g_ptr_array_add (argv, "summarize");
+  g_ptr_array_add (argv, "--output-dir");
+  g_ptr_array_add (argv, chunk->dir);
+  if (chunk->from_folder)
+    g_ptr_array_add (argv, "--skip-non-traces");
+  for (guint i = 0; i < chunk->n; i++)
+    g_ptr_array_add (argv, paths->pdata[chunk->first + i]);
+  g_ptr_array_add (argv, NULL);
+  return g_spawn_async (NULL, (char **) argv->pdata, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
                         NULL, NULL, pid, error);
+}
+
+static void
+chunk_clear (Chunk *chunk)
+{
+  g_free (chunk->dir);
 }
 
 int
@@ -47,12 +80,12 @@ chrono_cli_analyze_jobs (char * const *files,
   g_autoptr(GPtrArray) summaries = g_ptr_array_new_with_free_func ((GDestroyNotify) chrono_rank_summary_free);
   g_autoptr(GArray) running = g_array_new (FALSE, FALSE, sizeof (Worker));
   g_autoptr(GHashTable) from_folder = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autofree gboolean *done = NULL;
+  g_autoptr(GArray) chunks = g_array_new (FALSE, TRUE, sizeof (Chunk));
   g_autoptr(GError) error = NULL;
   g_autofree char *self_exe = g_file_read_link ("/proc/self/exe", &error);
   g_autofree char *tmp = NULL;
   glong max_worker_rss_kb = 0;
-  guint next = 0, failed = 0, skipped = 0;
+  guint next = 0, failed = 0, skipped = 0, chunk_size;
   gint64 t0 = g_get_monotonic_time (), t1;
   int status = 0;
 
@@ -79,22 +112,35 @@ chrono_cli_analyze_jobs (char * const *files,
       g_printerr ("chronoscope-cli analyze: %s\n", error->message);
       return 1;
     }
-  done = g_new0 (gboolean, paths->len);
+  g_array_set_clear_func (chunks, (GDestroyNotify) chunk_clear);
+  chunk_size = CLAMP (paths->len / (n_jobs * 4), 1, MAX_CHUNK);
+  for (guint i = 0; i < paths->len;)
+    {
+      Chunk c = { .first = i, .from_folder = g_hash_table_contains (from_folder, paths->pdata[i]) };
+      g_autoptr(GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
-  while (next < paths->len || running->len > 0)
+      /* A chunk's summaries are named after its files: no two alike. */
+      while (i < paths->len && c.n < chunk_size &&
+             g_hash_table_contains (from_folder, paths->pdata[i]) == c.from_folder &&
+             g_hash_table_add (names, g_path_get_basename (paths->pdata[i])))
+        c.n++, i++;
+      c.dir = g_strdup_printf ("%s/%u", tmp, chunks->len);
+      g_array_append_val (chunks, c);
+    }
+
+  while (next < chunks->len || running->len > 0)
     {
       struct rusage usage;
       int wstatus;
       pid_t pid;
 
-      while (next < paths->len && running->len < n_jobs && failed == 0)
+      while (next < chunks->len && running->len < n_jobs && failed == 0)
         {
-          g_autofree char *summary = g_strdup_printf ("%s/%u.summary.json", tmp, next);
           Worker w = { 0, next };
 
-          if (!start_worker (self_exe, paths->pdata[next], summary, &w.pid, &error))
+          if (!start_worker (self_exe, paths, &g_array_index (chunks, Chunk, next), &w.pid, &error))
             {
-              g_printerr ("chronoscope-cli analyze: %s: %s\n", (char *) paths->pdata[next], error->message);
+              g_printerr ("chronoscope-cli analyze: %s\n", error->message);
               g_clear_error (&error);
               failed++;
               break;
@@ -115,23 +161,16 @@ chrono_cli_analyze_jobs (char * const *files,
       for (guint i = 0; i < running->len; i++)
         {
           Worker *w = &g_array_index (running, Worker, i);
-          const char *path;
 
           if (w->pid != pid)
             continue;
-          path = paths->pdata[w->file];
           max_worker_rss_kb = MAX (max_worker_rss_kb, usage.ru_maxrss);
-          if (WIFEXITED (wstatus) && WEXITSTATUS (wstatus) == 0)
-            done[w->file] = TRUE;
-          else if (WIFEXITED (wstatus) && WEXITSTATUS (wstatus) == CHRONO_CLI_EXIT_NOT_A_TRACE &&
-                   g_hash_table_contains (from_folder, path))
+          if (!WIFEXITED (wstatus) || WEXITSTATUS (wstatus) != 0)
             {
-              g_printerr ("%s: not a trace; skipped\n", path);
-              skipped++;
-            }
-          else
-            {
-              g_printerr ("chronoscope-cli analyze: %s: %s\n", path,
+              const Chunk *c = &g_array_index (chunks, Chunk, w->chunk);
+
+              g_printerr ("chronoscope-cli analyze: %s%s: %s\n", (char *) paths->pdata[c->first],
+                          c->n > 1 ? " and the ranks after it" : "",
                           WIFSIGNALED (wstatus) ? "the worker was killed" : "could not be summarised");
               failed++;
             }
@@ -142,24 +181,35 @@ chrono_cli_analyze_jobs (char * const *files,
     }
   t1 = g_get_monotonic_time ();
 
-  for (guint i = 0; i < paths->len; i++)
+  /* Each chunk's summaries, then the folders, removed. */
+  for (guint i = 0; i < chunks->len; i++)
     {
-      g_autofree char *summary = g_strdup_printf ("%s/%u.summary.json", tmp, i);
+      const Chunk *c = &g_array_index (chunks, Chunk, i);
 
-      if (done[i] && failed == 0)
+      for (guint j = 0; j < c->n; j++)
         {
-          ChronoRankSummary *s = chrono_rank_summary_load (summary, &error);
+          g_autofree char *base = g_path_get_basename (paths->pdata[c->first + j]);
+          g_autofree char *name = g_strconcat (base, ".summary.json", NULL);
+          g_autofree char *summary = g_build_filename (c->dir, name, NULL);
 
-          if (s == NULL)
+          if (failed == 0 && g_file_test (summary, G_FILE_TEST_EXISTS))
             {
-              g_printerr ("chronoscope-cli analyze: %s\n", error->message);
-              g_clear_error (&error);
-              failed++;
+              ChronoRankSummary *s = chrono_rank_summary_load (summary, &error);
+
+              if (s == NULL)
+                {
+                  g_printerr ("chronoscope-cli analyze: %s\n", error->message);
+                  g_clear_error (&error);
+                  failed++;
+                }
+              else
+                g_ptr_array_add (summaries, s);
             }
-          else
-            g_ptr_array_add (summaries, s);
+          else if (failed == 0)
+            skipped++;
+          g_unlink (summary);
         }
-      g_unlink (summary);
+      g_rmdir (c->dir);
     }
   g_rmdir (tmp);
   if (failed > 0)
