@@ -90,8 +90,17 @@ int
 chrono_cli_job (int    argc,
                 char **argv)
 {
+  static const char usage[] =
+    "Usage: chronoscope-cli job reduce SUMMARY… [-o JOB.json]\n\n"
+    "Run “chronoscope-cli job reduce --help” for its options.\n";
+
   if (argc >= 2 && strcmp (argv[1], "reduce") == 0)
     return job_reduce (argc - 1, argv + 1);
-  g_printerr ("Usage: chronoscope-cli job reduce SUMMARY… [-o JOB.json]\n");
+  if (argc >= 2 && (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0))
+    {
+      fputs (usage, stdout);
+      return 0;
+    }
+  fputs (usage, stderr);
   return 2;
 }
