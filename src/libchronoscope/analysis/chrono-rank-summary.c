@@ -2,7 +2,10 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <errno.h>
 #include <string.h>
+
+#include <glib/gstdio.h>
 
 #include "chrono-analysis-private.h"
 #include "chrono-json-reader.h"
@@ -432,8 +435,22 @@ chrono_rank_summary_write (ChronoRankSummary *self,
                            GError           **error)
 {
   g_autofree char *text = chrono_rank_summary_to_json (self);
+  g_autofree char *tmp = g_strconcat (path, ".tmp", NULL);
 
-  return g_file_set_contents_full (path, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0644, error);
+  /* Renamed into place, so a reader never sees half a summary; not
+   * synced to disk, which would cost more than summarising a small rank
+   * (the trace is still there to summarise again after a crash). */
+  if (!g_file_set_contents_full (tmp, text, -1, G_FILE_SET_CONTENTS_NONE, 0644, error))
+    return FALSE;
+  if (g_rename (tmp, path) != 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s: %s", path, g_strerror (saved));
+      g_unlink (tmp);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* -------------------------------------------------------------------- */

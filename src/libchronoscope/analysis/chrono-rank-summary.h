@@ -88,7 +88,7 @@ ChronoRankSummary *chrono_rank_summary_new_from_trace (ChronoTrace              
 
 /* The summary as JSON (docs/job-schema.md). */
 char              *chrono_rank_summary_to_json  (ChronoRankSummary *self);
-/* Writes it to PATH atomically. */
+/* Writes it to PATH atomically: PATH.tmp, renamed. */
 gboolean           chrono_rank_summary_write    (ChronoRankSummary *self,
                                                  const char        *path,
                                                  GError           **error);
