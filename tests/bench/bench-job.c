@@ -25,7 +25,8 @@
 
 typedef struct {
   double seconds;
-  long   max_rss_kb;     /* the process and what it waited for */
+  double cpu_seconds;    /* user and system, the process and what it waited for */
+  long   max_rss_kb;     /* likewise */
   char  *err;
 } Run;
 
@@ -54,8 +55,19 @@ run (const char * const *argv)
     g_error ("%s %s failed: %s", argv[0], argv[1], err->str);
   r.seconds = (g_get_monotonic_time () - t0) / 1e6;
   r.max_rss_kb = usage.ru_maxrss;
+  r.cpu_seconds = usage.ru_utime.tv_sec + usage.ru_stime.tv_sec + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
   r.err = g_string_free (g_steal_pointer (&err), FALSE);
   return r;
+}
+
+/* This process's CPU time, all its threads, in ms. */
+static double
+process_cpu_ms (void)
+{
+  struct rusage u;
+
+  getrusage (RUSAGE_SELF, &u);
+  return (u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e3 + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e3;
 }
 
 static void
@@ -87,6 +99,7 @@ measure (const char *cli,
   ChronoExampleJobOptions o;
   goffset largest_size = 0, total = 0;
   gint64 t0, t_sum = 0, t_reduce;
+  double cpu0, cpu_sum;
   Run one, jobs;
   const char *rss_line;
 
@@ -120,6 +133,7 @@ measure (const char *cli,
     }
   one = run ((const char *[]) { cli, "summarize", largest, "-o", job_out, NULL });
   jobs = run ((const char *[]) { cli, "analyze", "--jobs", "2", "--timing", dir, "-o", job_out, NULL });
+  cpu0 = process_cpu_ms ();
   for (guint r = 0; r < world_size; r++)
     {
       g_autofree char *name = g_strdup_printf ("rank-%04u.pt.trace.json", r);
@@ -133,6 +147,7 @@ measure (const char *cli,
       g_assert_no_error (error);
       t_sum += g_get_monotonic_time () - t0;
     }
+  cpu_sum = process_cpu_ms () - cpu0;
   t0 = g_get_monotonic_time ();
   g_free (chrono_job_reduce_to_json ((ChronoRankSummary * const *) summaries->pdata, summaries->len, NULL, &error));
   g_assert_no_error (error);
@@ -140,11 +155,13 @@ measure (const char *cli,
   rss_line = strstr (jobs.err, "peak RSS");
 
   printf ("  %.1f MB of traces (largest rank %.1f KB)\n", total / 1e6, largest_size / 1e3);
-  printf ("  in this process: summarise %.2f ms per rank (load and analyse), reduce %.3f ms per rank (%.3f s)\n",
-          t_sum / 1e3 / world_size, t_reduce / 1e3 / world_size, t_reduce / 1e6);
+  printf ("  in this process: summarise %.2f ms per rank (%.2f ms CPU; load and analyse), reduce %.3f ms per rank "
+          "(%.3f s)\n", t_sum / 1e3 / world_size, cpu_sum / world_size, t_reduce / 1e3 / world_size, t_reduce / 1e6);
   printf ("  summarize the largest rank alone: %.3f s, peak RSS %ld KiB (baseline)\n", one.seconds, one.max_rss_kb);
-  printf ("  analyze --jobs 2: %.2f s (%.2f ms per rank), peak RSS %ld KiB = %.2f× the baseline; %s",
-          jobs.seconds, jobs.seconds * 1e3 / world_size, jobs.max_rss_kb,
+  printf ("  analyze --jobs 2: %.2f s (%.2f ms per rank; CPU %.2f ms per rank, %.2f× this process's), "
+          "peak RSS %ld KiB = %.2f× the baseline; %s",
+          jobs.seconds, jobs.seconds * 1e3 / world_size, jobs.cpu_seconds * 1e3 / world_size,
+          jobs.cpu_seconds * 1e3 / MAX (cpu_sum, 1e-3), jobs.max_rss_kb,
           (double) jobs.max_rss_kb / MAX (one.max_rss_kb, 1), rss_line ? rss_line : "\n");
   g_free (one.err);
   g_free (jobs.err);
