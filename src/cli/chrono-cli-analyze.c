@@ -26,6 +26,24 @@ parse_range (const char            *text,
   return TRUE;
 }
 
+/* A peak in tera-units into the thresholds' giga-units; 0 keeps the setting. */
+static gboolean
+set_peak (gdouble     tera,
+          const char *option,
+          guint      *giga)
+{
+  if (tera == 0)
+    return TRUE;
+  if (!(tera > 0 && tera * 1000 <= G_MAXUINT))
+    {
+      g_printerr ("chronoscope-cli analyze: %s wants a number above 0 and at most %u, not %g\n",
+                  option, G_MAXUINT / 1000, tera);
+      return FALSE;
+    }
+  *giga = MAX (1, (guint) (tera * 1000 + 0.5));
+  return TRUE;
+}
+
 int
 chrono_cli_analyze (int    argc,
                     char **argv)
@@ -36,6 +54,7 @@ chrono_cli_analyze (int    argc,
   g_autofree char *range = NULL;
   g_autofree char *output = NULL;
   gint jobs = 0;
+  gdouble peak_tflops = 0, peak_tbps = 0;
   g_auto(GStrv) files = NULL;
   const GOptionEntry entries[] = {
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output format: markdown (default) or json", "FORMAT" },
@@ -43,6 +62,8 @@ chrono_cli_analyze (int    argc,
     { "merge", 0, 0, G_OPTION_ARG_NONE, &merge, "All files as one trace on a shared clock", NULL },
     { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Analyse the job: summarise the ranks in N processes at a time, then reduce (JSON, chronoscope.job/1)", "N" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "With --jobs: the file to write (default: standard output)", "FILE" },
+    { "peak-tflops", 0, 0, G_OPTION_ARG_DOUBLE, &peak_tflops, "Every device's compute peak, for every number type, instead of the built-in table", "TFLOPS" },
+    { "peak-tbps", 0, 0, G_OPTION_ARG_DOUBLE, &peak_tbps, "Every device's memory bandwidth instead of the built-in table", "TBPS" },
     { "timing", 0, 0, G_OPTION_ARG_NONE, &timing, "Print loading and analysis times to standard error", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE…" },
     { NULL }
@@ -73,11 +94,11 @@ chrono_cli_analyze (int    argc,
     }
   if (jobs != 0 || output != NULL)
     {
-      if (jobs < 1 || format || merge || range)
+      if (jobs < 1 || format || merge || range || peak_tflops != 0 || peak_tbps != 0)
         {
           g_printerr ("chronoscope-cli analyze: %s\n",
                       jobs < 1 ? "--jobs wants a number of processes of at least 1 (and --output goes with it)"
-                               : "--jobs writes the job's analysis as JSON: --format, --merge and --range do not apply");
+                               : "--jobs writes the job's analysis as JSON: --format, --merge, --range and the peaks do not apply");
           return 2;
         }
       return chrono_cli_analyze_jobs (files, jobs, output, timing);
@@ -88,6 +109,11 @@ chrono_cli_analyze (int    argc,
       g_printerr ("chronoscope-cli analyze: --range wants START:END in nanoseconds, START below END, not “%s”\n", range);
       return 2;
     }
+
+  chrono_cli_read_thresholds (&options.thresholds);
+  if (!set_peak (peak_tflops, "--peak-tflops", &options.thresholds.peak_gflops) ||
+      !set_peak (peak_tbps, "--peak-tbps", &options.thresholds.peak_memory_gbps))
+    return 2;
 
   t0 = g_get_monotonic_time ();
   for (guint i = 0; i < chrono_cli_n_inputs (files, merge); i++)
@@ -107,7 +133,6 @@ chrono_cli_analyze (int    argc,
     }
   t1 = g_get_monotonic_time ();
 
-  chrono_cli_read_thresholds (&options.thresholds);
   analysis = chrono_analysis_run ((ChronoTrace * const *) traces->pdata, traces->len, &options, NULL, &error);
   if (analysis == NULL)
     {
