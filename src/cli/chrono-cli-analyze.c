@@ -52,12 +52,16 @@ chrono_cli_analyze (int    argc,
   gboolean timing = FALSE;
   gboolean merge = FALSE;
   g_autofree char *range = NULL;
+  g_autofree char *output = NULL;
+  gint jobs = 0;
   gdouble peak_tflops = 0, peak_tbps = 0;
   g_auto(GStrv) files = NULL;
   const GOptionEntry entries[] = {
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output format: markdown (default) or json", "FORMAT" },
     { "range", 'r', 0, G_OPTION_ARG_STRING, &range, "Analyse only START to END, in the traces' nanoseconds", "START:END" },
     { "merge", 0, 0, G_OPTION_ARG_NONE, &merge, "All files as one trace on a shared clock", NULL },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Analyse the job: summarise the ranks in N processes at a time, then reduce (JSON, chronoscope.job/1)", "N" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "With --jobs: the file to write (default: standard output)", "FILE" },
     { "peak-tflops", 0, 0, G_OPTION_ARG_DOUBLE, &peak_tflops, "Every device's compute peak, for every number type, instead of the built-in table", "TFLOPS" },
     { "peak-tbps", 0, 0, G_OPTION_ARG_DOUBLE, &peak_tbps, "Every device's memory bandwidth instead of the built-in table", "TBPS" },
     { "timing", 0, 0, G_OPTION_ARG_NONE, &timing, "Print loading and analysis times to standard error", NULL },
@@ -87,6 +91,17 @@ chrono_cli_analyze (int    argc,
     {
       g_printerr ("chronoscope-cli analyze: no trace file given\n");
       return 2;
+    }
+  if (jobs != 0 || output != NULL)
+    {
+      if (jobs < 1 || format || merge || range || peak_tflops != 0 || peak_tbps != 0)
+        {
+          g_printerr ("chronoscope-cli analyze: %s\n",
+                      jobs < 1 ? "--jobs wants a number of processes of at least 1 (and --output goes with it)"
+                               : "--jobs writes the job's analysis as JSON: --format, --merge, --range and the peaks do not apply");
+          return 2;
+        }
+      return chrono_cli_analyze_jobs (files, jobs, output, timing);
     }
   chrono_analysis_options_init (&options);
   if (range && !parse_range (range, &options))

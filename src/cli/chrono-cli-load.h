@@ -29,4 +29,13 @@ JsonNode    *chrono_cli_trace_summary   (ChronoTrace  *trace);
  * else the defaults (which match the schema's). */
 void         chrono_cli_read_thresholds (ChronoAnalysisThresholds *thresholds);
 
+/* Adds PATH to OUT, or when it is a folder the regular files in it whose
+ * names end in SUFFIX (NULL: any), in name order, hidden ones and
+ * temporaries left out. Fails when PATH does not exist or the folder
+ * holds none. */
+gboolean     chrono_cli_list_files      (const char  *path,
+                                         const char  *suffix,
+                                         GPtrArray   *out,
+                                         GError     **error);
+
 G_END_DECLS

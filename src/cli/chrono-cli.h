@@ -6,11 +6,32 @@
 
 #include <glib.h>
 
+#include "chrono-rank-summary.h"
+
 G_BEGIN_DECLS
 
 int chrono_cli_info    (int argc, char **argv);
 int chrono_cli_analyze (int argc, char **argv);
 int chrono_cli_example (int argc, char **argv);
 int chrono_cli_mcp     (int argc, char **argv);
+int chrono_cli_summarize (int argc, char **argv);
+int chrono_cli_job     (int argc, char **argv);
+
+/* summarize's exit status for a file that is no trace. */
+#define CHRONO_CLI_EXIT_NOT_A_TRACE 3
+
+/* Reduces SUMMARIES and writes the job's JSON to OUTPUT (NULL: standard
+ * output), atomically. */
+gboolean chrono_cli_write_job    (ChronoRankSummary * const *summaries,
+                                  guint                      n_summaries,
+                                  const char                *output,
+                                  GError                   **error);
+
+/* analyze --jobs N: summarises FILES (traces, or folders of them) in N
+ * processes at a time and writes the job's analysis. */
+int      chrono_cli_analyze_jobs (char * const *files,
+                                  guint         n_jobs,
+                                  const char   *output,
+                                  gboolean      timing);
 
 G_END_DECLS

@@ -17,7 +17,9 @@ typedef struct {
 static const Command commands[] = {
   { "info", chrono_cli_info, "Summarise what a trace holds" },
   { "analyze", chrono_cli_analyze, "Find where the time goes and the bottlenecks" },
-  { "example", chrono_cli_example, "Write an example PyTorch-profiler trace" },
+  { "summarize", chrono_cli_summarize, "Write what a job analysis needs from one rank" },
+  { "job", chrono_cli_job, "Analyse a job from its ranks' summaries (job reduce)" },
+  { "example", chrono_cli_example, "Write an example PyTorch-profiler trace, or the ranks of a job" },
   { "mcp", chrono_cli_mcp, "Answer agents over the Model Context Protocol (stdio)" },
 };
 

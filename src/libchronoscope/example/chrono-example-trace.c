@@ -26,6 +26,7 @@
 #include <glib/gstdio.h>
 #include <zlib.h>
 
+#include "chrono-example-rng.h"
 #include "chrono-example-trace.h"
 
 /* Kineto floors its base time to a multiple of a quarter of an average
@@ -49,32 +50,6 @@
 
 /* splitmix64: small, fast and the same everywhere, so a seed always
  * gives the same bytes. */
-static guint64
-rng_next (guint64 *state)
-{
-  guint64 z = (*state += G_GUINT64_CONSTANT (0x9e3779b97f4a7c15));
-
-  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
-  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
-  return z ^ (z >> 31);
-}
-
-/* Uniform in [lo, hi]. */
-static gint64
-rng_range (guint64 *state,
-           gint64   lo,
-           gint64   hi)
-{
-  return lo + (gint64) (rng_next (state) % (guint64) (hi - lo + 1));
-}
-
-static gboolean
-rng_chance (guint64 *state,
-            guint    one_in)
-{
-  return rng_next (state) % one_in == 0;
-}
-
 /* -------------------------------------------------------------------- */
 /* Buffers and number formatting                                        */
 
