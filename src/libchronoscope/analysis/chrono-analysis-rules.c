@@ -1234,8 +1234,15 @@ compare_excess (gconstpointer a,
   const ChronoEfficiencyRow *x = *(const ChronoEfficiencyRow * const *) a;
   const ChronoEfficiencyRow *y = *(const ChronoEfficiencyRow * const *) b;
   gint64 ex = x->gpu_time_ns - least_ns (x), ey = y->gpu_time_ns - least_ns (y);
+  gint c;
 
-  return ex != ey ? (ex > ey ? -1 : 1) : g_strcmp0 (x->op, y->op);
+  if (ex != ey)
+    return ex > ey ? -1 : 1;
+  if ((c = g_strcmp0 (x->op, y->op)) != 0 || (c = g_strcmp0 (x->input_dims, y->input_dims)) != 0)
+    return c;
+  if (x->rank != y->rank)
+    return x->rank < y->rank ? -1 : 1;
+  return (x->device_position > y->device_position) - (x->device_position < y->device_position);
 }
 
 static void

@@ -277,9 +277,17 @@ compare_rows (gconstpointer a,
 {
   const ChronoEfficiencyRow *x = a, *y = b;
 
+  gint c;
+
   if (x->gpu_time_ns != y->gpu_time_ns)
     return x->gpu_time_ns > y->gpu_time_ns ? -1 : 1;
-  return g_strcmp0 (x->op, y->op);
+  /* Ties broken to the end: the same traces always give the same order. */
+  if ((c = g_strcmp0 (x->op, y->op)) != 0 || (c = g_strcmp0 (x->input_dims, y->input_dims)) != 0 ||
+      (c = g_strcmp0 (x->input_types, y->input_types)) != 0)
+    return c;
+  if (x->rank != y->rank)
+    return x->rank < y->rank ? -1 : 1;
+  return (x->device_position > y->device_position) - (x->device_position < y->device_position);
 }
 
 static gint
