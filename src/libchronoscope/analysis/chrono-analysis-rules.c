@@ -1240,6 +1240,8 @@ compare_excess (gconstpointer a,
     return ex > ey ? -1 : 1;
   if ((c = g_strcmp0 (x->op, y->op)) != 0 || (c = g_strcmp0 (x->input_dims, y->input_dims)) != 0)
     return c;
+  if (x->device != y->device)
+    return x->device < y->device ? -1 : 1;
   if (x->rank != y->rank)
     return x->rank < y->rank ? -1 : 1;
   return (x->device_position > y->device_position) - (x->device_position < y->device_position);

@@ -157,11 +157,12 @@ compare_findings (gconstpointer a,
     return x->time_lost_ns > y->time_lost_ns ? -1 : 1;
   if (x->start_ns != y->start_ns)
     return x->start_ns < y->start_ns ? -1 : 1;
-  if (x->rank != y->rank)
-    return x->rank < y->rank ? -1 : 1;
+  /* The title names the rank; its index follows the order of the files. */
   if (strcmp (x->rule, y->rule) != 0)
     return strcmp (x->rule, y->rule);
-  return g_strcmp0 (x->title, y->title);
+  if (g_strcmp0 (x->title, y->title) != 0)
+    return g_strcmp0 (x->title, y->title);
+  return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
 /* The ranks of TRACE: one for each file it was read from. */

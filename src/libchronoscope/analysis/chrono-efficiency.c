@@ -285,6 +285,9 @@ compare_rows (gconstpointer a,
   if ((c = g_strcmp0 (x->op, y->op)) != 0 || (c = g_strcmp0 (x->input_dims, y->input_dims)) != 0 ||
       (c = g_strcmp0 (x->input_types, y->input_types)) != 0)
     return c;
+  /* By what the trace says first, not by the order the files came in. */
+  if (x->device != y->device)
+    return x->device < y->device ? -1 : 1;
   if (x->rank != y->rank)
     return x->rank < y->rank ? -1 : 1;
   return (x->device_position > y->device_position) - (x->device_position < y->device_position);
