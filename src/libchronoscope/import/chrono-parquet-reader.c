@@ -651,6 +651,20 @@ chrono_parquet_file_get_column_name (ChronoParquetFile *f,
   return f->leaves[column].name;
 }
 
+ChronoParquetType
+chrono_parquet_file_get_column_type (ChronoParquetFile *f,
+                                     guint              column)
+{
+  g_return_val_if_fail (column < f->n_leaves, CHRONO_PARQUET_BOOLEAN);
+  return (ChronoParquetType) f->leaves[column].type;
+}
+
+const char *
+chrono_parquet_type_to_string (ChronoParquetType type)
+{
+  return NAME_OF (type_names, (gint) type);
+}
+
 gint
 chrono_parquet_file_find_column (ChronoParquetFile *f,
                                  const char        *name)

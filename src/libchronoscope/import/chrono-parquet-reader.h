@@ -71,6 +71,9 @@ gint               chrono_parquet_file_find_column    (ChronoParquetFile  *file,
 guint              chrono_parquet_file_get_n_columns  (ChronoParquetFile  *file);
 const char        *chrono_parquet_file_get_column_name (ChronoParquetFile *file,
                                                         guint              column);
+ChronoParquetType  chrono_parquet_file_get_column_type (ChronoParquetFile *file,
+                                                        guint              column);
+const char        *chrono_parquet_type_to_string       (ChronoParquetType  type);
 
 /* Decodes COLUMN of row group GROUP into OUT (cleared first). The column
  * must be a top-level required or optional leaf. EXPECTED lists the
