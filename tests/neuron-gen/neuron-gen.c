@@ -634,8 +634,8 @@ neuron_gen_parquet_options_init (NeuronGenParquetOptions *options)
 
 /* The folder whose node_modules hold the writer: $CHRONO_NPM_DIR, or the
  * one .ci/run installs into. */
-static const char *
-modules_dir (void)
+const char *
+neuron_gen_npm_dir (void)
 {
   const char *dir = g_getenv ("CHRONO_NPM_DIR");
   return dir && *dir ? dir : NEURON_GEN_NPM_DIR;
@@ -645,7 +645,7 @@ gboolean
 neuron_gen_parquet_available (char **why)
 {
   g_autofree char *node = g_find_program_in_path ("node");
-  g_autofree char *writer = g_build_filename (modules_dir (), "node_modules", "parquet-wasm", "package.json", NULL);
+  g_autofree char *writer = g_build_filename (neuron_gen_npm_dir (), "node_modules", "parquet-wasm", "package.json", NULL);
 
   if (node == NULL)
     {
@@ -655,7 +655,7 @@ neuron_gen_parquet_available (char **why)
   if (!g_file_test (writer, G_FILE_TEST_EXISTS))
     {
       *why = g_strdup_printf ("the Parquet writer is not installed in %s (npm install parquet-wasm apache-arrow hyparquet, "
-                              "as .ci/run does; or set CHRONO_NPM_DIR)", modules_dir ());
+                              "as .ci/run does; or set CHRONO_NPM_DIR)", neuron_gen_npm_dir ());
       return FALSE;
     }
   return TRUE;
@@ -676,7 +676,7 @@ neuron_gen_write_parquet (const char                    *json_path,
 
   g_ptr_array_add (argv, g_strdup ("node"));
   g_ptr_array_add (argv, g_strdup (NEURON_GEN_PARQUET_SCRIPT));
-  g_ptr_array_add (argv, g_strdup (modules_dir ()));
+  g_ptr_array_add (argv, g_strdup (neuron_gen_npm_dir ()));
   g_ptr_array_add (argv, g_strdup (json_path));
   g_ptr_array_add (argv, g_strdup (out_dir));
   g_ptr_array_add (argv, g_strdup ("--codec"));

@@ -118,6 +118,8 @@ typedef struct {
 } NeuronGenParquetCounts;
 
 void     neuron_gen_parquet_options_init (NeuronGenParquetOptions *options);
+/* The folder whose node_modules hold the writer. */
+const char *neuron_gen_npm_dir         (void);
 /* Whether node and the writer's modules are there; if not, WHY says what
  * is missing. */
 gboolean neuron_gen_parquet_available  (char                         **why);
