@@ -700,7 +700,6 @@ read_file (Importer      *imp,
   Table table;
   guint n_groups;
   guint lost_groups = 0;
-  guint64 lost_rows = 0;
 
   if (f == NULL)
     return FALSE;
@@ -731,7 +730,6 @@ read_file (Importer      *imp,
       if (!read_group (f, group, table, where, &g, &local))
         {
           lost_groups++;
-          lost_rows += n;
           imp->reader.skipped += n;
           chrono_trace_add_warning (imp->reader.trace, "%s: row group %u of %u (%" G_GUINT64_FORMAT
                                     " rows of %s) left out: %s", name, group + 1, n_groups, n,
