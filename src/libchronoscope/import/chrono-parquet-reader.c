@@ -352,7 +352,7 @@ read_column_meta (Thrift *t,
                   continue;
                 }
               s = t_binary (t, &len);
-              if (i == 0 && s != NULL)
+              if (i == 0 && s != NULL && c->first_path == NULL)
                 c->first_path = g_strndup ((const char *) s, len);
             }
           c->path_len = (guint) MIN (n, G_MAXUINT);
