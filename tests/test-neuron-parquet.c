@@ -219,6 +219,55 @@ assert_twins (ChronoTrace *pq,
                    chrono_trace_get_string (js, chrono_trace_get_process (js, 0)->name));
 }
 
+static char *
+arg_of (GPtrArray  *args,
+        const char *key)
+{
+  for (guint i = 0; i < args->len; i++)
+    {
+      const ChronoArg *arg = g_ptr_array_index (args, i);
+      if (g_str_equal (arg->key, key))
+        return g_strdup (arg->text);
+    }
+  return NULL;
+}
+
+/* The details of a span are the fields of its table row: every span of
+ * the engine, DMA and collective rows has its own. */
+static void
+check_details (ChronoTrace *trace)
+{
+  guint checked = 0;
+
+  for (guint t = 0; t < chrono_trace_get_n_tracks (trace); t++)
+    {
+      const ChronoTrack *track = chrono_trace_get_track (trace, t);
+
+      for (guint32 i = 0; i < track->n_spans; i++)
+        {
+          g_autoptr(GPtrArray) args = chrono_trace_dup_args (trace, chrono_track_get_args (track, i));
+          g_autofree char *start = arg_of (args, "start_ts");
+          g_autofree char *dur = arg_of (args, "duration_ns");
+          g_autofree char *start_ns = g_strdup_printf ("%" G_GINT64_FORMAT, track->start[i]);
+          g_autofree char *dur_ns = g_strdup_printf ("%" G_GINT64_FORMAT, chrono_track_get_end (track, i) - track->start[i]);
+          const char *name = chrono_trace_get_string (trace, chrono_track_get_name (track, i));
+          g_autofree char *opcode = arg_of (args, "opcode");
+          g_autofree char *operation = arg_of (args, "operation");
+          g_autofree char *description = arg_of (args, "description");
+          g_autofree char *queue = arg_of (args, "queue_name");
+
+          g_assert_cmpstr (start, ==, start_ns);
+          g_assert_cmpstr (dur, ==, dur_ns);
+          if (opcode || operation || description)
+            g_assert_cmpstr (opcode ? opcode : operation ? operation : description, ==, name);
+          else
+            g_assert_nonnull (queue);
+          checked++;
+        }
+    }
+  g_assert_cmpuint (checked, >, 0);
+}
+
 static void
 test_twin (Fixture       *f,
            gconstpointer  data)
@@ -248,6 +297,7 @@ test_twin (Fixture       *f,
   g_assert_cmpuint (count_edges (pq).sems, ==, f->counts.semaphore_edges);
   g_assert_true (has_warning (pq, "Flow rows name no row of the profile", NULL));
   g_assert_false (chrono_trace_get_stats (pq)->truncated);
+  check_details (pq);
   summary = chrono_trace_get_metadata (pq, "neuron_summary");
   g_assert_nonnull (summary);
   g_assert_cmpint (json_object_get_int_member (json_node_get_object (summary), "nc_idx"), ==, f->options.nc_idx);
