@@ -261,5 +261,14 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   CHECK (error == NULL, "a trace and an error: %s", error->message);
 
   check_trace (trace);
+  /* Args read on request (Parquet rows among them): the first span's of
+   * each track. */
+  for (guint t = 0; t < chrono_trace_get_n_tracks (trace); t++)
+    {
+      const ChronoTrack *track = chrono_trace_get_track (trace, t);
+
+      if (track->n_spans > 0)
+        g_ptr_array_unref (chrono_trace_dup_args (trace, chrono_track_get_args (track, 0)));
+    }
   return 0;
 }

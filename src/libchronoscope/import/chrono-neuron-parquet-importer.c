@@ -368,8 +368,12 @@ row_args (const Group *g,
   return g->args != CHRONO_NO_ARGS && row < ARGS_MAX_ROWS ? g->args | row : CHRONO_NO_ARGS;
 }
 
-/* A span's start and duration: duration_ns, or end_ts - start_ts. */
-static gboolean
+/* Device times are ns from the start of the profile: far from these. */
+#define MAX_TIME (G_GINT64_CONSTANT (1) << 62)
+
+/* A span's start and duration: duration_ns, or end_ts - start_ts. NULL,
+ * or what is wrong with the row. */
+static const char *
 row_times (const Group *g,
            guint64      row,
            gint64      *start,
@@ -379,20 +383,23 @@ row_times (const Group *g,
   gint64 end;
 
   if (!row_int (g, COL_START, row, start))
-    return FALSE;
+    return "has no start_ts";
+  if (*start < -MAX_TIME || *start > MAX_TIME)
+    return "has a start_ts out of range";
   *has_dur = TRUE;
-  if (!row_int (g, COL_DUR, row, dur))
+  if (row_int (g, COL_DUR, row, dur))
+    ;
+  else if (row_int (g, COL_END, row, &end) && end >= -MAX_TIME && end <= MAX_TIME)
+    *dur = end - *start;
+  else
     {
-      if (row_int (g, COL_END, row, &end))
-        *dur = end - *start;
-      else
-        {
-          *dur = 0;
-          *has_dur = FALSE;
-        }
+      *dur = 0;
+      *has_dur = FALSE;
     }
+  if (*dur > MAX_TIME)
+    return "has a duration out of range";
   *dur = MAX (*dur, 0);
-  return TRUE;
+  return NULL;
 }
 
 static void
@@ -478,12 +485,13 @@ read_instructions (Importer   *imp,
     {
       gint64 start, dur, id, e;
       gboolean has_dur;
+      const char *why;
       ChronoTrackBuilder *b;
       guint32 span;
 
-      if (!row_times (g, r, &start, &dur, &has_dur))
+      if ((why = row_times (g, r, &start, &dur, &has_dur)) != NULL)
         {
-          skip_row (imp, file, TABLE_INSTRUCTION, r, "has no start_ts");
+          skip_row (imp, file, TABLE_INSTRUCTION, r, why);
           continue;
         }
       b = engine_row (imp, g, r);
@@ -512,13 +520,14 @@ read_dma (Importer   *imp,
     {
       gint64 start, dur, id, e = row_entry (g, COL_QUEUE, r);
       gboolean has_dur;
+      const char *why;
       ChronoTrackBuilder *b;
       ChronoJsonString queue = { NULL, 0, FALSE };
       guint32 name = 0, span;
 
-      if (!row_times (g, r, &start, &dur, &has_dur))
+      if ((why = row_times (g, r, &start, &dur, &has_dur)) != NULL)
         {
-          skip_row (imp, file, TABLE_DMA, r, "has no start_ts");
+          skip_row (imp, file, TABLE_DMA, r, why);
           continue;
         }
       if (e >= 0)
@@ -559,9 +568,10 @@ read_semaphores (Importer   *imp,
       gdouble value;
       ChronoTrackBuilder *b;
 
-      if (!row_int (g, COL_START, r, &ts) || e < 0 || !row_number (g, COL_VALUE, r, &value))
+      if (!row_int (g, COL_START, r, &ts) || ts < -MAX_TIME || ts > MAX_TIME || e < 0 ||
+          !row_number (g, COL_VALUE, r, &value))
         {
-          skip_row (imp, file, TABLE_SEMAPHORE, r, "has no timestamp, id or value");
+          skip_row (imp, file, TABLE_SEMAPHORE, r, "has no timestamp in range, id or value");
           continue;
         }
       if ((b = g->rows[COL_NAME][e]) == NULL)
@@ -588,10 +598,11 @@ read_collectives (Importer   *imp,
       gint64 start, dur, core = 0;
       gboolean has_dur, has_core = row_int (g, COL_CORE, r, &core);
       ChronoTrackBuilder *b;
+      const char *why;
 
-      if (!row_times (g, r, &start, &dur, &has_dur))
+      if ((why = row_times (g, r, &start, &dur, &has_dur)) != NULL)
         {
-          skip_row (imp, file, table, r, "has no start_ts");
+          skip_row (imp, file, table, r, why);
           continue;
         }
       b = chrono_neuron_device_cc_track (&imp->dev, table == TABLE_CC_INSTRUCTION, has_core ? (guint64) core : 0);
@@ -750,18 +761,16 @@ clear_cache (RowArgs *ra)
 }
 
 static char *
-row_args_row (ChronoRowArgs *self,
-              guint64        offset)
+render_row (RowArgs *ra,
+            guint64  offset)
 {
   static const gint any[] = {
     CHRONO_PARQUET_BOOLEAN, CHRONO_PARQUET_INT32, CHRONO_PARQUET_INT64, CHRONO_PARQUET_FLOAT,
     CHRONO_PARQUET_DOUBLE, CHRONO_PARQUET_BYTE_ARRAY, -1
   };
-  RowArgs *ra = (RowArgs *) self;
   guint file = (guint) (offset >> ARGS_FILE_SHIFT);
   guint group = (guint) ((offset >> ARGS_GROUP_SHIFT) % ARGS_MAX_GROUPS);
   guint64 row = offset % ARGS_MAX_ROWS;
-  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&ra->lock);
   ChronoParquetFile *f;
   GString *out;
 
@@ -816,6 +825,19 @@ row_args_row (ChronoRowArgs *self,
     }
   g_string_append_c (out, '}');
   return g_string_free (out, FALSE);
+}
+
+static char *
+row_args_row (ChronoRowArgs *self,
+              guint64        offset)
+{
+  RowArgs *ra = (RowArgs *) self;
+  char *text;
+
+  g_mutex_lock (&ra->lock);
+  text = render_row (ra, offset);
+  g_mutex_unlock (&ra->lock);
+  return text;
 }
 
 static void
