@@ -182,6 +182,7 @@ main (int    argc,
       return 1;
     }
 
+  repeat = MAX (repeat, 1);
   for (gint r = 0; r < repeat; r++)
     {
       double wasm, hy, pq, js;
