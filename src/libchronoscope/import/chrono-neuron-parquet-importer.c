@@ -13,7 +13,6 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <math.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
@@ -21,6 +20,7 @@
 
 #include "chrono-neuron-device.h"
 #include "chrono-neuron-parquet-importer.h"
+#include "chrono-neuron-parquet-rows.h"
 #include "chrono-parquet-reader.h"
 
 #define MAX_WARNINGS 10
@@ -120,30 +120,6 @@ typedef struct {
   guint64              args;           /* the args offset of row 0, or CHRONO_NO_ARGS */
 } Group;
 
-/* A span's args offset names its table row: file, row group, row. */
-#define ARGS_FILE_SHIFT  40
-#define ARGS_GROUP_SHIFT 24
-#define ARGS_MAX_FILES   (1u << (CHRONO_SOURCE_SHIFT - ARGS_FILE_SHIFT))
-#define ARGS_MAX_GROUPS  (1u << (ARGS_FILE_SHIFT - ARGS_GROUP_SHIFT))
-#define ARGS_MAX_ROWS    (G_GUINT64_CONSTANT (1) << ARGS_GROUP_SHIFT)
-
-typedef struct {
-  ChronoSource      *source;
-  ChronoParquetFile *file;
-} TableFile;
-
-/* The details of a span: its table row, decoded when asked for. A row
- * group's columns stay decoded for the next span of the same group. */
-typedef struct {
-  ChronoRowArgs        parent;
-  GPtrArray           *files;          /* TableFile */
-  GMutex               lock;
-  guint64              cached;         /* the file and group decoded, or G_MAXUINT64 */
-  ChronoParquetColumn *cols;
-  gboolean            *cols_ok;
-  guint                n_cols;
-} RowArgs;
-
 typedef struct {
   ChronoNeuronReader  reader;
   ChronoNeuronDevice  dev;
@@ -156,7 +132,7 @@ typedef struct {
   guint64             bytes_total;
   guint               tables_read;
   guint64             unknown_flow_tables;
-  RowArgs            *row_args;
+  ChronoParquetRows  *rows;           /* the table files kept for the spans' details */
 } Importer;
 
 /* -------------------------------------------------------------------- */
@@ -365,7 +341,7 @@ static guint64
 row_args (const Group *g,
           guint64      row)
 {
-  return g->args != CHRONO_NO_ARGS && row < ARGS_MAX_ROWS ? g->args | row : CHRONO_NO_ARGS;
+  return chrono_parquet_rows_row (g->args, row);
 }
 
 /* Device times are ns from the start of the profile: far from these. */
@@ -721,173 +697,6 @@ read_summary (Importer          *imp,
 }
 
 /* -------------------------------------------------------------------- */
-/* A span's table row                                                   */
-
-static void
-append_json_string (GString      *out,
-                    const guint8 *data,
-                    gsize         len)
-{
-  g_autofree char *valid = g_utf8_make_valid ((const char *) data, len);
-
-  g_string_append_c (out, '"');
-  for (const char *p = valid; *p; p++)
-    {
-      guchar c = (guchar) *p;
-
-      if (c == '"' || c == '\\')
-        {
-          g_string_append_c (out, '\\');
-          g_string_append_c (out, c);
-        }
-      else if (c < 0x20)
-        g_string_append_printf (out, "\\u%04x", c);
-      else
-        g_string_append_c (out, c);
-    }
-  g_string_append_c (out, '"');
-}
-
-static void
-clear_cache (RowArgs *ra)
-{
-  for (guint c = 0; c < ra->n_cols; c++)
-    if (ra->cols_ok[c])
-      chrono_parquet_column_clear (&ra->cols[c]);
-  g_clear_pointer (&ra->cols, g_free);
-  g_clear_pointer (&ra->cols_ok, g_free);
-  ra->n_cols = 0;
-  ra->cached = G_MAXUINT64;
-}
-
-static char *
-render_row (RowArgs *ra,
-            guint64  offset)
-{
-  static const gint any[] = {
-    CHRONO_PARQUET_BOOLEAN, CHRONO_PARQUET_INT32, CHRONO_PARQUET_INT64, CHRONO_PARQUET_FLOAT,
-    CHRONO_PARQUET_DOUBLE, CHRONO_PARQUET_BYTE_ARRAY, -1
-  };
-  guint file = (guint) (offset >> ARGS_FILE_SHIFT);
-  guint group = (guint) ((offset >> ARGS_GROUP_SHIFT) % ARGS_MAX_GROUPS);
-  guint64 row = offset % ARGS_MAX_ROWS;
-  ChronoParquetFile *f;
-  GString *out;
-
-  if (file >= ra->files->len)
-    return NULL;
-  f = ((TableFile *) g_ptr_array_index (ra->files, file))->file;
-  if (group >= chrono_parquet_file_get_n_row_groups (f) || row >= chrono_parquet_file_get_n_rows (f, group))
-    return NULL;
-  if (ra->cached != (offset >> ARGS_GROUP_SHIFT))
-    {
-      clear_cache (ra);
-      ra->n_cols = chrono_parquet_file_get_n_columns (f);
-      ra->cols = g_new0 (ChronoParquetColumn, MAX (ra->n_cols, 1));
-      ra->cols_ok = g_new0 (gboolean, MAX (ra->n_cols, 1));
-      /* A column that cannot be read (nested, damaged) is left out. */
-      for (guint c = 0; c < ra->n_cols; c++)
-        ra->cols_ok[c] = chrono_parquet_file_read_column (f, group, c, any, &ra->cols[c], NULL);
-      ra->cached = offset >> ARGS_GROUP_SHIFT;
-    }
-  out = g_string_new ("{");
-  for (guint c = 0; c < ra->n_cols; c++)
-    {
-      const ChronoParquetColumn *col = &ra->cols[c];
-      const char *name = chrono_parquet_file_get_column_name (f, c);
-
-      if (!ra->cols_ok[c])
-        continue;
-      if (out->len > 1)
-        g_string_append_c (out, ',');
-      append_json_string (out, (const guint8 *) name, strlen (name));
-      g_string_append_c (out, ':');
-      if (col->present && !col->present[row])
-        g_string_append (out, "null");
-      else if (col->type == CHRONO_PARQUET_BOOLEAN)
-        g_string_append (out, col->v.i64[row] ? "true" : "false");
-      else if (col->type == CHRONO_PARQUET_INT32 || col->type == CHRONO_PARQUET_INT64)
-        g_string_append_printf (out, "%" G_GINT64_FORMAT, col->v.i64[row]);
-      else if (col->type == CHRONO_PARQUET_FLOAT || col->type == CHRONO_PARQUET_DOUBLE)
-        {
-          char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-          if (isfinite (col->v.f64[row]))
-            g_string_append (out, g_ascii_dtostr (buf, sizeof buf, col->v.f64[row]));
-          else
-            g_string_append (out, "null");
-        }
-      else
-        {
-          const ChronoParquetBytes *b = &col->entries[col->v.index[row]];
-          append_json_string (out, b->data, b->len);
-        }
-    }
-  g_string_append_c (out, '}');
-  return g_string_free (out, FALSE);
-}
-
-static char *
-row_args_row (ChronoRowArgs *self,
-              guint64        offset)
-{
-  RowArgs *ra = (RowArgs *) self;
-  char *text;
-
-  g_mutex_lock (&ra->lock);
-  text = render_row (ra, offset);
-  g_mutex_unlock (&ra->lock);
-  return text;
-}
-
-static void
-row_args_free (ChronoRowArgs *self)
-{
-  RowArgs *ra = (RowArgs *) self;
-
-  clear_cache (ra);
-  for (guint i = 0; i < ra->files->len; i++)
-    {
-      TableFile *tf = g_ptr_array_index (ra->files, i);
-
-      chrono_parquet_file_free (tf->file);
-      chrono_source_unref (tf->source);
-      g_free (tf);
-    }
-  g_ptr_array_unref (ra->files);
-  g_mutex_clear (&ra->lock);
-  g_free (ra);
-}
-
-/* Keeps *F (taken) and its SOURCE for the details of its spans: the args
- * offset of its first row, or CHRONO_NO_ARGS (and *F left) past the files
- * that fit. */
-static guint64
-keep_for_args (Importer           *imp,
-               ChronoSource       *source,
-               ChronoParquetFile **f)
-{
-  TableFile *tf;
-
-  if (imp->row_args == NULL)
-    {
-      imp->row_args = g_new0 (RowArgs, 1);
-      imp->row_args->parent.row = row_args_row;
-      imp->row_args->parent.free = row_args_free;
-      imp->row_args->files = g_ptr_array_new ();
-      imp->row_args->cached = G_MAXUINT64;
-      g_mutex_init (&imp->row_args->lock);
-    }
-  if (imp->row_args->files->len >= ARGS_MAX_FILES)
-    return CHRONO_NO_ARGS;
-  tf = g_new (TableFile, 1);
-  tf->source = chrono_source_ref (source);
-  tf->file = g_steal_pointer (f);
-  g_ptr_array_add (imp->row_args->files, tf);
-  return (guint64) (imp->row_args->files->len - 1) << ARGS_FILE_SHIFT;
-}
-
-/* -------------------------------------------------------------------- */
 /* Files                                                                */
 
 static void
@@ -933,7 +742,11 @@ read_file (Importer      *imp,
   if (!find_columns (f, table, where, error))
     return FALSE;
   if (table != TABLE_SEMAPHORE && table != TABLE_FLOW)
-    args = keep_for_args (imp, source, &owned);
+    {
+      if (imp->rows == NULL)
+        imp->rows = chrono_parquet_rows_new ();
+      args = chrono_parquet_rows_keep (imp->rows, source, &owned);
+    }
 
   n_groups = chrono_parquet_file_get_n_row_groups (f);
   for (guint group = 0; group < n_groups; group++)
@@ -953,8 +766,7 @@ read_file (Importer      *imp,
                                     table_names[table], local->message);
           continue;
         }
-      g.args = args != CHRONO_NO_ARGS && group < ARGS_MAX_GROUPS
-               ? args | (guint64) group << ARGS_GROUP_SHIFT : CHRONO_NO_ARGS;
+      g.args = chrono_parquet_rows_group (args, group);
       switch (table)
         {
         case TABLE_INSTRUCTION:
@@ -1031,8 +843,8 @@ importer_finish (Importer *imp)
       range->length = (guint32) MIN (len, G_MAXUINT32);
       g_hash_table_insert (trace->metadata, g_strdup ("neuron_summary"), range);
     }
-  if (imp->row_args != NULL)
-    chrono_trace_set_row_args (trace, 0, &g_steal_pointer (&imp->row_args)->parent);
+  if (imp->rows != NULL)
+    chrono_trace_set_row_args (trace, 0, chrono_parquet_rows_to_row_args (g_steal_pointer (&imp->rows)));
   if (imp->unknown_flow_tables > 0)
     chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " Flow rows join tables other than instructions "
                               "and DMA transfers; left out", imp->unknown_flow_tables);
@@ -1044,8 +856,8 @@ importer_clear (Importer *imp)
 {
   chrono_neuron_device_clear (&imp->dev);
   chrono_neuron_reader_clear (&imp->reader);
-  if (imp->row_args)
-    row_args_free (&imp->row_args->parent);
+  if (imp->rows)
+    chrono_parquet_rows_free (imp->rows);
   if (imp->summary)
     g_string_free (imp->summary, TRUE);
 }
