@@ -1,7 +1,7 @@
 /* bench-parquet.c: loading Neuron Explorer's Parquet profile, next to its
  * JSON twin and to npm's Parquet readers
  *
- * Usage: bench-parquet [--size 1GB] [--dir DIR] [--codec snappy] [--repeat 3]
+ * Usage: bench-parquet [--size 1GB] [--dir DIR] [--codec snappy] [--no-dictionary] [--repeat 3]
  *
  * Writes a device profile of about SIZE (the JSON twin's bytes) with the
  * test generator, and the same profile as a folder of Parquet tables with
@@ -212,10 +212,12 @@ main (int    argc,
 {
   g_autofree char *size = NULL, *dir = NULL, *codec = NULL;
   gint repeat = 3;
+  gboolean plain = FALSE;
   const GOptionEntry entries[] = {
     { "size", 0, 0, G_OPTION_ARG_STRING, &size, "Size of the JSON twin (default 1GB)", "SIZE" },
     { "dir", 0, 0, G_OPTION_ARG_FILENAME, &dir, "Keep the profiles in DIR and reuse them", "DIR" },
     { "codec", 0, 0, G_OPTION_ARG_STRING, &codec, "none, snappy, gzip or zstd (default snappy)", "CODEC" },
+    { "no-dictionary", 0, 0, G_OPTION_ARG_NONE, &plain, "Plain columns, no dictionary encoding", NULL },
     { "repeat", 0, 0, G_OPTION_ARG_INT, &repeat, "Runs of each (default 3)", "N" },
     { NULL }
   };
@@ -267,6 +269,7 @@ main (int    argc,
       po.row_group = 128 * 1024;
       po.page_bytes = 1024 * 1024;
       po.file_rows = 500000;
+      po.dictionary = !plain;
       /* The writer holds a table's columns in node's heap. */
       g_setenv ("NODE_OPTIONS", "--max-old-space-size=16384", TRUE);
       t = now ();
@@ -275,7 +278,7 @@ main (int    argc,
           g_printerr ("bench-parquet: %s\n", error->message);
           return 1;
         }
-      printf ("wrote %s (%s) in %.1f s\n", folder, po.codec, now () - t);
+      printf ("wrote %s (%s, %s) in %.1f s\n", folder, po.codec, plain ? "plain" : "dictionary", now () - t);
     }
   if (g_stat (json, &st) != 0)
     {
