@@ -232,6 +232,23 @@ arg_of (GPtrArray  *args,
   return NULL;
 }
 
+/* After the shift onto the host clock, a span's start_ts is still the
+ * device time of its row. */
+static void
+check_details_shifted (ChronoTrace       *trace,
+                       const ChronoTrack *track,
+                       gint64             shift)
+{
+  for (guint32 i = 0; i < track->n_spans; i++)
+    {
+      g_autoptr(GPtrArray) args = chrono_trace_dup_args (trace, chrono_track_get_args (track, i));
+      g_autofree char *start = arg_of (args, "start_ts");
+      g_autofree char *expected = g_strdup_printf ("%" G_GINT64_FORMAT, track->start[i] - shift);
+
+      g_assert_cmpstr (start, ==, expected);
+    }
+}
+
 /* The details of a span are the fields of its table row: every span of
  * the engine, DMA and collective rows has its own. */
 static void
@@ -354,6 +371,38 @@ test_damaged (Fixture       *f,
     }
 }
 
+/* Explorer's tables beside a system profile: the device's time 0 is put
+ * at its core's nc_exec_running, as the JSON device profile's is, and
+ * each span's details still come from its row. */
+static void
+test_with_system (Fixture       *f,
+                  gconstpointer  data)
+{
+  NeuronGenParquetOptions o;
+  g_autofree char *system = NULL;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  const ChronoTrack *tensor = NULL;
+
+  if (!writer_or_skip ())
+    return;
+  neuron_gen_parquet_options_init (&o);
+  write_twins (f, &o, NULL);
+  system = g_build_filename (f->folder, "system_profile.json", NULL);
+  g_assert_true (neuron_gen_write_system (system, &f->options, &f->counts, &error));
+  g_assert_no_error (error);
+  trace = load_folder (f->folder);
+  g_assert_nonnull (strstr (chrono_trace_get_format (trace), "neuron-device"));
+  g_assert_nonnull (strstr (chrono_trace_get_format (trace), "neuron-system"));
+  for (guint t = 0; t < chrono_trace_get_n_tracks (trace); t++)
+    if (g_str_equal (chrono_trace_get_string (trace, chrono_trace_get_track (trace, t)->name), "Tensor (PE)"))
+      tensor = chrono_trace_get_track (trace, t);
+  g_assert_nonnull (tensor);
+  g_assert_cmpint (tensor->start[0], ==, f->counts.exec_start_ns + f->counts.first_ts);
+  g_assert_false (has_warning (trace, "no nc_exec_running", NULL));
+  check_details_shifted (trace, tensor, f->counts.exec_start_ns);
+}
+
 /* A Parquet file opened by itself is one table; by bytes (no name), its
  * columns tell which. */
 static void
@@ -431,6 +480,7 @@ main (int    argc,
               fixture_setup, test_damaged, fixture_teardown);
   g_test_add ("/neuron-parquet/damaged/wrong-type", Fixture, GINT_TO_POINTER (NEURON_GEN_PQ_WRONG_TYPE),
               fixture_setup, test_damaged, fixture_teardown);
+  g_test_add ("/neuron-parquet/with-system-profile", Fixture, NULL, fixture_setup, test_with_system, fixture_teardown);
   g_test_add ("/neuron-parquet/single-table", Fixture, NULL, fixture_setup, test_single_table, fixture_teardown);
   return g_test_run ();
 }
