@@ -14,7 +14,8 @@
  * Dependencies come from inst_dep_ids, and from the semaphores: a wait
  * "$S[n]>=v" in an instruction's operands is satisfied by the update
  * ("S[n] (owner)++@complete", or a DMA's completion semaphore) that made
- * S[n] reach v.
+ * S[n] reach v. The rows and edges are the device model's
+ * (chrono-neuron-device.c), which the Parquet importer fills too.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
