@@ -138,8 +138,26 @@ typedef struct {
 /* -------------------------------------------------------------------- */
 /* Tables and columns                                                   */
 
-/* "Instruction_3.parquet" -> TABLE_INSTRUCTION. */
-static Table
+/* Explorer's other tables (schema 7.4): known by name, so that their
+ * columns are never taken for one of ours (DmaPacket's look like
+ * DmaPacketAggregated's). */
+static const char * const other_tables[] = {
+  "ActiveTime", "AssemblyInstruction", "BirInstruction", "CcStream", "CoreBarriers", "CpuUsage",
+  "DeviceProfileList", "DmaPacket", "DmaQueuesInfo", "DmaUsage", "DmaUsageSummary", "Error",
+  "ExecutionInfo", "FrameworkInstruction", "FrameworkNode", "HbmUsage", "HbmUsageSummaryByType",
+  "HloInstruction", "HostMemUsage", "KernelInstructions", "KernelIterationVariables",
+  "KernelStackFrames", "MemoryBandwidthPoint", "MemoryBandwidthResponse", "MemoryBandwidthSeries",
+  "Metadata", "NeffHeader", "OpcodeSummary", "PendingDma", "PenguinInstruction", "PsumUsage",
+  "SbufAllocation", "SbufUsage", "SchemaFields", "StackFrame", "StackFrameFileLocation",
+  "StackFrameFileName", "StackFrameFunctionName", "SystemProfileEvents", "SystemProfileHbmUsage",
+  "SystemProfileMetadata", "TensorInfo", "Throttle", "ThrottleSummary", "Warning", NULL
+};
+
+/* "Instruction_3.parquet" -> TABLE_INSTRUCTION; N_TABLES + 1 for a table
+ * of Explorer's that is not read, TABLE_OTHER for any other name. */
+#define TABLE_NOT_READ (N_TABLES + 1)
+
+static guint
 table_of_name (const char *path)
 {
   g_autofree char *base = path ? g_path_get_basename (path) : NULL;
@@ -158,7 +176,10 @@ table_of_name (const char *path)
       }
   for (guint t = 0; t < N_TABLES; t++)
     if (strlen (table_names[t]) == len && strncmp (base, table_names[t], len) == 0)
-      return (Table) t;
+      return t;
+  for (guint t = 0; other_tables[t]; t++)
+    if (strlen (other_tables[t]) == len && strncmp (base, other_tables[t], len) == 0)
+      return TABLE_NOT_READ;
   return TABLE_OTHER;
 }
 
@@ -721,17 +742,19 @@ read_file (Importer      *imp,
   ChronoParquetFile *f = owned;
   gint where[N_COLS];
   Table table;
+  guint by_name;
   guint n_groups;
   guint lost_groups = 0;
   guint64 args = CHRONO_NO_ARGS;
 
   if (f == NULL)
     return FALSE;
-  table = table_of_name (name);
-  if (table == TABLE_OTHER)
-    table = table_of_columns (f);
-  if (table == TABLE_OTHER)
+  by_name = table_of_name (name);
+  if (by_name == TABLE_NOT_READ)
     return TRUE;  /* a table the model has no use for */
+  table = by_name == TABLE_OTHER ? table_of_columns (f) : (Table) by_name;
+  if (table == TABLE_OTHER)
+    return TRUE;
   if (table == TABLE_SUMMARY)
     {
       if (!read_summary (imp, f, error))
