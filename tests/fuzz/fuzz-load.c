@@ -1,6 +1,8 @@
 /* fuzz-load.c: libFuzzer target for the trace loader
  *
- * Feeds arbitrary bytes to chrono_trace_load_bytes(). Errors are fine;
+ * Feeds arbitrary bytes to chrono_trace_load_bytes(); input that starts
+ * as Parquet does also goes to the Parquet reader itself, every column of
+ * every row group decoded, since the importer reads only some. Errors are fine;
  * crashes, sanitizer reports and a model that breaks its own invariants
  * are not: every invariant violation calls abort() so that libFuzzer
  * keeps the input.
@@ -17,6 +19,7 @@
 #include <stdlib.h>
 
 #include "chrono-loader.h"
+#include "chrono-parquet-reader.h"
 #include "chrono-trace.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
@@ -199,6 +202,44 @@ check_trace (ChronoTrace *trace)
            chrono_trace_get_start_ns (trace), chrono_trace_get_end_ns (trace));
 }
 
+/* Every column that a caller may ask for, as any type. */
+static void
+fuzz_parquet (const uint8_t *data,
+              size_t         size)
+{
+  static const gint any[] = {
+    CHRONO_PARQUET_BOOLEAN, CHRONO_PARQUET_INT32, CHRONO_PARQUET_INT64, CHRONO_PARQUET_FLOAT,
+    CHRONO_PARQUET_DOUBLE, CHRONO_PARQUET_BYTE_ARRAY, -1
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ChronoParquetFile) f = chrono_parquet_file_open ("fuzz-input", data, size, &error);
+
+  if (f == NULL)
+    {
+      CHECK (error != NULL && error->message != NULL, "no file and no error");
+      return;
+    }
+  for (guint g = 0; g < chrono_parquet_file_get_n_row_groups (f); g++)
+    for (guint c = 0; c < chrono_parquet_file_get_n_columns (f); c++)
+      {
+        g_autoptr(GError) local = NULL;
+        ChronoParquetColumn col;
+
+        if (!chrono_parquet_file_read_column (f, g, c, any, &col, &local))
+          {
+            CHECK (local != NULL && local->message != NULL, "a column failed without an error");
+            continue;
+          }
+        CHECK (col.n_rows == chrono_parquet_file_get_n_rows (f, g), "column %u of row group %u: %" G_GUINT64_FORMAT
+               " rows of %" G_GUINT64_FORMAT, c, g, col.n_rows, chrono_parquet_file_get_n_rows (f, g));
+        if (col.type == CHRONO_PARQUET_BYTE_ARRAY)
+          for (guint64 r = 0; r < col.n_rows; r++)
+            CHECK ((col.present && !col.present[r]) || col.v.index[r] < col.n_entries,
+                   "row %" G_GUINT64_FORMAT ": string %u of %u", r, col.v.index[r], col.n_entries);
+        chrono_parquet_column_clear (&col);
+      }
+}
+
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
@@ -206,6 +247,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   g_autoptr(GBytes) bytes = g_bytes_new (data, size);
   g_autoptr(GError) error = NULL;
   g_autoptr(ChronoTrace) trace = NULL;
+
+  if (chrono_parquet_sniff (data, size))
+    fuzz_parquet (data, size);
 
   trace = chrono_trace_load_bytes (bytes, "fuzz-input", &error);
   if (trace == NULL)
@@ -217,5 +261,14 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   CHECK (error == NULL, "a trace and an error: %s", error->message);
 
   check_trace (trace);
+  /* Args read on request (Parquet rows among them): the first span's of
+   * each track. */
+  for (guint t = 0; t < chrono_trace_get_n_tracks (trace); t++)
+    {
+      const ChronoTrack *track = chrono_trace_get_track (trace, t);
+
+      if (track->n_spans > 0)
+        g_ptr_array_unref (chrono_trace_dup_args (trace, chrono_track_get_args (track, 0)));
+    }
   return 0;
 }

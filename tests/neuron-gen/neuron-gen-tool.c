@@ -2,9 +2,13 @@
  *
  * Usage: neuron-gen DIR [--size 1GB] [--blocks N] [--string-numbers]
  *                       [--singular-key] [--damage truncated|wrong-type|missing-key|not-json]
+ *                       [--parquet [--codec C] [--pages 1|2] [--row-group N] [--no-dictionary]
+ *                        [--parquet-damage truncated-footer|bad-page-header|wrong-type]]
  *
  * DIR gets device_profile_model_1.json, system_profile.json and trace.json;
- * what was written is printed as one JSON object.
+ * with --parquet also DIR/tables, the device profile as Neuron Explorer's
+ * Parquet tables (through node and parquet-wasm). What was written is
+ * printed as one JSON object.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -24,6 +28,9 @@ main (int    argc,
   g_autofree char *damage = NULL;
   gint blocks = 0;
   gboolean string_numbers = FALSE, singular = FALSE;
+  gboolean parquet = FALSE, plain = FALSE;
+  g_autofree char *codec = NULL, *pq_damage = NULL;
+  gint pages = 1, row_group = 0;
   g_auto(GStrv) rest = NULL;
   const GOptionEntry entries[] = {
     { "size", 0, 0, G_OPTION_ARG_STRING, &size, "Grow the device profile to about SIZE (1GB, 20MB)", "SIZE" },
@@ -31,6 +38,12 @@ main (int    argc,
     { "string-numbers", 0, 0, G_OPTION_ARG_NONE, &string_numbers, "Write numbers as strings", NULL },
     { "singular-key", 0, 0, G_OPTION_ARG_NONE, &singular, "System profile with \"trace_event\"", NULL },
     { "damage", 0, 0, G_OPTION_ARG_STRING, &damage, "truncated, wrong-type, missing-key or not-json", "KIND" },
+    { "parquet", 0, 0, G_OPTION_ARG_NONE, &parquet, "Also the Parquet tables, in DIR/tables", NULL },
+    { "codec", 0, 0, G_OPTION_ARG_STRING, &codec, "Parquet codec: none, snappy, gzip or zstd", "CODEC" },
+    { "pages", 0, 0, G_OPTION_ARG_INT, &pages, "Parquet data page version, 1 or 2", "V" },
+    { "row-group", 0, 0, G_OPTION_ARG_INT, &row_group, "Rows per Parquet row group", "N" },
+    { "no-dictionary", 0, 0, G_OPTION_ARG_NONE, &plain, "Plain Parquet columns", NULL },
+    { "parquet-damage", 0, 0, G_OPTION_ARG_STRING, &pq_damage, "truncated-footer, bad-page-header or wrong-type", "KIND" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, "DIR" },
     { NULL }
   };
@@ -84,6 +97,41 @@ main (int    argc,
     {
       g_printerr ("neuron-gen: %s\n", error->message);
       return 1;
+    }
+  if (parquet)
+    {
+      static const char * const pq_names[] = { "", "truncated-footer", "bad-page-header", "wrong-type" };
+      g_autofree char *tables = g_build_filename (rest[0], "tables", NULL);
+      NeuronGenParquetOptions po;
+      g_autofree char *why = NULL;
+      guint i = 0;
+
+      neuron_gen_parquet_options_init (&po);
+      po.codec = codec ? codec : po.codec;
+      po.pages = (guint) pages;
+      po.row_group = row_group > 0 ? (guint) row_group : po.row_group;
+      po.dictionary = !plain;
+      if (pq_damage)
+        {
+          for (i = 1; i < G_N_ELEMENTS (pq_names) && strcmp (pq_names[i], pq_damage) != 0; i++)
+            ;
+          if (i == G_N_ELEMENTS (pq_names))
+            {
+              g_printerr ("neuron-gen: unknown Parquet damage %s\n", pq_damage);
+              return 2;
+            }
+          po.damage = (NeuronGenParquetDamage) i;
+        }
+      if (!neuron_gen_parquet_available (&why))
+        {
+          g_printerr ("neuron-gen: %s\n", why);
+          return 1;
+        }
+      if (!neuron_gen_write_parquet (device, tables, &po, NULL, &error))
+        {
+          g_printerr ("neuron-gen: %s\n", error->message);
+          return 1;
+        }
     }
   printf ("{\"bytes\": %" G_GUINT64_FORMAT ", \"instructions\": %" G_GUINT64_FORMAT
           ", \"dma\": %" G_GUINT64_FORMAT ", \"dependencies\": %" G_GUINT64_FORMAT

@@ -16,6 +16,7 @@
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 
 #include "neuron-gen.h"
 
@@ -615,4 +616,106 @@ neuron_gen_write_torch (const char             *path,
                h, exec_dur, "\"correlation\": 9001, \"device\": 0");
   put (&w, "\n],\n\"traceName\": \"trace.json\"\n}\n");
   return writer_close (&w, path, NULL, error);
+}
+
+/* -------------------------------------------------------------------- */
+/* The Parquet twin                                                     */
+
+void
+neuron_gen_parquet_options_init (NeuronGenParquetOptions *options)
+{
+  memset (options, 0, sizeof *options);
+  options->codec = "snappy";
+  options->pages = 1;
+  options->row_group = 64;
+  options->page_bytes = 1024;
+  options->dictionary = TRUE;
+}
+
+/* The folder whose node_modules hold the writer: $CHRONO_NPM_DIR, or the
+ * one .ci/run installs into. */
+const char *
+neuron_gen_npm_dir (void)
+{
+  const char *dir = g_getenv ("CHRONO_NPM_DIR");
+  return dir && *dir ? dir : NEURON_GEN_NPM_DIR;
+}
+
+gboolean
+neuron_gen_parquet_available (char **why)
+{
+  g_autofree char *node = g_find_program_in_path ("node");
+  g_autofree char *writer = g_build_filename (neuron_gen_npm_dir (), "node_modules", "parquet-wasm", "package.json", NULL);
+
+  if (node == NULL)
+    {
+      *why = g_strdup ("node is not installed (apt-get install nodejs)");
+      return FALSE;
+    }
+  if (!g_file_test (writer, G_FILE_TEST_EXISTS))
+    {
+      *why = g_strdup_printf ("the Parquet writer is not installed in %s (npm install parquet-wasm apache-arrow hyparquet, "
+                              "as .ci/run does; or set CHRONO_NPM_DIR)", neuron_gen_npm_dir ());
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+neuron_gen_write_parquet (const char                    *json_path,
+                          const char                    *out_dir,
+                          const NeuronGenParquetOptions *o,
+                          NeuronGenParquetCounts        *counts,
+                          GError                       **error)
+{
+  static const char * const damages[] = { NULL, "truncated-footer", "bad-page-header", "wrong-type" };
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(JsonParser) parser = NULL;
+  gint status;
+
+  g_ptr_array_add (argv, g_strdup ("node"));
+  g_ptr_array_add (argv, g_strdup (NEURON_GEN_PARQUET_SCRIPT));
+  g_ptr_array_add (argv, g_strdup (neuron_gen_npm_dir ()));
+  g_ptr_array_add (argv, g_strdup (json_path));
+  g_ptr_array_add (argv, g_strdup (out_dir));
+  g_ptr_array_add (argv, g_strdup ("--codec"));
+  g_ptr_array_add (argv, g_strdup (o->codec));
+  g_ptr_array_add (argv, g_strdup ("--pages"));
+  g_ptr_array_add (argv, g_strdup_printf ("%u", o->pages));
+  g_ptr_array_add (argv, g_strdup ("--row-group"));
+  g_ptr_array_add (argv, g_strdup_printf ("%u", o->row_group));
+  g_ptr_array_add (argv, g_strdup ("--page-bytes"));
+  g_ptr_array_add (argv, g_strdup_printf ("%u", o->page_bytes));
+  if (!o->dictionary)
+    g_ptr_array_add (argv, g_strdup ("--no-dictionary"));
+  if (o->file_rows > 0)
+    {
+      g_ptr_array_add (argv, g_strdup ("--file-rows"));
+      g_ptr_array_add (argv, g_strdup_printf ("%u", o->file_rows));
+    }
+  if (o->damage != NEURON_GEN_PQ_VALID)
+    {
+      g_ptr_array_add (argv, g_strdup ("--damage"));
+      g_ptr_array_add (argv, g_strdup (damages[o->damage]));
+    }
+  g_ptr_array_add (argv, NULL);
+  if (!g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, error))
+    return FALSE;
+  if (!g_spawn_check_wait_status (status, NULL))
+    {
+      g_set_error (error, G_SPAWN_ERROR, G_SPAWN_ERROR_FAILED, "neuron-parquet.mjs failed: %s", err);
+      return FALSE;
+    }
+  parser = json_parser_new ();
+  if (!json_parser_load_from_data (parser, out, -1, error))
+    return FALSE;
+  if (counts != NULL)
+    {
+      JsonObject *report = json_node_get_object (json_parser_get_root (parser));
+
+      counts->damaged_rows = json_object_has_member (report, "damaged_rows")
+                             ? (guint64) json_object_get_int_member (report, "damaged_rows") : 0;
+    }
+  return TRUE;
 }

@@ -93,4 +93,40 @@ gboolean neuron_gen_write_torch  (const char             *path,
                                   NeuronGenCounts        *counts,
                                   GError                **error);
 
+/* The Parquet twin of a device profile: Neuron Explorer's folder of
+ * tables, written from the JSON by an independent writer (parquet-wasm,
+ * through node and neuron-parquet.mjs). */
+typedef enum {
+  NEURON_GEN_PQ_VALID,
+  NEURON_GEN_PQ_TRUNCATED_FOOTER,  /* Instruction.parquet cut inside its footer */
+  NEURON_GEN_PQ_BAD_PAGE_HEADER,   /* the opcode column's first page header of row group 2 overwritten */
+  NEURON_GEN_PQ_WRONG_TYPE,        /* Instruction's start_ts written as DOUBLE */
+} NeuronGenParquetDamage;
+
+typedef struct {
+  const char            *codec;        /* none, snappy, gzip, zstd */
+  guint                  pages;        /* data page version, 1 or 2 */
+  guint                  row_group;    /* rows per row group */
+  guint                  page_bytes;   /* data page size limit */
+  gboolean               dictionary;
+  guint                  file_rows;    /* split tables into <Table>_<n>.parquet; 0: one file */
+  NeuronGenParquetDamage damage;
+} NeuronGenParquetOptions;
+
+typedef struct {
+  guint64 damaged_rows;   /* instructions the damage takes away */
+} NeuronGenParquetCounts;
+
+void     neuron_gen_parquet_options_init (NeuronGenParquetOptions *options);
+/* The folder whose node_modules hold the writer. */
+const char *neuron_gen_npm_dir         (void);
+/* Whether node and the writer's modules are there; if not, WHY says what
+ * is missing. */
+gboolean neuron_gen_parquet_available  (char                         **why);
+gboolean neuron_gen_write_parquet      (const char                    *json_path,
+                                        const char                    *out_dir,
+                                        const NeuronGenParquetOptions *options,
+                                        NeuronGenParquetCounts        *counts,
+                                        GError                       **error);
+
 G_END_DECLS

@@ -11,7 +11,9 @@
 #include "chrono-loader.h"
 #include "chrono-neuron.h"
 #include "chrono-neuron-device-importer.h"
+#include "chrono-neuron-parquet-importer.h"
 #include "chrono-neuron-system-importer.h"
+#include "chrono-parquet-reader.h"
 #include "chrono-perfetto-importer.h"
 #include "chrono-trace-private.h"
 
@@ -59,6 +61,18 @@ sniff_neuron (ChronoSource *source,
   return chrono_neuron_sniff (chrono_source_get_data (source) + offset, avail - offset);
 }
 
+/* Parquet starts with "PAR1". */
+static gboolean
+sniff_parquet (ChronoSource *source)
+{
+  gboolean finished = FALSE;
+  gsize avail = chrono_source_wait (source, 0, &finished);
+
+  while (!finished && avail < 4)
+    avail = chrono_source_wait (source, avail, &finished);
+  return chrono_parquet_sniff (chrono_source_get_data (source), avail);
+}
+
 static void
 cancel_source (GCancellable *cancellable,
                ChronoSource *source)
@@ -79,7 +93,7 @@ load (ChronoSource       *source,
   gulong handler = 0;
   gsize offset = 0;
   ChronoNeuronFormat neuron;
-  gboolean perfetto;
+  gboolean perfetto, parquet;
   gboolean ok;
   gint c;
 
@@ -87,9 +101,12 @@ load (ChronoSource       *source,
     handler = g_cancellable_connect (cancellable, G_CALLBACK (cancel_source), source, NULL);
 
   c = first_byte (source, &offset);
-  perfetto = chrono_perfetto_importer_sniff (source);
+  parquet = offset == 0 && sniff_parquet (source);
+  perfetto = !parquet && chrono_perfetto_importer_sniff (source);
   neuron = !perfetto && c == '{' ? sniff_neuron (source, offset) : CHRONO_NEURON_NONE;
-  if (perfetto)
+  if (parquet)
+    ok = chrono_neuron_parquet_importer_run (trace, source, cancellable, progress, user_data, error);
+  else if (perfetto)
     ok = chrono_perfetto_importer_run (trace, source, cancellable, progress, user_data, error);
   else if (neuron == CHRONO_NEURON_DEVICE)
     ok = chrono_neuron_device_importer_run (trace, source, cancellable, progress, user_data, error);

@@ -14,17 +14,16 @@
  * Dependencies come from inst_dep_ids, and from the semaphores: a wait
  * "$S[n]>=v" in an instruction's operands is satisfied by the update
  * ("S[n] (owner)++@complete", or a DMA's completion semaphore) that made
- * S[n] reach v.
+ * S[n] reach v. The rows and edges are the device model's
+ * (chrono-neuron-device.c), which the Parquet importer fills too.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <string.h>
 
 #include "chrono-json-scanner.h"
-#include "chrono-neuron.h"
+#include "chrono-neuron-device.h"
 #include "chrono-neuron-device-importer.h"
-
-#define MAX_WAIT_WALK      256
 
 typedef enum {
   TABLE_INSTRUCTION,
@@ -39,64 +38,6 @@ static const char * const table_keys[N_TABLES + 1] = {
   "instruction", "dma", "semaphore_update", "cc_op", "cc_instruction", NULL
 };
 
-typedef enum {
-  ENGINE_TENSOR,
-  ENGINE_TENSOR_MATRIX,
-  ENGINE_VECTOR,
-  ENGINE_SCALAR,
-  ENGINE_GPSIMD,
-  ENGINE_SYNC,
-  N_ENGINES
-} Engine;
-
-typedef struct {
-  const char *key;        /* as in "engines" of the load statistics */
-  const char *display;    /* the timeline row */
-  const char *aliases[5]; /* labels and subgroups the profiler writes */
-} EngineInfo;
-
-static const EngineInfo engines[N_ENGINES] = {
-  { "Tensor", "Tensor (PE)", { "Tensor", "TensorE", "PE", NULL } },
-  { "TensorMatrix", "TensorMatrix (PE)", { "TensorMatrix", "TensorMatrixE", NULL } },
-  { "Vector", "Vector (DVE)", { "Vector", "VectorE", "DVE", NULL } },
-  { "Scalar", "Scalar (ACT)", { "Scalar", "ScalarE", "ACT", "Activation", NULL } },
-  { "GpSimd", "GpSimd (POOL)", { "GpSimd", "GpSimdE", "Pool", "POOL", NULL } },
-  { "Sync", "Sync (SP)", { "Sync", "SyncE", "SP", NULL } },
-};
-
-/* Row order inside a NeuronCore: engines, DMA queues, collectives,
- * semaphores. */
-enum {
-  SORT_ENGINE = 0,
-  SORT_OTHER_ENGINE = 20,
-  SORT_DMA = 1000,
-  SORT_COLLECTIVES = 100000,
-  SORT_CC_CORE = 100001,
-  SORT_SEMAPHORE = 200000,
-};
-
-typedef struct {
-  guint64             id;
-  ChronoTrackBuilder *b;
-  guint32             span;
-} InstId;
-
-typedef struct {
-  gint64              ts;
-  gint32              delta;
-  guint32             seq;
-  ChronoTrackBuilder *b;
-  guint32             span;
-} SemUpdate;
-
-typedef struct {
-  guint32             sem;
-  gint64              value;
-  gint64              ts;
-  ChronoTrackBuilder *b;
-  guint32             span;
-} SemWait;
-
 typedef struct {
   const guint8    *start;
   ChronoNeuronTimes t;
@@ -108,370 +49,11 @@ typedef struct {
   Table            table;
 } Record;
 
-/* The rows that the last labels and queue names led to: a profile has a
- * handful, and finding one costs string compares and a hash lookup. */
-#define ROW_CACHE 16
-
-typedef struct {
-  const guint8       *text;   /* the name as written, in the source */
-  gsize               len;
-  Table               table;
-  guint               engine;
-  ChronoTrackBuilder *b;
-} RowCacheEntry;
-
 typedef struct {
   ChronoNeuronReader *reader;
-  RowCacheEntry       row_cache[ROW_CACHE];
-  guint               row_cache_next;
-  ChronoTrackBuilder *engine_tracks[N_ENGINES];
-  guint               n_queues;
+  ChronoNeuronDevice  dev;
   guint32             cats[N_TABLES];
-  GArray             *edges;          /* ChronoSpanEdge */
-  GArray             *ids;            /* InstId */
-  GArray             *deps;           /* InstId: predecessor id, successor span */
-  GHashTable         *sem_updates;    /* semaphore number -> GArray of SemUpdate */
-  GArray             *waits;          /* SemWait */
-  guint32             update_seq;
-  guint64             unresolved_deps;
-  guint64             unmatched_waits;
 } Importer;
-
-/* -------------------------------------------------------------------- */
-/* Tracks                                                               */
-
-/* Perfetto-style rows ("Vector Engine - Row 3") name the same engine. */
-static gsize
-engine_name_len (const ChronoJsonString *label)
-{
-  static const char * const suffixes[] = { " Engine", " - Row" };
-  gsize len = label->len;
-
-  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
-    {
-      const guint8 *hit = memmem (label->start, len, suffixes[i], strlen (suffixes[i]));
-      if (hit != NULL)
-        len = hit - label->start;
-    }
-  return len;
-}
-
-static RowCacheEntry *
-cached_row (Importer               *imp,
-            Table                   table,
-            const ChronoJsonString *name)
-{
-  for (guint i = 0; i < ROW_CACHE; i++)
-    {
-      RowCacheEntry *e = &imp->row_cache[i];
-
-      if (e->b != NULL && e->table == table && e->len == name->len &&
-          memcmp (e->text, name->start, name->len) == 0)
-        return e;
-    }
-  return NULL;
-}
-
-static void
-cache_row (Importer               *imp,
-           Table                   table,
-           const ChronoJsonString *name,
-           guint                   engine,
-           ChronoTrackBuilder     *b)
-{
-  imp->row_cache[imp->row_cache_next] = (RowCacheEntry) { name->start, name->len, table, engine, b };
-  imp->row_cache_next = (imp->row_cache_next + 1) % ROW_CACHE;
-}
-
-static ChronoTrackBuilder *
-find_engine_track (Importer               *imp,
-                   const ChronoJsonString *label,
-                   guint                  *engine_out)
-{
-  gsize len;
-
-  if (label->start == NULL || label->len == 0)
-    {
-      *engine_out = N_ENGINES;
-      return chrono_neuron_track (imp->reader, 0, CHRONO_TRACK_STREAM, chrono_neuron_intern_text (imp->reader, "Unknown engine"), SORT_OTHER_ENGINE);
-    }
-  len = engine_name_len (label);
-  for (guint e = 0; e < N_ENGINES; e++)
-    for (guint a = 0; engines[e].aliases[a]; a++)
-      if (len == strlen (engines[e].aliases[a]) && memcmp (label->start, engines[e].aliases[a], len) == 0)
-        {
-          *engine_out = e;
-          if (imp->engine_tracks[e] == NULL)
-            imp->engine_tracks[e] = chrono_neuron_track (imp->reader, 0, CHRONO_TRACK_STREAM,
-                                               chrono_neuron_intern_text (imp->reader, engines[e].display), SORT_ENGINE + e);
-          return imp->engine_tracks[e];
-        }
-  *engine_out = N_ENGINES;
-  return chrono_neuron_track (imp->reader, 0, CHRONO_TRACK_STREAM,
-                      chrono_string_table_intern (imp->reader->trace->strings, (const char *) label->start, len),
-                      SORT_OTHER_ENGINE);
-}
-
-static ChronoTrackBuilder *
-engine_track (Importer *imp,
-              Record   *r,
-              guint    *engine_out)
-{
-  const ChronoJsonString *label = r->label.start ? &r->label : &r->subgroup;
-  RowCacheEntry *e;
-  ChronoTrackBuilder *b;
-
-  if (label->start != NULL && (e = cached_row (imp, TABLE_INSTRUCTION, label)) != NULL)
-    {
-      *engine_out = e->engine;
-      return e->b;
-    }
-  b = find_engine_track (imp, label, engine_out);
-  if (label->start != NULL)
-    cache_row (imp, TABLE_INSTRUCTION, label, *engine_out, b);
-  return b;
-}
-
-static ChronoTrackBuilder *
-queue_track (Importer               *imp,
-             const ChronoJsonString *queue)
-{
-  RowCacheEntry *e;
-  ChronoTrackBuilder *b;
-  g_autofree char *row = NULL;
-
-  if (queue->start != NULL && (e = cached_row (imp, TABLE_DMA, queue)) != NULL)
-    return e->b;
-  row = g_strdup_printf ("DMA queue %.*s", queue->start ? (int) queue->len : 1,
-                         queue->start ? (const char *) queue->start : "?");
-  b = chrono_neuron_track (imp->reader, 0, CHRONO_TRACK_STREAM, chrono_neuron_intern_text (imp->reader, row),
-                           SORT_DMA + imp->n_queues);
-  if (b->track.sort_index == SORT_DMA + imp->n_queues)
-    imp->n_queues++;
-  if (queue->start != NULL)
-    cache_row (imp, TABLE_DMA, queue, N_ENGINES, b);
-  return b;
-}
-
-/* -------------------------------------------------------------------- */
-/* Semaphores                                                           */
-
-static void
-add_update (Importer           *imp,
-            guint32             sem,
-            gint64              ts,
-            gint32              delta,
-            ChronoTrackBuilder *b,
-            guint32             span)
-{
-  GArray *updates = g_hash_table_lookup (imp->sem_updates, GUINT_TO_POINTER (sem));
-  SemUpdate u = { ts, delta, imp->update_seq++, b, span };
-
-  if (updates == NULL)
-    {
-      updates = g_array_new (FALSE, FALSE, sizeof (SemUpdate));
-      g_hash_table_insert (imp->sem_updates, GUINT_TO_POINTER (sem), updates);
-    }
-  g_array_append_val (updates, u);
-}
-
-/* "S[12]" or "$S[12]" at P: the number, and P moved past ']'. */
-static gboolean
-parse_sem_ref (const guint8 **p,
-               const guint8  *end,
-               guint32       *sem)
-{
-  const guint8 *q = *p;
-  guint64 n = 0;
-
-  if (q < end && *q == '$')
-    q++;
-  if (end - q < 4 || q[0] != 'S' || q[1] != '[')
-    return FALSE;
-  q += 2;
-  if (q >= end || *q < '0' || *q > '9')
-    return FALSE;
-  while (q < end && *q >= '0' && *q <= '9' && n < G_MAXUINT32)
-    n = n * 10 + (*q++ - '0');
-  if (q >= end || *q != ']' || n >= G_MAXUINT32)
-    return FALSE;
-  *p = q + 1;
-  *sem = (guint32) n;
-  return TRUE;
-}
-
-/* Waits ($S[n]>=v) and updates (S[n] (owner)++@complete) of an operand
- * string; other tokens are left alone. */
-static void
-scan_operands (Importer           *imp,
-               const Record       *r,
-               ChronoTrackBuilder *b,
-               guint32             span,
-               gint64              start,
-               gint64              end_ts)
-{
-  const guint8 *p = r->operands.start;
-  const guint8 *end = p + r->operands.len;
-
-  while (p < end)
-    {
-      const guint8 *tok = p;
-      const guint8 *tok_end = memchr (p, ' ', end - p);
-      guint32 sem;
-
-      if (tok_end == NULL)
-        tok_end = end;
-      p = tok_end + 1;
-      if (!parse_sem_ref (&tok, tok_end, &sem))
-        continue;
-      if (tok_end - tok >= 3 && tok[0] == '>' && tok[1] == '=')
-        {
-          gint64 v;
-
-          if (chrono_json_parse_int64 (tok + 2, tok_end - (tok + 2), &v))
-            {
-              SemWait w = { sem, v, start, b, span };
-              g_array_append_val (imp->waits, w);
-            }
-          continue;
-        }
-      /* The owner may follow as its own token: "S[5] (Tensor)++@complete". */
-      if (tok == tok_end && p < end && *p == '(')
-        {
-          tok = p;
-          tok_end = memchr (p, ' ', end - p);
-          if (tok_end == NULL)
-            tok_end = end;
-          p = tok_end + 1;
-        }
-      {
-        const guint8 *inc = memmem (tok, tok_end - tok, "++", 2);
-        const guint8 *dec = memmem (tok, tok_end - tok, "--", 2);
-        const guint8 *at = inc ? inc : dec;
-
-        if (at != NULL)
-          {
-            gboolean on_read = memmem (at, tok_end - at, "@read", 5) != NULL;
-            add_update (imp, sem, on_read ? start : end_ts, inc ? 1 : -1, b, span);
-          }
-      }
-    }
-}
-
-static gint
-compare_updates (gconstpointer a,
-                 gconstpointer b)
-{
-  const SemUpdate *x = a, *y = b;
-
-  if (x->ts != y->ts)
-    return x->ts < y->ts ? -1 : 1;
-  return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* Each wait comes from the update that made the semaphore reach its value,
- * the latest such update at or before the wait. */
-static void
-match_waits (Importer *imp)
-{
-  GHashTableIter iter;
-  gpointer key, value;
-  g_autoptr(GHashTable) values = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-
-  g_hash_table_iter_init (&iter, imp->sem_updates);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    {
-      GArray *updates = value;
-      gint64 *running = g_new (gint64, MAX (updates->len, 1));
-      gint64 v = 0;
-
-      g_array_sort (updates, compare_updates);
-      for (guint i = 0; i < updates->len; i++)
-        running[i] = v += g_array_index (updates, SemUpdate, i).delta;
-      g_hash_table_insert (values, key, running);
-    }
-
-  for (guint i = 0; i < imp->waits->len; i++)
-    {
-      const SemWait *w = &g_array_index (imp->waits, SemWait, i);
-      GArray *updates = g_hash_table_lookup (imp->sem_updates, GUINT_TO_POINTER (w->sem));
-      const gint64 *running = g_hash_table_lookup (values, GUINT_TO_POINTER (w->sem));
-      guint lo = 0, hi, steps = 0;
-      const SemUpdate *u;
-      ChronoSpanEdge edge;
-
-      if (updates == NULL)
-        {
-          imp->unmatched_waits++;
-          continue;
-        }
-      /* The first update after the wait's start. */
-      hi = updates->len;
-      while (lo < hi)
-        {
-          guint mid = lo + (hi - lo) / 2;
-          if (g_array_index (updates, SemUpdate, mid).ts <= w->ts)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
-      if (lo == 0 || running[lo - 1] < w->value)
-        {
-          imp->unmatched_waits++;
-          continue;
-        }
-      lo--;
-      while (lo > 0 && running[lo - 1] >= w->value && steps++ < MAX_WAIT_WALK)
-        lo--;
-      u = &g_array_index (updates, SemUpdate, lo);
-      edge = (ChronoSpanEdge) { u->b, w->b, u->span, w->span, CHRONO_FLOW_SEMAPHORE };
-      g_array_append_val (imp->edges, edge);
-    }
-}
-
-/* -------------------------------------------------------------------- */
-/* Dependencies                                                         */
-
-static gint
-compare_ids (gconstpointer a,
-             gconstpointer b)
-{
-  guint64 x = ((const InstId *) a)->id, y = ((const InstId *) b)->id;
-  return x < y ? -1 : x > y;
-}
-
-static void
-resolve_deps (Importer *imp)
-{
-  const InstId *ids;
-  guint n;
-
-  g_array_sort (imp->ids, compare_ids);
-  ids = (const InstId *) imp->ids->data;
-  n = imp->ids->len;
-  for (guint i = 0; i < imp->deps->len; i++)
-    {
-      const InstId *d = &g_array_index (imp->deps, InstId, i);
-      guint lo = 0, hi = n;
-      ChronoSpanEdge edge;
-
-      while (lo < hi)
-        {
-          guint mid = lo + (hi - lo) / 2;
-          if (ids[mid].id < d->id)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
-      if (lo == n || ids[lo].id != d->id)
-        {
-          imp->unresolved_deps++;
-          continue;
-        }
-      edge = (ChronoSpanEdge) { ids[lo].b, d->b, ids[lo].span, d->span, CHRONO_FLOW_DEPENDENCY };
-      g_array_append_val (imp->edges, edge);
-    }
-}
 
 /* The predecessor ids of an inst_dep_ids array (already checked by the
  * scan of the record). */
@@ -499,10 +81,7 @@ read_deps (Importer           *imp,
       if (chrono_neuron_read_int (&s, &id, &ok) != CHRONO_JSON_OK)
         return;
       if (ok)
-        {
-          InstId d = { id, b, span };
-          g_array_append_val (imp->deps, d);
-        }
+        chrono_neuron_device_add_dep (&imp->dev, id, b, span);
     }
 }
 
@@ -562,25 +141,21 @@ handle_instruction (Importer *imp,
                     Record   *r)
 {
   ChronoTrackBuilder *b;
-  guint engine;
   guint32 span;
   gint64 start = (gint64) r->t.ts;
   gint64 dur = r->t.has_dur ? (gint64) r->t.dur : 0;
 
-  b = engine_track (imp, r, &engine);
+  b = chrono_neuron_device_engine_track (&imp->dev, r->label.start ? &r->label : &r->subgroup);
   span = chrono_track_builder_add_span (b, start, dur, r->opcode.start ? chrono_neuron_intern (imp->reader, &r->opcode) : 0,
                                         imp->cats[TABLE_INSTRUCTION], r->start - imp->reader->base,
                                         CHRONO_KIND_INSTRUCTION, r->t.has_dur ? 0 : CHRONO_SPAN_NO_DUR);
   chrono_neuron_note_time (imp->reader, start, start + dur);
   if (r->has_id)
-    {
-      InstId id = { r->id, b, span };
-      g_array_append_val (imp->ids, id);
-    }
+    chrono_neuron_device_add_id (&imp->dev, CHRONO_NEURON_ID_INSTRUCTION, r->id, b, span);
   if (r->deps != NULL)
     read_deps (imp, r->deps, b, span);
   if (r->operands.start != NULL)
-    scan_operands (imp, r, b, span, start, start + dur);
+    chrono_neuron_device_scan_operands (&imp->dev, r->operands.start, r->operands.len, b, span, start, start + dur);
 }
 
 static void
@@ -590,7 +165,7 @@ handle_dma (Importer *imp,
   gint64 start = (gint64) r->t.ts;
   gint64 dur = r->t.has_dur ? (gint64) r->t.dur : 0;
   const ChronoJsonString *queue = &r->subgroup;
-  ChronoTrackBuilder *b = queue_track (imp, queue);
+  ChronoTrackBuilder *b = chrono_neuron_device_queue_track (&imp->dev, queue);
   guint32 span;
 
   span = chrono_track_builder_add_span (b, start, dur, queue->start ? chrono_neuron_intern (imp->reader, queue) : 0,
@@ -598,14 +173,7 @@ handle_dma (Importer *imp,
                                         CHRONO_KIND_DMA, r->t.has_dur ? 0 : CHRONO_SPAN_NO_DUR);
   chrono_neuron_note_time (imp->reader, start, start + dur);
   if (r->semaphore.start != NULL)
-    {
-      const guint8 *p = r->semaphore.start;
-      guint32 sem;
-
-      /* "-1" is no semaphore. */
-      if (parse_sem_ref (&p, r->semaphore.start + r->semaphore.len, &sem))
-        add_update (imp, sem, start + dur, 1, b, span);
-    }
+    chrono_neuron_device_dma_semaphore (&imp->dev, r->semaphore.start, r->semaphore.len, start + dur, b, span);
 }
 
 static void
@@ -614,8 +182,6 @@ handle_semaphore (Importer *imp,
 {
   ChronoTrackBuilder *b;
   guint32 name;
-  const guint8 *p;
-  guint32 sem = 0;
 
   if (r->name.start == NULL || !r->has_value)
     {
@@ -623,9 +189,7 @@ handle_semaphore (Importer *imp,
       return;
     }
   name = chrono_neuron_intern (imp->reader, &r->name);
-  p = r->name.start;
-  parse_sem_ref (&p, r->name.start + r->name.len, &sem);
-  b = chrono_neuron_track (imp->reader, 0, CHRONO_TRACK_COUNTER, name, SORT_SEMAPHORE + sem);
+  b = chrono_neuron_device_semaphore_track (&imp->dev, name, r->name.start, r->name.len);
   chrono_track_builder_add_sample (b, (gint64) r->t.ts, r->value);
   chrono_neuron_note_time (imp->reader, (gint64) r->t.ts, (gint64) r->t.ts);
 }
@@ -639,14 +203,7 @@ handle_collective (Importer *imp,
   gint64 start = (gint64) r->t.ts;
   gint64 dur = r->t.has_dur ? (gint64) r->t.dur : r->has_end ? (gint64) r->end - start : 0;
 
-  if (table == TABLE_CC_OP)
-    b = chrono_neuron_track (imp->reader, 0, CHRONO_TRACK_STREAM, chrono_neuron_intern_text (imp->reader, "Collectives"), SORT_COLLECTIVES);
-  else
-    {
-      g_autofree char *row = g_strdup_printf ("CC-core %" G_GUINT64_FORMAT, r->has_core ? r->core : 0);
-      b = chrono_neuron_track (imp->reader, 0, CHRONO_TRACK_STREAM, chrono_neuron_intern_text (imp->reader, row),
-                       SORT_CC_CORE + (r->has_core ? (gint64) MIN (r->core, 10000) : 0));
-    }
+  b = chrono_neuron_device_cc_track (&imp->dev, table == TABLE_CC_INSTRUCTION, r->has_core ? r->core : 0);
   chrono_track_builder_add_span (b, start, MAX (dur, 0), r->opcode.start ? chrono_neuron_intern (imp->reader, &r->opcode) : 0,
                                  imp->cats[table], r->start - imp->reader->base,
                                  CHRONO_KIND_COLLECTIVE, 0);
@@ -740,58 +297,6 @@ read_other (ChronoNeuronReader     *reader,
   return st;
 }
 
-/* -------------------------------------------------------------------- */
-/* After the pass                                                       */
-
-static void
-name_core (Importer *imp)
-{
-  g_autoptr(JsonNode) summary = chrono_trace_get_metadata (imp->reader->trace, "neuron_summary");
-  ChronoProcess process = { 0 };
-  g_autofree char *name = NULL;
-  gint64 nc = 0;
-
-  if (summary != NULL && JSON_NODE_HOLDS_OBJECT (summary))
-    {
-      JsonNode *node = json_object_get_member (json_node_get_object (summary), "nc_idx");
-
-      if (node != NULL && JSON_NODE_HOLDS_VALUE (node))
-        {
-          if (json_node_get_value_type (node) == G_TYPE_INT64)
-            nc = json_node_get_int (node);
-          else if (json_node_get_value_type (node) == G_TYPE_STRING)
-            nc = g_ascii_strtoll (json_node_get_string (node), NULL, 10);
-        }
-    }
-  name = g_strdup_printf ("NeuronCore %" G_GINT64_FORMAT, nc);
-  process.pid.value = nc;
-  process.name = chrono_neuron_intern_text (imp->reader, name);
-  process.labels = process.name;
-  process.is_device = TRUE;
-  process.device_index = (gint) CLAMP (nc, 0, G_MAXINT);
-  g_array_append_val (imp->reader->trace->processes, process);
-}
-
-static void
-count_engines (Importer *imp)
-{
-  GHashTable *counts = imp->reader->trace->stats.engines;
-
-  for (guint e = 0; e < N_ENGINES; e++)
-    if (imp->engine_tracks[e] != NULL)
-      g_hash_table_insert (counts, g_strdup (engines[e].key),
-                           GSIZE_TO_POINTER (imp->engine_tracks[e]->track.n_spans));
-  for (guint i = 0; i < imp->reader->builders->len; i++)
-    {
-      ChronoTrackBuilder *b = g_ptr_array_index (imp->reader->builders, i);
-
-      if (b->track.sort_index == SORT_OTHER_ENGINE && b->track.n_spans > 0)
-        g_hash_table_insert (counts, g_strdup (chrono_string_table_get (imp->reader->trace->strings, b->track.name)),
-                             GSIZE_TO_POINTER (b->track.n_spans));
-    }
-}
-
-
 gboolean
 chrono_neuron_device_importer_run (ChronoTrace        *trace,
                                    ChronoSource       *source,
@@ -807,35 +312,15 @@ chrono_neuron_device_importer_run (ChronoTrace        *trace,
   chrono_neuron_reader_init (&reader, trace, source, table_keys, read_record, read_other, &imp);
   chrono_neuron_reader_watch (&reader, cancellable, progress, user_data);
   imp.reader = &reader;
-  imp.edges = g_array_new (FALSE, FALSE, sizeof (ChronoSpanEdge));
-  imp.ids = g_array_new (FALSE, FALSE, sizeof (InstId));
-  imp.deps = g_array_new (FALSE, FALSE, sizeof (InstId));
-  imp.sem_updates = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
-  imp.waits = g_array_new (FALSE, FALSE, sizeof (SemWait));
+  chrono_neuron_device_init (&imp.dev, &reader);
   for (guint t = 0; t < N_TABLES; t++)
     imp.cats[t] = chrono_neuron_intern_text (&reader, table_keys[t]);
 
   ok = chrono_neuron_reader_run (&reader, error);
   if (ok)
-    {
-      resolve_deps (&imp);
-      match_waits (&imp);
-      name_core (&imp);
-      count_engines (&imp);
-      if (imp.unresolved_deps > 0)
-        chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " inst_dep_ids name no instruction of the profile",
-                                  imp.unresolved_deps);
-      if (imp.unmatched_waits > 0)
-        chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " semaphore waits match no earlier update",
-                                  imp.unmatched_waits);
-      chrono_neuron_reader_finish (&reader, "neuron-device", imp.edges);
-    }
+    chrono_neuron_device_finish (&imp.dev, "inst_dep_ids");
 
+  chrono_neuron_device_clear (&imp.dev);
   chrono_neuron_reader_clear (&reader);
-  g_array_unref (imp.edges);
-  g_array_unref (imp.ids);
-  g_array_unref (imp.deps);
-  g_hash_table_unref (imp.sem_updates);
-  g_array_unref (imp.waits);
   return ok;
 }

@@ -225,8 +225,7 @@ chrono_neuron_reader_init (ChronoNeuronReader     *reader,
 
   while (!finished)
     avail = chrono_source_wait (source, avail, &finished);
-  memset (reader, 0, sizeof *reader);
-  reader->trace = trace;
+  chrono_neuron_reader_init_model (reader, trace);
   reader->base = chrono_source_get_data (source);
   reader->s.p = reader->base;
   reader->s.end = reader->base + avail;
@@ -234,6 +233,14 @@ chrono_neuron_reader_init (ChronoNeuronReader     *reader,
   reader->record = record;
   reader->other = other;
   reader->data = data;
+}
+
+void
+chrono_neuron_reader_init_model (ChronoNeuronReader *reader,
+                                 ChronoTrace        *trace)
+{
+  memset (reader, 0, sizeof *reader);
+  reader->trace = trace;
   reader->builders = g_ptr_array_new_with_free_func ((GDestroyNotify) chrono_track_builder_free);
   reader->named_tracks = g_hash_table_new (chrono_track_key_hash, chrono_track_key_equal);
   reader->scratch = g_string_new (NULL);

@@ -114,6 +114,10 @@ void                chrono_neuron_reader_init   (ChronoNeuronReader     *reader,
                                                  ChronoNeuronRecordFunc  record,
                                                  ChronoNeuronKeyFunc     other,
                                                  gpointer                data);
+/* Only what the model needs (rows, time range, the model made by
+ * chrono_neuron_reader_finish), for tables that are not JSON. */
+void                chrono_neuron_reader_init_model (ChronoNeuronReader *reader,
+                                                     ChronoTrace        *trace);
 /* Progress and cancellation, both optional. */
 void                chrono_neuron_reader_watch  (ChronoNeuronReader     *reader,
                                                  GCancellable           *cancellable,

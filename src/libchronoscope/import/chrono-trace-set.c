@@ -6,6 +6,8 @@
 
 #include <glib/gstdio.h>
 
+#include "chrono-neuron-parquet-importer.h"
+#include "chrono-parquet-reader.h"
 #include "chrono-trace-private.h"
 #include "chrono-trace-set.h"
 
@@ -46,6 +48,82 @@ collect_files (const char *dir,
       else if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
         g_ptr_array_add (files, g_steal_pointer (&path));
     }
+}
+
+/* Whether the file at PATH starts as Parquet does. */
+static gboolean
+is_parquet (const char *path)
+{
+  guint8 head[4];
+  FILE *f = g_fopen (path, "rb");
+  gboolean yes;
+
+  if (f == NULL)
+    return FALSE;
+  yes = fread (head, 1, 4, f) == 4 && chrono_parquet_sniff (head, 4);
+  fclose (f);
+  return yes;
+}
+
+/* A folder's Parquet files are the tables of one profile: they are taken
+ * out of FILES and given to one load per folder, into TRACES. FALSE with
+ * ERROR on cancellation. */
+static gboolean
+load_parquet_folders (GPtrArray          *files,
+                      GPtrArray          *from_folder,
+                      GPtrArray          *traces,
+                      GPtrArray          *warnings,
+                      GCancellable       *cancellable,
+                      ChronoProgressFunc  progress,
+                      gpointer            user_data,
+                      GError            **error)
+{
+  g_autoptr(GHashTable) folders = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                         (GDestroyNotify) g_ptr_array_unref);
+  g_autoptr(GPtrArray) order = g_ptr_array_new ();
+
+  for (guint i = 0; i < files->len;)
+    {
+      char *path = g_ptr_array_index (files, i);
+      g_autofree char *dir = NULL;
+      GPtrArray *tables;
+
+      if (!g_ptr_array_find (from_folder, path, NULL) || !is_parquet (path))
+        {
+          i++;
+          continue;
+        }
+      dir = g_path_get_dirname (path);
+      if ((tables = g_hash_table_lookup (folders, dir)) == NULL)
+        {
+          tables = g_ptr_array_new_with_free_func (g_free);
+          g_ptr_array_add (order, dir);
+          g_hash_table_insert (folders, g_steal_pointer (&dir), tables);
+        }
+      g_ptr_array_remove (from_folder, path);
+      g_ptr_array_add (tables, g_ptr_array_steal_index (files, i));
+    }
+  for (guint i = 0; i < order->len; i++)
+    {
+      const char *dir = g_ptr_array_index (order, i);
+      GPtrArray *tables = g_hash_table_lookup (folders, dir);
+      g_autoptr(GError) local = NULL;
+      ChronoTrace *trace;
+
+      g_ptr_array_add (tables, NULL);
+      trace = chrono_neuron_parquet_load (dir, (const char * const *) tables->pdata, cancellable,
+                                          progress, user_data, &local);
+      if (trace != NULL)
+        g_ptr_array_add (traces, trace);
+      else if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return FALSE;
+        }
+      else
+        g_ptr_array_add (warnings, g_strdup (local->message));
+    }
+  return TRUE;
 }
 
 /* The host-clock start of NeuronCore NC's first execution in SYSTEM. */
@@ -168,6 +246,8 @@ chrono_trace_load_set (const char * const *paths,
       return NULL;
     }
 
+  if (!load_parquet_folders (files, from_folder, traces, warnings, cancellable, progress, user_data, error))
+    return NULL;
   for (guint i = 0; i < files->len; i++)
     {
       const char *path = g_ptr_array_index (files, i);

@@ -154,6 +154,9 @@ chrono_trace_merge (ChronoTrace * const *traces,
         self->args_json = g_steal_pointer (&in->args_json);
       else
         g_ptr_array_add (self->more_sources, args_source (in));
+      /* Row args move with their source, under its tag. */
+      if (in->row_args != NULL && in->row_args->len > 0 && in->row_args->pdata[0] != NULL)
+        chrono_trace_set_row_args (self, t, g_steal_pointer (&in->row_args->pdata[0]));
       if (format->len == 0 || strstr (format->str, in->format) == NULL)
         g_string_append_printf (format, "%s%s", format->len ? "+" : "", in->format);
 

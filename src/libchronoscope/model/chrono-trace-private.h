@@ -22,6 +22,17 @@ typedef struct {
 #define CHRONO_MAX_SOURCES  255
 #define CHRONO_OFFSET_MASK  ((G_GUINT64_CONSTANT (1) << CHRONO_SOURCE_SHIFT) - 1)
 
+/* Args that are rows of a table rather than JSON text: ROW gives the
+ * fields of the row an args offset names as the text of a JSON object
+ * (freed with g_free), or NULL; it may be called from any thread. */
+typedef struct _ChronoRowArgs ChronoRowArgs;
+struct _ChronoRowArgs
+{
+  char *(*row)  (ChronoRowArgs *self,
+                 guint64        offset);
+  void  (*free) (ChronoRowArgs *self);
+};
+
 struct _ChronoTrace
 {
   GObject            parent_instance;
@@ -34,6 +45,9 @@ struct _ChronoTrace
    * instead of the source. */
   GByteArray        *args_json;
   GPtrArray         *more_sources; /* a merged trace's further files, or NULL */
+  /* ChronoRowArgs * or NULL per source (0: the trace's own, N: the Nth
+   * of more_sources); NULL when no source has rows for args. */
+  GPtrArray         *row_args;
   ChronoStringTable *strings;
   GArray            *processes;    /* ChronoProcess */
   GPtrArray         *tracks;       /* ChronoTrack *, freed with chrono_track_free */
@@ -55,6 +69,11 @@ void         chrono_track_clear      (ChronoTrack  *track);
 void         chrono_track_free       (ChronoTrack  *track);
 /* Records the trace, now loaded, as the one part it is made of. */
 void         chrono_trace_set_single_part (ChronoTrace *self);
+/* Makes ROW_ARGS (owned) what the args offsets of source SOURCE name
+ * (0: the trace's own). */
+void         chrono_trace_set_row_args (ChronoTrace   *self,
+                                        guint          source,
+                                        ChronoRowArgs *row_args);
 void         chrono_trace_add_warning (ChronoTrace *self,
                                        const char  *format,
                                        ...) G_GNUC_PRINTF (2, 3);

@@ -2,6 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <string.h>
+
 #include "chrono-json-scanner.h"
 #include "chrono-trace-private.h"
 
@@ -54,6 +56,7 @@ chrono_trace_finalize (GObject *object)
   g_clear_pointer (&self->source, chrono_source_unref);
   g_clear_pointer (&self->args_json, g_byte_array_unref);
   g_clear_pointer (&self->more_sources, g_ptr_array_unref);
+  g_clear_pointer (&self->row_args, g_ptr_array_unref);
   g_clear_pointer (&self->strings, chrono_string_table_free);
   g_clear_pointer (&self->processes, g_array_unref);
   g_clear_pointer (&self->tracks, g_ptr_array_unref);
@@ -100,6 +103,53 @@ chrono_trace_new (const char   *path,
   self->path = g_strdup (path);
   self->source = source ? chrono_source_ref (source) : NULL;
   return self;
+}
+
+static void
+row_args_free (gpointer data)
+{
+  ChronoRowArgs *row_args = data;
+
+  if (row_args != NULL)
+    row_args->free (row_args);
+}
+
+void
+chrono_trace_set_row_args (ChronoTrace   *self,
+                           guint          source,
+                           ChronoRowArgs *row_args)
+{
+  if (self->row_args == NULL)
+    self->row_args = g_ptr_array_new_with_free_func (row_args_free);
+  while (self->row_args->len <= source)
+    g_ptr_array_add (self->row_args, NULL);
+  row_args_free (self->row_args->pdata[source]);
+  self->row_args->pdata[source] = row_args;
+}
+
+/* The JSON text of the table row that OFFSET names, or NULL when its
+ * source keeps args as text. */
+static char *
+row_text (ChronoTrace *self,
+          guint64      offset)
+{
+  guint index = (guint) (offset >> CHRONO_SOURCE_SHIFT);
+  ChronoRowArgs *row_args;
+
+  if (offset == CHRONO_NO_ARGS || self->row_args == NULL || index >= self->row_args->len ||
+      (row_args = g_ptr_array_index (self->row_args, index)) == NULL)
+    return NULL;
+  return row_args->row (row_args, offset & CHRONO_OFFSET_MASK);
+}
+
+static gboolean
+has_row_args (ChronoTrace *self,
+              guint64      offset)
+{
+  guint index = (guint) (offset >> CHRONO_SOURCE_SHIFT);
+
+  return offset != CHRONO_NO_ARGS && self->row_args != NULL && index < self->row_args->len &&
+         g_ptr_array_index (self->row_args, index) != NULL;
 }
 
 void
@@ -422,7 +472,7 @@ chrono_trace_get_raw_value (ChronoTrace *self,
 
   g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
 
-  if (offset == CHRONO_NO_ARGS)
+  if (offset == CHRONO_NO_ARGS || has_row_args (self, offset))
     return NULL;
   data = args_text (self, &offset, &available);
   if (data == NULL || offset >= available)
@@ -491,6 +541,7 @@ chrono_trace_dup_args (ChronoTrace *self,
                        guint64      offset)
 {
   GPtrArray *args;
+  g_autofree char *row = NULL;
   const char *raw;
   gsize len = 0;
   ChronoJsonScanner s;
@@ -498,8 +549,14 @@ chrono_trace_dup_args (ChronoTrace *self,
   g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
 
   args = g_ptr_array_new_with_free_func ((GDestroyNotify) chrono_arg_free);
-  raw = chrono_trace_get_raw_value (self, offset, &len);
-  if (raw == NULL || raw[0] != '{')
+  if ((row = row_text (self, offset)) != NULL)
+    {
+      raw = row;
+      len = strlen (row);
+    }
+  else
+    raw = chrono_trace_get_raw_value (self, offset, &len);
+  if (raw == NULL || len == 0 || raw[0] != '{')
     return args;
   s.p = (const guint8 *) raw + 1;
   s.end = (const guint8 *) raw + len;
@@ -535,6 +592,12 @@ chrono_trace_parse_value_at (ChronoTrace *self,
 
   g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
 
+  if (has_row_args (self, offset))
+    {
+      g_autofree char *row = row_text (self, offset);
+
+      return row ? parse_range ((const guint8 *) row, 0, strlen (row)) : NULL;
+    }
   if (chrono_trace_get_raw_value (self, offset, &length) == NULL)
     return NULL;
   data = args_text (self, &offset, &available);

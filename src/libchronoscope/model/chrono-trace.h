@@ -222,7 +222,8 @@ guint               *chrono_trace_dup_track_order   (ChronoTrace *self,
  * in the retained source, exactly as the profiler wrote it (integers above
  * 2^63 stay exact here), or for formats without JSON text (Perfetto
  * protobuf) in the compact JSON their importer wrote. NULL when there is
- * none. */
+ * none, and for args that are table rows (Parquet): those only
+ * chrono_trace_dup_args() and chrono_trace_parse_value_at() read. */
 const char          *chrono_trace_get_raw_value     (ChronoTrace *self,
                                                      guint64      offset,
                                                      gsize       *length);

@@ -1,0 +1,225 @@
+/* chrono-neuron-parquet-rows.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <math.h>
+#include <string.h>
+
+#include "chrono-neuron-parquet-rows.h"
+
+/* A span's args offset names its table row: file, row group, row. */
+#define ARGS_FILE_SHIFT  40
+#define ARGS_GROUP_SHIFT 24
+#define ARGS_MAX_FILES   (1u << (CHRONO_SOURCE_SHIFT - ARGS_FILE_SHIFT))
+#define ARGS_MAX_GROUPS  (1u << (ARGS_FILE_SHIFT - ARGS_GROUP_SHIFT))
+#define ARGS_MAX_ROWS    (G_GUINT64_CONSTANT (1) << ARGS_GROUP_SHIFT)
+
+typedef struct {
+  ChronoSource      *source;
+  ChronoParquetFile *file;
+} TableFile;
+
+/* A row group's columns stay decoded for the next span of the same
+ * group. */
+struct _ChronoParquetRows
+{
+  ChronoRowArgs        parent;
+  GPtrArray           *files;          /* TableFile */
+  GMutex               lock;
+  guint64              cached;         /* the file and group decoded, or G_MAXUINT64 */
+  ChronoParquetColumn *cols;
+  gboolean            *cols_ok;
+  guint                n_cols;
+};
+
+static void
+append_json_string (GString      *out,
+                    const guint8 *data,
+                    gsize         len)
+{
+  g_autofree char *valid = g_utf8_make_valid ((const char *) data, len);
+
+  g_string_append_c (out, '"');
+  for (const char *p = valid; *p; p++)
+    {
+      guchar c = (guchar) *p;
+
+      if (c == '"' || c == '\\')
+        {
+          g_string_append_c (out, '\\');
+          g_string_append_c (out, c);
+        }
+      else if (c < 0x20)
+        g_string_append_printf (out, "\\u%04x", c);
+      else
+        g_string_append_c (out, c);
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+clear_cache (ChronoParquetRows *ra)
+{
+  for (guint c = 0; c < ra->n_cols; c++)
+    if (ra->cols_ok[c])
+      chrono_parquet_column_clear (&ra->cols[c]);
+  g_clear_pointer (&ra->cols, g_free);
+  g_clear_pointer (&ra->cols_ok, g_free);
+  ra->n_cols = 0;
+  ra->cached = G_MAXUINT64;
+}
+
+static char *
+render_row (ChronoParquetRows *ra,
+            guint64  offset)
+{
+  static const gint any[] = {
+    CHRONO_PARQUET_BOOLEAN, CHRONO_PARQUET_INT32, CHRONO_PARQUET_INT64, CHRONO_PARQUET_FLOAT,
+    CHRONO_PARQUET_DOUBLE, CHRONO_PARQUET_BYTE_ARRAY, -1
+  };
+  guint file = (guint) (offset >> ARGS_FILE_SHIFT);
+  guint group = (guint) ((offset >> ARGS_GROUP_SHIFT) % ARGS_MAX_GROUPS);
+  guint64 row = offset % ARGS_MAX_ROWS;
+  ChronoParquetFile *f;
+  GString *out;
+
+  if (file >= ra->files->len)
+    return NULL;
+  f = ((TableFile *) g_ptr_array_index (ra->files, file))->file;
+  if (group >= chrono_parquet_file_get_n_row_groups (f) || row >= chrono_parquet_file_get_n_rows (f, group))
+    return NULL;
+  if (ra->cached != (offset >> ARGS_GROUP_SHIFT))
+    {
+      clear_cache (ra);
+      ra->n_cols = chrono_parquet_file_get_n_columns (f);
+      ra->cols = g_new0 (ChronoParquetColumn, MAX (ra->n_cols, 1));
+      ra->cols_ok = g_new0 (gboolean, MAX (ra->n_cols, 1));
+      /* A column that cannot be read (nested, damaged) is left out. */
+      for (guint c = 0; c < ra->n_cols; c++)
+        ra->cols_ok[c] = chrono_parquet_file_read_column (f, group, c, any, &ra->cols[c], NULL);
+      ra->cached = offset >> ARGS_GROUP_SHIFT;
+    }
+  out = g_string_new ("{");
+  for (guint c = 0; c < ra->n_cols; c++)
+    {
+      const ChronoParquetColumn *col = &ra->cols[c];
+      const char *name = chrono_parquet_file_get_column_name (f, c);
+
+      if (!ra->cols_ok[c])
+        continue;
+      if (out->len > 1)
+        g_string_append_c (out, ',');
+      append_json_string (out, (const guint8 *) name, strlen (name));
+      g_string_append_c (out, ':');
+      if (col->present && !col->present[row])
+        g_string_append (out, "null");
+      else if (col->type == CHRONO_PARQUET_BOOLEAN)
+        g_string_append (out, col->v.i64[row] ? "true" : "false");
+      else if (col->type == CHRONO_PARQUET_INT32 || col->type == CHRONO_PARQUET_INT64)
+        g_string_append_printf (out, "%" G_GINT64_FORMAT, col->v.i64[row]);
+      else if (col->type == CHRONO_PARQUET_FLOAT || col->type == CHRONO_PARQUET_DOUBLE)
+        {
+          char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+          if (isfinite (col->v.f64[row]))
+            g_string_append (out, g_ascii_dtostr (buf, sizeof buf, col->v.f64[row]));
+          else
+            g_string_append (out, "null");
+        }
+      else
+        {
+          const ChronoParquetBytes *b = &col->entries[col->v.index[row]];
+          append_json_string (out, b->data, b->len);
+        }
+    }
+  g_string_append_c (out, '}');
+  return g_string_free (out, FALSE);
+}
+
+static char *
+row_args_row (ChronoRowArgs *self,
+              guint64        offset)
+{
+  ChronoParquetRows *ra = (ChronoParquetRows *) self;
+  char *text;
+
+  g_mutex_lock (&ra->lock);
+  text = render_row (ra, offset);
+  g_mutex_unlock (&ra->lock);
+  return text;
+}
+
+static void
+row_args_free (ChronoRowArgs *self)
+{
+  ChronoParquetRows *ra = (ChronoParquetRows *) self;
+
+  clear_cache (ra);
+  for (guint i = 0; i < ra->files->len; i++)
+    {
+      TableFile *tf = g_ptr_array_index (ra->files, i);
+
+      chrono_parquet_file_free (tf->file);
+      chrono_source_unref (tf->source);
+      g_free (tf);
+    }
+  g_ptr_array_unref (ra->files);
+  g_mutex_clear (&ra->lock);
+  g_free (ra);
+}
+
+ChronoParquetRows *
+chrono_parquet_rows_new (void)
+{
+  ChronoParquetRows *ra = g_new0 (ChronoParquetRows, 1);
+
+  ra->parent.row = row_args_row;
+  ra->parent.free = row_args_free;
+  ra->files = g_ptr_array_new ();
+  ra->cached = G_MAXUINT64;
+  g_mutex_init (&ra->lock);
+  return ra;
+}
+
+void
+chrono_parquet_rows_free (ChronoParquetRows *rows)
+{
+  row_args_free (&rows->parent);
+}
+
+ChronoRowArgs *
+chrono_parquet_rows_to_row_args (ChronoParquetRows *rows)
+{
+  return &rows->parent;
+}
+
+guint64
+chrono_parquet_rows_keep (ChronoParquetRows  *rows,
+                          ChronoSource       *source,
+                          ChronoParquetFile **f)
+{
+  TableFile *tf;
+
+  if (rows->files->len >= ARGS_MAX_FILES)
+    return CHRONO_NO_ARGS;
+  tf = g_new (TableFile, 1);
+  tf->source = chrono_source_ref (source);
+  tf->file = g_steal_pointer (f);
+  g_ptr_array_add (rows->files, tf);
+  return (guint64) (rows->files->len - 1) << ARGS_FILE_SHIFT;
+}
+
+guint64
+chrono_parquet_rows_group (guint64 file,
+                           guint   group)
+{
+  return file != CHRONO_NO_ARGS && group < ARGS_MAX_GROUPS
+         ? file | (guint64) group << ARGS_GROUP_SHIFT : CHRONO_NO_ARGS;
+}
+
+guint64
+chrono_parquet_rows_row (guint64 group,
+                         guint64 row)
+{
+  return group != CHRONO_NO_ARGS && row < ARGS_MAX_ROWS ? group | row : CHRONO_NO_ARGS;
+}
