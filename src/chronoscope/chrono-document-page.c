@@ -349,6 +349,10 @@ build_next_cb (gpointer data)
       add_summary (self);
       self->build_source = 0;
       gtk_stack_set_visible_child_name (self->stack, "trace");
+      /* The keys of the timeline work at once, without a click first; a
+       * page loaded in a tab out of sight leaves the focus where it is. */
+      if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+        gtk_widget_grab_focus (GTK_WIDGET (chrono_timeline_view_get_timeline (self->timeline_view)));
       set_state (self, CHRONO_DOCUMENT_STATE_LOADED);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRACE]);
       return G_SOURCE_REMOVE;
@@ -643,8 +647,7 @@ chrono_document_page_class_init (ChronoDocumentPageClass *klass)
   /* Key bindings, not application accelerators: these actions belong to
    * the page, which the window cannot see. */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "document.show-findings", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
-                                       "document.show-graph", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F8, 0, "document.show-graph", NULL);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "documentpage");
