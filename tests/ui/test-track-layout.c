@@ -32,7 +32,8 @@ position (ChronoTrackLayout *layout,
 }
 
 /* Two tracks of one process, next to each other: the first and second of
- * the first process that has two. */
+ * the first process that has two. Without one, both are G_MAXUINT: an
+ * assertion may let the test go on, and an optimising compiler sees that. */
 static gboolean
 find_pair (ChronoTrackLayout *layout,
            guint             *first,
@@ -42,6 +43,7 @@ find_pair (ChronoTrackLayout *layout,
   guint n;
   const guint *order = chrono_track_layout_get_order (layout, &n);
 
+  *first = *second = G_MAXUINT;
   for (guint i = 0; i + 1 < n; i++)
     if (chrono_trace_get_track (trace, order[i])->process ==
         chrono_trace_get_track (trace, order[i + 1])->process)
