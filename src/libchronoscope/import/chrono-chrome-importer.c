@@ -1609,8 +1609,8 @@ parse_root_object (Importer *imp,
   if (!saw_events)
     {
       g_set_error (error, CHRONO_LOAD_ERROR, CHRONO_LOAD_ERROR_FORMAT,
-                   "%s: a JSON object without a \"traceEvents\" array is not a trace",
-                   imp->trace->path);
+                   "%s: a JSON object without a \"traceEvents\" array is not a trace; expected "
+                   CHRONO_LOAD_FORMATS, imp->trace->path);
       return FALSE;
     }
   return TRUE;
