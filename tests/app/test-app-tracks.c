@@ -228,7 +228,7 @@ test_pinned_scroll (void)
   ChronoTrackLayout *layout;
   graphene_rect_t first, pinned, area;
   const guint *order;
-  guint n, last;
+  guint n, last, tall;
   ChronoSpanRef hit;
   double x;
 
@@ -268,19 +268,25 @@ test_pinned_scroll (void)
     if (chrono_timeline_hit_test (timeline, x, pinned.origin.y + pinned.size.height / 2, &hit))
       g_assert_cmpuint (hit.track, ==, last);
 
-  /* A track taller than half the view, pinned, shows only in part: the
-   * others still scroll into view, down to the last. */
+  /* A track taller than half the view (the deepest host thread, all its
+   * levels shown), pinned, shows only in part: the others still scroll
+   * into view, down to the last. */
   chrono_track_layout_set_pinned (layout, last, FALSE);
-  g_assert_true (chrono_timeline_get_track_area (timeline, order[0], &area));
+  tall = order[0];
+  for (guint i = 0; i < n; i++)
+    if (chrono_trace_get_track (trace, order[i])->max_depth > chrono_trace_get_track (trace, tall)->max_depth)
+      tall = order[i];
+  chrono_track_layout_set_expanded (layout, tall, TRUE);
+  g_assert_true (chrono_timeline_get_track_area (timeline, tall, &area));
   g_assert_cmpfloat (area.size.height, >, (gtk_widget_get_height (widget) - CHRONO_TIMELINE_RULER_HEIGHT) / 2.0);
-  chrono_track_layout_set_pinned (layout, order[0], TRUE);
+  chrono_track_layout_set_pinned (layout, tall, TRUE);
   for (guint i = 0; i < 100; i++)
     gtk_widget_activate_action (widget, "timeline.scroll-down", NULL);
   g_assert_true (chrono_timeline_get_track_area (timeline, last, &area));
   g_assert_cmpfloat (area.origin.y + area.size.height, <=, gtk_widget_get_height (widget));
   g_assert_cmpfloat (area.origin.y, >, (gtk_widget_get_height (widget) + CHRONO_TIMELINE_RULER_HEIGHT) / 2.0 - 1);
   /* The pinned track still starts at the top, under its header. */
-  g_assert_true (chrono_timeline_get_track_area (timeline, order[0], &pinned));
+  g_assert_true (chrono_timeline_get_track_area (timeline, tall, &pinned));
   g_assert_cmpfloat (pinned.origin.y, >, CHRONO_TIMELINE_RULER_HEIGHT);
   g_assert_cmpfloat (pinned.origin.y, <, area.origin.y);
 
