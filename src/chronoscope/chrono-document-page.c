@@ -11,6 +11,7 @@
 #include "chrono-findings-panel.h"
 #include "chrono-format.h"
 #include "chrono-graph-pane.h"
+#include "chrono-load-banner.h"
 #include "chrono-loader.h"
 #include "chrono-timeline-view.h"
 #include "chrono-trace-set.h"
@@ -263,7 +264,8 @@ path_graph_requested_cb (ChronoDocumentPage *self)
 }
 
 /* The timeline (with the details of the selected span on its right) in
- * the panes that the findings and the graph join later. */
+ * the panes that the findings and the graph join later, under the note of
+ * what the load left out. */
 static GtkWidget *
 create_timeline_view (ChronoDocumentPage *self,
                       GPtrArray          *indexes)
@@ -272,6 +274,7 @@ create_timeline_view (ChronoDocumentPage *self,
   ChronoTimeline *timeline;
   GtkWidget *vertical = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
   GtkWidget *outer = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+  GtkWidget *page = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
 
   self->timeline_view = CHRONO_TIMELINE_VIEW (chrono_timeline_view_new (self->trace, indexes));
   timeline = chrono_timeline_view_get_timeline (self->timeline_view);
@@ -299,7 +302,12 @@ create_timeline_view (ChronoDocumentPage *self,
   gtk_paned_set_shrink_end_child (GTK_PANED (outer), FALSE);
   self->outer_paned = GTK_PANED (outer);
   self->vertical_paned = GTK_PANED (vertical);
-  return outer;
+  /* What the load left out shows over the timeline and the findings,
+   * where one looks first. */
+  gtk_box_append (GTK_BOX (page), chrono_load_banner_new (self->trace));
+  gtk_widget_set_vexpand (outer, TRUE);
+  gtk_box_append (GTK_BOX (page), outer);
+  return page;
 }
 
 /* The findings on the left, the graph around the selection below. */
