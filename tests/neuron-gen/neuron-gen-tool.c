@@ -1,7 +1,7 @@
 /* neuron-gen-tool.c: writes a Neuron profile folder from the documented schemas
  *
  * Usage: neuron-gen DIR [--size 1GB] [--blocks N] [--string-numbers]
- *                       [--singular-key] [--damage truncated|wrong-type|missing-key|not-json]
+ *                       [--singular-key] [--damage KIND]
  *
  * DIR gets device_profile_model_1.json, system_profile.json and trace.json;
  * what was written is printed as one JSON object.
@@ -30,7 +30,7 @@ main (int    argc,
     { "blocks", 0, 0, G_OPTION_ARG_INT, &blocks, "Number of instruction blocks", "N" },
     { "string-numbers", 0, 0, G_OPTION_ARG_NONE, &string_numbers, "Write numbers as strings", NULL },
     { "singular-key", 0, 0, G_OPTION_ARG_NONE, &singular, "System profile with \"trace_event\"", NULL },
-    { "damage", 0, 0, G_OPTION_ARG_STRING, &damage, "truncated, wrong-type, missing-key or not-json", "KIND" },
+    { "damage", 0, 0, G_OPTION_ARG_STRING, &damage, "truncated, wrong-type, missing-key, not-json, duration-string, label-number, deps-object, id-array or dma-object", "KIND" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, "DIR" },
     { NULL }
   };
@@ -58,12 +58,11 @@ main (int    argc,
   o.singular_key = singular;
   if (damage)
     {
-      static const char * const names[] = { "", "truncated", "wrong-type", "missing-key", "not-json" };
       guint i;
 
-      for (i = 1; i < G_N_ELEMENTS (names) && strcmp (names[i], damage) != 0; i++)
+      for (i = 1; neuron_gen_damage_names[i] != NULL && strcmp (neuron_gen_damage_names[i], damage) != 0; i++)
         ;
-      if (i == G_N_ELEMENTS (names))
+      if (neuron_gen_damage_names[i] == NULL)
         {
           g_printerr ("neuron-gen: unknown damage %s\n", damage);
           return 2;
