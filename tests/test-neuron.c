@@ -241,7 +241,7 @@ test_device (Fixture       *f,
   g_assert_cmpuint (chrono_trace_get_stats (trace)->dependencies, ==,
                     f->counts.dep_edges + f->counts.semaphore_edges);
   g_assert_cmpuint (f->counts.dangling_deps, >, 0);
-  g_assert_true (has_warning (trace, "inst_dep_ids name no instruction"));
+  g_assert_true (has_warning (trace, "no instruction of the profile"));
   g_assert_cmpint (chrono_trace_get_start_ns (trace), ==, f->counts.first_ts - 350);
   g_assert_cmpuint (chrono_trace_get_n_tracks (trace), ==,
                     NEURON_GEN_N_ENGINES + NEURON_GEN_N_QUEUES + 1 + f->counts.cc_cores + f->counts.semaphores);

@@ -865,10 +865,12 @@ chrono_neuron_device_importer_run (ChronoTrace        *trace,
       name_core (&imp);
       count_engines (&imp);
       if (imp.unresolved_deps > 0)
-        chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " inst_dep_ids name no instruction of the profile",
+        chrono_trace_add_warning (trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " inst_dep_ids entry names no instruction of the profile",
+                                  "%" G_GUINT64_FORMAT " inst_dep_ids name no instruction of the profile", imp.unresolved_deps),
                                   imp.unresolved_deps);
       if (imp.unmatched_waits > 0)
-        chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " semaphore waits match no earlier update",
+        chrono_trace_add_warning (trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " semaphore wait matches no earlier update",
+                                  "%" G_GUINT64_FORMAT " semaphore waits match no earlier update", imp.unmatched_waits),
                                   imp.unmatched_waits);
       chrono_neuron_reader_finish (&reader, "neuron-device", imp.edges);
     }

@@ -1204,7 +1204,8 @@ chrono_track_builder_finish_trace (ChronoTrace      *trace,
   stats->flows = v1->len + v2->len;
   stats->launch_links = launches->len;
   if (links.unmatched > 0)
-    chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " flow events have no partner or no slice to attach to",
+    chrono_trace_add_warning (trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " flow event has no partner or no slice to attach to",
+                              "%" G_GUINT64_FORMAT " flow events have no partner or no slice to attach to", links.unmatched),
                               links.unmatched);
 
   /* A base that would carry the times past the 64-bit range does not
@@ -1262,9 +1263,10 @@ chrono_track_builder_finish_trace (ChronoTrace      *trace,
   if (stray > 0)
     {
       stats->dropped += stray;
-      chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " end events ('E') close no slice", stray);
+      chrono_trace_add_warning (trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " end event ('E') closes no slice", "%" G_GUINT64_FORMAT " end events ('E') close no slice", stray), stray);
     }
   if (unclosed > 0)
-    chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " slices did not end; they run to the end of the trace",
+    chrono_trace_add_warning (trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " slice did not end; it runs to the end of the trace",
+                              "%" G_GUINT64_FORMAT " slices did not end; they run to the end of the trace", unclosed),
                               unclosed);
 }
