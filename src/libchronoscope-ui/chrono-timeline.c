@@ -1193,6 +1193,9 @@ chrono_timeline_query_tooltip (GtkWidget  *widget,
   g_autofree char *markup = NULL;
   ChronoSpanRef span;
 
+  /* Nothing over the track menu while it is open. */
+  if (gtk_widget_get_visible (self->track_menu))
+    return FALSE;
   /* Names cut short in the header column show whole here. */
   if (!keyboard_tooltip && self->trace != NULL && x < HEADER_WIDTH && y >= RULER_HEIGHT)
     {
@@ -1629,6 +1632,8 @@ popup_track_menu (ChronoTimeline *self,
   gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->track_menu), G_MENU_MODEL (menu));
   gtk_popover_set_pointing_to (GTK_POPOVER (self->track_menu), &(GdkRectangle) { x, y, 1, 1 });
   gtk_popover_popup (GTK_POPOVER (self->track_menu));
+  /* A tooltip already shown goes. */
+  gtk_widget_trigger_tooltip_query (GTK_WIDGET (self));
 }
 
 static void

@@ -293,6 +293,20 @@ test_pinned_scroll (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Whether the timeline has a tooltip at X, Y, as GTK asks when the
+ * pointer rests there. */
+static gboolean
+query_tooltip (GtkWidget *widget,
+               double     x,
+               double     y)
+{
+  g_autoptr(GtkTooltip) tooltip = g_object_new (GTK_TYPE_TOOLTIP, NULL);
+  gboolean shown = FALSE;
+
+  g_signal_emit_by_name (widget, "query-tooltip", (int) x, (int) y, FALSE, tooltip, &shown);
+  return shown;
+}
+
 static void
 test_menu (Fixture       *fixture,
            gconstpointer  data)
@@ -315,7 +329,11 @@ test_menu (Fixture       *fixture,
   g_assert_true (gtk_widget_get_visible (popover));
   g_assert_true (app_test_spin_until ((AppTestCondition) gtk_widget_get_mapped, popover, 2000));
   g_assert_nonnull (app_test_find_label (popover, "_Pin to Top"));
+  /* The name's tooltip stays away while the menu is open, and comes
+   * back after. */
+  g_assert_false (query_tooltip (widget, 40, area.origin.y + 6));
   gtk_popover_popdown (GTK_POPOVER (popover));
+  g_assert_true (query_tooltip (widget, 40, area.origin.y + 6));
 
   /* Shift+F10 opens it for the current track too. */
   g_assert_true (gtk_widget_activate_action (widget, "timeline.track-menu", NULL));
