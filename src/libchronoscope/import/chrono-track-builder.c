@@ -727,10 +727,16 @@ bind_v1_flows (GArray    *events,
 
       if (f->ph != 's')
         {
-          if (last == NULL || last->track == REF_UNBOUND || refs[e].track == REF_UNBOUND)
+          if (last == NULL)
+            {
+              /* Only an 'f' looks without making: an end of an id that
+               * never started. */
+              unmatched++;
+              if (refs[e].track != REF_UNBOUND)
+                (*no_start)++;
+            }
+          else if (last->track == REF_UNBOUND || refs[e].track == REF_UNBOUND)
             unmatched++;
-          if (last == NULL && f->ph == 'f' && refs[e].track != REF_UNBOUND)
-            (*no_start)++;
           else
             add_flow (flows, *last, refs[e], CHRONO_FLOW_V1);
         }
