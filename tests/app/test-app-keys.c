@@ -6,6 +6,8 @@
  */
 #include "config.h"
 
+#include <adwaita.h>
+
 #include "app-test-utils.h"
 #include "chrono-document-page.h"
 #include "chrono-timeline.h"
@@ -363,10 +365,72 @@ test_shortcuts_window (void)
     }
 }
 
+/* Buttons showing an icon and no text, with what a screen reader would
+ * call them: nothing unless they have an accessible label. The parts of
+ * GTK's and libadwaita's own widgets (a spin button's steppers, the
+ * window's controls, a tab's or the search bar's close button) are theirs
+ * to name. */
+static void
+collect_unnamed_buttons (GtkWidget *widget,
+                         GPtrArray *unnamed,
+                         guint     *n_icon_buttons)
+{
+  if (GTK_IS_SPIN_BUTTON (widget) || GTK_IS_WINDOW_CONTROLS (widget) || ADW_IS_TAB_BAR (widget))
+    return;
+  if (GTK_IS_SEARCH_BAR (widget))
+    {
+      collect_unnamed_buttons (gtk_search_bar_get_child (GTK_SEARCH_BAR (widget)), unnamed, n_icon_buttons);
+      return;
+    }
+  if (gtk_widget_get_visible (widget) &&
+      ((GTK_IS_BUTTON (widget) && gtk_button_get_label (GTK_BUTTON (widget)) == NULL &&
+        gtk_button_get_icon_name (GTK_BUTTON (widget)) != NULL) ||
+       (GTK_IS_MENU_BUTTON (widget) && gtk_menu_button_get_label (GTK_MENU_BUTTON (widget)) == NULL &&
+        gtk_menu_button_get_icon_name (GTK_MENU_BUTTON (widget)) != NULL)))
+    {
+      (*n_icon_buttons)++;
+      if (!gtk_test_accessible_has_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL))
+        g_ptr_array_add (unnamed, widget);
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    collect_unnamed_buttons (child, unnamed, n_icon_buttons);
+}
+
+/* Every button that shows only an icon has a name a screen reader reads. */
+static void
+test_icon_buttons_named (void)
+{
+  ChronoWindow *window = app_test_get_window ();
+  ChronoDocumentPage *page = open_small_trace (window);
+  ChronoTimeline *timeline = chrono_timeline_view_get_timeline (chrono_document_page_get_timeline_view (page));
+  ChronoSpanRef span = { 0, 0 };
+  g_autoptr(GPtrArray) unnamed = g_ptr_array_new ();
+  guint n_icon_buttons = 0;
+
+  /* The search bar and the details pane, with their buttons. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.find", NULL);
+  while (chrono_trace_get_track (chrono_timeline_get_trace (timeline), span.track)->n_spans == 0)
+    span.track++;
+  chrono_timeline_select (timeline, &span);
+  g_signal_emit_by_name (timeline, "span-activated", span.track, span.index);
+  app_test_spin_for (50);
+
+  collect_unnamed_buttons (GTK_WIDGET (window), unnamed, &n_icon_buttons);
+  for (guint i = 0; i < unnamed->len; i++)
+    g_test_message ("no accessible label: %s with icon %s, in %s", G_OBJECT_TYPE_NAME (unnamed->pdata[i]),
+                    GTK_IS_BUTTON (unnamed->pdata[i]) ? gtk_button_get_icon_name (unnamed->pdata[i])
+                                                      : gtk_menu_button_get_icon_name (unnamed->pdata[i]),
+                    G_OBJECT_TYPE_NAME (gtk_widget_get_parent (unnamed->pdata[i])));
+  g_assert_cmpuint (n_icon_buttons, >=, 5);
+  g_assert_cmpuint (unnamed->len, ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  /* What the accessible tree holds, as a screen reader would read it. */
+  g_setenv ("GTK_A11Y", "test", TRUE);
   if (!app_test_init (&argc, &argv))
     return 77;
 
@@ -376,5 +440,6 @@ main (int   argc,
   g_test_add_func ("/app/keys/focus-second-tab", test_focus_second_tab);
   g_test_add_func ("/app/keys/no-key-bound-twice", test_no_key_bound_twice);
   g_test_add_func ("/app/keys/shortcuts-window", test_shortcuts_window);
+  g_test_add_func ("/app/keys/icon-buttons-named", test_icon_buttons_named);
   return g_test_run ();
 }
