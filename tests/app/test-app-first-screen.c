@@ -167,6 +167,45 @@ test_expand_kept (void)
   remove_sidecar (path);
 }
 
+/* Going to a span below the rows a capped track shows (as a search
+ * match does) shows them all. */
+static void
+test_reveal_expands (void)
+{
+  g_autofree char *path = app_test_real_trace (DEEP_TRACE);
+  ChronoTimeline *timeline;
+  ChronoTrace *trace;
+  ChronoSpanRef deep = { G_MAXUINT, 0 };
+
+  if (path == NULL)
+    {
+      g_test_skip ("the real trace is not there");
+      return;
+    }
+  remove_sidecar (path);
+  timeline = open_fresh (path);
+  trace = chrono_timeline_get_trace (timeline);
+  for (guint t = 0; t < chrono_trace_get_n_tracks (trace) && deep.track == G_MAXUINT; t++)
+    {
+      const ChronoTrack *track = chrono_trace_get_track (trace, t);
+
+      if (is_device (trace, t))
+        continue;
+      for (guint i = 0; i < track->n_spans; i++)
+        if (track->depth[i] >= CHRONO_TRACK_LAYOUT_CAPPED_ROWS + 2)
+          {
+            deep = (ChronoSpanRef) { t, i };
+            break;
+          }
+    }
+  g_assert_cmpuint (deep.track, !=, G_MAXUINT);
+  g_assert_false (chrono_track_layout_is_expanded (chrono_timeline_get_track_layout (timeline), deep.track));
+  chrono_timeline_reveal_span (timeline, deep);
+  g_assert_true (chrono_track_layout_is_expanded (chrono_timeline_get_track_layout (timeline), deep.track));
+  app_test_close_all_tabs (app_test_get_window ());
+  remove_sidecar (path);
+}
+
 /* Dark pixels in the name column between Y0 and Y1. */
 static guint
 count_name_pixels (cairo_surface_t *surface,
@@ -248,5 +287,6 @@ main (int   argc,
   g_test_add_func ("/app/first-screen/device-lanes-in-view", test_device_lanes_in_view);
   g_test_add_func ("/app/first-screen/expand-kept", test_expand_kept);
   g_test_add_func ("/app/first-screen/sticky-name", test_sticky_name);
+  g_test_add_func ("/app/first-screen/reveal-expands", test_reveal_expands);
   return g_test_run ();
 }
