@@ -10,6 +10,8 @@
 
 #include "app-test-utils.h"
 #include "chrono-document-page.h"
+#include "chrono-search.h"
+#include "chrono-span-details.h"
 #include "chrono-timeline.h"
 #include "chrono-timeline-view.h"
 
@@ -365,6 +367,68 @@ test_shortcuts_window (void)
     }
 }
 
+static gboolean
+has_match (gpointer data)
+{
+  ChronoTimeline *timeline = data;
+  ChronoSearch *search = chrono_timeline_get_search (timeline);
+
+  return search != NULL && chrono_search_get_n_matches (search) > 0;
+}
+
+/* From the first screen, by keys alone: zoom, collapse and expand the
+ * processes, find a span by name and go to it, which selects it and shows
+ * its details, then close the search and the details. */
+static void
+test_keyboard_path (void)
+{
+  ChronoWindow *window = app_test_get_window ();
+  ChronoDocumentPage *page = open_small_trace (window);
+  ChronoTimelineView *view = chrono_document_page_get_timeline_view (page);
+  ChronoTimeline *timeline = chrono_timeline_view_get_timeline (view);
+  ChronoTrackLayout *layout = chrono_timeline_get_track_layout (timeline);
+  ChronoViewport *viewport = chrono_timeline_get_viewport (timeline);
+  GtkWidget *details = app_test_find_widget (GTK_WIDGET (view), CHRONO_TYPE_SPAN_DETAILS);
+  GtkWidget *focus;
+  gint64 duration = chrono_viewport_get_end_ns (viewport) - chrono_viewport_get_start_ns (viewport);
+  ChronoSpanRef selected;
+
+  app_test_spin_for (50);
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_true (focus == GTK_WIDGET (timeline));
+
+  g_assert_true (app_test_press_key (focus, GDK_KEY_w, 0));
+  g_assert_cmpint (chrono_viewport_get_end_ns (viewport) - chrono_viewport_get_start_ns (viewport), <, duration);
+  g_assert_true (app_test_press_key (focus, GDK_KEY_bracketleft, 0));
+  g_assert_cmpuint (chrono_track_layout_get_n_collapsed (layout), ==,
+                    chrono_trace_get_n_processes (chrono_timeline_get_trace (timeline)));
+  g_assert_true (app_test_press_key (focus, GDK_KEY_bracketright, 0));
+  g_assert_cmpuint (chrono_track_layout_get_n_collapsed (layout), ==, 0);
+
+  /* Ctrl+F: the search takes the keys. */
+  g_assert_true (app_test_press_key (focus, GDK_KEY_f, GDK_CONTROL_MASK));
+  app_test_spin_for (50);
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_nonnull (focus);
+  g_assert_true (gtk_widget_is_ancestor (focus, GTK_WIDGET (chrono_timeline_view_get_search_bar (view))));
+  /* Typed into the entry, then Enter goes to the first match. */
+  gtk_editable_set_text (GTK_EDITABLE (gtk_widget_get_ancestor (focus, GTK_TYPE_SEARCH_ENTRY)), "ProfilerStep");
+  g_assert_true (app_test_spin_until (has_match, timeline, 10000));
+  g_signal_emit_by_name (gtk_widget_get_ancestor (focus, GTK_TYPE_SEARCH_ENTRY), "activate");
+  g_assert_true (chrono_timeline_get_selection (timeline, &selected));
+  g_assert_true (gtk_widget_get_visible (details));
+
+  /* Escape closes the search and gives the timeline the keys back; again,
+   * the details. */
+  g_assert_true (app_test_press_key (focus, GDK_KEY_Escape, 0));
+  app_test_spin_for (50);
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_true (focus == GTK_WIDGET (timeline));
+  g_assert_true (app_test_press_key (focus, GDK_KEY_Escape, 0));
+  g_assert_false (gtk_widget_get_visible (details));
+  g_assert_false (chrono_timeline_get_selection (timeline, &selected));
+}
+
 /* Buttons showing an icon and no text, with what a screen reader would
  * call them: nothing unless they have an accessible label. The parts of
  * GTK's and libadwaita's own widgets (a spin button's steppers, the
@@ -441,5 +505,6 @@ main (int   argc,
   g_test_add_func ("/app/keys/no-key-bound-twice", test_no_key_bound_twice);
   g_test_add_func ("/app/keys/shortcuts-window", test_shortcuts_window);
   g_test_add_func ("/app/keys/icon-buttons-named", test_icon_buttons_named);
+  g_test_add_func ("/app/keys/keyboard-path", test_keyboard_path);
   return g_test_run ();
 }

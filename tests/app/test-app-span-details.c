@@ -326,39 +326,6 @@ test_title_breaks (void)
   app_test_close_all_tabs (app_test_get_window ());
 }
 
-/* Presses KEYVAL as GTK hands it on: the key bindings of the focus
- * widget, then of each widget holding it, until one takes it. */
-static gboolean
-press_key (GtkWidget *focus,
-           guint      keyval)
-{
-  for (GtkWidget *w = focus; w != NULL; w = gtk_widget_get_parent (w))
-    {
-      g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (w);
-
-      for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-        {
-          g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
-
-          if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
-            continue;
-          for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
-            {
-              g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
-              GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
-
-              if (GTK_IS_KEYVAL_TRIGGER (trigger) &&
-                  gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval &&
-                  gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == 0 &&
-                  gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), GTK_SHORTCUT_ACTION_EXCLUSIVE,
-                                                w, gtk_shortcut_get_arguments (shortcut)))
-                return TRUE;
-            }
-        }
-    }
-  return FALSE;
-}
-
 /* Escape in the timeline closes the details, and the selection with them. */
 static void
 test_escape_closes (void)
@@ -371,11 +338,11 @@ test_escape_closes (void)
   gtk_widget_grab_focus (GTK_WIDGET (timeline));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (details)));
   g_assert_true (chrono_timeline_get_selection (timeline, &selected));
-  g_assert_true (press_key (GTK_WIDGET (timeline), GDK_KEY_Escape));
+  g_assert_true (app_test_press_key (GTK_WIDGET (timeline), GDK_KEY_Escape, 0));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (details)));
   g_assert_false (chrono_timeline_get_selection (timeline, &selected));
   /* Nothing left to close: the key goes on. */
-  g_assert_false (press_key (GTK_WIDGET (timeline), GDK_KEY_Escape));
+  g_assert_false (app_test_press_key (GTK_WIDGET (timeline), GDK_KEY_Escape, 0));
   app_test_close_all_tabs (app_test_get_window ());
 }
 
