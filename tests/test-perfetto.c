@@ -905,6 +905,113 @@ test_sniff (void)
     }
 }
 
+/* An XSpace as JAX and TensorFlow write it (.xplane.pb): planes (field 1)
+ * with an id, a name, lines of events and metadata maps (fields 4 and 5,
+ * the latter a Perfetto packet's chrome_events). */
+static GByteArray *
+xspace (const char *first_plane)
+{
+  GByteArray *space = g_byte_array_new ();
+  const char *names[] = { first_plane, "/host:CPU" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      /* put_message takes the message it is given. */
+      GByteArray *plane = msg ();
+      GByteArray *line = msg ();
+      GByteArray *xevent = msg ();
+      GByteArray *metadata = msg ();
+      g_autoptr(GByteArray) entry = msg ();
+
+      put_uint (plane, 1, i + 1);
+      put_string (plane, 2, names[i]);
+      put_uint (xevent, 1, 7);   /* metadata_id */
+      put_uint (xevent, 2, 100); /* offset_ps */
+      put_uint (xevent, 3, 900); /* duration_ps */
+      put_uint (line, 1, 1);
+      put_string (line, 2, "Stream #1");
+      put_uint (line, 3, 1700000000000000000); /* timestamp_ns */
+      put_message (line, 4, xevent);
+      put_message (plane, 3, line);
+      put_uint (metadata, 1, 7);
+      put_string (metadata, 2, "fusion.1");
+      put_uint (entry, 1, 7);
+      put_message (entry, 2, metadata);
+      put_bytes (plane, 4, entry->data, entry->len);
+      put_bytes (plane, 5, entry->data, entry->len);
+      put_message (space, 1, plane);
+    }
+  put_string (space, 4, "worker-0");
+  return space;
+}
+
+/* A JAX or TensorFlow profile is not taken for a Perfetto trace, plain or
+ * compressed; the message says what it is and what reads it. */
+static void
+test_xplane (void)
+{
+  static const char * const planes[] = { "/device:GPU:0", "/host:metadata" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (planes); i++)
+    {
+      g_autoptr(GByteArray) space = xspace (planes[i]);
+      g_autoptr(GByteArray) gz = deflate_bytes (space->data, space->len, 16 + MAX_WBITS);
+      g_autoptr(GBytes) bytes = g_bytes_new (space->data, space->len);
+      g_autoptr(GBytes) gzipped = g_bytes_new (gz->data, gz->len);
+      GBytes *variants[] = { bytes, gzipped };
+
+      for (guint j = 0; j < G_N_ELEMENTS (variants); j++)
+        {
+          g_autoptr(GError) error = NULL;
+          g_autoptr(ChronoTrace) trace = chrono_trace_load_bytes (variants[j], "run.xplane.pb", &error);
+
+          g_assert_null (trace);
+          g_assert_error (error, CHRONO_LOAD_ERROR, CHRONO_LOAD_ERROR_FORMAT);
+          g_assert_true (g_str_has_prefix (error->message, "run.xplane.pb: "));
+          g_assert_nonnull (strstr (error->message, "XSpace profile of JAX or TensorFlow"));
+          g_assert_nonnull (strstr (error->message, "does not read"));
+          g_assert_nonnull (strstr (error->message, "create_perfetto_trace=True"));
+        }
+    }
+}
+
+/* A Perfetto trace whose first packet's field 2 (ftrace events) holds
+ * bytes still loads as Perfetto: only a plane's name makes an XSpace. */
+static void
+test_not_xplane (void)
+{
+  g_autoptr(GByteArray) t = small_trace ();
+  GByteArray *ftrace = msg ();
+  GByteArray *bundle = msg ();
+  g_autoptr(GByteArray) whole = msg ();
+  g_autoptr(ChronoTrace) trace = NULL;
+
+  put_uint (bundle, 1, 0);  /* cpu */
+  put_message (ftrace, 2, bundle);
+  add_packet (whole, ftrace);
+  g_byte_array_append (whole, t->data, t->len);
+  trace = load (whole);
+  g_assert_cmpuint (chrono_trace_get_stats (trace)->spans, ==, 2);
+}
+
+/* Bytes of no format name every format that is read. */
+static void
+test_not_a_trace (void)
+{
+  static const char junk[] = "\x01\x02 not a trace";
+  g_autoptr(GBytes) bytes = g_bytes_new_static (junk, sizeof junk - 1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ChronoTrace) trace = chrono_trace_load_bytes (bytes, "junk.bin", &error);
+  static const char * const formats[] = { "Chrome trace event JSON", "PyTorch profiler", "Neuron",
+                                          "Perfetto protobuf", "gzip", "zstd", "zip" };
+
+  g_assert_null (trace);
+  g_assert_error (error, CHRONO_LOAD_ERROR, CHRONO_LOAD_ERROR_FORMAT);
+  g_assert_true (g_str_has_prefix (error->message, "junk.bin: byte 0: "));
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    g_assert_nonnull (strstr (error->message, formats[i]));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -928,5 +1035,8 @@ main (int    argc,
   g_test_add_func ("/perfetto/compressed", test_compressed);
   g_test_add_func ("/perfetto/sniff", test_sniff);
   g_test_add_func ("/perfetto/legacy-events", test_legacy_events);
+  g_test_add_func ("/perfetto/xplane", test_xplane);
+  g_test_add_func ("/perfetto/not-xplane", test_not_xplane);
+  g_test_add_func ("/perfetto/not-a-trace", test_not_a_trace);
   return g_test_run ();
 }

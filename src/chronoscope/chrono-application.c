@@ -6,6 +6,8 @@
 
 #include <errno.h>
 
+#define G_SETTINGS_ENABLE_BACKEND
+#include <gio/gsettingsbackend.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
@@ -19,6 +21,7 @@ struct _ChronoApplication
   AdwApplication  parent_instance;
 
   GSettings      *settings;
+  char           *schema_dir;     /* the built-in schema, written out; NULL once installed */
   gboolean        merge;  /* --merge: the files on the command line as one */
 };
 
@@ -48,22 +51,77 @@ update_color_scheme (ChronoApplication *self)
     adw_style_manager_set_color_scheme (style_manager, ADW_COLOR_SCHEME_DEFAULT);
 }
 
-/* The settings schema is there only once installed. Run from the build
- * directory, the application goes without: the style follows the system,
- * which AdwStyleManager does by default, and windows open at their default
- * size. */
+/* Writes the schema built into the application to a folder of its own,
+ * which GSettings reads it from. */
+static GSettingsSchema *
+load_builtin_schema (ChronoApplication *self)
+{
+  static const char * const files[] = {
+    "gschemas.compiled",
+    APP_ID ".gschema.xml",  /* the summaries and descriptions */
+  };
+  g_autoptr(GSettingsSchemaSource) source = NULL;
+  g_autoptr(GError) error = NULL;
+
+  self->schema_dir = g_dir_make_tmp ("chronoscope-schema-XXXXXX", &error);
+  for (guint i = 0; self->schema_dir != NULL && i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *resource = g_strconcat ("/io/github/chronoscope/Chronoscope/schemas/", files[i], NULL);
+      g_autofree char *path = g_build_filename (self->schema_dir, files[i], NULL);
+      g_autoptr(GBytes) bytes = g_resources_lookup_data (resource, G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
+
+      if (bytes == NULL ||
+          !g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error))
+        break;
+    }
+  if (error == NULL)
+    source = g_settings_schema_source_new_from_directory (self->schema_dir, NULL, FALSE, &error);
+  if (source == NULL)
+    {
+      g_warning ("The built-in settings schema cannot be read: %s", error->message);
+      return NULL;
+    }
+  return g_settings_schema_source_lookup (source, APP_ID, FALSE);
+}
+
+static void
+remove_builtin_schema (ChronoApplication *self)
+{
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
+  if (self->schema_dir == NULL)
+    return;
+  if ((dir = g_dir_open (self->schema_dir, 0, NULL)) != NULL)
+    while ((name = g_dir_read_name (dir)) != NULL)
+      {
+        g_autofree char *path = g_build_filename (self->schema_dir, name, NULL);
+
+        g_unlink (path);
+      }
+  g_rmdir (self->schema_dir);
+  g_clear_pointer (&self->schema_dir, g_free);
+}
+
+/* The settings schema is found once installed, or in the build directory
+ * under `meson devenv`. Without it, the schema built into the application
+ * gives the defaults, kept in memory: they can be changed for the session,
+ * and the preferences say that they are not saved. */
 static void
 init_settings (ChronoApplication *self)
 {
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
   g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(GSettingsBackend) backend = NULL;
 
   if (source != NULL)
     schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  if (schema == NULL && (schema = load_builtin_schema (self)) != NULL)
+    backend = g_memory_settings_backend_new ();
   if (schema == NULL)
     return;
 
-  self->settings = g_settings_new_full (schema, NULL, NULL);
+  self->settings = g_settings_new_full (schema, backend, NULL);
   g_signal_connect_object (self->settings, "changed::color-scheme",
                            G_CALLBACK (update_color_scheme), self, G_CONNECT_SWAPPED);
   update_color_scheme (self);
@@ -244,7 +302,7 @@ preferences_action (GSimpleAction *action,
 {
   ChronoApplication *self = user_data;
   GtkWindow *window = GTK_WINDOW (get_window (self));
-  GtkWidget *preferences = chrono_preferences_window_new (self->settings);
+  GtkWidget *preferences = chrono_preferences_window_new (self->settings, self->schema_dir == NULL);
 
   gtk_window_set_transient_for (GTK_WINDOW (preferences), window);
   gtk_window_set_application (GTK_WINDOW (preferences), GTK_APPLICATION (self));
@@ -299,7 +357,7 @@ chrono_application_startup (GApplication *application)
     gtk_application_set_accels_for_action (GTK_APPLICATION (self), accels[i].action, accels[i].accels);
 
   init_settings (self);
-  /* Without the settings schema there is nothing to set. */
+  /* Only a built-in schema that cannot be read leaves nothing to set. */
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "preferences")),
                                self->settings != NULL);
 }
@@ -349,6 +407,7 @@ chrono_application_dispose (GObject *object)
   ChronoApplication *self = CHRONO_APPLICATION (object);
 
   g_clear_object (&self->settings);
+  remove_builtin_schema (self);
 
   G_OBJECT_CLASS (chrono_application_parent_class)->dispose (object);
 }
@@ -387,14 +446,27 @@ chrono_application_new (void)
 /**
  * chrono_application_get_settings:
  *
- * Returns: (transfer none) (nullable): the settings, or %NULL when their
- *   schema is not installed
+ * Returns: (transfer none) (nullable): the settings, or %NULL when no
+ *   schema, not even the built-in one, can be read
  */
 GSettings *
 chrono_application_get_settings (ChronoApplication *self)
 {
   g_return_val_if_fail (CHRONO_IS_APPLICATION (self), NULL);
   return self->settings;
+}
+
+/**
+ * chrono_application_get_settings_saved:
+ *
+ * Returns: whether changes to the settings are saved: %FALSE when no
+ *   schema is installed and the built-in one keeps them in memory
+ */
+gboolean
+chrono_application_get_settings_saved (ChronoApplication *self)
+{
+  g_return_val_if_fail (CHRONO_IS_APPLICATION (self), FALSE);
+  return self->settings != NULL && self->schema_dir == NULL;
 }
 
 /* Whether the kernel offers a GPU to render with: without a DRM render

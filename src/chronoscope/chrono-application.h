@@ -13,6 +13,7 @@ G_DECLARE_FINAL_TYPE (ChronoApplication, chrono_application, CHRONO, APPLICATION
 
 ChronoApplication *chrono_application_new          (void);
 GSettings         *chrono_application_get_settings (ChronoApplication *self);
+gboolean           chrono_application_get_settings_saved (ChronoApplication *self);
 void               chrono_application_choose_renderer (void);
 
 G_END_DECLS

@@ -11,6 +11,7 @@
 #include "chrono-findings-panel.h"
 #include "chrono-format.h"
 #include "chrono-graph-pane.h"
+#include "chrono-load-banner.h"
 #include "chrono-loader.h"
 #include "chrono-timeline-view.h"
 #include "chrono-trace-set.h"
@@ -263,7 +264,8 @@ path_graph_requested_cb (ChronoDocumentPage *self)
 }
 
 /* The timeline (with the details of the selected span on its right) in
- * the panes that the findings and the graph join later. */
+ * the panes that the findings and the graph join later, under the note of
+ * what the load left out. */
 static GtkWidget *
 create_timeline_view (ChronoDocumentPage *self,
                       GPtrArray          *indexes)
@@ -272,6 +274,7 @@ create_timeline_view (ChronoDocumentPage *self,
   ChronoTimeline *timeline;
   GtkWidget *vertical = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
   GtkWidget *outer = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+  GtkWidget *page = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
 
   self->timeline_view = CHRONO_TIMELINE_VIEW (chrono_timeline_view_new (self->trace, indexes));
   timeline = chrono_timeline_view_get_timeline (self->timeline_view);
@@ -299,7 +302,12 @@ create_timeline_view (ChronoDocumentPage *self,
   gtk_paned_set_shrink_end_child (GTK_PANED (outer), FALSE);
   self->outer_paned = GTK_PANED (outer);
   self->vertical_paned = GTK_PANED (vertical);
-  return outer;
+  /* What the load left out shows over the timeline and the findings,
+   * where one looks first. */
+  gtk_box_append (GTK_BOX (page), chrono_load_banner_new (self->trace));
+  gtk_widget_set_vexpand (outer, TRUE);
+  gtk_box_append (GTK_BOX (page), outer);
+  return page;
 }
 
 /* The findings on the left, the graph around the selection below. */
@@ -349,6 +357,10 @@ build_next_cb (gpointer data)
       add_summary (self);
       self->build_source = 0;
       gtk_stack_set_visible_child_name (self->stack, "trace");
+      /* The keys of the timeline work at once, without a click first; a
+       * page loaded in a tab out of sight leaves the focus where it is. */
+      if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+        gtk_widget_grab_focus (GTK_WIDGET (chrono_timeline_view_get_timeline (self->timeline_view)));
       set_state (self, CHRONO_DOCUMENT_STATE_LOADED);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRACE]);
       return G_SOURCE_REMOVE;
@@ -643,8 +655,7 @@ chrono_document_page_class_init (ChronoDocumentPageClass *klass)
   /* Key bindings, not application accelerators: these actions belong to
    * the page, which the window cannot see. */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "document.show-findings", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
-                                       "document.show-graph", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F8, 0, "document.show-graph", NULL);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "documentpage");

@@ -176,9 +176,7 @@ static void
 get_idle_color (guint    shade,
                 GdkRGBA *color)
 {
-  double grey = is_dark () ? 0.55 : 0.45;
-
-  *color = (GdkRGBA) { grey, grey, grey, 0.65 - 0.2 * shade };
+  chrono_palette_idle_color (shade, is_dark (), color);
 }
 
 static void

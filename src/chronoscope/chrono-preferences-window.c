@@ -16,6 +16,8 @@ struct _ChronoPreferencesWindow
 
   GSettings            *settings;   /* the "analysis" child */
   AdwPreferencesGroup  *thresholds_group;
+  GtkWidget            *unsaved_group;
+  gboolean              saved;
 };
 
 G_DEFINE_FINAL_TYPE (ChronoPreferencesWindow, chrono_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
@@ -23,6 +25,7 @@ G_DEFINE_FINAL_TYPE (ChronoPreferencesWindow, chrono_preferences_window, ADW_TYP
 enum {
   PROP_0,
   PROP_SETTINGS,
+  PROP_SAVED,
   N_PROPS
 };
 
@@ -160,6 +163,10 @@ chrono_preferences_window_set_property (GObject      *object,
     case PROP_SETTINGS:
       self->settings = g_settings_get_child (g_value_get_object (value), CHRONO_ANALYSIS_SCHEMA_CHILD);
       break;
+    case PROP_SAVED:
+      self->saved = g_value_get_boolean (value);
+      gtk_widget_set_visible (self->unsaved_group, !self->saved);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -177,11 +184,16 @@ chrono_preferences_window_class_init (ChronoPreferencesWindowClass *klass)
   properties[PROP_SETTINGS] =
     g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
                          G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /* FALSE when no schema is installed: the changes last for the session. */
+  properties[PROP_SAVED] =
+    g_param_spec_boolean ("saved", NULL, NULL, TRUE,
+                          G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (GTK_WIDGET_CLASS (klass),
                                                "/io/github/chronoscope/Chronoscope/chrono-preferences-window.ui");
   gtk_widget_class_bind_template_child (GTK_WIDGET_CLASS (klass), ChronoPreferencesWindow, thresholds_group);
+  gtk_widget_class_bind_template_child (GTK_WIDGET_CLASS (klass), ChronoPreferencesWindow, unsaved_group);
   gtk_widget_class_bind_template_callback (GTK_WIDGET_CLASS (klass), reset_clicked_cb);
 }
 
@@ -192,9 +204,10 @@ chrono_preferences_window_init (ChronoPreferencesWindow *self)
 }
 
 GtkWidget *
-chrono_preferences_window_new (GSettings *settings)
+chrono_preferences_window_new (GSettings *settings,
+                               gboolean   saved)
 {
   g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
 
-  return g_object_new (CHRONO_TYPE_PREFERENCES_WINDOW, "settings", settings, NULL);
+  return g_object_new (CHRONO_TYPE_PREFERENCES_WINDOW, "settings", settings, "saved", saved, NULL);
 }

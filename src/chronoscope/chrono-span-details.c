@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "chrono-format.h"
@@ -219,6 +221,60 @@ show_links (ChronoSpanDetails *self)
   gtk_widget_set_visible (self->links_heading, links->len > 0);
 }
 
+#define ZERO_WIDTH_SPACE "\xe2\x80\x8b"
+
+/* The seams of C++ names, after which a long one may wrap: "::", '<',
+ * ',', '_' and '('. */
+static gboolean
+is_seam (const char *name,
+         const char *p)
+{
+  return *p == '<' || *p == ',' || *p == '_' || *p == '(' || (*p == ':' && p > name && p[-1] == ':');
+}
+
+/* The span's name as the pane's title: it wraps at the seams of C++ names
+ * (a zero-width space after each lets it) and never hyphenates, so
+ * "vectorized_eleme-ntwise" is not read as two words. Copying a selection
+ * of it gives the name as written, see copy_title_cb. */
+static void
+set_title (GtkLabel   *label,
+           const char *name)
+{
+  g_autoptr(GString) text = g_string_sized_new (strlen (name) + 16);
+  PangoAttrList *attrs = pango_attr_list_new ();
+
+  for (const char *p = name; *p != '\0'; p++)
+    {
+      g_string_append_c (text, *p);
+      if (is_seam (name, p) && p[1] != '\0' && p[1] != ':')
+        g_string_append (text, ZERO_WIDTH_SPACE);
+    }
+  pango_attr_list_insert (attrs, pango_attr_insert_hyphens_new (FALSE));
+  gtk_label_set_label (label, text->str);
+  gtk_label_set_attributes (label, attrs);
+  pango_attr_list_unref (attrs);
+}
+
+/* Copies the selected part of the title without the spaces that let it
+ * wrap. */
+static void
+copy_title_cb (GtkLabel *label)
+{
+  const char *text = gtk_label_get_label (label);
+  g_autofree char *selected = NULL;
+  g_auto(GStrv) parts = NULL;
+  int start, end;
+
+  g_signal_stop_emission_by_name (label, "copy-clipboard");
+  if (!gtk_label_get_selection_bounds (label, &start, &end))
+    return;
+  selected = g_utf8_substring (text, start, end);
+  parts = g_strsplit (selected, ZERO_WIDTH_SPACE, -1);
+  g_free (selected);
+  selected = g_strjoinv (NULL, parts);
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (label)), selected);
+}
+
 static void
 show_facts (ChronoSpanDetails *self)
 {
@@ -229,7 +285,7 @@ show_facts (ChronoSpanDetails *self)
                                                    chrono_trace_get_start_ns (trace));
   g_autofree char *duration = chrono_format_duration (chrono_track_get_dur (track, self->span.index));
 
-  gtk_label_set_label (self->name_label, get_span_name (trace, self->span));
+  set_title (self->name_label, get_span_name (trace, self->span));
   remove_children (GTK_WIDGET (self->facts_grid));
   add_row (self->facts_grid, _("Kind"), chrono_kind_to_string (track->kind[self->span.index]));
   add_row (self->facts_grid, _("Track"), chrono_trace_get_string (trace, track->display_name));
@@ -322,6 +378,7 @@ chrono_span_details_class_init (ChronoSpanDetailsClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/chronoscope/Chronoscope/chrono-span-details.ui");
   gtk_widget_class_bind_template_child (widget_class, ChronoSpanDetails, name_label);
+  gtk_widget_class_bind_template_callback (widget_class, copy_title_cb);
   gtk_widget_class_bind_template_child (widget_class, ChronoSpanDetails, facts_grid);
   gtk_widget_class_bind_template_child (widget_class, ChronoSpanDetails, args_heading);
   gtk_widget_class_bind_template_child (widget_class, ChronoSpanDetails, args_grid);

@@ -200,17 +200,22 @@ entry_key_pressed_cb (ChronoTimelineView *self,
 
 /* Escape closes the search wherever the focus is in the view, not only in
  * its entry. */
+/* Escape closes the search first, then the details of the selected span. */
 static gboolean
-close_search_cb (GtkWidget *widget,
-                 GVariant  *args,
-                 gpointer   user_data)
+escape_cb (GtkWidget *widget,
+           GVariant  *args,
+           gpointer   user_data)
 {
   ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
 
-  if (!gtk_search_bar_get_search_mode (self->search_bar))
-    return FALSE;
-  gtk_search_bar_set_search_mode (self->search_bar, FALSE);
-  return TRUE;
+  if (gtk_search_bar_get_search_mode (self->search_bar))
+    {
+      gtk_search_bar_set_search_mode (self->search_bar, FALSE);
+      return TRUE;
+    }
+  if (gtk_widget_get_visible (GTK_WIDGET (self->details)))
+    return gtk_widget_activate_action (GTK_WIDGET (self->details), "details.close", NULL);
+  return FALSE;
 }
 
 static void
@@ -428,7 +433,7 @@ chrono_timeline_view_class_init (ChronoTimelineViewClass *klass)
 
   gtk_widget_class_install_action (widget_class, "view.find-next", NULL, find_action);
   gtk_widget_class_install_action (widget_class, "view.find-previous", NULL, find_action);
-  gtk_widget_class_add_binding (widget_class, GDK_KEY_Escape, 0, close_search_cb, NULL);
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_Escape, 0, escape_cb, NULL);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "timelineview");

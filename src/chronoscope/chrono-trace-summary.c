@@ -91,9 +91,11 @@ set_count (GtkLabel *label,
 }
 
 /* One row per process, with its tracks as children, in the order the CLI
- * prints them. */
+ * prints them; processes without a single event (named by metadata
+ * alone) are left out and counted in *N_EMPTY. */
 static GListModel *
-build_rows (ChronoTrace *trace)
+build_rows (ChronoTrace *trace,
+            guint       *n_empty)
 {
   guint n_processes = chrono_trace_get_n_processes (trace);
   guint n_tracks;
@@ -125,6 +127,11 @@ build_rows (ChronoTrace *trace)
           samples += track->n_samples;
         }
 
+      if (spans + instants + samples == 0)
+        {
+          (*n_empty)++;
+          continue;
+        }
       row = chrono_summary_row_new (chrono_trace_get_string (trace, process->display_name),
                                     process->is_device ? _("Device") : _("Process"),
                                     spans, instants, samples, G_LIST_MODEL (tracks));
@@ -295,6 +302,8 @@ show_trace (ChronoTraceSummary *self)
   g_autofree char *duration = NULL;
   g_autoptr(GString) warnings = g_string_new (NULL);
   GtkTreeListModel *tree;
+  GListModel *rows;
+  guint n_empty = 0;
 
   gtk_label_set_label (self->title_label, basename);
   if (chrono_trace_get_rank (trace) >= 0)
@@ -312,7 +321,17 @@ show_trace (ChronoTraceSummary *self)
   gtk_label_set_label (self->duration_label, duration);
   set_count (self->events_label, stats->events);
   set_count (self->spans_label, stats->spans + stats->async_spans);
-  set_count (self->processes_label, chrono_trace_get_n_processes (trace));
+  rows = build_rows (trace, &n_empty);
+  set_count (self->processes_label, chrono_trace_get_n_processes (trace) - n_empty);
+  if (n_empty > 0)
+    {
+      g_autofree char *count = chrono_format_count (chrono_trace_get_n_processes (trace) - n_empty);
+      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s (and %u without events, not listed)",
+                                                            "%s (and %u without events, not listed)", n_empty),
+                                               count, n_empty);
+
+      gtk_label_set_label (self->processes_label, text);
+    }
   set_count (self->tracks_label, chrono_trace_get_n_tracks (trace));
 
   clear_flow_box (self->kinds_box);
@@ -332,7 +351,7 @@ show_trace (ChronoTraceSummary *self)
   gtk_label_set_label (self->warnings_label, warnings->str);
   gtk_widget_set_visible (GTK_WIDGET (self->warnings_label), warnings->len > 0);
 
-  tree = gtk_tree_list_model_new (build_rows (trace), FALSE, TRUE, create_child_model, NULL, NULL);
+  tree = gtk_tree_list_model_new (rows, FALSE, TRUE, create_child_model, NULL, NULL);
   gtk_column_view_set_model (self->tracks_view,
                              GTK_SELECTION_MODEL (gtk_no_selection_new (G_LIST_MODEL (tree))));
 }

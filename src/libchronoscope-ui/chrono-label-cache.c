@@ -2,6 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include "chrono-format.h"
 #include "chrono-label-cache-private.h"
 
 typedef struct {
@@ -189,11 +190,15 @@ chrono_label_cache_append (ChronoLabelCache *self,
                            GPtrArray        *nodes)
 {
   Label *label = g_hash_table_lookup (self->labels, GUINT_TO_POINTER (id));
+  g_autofree char *short_name = NULL;
   double used;
 
   if (label == NULL)
     {
-      label = label_new (self, text, 0);
+      /* A kernel's C++ signature shows by its name; the tooltip and the
+       * details have it whole. Worked out once per name. */
+      short_name = chrono_format_short_name (text);
+      label = label_new (self, short_name != NULL ? short_name : text, 0);
       g_hash_table_insert (self->labels, GUINT_TO_POINTER (id), label);
     }
 
@@ -205,7 +210,7 @@ chrono_label_cache_append (ChronoLabelCache *self,
   if (!label->cuttable)
     {
       /* Rare (right-to-left text): let Pango shape and ellipsize it. */
-      Label *cut = label_new (self, text, max_width);
+      Label *cut = label_new (self, pango_layout_get_text (label->layout), max_width);
 
       used = append_runs (cut, x, baseline, G_MAXDOUBLE, color, nodes);
       label_free (cut);

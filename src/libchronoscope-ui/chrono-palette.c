@@ -167,6 +167,22 @@ chrono_palette_text_color (const GdkRGBA *background,
 }
 
 void
+chrono_palette_idle_color (guint     shade,
+                           gboolean  dark,
+                           GdkRGBA  *color)
+{
+  /* Dark to light on the light theme's white, light to dark on the dark
+   * theme's grey: the first stands out most. */
+  static const float light_theme[] = { 0.30f, 0.55f, 0.78f };
+  static const float dark_theme[] = { 0.85f, 0.58f, 0.36f };
+  float grey;
+
+  g_return_if_fail (shade < G_N_ELEMENTS (light_theme));
+  grey = dark ? dark_theme[shade] : light_theme[shade];
+  *color = (GdkRGBA) { grey, grey, grey, 1 };
+}
+
+void
 chrono_palette_instant_color (gboolean  dark,
                               GdkRGBA  *color)
 {

@@ -24,6 +24,12 @@ void   chrono_palette_merged_color   (ChronoKind     kind,
 /* Black or white, whichever reads better on BACKGROUND. */
 void   chrono_palette_text_color     (const GdkRGBA *background,
                                       GdkRGBA       *color);
+/* The shades of a device's idle time, SHADE 0 to 2 (waiting for the host,
+ * for a kernel, other): greys apart in lightness, which every kind of
+ * colour vision tells apart, in either theme. */
+void   chrono_palette_idle_color     (guint          shade,
+                                      gboolean       dark,
+                                      GdkRGBA       *color);
 void   chrono_palette_instant_color  (gboolean       dark,
                                       GdkRGBA       *color);
 void   chrono_palette_series_color   (const char    *name,

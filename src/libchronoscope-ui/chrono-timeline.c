@@ -59,6 +59,7 @@ typedef struct
   guint             n_members;     /* ... this many */
   double            y;        /* below the ruler, before scrolling */
   double            height;
+  guint             n_rows_hidden;  /* deeper rows a capped track leaves out */
   ChronoTrackIndex *index;
   GskRenderNode    *node;     /* what the painter made for the viewport; the
                                * busy strip of a collapsed header */
@@ -254,13 +255,14 @@ set_scroll_y (ChronoTimeline *self,
 
 static double
 get_track_height (const ChronoTrack *track,
-                  ChronoTrackIndex  *index)
+                  ChronoTrackIndex  *index,
+                  guint              n_rows)
 {
   if (track->type == CHRONO_TRACK_COUNTER)
     return COUNTER_HEIGHT + 2 * TRACK_PAD;
   if (track->n_spans == 0)
     return INSTANT_HEIGHT + 2 * TRACK_PAD;
-  return MAX (1, chrono_track_index_get_n_rows (index)) * ROW_HEIGHT + 2 * TRACK_PAD;
+  return MAX (1, n_rows) * ROW_HEIGHT + 2 * TRACK_PAD;
 }
 
 static ChronoTrackIndex *
@@ -300,6 +302,7 @@ append_track_row (ChronoTimeline *self,
 {
   const ChronoTrack *track = chrono_trace_get_track (self->trace, track_number);
   Row row = { 0 };
+  guint n_rows, shown;
 
   row.track = track_number;
   row.process = track->process;
@@ -308,7 +311,10 @@ append_track_row (ChronoTimeline *self,
   /* Built up front: the layout needs every track's number of rows,
    * and even a 1 GB trace indexes in well under a second. */
   row.index = g_object_ref (get_track_index (self, track_number));
-  row.height = get_track_height (track, row.index);
+  n_rows = chrono_track_index_get_n_rows (row.index);
+  shown = MIN (n_rows, chrono_track_layout_get_max_rows (self->layout, track_number));
+  row.n_rows_hidden = track->type == CHRONO_TRACK_COUNTER ? 0 : n_rows - shown;
+  row.height = get_track_height (track, row.index, shown);
   self->track_rows[track_number] = self->rows->len;
   g_array_append_val (self->rows, row);
   *y += row.height;
@@ -596,6 +602,7 @@ snapshot_row (ChronoTimeline *self,
 {
   const ChronoTrack *track;
   GskRenderNode *node;
+  double name_y, name_height;
 
   if (row->track == NO_TRACK)
     {
@@ -641,9 +648,21 @@ snapshot_row (ChronoTimeline *self,
   if (row->track == self->current_track)
     gtk_snapshot_append_color (snapshot, &colors->current,
                                &GRAPHENE_RECT_INIT (0, row->y, HEADER_WIDTH - 1, row->height - 1));
+  name_height = MIN (row->height - 2 * TRACK_PAD, 2 * ROW_HEIGHT);
+  /* The name stays in view while a tall track scrolls under the top. */
+  name_y = row->pinned ? row->y : MAX (row->y, get_scroll_offset (self) + get_pinned_visible (self));
+  name_y = MIN (name_y, row->y + row->height - name_height - 2 * TRACK_PAD);
   append_text (self, snapshot, chrono_trace_get_string (self->trace, track->display_name),
-               2 * TEXT_INSET, row->y + TRACK_PAD, HEADER_WIDTH - 3 * TEXT_INSET,
-               MIN (row->height - 2 * TRACK_PAD, 2 * ROW_HEIGHT), &colors->dim_text);
+               2 * TEXT_INSET, name_y + TRACK_PAD, HEADER_WIDTH - 3 * TEXT_INSET,
+               name_height, &colors->dim_text);
+  if (row->n_rows_hidden > 0 && row->height >= name_height + ROW_HEIGHT + 2 * TRACK_PAD)
+    {
+      g_autofree char *more = g_strdup_printf (ngettext ("+%u level (E)", "+%u levels (E)", row->n_rows_hidden),
+                                               row->n_rows_hidden);
+
+      append_text (self, snapshot, more, 2 * TEXT_INSET, row->y + row->height - TRACK_PAD - ROW_HEIGHT,
+                   HEADER_WIDTH - 3 * TEXT_INSET, ROW_HEIGHT, &colors->dim_text);
+    }
   gtk_snapshot_append_color (snapshot, &colors->line,
                              &GRAPHENE_RECT_INIT (0, row->y + row->height - 1, width, 1));
 
@@ -682,8 +701,10 @@ place_span_cb (ChronoSpanRef span,
   if (row->track == NO_TRACK)
     *y = get_row_top (self, row) - RULER_HEIGHT + row->height / 2;
   else
+    /* A span below a capped track's rows: at its last row. */
     *y = get_row_top (self, row) - RULER_HEIGHT + TRACK_PAD +
-         (chrono_track_index_get_span_row (row->index, span.index) + 0.5) * ROW_HEIGHT;
+         (MIN (chrono_track_index_get_span_row (row->index, span.index),
+               chrono_track_index_get_n_rows (row->index) - row->n_rows_hidden - 1) + 0.5) * ROW_HEIGHT;
   return TRUE;
 }
 
@@ -1172,6 +1193,9 @@ chrono_timeline_query_tooltip (GtkWidget  *widget,
   g_autofree char *markup = NULL;
   ChronoSpanRef span;
 
+  /* Nothing over the track menu while it is open. */
+  if (gtk_widget_get_visible (self->track_menu))
+    return FALSE;
   /* Names cut short in the header column show whole here. */
   if (!keyboard_tooltip && self->trace != NULL && x < HEADER_WIDTH && y >= RULER_HEIGHT)
     {
@@ -1308,6 +1332,9 @@ update_track_actions (ChronoTimeline *self)
 
   gtk_widget_action_set_enabled (widget, "timeline.pin-track", has_track);
   gtk_widget_action_set_enabled (widget, "timeline.hide-track", has_track);
+  gtk_widget_action_set_enabled (widget, "timeline.expand-track",
+                                 has_track && (chrono_track_layout_is_expanded (self->layout, track) ||
+                                               g_array_index (self->rows, Row, self->track_rows[track]).n_rows_hidden > 0));
   gtk_widget_action_set_enabled (widget, "timeline.track-menu", has_track);
   gtk_widget_action_set_enabled (widget, "timeline.move-track-up",
                                  has_track && chrono_track_layout_can_move (self->layout, track, -1));
@@ -1424,6 +1451,19 @@ pin_track_action (GtkWidget  *widget,
 
   chrono_track_layout_set_pinned (self->layout, track,
                                   !chrono_track_layout_is_pinned (self->layout, track));
+  reveal_track (self, track);
+}
+
+static void
+expand_track_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  ChronoTimeline *self = CHRONO_TIMELINE (widget);
+  guint track = self->current_track;
+
+  chrono_track_layout_set_expanded (self->layout, track,
+                                    !chrono_track_layout_is_expanded (self->layout, track));
   reveal_track (self, track);
 }
 
@@ -1578,6 +1618,8 @@ popup_track_menu (ChronoTimeline *self,
   g_menu_append (section, chrono_track_layout_is_pinned (self->layout, self->current_track) ?
                  _("_Unpin") : _("_Pin to Top"), "timeline.pin-track");
   g_menu_append (section, _("_Hide"), "timeline.hide-track");
+  g_menu_append (section, chrono_track_layout_is_expanded (self->layout, self->current_track) ?
+                 _("Show _Fewer Levels") : _("Show All _Levels"), "timeline.expand-track");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
   section = g_menu_new ();
   g_menu_append (section, _("Move _Up"), "timeline.move-track-up");
@@ -1590,6 +1632,8 @@ popup_track_menu (ChronoTimeline *self,
   gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->track_menu), G_MENU_MODEL (menu));
   gtk_popover_set_pointing_to (GTK_POPOVER (self->track_menu), &(GdkRectangle) { x, y, 1, 1 });
   gtk_popover_popup (GTK_POPOVER (self->track_menu));
+  /* A tooltip already shown goes. */
+  gtk_widget_trigger_tooltip_query (GTK_WIDGET (self));
 }
 
 static void
@@ -1872,6 +1916,7 @@ chrono_timeline_class_init (ChronoTimelineClass *klass)
   gtk_widget_class_install_action (widget_class, "timeline.next-track", NULL, step_track_action);
   gtk_widget_class_install_action (widget_class, "timeline.pin-track", NULL, pin_track_action);
   gtk_widget_class_install_action (widget_class, "timeline.hide-track", NULL, hide_track_action);
+  gtk_widget_class_install_action (widget_class, "timeline.expand-track", NULL, expand_track_action);
   gtk_widget_class_install_action (widget_class, "timeline.move-track-up", NULL, move_track_action);
   gtk_widget_class_install_action (widget_class, "timeline.move-track-down", NULL, move_track_action);
   gtk_widget_class_install_action (widget_class, "timeline.show-all-tracks", NULL, show_all_tracks_action);
@@ -1884,6 +1929,7 @@ chrono_timeline_class_init (ChronoTimelineClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, GDK_CONTROL_MASK, "timeline.next-track", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_p, 0, "timeline.pin-track", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_h, 0, "timeline.hide-track", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, 0, "timeline.expand-track", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, GDK_ALT_MASK, "timeline.move-track-up", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, GDK_ALT_MASK, "timeline.move-track-down", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_h, GDK_SHIFT_MASK, "timeline.show-all-tracks", NULL);
@@ -2280,6 +2326,11 @@ chrono_timeline_reveal_span (ChronoTimeline *self,
    * opens. */
   if (self->track_rows[span.track] == NO_TRACK && !chrono_track_layout_is_hidden (self->layout, span.track))
     chrono_track_layout_set_collapsed (self->layout, track->process, FALSE);
+  /* So must a span below the rows a capped track shows. */
+  if (self->track_rows[span.track] != NO_TRACK &&
+      chrono_track_index_get_span_row (get_track_index (self, span.track), span.index) >=
+      chrono_track_layout_get_max_rows (self->layout, span.track))
+    chrono_track_layout_set_expanded (self->layout, span.track, TRUE);
 
   start = track->start[span.index];
   end = start + MAX (chrono_track_get_dur (track, span.index), 0);

@@ -9,6 +9,7 @@
 enum {
   PINNED = 1 << 0,
   HIDDEN = 1 << 1,
+  EXPANDED = 1 << 2,  /* a host track showing all its rows */
 };
 
 struct _ChronoTrackLayout
@@ -134,6 +135,31 @@ build_keys (ChronoTrackLayout *self)
     }
 }
 
+static gboolean
+is_device_track (ChronoTrace *trace,
+                 guint        track)
+{
+  return chrono_trace_get_process (trace, chrono_trace_get_track (trace, track)->process)->is_device;
+}
+
+/* The trace's order, with the tracks of devices (GPUs, NeuronCores, DMA
+ * queues) before those of host processes, each in its own order: a host
+ * with many threads must not push the devices off the first screen. */
+static guint *
+dup_default_order (ChronoTrace *trace,
+                   guint       *n_tracks)
+{
+  g_autofree guint *order = chrono_trace_dup_track_order (trace, n_tracks);
+  guint *devices_first = g_new (guint, MAX (*n_tracks, 1));
+  guint n = 0;
+
+  for (int device = 1; device >= 0; device--)
+    for (guint i = 0; i < *n_tracks; i++)
+      if (is_device_track (trace, order[i]) == device)
+        devices_first[n++] = order[i];
+  return devices_first;
+}
+
 ChronoTrackLayout *
 chrono_track_layout_new (ChronoTrace *trace)
 {
@@ -143,7 +169,7 @@ chrono_track_layout_new (ChronoTrace *trace)
 
   self = g_object_new (CHRONO_TYPE_TRACK_LAYOUT, NULL);
   self->trace = g_object_ref (trace);
-  self->default_order = chrono_trace_dup_track_order (trace, &self->n_tracks);
+  self->default_order = dup_default_order (trace, &self->n_tracks);
   self->order = g_memdup2 (self->default_order, sizeof (guint) * MAX (self->n_tracks, 1));
   self->flags = g_new0 (guint8, MAX (self->n_tracks, 1));
   self->n_processes = chrono_trace_get_n_processes (trace);
@@ -291,6 +317,40 @@ chrono_track_layout_show_all (ChronoTrackLayout *self)
   for (guint t = 0; t < self->n_tracks; t++)
     set_hidden (self, t, FALSE);
   g_signal_emit (self, signals[CHANGED], 0);
+}
+
+guint
+chrono_track_layout_get_max_rows (ChronoTrackLayout *self,
+                                  guint              track)
+{
+  g_return_val_if_fail (CHRONO_IS_TRACK_LAYOUT (self), G_MAXUINT);
+  g_return_val_if_fail (track < self->n_tracks, G_MAXUINT);
+
+  if (self->flags[track] & EXPANDED || is_device_track (self->trace, track))
+    return G_MAXUINT;
+  return CHRONO_TRACK_LAYOUT_CAPPED_ROWS;
+}
+
+gboolean
+chrono_track_layout_is_expanded (ChronoTrackLayout *self,
+                                 guint              track)
+{
+  g_return_val_if_fail (CHRONO_IS_TRACK_LAYOUT (self), FALSE);
+  g_return_val_if_fail (track < self->n_tracks, FALSE);
+
+  return (self->flags[track] & EXPANDED) != 0;
+}
+
+void
+chrono_track_layout_set_expanded (ChronoTrackLayout *self,
+                                  guint              track,
+                                  gboolean           expanded)
+{
+  g_return_if_fail (CHRONO_IS_TRACK_LAYOUT (self));
+  g_return_if_fail (track < self->n_tracks);
+
+  if (set_flag (self, track, EXPANDED, !!expanded))
+    g_signal_emit (self, signals[CHANGED], 0);
 }
 
 static gboolean
@@ -461,6 +521,7 @@ chrono_track_layout_to_json (ChronoTrackLayout *self)
   add_keys (self, builder, "pinned", (const guint *) (gpointer) self->pinned->data,
             self->pinned->len, 0);
   add_keys (self, builder, "hidden", self->order, self->n_tracks, HIDDEN);
+  add_keys (self, builder, "expanded", self->order, self->n_tracks, EXPANDED);
   add_collapsed (self, builder);
   json_builder_end_object (builder);
   return json_builder_get_root (builder);
@@ -564,6 +625,7 @@ chrono_track_layout_load_json (ChronoTrackLayout  *self,
   g_autoptr(GArray) order = NULL;
   g_autoptr(GArray) pinned = NULL;
   g_autoptr(GArray) hidden = NULL;
+  g_autoptr(GArray) expanded = NULL;
   g_autoptr(GArray) collapsed = NULL;
   JsonObject *object;
 
@@ -579,6 +641,7 @@ chrono_track_layout_load_json (ChronoTrackLayout  *self,
   if ((order = read_keys (self->tracks_by_key, object, "order", error)) == NULL ||
       (pinned = read_keys (self->tracks_by_key, object, "pinned", error)) == NULL ||
       (hidden = read_keys (self->tracks_by_key, object, "hidden", error)) == NULL ||
+      (expanded = read_keys (self->tracks_by_key, object, "expanded", error)) == NULL ||
       (collapsed = read_keys (self->processes_by_key, object, "collapsed", error)) == NULL)
     return FALSE;
 
@@ -587,11 +650,14 @@ chrono_track_layout_load_json (ChronoTrackLayout  *self,
     {
       set_pinned (self, t, FALSE);
       set_hidden (self, t, FALSE);
+      set_flag (self, t, EXPANDED, FALSE);
     }
   for (guint i = 0; i < pinned->len; i++)
     set_pinned (self, g_array_index (pinned, guint, i), TRUE);
   for (guint i = 0; i < hidden->len; i++)
     set_hidden (self, g_array_index (hidden, guint, i), TRUE);
+  for (guint i = 0; i < expanded->len; i++)
+    set_flag (self, g_array_index (expanded, guint, i), EXPANDED, TRUE);
   for (guint p = 0; p < self->n_processes; p++)
     set_collapsed (self, p, FALSE);
   for (guint i = 0; i < collapsed->len; i++)

@@ -12,8 +12,13 @@ G_BEGIN_DECLS
 #define CHRONO_TYPE_TRACK_LAYOUT (chrono_track_layout_get_type ())
 G_DECLARE_FINAL_TYPE (ChronoTrackLayout, chrono_track_layout, CHRONO, TRACK_LAYOUT, GObject)
 
-/* Starts from the trace's own order, nothing pinned, hidden or
- * collapsed. */
+/* Host tracks open showing at most this many rows (the outer levels of
+ * their call stacks), so that deep Python stacks leave room for the
+ * device lanes on the first screen. */
+#define CHRONO_TRACK_LAYOUT_CAPPED_ROWS 6
+
+/* Starts from the trace's own order with the devices' tracks first,
+ * nothing pinned, hidden, expanded or collapsed. */
 ChronoTrackLayout *chrono_track_layout_new         (ChronoTrace       *trace);
 ChronoTrace       *chrono_track_layout_get_trace   (ChronoTrackLayout *self);
 
@@ -43,6 +48,16 @@ gboolean           chrono_track_layout_can_move    (ChronoTrackLayout *self,
 gboolean           chrono_track_layout_move        (ChronoTrackLayout *self,
                                                     guint              track,
                                                     int                delta);
+
+/* How many rows TRACK shows at most: G_MAXUINT for a device's track and
+ * an expanded one, else CHRONO_TRACK_LAYOUT_CAPPED_ROWS. */
+guint              chrono_track_layout_get_max_rows  (ChronoTrackLayout *self,
+                                                      guint              track);
+gboolean           chrono_track_layout_is_expanded   (ChronoTrackLayout *self,
+                                                      guint              track);
+void               chrono_track_layout_set_expanded  (ChronoTrackLayout *self,
+                                                      guint              track,
+                                                      gboolean           expanded);
 
 /* A collapsed process shows as its header row alone. */
 gboolean           chrono_track_layout_is_collapsed  (ChronoTrackLayout *self,

@@ -67,7 +67,9 @@ app_test_init (int    *argc,
   g_setenv ("XDG_DATA_HOME", data, TRUE);
   g_setenv ("XDG_CONFIG_HOME", config, TRUE);
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  g_setenv ("GTK_A11Y", "none", TRUE);
+  /* No screen reader to talk to; a test that reads the accessible tree
+   * asks for GTK's test backend first. */
+  g_setenv ("GTK_A11Y", "none", FALSE);
   g_setenv ("NO_AT_BRIDGE", "1", TRUE);
   atexit (cleanup);
 
@@ -506,4 +508,39 @@ app_test_wait_for_analysis (ChronoFindingsPanel *panel,
                             guint                timeout_ms)
 {
   return app_test_spin_until (is_analysed, panel, timeout_ms);
+}
+
+/* Presses KEYVAL with MODIFIERS as GTK hands a key on: to the key bindings
+ * of the focus widget, then of each widget holding it (the window's hold
+ * the application's accelerators), until one takes it. */
+gboolean
+app_test_press_key (GtkWidget       *focus,
+                    guint            keyval,
+                    GdkModifierType  modifiers)
+{
+  for (GtkWidget *w = focus; w != NULL; w = gtk_widget_get_parent (w))
+    {
+      g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (w);
+
+      for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+        {
+          g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+          if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+            continue;
+          for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+            {
+              g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+              GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+
+              if (GTK_IS_KEYVAL_TRIGGER (trigger) &&
+                  gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == gdk_keyval_to_lower (keyval) &&
+                  gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == modifiers &&
+                  gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), GTK_SHORTCUT_ACTION_EXCLUSIVE,
+                                                w, gtk_shortcut_get_arguments (shortcut)))
+                return TRUE;
+            }
+        }
+    }
+  return FALSE;
 }

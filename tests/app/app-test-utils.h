@@ -68,6 +68,11 @@ guint              app_test_count_changed    (cairo_surface_t   *a,
                                               int                y0,
                                               int                x1,
                                               int                y1);
+/* Presses KEYVAL with MODIFIERS as GTK hands a key on: to the key bindings
+ * of FOCUS, then of each widget holding it, until one takes it. */
+gboolean           app_test_press_key        (GtkWidget         *focus,
+                                              guint              keyval,
+                                              GdkModifierType    modifiers);
 GtkWidget         *app_test_find_css_class   (GtkWidget         *root,
                                               const char        *css_class);
 /* Until the panel's analysis has finished. */

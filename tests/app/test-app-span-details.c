@@ -208,6 +208,144 @@ test_perfetto_slice (void)
   app_test_close_all_tabs (window);
 }
 
+#define KERNEL "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, " \
+               "at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, at::detail::Array<char*, 1>)"
+
+static ChronoDocumentPage *
+open_kernel_trace (ChronoSpanDetails **details,
+                   ChronoTimeline    **timeline)
+{
+  static const char json[] =
+    "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"" KERNEL "\",\"pid\":0,\"tid\":7,"
+    "\"ts\":10,\"dur\":5,\"args\":{\"stream\":7,\"device\":0}},"
+    "{\"ph\":\"X\",\"name\":\"step\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":20}]}";
+  g_autofree char *path = g_build_filename (app_test_tmp_dir (), "kernel.json", NULL);
+  ChronoWindow *window = app_test_get_window ();
+  ChronoDocumentPage *page;
+  ChronoSpanRef span = { 0, 0 };
+  ChronoTrace *trace;
+
+  g_assert_true (g_file_set_contents (path, json, -1, NULL));
+  app_test_close_all_tabs (window);
+  page = app_test_open_trace (window, path);
+  trace = chrono_document_page_get_trace (page);
+  *timeline = CHRONO_TIMELINE (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_TIMELINE));
+  *details = CHRONO_SPAN_DETAILS (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_SPAN_DETAILS));
+  for (span.track = 0; span.track < chrono_trace_get_n_tracks (trace); span.track++)
+    if (chrono_trace_get_track (trace, span.track)->n_spans > 0 &&
+        g_str_equal (chrono_trace_get_string (trace, chrono_track_get_name (chrono_trace_get_track (trace, span.track), 0)),
+                     KERNEL))
+      break;
+  g_assert_cmpuint (span.track, <, chrono_trace_get_n_tracks (trace));
+  chrono_timeline_select (*timeline, &span);
+  g_signal_emit_by_name (*timeline, "span-activated", span.track, span.index);
+  g_assert_true (app_test_spin_until (is_shown, *details, 5000));
+  return page;
+}
+
+static char *
+strip_zero_width (const char *text)
+{
+  g_auto(GStrv) parts = g_strsplit (text, "\xe2\x80\x8b", -1);
+
+  return g_strjoinv (NULL, parts);
+}
+
+/* The label showing TEXT, with or without the spaces that let it wrap. */
+static GtkWidget *
+find_title (GtkWidget  *root,
+            const char *text)
+{
+  if (GTK_IS_LABEL (root))
+    {
+      g_autofree char *plain = strip_zero_width (gtk_label_get_label (GTK_LABEL (root)));
+
+      if (g_str_equal (plain, text))
+        return root;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_title (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The title wraps a C++ name only at its seams (after "::", '<', ',',
+ * '_' or '('), never inside a word, and without hyphens; a selection of it
+ * copies the name as written. */
+static void
+test_title_breaks (void)
+{
+  ChronoSpanDetails *details;
+  ChronoTimeline *timeline;
+  GtkWidget *title;
+  PangoLayout *layout;
+  const char *text;
+  GSList *lines;
+  guint n_lines = 0;
+  GdkContentProvider *content;
+  GValue value = G_VALUE_INIT;
+
+  open_kernel_trace (&details, &timeline);
+  title = find_title (GTK_WIDGET (details), KERNEL);
+  g_assert_nonnull (title);
+  g_assert_true (gtk_label_get_selectable (GTK_LABEL (title)));
+  app_test_spin_for (50);
+  layout = gtk_label_get_layout (GTK_LABEL (title));
+  text = pango_layout_get_text (layout);
+  lines = pango_layout_get_lines_readonly (layout);
+  for (GSList *l = lines; l != NULL; l = l->next)
+    {
+      PangoLayoutLine *line = l->data;
+      const char *p = text + line->start_index;
+
+      n_lines++;
+      if (line->start_index == 0)
+        continue;
+      g_test_message ("line %u starts at “%.12s”", n_lines, p);
+      /* Past the zero-width space, the last character of the line before. */
+      if (g_str_has_prefix (p - 3, "\xe2\x80\x8b"))
+        p -= 3;
+      g_assert_true (p[-1] == '<' || p[-1] == ',' || p[-1] == '_' || p[-1] == '(' || p[-1] == ' ' ||
+                     (p[-1] == ':' && p[-2] == ':'));
+    }
+  /* Long enough to wrap in the pane. */
+  g_assert_cmpuint (n_lines, >, 2);
+
+  gtk_label_select_region (GTK_LABEL (title), 0, -1);
+  g_signal_emit_by_name (title, "copy-clipboard");
+  content = gdk_clipboard_get_content (gtk_widget_get_clipboard (title));
+  g_assert_nonnull (content);
+  g_value_init (&value, G_TYPE_STRING);
+  g_assert_true (gdk_content_provider_get_value (content, &value, NULL));
+  g_assert_cmpstr (g_value_get_string (&value), ==, KERNEL);
+  g_value_unset (&value);
+  app_test_close_all_tabs (app_test_get_window ());
+}
+
+/* Escape in the timeline closes the details, and the selection with them. */
+static void
+test_escape_closes (void)
+{
+  ChronoSpanDetails *details;
+  ChronoTimeline *timeline;
+  ChronoSpanRef selected;
+
+  open_kernel_trace (&details, &timeline);
+  gtk_widget_grab_focus (GTK_WIDGET (timeline));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (details)));
+  g_assert_true (chrono_timeline_get_selection (timeline, &selected));
+  g_assert_true (app_test_press_key (GTK_WIDGET (timeline), GDK_KEY_Escape, 0));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (details)));
+  g_assert_false (chrono_timeline_get_selection (timeline, &selected));
+  /* Nothing left to close: the key goes on. */
+  g_assert_false (app_test_press_key (GTK_WIDGET (timeline), GDK_KEY_Escape, 0));
+  app_test_close_all_tabs (app_test_get_window ());
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -218,5 +356,7 @@ main (int   argc,
   trace_path = app_test_write_trace ("span-details.pt.trace.json", 0, 2);
   g_test_add_func ("/app/span-details/select-and-follow", test_select_and_follow);
   g_test_add_func ("/app/span-details/perfetto-slice", test_perfetto_slice);
+  g_test_add_func ("/app/span-details/title-breaks", test_title_breaks);
+  g_test_add_func ("/app/span-details/escape-closes", test_escape_closes);
   return g_test_run ();
 }

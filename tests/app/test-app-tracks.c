@@ -228,7 +228,7 @@ test_pinned_scroll (void)
   ChronoTrackLayout *layout;
   graphene_rect_t first, pinned, area;
   const guint *order;
-  guint n, last;
+  guint n, last, tall;
   ChronoSpanRef hit;
   double x;
 
@@ -268,23 +268,43 @@ test_pinned_scroll (void)
     if (chrono_timeline_hit_test (timeline, x, pinned.origin.y + pinned.size.height / 2, &hit))
       g_assert_cmpuint (hit.track, ==, last);
 
-  /* A track taller than half the view, pinned, shows only in part: the
-   * others still scroll into view, down to the last. */
+  /* A track taller than half the view (the deepest host thread, all its
+   * levels shown), pinned, shows only in part: the others still scroll
+   * into view, down to the last. */
   chrono_track_layout_set_pinned (layout, last, FALSE);
-  g_assert_true (chrono_timeline_get_track_area (timeline, order[0], &area));
+  tall = order[0];
+  for (guint i = 0; i < n; i++)
+    if (chrono_trace_get_track (trace, order[i])->max_depth > chrono_trace_get_track (trace, tall)->max_depth)
+      tall = order[i];
+  chrono_track_layout_set_expanded (layout, tall, TRUE);
+  g_assert_true (chrono_timeline_get_track_area (timeline, tall, &area));
   g_assert_cmpfloat (area.size.height, >, (gtk_widget_get_height (widget) - CHRONO_TIMELINE_RULER_HEIGHT) / 2.0);
-  chrono_track_layout_set_pinned (layout, order[0], TRUE);
+  chrono_track_layout_set_pinned (layout, tall, TRUE);
   for (guint i = 0; i < 100; i++)
     gtk_widget_activate_action (widget, "timeline.scroll-down", NULL);
   g_assert_true (chrono_timeline_get_track_area (timeline, last, &area));
   g_assert_cmpfloat (area.origin.y + area.size.height, <=, gtk_widget_get_height (widget));
   g_assert_cmpfloat (area.origin.y, >, (gtk_widget_get_height (widget) + CHRONO_TIMELINE_RULER_HEIGHT) / 2.0 - 1);
   /* The pinned track still starts at the top, under its header. */
-  g_assert_true (chrono_timeline_get_track_area (timeline, order[0], &pinned));
+  g_assert_true (chrono_timeline_get_track_area (timeline, tall, &pinned));
   g_assert_cmpfloat (pinned.origin.y, >, CHRONO_TIMELINE_RULER_HEIGHT);
   g_assert_cmpfloat (pinned.origin.y, <, area.origin.y);
 
   gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Whether the timeline has a tooltip at X, Y, as GTK asks when the
+ * pointer rests there. */
+static gboolean
+query_tooltip (GtkWidget *widget,
+               double     x,
+               double     y)
+{
+  g_autoptr(GtkTooltip) tooltip = g_object_new (GTK_TYPE_TOOLTIP, NULL);
+  gboolean shown = FALSE;
+
+  g_signal_emit_by_name (widget, "query-tooltip", (int) x, (int) y, FALSE, tooltip, &shown);
+  return shown;
 }
 
 static void
@@ -309,7 +329,11 @@ test_menu (Fixture       *fixture,
   g_assert_true (gtk_widget_get_visible (popover));
   g_assert_true (app_test_spin_until ((AppTestCondition) gtk_widget_get_mapped, popover, 2000));
   g_assert_nonnull (app_test_find_label (popover, "_Pin to Top"));
+  /* The name's tooltip stays away while the menu is open, and comes
+   * back after. */
+  g_assert_false (query_tooltip (widget, 40, area.origin.y + 6));
   gtk_popover_popdown (GTK_POPOVER (popover));
+  g_assert_true (query_tooltip (widget, 40, area.origin.y + 6));
 
   /* Shift+F10 opens it for the current track too. */
   g_assert_true (gtk_widget_activate_action (widget, "timeline.track-menu", NULL));

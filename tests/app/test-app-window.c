@@ -87,6 +87,21 @@ test_accels (void)
 }
 
 static gboolean
+has_events (ChronoTrace *trace,
+            guint        process)
+{
+  for (guint t = 0; t < chrono_trace_get_n_tracks (trace); t++)
+    {
+      const ChronoTrack *track = chrono_trace_get_track (trace, t);
+
+      if (track->process == process && track->n_spans + track->n_instants + track->n_samples > 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The summary lists every process that holds events, and no other. */
+static gboolean
 summary_lists_processes (gpointer data)
 {
   ChronoDocumentPage *page = data;
@@ -95,11 +110,45 @@ summary_lists_processes (gpointer data)
   for (guint i = 0; i < chrono_trace_get_n_processes (trace); i++)
     {
       const ChronoProcess *process = chrono_trace_get_process (trace, i);
+      gboolean listed = app_test_find_label (GTK_WIDGET (page),
+                                             chrono_trace_get_string (trace, process->display_name)) != NULL;
 
-      if (app_test_find_label (GTK_WIDGET (page), chrono_trace_get_string (trace, process->display_name)) == NULL)
+      if (listed != has_events (trace, i))
         return FALSE;
     }
   return TRUE;
+}
+
+/* A process named by metadata alone is not listed as if it held data;
+ * the count says it is left out. */
+static void
+test_summary_empty_process (void)
+{
+  static const char json[] =
+    "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":5},"
+    "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"args\":{\"name\":\"worker\"}},"
+    "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":-1,\"args\":{\"name\":\"CUPTI Overhead\"}}]}";
+  g_autofree char *path = g_build_filename (app_test_tmp_dir (), "empty-process.json", NULL);
+  ChronoWindow *window = app_test_get_window ();
+  ChronoDocumentPage *page;
+  ChronoTrace *trace;
+  gboolean found_empty = FALSE;
+
+  g_assert_true (g_file_set_contents (path, json, -1, NULL));
+  app_test_close_all_tabs (window);
+  page = open_path (window, path);
+  g_assert_true (app_test_wait_for_state (page, CHRONO_DOCUMENT_STATE_LOADED, LOAD_TIMEOUT_MS));
+  trace = chrono_document_page_get_trace (page);
+  for (guint i = 0; i < chrono_trace_get_n_processes (trace); i++)
+    found_empty |= !has_events (trace, i);
+  /* The importer keeps the process the metadata names. */
+  g_assert_true (found_empty);
+  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (app_test_find_widget (GTK_WIDGET (page),
+                                                                              ADW_TYPE_VIEW_STACK)),
+                                         "summary");
+  g_assert_true (app_test_spin_until (summary_lists_processes, page, 5000));
+  g_assert_nonnull (app_test_find_label (GTK_WIDGET (page), "1 (and 1 without events, not listed)"));
+  app_test_close_all_tabs (window);
 }
 
 static gboolean
@@ -477,6 +526,7 @@ main (int   argc,
   g_test_add_func ("/app/window/welcome", test_welcome);
   g_test_add_func ("/app/window/accels", test_accels);
   g_test_add_func ("/app/window/open-trace", test_open_trace);
+  g_test_add_func ("/app/window/summary-empty-process", test_summary_empty_process);
   g_test_add_func ("/app/window/open-garbage", test_open_garbage);
   g_test_add_func ("/app/window/open-several", test_open_several);
   g_test_add_func ("/app/window/open-folder", test_open_folder);

@@ -1,7 +1,7 @@
 /* neuron-gen-tool.c: writes a Neuron profile folder from the documented schemas
  *
  * Usage: neuron-gen DIR [--size 1GB] [--blocks N] [--string-numbers]
- *                       [--singular-key] [--damage truncated|wrong-type|missing-key|not-json]
+ *                       [--singular-key] [--damage KIND]
  *                       [--parquet [--codec C] [--pages 1|2] [--row-group N] [--no-dictionary]
  *                        [--parquet-damage truncated-footer|bad-page-header|wrong-type]]
  *
@@ -37,7 +37,7 @@ main (int    argc,
     { "blocks", 0, 0, G_OPTION_ARG_INT, &blocks, "Number of instruction blocks", "N" },
     { "string-numbers", 0, 0, G_OPTION_ARG_NONE, &string_numbers, "Write numbers as strings", NULL },
     { "singular-key", 0, 0, G_OPTION_ARG_NONE, &singular, "System profile with \"trace_event\"", NULL },
-    { "damage", 0, 0, G_OPTION_ARG_STRING, &damage, "truncated, wrong-type, missing-key or not-json", "KIND" },
+    { "damage", 0, 0, G_OPTION_ARG_STRING, &damage, "truncated, wrong-type, missing-key, not-json, duration-string, label-number, deps-object, id-array or dma-object", "KIND" },
     { "parquet", 0, 0, G_OPTION_ARG_NONE, &parquet, "Also the Parquet tables, in DIR/tables", NULL },
     { "codec", 0, 0, G_OPTION_ARG_STRING, &codec, "Parquet codec: none, snappy, gzip or zstd", "CODEC" },
     { "pages", 0, 0, G_OPTION_ARG_INT, &pages, "Parquet data page version, 1 or 2", "V" },
@@ -71,12 +71,11 @@ main (int    argc,
   o.singular_key = singular;
   if (damage)
     {
-      static const char * const names[] = { "", "truncated", "wrong-type", "missing-key", "not-json" };
       guint i;
 
-      for (i = 1; i < G_N_ELEMENTS (names) && strcmp (names[i], damage) != 0; i++)
+      for (i = 1; neuron_gen_damage_names[i] != NULL && strcmp (neuron_gen_damage_names[i], damage) != 0; i++)
         ;
-      if (i == G_N_ELEMENTS (names))
+      if (neuron_gen_damage_names[i] == NULL)
         {
           g_printerr ("neuron-gen: unknown damage %s\n", damage);
           return 2;

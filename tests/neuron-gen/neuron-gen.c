@@ -163,6 +163,11 @@ typedef enum {
   N_TABLES
 } Table;
 
+const char * const neuron_gen_damage_names[] = {
+  "", "truncated", "wrong-type", "missing-key", "not-json",
+  "duration-string", "label-number", "deps-object", "id-array", "dma-object", NULL,
+};
+
 static const char * const table_keys[N_TABLES] = {
   "instruction", "dma", "semaphore_update", "cc_op", "cc_instruction",
 };
@@ -217,8 +222,13 @@ instruction (Gen                *g,
   Writer *w = g->w;
   guint64 high = g_rand_int (g->rng);
   guint64 id = high << 32 | g_rand_int (g->rng);
-  gboolean damage_here = o->damage != NEURON_GEN_VALID && !g->damaged &&
-                         engine == NEURON_GEN_VECTOR && g->block == o->n_blocks / 2;
+  gboolean damage_here = o->damage != NEURON_GEN_VALID && o->damage != NEURON_GEN_DMA_OBJECT &&
+                         !g->damaged && engine == NEURON_GEN_VECTOR && g->block == o->n_blocks / 2;
+  /* Its time damaged, the record is skipped on load; another value of
+   * the wrong type is left out of it. */
+  gboolean skipped = damage_here && (o->damage == NEURON_GEN_WRONG_TYPE || o->damage == NEURON_GEN_MISSING_KEY ||
+                                     o->damage == NEURON_GEN_DURATION_STRING);
+  NeuronGenDamage field_damage = damage_here ? o->damage : NEURON_GEN_VALID;
   gboolean dangling = g->block % 7 == 3 && engine == NEURON_GEN_TENSOR_MATRIX;
 
   if (g->table != TABLE_INSTRUCTION)
@@ -228,7 +238,9 @@ instruction (Gen                *g,
   if (damage_here)
     {
       g->damaged = TRUE;
-      g->damaged_id = id;
+      /* Those that depended on it find nothing: it is skipped, or its id
+       * is left out. */
+      g->damaged_id = skipped || o->damage == NEURON_GEN_ID_ARRAY ? id : 0;
       g->c->damage_at = writer_offset (w) - 1;
       switch (o->damage)
         {
@@ -237,6 +249,7 @@ instruction (Gen                *g,
           g->stop = TRUE;
           return id;
         case NEURON_GEN_WRONG_TYPE:
+          g->c->damage_value_at = writer_offset (w) + strlen ("\"timestamp\": ");
           put (w, "\"timestamp\": {\"ns\": %" G_GINT64_FORMAT "}, ", ts);
           break;
         case NEURON_GEN_MISSING_KEY:
@@ -245,7 +258,15 @@ instruction (Gen                *g,
           g->c->damage_at += 1 + strlen ("\"timestamp\" ");
           put (w, "\"timestamp\" %" G_GINT64_FORMAT ", ", ts);
           break;
+        case NEURON_GEN_DURATION_STRING:
+        case NEURON_GEN_LABEL_NUMBER:
+        case NEURON_GEN_DEPS_OBJECT:
+        case NEURON_GEN_ID_ARRAY:
+          put_int (w, o, "timestamp", ts);
+          put (w, ", ");
+          break;
         case NEURON_GEN_VALID:
+        case NEURON_GEN_DMA_OBJECT:
         default:
           g_assert_not_reached ();
         }
@@ -255,16 +276,36 @@ instruction (Gen                *g,
       put_int (w, o, "timestamp", ts);
       put (w, ", ");
     }
-  put_int (w, o, "duration", dur);
-  put (w, ", \"label\": \"%s\", \"subgroup\": \"%s\", \"opcode\": \"%s\", ",
-       neuron_gen_engine_labels[engine],
+  if (field_damage == NEURON_GEN_DURATION_STRING)
+    {
+      g->c->damage_value_at = writer_offset (w) + strlen ("\"duration\": ");
+      put (w, "\"duration\": \"soon\"");
+    }
+  else
+    put_int (w, o, "duration", dur);
+  if (field_damage == NEURON_GEN_LABEL_NUMBER)
+    {
+      g->c->damage_value_at = writer_offset (w) + strlen (", \"label\": ");
+      put (w, ", \"label\": %u", engine);
+    }
+  else
+    put (w, ", \"label\": \"%s\"", neuron_gen_engine_labels[engine]);
+  put (w, ", \"subgroup\": \"%s\", \"opcode\": \"%s\", ",
        engine == NEURON_GEN_TENSOR_MATRIX ? "Tensor" : neuron_gen_engine_labels[engine],
        opcode);
   put_int (w, o, "pc", 15000 + g->block * 8 + engine);
   put (w, ", ");
   /* Own ids print signed, predecessor ids unsigned, as the profiler does. */
-  put_int (w, o, "id", (gint64) id);
-  put (w, ", \"inst_dep_ids\": [");
+  if (field_damage == NEURON_GEN_ID_ARRAY)
+    {
+      g->c->damage_value_at = writer_offset (w) + strlen ("\"id\": ");
+      put (w, "\"id\": [%" G_GINT64_FORMAT "]", (gint64) id);
+    }
+  else
+    put_int (w, o, "id", (gint64) id);
+  if (field_damage == NEURON_GEN_DEPS_OBJECT)
+    g->c->damage_value_at = writer_offset (w) + strlen (", \"inst_dep_ids\": ");
+  put (w, field_damage == NEURON_GEN_DEPS_OBJECT ? ", \"inst_dep_ids\": {\"first\": " : ", \"inst_dep_ids\": [");
   if (dep != 0)
     {
       put_uint (w, o, dep);
@@ -274,7 +315,7 @@ instruction (Gen                *g,
           put_uint (w, o, G_GUINT64_CONSTANT (0xfffffffffffffff0) - g->block);
         }
     }
-  put (w, "], \"operands\": \"");
+  put (w, field_damage == NEURON_GEN_DEPS_OBJECT ? "}, \"operands\": \"" : "], \"operands\": \"");
   if (wait_sem != 0)
     put (w, "$S[%u]>=%" G_GUINT64_FORMAT " ", wait_sem, wait_value);
   if (update != NULL)
@@ -286,8 +327,11 @@ instruction (Gen                *g,
        "\"nki_source_location\": \"kernel.py:%u\", \"fully_qualified_subgraph\": \"/sg00\"}",
        g->block, 30 + engine);
 
-  if (damage_here)
+  if (skipped)
     return id;
+  /* Its dependencies left out, it has none. */
+  if (field_damage == NEURON_GEN_DEPS_OBJECT)
+    dep = 0;
   g->c->instructions++;
   g->c->per_engine[engine]++;
   /* A record that was damaged is not there to depend on. */
@@ -437,6 +481,14 @@ run_table (Gen   *g,
   memset (g->dma_done, 0, sizeof g->dma_done);
   g->tensor_sem = g->scalar_sem = 0;
   g->damaged = FALSE;
+  if (table == TABLE_DMA && g->o->damage == NEURON_GEN_DMA_OBJECT)
+    {
+      /* The table in a shape of its own: none of its records loads. */
+      put (g->w, "  \"%s\": ", table_keys[table]);
+      g->c->damage_at = writer_offset (g->w);
+      put (g->w, "{\"queues\": %u, \"records\": []},\n", NEURON_GEN_N_QUEUES);
+      return;
+    }
   put (g->w, "  \"%s\": [", table_keys[table]);
   for (g->block = 0; g->block < n_blocks && !g->stop; g->block++)
     run_block (g);

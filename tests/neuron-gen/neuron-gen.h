@@ -33,7 +33,17 @@ typedef enum {
   NEURON_GEN_WRONG_TYPE,     /* an instruction's "timestamp" is an object */
   NEURON_GEN_MISSING_KEY,    /* an instruction without "timestamp" */
   NEURON_GEN_NOT_JSON,       /* a syntax error inside the instruction array */
+  /* Values of impossible types: the record is skipped when its time is
+   * one, else the value is left out of it. */
+  NEURON_GEN_DURATION_STRING,  /* an instruction's "duration" is "soon" */
+  NEURON_GEN_LABEL_NUMBER,     /* its "label" is a number */
+  NEURON_GEN_DEPS_OBJECT,      /* its "inst_dep_ids" is an object */
+  NEURON_GEN_ID_ARRAY,         /* its "id" is an array */
+  NEURON_GEN_DMA_OBJECT,       /* the top-level "dma" is an object */
 } NeuronGenDamage;
+
+/* The names --damage takes, by NeuronGenDamage; "" for NEURON_GEN_VALID. */
+extern const char * const neuron_gen_damage_names[];
 
 typedef struct {
   guint64         target_bytes;     /* grow to about this size; 0: use n_blocks */
@@ -68,6 +78,7 @@ typedef struct {
   gint64  end_ts;             /* device ns where the last activity ends */
   guint64 damage_at;          /* byte offset of the damage: the damaged record's
                                * '{', or the bad byte for NOT_JSON */
+  guint64 damage_value_at;    /* and of the value of the wrong type in it */
   /* System profile */
   guint64 system_events;
   gint64  exec_start_ns;      /* host ns of nc_exec_running for nc_idx */

@@ -176,6 +176,36 @@ test_canvas (void)
     }
 }
 
+/* The three idle shades of the Devices legend differ from each other and
+ * from the background by lightness alone, in both themes: by a contrast
+ * ratio of at least 1.5, which holds whatever the reader's colour vision,
+ * since greys have no hue to lose. */
+static void
+test_idle_shades (void)
+{
+  for (int dark = 0; dark <= 1; dark++)
+    {
+      GdkRGBA background, text, accent, shades[3];
+
+      chrono_palette_canvas_colors (dark, &background, &text, &accent);
+      for (guint i = 0; i < 3; i++)
+        {
+          chrono_palette_idle_color (i, dark, &shades[i]);
+          g_assert_cmpfloat (shades[i].alpha, ==, 1);
+          g_assert_cmpfloat (shades[i].red, ==, shades[i].green);
+          g_assert_cmpfloat (shades[i].green, ==, shades[i].blue);
+          g_assert_cmpfloat (chrono_palette_contrast_ratio (&shades[i], &background), >=, 1.5);
+        }
+      for (guint i = 0; i < 3; i++)
+        for (guint j = i + 1; j < 3; j++)
+          {
+            g_test_message ("%s theme: shades %u and %u: %.2f", dark ? "dark" : "light", i, j,
+                            chrono_palette_contrast_ratio (&shades[i], &shades[j]));
+            g_assert_cmpfloat (chrono_palette_contrast_ratio (&shades[i], &shades[j]), >=, 1.5);
+          }
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -183,6 +213,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/palette/stable", test_stable);
+  g_test_add_func ("/palette/idle-shades", test_idle_shades);
   g_test_add_func ("/palette/distinct", test_distinct);
   g_test_add_func ("/palette/text-contrast", test_text_contrast);
   g_test_add_func ("/palette/contrast-ratio", test_contrast_ratio);

@@ -11,6 +11,8 @@
 #include "test-utils.h"
 
 #define REAL_TRACE "param__resnet_kineto.json.gz"
+/* A device's lanes under a host thread 16 levels deep. */
+#define DEVICE_TRACE "hta__mtia_single_rank__mtia_rank_0.json.gz"
 
 static void
 count_cb (guint *n)
@@ -32,7 +34,8 @@ position (ChronoTrackLayout *layout,
 }
 
 /* Two tracks of one process, next to each other: the first and second of
- * the first process that has two. */
+ * the first process that has two. Without one, both are G_MAXUINT: an
+ * assertion may let the test go on, and an optimising compiler sees that. */
 static gboolean
 find_pair (ChronoTrackLayout *layout,
            guint             *first,
@@ -42,6 +45,7 @@ find_pair (ChronoTrackLayout *layout,
   guint n;
   const guint *order = chrono_track_layout_get_order (layout, &n);
 
+  *first = *second = G_MAXUINT;
   for (guint i = 0; i + 1 < n; i++)
     if (chrono_trace_get_track (trace, order[i])->process ==
         chrono_trace_get_track (trace, order[i + 1])->process)
@@ -51,6 +55,39 @@ find_pair (ChronoTrackLayout *layout,
         return TRUE;
       }
   return FALSE;
+}
+
+static gboolean
+is_device (ChronoTrace *trace,
+           guint        track)
+{
+  return chrono_trace_get_process (trace, chrono_trace_get_track (trace, track)->process)->is_device;
+}
+
+/* The layout's order is TRACE_ORDER with the tracks of devices moved
+ * before the others, each kind keeping its order. */
+static void
+assert_devices_first (ChronoTrackLayout *layout,
+                      const guint       *trace_order,
+                      guint              n_tracks)
+{
+  ChronoTrace *trace = chrono_track_layout_get_trace (layout);
+  guint n;
+  const guint *order = chrono_track_layout_get_order (layout, &n);
+  guint n_devices = 0, i = 0;
+
+  g_assert_cmpuint (n, ==, n_tracks);
+  for (guint t = 0; t < n_tracks; t++)
+    n_devices += is_device (trace, t);
+  for (int device = 1; device >= 0; device--)
+    for (guint j = 0; j < n_tracks; j++)
+      if (is_device (trace, trace_order[j]) == device)
+        {
+          g_assert_cmpuint (order[i], ==, trace_order[j]);
+          g_assert_cmpint (is_device (trace, order[i]), ==, i < n_devices);
+          i++;
+        }
+  g_assert_cmpuint (i, ==, n_tracks);
 }
 
 static void
@@ -67,10 +104,9 @@ test_edit (void)
   layout = chrono_track_layout_new (trace);
   g_signal_connect_swapped (layout, "changed", G_CALLBACK (count_cb), &n_changes);
 
-  /* It starts from the trace's order. */
+  /* It starts from the trace's order, devices first. */
   trace_order = chrono_trace_dup_track_order (trace, &n_tracks);
-  g_assert_cmpmem (chrono_track_layout_get_order (layout, NULL), n_tracks * sizeof (guint),
-                   trace_order, n_tracks * sizeof (guint));
+  assert_devices_first (layout, trace_order, n_tracks);
   g_assert_true (find_pair (layout, &a, &b));
 
   /* Moving: within the process only. */
@@ -184,8 +220,7 @@ test_json_bad (void)
   g_assert_true (chrono_track_layout_load_json (layout, names, NULL));
   chrono_track_layout_get_pinned (layout, &n_pinned);
   g_assert_cmpuint (n_pinned, ==, 0);
-  g_assert_cmpmem (chrono_track_layout_get_order (layout, NULL), n_tracks * sizeof (guint),
-                   trace_order, n_tracks * sizeof (guint));
+  assert_devices_first (layout, trace_order, n_tracks);
 }
 
 static void
@@ -263,6 +298,70 @@ test_collapse (void)
   g_assert_true (chrono_track_layout_is_collapsed (layout, n_processes - 1));
 }
 
+/* Deep host stacks open capped; device tracks never are; expanding is
+ * kept through the sidecar section, and a section without it loads capped. */
+static void
+test_depth_cap (void)
+{
+  g_autoptr(ChronoTrace) trace = test_traces_load (DEVICE_TRACE);
+  g_autoptr(ChronoTrackLayout) layout = NULL;
+  g_autoptr(ChronoTrackLayout) loaded = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(JsonNode) old = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree guint *trace_order = NULL;
+  guint n_tracks, n_changes = 0, host = G_MAXUINT, n_devices = 0;
+
+  if (trace == NULL)
+    return;
+  layout = chrono_track_layout_new (trace);
+  trace_order = chrono_trace_dup_track_order (trace, &n_tracks);
+  assert_devices_first (layout, trace_order, n_tracks);
+  g_signal_connect_swapped (layout, "changed", G_CALLBACK (count_cb), &n_changes);
+
+  for (guint t = 0; t < n_tracks; t++)
+    {
+      const ChronoTrack *track = chrono_trace_get_track (trace, t);
+
+      g_assert_false (chrono_track_layout_is_expanded (layout, t));
+      if (is_device (trace, t))
+        {
+          n_devices++;
+          g_assert_cmpuint (chrono_track_layout_get_max_rows (layout, t), ==, G_MAXUINT);
+        }
+      else
+        {
+          g_assert_cmpuint (chrono_track_layout_get_max_rows (layout, t), ==, CHRONO_TRACK_LAYOUT_CAPPED_ROWS);
+          if (track->max_depth >= CHRONO_TRACK_LAYOUT_CAPPED_ROWS && host == G_MAXUINT)
+            host = t;
+        }
+    }
+  /* The trace has device lanes under a deep host stack. */
+  g_assert_cmpuint (n_devices, >, 0);
+  g_assert_cmpuint (host, !=, G_MAXUINT);
+  /* The first tracks are the devices'. */
+  g_assert_true (is_device (trace, chrono_track_layout_get_order (layout, NULL)[0]));
+
+  chrono_track_layout_set_expanded (layout, host, TRUE);
+  chrono_track_layout_set_expanded (layout, host, TRUE);
+  g_assert_cmpuint (n_changes, ==, 1);
+  g_assert_true (chrono_track_layout_is_expanded (layout, host));
+  g_assert_cmpuint (chrono_track_layout_get_max_rows (layout, host), ==, G_MAXUINT);
+
+  node = chrono_track_layout_to_json (layout);
+  loaded = chrono_track_layout_new (trace);
+  g_assert_true (chrono_track_layout_load_json (loaded, node, &error));
+  g_assert_no_error (error);
+  g_assert_true (chrono_track_layout_is_expanded (loaded, host));
+  g_assert_cmpmem (chrono_track_layout_get_order (loaded, NULL), n_tracks * sizeof (guint),
+                   chrono_track_layout_get_order (layout, NULL), n_tracks * sizeof (guint));
+
+  old = json_from_string ("{\"order\": [], \"pinned\": [], \"hidden\": [], \"collapsed\": []}", NULL);
+  g_assert_true (chrono_track_layout_load_json (loaded, old, &error));
+  g_assert_false (chrono_track_layout_is_expanded (loaded, host));
+  assert_devices_first (loaded, trace_order, n_tracks);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -272,5 +371,6 @@ main (int argc, char **argv)
   g_test_add_func ("/track-layout/json", test_json);
   g_test_add_func ("/track-layout/json-bad", test_json_bad);
   g_test_add_func ("/track-layout/collapse", test_collapse);
+  g_test_add_func ("/track-layout/depth-cap", test_depth_cap);
   return g_test_run ();
 }

@@ -1609,8 +1609,8 @@ parse_root_object (Importer *imp,
   if (!saw_events)
     {
       g_set_error (error, CHRONO_LOAD_ERROR, CHRONO_LOAD_ERROR_FORMAT,
-                   "%s: a JSON object without a \"traceEvents\" array is not a trace",
-                   imp->trace->path);
+                   "%s: a JSON object without a \"traceEvents\" array is not a trace; expected "
+                   CHRONO_LOAD_FORMATS, imp->trace->path);
       return FALSE;
     }
   return TRUE;
@@ -1654,11 +1654,13 @@ finish_stats (Importer *imp)
                                       imp->dropped_by_phase[c]);
             break;
           case 'N': case 'O': case 'D':
-            chrono_trace_add_warning (imp->trace, "%" G_GUINT64_FORMAT " object events ('%c') are not shown",
+            chrono_trace_add_warning (imp->trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " object event ('%c') is not shown",
+                                      "%" G_GUINT64_FORMAT " object events ('%c') are not shown", imp->dropped_by_phase[c]),
                                       imp->dropped_by_phase[c], c);
             break;
           default:
-            chrono_trace_add_warning (imp->trace, "%" G_GUINT64_FORMAT " events of phase '%c' were not used",
+            chrono_trace_add_warning (imp->trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " event of phase '%c' was not used",
+                                      "%" G_GUINT64_FORMAT " events of phase '%c' were not used", imp->dropped_by_phase[c]),
                                       imp->dropped_by_phase[c], c);
             break;
           }
@@ -1666,19 +1668,23 @@ finish_stats (Importer *imp)
   if (imp->dropped_by_phase[0] > 0)
     {
       dropped += imp->dropped_by_phase[0];
-      chrono_trace_add_warning (imp->trace, "%" G_GUINT64_FORMAT " events have no one-letter \"ph\"",
+      chrono_trace_add_warning (imp->trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " event has no one-letter \"ph\"",
+                                "%" G_GUINT64_FORMAT " events have no one-letter \"ph\"", imp->dropped_by_phase[0]),
                                 imp->dropped_by_phase[0]);
     }
   if (imp->no_ts > 0)
-    chrono_trace_add_warning (imp->trace, "%" G_GUINT64_FORMAT " events have no \"ts\"", imp->no_ts);
+    chrono_trace_add_warning (imp->trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " event has no \"ts\"", "%" G_GUINT64_FORMAT " events have no \"ts\"", imp->no_ts), imp->no_ts);
   if (imp->bad_numbers > 0)
-    chrono_trace_add_warning (imp->trace, "%" G_GUINT64_FORMAT " timestamps or durations are not numbers",
+    chrono_trace_add_warning (imp->trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " timestamp or duration is not a number",
+                              "%" G_GUINT64_FORMAT " timestamps or durations are not numbers", imp->bad_numbers),
                               imp->bad_numbers);
   if (imp->stray_async_ends > 0)
-    chrono_trace_add_warning (imp->trace, "%" G_GUINT64_FORMAT " async end events match no begin",
+    chrono_trace_add_warning (imp->trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " async end event matches no begin",
+                              "%" G_GUINT64_FORMAT " async end events match no begin", imp->stray_async_ends),
                               imp->stray_async_ends);
   if (imp->non_objects > 0)
-    chrono_trace_add_warning (imp->trace, "%" G_GUINT64_FORMAT " entries of the event array are not objects",
+    chrono_trace_add_warning (imp->trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " entry of the event array is not an object",
+                              "%" G_GUINT64_FORMAT " entries of the event array are not objects", imp->non_objects),
                               imp->non_objects);
   if (imp->malformed > MAX_SYNTAX_WARNINGS)
     chrono_trace_add_warning (imp->trace, "%" G_GUINT64_FORMAT " malformed events were skipped in all",

@@ -15,6 +15,7 @@
 #include "chrono-neuron-system-importer.h"
 #include "chrono-parquet-reader.h"
 #include "chrono-perfetto-importer.h"
+#include "chrono-proto-reader.h"
 #include "chrono-trace-private.h"
 
 G_DEFINE_QUARK (chrono-load-error-quark, chrono_load_error)
@@ -73,6 +74,54 @@ sniff_parquet (ChronoSource *source)
   return chrono_parquet_sniff (chrono_source_get_data (source), avail);
 }
 
+static gboolean
+is_plane_name (const ChronoProtoField *field)
+{
+  static const char * const prefixes[] = { "/host:", "/device:" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (prefixes); i++)
+    {
+      gsize len = strlen (prefixes[i]);
+
+      if (field->len >= len && memcmp (field->data, prefixes[i], len) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* A JAX or TensorFlow profile (XSpace, written as .xplane.pb) is protobuf
+ * too and starts with the byte a Perfetto trace starts with: its field 1
+ * is a plane as a Perfetto trace's is a packet. A plane has its name in
+ * field 2, near its start: "/host:CPU", "/device:GPU:0" and the like. In a
+ * Perfetto packet that field would start with '/', which is no protobuf
+ * tag (wire type 7), so the two cannot be mistaken. */
+static gboolean
+sniff_xplane (ChronoSource *source)
+{
+  gboolean finished = FALSE;
+  gsize avail = chrono_source_wait (source, 0, &finished);
+  const guint8 *data = chrono_source_get_data (source);
+  const guint8 *p;
+  guint64 len;
+  ChronoProtoReader r;
+  ChronoProtoField f;
+
+  while (!finished && avail < SNIFF_BYTES)
+    avail = chrono_source_wait (source, avail, &finished);
+  data = chrono_source_get_data (source);
+  if (avail < 2 || data[0] != 0x0a)
+    return FALSE;
+  p = data + 1;
+  if (chrono_proto_read_varint (&p, data + avail, &len) != CHRONO_PROTO_OK)
+    return FALSE;
+  /* What there is of the first plane, which may be larger than we wait for. */
+  chrono_proto_reader_init (&r, p, MIN (len, (guint64) (data + avail - p)));
+  while (chrono_proto_reader_next (&r, &f) == CHRONO_PROTO_OK)
+    if (f.number == 2)
+      return f.wire_type == CHRONO_PROTO_BYTES && is_plane_name (&f);
+  return FALSE;
+}
+
 static void
 cancel_source (GCancellable *cancellable,
                ChronoSource *source)
@@ -93,7 +142,7 @@ load (ChronoSource       *source,
   gulong handler = 0;
   gsize offset = 0;
   ChronoNeuronFormat neuron;
-  gboolean perfetto, parquet;
+  gboolean xplane, perfetto, parquet;
   gboolean ok;
   gint c;
 
@@ -102,10 +151,20 @@ load (ChronoSource       *source,
 
   c = first_byte (source, &offset);
   parquet = offset == 0 && sniff_parquet (source);
-  perfetto = !parquet && chrono_perfetto_importer_sniff (source);
+  xplane = !parquet && sniff_xplane (source);
+  perfetto = !parquet && !xplane && chrono_perfetto_importer_sniff (source);
   neuron = !perfetto && c == '{' ? sniff_neuron (source, offset) : CHRONO_NEURON_NONE;
   if (parquet)
     ok = chrono_neuron_parquet_importer_run (trace, source, cancellable, progress, user_data, error);
+  else if (xplane)
+    {
+      ok = FALSE;
+      g_set_error (error, CHRONO_LOAD_ERROR, CHRONO_LOAD_ERROR_FORMAT,
+                   "%s: an XSpace profile of JAX or TensorFlow (.xplane.pb), which Chronoscope "
+                   "does not read. TensorBoard's profile plugin (xprof) opens it; "
+                   "jax.profiler.trace (…, create_perfetto_trace=True) writes a Chrome trace "
+                   "JSON of the same run beside it (perfetto_trace.json.gz), which Chronoscope reads", name);
+    }
   else if (perfetto)
     ok = chrono_perfetto_importer_run (trace, source, cancellable, progress, user_data, error);
   else if (neuron == CHRONO_NEURON_DEVICE)
@@ -127,8 +186,8 @@ load (ChronoSource       *source,
                      "%s: byte 0: looks like a Perfetto trace, but its first packet is cut short or malformed", name);
       else
         g_set_error (error, CHRONO_LOAD_ERROR, CHRONO_LOAD_ERROR_FORMAT,
-                     "%s: byte %" G_GSIZE_FORMAT ": expected '{' or '[' of a JSON trace, "
-                     "or gzip, zstd or zip data", name, offset);
+                     "%s: byte %" G_GSIZE_FORMAT ": not a trace Chronoscope reads: expected "
+                     CHRONO_LOAD_FORMATS, name, offset);
     }
 
   if (cancellable)

@@ -19,6 +19,12 @@ typedef enum {
   CHRONO_LOAD_ERROR_CANCELLED,
 } ChronoLoadError;
 
+/* Every format read, for messages about files that are none of them. */
+#define CHRONO_LOAD_FORMATS \
+  "a Chrome trace event JSON file (PyTorch profiler, Kineto, Chrome, Perfetto's JSON), " \
+  "an AWS Neuron profiler JSON file (device or system profile), a Neuron Explorer Parquet " \
+  "table or a Perfetto protobuf trace, each plain or compressed with gzip, zstd or zip"
+
 /* Called from the loading thread with bytes done and the total (the file
  * size for plain files, the compressed size otherwise). */
 typedef void (*ChronoProgressFunc) (guint64 done, guint64 total, gpointer user_data);

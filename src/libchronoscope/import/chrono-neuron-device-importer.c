@@ -47,6 +47,7 @@ typedef struct {
   ChronoJsonString label, subgroup, opcode, operands, semaphore, name;
   const guint8    *deps;           /* '[' of inst_dep_ids */
   Table            table;
+  ChronoNeuronReader *reader;      /* which names members of the wrong type */
 } Record;
 
 typedef struct {
@@ -88,6 +89,34 @@ read_deps (Importer           *imp,
 /* -------------------------------------------------------------------- */
 /* Records                                                              */
 
+/* A member read as a string: any other value is named and left out. */
+static ChronoJsonStatus
+read_string (Record                 *r,
+             ChronoJsonScanner      *s,
+             const ChronoJsonString *key,
+             ChronoJsonString       *out)
+{
+  if (*s->p != '"')
+    chrono_neuron_bad_value (r->reader, r->start, r->table, key, s->p, "a string");
+  return chrono_neuron_read_string (s, out);
+}
+
+/* A member read as an integer, or a number: the same. */
+static ChronoJsonStatus
+read_int (Record                 *r,
+          ChronoJsonScanner      *s,
+          const ChronoJsonString *key,
+          guint64                *out,
+          gboolean               *ok)
+{
+  const guint8 *value = s->p;
+  ChronoJsonStatus st = chrono_neuron_read_int (s, out, ok);
+
+  if (st == CHRONO_JSON_OK && !*ok)
+    chrono_neuron_bad_value (r->reader, r->start, r->table, key, value, "an integer");
+  return st;
+}
+
 static ChronoJsonStatus
 read_member (ChronoJsonScanner      *s,
              const ChronoJsonString *key,
@@ -96,30 +125,42 @@ read_member (ChronoJsonScanner      *s,
   Record *r = data;
 
   if (chrono_neuron_str_is (key, "end_ts", 6))
-    return chrono_neuron_read_int (s, &r->end, &r->has_end);
+    return read_int (r, s, key, &r->end, &r->has_end);
   if (chrono_neuron_str_is (key, "id", 2) && r->table == TABLE_SEMAPHORE)
-    return chrono_neuron_read_string (s, &r->name);
+    return read_string (r, s, key, &r->name);
   if (chrono_neuron_str_is (key, "id", 2))
-    return chrono_neuron_read_int (s, &r->id, &r->has_id);
+    return read_int (r, s, key, &r->id, &r->has_id);
   if (chrono_neuron_str_is (key, "label", 5))
-    return chrono_neuron_read_string (s, &r->label);
+    return read_string (r, s, key, &r->label);
   /* A queue's name alone groups better than name-Q-E. */
   if (chrono_neuron_str_is (key, "subgroup", 8) ||
       (chrono_neuron_str_is (key, "queue_name", 10) && r->subgroup.start == NULL))
-    return chrono_neuron_read_string (s, &r->subgroup);
+    return read_string (r, s, key, &r->subgroup);
   if (chrono_neuron_str_is (key, "opcode", 6) || chrono_neuron_str_is (key, "description", 11) ||
       chrono_neuron_str_is (key, "operation", 9))
-    return chrono_neuron_read_string (s, &r->opcode);
+    return read_string (r, s, key, &r->opcode);
   if (chrono_neuron_str_is (key, "operands", 8))
-    return chrono_neuron_read_string (s, &r->operands);
+    return read_string (r, s, key, &r->operands);
   if (chrono_neuron_str_is (key, "semaphore_id", 12))
-    return chrono_neuron_read_string (s, &r->semaphore);
+    return read_string (r, s, key, &r->semaphore);
   if (chrono_neuron_str_is (key, "core_idx", 8))
-    return chrono_neuron_read_int (s, &r->core, &r->has_core);
+    return read_int (r, s, key, &r->core, &r->has_core);
   if (chrono_neuron_str_is (key, "value", 5))
-    return chrono_neuron_read_double (s, &r->value, &r->has_value);
+    {
+      const guint8 *value = s->p;
+      ChronoJsonStatus st = chrono_neuron_read_double (s, &r->value, &r->has_value);
+
+      if (st == CHRONO_JSON_OK && !r->has_value)
+        chrono_neuron_bad_value (r->reader, r->start, r->table, key, value, "a number");
+      return st;
+    }
   if (chrono_neuron_str_is (key, "inst_dep_ids", 12))
-    r->deps = *s->p == '[' ? s->p : NULL;
+    {
+      if (*s->p == '[')
+        r->deps = s->p;
+      else
+        chrono_neuron_bad_value (r->reader, r->start, r->table, key, s->p, "an array of instruction ids");
+    }
   return chrono_json_skip_value (s);
 }
 
@@ -133,6 +174,7 @@ parse_record (Importer *imp,
   memset (r, 0, sizeof *r);
   r->start = s->p;
   r->table = table;
+  r->reader = imp->reader;
   return chrono_neuron_read_record (s, &r->t, read_member, r);
 }
 
@@ -223,7 +265,7 @@ read_record (ChronoNeuronReader *reader,
     return st;
   if (!r.t.has_ts)
     {
-      chrono_neuron_skip_record (reader, r.start, table, "has no numeric \"timestamp\"");
+      chrono_neuron_skip_untimed (reader, r.start, table, &r.t);
       return CHRONO_JSON_OK;
     }
   switch (table)

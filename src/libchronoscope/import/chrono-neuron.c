@@ -148,19 +148,28 @@ read_time (ChronoJsonScanner      *s,
            ChronoJsonStatus       *st)
 {
   gboolean ok = TRUE;
+  const guint8 *value = s->p;
+  const char *name;
 
   if (chrono_neuron_str_is (key, "timestamp", 9) || chrono_neuron_str_is (key, "start_ts", 8))
     {
+      name = chrono_neuron_str_is (key, "timestamp", 9) ? "timestamp" : "start_ts";
       *st = chrono_neuron_read_int (s, &times->ts, &ok);
       times->has_ts = ok;
     }
   else if (chrono_neuron_str_is (key, "duration", 8) || chrono_neuron_str_is (key, "duration_ns", 11))
     {
+      name = chrono_neuron_str_is (key, "duration", 8) ? "duration" : "duration_ns";
       *st = chrono_neuron_read_int (s, &times->dur, &ok);
       times->has_dur = ok;
     }
   else
     return FALSE;
+  if (!ok && !times->bad)
+    {
+      times->bad_key = name;
+      times->bad_at = value;
+    }
   times->bad |= !ok;
   return TRUE;
 }
@@ -332,6 +341,63 @@ chrono_neuron_skip_record (ChronoNeuronReader *reader,
                               (guint64) (start - reader->base), reader->tables[table], what);
 }
 
+const char *
+chrono_neuron_json_type (const guint8 *value)
+{
+  switch (*value)
+    {
+    case '{':
+      return "an object";
+    case '[':
+      return "an array";
+    case '"':
+      return "a string";
+    case 't':
+    case 'f':
+      return "a boolean";
+    case 'n':
+      return "null";
+    default:
+      return "a number";
+    }
+}
+
+void
+chrono_neuron_bad_value (ChronoNeuronReader     *reader,
+                         const guint8           *record,
+                         guint                   table,
+                         const ChronoJsonString *key,
+                         const guint8           *value,
+                         const char             *expected)
+{
+  reader->bad_values++;
+  if (reader->bad_values <= MAX_WARNINGS)
+    chrono_trace_add_warning (reader->trace,
+                              "byte %" G_GUINT64_FORMAT ": \"%.*s\" of the record of \"%s\" at byte %"
+                              G_GUINT64_FORMAT " is %s, expected %s; left out",
+                              (guint64) (value - reader->base), (int) key->len, (const char *) key->start,
+                              reader->tables[table], (guint64) (record - reader->base),
+                              chrono_neuron_json_type (value), expected);
+}
+
+void
+chrono_neuron_skip_untimed (ChronoNeuronReader      *reader,
+                            const guint8            *record,
+                            guint                    table,
+                            const ChronoNeuronTimes *times)
+{
+  g_autofree char *what = NULL;
+
+  if (times->bad_key != NULL)
+    what = g_strdup_printf ("has a \"%s\" (byte %" G_GUINT64_FORMAT ") that is %s, expected a number",
+                            times->bad_key, (guint64) (times->bad_at - reader->base),
+                            /* a string that holds no number reads as a string */
+                            chrono_neuron_json_type (times->bad_at));
+  else
+    what = g_strdup ("has no \"timestamp\"");
+  chrono_neuron_skip_record (reader, record, table, what);
+}
+
 ChronoJsonStatus
 chrono_neuron_read_string (ChronoJsonScanner *s,
                            ChronoJsonString  *out)
@@ -468,7 +534,18 @@ chrono_neuron_reader_run (ChronoNeuronReader  *reader,
                 return FALSE;
               continue;
             }
-          st = reader->other (reader, &key, reader->data);
+          if (reader->tables[table])
+            {
+              /* A table of another shape: none of its records can be read. */
+              chrono_trace_add_warning (reader->trace,
+                                        "byte %" G_GUINT64_FORMAT ": the table \"%s\" is %s, expected an "
+                                        "array of records; skipped whole",
+                                        (guint64) (s->p - reader->base), reader->tables[table],
+                                        chrono_neuron_json_type (s->p));
+              st = chrono_json_skip_value (s);
+            }
+          else
+            st = reader->other (reader, &key, reader->data);
         }
       if (st == CHRONO_JSON_SYNTAX)
         return syntax_error (reader, error);
@@ -492,7 +569,11 @@ chrono_neuron_reader_finish (ChronoNeuronReader *reader,
   trace->stats.events = reader->records;
   trace->stats.dropped = reader->skipped;
   if (reader->skipped > MAX_WARNINGS)
-    chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " records were skipped in all", reader->skipped);
+    chrono_trace_add_warning (trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " record was skipped in all", "%" G_GUINT64_FORMAT " records were skipped in all", reader->skipped), reader->skipped);
+  if (reader->bad_values > MAX_WARNINGS)
+    chrono_trace_add_warning (trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " value of the wrong type was left out in all",
+                              "%" G_GUINT64_FORMAT " values of the wrong type were left out in all", reader->bad_values),
+                              reader->bad_values);
   input.builders = reader->builders;
   input.flow_events = g_array_new (FALSE, FALSE, sizeof (ChronoFlowEvent));
   input.v2_binds = g_array_new (FALSE, FALSE, sizeof (ChronoV2Bind));

@@ -44,6 +44,8 @@ typedef struct {
   gboolean has_ts;
   gboolean has_dur;
   gboolean bad;
+  const char   *bad_key;  /* the first time that is no number, and its value */
+  const guint8 *bad_at;
 } ChronoNeuronTimes;
 
 /* At the value of KEY, one member of a record: reads it or skips it. */
@@ -102,6 +104,7 @@ struct _ChronoNeuronReader
   gint64               max_ts;
   guint64              records;
   guint64              skipped;
+  guint64              bad_values;    /* members of the wrong type, left out */
   guint32              until_progress;
 };
 
@@ -156,6 +159,22 @@ void                chrono_neuron_skip_record   (ChronoNeuronReader     *reader,
                                                  const guint8           *start,
                                                  guint                   table,
                                                  const char             *what);
+/* What a JSON value is, from its first byte: "an object", "a string" ... */
+const char         *chrono_neuron_json_type     (const guint8           *value);
+/* Counts a member of the record at RECORD whose value, at VALUE, is not
+ * the EXPECTED type and is left out, with a warning for the first few
+ * that names the field, both places and what it is. */
+void                chrono_neuron_bad_value     (ChronoNeuronReader     *reader,
+                                                 const guint8           *record,
+                                                 guint                   table,
+                                                 const ChronoJsonString *key,
+                                                 const guint8           *value,
+                                                 const char             *expected);
+/* Skips a record whose time is missing or no number, saying which. */
+void                chrono_neuron_skip_untimed  (ChronoNeuronReader     *reader,
+                                                 const guint8           *record,
+                                                 guint                   table,
+                                                 const ChronoNeuronTimes *times);
 /* A string member's value; any other value is skipped (OUT left alone). */
 ChronoJsonStatus    chrono_neuron_read_string   (ChronoJsonScanner      *s,
                                                  ChronoJsonString       *out);

@@ -694,12 +694,16 @@ ref_map_find (RefMap   *map,
   return &map->refs[i];
 }
 
-/* Links s/t/f chains; returns the events left without a partner. */
+/* Links s/t/f chains; returns the events left without a partner, and
+ * counts in *NO_START those of them that are ends on a slice of an id that
+ * never started: Kineto writes one on every runtime call, also those that
+ * launch nothing. */
 static guint64
 bind_v1_flows (GArray    *events,
                guint      n_tracks,
                GPtrArray *builders,
-               GArray    *flows)
+               GArray    *flows,
+               guint64   *no_start)
 {
   ChronoFlowEvent *ev = (ChronoFlowEvent *) events->data;
   guint32 n = events->len;
@@ -723,7 +727,15 @@ bind_v1_flows (GArray    *events,
 
       if (f->ph != 's')
         {
-          if (last == NULL || last->track == REF_UNBOUND || refs[e].track == REF_UNBOUND)
+          if (last == NULL)
+            {
+              /* Only an 'f' looks without making: an end of an id that
+               * never started. */
+              unmatched++;
+              if (refs[e].track != REF_UNBOUND)
+                (*no_start)++;
+            }
+          else if (last->track == REF_UNBOUND || refs[e].track == REF_UNBOUND)
             unmatched++;
           else
             add_flow (flows, *last, refs[e], CHRONO_FLOW_V1);
@@ -1062,6 +1074,7 @@ typedef struct {
   GArray           *v2;
   GArray           *launches;
   guint64           unmatched;
+  guint64           no_start;     /* of those: ends of flows that never started */
 } LinkJob;
 
 static gpointer
@@ -1069,7 +1082,8 @@ bind_flows (gpointer data)
 {
   LinkJob *job = data;
 
-  job->unmatched = bind_v1_flows (job->input->flow_events, job->n_tracks, job->input->builders, job->v1);
+  job->unmatched = bind_v1_flows (job->input->flow_events, job->n_tracks, job->input->builders, job->v1,
+                                  &job->no_start);
   bind_v2_flows (job->input->v2_binds, job->v2);
   return NULL;
 }
@@ -1203,9 +1217,20 @@ chrono_track_builder_finish_trace (ChronoTrace      *trace,
     add_span_edges (trace, input->edges);
   stats->flows = v1->len + v2->len;
   stats->launch_links = launches->len;
-  if (links.unmatched > 0)
-    chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " flow events have no partner or no slice to attach to",
-                              links.unmatched);
+  if (links.no_start > 0)
+    chrono_trace_add_warning (trace, g_dngettext (GETTEXT_PACKAGE,
+                                                  "%" G_GUINT64_FORMAT " flow end has no start, so no arrow "
+                                                  "(Kineto writes such an end on every runtime call, also on "
+                                                  "those that launch nothing)",
+                                                  "%" G_GUINT64_FORMAT " flow ends have no start, so no arrow "
+                                                  "(Kineto writes such an end on every runtime call, also on "
+                                                  "those that launch nothing)", links.no_start),
+                              links.no_start);
+  if (links.unmatched > links.no_start)
+    chrono_trace_add_warning (trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " flow event has no partner or no slice to attach to",
+                              "%" G_GUINT64_FORMAT " flow events have no partner or no slice to attach to",
+                              links.unmatched - links.no_start),
+                              links.unmatched - links.no_start);
 
   /* A base that would carry the times past the 64-bit range does not
    * belong to them: they are absolute already. */
@@ -1262,9 +1287,10 @@ chrono_track_builder_finish_trace (ChronoTrace      *trace,
   if (stray > 0)
     {
       stats->dropped += stray;
-      chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " end events ('E') close no slice", stray);
+      chrono_trace_add_warning (trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " end event ('E') closes no slice", "%" G_GUINT64_FORMAT " end events ('E') close no slice", stray), stray);
     }
   if (unclosed > 0)
-    chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " slices did not end; they run to the end of the trace",
+    chrono_trace_add_warning (trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " slice did not end; it runs to the end of the trace",
+                              "%" G_GUINT64_FORMAT " slices did not end; they run to the end of the trace", unclosed),
                               unclosed);
 }

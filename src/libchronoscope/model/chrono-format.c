@@ -2,9 +2,90 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <string.h>
+
 #include <glib/gi18n-lib.h>
 
 #include "chrono-format.h"
+
+/* Where the bracket group that ends at END (its closing bracket) opens,
+ * counting both kinds, or -1 when they do not match. */
+static gssize
+find_group_start (const char *name,
+                  gssize      end)
+{
+  int depth = 0;
+
+  for (gssize i = end; i >= 0; i--)
+    {
+      if (name[i] == ')' || name[i] == '>')
+        depth++;
+      else if (name[i] == '(' || name[i] == '<')
+        depth--;
+      if (depth == 0)
+        return i;
+      if (depth < 0)
+        return -1;
+    }
+  return -1;
+}
+
+char *
+chrono_format_short_name (const char *name)
+{
+  gssize len = strlen (name);
+  gssize args, start = 0;
+  GString *out;
+  int depth = 0;
+
+  /* Only a name followed by its argument list, and a C++ one (qualified,
+   * a template) or one whose arguments are types: "f(44)" stays. */
+  if (len < 3 || name[len - 1] != ')' || (args = find_group_start (name, len - 1)) <= 0 ||
+      name[args] != '(' || name[args - 1] == ' ' ||
+      (strstr (name, "::") == NULL && strchr (name, '<') == NULL && strpbrk (name + args, "*&, ") == NULL))
+    return NULL;
+  /* The return type ends at the last space outside brackets before the
+   * name: "void", "at::Tensor", "std::pair<int, int>". */
+  for (gssize i = 0; i < args; i++)
+    {
+      if (name[i] == '<' || name[i] == '(')
+        depth++;
+      else if ((name[i] == '>' || name[i] == ')') && depth > 0)
+        depth--;
+      else if (name[i] == ' ' && depth == 0)
+        start = i + 1;
+    }
+  if (depth != 0)
+    return NULL;
+
+  out = g_string_sized_new (args - start + 8);
+  for (gssize i = start; i < args; i++)
+    {
+      if (name[i] == '<')
+        {
+          /* The whole template argument list, nested ones with it. */
+          int nested = 0;
+          gssize j = i;
+
+          for (; j < args; j++)
+            if (name[j] == '<')
+              nested++;
+            else if (name[j] == '>' && --nested == 0)
+              break;
+          if (j == args)
+            {
+              g_string_free (out, TRUE);
+              return NULL;
+            }
+          g_string_append (out, "<…>");
+          i = j;
+        }
+      else
+        g_string_append_c (out, name[i]);
+    }
+  g_string_append (out, args == len - 2 ? "()" : "(…)");
+  return g_string_free (out, FALSE);
+}
 
 char *
 chrono_format_count (guint64 count)

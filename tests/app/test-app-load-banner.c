@@ -1,0 +1,199 @@
+/* test-app-load-banner.c: a load that is empty, cut short or lossy says so
+ * over the timeline and the findings, with what was lost and why; a whole
+ * load shows no banner
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "app-test-utils.h"
+#include "chrono-document-page.h"
+#include "chrono-example-trace.h"
+#include "chrono-load-banner.h"
+#include "perfetto-writer.h"
+
+static char *
+write_file (const char   *name,
+            const guint8 *data,
+            gsize         len)
+{
+  g_autofree char *path = g_build_filename (app_test_tmp_dir (), name, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_file_set_contents (path, (const char *) data, len, &error));
+  g_assert_no_error (error);
+  return g_steal_pointer (&path);
+}
+
+static ChronoLoadBanner *
+open_and_find_banner (const char          *path,
+                      ChronoDocumentPage **page_out)
+{
+  ChronoWindow *window = app_test_get_window ();
+  ChronoDocumentPage *page;
+  GtkWidget *banner;
+
+  app_test_close_all_tabs (window);
+  page = app_test_open_trace (window, path);
+  banner = app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_LOAD_BANNER);
+  g_assert_nonnull (banner);
+  app_test_spin_for (50);
+  if (page_out != NULL)
+    *page_out = page;
+  return CHRONO_LOAD_BANNER (banner);
+}
+
+/* The banner shows above the timeline and the findings panel, across both. */
+static void
+assert_over_timeline_and_findings (ChronoLoadBanner   *banner,
+                                   ChronoDocumentPage *page)
+{
+  ChronoTimeline *timeline = chrono_timeline_view_get_timeline (chrono_document_page_get_timeline_view (page));
+  GtkWidget *panel = app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_FINDINGS_PANEL);
+  graphene_rect_t b, t, f;
+
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (banner)));
+  g_assert_nonnull (panel);
+  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (banner), GTK_WIDGET (page), &b));
+  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (timeline), GTK_WIDGET (page), &t));
+  g_assert_true (gtk_widget_compute_bounds (panel, GTK_WIDGET (page), &f));
+  g_assert_cmpfloat (b.size.height, >, 20);
+  g_assert_cmpfloat (b.origin.y + b.size.height, <=, t.origin.y);
+  g_assert_cmpfloat (b.origin.y + b.size.height, <=, f.origin.y);
+  g_assert_cmpfloat (b.origin.x, <=, f.origin.x);
+  g_assert_cmpfloat (b.origin.x + b.size.width, >=, t.origin.x + t.size.width);
+}
+
+/* Every label's text in the banner, joined by new lines. */
+static void
+collect_labels (GtkWidget *widget,
+                GString   *text)
+{
+  if (GTK_IS_LABEL (widget))
+    g_string_append_printf (text, "%s\n", gtk_label_get_label (GTK_LABEL (widget)));
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    collect_labels (child, text);
+}
+
+static char *
+get_text (ChronoLoadBanner *banner)
+{
+  GString *text = g_string_new (NULL);
+
+  collect_labels (GTK_WIDGET (banner), text);
+  return g_string_free (text, FALSE);
+}
+
+/* A Perfetto trace of ftrace and frame timeline packets only, as an
+ * Android system trace may be. */
+static void
+test_empty (void)
+{
+  g_autoptr(GByteArray) trace = msg ();
+  GByteArray *ftrace = msg ();
+  GByteArray *frames = msg ();
+  GByteArray *bundle = msg ();
+  g_autofree char *path = NULL;
+  g_autofree char *text = NULL;
+  ChronoDocumentPage *page;
+  ChronoLoadBanner *banner;
+
+  put_uint (bundle, 1, 0);
+  put_message (ftrace, 1, bundle);
+  put_uint (ftrace, 8, 1000);
+  add_packet (trace, ftrace);
+  put_uint (frames, 76, 0);
+  put_uint (frames, 8, 2000);
+  add_packet (trace, frames);
+  path = write_file ("android.pftrace", trace->data, trace->len);
+
+  banner = open_and_find_banner (path, &page);
+  g_assert_cmpint (chrono_load_banner_get_state (banner), ==, CHRONO_LOAD_EMPTY);
+  assert_over_timeline_and_findings (banner, page);
+  text = get_text (banner);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "Nothing in This Trace to Show"));
+  g_assert_nonnull (strstr (text, "ftrace_events (field 1)"));
+  g_assert_nonnull (strstr (text, "frame_timeline_event (field 76)"));
+}
+
+/* A gzip file cut in the middle: its later events are lost. */
+static void
+test_truncated (void)
+{
+  g_autofree char *whole = g_build_filename (app_test_tmp_dir (), "whole.json.gz", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  ChronoExampleOptions options;
+  ChronoDocumentPage *page;
+  ChronoLoadBanner *banner;
+  gsize len;
+
+  chrono_example_options_init (&options);
+  options.gzip = TRUE;
+  options.target_bytes = 2 * 1000 * 1000;
+  g_assert_true (chrono_example_trace_write (whole, &options, NULL, &error));
+  g_assert_true (g_file_get_contents (whole, &contents, &len, &error));
+  path = write_file ("cut.json.gz", (const guint8 *) contents, len / 2);
+
+  banner = open_and_find_banner (path, &page);
+  g_assert_cmpint (chrono_load_banner_get_state (banner), ==, CHRONO_LOAD_TRUNCATED);
+  assert_over_timeline_and_findings (banner, page);
+  text = get_text (banner);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "The File Is Cut Short"));
+  g_assert_nonnull (strstr (text, "everything after is lost"));
+  /* Where it ends, as the decompressor saw it. */
+  g_assert_nonnull (strstr (text, "compressed data ends early at byte"));
+}
+
+/* An event whose timestamp is no number is read but shown nowhere. */
+static void
+test_lossy (void)
+{
+  static const char json[] =
+    "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":5},"
+    "{\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":\"soon\",\"dur\":2}]}";
+  g_autofree char *path = write_file ("lossy.json", (const guint8 *) json, sizeof json - 1);
+  g_autofree char *text = NULL;
+  ChronoLoadBanner *banner = open_and_find_banner (path, NULL);
+
+  g_assert_cmpint (chrono_load_banner_get_state (banner), ==, CHRONO_LOAD_LOSSY);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (banner)));
+  text = get_text (banner);
+  g_assert_nonnull (strstr (text, "Some of the Trace Is Not Shown"));
+  g_assert_nonnull (strstr (text, "1 event is not shown."));
+  /* In the singular, as ngettext makes it. */
+  g_assert_nonnull (strstr (text, "1 timestamp or duration is not a number"));
+}
+
+static void
+test_complete (void)
+{
+  static const char json[] =
+    "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":5},"
+    "{\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":2}]}";
+  g_autofree char *path = write_file ("whole.json", (const guint8 *) json, sizeof json - 1);
+  ChronoLoadBanner *banner = open_and_find_banner (path, NULL);
+
+  g_assert_cmpint (chrono_load_banner_get_state (banner), ==, CHRONO_LOAD_COMPLETE);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (banner)));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  if (!app_test_init (&argc, &argv))
+    return 77;
+
+  g_test_add_func ("/app/load-banner/empty", test_empty);
+  g_test_add_func ("/app/load-banner/truncated", test_truncated);
+  g_test_add_func ("/app/load-banner/lossy", test_lossy);
+  g_test_add_func ("/app/load-banner/complete", test_complete);
+  return g_test_run ();
+}
