@@ -680,22 +680,34 @@ chrono_efficiency_get_thresholds (ChronoEfficiency *self)
 }
 
 guint
+chrono_efficiency_get_n_rows (ChronoEfficiency *self)
+{
+  g_return_val_if_fail (self->worker == NULL, 0);
+  return self->rows->len;
+}
+
+const ChronoEfficiencyRow *
+chrono_efficiency_get_row (ChronoEfficiency *self,
+                           guint             index)
+{
+  g_return_val_if_fail (self->worker == NULL, NULL);
+  g_return_val_if_fail (index < self->rows->len, NULL);
+  return &g_array_index (self->rows, ChronoEfficiencyRow, index);
+}
+
+guint
 chrono_analysis_get_n_efficiency (ChronoAnalysis *self)
 {
   g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), 0);
-  return chrono_analysis_get_efficiency_data (self)->rows->len;
+  return chrono_efficiency_get_n_rows (chrono_analysis_get_efficiency_data (self));
 }
 
 const ChronoEfficiencyRow *
 chrono_analysis_get_efficiency (ChronoAnalysis *self,
                                 guint           index)
 {
-  ChronoEfficiency *e;
-
   g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), NULL);
-  e = chrono_analysis_get_efficiency_data (self);
-  g_return_val_if_fail (index < e->rows->len, NULL);
-  return &g_array_index (e->rows, ChronoEfficiencyRow, index);
+  return chrono_efficiency_get_row (chrono_analysis_get_efficiency_data (self), index);
 }
 
 const char * const *
