@@ -523,6 +523,12 @@ compute_rank (ChronoEfficiency               *self,
           r.achieved_tflops = r.flops * r.count / (r.gpu_time_ns * 1e3);
           r.achieved_tbps = r.bytes * r.count / (r.gpu_time_ns * 1e3);
         }
+      /* An FP32 product faster than the FP32 peak ran on TF32 units
+       * (allow_tf32, or float32 matmul precision "high"). */
+      if (cost.dtype == CHRONO_DTYPE_FP32 && cost.matrix && pk->known &&
+          r.achieved_tflops > chrono_device_peaks_tflops (&pk->custom, CHRONO_DTYPE_FP32, TRUE) &&
+          chrono_device_peaks_tflops (&pk->custom, CHRONO_DTYPE_TF32, TRUE) > 0)
+        cost.dtype = r.dtype = CHRONO_DTYPE_TF32;
       if (pk->known && call_roofline (&pk->custom, &cost, &call_ns, &bound))
         {
           r.peaks = pk->table;
