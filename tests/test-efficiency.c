@@ -644,6 +644,63 @@ test_example (void)
   g_rmdir (dir);
 }
 
+static const ChronoEfficiencyRow *
+find_shape (ChronoAnalysis *a,
+            const char     *op,
+            const char     *dims)
+{
+  for (guint i = 0; i < chrono_analysis_get_n_efficiency (a); i++)
+    {
+      const ChronoEfficiencyRow *r = chrono_analysis_get_efficiency (a, i);
+
+      if (strcmp (r->op, op) == 0 && strcmp (r->input_dims, dims) == 0)
+        return r;
+    }
+  return NULL;
+}
+
+/* mul.out writes its last tensor; FP32 GEMMs faster than FP32 ran as TF32. */
+static void
+test_real_details (void)
+{
+  g_autoptr(ChronoTrace) a100 = test_traces_load ("hta__neg_queue_len__rank0.json.gz");
+  g_autoptr(ChronoTrace) tf32 = test_traces_load ("hta__trace_diff_control__control.json.gz");
+  g_autoptr(ChronoAnalysis) a = NULL;
+  g_autoptr(ChronoAnalysis) b = NULL;
+  g_autoptr(GError) error = NULL;
+  const ChronoEfficiencyRow *r;
+  guint n_tf32 = 0;
+
+  if (a100 == NULL || tf32 == NULL)
+    return;
+  a = chrono_analysis_run (&a100, 1, NULL, NULL, &error);
+  g_assert_no_error (error);
+  r = find_shape (a, "aten::mul", "[[11192, 8192], [], [11192, 8192]]");
+  g_assert_nonnull (r);
+  g_assert_cmpfloat (r->bytes, ==, 2.0 * 4 * 11192 * 8192);
+  g_assert_cmpfloat (r->flops, ==, 11192.0 * 8192);
+  g_assert_cmpfloat (r->roofline_share, <=, 1);
+
+  b = chrono_analysis_run (&tf32, 1, NULL, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < chrono_analysis_get_n_efficiency (b); i++)
+    {
+      r = chrono_analysis_get_efficiency (b, i);
+      if (strcmp (r->family, "gemm") != 0)
+        continue;
+      /* The A100's FP32 rate is 19.5 TFLOP/s. */
+      if (r->dtype == CHRONO_DTYPE_TF32)
+        {
+          n_tf32++;
+          g_assert_cmpfloat (r->achieved_tflops, >, 19.5);
+          g_assert_cmpfloat (r->roofline_share, <=, 1);
+        }
+      else
+        g_assert_cmpfloat (r->achieved_tflops, <=, 19.5);
+    }
+  g_assert_cmpuint (n_tf32, >, 0);
+}
+
 /* ------------------------------------------------------------------ */
 /* Neuron: each engine's busy share, the profiler's own figures        */
 
@@ -743,6 +800,7 @@ main (int    argc,
   g_test_add_func ("/efficiency/convolution", test_convolution);
   g_test_add_func ("/efficiency/json", test_json);
   g_test_add_func ("/efficiency/real-gemms", test_real_gemms);
+  g_test_add_func ("/efficiency/real-details", test_real_details);
   g_test_add_func ("/efficiency/example", test_example);
   g_test_add_func ("/efficiency/neuron", test_neuron);
   return g_test_run ();
