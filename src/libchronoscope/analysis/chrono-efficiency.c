@@ -150,18 +150,19 @@ read_shape (ChronoTrace *trace,
             gint         model,
             Shape       *call)
 {
+  ChronoOpModelInputs in;
   const char *text;
-  gsize len;
+  gsize available;
 
-  if (args == CHRONO_NO_ARGS || (text = chrono_trace_get_raw_value (trace, args, &len)) == NULL)
+  if ((text = chrono_trace_get_raw_text (trace, args, &available)) == NULL ||
+      !chrono_op_model_read_args (text, available, &in, chrono_op_model_reads_concrete (model)))
     return FALSE;
-  if (!chrono_op_model_raw_member (text, len, "\"Input Dims\"", &call->dims, &call->dims_len) ||
-      !chrono_op_model_raw_member (text, len, "\"Input type\"", &call->types, &call->types_len))
-    return FALSE;
-  call->concrete = NULL;
-  call->concrete_len = 0;
-  if (chrono_op_model_reads_concrete (model))
-    chrono_op_model_raw_member (text, len, "\"Concrete Inputs\"", &call->concrete, &call->concrete_len);
+  call->dims = in.dims;
+  call->dims_len = in.dims_len;
+  call->types = in.types;
+  call->types_len = in.types_len;
+  call->concrete = in.concrete;
+  call->concrete_len = in.concrete_len;
   call->model = model;
   return TRUE;
 }

@@ -229,28 +229,58 @@ skip_value (const char *p,
 }
 
 gboolean
-chrono_op_model_raw_member (const char  *text,
-                            gsize        len,
-                            const char  *quoted_key,
-                            const char **value,
-                            gsize       *value_len)
+chrono_op_model_read_args (const char          *text,
+                           gsize                available,
+                           ChronoOpModelInputs *inputs,
+                           gboolean             want_concrete)
 {
-  const char *end = text + len;
-  const char *p = memmem (text, len, quoted_key, strlen (quoted_key));
-  const char *stop;
+  static const struct { const char *key; gsize len; } keys[] = {
+    { "Input Dims", 10 }, { "Input type", 10 }, { "Concrete Inputs", 15 },
+  };
+  const char *end = text + available;
+  const char *p = skip_space (text, end);
+  guint missing = want_concrete ? 3 : 2;
 
-  if (p == NULL)
+  memset (inputs, 0, sizeof *inputs);
+  if (p >= end || *p++ != '{')
     return FALSE;
-  p = skip_space (p + strlen (quoted_key), end);
-  if (p >= end || *p != ':')
-    return FALSE;
-  p = skip_space (p + 1, end);
-  stop = skip_value (p, end);
-  if (stop <= p)
-    return FALSE;
-  *value = p;
-  *value_len = stop - p;
-  return TRUE;
+  /* Member by member, until the ones wanted are found or the object ends. */
+  while (missing > 0)
+    {
+      const char *key, *value, *stop;
+      gsize key_len;
+
+      p = skip_space (p, end);
+      if (p >= end || *p != '"')
+        break;
+      key = p + 1;
+      stop = skip_value (p, end);
+      if (stop > end || stop - p < 2)
+        return FALSE;
+      key_len = stop - p - 2;
+      p = skip_space (stop, end);
+      if (p >= end || *p != ':')
+        return FALSE;
+      value = skip_space (p + 1, end);
+      stop = skip_value (value, end);
+      if (stop <= value)
+        return FALSE;
+      for (guint k = 0; k < (want_concrete ? 3u : 2u); k++)
+        if (key_len == keys[k].len && memcmp (key, keys[k].key, key_len) == 0)
+          {
+            const char **slot = k == 0 ? &inputs->dims : k == 1 ? &inputs->types : &inputs->concrete;
+            gsize *slot_len = k == 0 ? &inputs->dims_len : k == 1 ? &inputs->types_len : &inputs->concrete_len;
+
+            if (*slot == NULL)
+              missing--;
+            *slot = value;
+            *slot_len = stop - value;
+          }
+      p = skip_space (stop, end);
+      if (p < end && *p == ',')
+        p++;
+    }
+  return inputs->dims != NULL && inputs->types != NULL;
 }
 
 static void
