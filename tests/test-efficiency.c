@@ -264,6 +264,68 @@ test_unknown_device (void)
   g_assert_null (chrono_analysis_get_efficiency_notes (set)[0]);
 }
 
+/* Convolutions: the output size from the stride and padding that only
+ * Concrete Inputs record; the backward pass from grad_output's size. */
+static const char conv_trace[] =
+  "{\"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA A100-SXM4-80GB\"}], \"traceEvents\": [\n"
+  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::conv2d\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":50,"
+  " \"args\":{\"Input Dims\": [[32, 3, 224, 224], [64, 3, 7, 7], [], [], [], [], []],"
+  " \"Input type\": [\"float\", \"float\", \"\", \"ScalarList\", \"ScalarList\", \"ScalarList\", \"Scalar\"],"
+  " \"Concrete Inputs\": [\"\", \"\", \"\", \"[2, 2]\", \"[3, 3]\", \"[1, 1]\", \"1\"]}},\n"
+  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::convolution\",\"pid\":1,\"tid\":1,\"ts\":12,\"dur\":40,"
+  " \"args\":{\"Input Dims\": [[32, 3, 224, 224], [64, 3, 7, 7], [], [], [], [], [], [], []],"
+  " \"Input type\": [\"float\", \"float\", \"\", \"ScalarList\", \"ScalarList\", \"ScalarList\", \"Scalar\", \"ScalarList\", \"Scalar\"],"
+  " \"Concrete Inputs\": [\"\", \"\", \"\", \"[2, 2]\", \"[3, 3]\", \"[1, 1]\", \"False\", \"[0, 0]\", \"1\"]}},\n"
+  "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":20,\"dur\":3,\"args\":{\"correlation\":1}},\n"
+  "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"implicit_convolve_sgemm\",\"pid\":0,\"tid\":7,\"ts\":100,\"dur\":300,\"args\":{\"correlation\":1,\"stream\":7,\"device\":0}},\n"
+  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::convolution_backward\",\"pid\":1,\"tid\":1,\"ts\":70,\"dur\":40,"
+  " \"args\":{\"Input Dims\": [[32, 64, 112, 112], [32, 3, 224, 224], [64, 3, 7, 7], [], [], [], [], [], [], [], []],"
+  " \"Input type\": [\"float\", \"float\", \"float\", \"ScalarList\", \"ScalarList\", \"ScalarList\", \"ScalarList\", \"Scalar\", \"ScalarList\", \"Scalar\", \"ScalarList\"]}},\n"
+  "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":80,\"dur\":3,\"args\":{\"correlation\":2}},\n"
+  "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"dgrad\",\"pid\":0,\"tid\":7,\"ts\":500,\"dur\":600,\"args\":{\"correlation\":2,\"stream\":7,\"device\":0}},\n"
+  /* no Concrete Inputs: the output size is not known */
+  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::conv2d\",\"pid\":1,\"tid\":1,\"ts\":200,\"dur\":50,"
+  " \"args\":{\"Input Dims\": [[32, 3, 224, 224], [64, 3, 7, 7], [], [], [], [], []],"
+  " \"Input type\": [\"float\", \"float\", \"\", \"ScalarList\", \"ScalarList\", \"ScalarList\", \"Scalar\"]}},\n"
+  "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":210,\"dur\":3,\"args\":{\"correlation\":3}},\n"
+  "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"implicit_convolve_sgemm\",\"pid\":0,\"tid\":7,\"ts\":1200,\"dur\":300,\"args\":{\"correlation\":3,\"stream\":7,\"device\":0}},\n"
+  "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,\"args\":{\"name\":\"GPU 0\"}},\n"
+  "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":0,\"args\":{\"labels\":\"GPU 0\"}}\n"
+  "]}";
+
+static void
+test_convolution (void)
+{
+  g_autoptr(ChronoTrace) trace = test_load_json (conv_trace);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ChronoAnalysis) a = chrono_analysis_run (&trace, 1, NULL, NULL, &error);
+  const ChronoEfficiencyRow *fwd, *bwd;
+  /* (224 + 2·3 − 1·(7 − 1) − 1) / 2 + 1 = 112 */
+  gdouble fwd_flops = 2.0 * 32 * 64 * 112 * 112 * 3 * 7 * 7;
+  const char * const *notes;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (chrono_analysis_get_n_efficiency (a), ==, 2);
+  fwd = find_row (a, "aten::conv2d");
+  bwd = find_row (a, "aten::convolution_backward");
+  g_assert_nonnull (fwd);
+  g_assert_nonnull (bwd);
+  g_assert_cmpfloat (fwd->flops, ==, fwd_flops);
+  g_assert_cmpfloat (fwd->bytes, ==, 4.0 * (32 * 3 * 224 * 224 + 64 * 3 * 7 * 7 + 32 * 64 * 112 * 112));
+  /* FP32 convolutions run as TF32 on cuDNN by default. */
+  g_assert_cmpint (fwd->dtype, ==, CHRONO_DTYPE_TF32);
+  g_assert_cmpuint (fwd->count, ==, 1);
+  g_assert_cmpint (fwd->gpu_time_ns, ==, 300000);
+  check_roofline (fwd, 156, 2.039);
+  g_assert_cmpfloat (bwd->flops, ==, 2 * fwd_flops);
+  check_roofline (bwd, 156, 2.039);
+  /* The call without Concrete Inputs is left out, and said so. */
+  notes = chrono_analysis_get_efficiency_notes (a);
+  g_assert_nonnull (notes[0]);
+  g_assert_nonnull (strstr (notes[0], "aten::conv2d: 1 call left out"));
+  g_assert_nonnull (strstr (notes[0], "Concrete Inputs"));
+}
+
 /* The JSON report's rows, with the trace's arrays kept as arrays. */
 static void
 test_json (void)
@@ -582,6 +644,63 @@ test_example (void)
   g_rmdir (dir);
 }
 
+static const ChronoEfficiencyRow *
+find_shape (ChronoAnalysis *a,
+            const char     *op,
+            const char     *dims)
+{
+  for (guint i = 0; i < chrono_analysis_get_n_efficiency (a); i++)
+    {
+      const ChronoEfficiencyRow *r = chrono_analysis_get_efficiency (a, i);
+
+      if (strcmp (r->op, op) == 0 && strcmp (r->input_dims, dims) == 0)
+        return r;
+    }
+  return NULL;
+}
+
+/* mul.out writes its last tensor; FP32 GEMMs faster than FP32 ran as TF32. */
+static void
+test_real_details (void)
+{
+  g_autoptr(ChronoTrace) a100 = test_traces_load ("hta__neg_queue_len__rank0.json.gz");
+  g_autoptr(ChronoTrace) tf32 = test_traces_load ("hta__trace_diff_control__control.json.gz");
+  g_autoptr(ChronoAnalysis) a = NULL;
+  g_autoptr(ChronoAnalysis) b = NULL;
+  g_autoptr(GError) error = NULL;
+  const ChronoEfficiencyRow *r;
+  guint n_tf32 = 0;
+
+  if (a100 == NULL || tf32 == NULL)
+    return;
+  a = chrono_analysis_run (&a100, 1, NULL, NULL, &error);
+  g_assert_no_error (error);
+  r = find_shape (a, "aten::mul", "[[11192, 8192], [], [11192, 8192]]");
+  g_assert_nonnull (r);
+  g_assert_cmpfloat (r->bytes, ==, 2.0 * 4 * 11192 * 8192);
+  g_assert_cmpfloat (r->flops, ==, 11192.0 * 8192);
+  g_assert_cmpfloat (r->roofline_share, <=, 1);
+
+  b = chrono_analysis_run (&tf32, 1, NULL, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < chrono_analysis_get_n_efficiency (b); i++)
+    {
+      r = chrono_analysis_get_efficiency (b, i);
+      if (strcmp (r->family, "gemm") != 0)
+        continue;
+      /* The A100's FP32 rate is 19.5 TFLOP/s. */
+      if (r->dtype == CHRONO_DTYPE_TF32)
+        {
+          n_tf32++;
+          g_assert_cmpfloat (r->achieved_tflops, >, 19.5);
+          g_assert_cmpfloat (r->roofline_share, <=, 1);
+        }
+      else
+        g_assert_cmpfloat (r->achieved_tflops, <=, 19.5);
+    }
+  g_assert_cmpuint (n_tf32, >, 0);
+}
+
 /* ------------------------------------------------------------------ */
 /* Neuron: each engine's busy share, the profiler's own figures        */
 
@@ -678,8 +797,10 @@ main (int    argc,
   g_test_add_func ("/efficiency/peaks-documented", test_peaks_documented);
   g_test_add_func ("/efficiency/attention", test_attention);
   g_test_add_func ("/efficiency/unknown-device", test_unknown_device);
+  g_test_add_func ("/efficiency/convolution", test_convolution);
   g_test_add_func ("/efficiency/json", test_json);
   g_test_add_func ("/efficiency/real-gemms", test_real_gemms);
+  g_test_add_func ("/efficiency/real-details", test_real_details);
   g_test_add_func ("/efficiency/example", test_example);
   g_test_add_func ("/efficiency/neuron", test_neuron);
   return g_test_run ();

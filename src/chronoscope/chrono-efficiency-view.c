@@ -21,7 +21,7 @@ struct _ChronoEfficiencyView
   ChronoTimeline *timeline;
   ChronoAnalysis *analysis;
   GListStore     *store;        /* ChronoEfficiencyItem */
-  GtkSingleSelection *selection;
+  GtkSingleSelection *selection;  /* the sorted store, once the table has shown */
 
   GtkWidget      *content;
   GtkLabel       *notes_label;
@@ -224,8 +224,8 @@ chrono_efficiency_view_activate_row (ChronoEfficiencyView *self,
 
   g_return_if_fail (CHRONO_IS_EFFICIENCY_VIEW (self));
 
-  item = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
-  if (item == NULL || self->timeline == NULL)
+  if (self->selection == NULL || self->timeline == NULL ||
+      (item = g_list_model_get_item (G_LIST_MODEL (self->selection), position)) == NULL)
     return;
   r = chrono_efficiency_item_get_row (item);
   gtk_single_selection_set_selected (self->selection, position);
@@ -254,6 +254,43 @@ activate_cb (GtkColumnView        *view,
              ChronoEfficiencyView *self)
 {
   chrono_efficiency_view_activate_row (self, position);
+}
+
+/* The columns are made when the table first shows: a page that is never
+ * opened costs nothing when a trace loads. */
+static void
+chrono_efficiency_view_map (GtkWidget *widget)
+{
+  ChronoEfficiencyView *self = CHRONO_EFFICIENCY_VIEW (widget);
+  g_autoptr(GtkSortListModel) sorted = NULL;
+  GtkColumnViewColumn *by_time = NULL;
+
+  if (self->selection == NULL)
+    {
+      for (guint c = 0; c < N_COLUMNS; c++)
+        {
+          GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+          g_autoptr(GtkColumnViewColumn) column = NULL;
+
+          g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GUINT_TO_POINTER (c));
+          g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (c));
+          column = gtk_column_view_column_new (_(columns[c].title), factory);
+          gtk_column_view_column_set_expand (column, columns[c].expand);
+          gtk_column_view_column_set_resizable (column, TRUE);
+          gtk_column_view_column_set_sorter (column, GTK_SORTER (gtk_custom_sorter_new (compare_rows, GUINT_TO_POINTER (c), NULL)));
+          gtk_column_view_append_column (self->column_view, column);
+          if (c == COLUMN_GPU_TIME)
+            by_time = column;
+        }
+      sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->store)),
+                                        g_object_ref (gtk_column_view_get_sorter (self->column_view)));
+      self->selection = gtk_single_selection_new (G_LIST_MODEL (g_steal_pointer (&sorted)));
+      gtk_single_selection_set_autoselect (self->selection, FALSE);
+      gtk_single_selection_set_can_unselect (self->selection, TRUE);
+      gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+      gtk_column_view_sort_by_column (self->column_view, by_time, GTK_SORT_DESCENDING);
+    }
+  GTK_WIDGET_CLASS (chrono_efficiency_view_parent_class)->map (widget);
 }
 
 static void
@@ -321,6 +358,7 @@ chrono_efficiency_view_class_init (ChronoEfficiencyViewClass *klass)
   object_class->dispose = chrono_efficiency_view_dispose;
   object_class->get_property = chrono_efficiency_view_get_property;
   object_class->set_property = chrono_efficiency_view_set_property;
+  widget_class->map = chrono_efficiency_view_map;
 
   properties[PROP_TIMELINE] =
     g_param_spec_object ("timeline", NULL, NULL, CHRONO_TYPE_TIMELINE,
@@ -342,34 +380,9 @@ chrono_efficiency_view_class_init (ChronoEfficiencyViewClass *klass)
 static void
 chrono_efficiency_view_init (ChronoEfficiencyView *self)
 {
-  g_autoptr(GtkSortListModel) sorted = NULL;
-  GtkColumnViewColumn *by_time = NULL;
-
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->store = g_list_store_new (CHRONO_TYPE_EFFICIENCY_ITEM);
-  for (guint c = 0; c < N_COLUMNS; c++)
-    {
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      g_autoptr(GtkColumnViewColumn) column = NULL;
-
-      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GUINT_TO_POINTER (c));
-      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (c));
-      column = gtk_column_view_column_new (_(columns[c].title), factory);
-      gtk_column_view_column_set_expand (column, columns[c].expand);
-      gtk_column_view_column_set_resizable (column, TRUE);
-      gtk_column_view_column_set_sorter (column, GTK_SORTER (gtk_custom_sorter_new (compare_rows, GUINT_TO_POINTER (c), NULL)));
-      gtk_column_view_append_column (self->column_view, column);
-      if (c == COLUMN_GPU_TIME)
-        by_time = column;
-    }
-  sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->store)),
-                                    g_object_ref (gtk_column_view_get_sorter (self->column_view)));
-  self->selection = gtk_single_selection_new (G_LIST_MODEL (g_steal_pointer (&sorted)));
-  gtk_single_selection_set_autoselect (self->selection, FALSE);
-  gtk_single_selection_set_can_unselect (self->selection, TRUE);
-  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
-  gtk_column_view_sort_by_column (self->column_view, by_time, GTK_SORT_DESCENDING);
   g_signal_connect (self->column_view, "activate", G_CALLBACK (activate_cb), self);
 }
 

@@ -23,6 +23,13 @@ void              chrono_efficiency_free     (ChronoEfficiency               *ef
 
 const ChronoAnalysisThresholds *chrono_efficiency_get_thresholds (ChronoEfficiency *efficiency);
 
+/* The rows, once finished, for the parts of the analysis that run
+ * before it is held by a ChronoAnalysis (a rule on the excess over the
+ * roofline): in decreasing GPU time. */
+guint                      chrono_efficiency_get_n_rows (ChronoEfficiency *efficiency);
+const ChronoEfficiencyRow *chrono_efficiency_get_row    (ChronoEfficiency *efficiency,
+                                                         guint             index);
+
 /* Held by the analysis: chrono-analysis.c gives it out. */
 ChronoEfficiency *chrono_analysis_get_efficiency_data (ChronoAnalysis *self);
 

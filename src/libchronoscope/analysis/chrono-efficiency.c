@@ -150,18 +150,19 @@ read_shape (ChronoTrace *trace,
             gint         model,
             Shape       *call)
 {
+  ChronoOpModelInputs in;
   const char *text;
-  gsize len;
+  gsize available;
 
-  if (args == CHRONO_NO_ARGS || (text = chrono_trace_get_raw_value (trace, args, &len)) == NULL)
+  if ((text = chrono_trace_get_raw_text (trace, args, &available)) == NULL ||
+      !chrono_op_model_read_args (text, available, &in, chrono_op_model_reads_concrete (model)))
     return FALSE;
-  if (!chrono_op_model_raw_member (text, len, "\"Input Dims\"", &call->dims, &call->dims_len) ||
-      !chrono_op_model_raw_member (text, len, "\"Input type\"", &call->types, &call->types_len))
-    return FALSE;
-  call->concrete = NULL;
-  call->concrete_len = 0;
-  if (chrono_op_model_reads_concrete (model))
-    chrono_op_model_raw_member (text, len, "\"Concrete Inputs\"", &call->concrete, &call->concrete_len);
+  call->dims = in.dims;
+  call->dims_len = in.dims_len;
+  call->types = in.types;
+  call->types_len = in.types_len;
+  call->concrete = in.concrete;
+  call->concrete_len = in.concrete_len;
   call->model = model;
   return TRUE;
 }
@@ -535,6 +536,12 @@ compute_rank (ChronoEfficiency               *self,
           r.achieved_tflops = r.flops * r.count / (r.gpu_time_ns * 1e3);
           r.achieved_tbps = r.bytes * r.count / (r.gpu_time_ns * 1e3);
         }
+      /* An FP32 product faster than the FP32 peak ran on TF32 units
+       * (allow_tf32, or float32 matmul precision "high"). */
+      if (cost.dtype == CHRONO_DTYPE_FP32 && cost.matrix && pk->known &&
+          r.achieved_tflops > chrono_device_peaks_tflops (&pk->custom, CHRONO_DTYPE_FP32, TRUE) &&
+          chrono_device_peaks_tflops (&pk->custom, CHRONO_DTYPE_TF32, TRUE) > 0)
+        cost.dtype = r.dtype = CHRONO_DTYPE_TF32;
       if (pk->known && call_roofline (&pk->custom, &cost, &call_ns, &bound))
         {
           r.peaks = pk->table;
@@ -692,22 +699,34 @@ chrono_efficiency_get_thresholds (ChronoEfficiency *self)
 }
 
 guint
+chrono_efficiency_get_n_rows (ChronoEfficiency *self)
+{
+  g_return_val_if_fail (self->worker == NULL, 0);
+  return self->rows->len;
+}
+
+const ChronoEfficiencyRow *
+chrono_efficiency_get_row (ChronoEfficiency *self,
+                           guint             index)
+{
+  g_return_val_if_fail (self->worker == NULL, NULL);
+  g_return_val_if_fail (index < self->rows->len, NULL);
+  return &g_array_index (self->rows, ChronoEfficiencyRow, index);
+}
+
+guint
 chrono_analysis_get_n_efficiency (ChronoAnalysis *self)
 {
   g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), 0);
-  return chrono_analysis_get_efficiency_data (self)->rows->len;
+  return chrono_efficiency_get_n_rows (chrono_analysis_get_efficiency_data (self));
 }
 
 const ChronoEfficiencyRow *
 chrono_analysis_get_efficiency (ChronoAnalysis *self,
                                 guint           index)
 {
-  ChronoEfficiency *e;
-
   g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), NULL);
-  e = chrono_analysis_get_efficiency_data (self);
-  g_return_val_if_fail (index < e->rows->len, NULL);
-  return &g_array_index (e->rows, ChronoEfficiencyRow, index);
+  return chrono_efficiency_get_row (chrono_analysis_get_efficiency_data (self), index);
 }
 
 const char * const *

@@ -50,6 +50,7 @@ typedef struct {
   gint8       varlen;      /* attention: cumulative sequence lengths, whose presence means packed sequences */
   gboolean    bshd;        /* attention: (batch, sequence, heads, dim) rather than (batch, heads, sequence, dim) */
   gboolean    mask_type;   /* attention: FLAG is a mask type (0 none) rather than a boolean */
+  gint8       n_args;      /* element-wise: the functional form's arguments; one more is an out= tensor */
 } Model;
 
 static const Model models[] = {
@@ -85,35 +86,35 @@ static const Model models[] = {
   { "aten::_efficient_attention_backward", FAMILY_ATTENTION_BACKWARD, 1, 2, 3, 14, 6, TRUE, TRUE },
   { "flash_attn::_flash_attn_backward", FAMILY_ATTENTION_BACKWARD, 1, 2, 3, 11, -1, TRUE, FALSE },
 
-  { "aten::add", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE },
-  { "aten::add_", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE },
-  { "aten::sub", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE },
-  { "aten::sub_", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE },
-  { "aten::mul", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE },
-  { "aten::mul_", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE },
-  { "aten::div", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE },
-  { "aten::div_", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE },
-  { "aten::neg", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE },
-  { "aten::exp", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE },
-  { "aten::sqrt", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE },
-  { "aten::rsqrt", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE },
-  { "aten::pow", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE },
-  { "aten::where", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE },
-  { "aten::clamp", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE },
-  { "aten::relu", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE },
-  { "aten::relu_", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE },
-  { "aten::gelu", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE },
-  { "aten::silu", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE },
-  { "aten::silu_", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE },
-  { "aten::sigmoid", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE },
-  { "aten::tanh", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE },
-  { "aten::dropout", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE },
-  { "aten::native_dropout", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE },
-  { "aten::threshold_backward", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE },
-  { "aten::gelu_backward", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE },
-  { "aten::silu_backward", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE },
-  { "aten::sigmoid_backward", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE },
-  { "aten::native_dropout_backward", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE },
+  { "aten::add", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE, 3 },
+  { "aten::add_", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE, 3 },
+  { "aten::sub", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE, 3 },
+  { "aten::sub_", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE, 3 },
+  { "aten::mul", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE, 2 },
+  { "aten::mul_", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE, 2 },
+  { "aten::div", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE, 2 },
+  { "aten::div_", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE, 2 },
+  { "aten::neg", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE, 1 },
+  { "aten::exp", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE, 1 },
+  { "aten::sqrt", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE, 1 },
+  { "aten::rsqrt", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE, 1 },
+  { "aten::pow", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE, 2 },
+  { "aten::where", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE, 3 },
+  { "aten::clamp", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE, 3 },
+  { "aten::relu", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE, 1 },
+  { "aten::relu_", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE, 1 },
+  { "aten::gelu", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE, 2 },
+  { "aten::silu", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE, 1 },
+  { "aten::silu_", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE, 1 },
+  { "aten::sigmoid", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE, 1 },
+  { "aten::tanh", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE, 1 },
+  { "aten::dropout", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE, 3 },
+  { "aten::native_dropout", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE, 3 },
+  { "aten::threshold_backward", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE, 3 },
+  { "aten::gelu_backward", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE, 3 },
+  { "aten::silu_backward", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE, 2 },
+  { "aten::sigmoid_backward", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE, 2 },
+  { "aten::native_dropout_backward", FAMILY_ELEMENTWISE, -1, -1, -1, -1, -1, FALSE, FALSE, 3 },
 
   { "aten::sum", FAMILY_REDUCTION, -1, -1, -1, -1, -1, FALSE, FALSE },
   { "aten::mean", FAMILY_REDUCTION, -1, -1, -1, -1, -1, FALSE, FALSE },
@@ -228,28 +229,58 @@ skip_value (const char *p,
 }
 
 gboolean
-chrono_op_model_raw_member (const char  *text,
-                            gsize        len,
-                            const char  *quoted_key,
-                            const char **value,
-                            gsize       *value_len)
+chrono_op_model_read_args (const char          *text,
+                           gsize                available,
+                           ChronoOpModelInputs *inputs,
+                           gboolean             want_concrete)
 {
-  const char *end = text + len;
-  const char *p = memmem (text, len, quoted_key, strlen (quoted_key));
-  const char *stop;
+  static const struct { const char *key; gsize len; } keys[] = {
+    { "Input Dims", 10 }, { "Input type", 10 }, { "Concrete Inputs", 15 },
+  };
+  const char *end = text + available;
+  const char *p = skip_space (text, end);
+  guint missing = want_concrete ? 3 : 2;
 
-  if (p == NULL)
+  memset (inputs, 0, sizeof *inputs);
+  if (p >= end || *p++ != '{')
     return FALSE;
-  p = skip_space (p + strlen (quoted_key), end);
-  if (p >= end || *p != ':')
-    return FALSE;
-  p = skip_space (p + 1, end);
-  stop = skip_value (p, end);
-  if (stop <= p)
-    return FALSE;
-  *value = p;
-  *value_len = stop - p;
-  return TRUE;
+  /* Member by member, until the ones wanted are found or the object ends. */
+  while (missing > 0)
+    {
+      const char *key, *value, *stop;
+      gsize key_len;
+
+      p = skip_space (p, end);
+      if (p >= end || *p != '"')
+        break;
+      key = p + 1;
+      stop = skip_value (p, end);
+      if (stop > end || stop - p < 2)
+        return FALSE;
+      key_len = stop - p - 2;
+      p = skip_space (stop, end);
+      if (p >= end || *p != ':')
+        return FALSE;
+      value = skip_space (p + 1, end);
+      stop = skip_value (value, end);
+      if (stop <= value)
+        return FALSE;
+      for (guint k = 0; k < (want_concrete ? 3u : 2u); k++)
+        if (key_len == keys[k].len && memcmp (key, keys[k].key, key_len) == 0)
+          {
+            const char **slot = k == 0 ? &inputs->dims : k == 1 ? &inputs->types : &inputs->concrete;
+            gsize *slot_len = k == 0 ? &inputs->dims_len : k == 1 ? &inputs->types_len : &inputs->concrete_len;
+
+            if (*slot == NULL)
+              missing--;
+            *slot = value;
+            *slot_len = stop - value;
+          }
+      p = skip_space (stop, end);
+      if (p < end && *p == ',')
+        p++;
+    }
+  return inputs->dims != NULL && inputs->types != NULL;
 }
 
 static void
@@ -726,18 +757,28 @@ model_attention (const Model  *m,
 /* Element-wise work: one operation per output element (broadcast over
  * the tensor inputs), each input read and the output written once. */
 static gboolean
-model_pointwise (const Inputs *in,
-                 Family        family,
+model_pointwise (const Model  *m,
+                 const Inputs *in,
                  ChronoOpCost *cost)
 {
   const Tensor *first = first_tensor (in);
-  gint64 out[MAX_RANK] = { 0 };
+  gint64 shape[MAX_RANK] = { 0 };   /* the broadcast output's */
   gint out_rank = 0;
   gdouble elements = 1, read = 0, per_element, write_factor;
 
+  const Tensor *out = NULL;
+  guint n_in = in->n;
+
   if (first == NULL)
     return FALSE;
-  for (guint i = 0; i < in->n; i++)
+  /* mul.out (self, other, out): the last tensor is written, not read. */
+  if (m->n_args > 0 && in->n == (guint) m->n_args + 1 && in->in[in->n - 1].n_dims > 0 &&
+      in->in[in->n - 1].size > 0)
+    {
+      out = &in->in[in->n - 1];
+      n_in--;
+    }
+  for (guint i = 0; i < n_in; i++)
     {
       const Tensor *t = &in->in[i];
 
@@ -745,23 +786,25 @@ model_pointwise (const Inputs *in,
         continue;
       read += tensor_bytes (t);
       /* Broadcasting aligns the last dimensions. */
-      if (family == FAMILY_ELEMENTWISE)
+      if (m->family == FAMILY_ELEMENTWISE)
         {
           for (gint k = 0; k < t->n_dims; k++)
             {
               gint o = MAX_RANK - t->n_dims + k;
-              out[o] = MAX (out[o], t->dims[k]);
+              shape[o] = MAX (shape[o], t->dims[k]);
             }
           out_rank = MAX (out_rank, t->n_dims);
         }
     }
-  if (family == FAMILY_ELEMENTWISE)
+  if (out != NULL)
+    elements = numel (out);
+  else if (m->family == FAMILY_ELEMENTWISE)
     for (gint k = MAX_RANK - out_rank; k < MAX_RANK; k++)
-      elements *= (gdouble) out[k];
+      elements *= (gdouble) shape[k];
   else
     elements = numel (first);
 
-  switch (family)
+  switch (m->family)
     {
     case FAMILY_REDUCTION:
       /* The output is small beside the input and neglected. */
@@ -841,7 +884,7 @@ chrono_op_model_cost (gint          model,
       ok = model_attention (m, &in, m->family == FAMILY_ATTENTION_BACKWARD, cost);
       break;
     default:
-      ok = model_pointwise (&in, m->family, cost);
+      ok = model_pointwise (m, &in, cost);
       break;
     }
   cost->family = family_names[m->family];

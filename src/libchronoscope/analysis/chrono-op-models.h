@@ -33,12 +33,23 @@ gboolean chrono_op_model_cost           (gint          model,
                                          gsize         concrete_len,
                                          ChronoOpCost *cost);
 
-/* The raw text of the value of member QUOTED_KEY ("\"Input Dims\"") in
- * the JSON object text TEXT, without parsing the rest. */
-gboolean chrono_op_model_raw_member     (const char   *text,
-                                         gsize         len,
-                                         const char   *quoted_key,
-                                         const char  **value,
-                                         gsize        *value_len);
+/* The raw text of a call's "Input Dims", "Input type" and (when
+ * WANT_CONCRETE) "Concrete Inputs" arrays. */
+typedef struct {
+  const char *dims;
+  gsize       dims_len;
+  const char *types;
+  gsize       types_len;
+  const char *concrete;       /* NULL when not wanted or not there */
+  gsize       concrete_len;
+} ChronoOpModelInputs;
+
+/* Reads them from the args object at TEXT (AVAILABLE bytes to the end of
+ * its source), member by member, stopping once they are found: FALSE
+ * when the shapes or types are not there. */
+gboolean chrono_op_model_read_args      (const char          *text,
+                                         gsize                available,
+                                         ChronoOpModelInputs *inputs,
+                                         gboolean             want_concrete);
 
 G_END_DECLS

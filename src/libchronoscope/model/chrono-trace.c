@@ -448,6 +448,22 @@ args_text (ChronoTrace *self,
   return chrono_source_get_data (source);
 }
 
+const char *
+chrono_trace_get_raw_text (ChronoTrace *self,
+                           guint64      offset,
+                           gsize       *available)
+{
+  const guint8 *data;
+  gsize all;
+
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
+
+  if (offset == CHRONO_NO_ARGS || (data = args_text (self, &offset, &all)) == NULL || offset >= all)
+    return NULL;
+  *available = all - offset;
+  return (const char *) data + offset;
+}
+
 void
 chrono_trace_prefetch_value (ChronoTrace *self,
                              guint64      offset)

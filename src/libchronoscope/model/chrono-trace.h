@@ -227,6 +227,11 @@ guint               *chrono_trace_dup_track_order   (ChronoTrace *self,
 const char          *chrono_trace_get_raw_value     (ChronoTrace *self,
                                                      guint64      offset,
                                                      gsize       *length);
+/* The text from the value at OFFSET to the end of its source (AVAILABLE
+ * bytes), for readers that stop inside the value; NULL when there is none. */
+const char          *chrono_trace_get_raw_text      (ChronoTrace *self,
+                                                     guint64      offset,
+                                                     gsize       *available);
 /* Asks the processor to bring the first bytes of the value at OFFSET into
  * its cache, for a pass that reads many args scattered over the file. */
 void                 chrono_trace_prefetch_value    (ChronoTrace *self,
