@@ -6,23 +6,8 @@
 #include <string.h>
 
 #include "chrono-analysis.h"
-#include "chrono-analysis-settings.h"
 #include "chrono-cli.h"
 #include "chrono-cli-load.h"
-
-#define ANALYSIS_SCHEMA "io.github.chronoscope.Chronoscope.analysis"
-
-/* Thresholds from GSettings when the schema is installed, else the
- * defaults (which match the schema's). */
-static void
-read_thresholds (ChronoAnalysisThresholds *th)
-{
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr(GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, ANALYSIS_SCHEMA, TRUE) : NULL;
-  g_autoptr(GSettings) settings = schema ? g_settings_new_full (schema, NULL, NULL) : NULL;
-
-  chrono_analysis_settings_read (settings, th);
-}
 
 static gboolean
 parse_range (const char            *text,
@@ -107,7 +92,7 @@ chrono_cli_analyze (int    argc,
     }
   t1 = g_get_monotonic_time ();
 
-  read_thresholds (&options.thresholds);
+  chrono_cli_read_thresholds (&options.thresholds);
   analysis = chrono_analysis_run ((ChronoTrace * const *) traces->pdata, traces->len, &options, NULL, &error);
   if (analysis == NULL)
     {

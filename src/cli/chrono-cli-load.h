@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include "chrono-analysis.h"
 #include "chrono-trace.h"
 
 G_BEGIN_DECLS
@@ -17,5 +18,9 @@ ChronoTrace *chrono_cli_load_input (char * const *files,
                                     gboolean      merge,
                                     guint         index,
                                     GError      **error);
+
+/* The rules' thresholds from GSettings when the schema is installed,
+ * else the defaults (which match the schema's). */
+void         chrono_cli_read_thresholds (ChronoAnalysisThresholds *thresholds);
 
 G_END_DECLS
