@@ -288,8 +288,41 @@ slot_of (GArray   *slots,
   return (gint) s[lo - 1].used;
 }
 
+/* The categories of operators in TRACE: those of its host operators.
+ * Communication calls the profiler records as operators (Kineto's
+ * record_param_comms, c10d::allreduce_) are collectives to the model but
+ * operators here; communication annotations are not. */
+static gboolean *
+operator_categories (ChronoRankData *data)
+{
+  ChronoTrace *trace = data->trace;
+  gboolean *cats = g_new0 (gboolean, chrono_trace_get_n_strings (trace));
+
+  for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
+    {
+      const ChronoTrack *t = chrono_trace_get_track (trace, ti);
+
+      if (t->type != CHRONO_TRACK_THREAD || !chrono_rank_data_has_track (data, ti))
+        continue;
+      for (guint32 i = 0; i < t->n_spans; i++)
+        if (t->kind[i] == CHRONO_KIND_HOST_OP)
+          cats[chrono_track_get_cat (t, i)] = TRUE;
+    }
+  return cats;
+}
+
+static inline gboolean
+is_operator (const ChronoTrack *t,
+             guint32            i,
+             const gboolean    *op_cats)
+{
+  return t->kind[i] == CHRONO_KIND_HOST_OP ||
+         (t->kind[i] == CHRONO_KIND_COLLECTIVE && op_cats[chrono_track_get_cat (t, i)]);
+}
+
 static ThreadOps *
-thread_ops_new (const ChronoTrack *t)
+thread_ops_new (const ChronoTrack *t,
+                const gboolean    *op_cats)
 {
   ThreadOps *ops = g_new0 (ThreadOps, 1);
   guint depths = t->max_depth + 1;
@@ -307,7 +340,7 @@ thread_ops_new (const ChronoTrack *t)
       guint d = t->depth[i];
       guint32 parent = d > 0 ? lane[d - 1] : NO_OP;
 
-      lane[d] = t->kind[i] == CHRONO_KIND_HOST_OP ? i : parent;
+      lane[d] = is_operator (t, i, op_cats) ? i : parent;
       ops->op[i] = lane[d];
     }
   return ops;
@@ -393,10 +426,11 @@ charge_work (Matcher    *m,
 }
 
 static void
-count_ops (Matcher    *m,
-           guint       side,
-           GArray     *slots,
-           ThreadOps **threads)
+count_ops (Matcher        *m,
+           guint           side,
+           GArray         *slots,
+           ThreadOps     **threads,
+           const gboolean *op_cats)
 {
   ChronoRankData *data = m->self->side[side].data;
   ChronoTrace *trace = data->trace;
@@ -413,7 +447,7 @@ count_ops (Matcher    *m,
           guint32 key;
           RowBuild *rb;
 
-          if (t->kind[i] != CHRONO_KIND_HOST_OP || (u = slot_of (slots, t->start[i], TRUE)) < 0)
+          if (!is_operator (t, i, op_cats) || (u = slot_of (slots, t->start[i], TRUE)) < 0)
             continue;
           key = op_key (m, trace, ti, threads[ti], i);
           rb = row_for (m, FALSE, m->keys->pdata[key], side,
@@ -472,19 +506,20 @@ match_side (Matcher *m,
   g_autoptr(GArray) slots = make_slots (m->self, side);
   g_autofree ThreadOps **threads = g_new0 (ThreadOps *, n_tracks);
   g_autofree GArray **launches = g_new0 (GArray *, m->self->used->len);
+  g_autofree gboolean *op_cats = operator_categories (data);
 
   for (guint ti = 0; ti < n_tracks; ti++)
     {
       const ChronoTrack *t = chrono_trace_get_track (trace, ti);
 
       if (t->type == CHRONO_TRACK_THREAD && t->n_spans > 0 && chrono_rank_data_has_track (data, ti))
-        threads[ti] = thread_ops_new (t);
+        threads[ti] = thread_ops_new (t, op_cats);
     }
   for (guint u = 0; u < m->self->used->len; u++)
     launches[u] = g_array_new (FALSE, FALSE, sizeof (Launch));
 
   charge_work (m, side, slots, threads, launches);
-  count_ops (m, side, slots, threads);
+  count_ops (m, side, slots, threads, op_cats);
   build_sequences (m, side, threads, launches);
 
   for (guint u = 0; u < m->self->used->len; u++)
