@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
 #include "chrono-comparison.h"
@@ -334,8 +335,6 @@ check_against_json (ChronoComparison *c,
     {
       const ChronoCompareRow *r = find_row (c, FALSE, key);
 
-      if (r == NULL)
-        g_printerr ("no row for “%s” on side %u\n", (const char *) key, side);
       g_assert_nonnull (r);
       g_assert_cmpint (side_of (r, side)->count, ==, *(gint64 *) value);
       g_assert_cmpint (side_of (r, side)->device_ns, ==, get_from (e.device, key));
@@ -513,6 +512,538 @@ test_kineto_docs (void)
   check_real_pair ("kineto__docs__before_fix_trace.json", "kineto__docs__after_fix_trace.json");
 }
 
+
+/* ------------------------------------------------------------------ */
+/* Pairs built with a known difference                                */
+
+typedef struct {
+  guint       n_steps;
+  gint64      gemm_us;        /* the aten::mm kernel */
+  const char *gemm_kernel;
+  gint        extra_op_step;  /* the step with aten::mul before aten::relu, 0 for none */
+  guint       jitter_shift;   /* per-step jitter of ±1 µs, shifted */
+} Run;
+
+#define GEMM_A "void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_64x64_32x6_tn_align4>(cutlass_80_tensorop_s1688gemm_64x64_32x6_tn_align4::Params)"
+#define GEMM_B "Cijk_Alik_Bljk_SB_MT128x128x16_MI32x32x2x1_SN_1LDSB0_APM1_ABV0_GRVW4_ISA942_WG64_4_1_WGM8"
+
+static void
+run_init (Run *run)
+{
+  *run = (Run) { .n_steps = 6, .gemm_us = 50, .gemm_kernel = GEMM_A };
+}
+
+typedef struct {
+  GString *s;
+  gint64   corr;
+  gint64   t;               /* µs */
+} Gen;
+
+static void
+gen_event (Gen        *g,
+           const char *cat,
+           const char *name,
+           int         pid,
+           int         tid,
+           gint64      ts,
+           gint64      dur,
+           const char *args)
+{
+  g_autofree char *escaped = g_strescape (name, NULL);
+
+  if (g->s->len > 16)
+    g_string_append (g->s, ",\n");
+  g_string_append_printf (g->s, "{\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,"
+                          "\"ts\":%" G_GINT64_FORMAT ",\"dur\":%" G_GINT64_FORMAT ",\"args\":{%s}}",
+                          cat, escaped, pid, tid, ts, dur, args);
+}
+
+/* An operator of 10 µs that launches one kernel 2 µs in; the kernel runs
+ * 6 µs in for KERNEL_US, and the next operator starts 5 µs after it. */
+static void
+gen_op (Gen        *g,
+        const char *name,
+        const char *dims,
+        const char *kernel,
+        gint64      kernel_us)
+{
+  g_autofree char *op_args = g_strdup_printf ("\"Input Dims\": %s", dims);
+  g_autofree char *call_args = g_strdup_printf ("\"correlation\":%" G_GINT64_FORMAT, ++g->corr);
+  g_autofree char *kernel_args = g_strdup_printf ("\"correlation\":%" G_GINT64_FORMAT ",\"stream\":7,\"device\":0", g->corr);
+
+  gen_event (g, "cpu_op", name, 100, 100, g->t, 10, op_args);
+  gen_event (g, "cuda_runtime", "cudaLaunchKernel", 100, 100, g->t + 2, 3, call_args);
+  gen_event (g, "kernel", kernel, 0, 7, g->t + 6, kernel_us, kernel_args);
+  g->t = MAX (g->t + 10, g->t + 6 + kernel_us) + 5;
+}
+
+static char *
+gen_run (const Run *run)
+{
+  Gen g = { g_string_new ("{\"traceEvents\":["), 0, 1000 };
+
+  for (guint k = 1; k <= run->n_steps; k++)
+    {
+      gint64 start = g.t;
+      gint64 jitter = (gint64) ((k + run->jitter_shift) % 3) - 1;
+      g_autofree char *step = g_strdup_printf ("ProfilerStep#%u", k);
+
+      g.t += 3;
+      gen_op (&g, "aten::mm", "[[64, 64], [64, 64]]", run->gemm_kernel, run->gemm_us + jitter);
+      gen_op (&g, "aten::add", "[[64], [64]]",
+              "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
+              "at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3>)",
+              20 + jitter);
+      if ((gint) k == run->extra_op_step)
+        gen_op (&g, "aten::mul", "[[64], [64]]",
+                "void at::native::vectorized_elementwise_kernel<4, at::native::mul<float> >(int)", 15);
+      gen_op (&g, "aten::relu", "[[64]]", "void at::native::vectorized_elementwise_kernel<4, at::native::relu<float> >(int)", 10);
+      gen_event (&g, "user_annotation", step, 100, 100, start, g.t - start, "");
+      g.t += 20;
+    }
+  g_string_append (g.s, ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,\"args\":{\"name\":\"GPU 0\"}}");
+  g_string_append (g.s, ",\n{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":0,\"args\":{\"labels\":\"GPU 0\"}}");
+  g_string_append (g.s, "]}");
+  return g_string_free (g.s, FALSE);
+}
+
+typedef struct {
+  char             *json[2];
+  JsonNode         *root[2];
+  ChronoTrace      *trace[2];
+  ChronoComparison *c;
+} Built;
+
+static void
+built_clear (Built *b)
+{
+  for (guint i = 0; i < 2; i++)
+    {
+      g_free (b->json[i]);
+      json_node_unref (b->root[i]);
+      g_object_unref (b->trace[i]);
+    }
+  g_clear_object (&b->c);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Built, built_clear)
+
+static void
+build (Built                      *b,
+       const Run                  *a,
+       const Run                  *bb,
+       const ChronoCompareOptions *options)
+{
+  const Run *runs[2] = { a, bb };
+
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(GError) error = NULL;
+
+      b->json[i] = gen_run (runs[i]);
+      json_parser_load_from_data (parser, b->json[i], -1, &error);
+      g_assert_no_error (error);
+      b->root[i] = json_node_copy (json_parser_get_root (parser));
+      b->trace[i] = test_load_json (b->json[i]);
+    }
+  b->c = compare_traces (b->trace[0], b->trace[1], options);
+  check_attribution (b->c);
+  check_report (b->c);
+}
+
+static const ChronoCompareRow *
+op_row (ChronoComparison *c,
+        const char       *key)
+{
+  const ChronoCompareRow *r = find_row (c, FALSE, key);
+
+  g_assert_nonnull (r);
+  return r;
+}
+
+/* The kernel rows under operator OP. */
+static GPtrArray *
+kernels_under (ChronoComparison *c,
+               const char       *op)
+{
+  GPtrArray *out = g_ptr_array_new ();
+
+  for (guint i = 0; i < chrono_comparison_get_n_kernels (c); i++)
+    {
+      const ChronoCompareRow *r = chrono_comparison_get_kernel (c, i);
+
+      if (g_strcmp0 (r->op, op) == 0)
+        g_ptr_array_add (out, (gpointer) r);
+    }
+  return out;
+}
+
+static gint64
+kernel_delta_of_pair (ChronoComparison *c,
+                      guint             pair,
+                      ChronoLedgerState state)
+{
+  const ChronoComparePair *p = chrono_comparison_get_pair (c, pair);
+
+  return chrono_comparison_get_window (c, 1, p->b)->state_ns[state] -
+         chrono_comparison_get_window (c, 0, p->a)->state_ns[state];
+}
+
+static void
+test_slower_kernel (void)
+{
+  g_auto(Built) b = { 0 };
+  Run a, slow;
+  const ChronoCompareRow *mm, *add;
+  gint64 kernel_delta = 0;
+
+  run_init (&a);
+  run_init (&slow);
+  slow.gemm_us = 80;
+  slow.jitter_shift = 1;
+  build (&b, &a, &slow, NULL);
+
+  g_assert_true (chrono_comparison_get_by_number (b.c));
+  g_assert_cmpuint (chrono_comparison_get_n_pairs (b.c), ==, 6);
+  g_assert_cmpuint (chrono_comparison_get_n_used (b.c), ==, 5);
+  g_assert_false (chrono_comparison_get_pair (b.c, 0)->used);
+  g_assert_cmpstr (chrono_comparison_get_pair (b.c, 0)->excluded, ==, "warm-up: the first step");
+  check_against_json (b.c, 0, b.root[0]);
+  check_against_json (b.c, 1, b.root[1]);
+
+  mm = op_row (b.c, "aten::mm [[64,64],[64,64]]");
+  add = op_row (b.c, "aten::add [[64],[64]]");
+  g_assert_cmpint (mm->match, ==, CHRONO_COMPARE_MATCH_NAME);
+  g_assert_cmpint (mm->a.count, ==, 5);
+  g_assert_cmpfloat (mm->a.count_per_step, ==, 1.0);
+  g_assert_cmpfloat_with_epsilon (mm->delta_ns, (mm->b.device_ns - mm->a.device_ns) / 5.0, 1e-6);
+  g_assert_cmpfloat (mm->delta_ns, >, 29 * US);
+  g_assert_cmpint (mm->noise, ==, CHRONO_COMPARE_NOISE_BEYOND);
+  g_assert_cmpfloat (mm->ci_low_ns, >, 0);
+  /* The same kernel, with jitter only: within the noise. */
+  g_assert_cmpfloat (fabs (add->delta_ns), <, 1 * US);
+  g_assert_cmpint (add->noise, ==, CHRONO_COMPARE_NOISE_WITHIN);
+  /* The costliest change comes first. */
+  g_assert_true (chrono_comparison_get_op (b.c, 0) == mm);
+
+  /* Kernels run one at a time: a step grows by its kernels' growth, all
+   * of it computation. */
+  for (guint i = 0; i < chrono_comparison_get_n_kernels (b.c); i++)
+    {
+      const ChronoCompareRow *r = chrono_comparison_get_kernel (b.c, i);
+      kernel_delta += r->b.device_ns - r->a.device_ns;
+    }
+  {
+    gint64 compute = 0, step = 0;
+
+    for (guint i = 0; i < chrono_comparison_get_n_pairs (b.c); i++)
+      {
+        const ChronoComparePair *p = chrono_comparison_get_pair (b.c, i);
+        const ChronoCompareWindow *wa = chrono_comparison_get_window (b.c, 0, p->a);
+        const ChronoCompareWindow *wb = chrono_comparison_get_window (b.c, 1, p->b);
+
+        if (!p->used)
+          continue;
+        compute += kernel_delta_of_pair (b.c, i, CHRONO_LEDGER_COMPUTE);
+        step += (wb->end_ns - wb->start_ns) - (wa->end_ns - wa->start_ns);
+        for (guint k = CHRONO_LEDGER_COMMUNICATION; k < CHRONO_N_LEDGER_STATES; k++)
+          g_assert_cmpint (kernel_delta_of_pair (b.c, i, k), ==, 0);
+      }
+    g_assert_cmpint (compute, ==, kernel_delta);
+    g_assert_cmpint (step, ==, kernel_delta);
+  }
+}
+
+static void
+test_step_added (void)
+{
+  Run a, more;
+  ChronoCompareOptions options;
+
+  run_init (&a);
+  run_init (&more);
+  more.n_steps = 7;
+  {
+    g_auto(Built) b = { 0 };
+    const ChronoComparePair *last;
+
+    build (&b, &a, &more, NULL);
+    g_assert_cmpuint (chrono_comparison_get_n_pairs (b.c), ==, 7);
+    last = chrono_comparison_get_pair (b.c, 6);
+    g_assert_cmpint (last->a, ==, -1);
+    g_assert_cmpstr (chrono_comparison_get_window (b.c, 1, last->b)->name, ==, "ProfilerStep#7");
+    g_assert_false (last->used);
+    g_assert_cmpstr (last->excluded, ==, "only in B");
+    g_assert_cmpuint (chrono_comparison_get_n_used (b.c), ==, 5);
+    check_against_json (b.c, 0, b.root[0]);
+    check_against_json (b.c, 1, b.root[1]);
+    /* Identical steps: nothing changed, and the noise says so. */
+    for (guint i = 0; i < chrono_comparison_get_n_ops (b.c); i++)
+      {
+        const ChronoCompareRow *r = chrono_comparison_get_op (b.c, i);
+
+        g_assert_cmpfloat (r->delta_ns, ==, 0);
+        g_assert_cmpint (r->noise, ==, CHRONO_COMPARE_NOISE_WITHIN);
+      }
+    g_assert_false (chrono_comparison_get_divergence (b.c)->found);
+  }
+  {
+    g_auto(Built) b = { 0 };
+
+    chrono_compare_options_init (&options);
+    options.has_steps = TRUE;
+    options.first_step = 3;
+    options.last_step = 4;
+    build (&b, &a, &more, &options);
+    g_assert_cmpuint (chrono_comparison_get_n_used (b.c), ==, 2);
+    g_assert_cmpint (op_row (b.c, "aten::relu [[64]]")->a.count, ==, 2);
+    check_against_json (b.c, 1, b.root[1]);
+  }
+  {
+    g_autofree char *ja = gen_run (&a);
+    g_autoptr(ChronoTrace) ta = test_load_json (ja);
+    g_autoptr(ChronoAnalysis) an = chrono_analysis_run (&ta, 1, NULL, NULL, NULL);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(ChronoComparison) none = NULL;
+
+    chrono_compare_options_init (&options);
+    options.has_steps = TRUE;
+    options.first_step = 10;
+    options.last_step = 12;
+    none = chrono_comparison_run (an, an, &options, NULL, &error);
+    g_assert_null (none);
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  }
+}
+
+static void
+test_other_kernel_name (void)
+{
+  g_auto(Built) b = { 0 };
+  Run a, other;
+  g_autoptr(GPtrArray) under = NULL;
+  const ChronoCompareRow *k, *mm;
+
+  run_init (&a);
+  run_init (&other);
+  other.gemm_kernel = GEMM_B;
+  other.gemm_us = 60;
+  build (&b, &a, &other, NULL);
+  check_against_json (b.c, 0, b.root[0]);
+  check_against_json (b.c, 1, b.root[1]);
+
+  mm = op_row (b.c, "aten::mm [[64,64],[64,64]]");
+  g_assert_cmpint (mm->match, ==, CHRONO_COMPARE_MATCH_NAME);
+  g_assert_cmpfloat_with_epsilon (mm->delta_ns, 10 * US, 1e-6);
+  /* One row: the two libraries' kernels matched through the operator. */
+  under = kernels_under (b.c, "aten::mm [[64,64],[64,64]]");
+  g_assert_cmpuint (under->len, ==, 1);
+  k = under->pdata[0];
+  g_assert_cmpint (k->match, ==, CHRONO_COMPARE_MATCH_OPERATOR);
+  g_assert_cmpstr (k->a.name, ==, GEMM_A);
+  g_assert_cmpstr (k->b.name, ==, GEMM_B);
+  g_assert_cmpint (k->a.count, ==, 5);
+  g_assert_cmpint (k->b.count, ==, 5);
+  g_assert_cmpint (k->a.device_ns, ==, mm->a.device_ns);
+  g_assert_cmpint (k->b.device_ns, ==, mm->b.device_ns);
+  g_assert_cmpint (k->noise, ==, CHRONO_COMPARE_NOISE_BEYOND);
+}
+
+static void
+test_divergence (void)
+{
+  Run a, extra;
+  ChronoCompareOptions options;
+
+  run_init (&a);
+  run_init (&extra);
+  extra.extra_op_step = 4;
+  {
+    g_auto(Built) b = { 0 };
+    const ChronoCompareDivergence *d;
+
+    chrono_compare_options_init (&options);
+    options.has_steps = TRUE;
+    options.first_step = 1;
+    options.last_step = 6;
+    build (&b, &a, &extra, &options);
+    g_assert_cmpuint (chrono_comparison_get_n_used (b.c), ==, 6);
+    d = chrono_comparison_get_divergence (b.c);
+    g_assert_true (d->found);
+    g_assert_cmpuint (d->pair, ==, 3);
+    g_assert_cmpuint (d->common, ==, 2);
+    g_assert_cmpuint (d->a_index, ==, 2);
+    g_assert_cmpuint (d->b_index, ==, 2);
+    g_assert_cmpuint (d->a_position, ==, 3 * 3 + 2);
+    g_assert_cmpuint (d->b_position, ==, 3 * 3 + 2);
+    g_assert_cmpstr (d->a_op, ==, "aten::relu [[64]]");
+    g_assert_cmpstr (d->b_op, ==, "aten::mul [[64],[64]]");
+    g_assert_true (d->resynced);
+    g_assert_cmpuint (d->a_skipped, ==, 0);
+    g_assert_cmpuint (d->b_inserted, ==, 1);
+    g_assert_cmpint (op_row (b.c, "aten::mul [[64],[64]]")->match, ==, CHRONO_COMPARE_MATCH_NONE);
+    check_against_json (b.c, 1, b.root[1]);
+  }
+  {
+    /* Left to itself, the comparison leaves the longer step out. */
+    g_auto(Built) b = { 0 };
+    const ChronoComparePair *p;
+
+    build (&b, &a, &extra, NULL);
+    p = chrono_comparison_get_pair (b.c, 3);
+    g_assert_false (p->used);
+    g_assert_true (g_str_has_prefix (p->excluded, "outlier in B"));
+    g_assert_false (chrono_comparison_get_divergence (b.c)->found);
+  }
+}
+
+static void
+test_one_step (void)
+{
+  g_auto(Built) b = { 0 };
+  Run a, slow;
+  const ChronoCompareRow *mm;
+
+  run_init (&a);
+  run_init (&slow);
+  a.n_steps = slow.n_steps = 1;
+  slow.gemm_us = 80;
+  build (&b, &a, &slow, NULL);
+  g_assert_cmpuint (chrono_comparison_get_n_used (b.c), ==, 1);
+  mm = op_row (b.c, "aten::mm [[64,64],[64,64]]");
+  g_assert_cmpfloat (mm->delta_ns, ==, 30 * US);
+  g_assert_cmpint (mm->noise, ==, CHRONO_COMPARE_NOISE_UNKNOWN);
+  check_against_json (b.c, 0, b.root[0]);
+}
+
+static void
+test_marker (void)
+{
+  g_auto(Built) b = { 0 };
+  Run a, slow;
+  ChronoCompareOptions options;
+
+  run_init (&a);
+  run_init (&slow);
+  slow.gemm_us = 80;
+  chrono_compare_options_init (&options);
+  options.align = CHRONO_COMPARE_ALIGN_MARKER;
+  options.marker = "aten::mm";
+  build (&b, &a, &slow, &options);
+  g_assert_cmpint (chrono_comparison_get_align (b.c), ==, CHRONO_COMPARE_ALIGN_MARKER);
+  g_assert_cmpuint (chrono_comparison_get_n_windows (b.c, 0), ==, 6);
+  g_assert_cmpuint (chrono_comparison_get_n_used (b.c), ==, 5);
+  /* Each window is one aten::mm call and its kernel. */
+  g_assert_cmpint (op_row (b.c, "aten::mm [[64,64],[64,64]]")->b.count, ==, 5);
+  g_assert_null (find_row (b.c, FALSE, "aten::add [[64],[64]]"));
+  for (guint i = 0; i < chrono_comparison_get_n_pairs (b.c); i++)
+    if (chrono_comparison_get_pair (b.c, i)->used)
+      g_assert_cmpint (kernel_delta_of_pair (b.c, i, CHRONO_LEDGER_COMPUTE), ==, 30 * US);
+
+  {
+    g_autoptr(ChronoAnalysis) an = chrono_analysis_run (&b.trace[0], 1, NULL, NULL, NULL);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(ChronoComparison) none = NULL;
+
+    options.marker = "no such span";
+    none = chrono_comparison_run (an, an, &options, NULL, &error);
+    g_assert_null (none);
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+    g_assert_nonnull (strstr (error->message, "no such span"));
+  }
+}
+
+static void
+test_normalise (void)
+{
+  static const struct { const char *in, *out; } cases[] = {
+    { "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3> >"
+      "(int, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3>)",
+      "at::native::vectorized_elementwise_kernel<>()" },
+    { "void at::native::(anonymous namespace)::CatArrayBatchedCopy<float, unsigned int, 3, 128, 1>(float*, int)",
+      "at::native::(anonymous namespace)::CatArrayBatchedCopy<>()" },
+    { "Memcpy HtoD (Pageable -> Device)", "Memcpy HtoD (Pageable -> Device)" },
+    { "triton_poi_fused_add_0", "triton_poi_fused_add_N" },
+    { "triton_poi_fused_add_17", "triton_poi_fused_add_N" },
+    { "ampere_sgemm_128x64_nn", "ampere_sgemm_128x64_nn" },
+    { "sm90_xmma_gemm_bf16bf16", "sm90_xmma_gemm_bf16bf16" },
+    { "kernel at 0x7f3a00c0ffee", "kernel at 0x?" },
+    { "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)", "ncclDevKernel_AllReduce_Sum_f32_RING_LL()" },
+    { "  spaced   name ", "spaced name" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *got = chrono_compare_normalise_kernel (cases[i].in);
+      g_assert_cmpstr (got, ==, cases[i].out);
+    }
+}
+
+/* The command line: JSON on standard output, and errors that name the file. */
+static void
+test_cli (void)
+{
+  const char *cli = g_getenv ("CHRONO_CLI");
+  g_autofree char *dir = g_dir_make_tmp ("test-compare-XXXXXX", NULL);
+  g_autofree char *pa = g_build_filename (dir, "a.json", NULL);
+  g_autofree char *pb = g_build_filename (dir, "b.json", NULL);
+  g_autofree char *missing = g_build_filename (dir, "missing.json", NULL);
+  Run a, slow;
+  g_autofree char *ja = NULL, *jb = NULL;
+
+  if (cli == NULL)
+    {
+      g_test_skip ("CHRONO_CLI is not set");
+      return;
+    }
+  run_init (&a);
+  run_init (&slow);
+  slow.gemm_us = 80;
+  ja = gen_run (&a);
+  jb = gen_run (&slow);
+  g_assert_true (g_file_set_contents (pa, ja, -1, NULL));
+  g_assert_true (g_file_set_contents (pb, jb, -1, NULL));
+  {
+    const char *argv[] = { cli, "compare", "--format", "json", pa, pb, NULL };
+    g_autofree char *out = NULL, *err = NULL;
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    int status;
+    JsonObject *root;
+
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, NULL));
+    g_assert_true (g_spawn_check_wait_status (status, NULL));
+    g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
+    root = json_node_get_object (json_parser_get_root (parser));
+    g_assert_cmpstr (json_object_get_string_member (root, "schema"), ==, "chronoscope.compare/1");
+    g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (root, "a"), "file"), ==, pa);
+    g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (json_object_get_array_member (root, "ops"), 0), "name"),
+                     ==, "aten::mm");
+  }
+  {
+    const char *argv[] = { cli, "compare", pa, missing, NULL };
+    g_autofree char *out = NULL, *err = NULL;
+    int status;
+
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, NULL));
+    g_assert_false (g_spawn_check_wait_status (status, NULL));
+    g_assert_nonnull (strstr (err, "missing.json"));
+  }
+  {
+    const char *argv[] = { cli, "compare", "--align", "marker:nothing", pa, pb, NULL };
+    g_autofree char *out = NULL, *err = NULL;
+    int status;
+
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, NULL));
+    g_assert_false (g_spawn_check_wait_status (status, NULL));
+    g_assert_nonnull (strstr (err, "a.json"));
+    g_assert_nonnull (strstr (err, "nothing"));
+  }
+  g_unlink (pa);
+  g_unlink (pb);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -520,5 +1051,13 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/compare/real/hta-trace-diff", test_hta_trace_diff);
   g_test_add_func ("/compare/real/kineto-docs", test_kineto_docs);
+  g_test_add_func ("/compare/built/slower-kernel", test_slower_kernel);
+  g_test_add_func ("/compare/built/step-added", test_step_added);
+  g_test_add_func ("/compare/built/other-kernel-name", test_other_kernel_name);
+  g_test_add_func ("/compare/built/divergence", test_divergence);
+  g_test_add_func ("/compare/built/one-step", test_one_step);
+  g_test_add_func ("/compare/built/marker", test_marker);
+  g_test_add_func ("/compare/normalise", test_normalise);
+  g_test_add_func ("/compare/cli", test_cli);
   return g_test_run ();
 }
