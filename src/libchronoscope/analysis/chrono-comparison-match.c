@@ -55,6 +55,9 @@ typedef struct {
   GHashTable *key_ids;           /* operator key -> id + 1 */
   GPtrArray  *keys;              /* char *, by id */
   GPtrArray  *seq[2];            /* per used pair: GArray of SeqEntry */
+  GPtrArray  *op_by_key;         /* RowBuild * by operator key id, NULL until seen */
+  GHashTable *kernel_cache;      /* this side's (key id, name id) -> RowBuild * */
+  guint32    *name_key;          /* this side's key id of each operator name without shapes */
 } Matcher;
 
 /* ------------------------------------------------------------------ */
@@ -191,14 +194,24 @@ op_key (Matcher     *m,
   const ChronoTrack *t;
   g_autofree char *dims = NULL;
   g_autofree char *key = NULL;
+  guint32 name_id;
   const char *name;
 
   if (ops->key[index] != NO_KEY)
     return ops->key[index];
   t = chrono_trace_get_track (trace, track);
-  name = chrono_trace_get_string (trace, chrono_track_get_name (t, index));
+  name_id = chrono_track_get_name (t, index);
+  name = chrono_trace_get_string (trace, name_id);
   dims = input_dims (trace, chrono_track_get_args (t, index));
-  key = dims ? g_strdup_printf ("%s %s", name, dims) : g_strdup (name);
+  if (dims == NULL)
+    {
+      /* Most operators of traces without shapes: one key per name. */
+      if (m->name_key[name_id] == NO_KEY)
+        m->name_key[name_id] = intern_key (m, name);
+      ops->key[index] = m->name_key[name_id];
+      return ops->key[index];
+    }
+  key = g_strdup_printf ("%s %s", name, dims);
   ops->key[index] = intern_key (m, key);
   return ops->key[index];
 }
@@ -391,7 +404,7 @@ charge_work (Matcher    *m,
           const ChronoTrack *t = chrono_trace_get_track (trace, it->track);
           guint32 name = chrono_track_get_name (t, it->index);
           guint32 op = NO_OP, key = NO_KEY;
-          g_autofree char *row_key = NULL;
+          gint64 cache_key;
           RowBuild *rb;
 
           if (u < 0)
@@ -411,9 +424,16 @@ charge_work (Matcher    *m,
               normal[name] = normal_names->len;
               g_ptr_array_add (normal_names, chrono_compare_normalise_kernel (chrono_trace_get_string (trace, name)));
             }
-          row_key = g_strdup_printf ("%s\n%s", key != NO_KEY ? (const char *) m->keys->pdata[key] : "",
-                                     (const char *) normal_names->pdata[normal[name]]);
-          rb = row_for (m, TRUE, row_key, side, chrono_trace_get_string (trace, name));
+          cache_key = ((gint64) key << 32) | normal[name];
+          rb = g_hash_table_lookup (m->kernel_cache, &cache_key);
+          if (rb == NULL)
+            {
+              g_autofree char *row_key = g_strdup_printf ("%s\n%s", key != NO_KEY ? (const char *) m->keys->pdata[key] : "",
+                                                          (const char *) normal_names->pdata[normal[name]]);
+
+              rb = row_for (m, TRUE, row_key, side, chrono_trace_get_string (trace, name));
+              g_hash_table_insert (m->kernel_cache, g_memdup2 (&cache_key, sizeof cache_key), rb);
+            }
           if (rb->row->name == NULL)
             {
               rb->cls = it->cls;
@@ -450,8 +470,12 @@ count_ops (Matcher        *m,
           if (!is_operator (t, i, op_cats) || (u = slot_of (slots, t->start[i], TRUE)) < 0)
             continue;
           key = op_key (m, trace, ti, threads[ti], i);
-          rb = row_for (m, FALSE, m->keys->pdata[key], side,
-                        chrono_trace_get_string (trace, chrono_track_get_name (t, i)));
+          if (key >= m->op_by_key->len)
+            g_ptr_array_set_size (m->op_by_key, m->keys->len);
+          rb = m->op_by_key->pdata[key];
+          if (rb == NULL || (side == 0 ? rb->row->a.name : rb->row->b.name) == NULL)
+            rb = m->op_by_key->pdata[key] = row_for (m, FALSE, m->keys->pdata[key], side,
+                                                     chrono_trace_get_string (trace, chrono_track_get_name (t, i)));
           if (rb->row->name == NULL)
             {
               const char *name = rb->row->a.name ? rb->row->a.name : rb->row->b.name;
@@ -517,11 +541,16 @@ match_side (Matcher *m,
     }
   for (guint u = 0; u < m->self->used->len; u++)
     launches[u] = g_array_new (FALSE, FALSE, sizeof (Launch));
+  m->kernel_cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  m->name_key = g_new (guint32, chrono_trace_get_n_strings (trace));
+  memset (m->name_key, 0xff, sizeof (guint32) * chrono_trace_get_n_strings (trace));
 
   charge_work (m, side, slots, threads, launches);
   count_ops (m, side, slots, threads, op_cats);
   build_sequences (m, side, threads, launches);
 
+  g_clear_pointer (&m->kernel_cache, g_hash_table_unref);
+  g_clear_pointer (&m->name_key, g_free);
   for (guint u = 0; u < m->self->used->len; u++)
     g_array_unref (launches[u]);
   for (guint ti = 0; ti < n_tracks; ti++)
@@ -711,6 +740,7 @@ chrono_comparison_match (ChronoComparison *self)
     .kernel_order = g_ptr_array_new (),
     .key_ids = g_hash_table_new (g_str_hash, g_str_equal),
     .keys = g_ptr_array_new_with_free_func (g_free),
+    .op_by_key = g_ptr_array_new (),
   };
 
   for (guint side = 0; side < 2; side++)
@@ -730,6 +760,7 @@ chrono_comparison_match (ChronoComparison *self)
   g_ptr_array_unref (m.kernel_order);
   g_hash_table_unref (m.key_ids);
   g_ptr_array_unref (m.keys);
+  g_ptr_array_unref (m.op_by_key);
   for (guint side = 0; side < 2; side++)
     g_ptr_array_unref (m.seq[side]);
 }
