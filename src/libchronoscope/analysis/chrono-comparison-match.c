@@ -57,7 +57,7 @@ typedef struct {
   GPtrArray  *seq[2];            /* per used pair: GArray of SeqEntry */
   GPtrArray  *op_by_key;         /* RowBuild * by operator key id, NULL until seen */
   GHashTable *kernel_cache;      /* this side's (key id, name id) -> RowBuild * */
-  guint32    *name_key;          /* this side's key id of each operator name without shapes */
+  GHashTable *raw_keys;          /* this side's RawKey -> key id */
 } Matcher;
 
 /* ------------------------------------------------------------------ */
@@ -137,38 +137,65 @@ chrono_compare_normalise_kernel (const char *name)
   return g_string_free (out, FALSE);
 }
 
-/* Kineto's "Input Dims" of the args at OFFSET, without white space. */
-static char *
-input_dims (ChronoTrace *trace,
-            guint64      offset)
+/* Kineto's "Input Dims" in the args at OFFSET, as the file writes it:
+ * TEXT points into the trace's retained source. */
+static gboolean
+input_dims_raw (ChronoTrace  *trace,
+                guint64       offset,
+                const char  **dims,
+                gsize        *dims_len)
 {
   static const char key[] = "\"Input Dims\"";
-  const char *text, *hit, *end;
-  GString *out;
+  const char *text, *hit, *end, *p;
   gint depth = 0;
   gsize len;
 
   if (offset == CHRONO_NO_ARGS || (text = chrono_trace_get_raw_value (trace, offset, &len)) == NULL)
-    return NULL;
+    return FALSE;
   if ((hit = memmem (text, len, key, sizeof key - 1)) == NULL)
-    return NULL;
+    return FALSE;
   end = text + len;
-  for (hit += sizeof key - 1; hit < end && (*hit == ' ' || *hit == ':' || *hit == '\n' || *hit == '\t'); hit++)
+  for (hit += sizeof key - 1; hit < end && (*hit == ':' || g_ascii_isspace (*hit)); hit++)
     ;
   if (hit >= end || *hit != '[')
-    return NULL;
-  out = g_string_new (NULL);
-  for (; hit < end; hit++)
-    {
-      if (g_ascii_isspace (*hit))
-        continue;
-      g_string_append_c (out, *hit);
-      if (*hit == '[')
-        depth++;
-      else if (*hit == ']' && --depth == 0)
-        break;
-    }
-  return g_string_free (out, FALSE);
+    return FALSE;
+  for (p = hit; p < end; p++)
+    if (*p == '[')
+      depth++;
+    else if (*p == ']' && --depth == 0)
+      break;
+  if (p >= end)
+    return FALSE;
+  *dims = hit;
+  *dims_len = p + 1 - hit;
+  return TRUE;
+}
+
+/* An operator's name and shapes as the file writes them. */
+typedef struct {
+  guint32     name;
+  gsize       len;
+  const char *dims;
+} RawKey;
+
+static guint
+raw_key_hash (gconstpointer key)
+{
+  const RawKey *k = key;
+  guint h = k->name * 2654435761u;
+
+  for (gsize i = 0; i < k->len; i++)
+    h = h * 31 + (guchar) k->dims[i];
+  return h;
+}
+
+static gboolean
+raw_key_equal (gconstpointer a,
+               gconstpointer b)
+{
+  const RawKey *x = a, *y = b;
+
+  return x->name == y->name && x->len == y->len && memcmp (x->dims, y->dims, x->len) == 0;
 }
 
 static guint32
@@ -184,6 +211,9 @@ intern_key (Matcher    *m,
   return m->keys->len - 1;
 }
 
+/* The key of an operator call: its name, and its shapes without white
+ * space. Calls of the same name and shapes as written share it without
+ * building it again. */
 static guint32
 op_key (Matcher     *m,
         ChronoTrace *trace,
@@ -192,27 +222,29 @@ op_key (Matcher     *m,
         guint32      index)
 {
   const ChronoTrack *t;
-  g_autofree char *dims = NULL;
-  g_autofree char *key = NULL;
-  guint32 name_id;
+  RawKey raw;
+  gpointer id;
+  GString *key;
   const char *name;
 
   if (ops->key[index] != NO_KEY)
     return ops->key[index];
   t = chrono_trace_get_track (trace, track);
-  name_id = chrono_track_get_name (t, index);
-  name = chrono_trace_get_string (trace, name_id);
-  dims = input_dims (trace, chrono_track_get_args (t, index));
-  if (dims == NULL)
-    {
-      /* Most operators of traces without shapes: one key per name. */
-      if (m->name_key[name_id] == NO_KEY)
-        m->name_key[name_id] = intern_key (m, name);
-      ops->key[index] = m->name_key[name_id];
-      return ops->key[index];
-    }
-  key = g_strdup_printf ("%s %s", name, dims);
-  ops->key[index] = intern_key (m, key);
+  raw.name = chrono_track_get_name (t, index);
+  if (!input_dims_raw (trace, chrono_track_get_args (t, index), &raw.dims, &raw.len))
+    raw.len = 0, raw.dims = "";
+  if (g_hash_table_lookup_extended (m->raw_keys, &raw, NULL, &id))
+    return ops->key[index] = GPOINTER_TO_UINT (id);
+  name = chrono_trace_get_string (trace, raw.name);
+  key = g_string_new (name);
+  if (raw.len > 0)
+    g_string_append_c (key, ' ');
+  for (gsize i = 0; i < raw.len; i++)
+    if (!g_ascii_isspace (raw.dims[i]))
+      g_string_append_c (key, raw.dims[i]);
+  ops->key[index] = intern_key (m, key->str);
+  g_string_free (key, TRUE);
+  g_hash_table_insert (m->raw_keys, g_memdup2 (&raw, sizeof raw), GUINT_TO_POINTER (ops->key[index]));
   return ops->key[index];
 }
 
@@ -542,15 +574,14 @@ match_side (Matcher *m,
   for (guint u = 0; u < m->self->used->len; u++)
     launches[u] = g_array_new (FALSE, FALSE, sizeof (Launch));
   m->kernel_cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  m->name_key = g_new (guint32, chrono_trace_get_n_strings (trace));
-  memset (m->name_key, 0xff, sizeof (guint32) * chrono_trace_get_n_strings (trace));
+  m->raw_keys = g_hash_table_new_full (raw_key_hash, raw_key_equal, g_free, NULL);
 
   charge_work (m, side, slots, threads, launches);
   count_ops (m, side, slots, threads, op_cats);
   build_sequences (m, side, threads, launches);
 
   g_clear_pointer (&m->kernel_cache, g_hash_table_unref);
-  g_clear_pointer (&m->name_key, g_free);
+  g_clear_pointer (&m->raw_keys, g_hash_table_unref);
   for (guint u = 0; u < m->self->used->len; u++)
     g_array_unref (launches[u]);
   for (guint ti = 0; ti < n_tracks; ti++)

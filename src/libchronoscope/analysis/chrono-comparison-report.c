@@ -433,11 +433,17 @@ append_attribution (GString          *s,
     g_autofree char *b = chrono_format_duration (total[1] / n);
     g_autofree char *d = format_delta ((gdouble) (total[1] - total[0]) / n);
 
-    g_string_append_printf (s, _("Mean over %u steps: A %s, B %s, Δ %s (%+.1f%%).\n"), n, a, b, d,
-                            total[0] > 0 ? 100.0 * (total[1] - total[0]) / total[0] : 0.0);
+    gdouble percent = total[0] > 0 ? 100.0 * (total[1] - total[0]) / total[0] : 0.0;
+
+    if (self->align == CHRONO_COMPARE_ALIGN_START)
+      g_string_append_printf (s, _("The whole traces: A %s, B %s, Δ %s (%+.1f%%).\n"), a, b, d, percent);
+    else
+      g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "Mean over %u window: A %s, B %s, Δ %s (%+.1f%%).\n",
+                                              "Mean over %u windows: A %s, B %s, Δ %s (%+.1f%%).\n", n),
+                              n, a, b, d, percent);
   }
   g_string_append_printf (s, _("\nWhere the difference comes from, per step, by the state of the main device "
-                               "(A: %s, B: %s); the rows add up to the step-time delta:\n\n"),
+                               "(A: %s, B: %s), rounded; over all used steps the rows add up to the step-time delta exactly (JSON `summary`):\n\n"),
                           chrono_comparison_get_device_name (self, 0) ? chrono_comparison_get_device_name (self, 0) : _("none"),
                           chrono_comparison_get_device_name (self, 1) ? chrono_comparison_get_device_name (self, 1) : _("none"));
   g_string_append_printf (s, "| %s | A | B | Δ |\n|---|---:|---:|---:|\n", _("State"));
@@ -463,7 +469,9 @@ append_steps (GString          *s,
               ChronoComparison *self)
 {
   g_string_append_printf (s, "\n## %s\n\n", _("Steps"));
-  g_string_append_printf (s, _("%u of %u pairs used, paired by %s.\n"), self->used->len, self->pairs->len,
+  g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%u of %u pair used, paired by %s.\n",
+                                          "%u of %u pairs used, paired by %s.\n", self->pairs->len),
+                          self->used->len, self->pairs->len,
                           self->by_number ? _("ProfilerStep number") : _("order"));
   for (guint i = 0; i < self->pairs->len; i++)
     {
@@ -654,7 +662,7 @@ chrono_comparison_to_markdown (ChronoComparison *self)
   b = g_path_get_basename (side_file (self, 1));
   g_string_append_printf (s, "# %s\n\n- A: `%s`\n- B: `%s`\n", _("Comparison"), a, b);
   if (self->used->len < 2)
-    g_string_append_printf (s, "- %s\n", _("One step per side: the step-to-step noise is unknown, so no change is called significant."));
+    g_string_append_printf (s, "- %s\n", _("One window per side: the step-to-step noise is unknown, so no change is called significant."));
   append_attribution (s, self);
   append_steps (s, self);
   append_devices (s, self);
