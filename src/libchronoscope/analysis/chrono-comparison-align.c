@@ -61,11 +61,11 @@ collect_markers (ChronoCompareSideData *s,
                  const char            *marker)
 {
   ChronoTrace *trace = s->data->trace;
+  guint32 wanted = G_MAXUINT32;   /* the marker's string, once seen: names are interned */
 
   for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
     {
       const ChronoTrack *t = chrono_trace_get_track (trace, ti);
-      guint32 wanted = G_MAXUINT32;
 
       if (t->type != CHRONO_TRACK_THREAD || !chrono_rank_data_has_track (s->data, ti))
         continue;

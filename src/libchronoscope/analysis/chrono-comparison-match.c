@@ -456,7 +456,7 @@ charge_work (Matcher    *m,
               normal[name] = normal_names->len;
               g_ptr_array_add (normal_names, chrono_compare_normalise_kernel (chrono_trace_get_string (trace, name)));
             }
-          cache_key = ((gint64) key << 32) | normal[name];
+          cache_key = (gint64) (((guint64) key << 32) | normal[name]);
           rb = g_hash_table_lookup (m->kernel_cache, &cache_key);
           if (rb == NULL)
             {
