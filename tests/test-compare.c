@@ -506,6 +506,22 @@ test_hta_trace_diff (void)
   check_real_pair ("hta__trace_diff_control__control.json.gz", "hta__trace_diff_test__test.json.gz");
 }
 
+/* Two ranks of one job: the same model, steps paired by number. */
+static void
+test_dlrm_ranks (void)
+{
+  check_real_pair ("param__dlrm_8rank__worker0_step_12.1694128201545.pt.trace.json",
+                   "param__dlrm_8rank__worker1_step_12.1694128201556.pt.trace.json");
+}
+
+/* ROCm on MI250 against CUDA on A100: nothing but operators can match. */
+static void
+test_rocm_cuda (void)
+{
+  check_real_pair ("hta__amd_trace__mi250_minitoy_train_ROCm6_2_kineto.json.gz",
+                   "hta__cp_alexnet__benchmark_result_2869224_1695835535_trace.json.gz");
+}
+
 static void
 test_kineto_docs (void)
 {
@@ -1051,6 +1067,8 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/compare/real/hta-trace-diff", test_hta_trace_diff);
   g_test_add_func ("/compare/real/kineto-docs", test_kineto_docs);
+  g_test_add_func ("/compare/real/dlrm-ranks", test_dlrm_ranks);
+  g_test_add_func ("/compare/real/rocm-cuda", test_rocm_cuda);
   g_test_add_func ("/compare/built/slower-kernel", test_slower_kernel);
   g_test_add_func ("/compare/built/step-added", test_step_added);
   g_test_add_func ("/compare/built/other-kernel-name", test_other_kernel_name);
