@@ -371,7 +371,9 @@ format_delta (gdouble ns)
 static char *
 format_percent (gdouble percent)
 {
-  return isnan (percent) ? g_strdup ("new") : g_strdup_printf ("%+.1f%%", percent);
+  if (isnan (percent))
+    return g_strdup (_("new"));
+  return g_strdup_printf ("%s%.1f%%", percent > 0 ? "+" : percent < 0 ? "−" : "", fabs (percent));
 }
 
 /* Shapes of many inputs make unreadable tables: the JSON has them whole. */
@@ -433,13 +435,13 @@ append_attribution (GString          *s,
     g_autofree char *b = chrono_format_duration (total[1] / n);
     g_autofree char *d = format_delta ((gdouble) (total[1] - total[0]) / n);
 
-    gdouble percent = total[0] > 0 ? 100.0 * (total[1] - total[0]) / total[0] : 0.0;
+    g_autofree char *percent = format_percent (total[0] > 0 ? 100.0 * (total[1] - total[0]) / total[0] : 0.0);
 
     if (self->align == CHRONO_COMPARE_ALIGN_START)
-      g_string_append_printf (s, _("The whole traces: A %s, B %s, Δ %s (%+.1f%%).\n"), a, b, d, percent);
+      g_string_append_printf (s, _("The whole traces: A %s, B %s, Δ %s (%s).\n"), a, b, d, percent);
     else
-      g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "Mean over %u window: A %s, B %s, Δ %s (%+.1f%%).\n",
-                                              "Mean over %u windows: A %s, B %s, Δ %s (%+.1f%%).\n", n),
+      g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "Mean over %u window: A %s, B %s, Δ %s (%s).\n",
+                                              "Mean over %u windows: A %s, B %s, Δ %s (%s).\n", n),
                               n, a, b, d, percent);
   }
   g_string_append_printf (s, _("\nWhere the difference comes from, per step, by the state of the main device "
