@@ -9,6 +9,7 @@
 #include <glib/gstdio.h>
 
 #include "chrono-analysis.h"
+#include "chrono-efficiency.h"
 #include "chrono-example-trace.h"
 #include "chrono-loader.h"
 #include "chrono-trace-set.h"
@@ -202,6 +203,70 @@ test_truncated (void)
   g_assert_nonnull (strstr (md, "cut short"));
 }
 
+/* Ten bf16 GEMMs of 4096³ on an H100, each taking DUR_US. */
+static ChronoTrace *
+gemm_trace (gint64 dur_us)
+{
+  GString *s = g_string_new ("{\"deviceProperties\":[{\"id\":0,\"name\":\"NVIDIA H100 80GB HBM3\"}],"
+                             "\"traceEvents\":[");
+  ChronoTrace *trace;
+
+  g_string_append (s, "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#0\",\"pid\":1,"
+                      "\"tid\":1,\"ts\":0,\"dur\":100}");
+  for (int k = 0; k < 10; k++)
+    {
+      gint64 t = 10 + k * 5;
+      g_string_append_printf (s, ",{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,"
+                                 "\"ts\":%" G_GINT64_FORMAT ",\"dur\":4,\"args\":{\"Input Dims\":[[4096, 4096], [4096, 4096]],"
+                                 "\"Input type\":[\"c10::BFloat16\", \"c10::BFloat16\"]}}", t);
+      g_string_append_printf (s, ",{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,"
+                                 "\"tid\":1,\"ts\":%" G_GINT64_FORMAT ",\"dur\":2,\"args\":{\"correlation\":%d}}", t + 1, k + 1);
+      g_string_append_printf (s, ",{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_"
+                                 "tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas\",\"pid\":0,"
+                                 "\"tid\":7,\"ts\":%" G_GINT64_FORMAT ",\"dur\":%" G_GINT64_FORMAT ",\"args\":{\"correlation\":%d,"
+                                 "\"stream\":7,\"device\":0}}", 100 + k * (dur_us + 2), dur_us, k + 1);
+    }
+  g_string_append (s, ",{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,\"args\":{\"name\":\"GPU 0\"}}"
+                      ",{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":0,\"args\":{\"labels\":\"GPU 0\"}}]}");
+  trace = test_load_json (s->str);
+  g_string_free (s, TRUE);
+  return trace;
+}
+
+/* A GEMM at a fifth of an H100's peak is named, and costs its time over
+ * the roofline; one at two thirds of the peak is not. */
+static void
+test_low_efficiency (void)
+{
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      /* 2·4096³ FLOPs take about 140 µs at the bf16 peak. */
+      g_autoptr(ChronoTrace) trace = gemm_trace (pass == 0 ? 700 : 210);
+      g_autoptr(ChronoAnalysis) a = analyse (&trace, 1);
+      const ChronoEfficiencyRow *row;
+      const ChronoFinding *f = NULL;
+
+      g_assert_cmpuint (chrono_analysis_get_n_efficiency (a), ==, 1);
+      row = chrono_analysis_get_efficiency (a, 0);
+      g_assert_true (row->has_roofline);
+      g_assert_cmpfloat (row->flops, ==, 2.0 * 4096 * 4096 * 4096);
+      g_assert_cmpint (row->gpu_time_ns, ==, 10 * (pass == 0 ? 700 : 210) * 1000);
+      for (guint i = 0; i < chrono_analysis_get_n_findings (a); i++)
+        if (g_str_equal (chrono_analysis_get_finding (a, i)->rule, "low-efficiency"))
+          f = chrono_analysis_get_finding (a, i);
+      if (pass == 1)
+        {
+          g_assert_cmpfloat (row->roofline_share, >, 0.5);
+          g_assert_null (f);
+          continue;
+        }
+      g_assert_cmpfloat (row->roofline_share, <, 0.25);
+      g_assert_nonnull (f);
+      g_assert_cmpint (f->time_lost_ns, ==, row->gpu_time_ns - row->roofline_ns);
+      g_assert_nonnull (strstr (f->title, "aten::mm"));
+    }
+}
+
 static gint
 compare_strings (gconstpointer a,
                  gconstpointer b)
@@ -304,5 +369,6 @@ main (int    argc,
   g_test_add_func ("/ledger/graph-capture", test_graph_capture);
   g_test_add_func ("/ledger/truncated", test_truncated);
   g_test_add_func ("/ledger/merged-ranks", test_merged_ranks);
+  g_test_add_func ("/ledger/low-efficiency", test_low_efficiency);
   return g_test_run ();
 }

@@ -13,6 +13,7 @@
 #include "chrono-analysis-settings.h"
 #include "chrono-background.h"
 #include "chrono-application.h"
+#include "chrono-efficiency-view.h"
 #include "chrono-findings-panel.h"
 #include "chrono-format.h"
 #include "chrono-palette.h"
@@ -52,6 +53,7 @@ struct _ChronoFindingsPanel
   GtkWidget      *path_graph_button;
   GtkBox         *path_summary;
   GtkListBox     *segments_list;
+  ChronoEfficiencyView *efficiency_view;
 };
 
 G_DEFINE_FINAL_TYPE (ChronoFindingsPanel, chrono_findings_panel, GTK_TYPE_WIDGET)
@@ -975,6 +977,7 @@ analysis_done_cb (GObject      *source_object,
   fill_findings (self);
   fill_breakdowns (self);
   fill_paths (self);
+  chrono_efficiency_view_set_analysis (self->efficiency_view, analysis);
   gtk_stack_set_visible_child_name (self->state_stack, "done");
   set_analysing (self, FALSE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANALYSIS]);
@@ -1044,6 +1047,7 @@ chrono_findings_panel_constructed (GObject *object)
   GSettings *settings;
 
   G_OBJECT_CLASS (chrono_findings_panel_parent_class)->constructed (object);
+  chrono_efficiency_view_set_timeline (self->efficiency_view, self->timeline);
 
   if (CHRONO_IS_APPLICATION (application) &&
       (settings = chrono_application_get_settings (CHRONO_APPLICATION (application))) != NULL)
@@ -1153,6 +1157,7 @@ chrono_findings_panel_class_init (ChronoFindingsPanelClass *klass)
     g_signal_new ("path-graph-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
 
+  g_type_ensure (CHRONO_TYPE_EFFICIENCY_VIEW);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "findingspanel");
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -1170,6 +1175,7 @@ chrono_findings_panel_class_init (ChronoFindingsPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, path_graph_button);
   gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, path_summary);
   gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, segments_list);
+  gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, efficiency_view);
 }
 
 static void

@@ -26,6 +26,24 @@ parse_range (const char            *text,
   return TRUE;
 }
 
+/* A peak in tera-units into the thresholds' giga-units; 0 keeps the setting. */
+static gboolean
+set_peak (gdouble     tera,
+          const char *option,
+          guint      *giga)
+{
+  if (tera == 0)
+    return TRUE;
+  if (!(tera > 0 && tera * 1000 <= G_MAXUINT))
+    {
+      g_printerr ("chronoscope-cli analyze: %s wants a number above 0 and at most %u, not %g\n",
+                  option, G_MAXUINT / 1000, tera);
+      return FALSE;
+    }
+  *giga = MAX (1, (guint) (tera * 1000 + 0.5));
+  return TRUE;
+}
+
 int
 chrono_cli_analyze (int    argc,
                     char **argv)
@@ -34,11 +52,14 @@ chrono_cli_analyze (int    argc,
   gboolean timing = FALSE;
   gboolean merge = FALSE;
   g_autofree char *range = NULL;
+  gdouble peak_tflops = 0, peak_tbps = 0;
   g_auto(GStrv) files = NULL;
   const GOptionEntry entries[] = {
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output format: markdown (default) or json", "FORMAT" },
     { "range", 'r', 0, G_OPTION_ARG_STRING, &range, "Analyse only START to END, in the traces' nanoseconds", "START:END" },
     { "merge", 0, 0, G_OPTION_ARG_NONE, &merge, "All files as one trace on a shared clock", NULL },
+    { "peak-tflops", 0, 0, G_OPTION_ARG_DOUBLE, &peak_tflops, "Every device's compute peak, for every number type, instead of the built-in table", "TFLOPS" },
+    { "peak-tbps", 0, 0, G_OPTION_ARG_DOUBLE, &peak_tbps, "Every device's memory bandwidth instead of the built-in table", "TBPS" },
     { "timing", 0, 0, G_OPTION_ARG_NONE, &timing, "Print loading and analysis times to standard error", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE…" },
     { NULL }
@@ -74,6 +95,11 @@ chrono_cli_analyze (int    argc,
       return 2;
     }
 
+  chrono_cli_read_thresholds (&options.thresholds);
+  if (!set_peak (peak_tflops, "--peak-tflops", &options.thresholds.peak_gflops) ||
+      !set_peak (peak_tbps, "--peak-tbps", &options.thresholds.peak_memory_gbps))
+    return 2;
+
   t0 = g_get_monotonic_time ();
   for (guint i = 0; i < chrono_cli_n_inputs (files, merge); i++)
     {
@@ -92,7 +118,6 @@ chrono_cli_analyze (int    argc,
     }
   t1 = g_get_monotonic_time ();
 
-  chrono_cli_read_thresholds (&options.thresholds);
   analysis = chrono_analysis_run ((ChronoTrace * const *) traces->pdata, traces->len, &options, NULL, &error);
   if (analysis == NULL)
     {

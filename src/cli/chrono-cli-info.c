@@ -9,71 +9,13 @@
 #include "chrono-cli.h"
 #include "chrono-cli-load.h"
 #include "chrono-format.h"
-#include "chrono-json-util.h"
-
-static void
-add_counts (JsonBuilder *b,
-            GHashTable  *table)
-{
-  g_autoptr(GList) keys = g_list_sort (g_hash_table_get_keys (table), (GCompareFunc) g_strcmp0);
-
-  json_builder_begin_object (b);
-  for (GList *l = keys; l; l = l->next)
-    {
-      chrono_json_add_int (b, l->data, GPOINTER_TO_SIZE (g_hash_table_lookup (table, l->data)));
-    }
-  json_builder_end_object (b);
-}
 
 static char *
 summary_json (ChronoTrace *trace)
 {
-  const ChronoLoadStats *stats = chrono_trace_get_stats (trace);
-  g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonNode) root = chrono_cli_trace_summary (trace);
 
-  json_builder_begin_object (b);
-  chrono_json_add_string (b, "file", chrono_trace_get_path (trace));
-  chrono_json_add_string (b, "format", chrono_trace_get_format (trace));
-  chrono_json_add_string (b, "compression", chrono_trace_get_compression (trace));
-  chrono_json_add_int (b, "bytes", chrono_trace_get_source_size (trace));
-  json_builder_set_member_name (b, "phases");
-  add_counts (b, stats->phases);
-  chrono_json_add_int (b, "events", stats->events);
-  chrono_json_add_int (b, "spans", stats->spans);
-  chrono_json_add_int (b, "async_spans", stats->async_spans);
-  chrono_json_add_int (b, "instants", stats->instants);
-  chrono_json_add_int (b, "counter_samples", stats->counter_samples);
-  chrono_json_add_int (b, "flows", stats->flows);
-  chrono_json_add_int (b, "launch_links", stats->launch_links);
-  json_builder_set_member_name (b, "engines");
-  add_counts (b, stats->engines);
-  chrono_json_add_int (b, "dependencies", stats->dependencies);
-  chrono_json_add_int (b, "processes", chrono_trace_get_n_processes (trace));
-  chrono_json_add_int (b, "tracks", chrono_trace_get_n_tracks (trace));
-  chrono_json_add_int (b, "start_ns", chrono_trace_get_start_ns (trace));
-  chrono_json_add_int (b, "end_ns", chrono_trace_get_end_ns (trace));
-  chrono_json_add_int (b, "base_time_ns", chrono_trace_get_base_time_ns (trace));
-  chrono_json_add_int (b, "rank", chrono_trace_get_rank (trace));
-  chrono_json_add_int (b, "world_size", chrono_trace_get_world_size (trace));
-  json_builder_set_member_name (b, "truncated");
-  json_builder_add_boolean_value (b, stats->truncated);
-  chrono_json_add_int (b, "dropped", stats->dropped);
-  json_builder_set_member_name (b, "warnings");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < stats->warnings->len; i++)
-    json_builder_add_string_value (b, g_ptr_array_index (stats->warnings, i));
-  json_builder_end_array (b);
-  json_builder_set_member_name (b, "kinds");
-  json_builder_begin_object (b);
-  for (guint k = 0; k < CHRONO_N_KINDS; k++)
-    if (stats->kinds[k] > 0)
-      chrono_json_add_int (b, chrono_kind_to_string (k), stats->kinds[k]);
-  json_builder_end_object (b);
-  json_builder_end_object (b);
-
-  root = json_builder_get_root (b);
   json_generator_set_root (gen, root);
   return json_generator_to_data (gen, NULL);
 }

@@ -11,6 +11,7 @@ G_BEGIN_DECLS
 int chrono_cli_info    (int argc, char **argv);
 int chrono_cli_analyze (int argc, char **argv);
 int chrono_cli_example (int argc, char **argv);
+int chrono_cli_mcp     (int argc, char **argv);
 int chrono_cli_compare (int argc, char **argv);
 
 G_END_DECLS

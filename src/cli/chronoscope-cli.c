@@ -19,6 +19,7 @@ static const Command commands[] = {
   { "analyze", chrono_cli_analyze, "Find where the time goes and the bottlenecks" },
   { "compare", chrono_cli_compare, "Compare two runs step by step: where the difference comes from" },
   { "example", chrono_cli_example, "Write an example PyTorch-profiler trace" },
+  { "mcp", chrono_cli_mcp, "Answer agents over the Model Context Protocol (stdio)" },
 };
 
 static void

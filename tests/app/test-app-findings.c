@@ -1,14 +1,17 @@
 /* test-app-findings.c: the findings panel beside the timeline, on a real
  * Kineto trace: the same findings as the analysis, in the same order;
  * filtering by rule; a finding shown on the timeline; thresholds changed
- * in the preferences analysed again
+ * in the preferences analysed again; a folder of ranks analysed as ranks
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <unistd.h>
+
 #include "app-test-utils.h"
 #include "chrono-analysis-settings.h"
 #include "chrono-document-page.h"
 #include "chrono-findings-panel.h"
+#include "chrono-loader.h"
 #include "chrono-preferences-window.h"
 #include "chrono-span-details.h"
 #include "chrono-timeline.h"
@@ -256,6 +259,85 @@ test_close_while_analysing (void)
   g_weak_ref_clear (&panel_ref);
 }
 
+/* A folder of the eight DLRM ranks opens as one document, analysed as
+ * the eight ranks: the same findings as the eight files analysed apart,
+ * a straggler among them, and each finding naming its rank. */
+static void
+test_ranks (void)
+{
+  ChronoWindow *window = app_test_get_window ();
+  const char *dir = g_getenv ("CHRONO_TRACES_DIR");
+  g_autofree char *folder = g_build_filename (app_test_tmp_dir (), "dlrm-job", NULL);
+  g_autoptr(GPtrArray) traces = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GDir) d = NULL;
+  g_autoptr(ChronoAnalysis) expected = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GSettings) settings = NULL;
+  ChronoAnalysisOptions options;
+  ChronoDocumentPage *page;
+  ChronoFindingsPanel *panel;
+  GtkListBox *list;
+  const char *name;
+  guint stragglers = 0;
+
+  if (dir == NULL || (d = g_dir_open (dir, 0, NULL)) == NULL)
+    {
+      g_test_skip ("no real traces");
+      return;
+    }
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  while ((name = g_dir_read_name (d)))
+    if (g_str_has_prefix (name, "param__dlrm_8rank__worker"))
+      g_ptr_array_add (names, g_strdup (name));
+  if (names->len != 8)
+    {
+      g_test_skip ("the 8-rank set is not complete");
+      return;
+    }
+  g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree char *source = g_build_filename (dir, names->pdata[i], NULL);
+      g_autofree char *link = g_build_filename (folder, names->pdata[i], NULL);
+      g_autoptr(GError) error = NULL;
+      ChronoTrace *t;
+
+      g_assert_cmpint (symlink (source, link), ==, 0);
+      t = chrono_trace_load_file (source, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_ptr_array_add (traces, t);
+    }
+  settings = g_settings_get_child (chrono_application_get_settings (app_test_get_application ()),
+                                  CHRONO_ANALYSIS_SCHEMA_CHILD);
+  chrono_analysis_options_init (&options);
+  chrono_analysis_settings_read (settings, &options.thresholds);
+  expected = chrono_analysis_run ((ChronoTrace **) traces->pdata, traces->len, &options, NULL, NULL);
+  g_assert_nonnull (expected);
+
+  file = g_file_new_for_path (folder);
+  page = chrono_window_open_file (window, file);
+  g_assert_true (app_test_wait_for_state (page, CHRONO_DOCUMENT_STATE_LOADED, 30000));
+  panel = CHRONO_FINDINGS_PANEL (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_FINDINGS_PANEL));
+  g_assert_true (app_test_wait_for_analysis (panel, 30000));
+  list = GTK_LIST_BOX (app_test_find_css_class (GTK_WIDGET (panel), "findings"));
+  rows = get_shown_rows (list);
+  g_assert_cmpuint (rows->len, ==, chrono_analysis_get_n_findings (expected));
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const ChronoFinding *f = chrono_analysis_get_finding (expected, i);
+      GtkWidget *numbers = app_test_find_css_class (GTK_WIDGET (g_ptr_array_index (rows, i)), "finding-numbers");
+      g_autofree char *rank = g_strdup_printf ("· rank %d", chrono_analysis_get_rank (expected, f->rank)->rank);
+
+      g_assert_cmpstr (get_row_title (g_ptr_array_index (rows, i)), ==, f->title);
+      g_assert_true (g_str_has_suffix (gtk_label_get_label (GTK_LABEL (numbers)), rank));
+      stragglers += g_str_equal (f->rule, "collective-straggler");
+    }
+  g_assert_cmpuint (stragglers, >, 0);
+  app_test_close_all_tabs (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -273,5 +355,6 @@ main (int   argc,
     return 77;
   g_test_add_func ("/app/findings/list-filter-show-preferences", test_findings);
   g_test_add_func ("/app/findings/close-while-analysing", test_close_while_analysing);
+  g_test_add_func ("/app/findings/ranks", test_ranks);
   return g_test_run ();
 }

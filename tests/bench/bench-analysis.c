@@ -18,6 +18,7 @@
 #include <glib/gstdio.h>
 
 #include "chrono-analysis.h"
+#include "chrono-efficiency.h"
 #include "chrono-example-trace.h"
 #include "chrono-loader.h"
 
@@ -42,10 +43,11 @@ measure (const char *path)
   t2 = g_get_monotonic_time ();
   g_assert_no_error (error);
   getrusage (RUSAGE_SELF, &usage);
-  printf ("%s\n  %.1f MB, load %.3f s, analysis %.3f s (%.2f× loading), %u findings, peak RSS %ld MB\n",
+  printf ("%s\n  %.1f MB, load %.3f s, analysis %.3f s (%.2f× loading), %u findings, "
+          "%u operator efficiency rows, peak RSS %ld MB\n",
           path, chrono_trace_get_source_size (trace) / 1e6, (t1 - t0) / 1e6, (t2 - t1) / 1e6,
           (double) (t2 - t1) / MAX (t1 - t0, 1), chrono_analysis_get_n_findings (analysis),
-          usage.ru_maxrss / 1024);
+          chrono_analysis_get_n_efficiency (analysis), usage.ru_maxrss / 1024);
 }
 
 int

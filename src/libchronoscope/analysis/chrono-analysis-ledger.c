@@ -292,25 +292,39 @@ chrono_rank_data_build_ledgers (ChronoRankData                 *data,
     }
 }
 
-/* Host thread states, as work classes for chrono_intervals_merge(). */
-enum { HOST_SYNC, HOST_DATA, HOST_LAUNCH, HOST_RUN };
+/* Host thread states, in their order of precedence. */
+enum { HOST_SYNC, HOST_DATA, HOST_LAUNCH, HOST_RUN, N_HOST_STATES };
 
-static gint
-compare_item_starts (gconstpointer a,
-                     gconstpointer b)
+/* Adds [START, END) to INTERVALS, which are sorted and disjoint and to
+ * which intervals come in order of their starts. */
+static void
+append_interval (GArray *intervals,
+                 gint64  start,
+                 gint64  end)
 {
-  const ChronoWorkItem *x = a, *y = b;
+  ChronoInterval *last = intervals->len ? &g_array_index (intervals, ChronoInterval, intervals->len - 1) : NULL;
 
-  return (x->start > y->start) - (x->start < y->start);
+  if (last && start <= last->end)
+    last->end = MAX (last->end, end);
+  else
+    g_array_append_val (intervals, ((ChronoInterval) { start, end, 0 }));
 }
 
-static gint64
-merged_length (GArray *items,
-               guint   mask)
+/* The union of two sorted, disjoint interval lists. */
+static GArray *
+union_of (GArray *a,
+          GArray *b)
 {
-  g_autoptr(GArray) merged = chrono_intervals_merge ((const ChronoWorkItem *) items->data, items->len, mask);
+  GArray *out = g_array_sized_new (FALSE, FALSE, sizeof (ChronoInterval), a->len + b->len);
+  const ChronoInterval *x = (const ChronoInterval *) a->data, *y = (const ChronoInterval *) b->data;
+  guint i = 0, j = 0;
 
-  return chrono_intervals_length (merged);
+  while (i < a->len || j < b->len)
+    {
+      const ChronoInterval *next = j >= b->len || (i < a->len && x[i].start <= y[j].start) ? &x[i++] : &y[j++];
+      append_interval (out, next->start, next->end);
+    }
+  return out;
 }
 
 static void
@@ -321,20 +335,22 @@ host_ledger (ChronoRankData *data,
 {
   ChronoTrace *trace = data->trace;
   const ChronoTrack *t = chrono_trace_get_track (trace, thread);
-  g_autoptr(GArray) items = g_array_new (FALSE, FALSE, sizeof (ChronoWorkItem));
+  GArray *classes[N_HOST_STATES];
   ChronoHostLedgerRow row = { data->rank_index, data->trace_index, thread, G_MAXINT64, G_MININT64 };
-  gint64 u[4];
+  gint64 u[N_HOST_STATES];
+  GArray *acc;
 
+  for (guint c = 0; c < N_HOST_STATES; c++)
+    classes[c] = g_array_new (FALSE, FALSE, sizeof (ChronoInterval));
+  /* Spans come by start, so each class is merged as it is read. */
   for (guint32 i = 0; i < t->n_spans; i++)
     {
       guint32 name = chrono_track_get_name (t, i);
-      ChronoWorkItem it = {
-        .start = MAX (t->start[i], data->range_start),
-        .end = MIN (chrono_track_get_end (t, i), data->range_end),
-        .cls = HOST_RUN,
-      };
+      gint64 start = MAX (t->start[i], data->range_start);
+      gint64 end = MIN (chrono_track_get_end (t, i), data->range_end);
+      guint cls = HOST_RUN;
 
-      if (it.end <= it.start)
+      if (end <= start)
         continue;
       if (kind_of[name] == 0)
         {
@@ -343,32 +359,39 @@ host_ledger (ChronoRankData *data,
                           : strstr (text, "Launch") != NULL ? 3 : 1;
         }
       if (kind_of[name] == 2)
-        it.cls = HOST_DATA;
+        cls = HOST_DATA;
       else if (kind_of[name] == 3 && (t->kind[i] == CHRONO_KIND_RUNTIME || t->kind[i] == CHRONO_KIND_DRIVER))
-        it.cls = HOST_LAUNCH;
-      row.start_ns = MIN (row.start_ns, it.start);
-      row.end_ns = MAX (row.end_ns, it.end);
-      g_array_append_val (items, it);
+        cls = HOST_LAUNCH;
+      row.start_ns = MIN (row.start_ns, start);
+      row.end_ns = MAX (row.end_ns, end);
+      append_interval (classes[cls], start, end);
     }
   for (guint k = 0; k < data->syncs->len; k++)
     {
       const ChronoSyncWait *w = &g_array_index (data->syncs, ChronoSyncWait, k);
       if (w->track == thread && w->device >= 0)
-        g_array_append_val (items, ((ChronoWorkItem) { .start = w->start, .end = w->end, .cls = HOST_SYNC }));
+        append_interval (classes[HOST_SYNC], w->start, w->end);
     }
+  /* Each state is what it adds to the union of those before it. */
+  acc = g_array_ref (classes[HOST_SYNC]);
+  u[HOST_SYNC] = chrono_intervals_length (acc);
+  for (guint c = HOST_DATA; c < N_HOST_STATES; c++)
+    {
+      GArray *next = union_of (acc, classes[c]);
+      g_array_unref (acc);
+      acc = next;
+      u[c] = chrono_intervals_length (acc);
+    }
+  g_array_unref (acc);
+  for (guint c = 0; c < N_HOST_STATES; c++)
+    g_array_unref (classes[c]);
   if (row.end_ns <= row.start_ns)
     return;
-  g_array_sort (items, compare_item_starts);
-  /* Each state is what its class adds to the union of those before it. */
-  u[0] = merged_length (items, 1u << HOST_SYNC);
-  u[1] = merged_length (items, (1u << HOST_SYNC) | (1u << HOST_DATA));
-  u[2] = merged_length (items, (1u << HOST_SYNC) | (1u << HOST_DATA) | (1u << HOST_LAUNCH));
-  u[3] = merged_length (items, ~0u);
-  row.sync_ns = u[0];
-  row.data_loading_ns = u[1] - u[0];
-  row.launch_ns = u[2] - u[1];
-  row.running_ns = u[3] - u[2];
-  row.untraced_ns = (row.end_ns - row.start_ns) - u[3];
+  row.sync_ns = u[HOST_SYNC];
+  row.data_loading_ns = u[HOST_DATA] - u[HOST_SYNC];
+  row.launch_ns = u[HOST_LAUNCH] - u[HOST_DATA];
+  row.running_ns = u[HOST_RUN] - u[HOST_LAUNCH];
+  row.untraced_ns = (row.end_ns - row.start_ns) - u[HOST_RUN];
   g_array_append_val (out, row);
 }
 

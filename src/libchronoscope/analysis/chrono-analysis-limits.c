@@ -61,22 +61,29 @@ count_host (ChronoRankData *data,
   ChronoTrace *trace = data->trace;
   guint n_strings = chrono_trace_get_n_strings (trace);
   g_autofree guint8 *kind_of = g_new0 (guint8, n_strings);   /* 1 other, 2 launch, 3 graph launch */
-  g_autoptr(GHashTable) linked = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  /* Per host track: which of its spans launched work in the trace. */
+  g_autoptr(GHashTable) linked = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   guint sampled = 0;
 
   for (guint f = 0; f < chrono_trace_get_n_flows (trace); f++)
     {
       const ChronoFlow *flow = chrono_trace_get_flow (trace, f);
-      if (flow->type == CHRONO_FLOW_LAUNCH)
+      guint8 *bits;
+
+      if (flow->type != CHRONO_FLOW_LAUNCH || !chrono_rank_data_has_track (data, flow->from.track))
+        continue;
+      bits = g_hash_table_lookup (linked, GUINT_TO_POINTER (flow->from.track));
+      if (bits == NULL)
         {
-          gint64 key = (gint64) chrono_span_key (flow->from.track, flow->from.index);
-          if (!g_hash_table_contains (linked, &key))
-            g_hash_table_add (linked, g_memdup2 (&key, sizeof key));
+          bits = g_new0 (guint8, chrono_trace_get_track (trace, flow->from.track)->n_spans);
+          g_hash_table_insert (linked, GUINT_TO_POINTER (flow->from.track), bits);
         }
+      bits[flow->from.index] = 1;
     }
   for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
     {
       const ChronoTrack *t = chrono_trace_get_track (trace, ti);
+      const guint8 *bits = g_hash_table_lookup (linked, GUINT_TO_POINTER (ti));
 
       if (t->type != CHRONO_TRACK_THREAD || !chrono_rank_data_has_track (data, ti))
         continue;
@@ -111,9 +118,31 @@ count_host (ChronoRankData *data,
             continue;
           c->launches++;
           c->graph_launches += kind_of[name] == 3;
-          c->linked += g_hash_table_contains (linked, &(gint64) { (gint64) chrono_span_key (ti, i) });
+          c->linked += bits != NULL && bits[i];
         }
     }
+}
+
+/* What the loader could not represent, once per trace. */
+static void
+add_load_warnings (ChronoRankData *data,
+                   GArray         *out)
+{
+  const ChronoLoadStats *stats = chrono_trace_get_stats (data->trace);
+  g_autofree char *base = g_path_get_basename (chrono_trace_get_path (data->trace));
+
+  if (stats->warnings->len == 0 && stats->dropped == 0)
+    return;
+  if (stats->dropped > 0)
+    add (out, "load-warnings", data->rank_index,
+         g_strdup_printf (_("%s: %" G_GUINT64_FORMAT " events are not in the model; the load said: %s"),
+                          base, stats->dropped,
+                          stats->warnings->len ? (const char *) stats->warnings->pdata[0] : _("nothing more")));
+  else
+    add (out, "load-warnings", data->rank_index,
+         g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: the load reported %u warning: %s",
+                                       "%s: the load reported %u warnings, the first: %s", stats->warnings->len),
+                          base, stats->warnings->len, (const char *) stats->warnings->pdata[0]));
 }
 
 void
@@ -121,7 +150,7 @@ chrono_analysis_find_limitations (ChronoRankData **ranks,
                                   guint            n_ranks,
                                   GArray          *out)
 {
-  gboolean any_shapes = FALSE, any_ops = FALSE;
+  gboolean any_shapes = FALSE, any_ops = FALSE, any_work = FALSE;
 
   for (guint r = 0; r < n_ranks; r++)
     {
@@ -135,6 +164,9 @@ chrono_analysis_find_limitations (ChronoRankData **ranks,
       count_host (data, &c);
       any_shapes |= c.shapes;
       any_ops |= c.host_ops > 0;
+      any_work |= n_work > 0;
+      if (r == 0 || ranks[r - 1]->trace != data->trace)
+        add_load_warnings (data, out);
 
       if (data->truncated)
         add (out, "truncated", r,
@@ -177,6 +209,10 @@ chrono_analysis_find_limitations (ChronoRankData **ranks,
              g_strdup_printf (_("%s: no profiler steps (ProfilerStep#N) recorded: figures are for the whole "
                                 "trace, not per step"), name));
     }
+  if (!any_work && !any_ops)
+    add (out, "empty", G_MAXUINT,
+         g_strdup (_("Nothing in the trace is what this analysis reads: no device work and no host operators "
+                     "(the load warnings say what the trace held instead)")));
   if (any_ops && !any_shapes)
     add (out, "no-shapes", G_MAXUINT,
          g_strdup (_("No operator shapes recorded (profile with record_shapes=True): FLOPs, bytes and the "

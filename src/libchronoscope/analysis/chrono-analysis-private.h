@@ -290,8 +290,10 @@ void    chrono_analysis_match_collectives  (ChronoRankData                **rank
 gboolean chrono_analysis_clocks_agree      (ChronoRankData                **ranks,
                                             guint                           n_ranks);
 
-/* Adds findings to OUT (ChronoFinding); the caller ranks them. */
-void    chrono_analysis_run_rules          (ChronoRankData                **ranks,
+/* Adds findings to OUT (ChronoFinding); the caller ranks them. ANALYSIS
+ * gives the operators' efficiency, already worked out. */
+void    chrono_analysis_run_rules          (ChronoAnalysis                 *analysis,
+                                            ChronoRankData                **ranks,
                                             guint                           n_ranks,
                                             GArray                         *breakdowns,
                                             GArray                         *paths,

@@ -6,6 +6,7 @@
 #include <json-glib/json-glib.h>
 
 #include "chrono-analysis-private.h"
+#include "chrono-efficiency-private.h"
 #include "chrono-json-util.h"
 
 /* A report people read: the costliest findings; the JSON has them all. */
@@ -249,6 +250,7 @@ chrono_analysis_to_json (ChronoAnalysis *self)
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
+  chrono_efficiency_write_json (self, b);
   json_builder_end_object (b);
 
   root = json_builder_get_root (b);
@@ -579,5 +581,6 @@ chrono_analysis_to_markdown (ChronoAnalysis *self)
         }
       g_string_append (s, "\n");
     }
+  chrono_efficiency_append_markdown (self, s);
   return g_string_free (s, FALSE);
 }

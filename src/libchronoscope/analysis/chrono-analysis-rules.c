@@ -14,8 +14,13 @@
 #include <glib/gi18n-lib.h>
 
 #include "chrono-analysis-private.h"
+#include "chrono-efficiency.h"
 
 #define MAX_GAPS_PER_DEVICE 10
+#define MAX_EFFICIENCY_FINDINGS 10
+/* No kernel runs in less than a few microseconds, whatever its work: an
+ * operator's roofline is at least this per call. */
+#define KERNEL_FLOOR_NS (3 * 1000)
 
 static const ChronoRule rules[] = {
   { "collective-straggler", N_("Straggler rank"),
@@ -68,6 +73,12 @@ static const ChronoRule rules[] = {
     "engine-bound-percent longer than the busiest Tensor engine: vector, scalar, GpSimd or sync work "
     "sets the pace instead of the matrix multiplications. Time lost, an upper bound: the busy time "
     "above the Tensor engine's, from the core's computation time.") },
+  { "low-efficiency", N_("Operators far from the hardware's limit"),
+    N_("Operators recorded with shapes whose measured device time is more than their roofline time (their "
+    "FLOPs and bytes at the device's peaks, docs/efficiency.md) and which reach less than "
+    "low-efficiency-percent of it (a roofline of at least 3 µs a call: no kernel runs faster); the ten "
+    "with the most excess. Time lost, an upper bound: the excess, claimed from the computation time of "
+    "their device work.") },
   { "slow-step", N_("Slow step"),
     N_("A step longer than the median step by more than slow-step-percent. Time lost: the difference "
     "to the median, less what other findings claimed in the step.") },
@@ -1208,6 +1219,90 @@ rule_engine_bound (Ctx            *c,
     }
 }
 
+/* The least time an operator's calls can take: its roofline, and never
+ * less than the least a kernel takes. */
+static gint64
+least_ns (const ChronoEfficiencyRow *r)
+{
+  return MAX (r->roofline_ns, (gint64) r->count * KERNEL_FLOOR_NS);
+}
+
+static gint
+compare_excess (gconstpointer a,
+                gconstpointer b)
+{
+  const ChronoEfficiencyRow *x = *(const ChronoEfficiencyRow * const *) a;
+  const ChronoEfficiencyRow *y = *(const ChronoEfficiencyRow * const *) b;
+  gint64 ex = x->gpu_time_ns - least_ns (x), ey = y->gpu_time_ns - least_ns (y);
+
+  return ex != ey ? (ex > ey ? -1 : 1) : g_strcmp0 (x->op, y->op);
+}
+
+static void
+rule_low_efficiency (Ctx            *c,
+                     ChronoAnalysis *analysis)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+
+  for (guint i = 0; i < chrono_analysis_get_n_efficiency (analysis); i++)
+    {
+      const ChronoEfficiencyRow *r = chrono_analysis_get_efficiency (analysis, i);
+      if (r->has_roofline && r->rank < c->n_ranks && r->gpu_time_ns > 0 &&
+          least_ns (r) * 100 < r->gpu_time_ns * (gint64) c->th->low_efficiency_percent)
+        g_ptr_array_add (rows, (gpointer) r);
+    }
+  g_ptr_array_sort (rows, compare_excess);
+  for (guint i = 0, reported = 0; i < rows->len && reported < MAX_EFFICIENCY_FINDINGS; i++)
+    {
+      const ChronoEfficiencyRow *r = rows->pdata[i];
+      ChronoRankData *data = c->ranks[r->rank];
+      const ChronoDeviceWork *d;
+      g_autofree char *label = NULL;
+      g_auto(ChronoClaim) claim = { NULL };
+      ChronoFinding *f;
+      gint64 lost;
+
+      if (r->device_position >= data->devices->len || r->n_intervals == 0)
+        continue;
+      d = &g_array_index (data->devices, ChronoDeviceWork, r->device_position);
+      chrono_claim_init (&claim);
+      for (guint k = 0; k < r->n_intervals; k++)
+        chrono_claim_add (&claim, data, r->device_position, r->intervals[k].start_ns, r->intervals[k].end_ns,
+                          CHRONO_LEDGER_MASK (CHRONO_LEDGER_COMPUTE), G_MAXUINT32, G_MAXINT64);
+      if ((lost = measure (c, &claim, r->gpu_time_ns - least_ns (r))) == 0)
+        continue;
+      reported++;
+      label = device_label (data, d);
+      f = add_finding (c, "low-efficiency", data, r->intervals[0].start_ns, r->intervals[r->n_intervals - 1].end_ns,
+                       &claim, lost,
+                       r->bound == CHRONO_BOUND_COMPUTE
+                       ? _("A compute-bound operator far from the device's peak: check that it runs on the matrix "
+                         "units in a fast type (bf16, fp8, TF32 allowed), that its shapes are multiples of the "
+                         "tile sizes (pad to 64 or 128), that shapes too small to fill the device are batched, and "
+                         "whether larger fused kernels (FlashAttention 3, torch.compile, a tuned GEMM) exist for it.")
+                       : _("A memory-bound operator far from the device's bandwidth: fuse it with its neighbours "
+                         "(torch.compile), avoid strided or non-contiguous inputs, and use wider types for "
+                         "loads (vectorised kernels)."),
+                       _("%s %s on %s reaches %.0f%% of its roofline: %" G_GUINT64_FORMAT " calls take %.3f ms "
+                         "against %.3f ms at the device's peaks (%s-bound)"),
+                       r->op, r->input_dims, label, 100.0 * r->roofline_share, r->count, ms (r->gpu_time_ns),
+                       ms (r->roofline_ns), chrono_bound_to_string (r->bound));
+      add_evidence (f, "calls", r->count);
+      add_evidence (f, "gpu_time_ns", r->gpu_time_ns);
+      add_evidence (f, "roofline_ns", r->roofline_ns);
+      add_evidence (f, "roofline_percent", 100.0 * r->roofline_share);
+      add_evidence (f, "achieved_tflops", r->achieved_tflops);
+      add_evidence (f, "achieved_tbps", r->achieved_tbps);
+      for (guint k = 0; k < d->streams->len; k++)
+        add_track (f, data->trace_index, g_array_index (d->streams, ChronoStreamWork, k).track);
+      if (r->n_calls > 0)
+        {
+          add_track (f, data->trace_index, r->calls[0].track);
+          set_node (f, data->trace_index, r->calls[0].track, r->calls[0].index);
+        }
+    }
+}
+
 /* ------------------------------------------------------------------ */
 /* Symptoms: what is left after the causes                           */
 
@@ -1418,7 +1513,8 @@ rule_low_utilization (Ctx            *c,
 }
 
 void
-chrono_analysis_run_rules (ChronoRankData                **ranks,
+chrono_analysis_run_rules (ChronoAnalysis                 *analysis,
+                           ChronoRankData                **ranks,
                            guint                           n_ranks,
                            GArray                         *breakdowns,
                            GArray                         *paths,
@@ -1444,6 +1540,7 @@ chrono_analysis_run_rules (ChronoRankData                **ranks,
       rule_copies_exposed (&c, ranks[r]);
       rule_engine_bound (&c, ranks[r]);
     }
+  rule_low_efficiency (&c, analysis);
   for (guint r = 0; r < n_ranks; r++)
     {
       rule_slow_steps (&c, ranks[r]);

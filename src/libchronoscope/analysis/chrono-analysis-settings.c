@@ -26,6 +26,9 @@ static const struct {
   { "host-bound-percent", G_STRUCT_OFFSET (ChronoAnalysisThresholds, host_bound_percent), FIELD_UINT },
   { "engine-bound-percent", G_STRUCT_OFFSET (ChronoAnalysisThresholds, engine_bound_percent), FIELD_UINT },
   { "min-time-lost-us", G_STRUCT_OFFSET (ChronoAnalysisThresholds, min_time_lost_ns), FIELD_INT64 },
+  { "low-efficiency-percent", G_STRUCT_OFFSET (ChronoAnalysisThresholds, low_efficiency_percent), FIELD_UINT },
+  { "peak-gflops", G_STRUCT_OFFSET (ChronoAnalysisThresholds, peak_gflops), FIELD_UINT },
+  { "peak-memory-gbps", G_STRUCT_OFFSET (ChronoAnalysisThresholds, peak_memory_gbps), FIELD_UINT },
 };
 
 /* Nanoseconds in one unit of KEY, from the suffix of its name. */

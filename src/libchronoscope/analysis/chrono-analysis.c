@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "chrono-analysis-private.h"
+#include "chrono-efficiency-private.h"
 
 struct _ChronoAnalysis
 {
@@ -18,6 +19,7 @@ struct _ChronoAnalysis
   GArray    *paths;       /* ChronoCriticalPath */
   GArray    *findings;    /* ChronoFinding */
   GArray    *limitations; /* ChronoLimitation */
+  ChronoEfficiency *efficiency;
 };
 
 G_DEFINE_FINAL_TYPE (ChronoAnalysis, chrono_analysis, G_TYPE_OBJECT)
@@ -40,6 +42,7 @@ chrono_analysis_thresholds_init (ChronoAnalysisThresholds *thresholds)
     .host_bound_percent = 50,
     .engine_bound_percent = 50,
     .min_time_lost_ns = 10 * 1000,
+    .low_efficiency_percent = 25,
   };
 }
 
@@ -113,6 +116,7 @@ chrono_analysis_finalize (GObject *object)
   g_array_unref (self->host_ledger);
   g_array_unref (self->rank_info);
   g_array_unref (self->limitations);
+  g_clear_pointer (&self->efficiency, chrono_efficiency_free);
   g_ptr_array_unref (self->ranks);
   g_ptr_array_unref (self->traces);
 
@@ -233,6 +237,7 @@ chrono_analysis_run (ChronoTrace * const          *traces,
     self->options = *options;
   else
     chrono_analysis_options_init (&self->options);
+  self->efficiency = chrono_efficiency_new (&self->options.thresholds);
 
   for (guint i = 0; i < n_traces; i++)
     {
@@ -243,6 +248,8 @@ chrono_analysis_run (ChronoTrace * const          *traces,
     }
   ranks = (ChronoRankData **) self->ranks->pdata;
   n_ranks = self->ranks->len;
+  for (guint r = 0; r < n_ranks; r++)
+    chrono_efficiency_add_rank (self->efficiency, ranks[r]);
 
   peer_waits = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   chrono_analysis_match_collectives (ranks, n_ranks, peer_waits);
@@ -257,9 +264,11 @@ chrono_analysis_run (ChronoTrace * const          *traces,
     }
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
+  /* The efficiency read the operators' shapes meanwhile; its rule needs it. */
+  chrono_efficiency_finish (self->efficiency);
   /* What the traces lack decides what the rules may claim. */
   chrono_analysis_find_limitations (ranks, n_ranks, self->limitations);
-  chrono_analysis_run_rules (ranks, n_ranks, self->breakdowns, self->paths, &self->options.thresholds,
+  chrono_analysis_run_rules (self, ranks, n_ranks, self->breakdowns, self->paths, &self->options.thresholds,
                              self->findings);
   g_array_sort (self->findings, compare_findings);
   for (guint r = 0; r < n_ranks; r++)
@@ -404,4 +413,10 @@ chrono_analysis_get_ranks (ChronoAnalysis *self,
 {
   *n_ranks = self->ranks->len;
   return (ChronoRankData **) self->ranks->pdata;
+}
+
+ChronoEfficiency *
+chrono_analysis_get_efficiency_data (ChronoAnalysis *self)
+{
+  return self->efficiency;
 }

@@ -27,6 +27,9 @@ typedef struct {
   guint   host_bound_percent;         /* host-bound-percent of a step the device waits for the host */
   guint   engine_bound_percent;       /* engine-bound-percent over the busiest Tensor engine */
   gint64  min_time_lost_ns;           /* min-time-lost-us: findings costing less are dropped */
+  guint   low_efficiency_percent;     /* low-efficiency-percent of the roofline */
+  guint   peak_gflops;                /* peak-gflops: every device's compute peak, 0 for the table's */
+  guint   peak_memory_gbps;           /* peak-memory-gbps: every device's memory bandwidth, 0 for the table's */
 } ChronoAnalysisThresholds;
 
 void chrono_analysis_thresholds_init (ChronoAnalysisThresholds *thresholds);

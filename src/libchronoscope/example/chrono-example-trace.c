@@ -34,7 +34,7 @@
 #define DAY_NS            (G_GINT64_CONSTANT (86400) * G_GINT64_CONSTANT (1000000000))
 #define MIB               (G_GINT64_CONSTANT (1) << 20)
 #define RESERVE_CHUNK     (G_GINT64_CONSTANT (2) << 30)
-#define PARAMS_PER_LAYER  G_GINT64_CONSTANT (50358272)   /* 12 h^2 + 13 h, h = 2048 */
+#define PARAMS_PER_LAYER  G_GINT64_CONSTANT (201379840)  /* 12 h^2 + 13 h, h = 4096 */
 #define GPU_SORT_BASE     16777216
 #define NUM_SMS           132
 #define MAX_DEPTH         32
@@ -383,6 +383,8 @@ typedef struct {
 
 #define KERNEL(...) CHRONO_EXAMPLE_CAT_KERNEL, ON_COMPUTE, API_LAUNCH_KERNEL, __VA_ARGS__
 
+/* Kernels take at least what their operators' shapes need at an H100's
+ * peaks, as a real trace's do. */
 static const GpuWork works[] = {
   [W_COPY_H2D] = { CHRONO_EXAMPLE_CAT_GPU_MEMCPY, ON_COMPUTE, API_MEMCPY_ASYNC,
                    "Memcpy HtoD (Pinned -> Device)", 5000, 12000, .bytes = 131072 },
@@ -391,38 +393,38 @@ static const GpuWork works[] = {
   [W_MEMSET] = { CHRONO_EXAMPLE_CAT_GPU_MEMSET, ON_COMPUTE, API_MEMSET_ASYNC,
                  "Memset (Device)", 40000, 70000, .bytes = 67108864 },
   [W_GEMM] = { KERNEL ("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas",
-                       180000, 650000, { 16, 64, 1 }, { 384, 1, 1 }, 168, 213248, 9) },
+                       300000, 600000, { 32, 64, 1 }, { 384, 1, 1 }, 168, 213248, 9) },
   [W_GEMM_DGRAD] = { KERNEL ("sm90_xmma_gemm_bf16bf16_bf16f32_f32_nn_n_tilesize128x256x64_warpgroupsize2x1x1_execute_segment_k_off_kernel__5x_cublas",
-                             200000, 700000, { 8, 64, 1 }, { 384, 1, 1 }, 168, 213248, 9) },
+                             320000, 650000, { 16, 64, 1 }, { 384, 1, 1 }, 168, 213248, 9) },
   [W_GEMM_WGRAD] = { CHRONO_EXAMPLE_CAT_KERNEL, ON_SIDE, API_LAUNCH_KERNEL,
                      "sm90_xmma_gemm_bf16bf16_bf16f32_f32_nt_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas",
-                     190000, 680000, { 16, 16, 1 }, { 384, 1, 1 }, 168, 213248, 9 },
+                     310000, 640000, { 32, 32, 1 }, { 384, 1, 1 }, 168, 213248, 9 },
   [W_REDUCE_BIAS] = { KERNEL ("void at::native::reduce_kernel<512, 1, at::native::ReduceOp<c10::BFloat16, at::native::func_wrapper_t<c10::BFloat16, at::native::sum_functor<c10::BFloat16, float, c10::BFloat16>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, c10::BFloat16, 4> >(at::native::ReduceOp<c10::BFloat16, at::native::func_wrapper_t<c10::BFloat16, at::native::sum_functor<c10::BFloat16, float, c10::BFloat16>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, c10::BFloat16, 4>)",
-                              8000, 20000, { 32, 16, 1 }, { 32, 16, 1 }, 32, 16, 100) },
+                              24000, 45000, { 32, 16, 1 }, { 32, 16, 1 }, 32, 16, 100) },
   [W_LAYER_NORM] = { KERNEL ("void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<c10::BFloat16, float>(int, float, c10::BFloat16 const*, c10::BFloat16 const*, c10::BFloat16 const*, float*, float*, c10::BFloat16*)",
-                             25000, 60000, { 8192, 1, 1 }, { 256, 1, 1 }, 30, 0, 100) },
+                             50000, 120000, { 8192, 1, 1 }, { 256, 1, 1 }, 30, 0, 100) },
   [W_LAYER_NORM_BWD] = { KERNEL ("void at::native::(anonymous namespace)::layer_norm_grad_input_kernel_vectorized<c10::BFloat16, float>(c10::BFloat16 const*, c10::BFloat16 const*, float const*, float const*, c10::BFloat16 const*, c10::BFloat16*, int)",
-                                 40000, 90000, { 8192, 1, 1 }, { 256, 1, 1 }, 40, 64, 100) },
+                                 80000, 180000, { 8192, 1, 1 }, { 256, 1, 1 }, 40, 64, 100) },
   [W_LAYER_NORM_BWD_GB] = { KERNEL ("void at::native::(anonymous namespace)::GammaBetaBackwardCUDAKernel_32x32<c10::BFloat16, float>(long, long, c10::BFloat16 const*, c10::BFloat16 const*, float const*, float const*, c10::BFloat16*, c10::BFloat16*)",
-                                    30000, 60000, { 64, 1, 1 }, { 32, 32, 1 }, 64, 8192, 48) },
+                                    60000, 120000, { 128, 1, 1 }, { 32, 32, 1 }, 64, 8192, 48) },
   [W_FLASH_FWD] = { KERNEL ("void pytorch_flash::flash_fwd_kernel<pytorch_flash::Flash_fwd_kernel_traits<128, 128, 64, 4, false, false, cutlass::bfloat16_t, pytorch_flash::Flash_kernel_traits<128, 128, 64, 4, cutlass::bfloat16_t> >, false, true, false, false, true, true, false, false>(pytorch_flash::Flash_fwd_params)",
                             300000, 700000, { 8, 8, 16 }, { 128, 1, 1 }, 255, 49152, 12) },
   [W_FLASH_BWD] = { KERNEL ("void pytorch_flash::flash_bwd_dq_dk_dv_loop_seqk_parallel_kernel<pytorch_flash::Flash_bwd_kernel_traits<128, 64, 128, 8, 2, 4, 2, false, false, cutlass::bfloat16_t, pytorch_flash::Flash_kernel_traits<128, 64, 128, 8, cutlass::bfloat16_t> >, true, false, false, false, true, true, false, false>(pytorch_flash::Flash_bwd_params)",
                             800000, 1600000, { 16, 8, 16 }, { 256, 1, 1 }, 255, 114688, 12) },
   [W_DROPOUT] = { KERNEL ("void at::native::(anonymous namespace)::fused_dropout_kernel_vec<c10::BFloat16, float, unsigned int, 1, 4, bool>(at::cuda::detail::TensorInfo<c10::BFloat16 const, unsigned int>, at::cuda::detail::TensorInfo<c10::BFloat16, unsigned int>, at::cuda::detail::TensorInfo<bool, unsigned int>, unsigned int, float, at::PhiloxCudaState)",
-                          30000, 70000, { 1056, 1, 1 }, { 256, 1, 1 }, 32, 0, 96) },
+                          60000, 140000, { 2112, 1, 1 }, { 256, 1, 1 }, 32, 0, 96) },
   [W_MASKED_SCALE] = { KERNEL ("void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::masked_scale_kernel<bool, c10::BFloat16, float>(at::Tensor&, at::Tensor const&, at::Tensor const&, float)::{lambda(c10::BFloat16, bool)#1}, at::detail::Array<char*, 3> >(int, at::native::(anonymous namespace)::masked_scale_kernel<bool, c10::BFloat16, float>(at::Tensor&, at::Tensor const&, at::Tensor const&, float)::{lambda(c10::BFloat16, bool)#1}, at::detail::Array<char*, 3>)",
-                               25000, 50000, { 16384, 1, 1 }, { 128, 1, 1 }, 26, 0, 98) },
+                               50000, 100000, { 32768, 1, 1 }, { 128, 1, 1 }, 26, 0, 98) },
   [W_ADD] = { KERNEL ("void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<c10::BFloat16>, at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<c10::BFloat16>, at::detail::Array<char*, 3>)",
-                      20000, 45000, { 16384, 1, 1 }, { 128, 1, 1 }, 26, 0, 98) },
+                      66000, 100000, { 32768, 1, 1 }, { 128, 1, 1 }, 26, 0, 98) },
   [W_GELU] = { KERNEL ("void at::native::vectorized_elementwise_kernel<4, at::native::GeluCUDAKernelImpl(at::TensorIteratorBase&, at::native::GeluType)::{lambda()#2}::operator()() const::{lambda()#4}::operator()() const::{lambda(c10::BFloat16)#1}, at::detail::Array<char*, 2> >(int, at::native::GeluCUDAKernelImpl(at::TensorIteratorBase&, at::native::GeluType)::{lambda()#2}::operator()() const::{lambda()#4}::operator()() const::{lambda(c10::BFloat16)#1}, at::detail::Array<char*, 2>)",
-                       40000, 90000, { 65536, 1, 1 }, { 128, 1, 1 }, 30, 0, 97) },
+                       180000, 260000, { 131072, 1, 1 }, { 128, 1, 1 }, 30, 0, 97) },
   [W_GELU_BWD] = { KERNEL ("void at::native::vectorized_elementwise_kernel<4, at::native::GeluBackwardCUDAKernelImpl(at::TensorIteratorBase&, at::native::GeluType)::{lambda()#2}::operator()() const::{lambda()#4}::operator()() const::{lambda(c10::BFloat16, c10::BFloat16)#1}, at::detail::Array<char*, 3> >(int, at::native::GeluBackwardCUDAKernelImpl(at::TensorIteratorBase&, at::native::GeluType)::{lambda()#2}::operator()() const::{lambda()#4}::operator()() const::{lambda(c10::BFloat16, c10::BFloat16)#1}, at::detail::Array<char*, 3>)",
-                           50000, 110000, { 65536, 1, 1 }, { 128, 1, 1 }, 32, 0, 97) },
+                           270000, 380000, { 131072, 1, 1 }, { 128, 1, 1 }, 32, 0, 97) },
   [W_LOG_SOFTMAX] = { KERNEL ("void at::native::(anonymous namespace)::cunn_SoftMaxForward<4, float, float, float, at::native::(anonymous namespace)::LogSoftMaxForwardEpilogue>(float*, float const*, int)",
-                              60000, 140000, { 8192, 1, 1 }, { 1024, 1, 1 }, 38, 4096, 88) },
+                              1050000, 1400000, { 8192, 1, 1 }, { 1024, 1, 1 }, 38, 4096, 88) },
   [W_LOG_SOFTMAX_BWD] = { KERNEL ("void at::native::(anonymous namespace)::cunn_SoftMaxBackward<4, float, float, float, at::native::(anonymous namespace)::LogSoftMaxBackwardEpilogue>(float*, float const*, float const*, long)",
-                                  60000, 130000, { 8192, 1, 1 }, { 1024, 1, 1 }, 40, 4096, 87) },
+                                  1550000, 2100000, { 8192, 1, 1 }, { 1024, 1, 1 }, 40, 4096, 87) },
   [W_NLL] = { KERNEL ("void at::native::(anonymous namespace)::nll_loss_forward_reduce_cuda_kernel_2d<float, float, long>(float*, float*, float const*, long const*, float const*, bool, long, long, long, long)",
                       8000, 20000, { 1, 1, 1 }, { 32, 1, 1 }, 30, 1024, 2) },
   [W_NLL_BWD] = { KERNEL ("void at::native::(anonymous namespace)::nll_loss_backward_reduce_cuda_kernel_2d<float, long>(float*, float const*, long const*, float const*, float const*, bool, int, int, long, long)",
@@ -473,38 +475,38 @@ typedef struct {
 #define END { .name = NULL }
 #define SHAPES(types, dims) "\"Input type\": [" types "], \"Input Dims\": [" dims "]"
 #define BF16 "\"c10::BFloat16\""
-#define ACT "[8, 1024, 2048]"
+#define ACT "[8, 1024, 4096]"
 
 static const OpLine layer_norm_fwd[] = {
   { 0, 0, 0, 0, { 0 }, "aten::layer_norm",
-    SHAPES (BF16 ", \"\", " BF16 ", " BF16 ", \"Scalar\", \"Scalar\"", ACT ", [], [2048], [2048], [], []") },
+    SHAPES (BF16 ", \"\", " BF16 ", " BF16 ", \"Scalar\", \"Scalar\"", ACT ", [], [4096], [4096], [], []") },
   { 1, OP_AUTOGRAD, 32, BW_LAYER_NORM, { W_LAYER_NORM }, "aten::native_layer_norm",
-    SHAPES (BF16 ", \"\", " BF16 ", " BF16 ", \"Scalar\"", ACT ", [], [2048], [2048], []") },
+    SHAPES (BF16 ", \"\", " BF16 ", " BF16 ", \"Scalar\"", ACT ", [], [4096], [4096], []") },
   END
 };
 
 static const OpLine linear_fwd[] = {
-  { 0, 0, 0, 0, { 0 }, "aten::linear", SHAPES (BF16 ", " BF16 ", " BF16, ACT ", [2048, 2048], [2048]") },
-  { 1, OP_TRIVIAL, 0, 0, { 0 }, "aten::t", SHAPES (BF16, "[2048, 2048]") },
-  { 2, OP_TRIVIAL, 0, 0, { 0 }, "aten::transpose", SHAPES (BF16 ", \"Scalar\", \"Scalar\"", "[2048, 2048], [], []") },
-  { 3, OP_TRIVIAL, 0, 0, { 0 }, "aten::as_strided", SHAPES (BF16 ", \"\", \"\", \"\"", "[2048, 2048], [], [], []") },
+  { 0, 0, 0, 0, { 0 }, "aten::linear", SHAPES (BF16 ", " BF16 ", " BF16, ACT ", [4096, 4096], [4096]") },
+  { 1, OP_TRIVIAL, 0, 0, { 0 }, "aten::t", SHAPES (BF16, "[4096, 4096]") },
+  { 2, OP_TRIVIAL, 0, 0, { 0 }, "aten::transpose", SHAPES (BF16 ", \"Scalar\", \"Scalar\"", "[4096, 4096], [], []") },
+  { 3, OP_TRIVIAL, 0, 0, { 0 }, "aten::as_strided", SHAPES (BF16 ", \"\", \"\", \"\"", "[4096, 4096], [], [], []") },
   { 1, OP_TRIVIAL, 0, 0, { 0 }, "aten::view", SHAPES (BF16 ", \"\"", ACT ", []") },
   { 1, OP_AUTOGRAD, 32, BW_ADDMM, { W_GEMM }, "aten::addmm",
-    SHAPES (BF16 ", " BF16 ", " BF16 ", \"Scalar\", \"Scalar\"", "[2048], [8192, 2048], [2048, 2048], [], []") },
-  { 1, OP_TRIVIAL, 0, 0, { 0 }, "aten::view", SHAPES (BF16 ", \"\"", "[8192, 2048], []") },
+    SHAPES (BF16 ", " BF16 ", " BF16 ", \"Scalar\", \"Scalar\"", "[4096], [8192, 4096], [4096, 4096], [], []") },
+  { 1, OP_TRIVIAL, 0, 0, { 0 }, "aten::view", SHAPES (BF16 ", \"\"", "[8192, 4096], []") },
   END
 };
 
 static const OpLine attention_fwd[] = {
   { 0, OP_TRIVIAL, 0, 0, { 0 }, "aten::view", SHAPES (BF16 ", \"\"", ACT ", []") },
-  { 0, OP_TRIVIAL, 0, 0, { 0 }, "aten::transpose", SHAPES (BF16 ", \"Scalar\", \"Scalar\"", "[8, 1024, 16, 128], [], []") },
-  { 1, OP_TRIVIAL, 0, 0, { 0 }, "aten::as_strided", SHAPES (BF16 ", \"\", \"\", \"\"", "[8, 1024, 16, 128], [], [], []") },
+  { 0, OP_TRIVIAL, 0, 0, { 0 }, "aten::transpose", SHAPES (BF16 ", \"Scalar\", \"Scalar\"", "[8, 1024, 32, 128], [], []") },
+  { 1, OP_TRIVIAL, 0, 0, { 0 }, "aten::as_strided", SHAPES (BF16 ", \"\", \"\", \"\"", "[8, 1024, 32, 128], [], [], []") },
   { 0, 0, 0, 0, { 0 }, "aten::scaled_dot_product_attention",
-    SHAPES (BF16 ", " BF16 ", " BF16 ", \"\", \"Scalar\", \"Scalar\"", "[8, 16, 1024, 128], [8, 16, 1024, 128], [8, 16, 1024, 128], [], [], []") },
+    SHAPES (BF16 ", " BF16 ", " BF16 ", \"\", \"Scalar\", \"Scalar\"", "[8, 32, 1024, 128], [8, 32, 1024, 128], [8, 32, 1024, 128], [], [], []") },
   { 1, OP_AUTOGRAD, 0, BW_SDPA, { 0 }, "aten::_scaled_dot_product_flash_attention",
-    SHAPES (BF16 ", " BF16 ", " BF16 ", \"Scalar\", \"Scalar\"", "[8, 16, 1024, 128], [8, 16, 1024, 128], [8, 16, 1024, 128], [], []") },
+    SHAPES (BF16 ", " BF16 ", " BF16 ", \"Scalar\", \"Scalar\"", "[8, 32, 1024, 128], [8, 32, 1024, 128], [8, 32, 1024, 128], [], []") },
   { 2, 0, 33, 0, { W_FLASH_FWD }, "aten::_flash_attention_forward",
-    SHAPES (BF16 ", " BF16 ", " BF16 ", \"\", \"\", \"Scalar\", \"Scalar\"", "[8, 1024, 16, 128], [8, 1024, 16, 128], [8, 1024, 16, 128], [], [], [], []") },
+    SHAPES (BF16 ", " BF16 ", " BF16 ", \"\", \"\", \"Scalar\", \"Scalar\"", "[8, 1024, 32, 128], [8, 1024, 32, 128], [8, 1024, 32, 128], [], [], [], []") },
   END
 };
 
@@ -520,7 +522,7 @@ static const OpLine add_fwd[] = {
 };
 
 static const OpLine gelu_fwd[] = {
-  { 0, OP_AUTOGRAD, 128, BW_GELU, { W_GELU }, "aten::gelu", SHAPES (BF16 ", \"\"", "[8, 1024, 8192], []") },
+  { 0, OP_AUTOGRAD, 128, BW_GELU, { W_GELU }, "aten::gelu", SHAPES (BF16 ", \"\"", "[8, 1024, 16384], []") },
   END
 };
 
@@ -577,23 +579,23 @@ static const OpLine layer_norm_bwd[] = {
   { 0, OP_NODE, 0, 0, { 0 }, "autograd::engine::evaluate_function: NativeLayerNormBackward0", NULL },
   { 1, OP_NODE | OP_FLOW_END, 0, 0, { 0 }, "NativeLayerNormBackward0", NULL },
   { 2, 0, 0, 0, { W_LAYER_NORM_BWD, W_LAYER_NORM_BWD_GB }, "aten::native_layer_norm_backward",
-    SHAPES (BF16 ", " BF16 ", \"\", \"float\", \"float\", " BF16 ", " BF16 ", \"\"", ACT ", " ACT ", [], [8, 1024, 1], [8, 1024, 1], [2048], [2048], []") },
+    SHAPES (BF16 ", " BF16 ", \"\", \"float\", \"float\", " BF16 ", " BF16 ", \"\"", ACT ", " ACT ", [], [8, 1024, 1], [8, 1024, 1], [4096], [4096], []") },
   END
 };
 
 static const OpLine addmm_bwd[] = {
   { 0, OP_NODE, 0, 0, { 0 }, "autograd::engine::evaluate_function: AddmmBackward0", NULL },
   { 1, OP_NODE | OP_FLOW_END, 0, 0, { 0 }, "AddmmBackward0", NULL },
-  { 2, OP_TRIVIAL, 0, 0, { 0 }, "aten::t", SHAPES (BF16, "[2048, 2048]") },
-  { 3, OP_TRIVIAL, 0, 0, { 0 }, "aten::transpose", SHAPES (BF16 ", \"Scalar\", \"Scalar\"", "[2048, 2048], [], []") },
-  { 4, OP_TRIVIAL, 0, 0, { 0 }, "aten::as_strided", SHAPES (BF16 ", \"\", \"\", \"\"", "[2048, 2048], [], [], []") },
-  { 2, 0, 0, 0, { W_GEMM_DGRAD }, "aten::mm", SHAPES (BF16 ", " BF16, "[8192, 2048], [2048, 2048]") },
-  { 2, OP_TRIVIAL, 0, 0, { 0 }, "aten::t", SHAPES (BF16, "[8192, 2048]") },
-  { 3, OP_TRIVIAL, 0, 0, { 0 }, "aten::transpose", SHAPES (BF16 ", \"Scalar\", \"Scalar\"", "[8192, 2048], [], []") },
-  { 4, OP_TRIVIAL, 0, 0, { 0 }, "aten::as_strided", SHAPES (BF16 ", \"\", \"\", \"\"", "[8192, 2048], [], [], []") },
-  { 2, 0, 0, 0, { W_GEMM_WGRAD }, "aten::mm", SHAPES (BF16 ", " BF16, "[2048, 8192], [8192, 2048]") },
-  { 2, 0, 0, 0, { W_REDUCE_BIAS }, "aten::sum", SHAPES (BF16 ", \"\", \"Scalar\", \"\"", "[8192, 2048], [], [], []") },
-  { 2, OP_TRIVIAL, 0, 0, { 0 }, "aten::view", SHAPES (BF16 ", \"\"", "[1, 2048], []") },
+  { 2, OP_TRIVIAL, 0, 0, { 0 }, "aten::t", SHAPES (BF16, "[4096, 4096]") },
+  { 3, OP_TRIVIAL, 0, 0, { 0 }, "aten::transpose", SHAPES (BF16 ", \"Scalar\", \"Scalar\"", "[4096, 4096], [], []") },
+  { 4, OP_TRIVIAL, 0, 0, { 0 }, "aten::as_strided", SHAPES (BF16 ", \"\", \"\", \"\"", "[4096, 4096], [], [], []") },
+  { 2, 0, 0, 0, { W_GEMM_DGRAD }, "aten::mm", SHAPES (BF16 ", " BF16, "[8192, 4096], [4096, 4096]") },
+  { 2, OP_TRIVIAL, 0, 0, { 0 }, "aten::t", SHAPES (BF16, "[8192, 4096]") },
+  { 3, OP_TRIVIAL, 0, 0, { 0 }, "aten::transpose", SHAPES (BF16 ", \"Scalar\", \"Scalar\"", "[8192, 4096], [], []") },
+  { 4, OP_TRIVIAL, 0, 0, { 0 }, "aten::as_strided", SHAPES (BF16 ", \"\", \"\", \"\"", "[8192, 4096], [], [], []") },
+  { 2, 0, 0, 0, { W_GEMM_WGRAD }, "aten::mm", SHAPES (BF16 ", " BF16, "[4096, 8192], [8192, 4096]") },
+  { 2, 0, 0, 0, { W_REDUCE_BIAS }, "aten::sum", SHAPES (BF16 ", \"\", \"Scalar\", \"\"", "[8192, 4096], [], [], []") },
+  { 2, OP_TRIVIAL, 0, 0, { 0 }, "aten::view", SHAPES (BF16 ", \"\"", "[1, 4096], []") },
   END
 };
 
@@ -622,7 +624,7 @@ static const OpLine add_bwd[] = {
 static const OpLine gelu_bwd[] = {
   { 0, OP_NODE, 0, 0, { 0 }, "autograd::engine::evaluate_function: GeluBackward0", NULL },
   { 1, OP_NODE | OP_FLOW_END, 0, 0, { 0 }, "GeluBackward0", NULL },
-  { 2, 0, 0, 0, { W_GELU_BWD }, "aten::gelu_backward", SHAPES (BF16 ", " BF16 ", \"\"", "[8, 1024, 8192], [8, 1024, 8192], []") },
+  { 2, 0, 0, 0, { W_GELU_BWD }, "aten::gelu_backward", SHAPES (BF16 ", " BF16 ", \"\"", "[8, 1024, 16384], [8, 1024, 16384], []") },
   END
 };
 
@@ -646,8 +648,8 @@ static const OpLine nll_bwd[] = {
 static const OpLine accumulate_grad[] = {
   { 0, 0, 0, 0, { 0 }, "autograd::engine::evaluate_function: torch::autograd::AccumulateGrad", NULL },
   { 1, 0, 0, 0, { 0 }, "torch::autograd::AccumulateGrad", NULL },
-  { 2, OP_TRIVIAL, 0, 0, { 0 }, "aten::detach", SHAPES (BF16, "[2048]") },
-  { 3, OP_TRIVIAL, 0, 0, { 0 }, "detach", SHAPES (BF16, "[2048]") },
+  { 2, OP_TRIVIAL, 0, 0, { 0 }, "aten::detach", SHAPES (BF16, "[4096]") },
+  { 3, OP_TRIVIAL, 0, 0, { 0 }, "detach", SHAPES (BF16, "[4096]") },
   END
 };
 
@@ -1409,14 +1411,15 @@ pick_stream (Gen        *g,
     }
 }
 
-/* Ring all-reduce: each rank moves 2 (n - 1) / n of the buffer. */
+/* Ring all-reduce: each rank moves 2 (n - 1) / n of the buffer, at the
+ * bus bandwidth NCCL reaches over NVLink 4 between eight H100s. */
 static gint64
 all_reduce_duration (Gen   *g,
                      gint64 nelems)
 {
   gint64 bytes = nelems * 2;
   gint64 bus_bytes = 2 * bytes * (g->opts.world_size - 1) / g->opts.world_size;
-  gint64 bus_gb_per_s = rng_range (&g->rng, 80, 140);
+  gint64 bus_gb_per_s = rng_range (&g->rng, 320, 420);
 
   return bus_bytes / bus_gb_per_s + rng_range (&g->rng, 15000, 40000);
 }
@@ -1892,7 +1895,7 @@ gen_init (Gen                        *g,
   g->ranks = g_string_free (g_steal_pointer (&ranks), FALSE);
 
   /* weights, gradients and two Adam moments in fp32 */
-  g->allocated = (g->n_layers * PARAMS_PER_LAYER + 2048 * 50304) * 16;
+  g->allocated = (g->n_layers * PARAMS_PER_LAYER + 4096 * 50304) * 16;
   g->reserved = (g->allocated + RESERVE_CHUNK - 1) / RESERVE_CHUNK * RESERVE_CHUNK;
   g->allocs = g_array_new (FALSE, FALSE, sizeof (Alloc));
   g->tape = g_array_new (FALSE, TRUE, sizeof (TapeEntry));

@@ -398,6 +398,19 @@ args_text (ChronoTrace *self,
   return chrono_source_get_data (source);
 }
 
+void
+chrono_trace_prefetch_value (ChronoTrace *self,
+                             guint64      offset)
+{
+  const guint8 *data;
+  gsize available;
+
+  if (offset == CHRONO_NO_ARGS || (data = args_text (self, &offset, &available)) == NULL || offset >= available)
+    return;
+  for (gsize ahead = 0; ahead < 256 && offset + ahead < available; ahead += 64)
+    __builtin_prefetch (data + offset + ahead);
+}
+
 const char *
 chrono_trace_get_raw_value (ChronoTrace *self,
                             guint64      offset,

@@ -226,6 +226,10 @@ guint               *chrono_trace_dup_track_order   (ChronoTrace *self,
 const char          *chrono_trace_get_raw_value     (ChronoTrace *self,
                                                      guint64      offset,
                                                      gsize       *length);
+/* Asks the processor to bring the first bytes of the value at OFFSET into
+ * its cache, for a pass that reads many args scattered over the file. */
+void                 chrono_trace_prefetch_value    (ChronoTrace *self,
+                                                     guint64      offset);
 /* The members of the args object that starts at OFFSET, in file order;
  * an empty array when there is none. */
 GPtrArray           *chrono_trace_dup_args          (ChronoTrace *self,

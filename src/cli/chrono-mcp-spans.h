@@ -1,0 +1,43 @@
+/* chrono-mcp-spans.h: spans as the tools name and describe them
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "chrono-mcp-tool.h"
+
+G_BEGIN_DECLS
+
+/* A span's id: "TRACE:TRACK:INDEX", the trace's position in its handle,
+ * the track's index in the trace and the span's in the track. */
+char     *chrono_mcp_span_id        (guint            trace,
+                                     ChronoSpanRef    ref);
+/* FALSE with a message when ID is not a span of ENTRY. */
+gboolean  chrono_mcp_span_parse_id  (ChronoMcpEntry  *entry,
+                                     const char      *id,
+                                     guint           *trace,
+                                     ChronoSpanRef   *ref,
+                                     GError         **error);
+/* {id, name, kind, category, trace, rank, track, track_name, start_ns,
+ * end_ns, dur_ns, depth}: see CHRONO_MCP_SCHEMA_SPAN. */
+JsonNode *chrono_mcp_span_row       (ChronoMcpEntry  *entry,
+                                     guint            trace,
+                                     ChronoSpanRef    ref);
+gboolean  chrono_mcp_kind_parse     (const char      *text,
+                                     ChronoKind      *kind);
+
+#define CHRONO_MCP_SCHEMA_SPAN \
+  "{\"type\":\"object\",\"required\":[\"id\",\"name\",\"kind\",\"track\",\"start_ns\",\"end_ns\",\"dur_ns\"]," \
+  "\"properties\":{" \
+  "\"id\":{\"type\":\"string\",\"description\":\"pass to span_details\"}," \
+  "\"name\":{\"type\":\"string\"},\"kind\":{\"type\":\"string\"},\"category\":{\"type\":\"string\"}," \
+  "\"trace\":{\"type\":\"integer\"},\"rank\":{\"type\":\"integer\"}," \
+  "\"track\":{\"type\":\"integer\"},\"track_name\":{\"type\":\"string\"},\"process\":{\"type\":\"string\"}," \
+  "\"start_ns\":{\"type\":\"integer\"},\"end_ns\":{\"type\":\"integer\"},\"dur_ns\":{\"type\":\"integer\"}," \
+  "\"depth\":{\"type\":\"integer\"}}}"
+
+#define CHRONO_MCP_KINDS \
+  "[\"other\",\"host_op\",\"python\",\"annotation\",\"step\",\"runtime\",\"driver\",\"kernel\",\"memcpy\"," \
+  "\"memset\",\"sync\",\"collective\",\"gpu_annotation\",\"async\",\"overhead\",\"trace\",\"instruction\",\"dma\"]"
+
+G_END_DECLS

@@ -1,0 +1,43 @@
+/* chrono-efficiency-private.h: the efficiency inside the analysis
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "chrono-analysis-private.h"
+#include "chrono-efficiency.h"
+
+G_BEGIN_DECLS
+
+typedef struct _ChronoEfficiency ChronoEfficiency;
+
+/* Reads each rank given, in a thread of its own, while the rest of the
+ * analysis runs; finish waits for it. */
+ChronoEfficiency *chrono_efficiency_new      (const ChronoAnalysisThresholds *thresholds);
+void              chrono_efficiency_add_rank (ChronoEfficiency               *efficiency,
+                                              ChronoRankData                 *data);
+void              chrono_efficiency_finish   (ChronoEfficiency               *efficiency);
+void              chrono_efficiency_free     (ChronoEfficiency               *efficiency);
+
+const ChronoAnalysisThresholds *chrono_efficiency_get_thresholds (ChronoEfficiency *efficiency);
+
+/* Held by the analysis: chrono-analysis.c gives it out. */
+ChronoEfficiency *chrono_analysis_get_efficiency_data (ChronoAnalysis *self);
+
+/* The report's "efficiency" and "model_flops_utilization" members, and
+ * its Markdown section. */
+void              chrono_efficiency_write_json      (ChronoAnalysis *self,
+                                                     JsonBuilder    *builder);
+void              chrono_efficiency_append_markdown (ChronoAnalysis *self,
+                                                     GString        *out);
+
+/* The report's "neuron_engines" member and its Markdown section: each
+ * NeuronCore engine's busy share per step, the profiler's MFU and MBU. */
+void              chrono_efficiency_neuron_write_json      (ChronoAnalysis *self,
+                                                            JsonBuilder    *builder);
+void              chrono_efficiency_neuron_append_markdown (ChronoAnalysis *self,
+                                                            GString        *out);
+
+G_END_DECLS

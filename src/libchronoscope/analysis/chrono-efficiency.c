@@ -1,0 +1,754 @@
+/* chrono-efficiency.c: how close each operator runs to the hardware's limit
+ *
+ * An operator's GPU time is the union of the device work launched from
+ * inside it: kernels, copies and sets whose launching runtime call's
+ * innermost enclosing operator is it or one of its descendants.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "chrono-efficiency-private.h"
+#include "chrono-op-models.h"
+
+#define NO_CALL G_MAXUINT32
+/* How far ahead on a thread the args of calls are fetched. */
+#define PREFETCH_SPANS 16
+
+/* An operator with one set of input shapes, types and (when its model
+ * reads them) concrete inputs: the raw text of the first call's args. */
+typedef struct {
+  guint32     name;
+  gint        model;
+  const char *dims;
+  gsize       dims_len;
+  const char *types;
+  gsize       types_len;
+  const char *concrete;
+  gsize       concrete_len;
+} Shape;
+
+/* One call of a modelled operator recorded with shapes. */
+typedef struct {
+  ChronoSpanRef span;
+  guint         shape;        /* index into the shapes */
+} Call;
+
+/* A piece of device work and the call it belongs to. */
+typedef struct {
+  guint  call;
+  gint64 start;
+  gint64 end;
+} Piece;
+
+/* For the per-step utilisation: one call's first device work. */
+typedef struct {
+  guint   rank;               /* index into the analysis's ranks */
+  guint   device_position;
+  gint64  start;
+  gdouble flops;
+  gdouble peak_ns;            /* its FLOPs' time at the device's peak, NAN when unknown */
+} CallCost;
+
+/* A row: a shape on a device. */
+typedef struct {
+  guint shape;
+  guint device_position;
+} RowKey;
+
+struct _ChronoEfficiency
+{
+  GArray    *rows;            /* ChronoEfficiencyRow */
+  GArray    *call_costs;      /* CallCost, by rank, device, start */
+  GPtrArray *notes;           /* char *, NULL-terminated */
+  GHashTable *known;          /* rank << 16 | device position, of devices with peaks */
+
+  /* While the ranks are read, by a thread of its own beside the rest of
+   * the analysis: the queue holds the ranks to read, then the end mark. */
+  ChronoAnalysisThresholds thresholds;
+  GThread    *worker;
+  GAsyncQueue *queue;
+  guint       n_shaped;       /* calls read with shapes */
+  guint       n_unshaped;     /* modelled operators' calls without shapes */
+  GHashTable *unmodelled;     /* interned op name -> calls whose shapes do not fit */
+};
+
+/* Eight bytes at a time: the texts are long and alike. */
+static guint64
+hash_bytes (guint64     h,
+            const char *p,
+            gsize       n)
+{
+  for (; n >= 8; p += 8, n -= 8)
+    {
+      guint64 w;
+      memcpy (&w, p, 8);
+      h = (h ^ w) * G_GUINT64_CONSTANT (0x100000001b3);
+      h ^= h >> 29;
+    }
+  for (; n > 0; p++, n--)
+    h = (h ^ (guchar) *p) * G_GUINT64_CONSTANT (0x100000001b3);
+  return h;
+}
+
+static guint
+shape_hash (gconstpointer p)
+{
+  const Shape *k = p;
+  guint64 h = k->name;
+
+  h = hash_bytes (h, k->dims, k->dims_len);
+  h = hash_bytes (h, k->types, k->types_len);
+  h = hash_bytes (h, k->concrete, k->concrete_len);
+  return (guint) (h ^ (h >> 32));
+}
+
+static gboolean
+shape_equal (gconstpointer a,
+             gconstpointer b)
+{
+  const Shape *x = a, *y = b;
+
+  return x->name == y->name && x->dims_len == y->dims_len && memcmp (x->dims, y->dims, x->dims_len) == 0 &&
+         x->types_len == y->types_len && memcmp (x->types, y->types, x->types_len) == 0 &&
+         x->concrete_len == y->concrete_len &&
+         (x->concrete_len == 0 || memcmp (x->concrete, y->concrete, x->concrete_len) == 0);
+}
+
+const char *
+chrono_bound_to_string (ChronoBound bound)
+{
+  static const char * const names[] = { "unknown", "compute", "memory" };
+
+  g_return_val_if_fail (bound <= CHRONO_BOUND_MEMORY, NULL);
+  return names[bound];
+}
+
+/* Whether NAME (a string id) is an operator with a model: cached per id,
+ * 0 unknown, 1 none, 2 + model. */
+static gint
+model_of (ChronoTrace *trace,
+          guint32     *cache,
+          guint32      name)
+{
+  if (cache[name] == 0)
+    {
+      gint model = chrono_op_model_find (chrono_trace_get_string (trace, name));
+      cache[name] = model < 0 ? 1 : (guint32) model + 2;
+    }
+  return cache[name] == 1 ? -1 : (gint) cache[name] - 2;
+}
+
+/* A call's shapes, when its args record them. */
+static gboolean
+read_shape (ChronoTrace *trace,
+            guint64      args,
+            gint         model,
+            Shape       *call)
+{
+  const char *text;
+  gsize len;
+
+  if (args == CHRONO_NO_ARGS || (text = chrono_trace_get_raw_value (trace, args, &len)) == NULL)
+    return FALSE;
+  if (!chrono_op_model_raw_member (text, len, "\"Input Dims\"", &call->dims, &call->dims_len) ||
+      !chrono_op_model_raw_member (text, len, "\"Input type\"", &call->types, &call->types_len))
+    return FALSE;
+  call->concrete = NULL;
+  call->concrete_len = 0;
+  if (chrono_op_model_reads_concrete (model))
+    chrono_op_model_raw_member (text, len, "\"Concrete Inputs\"", &call->concrete, &call->concrete_len);
+  call->model = model;
+  return TRUE;
+}
+
+/* The calls on host threads, and for every span inside one the call
+ * that owns it: the outermost modelled operator around it. A span's
+ * parent is the last span one level up in its lane. Returns track ->
+ * guint32[n_spans] of call indices (NO_CALL outside any). */
+static GHashTable *
+collect_calls (ChronoTrace *trace,
+               GArray      *calls,
+               GArray      *shapes,
+               guint       *n_unshaped)
+{
+  /* The text of a call's args is read once, while it is in the cache:
+   * the calls are grouped by their shapes as they are found. */
+  g_autoptr(GHashTable) shape_of = g_hash_table_new_full (shape_hash, shape_equal, g_free, NULL);
+  GHashTable *owners = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autofree guint32 *cache = g_new0 (guint32, chrono_trace_get_n_strings (trace));
+
+  for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
+    {
+      const ChronoTrack *t = chrono_trace_get_track (trace, ti);
+      g_autofree guint32 *owner_at = NULL;   /* lane × depth: the owner of the last span there */
+      guint levels = t->max_depth + 1u;
+      guint32 *owner = NULL;
+
+      if (t->type != CHRONO_TRACK_THREAD || t->n_spans == 0)
+        continue;
+      owner_at = g_new (guint32, (gsize) MAX (t->n_lanes, 1) * levels);
+      for (guint32 i = 0; i < t->n_spans; i++)
+        {
+          guint depth = t->depth[i];
+          guint32 ahead = i + PREFETCH_SPANS;
+          guint32 *row = owner_at + (gsize) t->lane[i] * levels;
+          guint32 current = depth > 0 ? row[depth - 1] : NO_CALL;
+          gint model;
+
+          /* The args of a later call, scattered over the file, come while this one is read. */
+          if (ahead < t->n_spans && t->kind[ahead] == CHRONO_KIND_HOST_OP &&
+              model_of (trace, cache, chrono_track_get_name (t, ahead)) >= 0)
+            chrono_trace_prefetch_value (trace, chrono_track_get_args (t, ahead));
+          if (current == NO_CALL && t->kind[i] == CHRONO_KIND_HOST_OP &&
+              (model = model_of (trace, cache, chrono_track_get_name (t, i))) >= 0)
+            {
+              Shape shape = { .name = chrono_track_get_name (t, i) };
+
+              if (read_shape (trace, chrono_track_get_args (t, i), model, &shape))
+                {
+                  Call call = { { ti, i }, shapes->len };
+                  gpointer found;
+
+                  if (g_hash_table_lookup_extended (shape_of, &shape, NULL, &found))
+                    call.shape = GPOINTER_TO_UINT (found);
+                  else
+                    {
+                      g_array_append_val (shapes, shape);
+                      g_hash_table_insert (shape_of, g_memdup2 (&shape, sizeof shape), GUINT_TO_POINTER (call.shape));
+                    }
+                  current = calls->len;
+                  g_array_append_val (calls, call);
+                }
+              else
+                (*n_unshaped)++;
+            }
+          row[depth] = current;
+          if (current != NO_CALL)
+            {
+              if (owner == NULL)
+                {
+                  owner = g_new (guint32, t->n_spans);
+                  memset (owner, 0xff, sizeof (guint32) * t->n_spans);
+                  g_hash_table_insert (owners, GUINT_TO_POINTER (ti), owner);
+                }
+              owner[i] = current;
+            }
+        }
+    }
+  return owners;
+}
+
+/* deviceProperties: device index -> name. */
+static GHashTable *
+device_names (ChronoTrace *trace)
+{
+  GHashTable *names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autoptr(JsonNode) props = chrono_trace_get_metadata (trace, "deviceProperties");
+  JsonArray *array;
+
+  if (props == NULL || !JSON_NODE_HOLDS_ARRAY (props))
+    return names;
+  array = json_node_get_array (props);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *node = json_array_get_element (array, i);
+      JsonObject *o;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+      o = json_node_get_object (node);
+      if (json_object_has_member (o, "id") && json_object_has_member (o, "name") &&
+          JSON_NODE_HOLDS_VALUE (json_object_get_member (o, "name")) &&
+          json_node_get_value_type (json_object_get_member (o, "name")) == G_TYPE_STRING)
+        g_hash_table_insert (names, GINT_TO_POINTER ((gint) json_object_get_int_member (o, "id")),
+                             g_strdup (json_object_get_string_member (o, "name")));
+    }
+  return names;
+}
+
+static gint
+compare_rows (gconstpointer a,
+              gconstpointer b)
+{
+  const ChronoEfficiencyRow *x = a, *y = b;
+
+  if (x->gpu_time_ns != y->gpu_time_ns)
+    return x->gpu_time_ns > y->gpu_time_ns ? -1 : 1;
+  return g_strcmp0 (x->op, y->op);
+}
+
+static gint
+compare_call_costs (gconstpointer a,
+                    gconstpointer b)
+{
+  const CallCost *x = a, *y = b;
+
+  if (x->rank != y->rank)
+    return x->rank < y->rank ? -1 : 1;
+  if (x->device_position != y->device_position)
+    return x->device_position < y->device_position ? -1 : 1;
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The peaks that apply on a device: the table's, with the user's overrides. */
+typedef struct {
+  const ChronoDevicePeaks *table;
+  ChronoDevicePeaks        custom;
+  gboolean                 known;
+} Peaks;
+
+static void
+resolve_peaks (const char                     *device_name,
+               const ChronoAnalysisThresholds *th,
+               Peaks                          *peaks)
+{
+  peaks->table = chrono_device_peaks_lookup (device_name);
+  peaks->known = peaks->table != NULL || (th->peak_gflops > 0 && th->peak_memory_gbps > 0);
+  if (peaks->table)
+    peaks->custom = *peaks->table;
+  else
+    peaks->custom = (ChronoDevicePeaks) { 0 };
+  if (th->peak_gflops > 0)
+    for (guint d = 0; d < CHRONO_N_DTYPES; d++)
+      peaks->custom.matrix_tflops[d] = peaks->custom.vector_tflops[d] = th->peak_gflops / 1000.0;
+  if (th->peak_memory_gbps > 0)
+    peaks->custom.memory_tbps = th->peak_memory_gbps / 1000.0;
+}
+
+/* The roofline of one call at PEAKS: the longer of its compute and
+ * memory times, in ns. FALSE when the peak it needs is unknown. */
+static gboolean
+call_roofline (const ChronoDevicePeaks *peaks,
+               const ChronoOpCost      *cost,
+               gdouble                 *ns,
+               ChronoBound             *bound)
+{
+  gdouble tflops = chrono_device_peaks_tflops (peaks, cost->dtype, cost->matrix);
+  gdouble memory_ns, compute_ns;
+
+  if (peaks->memory_tbps <= 0)
+    return FALSE;
+  memory_ns = cost->bytes / (peaks->memory_tbps * 1e3);
+  if (tflops <= 0)
+    {
+      /* Matrix work needs its peak; vector work without a quoted vector
+       * rate is bounded by memory, which it is long before. */
+      if (cost->matrix)
+        return FALSE;
+      *ns = memory_ns;
+      *bound = CHRONO_BOUND_MEMORY;
+      return TRUE;
+    }
+  compute_ns = cost->flops / (tflops * 1e3);
+  *ns = MAX (compute_ns, memory_ns);
+  *bound = compute_ns >= memory_ns ? CHRONO_BOUND_COMPUTE : CHRONO_BOUND_MEMORY;
+  return TRUE;
+}
+
+static void
+add_note (ChronoEfficiency *self,
+          char             *note)
+{
+  for (guint i = 0; i < self->notes->len; i++)
+    if (g_strcmp0 (g_ptr_array_index (self->notes, i), note) == 0)
+      {
+        g_free (note);
+        return;
+      }
+  g_ptr_array_add (self->notes, note);
+}
+
+/* Each piece of device work launched inside a call, by row: a row is a
+ * shape on a device (KEYS), its pieces in ROW_PIECES. */
+static void
+collect_pieces (ChronoRankData *data,
+                GArray         *calls,
+                GHashTable     *owners,
+                GArray         *keys,
+                GPtrArray      *row_pieces)
+{
+  g_autoptr(GHashTable) row_of = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+
+  for (guint di = 0; di < data->devices->len; di++)
+    {
+      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+      guint32 owner_track = G_MAXUINT32;
+      const guint32 *owner = NULL;
+
+      for (guint k = 0; k < d->items->len; k++)
+        {
+          const ChronoWorkItem *it = &g_array_index (d->items, ChronoWorkItem, k);
+          const Call *call;
+          gint64 id;
+          gpointer value;
+          guint row;
+
+          if (it->launch_start == G_MININT64)
+            continue;
+          /* Most work is launched from one thread. */
+          if (it->launch_track != owner_track)
+            {
+              owner_track = it->launch_track;
+              owner = g_hash_table_lookup (owners, GUINT_TO_POINTER (owner_track));
+            }
+          if (owner == NULL || owner[it->launch_index] == NO_CALL)
+            continue;
+          call = &g_array_index (calls, Call, owner[it->launch_index]);
+          id = (gint64) call->shape << 32 | di;
+          if (g_hash_table_lookup_extended (row_of, &id, NULL, &value))
+            row = GPOINTER_TO_UINT (value);
+          else
+            {
+              RowKey key = { call->shape, di };
+
+              row = keys->len;
+              g_array_append_val (keys, key);
+              g_hash_table_insert (row_of, g_memdup2 (&id, sizeof id), GUINT_TO_POINTER (row));
+              g_ptr_array_add (row_pieces, g_array_new (FALSE, FALSE, sizeof (Piece)));
+            }
+          /* A row is of one device, whose work comes by start. */
+          g_array_append_val (g_ptr_array_index (row_pieces, row),
+                              ((Piece) { owner[it->launch_index], it->start, it->end }));
+        }
+    }
+}
+
+static void
+compute_rank (ChronoEfficiency               *self,
+              ChronoRankData                 *data,
+              const ChronoAnalysisThresholds *th,
+              guint                          *n_shaped,
+              guint                          *n_unshaped,
+              GHashTable                     *unmodelled)
+{
+  ChronoTrace *trace = data->trace;
+  g_autoptr(GArray) calls = g_array_new (FALSE, FALSE, sizeof (Call));
+  g_autoptr(GArray) shapes = g_array_new (FALSE, FALSE, sizeof (Shape));
+  g_autoptr(GHashTable) owners = collect_calls (trace, calls, shapes, n_unshaped);
+  g_autoptr(GHashTable) names = device_names (trace);
+  g_autoptr(GPtrArray) row_pieces = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (RowKey));
+  g_autofree guint *seen_in = NULL;
+  g_autofree Peaks *peaks = g_new0 (Peaks, MAX (data->devices->len, 1));
+
+  *n_shaped += calls->len;
+  if (calls->len == 0)
+    return;
+
+  for (guint di = 0; di < data->devices->len; di++)
+    {
+      resolve_peaks (g_hash_table_lookup (names, GINT_TO_POINTER (g_array_index (data->devices, ChronoDeviceWork, di).device)),
+                     th, &peaks[di]);
+      if (peaks[di].known)
+        g_hash_table_add (self->known, GUINT_TO_POINTER (data->rank_index << 16 | di));
+    }
+  collect_pieces (data, calls, owners, keys, row_pieces);
+
+  seen_in = g_new (guint, calls->len);
+  memset (seen_in, 0xff, sizeof (guint) * calls->len);
+  for (guint row = 0; row < keys->len; row++)
+    {
+      const RowKey *where = &g_array_index (keys, RowKey, row);
+      const Shape *key = &g_array_index (shapes, Shape, where->shape);
+      GArray *pieces = g_ptr_array_index (row_pieces, row);
+      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, where->device_position);
+      const Peaks *pk = &peaks[where->device_position];
+      g_autoptr(GArray) intervals = g_array_new (FALSE, FALSE, sizeof (ChronoTimeInterval));
+      g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (ChronoSpanRef));
+      g_autoptr(GArray) firsts = g_array_new (FALSE, FALSE, sizeof (gint64));
+      ChronoEfficiencyRow r = { 0 };
+      ChronoOpCost cost;
+      gdouble call_ns = 0;
+      ChronoBound bound = CHRONO_BOUND_UNKNOWN;
+      gdouble tflops;
+
+      for (guint p = 0; p < pieces->len; p++)
+        {
+          const Piece *pc = &g_array_index (pieces, Piece, p);
+          ChronoTimeInterval *last = intervals->len ? &g_array_index (intervals, ChronoTimeInterval, intervals->len - 1) : NULL;
+
+          if (pc->end > pc->start)
+            {
+              if (last && pc->start <= last->end_ns)
+                last->end_ns = MAX (last->end_ns, pc->end);
+              else
+                g_array_append_val (intervals, ((ChronoTimeInterval) { pc->start, pc->end }));
+            }
+          if (seen_in[pc->call] != row)
+            {
+              seen_in[pc->call] = row;
+              g_array_append_val (spans, g_array_index (calls, Call, pc->call).span);
+              g_array_append_val (firsts, pc->start);
+            }
+        }
+
+      if (!chrono_op_model_cost (key->model, key->dims, key->dims_len, key->types, key->types_len,
+                                 key->concrete, key->concrete_len, &cost))
+        {
+          const char *op = g_intern_string (chrono_trace_get_string (trace, key->name));
+          gpointer count = g_hash_table_lookup (unmodelled, op);
+
+          g_hash_table_insert (unmodelled, (gpointer) op,
+                               GUINT_TO_POINTER (GPOINTER_TO_UINT (count) + spans->len));
+          continue;
+        }
+      r.op = chrono_trace_get_string (trace, key->name);
+      r.input_dims = g_strndup (key->dims, key->dims_len);
+      r.input_types = g_strndup (key->types, key->types_len);
+      r.concrete_inputs = key->concrete ? g_strndup (key->concrete, key->concrete_len) : NULL;
+      r.family = cost.family;
+      r.dtype = cost.dtype;
+      r.matrix = cost.matrix;
+      r.trace = data->trace_index;
+      r.rank = data->rank_index;
+      r.device = d->device;
+      r.device_position = where->device_position;
+      r.device_name = g_hash_table_lookup (names, GINT_TO_POINTER (d->device));
+      r.device_name = r.device_name ? g_intern_string (r.device_name) : NULL;
+      r.count = spans->len;
+      r.flops = cost.flops;
+      r.bytes = cost.bytes;
+      r.n_intervals = intervals->len;
+      r.intervals = (ChronoTimeInterval *) g_array_free (g_steal_pointer (&intervals), FALSE);
+      for (guint i = 0; i < r.n_intervals; i++)
+        r.gpu_time_ns += r.intervals[i].end_ns - r.intervals[i].start_ns;
+      r.n_calls = spans->len;
+      r.calls = (ChronoSpanRef *) g_array_free (g_steal_pointer (&spans), FALSE);
+      if (r.gpu_time_ns > 0)
+        {
+          r.achieved_tflops = r.flops * r.count / (r.gpu_time_ns * 1e3);
+          r.achieved_tbps = r.bytes * r.count / (r.gpu_time_ns * 1e3);
+        }
+      if (pk->known && call_roofline (&pk->custom, &cost, &call_ns, &bound))
+        {
+          r.peaks = pk->table;
+          r.has_roofline = TRUE;
+          r.roofline_ns = (gint64) llround (call_ns * r.count);
+          r.bound = bound;
+          r.roofline_share = r.gpu_time_ns > 0 ? (gdouble) r.roofline_ns / r.gpu_time_ns : 0;
+          r.excess_ns = MAX (0, r.gpu_time_ns - r.roofline_ns);
+        }
+      else if (!pk->known)
+        add_note (self, g_strdup_printf (_("Trace %u: device %d (“%s”) is not in the peak table: "
+                                           "achieved figures without a roofline; set its peaks to get one."),
+                                         data->trace_index, d->device,
+                                         r.device_name ? r.device_name : _("no name in deviceProperties")));
+      else
+        add_note (self, g_strdup_printf (_("Trace %u: %s has no %s %s peak: %s without a roofline."),
+                                         data->trace_index, pk->table ? pk->table->name : r.device_name,
+                                         chrono_dtype_to_string (cost.dtype), cost.matrix ? _("matrix") : _("vector"),
+                                         r.op));
+      /* Utilisation counts compute alone: FLOPs at the peak of their type. */
+      tflops = pk->known ? chrono_device_peaks_tflops (&pk->custom, cost.dtype, cost.matrix) : 0;
+      for (guint i = 0; i < r.n_calls; i++)
+        {
+          CallCost cc = { r.rank, r.device_position, g_array_index (firsts, gint64, i), r.flops,
+                          tflops > 0 ? r.flops / (tflops * 1e3) : cost.matrix ? NAN : 0 };
+          g_array_append_val (self->call_costs, cc);
+        }
+      g_array_append_val (self->rows, r);
+    }
+}
+
+static int
+compare_strings (const void *a,
+                 const void *b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+static const char *
+why_unmodelled (const char *op)
+{
+  if (strstr (op, "conv") != NULL)
+    return _(" (an output size needs the stride and padding, which only Concrete Inputs record)");
+  if (strstr (op, "attention") != NULL || strstr (op, "attn") != NULL)
+    return _(" (packed sequences of unrecorded lengths, or another layout)");
+  return "";
+}
+
+/* The worker: the ranks as the analysis reads them, until the end mark. */
+static gpointer
+run_worker (gpointer user_data)
+{
+  ChronoEfficiency *self = user_data;
+  ChronoRankData *data;
+
+  while ((data = g_async_queue_pop (self->queue)) != (gpointer) self)
+    compute_rank (self, data, &self->thresholds, &self->n_shaped, &self->n_unshaped, self->unmodelled);
+  return NULL;
+}
+
+ChronoEfficiency *
+chrono_efficiency_new (const ChronoAnalysisThresholds *thresholds)
+{
+  ChronoEfficiency *self = g_new0 (ChronoEfficiency, 1);
+
+  self->thresholds = *thresholds;
+  self->rows = g_array_new (FALSE, FALSE, sizeof (ChronoEfficiencyRow));
+  self->call_costs = g_array_new (FALSE, FALSE, sizeof (CallCost));
+  self->notes = g_ptr_array_new_with_free_func (g_free);
+  self->known = g_hash_table_new (NULL, NULL);
+  self->unmodelled = g_hash_table_new (NULL, NULL);
+  self->queue = g_async_queue_new ();
+  self->worker = g_thread_new ("chrono-efficiency", run_worker, self);
+  return self;
+}
+
+void
+chrono_efficiency_add_rank (ChronoEfficiency *self,
+                            ChronoRankData   *data)
+{
+  g_async_queue_push (self->queue, data);
+}
+
+static void
+join_worker (ChronoEfficiency *self)
+{
+  if (self->worker == NULL)
+    return;
+  g_async_queue_push (self->queue, self);
+  g_thread_join (g_steal_pointer (&self->worker));
+}
+
+void
+chrono_efficiency_finish (ChronoEfficiency *self)
+{
+  g_autofree const char **ops = NULL;
+  guint n_ops;
+
+  join_worker (self);
+  g_array_sort (self->rows, compare_rows);
+  g_array_sort (self->call_costs, compare_call_costs);
+
+  if (self->n_shaped == 0 && self->n_unshaped > 0)
+    add_note (self, g_strdup_printf (ngettext ("%u operator call has no recorded shapes: profile with "
+                                               "record_shapes=True to measure efficiency.",
+                                               "%u operator calls have no recorded shapes: profile with "
+                                               "record_shapes=True to measure efficiency.", self->n_unshaped),
+                                     self->n_unshaped));
+  else if (self->n_shaped == 0)
+    add_note (self, g_strdup (_("No operator with a FLOPs model was recorded with shapes: no efficiency.")));
+  else if (self->rows->len == 0)
+    add_note (self, g_strdup (_("Operators were recorded with shapes, but none launched device work the trace shows.")));
+  ops = (const char **) g_hash_table_get_keys_as_array (self->unmodelled, &n_ops);
+  qsort (ops, n_ops, sizeof *ops, compare_strings);
+  for (guint i = 0; i < n_ops; i++)
+    {
+      guint count = GPOINTER_TO_UINT (g_hash_table_lookup (self->unmodelled, ops[i]));
+
+      add_note (self, g_strdup_printf (ngettext ("%s: %u call left out, its shapes do not fit the model%s.",
+                                                 "%s: %u calls left out, their shapes do not fit the model%s.",
+                                                 count),
+                                       ops[i], count, why_unmodelled (ops[i])));
+    }
+  g_ptr_array_add (self->notes, NULL);
+}
+
+void
+chrono_efficiency_free (ChronoEfficiency *self)
+{
+  if (self == NULL)
+    return;
+  join_worker (self);
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      ChronoEfficiencyRow *r = &g_array_index (self->rows, ChronoEfficiencyRow, i);
+      g_free (r->input_dims);
+      g_free (r->input_types);
+      g_free (r->concrete_inputs);
+      g_free (r->intervals);
+      g_free (r->calls);
+    }
+  g_array_unref (self->rows);
+  g_array_unref (self->call_costs);
+  g_ptr_array_unref (self->notes);
+  g_hash_table_unref (self->known);
+  g_hash_table_unref (self->unmodelled);
+  g_async_queue_unref (self->queue);
+  g_free (self);
+}
+
+const ChronoAnalysisThresholds *
+chrono_efficiency_get_thresholds (ChronoEfficiency *self)
+{
+  return &self->thresholds;
+}
+
+guint
+chrono_analysis_get_n_efficiency (ChronoAnalysis *self)
+{
+  g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), 0);
+  return chrono_analysis_get_efficiency_data (self)->rows->len;
+}
+
+const ChronoEfficiencyRow *
+chrono_analysis_get_efficiency (ChronoAnalysis *self,
+                                guint           index)
+{
+  ChronoEfficiency *e;
+
+  g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), NULL);
+  e = chrono_analysis_get_efficiency_data (self);
+  g_return_val_if_fail (index < e->rows->len, NULL);
+  return &g_array_index (e->rows, ChronoEfficiencyRow, index);
+}
+
+const char * const *
+chrono_analysis_get_efficiency_notes (ChronoAnalysis *self)
+{
+  g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), NULL);
+  return (const char * const *) chrono_analysis_get_efficiency_data (self)->notes->pdata;
+}
+
+gdouble
+chrono_analysis_get_mfu (ChronoAnalysis *self,
+                         guint           rank,
+                         guint           device_position,
+                         gint64          start_ns,
+                         gint64          end_ns,
+                         gdouble        *flops)
+{
+  ChronoEfficiency *e;
+  GArray *costs;
+  const CallCost *c;
+  CallCost probe = { rank, device_position, start_ns };
+  guint lo, hi;
+  gdouble sum_flops = 0, sum_ns = 0;
+  gboolean known = TRUE;
+
+  g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), NAN);
+
+  if (flops)
+    *flops = 0;
+  e = chrono_analysis_get_efficiency_data (self);
+  if (end_ns <= start_ns || !g_hash_table_contains (e->known, GUINT_TO_POINTER (rank << 16 | device_position)))
+    return NAN;
+  costs = e->call_costs;
+  c = (const CallCost *) costs->data;
+  for (lo = 0, hi = costs->len; lo < hi;)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (compare_call_costs (&c[mid], &probe) < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (guint i = lo; i < costs->len && c[i].rank == rank && c[i].device_position == device_position &&
+       c[i].start < end_ns; i++)
+    {
+      sum_flops += c[i].flops;
+      if (isnan (c[i].peak_ns))
+        known = FALSE;
+      else
+        sum_ns += c[i].peak_ns;
+    }
+  if (flops)
+    *flops = sum_flops;
+  return !known ? NAN : sum_ns / (gdouble) (end_ns - start_ns);
+}

@@ -1,0 +1,44 @@
+/* chrono-op-models.h: FLOPs and bytes of one operator call, from its shapes
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "chrono-device-peaks.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  gdouble     flops;
+  gdouble     bytes;
+  ChronoDtype dtype;      /* whose peak applies */
+  gboolean    matrix;     /* matrix (tensor) units, else vector */
+  const char *family;     /* "gemm", "convolution", "attention", … */
+} ChronoOpCost;
+
+/* The model for operator NAME ("aten::addmm"), or -1 when there is none. */
+gint     chrono_op_model_find           (const char *name);
+/* Whether the model needs the call's "Concrete Inputs" (strides,
+ * is_causal): they then tell calls apart as shapes do. */
+gboolean chrono_op_model_reads_concrete (gint model);
+/* The cost of one call from the raw JSON text of its "Input Dims",
+ * "Input type" and "Concrete Inputs" arrays (CONCRETE may be NULL).
+ * FALSE when the shapes do not fit the model. */
+gboolean chrono_op_model_cost           (gint          model,
+                                         const char   *dims,
+                                         gsize         dims_len,
+                                         const char   *types,
+                                         gsize         types_len,
+                                         const char   *concrete,
+                                         gsize         concrete_len,
+                                         ChronoOpCost *cost);
+
+/* The raw text of the value of member QUOTED_KEY ("\"Input Dims\"") in
+ * the JSON object text TEXT, without parsing the rest. */
+gboolean chrono_op_model_raw_member     (const char   *text,
+                                         gsize         len,
+                                         const char   *quoted_key,
+                                         const char  **value,
+                                         gsize        *value_len);
+
+G_END_DECLS
