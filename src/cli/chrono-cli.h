@@ -33,5 +33,6 @@ int      chrono_cli_analyze_jobs (char * const *files,
                                   guint         n_jobs,
                                   const char   *output,
                                   gboolean      timing);
+int chrono_cli_compare (int argc, char **argv);
 
 G_END_DECLS

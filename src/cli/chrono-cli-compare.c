@@ -1,0 +1,139 @@
+/* chrono-cli-compare.c: chronoscope-cli compare
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "chrono-cli.h"
+#include "chrono-cli-load.h"
+#include "chrono-comparison.h"
+
+static gboolean
+parse_steps (const char           *text,
+             ChronoCompareOptions *options)
+{
+  g_auto(GStrv) parts = g_strsplit (text, ":", 2);
+
+  if (g_strv_length (parts) != 2 ||
+      !g_ascii_string_to_signed (parts[0], 10, 0, G_MAXINT64, &options->first_step, NULL) ||
+      !g_ascii_string_to_signed (parts[1], 10, 0, G_MAXINT64, &options->last_step, NULL) ||
+      options->last_step < options->first_step)
+    return FALSE;
+  options->has_steps = TRUE;
+  return TRUE;
+}
+
+static gboolean
+parse_align (const char           *text,
+             ChronoCompareOptions *options)
+{
+  if (strcmp (text, "step") == 0)
+    options->align = CHRONO_COMPARE_ALIGN_STEP;
+  else if (strcmp (text, "start") == 0)
+    options->align = CHRONO_COMPARE_ALIGN_START;
+  else if (g_str_has_prefix (text, "marker:") && text[strlen ("marker:")] != '\0')
+    {
+      options->align = CHRONO_COMPARE_ALIGN_MARKER;
+      options->marker = text + strlen ("marker:");
+    }
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* FILE (or folder) loaded and analysed on its own. */
+static ChronoAnalysis *
+analyse (const char *file,
+         GError    **error)
+{
+  char *one[] = { (char *) file, NULL };
+  g_autoptr(ChronoTrace) trace = chrono_cli_load_input (one, FALSE, 0, error);
+  ChronoAnalysisOptions options;
+
+  if (trace == NULL)
+    return NULL;
+  for (guint p = 0; p < chrono_trace_get_n_parts (trace); p++)
+    if (chrono_trace_get_part (trace, p)->truncated)
+      g_printerr ("%s: the file is incomplete; comparing what it holds\n", chrono_trace_get_part (trace, p)->path);
+  chrono_analysis_options_init (&options);
+  chrono_cli_read_thresholds (&options.thresholds);
+  return chrono_analysis_run (&trace, 1, &options, NULL, error);
+}
+
+int
+chrono_cli_compare (int    argc,
+                    char **argv)
+{
+  g_autofree char *format = NULL;
+  g_autofree char *steps = NULL;
+  g_autofree char *align = NULL;
+  gboolean timing = FALSE;
+  g_auto(GStrv) files = NULL;
+  const GOptionEntry entries[] = {
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output format: markdown (default) or json", "FORMAT" },
+    { "steps", 's', 0, G_OPTION_ARG_STRING, &steps, "Compare steps N to M (ProfilerStep numbers, else positions from 0) instead of leaving out warm-up and outliers", "N:M" },
+    { "align", 'a', 0, G_OPTION_ARG_STRING, &align, "Align by step (the default when both have steps), marker:NAME (every span named NAME) or start (the whole traces)", "HOW" },
+    { "timing", 0, 0, G_OPTION_ARG_NONE, &timing, "Print loading, analysis and comparison times to standard error", NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "A B" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("A B — compare two runs: step time, where the difference comes from, operators and kernels");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ChronoAnalysis) a = NULL;
+  g_autoptr(ChronoAnalysis) b = NULL;
+  g_autoptr(ChronoComparison) comparison = NULL;
+  g_autofree char *text = NULL;
+  ChronoCompareOptions options;
+  gint64 t0, t1;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("chronoscope-cli compare: %s\n", error->message);
+      return 2;
+    }
+  if (format && strcmp (format, "json") != 0 && strcmp (format, "markdown") != 0)
+    {
+      g_printerr ("chronoscope-cli compare: unknown format “%s” (json or markdown)\n", format);
+      return 2;
+    }
+  if (files == NULL || g_strv_length (files) != 2)
+    {
+      g_printerr ("chronoscope-cli compare: give two traces, A and B\n");
+      return 2;
+    }
+  chrono_compare_options_init (&options);
+  if (steps && !parse_steps (steps, &options))
+    {
+      g_printerr ("chronoscope-cli compare: --steps wants N:M, N at most M, not “%s”\n", steps);
+      return 2;
+    }
+  if (align && !parse_align (align, &options))
+    {
+      g_printerr ("chronoscope-cli compare: --align wants step, start or marker:NAME, not “%s”\n", align);
+      return 2;
+    }
+
+  t0 = g_get_monotonic_time ();
+  if ((a = analyse (files[0], &error)) == NULL || (b = analyse (files[1], &error)) == NULL)
+    {
+      g_printerr ("%s\n", error->message);
+      return 1;
+    }
+  t1 = g_get_monotonic_time ();
+  comparison = chrono_comparison_run (a, b, &options, NULL, &error);
+  if (comparison == NULL)
+    {
+      g_printerr ("chronoscope-cli compare: %s\n", error->message);
+      return 1;
+    }
+  if (timing)
+    g_printerr ("load and analysis %.3f s, comparison %.3f s\n", (t1 - t0) / 1e6, (g_get_monotonic_time () - t1) / 1e6);
+
+  text = format && strcmp (format, "json") == 0 ? chrono_comparison_to_json (comparison)
+                                                : chrono_comparison_to_markdown (comparison);
+  fputs (text, stdout);
+  fputc ('\n', stdout);
+  return 0;
+}

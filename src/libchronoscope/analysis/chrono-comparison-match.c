@@ -1,0 +1,797 @@
+/* chrono-comparison-match.c: operators and kernels of both sides, matched
+ * by key, device work charged to the operator that launched it, and the
+ * first divergence of the launched operators
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include "chrono-comparison-private.h"
+
+#define NO_OP G_MAXUINT32
+#define NO_KEY G_MAXUINT32
+/* How many operators must agree to say the sequences agree again. */
+#define RESYNC_RUN 3
+
+typedef struct {
+  ChronoCompareRow *row;
+  GArray *calls[2];              /* gint64 device time per call */
+  guint8  cls;                   /* kernels: ChronoWorkClass */
+} RowBuild;
+
+/* Per host thread: each span's innermost enclosing operator (itself for
+ * an operator), the device time each operator launched, and each
+ * operator's key, found when first asked for. */
+typedef struct {
+  guint32 *op;
+  gint64  *device_ns;
+  guint32 *key;
+} ThreadOps;
+
+typedef struct {
+  gint64  ts;
+  guint32 track;
+  guint32 op;
+} Launch;
+
+typedef struct {
+  gint64  ts;
+  guint32 key;
+} SeqEntry;
+
+typedef struct {
+  gint64 start;
+  gint64 host_end;
+  gint64 end;
+  guint  used;
+} Slot;
+
+typedef struct {
+  ChronoComparison *self;
+  GHashTable *op_rows;           /* key -> RowBuild * */
+  GHashTable *kernel_rows;
+  GPtrArray  *op_order;          /* RowBuild *, as first seen */
+  GPtrArray  *kernel_order;
+  GHashTable *key_ids;           /* operator key -> id + 1 */
+  GPtrArray  *keys;              /* char *, by id */
+  GPtrArray  *seq[2];            /* per used pair: GArray of SeqEntry */
+  GPtrArray  *op_by_key;         /* RowBuild * by operator key id, NULL until seen */
+  GHashTable *kernel_cache;      /* this side's (key id, name id) -> RowBuild * */
+  GHashTable *raw_keys;          /* this side's RawKey -> key id */
+} Matcher;
+
+/* ------------------------------------------------------------------ */
+/* Names                                                              */
+
+char *
+chrono_compare_normalise_kernel (const char *name)
+{
+  GString *out = g_string_new (NULL);
+  const char *p = name;
+  gint angle = 0, paren = 0;
+
+  if (g_str_has_prefix (p, "void "))
+    p += 5;
+  for (; *p; p++)
+    {
+      char c = *p;
+
+      if (angle == 0 && paren == 0 && g_str_has_prefix (p, "(anonymous namespace)"))
+        {
+          g_string_append (out, "(anonymous namespace)");
+          p += strlen ("(anonymous namespace)") - 1;
+          continue;
+        }
+      /* Template arguments and argument lists: only their brackets stay.
+       * A parenthesis after a space is prose ("Memcpy HtoD (Pageable ->
+       * Device)"), not an argument list. */
+      if (c == '<' || (c == '(' && (angle > 0 || paren > 0 || (p > name && p[-1] != ' '))))
+        {
+          if (angle == 0 && paren == 0)
+            g_string_append_c (out, c);
+          c == '<' ? angle++ : paren++;
+          continue;
+        }
+      if ((c == '>' && angle > 0) || (c == ')' && paren > 0))
+        {
+          c == '>' ? angle-- : paren--;
+          if (angle == 0 && paren == 0)
+            g_string_append_c (out, c);
+          continue;
+        }
+      if (angle > 0 || paren > 0)
+        continue;
+      if (c == '0' && (p[1] == 'x' || p[1] == 'X') && g_ascii_isxdigit (p[2]) &&
+          (p == name || !g_ascii_isalnum (p[-1])))
+        {
+          for (p += 2; g_ascii_isxdigit (p[1]); p++)
+            ;
+          g_string_append (out, "0x?");
+          continue;
+        }
+      /* A number standing alone (a counter, an instance): "N". Digits
+       * inside a word ("128x64", "sm90") are part of the name. */
+      if (g_ascii_isdigit (c) && (out->len == 0 || !g_ascii_isalnum (out->str[out->len - 1])))
+        {
+          const char *q = p;
+
+          while (g_ascii_isdigit (*q))
+            q++;
+          if (!g_ascii_isalpha (*q))
+            {
+              g_string_append_c (out, 'N');
+              p = q - 1;
+              continue;
+            }
+        }
+      if (g_ascii_isspace (c))
+        {
+          if (out->len > 0 && out->str[out->len - 1] != ' ')
+            g_string_append_c (out, ' ');
+          continue;
+        }
+      g_string_append_c (out, c);
+    }
+  while (out->len > 0 && out->str[out->len - 1] == ' ')
+    g_string_truncate (out, out->len - 1);
+  return g_string_free (out, FALSE);
+}
+
+/* Kineto's "Input Dims" in the args at OFFSET, as the file writes it:
+ * TEXT points into the trace's retained source. */
+static gboolean
+input_dims_raw (ChronoTrace  *trace,
+                guint64       offset,
+                const char  **dims,
+                gsize        *dims_len)
+{
+  static const char key[] = "\"Input Dims\"";
+  const char *text, *hit, *end, *p;
+  gint depth = 0;
+  gsize len;
+
+  if (offset == CHRONO_NO_ARGS || (text = chrono_trace_get_raw_value (trace, offset, &len)) == NULL)
+    return FALSE;
+  if ((hit = memmem (text, len, key, sizeof key - 1)) == NULL)
+    return FALSE;
+  end = text + len;
+  for (hit += sizeof key - 1; hit < end && (*hit == ':' || g_ascii_isspace (*hit)); hit++)
+    ;
+  if (hit >= end || *hit != '[')
+    return FALSE;
+  for (p = hit; p < end; p++)
+    if (*p == '[')
+      depth++;
+    else if (*p == ']' && --depth == 0)
+      break;
+  if (p >= end)
+    return FALSE;
+  *dims = hit;
+  *dims_len = p + 1 - hit;
+  return TRUE;
+}
+
+/* An operator's name and shapes as the file writes them. */
+typedef struct {
+  guint32     name;
+  gsize       len;
+  const char *dims;
+} RawKey;
+
+static guint
+raw_key_hash (gconstpointer key)
+{
+  const RawKey *k = key;
+  guint h = k->name * 2654435761u;
+
+  for (gsize i = 0; i < k->len; i++)
+    h = h * 31 + (guchar) k->dims[i];
+  return h;
+}
+
+static gboolean
+raw_key_equal (gconstpointer a,
+               gconstpointer b)
+{
+  const RawKey *x = a, *y = b;
+
+  return x->name == y->name && x->len == y->len && memcmp (x->dims, y->dims, x->len) == 0;
+}
+
+static guint32
+intern_key (Matcher    *m,
+            const char *key)
+{
+  gpointer id;
+
+  if (g_hash_table_lookup_extended (m->key_ids, key, NULL, &id))
+    return GPOINTER_TO_UINT (id) - 1;
+  g_ptr_array_add (m->keys, g_strdup (key));
+  g_hash_table_insert (m->key_ids, m->keys->pdata[m->keys->len - 1], GUINT_TO_POINTER (m->keys->len));
+  return m->keys->len - 1;
+}
+
+/* The key of an operator call: its name, and its shapes without white
+ * space. Calls of the same name and shapes as written share it without
+ * building it again. */
+static guint32
+op_key (Matcher     *m,
+        ChronoTrace *trace,
+        guint32      track,
+        ThreadOps   *ops,
+        guint32      index)
+{
+  const ChronoTrack *t;
+  RawKey raw;
+  gpointer id;
+  GString *key;
+  const char *name;
+
+  if (ops->key[index] != NO_KEY)
+    return ops->key[index];
+  t = chrono_trace_get_track (trace, track);
+  raw.name = chrono_track_get_name (t, index);
+  if (!input_dims_raw (trace, chrono_track_get_args (t, index), &raw.dims, &raw.len))
+    raw.len = 0, raw.dims = "";
+  if (g_hash_table_lookup_extended (m->raw_keys, &raw, NULL, &id))
+    return ops->key[index] = GPOINTER_TO_UINT (id);
+  name = chrono_trace_get_string (trace, raw.name);
+  key = g_string_new (name);
+  if (raw.len > 0)
+    g_string_append_c (key, ' ');
+  for (gsize i = 0; i < raw.len; i++)
+    if (!g_ascii_isspace (raw.dims[i]))
+      g_string_append_c (key, raw.dims[i]);
+  ops->key[index] = intern_key (m, key->str);
+  g_string_free (key, TRUE);
+  g_hash_table_insert (m->raw_keys, g_memdup2 (&raw, sizeof raw), GUINT_TO_POINTER (ops->key[index]));
+  return ops->key[index];
+}
+
+/* ------------------------------------------------------------------ */
+/* Rows                                                               */
+
+static RowBuild *
+row_for (Matcher    *m,
+         gboolean    kernel,
+         const char *key,
+         guint       side,
+         const char *example)
+{
+  GHashTable *rows = kernel ? m->kernel_rows : m->op_rows;
+  RowBuild *rb = g_hash_table_lookup (rows, key);
+  ChronoCompareSide *s;
+
+  if (rb == NULL)
+    {
+      guint n = MAX (m->self->used->len, 1);
+
+      rb = g_new0 (RowBuild, 1);
+      rb->row = g_new0 (ChronoCompareRow, 1);
+      rb->row->key = g_strdup (key);
+      rb->row->a.step_device_ns = g_new0 (gint64, n);
+      rb->row->b.step_device_ns = g_new0 (gint64, n);
+      for (guint k = 0; k < 2; k++)
+        rb->calls[k] = g_array_new (FALSE, FALSE, sizeof (gint64));
+      g_hash_table_insert (rows, rb->row->key, rb);
+      g_ptr_array_add (kernel ? m->kernel_order : m->op_order, rb);
+    }
+  s = side == 0 ? &rb->row->a : &rb->row->b;
+  if (s->name == NULL)
+    s->name = g_strdup (example);
+  return rb;
+}
+
+static void
+row_add (RowBuild *rb,
+         guint     side,
+         guint     u,
+         gint64    device_ns,
+         gint64    host_ns)
+{
+  ChronoCompareSide *s = side == 0 ? &rb->row->a : &rb->row->b;
+
+  s->count++;
+  s->device_ns += device_ns;
+  s->host_ns += host_ns;
+  s->step_device_ns[u] += device_ns;
+  g_array_append_val (rb->calls[side], device_ns);
+}
+
+/* ------------------------------------------------------------------ */
+/* One side                                                           */
+
+static GArray *
+make_slots (ChronoComparison *self,
+            guint             side)
+{
+  GArray *slots = g_array_new (FALSE, FALSE, sizeof (Slot));
+
+  for (guint u = 0; u < self->used->len; u++)
+    {
+      const ChronoCompareWindow *w = chrono_comparison_used_window (self, side, u);
+      Slot s = { w->start_ns, w->host_end_ns, w->end_ns, u };
+
+      g_array_append_val (slots, s);
+    }
+  g_array_sort_with_data (slots, chrono_compare_int64_at, GSIZE_TO_POINTER (G_STRUCT_OFFSET (Slot, start)));
+  return slots;
+}
+
+/* The used window that AT belongs to: the last to start by then, if AT
+ * is before its span's end (HOST) or its work's end. */
+static gint
+slot_of (GArray   *slots,
+         gint64    at,
+         gboolean  host)
+{
+  const Slot *s = (const Slot *) slots->data;
+  guint lo = chrono_lower_bound (s, slots->len, sizeof *s, G_STRUCT_OFFSET (Slot, start), at + 1);
+
+  if (lo == 0 || at >= (host ? s[lo - 1].host_end : s[lo - 1].end))
+    return -1;
+  return (gint) s[lo - 1].used;
+}
+
+/* The categories of operators in TRACE: those of its host operators.
+ * Communication calls the profiler records as operators (Kineto's
+ * record_param_comms, c10d::allreduce_) are collectives to the model but
+ * operators here; communication annotations are not. */
+static gboolean *
+operator_categories (ChronoRankData *data)
+{
+  ChronoTrace *trace = data->trace;
+  gboolean *cats = g_new0 (gboolean, chrono_trace_get_n_strings (trace));
+
+  for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
+    {
+      const ChronoTrack *t = chrono_trace_get_track (trace, ti);
+
+      if (t->type != CHRONO_TRACK_THREAD || !chrono_rank_data_has_track (data, ti))
+        continue;
+      for (guint32 i = 0; i < t->n_spans; i++)
+        if (t->kind[i] == CHRONO_KIND_HOST_OP)
+          cats[chrono_track_get_cat (t, i)] = TRUE;
+    }
+  return cats;
+}
+
+static inline gboolean
+is_operator (const ChronoTrack *t,
+             guint32            i,
+             const gboolean    *op_cats)
+{
+  return t->kind[i] == CHRONO_KIND_HOST_OP ||
+         (t->kind[i] == CHRONO_KIND_COLLECTIVE && op_cats[chrono_track_get_cat (t, i)]);
+}
+
+static ThreadOps *
+thread_ops_new (const ChronoTrack *t,
+                const gboolean    *op_cats)
+{
+  ThreadOps *ops = g_new0 (ThreadOps, 1);
+  guint depths = t->max_depth + 1;
+  g_autofree guint32 *inner = g_new (guint32, (gsize) MAX (t->n_lanes, 1) * depths);
+
+  ops->op = g_new (guint32, t->n_spans);
+  ops->device_ns = g_new0 (gint64, t->n_spans);
+  ops->key = g_new (guint32, t->n_spans);
+  memset (ops->key, 0xff, sizeof (guint32) * t->n_spans);
+  /* Spans come by start, parents first: the last span seen at each depth
+   * of a lane encloses what follows at the next depth. */
+  for (guint32 i = 0; i < t->n_spans; i++)
+    {
+      guint32 *lane = inner + (gsize) t->lane[i] * depths;
+      guint d = t->depth[i];
+      guint32 parent = d > 0 ? lane[d - 1] : NO_OP;
+
+      lane[d] = is_operator (t, i, op_cats) ? i : parent;
+      ops->op[i] = lane[d];
+    }
+  return ops;
+}
+
+static void
+thread_ops_free (ThreadOps *ops)
+{
+  g_free (ops->op);
+  g_free (ops->device_ns);
+  g_free (ops->key);
+  g_free (ops);
+}
+
+static gint
+compare_launches (gconstpointer a,
+                  gconstpointer b)
+{
+  const Launch *x = a, *y = b;
+
+  return (x->ts > y->ts) - (x->ts < y->ts);
+}
+
+/* Each piece of device work: its kernel row, and its time charged to the
+ * operator whose call launched it. */
+static void
+charge_work (Matcher    *m,
+             guint       side,
+             GArray     *slots,
+             ThreadOps **threads,
+             GArray    **launches)
+{
+  ChronoRankData *data = m->self->side[side].data;
+  ChronoTrace *trace = data->trace;
+  g_autofree guint32 *normal = g_new (guint32, chrono_trace_get_n_strings (trace));
+  g_autoptr(GPtrArray) normal_names = g_ptr_array_new_with_free_func (g_free);
+
+  memset (normal, 0xff, sizeof (guint32) * chrono_trace_get_n_strings (trace));
+  for (guint di = 0; di < data->devices->len; di++)
+    {
+      ChronoDeviceWork *dev = &g_array_index (data->devices, ChronoDeviceWork, di);
+
+      for (guint k = 0; k < dev->items->len; k++)
+        {
+          const ChronoWorkItem *it = &g_array_index (dev->items, ChronoWorkItem, k);
+          gboolean launched = it->launch_start != G_MININT64;
+          gint u = slot_of (slots, launched ? it->launch_start : it->start, launched);
+          const ChronoTrack *t = chrono_trace_get_track (trace, it->track);
+          guint32 name = chrono_track_get_name (t, it->index);
+          guint32 op = NO_OP, key = NO_KEY;
+          gint64 cache_key;
+          RowBuild *rb;
+
+          if (u < 0)
+            continue;
+          if (launched && threads[it->launch_track])
+            op = threads[it->launch_track]->op[it->launch_index];
+          if (op != NO_OP)
+            {
+              Launch l = { it->launch_start, it->launch_track, op };
+
+              key = op_key (m, trace, it->launch_track, threads[it->launch_track], op);
+              threads[it->launch_track]->device_ns[op] += it->end - it->start;
+              g_array_append_val (launches[u], l);
+            }
+          if (normal[name] == G_MAXUINT32)
+            {
+              normal[name] = normal_names->len;
+              g_ptr_array_add (normal_names, chrono_compare_normalise_kernel (chrono_trace_get_string (trace, name)));
+            }
+          cache_key = (gint64) (((guint64) key << 32) | normal[name]);
+          rb = g_hash_table_lookup (m->kernel_cache, &cache_key);
+          if (rb == NULL)
+            {
+              g_autofree char *row_key = g_strdup_printf ("%s\n%s", key != NO_KEY ? (const char *) m->keys->pdata[key] : "",
+                                                          (const char *) normal_names->pdata[normal[name]]);
+
+              rb = row_for (m, TRUE, row_key, side, chrono_trace_get_string (trace, name));
+              g_hash_table_insert (m->kernel_cache, g_memdup2 (&cache_key, sizeof cache_key), rb);
+            }
+          if (rb->row->name == NULL)
+            {
+              rb->cls = it->cls;
+              rb->row->name = g_strdup (normal_names->pdata[normal[name]]);
+              rb->row->op = key != NO_KEY ? g_strdup (m->keys->pdata[key]) : NULL;
+            }
+          row_add (rb, side, u, it->end - it->start, 0);
+        }
+    }
+}
+
+static void
+count_ops (Matcher        *m,
+           guint           side,
+           GArray         *slots,
+           ThreadOps     **threads,
+           const gboolean *op_cats)
+{
+  ChronoRankData *data = m->self->side[side].data;
+  ChronoTrace *trace = data->trace;
+
+  for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
+    {
+      const ChronoTrack *t = chrono_trace_get_track (trace, ti);
+
+      if (threads[ti] == NULL)
+        continue;
+      for (guint32 i = 0; i < t->n_spans; i++)
+        {
+          gint u;
+          guint32 key;
+          RowBuild *rb;
+
+          if (!is_operator (t, i, op_cats) || (u = slot_of (slots, t->start[i], TRUE)) < 0)
+            continue;
+          key = op_key (m, trace, ti, threads[ti], i);
+          if (key >= m->op_by_key->len)
+            g_ptr_array_set_size (m->op_by_key, m->keys->len);
+          rb = m->op_by_key->pdata[key];
+          if (rb == NULL || (side == 0 ? rb->row->a.name : rb->row->b.name) == NULL)
+            rb = m->op_by_key->pdata[key] = row_for (m, FALSE, m->keys->pdata[key], side,
+                                                     chrono_trace_get_string (trace, chrono_track_get_name (t, i)));
+          if (rb->row->name == NULL)
+            {
+              const char *name = rb->row->a.name ? rb->row->a.name : rb->row->b.name;
+              const char *key_text = m->keys->pdata[key];
+
+              rb->row->name = g_strdup (name);
+              if (strlen (key_text) > strlen (name))
+                rb->row->shapes = g_strdup (key_text + strlen (name) + 1);
+            }
+          row_add (rb, side, u, threads[ti]->device_ns[i], chrono_track_get_dur (t, i));
+        }
+    }
+}
+
+/* The launched operators of each used window in launch order, one entry
+ * per operator call however many launches it made. */
+static void
+build_sequences (Matcher    *m,
+                 guint       side,
+                 ThreadOps **threads,
+                 GArray    **launches)
+{
+  for (guint u = 0; u < m->self->used->len; u++)
+    {
+      GArray *seq = g_array_new (FALSE, FALSE, sizeof (SeqEntry));
+      const Launch *prev = NULL;
+
+      g_array_sort (launches[u], compare_launches);
+      for (guint i = 0; i < launches[u]->len; i++)
+        {
+          const Launch *l = &g_array_index (launches[u], Launch, i);
+          SeqEntry e;
+
+          if (prev && prev->track == l->track && prev->op == l->op)
+            continue;
+          prev = l;
+          e.ts = l->ts;
+          e.key = threads[l->track]->key[l->op];
+          g_array_append_val (seq, e);
+        }
+      g_ptr_array_add (m->seq[side], seq);
+    }
+}
+
+static void
+match_side (Matcher *m,
+            guint    side)
+{
+  ChronoRankData *data = m->self->side[side].data;
+  ChronoTrace *trace = data->trace;
+  guint n_tracks = chrono_trace_get_n_tracks (trace);
+  g_autoptr(GArray) slots = make_slots (m->self, side);
+  g_autofree ThreadOps **threads = g_new0 (ThreadOps *, n_tracks);
+  g_autofree GArray **launches = g_new0 (GArray *, m->self->used->len);
+  g_autofree gboolean *op_cats = operator_categories (data);
+
+  for (guint ti = 0; ti < n_tracks; ti++)
+    {
+      const ChronoTrack *t = chrono_trace_get_track (trace, ti);
+
+      if (t->type == CHRONO_TRACK_THREAD && t->n_spans > 0 && chrono_rank_data_has_track (data, ti))
+        threads[ti] = thread_ops_new (t, op_cats);
+    }
+  for (guint u = 0; u < m->self->used->len; u++)
+    launches[u] = g_array_new (FALSE, FALSE, sizeof (Launch));
+  m->kernel_cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  m->raw_keys = g_hash_table_new_full (raw_key_hash, raw_key_equal, g_free, NULL);
+
+  charge_work (m, side, slots, threads, launches);
+  count_ops (m, side, slots, threads, op_cats);
+  build_sequences (m, side, threads, launches);
+
+  g_clear_pointer (&m->kernel_cache, g_hash_table_unref);
+  g_clear_pointer (&m->raw_keys, g_hash_table_unref);
+  for (guint u = 0; u < m->self->used->len; u++)
+    g_array_unref (launches[u]);
+  for (guint ti = 0; ti < n_tracks; ti++)
+    if (threads[ti])
+      thread_ops_free (threads[ti]);
+}
+
+/* ------------------------------------------------------------------ */
+/* Across sides                                                       */
+
+static gint
+by_a_time (gconstpointer a,
+           gconstpointer b)
+{
+  const RowBuild *x = *(RowBuild * const *) a, *y = *(RowBuild * const *) b;
+  gint64 tx = x->row->a.device_ns + x->row->b.device_ns, ty = y->row->a.device_ns + y->row->b.device_ns;
+
+  return tx != ty ? (tx < ty) - (tx > ty) : strcmp (x->row->key, y->row->key);
+}
+
+/* Kernels of different names under the same operator are the same work
+ * on different hardware or libraries: of one class (computation,
+ * communication, copies, sets), the costliest unmatched of A goes with
+ * the costliest unmatched of B, and so on. */
+static void
+match_through_operators (Matcher *m)
+{
+  g_autoptr(GHashTable) groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
+  GHashTableIter iter;
+  gpointer value;
+
+  for (guint i = 0; i < m->kernel_order->len; i++)
+    {
+      RowBuild *rb = m->kernel_order->pdata[i];
+      g_autofree char *group = NULL;
+      GPtrArray *sides;
+
+      if (rb->row->op == NULL || (rb->row->a.count > 0) == (rb->row->b.count > 0))
+        continue;
+      group = g_strdup_printf ("%u %s", rb->cls, rb->row->op);
+      sides = g_hash_table_lookup (groups, group);
+      if (sides == NULL)
+        {
+          sides = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+          g_ptr_array_add (sides, g_ptr_array_new ());
+          g_ptr_array_add (sides, g_ptr_array_new ());
+          g_hash_table_insert (groups, g_steal_pointer (&group), sides);
+        }
+      g_ptr_array_add (sides->pdata[rb->row->a.count > 0 ? 0 : 1], rb);
+    }
+  g_hash_table_iter_init (&iter, groups);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      GPtrArray *only_a = ((GPtrArray *) value)->pdata[0], *only_b = ((GPtrArray *) value)->pdata[1];
+
+      g_ptr_array_sort (only_a, by_a_time);
+      g_ptr_array_sort (only_b, by_a_time);
+      for (guint i = 0; i < MIN (only_a->len, only_b->len); i++)
+        {
+          RowBuild *ra = only_a->pdata[i], *rb = only_b->pdata[i];
+          ChronoCompareSide empty = ra->row->b;
+          GArray *calls = ra->calls[1];
+
+          ra->row->b = rb->row->b;
+          rb->row->b = empty;
+          ra->calls[1] = rb->calls[1];
+          rb->calls[1] = calls;
+          ra->row->match = CHRONO_COMPARE_MATCH_OPERATOR;
+          /* RB is empty now: finishing drops it. */
+        }
+    }
+}
+
+static gint
+by_delta (gconstpointer a,
+          gconstpointer b)
+{
+  const ChronoCompareRow *x = *(ChronoCompareRow * const *) a, *y = *(ChronoCompareRow * const *) b;
+  gdouble dx = ABS (x->delta_ns), dy = ABS (y->delta_ns);
+
+  return dx != dy ? (dx < dy) - (dx > dy) : strcmp (x->key, y->key);
+}
+
+static void
+finish_rows (Matcher   *m,
+             GPtrArray *order,
+             GPtrArray *out)
+{
+  guint n = m->self->used->len;
+
+  for (guint i = 0; i < order->len; i++)
+    {
+      RowBuild *rb = order->pdata[i];
+      ChronoCompareRow *row = rb->row;
+
+      for (guint k = 0; k < 2; k++)
+        g_array_sort_with_data (rb->calls[k], chrono_compare_int64_at, GSIZE_TO_POINTER (0));
+      if (row->a.count == 0 && row->b.count == 0)
+        chrono_compare_row_free (row);
+      else
+        {
+          if (row->match != CHRONO_COMPARE_MATCH_OPERATOR)
+            row->match = row->a.count > 0 && row->b.count > 0 ? CHRONO_COMPARE_MATCH_NAME : CHRONO_COMPARE_MATCH_NONE;
+          chrono_compare_side_finish (&row->a, rb->calls[0], n);
+          chrono_compare_side_finish (&row->b, rb->calls[1], n);
+          chrono_compare_row_finish (row, n);
+          g_ptr_array_add (out, row);
+        }
+      g_array_unref (rb->calls[0]);
+      g_array_unref (rb->calls[1]);
+      g_free (rb);
+    }
+  g_ptr_array_sort (out, by_delta);
+}
+
+static gboolean
+agree_from (GArray *a,
+            guint   i,
+            GArray *b,
+            guint   j)
+{
+  for (guint k = 0; k < RESYNC_RUN; k++)
+    {
+      gboolean a_end = i + k >= a->len, b_end = j + k >= b->len;
+
+      if (a_end || b_end)
+        return a_end && b_end;
+      if (g_array_index (a, SeqEntry, i + k).key != g_array_index (b, SeqEntry, j + k).key)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The longest common prefix of each used pair's sequences; where it ends
+ * first, the fewest operators to skip on either side before they agree
+ * again for a run. */
+static void
+find_divergence (Matcher *m)
+{
+  ChronoCompareDivergence *d = &m->self->divergence;
+  guint64 before_a = 0, before_b = 0;
+
+  for (guint u = 0; u < m->self->used->len; u++)
+    {
+      GArray *a = g_ptr_array_index (m->seq[0], u);
+      GArray *b = g_ptr_array_index (m->seq[1], u);
+      guint i = 0;
+
+      while (i < a->len && i < b->len && g_array_index (a, SeqEntry, i).key == g_array_index (b, SeqEntry, i).key)
+        i++;
+      if (i == a->len && i == b->len)
+        {
+          before_a += a->len;
+          before_b += b->len;
+          continue;
+        }
+      d->found = TRUE;
+      d->pair = u;
+      d->common = i;
+      d->a_index = d->b_index = i;
+      d->a_position = before_a + i;
+      d->b_position = before_b + i;
+      d->a_ns = i < a->len ? g_array_index (a, SeqEntry, i).ts : -1;
+      d->b_ns = i < b->len ? g_array_index (b, SeqEntry, i).ts : -1;
+      d->a_op = i < a->len ? g_strdup (m->keys->pdata[g_array_index (a, SeqEntry, i).key]) : NULL;
+      d->b_op = i < b->len ? g_strdup (m->keys->pdata[g_array_index (b, SeqEntry, i).key]) : NULL;
+      for (guint span = 1; span <= 2 * CHRONO_COMPARE_RESYNC_SEARCH && !d->resynced; span++)
+        for (guint da = 0; da <= span && !d->resynced; da++)
+          if (agree_from (a, i + da, b, i + span - da))
+            {
+              d->resynced = TRUE;
+              d->a_skipped = da;
+              d->b_inserted = span - da;
+            }
+      return;
+    }
+}
+
+void
+chrono_comparison_match (ChronoComparison *self)
+{
+  Matcher m = {
+    .self = self,
+    .op_rows = g_hash_table_new (g_str_hash, g_str_equal),
+    .kernel_rows = g_hash_table_new (g_str_hash, g_str_equal),
+    .op_order = g_ptr_array_new (),
+    .kernel_order = g_ptr_array_new (),
+    .key_ids = g_hash_table_new (g_str_hash, g_str_equal),
+    .keys = g_ptr_array_new_with_free_func (g_free),
+    .op_by_key = g_ptr_array_new (),
+  };
+
+  for (guint side = 0; side < 2; side++)
+    {
+      m.seq[side] = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+      match_side (&m, side);
+    }
+  match_through_operators (&m);
+  /* The tables' keys belong to rows that finishing may free. */
+  g_hash_table_unref (m.op_rows);
+  g_hash_table_unref (m.kernel_rows);
+  finish_rows (&m, m.op_order, self->ops);
+  finish_rows (&m, m.kernel_order, self->kernels);
+  find_divergence (&m);
+
+  g_ptr_array_unref (m.op_order);
+  g_ptr_array_unref (m.kernel_order);
+  g_hash_table_unref (m.key_ids);
+  g_ptr_array_unref (m.keys);
+  g_ptr_array_unref (m.op_by_key);
+  for (guint side = 0; side < 2; side++)
+    g_ptr_array_unref (m.seq[side]);
+}

@@ -1,0 +1,68 @@
+/* chrono-comparison-private.h: what the parts of the comparison share
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "chrono-analysis-private.h"
+#include "chrono-comparison.h"
+
+G_BEGIN_DECLS
+
+/* How far past a divergence to look for the sequences to agree again. */
+#define CHRONO_COMPARE_RESYNC_SEARCH 64
+
+/* One side as the comparison reads it. */
+typedef struct {
+  ChronoAnalysis *analysis;
+  ChronoRankData *data;          /* its first rank */
+  guint           main_device;   /* index into data->devices, G_MAXUINT when it has no device work */
+  GArray         *windows;       /* ChronoCompareWindow, by start */
+  GArray         *devices;       /* ChronoCompareDevice */
+} ChronoCompareSideData;
+
+struct _ChronoComparison
+{
+  GObject parent_instance;
+
+  ChronoCompareSideData side[2];
+  ChronoCompareAlign align;
+  gboolean  by_number;
+  GArray   *pairs;               /* ChronoComparePair */
+  GArray   *used;                /* guint: the pair of each used pair, in order */
+  GPtrArray *ops;                /* ChronoCompareRow * */
+  GPtrArray *kernels;            /* ChronoCompareRow * */
+  GArray   *findings_diff;       /* ChronoFindingDiff */
+  ChronoCompareDivergence divergence;
+};
+
+/* Finds each side's windows, pairs them, leaves out warm-up and
+ * outliers (or keeps what OPTIONS choose), and attributes each window to
+ * its main device's ledger. */
+gboolean chrono_comparison_align (ChronoComparison           *self,
+                                  const ChronoCompareOptions *options,
+                                  GError                    **error);
+
+/* Operators and kernels of both sides over the used pairs, matched, and
+ * the first divergence of the launched operators. */
+void     chrono_comparison_match (ChronoComparison *self);
+
+/* The window of the used pair U on SIDE. */
+const ChronoCompareWindow *chrono_comparison_used_window (ChronoComparison *self,
+                                                          guint             side,
+                                                          guint             u);
+
+/* Per-call and per-step figures of a side; CALLS (gint64 device time
+ * per call) is sorted. */
+void     chrono_compare_side_finish (ChronoCompareSide *side,
+                                     GArray            *calls,
+                                     guint              n_used);
+/* Delta, delta % and noise of a row whose sides are finished. */
+void     chrono_compare_row_finish  (ChronoCompareRow  *row,
+                                     guint              n_used);
+void     chrono_compare_row_free    (ChronoCompareRow  *row);
+
+/* The two-sided 97.5% quantile of Student's t with DF degrees of freedom. */
+gdouble  chrono_student_t_975       (gdouble            df);
+
+G_END_DECLS

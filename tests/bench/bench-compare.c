@@ -1,0 +1,148 @@
+/* bench-compare.c: comparing two runs next to loading them
+ *
+ * Usage: bench-compare [--size SIZE] [A B]
+ *
+ * Writes two example traces of SIZE (default 500MB) with different seeds
+ * (or takes A and B), then measures in the same run: loading each alone,
+ * and the whole comparison as chronoscope-cli compare does it (loading
+ * both, analysing both, comparing). It reports the comparison's time as a
+ * ratio to the sum of the loads, and what the analyses and the comparison
+ * itself add. It always exits 0 unless it cannot run at all.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "chrono-comparison.h"
+#include "chrono-example-trace.h"
+#include "chrono-format.h"
+#include "chrono-loader.h"
+
+static ChronoTrace *
+load (const char *path,
+      gint64     *us)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 t0 = g_get_monotonic_time ();
+  ChronoTrace *trace = chrono_trace_load_file (path, NULL, NULL, NULL, &error);
+
+  if (trace == NULL)
+    {
+      g_printerr ("%s\n", error->message);
+      exit (1);
+    }
+  *us = g_get_monotonic_time () - t0;
+  return trace;
+}
+
+static char *
+write_example (guint64 bytes,
+               guint64 seed)
+{
+  g_autoptr(GError) error = NULL;
+  ChronoExampleOptions options;
+  char *path = NULL;
+  int fd = g_file_open_tmp ("bench-compare-XXXXXX.json", &path, &error);
+
+  if (fd < 0)
+    {
+      g_printerr ("%s\n", error->message);
+      exit (1);
+    }
+  close (fd);
+  chrono_example_options_init (&options);
+  options.target_bytes = bytes;
+  options.seed = seed;
+  if (!chrono_example_trace_write (path, &options, NULL, &error))
+    {
+      g_printerr ("%s\n", error->message);
+      exit (1);
+    }
+  return path;
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  guint64 bytes = 500 * G_GUINT64_CONSTANT (1000000);
+  const char *given[2] = { NULL, NULL };
+  g_autofree char *tmp[2] = { NULL, NULL };
+  const char *path[2];
+  gint64 load_us[2], both_us, analysis_us, compare_us;
+  g_autoptr(GError) error = NULL;
+  struct rusage usage;
+  guint n_given = 0;
+
+  for (int i = 1; i < argc; i++)
+    {
+      if (strcmp (argv[i], "--size") == 0 && i + 1 < argc)
+        {
+          if (!chrono_format_parse_size (argv[++i], &bytes, &error))
+            {
+              g_printerr ("%s\n", error->message);
+              return 1;
+            }
+        }
+      else if (n_given < 2)
+        given[n_given++] = argv[i];
+    }
+  for (guint k = 0; k < 2; k++)
+    {
+      if (n_given == 2)
+        path[k] = given[k];
+      else
+        path[k] = tmp[k] = write_example (bytes, k + 1);
+    }
+
+  /* Each alone, freed before the next. */
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autoptr(ChronoTrace) trace = load (path[k], &load_us[k]);
+    }
+
+  {
+    g_autoptr(ChronoTrace) a = NULL;
+    g_autoptr(ChronoTrace) b = NULL;
+    g_autoptr(ChronoAnalysis) aa = NULL;
+    g_autoptr(ChronoAnalysis) ab = NULL;
+    g_autoptr(ChronoComparison) c = NULL;
+    gint64 la, lb, t0, t1, t2;
+
+    a = load (path[0], &la);
+    b = load (path[1], &lb);
+    both_us = la + lb;
+    t0 = g_get_monotonic_time ();
+    aa = chrono_analysis_run (&a, 1, NULL, NULL, &error);
+    g_assert_no_error (error);
+    ab = chrono_analysis_run (&b, 1, NULL, NULL, &error);
+    g_assert_no_error (error);
+    t1 = g_get_monotonic_time ();
+    c = chrono_comparison_run (aa, ab, NULL, NULL, &error);
+    g_assert_no_error (error);
+    t2 = g_get_monotonic_time ();
+    analysis_us = t1 - t0;
+    compare_us = t2 - t1;
+    getrusage (RUSAGE_SELF, &usage);
+    printf ("A %s (%.1f MB), B %s (%.1f MB)\n", path[0], chrono_trace_get_source_size (a) / 1e6,
+            path[1], chrono_trace_get_source_size (b) / 1e6);
+    printf ("  load alone: A %.3f s, B %.3f s, sum %.3f s\n", load_us[0] / 1e6, load_us[1] / 1e6,
+            (load_us[0] + load_us[1]) / 1e6);
+    printf ("  compare: load %.3f s + analyse %.3f s + compare %.3f s = %.3f s, %.2f× the sum of the loads "
+            "(the comparison alone %.2f×); %u steps used, %u operators, %u kernels; peak RSS %ld MB\n",
+            both_us / 1e6, analysis_us / 1e6, compare_us / 1e6, (both_us + analysis_us + compare_us) / 1e6,
+            (double) (both_us + analysis_us + compare_us) / MAX (load_us[0] + load_us[1], 1),
+            (double) compare_us / MAX (load_us[0] + load_us[1], 1),
+            chrono_comparison_get_n_used (c), chrono_comparison_get_n_ops (c), chrono_comparison_get_n_kernels (c),
+            usage.ru_maxrss / 1024);
+  }
+  for (guint k = 0; k < 2; k++)
+    if (tmp[k])
+      g_unlink (tmp[k]);
+  return 0;
+}
