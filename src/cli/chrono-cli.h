@@ -11,5 +11,6 @@ G_BEGIN_DECLS
 int chrono_cli_info    (int argc, char **argv);
 int chrono_cli_analyze (int argc, char **argv);
 int chrono_cli_example (int argc, char **argv);
+int chrono_cli_export  (int argc, char **argv);
 
 G_END_DECLS

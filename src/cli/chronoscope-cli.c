@@ -18,6 +18,9 @@ static const Command commands[] = {
   { "info", chrono_cli_info, "Summarise what a trace holds" },
   { "analyze", chrono_cli_analyze, "Find where the time goes and the bottlenecks" },
   { "example", chrono_cli_example, "Write an example PyTorch-profiler trace" },
+#ifdef CHRONO_CLI_EXPORT
+  { "export", chrono_cli_export, "Draw the timeline as PNG, SVG or PDF" },
+#endif
 };
 
 static void

@@ -7,6 +7,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <pango/pangocairo.h>
+
 #include "chrono-flow-painter.h"
 #include "chrono-palette.h"
 #include "chrono-search-highlight.h"
@@ -1075,6 +1077,19 @@ unref_index (gpointer index)
     g_object_unref (index);
 }
 
+/* Without a display: GTK's own default font, at 96 dpi. */
+static void
+set_default_pango_context (ChronoTimelineScene *self)
+{
+  PangoContext *context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
+  g_autoptr(PangoFontDescription) font = pango_font_description_from_string (CHRONO_SCENE_DEFAULT_FONT);
+
+  pango_cairo_context_set_resolution (context, 96);
+  pango_context_set_font_description (context, font);
+  chrono_timeline_scene_set_pango_context (self, context);
+  g_object_unref (context);
+}
+
 ChronoTimelineScene *
 chrono_timeline_scene_new (ChronoTrace       *trace,
                            GPtrArray         *indexes,
@@ -1104,6 +1119,7 @@ chrono_timeline_scene_new (ChronoTrace       *trace,
   g_signal_connect_swapped (viewport, "changed", G_CALLBACK (viewport_changed_cb), self);
   self->painter = chrono_track_painter_new (trace);
   self->steps = chrono_step_bands_new (trace);
+  set_default_pango_context (self);
   build_rows (self);
   return self;
 }
@@ -1173,6 +1189,20 @@ chrono_timeline_scene_get_height (ChronoTimelineScene *self)
 {
   g_return_val_if_fail (CHRONO_IS_TIMELINE_SCENE (self), 0);
   return self->height;
+}
+
+gboolean
+chrono_timeline_scene_get_dark (ChronoTimelineScene *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TIMELINE_SCENE (self), FALSE);
+  return self->dark;
+}
+
+PangoContext *
+chrono_timeline_scene_get_pango_context (ChronoTimelineScene *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TIMELINE_SCENE (self), NULL);
+  return self->pango_context;
 }
 
 void

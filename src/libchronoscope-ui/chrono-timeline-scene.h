@@ -27,6 +27,8 @@ G_BEGIN_DECLS
 #define CHRONO_SCENE_GROUP_HEIGHT      24.0
 /* Room above and below the rows of a track, so neighbours stay apart. */
 #define CHRONO_SCENE_TRACK_PAD         3.0
+/* Text without a display, until a widget gives its own context. */
+#define CHRONO_SCENE_DEFAULT_FONT      "Sans 10"
 /* Of ROWS, for headers and for rows that are no track's. */
 #define CHRONO_SCENE_NO_ROW            G_MAXUINT
 
@@ -72,8 +74,11 @@ void                 chrono_timeline_scene_set_size        (ChronoTimelineScene 
                                                             double               height);
 double               chrono_timeline_scene_get_width       (ChronoTimelineScene *self);
 double               chrono_timeline_scene_get_height      (ChronoTimelineScene *self);
+gboolean             chrono_timeline_scene_get_dark        (ChronoTimelineScene *self);
 void                 chrono_timeline_scene_set_dark        (ChronoTimelineScene *self,
                                                             gboolean             dark);
+/* The Pango context its text is shaped in, for text drawn beside it. */
+PangoContext        *chrono_timeline_scene_get_pango_context (ChronoTimelineScene *self);
 /* Without, the track area starts at the top. */
 void                 chrono_timeline_scene_set_show_ruler  (ChronoTimelineScene *self,
                                                             gboolean             show_ruler);

@@ -1,0 +1,405 @@
+/* test-picture.c: the timeline scene as PNG, SVG and PDF, without a
+ * display, and chronoscope-cli export
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "chrono-picture.h"
+#include "chrono-timeline-scene.h"
+#include "test-utils.h"
+
+#define KINETO "kineto__tbplugin_resnet50_nw0__worker0.1623143089861.pt.trace.json.gz"
+#define WIDTH  1200
+#define HEIGHT 420
+#define TITLE  "Where step 6 goes"
+
+typedef struct {
+  ChronoTrace         *trace;
+  ChronoTrackLayout   *layout;
+  ChronoViewport      *viewport;
+  ChronoTimelineScene *scene;
+  char                *dir;
+} Fixture;
+
+static gboolean
+fixture_set_up (Fixture *f)
+{
+  memset (f, 0, sizeof *f);
+  f->trace = test_traces_load (KINETO);
+  if (f->trace == NULL)
+    return FALSE;
+  f->layout = chrono_track_layout_new (f->trace);
+  f->viewport = chrono_viewport_new ();
+  chrono_viewport_set_bounds (f->viewport, chrono_trace_get_start_ns (f->trace), chrono_trace_get_end_ns (f->trace));
+  f->scene = chrono_timeline_scene_new (f->trace, NULL, f->layout, f->viewport);
+  chrono_timeline_scene_set_size (f->scene, WIDTH, HEIGHT);
+  chrono_viewport_show_all (f->viewport);
+  f->dir = g_dir_make_tmp ("chrono-picture-XXXXXX", NULL);
+  g_assert_nonnull (f->dir);
+  return TRUE;
+}
+
+static void
+fixture_tear_down (Fixture *f)
+{
+  if (f->dir != NULL)
+    {
+      g_autoptr(GDir) dir = g_dir_open (f->dir, 0, NULL);
+      const char *name;
+
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *path = g_build_filename (f->dir, name, NULL);
+          g_unlink (path);
+        }
+      g_rmdir (f->dir);
+    }
+  g_free (f->dir);
+  g_clear_object (&f->scene);
+  g_clear_object (&f->viewport);
+  g_clear_object (&f->layout);
+  g_clear_object (&f->trace);
+}
+
+static const ChronoPictureOptions options = { TITLE, "resnet50 · whole trace", TRUE, 1 };
+
+static guint
+count_coloured (cairo_surface_t *surface)
+{
+  int width = cairo_image_surface_get_width (surface), height = cairo_image_surface_get_height (surface);
+  int stride = cairo_image_surface_get_stride (surface);
+  const guint8 *data = cairo_image_surface_get_data (surface);
+  guint n = 0;
+
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++)
+      {
+        guint32 p = *(const guint32 *) (data + y * stride + 4 * x);
+        int r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff;
+
+        n += MAX (r, MAX (g, b)) - MIN (r, MIN (g, b)) > 40;
+      }
+  return n;
+}
+
+/* The PNG is the title, the scene's own pixels, then the legend. */
+static void
+test_png (void)
+{
+  Fixture f;
+  g_autofree char *path = NULL;
+  cairo_surface_t *png, *direct;
+  double title;
+  guint differ = 0;
+  cairo_t *cr;
+
+  if (!fixture_set_up (&f))
+    return;
+  path = g_build_filename (f.dir, "view.png", NULL);
+  g_assert_true (chrono_picture_write (f.scene, &options, CHRONO_PICTURE_PNG, path, NULL));
+
+  png = cairo_image_surface_create_from_png (path);
+  g_assert_cmpint (cairo_surface_status (png), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (png), ==, WIDTH);
+  g_assert_cmpint (cairo_image_surface_get_height (png), ==, (int) chrono_picture_get_height (f.scene, &options));
+  title = chrono_picture_get_title_height (f.scene, &options);
+  g_assert_cmpfloat (title, >, 20);
+  /* The legend takes room under the scene. */
+  g_assert_cmpfloat (chrono_picture_get_height (f.scene, &options), >, title + HEIGHT + 10);
+
+  direct = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
+  cr = cairo_create (direct);
+  chrono_timeline_scene_draw (f.scene, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (direct);
+  g_assert_cmpuint (count_coloured (direct), >, WIDTH * 10);
+  for (int y = 0; y < HEIGHT; y++)
+    differ += memcmp (cairo_image_surface_get_data (direct) + y * cairo_image_surface_get_stride (direct),
+                      cairo_image_surface_get_data (png) + ((int) title + y) * cairo_image_surface_get_stride (png),
+                      4 * WIDTH) != 0;
+  g_assert_cmpuint (differ, ==, 0);
+  cairo_surface_destroy (direct);
+  cairo_surface_destroy (png);
+
+  /* Twice the pixels at scale 2. */
+  {
+    ChronoPictureOptions twice = options;
+
+    twice.scale = 2;
+    g_assert_true (chrono_picture_write (f.scene, &twice, CHRONO_PICTURE_PNG, path, NULL));
+    png = cairo_image_surface_create_from_png (path);
+    g_assert_cmpint (cairo_image_surface_get_width (png), ==, 2 * WIDTH);
+    g_assert_cmpint (cairo_image_surface_get_height (png), ==, 2 * (int) chrono_picture_get_height (f.scene, &options));
+    cairo_surface_destroy (png);
+  }
+  fixture_tear_down (&f);
+}
+
+typedef struct {
+  guint depth_in_defs;   /* glyphs live in <defs> */
+  guint filled_paths;    /* shapes outside <defs> */
+  guint images;
+  guint depth;
+  guint svg_roots;
+} SvgCount;
+
+static void
+svg_start (GMarkupParseContext *context,
+           const char          *element,
+           const char         **names,
+           const char         **values,
+           gpointer             user_data,
+           GError             **error)
+{
+  SvgCount *count = user_data;
+
+  count->depth++;
+  if (count->depth == 1)
+    count->svg_roots += strcmp (element, "svg") == 0;
+  if (strcmp (element, "defs") == 0)
+    count->depth_in_defs++;
+  if (strcmp (element, "image") == 0)
+    count->images++;
+  if (count->depth_in_defs == 0 && (strcmp (element, "path") == 0 || strcmp (element, "rect") == 0))
+    for (guint i = 0; names[i] != NULL; i++)
+      if (strcmp (names[i], "style") == 0 && strstr (values[i], "fill:rgb") != NULL)
+        count->filled_paths++;
+}
+
+static void
+svg_end (GMarkupParseContext *context,
+         const char          *element,
+         gpointer             user_data,
+         GError             **error)
+{
+  SvgCount *count = user_data;
+
+  count->depth--;
+  if (strcmp (element, "defs") == 0)
+    count->depth_in_defs--;
+}
+
+static SvgCount
+parse_svg (const char *path)
+{
+  static const GMarkupParser parser = { svg_start, svg_end, NULL, NULL, NULL };
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GMarkupParseContext) context = NULL;
+  SvgCount count = { 0 };
+  gsize length;
+  const char *body;
+
+  g_assert_true (g_file_get_contents (path, &text, &length, NULL));
+  /* GMarkup reads the document, not the XML declaration before it. */
+  body = strstr (text, "<svg");
+  g_assert_nonnull (body);
+  context = g_markup_parse_context_new (&parser, 0, &count, NULL);
+  g_markup_parse_context_parse (context, body, length - (body - text), &error);
+  g_assert_no_error (error);
+  g_markup_parse_context_end_parse (context, &error);
+  g_assert_no_error (error);
+  return count;
+}
+
+/* Spans are shapes, none an image; the document is well formed. */
+static void
+test_svg (void)
+{
+  Fixture f;
+  g_autofree char *path = NULL;
+  SvgCount count;
+
+  if (!fixture_set_up (&f))
+    return;
+  path = g_build_filename (f.dir, "view.svg", NULL);
+  g_assert_true (chrono_picture_write (f.scene, &options, CHRONO_PICTURE_SVG, path, NULL));
+  count = parse_svg (path);
+  g_assert_cmpuint (count.svg_roots, ==, 1);
+  g_assert_cmpuint (count.images, ==, 0);
+  g_assert_cmpuint (count.filled_paths, >, 200);
+  fixture_tear_down (&f);
+}
+
+static char *
+run_tool (const char *const *argv)
+{
+  g_autoptr(GError) error = NULL;
+  char *out = NULL;
+  int status;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                               NULL, NULL, &out, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return out;
+}
+
+/* Poppler reads the PDF: it renders, and its text holds the title, the
+ * track names and the span labels. */
+static void
+test_pdf (void)
+{
+  Fixture f;
+  g_autofree char *path = NULL, *prefix = NULL, *png_path = NULL, *raw = NULL, *text = NULL;
+  cairo_surface_t *png;
+
+  if (g_find_program_in_path ("pdftotext") == NULL || g_find_program_in_path ("pdftoppm") == NULL)
+    {
+      g_test_skip ("pdftotext and pdftoppm (poppler-utils) are not installed");
+      return;
+    }
+  if (!fixture_set_up (&f))
+    return;
+  /* Step 6 alone: its host ops are wide enough for their names. */
+  chrono_viewport_zoom_to_range (f.viewport, chrono_trace_get_start_ns (f.trace) + 170000000,
+                                 chrono_trace_get_start_ns (f.trace) + 350000000);
+  path = g_build_filename (f.dir, "view.pdf", NULL);
+  g_assert_true (chrono_picture_write (f.scene, &options, CHRONO_PICTURE_PDF, path, NULL));
+
+  raw = run_tool ((const char *[]) { "pdftotext", "-layout", path, "-", NULL });
+  /* "fi" is one glyph in most fonts: a ligature, which search expands. */
+  text = g_utf8_normalize (raw, -1, G_NORMALIZE_ALL);
+  g_assert_nonnull (strstr (text, TITLE));
+  g_assert_nonnull (strstr (text, "stream 7"));
+  g_assert_nonnull (strstr (text, "ProfilerStep#6"));
+  g_assert_nonnull (strstr (text, "enumerate"));
+  g_assert_nonnull (strstr (text, "kernel"));   /* the legend */
+
+  prefix = g_build_filename (f.dir, "rendered", NULL);
+  g_free (run_tool ((const char *[]) { "pdftoppm", "-png", "-r", "72", "-singlefile", path, prefix, NULL }));
+  png_path = g_strconcat (prefix, ".png", NULL);
+  png = cairo_image_surface_create_from_png (png_path);
+  g_assert_cmpint (cairo_surface_status (png), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (png), ==, WIDTH);
+  g_assert_cmpuint (count_coloured (png), >, WIDTH * 10);
+  cairo_surface_destroy (png);
+  fixture_tear_down (&f);
+}
+
+/* A picture replaces the file whole, leaves nothing beside it, and a
+ * folder that is not there is named in the error. */
+static void
+test_files (void)
+{
+  Fixture f;
+  g_autofree char *path = NULL, *missing = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) dir = NULL;
+  guint n_files = 0;
+
+  if (!fixture_set_up (&f))
+    return;
+  path = g_build_filename (f.dir, "view.pdf", NULL);
+  g_assert_true (g_file_set_contents (path, "old", -1, NULL));
+  g_assert_true (chrono_picture_write (f.scene, &options, CHRONO_PICTURE_PDF, path, NULL));
+  dir = g_dir_open (f.dir, 0, NULL);
+  while (g_dir_read_name (dir) != NULL)
+    n_files++;
+  g_assert_cmpuint (n_files, ==, 1);
+
+  missing = g_build_filename (f.dir, "no-such-folder", "view.png", NULL);
+  g_assert_false (chrono_picture_write (f.scene, &options, CHRONO_PICTURE_PNG, missing, &error));
+  g_assert_nonnull (error);
+  g_assert_false (g_file_test (missing, G_FILE_TEST_EXISTS));
+  fixture_tear_down (&f);
+}
+
+/* chronoscope-cli export with no display at all. */
+static int
+run_cli (const char *const *args,
+         char             **err)
+{
+  g_autoptr(GStrvBuilder) argv = g_strv_builder_new ();
+  g_auto(GStrv) argv_strv = NULL;
+  g_auto(GStrv) envp = g_get_environ ();
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  envp = g_environ_unsetenv (envp, "DISPLAY");
+  envp = g_environ_unsetenv (envp, "WAYLAND_DISPLAY");
+  g_strv_builder_add (argv, g_getenv ("CHRONO_CLI"));
+  g_strv_builder_add (argv, "export");
+  g_strv_builder_addv (argv, (const char **) args);
+  argv_strv = g_strv_builder_end (argv);
+  g_assert_true (g_spawn_sync (NULL, argv_strv, envp, G_SPAWN_DEFAULT, NULL, NULL, NULL, err, &status, &error));
+  g_assert_no_error (error);
+  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+}
+
+static void
+test_cli (void)
+{
+  const char *dir = g_getenv ("CHRONO_TRACES_DIR");
+  g_autofree char *trace = NULL, *tmp = NULL, *svg = NULL, *png = NULL, *gif = NULL;
+  char *err = NULL;
+  SvgCount count;
+  cairo_surface_t *surface;
+
+  if (g_getenv ("CHRONO_CLI") == NULL || dir == NULL ||
+      !g_file_test ((trace = g_build_filename (dir, KINETO, NULL)), G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("no chronoscope-cli or no traces");
+      return;
+    }
+  tmp = g_dir_make_tmp ("chrono-export-XXXXXX", NULL);
+  svg = g_build_filename (tmp, "step.svg", NULL);
+  png = g_build_filename (tmp, "gpu.png", NULL);
+  gif = g_build_filename (tmp, "view.gif", NULL);
+
+  g_assert_cmpint (run_cli ((const char *[]) { trace, "-o", svg, "--step", "7", "--theme", "dark",
+                                               "--title", "Step 7", NULL }, &err), ==, 0);
+  g_clear_pointer (&err, g_free);
+  count = parse_svg (svg);
+  g_assert_cmpuint (count.images, ==, 0);
+  g_assert_cmpuint (count.filled_paths, >, 100);
+
+  g_assert_cmpint (run_cli ((const char *[]) { trace, "-o", png, "--range", "0:300ms", "--tracks", "stream*",
+                                               "--width", "900", "--no-legend", NULL }, &err), ==, 0);
+  g_clear_pointer (&err, g_free);
+  surface = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_image_surface_get_width (surface), ==, 900);
+  /* The ruler, one process's header and its one stream, under a subtitle. */
+  g_assert_cmpint (cairo_image_surface_get_height (surface), <, 200);
+  g_assert_cmpuint (count_coloured (surface), >, 1000);
+  cairo_surface_destroy (surface);
+
+  g_assert_cmpint (run_cli ((const char *[]) { trace, "-o", gif, NULL }, &err), ==, 2);
+  g_assert_nonnull (strstr (err, ".png, .svg or .pdf"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_cli ((const char *[]) { trace, "-o", png, "--step", "9999", NULL }, &err), ==, 1);
+  g_assert_nonnull (strstr (err, "no step #9999"));
+  g_assert_nonnull (strstr (err, "ProfilerStep#5"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_cli ((const char *[]) { trace, "-o", png, "--tracks", "no-such-track", NULL }, &err), ==, 1);
+  g_assert_nonnull (strstr (err, "no-such-track"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_cli ((const char *[]) { trace, "-o", png, "--range", "5ms:1ms", NULL }, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "--range"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_cli ((const char *[]) { "/no/such/trace.json", "-o", png, NULL }, &err), ==, 1);
+  g_assert_nonnull (strstr (err, "/no/such/trace.json"));
+  g_clear_pointer (&err, g_free);
+
+  g_unlink (svg);
+  g_unlink (png);
+  g_rmdir (tmp);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/picture/png", test_png);
+  g_test_add_func ("/picture/svg", test_svg);
+  g_test_add_func ("/picture/pdf", test_pdf);
+  g_test_add_func ("/picture/files", test_files);
+  g_test_add_func ("/picture/cli", test_cli);
+
+  return g_test_run ();
+}
