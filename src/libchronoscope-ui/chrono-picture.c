@@ -75,9 +75,22 @@ chrono_picture_get_title_height (ChronoTimelineScene        *scene,
   return height > 0 ? height + 2 * MARGIN : 0;
 }
 
-/* The kinds of the spans that show: on the tracks that have rows, in
- * the viewport's window. Spans are sorted by start, so each track's
- * walk stops at the window's end. */
+static guint32
+get_track_kinds (const ChronoTrack *track,
+                 gint64             start,
+                 gint64             end)
+{
+  guint32 kinds = 0;
+
+  for (guint32 i = 0; i < track->n_spans && track->start[i] < end; i++)
+    if (chrono_track_get_end (track, i) > start && track->kind[i] < 32)
+      kinds |= 1u << track->kind[i];
+  return kinds;
+}
+
+/* The kinds of the spans that show: on the rows inside the picture, a
+ * collapsed process's tracks included, in the viewport's window. Spans
+ * are sorted by start, so each track's walk stops at the window's end. */
 static guint32
 get_kinds_in_view (ChronoTimelineScene *scene)
 {
@@ -85,19 +98,23 @@ get_kinds_in_view (ChronoTimelineScene *scene)
   ChronoViewport *viewport = chrono_timeline_scene_get_viewport (scene);
   gint64 start = chrono_viewport_get_start_ns (viewport);
   gint64 end = chrono_viewport_get_end_ns (viewport);
+  double area_top = chrono_timeline_scene_get_ruler_height (scene);
+  double area_bottom = chrono_timeline_scene_get_height (scene);
   guint32 kinds = 0;
 
   for (guint r = 0; r < chrono_timeline_scene_get_n_rows (scene); r++)
     {
       const ChronoSceneRow *row = chrono_timeline_scene_get_row (scene, r);
-      const ChronoTrack *track;
+      double top = chrono_timeline_scene_get_row_top (scene, row);
 
-      if (row->track == CHRONO_SCENE_NO_ROW)
+      if (top >= area_bottom || top + row->height <= area_top)
         continue;
-      track = chrono_trace_get_track (trace, row->track);
-      for (guint32 i = 0; i < track->n_spans && track->start[i] < end; i++)
-        if (chrono_track_get_end (track, i) > start && track->kind[i] < 32)
-          kinds |= 1u << track->kind[i];
+      if (row->track != CHRONO_SCENE_NO_ROW)
+        kinds |= get_track_kinds (chrono_trace_get_track (trace, row->track), start, end);
+      else
+        for (guint m = 0; m < row->n_members; m++)
+          kinds |= get_track_kinds (chrono_trace_get_track (trace, chrono_timeline_scene_get_member (scene, row, m)),
+                                    start, end);
     }
   return kinds;
 }

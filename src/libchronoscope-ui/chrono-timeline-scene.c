@@ -462,7 +462,9 @@ get_row_highlight (ChronoTimelineScene *self,
   return row->highlight;
 }
 
-/* Pointing right when collapsed, down when expanded. */
+/* Pointing right when collapsed, down when expanded. A node of its own,
+ * from its own origin, placed by a transform: cairo's SVG surface loses
+ * drawings recorded away from their origin. */
 static void
 snapshot_triangle (GtkSnapshot   *snapshot,
                    gboolean       collapsed,
@@ -471,24 +473,29 @@ snapshot_triangle (GtkSnapshot   *snapshot,
                    const GdkRGBA *color)
 {
   const double s = TRIANGLE_SIZE;
-  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (x, y, s, s));
+  g_autoptr(GskRenderNode) node = gsk_cairo_node_new (&GRAPHENE_RECT_INIT (0, 0, s, s));
+  cairo_t *cr = gsk_cairo_node_get_draw_context (node);
 
   if (collapsed)
     {
-      cairo_move_to (cr, x + s * 0.2, y);
-      cairo_line_to (cr, x + s * 0.9, y + s / 2);
-      cairo_line_to (cr, x + s * 0.2, y + s);
+      cairo_move_to (cr, s * 0.2, 0);
+      cairo_line_to (cr, s * 0.9, s / 2);
+      cairo_line_to (cr, s * 0.2, s);
     }
   else
     {
-      cairo_move_to (cr, x, y + s * 0.2);
-      cairo_line_to (cr, x + s, y + s * 0.2);
-      cairo_line_to (cr, x + s / 2, y + s * 0.9);
+      cairo_move_to (cr, 0, s * 0.2);
+      cairo_line_to (cr, s, s * 0.2);
+      cairo_line_to (cr, s / 2, s * 0.9);
     }
   cairo_close_path (cr);
   gdk_cairo_set_source_rgba (cr, color);
   cairo_fill (cr);
   cairo_destroy (cr);
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x, y));
+  gtk_snapshot_append_node (snapshot, node);
+  gtk_snapshot_restore (snapshot);
 }
 
 /* A collapsed process's header, or the pinned tracks'. */
