@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "chrono-analysis.h"
+#include "chrono-annotation-layer.h"
 #include "chrono-cli.h"
 #include "chrono-format.h"
 #include "chrono-loader.h"
@@ -35,6 +36,7 @@ typedef struct {
   double   scale;
   char    *theme;
   char    *title;
+  char    *notes;
   gboolean no_legend;
   char    *output;
 } Options;
@@ -46,6 +48,7 @@ options_clear (Options *options)
   g_free (options->tracks);
   g_free (options->theme);
   g_free (options->title);
+  g_free (options->notes);
   g_free (options->output);
 }
 
@@ -186,6 +189,38 @@ make_subtitle (ChronoTrace *trace,
   return g_strdup_printf ("%s · %s to %s (%s)", name, from, to, length);
 }
 
+/* Spans it names that the trace lacks are left out, and said so. */
+static gboolean
+add_notes (ChronoTimelineScene *scene,
+           const char          *path)
+{
+  g_autoptr(ChronoAnnotations) annotations = chrono_annotations_new ();
+  g_autoptr(ChronoAnnotationLayer) layer = NULL;
+  g_autoptr(GError) error = NULL;
+  guint missing = 0;
+
+  if (!chrono_annotations_import (annotations, path, &error))
+    {
+      g_printerr ("chronoscope-cli export: %s\n", error->message);
+      return FALSE;
+    }
+  layer = chrono_annotation_layer_new (scene, annotations);
+  for (guint i = 0; i < chrono_annotations_get_n (annotations); i++)
+    {
+      const ChronoAnnotation *a = chrono_annotations_get (annotations, i);
+      ChronoSpanRef span;
+
+      if ((a->anchor == CHRONO_ANCHOR_SPAN && !chrono_annotation_layer_resolve (layer, &a->span, &span)) ||
+          (a->kind == CHRONO_ANNOTATION_ARROW && !chrono_annotation_layer_resolve (layer, &a->to, &span)))
+        missing++;
+    }
+  if (missing > 0)
+    g_printerr ("chronoscope-cli export: %s: %u of its %u annotations point at spans this trace does not have: "
+                "they are left out\n", path, missing, chrono_annotations_get_n (annotations));
+  chrono_timeline_scene_set_annotations (scene, annotations);
+  return TRUE;
+}
+
 static int
 run (Options *o,
      char   **files)
@@ -286,6 +321,8 @@ run (Options *o,
   indexes = chrono_track_index_new_all (trace, NULL);
   scene = chrono_timeline_scene_new (trace, indexes, layout, viewport);
   chrono_timeline_scene_set_dark (scene, g_strcmp0 (o->theme, "dark") == 0);
+  if (o->notes != NULL && !add_notes (scene, o->notes))
+    return 1;
   height = o->height > 0 ? o->height
                          : MIN (MAX_AUTO_HEIGHT, chrono_timeline_scene_get_ruler_height (scene) +
                                                  chrono_timeline_scene_get_content_height (scene));
@@ -334,6 +371,7 @@ chrono_cli_export (int    argc,
     { "scale", 's', 0, G_OPTION_ARG_DOUBLE, &o.scale, "PNG only: device pixels per px, 1 to 4 (default 1)", "X" },
     { "theme", 0, 0, G_OPTION_ARG_STRING, &o.theme, "light (default) or dark", "THEME" },
     { "title", 0, 0, G_OPTION_ARG_STRING, &o.title, "A title over the picture", "TEXT" },
+    { "notes", 'n', 0, G_OPTION_ARG_FILENAME, &o.notes, "Draw the annotations of a notes file", "FILE" },
     { "no-legend", 0, 0, G_OPTION_ARG_NONE, &o.no_legend, "Leave out the legend of colours", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "TRACE…" },
     { NULL }

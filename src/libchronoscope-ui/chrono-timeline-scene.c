@@ -9,6 +9,7 @@
 
 #include <pango/pangocairo.h>
 
+#include "chrono-annotation-layer.h"
 #include "chrono-flow-painter.h"
 #include "chrono-palette.h"
 #include "chrono-search-highlight.h"
@@ -107,6 +108,8 @@ struct _ChronoTimelineScene
   gint64              highlight_end;
   GArray             *highlight_tracks;  /* guint */
   GArray             *path_spans;        /* ChronoSpanRef */
+
+  ChronoAnnotationLayer *annotations;    /* NULL for none */
 };
 
 G_DEFINE_FINAL_TYPE (ChronoTimelineScene, chrono_timeline_scene, G_TYPE_OBJECT)
@@ -977,6 +980,8 @@ chrono_timeline_scene_snapshot (ChronoTimelineScene *self,
                                 LABEL_GAP_PX, measure_text_cb, self);
   snapshot_rows (self, snapshot, &colors, ticks);
   snapshot_highlight (self, snapshot, &colors);
+  if (self->annotations != NULL)
+    chrono_annotation_layer_snapshot (self->annotations, snapshot);
   if (self->ruler_height > 0)
     snapshot_ruler (self, snapshot, &colors, ticks);
 }
@@ -1019,6 +1024,7 @@ chrono_timeline_scene_dispose (GObject *object)
 
   if (self->viewport != NULL)
     g_signal_handlers_disconnect_by_func (self->viewport, viewport_changed_cb, self);
+  chrono_timeline_scene_set_annotations (self, NULL);
   g_array_set_size (self->rows, 0);
   invalidate_flows (self);
   g_clear_object (&self->flow_painter);
@@ -1589,4 +1595,38 @@ chrono_timeline_scene_set_path (ChronoTimelineScene *self,
   if (n_spans > 0)
     g_array_append_vals (self->path_spans, spans, n_spans);
   changed (self);
+}
+
+/**
+ * chrono_timeline_scene_set_annotations:
+ * @annotations: (nullable): of the scene's trace
+ *
+ * Draws ANNOTATIONS over the rows, and again whenever they change.
+ */
+void
+chrono_timeline_scene_set_annotations (ChronoTimelineScene *self,
+                                       ChronoAnnotations   *annotations)
+{
+  g_return_if_fail (CHRONO_IS_TIMELINE_SCENE (self));
+  g_return_if_fail (annotations == NULL || CHRONO_IS_ANNOTATIONS (annotations));
+
+  if (self->annotations != NULL)
+    {
+      g_signal_handlers_disconnect_by_func (chrono_annotation_layer_get_annotations (self->annotations),
+                                            changed, self);
+      g_clear_object (&self->annotations);
+    }
+  if (annotations != NULL)
+    {
+      self->annotations = chrono_annotation_layer_new (self, annotations);
+      g_signal_connect_swapped (annotations, "changed", G_CALLBACK (changed), self);
+    }
+  changed (self);
+}
+
+ChronoAnnotations *
+chrono_timeline_scene_get_annotations (ChronoTimelineScene *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TIMELINE_SCENE (self), NULL);
+  return self->annotations != NULL ? chrono_annotation_layer_get_annotations (self->annotations) : NULL;
 }

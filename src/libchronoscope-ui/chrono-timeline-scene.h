@@ -9,6 +9,7 @@
 
 #include <gtk/gtk.h>
 
+#include "chrono-annotations.h"
 #include "chrono-flow-index.h"
 #include "chrono-search.h"
 #include "chrono-trace.h"
@@ -151,6 +152,11 @@ void                 chrono_timeline_scene_set_highlight   (ChronoTimelineScene 
 void                 chrono_timeline_scene_set_path        (ChronoTimelineScene *self,
                                                             const ChronoSpanRef *spans,
                                                             guint                n_spans);
+
+/* Drawn over the rows, following their changes; NULL for none. */
+void                 chrono_timeline_scene_set_annotations (ChronoTimelineScene *self,
+                                                            ChronoAnnotations   *annotations);
+ChronoAnnotations   *chrono_timeline_scene_get_annotations (ChronoTimelineScene *self);
 
 void                 chrono_timeline_scene_snapshot        (ChronoTimelineScene *self,
                                                             GtkSnapshot         *snapshot);

@@ -7,7 +7,9 @@
 
 #include <glib/gstdio.h>
 
+#include "chrono-format.h"
 #include "chrono-picture.h"
+#include "chrono-track-keys.h"
 #include "chrono-timeline-scene.h"
 #include "test-utils.h"
 
@@ -15,6 +17,8 @@
 #define WIDTH  1200
 #define HEIGHT 420
 #define TITLE  "Where step 6 goes"
+#define NOTE   "Data loading holds up step 6"
+#define LOADER "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"
 
 typedef struct {
   ChronoTrace         *trace;
@@ -62,6 +66,48 @@ fixture_tear_down (Fixture *f)
   g_clear_object (&f->viewport);
   g_clear_object (&f->layout);
   g_clear_object (&f->trace);
+}
+
+/* The first span named NAME that starts in [FROM, TO). */
+static ChronoSpanRef
+find_span (ChronoTrace *trace,
+           const char  *name,
+           gint64       from,
+           gint64       to)
+{
+  for (guint t = 0; t < chrono_trace_get_n_tracks (trace); t++)
+    {
+      const ChronoTrack *track = chrono_trace_get_track (trace, t);
+
+      for (guint32 i = 0; i < track->n_spans; i++)
+        if (track->start[i] >= from && track->start[i] < to &&
+            g_str_equal (chrono_trace_get_string (trace, chrono_track_get_name (track, i)), name))
+          return (ChronoSpanRef) { t, i };
+    }
+  g_assert_not_reached ();
+}
+
+/* A note on the data loading that starts in [FROM, TO), and a
+ * measurement of 120 ms from 10 ms after FROM. */
+static ChronoAnnotations *
+annotate (ChronoTrace *trace,
+          gint64       from,
+          gint64       to)
+{
+  ChronoAnnotations *set = chrono_annotations_new ();
+  g_auto(GStrv) keys = chrono_track_keys_new (trace);
+  ChronoAnnotation note = { .kind = CHRONO_ANNOTATION_NOTE, .anchor = CHRONO_ANCHOR_SPAN,
+                            .text = (char *) NOTE, .color = 0xe66100ff };
+  ChronoAnnotation measure = { .kind = CHRONO_ANNOTATION_MEASUREMENT, .anchor = CHRONO_ANCHOR_AREA,
+                               .start_ns = from + 10000000, .end_ns = from + 130000000, .text = (char *) "step 6",
+                               .color = 0x1c71d8ff };
+
+  chrono_span_anchor_set (&note.span, trace, (const char * const *) keys,
+                          find_span (trace, LOADER, from, to));
+  chrono_annotations_add (set, &note);
+  chrono_annotations_add (set, &measure);
+  chrono_span_anchor_clear (&note.span);
+  return set;
 }
 
 static const ChronoPictureOptions options = { TITLE, "resnet50 · whole trace", TRUE, 1 };
@@ -121,8 +167,41 @@ test_png (void)
                       cairo_image_surface_get_data (png) + ((int) title + y) * cairo_image_surface_get_stride (png),
                       4 * WIDTH) != 0;
   g_assert_cmpuint (differ, ==, 0);
-  cairo_surface_destroy (direct);
   cairo_surface_destroy (png);
+
+  /* A highlight tints its span: the span's own colour still shows. */
+  {
+    g_autoptr(ChronoAnnotations) set = chrono_annotations_new ();
+    g_auto(GStrv) keys = chrono_track_keys_new (f.trace);
+    ChronoAnnotation highlight = { .kind = CHRONO_ANNOTATION_HIGHLIGHT, .anchor = CHRONO_ANCHOR_SPAN,
+                                   .color = 0xff0000ff };
+    ChronoSpanRef step = find_span (f.trace, "ProfilerStep#6", 0, G_MAXINT64);
+    graphene_rect_t area;
+    cairo_surface_t *tinted = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
+    guint32 before, after;
+    int x, y;
+
+    chrono_span_anchor_set (&highlight.span, f.trace, (const char * const *) keys, step);
+    chrono_annotations_add (set, &highlight);
+    chrono_span_anchor_clear (&highlight.span);
+    chrono_timeline_scene_set_annotations (f.scene, set);
+    cr = cairo_create (tinted);
+    chrono_timeline_scene_draw (f.scene, cr);
+    cairo_destroy (cr);
+    cairo_surface_flush (tinted);
+    g_assert_true (chrono_timeline_scene_get_span_area (f.scene, step, &area));
+    x = area.origin.x + area.size.width / 2;
+    y = area.origin.y + 2;   /* above its label's text */
+    before = *(guint32 *) (cairo_image_surface_get_data (direct) + y * cairo_image_surface_get_stride (direct) + 4 * x);
+    after = *(guint32 *) (cairo_image_surface_get_data (tinted) + y * cairo_image_surface_get_stride (tinted) + 4 * x);
+    g_assert_cmpuint (before, !=, after);
+    /* Redder, but far from the highlight's pure red. */
+    g_assert_cmpuint ((after >> 16) & 0xff, >, (before >> 16) & 0xff);
+    g_assert_cmpuint (after & 0xff, >, 0x40);
+    chrono_timeline_scene_set_annotations (f.scene, NULL);
+    cairo_surface_destroy (tinted);
+  }
+  cairo_surface_destroy (direct);
 
   /* Twice the pixels at scale 2. */
   {
@@ -244,8 +323,10 @@ static void
 test_pdf (void)
 {
   Fixture f;
-  g_autofree char *path = NULL, *prefix = NULL, *png_path = NULL, *raw = NULL, *text = NULL;
+  g_autofree char *path = NULL, *prefix = NULL, *png_path = NULL, *raw = NULL, *text = NULL, *duration = NULL;
+  g_autoptr(ChronoAnnotations) annotations = NULL;
   cairo_surface_t *png;
+  gint64 zero;
 
   if (g_find_program_in_path ("pdftotext") == NULL || g_find_program_in_path ("pdftoppm") == NULL)
     {
@@ -255,9 +336,16 @@ test_pdf (void)
   if (!fixture_set_up (&f))
     return;
   /* Step 6 alone: its host ops are wide enough for their names. */
-  chrono_viewport_zoom_to_range (f.viewport, chrono_trace_get_start_ns (f.trace) + 170000000,
-                                 chrono_trace_get_start_ns (f.trace) + 350000000);
+  zero = chrono_trace_get_start_ns (f.trace);
+  chrono_viewport_zoom_to_range (f.viewport, zero + 170000000, zero + 350000000);
   path = g_build_filename (f.dir, "view.pdf", NULL);
+  g_assert_true (chrono_picture_write (f.scene, &options, CHRONO_PICTURE_PDF, path, NULL));
+  raw = run_tool ((const char *[]) { "pdftotext", "-layout", path, "-", NULL });
+  g_assert_null (strstr (raw, NOTE));
+  g_clear_pointer (&raw, g_free);
+
+  annotations = annotate (f.trace, zero + 170000000, zero + 350000000);
+  chrono_timeline_scene_set_annotations (f.scene, annotations);
   g_assert_true (chrono_picture_write (f.scene, &options, CHRONO_PICTURE_PDF, path, NULL));
 
   raw = run_tool ((const char *[]) { "pdftotext", "-layout", path, "-", NULL });
@@ -268,6 +356,9 @@ test_pdf (void)
   g_assert_nonnull (strstr (text, "ProfilerStep#6"));
   g_assert_nonnull (strstr (text, "enumerate"));
   g_assert_nonnull (strstr (text, "kernel"));   /* the legend */
+  g_assert_nonnull (strstr (text, NOTE));
+  duration = chrono_format_duration (120000000);
+  g_assert_nonnull (strstr (text, duration));
 
   prefix = g_build_filename (f.dir, "rendered", NULL);
   g_free (run_tool ((const char *[]) { "pdftoppm", "-png", "-r", "72", "-singlefile", path, prefix, NULL }));
@@ -330,6 +421,52 @@ run_cli (const char *const *args,
   return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
 }
 
+/* --notes: a notes file drawn into the picture; one that names spans the
+ * trace lacks says so; a broken one fails, named. */
+static void
+test_cli_notes (const char *trace_path,
+                const char *tmp)
+{
+  g_autoptr(ChronoTrace) trace = chrono_trace_load_file (trace_path, NULL, NULL, NULL, NULL);
+  gint64 zero = chrono_trace_get_start_ns (trace);
+  g_autoptr(ChronoAnnotations) set = annotate (trace, zero + 170000000, zero + 350000000);
+  g_autoptr(ChronoAnnotations) stranger = chrono_annotations_new ();
+  g_autofree char *notes = g_build_filename (tmp, "notes.json", NULL);
+  g_autofree char *bad = g_build_filename (tmp, "bad-notes.json", NULL);
+  g_autofree char *pdf = g_build_filename (tmp, "notes.pdf", NULL);
+  ChronoAnnotation lost = { .kind = CHRONO_ANNOTATION_NOTE, .anchor = CHRONO_ANCHOR_SPAN,
+                            .span = { (char *) "thread pid=1 tid=1 name=", 5, (char *) "gone" } };
+  char *err = NULL;
+
+  g_assert_true (chrono_annotations_export (set, notes, KINETO, NULL));
+  g_assert_cmpint (run_cli ((const char *[]) { trace_path, "-o", pdf, "--range", "170:350", "--notes", notes, NULL },
+                            &err), ==, 0);
+  g_assert_cmpstr (err, ==, "");
+  g_clear_pointer (&err, g_free);
+  if (g_find_program_in_path ("pdftotext") != NULL)
+    {
+      g_autofree char *raw = run_tool ((const char *[]) { "pdftotext", pdf, "-", NULL });
+      g_autofree char *text = g_utf8_normalize (raw, -1, G_NORMALIZE_ALL);
+
+      g_assert_nonnull (strstr (text, NOTE));
+    }
+
+  chrono_annotations_add (stranger, &lost);
+  g_assert_true (chrono_annotations_export (stranger, notes, "another.json", NULL));
+  g_assert_cmpint (run_cli ((const char *[]) { trace_path, "-o", pdf, "--notes", notes, NULL }, &err), ==, 0);
+  g_assert_nonnull (strstr (err, "1 of its 1 annotations point at spans this trace does not have"));
+  g_clear_pointer (&err, g_free);
+
+  g_assert_true (g_file_set_contents (bad, "{\"format\": \"chronoscope-notes\", \"version\": 99}", -1, NULL));
+  g_assert_cmpint (run_cli ((const char *[]) { trace_path, "-o", pdf, "--notes", bad, NULL }, &err), ==, 1);
+  g_assert_nonnull (strstr (err, bad));
+  g_assert_nonnull (strstr (err, "version 99"));
+  g_clear_pointer (&err, g_free);
+  g_unlink (notes);
+  g_unlink (bad);
+  g_unlink (pdf);
+}
+
 static void
 test_cli (void)
 {
@@ -384,6 +521,7 @@ test_cli (void)
   g_assert_nonnull (strstr (err, "/no/such/trace.json"));
   g_clear_pointer (&err, g_free);
 
+  test_cli_notes (trace, tmp);
   g_unlink (svg);
   g_unlink (png);
   g_rmdir (tmp);
