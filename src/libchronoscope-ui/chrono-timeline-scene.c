@@ -13,7 +13,10 @@
 #include "chrono-flow-painter.h"
 #include "chrono-palette.h"
 #include "chrono-search-highlight.h"
+#include "chrono-scene-colors.h"
 #include "chrono-step-bands.h"
+#include "chrono-text-cache.h"
+#include "chrono-time-ruler.h"
 #include "chrono-time-ticks.h"
 #include "chrono-timeline-scene.h"
 #include "chrono-track-painter-private.h"
@@ -22,7 +25,6 @@
 #define ROW_HEIGHT     CHRONO_SCENE_ROW_HEIGHT
 #define GROUP_HEIGHT   CHRONO_SCENE_GROUP_HEIGHT
 #define TRACK_PAD      CHRONO_SCENE_TRACK_PAD
-#define STRIP_HEIGHT   CHRONO_SCENE_STEP_STRIP_HEIGHT
 #define NO_TRACK       CHRONO_SCENE_NO_ROW
 /* The disclosure triangle of a process header. */
 #define TRIANGLE_SIZE  8.0
@@ -30,9 +32,6 @@
 #define INSTANT_HEIGHT 16.0
 #define TEXT_INSET     8.0
 #define LABEL_GAP_PX   16.0
-/* Shaped texts kept for the names and the ruler: past this many, the
- * ruler's labels of other zoom levels are dropped with the rest. */
-#define MAX_LAYOUTS    512
 /* Pinned tracks show in at most this share of the track area: the
  * others must stay in reach. */
 #define PINNED_MAX_SHARE 0.5
@@ -47,21 +46,6 @@ typedef struct
   gboolean          highlighted;  /* HIGHLIGHT is current, even when NULL */
 } Row;
 
-typedef struct
-{
-  GdkRGBA background;
-  GdkRGBA header;
-  GdkRGBA group;
-  GdkRGBA text;
-  GdkRGBA dim_text;
-  GdkRGBA line;
-  GdkRGBA grid;
-  GdkRGBA selection;
-  GdkRGBA dim;          /* over spans a search did not find */
-  GdkRGBA match;        /* around spans it found */
-  GdkRGBA current;      /* behind the name of the current track */
-} Colors;
-
 struct _ChronoTimelineScene
 {
   GObject             parent_instance;
@@ -73,7 +57,7 @@ struct _ChronoTimelineScene
   ChronoTrackPainter *painter;
   ChronoStepBands    *steps;
   PangoContext       *pango_context;
-  GHashTable         *layouts;    /* text -> PangoLayout, shaped once */
+  ChronoTextCache    *text;       /* the names, in PANGO_CONTEXT */
 
   double              width;
   double              height;
@@ -120,35 +104,6 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
-
-static void
-get_colors (ChronoTimelineScene *self,
-            Colors              *colors)
-{
-  chrono_palette_canvas_colors (self->dark, &colors->background, &colors->text, &colors->selection);
-  if (self->dark)
-    {
-      colors->header = (GdkRGBA) { 0.16, 0.16, 0.16, 1.0 };
-      colors->group = (GdkRGBA) { 0.21, 0.21, 0.22, 1.0 };
-      colors->dim_text = (GdkRGBA) { 1.0, 1.0, 1.0, 0.6 };
-      colors->line = (GdkRGBA) { 1.0, 1.0, 1.0, 0.15 };
-      colors->grid = (GdkRGBA) { 1.0, 1.0, 1.0, 0.07 };
-      colors->dim = (GdkRGBA) { 0.12, 0.12, 0.12, 0.75 };
-      colors->match = (GdkRGBA) { 1.0, 1.0, 1.0, 0.9 };
-      colors->current = (GdkRGBA) { 0.47, 0.68, 0.93, 0.25 };
-    }
-  else
-    {
-      colors->header = (GdkRGBA) { 0.96, 0.96, 0.95, 1.0 };
-      colors->group = (GdkRGBA) { 0.91, 0.91, 0.92, 1.0 };
-      colors->dim_text = (GdkRGBA) { 0.0, 0.0, 0.0, 0.6 };
-      colors->line = (GdkRGBA) { 0.0, 0.0, 0.0, 0.15 };
-      colors->grid = (GdkRGBA) { 0.0, 0.0, 0.0, 0.07 };
-      colors->dim = (GdkRGBA) { 1.0, 1.0, 1.0, 0.75 };
-      colors->match = (GdkRGBA) { 0.0, 0.0, 0.0, 0.8 };
-      colors->current = (GdkRGBA) { 0.11, 0.44, 0.85, 0.15 };
-    }
-}
 
 static void
 row_clear (gpointer data)
@@ -385,68 +340,17 @@ get_row_node (ChronoTimelineScene *self,
   return row->node;
 }
 
-/* TEXT shaped in the scene's Pango context: the names and the ruler's
- * labels repeat from frame to frame, so each is shaped once. Layouts
- * follow changes of the context by themselves. */
-static PangoLayout *
-get_layout (ChronoTimelineScene *self,
-            const char          *text)
-{
-  PangoLayout *layout = g_hash_table_lookup (self->layouts, text);
-
-  if (layout == NULL)
-    {
-      if (g_hash_table_size (self->layouts) >= MAX_LAYOUTS)
-        g_hash_table_remove_all (self->layouts);
-      layout = pango_layout_new (self->pango_context);
-      pango_layout_set_text (layout, text, -1);
-      g_hash_table_insert (self->layouts, g_strdup (text), layout);
-    }
-  return layout;
-}
-
-static void
-append_text (ChronoTimelineScene *self,
-             GtkSnapshot         *snapshot,
-             const char          *text,
-             double               x,
-             double               y,
-             double               max_width,
-             double               height,
-             const GdkRGBA       *color)
-{
-  PangoLayout *layout = get_layout (self, text);
-  int text_height;
-
-  pango_layout_set_width (layout, max_width > 0 ? (int) (max_width * PANGO_SCALE) : -1);
-  pango_layout_set_ellipsize (layout, max_width > 0 ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
-  pango_layout_get_pixel_size (layout, NULL, &text_height);
-
-  gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot,
-                          &GRAPHENE_POINT_INIT (x, y + floor ((height - text_height) / 2)));
-  gtk_snapshot_append_layout (snapshot, layout, color);
-  gtk_snapshot_restore (snapshot);
-}
-
 static double
 measure_text_cb (const char *text,
                  gpointer    user_data)
 {
-  PangoLayout *layout = get_layout (user_data, text);
-  int width;
-
-  /* Unlimited, as append_text() draws the ruler's labels. */
-  pango_layout_set_width (layout, -1);
-  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_NONE);
-  pango_layout_get_pixel_size (layout, &width, NULL);
-  return width;
+  return chrono_text_cache_measure (user_data, text);
 }
 
 static GskRenderNode *
 get_row_highlight (ChronoTimelineScene *self,
                    Row                 *row,
-                   const Colors        *colors)
+                   const ChronoSceneColors *colors)
 {
   const ChronoTrack *track = chrono_trace_get_track (self->trace, row->row.track);
 
@@ -505,7 +409,7 @@ snapshot_triangle (GtkSnapshot   *snapshot,
 static void
 snapshot_group_row (ChronoTimelineScene *self,
                     GtkSnapshot         *snapshot,
-                    const Colors        *colors,
+                    const ChronoSceneColors *colors,
                     Row                 *row)
 {
   const ChronoSceneRow *r = &row->row;
@@ -515,7 +419,7 @@ snapshot_group_row (ChronoTimelineScene *self,
   gtk_snapshot_append_color (snapshot, &colors->group, &GRAPHENE_RECT_INIT (0, r->y, width, r->height));
   if (r->process == NO_TRACK)
     {
-      append_text (self, snapshot, _("Pinned"), inset, r->y, width - 2 * TEXT_INSET, r->height,
+      chrono_text_cache_append (self->text, snapshot, _("Pinned"), inset, r->y, width - 2 * TEXT_INSET, r->height,
                    &colors->text);
       return;
     }
@@ -529,7 +433,7 @@ snapshot_group_row (ChronoTimelineScene *self,
                      &colors->dim_text);
   inset += TRIANGLE_SIZE + TEXT_INSET / 2;
   /* Collapsed, the name keeps to its column: the strip is beside it. */
-  append_text (self, snapshot,
+  chrono_text_cache_append (self->text, snapshot,
                chrono_trace_get_string (self->trace,
                                         chrono_trace_get_process (self->trace, r->process)->display_name),
                inset, r->y, (r->collapsed ? HEADER_WIDTH : width) - inset - TEXT_INSET, r->height,
@@ -550,7 +454,7 @@ snapshot_group_row (ChronoTimelineScene *self,
 static void
 snapshot_row (ChronoTimelineScene *self,
               GtkSnapshot         *snapshot,
-              const Colors        *colors,
+              const ChronoSceneColors *colors,
               Row                 *row)
 {
   const ChronoSceneRow *r = &row->row;
@@ -568,7 +472,7 @@ snapshot_row (ChronoTimelineScene *self,
   if (r->track == self->current_track)
     gtk_snapshot_append_color (snapshot, &colors->current,
                                &GRAPHENE_RECT_INIT (0, r->y, HEADER_WIDTH - 1, r->height - 1));
-  append_text (self, snapshot, chrono_trace_get_string (self->trace, track->display_name),
+  chrono_text_cache_append (self->text, snapshot, chrono_trace_get_string (self->trace, track->display_name),
                2 * TEXT_INSET, r->y + TRACK_PAD, HEADER_WIDTH - 3 * TEXT_INSET,
                MIN (r->height - 2 * TRACK_PAD, 2 * ROW_HEIGHT), &colors->dim_text);
   gtk_snapshot_append_color (snapshot, &colors->line,
@@ -678,7 +582,7 @@ snapshot_flows (ChronoTimelineScene *self,
 static void
 snapshot_selection (ChronoTimelineScene *self,
                     GtkSnapshot         *snapshot,
-                    const Colors        *colors)
+                    const ChronoSceneColors *colors)
 {
   const float widths[4] = { 2, 2, 2, 2 };
   const GdkRGBA border[4] = { colors->selection, colors->selection,
@@ -709,7 +613,7 @@ snapshot_selection (ChronoTimelineScene *self,
 static void
 snapshot_step_bands (ChronoTimelineScene *self,
                      GtkSnapshot         *snapshot,
-                     const Colors        *colors,
+                     const ChronoSceneColors *colors,
                      double               area_height,
                      gboolean             over)
 {
@@ -728,63 +632,10 @@ snapshot_step_bands (ChronoTimelineScene *self,
   gtk_snapshot_restore (snapshot);
 }
 
-/* The ruler's lower strip: the steps, shaded as in the tracks, each
- * with its name, or only its number where the name does not fit. */
-static void
-snapshot_step_strip (ChronoTimelineScene *self,
-                     GtkSnapshot         *snapshot,
-                     const Colors        *colors)
-{
-  const double time_height = CHRONO_SCENE_RULER_HEIGHT - STRIP_HEIGHT;
-  double track_width = self->width - HEADER_WIDTH;
-  GdkRGBA fill = colors->text, line = colors->text;
-  g_autoptr(GskRenderNode) node = NULL;
-  guint first, n;
-
-  if (chrono_step_bands_get_n_bands (self->steps) == 0)
-    return;
-  append_text (self, snapshot, _("Steps"), TEXT_INSET, time_height,
-               HEADER_WIDTH - 2 * TEXT_INSET, STRIP_HEIGHT - 1, &colors->dim_text);
-
-  fill.alpha = 0.1;
-  line.alpha = 0.3;
-  /* NULL for an unshaded step that starts before the window: its name
-   * shows all the same. */
-  node = chrono_step_bands_paint (self->steps, self->viewport, STRIP_HEIGHT - 1, &fill, &line);
-
-  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_WIDTH, time_height, track_width,
-                                                         STRIP_HEIGHT - 1));
-  gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (HEADER_WIDTH, time_height));
-  if (node != NULL)
-    gtk_snapshot_append_node (snapshot, node);
-
-  n = chrono_step_bands_get_visible (self->steps, self->viewport, &first);
-  for (guint i = first; i < first + n; i++)
-    {
-      const ChronoStepBand *band = chrono_step_bands_get_band (self->steps, i);
-      /* A step that starts off the left edge keeps its name in view. */
-      double x0 = MAX (chrono_viewport_time_to_x (self->viewport, band->start_ns), 0) + 4;
-      double x1 = MIN (chrono_viewport_time_to_x (self->viewport, band->end_ns), track_width) - 4;
-      const char *name = chrono_trace_get_string (self->trace, band->name);
-      const char *number = strrchr (name, '#');
-
-      /* Narrow bands skip measuring: a frame may show thousands. */
-      if (x1 - x0 < 12)
-        continue;
-      if (measure_text_cb (name, self) > x1 - x0 && number != NULL && number[1] != '\0')
-        name = number;
-      if (measure_text_cb (name, self) <= x1 - x0)
-        append_text (self, snapshot, name, x0, 0, -1, STRIP_HEIGHT - 1, &colors->text);
-    }
-  gtk_snapshot_restore (snapshot);
-  gtk_snapshot_pop (snapshot);
-}
-
 static void
 snapshot_rows (ChronoTimelineScene *self,
                GtkSnapshot         *snapshot,
-               const Colors        *colors,
+               const ChronoSceneColors *colors,
                ChronoTicks         *ticks)
 {
   double width = self->width, top = self->ruler_height;
@@ -856,7 +707,7 @@ snapshot_rows (ChronoTimelineScene *self,
 static void
 snapshot_highlight (ChronoTimelineScene *self,
                     GtkSnapshot         *snapshot,
-                    const Colors        *colors)
+                    const ChronoSceneColors *colors)
 {
   double width = self->width, top = self->ruler_height;
   double area_height = chrono_timeline_scene_get_track_area_height (self);
@@ -913,61 +764,17 @@ snapshot_highlight (ChronoTimelineScene *self,
   gtk_snapshot_pop (snapshot);
 }
 
-static void
-snapshot_ruler (ChronoTimelineScene *self,
-                GtkSnapshot         *snapshot,
-                const Colors        *colors,
-                ChronoTicks         *ticks)
-{
-  const double time_height = CHRONO_SCENE_RULER_HEIGHT - STRIP_HEIGHT;
-  double width = self->width;
-
-  gtk_snapshot_append_color (snapshot, &colors->header,
-                             &GRAPHENE_RECT_INIT (0, 0, width, CHRONO_SCENE_RULER_HEIGHT));
-  gtk_snapshot_append_color (snapshot, &colors->line,
-                             &GRAPHENE_RECT_INIT (0, CHRONO_SCENE_RULER_HEIGHT - 1, width, 1));
-
-  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_WIDTH, 0,
-                                                         width - HEADER_WIDTH, CHRONO_SCENE_RULER_HEIGHT));
-  for (guint i = 0; i < ticks->minor->len; i++)
-    {
-      const ChronoTick *tick = &g_array_index (ticks->minor, ChronoTick, i);
-
-      gtk_snapshot_append_color (snapshot, &colors->line,
-                                 &GRAPHENE_RECT_INIT (HEADER_WIDTH + floor (tick->x),
-                                                      time_height - 5, 1, 5));
-    }
-  for (guint i = 0; i < ticks->major->len; i++)
-    {
-      const ChronoTick *tick = &g_array_index (ticks->major, ChronoTick, i);
-      double x = HEADER_WIDTH + floor (tick->x);
-
-      gtk_snapshot_append_color (snapshot, &colors->dim_text,
-                                 &GRAPHENE_RECT_INIT (x, time_height - 10, 1, 10));
-      /* A label cut by either edge would read as another time. */
-      if (tick->label != NULL && tick->x >= 0 &&
-          x + 4 + measure_text_cb (tick->label, self) <= width)
-        append_text (self, snapshot, tick->label, x + 4, 0, -1, time_height - 6, &colors->text);
-    }
-  gtk_snapshot_pop (snapshot);
-
-  /* The header column of the ruler names what the labels count from. */
-  append_text (self, snapshot, _("Time from start"), TEXT_INSET, 0,
-               HEADER_WIDTH - 2 * TEXT_INSET, time_height, &colors->dim_text);
-  snapshot_step_strip (self, snapshot, colors);
-}
-
 void
 chrono_timeline_scene_snapshot (ChronoTimelineScene *self,
                                 GtkSnapshot         *snapshot)
 {
   g_autoptr(ChronoTicks) ticks = NULL;
-  Colors colors;
+  ChronoSceneColors colors;
 
   g_return_if_fail (CHRONO_IS_TIMELINE_SCENE (self));
   g_return_if_fail (GTK_IS_SNAPSHOT (snapshot));
 
-  get_colors (self, &colors);
+  chrono_scene_colors_init (&colors, self->dark);
   gtk_snapshot_append_color (snapshot, &colors.background,
                              &GRAPHENE_RECT_INIT (0, 0, self->width, self->height));
   if (self->width <= HEADER_WIDTH)
@@ -977,13 +784,14 @@ chrono_timeline_scene_snapshot (ChronoTimelineScene *self,
                                 chrono_viewport_get_end_ns (self->viewport),
                                 chrono_viewport_get_width_px (self->viewport),
                                 chrono_trace_get_start_ns (self->trace),
-                                LABEL_GAP_PX, measure_text_cb, self);
+                                LABEL_GAP_PX, measure_text_cb, self->text);
   snapshot_rows (self, snapshot, &colors, ticks);
   snapshot_highlight (self, snapshot, &colors);
   if (self->annotations != NULL)
     chrono_annotation_layer_snapshot (self->annotations, snapshot);
   if (self->ruler_height > 0)
-    snapshot_ruler (self, snapshot, &colors, ticks);
+    chrono_time_ruler_snapshot (snapshot, self->text, self->trace, self->steps, self->viewport, self->width,
+                                ticks, &colors);
 }
 
 void
@@ -1047,7 +855,7 @@ chrono_timeline_scene_finalize (GObject *object)
 
   g_clear_pointer (&self->rows, g_array_unref);
   g_clear_pointer (&self->members, g_array_unref);
-  g_clear_pointer (&self->layouts, g_hash_table_unref);
+  g_clear_pointer (&self->text, chrono_text_cache_free);
   g_clear_pointer (&self->track_rows, g_free);
   g_clear_pointer (&self->group_rows, g_free);
   g_clear_pointer (&self->highlight_tracks, g_array_unref);
@@ -1076,7 +884,6 @@ chrono_timeline_scene_init (ChronoTimelineScene *self)
   self->rows = g_array_new (FALSE, TRUE, sizeof (Row));
   g_array_set_clear_func (self->rows, row_clear);
   self->members = g_array_new (FALSE, FALSE, sizeof (guint));
-  self->layouts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   self->highlight_tracks = g_array_new (FALSE, FALSE, sizeof (guint));
   self->path_spans = g_array_new (FALSE, FALSE, sizeof (ChronoSpanRef));
   self->current_track = NO_TRACK;
@@ -1167,7 +974,8 @@ chrono_timeline_scene_set_pango_context (ChronoTimelineScene *self,
 
   if (!g_set_object (&self->pango_context, context))
     return;
-  g_hash_table_remove_all (self->layouts);
+  g_clear_pointer (&self->text, chrono_text_cache_free);
+  self->text = chrono_text_cache_new (context);
   chrono_track_painter_set_pango_context (self->painter, context);
   invalidate_nodes (self);
 }
