@@ -6,14 +6,20 @@
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
+#include <string.h>
 
+#include "chrono-annotations.h"
 #include "chrono-format.h"
+#include "chrono-picture.h"
 #include "chrono-sidecar.h"
 #include "chrono-timeline-view.h"
+#include "chrono-track-keys.h"
 
 #define NO_MATCH G_MAXUINT
 /* The name of the track layout in the sidecar. */
 #define TRACKS_SECTION "tracks"
+/* And the annotations, as the notes file holds them. */
+#define ANNOTATIONS_SECTION "annotations"
 
 struct _ChronoTimelineView
 {
@@ -25,6 +31,9 @@ struct _ChronoTimelineView
   ChronoSpanDetails *details;
   ChronoSidecar     *sidecar;
   GMenu             *hidden_menu;
+  ChronoAnnotations *annotations;
+  GStrv              track_keys;     /* what annotations anchor on */
+  GtkFileChooserNative *chooser;
 
   ChronoSearch      *search;
   GCancellable      *search_cancellable;
@@ -282,11 +291,246 @@ layout_changed_cb (ChronoTimelineView *self,
     g_warning ("Could not save the track layout: %s", error->message);
 }
 
+/* -------------------------------------------------------------------- */
+/* Notes and pictures                                                   */
+
+static void
+update_note_actions (ChronoTimelineView *self)
+{
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.undo", chrono_annotations_can_undo (self->annotations));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.redo", chrono_annotations_can_redo (self->annotations));
+}
+
+static void
+annotations_changed_cb (ChronoTimelineView *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  update_note_actions (self);
+  chrono_sidecar_set_section (self->sidecar, ANNOTATIONS_SECTION, chrono_annotations_to_json (self->annotations));
+  if (!chrono_sidecar_save (self->sidecar, &error))
+    g_warning ("Could not save the annotations: %s", error->message);
+}
+
+static void
+show_error (ChronoTimelineView *self,
+            const char         *heading,
+            const GError       *error)
+{
+  GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))),
+                                              heading, error->message);
+
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* A note on the selected span; FALSE without one. */
+static gboolean
+add_note (ChronoTimelineView *self,
+          const char         *text)
+{
+  ChronoAnnotation note = { .kind = CHRONO_ANNOTATION_NOTE, .anchor = CHRONO_ANCHOR_SPAN, .text = (char *) text };
+  ChronoSpanRef span;
+
+  if (!chrono_timeline_get_selection (self->timeline, &span))
+    return FALSE;
+  chrono_span_anchor_set (&note.span, self->trace, (const char * const *) self->track_keys, span);
+  chrono_annotations_add (self->annotations, &note);
+  chrono_span_anchor_clear (&note.span);
+  return TRUE;
+}
+
+static void
+add_note_text_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  if (!add_note (CHRONO_TIMELINE_VIEW (widget), g_variant_get_string (parameter, NULL)))
+    gtk_widget_error_bell (widget);
+}
+
+static void
+note_response_cb (AdwMessageDialog   *dialog,
+                  const char         *response,
+                  ChronoTimelineView *self)
+{
+  GtkEditable *entry = GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog));
+
+  if (g_str_equal (response, "add"))
+    gtk_widget_activate_action (GTK_WIDGET (self), "view.add-note-text", "s", gtk_editable_get_text (entry));
+}
+
+static void
+add_note_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
+  const ChronoTrack *track;
+  GtkWidget *dialog, *entry;
+  ChronoSpanRef span;
+
+  if (!chrono_timeline_get_selection (self->timeline, &span))
+    {
+      gtk_widget_error_bell (widget);
+      return;
+    }
+  track = chrono_trace_get_track (self->trace, span.track);
+  dialog = adw_message_dialog_new (GTK_WINDOW (gtk_widget_get_root (widget)), _("Add Note"),
+                                   chrono_trace_get_string (self->trace, chrono_track_get_name (track, span.index)));
+  entry = gtk_entry_new ();
+  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), entry);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"), "add", _("_Add"), NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "add", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "add");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (note_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+history_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
+
+  if (g_str_equal (action_name, "view.undo"))
+    chrono_annotations_undo (self->annotations);
+  else
+    chrono_annotations_redo (self->annotations);
+}
+
+static void
+export_notes_to_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
+  g_autofree char *name = g_path_get_basename (chrono_trace_get_path (self->trace));
+  g_autoptr(GError) error = NULL;
+
+  if (!chrono_annotations_export (self->annotations, g_variant_get_string (parameter, NULL), name, &error))
+    show_error (self, _("Could Not Export the Notes"), error);
+}
+
+static void
+import_notes_from_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *parameter)
+{
+  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
+  g_autoptr(GError) error = NULL;
+
+  if (!chrono_annotations_import (self->annotations, g_variant_get_string (parameter, NULL), &error))
+    show_error (self, _("Could Not Import the Notes"), error);
+}
+
+/* The timeline's view as it shows, without the selection, into PATH:
+ * PNG, SVG or PDF by its name. */
+static void
+export_picture_to_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *parameter)
+{
+  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
+  const char *path = g_variant_get_string (parameter, NULL);
+  ChronoViewport *shown = chrono_timeline_get_viewport (self->timeline);
+  g_autoptr(ChronoViewport) viewport = chrono_viewport_new ();
+  g_autoptr(ChronoTimelineScene) scene = NULL;
+  g_autofree char *name = g_path_get_basename (chrono_trace_get_path (self->trace));
+  g_autofree char *range = NULL, *from = NULL, *to = NULL;
+  g_autoptr(GError) error = NULL;
+  ChronoPictureOptions options = { name, NULL, TRUE, 1 };
+  ChronoPictureFormat format;
+  gint64 zero = chrono_trace_get_start_ns (self->trace);
+
+  if (!chrono_picture_format_for_path (path, &format))
+    {
+      g_set_error (&error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME,
+                   _("%s: the name must end in .png, .svg or .pdf"), path);
+      show_error (self, _("Could Not Export the Picture"), error);
+      return;
+    }
+  chrono_viewport_set_bounds (viewport, chrono_viewport_get_bounds_start_ns (shown),
+                              chrono_viewport_get_bounds_end_ns (shown));
+  scene = chrono_timeline_scene_new (self->trace, NULL, chrono_timeline_get_track_layout (self->timeline), viewport);
+  chrono_timeline_scene_set_pango_context (scene, gtk_widget_get_pango_context (GTK_WIDGET (self->timeline)));
+  chrono_timeline_scene_set_dark (scene, chrono_timeline_get_dark (self->timeline));
+  chrono_timeline_scene_set_annotations (scene, self->annotations);
+  chrono_timeline_scene_set_size (scene, gtk_widget_get_width (GTK_WIDGET (self->timeline)),
+                                  gtk_widget_get_height (GTK_WIDGET (self->timeline)));
+  chrono_viewport_zoom_to_range (viewport, chrono_viewport_get_start_ns (shown), chrono_viewport_get_end_ns (shown));
+  from = chrono_format_duration (chrono_viewport_get_start_ns (viewport) - zero);
+  to = chrono_format_duration (chrono_viewport_get_end_ns (viewport) - zero);
+  /* Translators: a picture's subtitle: the time range it shows */
+  range = g_strdup_printf (_("%s to %s from the start"), from, to);
+  options.subtitle = range;
+  if (!chrono_picture_write (scene, &options, format, path, &error))
+    show_error (self, _("Could Not Export the Picture"), error);
+}
+
+static void
+chooser_response_cb (GtkNativeDialog    *chooser,
+                     int                 response,
+                     ChronoTimelineView *self)
+{
+  const char *action = g_object_get_data (G_OBJECT (chooser), "chrono-action");
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autofree char *path = g_file_get_path (file);
+
+      if (path != NULL)
+        gtk_widget_activate_action (GTK_WIDGET (self), action, "s", path);
+    }
+  g_clear_object (&self->chooser);
+}
+
+/* A file chooser whose file goes to ACTION, which takes its path. */
+static void
+choose_file (ChronoTimelineView   *self,
+             const char           *title,
+             GtkFileChooserAction  mode,
+             const char           *suggested,
+             const char           *action)
+{
+  g_clear_object (&self->chooser);
+  self->chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))),
+                                               mode, NULL, NULL);
+  if (suggested != NULL)
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), suggested);
+  g_object_set_data (G_OBJECT (self->chooser), "chrono-action", (gpointer) action);
+  g_signal_connect_object (self->chooser, "response", G_CALLBACK (chooser_response_cb), self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+static void
+choose_file_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
+  g_autofree char *base = g_path_get_basename (chrono_trace_get_path (self->trace));
+  g_autofree char *stem = g_strndup (base, strcspn (base, "."));
+  g_autofree char *png = g_strconcat (stem, ".png", NULL);
+  g_autofree char *notes = g_strconcat (stem, ".notes.json", NULL);
+
+  if (g_str_equal (action_name, "view.export-picture"))
+    choose_file (self, _("Export Picture"), GTK_FILE_CHOOSER_ACTION_SAVE, png, "view.export-picture-to");
+  else if (g_str_equal (action_name, "view.export-notes"))
+    choose_file (self, _("Export Notes"), GTK_FILE_CHOOSER_ACTION_SAVE, notes, "view.export-notes-to");
+  else
+    choose_file (self, _("Import Notes"), GTK_FILE_CHOOSER_ACTION_OPEN, NULL, "view.import-notes-from");
+}
+
 static void
 load_sidecar (ChronoTimelineView *self)
 {
   ChronoTrackLayout *layout = chrono_timeline_get_track_layout (self->timeline);
   g_autoptr(GError) error = NULL;
+  g_autoptr(GError) notes_error = NULL;
   JsonNode *section;
 
   self->sidecar = chrono_sidecar_new (chrono_trace_get_path (self->trace), NULL);
@@ -297,9 +541,17 @@ load_sidecar (ChronoTimelineView *self)
            !chrono_track_layout_load_json (layout, section, &error))
     g_warning ("Ignoring the saved track layout of %s: %s", chrono_trace_get_path (self->trace),
                error->message);
+  if ((section = chrono_sidecar_get_section (self->sidecar, ANNOTATIONS_SECTION)) != NULL &&
+      !chrono_annotations_load_json (self->annotations, section, chrono_sidecar_get_path (self->sidecar),
+                                     &notes_error))
+    g_warning ("Ignoring the saved annotations of %s: %s", chrono_trace_get_path (self->trace),
+               notes_error->message);
   update_hidden_menu (self);
+  update_note_actions (self);
   /* Only now: loading is no change to write back. */
   g_signal_connect_object (layout, "changed", G_CALLBACK (layout_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->annotations, "changed", G_CALLBACK (annotations_changed_cb), self,
                            G_CONNECT_SWAPPED);
 }
 
@@ -334,6 +586,8 @@ chrono_timeline_view_constructed (GObject *object)
                           self->timeline, "dark", G_BINDING_SYNC_CREATE);
   g_signal_connect_object (self->timeline, "span-activated", G_CALLBACK (span_activated_cb), self,
                            G_CONNECT_SWAPPED);
+  self->track_keys = chrono_track_keys_new (self->trace);
+  chrono_timeline_set_annotations (self->timeline, self->annotations);
   gtk_paned_set_start_child (self->paned, GTK_WIDGET (self->timeline));
   gtk_paned_set_end_child (self->paned, GTK_WIDGET (self->details));
   gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
@@ -362,6 +616,9 @@ chrono_timeline_view_finalize (GObject *object)
   g_clear_object (&self->sidecar);
   g_clear_object (&self->search);
   g_clear_object (&self->hidden_menu);
+  g_clear_object (&self->annotations);
+  g_clear_object (&self->chooser);
+  g_strfreev (self->track_keys);
 
   G_OBJECT_CLASS (chrono_timeline_view_parent_class)->finalize (object);
 }
@@ -430,6 +687,23 @@ chrono_timeline_view_class_init (ChronoTimelineViewClass *klass)
   gtk_widget_class_install_action (widget_class, "view.find-previous", NULL, find_action);
   gtk_widget_class_add_binding (widget_class, GDK_KEY_Escape, 0, close_search_cb, NULL);
 
+  gtk_widget_class_install_action (widget_class, "view.add-note", NULL, add_note_action);
+  /* The text of a note on the selected span. */
+  gtk_widget_class_install_action (widget_class, "view.add-note-text", "s", add_note_text_action);
+  gtk_widget_class_install_action (widget_class, "view.undo", NULL, history_action);
+  gtk_widget_class_install_action (widget_class, "view.redo", NULL, history_action);
+  gtk_widget_class_install_action (widget_class, "view.export-notes", NULL, choose_file_action);
+  gtk_widget_class_install_action (widget_class, "view.import-notes", NULL, choose_file_action);
+  gtk_widget_class_install_action (widget_class, "view.export-picture", NULL, choose_file_action);
+  /* The same, given the file's path. */
+  gtk_widget_class_install_action (widget_class, "view.export-notes-to", "s", export_notes_to_action);
+  gtk_widget_class_install_action (widget_class, "view.import-notes-from", "s", import_notes_from_action);
+  gtk_widget_class_install_action (widget_class, "view.export-picture-to", "s", export_picture_to_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, 0, "view.add-note", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_z, GDK_CONTROL_MASK, "view.undo", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_z, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "view.redo", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "view.export-picture", NULL);
+
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "timelineview");
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -454,6 +728,7 @@ chrono_timeline_view_init (ChronoTimelineView *self)
                                   GTK_ORIENTATION_VERTICAL);
   self->current_match = NO_MATCH;
   self->hidden_menu = g_menu_new ();
+  self->annotations = chrono_annotations_new ();
 }
 
 /* INDEXES: the track indexes built off the main thread, or NULL to build

@@ -48,6 +48,7 @@ struct _ChronoTimeline
   double               drag_start_y;
   GtkWidget           *track_menu;
   ChronoSearch        *search;
+  ChronoAnnotations   *annotations;
 
   double               pointer_x;
   double               drag_x;
@@ -841,6 +842,7 @@ chrono_timeline_dispose (GObject *object)
     g_signal_handlers_disconnect_by_func (self->scene, scene_changed_cb, self);
   g_clear_object (&self->scene);
   g_clear_object (&self->search);
+  g_clear_object (&self->annotations);
   if (self->layout != NULL)
     g_signal_handlers_disconnect_by_func (self->layout, layout_changed_cb, self);
   g_clear_object (&self->layout);
@@ -1080,6 +1082,7 @@ set_trace (ChronoTimeline *self,
   self->has_selection = FALSE;
   self->current_track = NO_TRACK;
   g_clear_object (&self->search);
+  g_clear_object (&self->annotations);
   if (self->scene != NULL)
     g_signal_handlers_disconnect_by_func (self->scene, scene_changed_cb, self);
   g_clear_object (&self->scene);
@@ -1426,4 +1429,28 @@ chrono_timeline_scroll_to_track (ChronoTimeline *self,
   /* Pinned rows are always in view. */
   if (!row->pinned)
     set_scroll_y (self, row->y - chrono_timeline_scene_get_pinned_height (self->scene) - GROUP_HEIGHT);
+}
+
+/**
+ * chrono_timeline_set_annotations:
+ * @annotations: (nullable): of the timeline's trace
+ */
+void
+chrono_timeline_set_annotations (ChronoTimeline    *self,
+                                 ChronoAnnotations *annotations)
+{
+  g_return_if_fail (CHRONO_IS_TIMELINE (self));
+  g_return_if_fail (annotations == NULL || CHRONO_IS_ANNOTATIONS (annotations));
+
+  if (!g_set_object (&self->annotations, annotations))
+    return;
+  if (self->scene != NULL)
+    chrono_timeline_scene_set_annotations (self->scene, annotations);
+}
+
+ChronoAnnotations *
+chrono_timeline_get_annotations (ChronoTimeline *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TIMELINE (self), NULL);
+  return self->annotations;
 }

@@ -98,4 +98,9 @@ void            chrono_timeline_set_path      (ChronoTimeline *self,
 void            chrono_timeline_scroll_to_track (ChronoTimeline *self,
                                                guint           track);
 
+/* Drawn over the rows, following their changes; NULL for none. */
+void            chrono_timeline_set_annotations (ChronoTimeline    *self,
+                                                 ChronoAnnotations *annotations);
+ChronoAnnotations *chrono_timeline_get_annotations (ChronoTimeline *self);
+
 G_END_DECLS

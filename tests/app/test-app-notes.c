@@ -1,0 +1,162 @@
+/* test-app-notes.c: notes through the application's actions: added from
+ * the dialog and by text, undone and redone, saved in the project file
+ * and found again on reopening, exported, imported, and drawn into an
+ * exported picture
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+
+#include "app-test-utils.h"
+#include "chrono-annotations.h"
+#include "chrono-document-page.h"
+#include "chrono-sidecar.h"
+#include "chrono-timeline-view.h"
+
+#define REAL_TRACE "kineto__tbplugin_resnet50_nw0__worker0.1623143089861.pt.trace.json.gz"
+
+static char *trace_path;
+
+typedef struct {
+  ChronoWindow       *window;
+  ChronoTimelineView *view;
+  ChronoTimeline     *timeline;
+  ChronoTrace        *trace;
+} Fixture;
+
+static void
+open_trace (Fixture *f)
+{
+  ChronoDocumentPage *page = app_test_open_trace (f->window, trace_path);
+
+  f->view = chrono_document_page_get_timeline_view (page);
+  f->timeline = chrono_timeline_view_get_timeline (f->view);
+  f->trace = chrono_document_page_get_trace (page);
+}
+
+static ChronoAnnotations *
+annotations (Fixture *f)
+{
+  return chrono_timeline_get_annotations (f->timeline);
+}
+
+/* The first span of the first track that has any. */
+static ChronoSpanRef
+some_span (ChronoTrace *trace)
+{
+  for (guint t = 0; t < chrono_trace_get_n_tracks (trace); t++)
+    if (chrono_trace_get_track (trace, t)->n_spans > 0)
+      return (ChronoSpanRef) { t, 0 };
+  g_assert_not_reached ();
+}
+
+static gboolean
+has_message_dialog (gpointer data)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        {
+          *(AdwMessageDialog **) data = ADW_MESSAGE_DIALOG (window);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static void
+test_notes (void)
+{
+  Fixture f = { .window = app_test_get_window () };
+  g_autoptr(ChronoSidecar) sidecar = chrono_sidecar_new (trace_path, NULL);
+  g_autofree char *notes_path = g_build_filename (app_test_tmp_dir (), "shared.notes.json", NULL);
+  g_autofree char *picture = g_build_filename (app_test_tmp_dir (), "view.png", NULL);
+  g_autofree char *saved = NULL;
+  AdwMessageDialog *dialog = NULL;
+  ChronoSpanRef span;
+  cairo_surface_t *png;
+
+  g_unlink (chrono_sidecar_get_path (sidecar));
+  open_trace (&f);
+  span = some_span (f.trace);
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 0);
+
+  /* N without a selection does nothing. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.add-note-text", "s", "lost"));
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 0);
+
+  chrono_timeline_select (f.timeline, &span);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.add-note-text", "s", "first note"));
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 1);
+
+  /* Add Note… asks for the text. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.add-note", NULL));
+  g_assert_true (app_test_spin_until (has_message_dialog, &dialog, 2000));
+  gtk_editable_set_text (GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog)), "second note");
+  adw_message_dialog_response (dialog, "add");
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 2);
+  g_assert_cmpstr (chrono_annotations_get (annotations (&f), 1)->text, ==, "second note");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.undo", NULL));
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.redo", NULL));
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 2);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.undo", NULL));
+
+  /* Saved as it goes, in the project file. */
+  g_assert_true (g_file_get_contents (chrono_sidecar_get_path (sidecar), &saved, NULL, NULL));
+  g_assert_nonnull (strstr (saved, "first note"));
+  g_assert_null (strstr (saved, "second note"));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.export-notes-to", "s", notes_path));
+  g_assert_true (g_file_test (notes_path, G_FILE_TEST_EXISTS));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.export-picture-to", "s", picture));
+  png = cairo_image_surface_create_from_png (picture);
+  g_assert_cmpint (cairo_surface_status (png), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (png), ==, gtk_widget_get_width (GTK_WIDGET (f.timeline)));
+  /* The title over it, the legend under it. */
+  g_assert_cmpint (cairo_image_surface_get_height (png), >, gtk_widget_get_height (GTK_WIDGET (f.timeline)));
+  cairo_surface_destroy (png);
+
+  /* Open again: the note is back, on the same span. */
+  app_test_close_all_tabs (f.window);
+  open_trace (&f);
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 1);
+  g_assert_cmpstr (chrono_annotations_get (annotations (&f), 0)->text, ==, "first note");
+  g_assert_cmpint (chrono_annotations_get (annotations (&f), 0)->span.start_ns, ==,
+                   chrono_trace_get_track (f.trace, span.track)->start[span.index]);
+  g_assert_false (chrono_annotations_can_undo (annotations (&f)));
+
+  /* A colleague's notes come in as one step. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.import-notes-from", "s", notes_path));
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 2);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.undo", NULL));
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 1);
+
+  app_test_close_all_tabs (f.window);
+  g_unlink (notes_path);
+  g_unlink (picture);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  if (!app_test_init (&argc, &argv))
+    return 77;
+  trace_path = app_test_real_trace (REAL_TRACE);
+  if (trace_path == NULL)
+    return 77;
+
+  g_test_add_func ("/app/notes/actions", test_notes);
+  return g_test_run ();
+}
