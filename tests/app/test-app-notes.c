@@ -147,6 +147,78 @@ test_notes (void)
   g_unlink (picture);
 }
 
+/* The child: notes on and on, each saving the project file. */
+static void
+keep_writing (void)
+{
+  Fixture f = { .window = app_test_get_window () };
+  ChronoSpanRef span;
+
+  g_autoptr(ChronoSidecar) sidecar = chrono_sidecar_new (trace_path, NULL);
+  g_autofree char *where = g_strdup_printf ("%s\n%s", app_test_tmp_dir (), chrono_sidecar_get_path (sidecar));
+
+  /* Killed, the child cannot clean up: the parent does. */
+  g_assert_true (g_file_set_contents (g_getenv ("CHRONO_TEST_HANDOFF"), where, -1, NULL));
+  open_trace (&f);
+  span = some_span (f.trace);
+  chrono_timeline_select (f.timeline, &span);
+  for (guint i = 0;; i++)
+    {
+      g_autofree char *text = g_strdup_printf ("note %u, long enough that a save takes a while: %0200u", i, i);
+
+      gtk_widget_activate_action (GTK_WIDGET (f.view), "view.add-note-text", "s", text);
+      if (i == 50)
+        g_print ("writing\n");
+    }
+}
+
+/* Killed while it writes, the application leaves a whole project file:
+ * one of the states it saved, every note in it complete. */
+static void
+test_killed_while_writing (void)
+{
+  g_autofree char *handoff = g_build_filename (app_test_tmp_dir (), "child", NULL);
+  g_autoptr(GError) error = NULL;
+
+  if (g_test_subprocess ())
+    {
+      keep_writing ();
+      return;
+    }
+  g_setenv ("CHRONO_TEST_HANDOFF", handoff, TRUE);
+  for (int round = 0; round < 3; round++)
+    {
+      g_autoptr(ChronoAnnotations) read = chrono_annotations_new ();
+      g_autoptr(ChronoSidecar) sidecar = NULL;
+      g_autofree char *where = NULL, *folder = NULL;
+      g_auto(GStrv) lines = NULL;
+      JsonNode *section;
+
+      /* Killed at the timeout, in the middle of its saves. */
+      g_test_trap_subprocess (NULL, (4 + round) * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_failed ();
+      g_test_trap_assert_stdout ("*writing*");
+      g_assert_true (g_file_get_contents (handoff, &where, NULL, NULL));
+      lines = g_strsplit (where, "\n", 2);
+
+      /* The sidecar of the child's trace, in the child's folders. */
+      folder = g_path_get_dirname (lines[1]);
+      sidecar = chrono_sidecar_new (trace_path, folder);
+      g_assert_cmpstr (chrono_sidecar_get_path (sidecar), ==, lines[1]);
+      g_assert_true (chrono_sidecar_load (sidecar, &error));
+      g_assert_no_error (error);
+      section = chrono_sidecar_get_section (sidecar, "annotations");
+      g_assert_nonnull (section);
+      g_assert_true (chrono_annotations_load_json (read, section, lines[1], &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (chrono_annotations_get_n (read), >, 50);
+      for (guint i = 0; i < chrono_annotations_get_n (read); i++)
+        g_assert_true (g_str_has_prefix (chrono_annotations_get (read, i)->text, "note "));
+      app_test_remove_tree (lines[0]);
+    }
+  g_unlink (handoff);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -158,5 +230,6 @@ main (int   argc,
     return 77;
 
   g_test_add_func ("/app/notes/actions", test_notes);
+  g_test_add_func ("/app/notes/killed-while-writing", test_killed_while_writing);
   return g_test_run ();
 }
