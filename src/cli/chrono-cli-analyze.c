@@ -14,8 +14,8 @@
 
 /* Thresholds from GSettings when the schema is installed, else the
  * defaults (which match the schema's). */
-static void
-read_thresholds (ChronoAnalysisThresholds *th)
+void
+chrono_cli_read_thresholds (ChronoAnalysisThresholds *th)
 {
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
   g_autoptr(GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, ANALYSIS_SCHEMA, TRUE) : NULL;
@@ -102,7 +102,7 @@ chrono_cli_analyze (int    argc,
     }
   t1 = g_get_monotonic_time ();
 
-  read_thresholds (&options.thresholds);
+  chrono_cli_read_thresholds (&options.thresholds);
   analysis = chrono_analysis_run ((ChronoTrace * const *) traces->pdata, traces->len, &options, NULL, &error);
   if (analysis == NULL)
     {

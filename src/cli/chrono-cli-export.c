@@ -12,6 +12,7 @@
 #include "chrono-cli.h"
 #include "chrono-format.h"
 #include "chrono-loader.h"
+#include "chrono-cli-picture.h"
 #include "chrono-picture.h"
 #include "chrono-step-bands.h"
 #include "chrono-time-ticks.h"
@@ -20,8 +21,6 @@
 #include "chrono-track-index.h"
 
 #define DEFAULT_WIDTH 1600
-/* Without --height, the picture is as tall as its tracks, up to this. */
-#define MAX_AUTO_HEIGHT 4000
 #define MAX_SIZE 20000
 /* A finding's range gets this share of its length as context each side. */
 #define FINDING_PAD 0.1
@@ -168,27 +167,6 @@ load (char **files)
   return trace;
 }
 
-/* "resnet.json · +12.500 ms to +18.000 ms (5.500 ms)" */
-static char *
-make_subtitle (ChronoTrace *trace,
-               char       **files,
-               gint64       start,
-               gint64       end)
-{
-  g_autofree char *name = g_path_get_basename (files[0]);
-  g_autofree char *from = NULL, *to = NULL, *length = NULL;
-  gint64 zero = chrono_trace_get_start_ns (trace);
-  gint64 step = chrono_ticks_step_at_least ((end - start) / 1000.0);
-  guint n_files = g_strv_length (files);
-
-  from = chrono_time_format_offset (start - zero, end - zero, step);
-  to = chrono_time_format_offset (end - zero, end - zero, step);
-  length = chrono_format_duration (end - start);
-  if (n_files > 1)
-    return g_strdup_printf ("%s and %u more · %s to %s (%s)", name, n_files - 1, from, to, length);
-  return g_strdup_printf ("%s · %s to %s (%s)", name, from, to, length);
-}
-
 /* Spans it names that the trace lacks are left out, and said so. */
 static gboolean
 add_notes (ChronoTimelineScene *scene,
@@ -227,10 +205,8 @@ run (Options *o,
 {
   g_autoptr(ChronoTrace) trace = NULL;
   g_autoptr(ChronoTrackLayout) layout = NULL;
-  g_autoptr(ChronoViewport) viewport = NULL;
   g_autoptr(ChronoTimelineScene) scene = NULL;
   g_autoptr(ChronoAnalysis) analysis = NULL;
-  g_autoptr(GPtrArray) indexes = NULL;
   g_autoptr(GArray) highlight_tracks = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GError) error = NULL;
   g_autofree char *subtitle = NULL;
@@ -238,7 +214,7 @@ run (Options *o,
   ChronoPictureOptions picture = { 0 };
   ChronoPictureFormat format;
   gint64 start, end, highlight_start = 0, highlight_end = 0;
-  double height;
+  gboolean cut;
 
   if (!chrono_picture_format_for_path (o->output, &format))
     {
@@ -252,8 +228,6 @@ run (Options *o,
   start = chrono_trace_get_start_ns (trace);
   end = MAX (chrono_trace_get_end_ns (trace), start + CHRONO_VIEWPORT_MIN_DURATION_NS);
   layout = chrono_track_layout_new (trace);
-  viewport = chrono_viewport_new ();
-  chrono_viewport_set_bounds (viewport, start, end);
 
   if (o->range != NULL)
     {
@@ -317,27 +291,18 @@ run (Options *o,
       return 1;
     }
 
-  /* Every track at once on worker threads, as the application does. */
-  indexes = chrono_track_index_new_all (trace, NULL);
-  scene = chrono_timeline_scene_new (trace, indexes, layout, viewport);
-  chrono_timeline_scene_set_dark (scene, g_strcmp0 (o->theme, "dark") == 0);
+  scene = chrono_cli_scene_new (trace, layout, start, end, o->width, o->height,
+                                g_strcmp0 (o->theme, "dark") == 0, &cut);
   if (o->notes != NULL && !add_notes (scene, o->notes))
     return 1;
-  height = o->height > 0 ? o->height
-                         : MIN (MAX_AUTO_HEIGHT, chrono_timeline_scene_get_ruler_height (scene) +
-                                                 chrono_timeline_scene_get_content_height (scene));
-  chrono_timeline_scene_set_size (scene, o->width, height);
-  chrono_viewport_zoom_to_range (viewport, start, end);
   if (highlight_end > highlight_start)
     chrono_timeline_scene_set_highlight (scene, highlight_start, highlight_end,
                                          (const guint *) highlight_tracks->data, highlight_tracks->len);
-  if (o->height <= 0 && height < chrono_timeline_scene_get_ruler_height (scene) +
-                                 chrono_timeline_scene_get_content_height (scene))
+  if (cut)
     g_printerr ("chronoscope-cli export: the tracks are taller than %d px: those below are left out "
-                "(choose some with --tracks, or set --height)\n", MAX_AUTO_HEIGHT);
+                "(choose some with --tracks, or set --height)\n", CHRONO_CLI_MAX_AUTO_HEIGHT);
 
-  subtitle = make_subtitle (trace, files, chrono_viewport_get_start_ns (viewport),
-                            chrono_viewport_get_end_ns (viewport));
+  subtitle = chrono_cli_subtitle (scene, files[0], g_strv_length (files) - 1);
   picture.title = o->title != NULL ? o->title : finding_title;
   picture.subtitle = subtitle;
   picture.legend = !o->no_legend;

@@ -20,6 +20,7 @@ static const Command commands[] = {
   { "example", chrono_cli_example, "Write an example PyTorch-profiler trace" },
 #ifdef CHRONO_CLI_EXPORT
   { "export", chrono_cli_export, "Draw the timeline as PNG, SVG or PDF" },
+  { "report", chrono_cli_report, "Write the analysis as a document with pictures" },
 #endif
 };
 

@@ -7,7 +7,12 @@
 
 #include <glib/gstdio.h>
 
+#include <math.h>
+#include <stdlib.h>
+
+#include "chrono-analysis.h"
 #include "chrono-format.h"
+#include "chrono-palette.h"
 #include "chrono-picture.h"
 #include "chrono-track-keys.h"
 #include "chrono-timeline-scene.h"
@@ -527,6 +532,158 @@ test_cli (void)
   g_rmdir (tmp);
 }
 
+static int
+run_report (const char *const *args,
+            char             **err)
+{
+  g_autoptr(GStrvBuilder) argv = g_strv_builder_new ();
+  g_auto(GStrv) argv_strv = NULL;
+  g_auto(GStrv) envp = g_get_environ ();
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  envp = g_environ_unsetenv (envp, "DISPLAY");
+  envp = g_environ_unsetenv (envp, "WAYLAND_DISPLAY");
+  g_strv_builder_add (argv, g_getenv ("CHRONO_CLI"));
+  g_strv_builder_add (argv, "report");
+  g_strv_builder_addv (argv, (const char **) args);
+  argv_strv = g_strv_builder_end (argv);
+  g_assert_true (g_spawn_sync (NULL, argv_strv, envp, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, err, &status,
+                               &error));
+  g_assert_no_error (error);
+  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+}
+
+/* The accent's columns in PNG: the two edges of the finding's shaded
+ * range, where it crosses every row. */
+static void
+find_band_edges (cairo_surface_t *png,
+                 int             *left,
+                 int             *right)
+{
+  GdkRGBA background, text, accent;
+  int width = cairo_image_surface_get_width (png), height = cairo_image_surface_get_height (png);
+  int stride = cairo_image_surface_get_stride (png);
+  const guint8 *data = cairo_image_surface_get_data (png);
+  guint best = 0, second = 0;
+  guint32 want;
+
+  chrono_palette_canvas_colors (FALSE, &background, &text, &accent);
+  want = 0xff000000 | (guint32) (accent.red * 255 + 0.5) << 16 | (guint32) (accent.green * 255 + 0.5) << 8 |
+         (guint32) (accent.blue * 255 + 0.5);
+  *left = *right = -1;
+  for (int x = CHRONO_SCENE_HEADER_WIDTH; x < width; x++)
+    {
+      guint n = 0;
+
+      for (int y = 0; y < height; y++)
+        n += *(const guint32 *) (data + y * stride + 4 * x) == want;
+      if (n > best)
+        {
+          second = best;
+          *right = *left;
+          best = n;
+          *left = x;
+        }
+      else if (n > second)
+        {
+          second = n;
+          *right = x;
+        }
+    }
+  if (*left > *right)
+    {
+      int t = *left;
+
+      *left = *right;
+      *right = t;
+    }
+}
+
+/* The report's Markdown points at pictures that exist; each finding's
+ * picture shows its range, shaded, with context either side; the HTML
+ * carries its pictures inside it. */
+static void
+test_report (void)
+{
+  g_autoptr(ChronoTrace) trace = test_traces_load (KINETO);
+  g_autofree char *path = NULL, *tmp = NULL, *md_path = NULL, *md = NULL, *html_path = NULL, *html = NULL;
+  g_autoptr(ChronoAnalysis) analysis = NULL;
+  g_autoptr(GRegex) pictures = g_regex_new ("!\\[[^]]*\\]\\(([^)]+)\\)", 0, 0, NULL);
+  g_autoptr(GMatchInfo) match = NULL;
+  char *err = NULL;
+  guint n_pictures = 0;
+
+  if (trace == NULL)
+    return;
+  path = g_build_filename (g_getenv ("CHRONO_TRACES_DIR"), KINETO, NULL);
+  tmp = g_dir_make_tmp ("chrono-report-XXXXXX", NULL);
+  analysis = chrono_analysis_run ((ChronoTrace *[]) { trace }, 1, NULL, NULL, NULL);
+  g_assert_cmpuint (chrono_analysis_get_n_findings (analysis), >=, 2);
+
+  g_assert_cmpint (run_report ((const char *[]) { path, "-o", tmp, "--top", "2", NULL }, &err), ==, 0);
+  g_clear_pointer (&err, g_free);
+  md_path = g_build_filename (tmp, "report.md", NULL);
+  g_assert_true (g_file_get_contents (md_path, &md, NULL, NULL));
+  g_assert_nonnull (strstr (md, chrono_analysis_get_finding (analysis, 0)->title));
+  g_assert_nonnull (strstr (md, "# Where the time goes"));
+
+  g_regex_match (pictures, md, 0, &match);
+  while (g_match_info_matches (match))
+    {
+      g_autofree char *name = g_match_info_fetch (match, 1);
+      g_autofree char *file = g_build_filename (tmp, name, NULL);
+      cairo_surface_t *png = cairo_image_surface_create_from_png (file);
+
+      g_assert_cmpint (cairo_surface_status (png), ==, CAIRO_STATUS_SUCCESS);
+      if (g_str_has_prefix (name, "finding-"))
+        {
+          const ChronoFinding *finding = chrono_analysis_get_finding (analysis, atoi (name + 8) - 1);
+          double track_width = cairo_image_surface_get_width (png) - CHRONO_SCENE_HEADER_WIDTH;
+          double length = MAX (finding->end_ns - finding->start_ns, 1);
+          double pad = MAX (length * 0.1, CHRONO_VIEWPORT_MIN_DURATION_NS);
+          int left, right;
+
+          /* The range starts PAD into the window and ends PAD before its end. */
+          find_band_edges (png, &left, &right);
+          g_assert_cmpfloat (fabs (left - (CHRONO_SCENE_HEADER_WIDTH + track_width * pad / (length + 2 * pad))), <=, 2);
+          g_assert_cmpfloat (fabs (right - (CHRONO_SCENE_HEADER_WIDTH + track_width * (pad + length) / (length + 2 * pad))),
+                             <=, 2);
+        }
+      cairo_surface_destroy (png);
+      n_pictures++;
+      g_match_info_next (match, NULL);
+    }
+  /* Two findings and the device time. */
+  g_assert_cmpuint (n_pictures, ==, 3);
+
+  g_assert_cmpint (run_report ((const char *[]) { path, "-o", tmp, "--top", "1", "--format", "html", NULL }, &err),
+                   ==, 0);
+  g_clear_pointer (&err, g_free);
+  html_path = g_build_filename (tmp, "report.html", NULL);
+  g_assert_true (g_file_get_contents (html_path, &html, NULL, NULL));
+  g_assert_nonnull (strstr (html, "<img alt="));
+  g_assert_nonnull (strstr (html, "src=\"data:image/png;base64,"));
+  g_assert_null (strstr (html, "](finding-"));
+  g_assert_nonnull (strstr (html, "<table>"));
+
+  g_assert_cmpint (run_report ((const char *[]) { path, "-o", tmp, "--format", "docx", NULL }, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "docx"));
+  g_clear_pointer (&err, g_free);
+
+  {
+    g_autoptr(GDir) dir = g_dir_open (tmp, 0, NULL);
+    const char *name;
+
+    while ((name = g_dir_read_name (dir)) != NULL)
+      {
+        g_autofree char *file = g_build_filename (tmp, name, NULL);
+        g_unlink (file);
+      }
+  }
+  g_rmdir (tmp);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -538,6 +695,7 @@ main (int   argc,
   g_test_add_func ("/picture/pdf", test_pdf);
   g_test_add_func ("/picture/files", test_files);
   g_test_add_func ("/picture/cli", test_cli);
+  g_test_add_func ("/picture/report", test_report);
 
   return g_test_run ();
 }
