@@ -532,6 +532,54 @@ test_cli (void)
   g_rmdir (tmp);
 }
 
+static void
+count_changed (gpointer data)
+{
+  (*(guint *) data)++;
+}
+
+/* Two scenes on one viewport, as a comparison stacks them: one time
+ * axis, the lower one without a ruler, both told when it moves. */
+static void
+test_stacked (void)
+{
+  Fixture f;
+  g_autoptr(ChronoTimelineScene) lower = NULL;
+  g_autoptr(ChronoTrackLayout) layout = NULL;
+  graphene_rect_t upper_area, lower_area;
+  ChronoSpanRef step;
+  guint upper_changes = 0, lower_changes = 0;
+
+  if (!fixture_set_up (&f))
+    return;
+  layout = chrono_track_layout_new (f.trace);
+  lower = chrono_timeline_scene_new (f.trace, NULL, layout, f.viewport);
+  chrono_timeline_scene_set_show_ruler (lower, FALSE);
+  chrono_timeline_scene_set_size (lower, WIDTH, HEIGHT);
+  g_assert_cmpfloat (chrono_timeline_scene_get_ruler_height (lower), ==, 0);
+  g_assert_cmpuint (chrono_timeline_scene_find_row_at (lower, 1), ==, 0);
+  g_assert_cmpuint (chrono_timeline_scene_find_row_at (f.scene, 1), ==, CHRONO_SCENE_NO_ROW);
+
+  step = find_span (f.trace, "ProfilerStep#6", 0, G_MAXINT64);
+  g_assert_true (chrono_timeline_scene_get_span_area (f.scene, step, &upper_area));
+  g_assert_true (chrono_timeline_scene_get_span_area (lower, step, &lower_area));
+  g_assert_cmpfloat (upper_area.origin.x, ==, lower_area.origin.x);
+  g_assert_cmpfloat (upper_area.size.width, ==, lower_area.size.width);
+  g_assert_cmpfloat (upper_area.origin.y - lower_area.origin.y, ==, CHRONO_SCENE_RULER_HEIGHT);
+
+  g_signal_connect_swapped (f.scene, "changed", G_CALLBACK (count_changed), &upper_changes);
+  g_signal_connect_swapped (lower, "changed", G_CALLBACK (count_changed), &lower_changes);
+  chrono_viewport_zoom (f.viewport, 2, WIDTH / 2.0);
+  g_assert_cmpuint (upper_changes, >, 0);
+  g_assert_cmpuint (lower_changes, >, 0);
+  g_assert_true (chrono_timeline_scene_get_span_area (lower, step, &lower_area));
+  g_assert_true (chrono_timeline_scene_get_span_area (f.scene, step, &upper_area));
+  g_assert_cmpfloat (upper_area.origin.x, ==, lower_area.origin.x);
+  g_signal_handlers_disconnect_by_data (f.scene, &upper_changes);
+  g_clear_object (&lower);
+  fixture_tear_down (&f);
+}
+
 static int
 run_report (const char *const *args,
             char             **err)
@@ -696,6 +744,7 @@ main (int   argc,
   g_test_add_func ("/picture/files", test_files);
   g_test_add_func ("/picture/cli", test_cli);
   g_test_add_func ("/picture/report", test_report);
+  g_test_add_func ("/picture/stacked", test_stacked);
 
   return g_test_run ();
 }
