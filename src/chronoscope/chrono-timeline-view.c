@@ -34,6 +34,10 @@ struct _ChronoTimelineView
   ChronoAnnotations *annotations;
   GStrv              track_keys;     /* what annotations anchor on */
   GtkFileChooserNative *chooser;
+  /* The area last dragged out with Shift, for its menu. */
+  gint64             area_start;
+  gint64             area_end;
+  GArray            *area_tracks;    /* guint */
 
   ChronoSearch      *search;
   GCancellable      *search_cancellable;
@@ -357,7 +361,28 @@ note_response_cb (AdwMessageDialog   *dialog,
   GtkEditable *entry = GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog));
 
   if (g_str_equal (response, "add"))
-    gtk_widget_activate_action (GTK_WIDGET (self), "view.add-note-text", "s", gtk_editable_get_text (entry));
+    gtk_widget_activate_action (GTK_WIDGET (self), g_object_get_data (G_OBJECT (dialog), "chrono-action"), "s",
+                                gtk_editable_get_text (entry));
+}
+
+/* Asks for a note's text, which goes to TEXT_ACTION. */
+static void
+ask_for_note (ChronoTimelineView *self,
+              const char         *body,
+              const char         *text_action)
+{
+  GtkWidget *dialog, *entry;
+
+  dialog = adw_message_dialog_new (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))), _("Add Note"), body);
+  g_object_set_data (G_OBJECT (dialog), "chrono-action", (gpointer) text_action);
+  entry = gtk_entry_new ();
+  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), entry);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"), "add", _("_Add"), NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "add", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "add");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (note_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 static void
@@ -367,7 +392,6 @@ add_note_action (GtkWidget  *widget,
 {
   ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
   const ChronoTrack *track;
-  GtkWidget *dialog, *entry;
   ChronoSpanRef span;
 
   if (!chrono_timeline_get_selection (self->timeline, &span))
@@ -376,16 +400,86 @@ add_note_action (GtkWidget  *widget,
       return;
     }
   track = chrono_trace_get_track (self->trace, span.track);
-  dialog = adw_message_dialog_new (GTK_WINDOW (gtk_widget_get_root (widget)), _("Add Note"),
-                                   chrono_trace_get_string (self->trace, chrono_track_get_name (track, span.index)));
-  entry = gtk_entry_new ();
-  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
-  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), entry);
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"), "add", _("_Add"), NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "add", ADW_RESPONSE_SUGGESTED);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "add");
-  g_signal_connect_object (dialog, "response", G_CALLBACK (note_response_cb), self, 0);
-  gtk_window_present (GTK_WINDOW (dialog));
+  ask_for_note (self, chrono_trace_get_string (self->trace, chrono_track_get_name (track, span.index)),
+                "view.add-note-text");
+}
+
+static void
+measured_cb (ChronoTimelineView *self,
+             gint64              start,
+             gint64              end)
+{
+  ChronoAnnotation measure = { .kind = CHRONO_ANNOTATION_MEASUREMENT, .anchor = CHRONO_ANCHOR_AREA,
+                               .start_ns = start, .end_ns = end, .text = (char *) "" };
+
+  chrono_annotations_add (self->annotations, &measure);
+}
+
+static void
+linked_cb (ChronoTimelineView *self,
+           guint               from_track,
+           guint               from_index,
+           guint               to_track,
+           guint               to_index)
+{
+  ChronoAnnotation arrow = { .kind = CHRONO_ANNOTATION_ARROW, .anchor = CHRONO_ANCHOR_SPAN, .text = (char *) "" };
+
+  chrono_span_anchor_set (&arrow.span, self->trace, (const char * const *) self->track_keys,
+                          (ChronoSpanRef) { from_track, from_index });
+  chrono_span_anchor_set (&arrow.to, self->trace, (const char * const *) self->track_keys,
+                          (ChronoSpanRef) { to_track, to_index });
+  chrono_annotations_add (self->annotations, &arrow);
+  chrono_span_anchor_clear (&arrow.span);
+  chrono_span_anchor_clear (&arrow.to);
+}
+
+static void
+area_selected_cb (ChronoTimelineView *self,
+                  gint64              start,
+                  gint64              end,
+                  GArray             *tracks)
+{
+  self->area_start = start;
+  self->area_end = end;
+  g_array_set_size (self->area_tracks, 0);
+  g_array_append_vals (self->area_tracks, tracks->data, tracks->len);
+}
+
+/* The area's annotation of KIND: over its tracks, or every track for a
+ * measurement. */
+static void
+add_area_annotation (ChronoTimelineView   *self,
+                     ChronoAnnotationKind  kind,
+                     const char           *text)
+{
+  g_autoptr(GStrvBuilder) keys = g_strv_builder_new ();
+  g_auto(GStrv) tracks = NULL;
+  ChronoAnnotation a = { .kind = kind, .anchor = CHRONO_ANCHOR_AREA, .start_ns = self->area_start,
+                         .end_ns = self->area_end, .text = (char *) text };
+
+  for (guint i = 0; kind != CHRONO_ANNOTATION_MEASUREMENT && i < self->area_tracks->len; i++)
+    g_strv_builder_add (keys, self->track_keys[g_array_index (self->area_tracks, guint, i)]);
+  a.tracks = tracks = g_strv_builder_end (keys);
+  chrono_annotations_add (self->annotations, &a);
+}
+
+static void
+area_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
+
+  if (self->area_end <= self->area_start)
+    return;
+  if (g_str_equal (action_name, "view.area-zoom"))
+    chrono_viewport_zoom_to_range (chrono_timeline_get_viewport (self->timeline), self->area_start, self->area_end);
+  else if (g_str_equal (action_name, "view.area-measure"))
+    add_area_annotation (self, CHRONO_ANNOTATION_MEASUREMENT, "");
+  else if (g_str_equal (action_name, "view.area-note"))
+    ask_for_note (self, NULL, "view.area-note-text");
+  else if (g_str_equal (action_name, "view.area-note-text"))
+    add_area_annotation (self, CHRONO_ANNOTATION_NOTE, g_variant_get_string (parameter, NULL));
 }
 
 static void
@@ -426,16 +520,19 @@ import_notes_from_action (GtkWidget  *widget,
     show_error (self, _("Could Not Import the Notes"), error);
 }
 
-/* The timeline's view as it shows, without the selection, into PATH:
- * PNG, SVG or PDF by its name. */
+/* START to END of the timeline as it shows, without the selection, into
+ * PATH: PNG, SVG or PDF by its name. ONLY, when not NULL, the tracks to
+ * keep. */
 static void
-export_picture_to_action (GtkWidget  *widget,
-                          const char *action_name,
-                          GVariant   *parameter)
+export_picture (ChronoTimelineView *self,
+                const char         *path,
+                gint64              start,
+                gint64              end,
+                GArray             *only)
 {
-  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
-  const char *path = g_variant_get_string (parameter, NULL);
   ChronoViewport *shown = chrono_timeline_get_viewport (self->timeline);
+  ChronoTrackLayout *layout = chrono_timeline_get_track_layout (self->timeline);
+  g_autoptr(ChronoTrackLayout) own = NULL;
   g_autoptr(ChronoViewport) viewport = chrono_viewport_new ();
   g_autoptr(ChronoTimelineScene) scene = NULL;
   g_autofree char *name = g_path_get_basename (chrono_trace_get_path (self->trace));
@@ -452,15 +549,32 @@ export_picture_to_action (GtkWidget  *widget,
       show_error (self, _("Could Not Export the Picture"), error);
       return;
     }
+  if (only != NULL)
+    {
+      g_autoptr(JsonNode) order = chrono_track_layout_to_json (layout);
+      g_autofree gboolean *keep = g_new0 (gboolean, chrono_trace_get_n_tracks (self->trace));
+
+      own = chrono_track_layout_new (self->trace);
+      chrono_track_layout_load_json (own, order, NULL);
+      for (guint i = 0; i < only->len; i++)
+        keep[g_array_index (only, guint, i)] = TRUE;
+      for (guint t = 0; t < chrono_trace_get_n_tracks (self->trace); t++)
+        if (!keep[t])
+          chrono_track_layout_set_hidden (own, t, TRUE);
+      layout = own;
+    }
   chrono_viewport_set_bounds (viewport, chrono_viewport_get_bounds_start_ns (shown),
                               chrono_viewport_get_bounds_end_ns (shown));
-  scene = chrono_timeline_scene_new (self->trace, NULL, chrono_timeline_get_track_layout (self->timeline), viewport);
+  scene = chrono_timeline_scene_new (self->trace, NULL, layout, viewport);
   chrono_timeline_scene_set_pango_context (scene, gtk_widget_get_pango_context (GTK_WIDGET (self->timeline)));
   chrono_timeline_scene_set_dark (scene, chrono_timeline_get_dark (self->timeline));
   chrono_timeline_scene_set_annotations (scene, self->annotations);
+  /* An area's tracks whole; the view as tall as it shows. */
   chrono_timeline_scene_set_size (scene, gtk_widget_get_width (GTK_WIDGET (self->timeline)),
-                                  gtk_widget_get_height (GTK_WIDGET (self->timeline)));
-  chrono_viewport_zoom_to_range (viewport, chrono_viewport_get_start_ns (shown), chrono_viewport_get_end_ns (shown));
+                                  only != NULL ? chrono_timeline_scene_get_ruler_height (scene) +
+                                                 chrono_timeline_scene_get_content_height (scene)
+                                               : gtk_widget_get_height (GTK_WIDGET (self->timeline)));
+  chrono_viewport_zoom_to_range (viewport, start, end);
   from = chrono_format_duration (chrono_viewport_get_start_ns (viewport) - zero);
   to = chrono_format_duration (chrono_viewport_get_end_ns (viewport) - zero);
   /* Translators: a picture's subtitle: the time range it shows */
@@ -468,6 +582,22 @@ export_picture_to_action (GtkWidget  *widget,
   options.subtitle = range;
   if (!chrono_picture_write (scene, &options, format, path, &error))
     show_error (self, _("Could Not Export the Picture"), error);
+}
+
+static void
+export_picture_to_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *parameter)
+{
+  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
+  ChronoViewport *shown = chrono_timeline_get_viewport (self->timeline);
+
+  if (g_str_equal (action_name, "view.export-area-to"))
+    export_picture (self, g_variant_get_string (parameter, NULL), self->area_start, self->area_end,
+                    self->area_tracks);
+  else
+    export_picture (self, g_variant_get_string (parameter, NULL), chrono_viewport_get_start_ns (shown),
+                    chrono_viewport_get_end_ns (shown), NULL);
 }
 
 static void
@@ -519,10 +649,32 @@ choose_file_action (GtkWidget  *widget,
 
   if (g_str_equal (action_name, "view.export-picture"))
     choose_file (self, _("Export Picture"), GTK_FILE_CHOOSER_ACTION_SAVE, png, "view.export-picture-to");
+  else if (g_str_equal (action_name, "view.area-export"))
+    choose_file (self, _("Export Picture"), GTK_FILE_CHOOSER_ACTION_SAVE, png, "view.export-area-to");
   else if (g_str_equal (action_name, "view.export-notes"))
     choose_file (self, _("Export Notes"), GTK_FILE_CHOOSER_ACTION_SAVE, notes, "view.export-notes-to");
   else
     choose_file (self, _("Import Notes"), GTK_FILE_CHOOSER_ACTION_OPEN, NULL, "view.import-notes-from");
+}
+
+/* The span and area menus, and what the timeline's drags make. */
+static void
+set_up_marking (ChronoTimelineView *self)
+{
+  g_autoptr(GMenu) span_menu = g_menu_new ();
+  g_autoptr(GMenu) area_menu = g_menu_new ();
+
+  g_menu_append (span_menu, _("Add _Note…"), "view.add-note");
+  g_menu_append (span_menu, _("_Link to…"), "timeline.link-to");
+  chrono_timeline_set_span_menu (self->timeline, G_MENU_MODEL (span_menu));
+  g_menu_append (area_menu, _("_Zoom"), "view.area-zoom");
+  g_menu_append (area_menu, _("Add _Note…"), "view.area-note");
+  g_menu_append (area_menu, _("_Measure"), "view.area-measure");
+  g_menu_append (area_menu, _("_Export Picture…"), "view.area-export");
+  chrono_timeline_set_area_menu (self->timeline, G_MENU_MODEL (area_menu));
+  g_signal_connect_object (self->timeline, "measured", G_CALLBACK (measured_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->timeline, "linked", G_CALLBACK (linked_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->timeline, "area-selected", G_CALLBACK (area_selected_cb), self, G_CONNECT_SWAPPED);
 }
 
 static void
@@ -588,6 +740,7 @@ chrono_timeline_view_constructed (GObject *object)
                            G_CONNECT_SWAPPED);
   self->track_keys = chrono_track_keys_new (self->trace);
   chrono_timeline_set_annotations (self->timeline, self->annotations);
+  set_up_marking (self);
   gtk_paned_set_start_child (self->paned, GTK_WIDGET (self->timeline));
   gtk_paned_set_end_child (self->paned, GTK_WIDGET (self->details));
   gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
@@ -619,6 +772,7 @@ chrono_timeline_view_finalize (GObject *object)
   g_clear_object (&self->annotations);
   g_clear_object (&self->chooser);
   g_strfreev (self->track_keys);
+  g_clear_pointer (&self->area_tracks, g_array_unref);
 
   G_OBJECT_CLASS (chrono_timeline_view_parent_class)->finalize (object);
 }
@@ -699,6 +853,13 @@ chrono_timeline_view_class_init (ChronoTimelineViewClass *klass)
   gtk_widget_class_install_action (widget_class, "view.export-notes-to", "s", export_notes_to_action);
   gtk_widget_class_install_action (widget_class, "view.import-notes-from", "s", import_notes_from_action);
   gtk_widget_class_install_action (widget_class, "view.export-picture-to", "s", export_picture_to_action);
+  gtk_widget_class_install_action (widget_class, "view.export-area-to", "s", export_picture_to_action);
+  /* On the area last dragged out with Shift. */
+  gtk_widget_class_install_action (widget_class, "view.area-zoom", NULL, area_action);
+  gtk_widget_class_install_action (widget_class, "view.area-note", NULL, area_action);
+  gtk_widget_class_install_action (widget_class, "view.area-note-text", "s", area_action);
+  gtk_widget_class_install_action (widget_class, "view.area-measure", NULL, area_action);
+  gtk_widget_class_install_action (widget_class, "view.area-export", NULL, choose_file_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, 0, "view.add-note", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_z, GDK_CONTROL_MASK, "view.undo", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_z, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "view.redo", NULL);
@@ -729,6 +890,7 @@ chrono_timeline_view_init (ChronoTimelineView *self)
   self->current_match = NO_MATCH;
   self->hidden_menu = g_menu_new ();
   self->annotations = chrono_annotations_new ();
+  self->area_tracks = g_array_new (FALSE, FALSE, sizeof (guint));
 }
 
 /* INDEXES: the track indexes built off the main thread, or NULL to build

@@ -32,6 +32,15 @@
 
 typedef ChronoSceneRow Row;
 
+typedef enum {
+  MARK_NONE,
+  MARK_MEASURE,
+  MARK_AREA,
+} Marking;
+
+/* Drags shorter than this are clicks. */
+#define MARK_MIN_PX 3.0
+
 struct _ChronoTimeline
 {
   GtkWidget            parent_instance;
@@ -60,6 +69,19 @@ struct _ChronoTimeline
   GCancellable        *flows_cancellable;
   gboolean             flows_ready;
   gboolean             show_all_flows;
+
+  /* A range dragged out in the ruler, or an area with Shift, shown as
+   * it is dragged; and a span waiting to be linked to the next one
+   * clicked. */
+  Marking              marking;
+  double               mark_x0;
+  double               mark_y0;
+  double               mark_x1;
+  double               mark_y1;
+  GMenuModel          *span_menu;
+  GMenuModel          *area_menu;
+  gboolean             linking;
+  ChronoSpanRef        link_from;
 };
 
 G_DEFINE_FINAL_TYPE (ChronoTimeline, chrono_timeline, GTK_TYPE_WIDGET)
@@ -75,6 +97,9 @@ enum {
 
 enum {
   SPAN_ACTIVATED,
+  MEASURED,
+  AREA_SELECTED,
+  LINKED,
   N_SIGNALS
 };
 
@@ -212,6 +237,25 @@ index_flows (ChronoTimeline *self)
 /* -------------------------------------------------------------------- */
 /* Drawing                                                              */
 
+/* What is being dragged out: a range over the track area, or an area. */
+static void
+snapshot_marking (ChronoTimeline *self,
+                  GtkSnapshot    *snapshot)
+{
+  GdkRGBA background, text, accent;
+  double x = MIN (self->mark_x0, self->mark_x1), width = fabs (self->mark_x1 - self->mark_x0);
+  double y = RULER_HEIGHT, height = gtk_widget_get_height (GTK_WIDGET (self)) - RULER_HEIGHT;
+
+  chrono_palette_canvas_colors (self->dark, &background, &text, &accent);
+  accent.alpha = 0.25;
+  if (self->marking == MARK_AREA)
+    {
+      y = MIN (self->mark_y0, self->mark_y1);
+      height = fabs (self->mark_y1 - self->mark_y0);
+    }
+  gtk_snapshot_append_color (snapshot, &accent, &GRAPHENE_RECT_INIT (x, y, MAX (width, 1), MAX (height, 1)));
+}
+
 static void
 chrono_timeline_snapshot (GtkWidget   *widget,
                           GtkSnapshot *snapshot)
@@ -222,6 +266,8 @@ chrono_timeline_snapshot (GtkWidget   *widget,
   if (self->scene != NULL)
     {
       chrono_timeline_scene_snapshot (self->scene, snapshot);
+      if (self->marking != MARK_NONE)
+        snapshot_marking (self, snapshot);
       return;
     }
   chrono_palette_canvas_colors (self->dark, &background, &text, &accent);
@@ -384,8 +430,20 @@ drag_begin_cb (GtkGestureDrag *gesture,
                double          y,
                ChronoTimeline *self)
 {
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+
   self->drag_x = 0;
   self->drag_y = 0;
+  self->marking = MARK_NONE;
+  if (self->trace != NULL && x >= HEADER_WIDTH)
+    {
+      if (y < RULER_HEIGHT)
+        self->marking = MARK_MEASURE;
+      else if (state & GDK_SHIFT_MASK)
+        self->marking = MARK_AREA;
+    }
+  self->mark_x0 = self->mark_x1 = x;
+  self->mark_y0 = self->mark_y1 = y;
 }
 
 static void
@@ -396,11 +454,77 @@ drag_update_cb (GtkGestureDrag *gesture,
 {
   if (self->dragged_track != NO_TRACK)
     return;
+  if (self->marking != MARK_NONE)
+    {
+      self->mark_x1 = CLAMP (self->mark_x0 + offset_x, HEADER_WIDTH, gtk_widget_get_width (GTK_WIDGET (self)));
+      self->mark_y1 = self->mark_y0 + offset_y;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      return;
+    }
   /* The content follows the pointer, so time moves against it. */
   chrono_viewport_pan (self->viewport, self->drag_x - offset_x);
   set_scroll_y (self, get_scroll_y (self) + self->drag_y - offset_y);
   self->drag_x = offset_x;
   self->drag_y = offset_y;
+}
+
+static void
+popup_menu (ChronoTimeline *self,
+            GMenuModel     *model,
+            double          x,
+            double          y)
+{
+  gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->track_menu), model);
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->track_menu), &(GdkRectangle) { x, y, 1, 1 });
+  gtk_popover_popup (GTK_POPOVER (self->track_menu));
+}
+
+/* The tracks with rows from Y0 to Y1, top to bottom. */
+static GArray *
+get_tracks_between (ChronoTimeline *self,
+                    double          y0,
+                    double          y1)
+{
+  GArray *tracks = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (guint i = 0; i < n_rows (self); i++)
+    {
+      const Row *row = get_row (self, i);
+      double top = get_row_top (self, row);
+
+      if (row->track != NO_TRACK && top < MAX (y0, y1) && top + row->height > MIN (y0, y1))
+        g_array_append_val (tracks, row->track);
+    }
+  return tracks;
+}
+
+static void
+mark_end_cb (GtkGestureDrag *gesture,
+             double          offset_x,
+             double          offset_y,
+             ChronoTimeline *self)
+{
+  Marking marking = self->marking;
+  gint64 t0, t1;
+
+  self->marking = MARK_NONE;
+  if (marking == MARK_NONE)
+    return;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  if (fabs (self->mark_x1 - self->mark_x0) < MARK_MIN_PX)
+    return;
+  t0 = chrono_viewport_x_to_time (self->viewport, MIN (self->mark_x0, self->mark_x1) - HEADER_WIDTH);
+  t1 = chrono_viewport_x_to_time (self->viewport, MAX (self->mark_x0, self->mark_x1) - HEADER_WIDTH);
+  if (marking == MARK_MEASURE)
+    g_signal_emit (self, signals[MEASURED], 0, t0, t1);
+  else
+    {
+      g_autoptr(GArray) tracks = get_tracks_between (self, self->mark_y0, self->mark_y1);
+
+      g_signal_emit (self, signals[AREA_SELECTED], 0, t0, t1, tracks);
+      if (self->area_menu != NULL)
+        popup_menu (self, self->area_menu, self->mark_x1, self->mark_y1);
+    }
 }
 
 /* -------------------------------------------------------------------- */
@@ -706,9 +830,7 @@ popup_track_menu (ChronoTimeline *self,
   g_menu_append (section, _("_Show All Tracks"), "timeline.show-all-tracks");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
 
-  gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->track_menu), G_MENU_MODEL (menu));
-  gtk_popover_set_pointing_to (GTK_POPOVER (self->track_menu), &(GdkRectangle) { x, y, 1, 1 });
-  gtk_popover_popup (GTK_POPOVER (self->track_menu));
+  popup_menu (self, G_MENU_MODEL (menu), x, y);
 }
 
 static void
@@ -762,7 +884,26 @@ click_pressed_cb (GtkGestureClick *gesture,
     return;
   if (gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture)) == GDK_BUTTON_SECONDARY)
     {
-      header_menu_requested (self, x, y);
+      /* On a span: it is selected, and its menu opens. */
+      if (x >= HEADER_WIDTH && self->span_menu != NULL && chrono_timeline_hit_test (self, x, y, &span))
+        {
+          chrono_timeline_select (self, &span);
+          popup_menu (self, self->span_menu, x, y);
+        }
+      else
+        header_menu_requested (self, x, y);
+      return;
+    }
+  /* Link to…: the span clicked is the arrow's head. */
+  if (self->linking)
+    {
+      self->linking = FALSE;
+      if (chrono_timeline_hit_test (self, x, y, &span))
+        {
+          g_signal_emit (self, signals[LINKED], 0, self->link_from.track, self->link_from.index,
+                         span.track, span.index);
+          chrono_timeline_select (self, &span);
+        }
       return;
     }
   /* A track's name makes it the one the track actions act on. */
@@ -833,6 +974,20 @@ show_all_action (GtkWidget  *widget,
   chrono_viewport_show_all (CHRONO_TIMELINE (widget)->viewport);
 }
 
+/* The selected span is an arrow's tail; the next span clicked its head. */
+static void
+link_to_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  ChronoTimeline *self = CHRONO_TIMELINE (widget);
+
+  self->linking = self->has_selection;
+  self->link_from = self->selection;
+  if (!self->linking)
+    gtk_widget_error_bell (widget);
+}
+
 static void
 chrono_timeline_dispose (GObject *object)
 {
@@ -847,6 +1002,8 @@ chrono_timeline_dispose (GObject *object)
     g_signal_handlers_disconnect_by_func (self->layout, layout_changed_cb, self);
   g_clear_object (&self->layout);
   g_clear_pointer (&self->track_menu, gtk_widget_unparent);
+  g_clear_object (&self->span_menu);
+  g_clear_object (&self->area_menu);
   g_cancellable_cancel (self->flows_cancellable);
   g_clear_object (&self->flows_cancellable);
   g_clear_object (&self->trace);
@@ -951,6 +1108,20 @@ chrono_timeline_class_init (ChronoTimelineClass *klass)
   signals[SPAN_ACTIVATED] =
     g_signal_new ("span-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_UINT);
+  /* A range dragged out in the ruler: its start and end. */
+  signals[MEASURED] =
+    g_signal_new ("measured", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_INT64);
+  /* An area dragged out with Shift: its range and its tracks (a GArray
+   * of guint), before the area menu opens. */
+  signals[AREA_SELECTED] =
+    g_signal_new ("area-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_INT64, G_TYPE_INT64, G_TYPE_ARRAY);
+  /* After Link to…, the span clicked: from its track and index to the
+   * other's. */
+  signals[LINKED] =
+    g_signal_new ("linked", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 4, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_UINT);
 
   gtk_widget_class_install_action (widget_class, "timeline.zoom-in", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "timeline.zoom-out", NULL, zoom_action);
@@ -959,6 +1130,7 @@ chrono_timeline_class_init (ChronoTimelineClass *klass)
   gtk_widget_class_install_action (widget_class, "timeline.scroll-up", NULL, scroll_action);
   gtk_widget_class_install_action (widget_class, "timeline.scroll-down", NULL, scroll_action);
   gtk_widget_class_install_action (widget_class, "timeline.show-all", NULL, show_all_action);
+  gtk_widget_class_install_action (widget_class, "timeline.link-to", NULL, link_to_action);
   gtk_widget_class_install_property_action (widget_class, "timeline.show-all-flows", "show-all-flows");
 
   /* The keys of web-based trace viewers, which people already know. */
@@ -1041,6 +1213,7 @@ chrono_timeline_init (ChronoTimeline *self)
   g_signal_connect (gesture, "drag-end", G_CALLBACK (track_drag_end_cb), self);
   g_signal_connect (gesture, "drag-begin", G_CALLBACK (drag_begin_cb), self);
   g_signal_connect (gesture, "drag-update", G_CALLBACK (drag_update_cb), self);
+  g_signal_connect (gesture, "drag-end", G_CALLBACK (mark_end_cb), self);
   gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
 
   gesture = gtk_gesture_click_new ();
@@ -1453,4 +1626,28 @@ chrono_timeline_get_annotations (ChronoTimeline *self)
 {
   g_return_val_if_fail (CHRONO_IS_TIMELINE (self), NULL);
   return self->annotations;
+}
+
+/**
+ * chrono_timeline_set_span_menu:
+ * @menu: (nullable): what a secondary click on a span opens
+ */
+void
+chrono_timeline_set_span_menu (ChronoTimeline *self,
+                               GMenuModel     *menu)
+{
+  g_return_if_fail (CHRONO_IS_TIMELINE (self));
+  g_set_object (&self->span_menu, menu);
+}
+
+/**
+ * chrono_timeline_set_area_menu:
+ * @menu: (nullable): what opens over an area dragged out with Shift
+ */
+void
+chrono_timeline_set_area_menu (ChronoTimeline *self,
+                               GMenuModel     *menu)
+{
+  g_return_if_fail (CHRONO_IS_TIMELINE (self));
+  g_set_object (&self->area_menu, menu);
 }

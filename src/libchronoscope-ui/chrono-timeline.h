@@ -102,5 +102,11 @@ void            chrono_timeline_scroll_to_track (ChronoTimeline *self,
 void            chrono_timeline_set_annotations (ChronoTimeline    *self,
                                                  ChronoAnnotations *annotations);
 ChronoAnnotations *chrono_timeline_get_annotations (ChronoTimeline *self);
+/* A secondary click on a span selects it and opens MENU; an area
+ * dragged out with Shift emits area-selected, then opens MENU. */
+void            chrono_timeline_set_span_menu  (ChronoTimeline *self,
+                                                GMenuModel     *menu);
+void            chrono_timeline_set_area_menu  (ChronoTimeline *self,
+                                                GMenuModel     *menu);
 
 G_END_DECLS

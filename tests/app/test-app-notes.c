@@ -147,6 +147,87 @@ test_notes (void)
   g_unlink (picture);
 }
 
+/* Dragging in the ruler measures; an area's menu notes, measures and
+ * exports it; Link to… then a click on another span draws an arrow. */
+static void
+test_marking (void)
+{
+  Fixture f = { .window = app_test_get_window () };
+  g_autoptr(ChronoSidecar) sidecar = chrono_sidecar_new (trace_path, NULL);
+  g_autofree char *picture = g_build_filename (app_test_tmp_dir (), "area.png", NULL);
+  g_autoptr(GArray) tracks = g_array_new (FALSE, FALSE, sizeof (guint));
+  GtkEventController *drag, *click;
+  ChronoViewport *viewport;
+  const ChronoAnnotation *a;
+  graphene_rect_t area;
+  ChronoSpanRef from, to, hit;
+  gint64 t0, t1;
+  cairo_surface_t *png;
+
+  g_unlink (chrono_sidecar_get_path (sidecar));
+  open_trace (&f);
+  viewport = chrono_timeline_get_viewport (f.timeline);
+  drag = app_test_find_controller (GTK_WIDGET (f.timeline), GTK_TYPE_GESTURE_DRAG);
+  click = app_test_find_controller (GTK_WIDGET (f.timeline), GTK_TYPE_GESTURE_CLICK);
+
+  /* From 300 px to 500 px in the ruler. */
+  g_signal_emit_by_name (drag, "drag-begin", 300.0, 10.0);
+  g_signal_emit_by_name (drag, "drag-update", 200.0, 4.0);
+  g_signal_emit_by_name (drag, "drag-end", 200.0, 4.0);
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 1);
+  a = chrono_annotations_get (annotations (&f), 0);
+  g_assert_cmpint (a->kind, ==, CHRONO_ANNOTATION_MEASUREMENT);
+  g_assert_cmpint (a->start_ns, ==, chrono_viewport_x_to_time (viewport, 300 - CHRONO_TIMELINE_HEADER_WIDTH));
+  g_assert_cmpint (a->end_ns, ==, chrono_viewport_x_to_time (viewport, 500 - CHRONO_TIMELINE_HEADER_WIDTH));
+
+  /* An area of the first two tracks, as Shift+drag selects it. */
+  t0 = a->start_ns;
+  t1 = a->end_ns;
+  from = some_span (f.trace);
+  g_array_append_val (tracks, from.track);
+  g_signal_emit_by_name (f.timeline, "area-selected", t0, t1, tracks);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.area-note-text", "s", "an area"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.area-measure", NULL));
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 3);
+  a = chrono_annotations_get (annotations (&f), 1);
+  g_assert_cmpint (a->anchor, ==, CHRONO_ANCHOR_AREA);
+  g_assert_cmpstr (a->text, ==, "an area");
+  g_assert_cmpuint (g_strv_length (a->tracks), ==, 1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.export-area-to", "s", picture));
+  png = cairo_image_surface_create_from_png (picture);
+  g_assert_cmpint (cairo_surface_status (png), ==, CAIRO_STATUS_SUCCESS);
+  /* Only the area's track: far shorter than the timeline. */
+  g_assert_cmpint (cairo_image_surface_get_height (png), <, gtk_widget_get_height (GTK_WIDGET (f.timeline)));
+  cairo_surface_destroy (png);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.area-zoom", NULL));
+  g_assert_cmpint (chrono_viewport_get_start_ns (viewport), ==, t0);
+
+  /* Link to…: from the selected span to the one clicked next. */
+  to = (ChronoSpanRef) { from.track, 1 };
+  chrono_timeline_reveal_span (f.timeline, to);
+  g_assert_true (app_test_wait_for_paint (GTK_WIDGET (f.timeline), 2000));
+  chrono_timeline_select (f.timeline, &from);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.timeline), "timeline.link-to", NULL));
+  g_assert_true (chrono_timeline_get_span_area (f.timeline, to, &area));
+  g_assert_true (chrono_timeline_hit_test (f.timeline, area.origin.x + area.size.width / 2,
+                                           area.origin.y + area.size.height / 2, &hit));
+  g_assert_false (hit.track == from.track && hit.index == from.index);
+  g_signal_emit_by_name (click, "pressed", 1, (double) area.origin.x + area.size.width / 2,
+                         (double) area.origin.y + area.size.height / 2);
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 4);
+  a = chrono_annotations_get (annotations (&f), 3);
+  g_assert_cmpint (a->kind, ==, CHRONO_ANNOTATION_ARROW);
+  g_assert_cmpint (a->span.start_ns, ==, chrono_trace_get_track (f.trace, from.track)->start[from.index]);
+  g_assert_cmpint (a->to.start_ns, ==, chrono_trace_get_track (f.trace, hit.track)->start[hit.index]);
+  /* The next click is a click again. */
+  g_signal_emit_by_name (click, "pressed", 1, (double) area.origin.x + area.size.width / 2,
+                         (double) area.origin.y + area.size.height / 2);
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 4);
+
+  app_test_close_all_tabs (f.window);
+  g_unlink (picture);
+}
+
 /* The child: notes on and on, each saving the project file. */
 static void
 keep_writing (void)
@@ -230,6 +311,7 @@ main (int   argc,
     return 77;
 
   g_test_add_func ("/app/notes/actions", test_notes);
+  g_test_add_func ("/app/notes/marking", test_marking);
   g_test_add_func ("/app/notes/killed-while-writing", test_killed_while_writing);
   return g_test_run ();
 }
