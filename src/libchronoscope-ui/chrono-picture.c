@@ -213,10 +213,12 @@ chrono_picture_get_height (ChronoTimelineScene        *scene,
   return ceil (height);
 }
 
-void
-chrono_picture_draw (ChronoTimelineScene        *scene,
-                     const ChronoPictureOptions *options,
-                     cairo_t                    *cr)
+/* The scene drawn from NODE. */
+static void
+draw_picture (ChronoTimelineScene        *scene,
+              const ChronoPictureOptions *options,
+              GskRenderNode              *node,
+              cairo_t                    *cr)
 {
   double width, title_height, y = MARGIN;
   GdkRGBA background, text, accent, dim;
@@ -260,7 +262,7 @@ chrono_picture_draw (ChronoTimelineScene        *scene,
 
   cairo_save (cr);
   cairo_translate (cr, 0, title_height);
-  chrono_timeline_scene_draw (scene, cr);
+  chrono_timeline_scene_draw_node (scene, node, cr);
   cairo_restore (cr);
 
   if (options->legend)
@@ -270,6 +272,21 @@ chrono_picture_draw (ChronoTimelineScene        *scene,
       lay_out_legend (scene, entries, cr, title_height + chrono_timeline_scene_get_height (scene), &text);
     }
   cairo_restore (cr);
+}
+
+void
+chrono_picture_draw (ChronoTimelineScene        *scene,
+                     const ChronoPictureOptions *options,
+                     cairo_t                    *cr)
+{
+  g_autoptr(GskRenderNode) node = NULL;
+
+  g_return_if_fail (CHRONO_IS_TIMELINE_SCENE (scene));
+  g_return_if_fail (options != NULL);
+  g_return_if_fail (cr != NULL);
+
+  node = chrono_timeline_scene_get_node (scene);
+  draw_picture (scene, options, node, cr);
 }
 
 gboolean
@@ -324,6 +341,7 @@ chrono_picture_write (ChronoTimelineScene        *scene,
   g_autoptr(GFile) file = NULL;
   g_autoptr(GFileOutputStream) stream = NULL;
   Writer writer = { NULL, NULL };
+  g_autoptr(GskRenderNode) node = NULL;
   cairo_surface_t *surface;
   cairo_t *cr;
   cairo_status_t status;
@@ -367,9 +385,11 @@ chrono_picture_write (ChronoTimelineScene        *scene,
       g_return_val_if_reached (FALSE);
     }
 
+  /* Kept until the surface is finished: it refers to their recordings. */
+  node = chrono_timeline_scene_get_node (scene);
   cr = cairo_create (surface);
   cairo_scale (cr, scale, scale);
-  chrono_picture_draw (scene, options, cr);
+  draw_picture (scene, options, node, cr);
   status = cairo_status (cr);
   cairo_destroy (cr);
   if (status == CAIRO_STATUS_SUCCESS && format == CHRONO_PICTURE_PNG)

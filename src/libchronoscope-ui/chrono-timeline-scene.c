@@ -794,19 +794,39 @@ chrono_timeline_scene_snapshot (ChronoTimelineScene *self,
                                 ticks, &colors);
 }
 
+GskRenderNode *
+chrono_timeline_scene_get_node (ChronoTimelineScene *self)
+{
+  GtkSnapshot *snapshot;
+
+  g_return_val_if_fail (CHRONO_IS_TIMELINE_SCENE (self), NULL);
+
+  snapshot = gtk_snapshot_new ();
+  chrono_timeline_scene_snapshot (self, snapshot);
+  return gtk_snapshot_free_to_node (snapshot);
+}
+
 void
 chrono_timeline_scene_draw (ChronoTimelineScene *self,
                             cairo_t             *cr)
 {
-  GtkSnapshot *snapshot;
   g_autoptr(GskRenderNode) node = NULL;
 
   g_return_if_fail (CHRONO_IS_TIMELINE_SCENE (self));
   g_return_if_fail (cr != NULL);
 
-  snapshot = gtk_snapshot_new ();
-  chrono_timeline_scene_snapshot (self, snapshot);
-  node = gtk_snapshot_free_to_node (snapshot);
+  node = chrono_timeline_scene_get_node (self);
+  chrono_timeline_scene_draw_node (self, node, cr);
+}
+
+void
+chrono_timeline_scene_draw_node (ChronoTimelineScene *self,
+                                 GskRenderNode       *node,
+                                 cairo_t             *cr)
+{
+  g_return_if_fail (CHRONO_IS_TIMELINE_SCENE (self));
+  g_return_if_fail (cr != NULL);
+
   if (node == NULL)
     return;
   cairo_save (cr);

@@ -163,5 +163,12 @@ void                 chrono_timeline_scene_snapshot        (ChronoTimelineScene 
 /* The same into CR, from its origin: image, SVG and PDF surfaces alike. */
 void                 chrono_timeline_scene_draw            (ChronoTimelineScene *self,
                                                             cairo_t             *cr);
+/* The drawing as render nodes, and those drawn into CR. A vector surface
+ * may refer to the nodes' recordings until it is finished: keep NODE
+ * until then (cairo 1.16 leaks what it copies of those freed before). */
+GskRenderNode       *chrono_timeline_scene_get_node        (ChronoTimelineScene *self);
+void                 chrono_timeline_scene_draw_node       (ChronoTimelineScene *self,
+                                                            GskRenderNode       *node,
+                                                            cairo_t             *cr);
 
 G_END_DECLS
