@@ -10,6 +10,7 @@
 
 #include "chrono-annotations.h"
 #include "chrono-format.h"
+#include "chrono-notes-panel.h"
 #include "chrono-picture.h"
 #include "chrono-sidecar.h"
 #include "chrono-timeline-view.h"
@@ -38,6 +39,7 @@ struct _ChronoTimelineView
   gint64             area_start;
   gint64             area_end;
   GArray            *area_tracks;    /* guint */
+  GtkWindow         *notes_window;
 
   ChronoSearch      *search;
   GCancellable      *search_cancellable;
@@ -677,6 +679,67 @@ set_up_marking (ChronoTimelineView *self)
   g_signal_connect_object (self->timeline, "area-selected", G_CALLBACK (area_selected_cb), self, G_CONNECT_SWAPPED);
 }
 
+/* Shows what the annotation points at: its span, selected, or its time. */
+static void
+jump_cb (ChronoTimelineView *self,
+         guint               id)
+{
+  const ChronoAnnotation *a = chrono_annotations_lookup (self->annotations, id);
+  g_autoptr(GHashTable) keys = NULL;
+  ChronoSpanRef span;
+  gint64 start, end, pad;
+
+  if (a == NULL)
+    return;
+  keys = chrono_annotations_index_keys ((const char * const *) self->track_keys);
+  if (a->anchor == CHRONO_ANCHOR_SPAN)
+    {
+      if (!chrono_span_anchor_resolve (&a->span, self->trace, keys, &span))
+        {
+          gtk_widget_error_bell (GTK_WIDGET (self));
+          return;
+        }
+      chrono_timeline_reveal_span (self->timeline, span);
+      chrono_timeline_select (self->timeline, &span);
+      chrono_span_details_show_span (self->details, &span);
+      return;
+    }
+  start = a->start_ns;
+  end = a->anchor == CHRONO_ANCHOR_AREA ? a->end_ns : a->start_ns;
+  /* Its own length of context either side, or a little round an instant. */
+  pad = MAX (end - start, CHRONO_VIEWPORT_MIN_DURATION_NS * 10);
+  chrono_viewport_zoom_to_range (chrono_timeline_get_viewport (self->timeline), start - pad, end + pad);
+}
+
+static void
+show_notes_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
+
+  if (self->notes_window == NULL)
+    {
+      GtkWidget *panel = chrono_notes_panel_new (self->annotations, self->trace);
+      g_autofree char *name = g_path_get_basename (chrono_trace_get_path (self->trace));
+      /* Translators: the title of a trace's notes window */
+      g_autofree char *title = g_strdup_printf (_("Notes — %s"), name);
+
+      g_signal_connect_object (panel, "jump", G_CALLBACK (jump_cb), self, G_CONNECT_SWAPPED);
+      gtk_widget_set_margin_start (panel, 12);
+      gtk_widget_set_margin_end (panel, 12);
+      gtk_widget_set_margin_top (panel, 12);
+      gtk_widget_set_margin_bottom (panel, 12);
+      self->notes_window = GTK_WINDOW (gtk_window_new ());
+      gtk_window_set_title (self->notes_window, title);
+      gtk_window_set_default_size (self->notes_window, 440, 480);
+      gtk_window_set_hide_on_close (self->notes_window, TRUE);
+      gtk_window_set_transient_for (self->notes_window, GTK_WINDOW (gtk_widget_get_root (widget)));
+      gtk_window_set_child (self->notes_window, panel);
+    }
+  gtk_window_present (self->notes_window);
+}
+
 static void
 load_sidecar (ChronoTimelineView *self)
 {
@@ -755,6 +818,8 @@ chrono_timeline_view_dispose (GObject *object)
 
   g_cancellable_cancel (self->search_cancellable);
   g_clear_object (&self->search_cancellable);
+  if (self->notes_window != NULL)
+    gtk_window_destroy (g_steal_pointer (&self->notes_window));
   gtk_widget_dispose_template (GTK_WIDGET (self), CHRONO_TYPE_TIMELINE_VIEW);
 
   G_OBJECT_CLASS (chrono_timeline_view_parent_class)->dispose (object);
@@ -842,6 +907,9 @@ chrono_timeline_view_class_init (ChronoTimelineViewClass *klass)
   gtk_widget_class_add_binding (widget_class, GDK_KEY_Escape, 0, close_search_cb, NULL);
 
   gtk_widget_class_install_action (widget_class, "view.add-note", NULL, add_note_action);
+  gtk_widget_class_install_action (widget_class, "view.show-notes", NULL, show_notes_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "view.show-notes", NULL);
   /* The text of a note on the selected span. */
   gtk_widget_class_install_action (widget_class, "view.add-note-text", "s", add_note_text_action);
   gtk_widget_class_install_action (widget_class, "view.undo", NULL, history_action);

@@ -13,6 +13,7 @@
 #include "app-test-utils.h"
 #include "chrono-annotations.h"
 #include "chrono-document-page.h"
+#include "chrono-notes-panel.h"
 #include "chrono-sidecar.h"
 #include "chrono-timeline-view.h"
 
@@ -228,6 +229,90 @@ test_marking (void)
   g_unlink (picture);
 }
 
+static gboolean
+find_panel (gpointer data)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
+      GtkWidget *panel = app_test_find_widget (window, CHRONO_TYPE_NOTES_PANEL);
+
+      if (panel != NULL && gtk_widget_get_mapped (panel))
+        {
+          *(ChronoNotesPanel **) data = CHRONO_NOTES_PANEL (panel);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* The Notes window: every annotation, filtered, edited in place (one
+ * step to undo), deleted, and activated to show what it points at. */
+static void
+test_panel (void)
+{
+  Fixture f = { .window = app_test_get_window () };
+  g_autoptr(ChronoSidecar) sidecar = chrono_sidecar_new (trace_path, NULL);
+  ChronoNotesPanel *panel = NULL;
+  ChronoViewport *viewport;
+  GtkListBox *list;
+  GtkWidget *label, *button;
+  ChronoSpanRef span, selected;
+  ChronoAnnotation instant = { .kind = CHRONO_ANNOTATION_NOTE, .anchor = CHRONO_ANCHOR_INSTANT,
+                               .text = (char *) "Checkpoint" };
+
+  g_unlink (chrono_sidecar_get_path (sidecar));
+  open_trace (&f);
+  viewport = chrono_timeline_get_viewport (f.timeline);
+  span = some_span (f.trace);
+  chrono_timeline_select (f.timeline, &span);
+  gtk_widget_activate_action (GTK_WIDGET (f.view), "view.add-note-text", "s", "Slow data loader");
+  instant.start_ns = chrono_trace_get_start_ns (f.trace) + (chrono_trace_get_end_ns (f.trace) -
+                                                            chrono_trace_get_start_ns (f.trace)) / 2;
+  chrono_annotations_add (annotations (&f), &instant);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.show-notes", NULL));
+  g_assert_true (app_test_spin_until (find_panel, &panel, 2000));
+  g_assert_cmpuint (chrono_notes_panel_get_n_shown (panel), ==, 2);
+  chrono_notes_panel_set_filter (panel, "LOADER");
+  g_assert_cmpuint (chrono_notes_panel_get_n_shown (panel), ==, 1);
+  chrono_notes_panel_set_filter (panel, NULL);
+  list = GTK_LIST_BOX (app_test_find_widget (GTK_WIDGET (panel), GTK_TYPE_LIST_BOX));
+
+  /* Activating the instant's row zooms round it. */
+  chrono_timeline_select (f.timeline, NULL);
+  g_signal_emit_by_name (list, "row-activated", gtk_list_box_get_row_at_index (list, 1));
+  g_assert_cmpint (chrono_viewport_get_start_ns (viewport), <, instant.start_ns);
+  g_assert_cmpint (chrono_viewport_get_end_ns (viewport), >, instant.start_ns);
+  g_assert_cmpint (chrono_viewport_get_duration (viewport), <,
+                   chrono_trace_get_end_ns (f.trace) - chrono_trace_get_start_ns (f.trace));
+  /* The span's row selects its span. */
+  g_signal_emit_by_name (list, "row-activated", gtk_list_box_get_row_at_index (list, 0));
+  g_assert_true (chrono_timeline_get_selection (f.timeline, &selected));
+  g_assert_cmpuint (selected.track, ==, span.track);
+  g_assert_cmpuint (selected.index, ==, span.index);
+
+  /* Edited in place. */
+  label = app_test_find_widget (GTK_WIDGET (gtk_list_box_get_row_at_index (list, 0)), GTK_TYPE_EDITABLE_LABEL);
+  gtk_editable_label_start_editing (GTK_EDITABLE_LABEL (label));
+  gtk_editable_set_text (GTK_EDITABLE (label), "Slow data loader: 40 ms a step");
+  gtk_editable_label_stop_editing (GTK_EDITABLE_LABEL (label), TRUE);
+  g_assert_cmpstr (chrono_annotations_get (annotations (&f), 0)->text, ==, "Slow data loader: 40 ms a step");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.undo", NULL));
+  g_assert_cmpstr (chrono_annotations_get (annotations (&f), 0)->text, ==, "Slow data loader");
+
+  /* Deleted. */
+  button = app_test_find_widget (GTK_WIDGET (gtk_list_box_get_row_at_index (list, 1)), GTK_TYPE_BUTTON);
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 1);
+  g_assert_cmpuint (chrono_notes_panel_get_n_shown (panel), ==, 1);
+  g_assert_cmpstr (chrono_annotations_get (annotations (&f), 0)->text, ==, "Slow data loader");
+
+  app_test_close_all_tabs (f.window);
+}
+
 /* The child: notes on and on, each saving the project file. */
 static void
 keep_writing (void)
@@ -248,7 +333,7 @@ keep_writing (void)
       g_autofree char *text = g_strdup_printf ("note %u, long enough that a save takes a while: %0200u", i, i);
 
       gtk_widget_activate_action (GTK_WIDGET (f.view), "view.add-note-text", "s", text);
-      if (i == 50)
+      if (i == 10)
         g_print ("writing\n");
     }
 }
@@ -276,7 +361,7 @@ test_killed_while_writing (void)
       JsonNode *section;
 
       /* Killed at the timeout, in the middle of its saves. */
-      g_test_trap_subprocess (NULL, (4 + round) * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_subprocess (NULL, (6 + round) * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
       g_test_trap_assert_failed ();
       g_test_trap_assert_stdout ("*writing*");
       g_assert_true (g_file_get_contents (handoff, &where, NULL, NULL));
@@ -292,7 +377,7 @@ test_killed_while_writing (void)
       g_assert_nonnull (section);
       g_assert_true (chrono_annotations_load_json (read, section, lines[1], &error));
       g_assert_no_error (error);
-      g_assert_cmpuint (chrono_annotations_get_n (read), >, 50);
+      g_assert_cmpuint (chrono_annotations_get_n (read), >, 10);
       for (guint i = 0; i < chrono_annotations_get_n (read); i++)
         g_assert_true (g_str_has_prefix (chrono_annotations_get (read, i)->text, "note "));
       app_test_remove_tree (lines[0]);
@@ -312,6 +397,7 @@ main (int   argc,
 
   g_test_add_func ("/app/notes/actions", test_notes);
   g_test_add_func ("/app/notes/marking", test_marking);
+  g_test_add_func ("/app/notes/panel", test_panel);
   g_test_add_func ("/app/notes/killed-while-writing", test_killed_while_writing);
   return g_test_run ();
 }
