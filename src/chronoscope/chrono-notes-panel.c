@@ -82,23 +82,50 @@ matches (ChronoNotesPanel       *self,
   return strstr (text, self->filter) != NULL || strstr (span, self->filter) != NULL;
 }
 
+typedef struct {
+  ChronoNotesPanel *self;
+  guint             id;
+  char             *text;
+} Edit;
+
 static void
-editing_cb (GtkEditableLabel *label,
-            GParamSpec       *pspec,
-            ChronoNotesPanel *self)
+edit_free (gpointer data)
 {
-  guint id = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (label), "chrono-id"));
-  const ChronoAnnotation *a = chrono_annotations_lookup (self->annotations, id);
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (label));
+  Edit *edit = data;
+
+  g_object_unref (edit->self);
+  g_free (edit->text);
+  g_free (edit);
+}
+
+static gboolean
+commit_edit (gpointer data)
+{
+  Edit *edit = data;
+  const ChronoAnnotation *a = chrono_annotations_lookup (edit->self->annotations, edit->id);
   g_autoptr(ChronoAnnotation) edited = NULL;
 
-  if (gtk_editable_label_get_editing (label) || a == NULL || g_strcmp0 (a->text, text) == 0)
-    return;
+  if (a == NULL || g_strcmp0 (a->text, edit->text) == 0)
+    return G_SOURCE_REMOVE;
   edited = chrono_annotation_copy (a);
   g_free (edited->text);
-  edited->text = g_strdup (text);
-  /* Rebuilds the list: LABEL goes with it. */
-  chrono_annotations_update (self->annotations, edited);
+  edited->text = g_strdup (edit->text);
+  chrono_annotations_update (edit->self->annotations, edited);
+  return G_SOURCE_REMOVE;
+}
+
+/* Committed from an idle: the update rebuilds the list, which must not
+ * destroy ENTRY while it handles the key. */
+static void
+text_activate_cb (GtkEntry         *entry,
+                  ChronoNotesPanel *self)
+{
+  Edit *edit = g_new0 (Edit, 1);
+
+  edit->self = g_object_ref (self);
+  edit->id = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (entry), "chrono-id"));
+  edit->text = g_strdup (gtk_editable_get_text (GTK_EDITABLE (entry)));
+  g_idle_add_full (G_PRIORITY_DEFAULT, commit_edit, edit, edit_free);
 }
 
 static void
@@ -116,7 +143,7 @@ make_row (ChronoNotesPanel       *self,
   GtkWidget *row = gtk_list_box_row_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *texts = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  GtkWidget *text = gtk_editable_label_new (a->text != NULL ? a->text : "");
+  GtkWidget *text = gtk_entry_new ();
   g_autofree char *line = describe (self, a);
   GtkWidget *detail = gtk_label_new (line);
   GtkWidget *delete = gtk_button_new_from_icon_name ("user-trash-symbolic");
@@ -124,8 +151,10 @@ make_row (ChronoNotesPanel       *self,
   g_object_set_data (G_OBJECT (row), "chrono-id", GUINT_TO_POINTER (a->id));
   g_object_set_data (G_OBJECT (text), "chrono-id", GUINT_TO_POINTER (a->id));
   g_object_set_data (G_OBJECT (delete), "chrono-id", GUINT_TO_POINTER (a->id));
-  gtk_widget_set_tooltip_text (text, _("Click to edit"));
-  g_signal_connect (text, "notify::editing", G_CALLBACK (editing_cb), self);
+  gtk_editable_set_text (GTK_EDITABLE (text), a->text != NULL ? a->text : "");
+  gtk_widget_set_tooltip_text (text, _("Edit, then press Enter"));
+  gtk_widget_add_css_class (text, "flat");
+  g_signal_connect (text, "activate", G_CALLBACK (text_activate_cb), self);
   gtk_label_set_xalign (GTK_LABEL (detail), 0);
   gtk_label_set_ellipsize (GTK_LABEL (detail), PANGO_ELLIPSIZE_END);
   gtk_widget_add_css_class (detail, "dim-label");

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "chrono-annotations.h"
+#include "chrono-export-dialog.h"
 #include "chrono-format.h"
 #include "chrono-notes-panel.h"
 #include "chrono-picture.h"
@@ -522,35 +523,23 @@ import_notes_from_action (GtkWidget  *widget,
     show_error (self, _("Could Not Import the Notes"), error);
 }
 
-/* START to END of the timeline as it shows, without the selection, into
- * PATH: PNG, SVG or PDF by its name. ONLY, when not NULL, the tracks to
- * keep. */
-static void
-export_picture (ChronoTimelineView *self,
-                const char         *path,
-                gint64              start,
-                gint64              end,
-                GArray             *only)
+/* START to END of the timeline as it shows, without the selection;
+ * ONLY, when not NULL, the tracks to keep. *SUBTITLE gets the range. */
+static ChronoTimelineScene *
+make_scene (ChronoTimelineView  *self,
+            gint64               start,
+            gint64               end,
+            GArray              *only,
+            char               **subtitle)
 {
   ChronoViewport *shown = chrono_timeline_get_viewport (self->timeline);
   ChronoTrackLayout *layout = chrono_timeline_get_track_layout (self->timeline);
   g_autoptr(ChronoTrackLayout) own = NULL;
   g_autoptr(ChronoViewport) viewport = chrono_viewport_new ();
-  g_autoptr(ChronoTimelineScene) scene = NULL;
-  g_autofree char *name = g_path_get_basename (chrono_trace_get_path (self->trace));
-  g_autofree char *range = NULL, *from = NULL, *to = NULL;
-  g_autoptr(GError) error = NULL;
-  ChronoPictureOptions options = { name, NULL, TRUE, 1 };
-  ChronoPictureFormat format;
+  g_autofree char *from = NULL, *to = NULL;
+  ChronoTimelineScene *scene;
   gint64 zero = chrono_trace_get_start_ns (self->trace);
 
-  if (!chrono_picture_format_for_path (path, &format))
-    {
-      g_set_error (&error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME,
-                   _("%s: the name must end in .png, .svg or .pdf"), path);
-      show_error (self, _("Could Not Export the Picture"), error);
-      return;
-    }
   if (only != NULL)
     {
       g_autoptr(JsonNode) order = chrono_track_layout_to_json (layout);
@@ -580,26 +569,67 @@ export_picture (ChronoTimelineView *self,
   from = chrono_format_duration (chrono_viewport_get_start_ns (viewport) - zero);
   to = chrono_format_duration (chrono_viewport_get_end_ns (viewport) - zero);
   /* Translators: a picture's subtitle: the time range it shows */
-  range = g_strdup_printf (_("%s to %s from the start"), from, to);
-  options.subtitle = range;
-  if (!chrono_picture_write (scene, &options, format, path, &error))
-    show_error (self, _("Could Not Export the Picture"), error);
+  *subtitle = g_strdup_printf (_("%s to %s from the start"), from, to);
+  return scene;
 }
 
+/* The area last selected, or the view as it shows. */
+static ChronoTimelineScene *
+make_export_scene (ChronoTimelineView  *self,
+                   gboolean             area,
+                   char               **subtitle)
+{
+  ChronoViewport *shown = chrono_timeline_get_viewport (self->timeline);
+
+  if (area)
+    return make_scene (self, self->area_start, self->area_end, self->area_tracks, subtitle);
+  return make_scene (self, chrono_viewport_get_start_ns (shown), chrono_viewport_get_end_ns (shown), NULL,
+                     subtitle);
+}
+
+/* Into PATH, PNG, SVG or PDF by its name, as the dialog's defaults are. */
 static void
 export_picture_to_action (GtkWidget  *widget,
                           const char *action_name,
                           GVariant   *parameter)
 {
   ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
-  ChronoViewport *shown = chrono_timeline_get_viewport (self->timeline);
+  const char *path = g_variant_get_string (parameter, NULL);
+  g_autofree char *name = g_path_get_basename (chrono_trace_get_path (self->trace));
+  g_autofree char *subtitle = NULL;
+  g_autoptr(ChronoTimelineScene) scene = NULL;
+  g_autoptr(GError) error = NULL;
+  ChronoPictureOptions options = { name, NULL, TRUE, 1 };
+  ChronoPictureFormat format;
 
-  if (g_str_equal (action_name, "view.export-area-to"))
-    export_picture (self, g_variant_get_string (parameter, NULL), self->area_start, self->area_end,
-                    self->area_tracks);
-  else
-    export_picture (self, g_variant_get_string (parameter, NULL), chrono_viewport_get_start_ns (shown),
-                    chrono_viewport_get_end_ns (shown), NULL);
+  if (!chrono_picture_format_for_path (path, &format))
+    {
+      g_set_error (&error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME,
+                   _("%s: the name must end in .png, .svg or .pdf"), path);
+      show_error (self, _("Could Not Export the Picture"), error);
+      return;
+    }
+  scene = make_export_scene (self, g_str_equal (action_name, "view.export-area-to"), &subtitle);
+  options.subtitle = subtitle;
+  if (!chrono_picture_write (scene, &options, format, path, &error))
+    show_error (self, _("Could Not Export the Picture"), error);
+}
+
+/* Export Picture…: the dialog, for the view or the area. */
+static void
+export_dialog_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
+  g_autofree char *name = g_path_get_basename (chrono_trace_get_path (self->trace));
+  g_autofree char *stem = g_strndup (name, strcspn (name, "."));
+  g_autofree char *subtitle = NULL;
+  g_autoptr(ChronoTimelineScene) scene = make_export_scene (self, g_str_equal (action_name, "view.area-export"),
+                                                            &subtitle);
+
+  gtk_window_present (GTK_WINDOW (chrono_export_dialog_new (GTK_WINDOW (gtk_widget_get_root (widget)), scene, name,
+                                                            subtitle, stem)));
 }
 
 static void
@@ -646,14 +676,9 @@ choose_file_action (GtkWidget  *widget,
   ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
   g_autofree char *base = g_path_get_basename (chrono_trace_get_path (self->trace));
   g_autofree char *stem = g_strndup (base, strcspn (base, "."));
-  g_autofree char *png = g_strconcat (stem, ".png", NULL);
   g_autofree char *notes = g_strconcat (stem, ".notes.json", NULL);
 
-  if (g_str_equal (action_name, "view.export-picture"))
-    choose_file (self, _("Export Picture"), GTK_FILE_CHOOSER_ACTION_SAVE, png, "view.export-picture-to");
-  else if (g_str_equal (action_name, "view.area-export"))
-    choose_file (self, _("Export Picture"), GTK_FILE_CHOOSER_ACTION_SAVE, png, "view.export-area-to");
-  else if (g_str_equal (action_name, "view.export-notes"))
+  if (g_str_equal (action_name, "view.export-notes"))
     choose_file (self, _("Export Notes"), GTK_FILE_CHOOSER_ACTION_SAVE, notes, "view.export-notes-to");
   else
     choose_file (self, _("Import Notes"), GTK_FILE_CHOOSER_ACTION_OPEN, NULL, "view.import-notes-from");
@@ -916,7 +941,7 @@ chrono_timeline_view_class_init (ChronoTimelineViewClass *klass)
   gtk_widget_class_install_action (widget_class, "view.redo", NULL, history_action);
   gtk_widget_class_install_action (widget_class, "view.export-notes", NULL, choose_file_action);
   gtk_widget_class_install_action (widget_class, "view.import-notes", NULL, choose_file_action);
-  gtk_widget_class_install_action (widget_class, "view.export-picture", NULL, choose_file_action);
+  gtk_widget_class_install_action (widget_class, "view.export-picture", NULL, export_dialog_action);
   /* The same, given the file's path. */
   gtk_widget_class_install_action (widget_class, "view.export-notes-to", "s", export_notes_to_action);
   gtk_widget_class_install_action (widget_class, "view.import-notes-from", "s", import_notes_from_action);
@@ -927,7 +952,7 @@ chrono_timeline_view_class_init (ChronoTimelineViewClass *klass)
   gtk_widget_class_install_action (widget_class, "view.area-note", NULL, area_action);
   gtk_widget_class_install_action (widget_class, "view.area-note-text", "s", area_action);
   gtk_widget_class_install_action (widget_class, "view.area-measure", NULL, area_action);
-  gtk_widget_class_install_action (widget_class, "view.area-export", NULL, choose_file_action);
+  gtk_widget_class_install_action (widget_class, "view.area-export", NULL, export_dialog_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, 0, "view.add-note", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_z, GDK_CONTROL_MASK, "view.undo", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_z, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "view.redo", NULL);

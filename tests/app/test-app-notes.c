@@ -13,6 +13,7 @@
 #include "app-test-utils.h"
 #include "chrono-annotations.h"
 #include "chrono-document-page.h"
+#include "chrono-export-dialog.h"
 #include "chrono-notes-panel.h"
 #include "chrono-sidecar.h"
 #include "chrono-timeline-view.h"
@@ -248,6 +249,19 @@ find_panel (gpointer data)
   return FALSE;
 }
 
+typedef struct {
+  ChronoAnnotations *annotations;
+  const char        *text;
+} Expected;
+
+static gboolean
+first_text_is (gpointer data)
+{
+  Expected *expected = data;
+
+  return g_strcmp0 (chrono_annotations_get (expected->annotations, 0)->text, expected->text) == 0;
+}
+
 /* The Notes window: every annotation, filtered, edited in place (one
  * step to undo), deleted, and activated to show what it points at. */
 static void
@@ -258,7 +272,7 @@ test_panel (void)
   ChronoNotesPanel *panel = NULL;
   ChronoViewport *viewport;
   GtkListBox *list;
-  GtkWidget *label, *button;
+  GtkWidget *entry, *button;
   ChronoSpanRef span, selected;
   ChronoAnnotation instant = { .kind = CHRONO_ANNOTATION_NOTE, .anchor = CHRONO_ANCHOR_INSTANT,
                                .text = (char *) "Checkpoint" };
@@ -295,11 +309,11 @@ test_panel (void)
   g_assert_cmpuint (selected.index, ==, span.index);
 
   /* Edited in place. */
-  label = app_test_find_widget (GTK_WIDGET (gtk_list_box_get_row_at_index (list, 0)), GTK_TYPE_EDITABLE_LABEL);
-  gtk_editable_label_start_editing (GTK_EDITABLE_LABEL (label));
-  gtk_editable_set_text (GTK_EDITABLE (label), "Slow data loader: 40 ms a step");
-  gtk_editable_label_stop_editing (GTK_EDITABLE_LABEL (label), TRUE);
-  g_assert_cmpstr (chrono_annotations_get (annotations (&f), 0)->text, ==, "Slow data loader: 40 ms a step");
+  entry = app_test_find_widget (GTK_WIDGET (gtk_list_box_get_row_at_index (list, 0)), GTK_TYPE_ENTRY);
+  gtk_editable_set_text (GTK_EDITABLE (entry), "Slow data loader: 40 ms a step");
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_true (app_test_spin_until (first_text_is, &(Expected) { annotations (&f), "Slow data loader: 40 ms a step" },
+                                      2000));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.undo", NULL));
   g_assert_cmpstr (chrono_annotations_get (annotations (&f), 0)->text, ==, "Slow data loader");
 
@@ -311,6 +325,73 @@ test_panel (void)
   g_assert_cmpstr (chrono_annotations_get (annotations (&f), 0)->text, ==, "Slow data loader");
 
   app_test_close_all_tabs (f.window);
+}
+
+static gboolean
+find_export_dialog (gpointer data)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (CHRONO_IS_EXPORT_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        {
+          *(ChronoExportDialog **) data = CHRONO_EXPORT_DIALOG (window);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* Ctrl+E: the dialog previews the picture, and writes it in the format,
+ * scale, theme and size chosen. */
+static void
+test_export_dialog (void)
+{
+  Fixture f = { .window = app_test_get_window () };
+  g_autofree char *png_path = g_build_filename (app_test_tmp_dir (), "dialog.png", NULL);
+  g_autofree char *pdf_path = g_build_filename (app_test_tmp_dir (), "dialog.pdf", NULL);
+  g_autofree char *pdf = NULL;
+  ChronoExportDialog *dialog = NULL;
+  GdkPaintable *preview;
+  cairo_surface_t *png;
+  GtkWidget *widget;
+
+  open_trace (&f);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.export-picture", NULL));
+  g_assert_true (app_test_spin_until (find_export_dialog, &dialog, 2000));
+  preview = chrono_export_dialog_get_preview (dialog);
+  g_assert_nonnull (preview);
+  g_assert_cmpint (gdk_paintable_get_intrinsic_width (preview), ==, gtk_widget_get_width (GTK_WIDGET (f.timeline)));
+
+  /* 900 px at twice the pixels. */
+  widget = app_test_find_widget (GTK_WIDGET (dialog), GTK_TYPE_SPIN_BUTTON);
+  g_assert_nonnull (widget);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (widget), 2);
+  for (widget = gtk_widget_get_next_sibling (widget); widget != NULL && !GTK_IS_SPIN_BUTTON (widget);
+       widget = gtk_widget_get_next_sibling (widget))
+    ;
+  g_assert_nonnull (widget);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (widget), 900);
+  g_assert_true (chrono_export_dialog_write (dialog, png_path, NULL));
+  png = cairo_image_surface_create_from_png (png_path);
+  g_assert_cmpint (cairo_surface_status (png), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (png), ==, 1800);
+  cairo_surface_destroy (png);
+  g_assert_cmpint (gdk_paintable_get_intrinsic_width (chrono_export_dialog_get_preview (dialog)), ==, 900);
+
+  /* PDF whatever the name says. */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (app_test_find_widget (GTK_WIDGET (dialog), GTK_TYPE_DROP_DOWN)), 2);
+  g_assert_true (chrono_export_dialog_write (dialog, pdf_path, NULL));
+  g_assert_true (g_file_get_contents (pdf_path, &pdf, NULL, NULL));
+  g_assert_true (g_str_has_prefix (pdf, "%PDF"));
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  app_test_close_all_tabs (f.window);
+  g_unlink (png_path);
+  g_unlink (pdf_path);
 }
 
 /* The child: notes on and on, each saving the project file. */
@@ -398,6 +479,7 @@ main (int   argc,
   g_test_add_func ("/app/notes/actions", test_notes);
   g_test_add_func ("/app/notes/marking", test_marking);
   g_test_add_func ("/app/notes/panel", test_panel);
+  g_test_add_func ("/app/notes/export-dialog", test_export_dialog);
   g_test_add_func ("/app/notes/killed-while-writing", test_killed_while_writing);
   return g_test_run ();
 }
