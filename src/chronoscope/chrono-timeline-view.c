@@ -746,6 +746,7 @@ show_notes_action (GtkWidget  *widget,
   if (self->notes_window == NULL)
     {
       GtkWidget *panel = chrono_notes_panel_new (self->annotations, self->trace);
+      GtkEventController *escape;
       g_autofree char *name = g_path_get_basename (chrono_trace_get_path (self->trace));
       /* Translators: the title of a trace's notes window */
       g_autofree char *title = g_strdup_printf (_("Notes — %s"), name);
@@ -761,6 +762,12 @@ show_notes_action (GtkWidget  *widget,
       gtk_window_set_hide_on_close (self->notes_window, TRUE);
       gtk_window_set_transient_for (self->notes_window, GTK_WINDOW (gtk_widget_get_root (widget)));
       gtk_window_set_child (self->notes_window, panel);
+      /* Escape closes it, as it does a dialog. */
+      escape = gtk_shortcut_controller_new ();
+      gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (escape),
+                                            gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Escape, 0),
+                                                              gtk_named_action_new ("window.close")));
+      gtk_widget_add_controller (GTK_WIDGET (self->notes_window), escape);
     }
   gtk_window_present (self->notes_window);
 }
