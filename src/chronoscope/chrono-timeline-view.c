@@ -6,14 +6,22 @@
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
+#include <string.h>
 
+#include "chrono-annotations.h"
+#include "chrono-export-dialog.h"
 #include "chrono-format.h"
+#include "chrono-notes-panel.h"
+#include "chrono-picture.h"
 #include "chrono-sidecar.h"
 #include "chrono-timeline-view.h"
+#include "chrono-track-keys.h"
 
 #define NO_MATCH G_MAXUINT
 /* The name of the track layout in the sidecar. */
 #define TRACKS_SECTION "tracks"
+/* And the annotations, as the notes file holds them. */
+#define ANNOTATIONS_SECTION "annotations"
 
 struct _ChronoTimelineView
 {
@@ -25,6 +33,14 @@ struct _ChronoTimelineView
   ChronoSpanDetails *details;
   ChronoSidecar     *sidecar;
   GMenu             *hidden_menu;
+  ChronoAnnotations *annotations;
+  GStrv              track_keys;     /* what annotations anchor on */
+  GtkFileChooserNative *chooser;
+  /* The area last dragged out with Shift, for its menu. */
+  gint64             area_start;
+  gint64             area_end;
+  GArray            *area_tracks;    /* guint */
+  GtkWindow         *notes_window;
 
   ChronoSearch      *search;
   GCancellable      *search_cancellable;
@@ -287,11 +303,486 @@ layout_changed_cb (ChronoTimelineView *self,
     g_warning ("Could not save the track layout: %s", error->message);
 }
 
+/* -------------------------------------------------------------------- */
+/* Notes and pictures                                                   */
+
+static void
+update_note_actions (ChronoTimelineView *self)
+{
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.undo", chrono_annotations_can_undo (self->annotations));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.redo", chrono_annotations_can_redo (self->annotations));
+}
+
+static void
+annotations_changed_cb (ChronoTimelineView *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  update_note_actions (self);
+  chrono_sidecar_set_section (self->sidecar, ANNOTATIONS_SECTION, chrono_annotations_to_json (self->annotations));
+  if (!chrono_sidecar_save (self->sidecar, &error))
+    g_warning ("Could not save the annotations: %s", error->message);
+}
+
+static void
+show_error (ChronoTimelineView *self,
+            const char         *heading,
+            const GError       *error)
+{
+  GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))),
+                                              heading, error->message);
+
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* A note on the selected span; FALSE without one. */
+static gboolean
+add_note (ChronoTimelineView *self,
+          const char         *text)
+{
+  ChronoAnnotation note = { .kind = CHRONO_ANNOTATION_NOTE, .anchor = CHRONO_ANCHOR_SPAN, .text = (char *) text };
+  ChronoSpanRef span;
+
+  if (!chrono_timeline_get_selection (self->timeline, &span))
+    return FALSE;
+  chrono_span_anchor_set (&note.span, self->trace, (const char * const *) self->track_keys, span);
+  chrono_annotations_add (self->annotations, &note);
+  chrono_span_anchor_clear (&note.span);
+  return TRUE;
+}
+
+static void
+add_note_text_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  if (!add_note (CHRONO_TIMELINE_VIEW (widget), g_variant_get_string (parameter, NULL)))
+    gtk_widget_error_bell (widget);
+}
+
+static void
+note_response_cb (AdwMessageDialog   *dialog,
+                  const char         *response,
+                  ChronoTimelineView *self)
+{
+  GtkEditable *entry = GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog));
+
+  if (g_str_equal (response, "add"))
+    gtk_widget_activate_action (GTK_WIDGET (self), g_object_get_data (G_OBJECT (dialog), "chrono-action"), "s",
+                                gtk_editable_get_text (entry));
+}
+
+/* Asks for a note's text, which goes to TEXT_ACTION. */
+static void
+ask_for_note (ChronoTimelineView *self,
+              const char         *body,
+              const char         *text_action)
+{
+  GtkWidget *dialog, *entry;
+
+  dialog = adw_message_dialog_new (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))), _("Add Note"), body);
+  g_object_set_data (G_OBJECT (dialog), "chrono-action", (gpointer) text_action);
+  entry = gtk_entry_new ();
+  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), entry);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"), "add", _("_Add"), NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "add", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "add");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (note_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+add_note_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
+  const ChronoTrack *track;
+  ChronoSpanRef span;
+
+  if (!chrono_timeline_get_selection (self->timeline, &span))
+    {
+      gtk_widget_error_bell (widget);
+      return;
+    }
+  track = chrono_trace_get_track (self->trace, span.track);
+  ask_for_note (self, chrono_trace_get_string (self->trace, chrono_track_get_name (track, span.index)),
+                "view.add-note-text");
+}
+
+static void
+measured_cb (ChronoTimelineView *self,
+             gint64              start,
+             gint64              end)
+{
+  ChronoAnnotation measure = { .kind = CHRONO_ANNOTATION_MEASUREMENT, .anchor = CHRONO_ANCHOR_AREA,
+                               .start_ns = start, .end_ns = end, .text = (char *) "" };
+
+  chrono_annotations_add (self->annotations, &measure);
+}
+
+static void
+linked_cb (ChronoTimelineView *self,
+           guint               from_track,
+           guint               from_index,
+           guint               to_track,
+           guint               to_index)
+{
+  ChronoAnnotation arrow = { .kind = CHRONO_ANNOTATION_ARROW, .anchor = CHRONO_ANCHOR_SPAN, .text = (char *) "" };
+
+  chrono_span_anchor_set (&arrow.span, self->trace, (const char * const *) self->track_keys,
+                          (ChronoSpanRef) { from_track, from_index });
+  chrono_span_anchor_set (&arrow.to, self->trace, (const char * const *) self->track_keys,
+                          (ChronoSpanRef) { to_track, to_index });
+  chrono_annotations_add (self->annotations, &arrow);
+  chrono_span_anchor_clear (&arrow.span);
+  chrono_span_anchor_clear (&arrow.to);
+}
+
+static void
+area_selected_cb (ChronoTimelineView *self,
+                  gint64              start,
+                  gint64              end,
+                  GArray             *tracks)
+{
+  self->area_start = start;
+  self->area_end = end;
+  g_array_set_size (self->area_tracks, 0);
+  g_array_append_vals (self->area_tracks, tracks->data, tracks->len);
+}
+
+/* The area's annotation of KIND: over its tracks, or every track for a
+ * measurement. */
+static void
+add_area_annotation (ChronoTimelineView   *self,
+                     ChronoAnnotationKind  kind,
+                     const char           *text)
+{
+  g_autoptr(GStrvBuilder) keys = g_strv_builder_new ();
+  g_auto(GStrv) tracks = NULL;
+  ChronoAnnotation a = { .kind = kind, .anchor = CHRONO_ANCHOR_AREA, .start_ns = self->area_start,
+                         .end_ns = self->area_end, .text = (char *) text };
+
+  for (guint i = 0; kind != CHRONO_ANNOTATION_MEASUREMENT && i < self->area_tracks->len; i++)
+    g_strv_builder_add (keys, self->track_keys[g_array_index (self->area_tracks, guint, i)]);
+  a.tracks = tracks = g_strv_builder_end (keys);
+  chrono_annotations_add (self->annotations, &a);
+}
+
+static void
+area_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
+
+  if (self->area_end <= self->area_start)
+    return;
+  if (g_str_equal (action_name, "view.area-zoom"))
+    chrono_viewport_zoom_to_range (chrono_timeline_get_viewport (self->timeline), self->area_start, self->area_end);
+  else if (g_str_equal (action_name, "view.area-measure"))
+    add_area_annotation (self, CHRONO_ANNOTATION_MEASUREMENT, "");
+  else if (g_str_equal (action_name, "view.area-note"))
+    ask_for_note (self, NULL, "view.area-note-text");
+  else if (g_str_equal (action_name, "view.area-note-text"))
+    add_area_annotation (self, CHRONO_ANNOTATION_NOTE, g_variant_get_string (parameter, NULL));
+}
+
+static void
+history_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
+
+  if (g_str_equal (action_name, "view.undo"))
+    chrono_annotations_undo (self->annotations);
+  else
+    chrono_annotations_redo (self->annotations);
+}
+
+static void
+export_notes_to_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
+  g_autofree char *name = g_path_get_basename (chrono_trace_get_path (self->trace));
+  g_autoptr(GError) error = NULL;
+
+  if (!chrono_annotations_export (self->annotations, g_variant_get_string (parameter, NULL), name, &error))
+    show_error (self, _("Could Not Export the Notes"), error);
+}
+
+static void
+import_notes_from_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *parameter)
+{
+  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
+  g_autoptr(GError) error = NULL;
+
+  if (!chrono_annotations_import (self->annotations, g_variant_get_string (parameter, NULL), &error))
+    show_error (self, _("Could Not Import the Notes"), error);
+}
+
+/* START to END of the timeline as it shows, without the selection;
+ * ONLY, when not NULL, the tracks to keep. *SUBTITLE gets the range. */
+static ChronoTimelineScene *
+make_scene (ChronoTimelineView  *self,
+            gint64               start,
+            gint64               end,
+            GArray              *only,
+            char               **subtitle)
+{
+  ChronoViewport *shown = chrono_timeline_get_viewport (self->timeline);
+  ChronoTrackLayout *layout = chrono_timeline_get_track_layout (self->timeline);
+  g_autoptr(ChronoTrackLayout) own = NULL;
+  g_autoptr(ChronoViewport) viewport = chrono_viewport_new ();
+  g_autofree char *from = NULL, *to = NULL;
+  ChronoTimelineScene *scene;
+  gint64 zero = chrono_trace_get_start_ns (self->trace);
+
+  if (only != NULL)
+    {
+      g_autoptr(JsonNode) order = chrono_track_layout_to_json (layout);
+      g_autofree gboolean *keep = g_new0 (gboolean, chrono_trace_get_n_tracks (self->trace));
+
+      own = chrono_track_layout_new (self->trace);
+      chrono_track_layout_load_json (own, order, NULL);
+      for (guint i = 0; i < only->len; i++)
+        keep[g_array_index (only, guint, i)] = TRUE;
+      for (guint t = 0; t < chrono_trace_get_n_tracks (self->trace); t++)
+        if (!keep[t])
+          chrono_track_layout_set_hidden (own, t, TRUE);
+      layout = own;
+    }
+  chrono_viewport_set_bounds (viewport, chrono_viewport_get_bounds_start_ns (shown),
+                              chrono_viewport_get_bounds_end_ns (shown));
+  scene = chrono_timeline_scene_new (self->trace, NULL, layout, viewport);
+  chrono_timeline_scene_set_pango_context (scene, gtk_widget_get_pango_context (GTK_WIDGET (self->timeline)));
+  chrono_timeline_scene_set_dark (scene, chrono_timeline_get_dark (self->timeline));
+  chrono_timeline_scene_set_annotations (scene, self->annotations);
+  /* An area's tracks whole; the view as tall as it shows. */
+  chrono_timeline_scene_set_size (scene, gtk_widget_get_width (GTK_WIDGET (self->timeline)),
+                                  only != NULL ? chrono_timeline_scene_get_ruler_height (scene) +
+                                                 chrono_timeline_scene_get_content_height (scene)
+                                               : gtk_widget_get_height (GTK_WIDGET (self->timeline)));
+  chrono_viewport_zoom_to_range (viewport, start, end);
+  from = chrono_format_duration (chrono_viewport_get_start_ns (viewport) - zero);
+  to = chrono_format_duration (chrono_viewport_get_end_ns (viewport) - zero);
+  /* Translators: a picture's subtitle: the time range it shows */
+  *subtitle = g_strdup_printf (_("%s to %s from the start"), from, to);
+  return scene;
+}
+
+/* The area last selected, or the view as it shows. */
+static ChronoTimelineScene *
+make_export_scene (ChronoTimelineView  *self,
+                   gboolean             area,
+                   char               **subtitle)
+{
+  ChronoViewport *shown = chrono_timeline_get_viewport (self->timeline);
+
+  if (area)
+    return make_scene (self, self->area_start, self->area_end, self->area_tracks, subtitle);
+  return make_scene (self, chrono_viewport_get_start_ns (shown), chrono_viewport_get_end_ns (shown), NULL,
+                     subtitle);
+}
+
+/* Into PATH, PNG, SVG or PDF by its name, as the dialog's defaults are. */
+static void
+export_picture_to_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *parameter)
+{
+  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
+  const char *path = g_variant_get_string (parameter, NULL);
+  g_autofree char *name = g_path_get_basename (chrono_trace_get_path (self->trace));
+  g_autofree char *subtitle = NULL;
+  g_autoptr(ChronoTimelineScene) scene = NULL;
+  g_autoptr(GError) error = NULL;
+  ChronoPictureOptions options = { name, NULL, TRUE, 1 };
+  ChronoPictureFormat format;
+
+  if (!chrono_picture_format_for_path (path, &format))
+    {
+      g_set_error (&error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME,
+                   _("%s: the name must end in .png, .svg or .pdf"), path);
+      show_error (self, _("Could Not Export the Picture"), error);
+      return;
+    }
+  scene = make_export_scene (self, g_str_equal (action_name, "view.export-area-to"), &subtitle);
+  options.subtitle = subtitle;
+  if (!chrono_picture_write (scene, &options, format, path, &error))
+    show_error (self, _("Could Not Export the Picture"), error);
+}
+
+/* Export Picture…: the dialog, for the view or the area. */
+static void
+export_dialog_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
+  g_autofree char *name = g_path_get_basename (chrono_trace_get_path (self->trace));
+  g_autofree char *stem = g_strndup (name, strcspn (name, "."));
+  g_autofree char *subtitle = NULL;
+  g_autoptr(ChronoTimelineScene) scene = make_export_scene (self, g_str_equal (action_name, "view.area-export"),
+                                                            &subtitle);
+
+  gtk_window_present (GTK_WINDOW (chrono_export_dialog_new (GTK_WINDOW (gtk_widget_get_root (widget)), scene, name,
+                                                            subtitle, stem)));
+}
+
+static void
+chooser_response_cb (GtkNativeDialog    *chooser,
+                     int                 response,
+                     ChronoTimelineView *self)
+{
+  const char *action = g_object_get_data (G_OBJECT (chooser), "chrono-action");
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autofree char *path = g_file_get_path (file);
+
+      if (path != NULL)
+        gtk_widget_activate_action (GTK_WIDGET (self), action, "s", path);
+    }
+  g_clear_object (&self->chooser);
+}
+
+/* A file chooser whose file goes to ACTION, which takes its path. */
+static void
+choose_file (ChronoTimelineView   *self,
+             const char           *title,
+             GtkFileChooserAction  mode,
+             const char           *suggested,
+             const char           *action)
+{
+  g_clear_object (&self->chooser);
+  self->chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))),
+                                               mode, NULL, NULL);
+  if (suggested != NULL)
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), suggested);
+  g_object_set_data (G_OBJECT (self->chooser), "chrono-action", (gpointer) action);
+  g_signal_connect_object (self->chooser, "response", G_CALLBACK (chooser_response_cb), self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+static void
+choose_file_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
+  g_autofree char *base = g_path_get_basename (chrono_trace_get_path (self->trace));
+  g_autofree char *stem = g_strndup (base, strcspn (base, "."));
+  g_autofree char *notes = g_strconcat (stem, ".notes.json", NULL);
+
+  if (g_str_equal (action_name, "view.export-notes"))
+    choose_file (self, _("Export Notes"), GTK_FILE_CHOOSER_ACTION_SAVE, notes, "view.export-notes-to");
+  else
+    choose_file (self, _("Import Notes"), GTK_FILE_CHOOSER_ACTION_OPEN, NULL, "view.import-notes-from");
+}
+
+/* The span and area menus, and what the timeline's drags make. */
+static void
+set_up_marking (ChronoTimelineView *self)
+{
+  g_autoptr(GMenu) span_menu = g_menu_new ();
+  g_autoptr(GMenu) area_menu = g_menu_new ();
+
+  g_menu_append (span_menu, _("Add _Note…"), "view.add-note");
+  g_menu_append (span_menu, _("_Link to…"), "timeline.link-to");
+  chrono_timeline_set_span_menu (self->timeline, G_MENU_MODEL (span_menu));
+  g_menu_append (area_menu, _("_Zoom"), "view.area-zoom");
+  g_menu_append (area_menu, _("Add _Note…"), "view.area-note");
+  g_menu_append (area_menu, _("_Measure"), "view.area-measure");
+  g_menu_append (area_menu, _("_Export Picture…"), "view.area-export");
+  chrono_timeline_set_area_menu (self->timeline, G_MENU_MODEL (area_menu));
+  g_signal_connect_object (self->timeline, "measured", G_CALLBACK (measured_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->timeline, "linked", G_CALLBACK (linked_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->timeline, "area-selected", G_CALLBACK (area_selected_cb), self, G_CONNECT_SWAPPED);
+}
+
+/* Shows what the annotation points at: its span, selected, or its time. */
+static void
+jump_cb (ChronoTimelineView *self,
+         guint               id)
+{
+  const ChronoAnnotation *a = chrono_annotations_lookup (self->annotations, id);
+  g_autoptr(GHashTable) keys = NULL;
+  ChronoSpanRef span;
+  gint64 start, end, pad;
+
+  if (a == NULL)
+    return;
+  keys = chrono_annotations_index_keys ((const char * const *) self->track_keys);
+  if (a->anchor == CHRONO_ANCHOR_SPAN)
+    {
+      if (!chrono_span_anchor_resolve (&a->span, self->trace, keys, &span))
+        {
+          gtk_widget_error_bell (GTK_WIDGET (self));
+          return;
+        }
+      chrono_timeline_reveal_span (self->timeline, span);
+      chrono_timeline_select (self->timeline, &span);
+      chrono_span_details_show_span (self->details, &span);
+      return;
+    }
+  start = a->start_ns;
+  end = a->anchor == CHRONO_ANCHOR_AREA ? a->end_ns : a->start_ns;
+  /* Its own length of context either side, or a little round an instant. */
+  pad = MAX (end - start, CHRONO_VIEWPORT_MIN_DURATION_NS * 10);
+  chrono_viewport_zoom_to_range (chrono_timeline_get_viewport (self->timeline), start - pad, end + pad);
+}
+
+static void
+show_notes_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
+
+  if (self->notes_window == NULL)
+    {
+      GtkWidget *panel = chrono_notes_panel_new (self->annotations, self->trace);
+      GtkEventController *escape;
+      g_autofree char *name = g_path_get_basename (chrono_trace_get_path (self->trace));
+      /* Translators: the title of a trace's notes window */
+      g_autofree char *title = g_strdup_printf (_("Notes — %s"), name);
+
+      g_signal_connect_object (panel, "jump", G_CALLBACK (jump_cb), self, G_CONNECT_SWAPPED);
+      gtk_widget_set_margin_start (panel, 12);
+      gtk_widget_set_margin_end (panel, 12);
+      gtk_widget_set_margin_top (panel, 12);
+      gtk_widget_set_margin_bottom (panel, 12);
+      self->notes_window = GTK_WINDOW (gtk_window_new ());
+      gtk_window_set_title (self->notes_window, title);
+      gtk_window_set_default_size (self->notes_window, 440, 480);
+      gtk_window_set_hide_on_close (self->notes_window, TRUE);
+      gtk_window_set_transient_for (self->notes_window, GTK_WINDOW (gtk_widget_get_root (widget)));
+      gtk_window_set_child (self->notes_window, panel);
+      /* Escape closes it, as it does a dialog. */
+      escape = gtk_shortcut_controller_new ();
+      gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (escape),
+                                            gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Escape, 0),
+                                                              gtk_named_action_new ("window.close")));
+      gtk_widget_add_controller (GTK_WIDGET (self->notes_window), escape);
+    }
+  gtk_window_present (self->notes_window);
+}
+
 static void
 load_sidecar (ChronoTimelineView *self)
 {
   ChronoTrackLayout *layout = chrono_timeline_get_track_layout (self->timeline);
   g_autoptr(GError) error = NULL;
+  g_autoptr(GError) notes_error = NULL;
   JsonNode *section;
 
   self->sidecar = chrono_sidecar_new (chrono_trace_get_path (self->trace), NULL);
@@ -302,9 +793,17 @@ load_sidecar (ChronoTimelineView *self)
            !chrono_track_layout_load_json (layout, section, &error))
     g_warning ("Ignoring the saved track layout of %s: %s", chrono_trace_get_path (self->trace),
                error->message);
+  if ((section = chrono_sidecar_get_section (self->sidecar, ANNOTATIONS_SECTION)) != NULL &&
+      !chrono_annotations_load_json (self->annotations, section, chrono_sidecar_get_path (self->sidecar),
+                                     &notes_error))
+    g_warning ("Ignoring the saved annotations of %s: %s", chrono_trace_get_path (self->trace),
+               notes_error->message);
   update_hidden_menu (self);
+  update_note_actions (self);
   /* Only now: loading is no change to write back. */
   g_signal_connect_object (layout, "changed", G_CALLBACK (layout_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->annotations, "changed", G_CALLBACK (annotations_changed_cb), self,
                            G_CONNECT_SWAPPED);
 }
 
@@ -339,6 +838,9 @@ chrono_timeline_view_constructed (GObject *object)
                           self->timeline, "dark", G_BINDING_SYNC_CREATE);
   g_signal_connect_object (self->timeline, "span-activated", G_CALLBACK (span_activated_cb), self,
                            G_CONNECT_SWAPPED);
+  self->track_keys = chrono_track_keys_new (self->trace);
+  chrono_timeline_set_annotations (self->timeline, self->annotations);
+  set_up_marking (self);
   gtk_paned_set_start_child (self->paned, GTK_WIDGET (self->timeline));
   gtk_paned_set_end_child (self->paned, GTK_WIDGET (self->details));
   gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
@@ -353,6 +855,8 @@ chrono_timeline_view_dispose (GObject *object)
 
   g_cancellable_cancel (self->search_cancellable);
   g_clear_object (&self->search_cancellable);
+  if (self->notes_window != NULL)
+    gtk_window_destroy (g_steal_pointer (&self->notes_window));
   gtk_widget_dispose_template (GTK_WIDGET (self), CHRONO_TYPE_TIMELINE_VIEW);
 
   G_OBJECT_CLASS (chrono_timeline_view_parent_class)->dispose (object);
@@ -367,6 +871,10 @@ chrono_timeline_view_finalize (GObject *object)
   g_clear_object (&self->sidecar);
   g_clear_object (&self->search);
   g_clear_object (&self->hidden_menu);
+  g_clear_object (&self->annotations);
+  g_clear_object (&self->chooser);
+  g_strfreev (self->track_keys);
+  g_clear_pointer (&self->area_tracks, g_array_unref);
 
   G_OBJECT_CLASS (chrono_timeline_view_parent_class)->finalize (object);
 }
@@ -435,6 +943,33 @@ chrono_timeline_view_class_init (ChronoTimelineViewClass *klass)
   gtk_widget_class_install_action (widget_class, "view.find-previous", NULL, find_action);
   gtk_widget_class_add_binding (widget_class, GDK_KEY_Escape, 0, escape_cb, NULL);
 
+  gtk_widget_class_install_action (widget_class, "view.add-note", NULL, add_note_action);
+  gtk_widget_class_install_action (widget_class, "view.show-notes", NULL, show_notes_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "view.show-notes", NULL);
+  /* The text of a note on the selected span. */
+  gtk_widget_class_install_action (widget_class, "view.add-note-text", "s", add_note_text_action);
+  gtk_widget_class_install_action (widget_class, "view.undo", NULL, history_action);
+  gtk_widget_class_install_action (widget_class, "view.redo", NULL, history_action);
+  gtk_widget_class_install_action (widget_class, "view.export-notes", NULL, choose_file_action);
+  gtk_widget_class_install_action (widget_class, "view.import-notes", NULL, choose_file_action);
+  gtk_widget_class_install_action (widget_class, "view.export-picture", NULL, export_dialog_action);
+  /* The same, given the file's path. */
+  gtk_widget_class_install_action (widget_class, "view.export-notes-to", "s", export_notes_to_action);
+  gtk_widget_class_install_action (widget_class, "view.import-notes-from", "s", import_notes_from_action);
+  gtk_widget_class_install_action (widget_class, "view.export-picture-to", "s", export_picture_to_action);
+  gtk_widget_class_install_action (widget_class, "view.export-area-to", "s", export_picture_to_action);
+  /* On the area last dragged out with Shift. */
+  gtk_widget_class_install_action (widget_class, "view.area-zoom", NULL, area_action);
+  gtk_widget_class_install_action (widget_class, "view.area-note", NULL, area_action);
+  gtk_widget_class_install_action (widget_class, "view.area-note-text", "s", area_action);
+  gtk_widget_class_install_action (widget_class, "view.area-measure", NULL, area_action);
+  gtk_widget_class_install_action (widget_class, "view.area-export", NULL, export_dialog_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, 0, "view.add-note", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_z, GDK_CONTROL_MASK, "view.undo", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_z, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "view.redo", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "view.export-picture", NULL);
+
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "timelineview");
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -459,6 +994,8 @@ chrono_timeline_view_init (ChronoTimelineView *self)
                                   GTK_ORIENTATION_VERTICAL);
   self->current_match = NO_MATCH;
   self->hidden_menu = g_menu_new ();
+  self->annotations = chrono_annotations_new ();
+  self->area_tracks = g_array_new (FALSE, FALSE, sizeof (guint));
 }
 
 /* INDEXES: the track indexes built off the main thread, or NULL to build

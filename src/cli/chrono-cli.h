@@ -6,6 +6,7 @@
 
 #include <glib.h>
 
+#include "chrono-analysis.h"
 #include "chrono-rank-summary.h"
 
 G_BEGIN_DECLS
@@ -34,5 +35,7 @@ int      chrono_cli_analyze_jobs (char * const *files,
                                   const char   *output,
                                   gboolean      timing);
 int chrono_cli_compare (int argc, char **argv);
+int chrono_cli_export  (int argc, char **argv);
+int chrono_cli_report  (int argc, char **argv);
 
 G_END_DECLS

@@ -22,6 +22,10 @@ static const Command commands[] = {
   { "job", chrono_cli_job, "Analyse a job from its ranks' summaries (job reduce)" },
   { "example", chrono_cli_example, "Write an example PyTorch-profiler trace, or the ranks of a job" },
   { "mcp", chrono_cli_mcp, "Answer agents over the Model Context Protocol (stdio)" },
+#ifdef CHRONO_CLI_EXPORT
+  { "export", chrono_cli_export, "Draw the timeline as PNG, SVG or PDF" },
+  { "report", chrono_cli_report, "Write the analysis as a document with pictures" },
+#endif
 };
 
 static void

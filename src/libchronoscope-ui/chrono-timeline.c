@@ -8,130 +8,80 @@
 #include <string.h>
 
 #include "chrono-background.h"
-#include "chrono-flow-painter.h"
 #include "chrono-format.h"
 #include "chrono-palette.h"
-#include "chrono-search-highlight.h"
-#include "chrono-step-bands.h"
-#include "chrono-time-ticks.h"
 #include "chrono-timeline.h"
+#include "chrono-timeline-scene.h"
 #include "chrono-track-index.h"
 #include "chrono-track-layout.h"
-#include "chrono-track-painter.h"
 #include "chrono-zoom-controllers.h"
 
 #define HEADER_WIDTH   CHRONO_TIMELINE_HEADER_WIDTH
 #define RULER_HEIGHT   CHRONO_TIMELINE_RULER_HEIGHT
-/* The ruler's time labels and ticks sit above its strip of steps. */
-#define TIME_HEIGHT    (RULER_HEIGHT - CHRONO_TIMELINE_STEP_STRIP_HEIGHT)
 #define ROW_HEIGHT     CHRONO_TIMELINE_ROW_HEIGHT
-#define GROUP_HEIGHT   24.0
-/* The disclosure triangle of a process header. */
-#define TRIANGLE_SIZE  8.0
-#define COUNTER_HEIGHT 40.0
-#define INSTANT_HEIGHT 16.0
-/* Room above and below the rows of a track, so neighbours stay apart. */
-#define TRACK_PAD      3.0
-#define TEXT_INSET     8.0
-#define LABEL_GAP_PX   16.0
+#define GROUP_HEIGHT   CHRONO_SCENE_GROUP_HEIGHT
+#define TRACK_PAD      CHRONO_SCENE_TRACK_PAD
 /* A wheel notch or arrow key moves this far; drags move with the pointer. */
 #define SCROLL_STEP_PX 48.0
 #define ZOOM_STEP      1.25
 /* A key pans by this fraction of the visible time. */
 #define PAN_FRACTION   0.1
-#define NO_TRACK       G_MAXUINT
-/* Shaped texts kept for the names and the ruler: past this many, the
- * ruler's labels of other zoom levels are dropped with the rest. */
-#define MAX_LAYOUTS    512
-/* Pinned tracks show in at most this share of the track area: the
- * others must stay in reach. */
-#define PINNED_MAX_SHARE 0.5
+#define NO_TRACK       CHRONO_SCENE_NO_ROW
 /* A span found by search gets at least this wide when revealed. */
 #define REVEAL_MIN_PX  24.0
 
-typedef struct
-{
-  guint             track;    /* NO_TRACK for the header of a process */
-  guint             process;  /* NO_TRACK for the header of the pinned tracks */
-  gboolean          pinned;   /* stays at the top: never scrolls */
-  gboolean          collapsed;  /* a process's header standing for its tracks */
-  guint             first_member;  /* its tracks: in MEMBERS, from here ... */
-  guint             n_members;     /* ... this many */
-  double            y;        /* below the ruler, before scrolling */
-  double            height;
-  guint             n_rows_hidden;  /* deeper rows a capped track leaves out */
-  ChronoTrackIndex *index;
-  GskRenderNode    *node;     /* what the painter made for the viewport; the
-                               * busy strip of a collapsed header */
-  gboolean          painted;  /* NODE is current, even when NULL */
-  GskRenderNode    *highlight;    /* the search's layer over NODE */
-  gboolean          highlighted;  /* HIGHLIGHT is current, even when NULL */
-} Row;
+typedef ChronoSceneRow Row;
 
-typedef struct
-{
-  GdkRGBA background;
-  GdkRGBA header;
-  GdkRGBA group;
-  GdkRGBA text;
-  GdkRGBA dim_text;
-  GdkRGBA line;
-  GdkRGBA grid;
-  GdkRGBA selection;
-  GdkRGBA dim;          /* over spans a search did not find */
-  GdkRGBA match;        /* around spans it found */
-  GdkRGBA current;      /* behind the name of the current track */
-} Colors;
+typedef enum {
+  MARK_NONE,
+  MARK_MEASURE,
+  MARK_AREA,
+} Marking;
+
+/* Drags shorter than this are clicks. */
+#define MARK_MIN_PX 3.0
 
 struct _ChronoTimeline
 {
-  GtkWidget           parent_instance;
+  GtkWidget            parent_instance;
 
-  ChronoTrace        *trace;
-  gboolean            dark;
-  ChronoViewport     *viewport;
-  ChronoTrackPainter *painter;
+  ChronoTrace         *trace;
+  gboolean             dark;
+  ChronoViewport      *viewport;
+  /* What it draws: NULL without a trace. */
+  ChronoTimelineScene *scene;
 
-  GHashTable         *layouts;    /* text -> PangoLayout, shaped once */
-  GArray             *rows;       /* Row, top to bottom: pinned ones first */
-  guint              *track_rows; /* track -> position in ROWS, or NO_TRACK when hidden */
-  guint              *group_rows; /* process -> position of its header in ROWS, or NO_TRACK */
-  GArray             *members;    /* guint: the tracks of collapsed headers */
-  double              content_height;
-  double              pinned_height;
-  double              scroll_y;
+  ChronoTrackLayout   *layout;
+  guint                current_track;  /* what the track actions act on */
+  guint                dragged_track;  /* moved by dragging its name, or NO_TRACK */
+  double               drag_start_y;
+  GtkWidget           *track_menu;
+  ChronoSearch        *search;
+  ChronoAnnotations   *annotations;
 
-  ChronoTrackLayout  *layout;
-  GPtrArray          *indexes;    /* track -> ChronoTrackIndex, built once */
-  guint               current_track;  /* what the track actions act on */
-  guint               dragged_track;  /* moved by dragging its name, or NO_TRACK */
-  double              drag_start_y;
-  GtkWidget          *track_menu;
-  ChronoSearch       *search;
+  double               pointer_x;
+  double               drag_x;
+  double               drag_y;
 
-  double              pointer_x;
-  double              drag_x;
-  double              drag_y;
+  gboolean             has_selection;
+  ChronoSpanRef        selection;
 
-  gboolean            has_selection;
-  ChronoSpanRef       selection;
+  GCancellable        *flows_cancellable;
+  gboolean             flows_ready;
+  gboolean             show_all_flows;
 
-  /* Layers over and under the rows, in the track area's coordinates:
-   * made again only when the view, the scroll or the selection moves. */
-  ChronoStepBands    *steps;
-  ChronoFlowPainter  *flow_painter;     /* once the flows are indexed */
-  GCancellable       *flows_cancellable;
-  gboolean            show_all_flows;
-  GskRenderNode      *all_flows_node;
-  gboolean            all_flows_painted;
-  GskRenderNode      *selected_flows_node;
-  gboolean            selected_flows_painted;
-  /* What the analysis points at: a time range and its tracks, and the
-   * spans of a critical path. */
-  gint64              highlight_start;
-  gint64              highlight_end;
-  GArray             *highlight_tracks;  /* guint */
-  GArray             *path_spans;        /* ChronoSpanRef */
+  /* A range dragged out in the ruler, or an area with Shift, shown as
+   * it is dragged; and a span waiting to be linked to the next one
+   * clicked. */
+  Marking              marking;
+  double               mark_x0;
+  double               mark_y0;
+  double               mark_x1;
+  double               mark_y1;
+  GMenuModel          *span_menu;
+  GMenuModel          *area_menu;
+  gboolean             linking;
+  ChronoSpanRef        link_from;
 };
 
 G_DEFINE_FINAL_TYPE (ChronoTimeline, chrono_timeline, GTK_TYPE_WIDGET)
@@ -147,566 +97,90 @@ enum {
 
 enum {
   SPAN_ACTIVATED,
+  MEASURED,
+  AREA_SELECTED,
+  LINKED,
   N_SIGNALS
 };
 
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-static void
-get_colors (ChronoTimeline *self,
-            Colors         *colors)
-{
-  chrono_palette_canvas_colors (self->dark, &colors->background, &colors->text, &colors->selection);
-  if (self->dark)
-    {
-      colors->header = (GdkRGBA) { 0.16, 0.16, 0.16, 1.0 };
-      colors->group = (GdkRGBA) { 0.21, 0.21, 0.22, 1.0 };
-      colors->dim_text = (GdkRGBA) { 1.0, 1.0, 1.0, 0.6 };
-      colors->line = (GdkRGBA) { 1.0, 1.0, 1.0, 0.15 };
-      colors->grid = (GdkRGBA) { 1.0, 1.0, 1.0, 0.07 };
-      colors->dim = (GdkRGBA) { 0.12, 0.12, 0.12, 0.75 };
-      colors->match = (GdkRGBA) { 1.0, 1.0, 1.0, 0.9 };
-      colors->current = (GdkRGBA) { 0.47, 0.68, 0.93, 0.25 };
-    }
-  else
-    {
-      colors->header = (GdkRGBA) { 0.96, 0.96, 0.95, 1.0 };
-      colors->group = (GdkRGBA) { 0.91, 0.91, 0.92, 1.0 };
-      colors->dim_text = (GdkRGBA) { 0.0, 0.0, 0.0, 0.6 };
-      colors->line = (GdkRGBA) { 0.0, 0.0, 0.0, 0.15 };
-      colors->grid = (GdkRGBA) { 0.0, 0.0, 0.0, 0.07 };
-      colors->dim = (GdkRGBA) { 1.0, 1.0, 1.0, 0.75 };
-      colors->match = (GdkRGBA) { 0.0, 0.0, 0.0, 0.8 };
-      colors->current = (GdkRGBA) { 0.11, 0.44, 0.85, 0.15 };
-    }
-}
-
-static void
-row_clear (gpointer data)
-{
-  Row *row = data;
-
-  g_clear_object (&row->index);
-  g_clear_pointer (&row->node, gsk_render_node_unref);
-  g_clear_pointer (&row->highlight, gsk_render_node_unref);
-}
-
-static void
-invalidate_flows (ChronoTimeline *self)
-{
-  g_clear_pointer (&self->all_flows_node, gsk_render_node_unref);
-  g_clear_pointer (&self->selected_flows_node, gsk_render_node_unref);
-  self->all_flows_painted = FALSE;
-  self->selected_flows_painted = FALSE;
-}
-
-static void
-invalidate_nodes (ChronoTimeline *self)
-{
-  invalidate_flows (self);
-  for (guint i = 0; i < self->rows->len; i++)
-    {
-      Row *row = &g_array_index (self->rows, Row, i);
-
-      g_clear_pointer (&row->node, gsk_render_node_unref);
-      row->painted = FALSE;
-      g_clear_pointer (&row->highlight, gsk_render_node_unref);
-      row->highlighted = FALSE;
-    }
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
 static double
 get_track_area_height (ChronoTimeline *self)
 {
-  return MAX (0, gtk_widget_get_height (GTK_WIDGET (self)) - RULER_HEIGHT);
+  return chrono_timeline_scene_get_track_area_height (self->scene);
 }
 
-/* How much of the pinned tracks shows. */
 static double
 get_pinned_visible (ChronoTimeline *self)
 {
-  return MIN (self->pinned_height, floor (get_track_area_height (self) * PINNED_MAX_SHARE));
+  return chrono_timeline_scene_get_pinned_visible (self->scene);
 }
 
-/* How far up the scrolling rows are drawn: by the scroll, and by the part
- * of the pinned tracks that does not show. */
 static double
 get_scroll_offset (ChronoTimeline *self)
 {
-  return self->scroll_y + self->pinned_height - get_pinned_visible (self);
+  return chrono_timeline_scene_get_scroll_offset (self->scene);
+}
+
+static double
+get_scroll_y (ChronoTimeline *self)
+{
+  return self->scene != NULL ? chrono_timeline_scene_get_scroll_y (self->scene) : 0;
 }
 
 static void
 set_scroll_y (ChronoTimeline *self,
               double          scroll_y)
 {
-  double max = MAX (0, (self->content_height - self->pinned_height) -
-                       (get_track_area_height (self) - get_pinned_visible (self)));
-
-  scroll_y = CLAMP (scroll_y, 0, max);
-  if (scroll_y == self->scroll_y)
-    return;
-  self->scroll_y = scroll_y;
-  invalidate_flows (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static double
-get_track_height (const ChronoTrack *track,
-                  ChronoTrackIndex  *index,
-                  guint              n_rows)
-{
-  if (track->type == CHRONO_TRACK_COUNTER)
-    return COUNTER_HEIGHT + 2 * TRACK_PAD;
-  if (track->n_spans == 0)
-    return INSTANT_HEIGHT + 2 * TRACK_PAD;
-  return MAX (1, n_rows) * ROW_HEIGHT + 2 * TRACK_PAD;
-}
-
-static ChronoTrackIndex *
-get_track_index (ChronoTimeline *self,
-                 guint           track)
-{
-  /* Built ahead of time for the whole trace, or here when first needed;
-   * kept across layout changes: pinning or hiding re-indexes nothing. */
-  if (g_ptr_array_index (self->indexes, track) == NULL)
-    g_ptr_array_index (self->indexes, track) = chrono_track_index_new (self->trace, track);
-  return g_ptr_array_index (self->indexes, track);
-}
-
-static void
-append_group_row (ChronoTimeline *self,
-                  guint           process,
-                  gboolean        pinned,
-                  double         *y)
-{
-  Row group = { .track = NO_TRACK, .process = process, .pinned = pinned, .y = *y, .height = GROUP_HEIGHT };
-
-  if (process != NO_TRACK)
-    {
-      group.collapsed = chrono_track_layout_is_collapsed (self->layout, process);
-      group.first_member = self->members->len;
-      self->group_rows[process] = self->rows->len;
-    }
-  g_array_append_val (self->rows, group);
-  *y += GROUP_HEIGHT;
-}
-
-static void
-append_track_row (ChronoTimeline *self,
-                  guint           track_number,
-                  gboolean        pinned,
-                  double         *y)
-{
-  const ChronoTrack *track = chrono_trace_get_track (self->trace, track_number);
-  Row row = { 0 };
-  guint n_rows, shown;
-
-  row.track = track_number;
-  row.process = track->process;
-  row.pinned = pinned;
-  row.y = *y;
-  /* Built up front: the layout needs every track's number of rows,
-   * and even a 1 GB trace indexes in well under a second. */
-  row.index = g_object_ref (get_track_index (self, track_number));
-  n_rows = chrono_track_index_get_n_rows (row.index);
-  shown = MIN (n_rows, chrono_track_layout_get_max_rows (self->layout, track_number));
-  row.n_rows_hidden = track->type == CHRONO_TRACK_COUNTER ? 0 : n_rows - shown;
-  row.height = get_track_height (track, row.index, shown);
-  self->track_rows[track_number] = self->rows->len;
-  g_array_append_val (self->rows, row);
-  *y += row.height;
-}
-
-/* Pinned tracks under a header of their own, then the others by process,
- * as the layout orders them. */
-static void
-build_rows (ChronoTimeline *self)
-{
-  const guint *order, *pinned;
-  guint n_tracks = 0, n_pinned = 0;
-  guint last_process = G_MAXUINT;
-  double y = 0;
-
-  g_array_set_size (self->rows, 0);
-  g_array_set_size (self->members, 0);
-  g_clear_pointer (&self->track_rows, g_free);
-  g_clear_pointer (&self->group_rows, g_free);
-  self->content_height = 0;
-  self->pinned_height = 0;
-  if (self->trace == NULL)
-    return;
-
-  order = chrono_track_layout_get_order (self->layout, &n_tracks);
-  pinned = chrono_track_layout_get_pinned (self->layout, &n_pinned);
-  self->track_rows = g_new (guint, MAX (n_tracks, 1));
-  for (guint i = 0; i < n_tracks; i++)
-    self->track_rows[i] = NO_TRACK;
-  self->group_rows = g_new (guint, MAX (chrono_trace_get_n_processes (self->trace), 1));
-  for (guint p = 0; p < chrono_trace_get_n_processes (self->trace); p++)
-    self->group_rows[p] = NO_TRACK;
-
-  for (guint i = 0; i < n_pinned; i++)
-    {
-      if (chrono_track_layout_is_hidden (self->layout, pinned[i]))
-        continue;
-      if (self->rows->len == 0)
-        append_group_row (self, NO_TRACK, TRUE, &y);
-      append_track_row (self, pinned[i], TRUE, &y);
-    }
-  self->pinned_height = y;
-
-  for (guint i = 0; i < n_tracks; i++)
-    {
-      const ChronoTrack *track = chrono_trace_get_track (self->trace, order[i]);
-
-      if (chrono_track_layout_is_pinned (self->layout, order[i]) ||
-          chrono_track_layout_is_hidden (self->layout, order[i]))
-        continue;
-      if (track->process != last_process)
-        {
-          append_group_row (self, track->process, FALSE, &y);
-          last_process = track->process;
-        }
-      /* A collapsed process keeps its tracks for its busy strip. */
-      if (chrono_track_layout_is_collapsed (self->layout, track->process))
-        {
-          g_array_append_val (self->members, order[i]);
-          g_array_index (self->rows, Row, self->rows->len - 1).n_members++;
-          continue;
-        }
-      append_track_row (self, order[i], FALSE, &y);
-    }
-  self->content_height = y;
+  if (self->scene != NULL)
+    chrono_timeline_scene_set_scroll_y (self->scene, scroll_y);
 }
 
 static guint
-find_row (ChronoTimeline *self,
-          double          content_y)
+n_rows (ChronoTimeline *self)
 {
-  guint lo = 0, hi = self->rows->len;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      const Row *row = &g_array_index (self->rows, Row, mid);
-
-      if (content_y < row->y)
-        hi = mid;
-      else if (content_y >= row->y + row->height)
-        lo = mid + 1;
-      else
-        return mid;
-    }
-  return G_MAXUINT;
+  return self->scene != NULL ? chrono_timeline_scene_get_n_rows (self->scene) : 0;
 }
 
-/* Where ROW starts, in widget coordinates. */
+static const Row *
+get_row (ChronoTimeline *self,
+         guint           i)
+{
+  return chrono_timeline_scene_get_row (self->scene, i);
+}
+
+static guint
+own_row (ChronoTimeline *self,
+         guint           track)
+{
+  return chrono_timeline_scene_get_own_row (self->scene, track);
+}
+
 static double
 get_row_top (ChronoTimeline *self,
              const Row      *row)
 {
-  return RULER_HEIGHT + row->y - (row->pinned ? 0 : get_scroll_offset (self));
+  return chrono_timeline_scene_get_row_top (self->scene, row);
 }
 
-/* The row at widget height Y: pinned rows cover the ones scrolled under
- * them. */
 static guint
 find_row_at (ChronoTimeline *self,
              double          y)
 {
-  double content_y = y - RULER_HEIGHT;
-
-  if (content_y < 0)
-    return G_MAXUINT;
-  if (content_y >= get_pinned_visible (self))
-    content_y += get_scroll_offset (self);
-  return find_row (self, content_y);
+  return chrono_timeline_scene_find_row_at (self->scene, y);
 }
 
-/* The row that shows TRACK: its own, or the header of its collapsed
- * process; NO_TRACK when hidden. */
 static guint
 get_track_row (ChronoTimeline *self,
                guint           track)
 {
-  guint process;
-
-  if (self->track_rows[track] != NO_TRACK)
-    return self->track_rows[track];
-  if (chrono_track_layout_is_hidden (self->layout, track))
-    return NO_TRACK;
-  process = chrono_trace_get_track (self->trace, track)->process;
-  return chrono_track_layout_is_collapsed (self->layout, process) ? self->group_rows[process] : NO_TRACK;
-}
-
-/* The busy strip of a collapsed header, from its tracks' indexes. */
-static GskRenderNode *
-get_busy_node (ChronoTimeline *self,
-               Row            *row)
-{
-  g_autofree ChronoTrackIndex **indexes = NULL;
-
-  if (row->painted)
-    return row->node;
-
-  indexes = g_new (ChronoTrackIndex *, MAX (row->n_members, 1));
-  for (guint i = 0; i < row->n_members; i++)
-    indexes[i] = get_track_index (self, g_array_index (self->members, guint, row->first_member + i));
-  row->node = chrono_track_painter_paint_busy (self->painter, indexes, row->n_members, self->viewport,
-                                               row->height - 2 * TRACK_PAD);
-  row->painted = TRUE;
-  return row->node;
-}
-
-static GskRenderNode *
-get_row_node (ChronoTimeline *self,
-              Row            *row)
-{
-  const ChronoTrack *track;
-
-  if (row->painted)
-    return row->node;
-
-  track = chrono_trace_get_track (self->trace, row->track);
-  if (track->type == CHRONO_TRACK_COUNTER)
-    row->node = chrono_track_painter_paint_counter (self->painter, row->index, self->viewport,
-                                                    COUNTER_HEIGHT);
-  else if (track->n_spans == 0)
-    row->node = chrono_track_painter_paint_instants (self->painter, row->index, self->viewport,
-                                                     INSTANT_HEIGHT);
-  else
-    row->node = chrono_track_painter_paint_spans (self->painter, row->index, self->viewport,
-                                                  ROW_HEIGHT);
-  row->painted = TRUE;
-  return row->node;
-}
-
-/* TEXT shaped with the widget's font: the names and the ruler's labels
- * repeat from frame to frame, so each is shaped once. Layouts follow
- * changes of the widget's Pango context by themselves. */
-static PangoLayout *
-get_layout (ChronoTimeline *self,
-            const char     *text)
-{
-  PangoLayout *layout = g_hash_table_lookup (self->layouts, text);
-
-  if (layout == NULL)
-    {
-      if (g_hash_table_size (self->layouts) >= MAX_LAYOUTS)
-        g_hash_table_remove_all (self->layouts);
-      layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
-      g_hash_table_insert (self->layouts, g_strdup (text), layout);
-    }
-  return layout;
-}
-
-static void
-append_text (ChronoTimeline *self,
-             GtkSnapshot    *snapshot,
-             const char     *text,
-             double          x,
-             double          y,
-             double          max_width,
-             double          height,
-             const GdkRGBA  *color)
-{
-  PangoLayout *layout = get_layout (self, text);
-  int text_height;
-
-  pango_layout_set_width (layout, max_width > 0 ? (int) (max_width * PANGO_SCALE) : -1);
-  pango_layout_set_ellipsize (layout, max_width > 0 ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
-  pango_layout_get_pixel_size (layout, NULL, &text_height);
-
-  gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot,
-                          &GRAPHENE_POINT_INIT (x, y + floor ((height - text_height) / 2)));
-  gtk_snapshot_append_layout (snapshot, layout, color);
-  gtk_snapshot_restore (snapshot);
-}
-
-static double
-measure_text_cb (const char *text,
-                 gpointer    user_data)
-{
-  PangoLayout *layout = get_layout (user_data, text);
-  int width;
-
-  /* Unlimited, as append_text() draws the ruler's labels. */
-  pango_layout_set_width (layout, -1);
-  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_NONE);
-  pango_layout_get_pixel_size (layout, &width, NULL);
-  return width;
-}
-
-static GskRenderNode *
-get_row_highlight (ChronoTimeline *self,
-                   Row            *row,
-                   const Colors   *colors)
-{
-  const ChronoTrack *track = chrono_trace_get_track (self->trace, row->track);
-
-  if (row->highlighted)
-    return row->highlight;
-
-  /* Counters and instants have no names to find: they dim whole. */
-  if (track->n_spans == 0)
-    row->highlight = gsk_color_node_new (&colors->dim,
-                                         &GRAPHENE_RECT_INIT (0, 0, chrono_viewport_get_width_px (self->viewport),
-                                                              row->height - 2 * TRACK_PAD));
-  else
-    row->highlight = chrono_search_highlight_paint (self->search, row->index, self->viewport,
-                                                    ROW_HEIGHT, &colors->dim, &colors->match);
-  row->highlighted = TRUE;
-  return row->highlight;
-}
-
-/* Pointing right when collapsed, down when expanded. */
-static void
-snapshot_triangle (GtkSnapshot   *snapshot,
-                   gboolean       collapsed,
-                   double         x,
-                   double         y,
-                   const GdkRGBA *color)
-{
-  const double s = TRIANGLE_SIZE;
-  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (x, y, s, s));
-
-  if (collapsed)
-    {
-      cairo_move_to (cr, x + s * 0.2, y);
-      cairo_line_to (cr, x + s * 0.9, y + s / 2);
-      cairo_line_to (cr, x + s * 0.2, y + s);
-    }
-  else
-    {
-      cairo_move_to (cr, x, y + s * 0.2);
-      cairo_line_to (cr, x + s, y + s * 0.2);
-      cairo_line_to (cr, x + s / 2, y + s * 0.9);
-    }
-  cairo_close_path (cr);
-  gdk_cairo_set_source_rgba (cr, color);
-  cairo_fill (cr);
-  cairo_destroy (cr);
-}
-
-/* One row, at its place in content coordinates. */
-static void
-snapshot_row (ChronoTimeline *self,
-              GtkSnapshot    *snapshot,
-              const Colors   *colors,
-              Row            *row,
-              double          width)
-{
-  const ChronoTrack *track;
-  GskRenderNode *node;
-  double name_y, name_height;
-
-  if (row->track == NO_TRACK)
-    {
-      double inset = TEXT_INSET;
-
-      gtk_snapshot_append_color (snapshot, &colors->group,
-                                 &GRAPHENE_RECT_INIT (0, row->y, width, row->height));
-      if (row->process == NO_TRACK)
-        {
-          append_text (self, snapshot, _("Pinned"), inset, row->y, width - 2 * TEXT_INSET, row->height,
-                       &colors->text);
-          return;
-        }
-      /* The current track's process stands out while it is collapsed. */
-      if (row->collapsed && self->current_track != NO_TRACK &&
-          self->track_rows[self->current_track] == NO_TRACK &&
-          chrono_trace_get_track (self->trace, self->current_track)->process == row->process)
-        gtk_snapshot_append_color (snapshot, &colors->current,
-                                   &GRAPHENE_RECT_INIT (0, row->y, HEADER_WIDTH - 1, row->height));
-      snapshot_triangle (snapshot, row->collapsed, inset, row->y + (row->height - TRIANGLE_SIZE) / 2,
-                         &colors->dim_text);
-      inset += TRIANGLE_SIZE + TEXT_INSET / 2;
-      /* Collapsed, the name keeps to its column: the strip is beside it. */
-      append_text (self, snapshot,
-                   chrono_trace_get_string (self->trace,
-                                            chrono_trace_get_process (self->trace, row->process)->display_name),
-                   inset, row->y, (row->collapsed ? HEADER_WIDTH : width) - inset - TEXT_INSET, row->height,
-                   &colors->text);
-      if (row->collapsed && (node = get_busy_node (self, row)) != NULL)
-        {
-          gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_WIDTH, row->y,
-                                                                 width - HEADER_WIDTH, row->height));
-          gtk_snapshot_save (snapshot);
-          gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (HEADER_WIDTH, row->y + TRACK_PAD));
-          gtk_snapshot_append_node (snapshot, node);
-          gtk_snapshot_restore (snapshot);
-          gtk_snapshot_pop (snapshot);
-        }
-      return;
-    }
-
-  track = chrono_trace_get_track (self->trace, row->track);
-  if (row->track == self->current_track)
-    gtk_snapshot_append_color (snapshot, &colors->current,
-                               &GRAPHENE_RECT_INIT (0, row->y, HEADER_WIDTH - 1, row->height - 1));
-  name_height = MIN (row->height - 2 * TRACK_PAD, 2 * ROW_HEIGHT);
-  /* The name stays in view while a tall track scrolls under the top. */
-  name_y = row->pinned ? row->y : MAX (row->y, get_scroll_offset (self) + get_pinned_visible (self));
-  name_y = MIN (name_y, row->y + row->height - name_height - 2 * TRACK_PAD);
-  append_text (self, snapshot, chrono_trace_get_string (self->trace, track->display_name),
-               2 * TEXT_INSET, name_y + TRACK_PAD, HEADER_WIDTH - 3 * TEXT_INSET,
-               name_height, &colors->dim_text);
-  if (row->n_rows_hidden > 0 && row->height >= name_height + ROW_HEIGHT + 2 * TRACK_PAD)
-    {
-      g_autofree char *more = g_strdup_printf (ngettext ("+%u level (E)", "+%u levels (E)", row->n_rows_hidden),
-                                               row->n_rows_hidden);
-
-      append_text (self, snapshot, more, 2 * TEXT_INSET, row->y + row->height - TRACK_PAD - ROW_HEIGHT,
-                   HEADER_WIDTH - 3 * TEXT_INSET, ROW_HEIGHT, &colors->dim_text);
-    }
-  gtk_snapshot_append_color (snapshot, &colors->line,
-                             &GRAPHENE_RECT_INIT (0, row->y + row->height - 1, width, 1));
-
-  node = get_row_node (self, row);
-  if (node == NULL)
-    return;
-  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_WIDTH, row->y,
-                                                         width - HEADER_WIDTH, row->height));
-  gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (HEADER_WIDTH, row->y + TRACK_PAD));
-  gtk_snapshot_append_node (snapshot, node);
-  if (self->search != NULL && (node = get_row_highlight (self, row, colors)) != NULL)
-    gtk_snapshot_append_node (snapshot, node);
-  gtk_snapshot_restore (snapshot);
-  gtk_snapshot_pop (snapshot);
+  return chrono_timeline_scene_get_track_row (self->scene, track);
 }
 
 /* -------------------------------------------------------------------- */
-/* Steps and flows                                                      */
-
-/* Rows in the track area's coordinates, which flow nodes use. */
-static gboolean
-place_span_cb (ChronoSpanRef span,
-               double       *y,
-               gpointer      user_data)
-{
-  ChronoTimeline *self = user_data;
-  guint i = get_track_row (self, span.track);
-  const Row *row;
-
-  /* A hidden track draws no arrows; a collapsed one's end at its
-   * process's header. */
-  if (i == NO_TRACK)
-    return FALSE;
-  row = &g_array_index (self->rows, Row, i);
-  if (row->track == NO_TRACK)
-    *y = get_row_top (self, row) - RULER_HEIGHT + row->height / 2;
-  else
-    /* A span below a capped track's rows: at its last row. */
-    *y = get_row_top (self, row) - RULER_HEIGHT + TRACK_PAD +
-         (MIN (chrono_track_index_get_span_row (row->index, span.index),
-               chrono_track_index_get_n_rows (row->index) - row->n_rows_hidden - 1) + 0.5) * ROW_HEIGHT;
-  return TRUE;
-}
+/* Flows                                                                */
 
 static void
 index_flows_thread (GTask        *task,
@@ -730,11 +204,9 @@ index_flows_done_cb (GObject      *object,
   index = g_task_propagate_pointer (G_TASK (result), NULL);
   if (index == NULL)
     return;
-  self->flow_painter = chrono_flow_painter_new (index);
-  chrono_flow_painter_set_dark (self->flow_painter, self->dark);
+  chrono_timeline_scene_set_flow_index (self->scene, index);
+  self->flows_ready = TRUE;
   g_clear_object (&self->flows_cancellable);
-  invalidate_flows (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FLOWS_READY]);
 }
 
@@ -747,9 +219,9 @@ index_flows (ChronoTimeline *self)
 
   g_cancellable_cancel (self->flows_cancellable);
   g_clear_object (&self->flows_cancellable);
-  if (self->flow_painter != NULL)
+  if (self->flows_ready)
     {
-      g_clear_object (&self->flow_painter);
+      self->flows_ready = FALSE;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FLOWS_READY]);
     }
   if (self->trace == NULL || chrono_trace_get_n_flows (self->trace) == 0)
@@ -762,347 +234,26 @@ index_flows (ChronoTimeline *self)
   chrono_background_run (task, index_flows_thread, "chrono-flow-index");
 }
 
-static GskRenderNode *
-get_all_flows_node (ChronoTimeline *self,
-                    double          area_height)
-{
-  if (!self->all_flows_painted)
-    {
-      self->all_flows_node = chrono_flow_painter_paint_range (self->flow_painter, self->viewport,
-                                                              place_span_cb, self, area_height, NULL);
-      self->all_flows_painted = TRUE;
-    }
-  return self->all_flows_node;
-}
+/* -------------------------------------------------------------------- */
+/* Drawing                                                              */
 
-static GskRenderNode *
-get_selected_flows_node (ChronoTimeline *self,
-                         double          area_height)
-{
-  if (!self->selected_flows_painted)
-    {
-      ChronoFlowPainter *painter = self->flow_painter;
-      g_autoptr(GArray) flows = g_array_new (FALSE, FALSE, sizeof (guint));
-
-      chrono_flow_index_get_span_flows (chrono_flow_painter_get_index (painter), self->selection, flows);
-      self->selected_flows_node = chrono_flow_painter_paint_flows (painter, self->viewport,
-                                                                   (const guint *) flows->data, flows->len,
-                                                                   place_span_cb, self, area_height);
-      self->selected_flows_painted = TRUE;
-    }
-  return self->selected_flows_node;
-}
-
-/* Arrows go over the spans: all of the window's when asked for, then
- * the selected span's, bolder, on top. */
+/* What is being dragged out: a range over the track area, or an area. */
 static void
-snapshot_flows (ChronoTimeline *self,
-                GtkSnapshot    *snapshot,
-                double          width,
-                double          area_height)
+snapshot_marking (ChronoTimeline *self,
+                  GtkSnapshot    *snapshot)
 {
-  GskRenderNode *all = NULL, *selected = NULL;
+  GdkRGBA background, text, accent;
+  double x = MIN (self->mark_x0, self->mark_x1), width = fabs (self->mark_x1 - self->mark_x0);
+  double y = RULER_HEIGHT, height = gtk_widget_get_height (GTK_WIDGET (self)) - RULER_HEIGHT;
 
-  if (self->flow_painter == NULL)
-    return;
-  if (self->show_all_flows)
-    all = get_all_flows_node (self, area_height);
-  if (self->has_selection)
-    selected = get_selected_flows_node (self, area_height);
-  if (all == NULL && selected == NULL)
-    return;
-
-  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_WIDTH, RULER_HEIGHT,
-                                                         width - HEADER_WIDTH, area_height));
-  gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (HEADER_WIDTH, RULER_HEIGHT));
-  if (all != NULL)
-    gtk_snapshot_append_node (snapshot, all);
-  if (selected != NULL)
-    gtk_snapshot_append_node (snapshot, selected);
-  gtk_snapshot_restore (snapshot);
-  gtk_snapshot_pop (snapshot);
-}
-
-static void
-snapshot_selection (ChronoTimeline *self,
-                    GtkSnapshot    *snapshot,
-                    const Colors   *colors,
-                    double          width)
-{
-  const float widths[4] = { 2, 2, 2, 2 };
-  const GdkRGBA border[4] = { colors->selection, colors->selection,
-                              colors->selection, colors->selection };
-  const Row *row;
-  GskRoundedRect outline;
-  graphene_rect_t area;
-  double top, bottom;
-
-  if (!self->has_selection || !chrono_timeline_get_span_area (self, self->selection, &area))
-    return;
-
-  /* Outside its track's part of the area the outline would cover the
-   * names, or the pinned tracks. */
-  row = &g_array_index (self->rows, Row, self->track_rows[self->selection.track]);
-  top = RULER_HEIGHT + (row->pinned ? 0 : get_pinned_visible (self));
-  bottom = row->pinned ? RULER_HEIGHT + get_pinned_visible (self) : gtk_widget_get_height (GTK_WIDGET (self));
-  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_WIDTH, top, width - HEADER_WIDTH,
-                                                         MAX (0, bottom - top)));
-  graphene_rect_inset (&area, -2, -2);
-  gsk_rounded_rect_init_from_rect (&outline, &area, 0);
-  gtk_snapshot_append_border (snapshot, &outline, widths, border);
-  gtk_snapshot_pop (snapshot);
-}
-
-/* Faint bands of every other step behind the spans, and where each
- * starts, a line over them. */
-static void
-snapshot_step_bands (ChronoTimeline *self,
-                     GtkSnapshot    *snapshot,
-                     const Colors   *colors,
-                     double          area_height,
-                     gboolean        over)
-{
-  GdkRGBA fill = colors->text, line = colors->text;
-  g_autoptr(GskRenderNode) node = NULL;
-
-  fill.alpha = self->dark ? 0.05 : 0.035;
-  line.alpha = over ? 0.22 : 0.12;
-  node = chrono_step_bands_paint (self->steps, self->viewport, area_height,
-                                  over ? NULL : &fill, &line);
-  if (node == NULL)
-    return;
-  gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (HEADER_WIDTH, RULER_HEIGHT));
-  gtk_snapshot_append_node (snapshot, node);
-  gtk_snapshot_restore (snapshot);
-}
-
-/* The ruler's lower strip: the steps, shaded as in the tracks, each
- * with its name, or only its number where the name does not fit. */
-static void
-snapshot_step_strip (ChronoTimeline *self,
-                     GtkSnapshot    *snapshot,
-                     const Colors   *colors,
-                     double          width)
-{
-  const double strip = CHRONO_TIMELINE_STEP_STRIP_HEIGHT;
-  double track_width = width - HEADER_WIDTH;
-  GdkRGBA fill = colors->text, line = colors->text;
-  g_autoptr(GskRenderNode) node = NULL;
-  guint first, n;
-
-  if (chrono_step_bands_get_n_bands (self->steps) == 0)
-    return;
-  append_text (self, snapshot, _("Steps"), TEXT_INSET, TIME_HEIGHT,
-               HEADER_WIDTH - 2 * TEXT_INSET, strip - 1, &colors->dim_text);
-
-  fill.alpha = 0.1;
-  line.alpha = 0.3;
-  /* NULL for an unshaded step that starts before the window: its name
-   * shows all the same. */
-  node = chrono_step_bands_paint (self->steps, self->viewport, strip - 1, &fill, &line);
-
-  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_WIDTH, TIME_HEIGHT, track_width, strip - 1));
-  gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (HEADER_WIDTH, TIME_HEIGHT));
-  if (node != NULL)
-    gtk_snapshot_append_node (snapshot, node);
-
-  n = chrono_step_bands_get_visible (self->steps, self->viewport, &first);
-  for (guint i = first; i < first + n; i++)
+  chrono_palette_canvas_colors (self->dark, &background, &text, &accent);
+  accent.alpha = 0.25;
+  if (self->marking == MARK_AREA)
     {
-      const ChronoStepBand *band = chrono_step_bands_get_band (self->steps, i);
-      /* A step that starts off the left edge keeps its name in view. */
-      double x0 = MAX (chrono_viewport_time_to_x (self->viewport, band->start_ns), 0) + 4;
-      double x1 = MIN (chrono_viewport_time_to_x (self->viewport, band->end_ns), track_width) - 4;
-      const char *name = chrono_trace_get_string (self->trace, band->name);
-      const char *number = strrchr (name, '#');
-
-      /* Narrow bands skip measuring: a frame may show thousands. */
-      if (x1 - x0 < 12)
-        continue;
-      if (measure_text_cb (name, self) > x1 - x0 && number != NULL && number[1] != '\0')
-        name = number;
-      if (measure_text_cb (name, self) <= x1 - x0)
-        append_text (self, snapshot, name, x0, 0, -1, strip - 1, &colors->text);
+      y = MIN (self->mark_y0, self->mark_y1);
+      height = fabs (self->mark_y1 - self->mark_y0);
     }
-  gtk_snapshot_restore (snapshot);
-  gtk_snapshot_pop (snapshot);
-}
-
-static void
-snapshot_rows (ChronoTimeline *self,
-               GtkSnapshot    *snapshot,
-               const Colors   *colors,
-               ChronoTicks    *ticks,
-               double          width)
-{
-  double area_height = get_track_area_height (self);
-  double pinned_height = get_pinned_visible (self);
-  double offset = get_scroll_offset (self);
-  guint first = find_row (self, offset + pinned_height);
-
-  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT, width, area_height));
-
-  gtk_snapshot_append_color (snapshot, &colors->header,
-                             &GRAPHENE_RECT_INIT (0, RULER_HEIGHT, HEADER_WIDTH, area_height));
-  for (guint i = 0; i < ticks->major->len; i++)
-    {
-      const ChronoTick *tick = &g_array_index (ticks->major, ChronoTick, i);
-
-      if (tick->x >= 0)
-        gtk_snapshot_append_color (snapshot, &colors->grid,
-                                   &GRAPHENE_RECT_INIT (HEADER_WIDTH + floor (tick->x), RULER_HEIGHT,
-                                                        1, area_height));
-    }
-  snapshot_step_bands (self, snapshot, colors, area_height, FALSE);
-
-  /* The scrolling rows, below the pinned ones. */
-  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT + pinned_height, width,
-                                                         area_height - pinned_height));
-  gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (0, RULER_HEIGHT - offset));
-  for (guint i = first; i < self->rows->len; i++)
-    {
-      Row *row = &g_array_index (self->rows, Row, i);
-
-      if (row->y >= offset + area_height)
-        break;
-      snapshot_row (self, snapshot, colors, row, width);
-    }
-  gtk_snapshot_restore (snapshot);
-  gtk_snapshot_pop (snapshot);
-
-  if (pinned_height > 0)
-    {
-      gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT, width, pinned_height));
-      gtk_snapshot_save (snapshot);
-      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (0, RULER_HEIGHT));
-      for (guint i = 0; i < self->rows->len; i++)
-        {
-          Row *row = &g_array_index (self->rows, Row, i);
-
-          if (!row->pinned)
-            break;
-          snapshot_row (self, snapshot, colors, row, width);
-        }
-      /* A firmer line than between tracks: rows scroll under it. */
-      gtk_snapshot_append_color (snapshot, &colors->dim_text,
-                                 &GRAPHENE_RECT_INIT (0, pinned_height - 1, width, 1));
-      gtk_snapshot_restore (snapshot);
-      gtk_snapshot_pop (snapshot);
-    }
-  snapshot_step_bands (self, snapshot, colors, area_height, TRUE);
-  snapshot_flows (self, snapshot, width, area_height);
-
-  gtk_snapshot_append_color (snapshot, &colors->line,
-                             &GRAPHENE_RECT_INIT (HEADER_WIDTH - 1, RULER_HEIGHT, 1, area_height));
-  snapshot_selection (self, snapshot, colors, width);
-
-  gtk_snapshot_pop (snapshot);
-}
-
-static void
-snapshot_highlight (ChronoTimeline *self,
-                    GtkSnapshot    *snapshot,
-                    const Colors   *colors,
-                    double          width)
-{
-  double area_height = get_track_area_height (self);
-  GdkRGBA band = colors->selection, path = colors->selection;
-
-  band.alpha = 0.12;
-  path.alpha = self->dark ? 0.9 : 0.8;
-  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT, width, area_height));
-
-  for (guint i = 0; i < self->highlight_tracks->len; i++)
-    {
-      guint track = g_array_index (self->highlight_tracks, guint, i);
-      const Row *row;
-      double top;
-
-      if (self->track_rows[track] == NO_TRACK)  /* hidden */
-        continue;
-      row = &g_array_index (self->rows, Row, self->track_rows[track]);
-      top = get_row_top (self, row);
-      gtk_snapshot_append_color (snapshot, &band, &GRAPHENE_RECT_INIT (0, top, width, row->height));
-      gtk_snapshot_append_color (snapshot, &colors->selection, &GRAPHENE_RECT_INIT (0, top, 4, row->height));
-    }
-
-  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_WIDTH, RULER_HEIGHT,
-                                                         width - HEADER_WIDTH, area_height));
-  if (self->highlight_end > self->highlight_start)
-    {
-      double x0 = CLAMP (chrono_viewport_time_to_x (self->viewport, self->highlight_start), -1, width);
-      double x1 = CLAMP (chrono_viewport_time_to_x (self->viewport, self->highlight_end), -1, width);
-
-      gtk_snapshot_append_color (snapshot, &band,
-                                 &GRAPHENE_RECT_INIT (HEADER_WIDTH + x0, RULER_HEIGHT, MAX (1, x1 - x0), area_height));
-      gtk_snapshot_append_color (snapshot, &colors->selection,
-                                 &GRAPHENE_RECT_INIT (HEADER_WIDTH + floor (x0), RULER_HEIGHT, 1, area_height));
-      gtk_snapshot_append_color (snapshot, &colors->selection,
-                                 &GRAPHENE_RECT_INIT (HEADER_WIDTH + floor (x1), RULER_HEIGHT, 1, area_height));
-    }
-
-  for (guint i = 0; i < self->path_spans->len; i++)
-    {
-      ChronoSpanRef span = g_array_index (self->path_spans, ChronoSpanRef, i);
-      graphene_rect_t area;
-
-      if (!chrono_timeline_get_span_area (self, span, &area) ||
-          area.origin.x > width || area.origin.x + area.size.width < HEADER_WIDTH ||
-          area.origin.y > RULER_HEIGHT + area_height || area.origin.y + area.size.height < RULER_HEIGHT)
-        continue;
-      /* A bar under the span: the span itself stays readable. */
-      gtk_snapshot_append_color (snapshot, &path,
-                                 &GRAPHENE_RECT_INIT (area.origin.x, area.origin.y + area.size.height - 3,
-                                                      area.size.width, 3));
-    }
-  gtk_snapshot_pop (snapshot);
-  gtk_snapshot_pop (snapshot);
-}
-
-static void
-snapshot_ruler (ChronoTimeline *self,
-                GtkSnapshot    *snapshot,
-                const Colors   *colors,
-                ChronoTicks    *ticks,
-                double          width)
-{
-  gtk_snapshot_append_color (snapshot, &colors->header,
-                             &GRAPHENE_RECT_INIT (0, 0, width, RULER_HEIGHT));
-  gtk_snapshot_append_color (snapshot, &colors->line,
-                             &GRAPHENE_RECT_INIT (0, RULER_HEIGHT - 1, width, 1));
-
-  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_WIDTH, 0,
-                                                         width - HEADER_WIDTH, RULER_HEIGHT));
-  for (guint i = 0; i < ticks->minor->len; i++)
-    {
-      const ChronoTick *tick = &g_array_index (ticks->minor, ChronoTick, i);
-
-      gtk_snapshot_append_color (snapshot, &colors->line,
-                                 &GRAPHENE_RECT_INIT (HEADER_WIDTH + floor (tick->x),
-                                                      TIME_HEIGHT - 5, 1, 5));
-    }
-  for (guint i = 0; i < ticks->major->len; i++)
-    {
-      const ChronoTick *tick = &g_array_index (ticks->major, ChronoTick, i);
-      double x = HEADER_WIDTH + floor (tick->x);
-
-      gtk_snapshot_append_color (snapshot, &colors->dim_text,
-                                 &GRAPHENE_RECT_INIT (x, TIME_HEIGHT - 10, 1, 10));
-      /* A label cut by either edge would read as another time. */
-      if (tick->label != NULL && tick->x >= 0 &&
-          x + 4 + measure_text_cb (tick->label, self) <= width)
-        append_text (self, snapshot, tick->label, x + 4, 0, -1, TIME_HEIGHT - 6, &colors->text);
-    }
-  gtk_snapshot_pop (snapshot);
-
-  /* The header column of the ruler names what the labels count from. */
-  append_text (self, snapshot, _("Time from start"), TEXT_INSET, 0,
-               HEADER_WIDTH - 2 * TEXT_INSET, TIME_HEIGHT, &colors->dim_text);
-  snapshot_step_strip (self, snapshot, colors, width);
+  gtk_snapshot_append_color (snapshot, &accent, &GRAPHENE_RECT_INIT (x, y, MAX (width, 1), MAX (height, 1)));
 }
 
 static void
@@ -1110,25 +261,19 @@ chrono_timeline_snapshot (GtkWidget   *widget,
                           GtkSnapshot *snapshot)
 {
   ChronoTimeline *self = CHRONO_TIMELINE (widget);
-  double width = gtk_widget_get_width (widget);
-  double height = gtk_widget_get_height (widget);
-  g_autoptr(ChronoTicks) ticks = NULL;
-  Colors colors;
+  GdkRGBA background, text, accent;
 
-  get_colors (self, &colors);
-  gtk_snapshot_append_color (snapshot, &colors.background,
-                             &GRAPHENE_RECT_INIT (0, 0, width, height));
-  if (self->trace == NULL || width <= HEADER_WIDTH)
-    return;
-
-  ticks = chrono_ticks_compute (chrono_viewport_get_start_ns (self->viewport),
-                                chrono_viewport_get_end_ns (self->viewport),
-                                chrono_viewport_get_width_px (self->viewport),
-                                chrono_trace_get_start_ns (self->trace),
-                                LABEL_GAP_PX, measure_text_cb, self);
-  snapshot_rows (self, snapshot, &colors, ticks, width);
-  snapshot_highlight (self, snapshot, &colors, width);
-  snapshot_ruler (self, snapshot, &colors, ticks, width);
+  if (self->scene != NULL)
+    {
+      chrono_timeline_scene_snapshot (self->scene, snapshot);
+      if (self->marking != MARK_NONE)
+        snapshot_marking (self, snapshot);
+      return;
+    }
+  chrono_palette_canvas_colors (self->dark, &background, &text, &accent);
+  gtk_snapshot_append_color (snapshot, &background,
+                             &GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (widget),
+                                                  gtk_widget_get_height (widget)));
 }
 
 static void
@@ -1155,11 +300,11 @@ chrono_timeline_size_allocate (GtkWidget *widget,
 {
   ChronoTimeline *self = CHRONO_TIMELINE (widget);
 
-  chrono_viewport_set_width_px (self->viewport, MAX (1, width - HEADER_WIDTH));
-  set_scroll_y (self, self->scroll_y);
+  if (self->scene != NULL)
+    chrono_timeline_scene_set_size (self->scene, width, height);
+  else
+    chrono_viewport_set_width_px (self->viewport, MAX (1, width - HEADER_WIDTH));
   gtk_popover_present (GTK_POPOVER (self->track_menu));
-  /* Flow nodes are as tall as the track area. */
-  invalidate_flows (self);
 }
 
 /* Pinned tracks are far from their process: they name it too. */
@@ -1204,7 +349,7 @@ chrono_timeline_query_tooltip (GtkWidget  *widget,
 
       if (i == G_MAXUINT)
         return FALSE;
-      row = &g_array_index (self->rows, Row, i);
+      row = get_row (self, i);
       if (row->track == NO_TRACK && row->process == NO_TRACK)
         return FALSE;
       if (row->track == NO_TRACK)
@@ -1236,9 +381,9 @@ chrono_timeline_query_tooltip (GtkWidget  *widget,
 }
 
 static void
-viewport_changed_cb (ChronoTimeline *self)
+scene_changed_cb (ChronoTimeline *self)
 {
-  invalidate_nodes (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 static void
@@ -1268,7 +413,7 @@ scroll_cb (GtkEventControllerScroll *controller,
   else
     {
       chrono_viewport_pan (self->viewport, dx * SCROLL_STEP_PX);
-      set_scroll_y (self, self->scroll_y + dy * SCROLL_STEP_PX);
+      set_scroll_y (self, get_scroll_y (self) + dy * SCROLL_STEP_PX);
     }
   return TRUE;
 }
@@ -1288,8 +433,20 @@ drag_begin_cb (GtkGestureDrag *gesture,
                double          y,
                ChronoTimeline *self)
 {
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+
   self->drag_x = 0;
   self->drag_y = 0;
+  self->marking = MARK_NONE;
+  if (self->trace != NULL && x >= HEADER_WIDTH)
+    {
+      if (y < RULER_HEIGHT)
+        self->marking = MARK_MEASURE;
+      else if (state & GDK_SHIFT_MASK)
+        self->marking = MARK_AREA;
+    }
+  self->mark_x0 = self->mark_x1 = x;
+  self->mark_y0 = self->mark_y1 = y;
 }
 
 static void
@@ -1300,11 +457,79 @@ drag_update_cb (GtkGestureDrag *gesture,
 {
   if (self->dragged_track != NO_TRACK)
     return;
+  if (self->marking != MARK_NONE)
+    {
+      self->mark_x1 = CLAMP (self->mark_x0 + offset_x, HEADER_WIDTH, gtk_widget_get_width (GTK_WIDGET (self)));
+      self->mark_y1 = self->mark_y0 + offset_y;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      return;
+    }
   /* The content follows the pointer, so time moves against it. */
   chrono_viewport_pan (self->viewport, self->drag_x - offset_x);
-  set_scroll_y (self, self->scroll_y + self->drag_y - offset_y);
+  set_scroll_y (self, get_scroll_y (self) + self->drag_y - offset_y);
   self->drag_x = offset_x;
   self->drag_y = offset_y;
+}
+
+static void
+popup_menu (ChronoTimeline *self,
+            GMenuModel     *model,
+            double          x,
+            double          y)
+{
+  gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->track_menu), model);
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->track_menu), &(GdkRectangle) { x, y, 1, 1 });
+  gtk_popover_popup (GTK_POPOVER (self->track_menu));
+  /* A tooltip already shown goes. */
+  gtk_widget_trigger_tooltip_query (GTK_WIDGET (self));
+}
+
+/* The tracks with rows from Y0 to Y1, top to bottom. */
+static GArray *
+get_tracks_between (ChronoTimeline *self,
+                    double          y0,
+                    double          y1)
+{
+  GArray *tracks = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (guint i = 0; i < n_rows (self); i++)
+    {
+      const Row *row = get_row (self, i);
+      double top = get_row_top (self, row);
+
+      if (row->track != NO_TRACK && top < MAX (y0, y1) && top + row->height > MIN (y0, y1))
+        g_array_append_val (tracks, row->track);
+    }
+  return tracks;
+}
+
+static void
+mark_end_cb (GtkGestureDrag *gesture,
+             double          offset_x,
+             double          offset_y,
+             ChronoTimeline *self)
+{
+  Marking marking = self->marking;
+  gint64 t0, t1;
+
+  self->marking = MARK_NONE;
+  if (marking == MARK_NONE)
+    return;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  if (fabs (self->mark_x1 - self->mark_x0) < MARK_MIN_PX)
+    return;
+  t0 = chrono_viewport_x_to_time (self->viewport, MIN (self->mark_x0, self->mark_x1) - HEADER_WIDTH);
+  t1 = chrono_viewport_x_to_time (self->viewport, MAX (self->mark_x0, self->mark_x1) - HEADER_WIDTH);
+  if (marking == MARK_MEASURE)
+    g_signal_emit (self, signals[MEASURED], 0, t0, t1);
+  else
+    {
+      g_autoptr(GArray) tracks = get_tracks_between (self, self->mark_y0, self->mark_y1);
+
+      g_signal_emit (self, signals[AREA_SELECTED], 0, t0, t1, tracks);
+      if (self->area_menu != NULL)
+        popup_menu (self, self->area_menu, self->mark_x1, self->mark_y1);
+    }
 }
 
 /* -------------------------------------------------------------------- */
@@ -1316,7 +541,7 @@ get_track_at (ChronoTimeline *self,
 {
   guint i = find_row_at (self, y);
 
-  return i == G_MAXUINT ? NO_TRACK : g_array_index (self->rows, Row, i).track;
+  return i == NO_TRACK ? NO_TRACK : get_row (self, i)->track;
 }
 
 static void
@@ -1326,7 +551,7 @@ update_track_actions (ChronoTimeline *self)
   guint track = self->current_track;
   /* A track folded into its process's header is out of reach of all but
    * the group actions. */
-  gboolean has_track = track != NO_TRACK && self->track_rows[track] != NO_TRACK;
+  gboolean has_track = track != NO_TRACK && own_row (self, track) != NO_TRACK;
   guint n_processes = self->trace != NULL ? chrono_trace_get_n_processes (self->trace) : 0;
   guint n_collapsed = self->layout != NULL ? chrono_track_layout_get_n_collapsed (self->layout) : 0;
 
@@ -1334,7 +559,7 @@ update_track_actions (ChronoTimeline *self)
   gtk_widget_action_set_enabled (widget, "timeline.hide-track", has_track);
   gtk_widget_action_set_enabled (widget, "timeline.expand-track",
                                  has_track && (chrono_track_layout_is_expanded (self->layout, track) ||
-                                               g_array_index (self->rows, Row, self->track_rows[track]).n_rows_hidden > 0));
+                                               chrono_timeline_scene_get_row (self->scene, own_row (self, track))->n_rows_hidden > 0));
   gtk_widget_action_set_enabled (widget, "timeline.track-menu", has_track);
   gtk_widget_action_set_enabled (widget, "timeline.move-track-up",
                                  has_track && chrono_track_layout_can_move (self->layout, track, -1));
@@ -1354,8 +579,9 @@ set_current_track (ChronoTimeline *self,
   if (self->current_track == track)
     return;
   self->current_track = track;
+  if (self->scene != NULL)
+    chrono_timeline_scene_set_current_track (self->scene, track);
   update_track_actions (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 /* Scrolls so that CONTENT_Y to CONTENT_Y + HEIGHT of a scrolling row
@@ -1369,21 +595,19 @@ reveal_content (ChronoTimeline *self,
   double top = content_y - get_scroll_offset (self);
 
   if (top + height > area)
-    set_scroll_y (self, self->scroll_y + top + height - area);
+    set_scroll_y (self, get_scroll_y (self) + top + height - area);
   top = content_y - get_scroll_offset (self);
   if (top < get_pinned_visible (self))
-    set_scroll_y (self, self->scroll_y - (get_pinned_visible (self) - top));
+    set_scroll_y (self, get_scroll_y (self) - (get_pinned_visible (self) - top));
 }
 
 static void
 layout_changed_cb (ChronoTimeline *self)
 {
-  build_rows (self);
+  chrono_timeline_scene_update_rows (self->scene);
   if (self->current_track != NO_TRACK && get_track_row (self, self->current_track) == NO_TRACK)
-    self->current_track = NO_TRACK;
-  set_scroll_y (self, self->scroll_y);
+    set_current_track (self, NO_TRACK);
   update_track_actions (self);
-  invalidate_nodes (self);
 }
 
 /* The track rows above (DELTA -1) or below (+1) the current track's, in
@@ -1394,21 +618,21 @@ get_next_track (ChronoTimeline *self,
 {
   gint64 i;
 
-  if (self->rows->len == 0)
+  if (n_rows (self) == 0)
     return NO_TRACK;
   if (self->current_track == NO_TRACK)
-    i = delta > 0 ? -1 : (gint64) self->rows->len;
+    i = delta > 0 ? -1 : (gint64) n_rows (self);
   else
     i = get_track_row (self, self->current_track);
-  for (i += delta; i >= 0 && i < self->rows->len; i += delta)
+  for (i += delta; i >= 0 && i < n_rows (self); i += delta)
     {
-      const Row *row = &g_array_index (self->rows, Row, i);
+      const Row *row = get_row (self, i);
 
       if (row->track != NO_TRACK)
         return row->track;
       /* A collapsed header stands for its first track. */
       if (row->collapsed && row->n_members > 0)
-        return g_array_index (self->members, guint, row->first_member);
+        return chrono_timeline_scene_get_member (self->scene, row, 0);
     }
   return NO_TRACK;
 }
@@ -1422,7 +646,7 @@ reveal_track (ChronoTimeline *self,
 
   if (track == NO_TRACK || (i = get_track_row (self, track)) == NO_TRACK)
     return;
-  row = &g_array_index (self->rows, Row, i);
+  row = get_row (self, i);
   if (!row->pinned)
     reveal_content (self, row->y, MIN (row->height, get_track_area_height (self) - get_pinned_visible (self)));
 }
@@ -1559,12 +783,12 @@ get_neighbour_row (ChronoTimeline *self,
                    guint           i,
                    int             delta)
 {
-  const Row *row = &g_array_index (self->rows, Row, i);
+  const Row *row = get_row (self, i);
   const Row *other;
 
-  if ((delta < 0 && i == 0) || (delta > 0 && i + 1 >= self->rows->len))
+  if ((delta < 0 && i == 0) || (delta > 0 && i + 1 >= n_rows (self)))
     return NULL;
-  other = &g_array_index (self->rows, Row, i + delta);
+  other = get_row (self, i + delta);
   if (other->track == NO_TRACK || other->pinned != row->pinned)
     return NULL;
   return other;
@@ -1585,7 +809,7 @@ track_drag_update_cb (GtkGestureDrag *gesture,
    * track does not flip back. */
   for (;;)
     {
-      guint i = self->track_rows[self->dragged_track];
+      guint i = own_row (self, self->dragged_track);
       const Row *up = get_neighbour_row (self, i, -1);
       const Row *down = get_neighbour_row (self, i, 1);
 
@@ -1629,11 +853,7 @@ popup_track_menu (ChronoTimeline *self,
   g_menu_append (section, _("_Show All Tracks"), "timeline.show-all-tracks");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
 
-  gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->track_menu), G_MENU_MODEL (menu));
-  gtk_popover_set_pointing_to (GTK_POPOVER (self->track_menu), &(GdkRectangle) { x, y, 1, 1 });
-  gtk_popover_popup (GTK_POPOVER (self->track_menu));
-  /* A tooltip already shown goes. */
-  gtk_widget_trigger_tooltip_query (GTK_WIDGET (self));
+  popup_menu (self, G_MENU_MODEL (menu), x, y);
 }
 
 static void
@@ -1645,7 +865,7 @@ track_menu_action (GtkWidget  *widget,
   const Row *row;
 
   reveal_track (self, self->current_track);
-  row = &g_array_index (self->rows, Row, get_track_row (self, self->current_track));
+  row = get_row (self, get_track_row (self, self->current_track));
   popup_track_menu (self, HEADER_WIDTH / 2.0, get_row_top (self, row) + MIN (row->height, GROUP_HEIGHT) / 2);
 }
 
@@ -1687,7 +907,26 @@ click_pressed_cb (GtkGestureClick *gesture,
     return;
   if (gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture)) == GDK_BUTTON_SECONDARY)
     {
-      header_menu_requested (self, x, y);
+      /* On a span: it is selected, and its menu opens. */
+      if (x >= HEADER_WIDTH && self->span_menu != NULL && chrono_timeline_hit_test (self, x, y, &span))
+        {
+          chrono_timeline_select (self, &span);
+          popup_menu (self, self->span_menu, x, y);
+        }
+      else
+        header_menu_requested (self, x, y);
+      return;
+    }
+  /* Link to…: the span clicked is the arrow's head. */
+  if (self->linking)
+    {
+      self->linking = FALSE;
+      if (chrono_timeline_hit_test (self, x, y, &span))
+        {
+          g_signal_emit (self, signals[LINKED], 0, self->link_from.track, self->link_from.index,
+                         span.track, span.index);
+          chrono_timeline_select (self, &span);
+        }
       return;
     }
   /* A track's name makes it the one the track actions act on. */
@@ -1697,11 +936,10 @@ click_pressed_cb (GtkGestureClick *gesture,
       return;
     }
   /* A process's name collapses or expands it. */
-  if (x < HEADER_WIDTH && (i = find_row_at (self, y)) != G_MAXUINT &&
-      g_array_index (self->rows, Row, i).process != NO_TRACK &&
-      g_array_index (self->rows, Row, i).track == NO_TRACK)
+  if (x < HEADER_WIDTH && (i = find_row_at (self, y)) != NO_TRACK &&
+      get_row (self, i)->process != NO_TRACK && get_row (self, i)->track == NO_TRACK)
     {
-      toggle_process (self, g_array_index (self->rows, Row, i).process);
+      toggle_process (self, get_row (self, i)->process);
       return;
     }
 
@@ -1747,7 +985,7 @@ scroll_action (GtkWidget  *widget,
 {
   ChronoTimeline *self = CHRONO_TIMELINE (widget);
 
-  set_scroll_y (self, self->scroll_y +
+  set_scroll_y (self, get_scroll_y (self) +
                 (g_str_equal (action_name, "timeline.scroll-up") ? -SCROLL_STEP_PX : SCROLL_STEP_PX));
 }
 
@@ -1759,23 +997,38 @@ show_all_action (GtkWidget  *widget,
   chrono_viewport_show_all (CHRONO_TIMELINE (widget)->viewport);
 }
 
+/* The selected span is an arrow's tail; the next span clicked its head. */
+static void
+link_to_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  ChronoTimeline *self = CHRONO_TIMELINE (widget);
+
+  self->linking = self->has_selection;
+  self->link_from = self->selection;
+  if (!self->linking)
+    gtk_widget_error_bell (widget);
+}
+
 static void
 chrono_timeline_dispose (GObject *object)
 {
   ChronoTimeline *self = CHRONO_TIMELINE (object);
 
-  g_array_set_size (self->rows, 0);
-  g_array_set_size (self->members, 0);
-  g_clear_object (&self->painter);
+  if (self->scene != NULL)
+    g_signal_handlers_disconnect_by_func (self->scene, scene_changed_cb, self);
+  g_clear_object (&self->scene);
   g_clear_object (&self->search);
+  g_clear_object (&self->annotations);
+  if (self->layout != NULL)
+    g_signal_handlers_disconnect_by_func (self->layout, layout_changed_cb, self);
   g_clear_object (&self->layout);
-  g_clear_pointer (&self->indexes, g_ptr_array_unref);
   g_clear_pointer (&self->track_menu, gtk_widget_unparent);
-  invalidate_flows (self);
+  g_clear_object (&self->span_menu);
+  g_clear_object (&self->area_menu);
   g_cancellable_cancel (self->flows_cancellable);
   g_clear_object (&self->flows_cancellable);
-  g_clear_object (&self->flow_painter);
-  g_clear_object (&self->steps);
   g_clear_object (&self->trace);
 
   G_OBJECT_CLASS (chrono_timeline_parent_class)->dispose (object);
@@ -1786,13 +1039,6 @@ chrono_timeline_finalize (GObject *object)
 {
   ChronoTimeline *self = CHRONO_TIMELINE (object);
 
-  g_clear_pointer (&self->rows, g_array_unref);
-  g_clear_pointer (&self->members, g_array_unref);
-  g_clear_pointer (&self->layouts, g_hash_table_unref);
-  g_clear_pointer (&self->track_rows, g_free);
-  g_clear_pointer (&self->highlight_tracks, g_array_unref);
-  g_clear_pointer (&self->path_spans, g_array_unref);
-  g_clear_pointer (&self->group_rows, g_free);
   g_clear_object (&self->viewport);
 
   G_OBJECT_CLASS (chrono_timeline_parent_class)->finalize (object);
@@ -1885,6 +1131,20 @@ chrono_timeline_class_init (ChronoTimelineClass *klass)
   signals[SPAN_ACTIVATED] =
     g_signal_new ("span-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_UINT);
+  /* A range dragged out in the ruler: its start and end. */
+  signals[MEASURED] =
+    g_signal_new ("measured", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_INT64);
+  /* An area dragged out with Shift: its range and its tracks (a GArray
+   * of guint), before the area menu opens. */
+  signals[AREA_SELECTED] =
+    g_signal_new ("area-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_INT64, G_TYPE_INT64, G_TYPE_ARRAY);
+  /* After Link to…, the span clicked: from its track and index to the
+   * other's. */
+  signals[LINKED] =
+    g_signal_new ("linked", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 4, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_UINT);
 
   gtk_widget_class_install_action (widget_class, "timeline.zoom-in", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "timeline.zoom-out", NULL, zoom_action);
@@ -1893,6 +1153,7 @@ chrono_timeline_class_init (ChronoTimelineClass *klass)
   gtk_widget_class_install_action (widget_class, "timeline.scroll-up", NULL, scroll_action);
   gtk_widget_class_install_action (widget_class, "timeline.scroll-down", NULL, scroll_action);
   gtk_widget_class_install_action (widget_class, "timeline.show-all", NULL, show_all_action);
+  gtk_widget_class_install_action (widget_class, "timeline.link-to", NULL, link_to_action);
   gtk_widget_class_install_property_action (widget_class, "timeline.show-all-flows", "show-all-flows");
 
   /* The keys of web-based trace viewers, which people already know. */
@@ -1951,14 +1212,7 @@ chrono_timeline_init (ChronoTimeline *self)
   GtkWidget *widget = GTK_WIDGET (self);
   GtkGesture *gesture;
 
-  self->rows = g_array_new (FALSE, TRUE, sizeof (Row));
-  self->members = g_array_new (FALSE, FALSE, sizeof (guint));
-  self->layouts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
-  g_array_set_clear_func (self->rows, row_clear);
-  self->highlight_tracks = g_array_new (FALSE, FALSE, sizeof (guint));
-  self->path_spans = g_array_new (FALSE, FALSE, sizeof (ChronoSpanRef));
   self->viewport = chrono_viewport_new ();
-  g_signal_connect_swapped (self->viewport, "changed", G_CALLBACK (viewport_changed_cb), self);
   self->current_track = NO_TRACK;
   self->dragged_track = NO_TRACK;
   self->track_menu = gtk_popover_menu_new_from_model (NULL);
@@ -1984,6 +1238,7 @@ chrono_timeline_init (ChronoTimeline *self)
   g_signal_connect (gesture, "drag-end", G_CALLBACK (track_drag_end_cb), self);
   g_signal_connect (gesture, "drag-begin", G_CALLBACK (drag_begin_cb), self);
   g_signal_connect (gesture, "drag-update", G_CALLBACK (drag_update_cb), self);
+  g_signal_connect (gesture, "drag-end", G_CALLBACK (mark_end_cb), self);
   gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
 
   gesture = gtk_gesture_click_new ();
@@ -1996,13 +1251,6 @@ chrono_timeline_init (ChronoTimeline *self)
   gtk_gesture_single_set_touch_only (GTK_GESTURE_SINGLE (gesture), TRUE);
   g_signal_connect (gesture, "pressed", G_CALLBACK (long_pressed_cb), self);
   gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
-}
-
-static void
-unref_index (gpointer index)
-{
-  if (index != NULL)
-    g_object_unref (index);
 }
 
 GtkWidget *
@@ -2031,46 +1279,33 @@ set_trace (ChronoTimeline *self,
 
   self->has_selection = FALSE;
   self->current_track = NO_TRACK;
-  self->scroll_y = 0;
-  chrono_timeline_set_highlight (self, 0, 0, NULL, 0);
-  chrono_timeline_set_path (self, NULL, 0);
-  g_clear_object (&self->painter);
   g_clear_object (&self->search);
-  g_clear_pointer (&self->indexes, g_ptr_array_unref);
+  g_clear_object (&self->annotations);
+  if (self->scene != NULL)
+    g_signal_handlers_disconnect_by_func (self->scene, scene_changed_cb, self);
+  g_clear_object (&self->scene);
   if (self->layout != NULL)
     g_signal_handlers_disconnect_by_func (self->layout, layout_changed_cb, self);
   g_clear_object (&self->layout);
   if (trace != NULL)
     {
-      if (indexes != NULL)
-        {
-          self->indexes = g_ptr_array_ref (indexes);
-        }
-      else
-        {
-          self->indexes = g_ptr_array_new_full (chrono_trace_get_n_tracks (trace), unref_index);
-          g_ptr_array_set_size (self->indexes, chrono_trace_get_n_tracks (trace));
-        }
       self->layout = chrono_track_layout_new (trace);
       g_signal_connect_swapped (self->layout, "changed", G_CALLBACK (layout_changed_cb), self);
-    }
-  g_clear_object (&self->steps);
-  index_flows (self);
-  build_rows (self);
-  update_track_actions (self);
-  if (trace != NULL)
-    {
-      self->painter = chrono_track_painter_new (trace);
-      self->steps = chrono_step_bands_new (trace);
-      chrono_track_painter_set_dark (self->painter, self->dark);
-      chrono_track_painter_set_pango_context (self->painter,
-                                              gtk_widget_get_pango_context (GTK_WIDGET (self)));
       chrono_viewport_set_bounds (self->viewport, chrono_trace_get_start_ns (trace),
                                   MAX (chrono_trace_get_end_ns (trace),
                                        chrono_trace_get_start_ns (trace) + CHRONO_VIEWPORT_MIN_DURATION_NS));
       chrono_viewport_show_all (self->viewport);
+      self->scene = chrono_timeline_scene_new (trace, indexes, self->layout, self->viewport);
+      chrono_timeline_scene_set_pango_context (self->scene, gtk_widget_get_pango_context (GTK_WIDGET (self)));
+      chrono_timeline_scene_set_dark (self->scene, self->dark);
+      chrono_timeline_scene_set_show_all_flows (self->scene, self->show_all_flows);
+      chrono_timeline_scene_set_size (self->scene, gtk_widget_get_width (GTK_WIDGET (self)),
+                                      gtk_widget_get_height (GTK_WIDGET (self)));
+      g_signal_connect_swapped (self->scene, "changed", G_CALLBACK (scene_changed_cb), self);
     }
-  invalidate_nodes (self);
+  index_flows (self);
+  update_track_actions (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRACE]);
 }
 
@@ -2117,11 +1352,9 @@ chrono_timeline_set_dark (ChronoTimeline *self,
   if (self->dark == dark)
     return;
   self->dark = dark;
-  if (self->painter != NULL)
-    chrono_track_painter_set_dark (self->painter, dark);
-  if (self->flow_painter != NULL)
-    chrono_flow_painter_set_dark (self->flow_painter, dark);
-  invalidate_nodes (self);
+  if (self->scene != NULL)
+    chrono_timeline_scene_set_dark (self->scene, dark);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DARK]);
 }
 
@@ -2139,28 +1372,10 @@ chrono_timeline_hit_test (ChronoTimeline *self,
                           double          y,
                           ChronoSpanRef  *span)
 {
-  const Row *row;
-  guint32 index;
-  guint i;
-
   g_return_val_if_fail (CHRONO_IS_TIMELINE (self), FALSE);
   g_return_val_if_fail (span != NULL, FALSE);
 
-  if (self->trace == NULL || x < HEADER_WIDTH || y < RULER_HEIGHT)
-    return FALSE;
-  i = find_row_at (self, y);
-  if (i == G_MAXUINT)
-    return FALSE;
-  row = &g_array_index (self->rows, Row, i);
-  if (row->track == NO_TRACK || chrono_trace_get_track (self->trace, row->track)->n_spans == 0)
-    return FALSE;
-  if (!chrono_track_index_hit_test (row->index, self->viewport, ROW_HEIGHT,
-                                    x - HEADER_WIDTH, y - get_row_top (self, row) - TRACK_PAD, &index))
-    return FALSE;
-
-  span->track = row->track;
-  span->index = index;
-  return TRUE;
+  return self->scene != NULL && chrono_timeline_scene_hit_test (self->scene, x, y, span);
 }
 
 gboolean
@@ -2168,30 +1383,10 @@ chrono_timeline_get_span_area (ChronoTimeline  *self,
                                ChronoSpanRef    span,
                                graphene_rect_t *area)
 {
-  const ChronoTrack *track;
-  const Row *row;
-  double x0, x1;
-
   g_return_val_if_fail (CHRONO_IS_TIMELINE (self), FALSE);
   g_return_val_if_fail (area != NULL, FALSE);
 
-  if (self->trace == NULL || span.track >= chrono_trace_get_n_tracks (self->trace))
-    return FALSE;
-  track = chrono_trace_get_track (self->trace, span.track);
-  if (span.index >= track->n_spans || self->track_rows[span.track] == NO_TRACK)
-    return FALSE;
-
-  row = &g_array_index (self->rows, Row, self->track_rows[span.track]);
-  x0 = chrono_viewport_time_to_x (self->viewport, track->start[span.index]);
-  x1 = chrono_viewport_time_to_x (self->viewport, chrono_track_get_end (track, span.index));
-  /* Clamped so that far-off spans stay within float range. */
-  x0 = CLAMP (x0, -1e6, 1e6);
-  x1 = CLAMP (MAX (x1, x0 + 1), -1e6, 1e6);
-  graphene_rect_init (area, HEADER_WIDTH + x0,
-                      get_row_top (self, row) + TRACK_PAD +
-                      chrono_track_index_get_span_row (row->index, span.index) * ROW_HEIGHT,
-                      x1 - x0, ROW_HEIGHT);
-  return TRUE;
+  return self->scene != NULL && chrono_timeline_scene_get_span_area (self->scene, span, area);
 }
 
 gboolean
@@ -2217,9 +1412,8 @@ chrono_timeline_select (ChronoTimeline      *self,
       self->selection = *span;
       set_current_track (self, span->track);
     }
-  g_clear_pointer (&self->selected_flows_node, gsk_render_node_unref);
-  self->selected_flows_painted = FALSE;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  if (self->scene != NULL)
+    chrono_timeline_scene_set_selection (self->scene, span);
 }
 
 /**
@@ -2252,10 +1446,9 @@ chrono_timeline_get_track_area (ChronoTimeline  *self,
   g_return_val_if_fail (CHRONO_IS_TIMELINE (self), FALSE);
   g_return_val_if_fail (area != NULL, FALSE);
 
-  if (self->trace == NULL || track >= chrono_trace_get_n_tracks (self->trace) ||
-      self->track_rows[track] == NO_TRACK)
+  if (self->trace == NULL || own_row (self, track) == NO_TRACK)
     return FALSE;
-  row = &g_array_index (self->rows, Row, self->track_rows[track]);
+  row = get_row (self, own_row (self, track));
   graphene_rect_init (area, 0, get_row_top (self, row), gtk_widget_get_width (GTK_WIDGET (self)),
                       row->height);
   return TRUE;
@@ -2271,10 +1464,10 @@ chrono_timeline_get_process_area (ChronoTimeline  *self,
   g_return_val_if_fail (CHRONO_IS_TIMELINE (self), FALSE);
   g_return_val_if_fail (area != NULL, FALSE);
 
-  if (self->trace == NULL || process >= chrono_trace_get_n_processes (self->trace) ||
-      self->group_rows[process] == NO_TRACK)
+  if (self->trace == NULL ||
+      chrono_timeline_scene_get_process_row (self->scene, process) == NO_TRACK)
     return FALSE;
-  row = &g_array_index (self->rows, Row, self->group_rows[process]);
+  row = get_row (self, chrono_timeline_scene_get_process_row (self->scene, process));
   graphene_rect_init (area, 0, get_row_top (self, row), gtk_widget_get_width (GTK_WIDGET (self)),
                       row->height);
   return TRUE;
@@ -2289,14 +1482,8 @@ chrono_timeline_set_search (ChronoTimeline *self,
 
   if (!g_set_object (&self->search, search))
     return;
-  for (guint i = 0; i < self->rows->len; i++)
-    {
-      Row *row = &g_array_index (self->rows, Row, i);
-
-      g_clear_pointer (&row->highlight, gsk_render_node_unref);
-      row->highlighted = FALSE;
-    }
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  if (self->scene != NULL)
+    chrono_timeline_scene_set_search (self->scene, search);
 }
 
 ChronoSearch *
@@ -2324,11 +1511,12 @@ chrono_timeline_reveal_span (ChronoTimeline *self,
 
   /* A span folded into its process's header must show: the process
    * opens. */
-  if (self->track_rows[span.track] == NO_TRACK && !chrono_track_layout_is_hidden (self->layout, span.track))
+  if (own_row (self, span.track) == NO_TRACK && !chrono_track_layout_is_hidden (self->layout, span.track))
     chrono_track_layout_set_collapsed (self->layout, track->process, FALSE);
   /* So must a span below the rows a capped track shows. */
-  if (self->track_rows[span.track] != NO_TRACK &&
-      chrono_track_index_get_span_row (get_track_index (self, span.track), span.index) >=
+  if (own_row (self, span.track) != NO_TRACK &&
+      chrono_track_index_get_span_row (chrono_timeline_scene_get_row (self->scene, own_row (self, span.track))->index,
+                                       span.index) >=
       chrono_track_layout_get_max_rows (self->layout, span.track))
     chrono_track_layout_set_expanded (self->layout, span.track, TRUE);
 
@@ -2353,9 +1541,9 @@ chrono_timeline_reveal_span (ChronoTimeline *self,
       chrono_viewport_zoom_to_range (self->viewport, start - pad, end + pad);
     }
 
-  if (self->track_rows[span.track] == NO_TRACK)
+  if (own_row (self, span.track) == NO_TRACK)
     return;
-  row = &g_array_index (self->rows, Row, self->track_rows[span.track]);
+  row = get_row (self, own_row (self, span.track));
   if (!row->pinned)
     reveal_content (self, row->y + TRACK_PAD +
                     chrono_track_index_get_span_row (row->index, span.index) * ROW_HEIGHT,
@@ -2380,7 +1568,8 @@ chrono_timeline_set_show_all_flows (ChronoTimeline *self,
   if (self->show_all_flows == show_all_flows)
     return;
   self->show_all_flows = show_all_flows;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  if (self->scene != NULL)
+    chrono_timeline_scene_set_show_all_flows (self->scene, show_all_flows);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_ALL_FLOWS]);
 }
 
@@ -2389,7 +1578,7 @@ chrono_timeline_get_flows_ready (ChronoTimeline *self)
 {
   g_return_val_if_fail (CHRONO_IS_TIMELINE (self), FALSE);
 
-  return self->flow_painter != NULL;
+  return self->flows_ready;
 }
 
 /**
@@ -2408,13 +1597,8 @@ chrono_timeline_set_highlight (ChronoTimeline *self,
 {
   g_return_if_fail (CHRONO_IS_TIMELINE (self));
 
-  self->highlight_start = start_ns;
-  self->highlight_end = end_ns;
-  g_array_set_size (self->highlight_tracks, 0);
-  for (guint i = 0; i < n_tracks && self->trace != NULL; i++)
-    if (tracks[i] < chrono_trace_get_n_tracks (self->trace))
-      g_array_append_val (self->highlight_tracks, tracks[i]);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  if (self->scene != NULL)
+    chrono_timeline_scene_set_highlight (self->scene, start_ns, end_ns, tracks, n_tracks);
 }
 
 /**
@@ -2430,10 +1614,8 @@ chrono_timeline_set_path (ChronoTimeline      *self,
 {
   g_return_if_fail (CHRONO_IS_TIMELINE (self));
 
-  g_array_set_size (self->path_spans, 0);
-  if (n_spans > 0)
-    g_array_append_vals (self->path_spans, spans, n_spans);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  if (self->scene != NULL)
+    chrono_timeline_scene_set_path (self->scene, spans, n_spans);
 }
 
 /* Scrolls so that TRACK's rows start near the top of the track area. */
@@ -2445,11 +1627,58 @@ chrono_timeline_scroll_to_track (ChronoTimeline *self,
 
   g_return_if_fail (CHRONO_IS_TIMELINE (self));
 
-  if (self->trace == NULL || track >= chrono_trace_get_n_tracks (self->trace) ||
-      self->track_rows[track] == NO_TRACK)
+  if (self->trace == NULL || own_row (self, track) == NO_TRACK)
     return;
-  row = &g_array_index (self->rows, Row, self->track_rows[track]);
+  row = get_row (self, own_row (self, track));
   /* Pinned rows are always in view. */
   if (!row->pinned)
-    set_scroll_y (self, row->y - self->pinned_height - GROUP_HEIGHT);
+    set_scroll_y (self, row->y - chrono_timeline_scene_get_pinned_height (self->scene) - GROUP_HEIGHT);
+}
+
+/**
+ * chrono_timeline_set_annotations:
+ * @annotations: (nullable): of the timeline's trace
+ */
+void
+chrono_timeline_set_annotations (ChronoTimeline    *self,
+                                 ChronoAnnotations *annotations)
+{
+  g_return_if_fail (CHRONO_IS_TIMELINE (self));
+  g_return_if_fail (annotations == NULL || CHRONO_IS_ANNOTATIONS (annotations));
+
+  if (!g_set_object (&self->annotations, annotations))
+    return;
+  if (self->scene != NULL)
+    chrono_timeline_scene_set_annotations (self->scene, annotations);
+}
+
+ChronoAnnotations *
+chrono_timeline_get_annotations (ChronoTimeline *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TIMELINE (self), NULL);
+  return self->annotations;
+}
+
+/**
+ * chrono_timeline_set_span_menu:
+ * @menu: (nullable): what a secondary click on a span opens
+ */
+void
+chrono_timeline_set_span_menu (ChronoTimeline *self,
+                               GMenuModel     *menu)
+{
+  g_return_if_fail (CHRONO_IS_TIMELINE (self));
+  g_set_object (&self->span_menu, menu);
+}
+
+/**
+ * chrono_timeline_set_area_menu:
+ * @menu: (nullable): what opens over an area dragged out with Shift
+ */
+void
+chrono_timeline_set_area_menu (ChronoTimeline *self,
+                               GMenuModel     *menu)
+{
+  g_return_if_fail (CHRONO_IS_TIMELINE (self));
+  g_set_object (&self->area_menu, menu);
 }

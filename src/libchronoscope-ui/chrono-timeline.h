@@ -8,18 +8,18 @@
 #include <gtk/gtk.h>
 
 #include "chrono-search.h"
+#include "chrono-timeline-scene.h"
 #include "chrono-trace.h"
 #include "chrono-track-layout.h"
 #include "chrono-viewport.h"
 
 G_BEGIN_DECLS
 
-/* Width of the column of process and track names. */
-#define CHRONO_TIMELINE_HEADER_WIDTH 200
-/* The ruler: time labels over a strip that names the training steps. */
-#define CHRONO_TIMELINE_RULER_HEIGHT 46
-#define CHRONO_TIMELINE_STEP_STRIP_HEIGHT 18
-#define CHRONO_TIMELINE_ROW_HEIGHT   18
+/* Its drawing is a ChronoTimelineScene's, laid out the same. */
+#define CHRONO_TIMELINE_HEADER_WIDTH      CHRONO_SCENE_HEADER_WIDTH
+#define CHRONO_TIMELINE_RULER_HEIGHT      CHRONO_SCENE_RULER_HEIGHT
+#define CHRONO_TIMELINE_STEP_STRIP_HEIGHT CHRONO_SCENE_STEP_STRIP_HEIGHT
+#define CHRONO_TIMELINE_ROW_HEIGHT        CHRONO_SCENE_ROW_HEIGHT
 
 #define CHRONO_TYPE_TIMELINE (chrono_timeline_get_type ())
 G_DECLARE_FINAL_TYPE (ChronoTimeline, chrono_timeline, CHRONO, TIMELINE, GtkWidget)
@@ -97,5 +97,16 @@ void            chrono_timeline_set_path      (ChronoTimeline *self,
                                                guint           n_spans);
 void            chrono_timeline_scroll_to_track (ChronoTimeline *self,
                                                guint           track);
+
+/* Drawn over the rows, following their changes; NULL for none. */
+void            chrono_timeline_set_annotations (ChronoTimeline    *self,
+                                                 ChronoAnnotations *annotations);
+ChronoAnnotations *chrono_timeline_get_annotations (ChronoTimeline *self);
+/* A secondary click on a span selects it and opens MENU; an area
+ * dragged out with Shift emits area-selected, then opens MENU. */
+void            chrono_timeline_set_span_menu  (ChronoTimeline *self,
+                                                GMenuModel     *menu);
+void            chrono_timeline_set_area_menu  (ChronoTimeline *self,
+                                                GMenuModel     *menu);
 
 G_END_DECLS

@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "chrono-track-keys.h"
 #include "chrono-track-layout.h"
 
 enum {
@@ -77,62 +78,19 @@ chrono_track_layout_init (ChronoTrackLayout *self)
   self->pinned = g_array_new (FALSE, FALSE, sizeof (guint));
 }
 
-static char *
-id_to_string (ChronoTrace *trace,
-              ChronoId     id)
-{
-  if (id.is_string)
-    return g_strdup_printf ("\"%s\"", chrono_trace_get_string (trace, (guint32) id.value));
-  return g_strdup_printf ("%" G_GINT64_FORMAT, id.value);
-}
-
-/* KEY, or with a count when TABLE has it already: twins stay apart. */
-static char *
-make_unique (GHashTable *table,
-             const char *key)
-{
-  g_autofree char *unique = g_strdup (key);
-
-  for (guint n = 2; g_hash_table_contains (table, unique); n++)
-    {
-      g_free (unique);
-      unique = g_strdup_printf ("%s #%u", key, n);
-    }
-  return g_steal_pointer (&unique);
-}
-
 /* What names a track across loads: its process, thread and name, not its
  * position; a process, its pid and name. */
 static void
 build_keys (ChronoTrackLayout *self)
 {
-  self->keys = g_new0 (char *, self->n_tracks + 1);
+  self->keys = chrono_track_keys_new (self->trace);
   self->tracks_by_key = g_hash_table_new (g_str_hash, g_str_equal);
-  self->process_keys = g_new0 (char *, self->n_processes + 1);
+  self->process_keys = chrono_process_keys_new (self->trace);
   self->processes_by_key = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint p = 0; p < self->n_processes; p++)
-    {
-      const ChronoProcess *process = chrono_trace_get_process (self->trace, p);
-      g_autofree char *pid = id_to_string (self->trace, process->pid);
-      g_autofree char *key = g_strdup_printf ("pid=%s name=%s", pid,
-                                              chrono_trace_get_string (self->trace, process->display_name));
-
-      self->process_keys[p] = make_unique (self->processes_by_key, key);
-      g_hash_table_insert (self->processes_by_key, self->process_keys[p], GUINT_TO_POINTER (p + 1));
-    }
+    g_hash_table_insert (self->processes_by_key, self->process_keys[p], GUINT_TO_POINTER (p + 1));
   for (guint t = 0; t < self->n_tracks; t++)
-    {
-      const ChronoTrack *track = chrono_trace_get_track (self->trace, t);
-      const ChronoProcess *process = chrono_trace_get_process (self->trace, track->process);
-      g_autofree char *pid = id_to_string (self->trace, process->pid);
-      g_autofree char *tid = id_to_string (self->trace, track->tid);
-      g_autofree char *key = g_strdup_printf ("%s pid=%s tid=%s name=%s",
-                                              chrono_track_type_to_string (track->type), pid, tid,
-                                              chrono_trace_get_string (self->trace, track->name));
-
-      self->keys[t] = make_unique (self->tracks_by_key, key);
-      g_hash_table_insert (self->tracks_by_key, self->keys[t], GUINT_TO_POINTER (t + 1));
-    }
+    g_hash_table_insert (self->tracks_by_key, self->keys[t], GUINT_TO_POINTER (t + 1));
 }
 
 static gboolean

@@ -14,8 +14,8 @@
 static char *tmp_dir;
 static ChronoApplication *application;
 
-static void
-remove_tree (const char *path)
+void
+app_test_remove_tree (const char *path)
 {
   g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
   const char *name;
@@ -26,7 +26,7 @@ remove_tree (const char *path)
         g_autofree char *child = g_build_filename (path, name, NULL);
 
         if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-          remove_tree (child);
+          app_test_remove_tree (child);
         else
           g_unlink (child);
       }
@@ -38,7 +38,7 @@ cleanup (void)
 {
   g_clear_object (&application);
   if (tmp_dir != NULL)
-    remove_tree (tmp_dir);
+    app_test_remove_tree (tmp_dir);
   g_clear_pointer (&tmp_dir, g_free);
 }
 

@@ -19,6 +19,8 @@ typedef gboolean (*AppTestCondition) (gpointer data);
 gboolean           app_test_init             (int               *argc,
                                               char            ***argv);
 const char        *app_test_tmp_dir          (void);
+/* PATH and all in it. */
+void               app_test_remove_tree      (const char        *path);
 ChronoApplication *app_test_get_application  (void);
 ChronoWindow      *app_test_get_window       (void);
 char              *app_test_write_trace      (const char        *name,

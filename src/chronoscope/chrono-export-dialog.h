@@ -1,0 +1,31 @@
+/* chrono-export-dialog.h: Export Picture…: format, scale, theme, size,
+ * title and legend of a picture of the timeline, with a preview
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "chrono-timeline-scene.h"
+
+G_BEGIN_DECLS
+
+#define CHRONO_TYPE_EXPORT_DIALOG (chrono_export_dialog_get_type ())
+G_DECLARE_FINAL_TYPE (ChronoExportDialog, chrono_export_dialog, CHRONO, EXPORT_DIALOG, GtkWindow)
+
+/* SCENE as it will be drawn (its size and theme follow the dialog);
+ * SUBTITLE under TITLE, which can be edited; STEM names the file. */
+GtkWidget  *chrono_export_dialog_new         (GtkWindow           *parent,
+                                              ChronoTimelineScene *scene,
+                                              const char          *title,
+                                              const char          *subtitle,
+                                              const char          *stem);
+/* Writes the picture as the dialog sets it into PATH, in the chosen
+ * format whatever PATH's name. */
+gboolean    chrono_export_dialog_write       (ChronoExportDialog  *self,
+                                              const char          *path,
+                                              GError             **error);
+GdkPaintable *chrono_export_dialog_get_preview (ChronoExportDialog *self);
+
+G_END_DECLS

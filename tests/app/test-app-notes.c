@@ -1,0 +1,485 @@
+/* test-app-notes.c: notes through the application's actions: added from
+ * the dialog and by text, undone and redone, saved in the project file
+ * and found again on reopening, exported, imported, and drawn into an
+ * exported picture
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+
+#include "app-test-utils.h"
+#include "chrono-annotations.h"
+#include "chrono-document-page.h"
+#include "chrono-export-dialog.h"
+#include "chrono-notes-panel.h"
+#include "chrono-sidecar.h"
+#include "chrono-timeline-view.h"
+
+#define REAL_TRACE "kineto__tbplugin_resnet50_nw0__worker0.1623143089861.pt.trace.json.gz"
+
+static char *trace_path;
+
+typedef struct {
+  ChronoWindow       *window;
+  ChronoTimelineView *view;
+  ChronoTimeline     *timeline;
+  ChronoTrace        *trace;
+} Fixture;
+
+static void
+open_trace (Fixture *f)
+{
+  ChronoDocumentPage *page = app_test_open_trace (f->window, trace_path);
+
+  f->view = chrono_document_page_get_timeline_view (page);
+  f->timeline = chrono_timeline_view_get_timeline (f->view);
+  f->trace = chrono_document_page_get_trace (page);
+}
+
+static ChronoAnnotations *
+annotations (Fixture *f)
+{
+  return chrono_timeline_get_annotations (f->timeline);
+}
+
+/* The first span of the first track that has any. */
+static ChronoSpanRef
+some_span (ChronoTrace *trace)
+{
+  for (guint t = 0; t < chrono_trace_get_n_tracks (trace); t++)
+    if (chrono_trace_get_track (trace, t)->n_spans > 0)
+      return (ChronoSpanRef) { t, 0 };
+  g_assert_not_reached ();
+}
+
+static gboolean
+has_message_dialog (gpointer data)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        {
+          *(AdwMessageDialog **) data = ADW_MESSAGE_DIALOG (window);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static void
+test_notes (void)
+{
+  Fixture f = { .window = app_test_get_window () };
+  g_autoptr(ChronoSidecar) sidecar = chrono_sidecar_new (trace_path, NULL);
+  g_autofree char *notes_path = g_build_filename (app_test_tmp_dir (), "shared.notes.json", NULL);
+  g_autofree char *picture = g_build_filename (app_test_tmp_dir (), "view.png", NULL);
+  g_autofree char *saved = NULL;
+  AdwMessageDialog *dialog = NULL;
+  ChronoSpanRef span;
+  cairo_surface_t *png;
+
+  g_unlink (chrono_sidecar_get_path (sidecar));
+  open_trace (&f);
+  span = some_span (f.trace);
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 0);
+
+  /* N without a selection does nothing. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.add-note-text", "s", "lost"));
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 0);
+
+  chrono_timeline_select (f.timeline, &span);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.add-note-text", "s", "first note"));
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 1);
+
+  /* Add Note… asks for the text. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.add-note", NULL));
+  g_assert_true (app_test_spin_until (has_message_dialog, &dialog, 2000));
+  gtk_editable_set_text (GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog)), "second note");
+  adw_message_dialog_response (dialog, "add");
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 2);
+  g_assert_cmpstr (chrono_annotations_get (annotations (&f), 1)->text, ==, "second note");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.undo", NULL));
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.redo", NULL));
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 2);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.undo", NULL));
+
+  /* Saved as it goes, in the project file. */
+  g_assert_true (g_file_get_contents (chrono_sidecar_get_path (sidecar), &saved, NULL, NULL));
+  g_assert_nonnull (strstr (saved, "first note"));
+  g_assert_null (strstr (saved, "second note"));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.export-notes-to", "s", notes_path));
+  g_assert_true (g_file_test (notes_path, G_FILE_TEST_EXISTS));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.export-picture-to", "s", picture));
+  png = cairo_image_surface_create_from_png (picture);
+  g_assert_cmpint (cairo_surface_status (png), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (png), ==, gtk_widget_get_width (GTK_WIDGET (f.timeline)));
+  /* The title over it, the legend under it. */
+  g_assert_cmpint (cairo_image_surface_get_height (png), >, gtk_widget_get_height (GTK_WIDGET (f.timeline)));
+  cairo_surface_destroy (png);
+
+  /* Open again: the note is back, on the same span. */
+  app_test_close_all_tabs (f.window);
+  open_trace (&f);
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 1);
+  g_assert_cmpstr (chrono_annotations_get (annotations (&f), 0)->text, ==, "first note");
+  g_assert_cmpint (chrono_annotations_get (annotations (&f), 0)->span.start_ns, ==,
+                   chrono_trace_get_track (f.trace, span.track)->start[span.index]);
+  g_assert_false (chrono_annotations_can_undo (annotations (&f)));
+
+  /* A colleague's notes come in as one step. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.import-notes-from", "s", notes_path));
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 2);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.undo", NULL));
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 1);
+
+  app_test_close_all_tabs (f.window);
+  g_unlink (notes_path);
+  g_unlink (picture);
+}
+
+/* Dragging in the ruler measures; an area's menu notes, measures and
+ * exports it; Link to… then a click on another span draws an arrow. */
+static void
+test_marking (void)
+{
+  Fixture f = { .window = app_test_get_window () };
+  g_autoptr(ChronoSidecar) sidecar = chrono_sidecar_new (trace_path, NULL);
+  g_autofree char *picture = g_build_filename (app_test_tmp_dir (), "area.png", NULL);
+  g_autoptr(GArray) tracks = g_array_new (FALSE, FALSE, sizeof (guint));
+  GtkEventController *drag, *click;
+  ChronoViewport *viewport;
+  const ChronoAnnotation *a;
+  graphene_rect_t area;
+  ChronoSpanRef from, to, hit;
+  gint64 t0, t1;
+  cairo_surface_t *png;
+
+  g_unlink (chrono_sidecar_get_path (sidecar));
+  open_trace (&f);
+  viewport = chrono_timeline_get_viewport (f.timeline);
+  drag = app_test_find_controller (GTK_WIDGET (f.timeline), GTK_TYPE_GESTURE_DRAG);
+  click = app_test_find_controller (GTK_WIDGET (f.timeline), GTK_TYPE_GESTURE_CLICK);
+
+  /* From 300 px to 500 px in the ruler. */
+  g_signal_emit_by_name (drag, "drag-begin", 300.0, 10.0);
+  g_signal_emit_by_name (drag, "drag-update", 200.0, 4.0);
+  g_signal_emit_by_name (drag, "drag-end", 200.0, 4.0);
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 1);
+  a = chrono_annotations_get (annotations (&f), 0);
+  g_assert_cmpint (a->kind, ==, CHRONO_ANNOTATION_MEASUREMENT);
+  g_assert_cmpint (a->start_ns, ==, chrono_viewport_x_to_time (viewport, 300 - CHRONO_TIMELINE_HEADER_WIDTH));
+  g_assert_cmpint (a->end_ns, ==, chrono_viewport_x_to_time (viewport, 500 - CHRONO_TIMELINE_HEADER_WIDTH));
+
+  /* An area of the first two tracks, as Shift+drag selects it. */
+  t0 = a->start_ns;
+  t1 = a->end_ns;
+  from = some_span (f.trace);
+  g_array_append_val (tracks, from.track);
+  g_signal_emit_by_name (f.timeline, "area-selected", t0, t1, tracks);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.area-note-text", "s", "an area"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.area-measure", NULL));
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 3);
+  a = chrono_annotations_get (annotations (&f), 1);
+  g_assert_cmpint (a->anchor, ==, CHRONO_ANCHOR_AREA);
+  g_assert_cmpstr (a->text, ==, "an area");
+  g_assert_cmpuint (g_strv_length (a->tracks), ==, 1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.export-area-to", "s", picture));
+  png = cairo_image_surface_create_from_png (picture);
+  g_assert_cmpint (cairo_surface_status (png), ==, CAIRO_STATUS_SUCCESS);
+  /* Only the area's track: far shorter than the timeline. */
+  g_assert_cmpint (cairo_image_surface_get_height (png), <, gtk_widget_get_height (GTK_WIDGET (f.timeline)));
+  cairo_surface_destroy (png);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.area-zoom", NULL));
+  g_assert_cmpint (chrono_viewport_get_start_ns (viewport), ==, t0);
+
+  /* Link to…: from the selected span to the one clicked next. */
+  to = (ChronoSpanRef) { from.track, 1 };
+  chrono_timeline_reveal_span (f.timeline, to);
+  g_assert_true (app_test_wait_for_paint (GTK_WIDGET (f.timeline), 2000));
+  chrono_timeline_select (f.timeline, &from);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.timeline), "timeline.link-to", NULL));
+  g_assert_true (chrono_timeline_get_span_area (f.timeline, to, &area));
+  g_assert_true (chrono_timeline_hit_test (f.timeline, area.origin.x + area.size.width / 2,
+                                           area.origin.y + area.size.height / 2, &hit));
+  g_assert_false (hit.track == from.track && hit.index == from.index);
+  g_signal_emit_by_name (click, "pressed", 1, (double) area.origin.x + area.size.width / 2,
+                         (double) area.origin.y + area.size.height / 2);
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 4);
+  a = chrono_annotations_get (annotations (&f), 3);
+  g_assert_cmpint (a->kind, ==, CHRONO_ANNOTATION_ARROW);
+  g_assert_cmpint (a->span.start_ns, ==, chrono_trace_get_track (f.trace, from.track)->start[from.index]);
+  g_assert_cmpint (a->to.start_ns, ==, chrono_trace_get_track (f.trace, hit.track)->start[hit.index]);
+  /* The next click is a click again. */
+  g_signal_emit_by_name (click, "pressed", 1, (double) area.origin.x + area.size.width / 2,
+                         (double) area.origin.y + area.size.height / 2);
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 4);
+
+  app_test_close_all_tabs (f.window);
+  g_unlink (picture);
+}
+
+static gboolean
+find_panel (gpointer data)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
+      GtkWidget *panel = app_test_find_widget (window, CHRONO_TYPE_NOTES_PANEL);
+
+      if (panel != NULL && gtk_widget_get_mapped (panel))
+        {
+          *(ChronoNotesPanel **) data = CHRONO_NOTES_PANEL (panel);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+typedef struct {
+  ChronoAnnotations *annotations;
+  const char        *text;
+} Expected;
+
+static gboolean
+first_text_is (gpointer data)
+{
+  Expected *expected = data;
+
+  return g_strcmp0 (chrono_annotations_get (expected->annotations, 0)->text, expected->text) == 0;
+}
+
+/* The Notes window: every annotation, filtered, edited in place (one
+ * step to undo), deleted, and activated to show what it points at. */
+static void
+test_panel (void)
+{
+  Fixture f = { .window = app_test_get_window () };
+  g_autoptr(ChronoSidecar) sidecar = chrono_sidecar_new (trace_path, NULL);
+  ChronoNotesPanel *panel = NULL;
+  ChronoViewport *viewport;
+  GtkListBox *list;
+  GtkWidget *entry, *button;
+  ChronoSpanRef span, selected;
+  ChronoAnnotation instant = { .kind = CHRONO_ANNOTATION_NOTE, .anchor = CHRONO_ANCHOR_INSTANT,
+                               .text = (char *) "Checkpoint" };
+
+  g_unlink (chrono_sidecar_get_path (sidecar));
+  open_trace (&f);
+  viewport = chrono_timeline_get_viewport (f.timeline);
+  span = some_span (f.trace);
+  chrono_timeline_select (f.timeline, &span);
+  gtk_widget_activate_action (GTK_WIDGET (f.view), "view.add-note-text", "s", "Slow data loader");
+  instant.start_ns = chrono_trace_get_start_ns (f.trace) + (chrono_trace_get_end_ns (f.trace) -
+                                                            chrono_trace_get_start_ns (f.trace)) / 2;
+  chrono_annotations_add (annotations (&f), &instant);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.show-notes", NULL));
+  g_assert_true (app_test_spin_until (find_panel, &panel, 2000));
+  g_assert_cmpuint (chrono_notes_panel_get_n_shown (panel), ==, 2);
+  chrono_notes_panel_set_filter (panel, "LOADER");
+  g_assert_cmpuint (chrono_notes_panel_get_n_shown (panel), ==, 1);
+  chrono_notes_panel_set_filter (panel, NULL);
+  list = GTK_LIST_BOX (app_test_find_widget (GTK_WIDGET (panel), GTK_TYPE_LIST_BOX));
+
+  /* Activating the instant's row zooms round it. */
+  chrono_timeline_select (f.timeline, NULL);
+  g_signal_emit_by_name (list, "row-activated", gtk_list_box_get_row_at_index (list, 1));
+  g_assert_cmpint (chrono_viewport_get_start_ns (viewport), <, instant.start_ns);
+  g_assert_cmpint (chrono_viewport_get_end_ns (viewport), >, instant.start_ns);
+  g_assert_cmpint (chrono_viewport_get_duration (viewport), <,
+                   chrono_trace_get_end_ns (f.trace) - chrono_trace_get_start_ns (f.trace));
+  /* The span's row selects its span. */
+  g_signal_emit_by_name (list, "row-activated", gtk_list_box_get_row_at_index (list, 0));
+  g_assert_true (chrono_timeline_get_selection (f.timeline, &selected));
+  g_assert_cmpuint (selected.track, ==, span.track);
+  g_assert_cmpuint (selected.index, ==, span.index);
+
+  /* Edited in place. */
+  entry = app_test_find_widget (GTK_WIDGET (gtk_list_box_get_row_at_index (list, 0)), GTK_TYPE_ENTRY);
+  gtk_editable_set_text (GTK_EDITABLE (entry), "Slow data loader: 40 ms a step");
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_true (app_test_spin_until (first_text_is, &(Expected) { annotations (&f), "Slow data loader: 40 ms a step" },
+                                      2000));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.undo", NULL));
+  g_assert_cmpstr (chrono_annotations_get (annotations (&f), 0)->text, ==, "Slow data loader");
+
+  /* Deleted. */
+  button = app_test_find_widget (GTK_WIDGET (gtk_list_box_get_row_at_index (list, 1)), GTK_TYPE_BUTTON);
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 1);
+  g_assert_cmpuint (chrono_notes_panel_get_n_shown (panel), ==, 1);
+  g_assert_cmpstr (chrono_annotations_get (annotations (&f), 0)->text, ==, "Slow data loader");
+
+  app_test_close_all_tabs (f.window);
+}
+
+static gboolean
+find_export_dialog (gpointer data)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (CHRONO_IS_EXPORT_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        {
+          *(ChronoExportDialog **) data = CHRONO_EXPORT_DIALOG (window);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* Ctrl+E: the dialog previews the picture, and writes it in the format,
+ * scale, theme and size chosen. */
+static void
+test_export_dialog (void)
+{
+  Fixture f = { .window = app_test_get_window () };
+  g_autofree char *png_path = g_build_filename (app_test_tmp_dir (), "dialog.png", NULL);
+  g_autofree char *pdf_path = g_build_filename (app_test_tmp_dir (), "dialog.pdf", NULL);
+  g_autofree char *pdf = NULL;
+  ChronoExportDialog *dialog = NULL;
+  GdkPaintable *preview;
+  cairo_surface_t *png;
+  GtkWidget *widget;
+
+  open_trace (&f);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.export-picture", NULL));
+  g_assert_true (app_test_spin_until (find_export_dialog, &dialog, 2000));
+  preview = chrono_export_dialog_get_preview (dialog);
+  g_assert_nonnull (preview);
+  g_assert_cmpint (gdk_paintable_get_intrinsic_width (preview), ==, gtk_widget_get_width (GTK_WIDGET (f.timeline)));
+
+  /* 900 px at twice the pixels. */
+  widget = app_test_find_widget (GTK_WIDGET (dialog), GTK_TYPE_SPIN_BUTTON);
+  g_assert_nonnull (widget);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (widget), 2);
+  for (widget = gtk_widget_get_next_sibling (widget); widget != NULL && !GTK_IS_SPIN_BUTTON (widget);
+       widget = gtk_widget_get_next_sibling (widget))
+    ;
+  g_assert_nonnull (widget);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (widget), 900);
+  g_assert_true (chrono_export_dialog_write (dialog, png_path, NULL));
+  png = cairo_image_surface_create_from_png (png_path);
+  g_assert_cmpint (cairo_surface_status (png), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (png), ==, 1800);
+  cairo_surface_destroy (png);
+  g_assert_cmpint (gdk_paintable_get_intrinsic_width (chrono_export_dialog_get_preview (dialog)), ==, 900);
+
+  /* PDF whatever the name says. */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (app_test_find_widget (GTK_WIDGET (dialog), GTK_TYPE_DROP_DOWN)), 2);
+  g_assert_true (chrono_export_dialog_write (dialog, pdf_path, NULL));
+  g_assert_true (g_file_get_contents (pdf_path, &pdf, NULL, NULL));
+  g_assert_true (g_str_has_prefix (pdf, "%PDF"));
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  app_test_close_all_tabs (f.window);
+  g_unlink (png_path);
+  g_unlink (pdf_path);
+}
+
+/* The child: notes on and on, each saving the project file. */
+static void
+keep_writing (void)
+{
+  Fixture f = { .window = app_test_get_window () };
+  ChronoSpanRef span;
+
+  g_autoptr(ChronoSidecar) sidecar = chrono_sidecar_new (trace_path, NULL);
+  g_autofree char *where = g_strdup_printf ("%s\n%s", app_test_tmp_dir (), chrono_sidecar_get_path (sidecar));
+
+  /* Killed, the child cannot clean up: the parent does. */
+  g_assert_true (g_file_set_contents (g_getenv ("CHRONO_TEST_HANDOFF"), where, -1, NULL));
+  open_trace (&f);
+  span = some_span (f.trace);
+  chrono_timeline_select (f.timeline, &span);
+  for (guint i = 0;; i++)
+    {
+      g_autofree char *text = g_strdup_printf ("note %u, long enough that a save takes a while: %0200u", i, i);
+
+      gtk_widget_activate_action (GTK_WIDGET (f.view), "view.add-note-text", "s", text);
+      if (i == 10)
+        g_print ("writing\n");
+    }
+}
+
+/* Killed while it writes, the application leaves a whole project file:
+ * one of the states it saved, every note in it complete. */
+static void
+test_killed_while_writing (void)
+{
+  g_autofree char *handoff = g_build_filename (app_test_tmp_dir (), "child", NULL);
+  g_autoptr(GError) error = NULL;
+
+  if (g_test_subprocess ())
+    {
+      keep_writing ();
+      return;
+    }
+  g_setenv ("CHRONO_TEST_HANDOFF", handoff, TRUE);
+  for (int round = 0; round < 3; round++)
+    {
+      g_autoptr(ChronoAnnotations) read = chrono_annotations_new ();
+      g_autoptr(ChronoSidecar) sidecar = NULL;
+      g_autofree char *where = NULL, *folder = NULL;
+      g_auto(GStrv) lines = NULL;
+      JsonNode *section;
+
+      /* Killed at the timeout, in the middle of its saves. */
+      g_test_trap_subprocess (NULL, (6 + round) * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_failed ();
+      g_test_trap_assert_stdout ("*writing*");
+      g_assert_true (g_file_get_contents (handoff, &where, NULL, NULL));
+      lines = g_strsplit (where, "\n", 2);
+
+      /* The sidecar of the child's trace, in the child's folders. */
+      folder = g_path_get_dirname (lines[1]);
+      sidecar = chrono_sidecar_new (trace_path, folder);
+      g_assert_cmpstr (chrono_sidecar_get_path (sidecar), ==, lines[1]);
+      g_assert_true (chrono_sidecar_load (sidecar, &error));
+      g_assert_no_error (error);
+      section = chrono_sidecar_get_section (sidecar, "annotations");
+      g_assert_nonnull (section);
+      g_assert_true (chrono_annotations_load_json (read, section, lines[1], &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (chrono_annotations_get_n (read), >, 10);
+      for (guint i = 0; i < chrono_annotations_get_n (read); i++)
+        g_assert_true (g_str_has_prefix (chrono_annotations_get (read, i)->text, "note "));
+      app_test_remove_tree (lines[0]);
+    }
+  g_unlink (handoff);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  if (!app_test_init (&argc, &argv))
+    return 77;
+  trace_path = app_test_real_trace (REAL_TRACE);
+  if (trace_path == NULL)
+    return 77;
+
+  g_test_add_func ("/app/notes/actions", test_notes);
+  g_test_add_func ("/app/notes/marking", test_marking);
+  g_test_add_func ("/app/notes/panel", test_panel);
+  g_test_add_func ("/app/notes/export-dialog", test_export_dialog);
+  g_test_add_func ("/app/notes/killed-while-writing", test_killed_while_writing);
+  return g_test_run ();
+}
