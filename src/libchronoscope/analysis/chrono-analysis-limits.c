@@ -125,24 +125,20 @@ count_host (ChronoRankData *data,
 
 /* What the loader could not represent, once per trace. */
 static void
-add_load_warnings (ChronoRankData *data,
+add_dropped (ChronoRankData *data,
                    GArray         *out)
 {
   const ChronoLoadStats *stats = chrono_trace_get_stats (data->trace);
   g_autofree char *base = g_path_get_basename (chrono_trace_get_path (data->trace));
 
-  if (stats->warnings->len == 0 && stats->dropped == 0)
+  /* Warnings that lose nothing (a flow end with no start) do not touch
+   * the analysis; the app's banner and info say them. */
+  if (stats->dropped == 0)
     return;
-  if (stats->dropped > 0)
-    add (out, "load-warnings", data->rank_index,
-         g_strdup_printf (_("%s: %" G_GUINT64_FORMAT " events are not in the model; the load said: %s"),
-                          base, stats->dropped,
-                          stats->warnings->len ? (const char *) stats->warnings->pdata[0] : _("nothing more")));
-  else
-    add (out, "load-warnings", data->rank_index,
-         g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: the load reported %u warning: %s",
-                                       "%s: the load reported %u warnings, the first: %s", stats->warnings->len),
-                          base, stats->warnings->len, (const char *) stats->warnings->pdata[0]));
+  add (out, "events-dropped", data->rank_index,
+       g_strdup_printf (_("%s: %" G_GUINT64_FORMAT " events are not in the model; the load said: %s"),
+                        base, stats->dropped,
+                        stats->warnings->len ? (const char *) stats->warnings->pdata[0] : _("nothing more")));
 }
 
 void
@@ -166,7 +162,7 @@ chrono_analysis_find_limitations (ChronoRankData **ranks,
       any_ops |= c.host_ops > 0;
       any_work |= n_work > 0;
       if (r == 0 || ranks[r - 1]->trace != data->trace)
-        add_load_warnings (data, out);
+        add_dropped (data, out);
 
       if (data->truncated)
         add (out, "truncated", r,
@@ -212,7 +208,7 @@ chrono_analysis_find_limitations (ChronoRankData **ranks,
   if (!any_work && !any_ops)
     add (out, "empty", G_MAXUINT,
          g_strdup (_("Nothing in the trace is what this analysis reads: no device work and no host operators "
-                     "(the load warnings say what the trace held instead)")));
+                     "(chronoscope-cli info says what the trace held instead)")));
   if (any_ops && !any_shapes)
     add (out, "no-shapes", G_MAXUINT,
          g_strdup (_("No operator shapes recorded (profile with record_shapes=True): FLOPs, bytes and the "

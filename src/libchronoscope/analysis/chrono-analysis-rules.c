@@ -65,9 +65,9 @@ static const ChronoRule rules[] = {
     "\"transfer_size\" arg), at least launch-bound-min-kernels of them. Time lost, an upper bound: "
     "their time with no computation beside them, most of which is fixed per-transfer cost.") },
   { "exposed-copies", N_("Copies not overlapped by computation"),
-    N_("Memory copies or DMA transfers that run while no computation does, when this exposed part is "
-    "more than exposed-communication-percent of all copy time (a DMA-bound device). Time lost: the "
-    "exposed copy time (ledger state copy).") },
+    N_("Memory copies, sets or DMA transfers that run while no computation does, when this exposed part "
+    "is more than exposed-communication-percent of all their time (a DMA-bound device). Time lost: the "
+    "exposed time (ledger state copy).") },
   { "engine-bound", N_("Bound on a non-matrix engine"),
     N_("A NeuronCore whose busiest engine is not a Tensor (matrix) engine and is busy more than "
     "engine-bound-percent longer than the busiest Tensor engine: vector, scalar, GpSimd or sync work "
@@ -209,7 +209,7 @@ add_track (ChronoFinding *f,
   f->tracks[f->n_tracks++] = (ChronoTrackRef) { trace, track };
 }
 
-/* The tracks of every copy on device D. */
+/* The tracks of every copy and set on device D. */
 static void
 add_copy_tracks (ChronoFinding          *f,
                  ChronoRankData         *data,
@@ -218,7 +218,7 @@ add_copy_tracks (ChronoFinding          *f,
   const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
 
   for (guint k = 0; k < d->items->len; k++)
-    if (items[k].cls == CHRONO_WORK_MEMCPY)
+    if (items[k].cls == CHRONO_WORK_MEMCPY || items[k].cls == CHRONO_WORK_MEMSET)
       add_track (f, data->trace_index, items[k].track);
 }
 
@@ -1117,7 +1117,9 @@ rule_copies_exposed (Ctx            *c,
     {
       const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
       const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
-      g_autoptr(GArray) copies = chrono_intervals_merge (items, d->items->len, 1u << CHRONO_WORK_MEMCPY);
+      /* Sets too: the ledger's copy state holds both. */
+      g_autoptr(GArray) copies = chrono_intervals_merge (items, d->items->len,
+                                                         (1u << CHRONO_WORK_MEMCPY) | (1u << CHRONO_WORK_MEMSET));
       g_autoptr(GArray) compute = chrono_intervals_merge (items, d->items->len, 1u << CHRONO_WORK_COMPUTE);
       gint64 copy_time = chrono_intervals_length (copies);
       gint64 exposed = copy_time - chrono_intervals_overlap (copies, compute), lost, start, end;
@@ -1138,7 +1140,7 @@ rule_copies_exposed (Ctx            *c,
                        _("Overlap copies with computation: prefetch the next batch on a separate stream "
                        "(non_blocking copies from pinned memory), keep data resident on the device, or on "
                        "Neuron double-buffer DMA so engines do not wait for it."),
-                       _("%.0f%% of copy time on %s runs with no computation (%.3f ms)"),
+                       _("%.0f%% of copy and set time on %s runs with no computation (%.3f ms)"),
                        100.0 * exposed / copy_time, label, ms (lost));
       add_evidence (f, "copy_ns", copy_time);
       add_evidence (f, "exposed_ns", exposed);
