@@ -293,6 +293,8 @@ static const ChronoCompareSide *
 side_of (const ChronoCompareRow *r,
          guint                   side)
 {
+  if (r == NULL)
+    g_error ("no such row");
   return side == 0 ? &r->a : &r->b;
 }
 
@@ -674,7 +676,8 @@ op_row (ChronoComparison *c,
 {
   const ChronoCompareRow *r = find_row (c, FALSE, key);
 
-  g_assert_nonnull (r);
+  if (r == NULL)
+    g_error ("no operator row %s", key);
   return r;
 }
 
