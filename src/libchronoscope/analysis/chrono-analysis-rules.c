@@ -1249,6 +1249,18 @@ compare_excess (gconstpointer a,
   return (x->device_position > y->device_position) - (x->device_position < y->device_position);
 }
 
+/* Shapes as the trace wrote them may spread over lines: on one. */
+static char *
+compact_dims (const char *dims)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = dims; *p; p++)
+    if (!g_ascii_isspace (*p))
+      g_string_append_c (out, *p);
+  return g_string_free (out, FALSE);
+}
+
 static void
 rule_low_efficiency (Ctx            *c,
                      ChronoAnalysis *analysis)
@@ -1269,6 +1281,7 @@ rule_low_efficiency (Ctx            *c,
       ChronoRankData *data = c->ranks[r->rank];
       const ChronoDeviceWork *d;
       g_autofree char *label = NULL;
+      g_autofree char *dims = NULL;
       g_auto(ChronoClaim) claim = { NULL };
       ChronoFinding *f;
       gint64 lost;
@@ -1284,6 +1297,7 @@ rule_low_efficiency (Ctx            *c,
         continue;
       reported++;
       label = device_label (data, d);
+      dims = compact_dims (r->input_dims);
       f = add_finding (c, "low-efficiency", data, r->intervals[0].start_ns, r->intervals[r->n_intervals - 1].end_ns,
                        &claim, lost,
                        r->bound == CHRONO_BOUND_COMPUTE
@@ -1296,7 +1310,7 @@ rule_low_efficiency (Ctx            *c,
                          "loads (vectorised kernels)."),
                        _("%s %s on %s reaches %.0f%% of its roofline: %" G_GUINT64_FORMAT " calls take %.3f ms "
                          "against %.3f ms at the device's peaks (%s-bound)"),
-                       r->op, r->input_dims, label, 100.0 * r->roofline_share, r->count, ms (r->gpu_time_ns),
+                       r->op, dims, label, 100.0 * r->roofline_share, r->count, ms (r->gpu_time_ns),
                        ms (r->roofline_ns), chrono_bound_to_string (r->bound));
       add_evidence (f, "calls", r->count);
       add_evidence (f, "gpu_time_ns", r->gpu_time_ns);
