@@ -13,6 +13,7 @@ static const ChronoMcpTool *(* const families[]) (guint *n_tools) = {
   chrono_mcp_analysis_tools,
   chrono_mcp_span_tools,
   chrono_mcp_top_tools,
+  chrono_mcp_compare_tools,
 };
 
 typedef struct {

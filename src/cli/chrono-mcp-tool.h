@@ -19,6 +19,10 @@ typedef struct {
   ChronoMcpRoots *roots;
   ChronoMcpCache *cache;
   gsize           max_bytes;   /* of a result's structured content */
+  /* The last comparison's report, parsed, and the handles and options
+   * that made it: paging it does not run it again. */
+  char           *comparison_key;
+  JsonNode       *comparison;
 } ChronoMcpContext;
 
 /* Returns the structured content (an object) and appends a short summary
@@ -43,6 +47,10 @@ const ChronoMcpTool *chrono_mcp_trace_tools    (guint *n_tools);
 const ChronoMcpTool *chrono_mcp_analysis_tools (guint *n_tools);
 const ChronoMcpTool *chrono_mcp_span_tools     (guint *n_tools);
 const ChronoMcpTool *chrono_mcp_top_tools      (guint *n_tools);
+const ChronoMcpTool *chrono_mcp_compare_tools  (guint *n_tools);
+#ifdef CHRONO_CLI_EXPORT
+const ChronoMcpTool *chrono_mcp_view_tools     (guint *n_tools);
+#endif
 
 /* Argument readers, for arguments that passed the schema. */
 const char *chrono_mcp_arg_string (JsonObject  *args,

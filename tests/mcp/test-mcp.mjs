@@ -26,11 +26,14 @@ const MAIN = join(TRACES, 'kineto__tbplugin_resnet50_nw0__worker0.1623143089861.
 const RANKS = [0, 1].map((r) => join(TRACES, [
   'param__dlrm_8rank__worker0_step_12.1694128201545.pt.trace.json',
   'param__dlrm_8rank__worker1_step_12.1694128201556.pt.trace.json'][r]));
-const TOOLS = ['analyze', 'critical_path', 'find_spans', 'open_trace', 'span_details', 'top_kernels', 'top_operators'];
+const CONTROL = join(TRACES, 'hta__trace_diff_control__control.json.gz');
+const TEST = join(TRACES, 'hta__trace_diff_test__test.json.gz');
 
 function cli (...args) {
   return execFileSync(CLI, args, { encoding: 'utf8', maxBuffer: 1 << 30 });
 }
+
+const TOOLS = ['analyze', 'compare', 'critical_path', 'find_spans', 'open_trace', 'span_details', 'top_kernels', 'top_operators'];
 
 // A transport that asks for VERSION in initialize and records what the
 // server settled on.
@@ -334,6 +337,49 @@ test('critical_path: each step as the analysis reports it', async () => {
       assert.equal(rows[i].start_ns, rows[i - 1].end_ns);
   }
   await fails(client, 'critical_path', { handle, step: 'ProfilerStep#999' }, /no critical path for step/);
+  });
+});
+
+test('compare says what compare --format json says, table by table', async () => {
+  await withClient({}, async (client) => {
+  const a = (await ok(client, 'open_trace', { path: CONTROL })).handle;
+  const b = (await ok(client, 'open_trace', { path: TEST })).handle;
+  for (const options of [[], ['--steps', '1010:1013'], ['--align', 'start']]) {
+    const report = JSON.parse(cli('compare', '--format', 'json', ...options, CONTROL, TEST));
+    const args = { a, b };
+    if (options.length)
+      args[options[0].slice(2)] = options[1];
+    const first = await ok(client, 'compare', args);
+    assert.equal(first.a_handle, a);
+    assert.equal(first.b_handle, b);
+    assert.equal(first.table, 'ops');
+    const tables = ['ops', 'kernels', 'steps', 'findings_diff'];
+    for (const [member, value] of Object.entries(report)) {
+      if (tables.includes(member)) {
+        assert.equal(first.tables[member], value.length, member);
+        const limit = value.length > 100 ? 150 : 3;
+        const paged = await allPages(client, 'compare', { ...args, table: member, limit }, member);
+        assert.deepEqual(paged.rows, value, `${member} ${options}`);
+        assert.equal(paged.last.total, value.length);
+        assert.ok(paged.pages >= Math.ceil(value.length / limit), `${member}: ${paged.pages} pages`);
+      } else {
+        assert.deepEqual(first[member], value, `${member} ${options}`);
+      }
+    }
+    if (!options.length)
+      assert.ok(report.ops.length > 150 && report.steps.length > 3, 'enough rows to page');
+  }
+  const text = (await call(client, 'compare', { a, b })).content[0].text;
+  assert.match(text, /Aligned by step over 3 windows/);
+
+  await fails(client, 'compare', { a, b: 'h99' }, /no trace has the handle “h99”/);
+  await fails(client, 'compare', { a, b, steps: '12' }, /steps wants N:M/);
+  await fails(client, 'compare', { a, b, steps: '9:3' }, /steps wants N:M/);
+  await fails(client, 'compare', { a, b, align: 'marker:' }, /align wants step, start or marker:NAME/);
+  await fails(client, 'compare', { a, b, align: 'marker:no such span anywhere' }, /no such span anywhere/);
+  await fails(client, 'compare', { a, b, steps: '1:2' }, /./);
+  await fails(client, 'compare', { a, b, table: 'ops', cursor: 'garbage' }, /not one of this query's/);
+  await fails(client, 'compare', { a, b, table: 'pies' }, /table/);
   });
 });
 
