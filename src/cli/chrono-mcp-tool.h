@@ -23,6 +23,9 @@ typedef struct {
    * that made it: paging it does not run it again. */
   char           *comparison_key;
   JsonNode       *comparison;
+  /* Content items a call gives after its text summary (an image); the
+   * registry empties it before each call. */
+  JsonArray      *content;
 } ChronoMcpContext;
 
 /* Returns the structured content (an object) and appends a short summary
