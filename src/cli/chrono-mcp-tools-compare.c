@@ -84,7 +84,7 @@ summarise (GString    *text,
       JsonObject *attribution = json_object_get_object_member (summary, "attribution");
       g_autoptr(GList) states = json_object_get_members (attribution);
 
-      g_string_append (text, "; the difference by state:");
+      g_string_append_printf (text, "; B − A over the %s by state:", steps == 1 ? "window" : "windows");
       for (GList *l = states; l; l = l->next)
         {
           gint64 ns = json_object_get_int_member (attribution, l->data);
@@ -196,8 +196,22 @@ compare (ChronoMcpContext  *ctx,
 
   g_string_append_printf (text, "%s against %s: ", handles[1], handles[0]);
   summarise (text, report);
-  g_string_append_printf (text, "\nTable %s: %u rows from row %" G_GUINT64_FORMAT " (other tables: the table argument).",
-                          table, chrono_mcp_page_get_n_rows (page), offset);
+  g_string_append_printf (text, "\nTable %s (others: the table argument), from row %" G_GUINT64_FORMAT ":",
+                          table, offset);
+  /* the operators and kernels that changed most, per window */
+  for (guint64 i = offset; i < n && i < offset + MIN (5, chrono_mcp_page_get_n_rows (page)); i++)
+    {
+      JsonObject *row = json_array_get_object_element (rows, i);
+
+      if (json_object_has_member (row, "delta_ns") && json_object_has_member (row, "name"))
+        {
+          gint64 delta = json_object_get_int_member (row, "delta_ns");
+          g_autofree char *d = chrono_format_duration (delta < 0 ? -delta : delta);
+
+          g_string_append_printf (text, "\n- %s: %s%s a window", json_object_get_string_member (row, "name"),
+                                  delta < 0 ? "-" : "+", d);
+        }
+    }
   chrono_mcp_page_finish (page, out, table, n, next, text);
   return result;
 }
