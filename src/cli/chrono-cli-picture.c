@@ -99,8 +99,6 @@ chrono_cli_parse_range (const char *text,
          *end > *start;
 }
 
-/* Hides the tracks that match none of PATTERNS (globs, comma apart) by
- * their own name or their process's. FALSE when none is left. */
 gboolean
 chrono_cli_filter_tracks (ChronoTrace       *trace,
                           ChronoTrackLayout *layout,
