@@ -9,9 +9,9 @@
 #include "chrono-cli-load.h"
 #include "chrono-comparison.h"
 
-static gboolean
-parse_steps (const char           *text,
-             ChronoCompareOptions *options)
+gboolean
+chrono_cli_compare_parse_steps (const char           *text,
+                                ChronoCompareOptions *options)
 {
   g_auto(GStrv) parts = g_strsplit (text, ":", 2);
 
@@ -24,9 +24,9 @@ parse_steps (const char           *text,
   return TRUE;
 }
 
-static gboolean
-parse_align (const char           *text,
-             ChronoCompareOptions *options)
+gboolean
+chrono_cli_compare_parse_align (const char           *text,
+                                ChronoCompareOptions *options)
 {
   if (strcmp (text, "step") == 0)
     options->align = CHRONO_COMPARE_ALIGN_STEP;
@@ -104,12 +104,12 @@ chrono_cli_compare (int    argc,
       return 2;
     }
   chrono_compare_options_init (&options);
-  if (steps && !parse_steps (steps, &options))
+  if (steps && !chrono_cli_compare_parse_steps (steps, &options))
     {
       g_printerr ("chronoscope-cli compare: --steps wants N:M, N at most M, not “%s”\n", steps);
       return 2;
     }
-  if (align && !parse_align (align, &options))
+  if (align && !chrono_cli_compare_parse_align (align, &options))
     {
       g_printerr ("chronoscope-cli compare: --align wants step, start or marker:NAME, not “%s”\n", align);
       return 2;

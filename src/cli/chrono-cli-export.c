@@ -3,7 +3,6 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,8 +21,6 @@
 
 #define DEFAULT_WIDTH 1600
 #define MAX_SIZE 20000
-/* A finding's range gets this share of its length as context each side. */
-#define FINDING_PAD 0.1
 
 typedef struct {
   char    *range;
@@ -49,43 +46,6 @@ options_clear (Options *options)
   g_free (options->title);
   g_free (options->notes);
   g_free (options->output);
-}
-
-/* "1.5ms", "250us", "2s", "1200ns" or a bare number of milliseconds. */
-static gboolean
-parse_time (const char *text,
-            gint64     *ns)
-{
-  static const struct { const char *unit; double ns; } units[] = {
-    { "ns", 1 }, { "us", 1e3 }, { "µs", 1e3 }, { "ms", 1e6 }, { "s", 1e9 }, { "", 1e6 },
-  };
-  char *end = NULL;
-  double value = g_ascii_strtod (text, &end);
-
-  if (end == text || !isfinite (value))
-    return FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
-    if (strcmp (end, units[i].unit) == 0)
-      {
-        double scaled = value * units[i].ns;
-
-        if (fabs (scaled) > 9e18)
-          return FALSE;
-        *ns = (gint64) llround (scaled);
-        return TRUE;
-      }
-  return FALSE;
-}
-
-static gboolean
-parse_range (const char *text,
-             gint64     *start,
-             gint64     *end)
-{
-  g_auto(GStrv) parts = g_strsplit (text, ":", 2);
-
-  return g_strv_length (parts) == 2 && parse_time (parts[0], start) && parse_time (parts[1], end) &&
-         *end > *start;
 }
 
 /* The step named …#N, as the ruler's strip names them. */
@@ -114,40 +74,6 @@ find_step (ChronoTrace *trace,
         g_string_append_printf (names, "%s%s", names->len > 0 ? " to " : "", name);
     }
   return FALSE;
-}
-
-/* Hides the tracks that match none of PATTERNS (globs, comma apart) by
- * their own name or their process's. FALSE when none is left. */
-static gboolean
-filter_tracks (ChronoTrace       *trace,
-               ChronoTrackLayout *layout,
-               const char        *patterns)
-{
-  g_auto(GStrv) globs = g_strsplit (patterns, ",", -1);
-  g_autoptr(GPtrArray) specs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_pattern_spec_free);
-  guint shown = 0;
-
-  for (guint i = 0; globs[i] != NULL; i++)
-    {
-      g_strstrip (globs[i]);
-      if (*globs[i] != '\0')
-        g_ptr_array_add (specs, g_pattern_spec_new (globs[i]));
-    }
-  for (guint t = 0; t < chrono_trace_get_n_tracks (trace); t++)
-    {
-      const ChronoTrack *track = chrono_trace_get_track (trace, t);
-      const char *name = chrono_trace_get_string (trace, track->display_name);
-      const char *process = chrono_trace_get_string (trace,
-                                                     chrono_trace_get_process (trace, track->process)->display_name);
-      gboolean match = FALSE;
-
-      for (guint i = 0; i < specs->len && !match; i++)
-        match = g_pattern_spec_match_string (g_ptr_array_index (specs, i), name) ||
-                g_pattern_spec_match_string (g_ptr_array_index (specs, i), process);
-      chrono_track_layout_set_hidden (layout, t, !match);
-      shown += match;
-    }
-  return shown > 0;
 }
 
 static ChronoTrace *
@@ -233,7 +159,7 @@ run (Options *o,
     {
       gint64 from, to;
 
-      if (!parse_range (o->range, &from, &to))
+      if (!chrono_cli_parse_range (o->range, &from, &to))
         {
           g_printerr ("chronoscope-cli export: --range wants START:END from the trace's start, with a unit "
                       "(ns, us, ms, s; ms when none), START below END, not “%s”\n", o->range);
@@ -260,7 +186,6 @@ run (Options *o,
     {
       ChronoTrace *traces[] = { trace };
       const ChronoFinding *finding;
-      gint64 pad;
 
       analysis = chrono_analysis_run (traces, 1, NULL, NULL, &error);
       if (analysis == NULL)
@@ -275,17 +200,11 @@ run (Options *o,
           return 1;
         }
       finding = chrono_analysis_get_finding (analysis, o->finding - 1);
-      highlight_start = finding->start_ns;
-      highlight_end = MAX (finding->end_ns, finding->start_ns + 1);
-      pad = MAX ((gint64) ((highlight_end - highlight_start) * FINDING_PAD), CHRONO_VIEWPORT_MIN_DURATION_NS);
-      start = highlight_start - pad;
-      end = highlight_end + pad;
-      for (guint i = 0; i < finding->n_tracks; i++)
-        g_array_append_val (highlight_tracks, finding->tracks[i].track);
+      chrono_cli_finding_range (finding, &start, &end, &highlight_start, &highlight_end, highlight_tracks);
       finding_title = g_strdup (finding->title);
     }
 
-  if (o->tracks != NULL && !filter_tracks (trace, layout, o->tracks))
+  if (o->tracks != NULL && !chrono_cli_filter_tracks (trace, layout, o->tracks))
     {
       g_printerr ("chronoscope-cli export: %s: no track's or process's name matches “%s”\n", files[0], o->tracks);
       return 1;

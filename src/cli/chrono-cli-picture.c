@@ -2,10 +2,16 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <math.h>
+#include <string.h>
+
 #include "chrono-cli-picture.h"
 #include "chrono-format.h"
 #include "chrono-time-ticks.h"
 #include "chrono-track-index.h"
+
+/* A finding's range gets this share of its length as context each side. */
+#define FINDING_PAD 0.1
 
 ChronoTimelineScene *
 chrono_cli_scene_new (ChronoTrace       *trace,
@@ -54,4 +60,92 @@ chrono_cli_subtitle (ChronoTimelineScene *scene,
   if (n_more > 0)
     return g_strdup_printf ("%s and %u more · %s to %s (%s)", name, n_more, from, to, length);
   return g_strdup_printf ("%s · %s to %s (%s)", name, from, to, length);
+}
+
+/* "1.5ms", "250us", "2s", "1200ns" or a bare number of milliseconds. */
+static gboolean
+parse_time (const char *text,
+            gint64     *ns)
+{
+  static const struct { const char *unit; double ns; } units[] = {
+    { "ns", 1 }, { "us", 1e3 }, { "µs", 1e3 }, { "ms", 1e6 }, { "s", 1e9 }, { "", 1e6 },
+  };
+  char *end = NULL;
+  double value = g_ascii_strtod (text, &end);
+
+  if (end == text || !isfinite (value))
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    if (strcmp (end, units[i].unit) == 0)
+      {
+        double scaled = value * units[i].ns;
+
+        if (fabs (scaled) > 9e18)
+          return FALSE;
+        *ns = (gint64) llround (scaled);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+gboolean
+chrono_cli_parse_range (const char *text,
+                        gint64     *start,
+                        gint64     *end)
+{
+  g_auto(GStrv) parts = g_strsplit (text, ":", 2);
+
+  return g_strv_length (parts) == 2 && parse_time (parts[0], start) && parse_time (parts[1], end) &&
+         *end > *start;
+}
+
+gboolean
+chrono_cli_filter_tracks (ChronoTrace       *trace,
+                          ChronoTrackLayout *layout,
+                          const char        *patterns)
+{
+  g_auto(GStrv) globs = g_strsplit (patterns, ",", -1);
+  g_autoptr(GPtrArray) specs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_pattern_spec_free);
+  guint shown = 0;
+
+  for (guint i = 0; globs[i] != NULL; i++)
+    {
+      g_strstrip (globs[i]);
+      if (*globs[i] != '\0')
+        g_ptr_array_add (specs, g_pattern_spec_new (globs[i]));
+    }
+  for (guint t = 0; t < chrono_trace_get_n_tracks (trace); t++)
+    {
+      const ChronoTrack *track = chrono_trace_get_track (trace, t);
+      const char *name = chrono_trace_get_string (trace, track->display_name);
+      const char *process = chrono_trace_get_string (trace,
+                                                     chrono_trace_get_process (trace, track->process)->display_name);
+      gboolean match = FALSE;
+
+      for (guint i = 0; i < specs->len && !match; i++)
+        match = g_pattern_spec_match_string (g_ptr_array_index (specs, i), name) ||
+                g_pattern_spec_match_string (g_ptr_array_index (specs, i), process);
+      chrono_track_layout_set_hidden (layout, t, !match);
+      shown += match;
+    }
+  return shown > 0;
+}
+
+void
+chrono_cli_finding_range (const ChronoFinding *finding,
+                          gint64              *start,
+                          gint64              *end,
+                          gint64              *highlight_start,
+                          gint64              *highlight_end,
+                          GArray              *tracks)
+{
+  gint64 pad;
+
+  *highlight_start = finding->start_ns;
+  *highlight_end = MAX (finding->end_ns, finding->start_ns + 1);
+  pad = MAX ((gint64) ((*highlight_end - *highlight_start) * FINDING_PAD), CHRONO_VIEWPORT_MIN_DURATION_NS);
+  *start = *highlight_start - pad;
+  *end = *highlight_end + pad;
+  for (guint i = 0; i < finding->n_tracks; i++)
+    g_array_append_val (tracks, finding->tracks[i].track);
 }

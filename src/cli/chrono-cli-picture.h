@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include "chrono-analysis.h"
 #include "chrono-timeline-scene.h"
 
 G_BEGIN_DECLS
@@ -28,5 +29,27 @@ ChronoTimelineScene *chrono_cli_scene_new (ChronoTrace       *trace,
 char                *chrono_cli_subtitle  (ChronoTimelineScene *scene,
                                            const char          *file,
                                            guint                n_more);
+
+/* START:END from the trace's start, each "1.5ms", "250us", "2s",
+ * "1200ns" or a bare number of milliseconds, START below END. */
+gboolean             chrono_cli_parse_range   (const char          *text,
+                                               gint64              *start,
+                                               gint64              *end);
+
+/* Hides the tracks that match none of PATTERNS (globs, comma apart) by
+ * their own name or their process's. FALSE when none is left. */
+gboolean             chrono_cli_filter_tracks (ChronoTrace         *trace,
+                                               ChronoTrackLayout   *layout,
+                                               const char          *patterns);
+
+/* What to draw FINDING in: START to END, its own range with some context
+ * each side, HIGHLIGHT_START to HIGHLIGHT_END to shade, and its tracks
+ * appended to TRACKS (guint). */
+void                 chrono_cli_finding_range (const ChronoFinding *finding,
+                                               gint64              *start,
+                                               gint64              *end,
+                                               gint64              *highlight_start,
+                                               gint64              *highlight_end,
+                                               GArray              *tracks);
 
 G_END_DECLS

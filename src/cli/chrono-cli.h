@@ -7,6 +7,7 @@
 #include <glib.h>
 
 #include "chrono-analysis.h"
+#include "chrono-comparison.h"
 #include "chrono-rank-summary.h"
 
 G_BEGIN_DECLS
@@ -35,6 +36,12 @@ int      chrono_cli_analyze_jobs (char * const *files,
                                   const char   *output,
                                   gboolean      timing);
 int chrono_cli_compare (int argc, char **argv);
+/* compare's --steps N:M and --align step|start|marker:NAME into OPTIONS;
+ * FALSE when TEXT is neither. The marker points into TEXT. */
+gboolean chrono_cli_compare_parse_steps (const char           *text,
+                                         ChronoCompareOptions *options);
+gboolean chrono_cli_compare_parse_align (const char           *text,
+                                         ChronoCompareOptions *options);
 int chrono_cli_export  (int argc, char **argv);
 int chrono_cli_report  (int argc, char **argv);
 

@@ -13,6 +13,10 @@ static const ChronoMcpTool *(* const families[]) (guint *n_tools) = {
   chrono_mcp_analysis_tools,
   chrono_mcp_span_tools,
   chrono_mcp_top_tools,
+  chrono_mcp_compare_tools,
+#ifdef CHRONO_CLI_EXPORT
+  chrono_mcp_view_tools,
+#endif
 };
 
 typedef struct {
@@ -128,6 +132,7 @@ chrono_mcp_registry_list (ChronoMcpRegistry *registry)
 
 static JsonNode *
 call_result (const char *text,
+             JsonArray  *more,
              JsonNode   *structured,
              gboolean    is_error)
 {
@@ -139,6 +144,8 @@ call_result (const char *text,
   json_object_set_string_member (item, "type", "text");
   json_object_set_string_member (item, "text", text);
   json_array_add_object_element (content, item);
+  for (guint i = 0; more && i < json_array_get_length (more); i++)
+    json_array_add_element (content, json_node_copy (json_array_get_element (more, i)));
   json_object_set_array_member (result, "content", content);
   if (structured != NULL)
     json_object_set_member (result, "structuredContent", structured);
@@ -166,13 +173,15 @@ chrono_mcp_registry_call (ChronoMcpRegistry *registry,
   if (!chrono_mcp_schema_check (e->input_schema, args, "arguments", &error))
     {
       g_autofree char *message = g_strdup_printf ("%s: %s", name, error->message);
-      return call_result (message, NULL, TRUE);
+      return call_result (message, NULL, NULL, TRUE);
     }
+  g_clear_pointer (&ctx->content, json_array_unref);
+  ctx->content = json_array_new ();
   structured = e->tool->call (ctx, json_node_get_object (args), text, &error);
   if (structured == NULL)
     {
       g_autofree char *message = g_strdup_printf ("%s: %s", name, error->message);
-      return call_result (message, NULL, TRUE);
+      return call_result (message, NULL, NULL, TRUE);
     }
-  return call_result (text->str, structured, FALSE);
+  return call_result (text->str, ctx->content, structured, FALSE);
 }

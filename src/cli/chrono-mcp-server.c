@@ -48,6 +48,9 @@ chrono_mcp_server_finalize (GObject *object)
   g_clear_pointer (&self->roots, chrono_mcp_roots_free);
   g_clear_object (&self->cache);
   g_clear_pointer (&self->registry, chrono_mcp_registry_free);
+  g_free (self->ctx.comparison_key);
+  g_clear_pointer (&self->ctx.comparison, json_node_unref);
+  g_clear_pointer (&self->ctx.content, json_array_unref);
   g_free (self->protocol_version);
   G_OBJECT_CLASS (chrono_mcp_server_parent_class)->finalize (object);
 }

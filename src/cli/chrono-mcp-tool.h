@@ -19,6 +19,13 @@ typedef struct {
   ChronoMcpRoots *roots;
   ChronoMcpCache *cache;
   gsize           max_bytes;   /* of a result's structured content */
+  /* The last comparison's report, parsed, and the handles and options
+   * that made it: paging it does not run it again. */
+  char           *comparison_key;
+  JsonNode       *comparison;
+  /* Content items a call gives after its text summary (an image); the
+   * registry empties it before each call. */
+  JsonArray      *content;
 } ChronoMcpContext;
 
 /* Returns the structured content (an object) and appends a short summary
@@ -43,6 +50,10 @@ const ChronoMcpTool *chrono_mcp_trace_tools    (guint *n_tools);
 const ChronoMcpTool *chrono_mcp_analysis_tools (guint *n_tools);
 const ChronoMcpTool *chrono_mcp_span_tools     (guint *n_tools);
 const ChronoMcpTool *chrono_mcp_top_tools      (guint *n_tools);
+const ChronoMcpTool *chrono_mcp_compare_tools  (guint *n_tools);
+#ifdef CHRONO_CLI_EXPORT
+const ChronoMcpTool *chrono_mcp_view_tools     (guint *n_tools);
+#endif
 
 /* Argument readers, for arguments that passed the schema. */
 const char *chrono_mcp_arg_string (JsonObject  *args,

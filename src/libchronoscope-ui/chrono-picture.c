@@ -332,15 +332,13 @@ write_cb (void                *closure,
 }
 
 gboolean
-chrono_picture_write (ChronoTimelineScene        *scene,
-                      const ChronoPictureOptions *options,
-                      ChronoPictureFormat         format,
-                      const char                 *path,
-                      GError                    **error)
+chrono_picture_write_to_stream (ChronoTimelineScene        *scene,
+                                const ChronoPictureOptions *options,
+                                ChronoPictureFormat         format,
+                                GOutputStream              *stream,
+                                GError                    **error)
 {
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GFileOutputStream) stream = NULL;
-  Writer writer = { NULL, NULL };
+  Writer writer = { stream, NULL };
   g_autoptr(GskRenderNode) node = NULL;
   cairo_surface_t *surface;
   cairo_t *cr;
@@ -349,7 +347,7 @@ chrono_picture_write (ChronoTimelineScene        *scene,
 
   g_return_val_if_fail (CHRONO_IS_TIMELINE_SCENE (scene), FALSE);
   g_return_val_if_fail (options != NULL, FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   scale = format == CHRONO_PICTURE_PNG ? CLAMP (options->scale, 1, CHRONO_PICTURE_MAX_SCALE) : 1;
@@ -357,13 +355,6 @@ chrono_picture_write (ChronoTimelineScene        *scene,
   chrono_timeline_scene_set_vector (scene, format != CHRONO_PICTURE_PNG || scale != 1);
   width = chrono_timeline_scene_get_width (scene);
   height = chrono_picture_get_height (scene, options);
-
-  /* Written beside PATH, then moved over it. */
-  file = g_file_new_for_path (path);
-  stream = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, error);
-  if (stream == NULL)
-    return FALSE;
-  writer.stream = G_OUTPUT_STREAM (stream);
 
   switch (format)
     {
@@ -399,16 +390,45 @@ chrono_picture_write (ChronoTimelineScene        *scene,
     status = cairo_surface_status (surface);
   cairo_surface_destroy (surface);
 
-  if (writer.error != NULL || status != CAIRO_STATUS_SUCCESS)
+  if (writer.error != NULL)
+    {
+      g_propagate_error (error, writer.error);
+      return FALSE;
+    }
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("could not draw the picture: %s"),
+                   cairo_status_to_string (status));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+chrono_picture_write (ChronoTimelineScene        *scene,
+                      const ChronoPictureOptions *options,
+                      ChronoPictureFormat         format,
+                      const char                 *path,
+                      GError                    **error)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFileOutputStream) stream = NULL;
+  g_autoptr(GError) local = NULL;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  /* Written beside PATH, then moved over it. */
+  file = g_file_new_for_path (path);
+  stream = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, error);
+  if (stream == NULL)
+    return FALSE;
+  if (!chrono_picture_write_to_stream (scene, options, format, G_OUTPUT_STREAM (stream), &local))
     {
       /* Closed after a cancel, the stream leaves PATH as it was. */
       g_autoptr(GCancellable) cancel = g_cancellable_new ();
 
-      if (writer.error != NULL)
-        g_propagate_prefixed_error (error, writer.error, "%s: ", path);
-      else
-        g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("%s: could not draw the picture: %s"),
-                     path, cairo_status_to_string (status));
+      g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: ", path);
       g_cancellable_cancel (cancel);
       g_output_stream_close (G_OUTPUT_STREAM (stream), cancel, NULL);
       return FALSE;

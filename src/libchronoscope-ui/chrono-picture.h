@@ -51,5 +51,11 @@ gboolean chrono_picture_write (ChronoTimelineScene        *scene,
                                ChronoPictureFormat         format,
                                const char                 *path,
                                GError                    **error);
+/* The same into STREAM, which is left open. */
+gboolean chrono_picture_write_to_stream (ChronoTimelineScene        *scene,
+                                         const ChronoPictureOptions *options,
+                                         ChronoPictureFormat         format,
+                                         GOutputStream              *stream,
+                                         GError                    **error);
 
 G_END_DECLS

@@ -26,11 +26,17 @@ const MAIN = join(TRACES, 'kineto__tbplugin_resnet50_nw0__worker0.1623143089861.
 const RANKS = [0, 1].map((r) => join(TRACES, [
   'param__dlrm_8rank__worker0_step_12.1694128201545.pt.trace.json',
   'param__dlrm_8rank__worker1_step_12.1694128201556.pt.trace.json'][r]));
-const TOOLS = ['analyze', 'critical_path', 'find_spans', 'open_trace', 'span_details', 'top_kernels', 'top_operators'];
+const CONTROL = join(TRACES, 'hta__trace_diff_control__control.json.gz');
+const TEST = join(TRACES, 'hta__trace_diff_test__test.json.gz');
 
 function cli (...args) {
   return execFileSync(CLI, args, { encoding: 'utf8', maxBuffer: 1 << 30 });
 }
+
+// render_view draws with the painters, which a build without GTK lacks (and its CLI lacks export).
+const PICTURES = /^  export /m.test(cli('--help'));
+const TOOLS = ['analyze', 'compare', 'critical_path', 'find_spans', 'open_trace', ...(PICTURES ? ['render_view'] : []),
+               'span_details', 'top_kernels', 'top_operators'];
 
 // A transport that asks for VERSION in initialize and records what the
 // server settled on.
@@ -334,6 +340,110 @@ test('critical_path: each step as the analysis reports it', async () => {
       assert.equal(rows[i].start_ns, rows[i - 1].end_ns);
   }
   await fails(client, 'critical_path', { handle, step: 'ProfilerStep#999' }, /no critical path for step/);
+  });
+});
+
+test('compare says what compare --format json says, table by table', async () => {
+  await withClient({}, async (client) => {
+  const a = (await ok(client, 'open_trace', { path: CONTROL })).handle;
+  const b = (await ok(client, 'open_trace', { path: TEST })).handle;
+  for (const options of [[], ['--steps', '1010:1013'], ['--align', 'start']]) {
+    const report = JSON.parse(cli('compare', '--format', 'json', ...options, CONTROL, TEST));
+    const args = { a, b };
+    if (options.length)
+      args[options[0].slice(2)] = options[1];
+    const first = await ok(client, 'compare', args);
+    assert.equal(first.a_handle, a);
+    assert.equal(first.b_handle, b);
+    assert.equal(first.table, 'ops');
+    const tables = ['ops', 'kernels', 'steps', 'findings_diff'];
+    for (const [member, value] of Object.entries(report)) {
+      if (tables.includes(member)) {
+        assert.equal(first.tables[member], value.length, member);
+        const limit = value.length > 100 ? 150 : 3;
+        const paged = await allPages(client, 'compare', { ...args, table: member, limit }, member);
+        assert.deepEqual(paged.rows, value, `${member} ${options}`);
+        assert.equal(paged.last.total, value.length);
+        assert.ok(paged.pages >= Math.ceil(value.length / limit), `${member}: ${paged.pages} pages`);
+      } else {
+        assert.deepEqual(first[member], value, `${member} ${options}`);
+      }
+    }
+    if (!options.length)
+      assert.ok(report.ops.length > 150 && report.steps.length > 3, 'enough rows to page');
+  }
+  const text = (await call(client, 'compare', { a, b })).content[0].text;
+  assert.match(text, /Aligned by step over 3 windows/);
+
+  await fails(client, 'compare', { a, b: 'h99' }, /no trace has the handle “h99”/);
+  await fails(client, 'compare', { a, b, steps: '12' }, /steps wants N:M/);
+  await fails(client, 'compare', { a, b, steps: '9:3' }, /steps wants N:M/);
+  await fails(client, 'compare', { a, b, align: 'marker:' }, /align wants step, start or marker:NAME/);
+  await fails(client, 'compare', { a, b, align: 'marker:no such span anywhere' }, /no such span anywhere/);
+  await fails(client, 'compare', { a, b, steps: '1:2' }, /./);
+  await fails(client, 'compare', { a, b, table: 'ops', cursor: 'garbage' }, /not one of this query's/);
+  await fails(client, 'compare', { a, b, table: 'pies' }, /table/);
+  });
+});
+
+// Width and height from a PNG's IHDR, after checking its signature.
+function pngSize (base64) {
+  const bytes = Buffer.from(base64, 'base64');
+  assert.deepEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  assert.equal(bytes.subarray(12, 16).toString('latin1'), 'IHDR');
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20), bytes: bytes.length };
+}
+
+test('render_view draws the timeline as a PNG of the size asked', { skip: !PICTURES && 'built without the painters' }, async () => {
+  await withClient({}, async (client) => {
+  const { handle, traces: [info] } = await ok(client, 'open_trace', { path: CONTROL });
+  for (const [args, size] of [[{ width: 800, height: 500 }, { width: 800, height: 500 }],
+                              [{ width: 1234, height: 321, range: '10ms:60ms', theme: 'dark', tracks: 'stream*' },
+                               { width: 1234, height: 321 }],
+                              [{ width: 640, height: 400, finding: 1 }, { width: 640, height: 400 }]]) {
+    const result = await call(client, 'render_view', { handle, ...args });
+    assert.equal(result.isError, false, result.content[0].text);
+    const image = result.content.find((c) => c.type === 'image');
+    assert.equal(image.mimeType, 'image/png');
+    const png = pngSize(image.data);
+    assert.deepEqual({ width: png.width, height: png.height }, size, JSON.stringify(args));
+    const out = result.structuredContent;
+    assert.equal(out.width, size.width);
+    assert.equal(out.height, size.height);
+    assert.equal(out.bytes, png.bytes);
+    assert.equal(out.handle, handle);
+    if (args.range) {
+      // ns since 1970 are past a double's exact integers: within its precision
+      assert.ok(Math.abs(out.start_ns - (info.start_ns + 10e6)) <= 1024, `${out.start_ns}`);
+      assert.ok(Math.abs(out.end_ns - (info.start_ns + 60e6)) <= 1024, `${out.end_ns}`);
+    }
+    if (args.finding) {
+      const report = JSON.parse(cli('analyze', '--format', 'json', CONTROL));
+      assert.equal(out.finding.title, report.findings[0].title);
+      assert.ok(out.start_ns < out.finding.start_ns && out.finding.end_ns < out.end_ns);
+    }
+  }
+  // the legend makes it taller than the timeline asked for
+  const legend = await call(client, 'render_view', { handle, width: 800, height: 300, legend: true });
+  assert.ok(pngSize(legend.content[1].data).height > 300);
+  // the same view twice: the same picture
+  const once = await call(client, 'render_view', { handle, width: 700, height: 200, range: '0:5ms' });
+  const twice = await call(client, 'render_view', { handle, width: 700, height: 200, range: '0:5ms' });
+  assert.equal(once.content[1].data, twice.content[1].data);
+  // a narrower range draws something else
+  const other = await call(client, 'render_view', { handle, width: 700, height: 200, range: '0:50ms' });
+  assert.notEqual(other.content[1].data, once.content[1].data);
+
+  await fails(client, 'render_view', { handle: 'h99' }, /no trace has the handle “h99”/);
+  await fails(client, 'render_view', { handle, width: 5000 }, /width.*4096/);
+  await fails(client, 'render_view', { handle, height: 4097 }, /height.*4096/);
+  await fails(client, 'render_view', { handle, width: 100 }, /width/);
+  await fails(client, 'render_view', { handle, range: '50ms:10ms' }, /range wants START:END/);
+  await fails(client, 'render_view', { handle, range: 'soon' }, /range wants START:END/);
+  await fails(client, 'render_view', { handle, range: '1:2', finding: 1 }, /give one/);
+  await fails(client, 'render_view', { handle, finding: 9999 }, /no finding 9999/);
+  await fails(client, 'render_view', { handle, tracks: 'no such track*' }, /no track's or process's name matches/);
+  await fails(client, 'render_view', { handle, theme: 'sepia' }, /theme/);
   });
 });
 
