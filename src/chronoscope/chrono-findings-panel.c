@@ -418,20 +418,6 @@ get_device_name (ChronoFindingsPanel *self,
   return g_strdup (name);
 }
 
-typedef struct {
-  const char *rule;
-  gint64      ns;
-} RuleShare;
-
-static gint
-compare_shares (gconstpointer a,
-                gconstpointer b)
-{
-  const RuleShare *x = a, *y = b;
-
-  return x->ns != y->ns ? (x->ns > y->ns ? -1 : 1) : g_strcmp0 (x->rule, y->rule);
-}
-
 static const char *
 rule_title (const char *id)
 {
@@ -476,33 +462,13 @@ fill_summary (ChronoFindingsPanel *self)
   for (guint i = 0; i < MIN (rows->len, MAX_SUMMARY_DEVICES); i++)
     {
       const ChronoLedgerRow *r = rows->pdata[i];
-      g_autoptr(GArray) shares = g_array_new (FALSE, FALSE, sizeof (RuleShare));
+      g_autoptr(GArray) shares = chrono_analysis_dup_recoverable_by_rule (self->analysis, r->breakdown);
       g_autofree char *name = NULL;
       g_autofree char *recoverable = NULL;
       g_autofree char *window = NULL;
       g_autoptr(GString) text = NULL;
       GtkWidget *label;
 
-      if (r->step >= 0)
-        continue;
-      for (guint k = 0; k < chrono_analysis_get_n_findings (self->analysis); k++)
-        {
-          const ChronoFinding *f = chrono_analysis_get_finding (self->analysis, k);
-          for (guint j = 0; j < f->n_shares; j++)
-            {
-              RuleShare *found = NULL;
-              if (f->shares[j].breakdown != r->breakdown)
-                continue;
-              for (guint q = 0; q < shares->len && found == NULL; q++)
-                if (g_str_equal (g_array_index (shares, RuleShare, q).rule, f->rule))
-                  found = &g_array_index (shares, RuleShare, q);
-              if (found)
-                found->ns += f->shares[j].ns;
-              else
-                g_array_append_val (shares, ((RuleShare) { f->rule, f->shares[j].ns }));
-            }
-        }
-      g_array_sort (shares, compare_shares);
       name = get_device_name (self, r->breakdown);
       recoverable = chrono_format_duration (r->recoverable_ns);
       window = chrono_format_duration (r->end_ns - r->start_ns);
@@ -512,7 +478,7 @@ fill_summary (ChronoFindingsPanel *self)
                               r->end_ns > r->start_ns ? 100.0 * r->recoverable_ns / (r->end_ns - r->start_ns) : 0.0);
       for (guint q = 0; q < MIN (shares->len, 3); q++)
         {
-          const RuleShare *rs = &g_array_index (shares, RuleShare, q);
+          const ChronoRuleShare *rs = &g_array_index (shares, ChronoRuleShare, q);
           g_autofree char *ns = chrono_format_duration (rs->ns);
           /* Translators: what a share of the recoverable time comes from, "Data loading 3.1 ms" */
           g_string_append_printf (text, q == 0 ? _(": %s %s") : _(", %s %s"), rule_title (rs->rule), ns);

@@ -357,20 +357,6 @@ append_rule_summary (ChronoAnalysis *self,
     }
 }
 
-typedef struct {
-  const char *rule;
-  gint64      ns;
-} RuleShare;
-
-static gint
-compare_rule_shares (gconstpointer a,
-                     gconstpointer b)
-{
-  const RuleShare *x = a, *y = b;
-
-  return x->ns != y->ns ? (x->ns > y->ns ? -1 : 1) : g_strcmp0 (x->rule, y->rule);
-}
-
 /* One line a device: how much of its time the findings could win back,
  * and by what. */
 static void
@@ -383,7 +369,7 @@ append_recoverable (ChronoAnalysis *self,
     {
       const ChronoLedgerRow *r = chrono_analysis_get_ledger_row (self, i);
       const ChronoRankInfo *rank = chrono_analysis_get_rank (self, r->rank);
-      g_autoptr(GArray) by_rule = g_array_new (FALSE, FALSE, sizeof (RuleShare));
+      g_autoptr(GArray) by_rule = NULL;
       gint64 window = r->end_ns - r->start_ns;
 
       if (r->step >= 0)
@@ -391,30 +377,13 @@ append_recoverable (ChronoAnalysis *self,
       if (!any)
         g_string_append_printf (s, "\n## %s\n\n", _("Recoverable time"));
       any = TRUE;
-      for (guint k = 0; k < chrono_analysis_get_n_findings (self); k++)
-        {
-          const ChronoFinding *f = chrono_analysis_get_finding (self, k);
-          for (guint j = 0; j < f->n_shares; j++)
-            {
-              RuleShare *found = NULL;
-              if (f->shares[j].breakdown != r->breakdown)
-                continue;
-              for (guint q = 0; q < by_rule->len && !found; q++)
-                if (g_strcmp0 (g_array_index (by_rule, RuleShare, q).rule, f->rule) == 0)
-                  found = &g_array_index (by_rule, RuleShare, q);
-              if (found)
-                found->ns += f->shares[j].ns;
-              else
-                g_array_append_val (by_rule, ((RuleShare) { f->rule, f->shares[j].ns }));
-            }
-        }
-      g_array_sort (by_rule, compare_rule_shares);
+      by_rule = chrono_analysis_dup_recoverable_by_rule (self, r->breakdown);
       g_string_append_printf (s, _("- **%s** (%s): %.3f of %.3f ms (%.1f%%) could be recovered"),
                               device_name (self, r->breakdown), rank->label, r->recoverable_ns / 1e6,
                               window / 1e6, window > 0 ? 100.0 * r->recoverable_ns / window : 0.0);
       for (guint q = 0; q < by_rule->len; q++)
         {
-          const RuleShare *rs = &g_array_index (by_rule, RuleShare, q);
+          const ChronoRuleShare *rs = &g_array_index (by_rule, ChronoRuleShare, q);
           g_string_append_printf (s, "%s%s %.3f ms", q == 0 ? _(": ") : ", ", rs->rule, rs->ns / 1e6);
         }
       g_string_append (s, "\n");

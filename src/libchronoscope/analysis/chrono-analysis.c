@@ -337,6 +337,47 @@ chrono_analysis_get_ledger_row (ChronoAnalysis *self,
   return &g_array_index (self->ledger, ChronoLedgerRow, index);
 }
 
+static gint
+compare_rule_shares (gconstpointer a,
+                     gconstpointer b)
+{
+  const ChronoRuleShare *x = a, *y = b;
+
+  return x->ns != y->ns ? (x->ns > y->ns ? -1 : 1) : g_strcmp0 (x->rule, y->rule);
+}
+
+GArray *
+chrono_analysis_dup_recoverable_by_rule (ChronoAnalysis *self,
+                                         guint           breakdown)
+{
+  GArray *out;
+
+  g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), NULL);
+
+  out = g_array_new (FALSE, FALSE, sizeof (ChronoRuleShare));
+  for (guint k = 0; k < self->findings->len; k++)
+    {
+      const ChronoFinding *f = &g_array_index (self->findings, ChronoFinding, k);
+
+      for (guint j = 0; j < f->n_shares; j++)
+        {
+          ChronoRuleShare *found = NULL;
+
+          if (f->shares[j].breakdown != breakdown)
+            continue;
+          for (guint q = 0; q < out->len && found == NULL; q++)
+            if (strcmp (g_array_index (out, ChronoRuleShare, q).rule, f->rule) == 0)
+              found = &g_array_index (out, ChronoRuleShare, q);
+          if (found)
+            found->ns += f->shares[j].ns;
+          else
+            g_array_append_val (out, ((ChronoRuleShare) { f->rule, f->shares[j].ns }));
+        }
+    }
+  g_array_sort (out, compare_rule_shares);
+  return out;
+}
+
 guint
 chrono_analysis_get_n_host_ledger_rows (ChronoAnalysis *self)
 {

@@ -300,6 +300,16 @@ guint                     chrono_analysis_get_n_ledger_rows (ChronoAnalysis *sel
 const ChronoLedgerRow    *chrono_analysis_get_ledger_row   (ChronoAnalysis *self,
                                                             guint           index);
 
+/* What the findings claim of one device (BREAKDOWN, its row in the
+ * breakdowns), by rule, most first: a GArray of ChronoRuleShare. */
+typedef struct {
+  const char *rule;
+  gint64      ns;
+} ChronoRuleShare;
+
+GArray                   *chrono_analysis_dup_recoverable_by_rule (ChronoAnalysis *self,
+                                                                   guint           breakdown);
+
 guint                     chrono_analysis_get_n_host_ledger_rows (ChronoAnalysis *self);
 const ChronoHostLedgerRow *chrono_analysis_get_host_ledger_row  (ChronoAnalysis *self,
                                                                 guint           index);
