@@ -125,7 +125,7 @@ show_progress (ChronoDocumentPage *self,
                guint64             total)
 {
   g_autofree char *done_text = g_strdup_printf ("%.1f", done / 1e6);
-  g_autofree char *total_text = chrono_format_megabytes (total);
+  g_autofree char *total_text = chrono_format_bytes (total);
   /* Translators: megabytes read of the total, "12.3 of 40.0 MB" */
   g_autofree char *text = g_strdup_printf (_("%s of %s"), done_text, total_text);
 
