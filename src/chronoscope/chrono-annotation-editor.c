@@ -234,6 +234,7 @@ chrono_annotation_editor_init (ChronoAnnotationEditor *self)
       gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, _(palette[i].name), -1);
       gtk_widget_add_css_class (button, "flat");
       gtk_widget_add_css_class (button, "circular");
+      gtk_widget_add_css_class (button, "swatch");
       g_object_set_data (G_OBJECT (button), "chrono-color", GUINT_TO_POINTER (palette[i].rgba));
       if (i > 0)
         gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (button), self->toggles[0]);

@@ -74,36 +74,41 @@ kind_label (const ChronoAnnotation *a)
     }
 }
 
-/* What it is on, and when: "aten::mm · at 12.500 ms". */
+/* When it is, from the trace's start: "at 12.500 ms". */
 static char *
-describe (ChronoNotesPanel       *self,
-          const ChronoAnnotation *a)
+describe_time (ChronoNotesPanel       *self,
+               const ChronoAnnotation *a)
 {
-  gint64 zero = chrono_trace_get_start_ns (self->trace);
   gint64 at = a->anchor == CHRONO_ANCHOR_SPAN ? a->span.start_ns : a->start_ns;
-  g_autofree char *when = chrono_format_duration (at - zero);
+  g_autofree char *when = chrono_format_duration (at - chrono_trace_get_start_ns (self->trace));
 
+  /* Translators: when an annotation is, from the trace's start */
+  return g_strdup_printf (_("at %s"), when);
+}
+
+/* What it is on: a span's name, an arrow's two spans, an area's length
+ * and tracks; NULL for an instant. */
+static char *
+describe_anchor (const ChronoAnnotation *a)
+{
   if (a->kind == CHRONO_ANNOTATION_ARROW)
-    /* Translators: an arrow's line in the notes panel: its two spans, when */
-    return g_strdup_printf (_("%s → %s · at %s"), a->span.name, a->to.name, when);
+    /* Translators: the two spans an arrow joins */
+    return g_strdup_printf (_("%s → %s"), a->span.name, a->to.name);
   if (a->anchor == CHRONO_ANCHOR_AREA)
     {
       g_autofree char *length = chrono_format_duration (a->end_ns - a->start_ns);
       guint n_tracks = a->tracks != NULL ? g_strv_length (a->tracks) : 0;
 
       if (n_tracks == 0)
-        /* Translators: an area of every track: start, length */
-        return g_strdup_printf (_("at %s · %s over every track"), when, length);
-      /* Translators: an area of some tracks: start, length, how many */
-      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "at %s · %s over %u track", "at %s · %s over %u tracks",
-                                           n_tracks),
-                              when, length, n_tracks);
+        /* Translators: an area of every track: its length */
+        return g_strdup_printf (_("%s over every track"), length);
+      /* Translators: an area of some tracks: its length, how many */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s over %u track", "%s over %u tracks", n_tracks),
+                              length, n_tracks);
     }
   if (a->anchor == CHRONO_ANCHOR_SPAN)
-    /* Translators: a note's line in the notes panel: the span, when */
-    return g_strdup_printf (_("%s · at %s"), a->span.name, when);
-  /* Translators: a note on an instant: when */
-  return g_strdup_printf (_("at %s"), when);
+    return g_strdup (a->span.name);
+  return NULL;
 }
 
 static gboolean
@@ -270,8 +275,10 @@ make_row (ChronoNotesPanel       *self,
   GtkWidget *dot = gtk_drawing_area_new ();
   GtkWidget *texts = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   GtkWidget *text = gtk_label_new (a->text != NULL && *a->text != '\0' ? a->text : kind_label (a));
-  g_autofree char *line = describe (self, a);
-  GtkWidget *detail = gtk_label_new (line);
+  g_autofree char *when = describe_time (self, a);
+  g_autofree char *what = describe_anchor (a);
+  GtkWidget *details = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *time = gtk_label_new (when);
   GtkWidget *delete = gtk_button_new_from_icon_name ("user-trash-symbolic");
 
   g_object_set_data (G_OBJECT (row), "chrono-id", GUINT_TO_POINTER (a->id));
@@ -289,14 +296,24 @@ make_row (ChronoNotesPanel       *self,
   gtk_label_set_ellipsize (GTK_LABEL (text), PANGO_ELLIPSIZE_END);
   if (a->text == NULL || *a->text == '\0')
     gtk_widget_add_css_class (text, "dim-label");
-  gtk_label_set_xalign (GTK_LABEL (detail), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (detail), PANGO_ELLIPSIZE_MIDDLE);
-  gtk_widget_set_tooltip_text (detail, line);
-  gtk_widget_add_css_class (detail, "dim-label");
-  gtk_widget_add_css_class (detail, "caption");
+  gtk_widget_add_css_class (time, "numeric");
+  gtk_box_append (GTK_BOX (details), time);
+  if (what != NULL)
+    {
+      GtkWidget *anchor = gtk_label_new (what);
+
+      /* The time stays whole; a long span name gives way. */
+      gtk_label_set_xalign (GTK_LABEL (anchor), 0);
+      gtk_label_set_ellipsize (GTK_LABEL (anchor), PANGO_ELLIPSIZE_END);
+      gtk_widget_set_hexpand (anchor, TRUE);
+      gtk_widget_set_tooltip_text (anchor, what);
+      gtk_box_append (GTK_BOX (details), anchor);
+    }
+  gtk_widget_add_css_class (details, "dim-label");
+  gtk_widget_add_css_class (details, "caption");
   gtk_widget_set_hexpand (texts, TRUE);
   gtk_box_append (GTK_BOX (texts), text);
-  gtk_box_append (GTK_BOX (texts), detail);
+  gtk_box_append (GTK_BOX (texts), details);
   gtk_widget_set_tooltip_text (delete, _("Delete"));
   gtk_widget_set_valign (delete, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (delete, "flat");
