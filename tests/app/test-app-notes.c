@@ -292,6 +292,13 @@ is_mapped (gpointer data)
   return gtk_widget_get_mapped (data);
 }
 
+/* Laid out once at least: a widget is mapped before that. */
+static gboolean
+is_allocated (gpointer data)
+{
+  return gtk_widget_get_width (data) > 0;
+}
+
 typedef struct {
   ChronoNotesPanel *panel;
   guint             n;
@@ -512,6 +519,7 @@ test_panel (void)
   g_assert_true (g_file_test (notes_path, G_FILE_TEST_EXISTS));
 
   /* Hidden, it keeps its width for next time. */
+  g_assert_true (app_test_spin_until (is_allocated, panel, 5000));
   width = gtk_widget_get_width (GTK_WIDGET (panel));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "document.show-notes", NULL));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (panel)));
