@@ -527,6 +527,12 @@ test_panel (void)
   g_assert_cmpint (g_settings_get_int (settings, "notes-panel-width"), ==, width);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "document.show-notes", NULL));
 
+  /* Ctrl+Shift+N toggles it from the timeline. */
+  g_assert_true (app_test_press_key (GTK_WIDGET (f.timeline), GDK_KEY_N, GDK_CONTROL_MASK | GDK_SHIFT_MASK));
+  g_assert_false (chrono_document_page_get_show_notes (f.page));
+  g_assert_true (app_test_press_key (GTK_WIDGET (f.timeline), GDK_KEY_N, GDK_CONTROL_MASK | GDK_SHIFT_MASK));
+  g_assert_true (chrono_document_page_get_show_notes (f.page));
+
   /* The same trace opened afresh, with none of its own: the panel shows
    * at the width last given, empty, and the colour is nowhere. */
   app_test_close_all_tabs (f.window);
