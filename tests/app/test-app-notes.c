@@ -146,6 +146,22 @@ test_notes (void)
   g_assert_cmphex (chrono_annotations_get (annotations (&f), 1)->color, ==, chrono_annotation_editor_palette_color (5));
   g_assert_cmphex (chrono_annotations_get (annotations (&f), 0)->color, ==, 0);
   g_assert_cmphex (chrono_timeline_view_get_annotation_color (f.view), ==, chrono_annotation_editor_palette_color (5));
+  /* Or any colour, from Custom Colour. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.add-note", NULL));
+  {
+    AdwMessageDialog *dialog = NULL;
+    GtkWidget *custom;
+
+    g_assert_true (app_test_spin_until (has_message_dialog, &dialog, 2000));
+    custom = app_test_find_widget (adw_message_dialog_get_extra_child (dialog), GTK_TYPE_COLOR_BUTTON);
+    gtk_color_chooser_set_rgba (GTK_COLOR_CHOOSER (custom), &(GdkRGBA) { 0.2f, 0.4f, 0.6f, 1 });
+    g_signal_emit_by_name (custom, "color-set");
+    adw_message_dialog_response (dialog, "add");
+    gtk_window_destroy (GTK_WINDOW (dialog));
+  }
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 3);
+  g_assert_cmphex (chrono_annotations_get (annotations (&f), 2)->color, ==, 0x336699ff);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.undo", NULL));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.annotation-color", "u", 0));
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.undo", NULL));
