@@ -8,6 +8,7 @@
 #include <json-glib/json-glib.h>
 
 #include "chrono-comparison-private.h"
+#include "chrono-comparison-tree.h"
 #include "chrono-format.h"
 #include "chrono-json-util.h"
 
@@ -334,6 +335,7 @@ chrono_comparison_to_json (ChronoComparison *self)
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonGenerator) gen = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
+  g_autoptr(ChronoComparisonTree) tree = NULL;
 
   g_return_val_if_fail (CHRONO_IS_COMPARISON (self), NULL);
 
@@ -350,6 +352,8 @@ chrono_comparison_to_json (ChronoComparison *self)
   add_rows (b, "kernels", self->kernels, TRUE);
   add_findings_diff (b, self);
   add_divergence (b, self);
+  tree = chrono_comparison_tree_new (self);
+  chrono_comparison_tree_add_json (tree, b);
   json_builder_end_object (b);
 
   root = json_builder_get_root (b);
