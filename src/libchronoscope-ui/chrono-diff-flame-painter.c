@@ -300,7 +300,7 @@ chrono_diff_flame_node_color (const ChronoFlameNode *node,
   /* Only in B: new work, as slow as it gets. */
   t = isnan (node->delta_percent) ? 1.0 : MIN (fabs (node->delta_percent) / FULL_CHANGE_PERCENT, 1.0);
   /* Even a small change beyond the noise is told from grey. */
-  t = 0.25 + 0.75 * t;
+  t = 0.35 + 0.65 * t;
   /* With the noise unknown (one step) the colour stays pale. */
   if (node->noise == CHRONO_COMPARE_NOISE_UNKNOWN)
     t *= 0.5;
@@ -321,7 +321,7 @@ kind_word (const ChronoFlameNode *node)
 {
   switch (node->kind)
     {
-    case CHRONO_FLAME_STEP: return _("Step");
+    case CHRONO_FLAME_STEP: return _("Step (its wall time, or its device work where that is more)");
     case CHRONO_FLAME_MODULE: return _("Module");
     case CHRONO_FLAME_OPERATOR: return _("Operator");
     case CHRONO_FLAME_KERNEL: return _("Kernel");
@@ -343,7 +343,10 @@ chrono_diff_flame_node_describe (const ChronoFlameNode *node)
                       : node->noise == CHRONO_COMPARE_NOISE_WITHIN ? _("within noise") : _("noise unknown (one step)");
   GString *s = g_string_new (NULL);
 
-  g_string_append_printf (s, "%s: %s\n", kind_word (node), node->name);
+  if (node->kind == CHRONO_FLAME_STEP || node->kind == CHRONO_FLAME_REST)
+    g_string_append_printf (s, "%s\n", kind_word (node));
+  else
+    g_string_append_printf (s, "%s: %s\n", kind_word (node), node->name);
   if (node->a_name)
     g_string_append_printf (s, _("A runs %s\n"), node->a_name);
   if (node->match == CHRONO_COMPARE_MATCH_NONE)
@@ -376,11 +379,21 @@ new_layout (ChronoDiffFlamePainter *self,
 /* The name in a frame: operators without their shapes, which the
  * tooltip has. */
 static char *
-frame_name (const ChronoFlameNode *node)
+frame_name (ChronoDiffFlamePainter *self,
+            const ChronoFlameNode  *node)
 {
   const char *shapes;
 
-  if (node->kind == CHRONO_FLAME_STEP || node->kind == CHRONO_FLAME_REST)
+  /* The step says its wall time, which its frames can exceed where
+   * streams run at once. */
+  if (node->kind == CHRONO_FLAME_STEP)
+    {
+      g_autofree char *b = chrono_format_duration (llround (chrono_comparison_tree_get_step_ns (self->tree, CHRONO_COMPARE_SIDE_B)));
+      g_autofree char *a = chrono_format_duration (llround (chrono_comparison_tree_get_step_ns (self->tree, CHRONO_COMPARE_SIDE_A)));
+
+      return g_strdup_printf (_("Step  B %s, A %s"), b, a);
+    }
+  if (node->kind == CHRONO_FLAME_REST)
     {
       g_autofree char *b = chrono_format_duration (llround (node->b.ns_per_step));
 
@@ -393,12 +406,14 @@ frame_name (const ChronoFlameNode *node)
 
 /* The change in a frame, right-aligned: only what is beyond the noise. */
 static char *
-frame_change (const ChronoFlameNode *node)
+frame_change (ChronoDiffFlamePainter *self,
+              const ChronoFlameNode  *node)
 {
   if (node->match == CHRONO_COMPARE_MATCH_NONE && node->b.count > 0)
     return g_strdup (_("only in B"));
   if (node->kind == CHRONO_FLAME_STEP)
-    return format_delta (node->delta_ns);
+    return format_delta (chrono_comparison_tree_get_step_ns (self->tree, CHRONO_COMPARE_SIDE_B) -
+                         chrono_comparison_tree_get_step_ns (self->tree, CHRONO_COMPARE_SIDE_A));
   if (node->noise != CHRONO_COMPARE_NOISE_BEYOND || node->kind == CHRONO_FLAME_REST)
     return NULL;
   if (isnan (node->delta_percent))
@@ -414,8 +429,8 @@ draw_label (ChronoDiffFlamePainter *self,
             double                  w,
             const ChronoFlameNode  *node)
 {
-  g_autofree char *name = frame_name (node);
-  g_autofree char *change = frame_change (node);
+  g_autofree char *name = frame_name (self, node);
+  g_autofree char *change = frame_change (self, node);
   g_autoptr(PangoLayout) layout = new_layout (self, name);
   double room = w - 2 * LABEL_PAD;
   int text_h, change_w = 0;
