@@ -224,6 +224,29 @@ operator_node (Walk    *w,
   return n;
 }
 
+/* A kernel name under a parent node, on one side. */
+typedef struct {
+  Node    *parent;
+  guint32  name;
+} KernelKey;
+
+static guint
+kernel_key_hash (gconstpointer key)
+{
+  const KernelKey *k = key;
+
+  return g_direct_hash (k->parent) ^ (k->name * 2654435761u);
+}
+
+static gboolean
+kernel_key_equal (gconstpointer a,
+                  gconstpointer b)
+{
+  const KernelKey *x = a, *y = b;
+
+  return x->parent == y->parent && x->name == y->name;
+}
+
 static void
 walk_side (ChronoComparisonTree *self,
            guint                 side,
@@ -238,6 +261,8 @@ walk_side (ChronoComparisonTree *self,
   g_autofree gboolean *op_cats = chrono_compare_operator_categories (data);
   g_autofree Thread **threads = g_new0 (Thread *, n_tracks);
   g_autofree char **normal = g_new0 (char *, chrono_trace_get_n_strings (trace));
+  /* Most work repeats a kernel under a node already seen. */
+  g_autoptr(GHashTable) kernels = g_hash_table_new_full (kernel_key_hash, kernel_key_equal, g_free, NULL);
   Walk w = { self, side, n_used, trace, NULL, NULL, through_op };
 
   for (guint di = 0; di < data->devices->len; di++)
@@ -252,6 +277,7 @@ walk_side (ChronoComparisonTree *self,
           guint32 name = chrono_track_get_name (chrono_trace_get_track (trace, it->track), it->index);
           const char *kernel;
           Node *parent = self->root, *n;
+          KernelKey key;
 
           if (u < 0)
             continue;
@@ -268,20 +294,25 @@ walk_side (ChronoComparisonTree *self,
               else
                 parent = module_node (&w, w.thread->module[it->launch_index]);
             }
-          if (normal[name] == NULL)
-            normal[name] = chrono_compare_normalise_kernel (chrono_trace_get_string (trace, name));
-          kernel = normal[name];
-          if (through_op && parent->pub.kind == CHRONO_FLAME_OPERATOR)
+          key = (KernelKey) { parent, name };
+          if ((n = g_hash_table_lookup (kernels, &key)) == NULL)
             {
-              g_autofree char *key = g_strdup_printf ("%s\n%s", parent->pub.name, kernel);
-              const char *b_name = g_hash_table_lookup (through_op, key);
+              if (normal[name] == NULL)
+                normal[name] = chrono_compare_normalise_kernel (chrono_trace_get_string (trace, name));
+              kernel = normal[name];
+              if (through_op && parent->pub.kind == CHRONO_FLAME_OPERATOR)
+                {
+                  g_autofree char *op_kernel = g_strdup_printf ("%s\n%s", parent->pub.name, kernel);
+                  const char *b_name = g_hash_table_lookup (through_op, op_kernel);
 
-              if (b_name)
-                kernel = b_name;
+                  if (b_name)
+                    kernel = b_name;
+                }
+              n = child_of (parent, CHRONO_FLAME_KERNEL, kernel, n_used);
+              if (kernel != normal[name] && n->pub.a_name == NULL)
+                n->pub.a_name = g_strdup (normal[name]);
+              g_hash_table_insert (kernels, g_memdup2 (&key, sizeof key), n);
             }
-          n = child_of (parent, CHRONO_FLAME_KERNEL, kernel, n_used);
-          if (kernel != normal[name] && n->pub.a_name == NULL)
-            n->pub.a_name = g_strdup (normal[name]);
           if (side == 0)
             n->pub.a.count++;
           else
