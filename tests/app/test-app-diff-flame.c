@@ -185,7 +185,22 @@ test_widget (void)
    * launched them, one each per step. */
   g_assert_cmpuint (s.b_len, ==, 5 * 2);
 
+  /* For people to look at: focused on Linear_0, light and dark. */
+  if (g_getenv ("CHRONO_SCREENSHOT_DIR") != NULL)
+    for (guint dark = 0; dark < 2; dark++)
+      {
+        g_autofree char *png = g_build_filename (g_getenv ("CHRONO_SCREENSHOT_DIR"),
+                                                 dark ? "diff-flame-widget-dark.png" : "diff-flame-widget-light.png", NULL);
+        cairo_surface_t *shot;
+
+        chrono_diff_flame_set_dark (CHRONO_DIFF_FLAME (flame), dark);
+        shot = app_test_render (flame);
+        cairo_surface_write_to_png (shot, png);
+        cairo_surface_destroy (shot);
+      }
+
   /* Dark draws dark. */
+  chrono_diff_flame_set_dark (CHRONO_DIFF_FLAME (flame), FALSE);
   chrono_diff_flame_set_dark (CHRONO_DIFF_FLAME (flame), TRUE);
   after = app_test_render (flame);
   {

@@ -30,7 +30,7 @@ typedef struct {
  * one, the other's count 0). */
 typedef struct {
   char       *op;
-  char       *input_dims;        /* as the side that has more GPU time writes it */
+  char       *input_dims;        /* as A writes it (B, when only B has it) */
   char       *input_types;
   const char *family;
   ChronoCompareEfficiencySide a;
