@@ -415,6 +415,8 @@ chrono_diff_flame_init (ChronoDiffFlame *self)
   GtkGesture *click = gtk_gesture_click_new ();
 
   self->painter = chrono_diff_flame_painter_new ();
+  /* The widget's font, as the style gives it. */
+  chrono_diff_flame_painter_set_pango_context (self->painter, gtk_widget_get_pango_context (widget));
   gtk_widget_set_focusable (widget, TRUE);
   gtk_widget_set_has_tooltip (widget, TRUE);
   gtk_widget_set_overflow (widget, GTK_OVERFLOW_HIDDEN);
