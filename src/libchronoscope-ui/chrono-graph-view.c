@@ -875,6 +875,7 @@ chrono_graph_view_init (ChronoGraphView *self)
   self->hops = DEFAULT_HOPS;
   self->scale = 1.0;
   chrono_graph_layout_params_init (&self->params);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Dependency graph"), -1);
 
   gtk_widget_set_focusable (widget, TRUE);
   gtk_widget_set_overflow (widget, GTK_OVERFLOW_HIDDEN);
