@@ -9,7 +9,6 @@
 #include "app-test-utils.h"
 #include "chrono-document-page.h"
 #include "chrono-findings-panel.h"
-#include "chrono-graph-pane.h"
 #include "chrono-graph-view.h"
 #include "chrono-palette.h"
 #include "chrono-timeline.h"
@@ -80,7 +79,7 @@ check_node_colors (ChronoGraphView *graph,
         continue;
       chrono_palette_span_color (track->kind[node->ref.span.index],
                                  chrono_trace_get_string (trace, chrono_track_get_name (track, node->ref.span.index)),
-                                 FALSE, &expected);
+                                 chrono_graph_view_get_dark (graph), &expected);
       /* Left of the text, clear of the outline. */
       app_test_get_pixel (surface, (int) (area.origin.x + 5), (int) (area.origin.y + area.size.height / 2), &r, &g, &b);
       g_assert_cmpint (ABS (r - (int) (expected.red * 255 + 0.5)), <=, 2);
@@ -369,25 +368,15 @@ test_path_fitted (void)
       check_fitted (graph, analysis);
     }
 
-  /* For people to look at (ADW_DEBUG_COLOR_SCHEME=prefer-dark for the dark
-   * style): the longest path in a window of a usual size, fitted again
-   * to its larger pane. */
+  /* For people to look at: the longest path in a window of a usual size,
+   * fitted again to its larger pane. */
   if (g_getenv ("CHRONO_SCREENSHOT_DIR") != NULL)
     {
-      g_autofree char *png = g_build_filename (g_getenv ("CHRONO_SCREENSHOT_DIR"), "graph-path.png", NULL);
-      cairo_surface_t *shot;
-      GtkWidget *paned = gtk_widget_get_ancestor (gtk_widget_get_ancestor (widget, CHRONO_TYPE_GRAPH_PANE),
-                                                  GTK_TYPE_PANED);
-
       g_signal_emit_by_name (panel, "path-graph-requested", longest);
       gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
-      if (paned != NULL)
-        gtk_paned_set_position (GTK_PANED (paned), 420);
       app_test_spin_for (500);
       check_fitted (graph, analysis);
-      shot = app_test_render (GTK_WIDGET (window));
-      cairo_surface_write_to_png (shot, png);
-      cairo_surface_destroy (shot);
+      app_test_screenshot (GTK_WIDGET (window), "graph-path.png");
     }
 
   app_test_close_all_tabs (window);

@@ -207,6 +207,20 @@ collect_matching (GtkWidget  *widget,
     collect_matching (child, text, skip_expanded, found);
 }
 
+/* The window at a usual size, for people to look at. */
+static void
+shoot (ChronoDocumentPage *page,
+       const char         *name)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_widget_get_root (GTK_WIDGET (page)));
+
+  if (g_getenv ("CHRONO_SCREENSHOT_DIR") == NULL)
+    return;
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  app_test_spin_for (500);
+  app_test_screenshot (window, name);
+}
+
 /* A folder of eight ranks that each warn of their flow ends: one line for
  * the eight files, which are listed behind it. */
 static void
@@ -252,6 +266,8 @@ test_ranks_grouped (void)
   text = get_text (banner);
   g_test_message ("%s", text);
 
+  shoot (page, "banner-ranks.png");
+
   /* Said once, as a message of eight files... */
   collect_matching (GTK_WIDGET (banner), "flow ends have no start", TRUE, lines);
   g_assert_cmpuint (lines->len, ==, 1);
@@ -265,6 +281,7 @@ test_ranks_grouped (void)
   gtk_expander_set_expanded (GTK_EXPANDER (expander), TRUE);
   app_test_spin_for (50);
   g_assert_true (gtk_widget_get_mapped (gtk_expander_get_child (GTK_EXPANDER (expander))));
+  shoot (page, "banner-ranks-open.png");
   collect_matching (gtk_expander_get_child (GTK_EXPANDER (expander)), DLRM_PREFIX, FALSE, files);
   g_assert_cmpuint (files->len, ==, 8);
   for (guint i = 0; i < files->len; i++)
