@@ -254,6 +254,12 @@ fit (ChronoGraphView *self)
   double best_scale, best_wrap = 0, content_width, content_height, y;
   guint band, n_bands, last_band;
 
+  /* No room to fit into yet: when there is. */
+  if (width <= 2 * PAD || height <= 2 * PAD)
+    {
+      self->centre_pending = TRUE;
+      return;
+    }
   chrono_graph_layout_set_wrap_width (self->layout, 0);
   best_scale = get_fit_scale (self);
   for (double scale = 1.0; best_scale < 1.0 && scale >= FIT_MIN_SCALE - 1e-9; scale *= FIT_STEP)
