@@ -163,6 +163,8 @@ class App:
         env.pop("NO_AT_BRIDGE", None)
         env.pop("GTK_A11Y", None)
         env.update({
+            # A critical warning of the application is a bug.
+            "G_DEBUG": "fatal-criticals",
             "GSETTINGS_BACKEND": "memory",
             "XDG_CONFIG_HOME": os.path.join(home, "config"),
             "XDG_DATA_HOME": os.path.join(home, "data"),
@@ -305,10 +307,17 @@ def main():
         skip_or_fail(f"the AT-SPI bus did not start ({error.message}; Debian package at-spi2-core)")
     print(f"accessibility bus: {address.unpack()[0]}")
     Atspi.init()
-    try:
-        Atspi.get_desktop(0).get_child_count()
-    except GLib.Error as error:
-        skip_or_fail(f"the AT-SPI registry cannot be reached ({error.message})")
+    # The registry is started on the first call; one that could not start
+    # (it needs the display) is started again on the next.
+    for attempt in range(5):
+        try:
+            Atspi.get_desktop(0).get_child_count()
+            break
+        except GLib.Error as error:
+            reason = error.message
+            pump(1.0)
+    else:
+        skip_or_fail(f"the AT-SPI registry cannot be reached ({reason})")
 
     focus = Focus()
     app = App(home)
