@@ -241,8 +241,8 @@ get_fit_scale (ChronoGraphView *self)
   return MIN (1.0, MIN (width / MAX (1, content_width), height / MAX (1, content_height)));
 }
 
-/* The whole graph at the largest scale that shows it, in one row or
- * wrapped into bands when that is larger; when even wrapped it would be
+/* The whole graph at the largest scale that shows it, in one row when
+ * that can be read, else wrapped into bands; when even wrapped it would be
  * smaller than names can be read, wrapped to the width at the least
  * readable scale, with the band of the first node (the start of a path,
  * the span a neighbourhood is around) in view and a hint for the rest. */
@@ -252,7 +252,8 @@ fit (ChronoGraphView *self)
   double width = gtk_widget_get_width (GTK_WIDGET (self));
   double height = gtk_widget_get_height (GTK_WIDGET (self));
   double best_scale, best_wrap = 0, content_width, content_height, y;
-  guint band, n_bands, last_band;
+  guint band, n_bands, first_band, last_band;
+  gboolean wrap;
 
   /* No room to fit into yet: when there is. */
   if (width <= 2 * PAD || height <= 2 * PAD)
@@ -262,7 +263,10 @@ fit (ChronoGraphView *self)
     }
   chrono_graph_layout_set_wrap_width (self->layout, 0);
   best_scale = get_fit_scale (self);
-  for (double scale = 1.0; best_scale < 1.0 && scale >= FIT_MIN_SCALE - 1e-9; scale *= FIT_STEP)
+  /* One row while it reads; wrapped only when it would not, at the width
+   * that shows it largest. */
+  wrap = best_scale < FIT_MIN_SCALE;
+  for (double scale = 1.0; wrap && scale >= FIT_MIN_SCALE - 1e-9; scale *= FIT_STEP)
     {
       double fitted;
 
@@ -303,13 +307,23 @@ fit (ChronoGraphView *self)
   if (content_height * self->scale <= height - 2 * PAD)
     self->offset_y = (height - content_height * self->scale) / 2;
 
+  /* The rows wholly in view. */
   n_bands = chrono_graph_layout_get_n_bands (self->layout);
-  for (last_band = band; last_band + 1 < n_bands; last_band++)
-    if (chrono_graph_layout_get_band_bottom (self->layout, last_band) * self->scale + self->offset_y > height)
-      break;
-  if (chrono_graph_layout_get_band_bottom (self->layout, last_band) * self->scale + self->offset_y > height &&
-      last_band > band)
-    last_band--;
+  first_band = n_bands;
+  last_band = 0;
+  for (guint b = 0; b < n_bands; b++)
+    {
+      double top = b > 0 ? chrono_graph_layout_get_band_bottom (self->layout, b - 1) + self->params.band_gap : 0;
+      double bottom = chrono_graph_layout_get_band_bottom (self->layout, b);
+
+      if (top * self->scale + self->offset_y >= -0.5 && bottom * self->scale + self->offset_y <= height + 0.5)
+        {
+          first_band = MIN (first_band, b);
+          last_band = MAX (last_band, b);
+        }
+    }
+  if (first_band > last_band)
+    first_band = last_band = band;
   if (n_bands == 1)
     set_hint (self, g_strdup (_("Too big to read whole: scroll or drag for the rest, or zoom out (−) to see it "
                                 "all; 0 fits again")));
@@ -317,7 +331,7 @@ fit (ChronoGraphView *self)
     /* Translators: the graph is wrapped into rows, too many to read at once */
     set_hint (self, g_strdup_printf (_("Rows %u–%u of %u in view: scroll or drag for the rest, or zoom out (−) "
                                        "to see them all; 0 fits again"),
-                                     band + 1, last_band + 1, n_bands));
+                                     first_band + 1, last_band + 1, n_bands));
 }
 
 /* Takes GRAPH, lays it out and shows its start. */
@@ -1167,8 +1181,8 @@ chrono_graph_view_scroll_to_node (ChronoGraphView *self,
 }
 
 /* What the view showed first: the whole graph at the largest scale that
- * shows it, wrapped when that makes it larger, or, when it would be too
- * small to read, the width at a readable scale from its start. */
+ * shows it, wrapped when one row would be too small to read, or, when even
+ * that would be, the width at a readable scale from its start. */
 void
 chrono_graph_view_fit (ChronoGraphView *self)
 {

@@ -50,7 +50,7 @@ char           *chrono_graph_view_dup_legend_markup (ChronoGraphView *self);
 void            chrono_graph_view_scroll_to_node    (ChronoGraphView *self,
                                                      guint            index);
 /* The whole graph at the largest scale that shows it, wrapped into bands
- * when that makes it larger; when it would be too small to read, fitted
+ * when one row would be too small to read; when even so it would be, fitted
  * to the width from its first node, with a hint for the rest. The view
  * fits each graph it is given (action graph.fit, key 0). */
 void            chrono_graph_view_fit               (ChronoGraphView *self);

@@ -91,128 +91,6 @@ check_node_colors (ChronoGraphView *graph,
   return checked;
 }
 
-static void
-test_graph (void)
-{
-  ChronoWindow *window = app_test_get_window ();
-  g_autoptr(GFile) file = g_file_new_for_path (trace_path);
-  g_autoptr(ChronoSubgraph) expected = NULL;
-  ChronoDocumentPage *page;
-  ChronoFindingsPanel *panel;
-  ChronoTimeline *timeline;
-  ChronoGraphView *graph;
-  ChronoAnalysis *analysis;
-  ChronoSpanRef kernel, selected;
-  ChronoNodeRef centre, clicked_ref;
-  GtkGesture *click = NULL, *drag = NULL;
-  GListModel *controllers;
-  graphene_rect_t area, zoomed, before;
-  guint clicked = G_MAXUINT;
-
-  page = chrono_window_open_file (window, file);
-  g_assert_true (app_test_wait_for_state (page, CHRONO_DOCUMENT_STATE_LOADED, 20000));
-  panel = CHRONO_FINDINGS_PANEL (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_FINDINGS_PANEL));
-  timeline = CHRONO_TIMELINE (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_TIMELINE));
-  graph = CHRONO_GRAPH_VIEW (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_GRAPH_VIEW));
-  g_assert_nonnull (graph);
-  g_assert_true (app_test_wait_for_analysis (panel, 30000));
-  analysis = chrono_findings_panel_get_analysis (panel);
-  g_assert_true (chrono_graph_view_get_analysis (graph) == analysis);
-  /* Hidden until asked for. */
-  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (graph)));
-  g_assert_cmpuint (chrono_graph_view_get_n_nodes (graph), ==, 0);
-
-  /* A kernel selected in the timeline, then the graph shown. */
-  kernel = find_launched_kernel (chrono_document_page_get_trace (page));
-  chrono_timeline_select (timeline, &kernel);
-  g_signal_emit_by_name (timeline, "span-activated", kernel.track, kernel.index);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "document.show-graph", NULL));
-  g_assert_true (chrono_document_page_get_show_graph (page));
-  g_assert_true (app_test_spin_until (is_shown, graph, 5000));
-  g_assert_true (app_test_wait_for_paint (GTK_WIDGET (graph), 5000));
-
-  centre = (ChronoNodeRef) { 0, kernel };
-  expected = chrono_analysis_dup_neighbourhood (analysis, centre, chrono_graph_view_get_hops (graph), 500);
-  g_assert_cmpuint (expected->nodes->len, >, 3);
-  g_assert_cmpuint (chrono_graph_view_get_n_nodes (graph), ==, expected->nodes->len);
-  for (guint i = 0; i < expected->nodes->len; i++)
-    g_assert_true (same_span (chrono_graph_view_get_node (graph, i)->ref,
-                              g_array_index (expected->nodes, ChronoGraphNode, i).ref));
-  /* The kernel in view, its neighbours around it. */
-  chrono_graph_view_get_node_area (graph, 0, &area);
-  g_assert_true (is_inside (GTK_WIDGET (graph), &area));
-  g_assert_cmpuint (check_node_colors (graph, analysis), >=, 3);
-
-  /* Zooming in makes the nodes bigger. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "graph.zoom-in", NULL));
-  chrono_graph_view_get_node_area (graph, 0, &zoomed);
-  g_assert_cmpfloat (zoomed.size.width, >, area.size.width * 1.1);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "graph.zoom-out", NULL));
-
-  /* A click on another node in view selects its span in the timeline, and
-   * the graph follows it. */
-  for (guint i = 1; i < chrono_graph_view_get_n_nodes (graph) && clicked == G_MAXUINT; i++)
-    {
-      const ChronoGraphNode *node = chrono_graph_view_get_node (graph, i);
-
-      chrono_graph_view_get_node_area (graph, i, &area);
-      if (is_inside (GTK_WIDGET (graph), &area) && node->ref.span.track != kernel.track)
-        clicked = i;
-    }
-  g_assert_cmpuint (clicked, !=, G_MAXUINT);
-  clicked_ref = chrono_graph_view_get_node (graph, clicked)->ref;
-  controllers = gtk_widget_observe_controllers (GTK_WIDGET (graph));
-  for (guint i = 0; i < g_list_model_get_n_items (controllers) && click == NULL; i++)
-    {
-      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
-
-      if (GTK_IS_GESTURE_CLICK (controller))
-        click = GTK_GESTURE (controller);
-    }
-  for (guint i = 0; i < g_list_model_get_n_items (controllers) && drag == NULL; i++)
-    {
-      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
-
-      if (GTK_IS_GESTURE_DRAG (controller))
-        drag = GTK_GESTURE (controller);
-    }
-  g_object_unref (controllers);
-  g_assert_nonnull (click);
-  g_assert_nonnull (drag);
-
-  /* A drag pans, and its release on a node selects nothing. */
-  chrono_graph_view_get_node_area (graph, 0, &before);
-  g_signal_emit_by_name (drag, "drag-begin", area.origin.x + 2, area.origin.y + 2);
-  g_signal_emit_by_name (drag, "drag-update", -30.0, 10.0);
-  chrono_graph_view_get_node_area (graph, 0, &zoomed);
-  g_assert_cmpfloat_with_epsilon (zoomed.origin.x, before.origin.x - 30, 1e-3);
-  g_assert_cmpfloat_with_epsilon (zoomed.origin.y, before.origin.y + 10, 1e-3);
-  g_signal_emit_by_name (click, "released", 1, area.origin.x - 28, area.origin.y + 12);
-  g_assert_true (chrono_timeline_get_selection (timeline, &selected));
-  g_assert_cmpuint (selected.index, ==, kernel.index);
-  g_signal_emit_by_name (drag, "drag-update", 0.0, 0.0);
-  g_signal_emit_by_name (drag, "drag-begin", 0.0, 0.0);
-  chrono_graph_view_get_node_area (graph, clicked, &area);
-  g_signal_emit_by_name (click, "released", 1, area.origin.x + area.size.width / 2,
-                         area.origin.y + area.size.height / 2);
-  g_assert_true (chrono_timeline_get_selection (timeline, &selected));
-  g_assert_cmpuint (selected.track, ==, clicked_ref.span.track);
-  g_assert_cmpuint (selected.index, ==, clicked_ref.span.index);
-  g_assert_true (same_span (chrono_graph_view_get_node (graph, 0)->ref, clicked_ref));
-
-  /* A step's critical path as a graph: its spans, in time order. */
-  chrono_graph_view_show_path (graph, 0);
-  g_assert_cmpuint (chrono_graph_view_get_n_nodes (graph), >, 1);
-  for (guint i = 1; i < chrono_graph_view_get_n_nodes (graph); i++)
-    {
-      g_assert_true (chrono_graph_view_get_node (graph, i)->on_critical_path);
-      g_assert_cmpint (chrono_graph_view_get_node (graph, i - 1)->start_ns, <=,
-                       chrono_graph_view_get_node (graph, i)->end_ns);
-    }
-
-  app_test_close_all_tabs (window);
-}
-
 /* The box around the pixels that are not the background: the part of
  * the view the graph fills. */
 static void
@@ -297,6 +175,136 @@ check_fitted (ChronoGraphView *graph,
   /* Drawn: the nodes in view in their colours. */
   g_assert_cmpuint (check_node_colors (graph, analysis), ==, inside);
   return inside;
+}
+
+static void
+test_graph (void)
+{
+  ChronoWindow *window = app_test_get_window ();
+  g_autoptr(GFile) file = g_file_new_for_path (trace_path);
+  g_autoptr(ChronoSubgraph) expected = NULL;
+  ChronoDocumentPage *page;
+  ChronoFindingsPanel *panel;
+  ChronoTimeline *timeline;
+  ChronoGraphView *graph;
+  ChronoAnalysis *analysis;
+  ChronoSpanRef kernel, selected;
+  ChronoNodeRef centre, clicked_ref;
+  GtkGesture *click = NULL, *drag = NULL;
+  GListModel *controllers;
+  graphene_rect_t area, zoomed, before;
+  guint clicked = G_MAXUINT;
+
+  page = chrono_window_open_file (window, file);
+  g_assert_true (app_test_wait_for_state (page, CHRONO_DOCUMENT_STATE_LOADED, 20000));
+  panel = CHRONO_FINDINGS_PANEL (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_FINDINGS_PANEL));
+  timeline = CHRONO_TIMELINE (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_TIMELINE));
+  graph = CHRONO_GRAPH_VIEW (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_GRAPH_VIEW));
+  g_assert_nonnull (graph);
+  g_assert_true (app_test_wait_for_analysis (panel, 30000));
+  analysis = chrono_findings_panel_get_analysis (panel);
+  g_assert_true (chrono_graph_view_get_analysis (graph) == analysis);
+  /* Hidden until asked for. */
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (graph)));
+  g_assert_cmpuint (chrono_graph_view_get_n_nodes (graph), ==, 0);
+
+  /* A kernel selected in the timeline, then the graph shown. */
+  kernel = find_launched_kernel (chrono_document_page_get_trace (page));
+  chrono_timeline_select (timeline, &kernel);
+  g_signal_emit_by_name (timeline, "span-activated", kernel.track, kernel.index);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "document.show-graph", NULL));
+  g_assert_true (chrono_document_page_get_show_graph (page));
+  g_assert_true (app_test_spin_until (is_shown, graph, 5000));
+  g_assert_true (app_test_wait_for_paint (GTK_WIDGET (graph), 5000));
+
+  centre = (ChronoNodeRef) { 0, kernel };
+  expected = chrono_analysis_dup_neighbourhood (analysis, centre, chrono_graph_view_get_hops (graph), 500);
+  g_assert_cmpuint (expected->nodes->len, >, 3);
+  g_assert_cmpuint (chrono_graph_view_get_n_nodes (graph), ==, expected->nodes->len);
+  for (guint i = 0; i < expected->nodes->len; i++)
+    g_assert_true (same_span (chrono_graph_view_get_node (graph, i)->ref,
+                              g_array_index (expected->nodes, ChronoGraphNode, i).ref));
+  /* The kernel in view, its neighbours around it, fitted. */
+  chrono_graph_view_get_node_area (graph, 0, &area);
+  g_assert_true (is_inside (GTK_WIDGET (graph), &area));
+  g_assert_cmpuint (check_fitted (graph, analysis), >=, 3);
+
+  /* Zooming in makes the nodes bigger. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "graph.zoom-in", NULL));
+  chrono_graph_view_get_node_area (graph, 0, &zoomed);
+  g_assert_cmpfloat (zoomed.size.width, >, area.size.width * 1.1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "graph.zoom-out", NULL));
+
+  /* A click on another node in view selects its span in the timeline, and
+   * the graph follows it. */
+  for (guint i = 1; i < chrono_graph_view_get_n_nodes (graph) && clicked == G_MAXUINT; i++)
+    {
+      const ChronoGraphNode *node = chrono_graph_view_get_node (graph, i);
+
+      chrono_graph_view_get_node_area (graph, i, &area);
+      if (is_inside (GTK_WIDGET (graph), &area) && node->ref.span.track != kernel.track)
+        clicked = i;
+    }
+  g_assert_cmpuint (clicked, !=, G_MAXUINT);
+  clicked_ref = chrono_graph_view_get_node (graph, clicked)->ref;
+  controllers = gtk_widget_observe_controllers (GTK_WIDGET (graph));
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && click == NULL; i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_GESTURE_CLICK (controller))
+        click = GTK_GESTURE (controller);
+    }
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && drag == NULL; i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_GESTURE_DRAG (controller))
+        drag = GTK_GESTURE (controller);
+    }
+  g_object_unref (controllers);
+  g_assert_nonnull (click);
+  g_assert_nonnull (drag);
+
+  /* A drag pans, and its release on a node selects nothing. */
+  chrono_graph_view_get_node_area (graph, 0, &before);
+  g_signal_emit_by_name (drag, "drag-begin", area.origin.x + 2, area.origin.y + 2);
+  g_signal_emit_by_name (drag, "drag-update", -30.0, 10.0);
+  chrono_graph_view_get_node_area (graph, 0, &zoomed);
+  g_assert_cmpfloat_with_epsilon (zoomed.origin.x, before.origin.x - 30, 1e-3);
+  g_assert_cmpfloat_with_epsilon (zoomed.origin.y, before.origin.y + 10, 1e-3);
+  g_signal_emit_by_name (click, "released", 1, area.origin.x - 28, area.origin.y + 12);
+  g_assert_true (chrono_timeline_get_selection (timeline, &selected));
+  g_assert_cmpuint (selected.index, ==, kernel.index);
+  g_signal_emit_by_name (drag, "drag-update", 0.0, 0.0);
+  g_signal_emit_by_name (drag, "drag-begin", 0.0, 0.0);
+  chrono_graph_view_get_node_area (graph, clicked, &area);
+  g_signal_emit_by_name (click, "released", 1, area.origin.x + area.size.width / 2,
+                         area.origin.y + area.size.height / 2);
+  g_assert_true (chrono_timeline_get_selection (timeline, &selected));
+  g_assert_cmpuint (selected.track, ==, clicked_ref.span.track);
+  g_assert_cmpuint (selected.index, ==, clicked_ref.span.index);
+  g_assert_true (same_span (chrono_graph_view_get_node (graph, 0)->ref, clicked_ref));
+
+  /* One hop around the span: a small graph, shown whole. */
+  chrono_graph_view_set_hops (graph, 1);
+  app_test_spin_for (50);
+  g_assert_cmpuint (chrono_graph_view_get_n_nodes (graph), <=, 16);
+  check_fitted (graph, analysis);
+  g_assert_null (chrono_graph_view_get_hint (graph));
+  chrono_graph_view_set_hops (graph, 3);
+
+  /* A step's critical path as a graph: its spans, in time order. */
+  chrono_graph_view_show_path (graph, 0);
+  g_assert_cmpuint (chrono_graph_view_get_n_nodes (graph), >, 1);
+  for (guint i = 1; i < chrono_graph_view_get_n_nodes (graph); i++)
+    {
+      g_assert_true (chrono_graph_view_get_node (graph, i)->on_critical_path);
+      g_assert_cmpint (chrono_graph_view_get_node (graph, i - 1)->start_ns, <=,
+                       chrono_graph_view_get_node (graph, i)->end_ns);
+    }
+
+  app_test_close_all_tabs (window);
 }
 
 /* The longest critical path of the trace, asked for from the findings as
