@@ -52,7 +52,7 @@ def fail(message):
 
 
 if len(sys.argv) != 3:
-    print(__doc__ if __doc__ else "usage: test-atspi.py APP CLI")
+    print("usage: test-atspi.py APP CLI")
     sys.exit(2)
 APP, CLI = sys.argv[1], sys.argv[2]
 

@@ -228,6 +228,7 @@ test_graph (void)
   chrono_graph_view_get_node_area (graph, 0, &area);
   g_assert_true (is_inside (GTK_WIDGET (graph), &area));
   g_assert_cmpuint (check_fitted (graph, analysis), >=, 3);
+  app_test_screenshot (GTK_WIDGET (graph), "graph-neighbourhood.png");
 
   /* Zooming in makes the nodes bigger. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "graph.zoom-in", NULL));
