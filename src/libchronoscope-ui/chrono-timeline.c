@@ -1213,6 +1213,7 @@ chrono_timeline_init (ChronoTimeline *self)
   GtkGesture *gesture;
 
   self->viewport = chrono_viewport_new ();
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Timeline"), -1);
   self->current_track = NO_TRACK;
   self->dragged_track = NO_TRACK;
   self->track_menu = gtk_popover_menu_new_from_model (NULL);
