@@ -21,6 +21,9 @@ struct _ChronoSceneRows
   GArray            *members;    /* guint: the tracks of collapsed headers */
   double             content_height;
   double             pinned_height;
+
+  const ChronoFlopsSeries **flops;  /* process -> its device's series, or NULL */
+  gboolean           note_devices;
 };
 
 static void
@@ -71,6 +74,7 @@ chrono_scene_rows_free (ChronoSceneRows *self)
   g_array_unref (self->members);
   g_free (self->track_rows);
   g_free (self->group_rows);
+  g_free (self->flops);
   g_ptr_array_unref (self->indexes);
   g_object_unref (self->layout);
   g_object_unref (self->trace);
@@ -144,6 +148,41 @@ append_track_row (ChronoSceneRows *self,
   *y += row.height;
 }
 
+void
+chrono_scene_rows_set_flops (ChronoSceneRows                 *self,
+                             const ChronoFlopsSeries * const *by_process,
+                             gboolean                         note_devices)
+{
+  g_clear_pointer (&self->flops, g_free);
+  if (by_process != NULL)
+    self->flops = g_memdup2 (by_process, sizeof (ChronoFlopsSeries *) *
+                                         MAX (chrono_trace_get_n_processes (self->trace), 1));
+  self->note_devices = note_devices;
+}
+
+/* Under an expanded process's tracks: its device's achieved TFLOP/s, or
+ * why there is none. */
+static void
+append_flops_row (ChronoSceneRows *self,
+                  guint            process,
+                  double          *y)
+{
+  ChronoSceneRow row = { .track = NO_TRACK, .process = process, .y = *y, .derived = TRUE };
+
+  if (self->flops == NULL || process == NO_TRACK || chrono_track_layout_is_collapsed (self->layout, process) ||
+      chrono_track_layout_is_counter_hidden (self->layout, process))
+    return;
+  row.flops = self->flops[process];
+  if (row.flops != NULL)
+    row.height = CHRONO_SCENE_FLOPS_HEIGHT + 2 * TRACK_PAD;
+  else if (self->note_devices && chrono_trace_get_process (self->trace, process)->is_device)
+    row.height = ROW_HEIGHT + 2 * TRACK_PAD;
+  else
+    return;
+  g_array_append_val (self->rows, row);
+  *y += row.height;
+}
+
 /* Pinned tracks under a header of their own, then the others by process,
  * as the layout orders them. */
 void
@@ -187,6 +226,7 @@ chrono_scene_rows_build (ChronoSceneRows *self)
         continue;
       if (track->process != last_process)
         {
+          append_flops_row (self, last_process, &y);
           append_group_row (self, track->process, FALSE, &y);
           last_process = track->process;
         }
@@ -199,6 +239,7 @@ chrono_scene_rows_build (ChronoSceneRows *self)
         }
       append_track_row (self, order[i], FALSE, &y);
     }
+  append_flops_row (self, last_process, &y);
   self->content_height = y;
 }
 

@@ -13,6 +13,8 @@ G_BEGIN_DECLS
 
 #define CHRONO_SCENE_COUNTER_HEIGHT 40.0
 #define CHRONO_SCENE_INSTANT_HEIGHT 16.0
+/* A device's achieved TFLOP/s, under its tracks. */
+#define CHRONO_SCENE_FLOPS_HEIGHT   48.0
 
 typedef struct _ChronoSceneRows ChronoSceneRows;
 
@@ -24,6 +26,12 @@ ChronoSceneRows      *chrono_scene_rows_new          (ChronoTrace       *trace,
 void                  chrono_scene_rows_free         (ChronoSceneRows   *self);
 ChronoTrackIndex     *chrono_scene_rows_get_index    (ChronoSceneRows   *self,
                                                       guint              track);
+/* BY_PROCESS: process -> the series of its device or NULL; NOTE_DEVICES
+ * gives devices without one a row that says why. BY_PROCESS NULL for
+ * no derived rows. Taken at the next build. */
+void                  chrono_scene_rows_set_flops    (ChronoSceneRows   *self,
+                                                      const ChronoFlopsSeries * const *by_process,
+                                                      gboolean           note_devices);
 /* The rows again, from the layout as it is now. */
 void                  chrono_scene_rows_build        (ChronoSceneRows   *self);
 guint                 chrono_scene_rows_get_n        (ChronoSceneRows   *self);

@@ -10,12 +10,12 @@
 #include <pango/pangocairo.h>
 
 #include "chrono-annotation-layer.h"
+#include "chrono-efficiency.h"
 #include "chrono-flow-layer.h"
 #include "chrono-highlight-layer.h"
-#include "chrono-name-column.h"
+#include "chrono-row-painter.h"
 #include "chrono-palette.h"
 #include "chrono-scene-rows.h"
-#include "chrono-search-highlight.h"
 #include "chrono-scene-colors.h"
 #include "chrono-step-bands.h"
 #include "chrono-text-cache.h"
@@ -33,16 +33,6 @@
  * others must stay in reach. */
 #define PINNED_MAX_SHARE 0.5
 
-/* What was painted for a row, by position in the rows. */
-typedef struct
-{
-  GskRenderNode    *node;     /* what the painter made for the viewport; the
-                               * busy strip of a collapsed header */
-  gboolean          painted;  /* NODE is current, even when NULL */
-  GskRenderNode    *highlight;    /* the search's layer over NODE */
-  gboolean          highlighted;  /* HIGHLIGHT is current, even when NULL */
-} RowPaint;
-
 struct _ChronoTimelineScene
 {
   GObject             parent_instance;
@@ -50,7 +40,7 @@ struct _ChronoTimelineScene
   ChronoTrace        *trace;
   ChronoViewport     *viewport;
   ChronoTrackLayout  *layout;
-  ChronoTrackPainter *painter;
+  ChronoRowPainter   *painter;
   ChronoStepBands    *steps;
   PangoContext       *pango_context;
   ChronoTextCache    *text;       /* the names, in PANGO_CONTEXT */
@@ -61,7 +51,6 @@ struct _ChronoTimelineScene
   double              ruler_height;
 
   ChronoSceneRows    *rows;
-  GArray             *paints;     /* RowPaint, as many as rows */
   double              scroll_y;
 
   gboolean            has_selection;
@@ -73,6 +62,8 @@ struct _ChronoTimelineScene
   gboolean            show_all_flows;
   ChronoHighlightLayer *highlight;
   ChronoAnnotationLayer *annotations;    /* NULL for none */
+  ChronoAnalysis     *efficiency;  /* its series draw the derived rows; NULL for none */
+  char               *flops_note;  /* why devices have no series */
 };
 
 G_DEFINE_FINAL_TYPE (ChronoTimelineScene, chrono_timeline_scene, G_TYPE_OBJECT)
@@ -84,27 +75,11 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-static void
-paint_clear (gpointer data)
-{
-  RowPaint *paint = data;
-
-  g_clear_pointer (&paint->node, gsk_render_node_unref);
-  g_clear_pointer (&paint->highlight, gsk_render_node_unref);
-}
-
 static const ChronoSceneRow *
 get_row (ChronoTimelineScene *self,
          guint                i)
 {
   return chrono_scene_rows_get (self->rows, i);
-}
-
-static RowPaint *
-get_paint (ChronoTimelineScene *self,
-           guint                i)
-{
-  return &g_array_index (self->paints, RowPaint, i);
 }
 
 static void
@@ -125,56 +100,8 @@ invalidate_nodes (ChronoTimelineScene *self)
 {
   invalidate_flows (self);
   /* Cleared and made again: as many as there are rows now. */
-  g_array_set_size (self->paints, 0);
-  g_array_set_size (self->paints, chrono_scene_rows_get_n (self->rows));
+  chrono_row_painter_invalidate (self->painter);
   changed (self);
-}
-
-/* -------------------------------------------------------------------- */
-/* Painting the rows                                                    */
-
-/* The busy strip of a collapsed header, from its tracks' indexes. */
-static GskRenderNode *
-get_busy_node (ChronoTimelineScene  *self,
-               const ChronoSceneRow *row,
-               RowPaint             *paint)
-{
-  g_autofree ChronoTrackIndex **indexes = NULL;
-
-  if (paint->painted)
-    return paint->node;
-
-  indexes = g_new (ChronoTrackIndex *, MAX (row->n_members, 1));
-  for (guint i = 0; i < row->n_members; i++)
-    indexes[i] = chrono_scene_rows_get_index (self->rows, chrono_scene_rows_get_member (self->rows, row, i));
-  paint->node = chrono_track_painter_paint_busy (self->painter, indexes, row->n_members, self->viewport,
-                                                 row->height - 2 * TRACK_PAD);
-  paint->painted = TRUE;
-  return paint->node;
-}
-
-static GskRenderNode *
-get_row_node (ChronoTimelineScene  *self,
-              const ChronoSceneRow *row,
-              RowPaint             *paint)
-{
-  const ChronoTrack *track;
-
-  if (paint->painted)
-    return paint->node;
-
-  track = chrono_trace_get_track (self->trace, row->track);
-  if (track->type == CHRONO_TRACK_COUNTER)
-    paint->node = chrono_track_painter_paint_counter (self->painter, row->index, self->viewport,
-                                                      CHRONO_SCENE_COUNTER_HEIGHT);
-  else if (track->n_spans == 0)
-    paint->node = chrono_track_painter_paint_instants (self->painter, row->index, self->viewport,
-                                                       CHRONO_SCENE_INSTANT_HEIGHT);
-  else
-    paint->node = chrono_track_painter_paint_spans (self->painter, row->index, self->viewport,
-                                                    ROW_HEIGHT);
-  paint->painted = TRUE;
-  return paint->node;
 }
 
 static double
@@ -182,104 +109,6 @@ measure_text_cb (const char *text,
                  gpointer    user_data)
 {
   return chrono_text_cache_measure (user_data, text);
-}
-
-static GskRenderNode *
-get_row_highlight (ChronoTimelineScene     *self,
-                   const ChronoSceneRow    *row,
-                   RowPaint                *paint,
-                   const ChronoSceneColors *colors)
-{
-  const ChronoTrack *track = chrono_trace_get_track (self->trace, row->track);
-
-  if (paint->highlighted)
-    return paint->highlight;
-
-  /* Counters and instants have no names to find: they dim whole. */
-  if (track->n_spans == 0)
-    paint->highlight = gsk_color_node_new (&colors->dim,
-                                           &GRAPHENE_RECT_INIT (0, 0, chrono_viewport_get_width_px (self->viewport),
-                                                                row->height - 2 * TRACK_PAD));
-  else
-    paint->highlight = chrono_search_highlight_paint (self->search, row->index, self->viewport,
-                                                      ROW_HEIGHT, &colors->dim, &colors->match);
-  paint->highlighted = TRUE;
-  return paint->highlight;
-}
-
-/* A collapsed process's header, or the pinned tracks'. */
-static void
-snapshot_group_row (ChronoTimelineScene *self,
-                    GtkSnapshot         *snapshot,
-                    const ChronoSceneColors *colors,
-                    guint                i)
-{
-  const ChronoSceneRow *r = get_row (self, i);
-  double width = self->width;
-  GskRenderNode *node;
-  gboolean current;
-
-  /* The current track's process stands out while it is collapsed. */
-  current = r->process != NO_TRACK && r->collapsed && self->current_track != NO_TRACK &&
-            chrono_scene_rows_get_own_row (self->rows, self->current_track) == NO_TRACK &&
-            chrono_trace_get_track (self->trace, self->current_track)->process == r->process;
-  chrono_name_column_snapshot_group (snapshot, self->text, colors, r,
-                                     r->process == NO_TRACK ? NULL :
-                                     chrono_trace_get_string (self->trace,
-                                                              chrono_trace_get_process (self->trace, r->process)->display_name),
-                                     current, width);
-  if (r->collapsed && (node = get_busy_node (self, r, get_paint (self, i))) != NULL)
-    {
-      gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_WIDTH, r->y,
-                                                             width - HEADER_WIDTH, r->height));
-      gtk_snapshot_save (snapshot);
-      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (HEADER_WIDTH, r->y + TRACK_PAD));
-      gtk_snapshot_append_node (snapshot, node);
-      gtk_snapshot_restore (snapshot);
-      gtk_snapshot_pop (snapshot);
-    }
-}
-
-/* One row, at its place in content coordinates. */
-static void
-snapshot_row (ChronoTimelineScene *self,
-              GtkSnapshot         *snapshot,
-              const ChronoSceneColors *colors,
-              guint                i)
-{
-  const ChronoSceneRow *r = get_row (self, i);
-  RowPaint *paint = get_paint (self, i);
-  double width = self->width;
-  const ChronoTrack *track;
-  GskRenderNode *node;
-  double name_y;
-
-  if (r->track == NO_TRACK)
-    {
-      snapshot_group_row (self, snapshot, colors, i);
-      return;
-    }
-
-  track = chrono_trace_get_track (self->trace, r->track);
-  /* The name stays in view while a tall track scrolls under the top. */
-  name_y = r->pinned ? r->y : MAX (r->y, chrono_timeline_scene_get_scroll_offset (self) +
-                                         chrono_timeline_scene_get_pinned_visible (self));
-  chrono_name_column_snapshot_track (snapshot, self->text, colors, r,
-                                     chrono_trace_get_string (self->trace, track->display_name),
-                                     r->track == self->current_track, name_y, width);
-
-  node = get_row_node (self, r, paint);
-  if (node == NULL)
-    return;
-  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_WIDTH, r->y,
-                                                         width - HEADER_WIDTH, r->height));
-  gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (HEADER_WIDTH, r->y + TRACK_PAD));
-  gtk_snapshot_append_node (snapshot, node);
-  if (self->search != NULL && (node = get_row_highlight (self, r, paint, colors)) != NULL)
-    gtk_snapshot_append_node (snapshot, node);
-  gtk_snapshot_restore (snapshot);
-  gtk_snapshot_pop (snapshot);
 }
 
 /* -------------------------------------------------------------------- */
@@ -321,6 +150,8 @@ snapshot_rows (ChronoTimelineScene *self,
   double offset = chrono_timeline_scene_get_scroll_offset (self);
   guint first = chrono_scene_rows_find (self->rows, offset + pinned_height);
   guint n_rows = chrono_scene_rows_get_n (self->rows);
+  ChronoRowFrame frame = { colors, self->text, self->search, self->current_track, width,
+                           offset + pinned_height, self->dark, self->flops_note };
 
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, top, width, area_height));
 
@@ -346,7 +177,7 @@ snapshot_rows (ChronoTimelineScene *self,
     {
       if (get_row (self, i)->y >= offset + area_height)
         break;
-      snapshot_row (self, snapshot, colors, i);
+      chrono_row_painter_snapshot (self->painter, snapshot, &frame, i);
     }
   gtk_snapshot_restore (snapshot);
   gtk_snapshot_pop (snapshot);
@@ -357,7 +188,7 @@ snapshot_rows (ChronoTimelineScene *self,
       gtk_snapshot_save (snapshot);
       gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (0, top));
       for (guint i = 0; i < n_rows && get_row (self, i)->pinned; i++)
-        snapshot_row (self, snapshot, colors, i);
+        chrono_row_painter_snapshot (self->painter, snapshot, &frame, i);
       /* A firmer line than between tracks: rows scroll under it. */
       gtk_snapshot_append_color (snapshot, &colors->dim_text,
                                  &GRAPHENE_RECT_INIT (0, pinned_height - 1, width, 1));
@@ -466,11 +297,11 @@ chrono_timeline_scene_dispose (GObject *object)
   if (self->viewport != NULL)
     g_signal_handlers_disconnect_by_func (self->viewport, viewport_changed_cb, self);
   chrono_timeline_scene_set_annotations (self, NULL);
-  g_array_set_size (self->paints, 0);
+  g_clear_pointer (&self->painter, chrono_row_painter_free);
   g_clear_pointer (&self->rows, chrono_scene_rows_free);
   g_clear_pointer (&self->flows, chrono_flow_layer_free);
   g_clear_object (&self->search);
-  g_clear_object (&self->painter);
+  g_clear_object (&self->efficiency);
   g_clear_object (&self->steps);
   g_clear_object (&self->pango_context);
   g_clear_object (&self->layout);
@@ -485,9 +316,9 @@ chrono_timeline_scene_finalize (GObject *object)
 {
   ChronoTimelineScene *self = CHRONO_TIMELINE_SCENE (object);
 
-  g_clear_pointer (&self->paints, g_array_unref);
   g_clear_pointer (&self->text, chrono_text_cache_free);
   g_clear_pointer (&self->highlight, chrono_highlight_layer_free);
+  g_free (self->flops_note);
 
   G_OBJECT_CLASS (chrono_timeline_scene_parent_class)->finalize (object);
 }
@@ -509,8 +340,6 @@ chrono_timeline_scene_class_init (ChronoTimelineSceneClass *klass)
 static void
 chrono_timeline_scene_init (ChronoTimelineScene *self)
 {
-  self->paints = g_array_new (FALSE, TRUE, sizeof (RowPaint));
-  g_array_set_clear_func (self->paints, paint_clear);
   self->highlight = chrono_highlight_layer_new (self);
   self->current_track = NO_TRACK;
   self->ruler_height = CHRONO_SCENE_RULER_HEIGHT;
@@ -548,11 +377,11 @@ chrono_timeline_scene_new (ChronoTrace       *trace,
   self->rows = chrono_scene_rows_new (trace, indexes, layout);
   self->viewport = g_object_ref (viewport);
   g_signal_connect_swapped (viewport, "changed", G_CALLBACK (viewport_changed_cb), self);
-  self->painter = chrono_track_painter_new (trace);
+  self->painter = chrono_row_painter_new (trace, self->rows, viewport);
   self->steps = chrono_step_bands_new (trace);
   set_default_pango_context (self);
   chrono_scene_rows_build (self->rows);
-  g_array_set_size (self->paints, chrono_scene_rows_get_n (self->rows));
+  chrono_row_painter_invalidate (self->painter);
   return self;
 }
 
@@ -588,7 +417,7 @@ chrono_timeline_scene_set_pango_context (ChronoTimelineScene *self,
     return;
   g_clear_pointer (&self->text, chrono_text_cache_free);
   self->text = chrono_text_cache_new (context);
-  chrono_track_painter_set_pango_context (self->painter, context);
+  chrono_track_painter_set_pango_context (chrono_row_painter_get_track_painter (self->painter), context);
   invalidate_nodes (self);
 }
 
@@ -648,7 +477,7 @@ chrono_timeline_scene_set_dark (ChronoTimelineScene *self,
   if (self->dark == dark)
     return;
   self->dark = dark;
-  chrono_track_painter_set_dark (self->painter, dark);
+  chrono_track_painter_set_dark (chrono_row_painter_get_track_painter (self->painter), dark);
   if (self->flows != NULL)
     chrono_flow_layer_set_dark (self->flows, dark);
   invalidate_nodes (self);
@@ -679,7 +508,7 @@ chrono_timeline_scene_set_vector (ChronoTimelineScene *self,
 {
   g_return_if_fail (CHRONO_IS_TIMELINE_SCENE (self));
 
-  _chrono_track_painter_set_image_px_per_rect (self->painter,
+  _chrono_track_painter_set_image_px_per_rect (chrono_row_painter_get_track_painter (self->painter),
                                                vector ? 0 : CHRONO_TRACK_PAINTER_IMAGE_PX_PER_RECT);
   invalidate_nodes (self);
 }
@@ -933,13 +762,7 @@ chrono_timeline_scene_set_search (ChronoTimelineScene *self,
 
   if (!g_set_object (&self->search, search))
     return;
-  for (guint i = 0; i < self->paints->len; i++)
-    {
-      RowPaint *paint = get_paint (self, i);
-
-      g_clear_pointer (&paint->highlight, gsk_render_node_unref);
-      paint->highlighted = FALSE;
-    }
+  chrono_row_painter_invalidate_search (self->painter);
   changed (self);
 }
 
@@ -1028,4 +851,61 @@ chrono_timeline_scene_get_annotations (ChronoTimelineScene *self)
 {
   g_return_val_if_fail (CHRONO_IS_TIMELINE_SCENE (self), NULL);
   return self->annotations != NULL ? chrono_annotation_layer_get_annotations (self->annotations) : NULL;
+}
+
+/**
+ * chrono_timeline_scene_set_efficiency:
+ * @analysis: (nullable): an analysis of the scene's trace, among others
+ *
+ * Adds under each device's tracks the achieved TFLOP/s of its series in
+ * ANALYSIS; when none of the scene's trace has one, a row under each
+ * device that says why.
+ */
+void
+chrono_timeline_scene_set_efficiency (ChronoTimelineScene *self,
+                                      ChronoAnalysis      *analysis)
+{
+  g_autofree const ChronoFlopsSeries **by_process = NULL;
+  guint n_processes, n_found = 0;
+
+  g_return_if_fail (CHRONO_IS_TIMELINE_SCENE (self));
+  g_return_if_fail (analysis == NULL || CHRONO_IS_ANALYSIS (analysis));
+
+  if (!g_set_object (&self->efficiency, analysis) && analysis != NULL)
+    return;
+  g_clear_pointer (&self->flops_note, g_free);
+  if (analysis != NULL)
+    {
+      const char * const *notes = chrono_analysis_get_efficiency_notes (analysis);
+
+      n_processes = chrono_trace_get_n_processes (self->trace);
+      by_process = g_new0 (const ChronoFlopsSeries *, MAX (n_processes, 1));
+      for (guint i = 0; i < chrono_analysis_get_n_flops_series (analysis); i++)
+        {
+          const ChronoFlopsSeries *series = chrono_analysis_get_flops_series (analysis, i);
+
+          if (chrono_analysis_get_trace (analysis, series->trace) == self->trace && series->process < n_processes)
+            {
+              by_process[series->process] = series;
+              n_found++;
+            }
+        }
+      self->flops_note = g_strdup (notes[0] != NULL ? notes[0] : _("No operator with a FLOPs model launched work here."));
+    }
+  chrono_scene_rows_set_flops (self->rows, by_process, analysis != NULL && n_found == 0);
+  chrono_timeline_scene_update_rows (self);
+}
+
+ChronoAnalysis *
+chrono_timeline_scene_get_efficiency (ChronoTimelineScene *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TIMELINE_SCENE (self), NULL);
+  return self->efficiency;
+}
+
+const char *
+chrono_timeline_scene_get_flops_note (ChronoTimelineScene *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TIMELINE_SCENE (self), NULL);
+  return self->flops_note;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "chrono-background.h"
+#include "chrono-flops-painter.h"
 #include "chrono-format.h"
 #include "chrono-palette.h"
 #include "chrono-timeline.h"
@@ -325,6 +326,55 @@ set_track_tooltip (ChronoTimeline *self,
   gtk_tooltip_set_text (tooltip, text != NULL ? text : name);
 }
 
+/* What the derived counter ROW shows at X in the track area (the whole
+ * row when X is negative), against its device's peak. */
+static void
+set_flops_tooltip (ChronoTimeline *self,
+                   GtkTooltip     *tooltip,
+                   const Row      *row,
+                   double          x)
+{
+  const char *device = chrono_trace_get_string (self->trace,
+                                                chrono_trace_get_process (self->trace, row->process)->display_name);
+  g_autofree char *rate = NULL;
+  g_autofree char *peak = NULL;
+  g_autofree char *width = NULL;
+  g_autofree char *markup = NULL;
+  double tflops;
+
+  if (row->flops == NULL)
+    {
+      gtk_tooltip_set_text (tooltip, chrono_timeline_scene_get_flops_note (self->scene));
+      return;
+    }
+  if (x < 0)
+    {
+      /* Translators: the tooltip of the achieved TFLOP/s counter's name */
+      markup = g_markup_printf_escaped (_("<b>Achieved TFLOP/s of %s</b>\nThe modelled operators' FLOPs over the "
+                                          "time of the device work they launched"), device);
+      gtk_tooltip_set_markup (tooltip, markup);
+      return;
+    }
+  tflops = chrono_flops_painter_column_tflops (row->flops, self->viewport, floor (x));
+  rate = chrono_flops_painter_format (tflops);
+  width = chrono_format_duration (MAX (1, chrono_viewport_x_to_time (self->viewport, floor (x) + 1) -
+                                         chrono_viewport_x_to_time (self->viewport, floor (x))));
+  if (row->flops->peak_tflops > 0)
+    {
+      peak = chrono_flops_painter_format (row->flops->peak_tflops);
+      /* Translators: the achieved TFLOP/s under the pointer: the rate, its
+       * share of the device's peak, the peak, the time one pixel spans */
+      markup = g_markup_printf_escaped (_("<b>%s</b> · %.0f %% of the %s %s peak (%s)\nover %s at this zoom"), rate,
+                                        100 * tflops / row->flops->peak_tflops,
+                                        chrono_dtype_to_string (row->flops->peak_dtype),
+                                        row->flops->peak_matrix ? _("matrix") : _("vector"), peak, width);
+    }
+  else
+    markup = g_markup_printf_escaped (_("<b>%s</b> · the peak of %s is unknown\nover %s at this zoom"), rate,
+                                      row->flops->device_name != NULL ? row->flops->device_name : device, width);
+  gtk_tooltip_set_markup (tooltip, markup);
+}
+
 static gboolean
 chrono_timeline_query_tooltip (GtkWidget  *widget,
                                int         x,
@@ -352,12 +402,26 @@ chrono_timeline_query_tooltip (GtkWidget  *widget,
       row = get_row (self, i);
       if (row->track == NO_TRACK && row->process == NO_TRACK)
         return FALSE;
-      if (row->track == NO_TRACK)
+      if (row->derived)
+        set_flops_tooltip (self, tooltip, row, -1);
+      else if (row->track == NO_TRACK)
         gtk_tooltip_set_text (tooltip, chrono_trace_get_string (self->trace,
                                                                 chrono_trace_get_process (self->trace, row->process)->display_name));
       else
         set_track_tooltip (self, tooltip, row);
       return TRUE;
+    }
+
+  /* A device's achieved TFLOP/s: the column under the pointer. */
+  if (!keyboard_tooltip && self->trace != NULL && y >= RULER_HEIGHT)
+    {
+      guint i = find_row_at (self, y);
+
+      if (i != G_MAXUINT && get_row (self, i)->derived)
+        {
+          set_flops_tooltip (self, tooltip, get_row (self, i), x - HEADER_WIDTH);
+          return TRUE;
+        }
     }
 
   if (keyboard_tooltip)
@@ -856,6 +920,34 @@ popup_track_menu (ChronoTimeline *self,
   popup_menu (self, G_MENU_MODEL (menu), x, y);
 }
 
+/* A derived counter hides as a track does. */
+static void
+popup_counter_menu (ChronoTimeline *self,
+                    guint           process,
+                    double          x,
+                    double          y)
+{
+  g_autoptr(GMenu) menu = g_menu_new ();
+  g_autoptr(GMenuItem) hide = g_menu_item_new (_("_Hide"), NULL);
+
+  g_menu_item_set_action_and_target_value (hide, "timeline.hide-counter", g_variant_new_uint32 (process));
+  g_menu_append_item (menu, hide);
+  g_menu_append (menu, _("_Show All Tracks"), "timeline.show-all-tracks");
+  popup_menu (self, G_MENU_MODEL (menu), x, y);
+}
+
+static void
+hide_counter_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  ChronoTimeline *self = CHRONO_TIMELINE (widget);
+  guint process = g_variant_get_uint32 (parameter);
+
+  if (self->layout != NULL && process < chrono_trace_get_n_processes (self->trace))
+    chrono_track_layout_set_counter_hidden (self->layout, process, TRUE);
+}
+
 static void
 track_menu_action (GtkWidget  *widget,
                    const char *action_name,
@@ -875,8 +967,14 @@ header_menu_requested (ChronoTimeline *self,
                        double          x,
                        double          y)
 {
-  guint track;
+  guint track, i;
 
+  if (self->trace != NULL && x < HEADER_WIDTH && (i = find_row_at (self, y)) != NO_TRACK &&
+      get_row (self, i)->derived)
+    {
+      popup_counter_menu (self, get_row (self, i)->process, x, y);
+      return;
+    }
   if (self->trace == NULL || x >= HEADER_WIDTH || (track = get_track_at (self, y)) == NO_TRACK)
     return;
   set_current_track (self, track);
@@ -937,7 +1035,7 @@ click_pressed_cb (GtkGestureClick *gesture,
     }
   /* A process's name collapses or expands it. */
   if (x < HEADER_WIDTH && (i = find_row_at (self, y)) != NO_TRACK &&
-      get_row (self, i)->process != NO_TRACK && get_row (self, i)->track == NO_TRACK)
+      get_row (self, i)->process != NO_TRACK && get_row (self, i)->track == NO_TRACK && !get_row (self, i)->derived)
     {
       toggle_process (self, get_row (self, i)->process);
       return;
@@ -1177,6 +1275,7 @@ chrono_timeline_class_init (ChronoTimelineClass *klass)
   gtk_widget_class_install_action (widget_class, "timeline.next-track", NULL, step_track_action);
   gtk_widget_class_install_action (widget_class, "timeline.pin-track", NULL, pin_track_action);
   gtk_widget_class_install_action (widget_class, "timeline.hide-track", NULL, hide_track_action);
+  gtk_widget_class_install_action (widget_class, "timeline.hide-counter", "u", hide_counter_action);
   gtk_widget_class_install_action (widget_class, "timeline.expand-track", NULL, expand_track_action);
   gtk_widget_class_install_action (widget_class, "timeline.move-track-up", NULL, move_track_action);
   gtk_widget_class_install_action (widget_class, "timeline.move-track-down", NULL, move_track_action);
@@ -1616,6 +1715,22 @@ chrono_timeline_set_path (ChronoTimeline      *self,
 
   if (self->scene != NULL)
     chrono_timeline_scene_set_path (self->scene, spans, n_spans);
+}
+
+/**
+ * chrono_timeline_set_efficiency:
+ * @analysis: (nullable): an analysis of the timeline's trace
+ *
+ * Adds each device's achieved TFLOP/s under its tracks.
+ */
+void
+chrono_timeline_set_efficiency (ChronoTimeline *self,
+                                ChronoAnalysis *analysis)
+{
+  g_return_if_fail (CHRONO_IS_TIMELINE (self));
+
+  if (self->scene != NULL)
+    chrono_timeline_scene_set_efficiency (self->scene, analysis);
 }
 
 /* Scrolls so that TRACK's rows start near the top of the track area. */
