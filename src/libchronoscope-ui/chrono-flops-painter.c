@@ -116,9 +116,11 @@ chrono_flops_painter_snapshot_axis (GtkSnapshot             *snapshot,
       g_autofree char *label = g_strdup_printf (_("%s %s peak %s"), chrono_dtype_to_string (series->peak_dtype),
                                                 series->peak_matrix ? _("matrix") : _("vector"), rate);
       double label_width = chrono_text_cache_measure (text, label);
+      /* Clear of the scale's top when level with it. */
+      double from = py < y + LABEL_HEIGHT ? chrono_text_cache_measure (text, top_label) + 2 * LABEL_INSET : 0;
 
       /* Dashes in whole pixels: the same in an image and on screen. */
-      for (double dx = 0; dx < width; dx += 8)
+      for (double dx = from; dx < width; dx += 8)
         gtk_snapshot_append_color (snapshot, &colors->dim_text,
                                    &GRAPHENE_RECT_INIT (x + dx, floor (py), MIN (4, width - dx), 1));
       chrono_text_cache_append (text, snapshot, label,

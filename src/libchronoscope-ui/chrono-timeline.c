@@ -359,7 +359,11 @@ set_flops_tooltip (ChronoTimeline *self,
   rate = chrono_flops_painter_format (tflops);
   width = chrono_format_duration (MAX (1, chrono_viewport_x_to_time (self->viewport, floor (x) + 1) -
                                          chrono_viewport_x_to_time (self->viewport, floor (x))));
-  if (row->flops->peak_tflops > 0)
+  if (tflops <= 0)
+    /* Translators: the achieved TFLOP/s under the pointer, where none of
+     * the modelled operators' work ran; the time one pixel spans */
+    markup = g_markup_printf_escaped (_("<b>No modelled operator ran here</b>\nover %s at this zoom"), width);
+  else if (row->flops->peak_tflops > 0)
     {
       peak = chrono_flops_painter_format (row->flops->peak_tflops);
       /* Translators: the achieved TFLOP/s under the pointer: the rate, its
