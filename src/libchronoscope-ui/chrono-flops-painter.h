@@ -22,11 +22,13 @@ double         chrono_flops_painter_column_tflops (const ChronoFlopsSeries *seri
                                                    double                   x);
 /* The area over the viewport's width, HEIGHT px tall, from 0 up to the
  * scale's top: the peak or the highest column, whichever is higher,
- * rounded up; TOP gets it. NULL when nothing ran in the window. */
+ * rounded up; TOP gets it. An image in whole pixels, or with VECTOR
+ * shapes (SVG, PDF). NULL when nothing ran in the window. */
 GskRenderNode *chrono_flops_painter_paint         (const ChronoFlopsSeries *series,
                                                    ChronoViewport          *viewport,
                                                    double                   height,
                                                    gboolean                 dark,
+                                                   gboolean                 vector,
                                                    double                  *top);
 /* The peak's line and the axis's labels over the area at X, Y, WIDTH ×
  * HEIGHT, whose scale goes up to TOP. */

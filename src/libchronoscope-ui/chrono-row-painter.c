@@ -233,7 +233,7 @@ snapshot_derived_row (ChronoRowPainter *self,
   if (!paint->painted)
     {
       paint->node = chrono_flops_painter_paint (r->flops, self->viewport, CHRONO_SCENE_FLOPS_HEIGHT, f->dark,
-                                                &paint->top);
+                                                f->vector, &paint->top);
       paint->painted = TRUE;
     }
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_WIDTH, r->y, width - HEADER_WIDTH, r->height));

@@ -27,6 +27,7 @@ typedef struct {
   double                   name_top;      /* names of scrolling rows stay below it */
   gboolean                 dark;
   const char              *flops_note;    /* why a derived row has no series */
+  gboolean                 vector;        /* shapes, not images: for SVG and PDF */
 } ChronoRowFrame;
 
 typedef struct _ChronoRowPainter ChronoRowPainter;

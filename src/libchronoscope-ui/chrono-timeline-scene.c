@@ -49,6 +49,7 @@ struct _ChronoTimelineScene
   double              height;
   gboolean            dark;
   double              ruler_height;
+  gboolean            vector;     /* spans as shapes, never merged into images */
 
   ChronoSceneRows    *rows;
   double              scroll_y;
@@ -151,7 +152,7 @@ snapshot_rows (ChronoTimelineScene *self,
   guint first = chrono_scene_rows_find (self->rows, offset + pinned_height);
   guint n_rows = chrono_scene_rows_get_n (self->rows);
   ChronoRowFrame frame = { colors, self->text, self->search, self->current_track, width,
-                           offset + pinned_height, self->dark, self->flops_note };
+                           offset + pinned_height, self->dark, self->flops_note, self->vector };
 
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, top, width, area_height));
 
@@ -508,6 +509,7 @@ chrono_timeline_scene_set_vector (ChronoTimelineScene *self,
 {
   g_return_if_fail (CHRONO_IS_TIMELINE_SCENE (self));
 
+  self->vector = !!vector;
   _chrono_track_painter_set_image_px_per_rect (chrono_row_painter_get_track_painter (self->painter),
                                                vector ? 0 : CHRONO_TRACK_PAINTER_IMAGE_PX_PER_RECT);
   invalidate_nodes (self);
