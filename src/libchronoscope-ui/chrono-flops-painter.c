@@ -91,6 +91,8 @@ chrono_flops_painter_paint (const ChronoFlopsSeries *series,
   int columns = (int) ceil (width);
   g_autofree double *value = NULL;
   double highest = 0, scale;
+  gint64 t0;
+  gdouble f0;
   GskRenderNode *node;
   GdkRGBA fill, line;
   cairo_t *cr;
@@ -99,9 +101,18 @@ chrono_flops_painter_paint (const ChronoFlopsSeries *series,
   if (columns <= 0 || height <= 0)
     return NULL;
   value = g_new (double, columns);
+  /* Neighbouring columns share their edge: one search an edge. */
+  t0 = chrono_viewport_x_to_time (viewport, 0);
+  f0 = chrono_flops_series_at (series, t0);
   for (int c = 0; c < columns; c++)
     {
-      value[c] = chrono_flops_painter_column_tflops (series, viewport, c);
+      gint64 t1 = MAX (chrono_viewport_x_to_time (viewport, c + 1), t0 + 1);
+      gdouble f1 = chrono_flops_series_at (series, t1);
+
+      /* FLOPs per ns are GFLOP/s. */
+      value[c] = (f1 - f0) / (gdouble) (t1 - t0) / 1e3;
+      t0 = t1;
+      f0 = f1;
       highest = MAX (highest, value[c]);
       /* Columns with nothing modelled running are gaps, not zeros. */
       if (value[c] <= 0)
