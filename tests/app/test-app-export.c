@@ -129,6 +129,7 @@ test_flops_is_widget (void)
   ChronoTimeline *timeline;
   GtkWidget *window;
   gint64 zero, end;
+  guint process;
 
   if (path == NULL)
     return;
@@ -145,6 +146,15 @@ test_flops_is_widget (void)
 
   check_view (timeline, trace, analysis, FALSE, zero, end);
   check_view (timeline, trace, analysis, TRUE, zero + (end - zero) / 3, zero + (end - zero) / 2);
+
+  /* Its menu's Hide hides it as a track is hidden; Show All Tracks brings
+   * it back, and the picture follows. */
+  process = chrono_analysis_get_flops_series (analysis, 0)->process;
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.hide-counter", "u", process));
+  g_assert_true (chrono_track_layout_is_counter_hidden (chrono_timeline_get_track_layout (timeline), process));
+  check_view (timeline, trace, analysis, FALSE, zero, end);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.show-all-tracks", NULL));
+  g_assert_false (chrono_track_layout_is_counter_hidden (chrono_timeline_get_track_layout (timeline), process));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
