@@ -154,6 +154,22 @@ get_track_row (ChronoTimeline *self,
 }
 
 
+enum {
+  SPAN_ACTIVATED,
+  MEASURED,
+  AREA_SELECTED,
+  LINKED,
+  N_SIGNALS
+};
+
+/* The widget's signals, emitted where the input is handled. */
+extern guint _chrono_timeline_signals[N_SIGNALS];
+
+/* chrono-timeline-input.c: zooming, panning, scrolling, clicks, ranges
+ * measured, areas dragged out and spans linked. */
+void     _chrono_timeline_class_init_input    (GtkWidgetClass *widget_class);
+void     _chrono_timeline_init_input          (ChronoTimeline *self);
+
 /* chrono-timeline-tracks.c: the current track, its menu and actions,
  * pinning, hiding, moving and collapsing. */
 void     _chrono_timeline_class_init_tracks   (GtkWidgetClass *widget_class);
