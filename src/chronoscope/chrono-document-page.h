@@ -6,6 +6,7 @@
 
 #include <gtk/gtk.h>
 
+#include "chrono-comparison-view.h"
 #include "chrono-timeline-view.h"
 #include "chrono-trace.h"
 
@@ -45,5 +46,13 @@ void                 chrono_document_page_set_show_findings (ChronoDocumentPage 
 gboolean             chrono_document_page_get_show_graph    (ChronoDocumentPage *self);
 void                 chrono_document_page_set_show_graph    (ChronoDocumentPage *self,
                                                              gboolean            show);
+
+/* A compared with another trace, B, in a view of the page. */
+void                 chrono_document_page_compare_with      (ChronoDocumentPage         *self,
+                                                             GFile                      *b,
+                                                             const ChronoCompareOptions *options,
+                                                             gboolean                    stretch);
+ChronoComparisonView *chrono_document_page_get_comparison_view (ChronoDocumentPage *self);
+void                 chrono_document_page_show_compare_menu (ChronoDocumentPage *self);
 
 G_END_DECLS

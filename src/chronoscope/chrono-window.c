@@ -44,6 +44,8 @@ update_pages (ChronoWindow *self)
 
   gtk_stack_set_visible_child_name (self->stack, has_pages ? "documents" : "welcome");
   g_simple_action_set_enabled (G_SIMPLE_ACTION (close_tab), has_pages);
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "compare")),
+                               has_pages);
   update_title (self);
 }
 
@@ -145,6 +147,17 @@ find_action (GSimpleAction *action,
     chrono_document_page_find (document, g_str_equal (name, "find-next") ? 1 : -1);
 }
 
+static void
+compare_action (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  ChronoDocumentPage *document = get_selected_document (user_data);
+
+  if (document != NULL)
+    chrono_document_page_show_compare_menu (document);
+}
+
 static gboolean
 on_drop (GtkDropTarget *target,
          const GValue  *value,
@@ -164,8 +177,12 @@ on_drop (GtkDropTarget *target,
   files = g_value_get_boxed (value);
   for (const GSList *l = files; l != NULL; l = l->next)
     g_list_store_append (store, l->data);
-  /* Dropped with Ctrl held, several files are one document. */
-  chrono_window_open_files (self, G_LIST_MODEL (store), (state & GDK_CONTROL_MASK) != 0);
+  /* Dropped with Shift held, two files are compared; with Ctrl held,
+   * several files are one document. */
+  if ((state & GDK_SHIFT_MASK) != 0 && g_slist_length (files) == 2)
+    chrono_window_open_comparison (self, files->data, files->next->data);
+  else
+    chrono_window_open_files (self, G_LIST_MODEL (store), (state & GDK_CONTROL_MASK) != 0);
   return files != NULL;
 }
 
@@ -247,6 +264,7 @@ chrono_window_init (ChronoWindow *self)
     { .name = "find", .activate = find_action },
     { .name = "find-next", .activate = find_action },
     { .name = "find-previous", .activate = find_action },
+    { .name = "compare", .activate = compare_action },
   };
   g_autoptr(GtkBuilder) builder = NULL;
   GtkDropTarget *drop;
@@ -389,6 +407,29 @@ chrono_window_open_files (ChronoWindow *self,
   return document;
 }
 
+
+/**
+ * chrono_window_open_comparison:
+ *
+ * Opens @a (or selects its tab) and compares it with @b there; @b is
+ * read from its tab when it has one.
+ *
+ * Returns: (transfer none): the page of @a
+ */
+ChronoDocumentPage *
+chrono_window_open_comparison (ChronoWindow *self,
+                               GFile        *a,
+                               GFile        *b)
+{
+  ChronoDocumentPage *document;
+
+  g_return_val_if_fail (CHRONO_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (G_IS_FILE (a) && G_IS_FILE (b), NULL);
+
+  document = chrono_window_open_file (self, a);
+  chrono_document_page_compare_with (document, b, NULL, FALSE);
+  return document;
+}
 
 /* One chooser at a time: for files (several, each in a tab, or AS_ONE
  * document) or for a profile folder (one document). */

@@ -58,4 +58,27 @@ gboolean chrono_picture_write_to_stream (ChronoTimelineScene        *scene,
                                          GOutputStream              *stream,
                                          GError                    **error);
 
+/* The same for SCENES stacked top to bottom in one picture, as a
+ * comparison shows its two timelines: as wide as the first, in its
+ * theme and font, with one legend for all. */
+double   chrono_picture_get_stack_height (ChronoTimelineScene * const *scenes,
+                                          guint                        n_scenes,
+                                          const ChronoPictureOptions  *options);
+void     chrono_picture_draw_stack  (ChronoTimelineScene * const *scenes,
+                                     guint                        n_scenes,
+                                     const ChronoPictureOptions  *options,
+                                     cairo_t                     *cr);
+gboolean chrono_picture_write_stack (ChronoTimelineScene * const *scenes,
+                                     guint                        n_scenes,
+                                     const ChronoPictureOptions  *options,
+                                     ChronoPictureFormat          format,
+                                     const char                  *path,
+                                     GError                     **error);
+gboolean chrono_picture_write_stack_to_stream (ChronoTimelineScene * const *scenes,
+                                               guint                        n_scenes,
+                                               const ChronoPictureOptions  *options,
+                                               ChronoPictureFormat          format,
+                                               GOutputStream               *stream,
+                                               GError                     **error);
+
 G_END_DECLS

@@ -63,6 +63,12 @@ struct _ChronoTimelineScene
   double              height;
   gboolean            dark;
   double              ruler_height;
+  /* What the ruler counts from, and what its header calls that. */
+  gint64              zero_ns;
+  gboolean            has_zero;
+  char               *zero_label;
+  /* A tag before every name, telling whose tracks these are. */
+  char               *badge;
 
   GArray             *rows;       /* Row, top to bottom: pinned ones first */
   guint              *track_rows; /* track -> position in ROWS, or NO_TRACK when hidden */
@@ -409,6 +415,33 @@ snapshot_triangle (GtkSnapshot   *snapshot,
   gtk_snapshot_restore (snapshot);
 }
 
+/* The badge at X, vertically centred in Y to Y + HEIGHT; returns the
+ * room it takes, gap included, or 0 without one. */
+static double
+snapshot_badge (ChronoTimelineScene     *self,
+                GtkSnapshot             *snapshot,
+                const ChronoSceneColors *colors,
+                double                   x,
+                double                   y,
+                double                   height)
+{
+  double width, box_height = MIN (height, ROW_HEIGHT - 2);
+  GdkRGBA fill = colors->text;
+  GskRoundedRect box;
+
+  if (self->badge == NULL)
+    return 0;
+  width = chrono_text_cache_measure (self->text, self->badge) + 6;
+  y += (height - box_height) / 2;
+  fill.alpha = 0.16;
+  gsk_rounded_rect_init_from_rect (&box, &GRAPHENE_RECT_INIT (x, y, width, box_height), 3);
+  gtk_snapshot_push_rounded_clip (snapshot, &box);
+  gtk_snapshot_append_color (snapshot, &fill, &box.bounds);
+  gtk_snapshot_pop (snapshot);
+  chrono_text_cache_append (self->text, snapshot, self->badge, x + 3, y, width, box_height, &colors->text);
+  return width + TEXT_INSET / 2;
+}
+
 /* A collapsed process's header, or the pinned tracks'. */
 static void
 snapshot_group_row (ChronoTimelineScene *self,
@@ -436,6 +469,7 @@ snapshot_group_row (ChronoTimelineScene *self,
   snapshot_triangle (snapshot, r->collapsed, inset, r->y + (r->height - TRIANGLE_SIZE) / 2,
                      &colors->dim_text);
   inset += TRIANGLE_SIZE + TEXT_INSET / 2;
+  inset += snapshot_badge (self, snapshot, colors, inset, r->y, r->height);
   /* Collapsed, the name keeps to its column: the strip is beside it. */
   chrono_text_cache_append (self->text, snapshot,
                chrono_trace_get_string (self->trace,
@@ -465,7 +499,7 @@ snapshot_row (ChronoTimelineScene *self,
   double width = self->width;
   const ChronoTrack *track;
   GskRenderNode *node;
-  double name_y, name_height;
+  double name_y, name_height, badge;
 
   if (r->track == NO_TRACK)
     {
@@ -482,8 +516,9 @@ snapshot_row (ChronoTimelineScene *self,
   name_y = r->pinned ? r->y : MAX (r->y, chrono_timeline_scene_get_scroll_offset (self) +
                                          chrono_timeline_scene_get_pinned_visible (self));
   name_y = MIN (name_y, r->y + r->height - name_height - 2 * TRACK_PAD);
+  badge = snapshot_badge (self, snapshot, colors, 2 * TEXT_INSET, name_y + TRACK_PAD, MIN (name_height, ROW_HEIGHT));
   chrono_text_cache_append (self->text, snapshot, chrono_trace_get_string (self->trace, track->display_name),
-               2 * TEXT_INSET, name_y + TRACK_PAD, HEADER_WIDTH - 3 * TEXT_INSET,
+               2 * TEXT_INSET + badge, name_y + TRACK_PAD, HEADER_WIDTH - 3 * TEXT_INSET - badge,
                name_height, &colors->dim_text);
   if (r->n_rows_hidden > 0 && r->height >= name_height + ROW_HEIGHT + 2 * TRACK_PAD)
     {
@@ -804,7 +839,7 @@ chrono_timeline_scene_snapshot (ChronoTimelineScene *self,
   ticks = chrono_ticks_compute (chrono_viewport_get_start_ns (self->viewport),
                                 chrono_viewport_get_end_ns (self->viewport),
                                 chrono_viewport_get_width_px (self->viewport),
-                                chrono_trace_get_start_ns (self->trace),
+                                self->has_zero ? self->zero_ns : chrono_trace_get_start_ns (self->trace),
                                 LABEL_GAP_PX, measure_text_cb, self->text);
   snapshot_rows (self, snapshot, &colors, ticks);
   snapshot_highlight (self, snapshot, &colors);
@@ -812,7 +847,7 @@ chrono_timeline_scene_snapshot (ChronoTimelineScene *self,
     chrono_annotation_layer_snapshot (self->annotations, snapshot);
   if (self->ruler_height > 0)
     chrono_time_ruler_snapshot (snapshot, self->text, self->trace, self->steps, self->viewport, self->width,
-                                ticks, &colors);
+                                ticks, self->zero_label, &colors);
 }
 
 GskRenderNode *
@@ -901,6 +936,8 @@ chrono_timeline_scene_finalize (GObject *object)
   g_clear_pointer (&self->group_rows, g_free);
   g_clear_pointer (&self->highlight_tracks, g_array_unref);
   g_clear_pointer (&self->path_spans, g_array_unref);
+  g_clear_pointer (&self->zero_label, g_free);
+  g_clear_pointer (&self->badge, g_free);
 
   G_OBJECT_CLASS (chrono_timeline_scene_parent_class)->finalize (object);
 }
@@ -1093,6 +1130,42 @@ chrono_timeline_scene_set_show_ruler (ChronoTimelineScene *self,
   chrono_timeline_scene_set_scroll_y (self, self->scroll_y);
   invalidate_flows (self);
   changed (self);
+}
+
+void
+chrono_timeline_scene_set_time_zero (ChronoTimelineScene *self,
+                                     gint64               zero_ns,
+                                     const char          *label)
+{
+  g_return_if_fail (CHRONO_IS_TIMELINE_SCENE (self));
+
+  if (self->has_zero && self->zero_ns == zero_ns && g_strcmp0 (self->zero_label, label) == 0)
+    return;
+  self->has_zero = TRUE;
+  self->zero_ns = zero_ns;
+  g_free (self->zero_label);
+  self->zero_label = g_strdup (label);
+  changed (self);
+}
+
+void
+chrono_timeline_scene_set_badge (ChronoTimelineScene *self,
+                                 const char          *badge)
+{
+  g_return_if_fail (CHRONO_IS_TIMELINE_SCENE (self));
+
+  if (g_strcmp0 (self->badge, badge) == 0)
+    return;
+  g_free (self->badge);
+  self->badge = g_strdup (badge);
+  changed (self);
+}
+
+const char *
+chrono_timeline_scene_get_badge (ChronoTimelineScene *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TIMELINE_SCENE (self), NULL);
+  return self->badge;
 }
 
 double

@@ -1,0 +1,84 @@
+/* chrono-comparison-view.h: two runs compared: A's timeline above B's on
+ * one time axis from the aligned step start, zoom and pan linked, and
+ * what the comparison found below them (the diff table, and any other
+ * page added)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+#include <json-glib/json-glib.h>
+
+#include "chrono-comparison.h"
+#include "chrono-diff-row.h"
+#include "chrono-diff-table.h"
+#include "chrono-timeline.h"
+
+G_BEGIN_DECLS
+
+#define CHRONO_TYPE_COMPARISON_VIEW (chrono_comparison_view_get_type ())
+G_DECLARE_FINAL_TYPE (ChronoComparisonView, chrono_comparison_view, CHRONO, COMPARISON_VIEW, GtkWidget)
+
+/* A against B: B is TRACE_B when open already, else loaded from PATH_B.
+ * The comparison runs on a worker thread at once; the view shows its
+ * progress, then the comparison or what failed. */
+GtkWidget        *chrono_comparison_view_new            (ChronoTrace                *trace_a,
+                                                        ChronoTrace                *trace_b,
+                                                        const char                 *path_b,
+                                                        const ChronoCompareOptions *options,
+                                                        gboolean                    stretch);
+
+/* NULL until it has run, and after it failed. */
+ChronoComparison *chrono_comparison_view_get_comparison (ChronoComparisonView *self);
+const GError     *chrono_comparison_view_get_error      (ChronoComparisonView *self);
+/* B's file or folder. */
+const char       *chrono_comparison_view_get_path_b     (ChronoComparisonView *self);
+void              chrono_comparison_view_cancel         (ChronoComparisonView *self);
+
+/* NULL until the comparison has run. */
+ChronoTimeline   *chrono_comparison_view_get_timeline   (ChronoComparisonView *self,
+                                                        ChronoCompareSideId   side);
+ChronoDiffTable  *chrono_comparison_view_get_diff_table (ChronoComparisonView *self);
+
+/* B's steps drawn as long as A's, each matched pair starting together. */
+gboolean          chrono_comparison_view_get_stretch    (ChronoComparisonView *self);
+void              chrono_comparison_view_set_stretch    (ChronoComparisonView *self,
+                                                        gboolean              stretch);
+
+/* Dims every span but the calls of NAME (an operator's name, or a
+ * kernel's name as the comparison normalises it) in both timelines, and
+ * outlines those; NULL shows all alike again. Runs on a worker thread. */
+void              chrono_comparison_view_highlight_calls (ChronoComparisonView *self,
+                                                         ChronoDiffKind        kind,
+                                                         const char           *name);
+
+/* Another way to look at the comparison, beside the diff table: CHILD
+ * gets the comparison from the view's "comparison" property, and asks
+ * for calls to show with chrono_comparison_view_highlight_calls(). */
+void              chrono_comparison_view_add_page       (ChronoComparisonView *self,
+                                                        GtkWidget            *child,
+                                                        const char           *name,
+                                                        const char           *title);
+
+/* Both timelines as they show, stacked into one picture (PNG, SVG or PDF
+ * by PATH's name), and the comparison's Markdown report; both written
+ * atomically. */
+gboolean          chrono_comparison_view_write_picture  (ChronoComparisonView *self,
+                                                        const char           *path,
+                                                        GError              **error);
+gboolean          chrono_comparison_view_write_report   (ChronoComparisonView *self,
+                                                        const char           *path,
+                                                        GError              **error);
+
+/* What the project file keeps of it: B and the alignment chosen, and
+ * back. MARKER holds the string OPTIONS->marker points to. */
+JsonNode         *chrono_comparison_view_to_json        (ChronoComparisonView *self);
+gboolean          chrono_comparison_view_parse_json     (JsonNode             *node,
+                                                        char                **path_b,
+                                                        ChronoCompareOptions *options,
+                                                        char                **marker,
+                                                        gboolean             *stretch,
+                                                        GError              **error);
+
+G_END_DECLS
