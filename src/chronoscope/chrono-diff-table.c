@@ -33,6 +33,7 @@ struct _ChronoDiffTable
   ChronoDiffKind    kind;
   char             *filter_text;  /* folded; NULL for none */
 
+  GtkWidget        *box;  /* the template's child, unparented on dispose */
   GtkToggleButton  *operators_button;
   GtkToggleButton  *kernels_button;
   GtkSearchEntry   *search_entry;
@@ -350,6 +351,11 @@ chrono_diff_table_dispose (GObject *object)
 {
   ChronoDiffTable *self = CHRONO_DIFF_TABLE (object);
 
+  /* The rows go first: their changes update labels that go with the template. */
+  if (self->sorted != NULL)
+    g_signal_handlers_disconnect_by_data (self->sorted, self);
+  if (self->column_view != NULL)
+    gtk_column_view_set_model (self->column_view, NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), CHRONO_TYPE_DIFF_TABLE);
   g_clear_object (&self->comparison);
   g_clear_object (&self->sorted);
@@ -443,6 +449,7 @@ chrono_diff_table_class_init (ChronoDiffTableClass *klass)
   gtk_widget_class_set_css_name (widget_class, "difftable");
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/chronoscope/Chronoscope/chrono-diff-table.ui");
+  gtk_widget_class_bind_template_child (widget_class, ChronoDiffTable, box);
   gtk_widget_class_bind_template_child (widget_class, ChronoDiffTable, operators_button);
   gtk_widget_class_bind_template_child (widget_class, ChronoDiffTable, kernels_button);
   gtk_widget_class_bind_template_child (widget_class, ChronoDiffTable, search_entry);

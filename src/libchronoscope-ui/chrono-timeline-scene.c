@@ -516,7 +516,7 @@ snapshot_row (ChronoTimelineScene *self,
   name_y = r->pinned ? r->y : MAX (r->y, chrono_timeline_scene_get_scroll_offset (self) +
                                          chrono_timeline_scene_get_pinned_visible (self));
   name_y = MIN (name_y, r->y + r->height - name_height - 2 * TRACK_PAD);
-  badge = snapshot_badge (self, snapshot, colors, 2 * TEXT_INSET, name_y + TRACK_PAD, MIN (name_height, ROW_HEIGHT));
+  badge = snapshot_badge (self, snapshot, colors, 2 * TEXT_INSET, name_y + TRACK_PAD, name_height);
   chrono_text_cache_append (self->text, snapshot, chrono_trace_get_string (self->trace, track->display_name),
                2 * TEXT_INSET + badge, name_y + TRACK_PAD, HEADER_WIDTH - 3 * TEXT_INSET - badge,
                name_height, &colors->dim_text);
