@@ -367,7 +367,15 @@ chrono_application_startup (GApplication *application)
 static void
 chrono_application_activate (GApplication *application)
 {
-  gtk_window_present (GTK_WINDOW (get_window (CHRONO_APPLICATION (application))));
+  ChronoApplication *self = CHRONO_APPLICATION (application);
+
+  /* Without files, --compare has nothing to compare. */
+  if (self->compare)
+    {
+      g_printerr ("chronoscope: --compare wants two traces, A and B, not 0\n");
+      self->compare = FALSE;
+    }
+  gtk_window_present (GTK_WINDOW (get_window (self)));
 }
 
 static void

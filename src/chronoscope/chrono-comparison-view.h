@@ -41,7 +41,8 @@ ChronoTimeline   *chrono_comparison_view_get_timeline   (ChronoComparisonView *s
                                                         ChronoCompareSideId   side);
 ChronoDiffTable  *chrono_comparison_view_get_diff_table (ChronoComparisonView *self);
 
-/* B's steps drawn as long as A's, each matched pair starting together. */
+/* B's time scaled by the lengths of the step pair in view, so that B's
+ * step is drawn as long as A's; the pair starts together either way. */
 gboolean          chrono_comparison_view_get_stretch    (ChronoComparisonView *self);
 void              chrono_comparison_view_set_stretch    (ChronoComparisonView *self,
                                                         gboolean              stretch);
