@@ -486,9 +486,12 @@ make_scene (ChronoComparisonView *self,
   chrono_timeline_scene_set_size (scene, gtk_widget_get_width (GTK_WIDGET (timeline)),
                                   gtk_widget_get_height (GTK_WIDGET (timeline)));
   chrono_viewport_zoom_to_range (own, chrono_viewport_get_start_ns (viewport), chrono_viewport_get_end_ns (viewport));
-  pair = find_pair (self, side, chrono_viewport_get_start_ns (viewport) +
-                                (chrono_viewport_get_end_ns (viewport) - chrono_viewport_get_start_ns (viewport)) / 2);
-  chrono_timeline_scene_set_time_zero (scene, pair->start[side], _("Time from step start"));
+  if (self->pairs->len > 0)
+    {
+      pair = find_pair (self, side, chrono_viewport_get_start_ns (viewport) +
+                                    (chrono_viewport_get_end_ns (viewport) - chrono_viewport_get_start_ns (viewport)) / 2);
+      chrono_timeline_scene_set_time_zero (scene, pair->start[side], _("Time from step start"));
+    }
   return scene;
 }
 
