@@ -208,9 +208,9 @@ update_headers (ChronoComparisonView *self)
       g_autofree char *stretched = NULL;
       g_autofree char *markup = NULL;
 
-      if (side == 1 && self->stretch && step[0] > 0)
-        /* Translators: how much B's time is scaled to fit A's steps */
-        stretched = g_strdup_printf (_(" · drawn ×%.3f to fit A's steps"), (double) step[0] / MAX (step[1], 1));
+      if (side == 1 && self->stretch)
+        /* Translators: B's time is scaled, step by step, to A's */
+        stretched = g_strdup (_(" · stretched to A's steps"));
       markup = g_markup_printf_escaped ("<b>%s</b>  %s — %s — %s%s", side == 0 ? "A" : "B", name,
                                         chrono_comparison_get_device_name (self->comparison, side), steps,
                                         stretched != NULL ? stretched : "");
@@ -418,7 +418,18 @@ highlight_done_cb (GObject      *source_object,
   if (!g_task_propagate_boolean (G_TASK (result), NULL) || self->timelines[0] == NULL)
     return;
   for (guint i = 0; i < 2; i++)
-    chrono_timeline_set_search (self->timelines[i], job->searches[i]);
+    {
+      ChronoViewport *viewport = chrono_timeline_get_viewport (self->timelines[i]);
+      ChronoSpanRef match;
+
+      chrono_timeline_set_search (self->timelines[i], job->searches[i]);
+      /* The track of the first call in view comes into sight; the time
+       * window stays, so that both sides stay aligned. */
+      if (chrono_search_find_from (job->searches[i], chrono_viewport_get_start_ns (viewport), &match) &&
+          chrono_trace_get_track (job->traces[i], match.track)->start[match.index] <
+            chrono_viewport_get_end_ns (viewport))
+        chrono_timeline_scroll_to_track (self->timelines[i], match.track);
+    }
 }
 
 void

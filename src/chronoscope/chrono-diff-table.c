@@ -97,7 +97,8 @@ cell_text (const ChronoCompareRow *row,
   switch (column)
     {
     case COLUMN_NAME:
-      return g_strdup (row->name);
+      /* An operator is a name and its input shapes: rows of one name differ by them. */
+      return row->shapes != NULL ? g_strdup_printf ("%s %s", row->name, row->shapes) : g_strdup (row->name);
     case COLUMN_CALLS_A:
       return g_strdup_printf ("%.1f", row->a.count_per_step);
     case COLUMN_CALLS_B:
@@ -149,6 +150,8 @@ compare_rows_cb (gconstpointer a,
     {
     case COLUMN_NAME:
       order = g_utf8_collate (x->name, y->name);
+      if (order == 0)
+        order = g_strcmp0 (x->shapes, y->shapes);
       break;
     case COLUMN_CALLS_A:
       order = compare_doubles (x->a.count_per_step, y->a.count_per_step);
