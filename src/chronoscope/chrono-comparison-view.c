@@ -506,14 +506,18 @@ make_scene (ChronoComparisonView *self,
   return scene;
 }
 
+/* The subtitle names the files: the title stays short enough to show. */
 static char *
 dup_title (ChronoComparisonView *self)
 {
-  g_autofree char *a = g_path_get_basename (chrono_trace_get_path (self->trace_a));
-  g_autofree char *b = g_path_get_basename (self->path_b);
+  return g_strdup (_("Two runs compared"));
+}
 
-  /* Translators: a comparison's picture or report: A, then B */
-  return g_strdup_printf (_("%s compared with %s"), a, b);
+/* What the headers over the two halves say, for the picture. */
+static char *
+dup_subtitle (ChronoComparisonView *self)
+{
+  return g_strdup_printf ("%s    %s", gtk_label_get_text (self->header_a), gtk_label_get_text (self->header_b));
 }
 
 gboolean
@@ -524,6 +528,7 @@ chrono_comparison_view_write_picture (ChronoComparisonView *self,
   g_autoptr(ChronoTimelineScene) a = NULL;
   g_autoptr(ChronoTimelineScene) b = NULL;
   g_autofree char *title = NULL;
+  g_autofree char *subtitle = NULL;
   ChronoPictureFormat format;
 
   g_return_val_if_fail (CHRONO_IS_COMPARISON_VIEW (self), FALSE);
@@ -543,8 +548,9 @@ chrono_comparison_view_write_picture (ChronoComparisonView *self,
   a = make_scene (self, 0);
   b = make_scene (self, 1);
   title = dup_title (self);
+  subtitle = dup_subtitle (self);
   return chrono_picture_write_stack ((ChronoTimelineScene *[]) { a, b }, 2,
-                                     &(ChronoPictureOptions) { title, NULL, TRUE, 1 }, format, path, error);
+                                     &(ChronoPictureOptions) { title, subtitle, TRUE, 1 }, format, path, error);
 }
 
 gboolean
@@ -588,15 +594,17 @@ export_picture_action (GtkWidget  *widget,
   g_autoptr(ChronoTimelineScene) a = NULL;
   g_autoptr(ChronoTimelineScene) b = NULL;
   g_autofree char *title = NULL;
+  g_autofree char *subtitle = NULL;
 
   if (self->timelines[0] == NULL)
     return;
   a = make_scene (self, 0);
   b = make_scene (self, 1);
   title = dup_title (self);
+  subtitle = dup_subtitle (self);
   gtk_window_present (GTK_WINDOW (chrono_export_dialog_new_for_stack (GTK_WINDOW (gtk_widget_get_root (widget)),
                                                                       (ChronoTimelineScene *[]) { a, b }, 2,
-                                                                      title, NULL, "comparison")));
+                                                                      title, subtitle, "comparison")));
 }
 
 static void
