@@ -32,10 +32,7 @@ struct _ChronoComparisonView
   GtkWidget             parent_instance;
 
   ChronoTrace          *trace_a;
-  char                 *path_b;
-  ChronoCompareOptions  options;
-  char                 *marker;   /* OPTIONS's */
-  gboolean              stretch;
+  ChronoComparisonSetup *setup;
 
   ChronoComparisonJob  *job;
   GCancellable         *cancellable;
@@ -109,7 +106,7 @@ get_scale (ChronoComparisonView *self,
 {
   gint64 a = pair->end[0] - pair->start[0], b = pair->end[1] - pair->start[1];
 
-  return self->stretch && a > 0 && b > 0 ? (double) b / a : 1.0;
+  return self->setup->stretch && a > 0 && b > 0 ? (double) b / a : 1.0;
 }
 
 /* The rulers count from the start of the pair in view. */
@@ -208,7 +205,7 @@ update_headers (ChronoComparisonView *self)
       g_autofree char *stretched = NULL;
       g_autofree char *markup = NULL;
 
-      if (side == 1 && self->stretch)
+      if (side == 1 && self->setup->stretch)
         /* Translators: B's time is scaled, step by step, to A's */
         stretched = g_strdup (_(" · stretched to A's steps"));
       markup = g_markup_printf_escaped ("<b>%s</b>  %s — %s — %s%s", side == 0 ? "A" : "B", name,
@@ -336,10 +333,11 @@ start (ChronoComparisonView *self,
     ? chrono_application_get_settings (CHRONO_APPLICATION (application)) : NULL;
   g_autoptr(GSettings) thresholds = settings != NULL ? g_settings_get_child (settings, CHRONO_ANALYSIS_SCHEMA_CHILD)
                                                      : NULL;
-  g_autofree char *name = g_path_get_basename (self->path_b);
+  g_autofree char *name = g_path_get_basename (self->setup->path_b);
   g_autofree char *label = NULL;
 
-  self->job = chrono_comparison_job_new (self->trace_a, trace_b, self->path_b, &self->options, thresholds);
+  self->job = chrono_comparison_job_new (self->trace_a, trace_b, self->setup->path_b, &self->setup->options,
+                                         thresholds);
   self->cancellable = g_cancellable_new ();
   self->progress_source = g_timeout_add (PROGRESS_INTERVAL_MS, show_progress_cb, self);
   show_progress_cb (self);
@@ -662,126 +660,6 @@ cancel_action (GtkWidget  *widget,
 }
 
 /* -------------------------------------------------------------------- */
-/* The project file                                                     */
-
-static const char *
-align_to_string (ChronoCompareAlign align)
-{
-  switch (align)
-    {
-    case CHRONO_COMPARE_ALIGN_STEP:
-      return "step";
-    case CHRONO_COMPARE_ALIGN_MARKER:
-      return "marker";
-    case CHRONO_COMPARE_ALIGN_START:
-      return "start";
-    case CHRONO_COMPARE_ALIGN_AUTO:
-    default:
-      return "auto";
-    }
-}
-
-JsonNode *
-chrono_comparison_view_to_json (ChronoComparisonView *self)
-{
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-
-  g_return_val_if_fail (CHRONO_IS_COMPARISON_VIEW (self), NULL);
-
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "b");
-  json_builder_add_string_value (builder, self->path_b);
-  json_builder_set_member_name (builder, "align");
-  json_builder_add_string_value (builder, align_to_string (self->options.align));
-  if (self->options.align == CHRONO_COMPARE_ALIGN_MARKER)
-    {
-      json_builder_set_member_name (builder, "marker");
-      json_builder_add_string_value (builder, self->marker);
-    }
-  if (self->options.has_steps)
-    {
-      json_builder_set_member_name (builder, "steps");
-      json_builder_begin_array (builder);
-      json_builder_add_int_value (builder, self->options.first_step);
-      json_builder_add_int_value (builder, self->options.last_step);
-      json_builder_end_array (builder);
-    }
-  json_builder_set_member_name (builder, "stretch");
-  json_builder_add_boolean_value (builder, self->stretch);
-  json_builder_end_object (builder);
-  return json_builder_get_root (builder);
-}
-
-static gboolean
-invalid (GError    **error,
-         const char *what)
-{
-  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("the comparison section: %s"), what);
-  return FALSE;
-}
-
-gboolean
-chrono_comparison_view_parse_json (JsonNode             *node,
-                                   char                **path_b,
-                                   ChronoCompareOptions *options,
-                                   char                **marker,
-                                   gboolean             *stretch,
-                                   GError              **error)
-{
-  static const char * const aligns[] = { "auto", "step", "marker", "start" };
-  static const ChronoCompareAlign align_values[] = {
-    CHRONO_COMPARE_ALIGN_AUTO, CHRONO_COMPARE_ALIGN_STEP, CHRONO_COMPARE_ALIGN_MARKER, CHRONO_COMPARE_ALIGN_START,
-  };
-  JsonObject *object;
-  const char *align;
-  JsonNode *member;
-
-  g_return_val_if_fail (node != NULL, FALSE);
-
-  chrono_compare_options_init (options);
-  *path_b = *marker = NULL;
-  *stretch = FALSE;
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    return invalid (error, _("expected an object"));
-  object = json_node_get_object (node);
-  if ((member = json_object_get_member (object, "b")) == NULL || !JSON_NODE_HOLDS_VALUE (member) ||
-      json_node_get_value_type (member) != G_TYPE_STRING || !g_path_is_absolute (json_node_get_string (member)))
-    return invalid (error, _("“b” must be the absolute path of the other trace"));
-  align = json_object_get_string_member_with_default (object, "align", "auto");
-  for (guint i = 0; i < G_N_ELEMENTS (aligns); i++)
-    if (g_strcmp0 (align, aligns[i]) == 0)
-      options->align = align_values[i];
-  if (!g_strv_contains (aligns, align))
-    return invalid (error, _("“align” must be auto, step, marker or start"));
-  if (options->align == CHRONO_COMPARE_ALIGN_MARKER)
-    {
-      const char *name = json_object_get_string_member_with_default (object, "marker", NULL);
-
-      if (name == NULL || *name == '\0')
-        return invalid (error, _("marker alignment needs a “marker” name"));
-      *marker = g_strdup (name);
-      options->marker = *marker;
-    }
-  if ((member = json_object_get_member (object, "steps")) != NULL)
-    {
-      JsonArray *steps = JSON_NODE_HOLDS_ARRAY (member) ? json_node_get_array (member) : NULL;
-
-      if (steps == NULL || json_array_get_length (steps) != 2 ||
-          json_array_get_int_element (steps, 0) > json_array_get_int_element (steps, 1))
-        {
-          g_clear_pointer (marker, g_free);
-          return invalid (error, _("“steps” must be [first, last]"));
-        }
-      options->has_steps = TRUE;
-      options->first_step = json_array_get_int_element (steps, 0);
-      options->last_step = json_array_get_int_element (steps, 1);
-    }
-  *stretch = json_object_get_boolean_member_with_default (object, "stretch", FALSE);
-  *path_b = g_strdup (json_node_get_string (json_object_get_member (object, "b")));
-  return TRUE;
-}
-
-/* -------------------------------------------------------------------- */
 /* The type                                                             */
 
 static void
@@ -811,8 +689,7 @@ chrono_comparison_view_finalize (GObject *object)
   g_clear_object (&self->highlight_cancellable);
   g_clear_error (&self->error);
   g_clear_pointer (&self->pairs, g_array_unref);
-  g_free (self->path_b);
-  g_free (self->marker);
+  g_clear_pointer (&self->setup, chrono_comparison_setup_free);
 
   G_OBJECT_CLASS (chrono_comparison_view_parent_class)->finalize (object);
 }
@@ -831,7 +708,7 @@ chrono_comparison_view_get_property (GObject    *object,
       g_value_set_object (value, self->comparison);
       break;
     case PROP_STRETCH:
-      g_value_set_boolean (value, self->stretch);
+      g_value_set_boolean (value, self->setup->stretch);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -926,31 +803,19 @@ chrono_comparison_view_init (ChronoComparisonView *self)
 }
 
 GtkWidget *
-chrono_comparison_view_new (ChronoTrace                *trace_a,
-                            ChronoTrace                *trace_b,
-                            const char                 *path_b,
-                            const ChronoCompareOptions *options,
-                            gboolean                    stretch)
+chrono_comparison_view_new (ChronoTrace                 *trace_a,
+                            ChronoTrace                 *trace_b,
+                            const ChronoComparisonSetup *setup)
 {
   ChronoComparisonView *self;
-  ChronoCompareOptions defaults;
 
   g_return_val_if_fail (CHRONO_IS_TRACE (trace_a), NULL);
   g_return_val_if_fail (trace_b == NULL || CHRONO_IS_TRACE (trace_b), NULL);
-  g_return_val_if_fail (trace_b != NULL || path_b != NULL, NULL);
+  g_return_val_if_fail (setup != NULL, NULL);
 
-  if (options == NULL)
-    {
-      chrono_compare_options_init (&defaults);
-      options = &defaults;
-    }
   self = g_object_new (CHRONO_TYPE_COMPARISON_VIEW, NULL);
   self->trace_a = g_object_ref (trace_a);
-  self->path_b = g_strdup (path_b != NULL ? path_b : chrono_trace_get_path (trace_b));
-  self->options = *options;
-  self->marker = g_strdup (options->marker);
-  self->options.marker = self->marker;
-  self->stretch = stretch;
+  self->setup = chrono_comparison_setup_copy (setup);
   start (self, trace_b);
   return GTK_WIDGET (self);
 }
@@ -969,11 +834,17 @@ chrono_comparison_view_get_error (ChronoComparisonView *self)
   return self->error;
 }
 
-const char *
-chrono_comparison_view_get_path_b (ChronoComparisonView *self)
+/**
+ * chrono_comparison_view_get_setup:
+ *
+ * Returns: (transfer none): what it compares, and how; its stretch
+ *   follows the view's
+ */
+const ChronoComparisonSetup *
+chrono_comparison_view_get_setup (ChronoComparisonView *self)
 {
   g_return_val_if_fail (CHRONO_IS_COMPARISON_VIEW (self), NULL);
-  return self->path_b;
+  return self->setup;
 }
 
 void
@@ -1002,7 +873,7 @@ gboolean
 chrono_comparison_view_get_stretch (ChronoComparisonView *self)
 {
   g_return_val_if_fail (CHRONO_IS_COMPARISON_VIEW (self), FALSE);
-  return self->stretch;
+  return self->setup->stretch;
 }
 
 void
@@ -1012,9 +883,9 @@ chrono_comparison_view_set_stretch (ChronoComparisonView *self,
   g_return_if_fail (CHRONO_IS_COMPARISON_VIEW (self));
 
   stretch = !!stretch;
-  if (self->stretch == stretch)
+  if (self->setup->stretch == stretch)
     return;
-  self->stretch = stretch;
+  self->setup->stretch = stretch;
   /* B is laid out again from A's view. */
   follow (self, 0);
   update_headers (self);

@@ -8,9 +8,9 @@
 #pragma once
 
 #include <gtk/gtk.h>
-#include <json-glib/json-glib.h>
 
 #include "chrono-comparison.h"
+#include "chrono-comparison-setup.h"
 #include "chrono-diff-row.h"
 #include "chrono-diff-table.h"
 #include "chrono-timeline.h"
@@ -20,20 +20,17 @@ G_BEGIN_DECLS
 #define CHRONO_TYPE_COMPARISON_VIEW (chrono_comparison_view_get_type ())
 G_DECLARE_FINAL_TYPE (ChronoComparisonView, chrono_comparison_view, CHRONO, COMPARISON_VIEW, GtkWidget)
 
-/* A against B: B is TRACE_B when open already, else loaded from PATH_B.
- * The comparison runs on a worker thread at once; the view shows its
- * progress, then the comparison or what failed. */
-GtkWidget        *chrono_comparison_view_new            (ChronoTrace                *trace_a,
-                                                        ChronoTrace                *trace_b,
-                                                        const char                 *path_b,
-                                                        const ChronoCompareOptions *options,
-                                                        gboolean                    stretch);
+/* A against B as SETUP says: B is TRACE_B when open already, else loaded
+ * from SETUP's path. The comparison runs on a worker thread at once; the
+ * view shows its progress, then the comparison or what failed. */
+GtkWidget        *chrono_comparison_view_new            (ChronoTrace                 *trace_a,
+                                                        ChronoTrace                 *trace_b,
+                                                        const ChronoComparisonSetup *setup);
 
 /* NULL until it has run, and after it failed. */
 ChronoComparison *chrono_comparison_view_get_comparison (ChronoComparisonView *self);
 const GError     *chrono_comparison_view_get_error      (ChronoComparisonView *self);
-/* B's file or folder. */
-const char       *chrono_comparison_view_get_path_b     (ChronoComparisonView *self);
+const ChronoComparisonSetup *chrono_comparison_view_get_setup (ChronoComparisonView *self);
 void              chrono_comparison_view_cancel         (ChronoComparisonView *self);
 
 /* NULL until the comparison has run. */
@@ -70,16 +67,6 @@ gboolean          chrono_comparison_view_write_picture  (ChronoComparisonView *s
                                                         GError              **error);
 gboolean          chrono_comparison_view_write_report   (ChronoComparisonView *self,
                                                         const char           *path,
-                                                        GError              **error);
-
-/* What the project file keeps of it: B and the alignment chosen, and
- * back. MARKER holds the string OPTIONS->marker points to. */
-JsonNode         *chrono_comparison_view_to_json        (ChronoComparisonView *self);
-gboolean          chrono_comparison_view_parse_json     (JsonNode             *node,
-                                                        char                **path_b,
-                                                        ChronoCompareOptions *options,
-                                                        char                **marker,
-                                                        gboolean             *stretch,
                                                         GError              **error);
 
 G_END_DECLS

@@ -19,9 +19,6 @@
 #include "chrono-track-index.h"
 #include "chrono-trace-summary.h"
 
-/* The comparison's section of the project file. */
-#define COMPARISON_SECTION "comparison"
-
 /* Progress reaches the main thread at most this often. */
 #define PROGRESS_INTERVAL_US (G_USEC_PER_SEC / 30)
 
@@ -64,11 +61,8 @@ struct _ChronoDocumentPage
 
   /* The comparison with another trace, and one asked for while loading. */
   ChronoComparisonView *comparison_view;
-  GFile               *pending_b;
-  ChronoCompareOptions pending_options;
-  char                *pending_marker;
-  gboolean             pending_stretch;
-  GtkFileChooserNative *compare_chooser;
+  ChronoComparisonSetup *pending_setup;
+  ChronoTrace         *pending_trace_b;
 
   /* The analysis beside the timeline, and the graph below it. */
   gboolean             show_findings;
@@ -358,14 +352,11 @@ add_summary (ChronoDocumentPage *self)
 static void
 save_comparison (ChronoDocumentPage *self)
 {
-  ChronoSidecar *sidecar = chrono_timeline_view_get_sidecar (self->timeline_view);
   g_autoptr(GError) error = NULL;
 
-  /* A closed comparison leaves null, which restores nothing. */
-  chrono_sidecar_set_section (sidecar, COMPARISON_SECTION,
-                              self->comparison_view != NULL ? chrono_comparison_view_to_json (self->comparison_view)
-                                                            : json_node_new (JSON_NODE_NULL));
-  if (!chrono_sidecar_save (sidecar, &error))
+  if (!chrono_comparison_setup_save (self->comparison_view != NULL ? chrono_comparison_view_get_setup (self->comparison_view)
+                                                                   : NULL,
+                                     chrono_timeline_view_get_sidecar (self->timeline_view), &error))
     g_warning ("Could not save the comparison: %s", error->message);
 }
 
@@ -388,49 +379,16 @@ comparison_close_requested_cb (ChronoDocumentPage *self)
   save_comparison (self);
 }
 
-/* The loaded trace of another tab showing PATH alone, to compare without
- * loading it again. */
-static ChronoTrace *
-find_open_trace (ChronoDocumentPage *self,
-                 const char         *path)
-{
-  GtkWidget *tab_view = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TAB_VIEW);
-
-  if (tab_view == NULL || path == NULL)
-    return NULL;
-  for (int i = 0; i < adw_tab_view_get_n_pages (ADW_TAB_VIEW (tab_view)); i++)
-    {
-      GtkWidget *child = adw_tab_page_get_child (adw_tab_view_get_nth_page (ADW_TAB_VIEW (tab_view), i));
-      ChronoDocumentPage *other = CHRONO_IS_DOCUMENT_PAGE (child) ? CHRONO_DOCUMENT_PAGE (child) : NULL;
-      g_autofree char *other_path = NULL;
-
-      if (other == NULL || other->trace == NULL || g_list_model_get_n_items (other->files) != 1)
-        continue;
-      other_path = g_file_get_path (other->file);
-      if (g_strcmp0 (other_path, path) == 0)
-        return other->trace;
-    }
-  return NULL;
-}
-
 static void
-start_comparison (ChronoDocumentPage         *self,
-                  GFile                      *b,
-                  const ChronoCompareOptions *options,
-                  gboolean                    stretch,
-                  gboolean                    show)
+start_comparison (ChronoDocumentPage          *self,
+                  ChronoTrace                 *trace_b,
+                  const ChronoComparisonSetup *setup,
+                  gboolean                     show)
 {
-  g_autofree char *path = g_file_get_path (b);
-  g_autofree char *uri = NULL;
   AdwViewStackPage *page;
 
-  /* The loader names what it cannot read; a remote file is one. */
-  if (path == NULL)
-    path = uri = g_file_get_uri (b);
   remove_comparison (self);
-  self->comparison_view = CHRONO_COMPARISON_VIEW (chrono_comparison_view_new (self->trace,
-                                                                              find_open_trace (self, path),
-                                                                              path, options, stretch));
+  self->comparison_view = CHRONO_COMPARISON_VIEW (chrono_comparison_view_new (self->trace, trace_b, setup));
   page = adw_view_stack_add_titled (self->view_stack, GTK_WIDGET (self->comparison_view), "comparison",
                                     _("Comparison"));
   adw_view_stack_page_set_icon_name (page, "view-dual-symbolic");
@@ -448,106 +406,16 @@ start_comparison (ChronoDocumentPage         *self,
 static void
 restore_comparison (ChronoDocumentPage *self)
 {
-  JsonNode *section = chrono_sidecar_get_section (chrono_timeline_view_get_sidecar (self->timeline_view),
-                                                  COMPARISON_SECTION);
-  g_autofree char *path = NULL;
-  g_autofree char *marker = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GFile) file = NULL;
-  ChronoCompareOptions options;
-  gboolean stretch;
+  g_autoptr(ChronoComparisonSetup) setup = chrono_comparison_setup_load (chrono_timeline_view_get_sidecar (self->timeline_view),
+                                                                         &error);
 
-  if (section == NULL || JSON_NODE_HOLDS_NULL (section))
-    return;
-  if (!chrono_comparison_view_parse_json (section, &path, &options, &marker, &stretch, &error))
-    {
-      g_warning ("Ignoring the saved comparison of %s: %s", chrono_trace_get_path (self->trace), error->message);
-      return;
-    }
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      g_warning ("Not restoring the comparison of %s: %s is gone", chrono_trace_get_path (self->trace), path);
-      return;
-    }
-  file = g_file_new_for_path (path);
-  start_comparison (self, file, &options, stretch, FALSE);
-}
-
-static void
-compare_with_action (GtkWidget  *widget,
-                     const char *action_name,
-                     GVariant   *parameter)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (g_variant_get_string (parameter, NULL));
-
-  chrono_document_page_compare_with (CHRONO_DOCUMENT_PAGE (widget), file, NULL, FALSE);
-}
-
-static void
-compare_chooser_response_cb (GtkNativeDialog    *chooser,
-                             int                 response,
-                             ChronoDocumentPage *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-
-      chrono_document_page_compare_with (self, file, NULL, FALSE);
-    }
-  g_clear_object (&self->compare_chooser);
-}
-
-static void
-compare_with_file_action (GtkWidget  *widget,
-                          const char *action_name,
-                          GVariant   *parameter)
-{
-  ChronoDocumentPage *self = CHRONO_DOCUMENT_PAGE (widget);
-
-  g_clear_object (&self->compare_chooser);
-  self->compare_chooser = gtk_file_chooser_native_new (_("Compare With"), GTK_WINDOW (gtk_widget_get_root (widget)),
-                                                       GTK_FILE_CHOOSER_ACTION_OPEN, _("_Compare"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->compare_chooser), TRUE);
-  g_signal_connect_object (self->compare_chooser, "response", G_CALLBACK (compare_chooser_response_cb), self, 0);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->compare_chooser));
-}
-
-/* The other tabs that loaded one trace, then any file. */
-static void
-update_compare_menu (GtkMenuButton *button,
-                     gpointer       user_data)
-{
-  ChronoDocumentPage *self = user_data;
-  GtkWidget *tab_view = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TAB_VIEW);
-  g_autoptr(GMenu) menu = g_menu_new ();
-  g_autoptr(GMenu) tabs = g_menu_new ();
-  g_autoptr(GMenu) other = g_menu_new ();
-
-  for (int i = 0; tab_view != NULL && i < adw_tab_view_get_n_pages (ADW_TAB_VIEW (tab_view)); i++)
-    {
-      GtkWidget *child = adw_tab_page_get_child (adw_tab_view_get_nth_page (ADW_TAB_VIEW (tab_view), i));
-      ChronoDocumentPage *page = CHRONO_IS_DOCUMENT_PAGE (child) ? CHRONO_DOCUMENT_PAGE (child) : NULL;
-      g_autofree char *path = NULL;
-      g_autofree char *title = NULL;
-      g_auto(GStrv) parts = NULL;
-      g_autofree char *label = NULL;
-      g_autoptr(GMenuItem) item = NULL;
-
-      if (page == NULL || page == self || page->trace == NULL || g_list_model_get_n_items (page->files) != 1 ||
-          (path = g_file_get_path (page->file)) == NULL)
-        continue;
-      title = chrono_document_page_dup_title (page);
-      /* Menus read underscores as mnemonics; file names have plenty. */
-      parts = g_strsplit (title, "_", -1);
-      label = g_strjoinv ("__", parts);
-      item = g_menu_item_new (label, NULL);
-      g_menu_item_set_action_and_target (item, "document.compare-with", "s", path);
-      g_menu_append_item (tabs, item);
-    }
-  g_menu_append (other, _("_Other Trace…"), "document.compare-with-file");
-  g_menu_append_section (menu, _("Open Traces"), G_MENU_MODEL (tabs));
-  g_menu_append_section (menu, NULL, G_MENU_MODEL (other));
-  gtk_menu_button_set_menu_model (button, G_MENU_MODEL (menu));
+  if (error != NULL)
+    g_warning ("Ignoring the saved comparison of %s: %s", chrono_trace_get_path (self->trace), error->message);
+  else if (setup != NULL && !g_file_test (setup->path_b, G_FILE_TEST_EXISTS))
+    g_warning ("Not restoring the comparison of %s: %s is gone", chrono_trace_get_path (self->trace), setup->path_b);
+  else if (setup != NULL)
+    start_comparison (self, NULL, setup, FALSE);
 }
 
 /* Building a loaded page takes longer than a frame on a slow machine: the
@@ -574,11 +442,12 @@ build_next_cb (gpointer data)
         gtk_widget_grab_focus (GTK_WIDGET (chrono_timeline_view_get_timeline (self->timeline_view)));
       set_state (self, CHRONO_DOCUMENT_STATE_LOADED);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRACE]);
-      if (self->pending_b != NULL)
+      if (self->pending_setup != NULL)
         {
-          g_autoptr(GFile) b = g_steal_pointer (&self->pending_b);
+          g_autoptr(ChronoComparisonSetup) setup = g_steal_pointer (&self->pending_setup);
+          g_autoptr(ChronoTrace) trace_b = g_steal_pointer (&self->pending_trace_b);
 
-          start_comparison (self, b, &self->pending_options, self->pending_stretch, TRUE);
+          start_comparison (self, trace_b, setup, TRUE);
         }
       else
         restore_comparison (self);
@@ -739,7 +608,6 @@ chrono_document_page_dispose (GObject *object)
   g_clear_handle_id (&self->build_source, g_source_remove);
   if (self->comparison_view != NULL)
     chrono_comparison_view_cancel (self->comparison_view);
-  g_clear_object (&self->compare_chooser);
   if (self->job != NULL)
     {
       self->job->page = NULL;
@@ -758,8 +626,8 @@ chrono_document_page_finalize (GObject *object)
   g_clear_object (&self->file);
   g_clear_object (&self->files);
   g_clear_object (&self->trace);
-  g_clear_object (&self->pending_b);
-  g_free (self->pending_marker);
+  g_clear_pointer (&self->pending_setup, chrono_comparison_setup_free);
+  g_clear_object (&self->pending_trace_b);
   g_clear_object (&self->cancellable);
   g_clear_error (&self->error);
 
@@ -874,8 +742,6 @@ chrono_document_page_class_init (ChronoDocumentPageClass *klass)
   gtk_widget_class_install_action (widget_class, "document.close", NULL, close_action);
   gtk_widget_class_install_action (widget_class, "document.show-track", "u", show_track_action);
   gtk_widget_class_install_action (widget_class, "document.show-all-tracks", NULL, show_all_tracks_action);
-  gtk_widget_class_install_action (widget_class, "document.compare-with", "s", compare_with_action);
-  gtk_widget_class_install_action (widget_class, "document.compare-with-file", NULL, compare_with_file_action);
   gtk_widget_class_install_property_action (widget_class, "document.show-findings", "show-findings");
   gtk_widget_class_install_property_action (widget_class, "document.show-graph", "show-graph");
   /* Key bindings, not application accelerators: these actions belong to
@@ -903,7 +769,6 @@ chrono_document_page_init (ChronoDocumentPage *self)
 {
   self->show_findings = TRUE;
   gtk_widget_init_template (GTK_WIDGET (self));
-  gtk_menu_button_set_create_popup_func (self->compare_button, update_compare_menu, self, NULL);
 }
 
 ChronoDocumentPage *
@@ -1113,41 +978,30 @@ chrono_document_page_set_show_graph (ChronoDocumentPage *self,
 
 /**
  * chrono_document_page_compare_with:
- * @b: the other trace, B
- * @options: (nullable): how to align the two; %NULL for the defaults
- * @stretch: whether B's steps are drawn as long as A's
+ * @trace_b: (nullable): B, when it is open already
+ * @setup: B's file and how to compare
  *
- * Compares this page's trace (A) with @b in a view of the page, replacing
- * any comparison it had; B is the trace of an open tab of @b when there
- * is one, else loaded anew. A page still loading compares once it has
- * loaded; one that failed does nothing, showing why it failed.
+ * Compares this page's trace (A) with B in a view of the page, replacing
+ * any comparison it had; B is @trace_b, or loaded from @setup's path. A
+ * page still loading compares once it has loaded; one that failed does
+ * nothing, showing why it failed.
  */
 void
-chrono_document_page_compare_with (ChronoDocumentPage         *self,
-                                   GFile                      *b,
-                                   const ChronoCompareOptions *options,
-                                   gboolean                    stretch)
+chrono_document_page_compare_with (ChronoDocumentPage          *self,
+                                   ChronoTrace                 *trace_b,
+                                   const ChronoComparisonSetup *setup)
 {
-  ChronoCompareOptions defaults;
-
   g_return_if_fail (CHRONO_IS_DOCUMENT_PAGE (self));
-  g_return_if_fail (G_IS_FILE (b));
+  g_return_if_fail (trace_b == NULL || CHRONO_IS_TRACE (trace_b));
+  g_return_if_fail (setup != NULL);
 
-  if (options == NULL)
-    {
-      chrono_compare_options_init (&defaults);
-      options = &defaults;
-    }
   if (self->state == CHRONO_DOCUMENT_STATE_LOADED)
-    start_comparison (self, b, options, stretch, TRUE);
+    start_comparison (self, trace_b, setup, TRUE);
   else if (self->state == CHRONO_DOCUMENT_STATE_LOADING)
     {
-      g_set_object (&self->pending_b, b);
-      g_free (self->pending_marker);
-      self->pending_marker = g_strdup (options->marker);
-      self->pending_options = *options;
-      self->pending_options.marker = self->pending_marker;
-      self->pending_stretch = stretch;
+      g_clear_pointer (&self->pending_setup, chrono_comparison_setup_free);
+      self->pending_setup = chrono_comparison_setup_copy (setup);
+      g_set_object (&self->pending_trace_b, trace_b);
     }
 }
 
@@ -1161,6 +1015,19 @@ chrono_document_page_get_comparison_view (ChronoDocumentPage *self)
 {
   g_return_val_if_fail (CHRONO_IS_DOCUMENT_PAGE (self), NULL);
   return self->comparison_view;
+}
+
+/**
+ * chrono_document_page_get_compare_button:
+ *
+ * Returns: (transfer none): Compare With…, whose menu the window fills
+ *   with its other traces
+ */
+GtkMenuButton *
+chrono_document_page_get_compare_button (ChronoDocumentPage *self)
+{
+  g_return_val_if_fail (CHRONO_IS_DOCUMENT_PAGE (self), NULL);
+  return self->compare_button;
 }
 
 /**

@@ -372,17 +372,28 @@ test_row_shows_calls (void)
     }
 }
 
-static JsonNode *
-read_section (const char *trace,
-              GError    **error)
+/* What TRACE's project file on disk keeps of its comparison. */
+static ChronoComparisonSetup *
+read_setup (const char *trace,
+            GError    **error)
+{
+  g_autoptr(ChronoSidecar) sidecar = chrono_sidecar_new (trace, NULL);
+
+  if (!chrono_sidecar_load (sidecar, error))
+    return NULL;
+  return chrono_comparison_setup_load (sidecar, error);
+}
+
+/* Closed, a comparison leaves null in the file, not nothing. */
+static gboolean
+read_setup_section_is_null (const char *trace)
 {
   g_autoptr(ChronoSidecar) sidecar = chrono_sidecar_new (trace, NULL);
   JsonNode *section;
 
-  if (!chrono_sidecar_load (sidecar, error))
-    return NULL;
+  g_assert_true (chrono_sidecar_load (sidecar, NULL));
   section = chrono_sidecar_get_section (sidecar, "comparison");
-  return section != NULL ? json_node_copy (section) : NULL;
+  return section != NULL && JSON_NODE_HOLDS_NULL (section);
 }
 
 static gboolean
@@ -396,12 +407,9 @@ test_project_round_trip (void)
 {
   ChronoDocumentPage *page;
   ChronoComparisonView *view;
-  g_autoptr(JsonNode) section = NULL;
+  g_autoptr(ChronoComparisonSetup) setup = NULL;
+  const ChronoComparisonSetup *restored;
   g_autoptr(GError) error = NULL;
-  g_autofree char *path = NULL;
-  g_autofree char *marker = NULL;
-  ChronoCompareOptions options;
-  gboolean stretch;
 
   if (path_a == NULL)
     {
@@ -412,20 +420,23 @@ test_project_round_trip (void)
   chrono_comparison_view_set_stretch (view, TRUE);
 
   /* Written beside A's other state, as it changes. */
-  section = read_section (path_a, &error);
+  setup = read_setup (path_a, &error);
   g_assert_no_error (error);
-  g_assert_nonnull (section);
-  g_assert_true (chrono_comparison_view_parse_json (section, &path, &options, &marker, &stretch, &error));
-  g_assert_cmpstr (path, ==, path_b);
-  g_assert_true (stretch);
-  g_assert_cmpint (options.align, ==, CHRONO_COMPARE_ALIGN_AUTO);
+  if (setup == NULL)
+    g_error ("%s: no comparison in its project file", path_a);
+  g_assert_cmpstr (setup->path_b, ==, path_b);
+  g_assert_true (setup->stretch);
+  g_assert_cmpint (setup->options.align, ==, CHRONO_COMPARE_ALIGN_AUTO);
 
   /* A opened again offers it again, as it was, behind the timeline. */
   app_test_close_all_tabs (app_test_get_window ());
   page = app_test_open_trace (app_test_get_window (), path_a);
   g_assert_true (app_test_spin_until (has_comparison_view, page, 5000));
   view = chrono_document_page_get_comparison_view (page);
-  g_assert_cmpstr (chrono_comparison_view_get_path_b (view), ==, path_b);
+  restored = chrono_comparison_view_get_setup (view);
+  if (restored == NULL)
+    g_error ("the restored view has no setup");
+  g_assert_cmpstr (restored->path_b, ==, path_b);
   g_assert_true (chrono_comparison_view_get_stretch (view));
   g_assert_true (app_test_spin_until (has_comparison, view, 30000));
   g_assert_nonnull (chrono_comparison_view_get_comparison (view));
@@ -433,10 +444,8 @@ test_project_round_trip (void)
   /* Closed, it is gone from the file too. */
   gtk_widget_activate_action (GTK_WIDGET (view), "comparison.close", NULL);
   g_assert_null (chrono_document_page_get_comparison_view (page));
-  g_clear_pointer (&section, json_node_unref);
-  section = read_section (path_a, &error);
-  g_assert_no_error (error);
-  g_assert_true (section != NULL && JSON_NODE_HOLDS_NULL (section));
+  g_clear_pointer (&setup, chrono_comparison_setup_free);
+  g_assert_true (read_setup_section_is_null (path_a));
 }
 
 static void
@@ -519,10 +528,7 @@ test_command_line (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(GSubprocess) process = NULL;
   g_autoptr(ChronoSidecar) sidecar = NULL;
-  g_autofree char *path = NULL;
-  g_autofree char *marker = NULL;
-  ChronoCompareOptions options;
-  gboolean stretch, seen = FALSE;
+  g_autoptr(ChronoComparisonSetup) seen = NULL;
   gint64 deadline;
 
   if (path_a == NULL)
@@ -538,20 +544,16 @@ test_command_line (void)
                               NULL);
   g_assert_no_error (error);
   deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-  while (!seen && g_get_monotonic_time () < deadline)
+  while (seen == NULL && g_get_monotonic_time () < deadline)
     {
-      g_autoptr(JsonNode) section = NULL;
-
       g_usleep (100 * 1000);
-      section = read_section (path_a, NULL);
-      if (section != NULL && !JSON_NODE_HOLDS_NULL (section) &&
-          chrono_comparison_view_parse_json (section, &path, &options, &marker, &stretch, NULL))
-        seen = TRUE;
+      seen = read_setup (path_a, NULL);
     }
   g_subprocess_force_exit (process);
   g_subprocess_wait (process, NULL, NULL);
-  g_assert_true (seen);
-  g_assert_cmpstr (path, ==, path_b);
+  if (seen == NULL)
+    g_error ("%s: chronoscope --compare wrote no comparison into its project file", path_a);
+  g_assert_cmpstr (seen->path_b, ==, path_b);
 }
 
 /* As the application keeps it: GFile's path, ".." resolved. */

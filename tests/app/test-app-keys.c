@@ -283,7 +283,7 @@ test_no_key_bound_twice (void)
   ChronoWindow *window = app_test_get_window ();
   g_autoptr(GArray) bindings = g_array_new (FALSE, FALSE, sizeof (Binding));
   g_autoptr(GPtrArray) conflicts = NULL;
-  g_autoptr(GFile) other = NULL;
+  g_autoptr(ChronoComparisonSetup) setup = NULL;
   ChronoDocumentPage *page;
 
   g_array_set_clear_func (bindings, binding_clear);
@@ -292,8 +292,8 @@ test_no_key_bound_twice (void)
   gtk_widget_activate_action (GTK_WIDGET (window), "win.find", NULL);
   app_test_spin_for (50);
   /* And the comparison view with its two timelines, on a comparison. */
-  other = g_file_new_for_path (other_trace);
-  chrono_document_page_compare_with (page, other, NULL, FALSE);
+  setup = chrono_comparison_setup_new (other_trace, NULL, FALSE);
+  chrono_document_page_compare_with (page, NULL, setup);
   g_assert_true (app_test_spin_until (compared, chrono_document_page_get_comparison_view (page), 10000));
   g_assert_nonnull (chrono_comparison_view_get_comparison (chrono_document_page_get_comparison_view (page)));
 
