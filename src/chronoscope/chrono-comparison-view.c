@@ -55,6 +55,13 @@ struct _ChronoComparisonView
   GtkBox               *timeline_box_b;
   GtkStack             *details_stack;
   ChronoDiffTable      *diff_table;
+  GtkPopover           *align_popover;
+  GtkDropDown          *align_dropdown;
+  GtkEntry             *marker_entry;
+  GtkCheckButton       *steps_check;
+  GtkSpinButton        *first_spin;
+  GtkSpinButton        *last_spin;
+  GtkWidget            *align_apply_button;
   ChronoTimeline       *timelines[2];
 };
 
@@ -304,7 +311,8 @@ run_done_cb (GObject      *source_object,
   g_autofree char *description = NULL;
 
   comparison = chrono_comparison_job_run_finish (CHRONO_COMPARISON_JOB (source_object), result, &error);
-  if (self->job == NULL)  /* disposed meanwhile */
+  /* Disposed meanwhile, or run again with other options. */
+  if (CHRONO_COMPARISON_JOB (source_object) != self->job)
     return;
   g_clear_handle_id (&self->progress_source, g_source_remove);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "comparison.cancel", FALSE);
@@ -346,6 +354,97 @@ start (ChronoComparisonView *self,
   gtk_label_set_text (self->title_label, label);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "comparison.cancel", TRUE);
   chrono_comparison_job_run_async (self->job, self->cancellable, run_done_cb, g_object_ref (self));
+}
+
+/* -------------------------------------------------------------------- */
+/* Alignment                                                            */
+
+/* The drop-down's items, in order. */
+static const ChronoCompareAlign align_items[] = {
+  CHRONO_COMPARE_ALIGN_AUTO, CHRONO_COMPARE_ALIGN_STEP, CHRONO_COMPARE_ALIGN_MARKER, CHRONO_COMPARE_ALIGN_START,
+};
+
+/* Everything the last run showed goes; B stays loaded when it had. */
+static void
+restart (ChronoComparisonView *self)
+{
+  g_autoptr(ChronoTrace) trace_b = NULL;
+  GtkBox *boxes[2] = { self->timeline_box_a, self->timeline_box_b };
+
+  if (self->comparison != NULL)
+    trace_b = g_object_ref (chrono_comparison_job_get_trace (self->job, CHRONO_COMPARE_SIDE_B));
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_cancellable_cancel (self->highlight_cancellable);
+  g_clear_object (&self->highlight_cancellable);
+  g_clear_handle_id (&self->progress_source, g_source_remove);
+  for (guint side = 0; side < 2; side++)
+    if (self->timelines[side] != NULL)
+      {
+        gtk_box_remove (boxes[side], GTK_WIDGET (self->timelines[side]));
+        self->timelines[side] = NULL;
+      }
+  chrono_diff_table_set_comparison (self->diff_table, NULL);
+  g_clear_object (&self->comparison);
+  g_clear_error (&self->error);
+  g_clear_object (&self->job);
+  g_array_set_size (self->pairs, 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "comparison.export-picture", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "comparison.export-report", FALSE);
+  gtk_stack_set_visible_child_name (self->state_stack, "loading");
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPARISON]);
+  start (self, trace_b);
+}
+
+static void
+align_controls_changed_cb (ChronoComparisonView *self)
+{
+  gboolean marker = align_items[gtk_drop_down_get_selected (self->align_dropdown)] == CHRONO_COMPARE_ALIGN_MARKER;
+  gboolean steps = gtk_check_button_get_active (self->steps_check);
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->marker_entry), marker);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->first_spin), steps);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->last_spin), steps);
+  gtk_widget_set_sensitive (self->align_apply_button,
+                            !marker || gtk_entry_get_text_length (self->marker_entry) > 0);
+}
+
+/* The controls show what the view compares by. */
+static void
+align_popover_show_cb (ChronoComparisonView *self)
+{
+  const ChronoCompareOptions *options = &self->setup->options;
+
+  for (guint i = 0; i < G_N_ELEMENTS (align_items); i++)
+    if (align_items[i] == options->align)
+      gtk_drop_down_set_selected (self->align_dropdown, i);
+  gtk_editable_set_text (GTK_EDITABLE (self->marker_entry), options->marker != NULL ? options->marker : "");
+  gtk_check_button_set_active (self->steps_check, options->has_steps);
+  if (options->has_steps)
+    {
+      gtk_spin_button_set_value (self->first_spin, options->first_step);
+      gtk_spin_button_set_value (self->last_spin, options->last_step);
+    }
+  align_controls_changed_cb (self);
+}
+
+static void
+align_apply_cb (ChronoComparisonView *self)
+{
+  ChronoCompareOptions options;
+  g_autofree char *marker = g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->marker_entry)));
+  gint64 first = gtk_spin_button_get_value_as_int (self->first_spin);
+  gint64 last = gtk_spin_button_get_value_as_int (self->last_spin);
+
+  chrono_compare_options_init (&options);
+  options.align = align_items[gtk_drop_down_get_selected (self->align_dropdown)];
+  if (options.align == CHRONO_COMPARE_ALIGN_MARKER)
+    options.marker = marker;
+  options.has_steps = gtk_check_button_get_active (self->steps_check);
+  options.first_step = MIN (first, last);
+  options.last_step = MAX (first, last);
+  gtk_popover_popdown (self->align_popover);
+  chrono_comparison_view_set_options (self, &options);
 }
 
 /* -------------------------------------------------------------------- */
@@ -788,7 +887,17 @@ chrono_comparison_view_class_init (ChronoComparisonViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ChronoComparisonView, timeline_box_b);
   gtk_widget_class_bind_template_child (widget_class, ChronoComparisonView, details_stack);
   gtk_widget_class_bind_template_child (widget_class, ChronoComparisonView, diff_table);
+  gtk_widget_class_bind_template_child (widget_class, ChronoComparisonView, align_popover);
+  gtk_widget_class_bind_template_child (widget_class, ChronoComparisonView, align_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, ChronoComparisonView, marker_entry);
+  gtk_widget_class_bind_template_child (widget_class, ChronoComparisonView, steps_check);
+  gtk_widget_class_bind_template_child (widget_class, ChronoComparisonView, first_spin);
+  gtk_widget_class_bind_template_child (widget_class, ChronoComparisonView, last_spin);
+  gtk_widget_class_bind_template_child (widget_class, ChronoComparisonView, align_apply_button);
   gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, align_popover_show_cb);
+  gtk_widget_class_bind_template_callback (widget_class, align_controls_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, align_apply_cb);
 
   g_type_ensure (CHRONO_TYPE_DIFF_TABLE);
 }
@@ -903,4 +1012,25 @@ chrono_comparison_view_add_page (ChronoComparisonView *self,
   g_return_if_fail (name != NULL && title != NULL);
 
   gtk_stack_add_titled (self->details_stack, child, name, title);
+}
+
+/**
+ * chrono_comparison_view_set_options:
+ *
+ * Compares again, the windows chosen as @options says (B is not loaded
+ * again when it had loaded); the setup follows.
+ */
+void
+chrono_comparison_view_set_options (ChronoComparisonView       *self,
+                                    const ChronoCompareOptions *options)
+{
+  ChronoComparisonSetup *setup;
+
+  g_return_if_fail (CHRONO_IS_COMPARISON_VIEW (self));
+  g_return_if_fail (options != NULL);
+
+  setup = chrono_comparison_setup_new (self->setup->path_b, options, self->setup->stretch);
+  chrono_comparison_setup_free (self->setup);
+  self->setup = setup;
+  restart (self);
 }

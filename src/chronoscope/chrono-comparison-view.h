@@ -31,6 +31,9 @@ GtkWidget        *chrono_comparison_view_new            (ChronoTrace            
 ChronoComparison *chrono_comparison_view_get_comparison (ChronoComparisonView *self);
 const GError     *chrono_comparison_view_get_error      (ChronoComparisonView *self);
 const ChronoComparisonSetup *chrono_comparison_view_get_setup (ChronoComparisonView *self);
+/* Compares again by other windows (steps, a marker, the whole traces). */
+void              chrono_comparison_view_set_options    (ChronoComparisonView       *self,
+                                                        const ChronoCompareOptions *options);
 void              chrono_comparison_view_cancel         (ChronoComparisonView *self);
 
 /* NULL until the comparison has run. */

@@ -396,6 +396,9 @@ start_comparison (ChronoDocumentPage          *self,
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->comparison_view, "notify::stretch", G_CALLBACK (save_comparison), self,
                            G_CONNECT_SWAPPED);
+  /* Compared again by other windows, it is saved as it now is. */
+  g_signal_connect_object (self->comparison_view, "notify::comparison", G_CALLBACK (save_comparison), self,
+                           G_CONNECT_SWAPPED);
   if (show)
     adw_view_stack_set_visible_child_name (self->view_stack, "comparison");
   save_comparison (self);

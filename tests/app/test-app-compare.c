@@ -448,6 +448,49 @@ test_project_round_trip (void)
   g_assert_true (read_setup_section_is_null (path_a));
 }
 
+/* Compared again by the whole traces: the view and the project file
+ * follow, and B is not loaded again. */
+static void
+test_align (void)
+{
+  ChronoComparisonView *view;
+  ChronoComparison *comparison;
+  g_autoptr(ChronoComparisonSetup) setup = NULL;
+  g_autoptr(GError) error = NULL;
+  ChronoTrace *trace_b;
+  ChronoCompareOptions options;
+
+  if (path_a == NULL)
+    {
+      g_test_skip ("the shared traces are missing");
+      return;
+    }
+  view = open_comparison (NULL);
+  g_assert_cmpint (chrono_comparison_get_align (chrono_comparison_view_get_comparison (view)), ==,
+                   CHRONO_COMPARE_ALIGN_STEP);
+  trace_b = chrono_timeline_get_trace (chrono_comparison_view_get_timeline (view, CHRONO_COMPARE_SIDE_B));
+
+  chrono_compare_options_init (&options);
+  options.align = CHRONO_COMPARE_ALIGN_START;
+  chrono_comparison_view_set_options (view, &options);
+  g_assert_null (chrono_comparison_view_get_comparison (view));
+  g_assert_true (app_test_spin_until (has_comparison, view, 30000));
+  comparison = chrono_comparison_view_get_comparison (view);
+  g_assert_nonnull (comparison);
+  g_assert_cmpint (chrono_comparison_get_align (comparison), ==, CHRONO_COMPARE_ALIGN_START);
+  g_assert_cmpuint (chrono_comparison_get_n_used (comparison), ==, 1);
+  g_assert_true (chrono_timeline_get_trace (chrono_comparison_view_get_timeline (view, CHRONO_COMPARE_SIDE_B)) ==
+                 trace_b);
+  g_assert_true (app_test_wait_for_paint (GTK_WIDGET (chrono_comparison_view_get_timeline (view, 1)), 5000));
+  g_assert_cmpuint (count_drawn (chrono_comparison_view_get_timeline (view, 1)), >, 2000);
+
+  setup = read_setup (path_a, &error);
+  g_assert_no_error (error);
+  if (setup == NULL)
+    g_error ("%s: no comparison in its project file", path_a);
+  g_assert_cmpint (setup->options.align, ==, CHRONO_COMPARE_ALIGN_START);
+}
+
 static void
 test_exports (void)
 {
@@ -585,6 +628,7 @@ main (int   argc,
   g_test_add_func ("/compare/stretch", test_stretch);
   g_test_add_func ("/compare/table", test_table);
   g_test_add_func ("/compare/row-shows-calls", test_row_shows_calls);
+  g_test_add_func ("/compare/align", test_align);
   g_test_add_func ("/compare/exports", test_exports);
   g_test_add_func ("/compare/missing-b", test_missing_b);
   g_test_add_func ("/compare/project-round-trip", test_project_round_trip);
