@@ -115,6 +115,53 @@ test_real (void)
   }
 }
 
+/* Exactly the spans of one name, as a comparison's diff table marks an
+ * operator's calls: against the spans of that name, found one by one. */
+static gboolean
+is_name_cb (const char *name,
+            gpointer    user_data)
+{
+  return strcmp (name, user_data) == 0;
+}
+
+static void
+test_names (void)
+{
+  static const char * const names[] = { "aten::empty", "cudaLaunchKernel", "no such name" };
+  g_autoptr(ChronoTrace) trace = test_traces_load ("param__resnet_kineto.json.gz");
+
+  if (trace == NULL)
+    return;
+  for (guint n = 0; n < G_N_ELEMENTS (names); n++)
+    {
+      g_autoptr(ChronoSearch) search = chrono_search_new_for_names (trace, names[n], is_name_cb, (gpointer) names[n],
+                                                                    NULL);
+      g_autoptr(GArray) sorted = g_array_new (FALSE, FALSE, sizeof (Keyed));
+
+      for (guint t = 0; t < chrono_trace_get_n_tracks (trace); t++)
+        {
+          const ChronoTrack *track = chrono_trace_get_track (trace, t);
+
+          for (guint32 i = 0; i < track->n_spans; i++)
+            if (strcmp (chrono_trace_get_string (trace, chrono_track_get_name (track, i)), names[n]) == 0)
+              {
+                Keyed k = { track->start[i], { t, i } };
+
+                g_array_append_val (sorted, k);
+              }
+        }
+      g_array_sort (sorted, compare_keyed);
+      g_assert_cmpstr (chrono_search_get_text (search), ==, names[n]);
+      g_assert_cmpuint (chrono_search_get_n_matches (search), ==, sorted->len);
+      /* "aten::empty" is not every name that contains it. */
+      if (n == 0)
+        g_assert_cmpuint (sorted->len, <, test_count_name_matches (trace, names[n], NULL));
+      if (n < 2)
+        g_assert_cmpuint (sorted->len, >, 10);
+      check_order (search, sorted);
+    }
+}
+
 static void
 test_skip_and_find (void)
 {
@@ -218,6 +265,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/search/real", test_real);
+  g_test_add_func ("/search/names", test_names);
   g_test_add_func ("/search/skip-and-find", test_skip_and_find);
   g_test_add_func ("/search/async", test_async);
   return g_test_run ();

@@ -23,6 +23,7 @@ struct _ChronoApplication
   GSettings      *settings;
   char           *schema_dir;     /* the built-in schema, written out; NULL once installed */
   gboolean        merge;  /* --merge: the files on the command line as one */
+  gboolean        compare;  /* --compare: the two files on the command line compared */
 };
 
 G_DEFINE_FINAL_TYPE (ChronoApplication, chrono_application, ADW_TYPE_APPLICATION)
@@ -345,6 +346,7 @@ chrono_application_startup (GApplication *application)
     { "app.shortcuts", { "<Control>question", NULL } },
     { "win.close-tab", { "<Control>w", NULL } },
     { "win.find", { "<Control>f", NULL } },
+    { "win.compare", { "<Control>d", NULL } },
     { "win.find-next", { "F3", "<Control>g", NULL } },
     { "win.find-previous", { "<Shift>F3", "<Control><Shift>g", NULL } },
     { "app.preferences", { "<Control>comma", NULL } },
@@ -365,7 +367,15 @@ chrono_application_startup (GApplication *application)
 static void
 chrono_application_activate (GApplication *application)
 {
-  gtk_window_present (GTK_WINDOW (get_window (CHRONO_APPLICATION (application))));
+  ChronoApplication *self = CHRONO_APPLICATION (application);
+
+  /* Without files, --compare has nothing to compare. */
+  if (self->compare)
+    {
+      g_printerr ("chronoscope: --compare wants two traces, A and B, not 0\n");
+      self->compare = FALSE;
+    }
+  gtk_window_present (GTK_WINDOW (get_window (self)));
 }
 
 static void
@@ -378,6 +388,16 @@ chrono_application_open (GApplication  *application,
   ChronoWindow *window = get_window (self);
   g_autoptr(GListStore) store = g_list_store_new (G_TYPE_FILE);
 
+  if (self->compare)
+    {
+      self->compare = FALSE;
+      if (n_files == 2)
+        chrono_window_open_comparison (window, files[0], files[1]);
+      else
+        g_printerr ("chronoscope: --compare wants two traces, A and B, not %d\n", n_files);
+      gtk_window_present (GTK_WINDOW (window));
+      return;
+    }
   for (gint i = 0; i < n_files; i++)
     g_list_store_append (store, files[i]);
   chrono_window_open_files (window, G_LIST_MODEL (store), self->merge);
@@ -393,9 +413,10 @@ chrono_application_handle_local_options (GApplication *application,
 
   /* A running instance would get the files without the option: this one
    * opens them itself, in a window of its own. */
-  if (g_variant_dict_contains (options, "merge"))
+  if (g_variant_dict_contains (options, "merge") || g_variant_dict_contains (options, "compare"))
     {
-      self->merge = TRUE;
+      self->merge = g_variant_dict_contains (options, "merge");
+      self->compare = g_variant_dict_contains (options, "compare");
       g_application_set_flags (application, g_application_get_flags (application) | G_APPLICATION_NON_UNIQUE);
     }
   return -1;
@@ -431,6 +452,8 @@ chrono_application_init (ChronoApplication *self)
 {
   g_application_add_main_option (G_APPLICATION (self), "merge", 'm', G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE,
                                  _("Open the files as one document, on one clock"), NULL);
+  g_application_add_main_option (G_APPLICATION (self), "compare", 'c', G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE,
+                                 _("Compare two traces, A and B, step by step"), NULL);
 }
 
 ChronoApplication *

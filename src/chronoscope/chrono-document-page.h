@@ -6,6 +6,7 @@
 
 #include <gtk/gtk.h>
 
+#include "chrono-comparison-view.h"
 #include "chrono-timeline-view.h"
 #include "chrono-trace.h"
 
@@ -48,5 +49,13 @@ void                 chrono_document_page_set_show_notes    (ChronoDocumentPage 
 gboolean             chrono_document_page_get_show_graph    (ChronoDocumentPage *self);
 void                 chrono_document_page_set_show_graph    (ChronoDocumentPage *self,
                                                              gboolean            show);
+
+/* A compared with another trace, B, in a view of the page. */
+void                 chrono_document_page_compare_with      (ChronoDocumentPage          *self,
+                                                             ChronoTrace                 *trace_b,
+                                                             const ChronoComparisonSetup *setup);
+ChronoComparisonView *chrono_document_page_get_comparison_view (ChronoDocumentPage *self);
+GtkMenuButton       *chrono_document_page_get_compare_button (ChronoDocumentPage *self);
+void                 chrono_document_page_show_compare_menu (ChronoDocumentPage *self);
 
 G_END_DECLS

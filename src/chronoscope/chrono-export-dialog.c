@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <math.h>
+
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
@@ -19,7 +21,8 @@ struct _ChronoExportDialog
 {
   GtkWindow            parent_instance;
 
-  ChronoTimelineScene *scene;
+  GPtrArray           *scenes;  /* ChronoTimelineScene, top to bottom */
+  GArray              *shares;  /* double: each one's part of the height */
   char                *subtitle;
   char                *stem;
   GtkFileChooserNative *chooser;
@@ -57,22 +60,29 @@ options_changed_cb (ChronoExportDialog *self)
   double width, height, zoom;
   cairo_t *cr;
 
-  if (self->scene == NULL)
+  if (self->scenes == NULL)
     return;
-  chrono_timeline_scene_set_dark (self->scene, gtk_drop_down_get_selected (self->theme_dropdown) == 1);
-  chrono_timeline_scene_set_size (self->scene, gtk_spin_button_get_value (self->width_spin),
-                                  gtk_spin_button_get_value (self->height_spin));
+  for (guint i = 0; i < self->scenes->len; i++)
+    {
+      ChronoTimelineScene *scene = self->scenes->pdata[i];
+
+      chrono_timeline_scene_set_dark (scene, gtk_drop_down_get_selected (self->theme_dropdown) == 1);
+      chrono_timeline_scene_set_size (scene, gtk_spin_button_get_value (self->width_spin),
+                                      round (gtk_spin_button_get_value (self->height_spin) *
+                                             g_array_index (self->shares, double, i)));
+    }
   /* Only PNG has a scale. */
   gtk_widget_set_sensitive (GTK_WIDGET (self->scale_spin), gtk_drop_down_get_selected (self->format_dropdown) == 0);
 
   get_options (self, &options);
-  width = chrono_timeline_scene_get_width (self->scene);
-  height = chrono_picture_get_height (self->scene, &options);
+  width = chrono_timeline_scene_get_width (self->scenes->pdata[0]);
+  height = chrono_picture_get_stack_height ((ChronoTimelineScene **) self->scenes->pdata, self->scenes->len,
+                                            &options);
   zoom = MIN (1, PREVIEW_WIDTH / width);
   surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) ceil (width * zoom), (int) ceil (height * zoom));
   cr = cairo_create (surface);
   cairo_scale (cr, zoom, zoom);
-  chrono_picture_draw (self->scene, &options, cr);
+  chrono_picture_draw_stack ((ChronoTimelineScene **) self->scenes->pdata, self->scenes->len, &options, cr);
   cairo_destroy (cr);
   cairo_surface_flush (surface);
   bytes = g_bytes_new (cairo_image_surface_get_data (surface),
@@ -133,7 +143,8 @@ chrono_export_dialog_dispose (GObject *object)
   ChronoExportDialog *self = CHRONO_EXPORT_DIALOG (object);
 
   g_clear_object (&self->chooser);
-  g_clear_object (&self->scene);
+  g_clear_pointer (&self->scenes, g_ptr_array_unref);
+  g_clear_pointer (&self->shares, g_array_unref);
   gtk_widget_dispose_template (GTK_WIDGET (self), CHRONO_TYPE_EXPORT_DIALOG);
 
   G_OBJECT_CLASS (chrono_export_dialog_parent_class)->dispose (object);
@@ -187,18 +198,44 @@ chrono_export_dialog_new (GtkWindow           *parent,
                           const char          *subtitle,
                           const char          *stem)
 {
-  ChronoExportDialog *self;
+  return chrono_export_dialog_new_for_stack (parent, &scene, 1, title, subtitle, stem);
+}
 
-  g_return_val_if_fail (CHRONO_IS_TIMELINE_SCENE (scene), NULL);
+GtkWidget *
+chrono_export_dialog_new_for_stack (GtkWindow                   *parent,
+                                    ChronoTimelineScene * const *scenes,
+                                    guint                        n_scenes,
+                                    const char                  *title,
+                                    const char                  *subtitle,
+                                    const char                  *stem)
+{
+  ChronoExportDialog *self;
+  double height = 0;
+
+  g_return_val_if_fail (n_scenes > 0, NULL);
+  for (guint i = 0; i < n_scenes; i++)
+    {
+      g_return_val_if_fail (CHRONO_IS_TIMELINE_SCENE (scenes[i]), NULL);
+      height += chrono_timeline_scene_get_height (scenes[i]);
+    }
 
   self = g_object_new (CHRONO_TYPE_EXPORT_DIALOG, "transient-for", parent, NULL);
   self->subtitle = g_strdup (subtitle);
   self->stem = g_strdup (stem);
   gtk_editable_set_text (GTK_EDITABLE (self->title_entry), title != NULL ? title : "");
-  gtk_spin_button_set_value (self->width_spin, chrono_timeline_scene_get_width (scene));
-  gtk_spin_button_set_value (self->height_spin, chrono_timeline_scene_get_height (scene));
-  gtk_drop_down_set_selected (self->theme_dropdown, chrono_timeline_scene_get_dark (scene) ? 1 : 0);
-  self->scene = g_object_ref (scene);
+  gtk_spin_button_set_value (self->width_spin, chrono_timeline_scene_get_width (scenes[0]));
+  gtk_spin_button_set_value (self->height_spin, height);
+  gtk_drop_down_set_selected (self->theme_dropdown, chrono_timeline_scene_get_dark (scenes[0]) ? 1 : 0);
+  /* The height spin sets the whole: each scene keeps its part of it. */
+  self->scenes = g_ptr_array_new_with_free_func (g_object_unref);
+  self->shares = g_array_new (FALSE, FALSE, sizeof (double));
+  for (guint i = 0; i < n_scenes; i++)
+    {
+      double share = height > 0 ? chrono_timeline_scene_get_height (scenes[i]) / height : 1.0 / n_scenes;
+
+      g_ptr_array_add (self->scenes, g_object_ref (scenes[i]));
+      g_array_append_val (self->shares, share);
+    }
   options_changed_cb (self);
   return GTK_WIDGET (self);
 }
@@ -215,7 +252,8 @@ chrono_export_dialog_write (ChronoExportDialog  *self,
 
   options_changed_cb (self);
   get_options (self, &options);
-  return chrono_picture_write (self->scene, &options, gtk_drop_down_get_selected (self->format_dropdown), path, error);
+  return chrono_picture_write_stack ((ChronoTimelineScene **) self->scenes->pdata, self->scenes->len, &options,
+                                     gtk_drop_down_get_selected (self->format_dropdown), path, error);
 }
 
 GdkPaintable *

@@ -21,6 +21,14 @@ GtkWidget  *chrono_export_dialog_new         (GtkWindow           *parent,
                                               const char          *title,
                                               const char          *subtitle,
                                               const char          *stem);
+/* The same for SCENES stacked in one picture; the height is the whole's,
+ * each scene keeping its share of it. */
+GtkWidget  *chrono_export_dialog_new_for_stack (GtkWindow                   *parent,
+                                                ChronoTimelineScene * const *scenes,
+                                                guint                        n_scenes,
+                                                const char                  *title,
+                                                const char                  *subtitle,
+                                                const char                  *stem);
 /* Writes the picture as the dialog sets it into PATH, in the chosen
  * format whatever PATH's name. */
 gboolean    chrono_export_dialog_write       (ChronoExportDialog  *self,

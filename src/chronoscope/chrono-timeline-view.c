@@ -1079,6 +1079,19 @@ chrono_timeline_view_get_details (ChronoTimelineView *self)
   return self->details;
 }
 
+/**
+ * chrono_timeline_view_get_sidecar:
+ *
+ * Returns: (transfer none): the trace's project file, loaded, which the
+ *   page's other parts keep their sections in too
+ */
+ChronoSidecar *
+chrono_timeline_view_get_sidecar (ChronoTimelineView *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TIMELINE_VIEW (self), NULL);
+  return self->sidecar;
+}
+
 GtkSearchBar *
 chrono_timeline_view_get_search_bar (ChronoTimelineView *self)
 {

@@ -9,6 +9,7 @@
 #include <gtk/gtk.h>
 
 #include "chrono-search.h"
+#include "chrono-sidecar.h"
 #include "chrono-span-details.h"
 #include "chrono-timeline.h"
 
@@ -22,6 +23,7 @@ GtkWidget         *chrono_timeline_view_new               (ChronoTrace        *t
 ChronoTimeline    *chrono_timeline_view_get_timeline      (ChronoTimelineView *self);
 ChronoSpanDetails *chrono_timeline_view_get_details       (ChronoTimelineView *self);
 GtkSearchBar      *chrono_timeline_view_get_search_bar    (ChronoTimelineView *self);
+ChronoSidecar     *chrono_timeline_view_get_sidecar       (ChronoTimelineView *self);
 
 /* Opens the search bar with the focus in it. */
 void               chrono_timeline_view_start_search      (ChronoTimelineView *self);

@@ -14,6 +14,7 @@ struct _ChronoWindow
 
   GtkFileChooserNative *chooser;
   gboolean              chooser_merges;  /* its files open as one document */
+  GtkFileChooserNative *compare_chooser; /* B for the selected document */
 
   AdwWindowTitle       *window_title;
   GtkStack             *stack;
@@ -70,6 +71,8 @@ update_pages (ChronoWindow *self)
 
   gtk_stack_set_visible_child_name (self->stack, has_pages ? "documents" : "welcome");
   g_simple_action_set_enabled (G_SIMPLE_ACTION (close_tab), has_pages);
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "compare")),
+                               has_pages);
   update_title (self);
   /* The tab bar makes the new tab's widgets after this. */
   if (self->name_buttons_idle == 0)
@@ -174,6 +177,116 @@ find_action (GSimpleAction *action,
     chrono_document_page_find (document, g_str_equal (name, "find-next") ? 1 : -1);
 }
 
+static void
+compare_action (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  ChronoDocumentPage *document = get_selected_document (user_data);
+
+  if (document != NULL)
+    chrono_document_page_show_compare_menu (document);
+}
+
+/* DOCUMENT compared with B, read from its tab when it has loaded there. */
+static void
+compare_document (ChronoWindow       *self,
+                  ChronoDocumentPage *document,
+                  GFile              *b)
+{
+  ChronoDocumentPage *other = find_document (self, b);
+  g_autofree char *path = g_file_get_path (b);
+  g_autoptr(ChronoComparisonSetup) setup = NULL;
+
+  /* The loader names what it cannot read; a remote file is one. */
+  if (path == NULL)
+    path = g_file_get_uri (b);
+  setup = chrono_comparison_setup_new (path, NULL, FALSE);
+  chrono_document_page_compare_with (document, other != NULL ? chrono_document_page_get_trace (other) : NULL, setup);
+}
+
+static void
+compare_with_action (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       user_data)
+{
+  ChronoWindow *self = user_data;
+  ChronoDocumentPage *document = get_selected_document (self);
+  g_autoptr(GFile) b = g_file_new_for_path (g_variant_get_string (parameter, NULL));
+
+  if (document != NULL)
+    compare_document (self, document, b);
+}
+
+static void
+compare_chooser_response_cb (GtkNativeDialog *chooser,
+                             int              response,
+                             ChronoWindow    *self)
+{
+  ChronoDocumentPage *document = get_selected_document (self);
+
+  if (response == GTK_RESPONSE_ACCEPT && document != NULL)
+    {
+      g_autoptr(GFile) b = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+
+      compare_document (self, document, b);
+    }
+  g_clear_object (&self->compare_chooser);
+}
+
+static void
+compare_with_file_action (GSimpleAction *action,
+                          GVariant      *parameter,
+                          gpointer       user_data)
+{
+  ChronoWindow *self = user_data;
+
+  g_clear_object (&self->compare_chooser);
+  self->compare_chooser = gtk_file_chooser_native_new (_("Compare With"), GTK_WINDOW (self),
+                                                       GTK_FILE_CHOOSER_ACTION_OPEN, _("_Compare"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->compare_chooser), TRUE);
+  g_signal_connect_object (self->compare_chooser, "response", G_CALLBACK (compare_chooser_response_cb), self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->compare_chooser));
+}
+
+/* Compare With…: the other tabs that loaded one trace, then any file. */
+static void
+update_compare_menu (GtkMenuButton *button,
+                     gpointer       user_data)
+{
+  ChronoWindow *self = user_data;
+  GtkWidget *document = gtk_widget_get_ancestor (GTK_WIDGET (button), CHRONO_TYPE_DOCUMENT_PAGE);
+  g_autoptr(GMenu) menu = g_menu_new ();
+  g_autoptr(GMenu) tabs = g_menu_new ();
+  g_autoptr(GMenu) other = g_menu_new ();
+
+  for (int i = 0; i < adw_tab_view_get_n_pages (self->tab_view); i++)
+    {
+      ChronoDocumentPage *page = CHRONO_DOCUMENT_PAGE (adw_tab_page_get_child (adw_tab_view_get_nth_page (self->tab_view, i)));
+      g_autofree char *path = NULL;
+      g_autofree char *title = NULL;
+      g_auto(GStrv) parts = NULL;
+      g_autofree char *label = NULL;
+      g_autoptr(GMenuItem) item = NULL;
+
+      if (GTK_WIDGET (page) == document || chrono_document_page_get_trace (page) == NULL ||
+          g_list_model_get_n_items (chrono_document_page_get_files (page)) != 1 ||
+          (path = g_file_get_path (chrono_document_page_get_file (page))) == NULL)
+        continue;
+      title = chrono_document_page_dup_title (page);
+      /* Menus read underscores as mnemonics; file names have plenty. */
+      parts = g_strsplit (title, "_", -1);
+      label = g_strjoinv ("__", parts);
+      item = g_menu_item_new (label, NULL);
+      g_menu_item_set_action_and_target (item, "win.compare-with", "s", path);
+      g_menu_append_item (tabs, item);
+    }
+  g_menu_append (other, _("_Other Trace…"), "win.compare-with-file");
+  g_menu_append_section (menu, _("Open Traces"), G_MENU_MODEL (tabs));
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (other));
+  gtk_menu_button_set_menu_model (button, G_MENU_MODEL (menu));
+}
+
 static gboolean
 on_drop (GtkDropTarget *target,
          const GValue  *value,
@@ -193,8 +306,12 @@ on_drop (GtkDropTarget *target,
   files = g_value_get_boxed (value);
   for (const GSList *l = files; l != NULL; l = l->next)
     g_list_store_append (store, l->data);
-  /* Dropped with Ctrl held, several files are one document. */
-  chrono_window_open_files (self, G_LIST_MODEL (store), (state & GDK_CONTROL_MASK) != 0);
+  /* Dropped with Shift held, two files are compared; with Ctrl held,
+   * several files are one document. */
+  if ((state & GDK_SHIFT_MASK) != 0 && g_slist_length (files) == 2)
+    chrono_window_open_comparison (self, files->data, files->next->data);
+  else
+    chrono_window_open_files (self, G_LIST_MODEL (store), (state & GDK_CONTROL_MASK) != 0);
   return files != NULL;
 }
 
@@ -242,6 +359,7 @@ chrono_window_dispose (GObject *object)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
   g_clear_handle_id (&self->name_buttons_idle, g_source_remove);
+  g_clear_object (&self->compare_chooser);
   gtk_widget_dispose_template (GTK_WIDGET (self), CHRONO_TYPE_WINDOW);
 
   G_OBJECT_CLASS (chrono_window_parent_class)->dispose (object);
@@ -278,6 +396,9 @@ chrono_window_init (ChronoWindow *self)
     { .name = "find", .activate = find_action },
     { .name = "find-next", .activate = find_action },
     { .name = "find-previous", .activate = find_action },
+    { .name = "compare", .activate = compare_action },
+    { .name = "compare-with", .activate = compare_with_action, .parameter_type = "s" },
+    { .name = "compare-with-file", .activate = compare_with_file_action },
   };
   g_autoptr(GtkBuilder) builder = NULL;
   GtkDropTarget *drop;
@@ -345,6 +466,8 @@ add_document (ChronoWindow       *self,
   g_signal_connect_object (document, "close-requested",
                            G_CALLBACK (on_page_close_requested), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (document, "notify::state", G_CALLBACK (on_page_state), self, 0);
+  gtk_menu_button_set_create_popup_func (chrono_document_page_get_compare_button (document), update_compare_menu,
+                                         self, NULL);
 
   adw_tab_view_set_selected_page (self->tab_view, page);
   /* Appending the first page selected it before it had a title. */
@@ -420,6 +543,29 @@ chrono_window_open_files (ChronoWindow *self,
   return document;
 }
 
+
+/**
+ * chrono_window_open_comparison:
+ *
+ * Opens @a (or selects its tab) and compares it with @b there; @b is
+ * read from its tab when it has one.
+ *
+ * Returns: (transfer none): the page of @a
+ */
+ChronoDocumentPage *
+chrono_window_open_comparison (ChronoWindow *self,
+                               GFile        *a,
+                               GFile        *b)
+{
+  ChronoDocumentPage *document;
+
+  g_return_val_if_fail (CHRONO_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (G_IS_FILE (a) && G_IS_FILE (b), NULL);
+
+  document = chrono_window_open_file (self, a);
+  compare_document (self, document, b);
+  return document;
+}
 
 /* One chooser at a time: for files (several, each in a tab, or AS_ONE
  * document) or for a profile folder (one document). */

@@ -20,6 +20,9 @@ ChronoDocumentPage *chrono_window_open_file    (ChronoWindow      *self,
 ChronoDocumentPage *chrono_window_open_files   (ChronoWindow      *self,
                                                 GListModel        *files,
                                                 gboolean           as_one);
+ChronoDocumentPage *chrono_window_open_comparison (ChronoWindow   *self,
+                                                  GFile          *a,
+                                                  GFile          *b);
 void                chrono_window_choose_files (ChronoWindow      *self);
 void                chrono_window_choose_files_as_one (ChronoWindow *self);
 void                chrono_window_choose_folder (ChronoWindow     *self);

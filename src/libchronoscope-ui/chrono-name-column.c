@@ -49,11 +49,40 @@ snapshot_triangle (GtkSnapshot   *snapshot,
   gtk_snapshot_restore (snapshot);
 }
 
+/* BADGE at X, vertically centred in Y to Y + HEIGHT; returns the room
+ * it takes, gap included, or 0 without one. */
+static double
+snapshot_badge (GtkSnapshot             *snapshot,
+                ChronoTextCache         *text,
+                const ChronoSceneColors *colors,
+                const char              *badge,
+                double                   x,
+                double                   y,
+                double                   height)
+{
+  double width, box_height = MIN (height, ROW_HEIGHT - 2);
+  GdkRGBA fill = colors->text;
+  GskRoundedRect box;
+
+  if (badge == NULL)
+    return 0;
+  width = chrono_text_cache_measure (text, badge) + 6;
+  y += (height - box_height) / 2;
+  fill.alpha = 0.16;
+  gsk_rounded_rect_init_from_rect (&box, &GRAPHENE_RECT_INIT (x, y, width, box_height), 3);
+  gtk_snapshot_push_rounded_clip (snapshot, &box);
+  gtk_snapshot_append_color (snapshot, &fill, &box.bounds);
+  gtk_snapshot_pop (snapshot);
+  chrono_text_cache_append (text, snapshot, badge, x + 3, y, width, box_height, &colors->text);
+  return width + TEXT_INSET / 2;
+}
+
 void
 chrono_name_column_snapshot_group (GtkSnapshot             *snapshot,
                                    ChronoTextCache         *text,
                                    const ChronoSceneColors *colors,
                                    const ChronoSceneRow    *r,
+                                   const char              *badge,
                                    const char              *name,
                                    gboolean                 current,
                                    double                   width)
@@ -73,6 +102,7 @@ chrono_name_column_snapshot_group (GtkSnapshot             *snapshot,
   snapshot_triangle (snapshot, r->collapsed, inset, r->y + (r->height - TRIANGLE_SIZE) / 2,
                      &colors->dim_text);
   inset += TRIANGLE_SIZE + TEXT_INSET / 2;
+  inset += snapshot_badge (snapshot, text, colors, badge, inset, r->y, r->height);
   /* Collapsed, the name keeps to its column: the strip is beside it. */
   chrono_text_cache_append (text, snapshot, name,
                             inset, r->y, (r->collapsed ? HEADER_WIDTH : width) - inset - TEXT_INSET, r->height,
@@ -84,19 +114,22 @@ chrono_name_column_snapshot_track (GtkSnapshot             *snapshot,
                                    ChronoTextCache         *text,
                                    const ChronoSceneColors *colors,
                                    const ChronoSceneRow    *r,
+                                   const char              *badge,
                                    const char              *name,
                                    gboolean                 current,
                                    double                   name_y,
                                    double                   width)
 {
   double name_height = MIN (r->height - 2 * TRACK_PAD, 2 * ROW_HEIGHT);
+  double room;
 
   if (current)
     gtk_snapshot_append_color (snapshot, &colors->current,
                                &GRAPHENE_RECT_INIT (0, r->y, HEADER_WIDTH - 1, r->height - 1));
   name_y = MIN (name_y, r->y + r->height - name_height - 2 * TRACK_PAD);
+  room = snapshot_badge (snapshot, text, colors, badge, 2 * TEXT_INSET, name_y + TRACK_PAD, name_height);
   chrono_text_cache_append (text, snapshot, name,
-                            2 * TEXT_INSET, name_y + TRACK_PAD, HEADER_WIDTH - 3 * TEXT_INSET,
+                            2 * TEXT_INSET + room, name_y + TRACK_PAD, HEADER_WIDTH - 3 * TEXT_INSET - room,
                             name_height, &colors->dim_text);
   if (r->n_rows_hidden > 0 && r->height >= name_height + ROW_HEIGHT + 2 * TRACK_PAD)
     {

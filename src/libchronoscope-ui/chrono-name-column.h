@@ -17,11 +17,13 @@ G_BEGIN_DECLS
 /* A header across WIDTH, from Y, ROW's height: NAME with a triangle for
  * a process (NULL for the pinned tracks' header, which has none);
  * CURRENT marks it as the current track's. Collapsed, the name keeps to
- * the column. */
+ * the column. BADGE (nullable), here and below, is a tag drawn before
+ * the name, such as the side of a comparison. */
 void chrono_name_column_snapshot_group (GtkSnapshot             *snapshot,
                                         ChronoTextCache         *text,
                                         const ChronoSceneColors *colors,
                                         const ChronoSceneRow    *row,
+                                        const char              *badge,
                                         const char              *name,
                                         gboolean                 current,
                                         double                   width);
@@ -31,6 +33,7 @@ void chrono_name_column_snapshot_track (GtkSnapshot             *snapshot,
                                         ChronoTextCache         *text,
                                         const ChronoSceneColors *colors,
                                         const ChronoSceneRow    *row,
+                                        const char              *badge,
                                         const char              *name,
                                         gboolean                 current,
                                         double                   name_y,

@@ -131,11 +131,17 @@ legend_entry_clear (gpointer data)
   g_clear_object (&((LegendEntry *) data)->layout);
 }
 
+/* The kinds in view in any of SCENES, named in the first one's font. */
 static GArray *
-get_legend (ChronoTimelineScene *scene)
+get_legend (ChronoTimelineScene * const *scenes,
+            guint                        n_scenes)
 {
   GArray *entries = g_array_new (FALSE, TRUE, sizeof (LegendEntry));
-  guint32 kinds = get_kinds_in_view (scene);
+  ChronoTimelineScene *scene = scenes[0];
+  guint32 kinds = 0;
+
+  for (guint i = 0; i < n_scenes; i++)
+    kinds |= get_kinds_in_view (scenes[i]);
 
   g_array_set_clear_func (entries, legend_entry_clear);
   for (guint k = 0; k < 32; k++)
@@ -195,35 +201,69 @@ lay_out_legend (ChronoTimelineScene *scene,
   return y + line + 2 * MARGIN;
 }
 
+static gboolean
+valid_stack (ChronoTimelineScene * const *scenes,
+             guint                        n_scenes)
+{
+  if (scenes == NULL || n_scenes == 0)
+    return FALSE;
+  for (guint i = 0; i < n_scenes; i++)
+    if (!CHRONO_IS_TIMELINE_SCENE (scenes[i]))
+      return FALSE;
+  return TRUE;
+}
+
+static double
+get_scenes_height (ChronoTimelineScene * const *scenes,
+                   guint                        n_scenes)
+{
+  double height = 0;
+
+  for (guint i = 0; i < n_scenes; i++)
+    height += chrono_timeline_scene_get_height (scenes[i]);
+  return height;
+}
+
 double
-chrono_picture_get_height (ChronoTimelineScene        *scene,
-                           const ChronoPictureOptions *options)
+chrono_picture_get_stack_height (ChronoTimelineScene * const *scenes,
+                                 guint                        n_scenes,
+                                 const ChronoPictureOptions  *options)
 {
   double height;
 
-  g_return_val_if_fail (CHRONO_IS_TIMELINE_SCENE (scene), 0);
+  g_return_val_if_fail (valid_stack (scenes, n_scenes), 0);
   g_return_val_if_fail (options != NULL, 0);
 
-  height = chrono_picture_get_title_height (scene, options) + chrono_timeline_scene_get_height (scene);
+  height = chrono_picture_get_title_height (scenes[0], options) + get_scenes_height (scenes, n_scenes);
   if (options->legend)
     {
-      g_autoptr(GArray) entries = get_legend (scene);
-      height += lay_out_legend (scene, entries, NULL, 0, NULL);
+      g_autoptr(GArray) entries = get_legend (scenes, n_scenes);
+      height += lay_out_legend (scenes[0], entries, NULL, 0, NULL);
     }
   return ceil (height);
 }
 
-/* The scene drawn from NODE. */
-static void
-draw_picture (ChronoTimelineScene        *scene,
-              const ChronoPictureOptions *options,
-              GskRenderNode              *node,
-              cairo_t                    *cr)
+double
+chrono_picture_get_height (ChronoTimelineScene        *scene,
+                           const ChronoPictureOptions *options)
 {
-  double width, title_height, y = MARGIN;
+  return chrono_picture_get_stack_height (&scene, 1, options);
+}
+
+/* The scenes drawn from NODES, one under the other; the first one's
+ * width, theme and font are the picture's. */
+static void
+draw_picture (ChronoTimelineScene * const *scenes,
+              guint                        n_scenes,
+              const ChronoPictureOptions  *options,
+              GskRenderNode * const       *nodes,
+              cairo_t                     *cr)
+{
+  ChronoTimelineScene *scene = scenes[0];
+  double width, title_height, y = MARGIN, top;
   GdkRGBA background, text, accent, dim;
 
-  g_return_if_fail (CHRONO_IS_TIMELINE_SCENE (scene));
+  g_return_if_fail (valid_stack (scenes, n_scenes));
   g_return_if_fail (options != NULL);
   g_return_if_fail (cr != NULL);
 
@@ -235,7 +275,7 @@ draw_picture (ChronoTimelineScene        *scene,
 
   cairo_save (cr);
   gdk_cairo_set_source_rgba (cr, &background);
-  cairo_rectangle (cr, 0, 0, width, chrono_picture_get_height (scene, options));
+  cairo_rectangle (cr, 0, 0, width, chrono_picture_get_stack_height (scenes, n_scenes, options));
   cairo_fill (cr);
 
   if (has_text (options->title))
@@ -260,18 +300,50 @@ draw_picture (ChronoTimelineScene        *scene,
       pango_cairo_show_layout (cr, layout);
     }
 
-  cairo_save (cr);
-  cairo_translate (cr, 0, title_height);
-  chrono_timeline_scene_draw_node (scene, node, cr);
-  cairo_restore (cr);
+  top = title_height;
+  for (guint i = 0; i < n_scenes; i++)
+    {
+      cairo_save (cr);
+      cairo_translate (cr, 0, top);
+      chrono_timeline_scene_draw_node (scenes[i], nodes[i], cr);
+      cairo_restore (cr);
+      top += chrono_timeline_scene_get_height (scenes[i]);
+    }
 
   if (options->legend)
     {
-      g_autoptr(GArray) entries = get_legend (scene);
+      g_autoptr(GArray) entries = get_legend (scenes, n_scenes);
 
-      lay_out_legend (scene, entries, cr, title_height + chrono_timeline_scene_get_height (scene), &text);
+      lay_out_legend (scene, entries, cr, top, &text);
     }
   cairo_restore (cr);
+}
+
+static GPtrArray *
+get_nodes (ChronoTimelineScene * const *scenes,
+           guint                        n_scenes)
+{
+  GPtrArray *nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) gsk_render_node_unref);
+
+  for (guint i = 0; i < n_scenes; i++)
+    g_ptr_array_add (nodes, chrono_timeline_scene_get_node (scenes[i]));
+  return nodes;
+}
+
+void
+chrono_picture_draw_stack (ChronoTimelineScene * const *scenes,
+                           guint                        n_scenes,
+                           const ChronoPictureOptions  *options,
+                           cairo_t                     *cr)
+{
+  g_autoptr(GPtrArray) nodes = NULL;
+
+  g_return_if_fail (valid_stack (scenes, n_scenes));
+  g_return_if_fail (options != NULL);
+  g_return_if_fail (cr != NULL);
+
+  nodes = get_nodes (scenes, n_scenes);
+  draw_picture (scenes, n_scenes, options, (GskRenderNode * const *) nodes->pdata, cr);
 }
 
 void
@@ -279,14 +351,7 @@ chrono_picture_draw (ChronoTimelineScene        *scene,
                      const ChronoPictureOptions *options,
                      cairo_t                    *cr)
 {
-  g_autoptr(GskRenderNode) node = NULL;
-
-  g_return_if_fail (CHRONO_IS_TIMELINE_SCENE (scene));
-  g_return_if_fail (options != NULL);
-  g_return_if_fail (cr != NULL);
-
-  node = chrono_timeline_scene_get_node (scene);
-  draw_picture (scene, options, node, cr);
+  chrono_picture_draw_stack (&scene, 1, options, cr);
 }
 
 gboolean
@@ -398,45 +463,6 @@ chrono_picture_render_to_stream (ChronoPictureFormat    format,
   return TRUE;
 }
 
-typedef struct {
-  ChronoTimelineScene        *scene;
-  const ChronoPictureOptions *options;
-  GskRenderNode              *node;
-} SceneDraw;
-
-static void
-draw_scene (cairo_t  *cr,
-            gpointer  data)
-{
-  SceneDraw *d = data;
-
-  draw_picture (d->scene, d->options, d->node, cr);
-}
-
-gboolean
-chrono_picture_write_to_stream (ChronoTimelineScene        *scene,
-                                const ChronoPictureOptions *options,
-                                ChronoPictureFormat         format,
-                                GOutputStream              *stream,
-                                GError                    **error)
-{
-  g_autoptr(GskRenderNode) node = NULL;
-  SceneDraw d;
-
-  g_return_val_if_fail (CHRONO_IS_TIMELINE_SCENE (scene), FALSE);
-  g_return_val_if_fail (options != NULL, FALSE);
-
-  /* An image of merged spans is exact only on whole pixels at 1x. */
-  chrono_timeline_scene_set_vector (scene, format != CHRONO_PICTURE_PNG ||
-                                    CLAMP (options->scale, 1, CHRONO_PICTURE_MAX_SCALE) != 1);
-  /* Kept until the surface is finished: it refers to their recordings. */
-  node = chrono_timeline_scene_get_node (scene);
-  d = (SceneDraw) { scene, options, node };
-  return chrono_picture_render_to_stream (format, chrono_timeline_scene_get_width (scene),
-                                          chrono_picture_get_height (scene, options), options->scale,
-                                          options->title, draw_scene, &d, stream, error);
-}
-
 gboolean
 chrono_picture_render_to_file (ChronoPictureFormat    format,
                                double                 width,
@@ -474,6 +500,93 @@ chrono_picture_render_to_file (ChronoPictureFormat    format,
   return g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, error);
 }
 
+typedef struct {
+  ChronoTimelineScene * const *scenes;
+  guint                        n_scenes;
+  const ChronoPictureOptions  *options;
+  GPtrArray                   *nodes;
+} StackDraw;
+
+static void
+draw_stack (cairo_t  *cr,
+            gpointer  data)
+{
+  StackDraw *d = data;
+
+  draw_picture (d->scenes, d->n_scenes, d->options, (GskRenderNode * const *) d->nodes->pdata, cr);
+}
+
+/* The scenes ready to draw in FORMAT, with their drawings, which the
+ * surface refers to until it is finished. */
+static void
+stack_draw_init (StackDraw                   *d,
+                 ChronoTimelineScene * const *scenes,
+                 guint                        n_scenes,
+                 const ChronoPictureOptions  *options,
+                 ChronoPictureFormat          format)
+{
+  /* An image of merged spans is exact only on whole pixels at 1x. */
+  gboolean vector = format != CHRONO_PICTURE_PNG || CLAMP (options->scale, 1, CHRONO_PICTURE_MAX_SCALE) != 1;
+
+  for (guint i = 0; i < n_scenes; i++)
+    chrono_timeline_scene_set_vector (scenes[i], vector);
+  *d = (StackDraw) { scenes, n_scenes, options, get_nodes (scenes, n_scenes) };
+}
+
+gboolean
+chrono_picture_write_stack_to_stream (ChronoTimelineScene * const *scenes,
+                                      guint                        n_scenes,
+                                      const ChronoPictureOptions  *options,
+                                      ChronoPictureFormat          format,
+                                      GOutputStream               *stream,
+                                      GError                     **error)
+{
+  StackDraw d;
+  gboolean ok;
+
+  g_return_val_if_fail (valid_stack (scenes, n_scenes), FALSE);
+  g_return_val_if_fail (options != NULL, FALSE);
+
+  stack_draw_init (&d, scenes, n_scenes, options, format);
+  ok = chrono_picture_render_to_stream (format, chrono_timeline_scene_get_width (scenes[0]),
+                                        chrono_picture_get_stack_height (scenes, n_scenes, options),
+                                        options->scale, options->title, draw_stack, &d, stream, error);
+  g_ptr_array_unref (d.nodes);
+  return ok;
+}
+
+gboolean
+chrono_picture_write_to_stream (ChronoTimelineScene        *scene,
+                                const ChronoPictureOptions *options,
+                                ChronoPictureFormat         format,
+                                GOutputStream              *stream,
+                                GError                    **error)
+{
+  return chrono_picture_write_stack_to_stream (&scene, 1, options, format, stream, error);
+}
+
+gboolean
+chrono_picture_write_stack (ChronoTimelineScene * const *scenes,
+                            guint                        n_scenes,
+                            const ChronoPictureOptions  *options,
+                            ChronoPictureFormat          format,
+                            const char                  *path,
+                            GError                     **error)
+{
+  StackDraw d;
+  gboolean ok;
+
+  g_return_val_if_fail (valid_stack (scenes, n_scenes), FALSE);
+  g_return_val_if_fail (options != NULL, FALSE);
+
+  stack_draw_init (&d, scenes, n_scenes, options, format);
+  ok = chrono_picture_render_to_file (format, chrono_timeline_scene_get_width (scenes[0]),
+                                      chrono_picture_get_stack_height (scenes, n_scenes, options),
+                                      options->scale, options->title, draw_stack, &d, path, error);
+  g_ptr_array_unref (d.nodes);
+  return ok;
+}
+
 gboolean
 chrono_picture_write (ChronoTimelineScene        *scene,
                       const ChronoPictureOptions *options,
@@ -481,17 +594,5 @@ chrono_picture_write (ChronoTimelineScene        *scene,
                       const char                 *path,
                       GError                    **error)
 {
-  g_autoptr(GskRenderNode) node = NULL;
-  SceneDraw d;
-
-  g_return_val_if_fail (CHRONO_IS_TIMELINE_SCENE (scene), FALSE);
-  g_return_val_if_fail (options != NULL, FALSE);
-
-  chrono_timeline_scene_set_vector (scene, format != CHRONO_PICTURE_PNG ||
-                                    CLAMP (options->scale, 1, CHRONO_PICTURE_MAX_SCALE) != 1);
-  node = chrono_timeline_scene_get_node (scene);
-  d = (SceneDraw) { scene, options, node };
-  return chrono_picture_render_to_file (format, chrono_timeline_scene_get_width (scene),
-                                        chrono_picture_get_height (scene, options), options->scale,
-                                        options->title, draw_scene, &d, path, error);
+  return chrono_picture_write_stack (&scene, 1, options, format, path, error);
 }

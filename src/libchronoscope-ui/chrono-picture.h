@@ -44,8 +44,8 @@ void     chrono_picture_draw  (ChronoTimelineScene        *scene,
                                cairo_t                    *cr);
 
 /* Written atomically: PATH is left as it was on failure. SVG and PDF
- * draw every span as a shape (the scene is switched to vector), and
- * their text stays text. */
+ * draw every span as a shape (the scene is switched to vector); PDF's
+ * text stays text, SVG's is glyph shapes (cairo 1.16). */
 gboolean chrono_picture_write (ChronoTimelineScene        *scene,
                                const ChronoPictureOptions *options,
                                ChronoPictureFormat         format,
@@ -57,6 +57,29 @@ gboolean chrono_picture_write_to_stream (ChronoTimelineScene        *scene,
                                          ChronoPictureFormat         format,
                                          GOutputStream              *stream,
                                          GError                    **error);
+
+/* The same for SCENES stacked top to bottom in one picture, as a
+ * comparison shows its two timelines: as wide as the first, in its
+ * theme and font, with one legend for all. */
+double   chrono_picture_get_stack_height (ChronoTimelineScene * const *scenes,
+                                          guint                        n_scenes,
+                                          const ChronoPictureOptions  *options);
+void     chrono_picture_draw_stack  (ChronoTimelineScene * const *scenes,
+                                     guint                        n_scenes,
+                                     const ChronoPictureOptions  *options,
+                                     cairo_t                     *cr);
+gboolean chrono_picture_write_stack (ChronoTimelineScene * const *scenes,
+                                     guint                        n_scenes,
+                                     const ChronoPictureOptions  *options,
+                                     ChronoPictureFormat          format,
+                                     const char                  *path,
+                                     GError                     **error);
+gboolean chrono_picture_write_stack_to_stream (ChronoTimelineScene * const *scenes,
+                                               guint                        n_scenes,
+                                               const ChronoPictureOptions  *options,
+                                               ChronoPictureFormat          format,
+                                               GOutputStream               *stream,
+                                               GError                     **error);
 
 /* Any drawing as a picture: DRAW paints WIDTH × HEIGHT px into CR from
  * its origin; SCALE as in the options, TITLE (nullable) the PDF's. */

@@ -194,7 +194,7 @@ snapshot_group_row (ChronoRowPainter *self,
   current = r->process != NO_TRACK && r->collapsed && self->frame->current_track != NO_TRACK &&
             chrono_scene_rows_get_own_row (self->rows, self->frame->current_track) == NO_TRACK &&
             chrono_trace_get_track (self->trace, self->frame->current_track)->process == r->process;
-  chrono_name_column_snapshot_group (snapshot, self->frame->text, self->frame->colors, r,
+  chrono_name_column_snapshot_group (snapshot, self->frame->text, self->frame->colors, r, self->frame->badge,
                                      r->process == NO_TRACK ? NULL :
                                      chrono_trace_get_string (self->trace,
                                                               chrono_trace_get_process (self->trace, r->process)->display_name),
@@ -222,7 +222,7 @@ snapshot_derived_row (ChronoRowPainter *self,
   RowPaint *paint = get_paint (self, i);
   double width = f->width;
 
-  chrono_name_column_snapshot_track (snapshot, f->text, f->colors, r, _("Achieved TFLOP/s"), FALSE,
+  chrono_name_column_snapshot_track (snapshot, f->text, f->colors, r, f->badge, _("Achieved TFLOP/s"), FALSE,
                                      MAX (r->y, f->name_top), width);
   if (r->flops == NULL)
     {
@@ -277,7 +277,7 @@ chrono_row_painter_snapshot (ChronoRowPainter     *self,
   track = chrono_trace_get_track (self->trace, r->track);
   /* The name stays in view while a tall track scrolls under the top. */
   name_y = r->pinned ? r->y : MAX (r->y, self->frame->name_top);
-  chrono_name_column_snapshot_track (snapshot, self->frame->text, self->frame->colors, r,
+  chrono_name_column_snapshot_track (snapshot, self->frame->text, self->frame->colors, r, self->frame->badge,
                                      chrono_trace_get_string (self->trace, track->display_name),
                                      r->track == self->frame->current_track, name_y, width);
 

@@ -28,6 +28,7 @@ typedef struct {
   gboolean                 dark;
   const char              *flops_note;    /* why a derived row has no series */
   gboolean                 vector;        /* shapes, not images: for SVG and PDF */
+  const char              *badge;         /* drawn before every name; NULL for none */
 } ChronoRowFrame;
 
 typedef struct _ChronoRowPainter ChronoRowPainter;

@@ -81,6 +81,7 @@ chrono_time_ruler_snapshot (GtkSnapshot             *snapshot,
                             ChronoViewport          *viewport,
                             double                   width,
                             ChronoTicks             *ticks,
+                            const char              *zero_label,
                             const ChronoSceneColors *colors)
 {
   const Ruler ruler = { text, trace, steps, viewport, width }, *self = &ruler;
@@ -116,7 +117,7 @@ chrono_time_ruler_snapshot (GtkSnapshot             *snapshot,
   gtk_snapshot_pop (snapshot);
 
   /* The header column of the ruler names what the labels count from. */
-  chrono_text_cache_append (self->text, snapshot, _("Time from start"), TEXT_INSET, 0,
+  chrono_text_cache_append (self->text, snapshot, zero_label != NULL ? zero_label : _("Time from start"), TEXT_INSET, 0,
                HEADER_WIDTH - 2 * TEXT_INSET, time_height, &colors->dim_text);
   snapshot_step_strip (self, snapshot, colors);
 }

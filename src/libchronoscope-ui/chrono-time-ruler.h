@@ -16,7 +16,8 @@
 G_BEGIN_DECLS
 
 /* From y = 0 to CHRONO_SCENE_RULER_HEIGHT and x = 0 to WIDTH, the name
- * column included; TICKS in the viewport's window. */
+ * column included; TICKS in the viewport's window. ZERO_LABEL names
+ * what the labels count from; NULL for the trace's start. */
 void chrono_time_ruler_snapshot (GtkSnapshot             *snapshot,
                                  ChronoTextCache         *text,
                                  ChronoTrace             *trace,
@@ -24,6 +25,7 @@ void chrono_time_ruler_snapshot (GtkSnapshot             *snapshot,
                                  ChronoViewport          *viewport,
                                  double                   width,
                                  ChronoTicks             *ticks,
+                                 const char              *zero_label,
                                  const ChronoSceneColors *colors);
 
 G_END_DECLS

@@ -50,6 +50,12 @@ struct _ChronoTimelineScene
   gboolean            dark;
   double              ruler_height;
   gboolean            vector;     /* spans as shapes, never merged into images */
+  /* What the ruler counts from, and what its header calls that. */
+  gint64              zero_ns;
+  gboolean            has_zero;
+  char               *zero_label;
+  /* A tag before every name, telling whose tracks these are. */
+  char               *badge;
 
   ChronoSceneRows    *rows;
   double              scroll_y;
@@ -152,7 +158,7 @@ snapshot_rows (ChronoTimelineScene *self,
   guint first = chrono_scene_rows_find (self->rows, offset + pinned_height);
   guint n_rows = chrono_scene_rows_get_n (self->rows);
   ChronoRowFrame frame = { colors, self->text, self->search, self->current_track, width,
-                           offset + pinned_height, self->dark, self->flops_note, self->vector };
+                           offset + pinned_height, self->dark, self->flops_note, self->vector, self->badge };
 
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, top, width, area_height));
 
@@ -228,7 +234,7 @@ chrono_timeline_scene_snapshot (ChronoTimelineScene *self,
   ticks = chrono_ticks_compute (chrono_viewport_get_start_ns (self->viewport),
                                 chrono_viewport_get_end_ns (self->viewport),
                                 chrono_viewport_get_width_px (self->viewport),
-                                chrono_trace_get_start_ns (self->trace),
+                                self->has_zero ? self->zero_ns : chrono_trace_get_start_ns (self->trace),
                                 LABEL_GAP_PX, measure_text_cb, self->text);
   snapshot_rows (self, snapshot, &colors, ticks);
   chrono_highlight_layer_snapshot (self->highlight, snapshot, &colors);
@@ -236,7 +242,7 @@ chrono_timeline_scene_snapshot (ChronoTimelineScene *self,
     chrono_annotation_layer_snapshot (self->annotations, snapshot);
   if (self->ruler_height > 0)
     chrono_time_ruler_snapshot (snapshot, self->text, self->trace, self->steps, self->viewport, self->width,
-                                ticks, &colors);
+                                ticks, self->zero_label, &colors);
 }
 
 GskRenderNode *
@@ -320,6 +326,8 @@ chrono_timeline_scene_finalize (GObject *object)
   g_clear_pointer (&self->text, chrono_text_cache_free);
   g_clear_pointer (&self->highlight, chrono_highlight_layer_free);
   g_free (self->flops_note);
+  g_clear_pointer (&self->zero_label, g_free);
+  g_clear_pointer (&self->badge, g_free);
 
   G_OBJECT_CLASS (chrono_timeline_scene_parent_class)->finalize (object);
 }
@@ -494,6 +502,42 @@ chrono_timeline_scene_set_show_ruler (ChronoTimelineScene *self,
   chrono_timeline_scene_set_scroll_y (self, self->scroll_y);
   invalidate_flows (self);
   changed (self);
+}
+
+void
+chrono_timeline_scene_set_time_zero (ChronoTimelineScene *self,
+                                     gint64               zero_ns,
+                                     const char          *label)
+{
+  g_return_if_fail (CHRONO_IS_TIMELINE_SCENE (self));
+
+  if (self->has_zero && self->zero_ns == zero_ns && g_strcmp0 (self->zero_label, label) == 0)
+    return;
+  self->has_zero = TRUE;
+  self->zero_ns = zero_ns;
+  g_free (self->zero_label);
+  self->zero_label = g_strdup (label);
+  changed (self);
+}
+
+void
+chrono_timeline_scene_set_badge (ChronoTimelineScene *self,
+                                 const char          *badge)
+{
+  g_return_if_fail (CHRONO_IS_TIMELINE_SCENE (self));
+
+  if (g_strcmp0 (self->badge, badge) == 0)
+    return;
+  g_free (self->badge);
+  self->badge = g_strdup (badge);
+  changed (self);
+}
+
+const char *
+chrono_timeline_scene_get_badge (ChronoTimelineScene *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TIMELINE_SCENE (self), NULL);
+  return self->badge;
 }
 
 double

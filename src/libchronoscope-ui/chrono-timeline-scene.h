@@ -90,6 +90,16 @@ PangoContext        *chrono_timeline_scene_get_pango_context (ChronoTimelineScen
 void                 chrono_timeline_scene_set_show_ruler  (ChronoTimelineScene *self,
                                                             gboolean             show_ruler);
 double               chrono_timeline_scene_get_ruler_height (ChronoTimelineScene *self);
+/* The ruler counts from ZERO_NS, which LABEL names in its header (NULL
+ * for "Time from start"); by default from the trace's start. */
+void                 chrono_timeline_scene_set_time_zero   (ChronoTimelineScene *self,
+                                                            gint64               zero_ns,
+                                                            const char          *label);
+/* A short tag drawn before every process and track name, such as the
+ * side of a comparison; NULL for none. */
+void                 chrono_timeline_scene_set_badge       (ChronoTimelineScene *self,
+                                                            const char          *badge);
+const char          *chrono_timeline_scene_get_badge       (ChronoTimelineScene *self);
 /* Spans as shapes, never merged into an image: for SVG and PDF. */
 void                 chrono_timeline_scene_set_vector      (ChronoTimelineScene *self,
                                                             gboolean             vector);

@@ -443,6 +443,20 @@ chrono_timeline_get_viewport (ChronoTimeline *self)
   return self->viewport;
 }
 
+/**
+ * chrono_timeline_get_scene:
+ *
+ * Returns: (transfer none) (nullable): what the timeline draws, %NULL
+ *   without a trace; a new trace makes a new scene
+ */
+ChronoTimelineScene *
+chrono_timeline_get_scene (ChronoTimeline *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TIMELINE (self), NULL);
+
+  return self->scene;
+}
+
 gboolean
 chrono_timeline_hit_test (ChronoTimeline *self,
                           double          x,

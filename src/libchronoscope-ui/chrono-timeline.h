@@ -38,6 +38,9 @@ void            chrono_timeline_set_dark      (ChronoTimeline *self,
                                                gboolean        dark);
 /* Its time window; the track area starts HEADER_WIDTH px from the left. */
 ChronoViewport *chrono_timeline_get_viewport  (ChronoTimeline *self);
+/* Its drawing, for what it offers beyond the widget (a ruler's zero,
+ * badges); replaced when the trace changes. */
+ChronoTimelineScene *chrono_timeline_get_scene (ChronoTimeline *self);
 
 /* The span under (X, Y), in widget coordinates. */
 gboolean        chrono_timeline_hit_test      (ChronoTimeline *self,

@@ -271,18 +271,31 @@ test_focus_second_tab (void)
   g_assert_true (gtk_root_get_focus (GTK_ROOT (window)) == GTK_WIDGET (timeline));
 }
 
+static gboolean
+compared (gpointer data)
+{
+  return chrono_comparison_view_get_comparison (data) != NULL || chrono_comparison_view_get_error (data) != NULL;
+}
+
 static void
 test_no_key_bound_twice (void)
 {
   ChronoWindow *window = app_test_get_window ();
   g_autoptr(GArray) bindings = g_array_new (FALSE, FALSE, sizeof (Binding));
   g_autoptr(GPtrArray) conflicts = NULL;
+  g_autoptr(ChronoComparisonSetup) setup = NULL;
+  ChronoDocumentPage *page;
 
   g_array_set_clear_func (bindings, binding_clear);
-  open_small_trace (window);
+  page = open_small_trace (window);
   /* The graph pane and the search bar are built on their first showing. */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.find", NULL);
   app_test_spin_for (50);
+  /* And the comparison view with its two timelines, on a comparison. */
+  setup = chrono_comparison_setup_new (other_trace, NULL, FALSE);
+  chrono_document_page_compare_with (page, NULL, setup);
+  g_assert_true (app_test_spin_until (compared, chrono_document_page_get_comparison_view (page), 10000));
+  g_assert_nonnull (chrono_comparison_view_get_comparison (chrono_document_page_get_comparison_view (page)));
 
   collect_application_accels (bindings, GTK_APPLICATION (app_test_get_application ()));
   collect_chrono_bindings (bindings, GTK_WIDGET (window));

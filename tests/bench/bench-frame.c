@@ -60,6 +60,7 @@
 #include <glib/gstdio.h>
 
 #include "app-test-utils.h"
+#include "bench-frame-clock.h"
 #include "bench-stats.h"
 #include "chrono-timeline.h"
 
@@ -69,7 +70,7 @@
 #define MIN_WINDOW_NS  4000
 #define PAN_STEPS      24
 #define SCROLL_STEPS   24
-#define FRAME_TIMEOUT_MS 10000
+#define FRAME_TIMEOUT_MS BENCH_FRAME_TIMEOUT_MS
 
 extern char **environ;
 
@@ -83,151 +84,21 @@ typedef enum {
 static const char *step_names[N_STEP_KINDS] = { "zoom", "pan", "scroll" };
 
 typedef struct {
-  double frame_ms;
-  double snapshot_ms;
-  double render_ms;
-  double frame_cpu_ms;
-  double snapshot_cpu_ms;
+  BenchFrame frame;         /* first: bench_frame_print() reads it */
   gint64 window_ns;         /* the viewport's duration */
   StepKind kind;
   gboolean analysing;       /* the findings were being worked out */
 } FrameTimes;
 
-/* Filled in by the frame clock and the wrapped snapshot vfunc. */
-static struct {
-  gint64  before_paint;
-  gint64  layout_done;
-  double  layout_done_cpu;
-  gint64  snapshot_us;      /* the timeline's, in the current frame */
-  double  snapshot_cpu;
-  guint   snapshots;        /* of the timeline, ever */
-  guint   frames;           /* after-paint signals seen */
-  FrameTimes last;
-  gboolean last_drew_timeline;
-} clock_state;
-
-static void (*timeline_snapshot) (GtkWidget *, GtkSnapshot *);
-
 /* The page's findings panel: its analysis runs on a worker thread after
  * the trace is loaded, while the first steps are already drawn. */
 static ChronoFindingsPanel *findings;
 
-static void
-timed_snapshot (GtkWidget   *widget,
-                GtkSnapshot *snapshot)
-{
-  gint64 start = g_get_monotonic_time ();
-  double cpu = bench_thread_cpu_ms ();
-
-  timeline_snapshot (widget, snapshot);
-  clock_state.snapshot_cpu += bench_thread_cpu_ms () - cpu;
-  clock_state.snapshot_us += g_get_monotonic_time () - start;
-  clock_state.snapshots++;
-}
-
-static void
-before_paint_cb (GdkFrameClock *clock)
-{
-  clock_state.before_paint = g_get_monotonic_time ();
-  clock_state.layout_done = 0;
-  clock_state.layout_done_cpu = bench_thread_cpu_ms ();
-  clock_state.snapshot_us = 0;
-  clock_state.snapshot_cpu = 0;
-}
-
-static void
-layout_done_cb (GdkFrameClock *clock)
-{
-  clock_state.layout_done = g_get_monotonic_time ();
-  clock_state.layout_done_cpu = bench_thread_cpu_ms ();
-}
-
-static void
-after_paint_cb (GdkFrameClock *clock,
-                GdkDisplay    *display)
-{
-  gint64 paint_start = clock_state.layout_done ? clock_state.layout_done : clock_state.before_paint;
-  gint64 now;
-
-  clock_state.last.frame_cpu_ms = bench_thread_cpu_ms () - clock_state.layout_done_cpu;
-  clock_state.last.snapshot_cpu_ms = clock_state.snapshot_cpu;
-  gdk_display_sync (display);
-  now = g_get_monotonic_time ();
-  clock_state.last.frame_ms = (now - paint_start) / 1e3;
-  clock_state.last.snapshot_ms = clock_state.snapshot_us / 1e3;
-  clock_state.last.render_ms = clock_state.last.frame_ms - clock_state.last.snapshot_ms;
-  clock_state.last_drew_timeline = clock_state.snapshot_us > 0;
-  clock_state.frames++;
-}
-
-static void
-watch_frame_clock (GtkWidget *window)
-{
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (window);
-
-  g_signal_connect (clock, "before-paint", G_CALLBACK (before_paint_cb), NULL);
-  /* After the window's own handler: layout is done, painting starts. */
-  g_signal_connect_after (clock, "layout", G_CALLBACK (layout_done_cb), NULL);
-  g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), gtk_widget_get_display (window));
-}
-
-static gboolean
-frames_past (gpointer data)
-{
-  return clock_state.frames > GPOINTER_TO_UINT (data) && clock_state.last_drew_timeline;
-}
-
-/* Waits for the frame that draws the change just made. */
-static gboolean
-next_frame (GtkWidget  *timeline,
-            FrameTimes *times)
-{
-  guint seen = clock_state.frames;
-
-  gtk_widget_queue_draw (timeline);
-  if (!app_test_spin_until (frames_past, GUINT_TO_POINTER (seen), FRAME_TIMEOUT_MS))
-    return FALSE;
-  *times = clock_state.last;
-  return TRUE;
-}
-
-/* Returns the p95. */
 static double
-print_percentiles (const char *what,
-                   GArray     *frames,
-                   gsize       offset)
+print_frames_of (const char *title,
+                 GArray     *frames)
 {
-  g_autoptr(GArray) ms = g_array_new (FALSE, FALSE, sizeof (double));
-
-  for (guint i = 0; i < frames->len; i++)
-    {
-      const char *frame = (const char *) &g_array_index (frames, FrameTimes, i);
-      double value = *(const double *) (frame + offset);
-
-      g_array_append_val (ms, value);
-    }
-  if (ms->len == 0)
-    return 0;
-  printf ("  %-18s p50 %7.2f ms  p95 %7.2f ms  p99 %7.2f ms  max %7.2f ms  (%u frames)\n",
-          what, bench_percentile (ms, 50), bench_percentile (ms, 95), bench_percentile (ms, 99),
-          bench_percentile (ms, 100), ms->len);
-  return bench_percentile (ms, 95);
-}
-
-/* Returns the frames' p95. */
-static double
-print_frames (const char *title,
-              GArray     *frames)
-{
-  double p95;
-
-  printf ("%s\n", title);
-  p95 = print_percentiles ("frame", frames, G_STRUCT_OFFSET (FrameTimes, frame_ms));
-  print_percentiles ("  snapshot", frames, G_STRUCT_OFFSET (FrameTimes, snapshot_ms));
-  print_percentiles ("  render", frames, G_STRUCT_OFFSET (FrameTimes, render_ms));
-  print_percentiles ("frame, CPU", frames, G_STRUCT_OFFSET (FrameTimes, frame_cpu_ms));
-  print_percentiles ("  snapshot, CPU", frames, G_STRUCT_OFFSET (FrameTimes, snapshot_cpu_ms));
-  return p95;
+  return bench_frame_print (title, frames->data, frames->len, sizeof (FrameTimes));
 }
 
 static void
@@ -274,8 +145,8 @@ write_frames (const char *path,
       const FrameTimes *f = &g_array_index (frames, FrameTimes, i);
 
       g_string_append_printf (out, "%s\t%" G_GINT64_FORMAT "\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%d\n",
-                              step_names[f->kind], f->window_ns, f->frame_ms, f->snapshot_ms,
-                              f->render_ms, f->frame_cpu_ms, f->snapshot_cpu_ms, f->analysing);
+                              step_names[f->kind], f->window_ns, f->frame.frame_ms, f->frame.snapshot_ms,
+                              f->frame.render_ms, f->frame.frame_cpu_ms, f->frame.snapshot_cpu_ms, f->analysing);
     }
   return g_file_set_contents (path, out->str, out->len, error);
 }
@@ -298,14 +169,14 @@ zoom_in_and_out (GtkWidget *timeline,
       gint64 before = chrono_viewport_get_duration (viewport);
 
       chrono_viewport_zoom (viewport, ZOOM_STEP, x);
-      if (chrono_viewport_get_duration (viewport) == before || !next_frame (timeline, &times))
+      if (chrono_viewport_get_duration (viewport) == before || !bench_frame_clock_next (timeline, &times.frame))
         return FALSE;
       record (timeline, STEP_ZOOM, all, &times);
     }
   while (chrono_viewport_get_duration (viewport) < whole)
     {
       chrono_viewport_zoom (viewport, 1 / ZOOM_STEP, x);
-      if (!next_frame (timeline, &times))
+      if (!bench_frame_clock_next (timeline, &times.frame))
         return FALSE;
       record (timeline, STEP_ZOOM, all, &times);
     }
@@ -331,7 +202,7 @@ pan_at (GtkWidget *timeline,
   for (int i = 0; i < 2 * PAN_STEPS; i++)
     {
       chrono_viewport_pan (viewport, (i < PAN_STEPS ? 0.1 : -0.1) * width);
-      if (!next_frame (timeline, &times))
+      if (!bench_frame_clock_next (timeline, &times.frame))
         return FALSE;
       record (timeline, STEP_PAN, all, &times);
     }
@@ -371,7 +242,7 @@ scroll_tracks (GtkWidget *timeline,
 
       gtk_widget_activate_action (timeline, i < SCROLL_STEPS ? "timeline.scroll-down"
                                                              : "timeline.scroll-up", NULL);
-      if (!next_frame (timeline, &times))
+      if (!bench_frame_clock_next (timeline, &times.frame))
         return FALSE;
       if (first_span_y (timeline) != y)
         record (timeline, STEP_SCROLL, all, &times);
@@ -392,31 +263,11 @@ measure_baseline (GtkWidget *timeline,
     {
       chrono_timeline_set_dark (CHRONO_TIMELINE (timeline),
                                 !chrono_timeline_get_dark (CHRONO_TIMELINE (timeline)));
-      if (!next_frame (timeline, &times))
+      if (!bench_frame_clock_next (timeline, &times.frame))
         return FALSE;
       g_array_append_val (baseline, times);
     }
   return TRUE;
-}
-
-/* Sets the window's size in widget pixels: the default size counts the
- * margins of client-side decorations too. */
-static void
-size_window (GtkWidget *window)
-{
-  for (int attempt = 0; attempt < 3; attempt++)
-    {
-      int width = gtk_widget_get_width (window), height = gtk_widget_get_height (window);
-      int default_width, default_height;
-
-      if (width == WINDOW_WIDTH && height == WINDOW_HEIGHT)
-        return;
-      gtk_window_get_default_size (GTK_WINDOW (window), &default_width, &default_height);
-      gtk_window_set_default_size (GTK_WINDOW (window),
-                                   attempt == 0 ? WINDOW_WIDTH : default_width + WINDOW_WIDTH - width,
-                                   attempt == 0 ? WINDOW_HEIGHT : default_height + WINDOW_HEIGHT - height);
-      g_assert_true (app_test_wait_for_paint (window, FRAME_TIMEOUT_MS));
-    }
 }
 
 /* Runs ARGV and returns its peak RSS in bytes, 0 when it failed. */
@@ -481,22 +332,7 @@ analysis_changed_cb (ChronoFindingsPanel *panel,
 static gboolean
 timeline_drawn (gpointer data)
 {
-  return clock_state.snapshots > 0 && clock_state.last_drew_timeline;
-}
-
-static char *
-write_example (const char *cli,
-               const char *size,
-               const char *dir)
-{
-  g_autofree char *path = g_build_filename (dir, "bench-frame.json", NULL);
-  char *argv[] = { (char *) cli, "example", "--size", (char *) size, "-o", path, NULL };
-  int status;
-
-  if (!g_spawn_sync (NULL, argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL,
-                     &status, NULL) || !g_spawn_check_wait_status (status, NULL))
-    return NULL;
-  return g_steal_pointer (&path);
+  return bench_frame_clock_drawn ();
 }
 
 int
@@ -521,7 +357,6 @@ main (int    argc,
   g_autoptr(GFile) file = NULL;
   g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (FrameTimes));
   g_autoptr(GArray) baseline = g_array_new (FALSE, FALSE, sizeof (FrameTimes));
-  GtkWidgetClass *timeline_class;
   ChronoWindow *window;
   ChronoDocumentPage *page;
   GtkWidget *timeline;
@@ -559,7 +394,7 @@ main (int    argc,
     {
       example_dir = g_dir_make_tmp ("bench-frame-XXXXXX", &error);
       g_assert_no_error (error);
-      trace = write_example (cli, size != NULL ? size : "3GB", example_dir);
+      trace = bench_frame_write_example (cli, size != NULL ? size : "3GB", 1, example_dir, "bench-frame.json");
       if (trace == NULL)
         {
           fprintf (stderr, "bench-frame: %s could not write the example trace\n", cli);
@@ -579,14 +414,10 @@ main (int    argc,
       return 1;
     }
 
-  timeline_class = g_type_class_ref (CHRONO_TYPE_TIMELINE);
-  timeline_snapshot = timeline_class->snapshot;
-  timeline_class->snapshot = timed_snapshot;
-
   window = app_test_get_window ();
   g_assert_true (app_test_wait_for_paint (GTK_WIDGET (window), FRAME_TIMEOUT_MS));
-  size_window (GTK_WIDGET (window));
-  watch_frame_clock (GTK_WIDGET (window));
+  bench_frame_size_window (GTK_WIDGET (window), WINDOW_WIDTH, WINDOW_HEIGHT);
+  bench_frame_clock_watch (GTK_WIDGET (window), CHRONO_TYPE_TIMELINE);
 
   file = g_file_new_for_path (trace);
   opened_at = g_get_monotonic_time ();
@@ -614,7 +445,7 @@ main (int    argc,
   printf ("load (open to loaded)       %.2f s\n", (watch.loaded_at - opened_at) / 1e6);
   printf ("loaded to first full frame  %.0f ms (frame %.1f ms, timeline snapshot %.1f ms)\n",
           (first_frame_at - watch.loaded_at) / 1e3,
-          clock_state.last.frame_ms, clock_state.last.snapshot_ms);
+          bench_frame_clock_get_last ()->frame_ms, bench_frame_clock_get_last ()->snapshot_ms);
 
   for (int p = 1; p <= 3 && ok; p++)
     ok = zoom_in_and_out (timeline, track_width * p / 4, all);
@@ -632,19 +463,19 @@ main (int    argc,
       return 1;
     }
 
-  p95 = print_frames ("all steps", all);
+  p95 = print_frames_of ("all steps", all);
   for (int k = 0; k < N_STEP_KINDS; k++)
     {
       g_autoptr(GArray) frames = select_frames (all, k);
 
-      print_frames (step_names[k], frames);
+      print_frames_of (step_names[k], frames);
     }
   {
     g_autoptr(GArray) busy = select_frames (all, -1);
 
-    print_frames ("steps while the findings were worked out (among all steps)", busy);
+    print_frames_of ("steps while the findings were worked out (among all steps)", busy);
   }
-  baseline_p95 = print_frames ("baseline (the same area, nothing in it)", baseline);
+  baseline_p95 = print_frames_of ("baseline (the same area, nothing in it)", baseline);
   printf ("frame p95 / baseline p95: %.2f\n", baseline_p95 > 0 ? p95 / baseline_p95 : 0.0);
   if (watch.analysed_at > 0)
     printf ("findings ready %.2f s after loading\n", (watch.analysed_at - watch.loaded_at) / 1e6);
@@ -665,6 +496,6 @@ main (int    argc,
       g_unlink (trace);
       g_rmdir (example_dir);
     }
-  g_type_class_unref (timeline_class);
+  bench_frame_clock_unwatch ();
   return 0;
 }

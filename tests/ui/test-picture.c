@@ -589,6 +589,114 @@ test_stacked (void)
   fixture_tear_down (&f);
 }
 
+static cairo_surface_t *
+draw_scene (ChronoTimelineScene *scene)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32,
+                                                         (int) chrono_timeline_scene_get_width (scene),
+                                                         (int) chrono_timeline_scene_get_height (scene));
+  cairo_t *cr = cairo_create (surface);
+
+  chrono_timeline_scene_draw (scene, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+/* Pixels that differ between A and B in [X0, X1) x [Y0, Y1). */
+static guint
+count_differing_in (cairo_surface_t *a,
+                    cairo_surface_t *b,
+                    int              x0,
+                    int              y0,
+                    int              x1,
+                    int              y1)
+{
+  guint n = 0;
+
+  for (int y = y0; y < y1; y++)
+    for (int x = x0; x < x1; x++)
+      n += ((guint32 *) (cairo_image_surface_get_data (a) + y * cairo_image_surface_get_stride (a)))[x] !=
+           ((guint32 *) (cairo_image_surface_get_data (b) + y * cairo_image_surface_get_stride (b)))[x];
+  return n;
+}
+
+/* Rows of PICTURE from TOP that differ from SCENE's own drawing. */
+static guint
+count_differing (cairo_surface_t *picture,
+                 int              top,
+                 cairo_surface_t *scene)
+{
+  guint differ = 0;
+
+  for (int y = 0; y < cairo_image_surface_get_height (scene); y++)
+    differ += memcmp (cairo_image_surface_get_data (scene) + y * cairo_image_surface_get_stride (scene),
+                      cairo_image_surface_get_data (picture) + (top + y) * cairo_image_surface_get_stride (picture),
+                      4 * cairo_image_surface_get_width (scene)) != 0;
+  return differ;
+}
+
+/* Two scenes in one picture, as a comparison exports them: each drawn
+ * as on its own, one under the other, under one title; a badge before
+ * every name and the ruler's own zero show in the drawing. */
+static void
+test_stack (void)
+{
+  Fixture f;
+  g_autoptr(ChronoTimelineScene) lower = NULL;
+  g_autoptr(ChronoViewport) viewport = chrono_viewport_new ();
+  g_autofree char *path = NULL;
+  cairo_surface_t *png, *upper_alone, *lower_alone, *plain;
+  ChronoSpanRef step;
+  double title;
+
+  if (!fixture_set_up (&f))
+    return;
+  chrono_viewport_set_bounds (viewport, chrono_trace_get_start_ns (f.trace), chrono_trace_get_end_ns (f.trace));
+  lower = chrono_timeline_scene_new (f.trace, NULL, f.layout, viewport);
+  chrono_timeline_scene_set_size (lower, WIDTH, HEIGHT / 2);
+  step = find_span (f.trace, "ProfilerStep#6", 0, G_MAXINT64);
+  chrono_viewport_zoom_to_range (viewport, chrono_trace_get_track (f.trace, step.track)->start[step.index],
+                                 chrono_track_get_end (chrono_trace_get_track (f.trace, step.track), step.index));
+
+  plain = draw_scene (lower);
+  chrono_timeline_scene_set_badge (lower, "B");
+  g_assert_cmpstr (chrono_timeline_scene_get_badge (lower), ==, "B");
+  lower_alone = draw_scene (lower);
+  /* The badge takes room in the name column only. */
+  g_assert_cmpuint (count_differing_in (plain, lower_alone, 0, CHRONO_SCENE_RULER_HEIGHT, CHRONO_SCENE_HEADER_WIDTH,
+                                        HEIGHT / 2), >, 50);
+  g_assert_cmpuint (count_differing_in (plain, lower_alone, CHRONO_SCENE_HEADER_WIDTH, CHRONO_SCENE_RULER_HEIGHT,
+                                        WIDTH, HEIGHT / 2), ==, 0);
+  cairo_surface_destroy (plain);
+  plain = lower_alone;
+  /* Counting from the step's start relabels the ruler (the grid under it
+   * follows its ticks). */
+  chrono_timeline_scene_set_time_zero (lower, chrono_trace_get_track (f.trace, step.track)->start[step.index],
+                                       "Time from step start");
+  lower_alone = draw_scene (lower);
+  g_assert_cmpuint (count_differing_in (plain, lower_alone, 0, 0, WIDTH, CHRONO_SCENE_RULER_HEIGHT), >, 50);
+  cairo_surface_destroy (plain);
+
+  upper_alone = draw_scene (f.scene);
+  path = g_build_filename (f.dir, "stack.png", NULL);
+  g_assert_true (chrono_picture_write_stack ((ChronoTimelineScene *[]) { f.scene, lower }, 2, &options,
+                                             CHRONO_PICTURE_PNG, path, NULL));
+  png = cairo_image_surface_create_from_png (path);
+  g_assert_cmpint (cairo_surface_status (png), ==, CAIRO_STATUS_SUCCESS);
+  title = chrono_picture_get_title_height (f.scene, &options);
+  g_assert_cmpint (cairo_image_surface_get_height (png), ==,
+                   (int) chrono_picture_get_stack_height ((ChronoTimelineScene *[]) { f.scene, lower }, 2, &options));
+  g_assert_cmpfloat (chrono_picture_get_stack_height ((ChronoTimelineScene *[]) { f.scene, lower }, 2, &options), >,
+                     title + HEIGHT + HEIGHT / 2);
+  g_assert_cmpuint (count_differing (png, (int) title, upper_alone), ==, 0);
+  g_assert_cmpuint (count_differing (png, (int) title + HEIGHT, lower_alone), ==, 0);
+  cairo_surface_destroy (png);
+  cairo_surface_destroy (upper_alone);
+  cairo_surface_destroy (lower_alone);
+  fixture_tear_down (&f);
+}
+
 static int
 run_report (const char *const *args,
             char             **err)
@@ -754,6 +862,7 @@ main (int   argc,
   g_test_add_func ("/picture/cli", test_cli);
   g_test_add_func ("/picture/report", test_report);
   g_test_add_func ("/picture/stacked", test_stacked);
+  g_test_add_func ("/picture/stack", test_stack);
 
   return g_test_run ();
 }

@@ -138,6 +138,32 @@ search_run (ChronoTrace    *trace,
 }
 
 ChronoSearch *
+chrono_search_new_for_names (ChronoTrace         *trace,
+                             const char          *text,
+                             ChronoSearchNameFunc match,
+                             gpointer             user_data,
+                             GCancellable        *cancellable)
+{
+  ChronoSearch *self;
+
+  g_return_val_if_fail (CHRONO_IS_TRACE (trace), NULL);
+  g_return_val_if_fail (text != NULL, NULL);
+  g_return_val_if_fail (match != NULL, NULL);
+
+  self = g_object_new (CHRONO_TYPE_SEARCH, NULL);
+  self->trace = g_object_ref (trace);
+  self->text = g_strdup (text);
+  self->n_tracks = chrono_trace_get_n_tracks (trace);
+  self->track_matches = g_new0 (GArray *, MAX (self->n_tracks, 1));
+  self->n_names = chrono_trace_get_n_strings (trace);
+  self->name_matches = g_new0 (guint8, MAX (self->n_names, 1));
+  for (guint id = 1; id < self->n_names; id++)
+    self->name_matches[id] = match (chrono_trace_get_string (trace, id), user_data) ? 1 : 0;
+  collect_matches (self, NULL, cancellable);
+  return self;
+}
+
+ChronoSearch *
 chrono_search_new (ChronoTrace    *trace,
                    const char     *text,
                    const gboolean *skip)

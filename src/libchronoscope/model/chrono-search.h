@@ -29,6 +29,15 @@ void                 chrono_search_new_async       (ChronoTrace         *trace,
                                                     gpointer             user_data);
 ChronoSearch        *chrono_search_new_finish      (GAsyncResult        *result,
                                                     GError             **error);
+typedef gboolean (*ChronoSearchNameFunc) (const char *name,
+                                          gpointer    user_data);
+/* Spans whose name MATCH accepts, each distinct name asked once; TEXT
+ * says what they are. Safe on a worker thread. */
+ChronoSearch        *chrono_search_new_for_names   (ChronoTrace         *trace,
+                                                    const char          *text,
+                                                    ChronoSearchNameFunc match,
+                                                    gpointer             user_data,
+                                                    GCancellable        *cancellable);
 
 ChronoTrace         *chrono_search_get_trace       (ChronoSearch        *self);
 const char          *chrono_search_get_text        (ChronoSearch        *self);
