@@ -10,6 +10,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "chrono-error-dialog.h"
 #include "chrono-analysis-settings.h"
 #include "chrono-application.h"
 #include "chrono-comparison-job.h"
@@ -704,18 +705,6 @@ chrono_comparison_view_write_report (ChronoComparisonView *self,
 }
 
 static void
-show_error (ChronoComparisonView *self,
-            const char           *heading,
-            const GError         *error)
-{
-  GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))),
-                                              heading, error->message);
-
-  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-static void
 export_picture_action (GtkWidget  *widget,
                        const char *action_name,
                        GVariant   *parameter)
@@ -750,7 +739,7 @@ report_chooser_response_cb (GtkNativeDialog      *chooser,
       g_autofree char *path = g_file_get_path (file);
 
       if (path != NULL && !chrono_comparison_view_write_report (self, path, &error))
-        show_error (self, _("Could Not Export the Report"), error);
+        chrono_show_error (GTK_WIDGET (self), _("Could Not Export the Report"), error);
     }
   g_clear_object (&self->chooser);
 }

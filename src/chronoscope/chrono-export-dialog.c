@@ -6,9 +6,9 @@
 
 #include <math.h>
 
-#include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "chrono-error-dialog.h"
 #include "chrono-export-dialog.h"
 #include "chrono-picture.h"
 
@@ -94,16 +94,6 @@ options_changed_cb (ChronoExportDialog *self)
 }
 
 static void
-show_error (ChronoExportDialog *self,
-            const GError       *error)
-{
-  GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Could Not Export the Picture"), error->message);
-
-  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-static void
 chooser_response_cb (GtkNativeDialog    *chooser,
                      int                 response,
                      ChronoExportDialog *self)
@@ -116,7 +106,7 @@ chooser_response_cb (GtkNativeDialog    *chooser,
       g_autofree char *path = g_file_get_path (file);
 
       if (path != NULL && !chrono_export_dialog_write (self, path, &error))
-        show_error (self, error);
+        chrono_show_error (GTK_WIDGET (self), _("Could Not Export the Picture"), error);
       else if (path != NULL)
         gtk_window_close (GTK_WINDOW (self));
     }

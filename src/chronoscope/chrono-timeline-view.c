@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "chrono-error-dialog.h"
 #include "chrono-annotation-editor.h"
 #include "chrono-annotations.h"
 #include "chrono-export-dialog.h"
@@ -333,18 +334,6 @@ annotations_changed_cb (ChronoTimelineView *self)
     g_warning ("Could not save the annotations: %s", error->message);
 }
 
-static void
-show_error (ChronoTimelineView *self,
-            const char         *heading,
-            const GError       *error)
-{
-  GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))),
-                                              heading, error->message);
-
-  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
 /* A note on the selected span; FALSE without one. */
 static gboolean
 add_note (ChronoTimelineView *self,
@@ -572,7 +561,7 @@ export_notes_to_action (GtkWidget  *widget,
   g_autoptr(GError) error = NULL;
 
   if (!chrono_annotations_export (self->annotations, g_variant_get_string (parameter, NULL), name, &error))
-    show_error (self, _("Could Not Export the Notes"), error);
+    chrono_show_error (GTK_WIDGET (self), _("Could Not Export the Notes"), error);
 }
 
 static void
@@ -584,7 +573,7 @@ import_notes_from_action (GtkWidget  *widget,
   g_autoptr(GError) error = NULL;
 
   if (!chrono_annotations_import (self->annotations, g_variant_get_string (parameter, NULL), &error))
-    show_error (self, _("Could Not Import the Notes"), error);
+    chrono_show_error (GTK_WIDGET (self), _("Could Not Import the Notes"), error);
 }
 
 /* START to END of the timeline as it shows, without the selection;
@@ -670,13 +659,13 @@ export_picture_to_action (GtkWidget  *widget,
     {
       g_set_error (&error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME,
                    _("%s: the name must end in .png, .svg or .pdf"), path);
-      show_error (self, _("Could Not Export the Picture"), error);
+      chrono_show_error (GTK_WIDGET (self), _("Could Not Export the Picture"), error);
       return;
     }
   scene = make_export_scene (self, g_str_equal (action_name, "view.export-area-to"), &subtitle);
   options.subtitle = subtitle;
   if (!chrono_picture_write (scene, &options, format, path, &error))
-    show_error (self, _("Could Not Export the Picture"), error);
+    chrono_show_error (GTK_WIDGET (self), _("Could Not Export the Picture"), error);
 }
 
 /* Export Picture…: the dialog, for the view or the area. */

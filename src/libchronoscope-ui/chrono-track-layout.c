@@ -268,19 +268,30 @@ chrono_track_layout_get_n_hidden (ChronoTrackLayout *self)
   return self->n_hidden;
 }
 
+/* FLAGS[PROCESS] set to VALUE, with N_SET the count of those set;
+ * whether it changed. */
+static gboolean
+set_process_flag (gboolean *flags,
+                  guint    *n_set,
+                  guint     process,
+                  gboolean  value)
+{
+  if (flags[process] == value)
+    return FALSE;
+  flags[process] = value;
+  if (value)
+    (*n_set)++;
+  else
+    (*n_set)--;
+  return TRUE;
+}
+
 static gboolean
 set_counter_hidden (ChronoTrackLayout *self,
                     guint              process,
                     gboolean           hidden)
 {
-  if (self->counter_hidden[process] == hidden)
-    return FALSE;
-  self->counter_hidden[process] = hidden;
-  if (hidden)
-    self->n_hidden++;
-  else
-    self->n_hidden--;
-  return TRUE;
+  return set_process_flag (self->counter_hidden, &self->n_hidden, process, hidden);
 }
 
 gboolean
@@ -358,14 +369,7 @@ set_collapsed (ChronoTrackLayout *self,
                guint              process,
                gboolean           collapsed)
 {
-  if (self->collapsed[process] == collapsed)
-    return FALSE;
-  self->collapsed[process] = collapsed;
-  if (collapsed)
-    self->n_collapsed++;
-  else
-    self->n_collapsed--;
-  return TRUE;
+  return set_process_flag (self->collapsed, &self->n_collapsed, process, collapsed);
 }
 
 gboolean
