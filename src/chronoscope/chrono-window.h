@@ -8,6 +8,7 @@
 
 #include "chrono-application.h"
 #include "chrono-document-page.h"
+#include "chrono-job-page.h"
 
 G_BEGIN_DECLS
 
@@ -20,6 +21,9 @@ ChronoDocumentPage *chrono_window_open_file    (ChronoWindow      *self,
 ChronoDocumentPage *chrono_window_open_files   (ChronoWindow      *self,
                                                 GListModel        *files,
                                                 gboolean           as_one);
+ChronoJobPage      *chrono_window_open_job     (ChronoWindow      *self,
+                                                GFile             *file,
+                                                ChronoJobSource    source);
 void                chrono_window_choose_files (ChronoWindow      *self);
 void                chrono_window_choose_files_as_one (ChronoWindow *self);
 void                chrono_window_choose_folder (ChronoWindow     *self);
