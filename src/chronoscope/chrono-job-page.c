@@ -156,7 +156,11 @@ job_load_new (ChronoJobPage *page)
   load->thresholds = defaults.thresholds;
   /* The analysis settings of the findings, so a job agrees with them. */
   if (settings != NULL)
-    chrono_analysis_settings_read (settings, &load->thresholds);
+    {
+      g_autoptr(GSettings) analysis = g_settings_get_child (settings, CHRONO_ANALYSIS_SCHEMA_CHILD);
+
+      chrono_analysis_settings_read (analysis, &load->thresholds);
+    }
   g_weak_ref_init (&load->page, page);
   return load;
 }
@@ -187,8 +191,8 @@ show_progress_cb (gpointer user_data)
     return G_SOURCE_REMOVE;
   done = g_atomic_int_get (&load->done);
   total = g_atomic_int_get (&load->total);
-  /* Translators: ranks summarised so far, "12 of 64 ranks" */
-  text = g_strdup_printf (ngettext ("%d of %d rank", "%d of %d ranks", total), done, total);
+  /* Translators: files of the folder summarised so far, "12 of 64 files" */
+  text = g_strdup_printf (ngettext ("%d of %d file", "%d of %d files", total), done, total);
   gtk_progress_bar_set_fraction (self->progress_bar, total > 0 ? (double) done / total : 0);
   gtk_progress_bar_set_text (self->progress_bar, text);
   return G_SOURCE_REMOVE;

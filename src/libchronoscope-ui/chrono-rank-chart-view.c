@@ -130,69 +130,132 @@ zoom_around (ChronoRankChartView *self,
   set_view (self, row - share * new_visible, new_visible);
 }
 
+/* The row and column the keys move from: the focus, or the first row in
+ * view before there is one. */
 static gboolean
-on_key_pressed (GtkEventControllerKey *controller,
-                guint                  keyval,
-                guint                  keycode,
-                GdkModifierType        state,
-                ChronoRankChartView   *self)
+get_key_cell (ChronoRankChartView *self,
+              guint               *row,
+              guint               *col)
 {
-  guint n_rows, n_cols, row, col;
-  double visible;
+  if (self->chart == NULL || chrono_rank_chart_get_n_rows (self->chart) == 0)
+    return FALSE;
+  *row = self->focus_row == G_MAXUINT ? (guint) chrono_rank_chart_get_first_row (self->chart) : self->focus_row;
+  *col = self->focus_row == G_MAXUINT ? 0 : self->focus_col;
+  return TRUE;
+}
 
-  if (self->chart == NULL || (n_rows = chrono_rank_chart_get_n_rows (self->chart)) == 0)
-    return GDK_EVENT_PROPAGATE;
-  if ((state & (GDK_CONTROL_MASK | GDK_ALT_MASK)) != 0)
-    return GDK_EVENT_PROPAGATE;
-  n_cols = chrono_rank_chart_get_n_cols (self->chart);
-  visible = chrono_rank_chart_get_n_visible (self->chart);
-  row = self->focus_row == G_MAXUINT ? (guint) chrono_rank_chart_get_first_row (self->chart) : self->focus_row;
-  col = self->focus_row == G_MAXUINT ? 0 : self->focus_col;
-  switch (keyval)
-    {
-    case GDK_KEY_Up: case GDK_KEY_KP_Up:
-      row = row > 0 ? row - 1 : 0;
-      break;
-    case GDK_KEY_Down: case GDK_KEY_KP_Down:
-      row = MIN (row + 1, n_rows - 1);
-      break;
-    case GDK_KEY_Left: case GDK_KEY_KP_Left:
-      col = col > 0 ? col - 1 : 0;
-      break;
-    case GDK_KEY_Right: case GDK_KEY_KP_Right:
-      col = MIN (col + 1, n_cols - 1);
-      break;
-    case GDK_KEY_Page_Up: case GDK_KEY_KP_Page_Up:
-      row = row > visible ? row - (guint) visible : 0;
-      break;
-    case GDK_KEY_Page_Down: case GDK_KEY_KP_Page_Down:
-      row = MIN (row + (guint) MAX (1, visible), n_rows - 1);
-      break;
-    case GDK_KEY_Home: case GDK_KEY_KP_Home:
-      row = 0;
-      break;
-    case GDK_KEY_End: case GDK_KEY_KP_End:
-      row = n_rows - 1;
-      break;
-    case GDK_KEY_plus: case GDK_KEY_equal: case GDK_KEY_KP_Add:
-      zoom_around (self, row + 0.5, 2);
-      return GDK_EVENT_STOP;
-    case GDK_KEY_minus: case GDK_KEY_KP_Subtract:
-      zoom_around (self, row + 0.5, 0.5);
-      return GDK_EVENT_STOP;
-    case GDK_KEY_0: case GDK_KEY_KP_0:
-      set_view (self, 0, n_rows);
-      return GDK_EVENT_STOP;
-    case GDK_KEY_Return: case GDK_KEY_KP_Enter: case GDK_KEY_ISO_Enter: case GDK_KEY_space:
-      if (self->focus_row == G_MAXUINT)
-        chrono_rank_chart_view_set_focus_cell (self, row, col);
-      activate_focus (self);
-      return GDK_EVENT_STOP;
-    default:
-      return GDK_EVENT_PROPAGATE;
-    }
-  chrono_rank_chart_view_set_focus_cell (self, row, col);
-  return GDK_EVENT_STOP;
+/* Moves the focus by (ROWS, COLS), clamped; rows of G_MAXINT / 2 (or
+ * minus) are the last (first) row. */
+static gboolean
+move_cb (GtkWidget *widget,
+         GVariant  *args,
+         gpointer   user_data)
+{
+  ChronoRankChartView *self = CHRONO_RANK_CHART_VIEW (widget);
+  gint64 row, col, n_rows;
+  int rows, cols;
+  guint r, c;
+
+  if (!get_key_cell (self, &r, &c))
+    return FALSE;
+  g_variant_get (args, "(ii)", &rows, &cols);
+  n_rows = chrono_rank_chart_get_n_rows (self->chart);
+  row = CLAMP ((gint64) r + rows, 0, n_rows - 1);
+  col = CLAMP ((gint64) c + cols, 0, (gint64) chrono_rank_chart_get_n_cols (self->chart) - 1);
+  chrono_rank_chart_view_set_focus_cell (self, (guint) row, (guint) col);
+  return TRUE;
+}
+
+/* Moves the focus by DIRECTION times the rows in view. */
+static gboolean
+page_cb (GtkWidget *widget,
+         GVariant  *args,
+         gpointer   user_data)
+{
+  ChronoRankChartView *self = CHRONO_RANK_CHART_VIEW (widget);
+  double visible;
+  gint64 row;
+  guint r, c;
+
+  if (!get_key_cell (self, &r, &c))
+    return FALSE;
+  visible = MAX (1, floor (chrono_rank_chart_get_n_visible (self->chart)));
+  row = CLAMP ((gint64) r + g_variant_get_int32 (args) * (gint64) visible, 0,
+               (gint64) chrono_rank_chart_get_n_rows (self->chart) - 1);
+  chrono_rank_chart_view_set_focus_cell (self, (guint) row, c);
+  return TRUE;
+}
+
+/* Zooms by the factor in ARGS around the focus; 0 shows every row. */
+static gboolean
+zoom_cb (GtkWidget *widget,
+         GVariant  *args,
+         gpointer   user_data)
+{
+  ChronoRankChartView *self = CHRONO_RANK_CHART_VIEW (widget);
+  double factor = g_variant_get_double (args);
+  guint r, c;
+
+  if (!get_key_cell (self, &r, &c))
+    return FALSE;
+  if (factor == 0)
+    set_view (self, 0, chrono_rank_chart_get_n_rows (self->chart));
+  else
+    zoom_around (self, r + 0.5, factor);
+  return TRUE;
+}
+
+static gboolean
+activate_cb (GtkWidget *widget,
+             GVariant  *args,
+             gpointer   user_data)
+{
+  ChronoRankChartView *self = CHRONO_RANK_CHART_VIEW (widget);
+  guint r, c;
+
+  if (!get_key_cell (self, &r, &c))
+    return FALSE;
+  if (self->focus_row == G_MAXUINT)
+    chrono_rank_chart_view_set_focus_cell (self, r, c);
+  activate_focus (self);
+  return TRUE;
+}
+
+static void
+add_key_bindings (GtkWidgetClass *widget_class)
+{
+  static const struct {
+    guint keyval;
+    int   rows;
+    int   cols;
+  } moves[] = {
+    { GDK_KEY_Up, -1, 0 }, { GDK_KEY_KP_Up, -1, 0 },
+    { GDK_KEY_Down, 1, 0 }, { GDK_KEY_KP_Down, 1, 0 },
+    { GDK_KEY_Left, 0, -1 }, { GDK_KEY_KP_Left, 0, -1 },
+    { GDK_KEY_Right, 0, 1 }, { GDK_KEY_KP_Right, 0, 1 },
+    { GDK_KEY_Home, -G_MAXINT / 2, 0 }, { GDK_KEY_KP_Home, -G_MAXINT / 2, 0 },
+    { GDK_KEY_End, G_MAXINT / 2, 0 }, { GDK_KEY_KP_End, G_MAXINT / 2, 0 },
+  };
+  static const struct {
+    guint  keyval;
+    double factor;
+  } zooms[] = {
+    { GDK_KEY_plus, 2 }, { GDK_KEY_equal, 2 }, { GDK_KEY_KP_Add, 2 },
+    { GDK_KEY_minus, 0.5 }, { GDK_KEY_KP_Subtract, 0.5 },
+    { GDK_KEY_0, 0 }, { GDK_KEY_KP_0, 0 },
+  };
+  static const guint activates[] = { GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter, GDK_KEY_space };
+
+  for (guint i = 0; i < G_N_ELEMENTS (moves); i++)
+    gtk_widget_class_add_binding (widget_class, moves[i].keyval, 0, move_cb, "(ii)", moves[i].rows, moves[i].cols);
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_Page_Up, 0, page_cb, "i", -1);
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_KP_Page_Up, 0, page_cb, "i", -1);
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_Page_Down, 0, page_cb, "i", 1);
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_KP_Page_Down, 0, page_cb, "i", 1);
+  for (guint i = 0; i < G_N_ELEMENTS (zooms); i++)
+    gtk_widget_class_add_binding (widget_class, zooms[i].keyval, 0, zoom_cb, "d", zooms[i].factor);
+  for (guint i = 0; i < G_N_ELEMENTS (activates); i++)
+    gtk_widget_class_add_binding (widget_class, activates[i], 0, activate_cb, NULL);
 }
 
 static void
@@ -403,6 +466,7 @@ chrono_rank_chart_view_class_init (ChronoRankChartViewClass *klass)
     g_signal_new ("cell-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_UINT);
 
+  add_key_bindings (widget_class);
   gtk_widget_class_set_css_name (widget_class, "rankchart");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_WIDGET);
 }
@@ -410,7 +474,6 @@ chrono_rank_chart_view_class_init (ChronoRankChartViewClass *klass)
 static void
 chrono_rank_chart_view_init (ChronoRankChartView *self)
 {
-  GtkEventController *key = gtk_event_controller_key_new ();
   GtkGesture *click = gtk_gesture_click_new ();
   GtkEventController *motion = gtk_event_controller_motion_new ();
   GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
@@ -418,8 +481,6 @@ chrono_rank_chart_view_init (ChronoRankChartView *self)
   self->focus_row = self->focus_col = G_MAXUINT;
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
-  g_signal_connect (key, "key-pressed", G_CALLBACK (on_key_pressed), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), key);
   g_signal_connect (click, "pressed", G_CALLBACK (on_pressed), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
   g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);

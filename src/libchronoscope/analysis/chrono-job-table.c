@@ -345,19 +345,17 @@ list_folder (const char  *dir,
   return g_steal_pointer (&paths);
 }
 
-ChronoJobTable *
-chrono_job_table_new_for_folder (const char                     *dir,
-                                 const ChronoAnalysisThresholds *thresholds,
-                                 GCancellable                   *cancellable,
-                                 ChronoProgressFunc              progress,
-                                 gpointer                        user_data,
-                                 GError                        **error)
+char *
+chrono_job_reduce_folder (const char                     *dir,
+                          const ChronoAnalysisThresholds *thresholds,
+                          GCancellable                   *cancellable,
+                          ChronoProgressFunc              progress,
+                          gpointer                        user_data,
+                          GError                        **error)
 {
   g_autoptr(GPtrArray) paths = list_folder (dir, error);
   g_autoptr(GPtrArray) summaries = g_ptr_array_new_with_free_func ((GDestroyNotify) chrono_rank_summary_free);
   ChronoAnalysisOptions options;
-  g_autofree char *json = NULL;
-  ChronoJobTable *table;
 
   if (paths == NULL)
     return NULL;
@@ -388,13 +386,28 @@ chrono_job_table_new_for_folder (const char                     *dir,
         return NULL;
       g_ptr_array_add (summaries, summary);
     }
+  if (progress != NULL)
+    progress (paths->len, paths->len, user_data);
   if (summaries->len == 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "%s: the folder holds no traces", dir);
       return NULL;
     }
-  json = chrono_job_reduce_to_json ((ChronoRankSummary * const *) summaries->pdata, summaries->len,
+  return chrono_job_reduce_to_json ((ChronoRankSummary * const *) summaries->pdata, summaries->len,
                                     &options.thresholds, error);
+}
+
+ChronoJobTable *
+chrono_job_table_new_for_folder (const char                     *dir,
+                                 const ChronoAnalysisThresholds *thresholds,
+                                 GCancellable                   *cancellable,
+                                 ChronoProgressFunc              progress,
+                                 gpointer                        user_data,
+                                 GError                        **error)
+{
+  g_autofree char *json = chrono_job_reduce_folder (dir, thresholds, cancellable, progress, user_data, error);
+  ChronoJobTable *table;
+
   if (json == NULL)
     return NULL;
   table = chrono_job_table_new_from_data (json, -1, dir, error);

@@ -73,9 +73,16 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (ChronoJobTable, chrono_job_table_free)
 
 /* Summarises the traces in the folder DIR one at a time, as
  * `chronoscope-cli analyze --jobs` does, skipping files that are not
- * traces, and reduces them with THRESHOLDS (NULL: the defaults). Memory
- * holds one rank's trace and the summaries. PROGRESS gets the ranks done
- * and their number. */
+ * traces, and reduces them with THRESHOLDS (NULL: the defaults) to the
+ * job's JSON. Memory holds one rank's trace and the summaries. PROGRESS
+ * gets the files done and their number. */
+char           *chrono_job_reduce_folder        (const char                     *dir,
+                                                 const ChronoAnalysisThresholds *thresholds,
+                                                 GCancellable                   *cancellable,
+                                                 ChronoProgressFunc              progress,
+                                                 gpointer                        user_data,
+                                                 GError                        **error);
+/* The same, read back for display. */
 ChronoJobTable *chrono_job_table_new_for_folder (const char                     *dir,
                                                  const ChronoAnalysisThresholds *thresholds,
                                                  GCancellable                   *cancellable,
