@@ -20,6 +20,8 @@
 #define MAX_LOADED_RANKS 4
 /* Stragglers listed; the rest are counted. */
 #define MAX_LISTED_STRAGGLERS 12
+/* Without stragglers, the ranks latest in all that are listed. */
+#define MAX_RANKED 3
 /* Time shown around a collective's arrivals, at the least. */
 #define MIN_MOMENT_NS 1000000
 
@@ -298,6 +300,39 @@ on_straggler_activated (GtkListBox    *list,
   chrono_job_page_load_rank (self, rank, G_MAXUINT, worst);
 }
 
+/* A row for rank R that loads it: a straggler by its usual lateness, any
+ * other rank by its lateness in all. */
+static void
+append_late_rank (ChronoJobPage *self,
+                  guint          r)
+{
+  ChronoJobTable *t = self->table;
+  const ChronoJobRank *rank = &t->ranks[r];
+  g_autofree char *name = rank_name (t, r);
+  g_autofree char *title = g_strdup_printf (_("Rank %s"), name);
+  g_autofree char *late = chrono_format_duration (rank->straggler ? rank->median_lateness_ns : rank->late_ns);
+  g_autofree char *wait = chrono_format_duration (rank->wait_caused_ns);
+  g_autofree char *last = g_strdup_printf (ngettext ("last at %u of %u collective", "last at %u of %u collectives",
+                                                     rank->n_collectives),
+                                           rank->times_last, rank->n_collectives);
+  g_autofree char *subtitle = NULL;
+  GtkWidget *row = adw_action_row_new ();
+
+  if (rank->straggler)
+    /* Translators: a straggler: its usual lateness, how often it came last, what the others waited */
+    subtitle = g_strdup_printf (_("usually %s late · %s · the others waited %s for it"), late, last, wait);
+  else
+    /* Translators: a rank that is late now and then: its lateness summed over the collectives */
+    subtitle = g_strdup_printf (_("late by %s in all, now and then · %s · the others waited %s for it"),
+                                late, last, wait);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), gtk_image_new_from_icon_name ("go-next-symbolic"));
+  g_object_set_data (G_OBJECT (row), "rank", GUINT_TO_POINTER (r + 1));
+  gtk_list_box_append (self->straggler_list, row);
+}
+
 static void
 fill_stragglers (ChronoJobPage *self)
 {
@@ -306,28 +341,7 @@ fill_stragglers (ChronoJobPage *self)
   GtkWidget *row;
 
   for (guint i = 0; i < MIN (t->stragglers->len, MAX_LISTED_STRAGGLERS); i++)
-    {
-      guint r = g_array_index (t->stragglers, guint, i);
-      const ChronoJobRank *rank = &t->ranks[r];
-      g_autofree char *name = rank_name (t, r);
-      g_autofree char *title = g_strdup_printf (_("Rank %s"), name);
-      g_autofree char *late = chrono_format_duration (rank->median_lateness_ns);
-      g_autofree char *wait = chrono_format_duration (rank->wait_caused_ns);
-      g_autofree char *last = g_strdup_printf (ngettext ("last at %u of %u collective", "last at %u of %u collectives",
-                                                         rank->n_collectives),
-                                               rank->times_last, rank->n_collectives);
-      /* Translators: a straggler: its usual lateness, how often it came last, what the others waited */
-      g_autofree char *subtitle = g_strdup_printf (_("usually %s late · %s · the others waited %s for it"),
-                                                   late, last, wait);
-
-      row = adw_action_row_new ();
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
-      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
-      adw_action_row_add_suffix (ADW_ACTION_ROW (row), gtk_image_new_from_icon_name ("go-next-symbolic"));
-      g_object_set_data (G_OBJECT (row), "rank", GUINT_TO_POINTER (r + 1));
-      gtk_list_box_append (self->straggler_list, row);
-    }
+    append_late_rank (self, g_array_index (t->stragglers, guint, i));
   if (t->stragglers->len > MAX_LISTED_STRAGGLERS)
     {
       guint more = t->stragglers->len - MAX_LISTED_STRAGGLERS;
@@ -346,6 +360,9 @@ fill_stragglers (ChronoJobPage *self)
       row = adw_action_row_new ();
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), text);
       gtk_list_box_append (self->straggler_list, row);
+      /* Those latest all the same, as far as they are late at all. */
+      for (guint i = 0; i < MIN (t->ranking->len, MAX_RANKED); i++)
+        append_late_rank (self, g_array_index (t->ranking, guint, i));
     }
 }
 

@@ -270,6 +270,70 @@ max_row (ChronoRankChart *self,
   return best;
 }
 
+/* Of rows FIRST to LAST, the one whose bar is most unlike their mean:
+ * the largest sum of differences of its shares from the mean shares. */
+static guint
+outlier_row (ChronoRankChart *self,
+             guint            first,
+             guint            last)
+{
+  g_autofree double *mean = g_new0 (double, self->n_cols);
+  double best_distance = -1;
+  guint best = first;
+
+  for (guint r = first; r <= last; r++)
+    {
+      double total = 0;
+
+      for (guint c = 0; c < self->n_cols; c++)
+        total += isnan (self->values[(gsize) r * self->n_cols + c]) ? 0 : self->values[(gsize) r * self->n_cols + c];
+      for (guint c = 0; c < self->n_cols && total > 0; c++)
+        {
+          double v = self->values[(gsize) r * self->n_cols + c];
+
+          mean[c] += (isnan (v) ? 0 : v) / total / (last - first + 1);
+        }
+    }
+  for (guint r = first; r <= last; r++)
+    {
+      double total = 0, distance = 0;
+
+      for (guint c = 0; c < self->n_cols; c++)
+        total += isnan (self->values[(gsize) r * self->n_cols + c]) ? 0 : self->values[(gsize) r * self->n_cols + c];
+      for (guint c = 0; c < self->n_cols && total > 0; c++)
+        {
+          double v = self->values[(gsize) r * self->n_cols + c];
+
+          distance += fabs ((isnan (v) ? 0 : v) / total - mean[c]);
+        }
+      if (distance > best_distance)
+        {
+          best_distance = distance;
+          best = r;
+        }
+    }
+  return best;
+}
+
+/* The row that rows FIRST to LAST show together: in a heat map the one
+ * with the largest value in COL, in bars the one least like the others,
+ * so one rank apart among many still shows. */
+static guint
+shown_row (ChronoRankChart *self,
+           guint            first,
+           guint            last,
+           guint            col)
+{
+  guint r;
+
+  if (first == last)
+    return first;
+  if (self->kind == CHRONO_RANK_CHART_BARS)
+    return outlier_row (self, first, last);
+  r = max_row (self, first, last, col);
+  return r != G_MAXUINT ? r : first;
+}
+
 gboolean
 chrono_rank_chart_hit_test (ChronoRankChart    *self,
                             int                 width,
@@ -294,14 +358,7 @@ chrono_rank_chart_hit_test (ChronoRankChart    *self,
     rows_between (self, &plot, floor (y), floor (y) + 1, &hit->first_row, &hit->last_row);
   hit->col = self->kind == CHRONO_RANK_CHART_HEAT_MAP
              ? (guint) MIN ((x - plot.x) / plot.width * self->n_cols, self->n_cols - 1) : 0;
-  hit->row = hit->first_row;
-  if (self->kind == CHRONO_RANK_CHART_HEAT_MAP)
-    {
-      guint r = max_row (self, hit->first_row, hit->last_row, hit->col);
-
-      if (r != G_MAXUINT)
-        hit->row = r;
-    }
+  hit->row = shown_row (self, hit->first_row, hit->last_row, hit->col);
   return TRUE;
 }
 
@@ -369,32 +426,31 @@ chrono_rank_chart_describe (ChronoRankChart          *self,
     }
 
   if (hit->first_row != hit->last_row)
-    /* Translators: ranks that share a bar, "Ranks 512 to 519, together:" */
-    g_string_append_printf (out, _("Ranks %s to %s, together:"), self->row_labels[hit->first_row],
-                            self->row_labels[hit->last_row]);
+    /* Translators: ranks that share a bar, "Ranks 512 to 519; shown: rank 515:" */
+    g_string_append_printf (out, _("Ranks %s to %s; shown, the least like the others: rank %s:"),
+                            self->row_labels[hit->first_row], self->row_labels[hit->last_row], row);
   else
     g_string_append_printf (out, _("Rank %s:"), row);
-  for (guint c = 0; c < self->n_cols; c++)
-    {
-      double part = 0, total = 0;
+  {
+    double total = 0;
 
-      for (guint r = hit->first_row; r <= hit->last_row; r++)
-        for (guint k = 0; k < self->n_cols; k++)
-          {
-            double v = self->values[(gsize) r * self->n_cols + k];
+    for (guint c = 0; c < self->n_cols; c++)
+      {
+        double v = self->values[(gsize) hit->row * self->n_cols + c];
 
-            if (!isnan (v))
-              {
-                total += v;
-                part += k == c ? v : 0;
-              }
-          }
-      if (part <= 0)
-        continue;
-      g_string_append_printf (out, "\n%s ", self->col_labels[c] ? self->col_labels[c] : "");
-      format_value (self, part / (hit->last_row - hit->first_row + 1), out);
-      g_string_append_printf (out, " (%.0f%%)", 100 * part / total);
-    }
+        total += isnan (v) ? 0 : v;
+      }
+    for (guint c = 0; c < self->n_cols; c++)
+      {
+        double v = self->values[(gsize) hit->row * self->n_cols + c];
+
+        if (isnan (v) || v <= 0)
+          continue;
+        g_string_append_printf (out, "\n%s ", self->col_labels[c] ? self->col_labels[c] : "");
+        format_value (self, v, out);
+        g_string_append_printf (out, " (%.0f%%)", 100 * v / total);
+      }
+  }
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
@@ -487,10 +543,10 @@ draw_heat_cells (ChronoRankChart         *self,
         }
       for (guint c = 0; c < self->n_cols; c++)
         {
-          guint r = max_row (self, first, last, c);
+          guint r = shown_row (self, first, last, c);
           GdkRGBA color;
 
-          if (r == G_MAXUINT)
+          if (isnan (self->values[(gsize) r * self->n_cols + c]))
             color = *missing;
           else
             chrono_rank_chart_scale_color (span > 0 ? (self->values[(gsize) r * self->n_cols + c] - self->lo) / span
@@ -543,15 +599,11 @@ draw_bars (ChronoRankChart         *self,
           y1 = y0 + 1;
           rows_between (self, plot, y0, y1, &first, &last);
         }
-      for (guint c = 0; c < self->n_cols; c++)
+      for (guint c = 0, r = shown_row (self, first, last, 0); c < self->n_cols; c++)
         {
-          parts[c] = 0;
-          for (guint r = first; r <= last; r++)
-            {
-              double v = self->values[(gsize) r * self->n_cols + c];
+          double v = self->values[(gsize) r * self->n_cols + c];
 
-              parts[c] += isnan (v) ? 0 : v;
-            }
+          parts[c] = isnan (v) ? 0 : v;
           total += parts[c];
         }
       for (guint c = 0; c < self->n_cols && total > 0; c++)

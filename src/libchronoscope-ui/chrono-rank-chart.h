@@ -3,8 +3,9 @@
  * (its ledger), drawn with cairo without a display
  *
  * Rows that share a pixel are merged as the timeline merges spans: a
- * heat map cell shows the largest value of the rows under it, so one late
- * rank among a thousand still shows; a bar shows their mean shares.
+ * heat map cell shows the largest value of the rows under it, a bar the
+ * row least like the others under it, so one late rank among a thousand
+ * still shows.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -23,8 +24,7 @@ typedef enum {
 typedef struct _ChronoRankChart ChronoRankChart;
 
 /* The cells of the chart that a point falls on: rows FIRST_ROW to
- * LAST_ROW share its pixel; ROW is the one shown (in a heat map, the one
- * with the largest value). */
+ * LAST_ROW share its pixel; ROW is the one shown. */
 typedef struct {
   guint first_row;
   guint last_row;

@@ -40,6 +40,7 @@ chrono_job_table_free (ChronoJobTable *self)
   g_free (self->steps);
   g_free (self->collectives);
   g_clear_pointer (&self->stragglers, g_array_unref);
+  g_clear_pointer (&self->ranking, g_array_unref);
   g_clear_pointer (&self->limitations, g_ptr_array_unref);
   g_free (self->name);
   g_free (self->dir);
@@ -217,25 +218,39 @@ read_collectives (ChronoJsonReader *r,
   return TRUE;
 }
 
+/* The ranks of the array KEY, as indexes into OUT. */
 static gboolean
-read_stragglers (ChronoJsonReader *r,
-                 ChronoJobTable   *self)
+read_rank_list (ChronoJsonReader *r,
+                ChronoJobTable   *self,
+                const char       *key,
+                GArray          **out)
 {
-  JsonArray *a = chrono_json_reader_array (r, r->root, "stragglers");
+  JsonArray *a = chrono_json_reader_array (r, r->root, key);
 
   if (a == NULL)
     return FALSE;
-  self->stragglers = g_array_new (FALSE, FALSE, sizeof (guint));
+  *out = g_array_new (FALSE, FALSE, sizeof (guint));
   for (guint i = 0; i < json_array_get_length (a); i++)
     {
-      JsonObject *o = chrono_json_reader_element (r, a, "stragglers", i);
+      JsonObject *o = chrono_json_reader_element (r, a, key, i);
       guint index;
 
       if (o == NULL || !read_rank_ref (r, self, o, "rank", &index))
         return FALSE;
-      self->ranks[index].straggler = TRUE;
-      g_array_append_val (self->stragglers, index);
+      g_array_append_val (*out, index);
     }
+  return TRUE;
+}
+
+static gboolean
+read_stragglers (ChronoJsonReader *r,
+                 ChronoJobTable   *self)
+{
+  if (!read_rank_list (r, self, "stragglers", &self->stragglers) ||
+      !read_rank_list (r, self, "straggler_ranking", &self->ranking))
+    return FALSE;
+  for (guint i = 0; i < self->stragglers->len; i++)
+    self->ranks[g_array_index (self->stragglers, guint, i)].straggler = TRUE;
   return TRUE;
 }
 

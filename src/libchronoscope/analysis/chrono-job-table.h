@@ -58,6 +58,7 @@ typedef struct {
   guint                n_collectives;
   ChronoJobCollective *collectives;
   GArray              *stragglers;    /* guint, indexes into the ranks, most late first */
+  GArray              *ranking;       /* guint, the ranks latest in all, straggling or not */
   GPtrArray           *limitations;   /* char *, the job's messages */
 } ChronoJobTable;
 
