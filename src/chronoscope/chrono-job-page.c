@@ -422,7 +422,7 @@ fill_charts (ChronoJobPage *self)
   set_row_labels (t, ledger);
   chrono_rank_chart_set_value_name (steps, _("step time"));
   chrono_rank_chart_set_value_name (collectives, _("after the first arrival"));
-  chrono_rank_chart_set_value_name (ledger, _("share of the devices’ time"));
+  chrono_rank_chart_set_value_name (ledger, _("share of device time"));
   for (guint k = 0; k < t->n_steps; k++)
     {
       const char *hash = strrchr (t->steps[k].name, '#');
@@ -520,8 +520,24 @@ start_load (ChronoJobPage *self)
   g_task_run_in_thread (task, load_thread);
 }
 
-/* The ranks RANK waits for at COLLECTIVE: those arriving after it by
- * the straggler skew or more, latest first. */
+typedef struct {
+  gint64 arrival;
+  guint  rank;
+} Arrival;
+
+static gint
+compare_latest_first (gconstpointer a,
+                      gconstpointer b)
+{
+  const Arrival *x = a, *y = b;
+
+  if (x->arrival != y->arrival)
+    return x->arrival > y->arrival ? -1 : 1;
+  return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* The ranks RANK waits for at COLLECTIVE: those that arrived after it,
+ * latest first. */
 static void
 add_waited_for_collective (ChronoJobTable *t,
                            guint           rank,
@@ -529,31 +545,20 @@ add_waited_for_collective (ChronoJobTable *t,
                            GArray         *ranks)
 {
   const ChronoJobCollective *c = &t->collectives[collective];
-  gint64 mine = c->arrival_ns[rank];
+  g_autoptr(GArray) later = g_array_new (FALSE, FALSE, sizeof (Arrival));
 
-  if (!c->matched || mine == CHRONO_JOB_MISSING)
+  if (!c->matched || c->arrival_ns[rank] == CHRONO_JOB_MISSING)
     return;
-  while (ranks->len < MAX_LOADED_RANKS)
-    {
-      guint best = G_MAXUINT;
-      gint64 best_arrival = mine + t->min_skew_ns - 1;
+  for (guint r = 0; r < t->n_ranks; r++)
+    if (c->arrival_ns[r] != CHRONO_JOB_MISSING && c->arrival_ns[r] > c->arrival_ns[rank])
+      {
+        Arrival a = { c->arrival_ns[r], r };
 
-      for (guint r = 0; r < t->n_ranks; r++)
-        {
-          gboolean taken = FALSE;
-
-          for (guint i = 0; i < ranks->len; i++)
-            taken |= g_array_index (ranks, guint, i) == r;
-          if (!taken && c->arrival_ns[r] != CHRONO_JOB_MISSING && c->arrival_ns[r] > best_arrival)
-            {
-              best = r;
-              best_arrival = c->arrival_ns[r];
-            }
-        }
-      if (best == G_MAXUINT)
-        break;
-      g_array_append_val (ranks, best);
-    }
+        g_array_append_val (later, a);
+      }
+  g_array_sort (later, compare_latest_first);
+  for (guint i = 0; i < later->len && ranks->len < MAX_LOADED_RANKS; i++)
+    g_array_append_val (ranks, g_array_index (later, Arrival, i).rank);
 }
 
 static void
@@ -666,6 +671,8 @@ chrono_job_page_load_rank (ChronoJobPage *self,
   else
     self->document = chrono_document_page_new_for_files (G_LIST_MODEL (files));
   gtk_widget_set_vexpand (GTK_WIDGET (self->document), TRUE);
+  /* The job's own view is the summary beside it: the timeline gets the room. */
+  chrono_document_page_set_show_findings (self->document, FALSE);
   g_signal_connect_object (self->document, "notify::state", G_CALLBACK (on_document_state), self, 0);
   g_signal_connect_object (self->document, "close-requested", G_CALLBACK (on_document_close_requested), self, 0);
   gtk_box_append (self->timeline_box, GTK_WIDGET (self->document));

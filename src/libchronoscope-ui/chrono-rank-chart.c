@@ -695,8 +695,14 @@ draw_labels (ChronoRankChart         *self,
     }
   else if (self->value_name != NULL)
     {
-      show_text (cr, layout, self->value_name, plot->x, plot->y - 2, 0, 1, NULL);
-      show_text (cr, layout, "100%", plot->x + plot->width, plot->y - 2, 1, 1, NULL);
+      double name_width;
+      int end_width;
+
+      show_text (cr, layout, self->value_name, plot->x, plot->y - 2, 0, 1, &name_width);
+      pango_layout_set_text (layout, "100%", -1);
+      pango_layout_get_pixel_size (layout, &end_width, NULL);
+      if (name_width + end_width + 8 <= plot->width)
+        show_text (cr, layout, "100%", plot->x + plot->width, plot->y - 2, 1, 1, NULL);
     }
 }
 
