@@ -451,6 +451,42 @@ test_dlrm_folder (void)
   app_test_close_all_tabs (window);
 }
 
+static gboolean
+progress_shown (gpointer data)
+{
+  return gtk_progress_bar_get_fraction (data) > 0;
+}
+
+/* A folder is summarised in a worker with its progress in view, and the
+ * window answers meanwhile; Cancel stops it. */
+static void
+test_folder_progress_cancel (void)
+{
+  ChronoWindow *window = app_test_get_window ();
+  g_autofree char *job = app_test_write_job ("progress-job", 48, G_MAXUINT, NULL);
+  g_autofree char *dir = g_path_get_dirname (job);
+  g_autofree char *ranks = g_build_filename (dir, "ranks", NULL);
+  GtkProgressBar *bar;
+  ChronoJobPage *page;
+  AppTestTicker ticker;
+
+  app_test_close_all_tabs (window);
+  app_test_ticker_start (&ticker);
+  page = open_job (ranks);
+  bar = GTK_PROGRESS_BAR (app_test_find_widget (GTK_WIDGET (page), GTK_TYPE_PROGRESS_BAR));
+  g_assert_true (app_test_spin_until (progress_shown, bar, 30000));
+  g_assert_true (g_str_has_suffix (gtk_progress_bar_get_text (bar), " of 48 files"));
+  g_assert_cmpint (chrono_job_page_get_state (page), ==, CHRONO_DOCUMENT_STATE_LOADING);
+  gtk_widget_activate_action (GTK_WIDGET (page), "job.cancel", NULL);
+  g_assert_true (app_test_spin_until (job_settled, page, 30000));
+  app_test_ticker_stop (&ticker);
+  g_assert_cmpint (chrono_job_page_get_state (page), ==, CHRONO_DOCUMENT_STATE_CANCELLED);
+  g_assert_nonnull (app_test_find_label (GTK_WIDGET (page), "Loading Cancelled"));
+  g_test_message ("longest main loop turn while summarising: %" G_GINT64_FORMAT " ms", ticker.max_gap_us / 1000);
+  g_assert_cmpuint (ticker.long_gaps, ==, 0);
+  app_test_close_all_tabs (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -466,6 +502,7 @@ main (int   argc,
   g_test_add_func ("/app/job/missing-trace", test_missing_trace);
   g_test_add_func ("/app/job/bad-job", test_bad_job);
   g_test_add_func ("/app/job/dlrm-folder", test_dlrm_folder);
+  g_test_add_func ("/app/job/folder-progress-cancel", test_folder_progress_cancel);
   status = g_test_run ();
   json_node_unref (big_manifest);
   g_free (big_job);
