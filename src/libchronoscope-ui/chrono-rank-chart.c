@@ -629,7 +629,6 @@ draw_scale (ChronoRankChart         *self,
   double width = MIN (plot->width, 240);
   g_autoptr(GString) lo = g_string_new (NULL);
   g_autoptr(GString) hi = g_string_new (NULL);
-  double hi_width;
 
   if (!isfinite (self->lo))
     return;
@@ -646,7 +645,7 @@ draw_scale (ChronoRankChart         *self,
   format_value (self, self->hi, hi);
   gdk_cairo_set_source_rgba (cr, text);
   show_text (cr, layout, lo->str, plot->x, y + SCALE_BAR_HEIGHT + 1, 0, 0, NULL);
-  show_text (cr, layout, hi->str, plot->x + width, y + SCALE_BAR_HEIGHT + 1, 1, 0, &hi_width);
+  show_text (cr, layout, hi->str, plot->x + width, y + SCALE_BAR_HEIGHT + 1, 1, 0, NULL);
   if (self->value_name != NULL && plot->width > width + 8)
     show_text (cr, layout, self->value_name, plot->x + width + 8, y + SCALE_BAR_HEIGHT / 2.0, 0, 0.5, NULL);
 }
