@@ -197,6 +197,31 @@ test_big_job (void)
   g_assert_cmpint (hot_rows, <=, 2);
   cairo_surface_destroy (surface);
 
+  /* Zoomed on the straggler, the charts follow one another, and their
+   * rows grow past a pixel each. */
+  chrono_rank_chart_view_set_focus_cell (view, straggler, 0);
+  g_assert_true (app_test_press_key (GTK_WIDGET (view), GDK_KEY_plus, 0));
+  g_assert_true (app_test_press_key (GTK_WIDGET (view), GDK_KEY_plus, 0));
+  g_assert_true (app_test_press_key (GTK_WIDGET (view), GDK_KEY_plus, 0));
+  g_assert_cmpfloat (chrono_rank_chart_view_get_visible_rows (view), ==, BIG_RANKS / 8);
+  g_assert_cmpfloat (chrono_rank_chart_view_get_visible_rows (chrono_job_page_get_steps_view (page)), ==,
+                     BIG_RANKS / 8);
+  g_assert_cmpfloat (chrono_rank_chart_view_get_first_row (chrono_job_page_get_ledger_view (page)), ==,
+                     chrono_rank_chart_view_get_first_row (view));
+  g_assert_cmpfloat (chrono_rank_chart_view_get_first_row (view), <=, straggler);
+  g_assert_cmpfloat (chrono_rank_chart_view_get_first_row (view) + BIG_RANKS / 8, >, straggler);
+  /* A page down moves the focus a screen of ranks on, into view. */
+  g_assert_true (app_test_press_key (GTK_WIDGET (view), GDK_KEY_Page_Down, 0));
+  {
+    guint row, col;
+
+    g_assert_true (chrono_rank_chart_view_get_focus_cell (view, &row, &col));
+    g_assert_cmpuint (row, ==, straggler + BIG_RANKS / 8);
+    g_assert_cmpfloat (chrono_rank_chart_view_get_first_row (view) + BIG_RANKS / 8, >=, row + 1);
+  }
+  g_assert_true (app_test_press_key (GTK_WIDGET (view), GDK_KEY_0, 0));
+  g_assert_cmpfloat (chrono_rank_chart_view_get_visible_rows (chrono_job_page_get_ledger_view (page)), ==, BIG_RANKS);
+
   write_screenshot ("job-1024.png");
   app_test_close_all_tabs (window);
 }
