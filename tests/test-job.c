@@ -583,10 +583,23 @@ test_table (void)
     g_assert_cmpint (llabs (t->steps[1].start_ns[r] - t->steps[1].start_ns[0]), <, 10 * G_TIME_SPAN_MILLISECOND * 1000);
   g_assert_cmpint (t->ranks[chrono_job_table_find_rank (t, 7)].clock_offset_ns, !=, 0);
 
-  /* The folder gives the same job, and its traces are found. */
+  /* The folder gives the same job, byte for byte, as `analyze --jobs`
+   * does, and its traces are found. */
   from_folder = chrono_job_reduce_folder (dir, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (from_folder, ==, json);
+  {
+    g_autofree char *out_dir = g_dir_make_tmp ("chrono-job-out-XXXXXX", &error);
+    g_autofree char *out = g_build_filename (out_dir, "JOB.json", NULL);
+    g_autofree char *analyzed = NULL;
+
+    g_assert_no_error (error);
+    g_free (run_cli ((const char *[]) { "analyze", "--jobs", "2", dir, "-o", out, NULL }));
+    analyzed = read_file (out);
+    g_assert_cmpstr (g_strstrip (analyzed), ==, g_strstrip (from_folder));
+    g_assert_cmpint (g_unlink (out), ==, 0);
+    g_assert_cmpint (g_rmdir (out_dir), ==, 0);
+  }
   g_assert_cmpint (chrono_job_sniff (dir), ==, CHRONO_JOB_SOURCE_RANKS);
   g_assert_cmpint (chrono_job_sniff (paths->pdata[0]), ==, CHRONO_JOB_SOURCE_NONE);
   g_assert_true (g_file_set_contents (job_path, json, -1, &error));
