@@ -282,7 +282,27 @@ on_motion (GtkEventControllerMotion *controller,
            double                    y,
            ChronoRankChartView      *self)
 {
+  ChronoRankChartHit hit;
+
   self->pointer_y = y;
+  if (self->chart == NULL)
+    return;
+  if (chrono_rank_chart_hit_test (self->chart, gtk_widget_get_width (GTK_WIDGET (self)),
+                                  gtk_widget_get_height (GTK_WIDGET (self)), x, y, &hit))
+    chrono_rank_chart_set_hover (self->chart, &hit);
+  else
+    chrono_rank_chart_set_hover (self->chart, NULL);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+on_leave (GtkEventControllerMotion *controller,
+          ChronoRankChartView      *self)
+{
+  if (self->chart == NULL)
+    return;
+  chrono_rank_chart_set_hover (self->chart, NULL);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 static gboolean
@@ -484,6 +504,7 @@ chrono_rank_chart_view_init (ChronoRankChartView *self)
   g_signal_connect (click, "pressed", G_CALLBACK (on_pressed), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
   g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
+  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
   gtk_widget_add_controller (GTK_WIDGET (self), motion);
   g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
   gtk_widget_add_controller (GTK_WIDGET (self), scroll);

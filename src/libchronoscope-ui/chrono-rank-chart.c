@@ -37,6 +37,8 @@ struct _ChronoRankChart
   double    n_visible;
   guint     focus_row;
   guint     focus_col;
+  gboolean  has_hover;
+  ChronoRankChartHit hover;
   gboolean  range_valid;   /* LO and HI follow the values */
   double    lo, hi;
 };
@@ -189,6 +191,15 @@ chrono_rank_chart_set_focus (ChronoRankChart *self,
 {
   self->focus_row = row;
   self->focus_col = col;
+}
+
+void
+chrono_rank_chart_set_hover (ChronoRankChart          *self,
+                             const ChronoRankChartHit *hit)
+{
+  self->has_hover = hit != NULL;
+  if (hit != NULL)
+    self->hover = *hit;
 }
 
 void
@@ -736,6 +747,19 @@ chrono_rank_chart_draw (ChronoRankChart *self,
     draw_heat_cells (self, cr, &plot, &missing);
   else
     draw_bars (self, cr, &plot, dark);
+  if (self->has_hover &&
+      chrono_rank_chart_get_cell_area (self, width, height, self->hover.first_row, self->hover.col, &focus))
+    {
+      cairo_rectangle_t last;
+
+      /* Every row under the pointer's pixel, at least a pixel high. */
+      chrono_rank_chart_get_cell_area (self, width, height, self->hover.last_row, self->hover.col, &last);
+      gdk_cairo_set_source_rgba (cr, &text);
+      cairo_set_line_width (cr, 1);
+      cairo_rectangle (cr, focus.x + 0.5, floor (focus.y) - 0.5, focus.width - 1,
+                       MAX (2, ceil (last.y + last.height) - floor (focus.y)) + 1);
+      cairo_stroke (cr);
+    }
   if (self->focus_row != G_MAXUINT &&
       chrono_rank_chart_get_cell_area (self, width, height, self->focus_row, self->focus_col, &focus))
     {

@@ -79,6 +79,10 @@ void             chrono_rank_chart_set_focus  (ChronoRankChart    *self,
                                                guint               row,
                                                guint               col);
 
+/* The cells under the pointer, outlined faintly; NULL for none. */
+void             chrono_rank_chart_set_hover  (ChronoRankChart          *self,
+                                               const ChronoRankChartHit *hit);
+
 /* The plot area of a WIDTH x HEIGHT chart: inside the row labels, the
  * column labels and the colour scale. */
 void             chrono_rank_chart_get_plot   (ChronoRankChart    *self,

@@ -134,6 +134,23 @@ test_hit_and_describe (void)
   g_assert_cmpuint (hit.last_row, ==, 3000);
   one = chrono_rank_chart_describe (chart, &hit);
   g_assert_cmpstr (one, ==, "Rank 3000, ProfilerStep#1: 2.000 ms step time");
+
+  /* The hovered cell is outlined in the text's colour. */
+  {
+    cairo_surface_t *surface;
+    GdkRGBA seen;
+    int x = (int) (cell.x + cell.width / 2), y = (int) floor (cell.y) - 1;
+
+    surface = draw (chart, FALSE);
+    get_pixel (surface, x, y, &seen);
+    g_assert_cmpfloat (seen.red + seen.green + seen.blue, >, 1.0);
+    cairo_surface_destroy (surface);
+    chrono_rank_chart_set_hover (chart, &hit);
+    surface = draw (chart, FALSE);
+    get_pixel (surface, x, y, &seen);
+    g_assert_cmpfloat (seen.red + seen.green + seen.blue, <, 0.6);
+    cairo_surface_destroy (surface);
+  }
 }
 
 /* The view stays within the rows there are. */
