@@ -285,6 +285,27 @@ check_details (ChronoTrace *trace)
   g_assert_cmpuint (checked, >, 0);
 }
 
+/* What the folder's tables weigh on disk: the size a summary shows. */
+static guint64
+parquet_bytes (const char *folder)
+{
+  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+  const char *name;
+  guint64 total = 0;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_suffix (name, ".parquet"))
+      {
+        g_autofree char *path = g_build_filename (folder, name, NULL);
+        GStatBuf buf;
+
+        g_assert_cmpint (g_stat (path, &buf), ==, 0);
+        total += buf.st_size;
+      }
+  return total;
+}
+
 static void
 test_twin (Fixture       *f,
            gconstpointer  data)
@@ -314,6 +335,7 @@ test_twin (Fixture       *f,
   g_assert_cmpuint (count_edges (pq).sems, ==, f->counts.semaphore_edges);
   g_assert_true (has_warning (pq, "Flow rows name no row of the profile", NULL));
   g_assert_false (chrono_trace_get_stats (pq)->truncated);
+  g_assert_cmpuint (chrono_trace_get_source_size (pq), ==, parquet_bytes (f->folder));
   check_details (pq);
   summary = chrono_trace_get_metadata (pq, "neuron_summary");
   g_assert_nonnull (summary);

@@ -6,13 +6,16 @@
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
+#include <string.h>
 
+#include "chrono-application.h"
 #include "chrono-document-page.h"
 #include "chrono-findings-panel.h"
 #include "chrono-format.h"
 #include "chrono-graph-pane.h"
 #include "chrono-load-banner.h"
 #include "chrono-loader.h"
+#include "chrono-notes-panel.h"
 #include "chrono-timeline-view.h"
 #include "chrono-trace-set.h"
 #include "chrono-track-index.h"
@@ -62,6 +65,10 @@ struct _ChronoDocumentPage
   gboolean             show_graph;
   GtkPaned            *outer_paned;   /* findings | the rest */
   GtkPaned            *vertical_paned; /* timeline over graph */
+  /* The annotations on the right. */
+  gboolean             show_notes;
+  GtkPaned            *notes_paned;    /* the rest | notes */
+  GtkWidget           *notes_panel;
   guint                build_source;  /* builds the rest of a loaded page */
   guint                build_stage;
 };
@@ -82,6 +89,7 @@ enum {
   PROP_STATE,
   PROP_SHOW_FINDINGS,
   PROP_SHOW_GRAPH,
+  PROP_SHOW_NOTES,
   N_PROPS
 };
 
@@ -125,7 +133,7 @@ show_progress (ChronoDocumentPage *self,
                guint64             total)
 {
   g_autofree char *done_text = g_strdup_printf ("%.1f", done / 1e6);
-  g_autofree char *total_text = chrono_format_megabytes (total);
+  g_autofree char *total_text = chrono_format_bytes (total);
   /* Translators: megabytes read of the total, "12.3 of 40.0 MB" */
   g_autofree char *text = g_strdup_printf (_("%s of %s"), done_text, total_text);
 
@@ -263,6 +271,50 @@ path_graph_requested_cb (ChronoDocumentPage *self)
   chrono_document_page_set_show_graph (self, TRUE);
 }
 
+static GSettings *
+app_settings (void)
+{
+  GApplication *application = g_application_get_default ();
+
+  return CHRONO_IS_APPLICATION (application) ? chrono_application_get_settings (CHRONO_APPLICATION (application))
+                                             : NULL;
+}
+
+static void
+notes_jump_cb (ChronoDocumentPage *self,
+               guint               id)
+{
+  chrono_timeline_view_show_annotation (self->timeline_view, id);
+}
+
+/* The panel's width is kept as it was last shown: saved when it goes
+ * out of sight, given back once the pane knows how wide it is. */
+static void
+notes_unmapped_cb (ChronoDocumentPage *self)
+{
+  GSettings *settings = app_settings ();
+  int width = gtk_widget_get_width (self->notes_panel);
+
+  if (settings != NULL && width >= 200)
+    g_settings_set_int (settings, "notes-panel-width", width);
+}
+
+static void
+notes_pane_sized_cb (ChronoDocumentPage *self)
+{
+  GSettings *settings = app_settings ();
+  int max, min_width;
+
+  g_object_get (self->notes_paned, "max-position", &max, NULL);
+  if (settings == NULL || max <= 0 || max == G_MAXINT || !gtk_widget_get_visible (self->notes_panel))
+    return;
+  g_signal_handlers_disconnect_by_func (self->notes_paned, notes_pane_sized_cb, self);
+  /* MAX is the pane's width less the panel's least width. */
+  gtk_widget_measure (self->notes_panel, GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL, NULL, NULL);
+  gtk_paned_set_position (self->notes_paned,
+                          MAX (0, max + min_width - g_settings_get_int (settings, "notes-panel-width")));
+}
+
 /* The timeline (with the details of the selected span on its right) in
  * the panes that the findings and the graph join later, under the note of
  * what the load left out. */
@@ -274,6 +326,7 @@ create_timeline_view (ChronoDocumentPage *self,
   ChronoTimeline *timeline;
   GtkWidget *vertical = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
   GtkWidget *outer = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+  GtkWidget *notes = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
   GtkWidget *page = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
 
   self->timeline_view = CHRONO_TIMELINE_VIEW (chrono_timeline_view_new (self->trace, indexes));
@@ -302,11 +355,24 @@ create_timeline_view (ChronoDocumentPage *self,
   gtk_paned_set_shrink_end_child (GTK_PANED (outer), FALSE);
   self->outer_paned = GTK_PANED (outer);
   self->vertical_paned = GTK_PANED (vertical);
+
+  self->notes_panel = chrono_notes_panel_new (chrono_timeline_get_annotations (timeline), self->trace);
+  g_signal_connect_object (self->notes_panel, "jump", G_CALLBACK (notes_jump_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->notes_panel, "unmap", G_CALLBACK (notes_unmapped_cb), self, G_CONNECT_SWAPPED);
+  g_object_bind_property (self, "show-notes", self->notes_panel, "visible", G_BINDING_SYNC_CREATE);
+  gtk_paned_set_start_child (GTK_PANED (notes), outer);
+  gtk_paned_set_end_child (GTK_PANED (notes), self->notes_panel);
+  gtk_paned_set_resize_end_child (GTK_PANED (notes), FALSE);
+  gtk_paned_set_shrink_end_child (GTK_PANED (notes), FALSE);
+  gtk_paned_set_shrink_start_child (GTK_PANED (notes), FALSE);
+  self->notes_paned = GTK_PANED (notes);
+  g_signal_connect_object (notes, "notify::max-position", G_CALLBACK (notes_pane_sized_cb), self,
+                           G_CONNECT_SWAPPED);
   /* What the load left out shows over the timeline and the findings,
    * where one looks first. */
   gtk_box_append (GTK_BOX (page), chrono_load_banner_new (self->trace));
-  gtk_widget_set_vexpand (outer, TRUE);
-  gtk_box_append (GTK_BOX (page), outer);
+  gtk_widget_set_vexpand (notes, TRUE);
+  gtk_box_append (GTK_BOX (page), notes);
   return page;
 }
 
@@ -467,6 +533,23 @@ close_action (GtkWidget  *widget,
   g_signal_emit (widget, signals[CLOSE_REQUESTED], 0);
 }
 
+/* document.X: the timeline's view.X, once there is a timeline. */
+static void
+timeline_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  ChronoDocumentPage *self = CHRONO_DOCUMENT_PAGE (widget);
+  g_autofree char *name = g_strconcat ("view.", action_name + strlen ("document."), NULL);
+
+  if (self->timeline_view == NULL)
+    {
+      gtk_widget_error_bell (widget);
+      return;
+    }
+  gtk_widget_activate_action (GTK_WIDGET (self->timeline_view), name, NULL);
+}
+
 static void
 show_track_action (GtkWidget  *widget,
                    const char *action_name,
@@ -570,6 +653,9 @@ chrono_document_page_get_property (GObject    *object,
     case PROP_SHOW_GRAPH:
       g_value_set_boolean (value, self->show_graph);
       break;
+    case PROP_SHOW_NOTES:
+      g_value_set_boolean (value, self->show_notes);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -593,6 +679,9 @@ chrono_document_page_set_property (GObject      *object,
       break;
     case PROP_SHOW_GRAPH:
       chrono_document_page_set_show_graph (self, g_value_get_boolean (value));
+      break;
+    case PROP_SHOW_NOTES:
+      chrono_document_page_set_show_notes (self, g_value_get_boolean (value));
       break;
     case PROP_FILES:
       self->files = g_value_dup_object (value);
@@ -634,6 +723,10 @@ chrono_document_page_class_init (ChronoDocumentPageClass *klass)
   properties[PROP_SHOW_GRAPH] =
     g_param_spec_boolean ("show-graph", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The notes panel; remembered in the settings. */
+  properties[PROP_SHOW_NOTES] =
+    g_param_spec_boolean ("show-notes", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -652,10 +745,17 @@ chrono_document_page_class_init (ChronoDocumentPageClass *klass)
   gtk_widget_class_install_action (widget_class, "document.show-all-tracks", NULL, show_all_tracks_action);
   gtk_widget_class_install_property_action (widget_class, "document.show-findings", "show-findings");
   gtk_widget_class_install_property_action (widget_class, "document.show-graph", "show-graph");
+  gtk_widget_class_install_property_action (widget_class, "document.show-notes", "show-notes");
+  /* The document menu's entries, for the timeline's actions. */
+  gtk_widget_class_install_action (widget_class, "document.export-picture", NULL, timeline_action);
+  gtk_widget_class_install_action (widget_class, "document.import-notes", NULL, timeline_action);
+  gtk_widget_class_install_action (widget_class, "document.export-notes", NULL, timeline_action);
   /* Key bindings, not application accelerators: these actions belong to
    * the page, which the window cannot see. */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "document.show-findings", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F8, 0, "document.show-graph", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "document.show-notes", NULL);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "documentpage");
@@ -674,8 +774,12 @@ chrono_document_page_class_init (ChronoDocumentPageClass *klass)
 static void
 chrono_document_page_init (ChronoDocumentPage *self)
 {
+  GSettings *settings = app_settings ();
+
   self->show_findings = TRUE;
   gtk_widget_init_template (GTK_WIDGET (self));
+  if (settings != NULL)
+    g_settings_bind (settings, "notes-panel-shown", self, "show-notes", G_SETTINGS_BIND_DEFAULT);
 }
 
 ChronoDocumentPage *
@@ -881,4 +985,24 @@ chrono_document_page_set_show_graph (ChronoDocumentPage *self,
     return;
   self->show_graph = show;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_GRAPH]);
+}
+
+gboolean
+chrono_document_page_get_show_notes (ChronoDocumentPage *self)
+{
+  g_return_val_if_fail (CHRONO_IS_DOCUMENT_PAGE (self), FALSE);
+  return self->show_notes;
+}
+
+void
+chrono_document_page_set_show_notes (ChronoDocumentPage *self,
+                                     gboolean            show)
+{
+  g_return_if_fail (CHRONO_IS_DOCUMENT_PAGE (self));
+
+  show = !!show;
+  if (self->show_notes == show)
+    return;
+  self->show_notes = show;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_NOTES]);
 }

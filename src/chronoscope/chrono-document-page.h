@@ -42,6 +42,9 @@ void                 chrono_document_page_find      (ChronoDocumentPage *self,
 gboolean             chrono_document_page_get_show_findings (ChronoDocumentPage *self);
 void                 chrono_document_page_set_show_findings (ChronoDocumentPage *self,
                                                              gboolean            show);
+gboolean             chrono_document_page_get_show_notes    (ChronoDocumentPage *self);
+void                 chrono_document_page_set_show_notes    (ChronoDocumentPage *self,
+                                                             gboolean            show);
 gboolean             chrono_document_page_get_show_graph    (ChronoDocumentPage *self);
 void                 chrono_document_page_set_show_graph    (ChronoDocumentPage *self,
                                                              gboolean            show);

@@ -1,5 +1,6 @@
-/* chrono-notes-panel.h: every annotation of a trace, to jump to, edit,
- * delete and filter
+/* chrono-notes-panel.h: the side pane of a trace's annotations: each with
+ * its kind, text, colour, time and what it is on, to jump to, edit and
+ * delete; filtered by text and kind
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -15,13 +16,9 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (ChronoNotesPanel, chrono_notes_panel, CHRONO, NOTES_PANEL, GtkWidget)
 
 /* ANNOTATIONS of TRACE; activating one emits "jump" with its id. */
-GtkWidget *chrono_notes_panel_new       (ChronoAnnotations *annotations,
-                                         ChronoTrace       *trace);
-/* Shows only the annotations whose text or span contains TEXT, case
- * aside. */
-void       chrono_notes_panel_set_filter (ChronoNotesPanel *self,
-                                          const char       *text);
-/* How many rows show. */
-guint      chrono_notes_panel_get_n_shown (ChronoNotesPanel *self);
+GtkWidget *chrono_notes_panel_new         (ChronoAnnotations *annotations,
+                                           ChronoTrace       *trace);
+/* How many rows the filter lets show. */
+guint      chrono_notes_panel_get_n_shown (ChronoNotesPanel  *self);
 
 G_END_DECLS

@@ -8,10 +8,10 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "chrono-annotation-editor.h"
 #include "chrono-annotations.h"
 #include "chrono-export-dialog.h"
 #include "chrono-format.h"
-#include "chrono-notes-panel.h"
 #include "chrono-picture.h"
 #include "chrono-sidecar.h"
 #include "chrono-timeline-view.h"
@@ -40,7 +40,9 @@ struct _ChronoTimelineView
   gint64             area_start;
   gint64             area_end;
   GArray            *area_tracks;    /* guint */
-  GtkWindow         *notes_window;
+  /* A measurement or an arrow drawn, waiting for its label. */
+  ChronoAnnotation  *pending;
+  guint32            annotation_color;  /* what new ones get; 0 for the accent */
 
   ChronoSearch      *search;
   GCancellable      *search_cancellable;
@@ -59,6 +61,7 @@ enum {
   PROP_0,
   PROP_TRACE,
   PROP_INDEXES,
+  PROP_ANNOTATION_COLOR,
   N_PROPS
 };
 
@@ -341,7 +344,8 @@ static gboolean
 add_note (ChronoTimelineView *self,
           const char         *text)
 {
-  ChronoAnnotation note = { .kind = CHRONO_ANNOTATION_NOTE, .anchor = CHRONO_ANCHOR_SPAN, .text = (char *) text };
+  ChronoAnnotation note = { .kind = CHRONO_ANNOTATION_NOTE, .anchor = CHRONO_ANCHOR_SPAN, .text = (char *) text,
+                            .color = self->annotation_color };
   ChronoSpanRef span;
 
   if (!chrono_timeline_get_selection (self->timeline, &span))
@@ -366,31 +370,79 @@ note_response_cb (AdwMessageDialog   *dialog,
                   const char         *response,
                   ChronoTimelineView *self)
 {
-  GtkEditable *entry = GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog));
+  ChronoAnnotationEditor *editor = CHRONO_ANNOTATION_EDITOR (adw_message_dialog_get_extra_child (dialog));
+  const char *action = g_object_get_data (G_OBJECT (dialog), "chrono-action");
 
-  if (g_str_equal (response, "add"))
-    gtk_widget_activate_action (GTK_WIDGET (self), g_object_get_data (G_OBJECT (dialog), "chrono-action"), "s",
-                                gtk_editable_get_text (entry));
+  if (!g_str_equal (response, "add"))
+    {
+      if (g_str_equal (action, "view.add-pending-text"))
+        g_clear_pointer (&self->pending, chrono_annotation_free);
+      return;
+    }
+  /* The colour chosen is the next one's too. */
+  chrono_timeline_view_set_annotation_color (self, chrono_annotation_editor_get_color (editor));
+  gtk_widget_activate_action (GTK_WIDGET (self), action, "s", chrono_annotation_editor_get_text (editor));
 }
 
-/* Asks for a note's text, which goes to TEXT_ACTION. */
+/* Asks for an annotation's text and colour; the text goes to TEXT_ACTION,
+ * the colour to the view's annotation colour. */
 static void
-ask_for_note (ChronoTimelineView *self,
-              const char         *body,
-              const char         *text_action)
+ask_for_annotation (ChronoTimelineView *self,
+                    const char         *heading,
+                    const char         *body,
+                    const char         *placeholder,
+                    const char         *text_action)
 {
-  GtkWidget *dialog, *entry;
+  GtkWidget *dialog, *editor;
 
-  dialog = adw_message_dialog_new (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))), _("Add Note"), body);
+  dialog = adw_message_dialog_new (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))), heading, body);
   g_object_set_data (G_OBJECT (dialog), "chrono-action", (gpointer) text_action);
-  entry = gtk_entry_new ();
-  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
-  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), entry);
+  editor = chrono_annotation_editor_new ();
+  chrono_annotation_editor_set_color (CHRONO_ANNOTATION_EDITOR (editor), self->annotation_color);
+  chrono_annotation_editor_set_placeholder (CHRONO_ANNOTATION_EDITOR (editor), placeholder);
+  chrono_annotation_editor_set_activates_default (CHRONO_ANNOTATION_EDITOR (editor), TRUE);
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), editor);
   adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"), "add", _("_Add"), NULL);
   adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "add", ADW_RESPONSE_SUGGESTED);
   adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "add");
   g_signal_connect_object (dialog, "response", G_CALLBACK (note_response_cb), self, 0);
   gtk_window_present (GTK_WINDOW (dialog));
+  gtk_widget_grab_focus (editor);
+}
+
+/* The measurement or arrow drawn last, with its label TEXT. */
+static void
+add_pending_text_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *parameter)
+{
+  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
+  g_autoptr(ChronoAnnotation) pending = g_steal_pointer (&self->pending);
+
+  if (pending == NULL)
+    {
+      gtk_widget_error_bell (widget);
+      return;
+    }
+  g_free (pending->text);
+  pending->text = g_variant_dup_string (parameter, NULL);
+  pending->color = self->annotation_color;
+  chrono_annotations_add (self->annotations, pending);
+}
+
+/* A measurement of START to END, once labelled. */
+static void
+ask_for_measurement (ChronoTimelineView *self,
+                     gint64              start,
+                     gint64              end)
+{
+  ChronoAnnotation measure = { .kind = CHRONO_ANNOTATION_MEASUREMENT, .anchor = CHRONO_ANCHOR_AREA,
+                               .start_ns = start, .end_ns = end };
+  g_autofree char *length = chrono_format_duration (end - start);
+
+  g_clear_pointer (&self->pending, chrono_annotation_free);
+  self->pending = chrono_annotation_copy (&measure);
+  ask_for_annotation (self, _("Add Measurement"), length, _("Label (optional)"), "view.add-pending-text");
 }
 
 static void
@@ -408,8 +460,8 @@ add_note_action (GtkWidget  *widget,
       return;
     }
   track = chrono_trace_get_track (self->trace, span.track);
-  ask_for_note (self, chrono_trace_get_string (self->trace, chrono_track_get_name (track, span.index)),
-                "view.add-note-text");
+  ask_for_annotation (self, _("Add Note"), chrono_trace_get_string (self->trace, chrono_track_get_name (track, span.index)),
+                      _("Note"), "view.add-note-text");
 }
 
 static void
@@ -417,10 +469,7 @@ measured_cb (ChronoTimelineView *self,
              gint64              start,
              gint64              end)
 {
-  ChronoAnnotation measure = { .kind = CHRONO_ANNOTATION_MEASUREMENT, .anchor = CHRONO_ANCHOR_AREA,
-                               .start_ns = start, .end_ns = end, .text = (char *) "" };
-
-  chrono_annotations_add (self->annotations, &measure);
+  ask_for_measurement (self, start, end);
 }
 
 static void
@@ -430,15 +479,20 @@ linked_cb (ChronoTimelineView *self,
            guint               to_track,
            guint               to_index)
 {
-  ChronoAnnotation arrow = { .kind = CHRONO_ANNOTATION_ARROW, .anchor = CHRONO_ANCHOR_SPAN, .text = (char *) "" };
+  ChronoAnnotation arrow = { .kind = CHRONO_ANNOTATION_ARROW, .anchor = CHRONO_ANCHOR_SPAN };
+  g_autofree char *body = NULL;
 
   chrono_span_anchor_set (&arrow.span, self->trace, (const char * const *) self->track_keys,
                           (ChronoSpanRef) { from_track, from_index });
   chrono_span_anchor_set (&arrow.to, self->trace, (const char * const *) self->track_keys,
                           (ChronoSpanRef) { to_track, to_index });
-  chrono_annotations_add (self->annotations, &arrow);
+  g_clear_pointer (&self->pending, chrono_annotation_free);
+  self->pending = chrono_annotation_copy (&arrow);
+  /* Translators: the spans an arrow joins, in the dialog that labels it */
+  body = g_strdup_printf (_("From %s to %s"), arrow.span.name, arrow.to.name);
   chrono_span_anchor_clear (&arrow.span);
   chrono_span_anchor_clear (&arrow.to);
+  ask_for_annotation (self, _("Add Arrow"), body, _("Label (optional)"), "view.add-pending-text");
 }
 
 static void
@@ -453,8 +507,7 @@ area_selected_cb (ChronoTimelineView *self,
   g_array_append_vals (self->area_tracks, tracks->data, tracks->len);
 }
 
-/* The area's annotation of KIND: over its tracks, or every track for a
- * measurement. */
+/* The area's annotation of KIND, over its tracks. */
 static void
 add_area_annotation (ChronoTimelineView   *self,
                      ChronoAnnotationKind  kind,
@@ -463,9 +516,9 @@ add_area_annotation (ChronoTimelineView   *self,
   g_autoptr(GStrvBuilder) keys = g_strv_builder_new ();
   g_auto(GStrv) tracks = NULL;
   ChronoAnnotation a = { .kind = kind, .anchor = CHRONO_ANCHOR_AREA, .start_ns = self->area_start,
-                         .end_ns = self->area_end, .text = (char *) text };
+                         .end_ns = self->area_end, .text = (char *) text, .color = self->annotation_color };
 
-  for (guint i = 0; kind != CHRONO_ANNOTATION_MEASUREMENT && i < self->area_tracks->len; i++)
+  for (guint i = 0; i < self->area_tracks->len; i++)
     g_strv_builder_add (keys, self->track_keys[g_array_index (self->area_tracks, guint, i)]);
   a.tracks = tracks = g_strv_builder_end (keys);
   chrono_annotations_add (self->annotations, &a);
@@ -483,9 +536,9 @@ area_action (GtkWidget  *widget,
   if (g_str_equal (action_name, "view.area-zoom"))
     chrono_viewport_zoom_to_range (chrono_timeline_get_viewport (self->timeline), self->area_start, self->area_end);
   else if (g_str_equal (action_name, "view.area-measure"))
-    add_area_annotation (self, CHRONO_ANNOTATION_MEASUREMENT, "");
+    ask_for_measurement (self, self->area_start, self->area_end);
   else if (g_str_equal (action_name, "view.area-note"))
-    ask_for_note (self, NULL, "view.area-note-text");
+    ask_for_annotation (self, _("Add Note"), NULL, _("Note"), "view.area-note-text");
   else if (g_str_equal (action_name, "view.area-note-text"))
     add_area_annotation (self, CHRONO_ANNOTATION_NOTE, g_variant_get_string (parameter, NULL));
 }
@@ -709,16 +762,20 @@ set_up_marking (ChronoTimelineView *self)
   g_signal_connect_object (self->timeline, "area-selected", G_CALLBACK (area_selected_cb), self, G_CONNECT_SWAPPED);
 }
 
-/* Shows what the annotation points at: its span, selected, or its time. */
-static void
-jump_cb (ChronoTimelineView *self,
-         guint               id)
+/* Shows what the annotation ID points at: its span, selected, or its
+ * time. */
+void
+chrono_timeline_view_show_annotation (ChronoTimelineView *self,
+                                      guint               id)
 {
-  const ChronoAnnotation *a = chrono_annotations_lookup (self->annotations, id);
+  const ChronoAnnotation *a;
   g_autoptr(GHashTable) keys = NULL;
   ChronoSpanRef span;
   gint64 start, end, pad;
 
+  g_return_if_fail (CHRONO_IS_TIMELINE_VIEW (self));
+
+  a = chrono_annotations_lookup (self->annotations, id);
   if (a == NULL)
     return;
   keys = chrono_annotations_index_keys ((const char * const *) self->track_keys);
@@ -739,42 +796,6 @@ jump_cb (ChronoTimelineView *self,
   /* Its own length of context either side, or a little round an instant. */
   pad = MAX (end - start, CHRONO_VIEWPORT_MIN_DURATION_NS * 10);
   chrono_viewport_zoom_to_range (chrono_timeline_get_viewport (self->timeline), start - pad, end + pad);
-}
-
-static void
-show_notes_action (GtkWidget  *widget,
-                   const char *action_name,
-                   GVariant   *parameter)
-{
-  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
-
-  if (self->notes_window == NULL)
-    {
-      GtkWidget *panel = chrono_notes_panel_new (self->annotations, self->trace);
-      GtkEventController *escape;
-      g_autofree char *name = g_path_get_basename (chrono_trace_get_path (self->trace));
-      /* Translators: the title of a trace's notes window */
-      g_autofree char *title = g_strdup_printf (_("Notes — %s"), name);
-
-      g_signal_connect_object (panel, "jump", G_CALLBACK (jump_cb), self, G_CONNECT_SWAPPED);
-      gtk_widget_set_margin_start (panel, 12);
-      gtk_widget_set_margin_end (panel, 12);
-      gtk_widget_set_margin_top (panel, 12);
-      gtk_widget_set_margin_bottom (panel, 12);
-      self->notes_window = GTK_WINDOW (gtk_window_new ());
-      gtk_window_set_title (self->notes_window, title);
-      gtk_window_set_default_size (self->notes_window, 440, 480);
-      gtk_window_set_hide_on_close (self->notes_window, TRUE);
-      gtk_window_set_transient_for (self->notes_window, GTK_WINDOW (gtk_widget_get_root (widget)));
-      gtk_window_set_child (self->notes_window, panel);
-      /* Escape closes it, as it does a dialog. */
-      escape = gtk_shortcut_controller_new ();
-      gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (escape),
-                                            gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Escape, 0),
-                                                              gtk_named_action_new ("window.close")));
-      gtk_widget_add_controller (GTK_WIDGET (self->notes_window), escape);
-    }
-  gtk_window_present (self->notes_window);
 }
 
 static void
@@ -855,8 +876,6 @@ chrono_timeline_view_dispose (GObject *object)
 
   g_cancellable_cancel (self->search_cancellable);
   g_clear_object (&self->search_cancellable);
-  if (self->notes_window != NULL)
-    gtk_window_destroy (g_steal_pointer (&self->notes_window));
   gtk_widget_dispose_template (GTK_WIDGET (self), CHRONO_TYPE_TIMELINE_VIEW);
 
   G_OBJECT_CLASS (chrono_timeline_view_parent_class)->dispose (object);
@@ -875,6 +894,7 @@ chrono_timeline_view_finalize (GObject *object)
   g_clear_object (&self->chooser);
   g_strfreev (self->track_keys);
   g_clear_pointer (&self->area_tracks, g_array_unref);
+  g_clear_pointer (&self->pending, chrono_annotation_free);
 
   G_OBJECT_CLASS (chrono_timeline_view_parent_class)->finalize (object);
 }
@@ -891,6 +911,9 @@ chrono_timeline_view_get_property (GObject    *object,
     {
     case PROP_TRACE:
       g_value_set_object (value, self->trace);
+      break;
+    case PROP_ANNOTATION_COLOR:
+      g_value_set_uint (value, self->annotation_color);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -912,6 +935,9 @@ chrono_timeline_view_set_property (GObject      *object,
       break;
     case PROP_INDEXES:
       self->indexes = g_value_dup_boxed (value);
+      break;
+    case PROP_ANNOTATION_COLOR:
+      chrono_timeline_view_set_annotation_color (self, g_value_get_uint (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -937,6 +963,10 @@ chrono_timeline_view_class_init (ChronoTimelineViewClass *klass)
   properties[PROP_INDEXES] =
     g_param_spec_boxed ("indexes", NULL, NULL, G_TYPE_PTR_ARRAY,
                         G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /* The colour new annotations get, 0xRRGGBBAA; 0 for the accent. */
+  properties[PROP_ANNOTATION_COLOR] =
+    g_param_spec_uint ("annotation-color", NULL, NULL, 0, G_MAXUINT32, 0,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_install_action (widget_class, "view.find-next", NULL, find_action);
@@ -944,11 +974,11 @@ chrono_timeline_view_class_init (ChronoTimelineViewClass *klass)
   gtk_widget_class_add_binding (widget_class, GDK_KEY_Escape, 0, escape_cb, NULL);
 
   gtk_widget_class_install_action (widget_class, "view.add-note", NULL, add_note_action);
-  gtk_widget_class_install_action (widget_class, "view.show-notes", NULL, show_notes_action);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
-                                       "view.show-notes", NULL);
+  gtk_widget_class_install_property_action (widget_class, "view.annotation-color", "annotation-color");
   /* The text of a note on the selected span. */
   gtk_widget_class_install_action (widget_class, "view.add-note-text", "s", add_note_text_action);
+  /* The label of the measurement or arrow just drawn. */
+  gtk_widget_class_install_action (widget_class, "view.add-pending-text", "s", add_pending_text_action);
   gtk_widget_class_install_action (widget_class, "view.undo", NULL, history_action);
   gtk_widget_class_install_action (widget_class, "view.redo", NULL, history_action);
   gtk_widget_class_install_action (widget_class, "view.export-notes", NULL, choose_file_action);
@@ -1007,6 +1037,25 @@ chrono_timeline_view_new (ChronoTrace *trace,
   g_return_val_if_fail (CHRONO_IS_TRACE (trace), NULL);
 
   return g_object_new (CHRONO_TYPE_TIMELINE_VIEW, "trace", trace, "indexes", indexes, NULL);
+}
+
+guint32
+chrono_timeline_view_get_annotation_color (ChronoTimelineView *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TIMELINE_VIEW (self), 0);
+  return self->annotation_color;
+}
+
+void
+chrono_timeline_view_set_annotation_color (ChronoTimelineView *self,
+                                           guint32             color)
+{
+  g_return_if_fail (CHRONO_IS_TIMELINE_VIEW (self));
+
+  if (self->annotation_color == color)
+    return;
+  self->annotation_color = color;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANNOTATION_COLOR]);
 }
 
 ChronoTimeline *

@@ -37,6 +37,13 @@ guint              chrono_timeline_view_get_current_match (ChronoTimelineView *s
 
 /* A menu of the hidden tracks, to show them again; it follows the layout. */
 GMenuModel        *chrono_timeline_view_get_hidden_menu   (ChronoTimelineView *self);
+/* Shows what annotation ID points at: its span, selected, or its time. */
+void               chrono_timeline_view_show_annotation   (ChronoTimelineView *self,
+                                                           guint               id);
+/* The colour new annotations get, 0xRRGGBBAA; 0 for the accent. */
+guint32            chrono_timeline_view_get_annotation_color (ChronoTimelineView *self);
+void               chrono_timeline_view_set_annotation_color (ChronoTimelineView *self,
+                                                              guint32             color);
 void               chrono_timeline_view_show_track        (ChronoTimelineView *self,
                                                            guint               track);
 

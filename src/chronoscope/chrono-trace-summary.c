@@ -297,7 +297,7 @@ show_trace (ChronoTraceSummary *self)
   ChronoTrace *trace = self->trace;
   const ChronoLoadStats *stats = chrono_trace_get_stats (trace);
   g_autofree char *basename = g_path_get_basename (chrono_trace_get_path (trace));
-  g_autofree char *size = chrono_format_megabytes (chrono_trace_get_source_size (trace));
+  g_autofree char *size = chrono_format_bytes (chrono_trace_get_source_size (trace));
   g_autofree char *subtitle = NULL;
   g_autofree char *duration = NULL;
   g_autoptr(GString) warnings = g_string_new (NULL);

@@ -30,12 +30,14 @@ summary_text (ChronoTrace *trace,
   g_autofree guint *order = chrono_trace_dup_track_order (trace, &n_tracks);
   g_autofree char *duration = chrono_format_duration (chrono_trace_get_end_ns (trace) -
                                                       chrono_trace_get_start_ns (trace));
+  g_autofree char *size = NULL;
   guint last_process = G_MAXUINT;
 
   g_string_append_printf (out, "%s\n", chrono_trace_get_path (trace));
-  g_string_append_printf (out, "  format      %s (%s), %.1f MB, read in %.2f s\n",
+  size = chrono_format_bytes (chrono_trace_get_source_size (trace));
+  g_string_append_printf (out, "  format      %s (%s), %s, read in %.2f s\n",
                           chrono_trace_get_format (trace), chrono_trace_get_compression (trace),
-                          chrono_trace_get_source_size (trace) / 1e6, seconds);
+                          size, seconds);
   g_string_append_printf (out, "  duration    %s\n", duration);
   if (chrono_trace_get_rank (trace) >= 0)
     g_string_append_printf (out, "  rank        %d of %d\n", chrono_trace_get_rank (trace),

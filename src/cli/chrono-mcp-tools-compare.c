@@ -16,7 +16,7 @@
 #include "chrono-mcp-scope.h"
 
 /* The report's tables, which a call pages one at a time. */
-static const char * const tables[] = { "ops", "kernels", "steps", "findings_diff", NULL };
+static const char * const tables[] = { "ops", "kernels", "steps", "findings_diff", "efficiency", NULL };
 
 static const char compare_input[] =
   "{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"a\",\"b\"],\"properties\":{"
@@ -26,7 +26,7 @@ static const char compare_input[] =
   "instead of leaving out warm-up and outliers\"},"
   "\"align\":{\"type\":\"string\",\"description\":\"step (the default when both have steps), marker:NAME (every span named NAME) "
   "or start (the whole traces)\"},"
-  "\"table\":{\"type\":\"string\",\"enum\":[\"ops\",\"kernels\",\"steps\",\"findings_diff\"],"
+  "\"table\":{\"type\":\"string\",\"enum\":[\"ops\",\"kernels\",\"steps\",\"findings_diff\",\"efficiency\"],"
   "\"description\":\"The table to return, paged (default ops: operators, largest change first)\"},"
   CHRONO_MCP_SCHEMA_PAGE_IN "}}";
 
@@ -45,6 +45,7 @@ static const char compare_output[] =
   "\"kernels\":{\"type\":\"array\",\"items\":{\"type\":\"object\"}},"
   "\"steps\":{\"type\":\"array\",\"items\":{\"type\":\"object\"}},"
   "\"findings_diff\":{\"type\":\"array\",\"items\":{\"type\":\"object\"}},"
+  "\"efficiency\":{\"type\":\"array\",\"items\":{\"type\":\"object\"},\"description\":\"each side's efficiency per operator shape\"},"
   "\"devices\":{\"type\":\"object\",\"description\":\"a and b: each device of the side over the used steps\"},"
   CHRONO_MCP_SCHEMA_PAGE_OUT "}}";
 
@@ -176,6 +177,10 @@ compare (ChronoMcpContext  *ctx,
       {
         JsonNode *member = json_object_get_member (report, l->data);
 
+        /* The flame graph's tree is for pictures, and larger than all
+         * the rest: compare --format json has it. */
+        if (g_str_equal (l->data, "flame"))
+          continue;
         if (g_strv_contains ((const char * const *) tables, l->data) && JSON_NODE_HOLDS_ARRAY (member))
           json_object_set_int_member (counts, l->data, json_array_get_length (json_node_get_array (member)));
         else
@@ -222,7 +227,7 @@ static const ChronoMcpTool tools[] = {
     "their steps aligned by ProfilerStep number (or a marker span, or the whole traces), the step-time "
     "difference attributed to the ledger's states (compute, communication, copy, kinds of idle), and "
     "each device's busy, compute and communication time, and tables of operators and kernels by "
-    "change with their noise, of the steps paired, and of the findings that appeared or went. The summary comes whole; one table a call, paged (table, limit, cursor).",
+    "change with their noise, of the steps paired, of the findings that appeared or went, and of each side's efficiency per operator shape. The summary comes whole; one table a call, paged (table, limit, cursor).",
     compare_input, compare_output, compare },
 };
 

@@ -332,30 +332,26 @@ write_cb (void                *closure,
 }
 
 gboolean
-chrono_picture_write_to_stream (ChronoTimelineScene        *scene,
-                                const ChronoPictureOptions *options,
-                                ChronoPictureFormat         format,
-                                GOutputStream              *stream,
-                                GError                    **error)
+chrono_picture_render_to_stream (ChronoPictureFormat    format,
+                                 double                 width,
+                                 double                 height,
+                                 double                 scale,
+                                 const char            *title,
+                                 ChronoPictureDrawFunc  draw,
+                                 gpointer               data,
+                                 GOutputStream         *stream,
+                                 GError               **error)
 {
   Writer writer = { stream, NULL };
-  g_autoptr(GskRenderNode) node = NULL;
   cairo_surface_t *surface;
   cairo_t *cr;
   cairo_status_t status;
-  double width, height, scale;
 
-  g_return_val_if_fail (CHRONO_IS_TIMELINE_SCENE (scene), FALSE);
-  g_return_val_if_fail (options != NULL, FALSE);
+  g_return_val_if_fail (draw != NULL, FALSE);
   g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  scale = format == CHRONO_PICTURE_PNG ? CLAMP (options->scale, 1, CHRONO_PICTURE_MAX_SCALE) : 1;
-  /* An image of merged spans is exact only on whole pixels at 1x. */
-  chrono_timeline_scene_set_vector (scene, format != CHRONO_PICTURE_PNG || scale != 1);
-  width = chrono_timeline_scene_get_width (scene);
-  height = chrono_picture_get_height (scene, options);
-
+  scale = format == CHRONO_PICTURE_PNG ? CLAMP (scale, 1, CHRONO_PICTURE_MAX_SCALE) : 1;
   switch (format)
     {
     case CHRONO_PICTURE_PNG:
@@ -368,19 +364,17 @@ chrono_picture_write_to_stream (ChronoTimelineScene        *scene,
       break;
     case CHRONO_PICTURE_PDF:
       surface = cairo_pdf_surface_create_for_stream (write_cb, &writer, width, height);
-      if (has_text (options->title))
-        cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_TITLE, options->title);
+      if (has_text (title))
+        cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_TITLE, title);
       cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "Chronoscope");
       break;
     default:
       g_return_val_if_reached (FALSE);
     }
 
-  /* Kept until the surface is finished: it refers to their recordings. */
-  node = chrono_timeline_scene_get_node (scene);
   cr = cairo_create (surface);
   cairo_scale (cr, scale, scale);
-  draw_picture (scene, options, node, cr);
+  draw (cr, data);
   status = cairo_status (cr);
   cairo_destroy (cr);
   if (status == CAIRO_STATUS_SUCCESS && format == CHRONO_PICTURE_PNG)
@@ -404,12 +398,55 @@ chrono_picture_write_to_stream (ChronoTimelineScene        *scene,
   return TRUE;
 }
 
+typedef struct {
+  ChronoTimelineScene        *scene;
+  const ChronoPictureOptions *options;
+  GskRenderNode              *node;
+} SceneDraw;
+
+static void
+draw_scene (cairo_t  *cr,
+            gpointer  data)
+{
+  SceneDraw *d = data;
+
+  draw_picture (d->scene, d->options, d->node, cr);
+}
+
 gboolean
-chrono_picture_write (ChronoTimelineScene        *scene,
-                      const ChronoPictureOptions *options,
-                      ChronoPictureFormat         format,
-                      const char                 *path,
-                      GError                    **error)
+chrono_picture_write_to_stream (ChronoTimelineScene        *scene,
+                                const ChronoPictureOptions *options,
+                                ChronoPictureFormat         format,
+                                GOutputStream              *stream,
+                                GError                    **error)
+{
+  g_autoptr(GskRenderNode) node = NULL;
+  SceneDraw d;
+
+  g_return_val_if_fail (CHRONO_IS_TIMELINE_SCENE (scene), FALSE);
+  g_return_val_if_fail (options != NULL, FALSE);
+
+  /* An image of merged spans is exact only on whole pixels at 1x. */
+  chrono_timeline_scene_set_vector (scene, format != CHRONO_PICTURE_PNG ||
+                                    CLAMP (options->scale, 1, CHRONO_PICTURE_MAX_SCALE) != 1);
+  /* Kept until the surface is finished: it refers to their recordings. */
+  node = chrono_timeline_scene_get_node (scene);
+  d = (SceneDraw) { scene, options, node };
+  return chrono_picture_render_to_stream (format, chrono_timeline_scene_get_width (scene),
+                                          chrono_picture_get_height (scene, options), options->scale,
+                                          options->title, draw_scene, &d, stream, error);
+}
+
+gboolean
+chrono_picture_render_to_file (ChronoPictureFormat    format,
+                               double                 width,
+                               double                 height,
+                               double                 scale,
+                               const char            *title,
+                               ChronoPictureDrawFunc  draw,
+                               gpointer               data,
+                               const char            *path,
+                               GError               **error)
 {
   g_autoptr(GFile) file = NULL;
   g_autoptr(GFileOutputStream) stream = NULL;
@@ -423,7 +460,8 @@ chrono_picture_write (ChronoTimelineScene        *scene,
   stream = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, error);
   if (stream == NULL)
     return FALSE;
-  if (!chrono_picture_write_to_stream (scene, options, format, G_OUTPUT_STREAM (stream), &local))
+  if (!chrono_picture_render_to_stream (format, width, height, scale, title, draw, data,
+                                        G_OUTPUT_STREAM (stream), &local))
     {
       /* Closed after a cancel, the stream leaves PATH as it was. */
       g_autoptr(GCancellable) cancel = g_cancellable_new ();
@@ -434,4 +472,26 @@ chrono_picture_write (ChronoTimelineScene        *scene,
       return FALSE;
     }
   return g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, error);
+}
+
+gboolean
+chrono_picture_write (ChronoTimelineScene        *scene,
+                      const ChronoPictureOptions *options,
+                      ChronoPictureFormat         format,
+                      const char                 *path,
+                      GError                    **error)
+{
+  g_autoptr(GskRenderNode) node = NULL;
+  SceneDraw d;
+
+  g_return_val_if_fail (CHRONO_IS_TIMELINE_SCENE (scene), FALSE);
+  g_return_val_if_fail (options != NULL, FALSE);
+
+  chrono_timeline_scene_set_vector (scene, format != CHRONO_PICTURE_PNG ||
+                                    CLAMP (options->scale, 1, CHRONO_PICTURE_MAX_SCALE) != 1);
+  node = chrono_timeline_scene_get_node (scene);
+  d = (SceneDraw) { scene, options, node };
+  return chrono_picture_render_to_file (format, chrono_timeline_scene_get_width (scene),
+                                        chrono_picture_get_height (scene, options), options->scale,
+                                        options->title, draw_scene, &d, path, error);
 }

@@ -58,4 +58,29 @@ gboolean chrono_picture_write_to_stream (ChronoTimelineScene        *scene,
                                          GOutputStream              *stream,
                                          GError                    **error);
 
+/* Any drawing as a picture: DRAW paints WIDTH × HEIGHT px into CR from
+ * its origin; SCALE as in the options, TITLE (nullable) the PDF's. */
+typedef void (*ChronoPictureDrawFunc) (cairo_t  *cr,
+                                       gpointer  data);
+
+gboolean chrono_picture_render_to_stream (ChronoPictureFormat    format,
+                                          double                 width,
+                                          double                 height,
+                                          double                 scale,
+                                          const char            *title,
+                                          ChronoPictureDrawFunc  draw,
+                                          gpointer               data,
+                                          GOutputStream         *stream,
+                                          GError               **error);
+/* Written atomically, as chrono_picture_write. */
+gboolean chrono_picture_render_to_file   (ChronoPictureFormat    format,
+                                          double                 width,
+                                          double                 height,
+                                          double                 scale,
+                                          const char            *title,
+                                          ChronoPictureDrawFunc  draw,
+                                          gpointer               data,
+                                          const char            *path,
+                                          GError               **error);
+
 G_END_DECLS

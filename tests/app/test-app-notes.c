@@ -1,7 +1,8 @@
 /* test-app-notes.c: notes through the application's actions: added from
- * the dialog and by text, undone and redone, saved in the project file
- * and found again on reopening, exported, imported, and drawn into an
- * exported picture
+ * the dialog, with a colour from its palette, and by text, undone and
+ * redone, saved in the project file and found again on reopening,
+ * listed, filtered, edited and deleted in the notes panel, exported,
+ * imported into the trace opened afresh and drawn in their colour
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -11,7 +12,9 @@
 #include <glib/gstdio.h>
 
 #include "app-test-utils.h"
+#include "chrono-annotation-editor.h"
 #include "chrono-annotations.h"
+#include "chrono-application.h"
 #include "chrono-document-page.h"
 #include "chrono-export-dialog.h"
 #include "chrono-notes-panel.h"
@@ -24,6 +27,7 @@ static char *trace_path;
 
 typedef struct {
   ChronoWindow       *window;
+  ChronoDocumentPage *page;
   ChronoTimelineView *view;
   ChronoTimeline     *timeline;
   ChronoTrace        *trace;
@@ -34,6 +38,7 @@ open_trace (Fixture *f)
 {
   ChronoDocumentPage *page = app_test_open_trace (f->window, trace_path);
 
+  f->page = page;
   f->view = chrono_document_page_get_timeline_view (page);
   f->timeline = chrono_timeline_view_get_timeline (f->view);
   f->trace = chrono_document_page_get_trace (page);
@@ -73,6 +78,38 @@ has_message_dialog (gpointer data)
   return FALSE;
 }
 
+/* Clicks the editor's Nth colour of its palette. */
+static void
+choose_swatch (ChronoAnnotationEditor *editor,
+               guint                   n)
+{
+  GtkWidget *swatch = app_test_find_widget (GTK_WIDGET (editor), GTK_TYPE_TOGGLE_BUTTON);
+
+  for (guint i = 0; i < n && swatch != NULL; i++)
+    swatch = gtk_widget_get_next_sibling (swatch);
+  g_assert_true (GTK_IS_TOGGLE_BUTTON (swatch));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (swatch), TRUE);
+  g_assert_cmphex (chrono_annotation_editor_get_color (editor), ==, chrono_annotation_editor_palette_color (n));
+}
+
+/* Answers the dialog that asks for an annotation's text and colour:
+ * TEXT, the palette's colour SWATCH, and RESPONSE. */
+static void
+answer_dialog (const char *text,
+               guint       swatch,
+               const char *response)
+{
+  AdwMessageDialog *dialog = NULL;
+  ChronoAnnotationEditor *editor;
+
+  g_assert_true (app_test_spin_until (has_message_dialog, &dialog, 2000));
+  editor = CHRONO_ANNOTATION_EDITOR (adw_message_dialog_get_extra_child (dialog));
+  chrono_annotation_editor_set_text (editor, text);
+  choose_swatch (editor, swatch);
+  adw_message_dialog_response (dialog, response);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
 static void
 test_notes (void)
 {
@@ -81,7 +118,6 @@ test_notes (void)
   g_autofree char *notes_path = g_build_filename (app_test_tmp_dir (), "shared.notes.json", NULL);
   g_autofree char *picture = g_build_filename (app_test_tmp_dir (), "view.png", NULL);
   g_autofree char *saved = NULL;
-  AdwMessageDialog *dialog = NULL;
   ChronoSpanRef span;
   cairo_surface_t *png;
 
@@ -98,14 +134,35 @@ test_notes (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.add-note-text", "s", "first note"));
   g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 1);
 
-  /* Add Note… asks for the text. */
+  /* Add Note… asks for the text and the colour, which the next one gets
+   * too; Cancel adds nothing. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.add-note", NULL));
-  g_assert_true (app_test_spin_until (has_message_dialog, &dialog, 2000));
-  gtk_editable_set_text (GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog)), "second note");
-  adw_message_dialog_response (dialog, "add");
+  answer_dialog ("not this one", 1, "cancel");
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.add-note", NULL));
+  answer_dialog ("second note", 5, "add");
   g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 2);
   g_assert_cmpstr (chrono_annotations_get (annotations (&f), 1)->text, ==, "second note");
-  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_assert_cmphex (chrono_annotations_get (annotations (&f), 1)->color, ==, chrono_annotation_editor_palette_color (5));
+  g_assert_cmphex (chrono_annotations_get (annotations (&f), 0)->color, ==, 0);
+  g_assert_cmphex (chrono_timeline_view_get_annotation_color (f.view), ==, chrono_annotation_editor_palette_color (5));
+  /* Or any colour, from Custom Colour. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.add-note", NULL));
+  {
+    AdwMessageDialog *dialog = NULL;
+    GtkWidget *custom;
+
+    g_assert_true (app_test_spin_until (has_message_dialog, &dialog, 2000));
+    custom = app_test_find_widget (adw_message_dialog_get_extra_child (dialog), GTK_TYPE_COLOR_BUTTON);
+    gtk_color_chooser_set_rgba (GTK_COLOR_CHOOSER (custom), &(GdkRGBA) { 0.2f, 0.4f, 0.6f, 1 });
+    g_signal_emit_by_name (custom, "color-set");
+    adw_message_dialog_response (dialog, "add");
+    gtk_window_destroy (GTK_WINDOW (dialog));
+  }
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 3);
+  g_assert_cmphex (chrono_annotations_get (annotations (&f), 2)->color, ==, 0x336699ff);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.undo", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.annotation-color", "u", 0));
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.undo", NULL));
   g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 1);
@@ -176,9 +233,14 @@ test_marking (void)
   g_signal_emit_by_name (drag, "drag-begin", 300.0, 10.0);
   g_signal_emit_by_name (drag, "drag-update", 200.0, 4.0);
   g_signal_emit_by_name (drag, "drag-end", 200.0, 4.0);
+  /* Labelled, in a colour, once the dialog is answered. */
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 0);
+  answer_dialog ("step gap", 2, "add");
   g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 1);
   a = chrono_annotations_get (annotations (&f), 0);
   g_assert_cmpint (a->kind, ==, CHRONO_ANNOTATION_MEASUREMENT);
+  g_assert_cmpstr (a->text, ==, "step gap");
+  g_assert_cmphex (a->color, ==, chrono_annotation_editor_palette_color (2));
   g_assert_cmpint (a->start_ns, ==, chrono_viewport_x_to_time (viewport, 300 - CHRONO_TIMELINE_HEADER_WIDTH));
   g_assert_cmpint (a->end_ns, ==, chrono_viewport_x_to_time (viewport, 500 - CHRONO_TIMELINE_HEADER_WIDTH));
 
@@ -190,6 +252,7 @@ test_marking (void)
   g_signal_emit_by_name (f.timeline, "area-selected", t0, t1, tracks);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.area-note-text", "s", "an area"));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.area-measure", NULL));
+  answer_dialog ("", 0, "add");
   g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 3);
   a = chrono_annotations_get (annotations (&f), 1);
   g_assert_cmpint (a->anchor, ==, CHRONO_ANCHOR_AREA);
@@ -216,9 +279,12 @@ test_marking (void)
   g_assert_false (hit.track == from.track && hit.index == from.index);
   g_signal_emit_by_name (click, "pressed", 1, (double) area.origin.x + area.size.width / 2,
                          (double) area.origin.y + area.size.height / 2);
+  answer_dialog ("waits for", 6, "add");
   g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 4);
   a = chrono_annotations_get (annotations (&f), 3);
   g_assert_cmpint (a->kind, ==, CHRONO_ANNOTATION_ARROW);
+  g_assert_cmpstr (a->text, ==, "waits for");
+  g_assert_cmphex (a->color, ==, chrono_annotation_editor_palette_color (6));
   g_assert_cmpint (a->span.start_ns, ==, chrono_trace_get_track (f.trace, from.track)->start[from.index]);
   g_assert_cmpint (a->to.start_ns, ==, chrono_trace_get_track (f.trace, hit.track)->start[hit.index]);
   /* The next click is a click again. */
@@ -230,101 +296,316 @@ test_marking (void)
   g_unlink (picture);
 }
 
+static ChronoNotesPanel *
+notes_panel (Fixture *f)
+{
+  return CHRONO_NOTES_PANEL (app_test_find_widget (GTK_WIDGET (f->page), CHRONO_TYPE_NOTES_PANEL));
+}
+
 static gboolean
-find_panel (gpointer data)
+is_mapped (gpointer data)
+{
+  return gtk_widget_get_mapped (data);
+}
+
+/* Laid out once at least: a widget is mapped before that. */
+static gboolean
+is_allocated (gpointer data)
+{
+  return gtk_widget_get_width (data) > 0;
+}
+
+typedef struct {
+  ChronoNotesPanel *panel;
+  guint             n;
+} Shown;
+
+static gboolean
+shows (gpointer data)
+{
+  Shown *shown = data;
+
+  return chrono_notes_panel_get_n_shown (shown->panel) == shown->n;
+}
+
+typedef struct {
+  GtkWidget *widget;
+  int        width;
+} Width;
+
+static gboolean
+is_wide (gpointer data)
+{
+  Width *width = data;
+
+  return gtk_widget_get_width (width->widget) == width->width;
+}
+
+typedef struct {
+  ChronoAnnotations *annotations;
+  guint              index;
+  const char        *text;
+} Expected;
+
+static gboolean
+text_is (gpointer data)
+{
+  Expected *expected = data;
+
+  return g_strcmp0 (chrono_annotations_get (expected->annotations, expected->index)->text, expected->text) == 0;
+}
+
+/* "list", "empty" or "no-match". */
+static const char *
+panel_state (ChronoNotesPanel *panel)
+{
+  return gtk_stack_get_visible_child_name (app_test_find_stack (GTK_WIDGET (panel), "no-match"));
+}
+
+static GtkListBox *
+panel_list (ChronoNotesPanel *panel)
+{
+  return GTK_LIST_BOX (app_test_find_widget (GTK_WIDGET (panel), GTK_TYPE_LIST_BOX));
+}
+
+/* The trash button closes a row. */
+static GtkWidget *
+delete_button (GtkListBoxRow *row)
+{
+  return gtk_widget_get_last_child (gtk_list_box_row_get_child (row));
+}
+
+static gboolean
+find_file_chooser (gpointer data)
 {
   GListModel *toplevels = gtk_window_get_toplevels ();
 
   for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
     {
-      g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
-      GtkWidget *panel = app_test_find_widget (window, CHRONO_TYPE_NOTES_PANEL);
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
 
-      if (panel != NULL && gtk_widget_get_mapped (panel))
+      if (GTK_IS_FILE_CHOOSER_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
         {
-          *(ChronoNotesPanel **) data = CHRONO_NOTES_PANEL (panel);
+          *(GtkDialog **) data = GTK_DIALOG (window);
           return TRUE;
         }
     }
   return FALSE;
 }
 
-typedef struct {
-  ChronoAnnotations *annotations;
-  const char        *text;
-} Expected;
-
-static gboolean
-first_text_is (gpointer data)
-{
-  Expected *expected = data;
-
-  return g_strcmp0 (chrono_annotations_get (expected->annotations, 0)->text, expected->text) == 0;
-}
-
-/* The Notes window: every annotation, filtered, edited in place (one
- * step to undo), deleted, and activated to show what it points at. */
+/* The docked notes panel: toggled and remembered, the annotations made
+ * with the colour and label chosen, filtered by text and kind, jumped to,
+ * edited in their popover and deleted, each step undone and redone; the
+ * notes file exported and imported into the trace opened afresh, where
+ * the timeline draws them in their colour. */
 static void
 test_panel (void)
 {
   Fixture f = { .window = app_test_get_window () };
   g_autoptr(ChronoSidecar) sidecar = chrono_sidecar_new (trace_path, NULL);
-  ChronoNotesPanel *panel = NULL;
+  g_autofree char *notes_path = g_build_filename (app_test_tmp_dir (), "panel.notes.json", NULL);
+  g_autofree char *bad_path = g_build_filename (app_test_tmp_dir (), "bad.notes.json", NULL);
+  GSettings *settings = chrono_application_get_settings (app_test_get_application ());
+  guint32 purple = chrono_annotation_editor_palette_color (6);
+  GdkRGBA purple_rgba = { (purple >> 24) / 255.f, ((purple >> 16) & 0xff) / 255.f, ((purple >> 8) & 0xff) / 255.f, 1 };
+  ChronoNotesPanel *panel;
   ChronoViewport *viewport;
+  GtkEventController *drag;
   GtkListBox *list;
-  GtkWidget *entry, *button;
+  GtkListBoxRow *row;
+  GtkWidget *entry, *menu_button, *save;
+  GtkDropDown *kinds;
+  GtkPopover *popover;
+  GtkDialog *chooser = NULL;
+  ChronoAnnotationEditor *editor;
+  AdwMessageDialog *dialog = NULL;
+  const ChronoAnnotation *a;
   ChronoSpanRef span, selected;
-  ChronoAnnotation instant = { .kind = CHRONO_ANNOTATION_NOTE, .anchor = CHRONO_ANCHOR_INSTANT,
-                               .text = (char *) "Checkpoint" };
+  gint64 whole, m_start, m_end;
+  cairo_surface_t *before, *after;
+  guint n_before, n_after;
+  int width;
 
+  g_assert_nonnull (settings);
   g_unlink (chrono_sidecar_get_path (sidecar));
   open_trace (&f);
   viewport = chrono_timeline_get_viewport (f.timeline);
+  panel = notes_panel (&f);
+  g_assert_nonnull (panel);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (panel)));
+
+  /* Shown by its action, and remembered; empty, it says how to add. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "document.show-notes", NULL));
+  g_assert_true (app_test_spin_until (is_mapped, panel, 2000));
+  g_assert_true (g_settings_get_boolean (settings, "notes-panel-shown"));
+  g_assert_cmpstr (panel_state (panel), ==, "empty");
+  list = panel_list (panel);
+
+  /* A measurement dragged in the ruler, labelled, in reddish purple. */
+  drag = app_test_find_controller (GTK_WIDGET (f.timeline), GTK_TYPE_GESTURE_DRAG);
+  g_signal_emit_by_name (drag, "drag-begin", 300.0, 10.0);
+  g_signal_emit_by_name (drag, "drag-update", 120.0, 4.0);
+  g_signal_emit_by_name (drag, "drag-end", 120.0, 4.0);
+  answer_dialog ("Step gap", 6, "add");
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 1);
+  a = chrono_annotations_get (annotations (&f), 0);
+  g_assert_cmpstr (a->text, ==, "Step gap");
+  g_assert_cmphex (a->color, ==, purple);
+  m_start = a->start_ns;
+  m_end = a->end_ns;
+  g_assert_cmpuint (chrono_notes_panel_get_n_shown (panel), ==, 1);
+  g_assert_cmpstr (panel_state (panel), ==, "list");
+
+  /* A note on a span in the colour set by the view's action. */
   span = some_span (f.trace);
   chrono_timeline_select (f.timeline, &span);
-  gtk_widget_activate_action (GTK_WIDGET (f.view), "view.add-note-text", "s", "Slow data loader");
-  instant.start_ns = chrono_trace_get_start_ns (f.trace) + (chrono_trace_get_end_ns (f.trace) -
-                                                            chrono_trace_get_start_ns (f.trace)) / 2;
-  chrono_annotations_add (annotations (&f), &instant);
-
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.show-notes", NULL));
-  g_assert_true (app_test_spin_until (find_panel, &panel, 2000));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.annotation-color", "u",
+                                             chrono_annotation_editor_palette_color (1)));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.add-note-text", "s", "Slow data loader"));
+  g_assert_cmphex (chrono_annotations_get (annotations (&f), 1)->color, ==, chrono_annotation_editor_palette_color (1));
   g_assert_cmpuint (chrono_notes_panel_get_n_shown (panel), ==, 2);
-  chrono_notes_panel_set_filter (panel, "LOADER");
-  g_assert_cmpuint (chrono_notes_panel_get_n_shown (panel), ==, 1);
-  chrono_notes_panel_set_filter (panel, NULL);
-  list = GTK_LIST_BOX (app_test_find_widget (GTK_WIDGET (panel), GTK_TYPE_LIST_BOX));
 
-  /* Activating the instant's row zooms round it. */
+  /* Filtered by text, then by kind as well. */
+  entry = app_test_find_widget (GTK_WIDGET (panel), GTK_TYPE_SEARCH_ENTRY);
+  kinds = GTK_DROP_DOWN (app_test_find_widget (GTK_WIDGET (panel), GTK_TYPE_DROP_DOWN));
+  gtk_editable_set_text (GTK_EDITABLE (entry), "LOADER");
+  g_assert_true (app_test_spin_until (shows, &(Shown) { panel, 1 }, 2000));
+  gtk_drop_down_set_selected (kinds, 3);  /* measurements */
+  g_assert_cmpuint (chrono_notes_panel_get_n_shown (panel), ==, 0);
+  g_assert_cmpstr (panel_state (panel), ==, "no-match");
+  gtk_editable_set_text (GTK_EDITABLE (entry), "");
+  g_assert_true (app_test_spin_until (shows, &(Shown) { panel, 1 }, 2000));
+  gtk_drop_down_set_selected (kinds, 0);
+  g_assert_cmpuint (chrono_notes_panel_get_n_shown (panel), ==, 2);
+
+  /* Activating the measurement's row zooms round it from the whole trace
+   * and selects the row; the note's row selects its span. */
+  chrono_viewport_zoom_to_range (viewport, chrono_trace_get_start_ns (f.trace), chrono_trace_get_end_ns (f.trace));
+  whole = chrono_viewport_get_duration (viewport);
   chrono_timeline_select (f.timeline, NULL);
-  g_signal_emit_by_name (list, "row-activated", gtk_list_box_get_row_at_index (list, 1));
-  g_assert_cmpint (chrono_viewport_get_start_ns (viewport), <, instant.start_ns);
-  g_assert_cmpint (chrono_viewport_get_end_ns (viewport), >, instant.start_ns);
-  g_assert_cmpint (chrono_viewport_get_duration (viewport), <,
-                   chrono_trace_get_end_ns (f.trace) - chrono_trace_get_start_ns (f.trace));
-  /* The span's row selects its span. */
   g_signal_emit_by_name (list, "row-activated", gtk_list_box_get_row_at_index (list, 0));
+  g_assert_cmpint (chrono_viewport_get_start_ns (viewport), <, m_start);
+  g_assert_cmpint (chrono_viewport_get_end_ns (viewport), >, m_end);
+  g_assert_cmpint (chrono_viewport_get_duration (viewport), <, whole);
+  g_assert_true (gtk_list_box_get_selected_row (list) == gtk_list_box_get_row_at_index (list, 0));
+  g_signal_emit_by_name (list, "row-activated", gtk_list_box_get_row_at_index (list, 1));
   g_assert_true (chrono_timeline_get_selection (f.timeline, &selected));
   g_assert_cmpuint (selected.track, ==, span.track);
   g_assert_cmpuint (selected.index, ==, span.index);
 
-  /* Edited in place. */
-  entry = app_test_find_widget (GTK_WIDGET (gtk_list_box_get_row_at_index (list, 0)), GTK_TYPE_ENTRY);
-  gtk_editable_set_text (GTK_EDITABLE (entry), "Slow data loader: 40 ms a step");
-  g_signal_emit_by_name (entry, "activate");
-  g_assert_true (app_test_spin_until (first_text_is, &(Expected) { annotations (&f), "Slow data loader: 40 ms a step" },
+  /* Edited in its popover: text and colour, one step to undo. */
+  menu_button = app_test_find_widget (GTK_WIDGET (gtk_list_box_get_row_at_index (list, 1)), GTK_TYPE_MENU_BUTTON);
+  gtk_menu_button_popup (GTK_MENU_BUTTON (menu_button));
+  popover = gtk_menu_button_get_popover (GTK_MENU_BUTTON (menu_button));
+  g_assert_true (app_test_spin_until (is_mapped, popover, 2000));
+  editor = CHRONO_ANNOTATION_EDITOR (app_test_find_widget (GTK_WIDGET (popover), CHRONO_TYPE_ANNOTATION_EDITOR));
+  g_assert_cmpstr (chrono_annotation_editor_get_text (editor), ==, "Slow data loader");
+  g_assert_cmphex (chrono_annotation_editor_get_color (editor), ==, chrono_annotation_editor_palette_color (1));
+  chrono_annotation_editor_set_text (editor, "Slow data loader: 40 ms a step");
+  choose_swatch (editor, 3);
+  save = gtk_widget_get_last_child (gtk_popover_get_child (popover));
+  g_assert_true (GTK_IS_BUTTON (save));
+  g_signal_emit_by_name (save, "clicked");
+  g_assert_true (app_test_spin_until (text_is, &(Expected) { annotations (&f), 1, "Slow data loader: 40 ms a step" },
                                       2000));
+  g_assert_cmphex (chrono_annotations_get (annotations (&f), 1)->color, ==, chrono_annotation_editor_palette_color (3));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.undo", NULL));
-  g_assert_cmpstr (chrono_annotations_get (annotations (&f), 0)->text, ==, "Slow data loader");
+  g_assert_cmpstr (chrono_annotations_get (annotations (&f), 1)->text, ==, "Slow data loader");
+  g_assert_cmphex (chrono_annotations_get (annotations (&f), 1)->color, ==, chrono_annotation_editor_palette_color (1));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.redo", NULL));
+  g_assert_cmpstr (chrono_annotations_get (annotations (&f), 1)->text, ==, "Slow data loader: 40 ms a step");
 
-  /* Deleted. */
-  button = app_test_find_widget (GTK_WIDGET (gtk_list_box_get_row_at_index (list, 1)), GTK_TYPE_BUTTON);
-  g_signal_emit_by_name (button, "clicked");
+  /* Deleted from its row, and back with undo. */
+  row = gtk_list_box_get_row_at_index (list, 0);
+  g_signal_emit_by_name (delete_button (row), "clicked");
   g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 1);
   g_assert_cmpuint (chrono_notes_panel_get_n_shown (panel), ==, 1);
-  g_assert_cmpstr (chrono_annotations_get (annotations (&f), 0)->text, ==, "Slow data loader");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.undo", NULL));
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 2);
+  g_assert_cmpuint (chrono_notes_panel_get_n_shown (panel), ==, 2);
 
+  /* Export Notes… in the document's menu offers a file named after the
+   * trace; the file itself is written by the action it leads to. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "document.export-notes", NULL));
+  g_assert_true (app_test_spin_until (find_file_chooser, &chooser, 5000));
+  g_assert_cmpstr (gtk_file_chooser_get_current_name (GTK_FILE_CHOOSER (chooser)), ==,
+                   "kineto__tbplugin_resnet50_nw0__worker0.notes.json");
+  gtk_dialog_response (chooser, GTK_RESPONSE_CANCEL);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.export-notes-to", "s", notes_path));
+  g_assert_true (g_file_test (notes_path, G_FILE_TEST_EXISTS));
+
+  /* Hidden, it keeps its width for next time. */
+  g_assert_true (app_test_spin_until (is_allocated, panel, 5000));
+  width = gtk_widget_get_width (GTK_WIDGET (panel));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "document.show-notes", NULL));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (panel)));
+  g_assert_false (g_settings_get_boolean (settings, "notes-panel-shown"));
+  g_assert_cmpint (g_settings_get_int (settings, "notes-panel-width"), ==, width);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.page), "document.show-notes", NULL));
+
+  /* Ctrl+Shift+N toggles it from the timeline. */
+  g_assert_true (app_test_press_key (GTK_WIDGET (f.timeline), GDK_KEY_N, GDK_CONTROL_MASK | GDK_SHIFT_MASK));
+  g_assert_false (chrono_document_page_get_show_notes (f.page));
+  g_assert_true (app_test_press_key (GTK_WIDGET (f.timeline), GDK_KEY_N, GDK_CONTROL_MASK | GDK_SHIFT_MASK));
+  g_assert_true (chrono_document_page_get_show_notes (f.page));
+
+  /* The same trace opened afresh, with none of its own: the panel shows
+   * at the width last given, empty, and the colour is nowhere. */
   app_test_close_all_tabs (f.window);
+  g_unlink (chrono_sidecar_get_path (sidecar));
+  g_settings_set_int (settings, "notes-panel-width", 420);
+  open_trace (&f);
+  panel = notes_panel (&f);
+  g_assert_true (app_test_spin_until (is_mapped, panel, 2000));
+  g_assert_true (app_test_spin_until (is_wide, &(Width) { GTK_WIDGET (panel), 420 }, 2000));
+  g_assert_cmpstr (panel_state (panel), ==, "empty");
+  g_assert_true (app_test_wait_for_paint (GTK_WIDGET (f.timeline), 2000));
+  before = app_test_render (GTK_WIDGET (f.timeline));
+  n_before = app_test_count_color (before, 0, 0, cairo_image_surface_get_width (before) - 1,
+                                   cairo_image_surface_get_height (before) - 1, &purple_rgba, 24);
+
+  /* Imported: listed, and drawn in reddish purple; one step to undo. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.import-notes-from", "s", notes_path));
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 2);
+  g_assert_cmpuint (chrono_notes_panel_get_n_shown (panel), ==, 2);
+  a = chrono_annotations_get (annotations (&f), 0);
+  g_assert_cmpstr (a->text, ==, "Step gap");
+  g_assert_cmphex (a->color, ==, purple);
+  g_assert_cmpstr (chrono_annotations_get (annotations (&f), 1)->text, ==, "Slow data loader: 40 ms a step");
+  g_assert_true (app_test_wait_for_paint (GTK_WIDGET (f.timeline), 2000));
+  after = app_test_render (GTK_WIDGET (f.timeline));
+  n_after = app_test_count_color (after, 0, 0, cairo_image_surface_get_width (after) - 1,
+                                  cairo_image_surface_get_height (after) - 1, &purple_rgba, 24);
+  g_test_message ("reddish purple pixels: %u before the import, %u after", n_before, n_after);
+  /* At least the measurement's 2 px line over most of its width. */
+  g_assert_cmpuint (n_after, >, n_before + 100);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.undo", NULL));
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 0);
+  g_assert_cmpstr (panel_state (panel), ==, "empty");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.redo", NULL));
+  g_assert_cmpuint (chrono_notes_panel_get_n_shown (panel), ==, 2);
+
+  /* A broken notes file: the error names the file and the annotation,
+   * and nothing of it is taken. */
+  g_assert_true (g_file_set_contents (bad_path,
+                                      "{\"format\": \"chronoscope-notes\", \"version\": 1, \"annotations\": ["
+                                      "{\"kind\": \"note\", \"anchor\": \"instant\", \"start_ns\": 1,"
+                                      " \"text\": \"x\", \"color\": \"purple\"}]}",
+                                      -1, NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.import-notes-from", "s", bad_path));
+  g_assert_true (app_test_spin_until (has_message_dialog, &dialog, 2000));
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), bad_path));
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "annotation 1"));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_assert_cmpuint (chrono_annotations_get_n (annotations (&f)), ==, 2);
+
+  cairo_surface_destroy (before);
+  cairo_surface_destroy (after);
+  g_settings_reset (settings, "notes-panel-shown");
+  g_settings_reset (settings, "notes-panel-width");
+  app_test_close_all_tabs (f.window);
+  g_unlink (notes_path);
+  g_unlink (bad_path);
 }
 
 static gboolean

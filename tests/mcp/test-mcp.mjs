@@ -356,9 +356,12 @@ test('compare says what compare --format json says, table by table', async () =>
     assert.equal(first.a_handle, a);
     assert.equal(first.b_handle, b);
     assert.equal(first.table, 'ops');
-    const tables = ['ops', 'kernels', 'steps', 'findings_diff'];
+    const tables = ['ops', 'kernels', 'steps', 'findings_diff', 'efficiency'];
+    assert.ok(report.flame && report.efficiency.length > 0, 'the report has a flame tree and efficiency rows');
     for (const [member, value] of Object.entries(report)) {
-      if (tables.includes(member)) {
+      if (member === 'flame') {
+        assert.equal(first.flame, undefined, 'the flame tree stays out');
+      } else if (tables.includes(member)) {
         assert.equal(first.tables[member], value.length, member);
         const limit = value.length > 100 ? 150 : 3;
         const paged = await allPages(client, 'compare', { ...args, table: member, limit }, member);

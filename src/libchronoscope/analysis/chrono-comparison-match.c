@@ -40,13 +40,6 @@ typedef struct {
 } SeqEntry;
 
 typedef struct {
-  gint64 start;
-  gint64 host_end;
-  gint64 end;
-  guint  used;
-} Slot;
-
-typedef struct {
   ChronoComparison *self;
   GHashTable *op_rows;           /* key -> RowBuild * */
   GHashTable *kernel_rows;
@@ -137,13 +130,11 @@ chrono_compare_normalise_kernel (const char *name)
   return g_string_free (out, FALSE);
 }
 
-/* Kineto's "Input Dims" in the args at OFFSET, as the file writes it:
- * TEXT points into the trace's retained source. */
-static gboolean
-input_dims_raw (ChronoTrace  *trace,
-                guint64       offset,
-                const char  **dims,
-                gsize        *dims_len)
+gboolean
+chrono_compare_input_dims (ChronoTrace  *trace,
+                           guint64       offset,
+                           const char  **dims,
+                           gsize        *dims_len)
 {
   static const char key[] = "\"Input Dims\"";
   const char *text, *hit, *end, *p;
@@ -225,27 +216,35 @@ op_key (Matcher     *m,
   RawKey raw;
   gpointer id;
   GString *key;
-  const char *name;
 
   if (ops->key[index] != NO_KEY)
     return ops->key[index];
   t = chrono_trace_get_track (trace, track);
   raw.name = chrono_track_get_name (t, index);
-  if (!input_dims_raw (trace, chrono_track_get_args (t, index), &raw.dims, &raw.len))
+  if (!chrono_compare_input_dims (trace, chrono_track_get_args (t, index), &raw.dims, &raw.len))
     raw.len = 0, raw.dims = "";
   if (g_hash_table_lookup_extended (m->raw_keys, &raw, NULL, &id))
     return ops->key[index] = GPOINTER_TO_UINT (id);
-  name = chrono_trace_get_string (trace, raw.name);
-  key = g_string_new (name);
-  if (raw.len > 0)
-    g_string_append_c (key, ' ');
-  for (gsize i = 0; i < raw.len; i++)
-    if (!g_ascii_isspace (raw.dims[i]))
-      g_string_append_c (key, raw.dims[i]);
+  key = g_string_new (NULL);
+  chrono_compare_op_key_append (key, chrono_trace_get_string (trace, raw.name), raw.dims, raw.len);
   ops->key[index] = intern_key (m, key->str);
   g_string_free (key, TRUE);
   g_hash_table_insert (m->raw_keys, g_memdup2 (&raw, sizeof raw), GUINT_TO_POINTER (ops->key[index]));
   return ops->key[index];
+}
+
+void
+chrono_compare_op_key_append (GString    *key,
+                              const char *name,
+                              const char *dims,
+                              gsize       dims_len)
+{
+  g_string_append (key, name);
+  if (dims_len > 0)
+    g_string_append_c (key, ' ');
+  for (gsize i = 0; i < dims_len; i++)
+    if (!g_ascii_isspace (dims[i]))
+      g_string_append_c (key, dims[i]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -301,44 +300,38 @@ row_add (RowBuild *rb,
 /* ------------------------------------------------------------------ */
 /* One side                                                           */
 
-static GArray *
-make_slots (ChronoComparison *self,
-            guint             side)
+GArray *
+chrono_compare_make_slots (ChronoComparison *self,
+                           guint             side)
 {
-  GArray *slots = g_array_new (FALSE, FALSE, sizeof (Slot));
+  GArray *slots = g_array_new (FALSE, FALSE, sizeof (ChronoCompareSlot));
 
   for (guint u = 0; u < self->used->len; u++)
     {
       const ChronoCompareWindow *w = chrono_comparison_used_window (self, side, u);
-      Slot s = { w->start_ns, w->host_end_ns, w->end_ns, u };
+      ChronoCompareSlot s = { w->start_ns, w->host_end_ns, w->end_ns, u };
 
       g_array_append_val (slots, s);
     }
-  g_array_sort_with_data (slots, chrono_compare_int64_at, GSIZE_TO_POINTER (G_STRUCT_OFFSET (Slot, start)));
+  g_array_sort_with_data (slots, chrono_compare_int64_at, GSIZE_TO_POINTER (G_STRUCT_OFFSET (ChronoCompareSlot, start)));
   return slots;
 }
 
-/* The used window that AT belongs to: the last to start by then, if AT
- * is before its span's end (HOST) or its work's end. */
-static gint
-slot_of (GArray   *slots,
-         gint64    at,
-         gboolean  host)
+gint
+chrono_compare_slot_of (GArray   *slots,
+                        gint64    at,
+                        gboolean  host)
 {
-  const Slot *s = (const Slot *) slots->data;
-  guint lo = chrono_lower_bound (s, slots->len, sizeof *s, G_STRUCT_OFFSET (Slot, start), at + 1);
+  const ChronoCompareSlot *s = (const ChronoCompareSlot *) slots->data;
+  guint lo = chrono_lower_bound (s, slots->len, sizeof *s, G_STRUCT_OFFSET (ChronoCompareSlot, start), at + 1);
 
   if (lo == 0 || at >= (host ? s[lo - 1].host_end : s[lo - 1].end))
     return -1;
   return (gint) s[lo - 1].used;
 }
 
-/* The categories of operators in TRACE: those of its host operators.
- * Communication calls the profiler records as operators (Kineto's
- * record_param_comms, c10d::allreduce_) are collectives to the model but
- * operators here; communication annotations are not. */
-static gboolean *
-operator_categories (ChronoRankData *data)
+gboolean *
+chrono_compare_operator_categories (ChronoRankData *data)
 {
   ChronoTrace *trace = data->trace;
   gboolean *cats = g_new0 (gboolean, chrono_trace_get_n_strings (trace));
@@ -354,15 +347,6 @@ operator_categories (ChronoRankData *data)
           cats[chrono_track_get_cat (t, i)] = TRUE;
     }
   return cats;
-}
-
-static inline gboolean
-is_operator (const ChronoTrack *t,
-             guint32            i,
-             const gboolean    *op_cats)
-{
-  return t->kind[i] == CHRONO_KIND_HOST_OP ||
-         (t->kind[i] == CHRONO_KIND_COLLECTIVE && op_cats[chrono_track_get_cat (t, i)]);
 }
 
 static ThreadOps *
@@ -385,7 +369,7 @@ thread_ops_new (const ChronoTrack *t,
       guint d = t->depth[i];
       guint32 parent = d > 0 ? lane[d - 1] : NO_OP;
 
-      lane[d] = is_operator (t, i, op_cats) ? i : parent;
+      lane[d] = chrono_compare_is_operator (t, i, op_cats) ? i : parent;
       ops->op[i] = lane[d];
     }
   return ops;
@@ -432,7 +416,7 @@ charge_work (Matcher    *m,
         {
           const ChronoWorkItem *it = &g_array_index (dev->items, ChronoWorkItem, k);
           gboolean launched = it->launch_start != G_MININT64;
-          gint u = slot_of (slots, launched ? it->launch_start : it->start, launched);
+          gint u = chrono_compare_slot_of (slots, launched ? it->launch_start : it->start, launched);
           const ChronoTrack *t = chrono_trace_get_track (trace, it->track);
           guint32 name = chrono_track_get_name (t, it->index);
           guint32 op = NO_OP, key = NO_KEY;
@@ -499,7 +483,7 @@ count_ops (Matcher        *m,
           guint32 key;
           RowBuild *rb;
 
-          if (!is_operator (t, i, op_cats) || (u = slot_of (slots, t->start[i], TRUE)) < 0)
+          if (!chrono_compare_is_operator (t, i, op_cats) || (u = chrono_compare_slot_of (slots, t->start[i], TRUE)) < 0)
             continue;
           key = op_key (m, trace, ti, threads[ti], i);
           if (key >= m->op_by_key->len)
@@ -559,10 +543,10 @@ match_side (Matcher *m,
   ChronoRankData *data = m->self->side[side].data;
   ChronoTrace *trace = data->trace;
   guint n_tracks = chrono_trace_get_n_tracks (trace);
-  g_autoptr(GArray) slots = make_slots (m->self, side);
+  g_autoptr(GArray) slots = chrono_compare_make_slots (m->self, side);
   g_autofree ThreadOps **threads = g_new0 (ThreadOps *, n_tracks);
   g_autofree GArray **launches = g_new0 (GArray *, m->self->used->len);
-  g_autofree gboolean *op_cats = operator_categories (data);
+  g_autofree gboolean *op_cats = chrono_compare_operator_categories (data);
 
   for (guint ti = 0; ti < n_tracks; ti++)
     {

@@ -62,6 +62,51 @@ void     chrono_compare_row_finish  (ChronoCompareRow  *row,
                                      guint              n_used);
 void     chrono_compare_row_free    (ChronoCompareRow  *row);
 
+/* A used window of one side, for finding what belongs to it. */
+typedef struct {
+  gint64 start;
+  gint64 host_end;
+  gint64 end;
+  guint  used;
+} ChronoCompareSlot;
+
+/* The used windows of SIDE, by start. */
+GArray  *chrono_compare_make_slots  (ChronoComparison  *self,
+                                     guint              side);
+/* The used window that AT belongs to: the last to start by then, if AT
+ * is before its span's end (HOST) or its work's end; -1 when none. */
+gint     chrono_compare_slot_of     (GArray            *slots,
+                                     gint64             at,
+                                     gboolean           host);
+
+/* The categories of operators in DATA's trace (indexed by string): those
+ * of its host operators. Communication calls the profiler records as
+ * operators (Kineto's record_param_comms, c10d::allreduce_) are
+ * collectives to the model but operators here; communication
+ * annotations are not. */
+gboolean *chrono_compare_operator_categories (ChronoRankData *data);
+
+static inline gboolean
+chrono_compare_is_operator (const ChronoTrack *t,
+                            guint32            i,
+                            const gboolean    *op_cats)
+{
+  return t->kind[i] == CHRONO_KIND_HOST_OP ||
+         (t->kind[i] == CHRONO_KIND_COLLECTIVE && op_cats[chrono_track_get_cat (t, i)]);
+}
+
+/* Kineto's "Input Dims" in the args at OFFSET, as the file writes it:
+ * DIMS points into the trace's retained source. */
+gboolean chrono_compare_input_dims  (ChronoTrace       *trace,
+                                     guint64            offset,
+                                     const char       **dims,
+                                     gsize             *dims_len);
+/* Appends an operator's key: NAME, and its DIMS without white space. */
+void     chrono_compare_op_key_append (GString         *key,
+                                       const char      *name,
+                                       const char      *dims,
+                                       gsize            dims_len);
+
 /* The two-sided 97.5% quantile of Student's t with DF degrees of freedom. */
 gdouble  chrono_student_t_975       (gdouble            df);
 

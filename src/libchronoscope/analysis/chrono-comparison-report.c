@@ -7,7 +7,9 @@
 #include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
 
+#include "chrono-comparison-efficiency.h"
 #include "chrono-comparison-private.h"
+#include "chrono-comparison-tree.h"
 #include "chrono-format.h"
 #include "chrono-json-util.h"
 
@@ -334,6 +336,8 @@ chrono_comparison_to_json (ChronoComparison *self)
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonGenerator) gen = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
+  g_autoptr(ChronoComparisonTree) tree = NULL;
+  g_autoptr(GPtrArray) efficiency = NULL;
 
   g_return_val_if_fail (CHRONO_IS_COMPARISON (self), NULL);
 
@@ -350,6 +354,10 @@ chrono_comparison_to_json (ChronoComparison *self)
   add_rows (b, "kernels", self->kernels, TRUE);
   add_findings_diff (b, self);
   add_divergence (b, self);
+  efficiency = chrono_comparison_get_efficiency_rows (self);
+  chrono_compare_efficiency_write_json (efficiency, b);
+  tree = chrono_comparison_tree_new (self);
+  chrono_comparison_tree_add_json (tree, b);
   json_builder_end_object (b);
 
   root = json_builder_get_root (b);
@@ -657,6 +665,7 @@ chrono_comparison_to_markdown (ChronoComparison *self)
 {
   GString *s = g_string_new (NULL);
   g_autofree char *a = NULL, *b = NULL;
+  g_autoptr(GPtrArray) efficiency = NULL;
 
   g_return_val_if_fail (CHRONO_IS_COMPARISON (self), NULL);
 
@@ -675,6 +684,8 @@ chrono_comparison_to_markdown (ChronoComparison *self)
   append_only (s, self->kernels, 0, _("Kernels only in A"));
   append_only (s, self->kernels, 1, _("Kernels only in B"));
   append_findings (s, self);
+  efficiency = chrono_comparison_get_efficiency_rows (self);
+  chrono_compare_efficiency_append_markdown (efficiency, s);
   append_divergence (s, self);
   return g_string_free (s, FALSE);
 }

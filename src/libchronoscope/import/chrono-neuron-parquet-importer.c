@@ -862,6 +862,7 @@ importer_finish (Importer *imp)
        * into it, as into a JSON profile. */
       g_clear_pointer (&trace->source, chrono_source_unref);
       trace->source = chrono_source_new_for_bytes (bytes, NULL);
+      trace->stats.file_bytes = imp->bytes_done;
       range->offset = 0;
       range->length = (guint32) MIN (len, G_MAXUINT32);
       g_hash_table_insert (trace->metadata, g_strdup ("neuron_summary"), range);
@@ -981,6 +982,7 @@ chrono_neuron_parquet_importer_run (ChronoTrace        *trace,
   importer_init (&imp, trace, cancellable, progress, user_data);
   imp.bytes_total = len;
   ok = read_file (&imp, chrono_trace_get_path (trace), source, error);
+  imp.bytes_done = len;
   if (ok && imp.tables_read == 0)
     {
       g_set_error (error, CHRONO_LOAD_ERROR, CHRONO_LOAD_ERROR_FORMAT,

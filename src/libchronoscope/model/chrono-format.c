@@ -106,10 +106,11 @@ chrono_format_duration (gint64 ns)
   return g_strdup_printf (_("%d ns"), (int) ns);
 }
 
+/* Decimal units scaled to the size, so a 14 kB profile does not read "0.0 MB". */
 char *
-chrono_format_megabytes (guint64 bytes)
+chrono_format_bytes (guint64 bytes)
 {
-  return g_strdup_printf (_("%.1f MB"), bytes / 1e6);
+  return g_format_size (bytes);
 }
 
 /* "40MB", "1.5GB", "512KiB", "1000000": decimal units as g_format_size()

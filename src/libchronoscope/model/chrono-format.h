@@ -11,7 +11,7 @@ G_BEGIN_DECLS
 
 char *chrono_format_count    (guint64 count);
 char *chrono_format_duration (gint64  ns);
-char *chrono_format_megabytes (guint64 bytes);
+char *chrono_format_bytes    (guint64 bytes);
 /* A C++ function signature as a kernel's name reads it
  * ("void at::native::kernel<4, Functor<float> >(int, Array<char*, 1>)")
  * shortened to what tells kernels apart: no return type, template and

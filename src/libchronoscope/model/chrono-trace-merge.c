@@ -78,6 +78,7 @@ merge_stats (ChronoTrace *into,
   for (guint k = 0; k < CHRONO_N_KINDS; k++)
     a->kinds[k] += b->kinds[k];
   a->truncated |= b->truncated;
+  a->file_bytes += chrono_trace_get_source_size (from);
   for (guint i = 0; i < b->warnings->len; i++)
     chrono_trace_add_warning (into, "%s: %s", file, (const char *) g_ptr_array_index (b->warnings, i));
 }

@@ -210,13 +210,10 @@ chrono_trace_get_compression (ChronoTrace *self)
 gsize
 chrono_trace_get_source_size (ChronoTrace *self)
 {
-  gsize size;
-
   g_return_val_if_fail (CHRONO_IS_TRACE (self), 0);
-  size = self->source ? chrono_source_get_available (self->source) : 0;
-  for (guint i = 0; self->more_sources && i < self->more_sources->len; i++)
-    size += chrono_source_get_available (g_ptr_array_index (self->more_sources, i));
-  return size;
+  if (self->stats.file_bytes > 0)
+    return self->stats.file_bytes;
+  return self->source ? chrono_source_get_available (self->source) : 0;
 }
 
 const char *

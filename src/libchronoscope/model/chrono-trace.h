@@ -156,6 +156,7 @@ typedef struct {
   guint64 dropped;           /* events not represented in the model */
   guint64 kinds[CHRONO_N_KINDS];
   gboolean truncated;
+  guint64 file_bytes;        /* bytes of the files read, when they are not the one source kept; else 0 */
   GPtrArray *warnings;       /* char* */
 } ChronoLoadStats;
 
