@@ -942,6 +942,7 @@ analysis_done_cb (GObject      *source_object,
   fill_breakdowns (self);
   fill_paths (self);
   chrono_efficiency_view_set_analysis (self->efficiency_view, analysis);
+  chrono_timeline_set_efficiency (self->timeline, analysis);
   gtk_stack_set_visible_child_name (self->state_stack, "done");
   set_analysing (self, FALSE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANALYSIS]);

@@ -24,6 +24,8 @@ struct _ChronoGraphPane
   GtkWidget           *box;
   GtkLabel            *title_label;
   GtkLabel            *legend_label;
+  GtkLabel            *hint_label;
+  guint                hint_idle;
   GtkSpinButton       *hops_spin;
   ChronoGraphView     *graph;
 };
@@ -92,6 +94,33 @@ node_activated_cb (ChronoGraphPane *self,
   g_signal_emit_by_name (self->timeline, "span-activated", track, index);
 }
 
+static void
+fit_clicked_cb (ChronoGraphPane *self)
+{
+  chrono_graph_view_fit (self->graph);
+}
+
+static gboolean
+show_hint_cb (gpointer data)
+{
+  ChronoGraphPane *self = data;
+  const char *hint = chrono_graph_view_get_hint (self->graph);
+
+  self->hint_idle = 0;
+  gtk_label_set_label (self->hint_label, hint != NULL ? hint : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->hint_label), hint != NULL);
+  return G_SOURCE_REMOVE;
+}
+
+/* The view fits its graph as it is allocated: the label above it changes
+ * size after that. */
+static void
+hint_changed_cb (ChronoGraphPane *self)
+{
+  if (self->hint_idle == 0)
+    self->hint_idle = g_idle_add (show_hint_cb, self);
+}
+
 static gboolean
 title_cb (GBinding     *binding,
           const GValue *from,
@@ -125,6 +154,7 @@ chrono_graph_pane_dispose (GObject *object)
 {
   ChronoGraphPane *self = CHRONO_GRAPH_PANE (object);
 
+  g_clear_handle_id (&self->hint_idle, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (self), CHRONO_TYPE_GRAPH_PANE);
   g_clear_object (&self->timeline);
   g_clear_object (&self->panel);
@@ -179,6 +209,8 @@ chrono_graph_pane_class_init (ChronoGraphPaneClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ChronoGraphPane, box);
   gtk_widget_class_bind_template_child (widget_class, ChronoGraphPane, title_label);
   gtk_widget_class_bind_template_child (widget_class, ChronoGraphPane, legend_label);
+  gtk_widget_class_bind_template_child (widget_class, ChronoGraphPane, hint_label);
+  gtk_widget_class_bind_template_callback (widget_class, fit_clicked_cb);
   gtk_widget_class_bind_template_child (widget_class, ChronoGraphPane, hops_spin);
   gtk_widget_class_bind_template_child (widget_class, ChronoGraphPane, graph);
 }
@@ -195,6 +227,7 @@ chrono_graph_pane_init (ChronoGraphPane *self)
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   g_object_bind_property (adw_style_manager_get_default (), "dark", self->graph, "dark", G_BINDING_SYNC_CREATE);
   g_signal_connect_object (self->graph, "node-activated", G_CALLBACK (node_activated_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->graph, "notify::hint", G_CALLBACK (hint_changed_cb), self, G_CONNECT_SWAPPED);
 }
 
 GtkWidget *

@@ -286,6 +286,13 @@ show_facts (ChronoSpanDetails *self)
   g_autofree char *duration = chrono_format_duration (chrono_track_get_dur (track, self->span.index));
 
   set_title (self->name_label, get_span_name (trace, self->span));
+  /* A screen reader names the pane after the span it shows. */
+  {
+    /* Translators: the accessible name of the details pane */
+    g_autofree char *label = g_strdup_printf (_("Details of %s"), get_span_name (trace, self->span));
+
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+  }
   remove_children (GTK_WIDGET (self->facts_grid));
   add_row (self->facts_grid, _("Kind"), chrono_kind_to_string (track->kind[self->span.index]));
   add_row (self->facts_grid, _("Track"), chrono_trace_get_string (trace, track->display_name));
@@ -375,6 +382,7 @@ chrono_span_details_class_init (ChronoSpanDetailsClass *klass)
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "spandetails");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/chronoscope/Chronoscope/chrono-span-details.ui");
   gtk_widget_class_bind_template_child (widget_class, ChronoSpanDetails, name_label);

@@ -217,6 +217,12 @@ entry_key_pressed_cb (ChronoTimelineView *self,
   return GDK_EVENT_PROPAGATE;
 }
 
+static void
+close_search_cb (ChronoTimelineView *self)
+{
+  gtk_search_bar_set_search_mode (self->search_bar, FALSE);
+}
+
 /* Escape closes the search wherever the focus is in the view, not only in
  * its entry. */
 /* Escape closes the search first, then the details of the selected span. */
@@ -1005,6 +1011,7 @@ chrono_timeline_view_class_init (ChronoTimelineViewClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/chronoscope/Chronoscope/chrono-timeline-view.ui");
   gtk_widget_class_bind_template_child (widget_class, ChronoTimelineView, search_bar);
+  gtk_widget_class_bind_template_callback (widget_class, close_search_cb);
   gtk_widget_class_bind_template_child (widget_class, ChronoTimelineView, search_entry);
   gtk_widget_class_bind_template_child (widget_class, ChronoTimelineView, match_label);
   gtk_widget_class_bind_template_child (widget_class, ChronoTimelineView, paned);

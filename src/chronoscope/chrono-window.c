@@ -19,6 +19,8 @@ struct _ChronoWindow
   GtkStack             *stack;
   AdwStatusPage        *welcome_page;
   AdwTabView           *tab_view;
+  AdwTabBar            *tab_bar;
+  guint                 name_buttons_idle;
 };
 
 G_DEFINE_FINAL_TYPE (ChronoWindow, chrono_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -36,6 +38,30 @@ update_title (ChronoWindow *self)
   gtk_window_set_title (GTK_WINDOW (self), title);
 }
 
+/* libadwaita 1.2 gives a tab's buttons (close, indicator) a tooltip but
+ * no accessible name, so a screen reader reads them by their type: named
+ * after the tooltip here. */
+static void
+name_icon_buttons (GtkWidget *widget)
+{
+  const char *tooltip = gtk_widget_get_tooltip_text (widget);
+
+  if (GTK_IS_BUTTON (widget) && gtk_button_get_label (GTK_BUTTON (widget)) == NULL && tooltip != NULL)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, tooltip, -1);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    name_icon_buttons (child);
+}
+
+static gboolean
+name_tab_buttons_cb (gpointer data)
+{
+  ChronoWindow *self = data;
+
+  self->name_buttons_idle = 0;
+  name_icon_buttons (GTK_WIDGET (self->tab_bar));
+  return G_SOURCE_REMOVE;
+}
+
 static void
 update_pages (ChronoWindow *self)
 {
@@ -45,6 +71,9 @@ update_pages (ChronoWindow *self)
   gtk_stack_set_visible_child_name (self->stack, has_pages ? "documents" : "welcome");
   g_simple_action_set_enabled (G_SIMPLE_ACTION (close_tab), has_pages);
   update_title (self);
+  /* The tab bar makes the new tab's widgets after this. */
+  if (self->name_buttons_idle == 0)
+    self->name_buttons_idle = g_idle_add (name_tab_buttons_cb, self);
 }
 
 static gboolean
@@ -221,6 +250,7 @@ chrono_window_dispose (GObject *object)
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
+  g_clear_handle_id (&self->name_buttons_idle, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (self), CHRONO_TYPE_WINDOW);
 
   G_OBJECT_CLASS (chrono_window_parent_class)->dispose (object);
@@ -243,6 +273,7 @@ chrono_window_class_init (ChronoWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ChronoWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, ChronoWindow, welcome_page);
   gtk_widget_class_bind_template_child (widget_class, ChronoWindow, tab_view);
+  gtk_widget_class_bind_template_child (widget_class, ChronoWindow, tab_bar);
   gtk_widget_class_bind_template_callback (widget_class, update_pages);
   gtk_widget_class_bind_template_callback (widget_class, update_title);
   gtk_widget_class_bind_template_callback (widget_class, on_close_page);

@@ -34,6 +34,7 @@ typedef struct {
   char    *title;
   char    *notes;
   gboolean no_legend;
+  gboolean flops;
   char    *output;
 } Options;
 
@@ -212,6 +213,21 @@ run (Options *o,
 
   scene = chrono_cli_scene_new (trace, layout, start, end, o->width, o->height,
                                 g_strcmp0 (o->theme, "dark") == 0, &cut);
+  if (o->flops)
+    {
+      ChronoTrace *traces[] = { trace };
+
+      if (analysis == NULL && (analysis = chrono_analysis_run (traces, 1, NULL, NULL, &error)) == NULL)
+        {
+          g_printerr ("chronoscope-cli export: %s\n", error->message);
+          return 1;
+        }
+      chrono_timeline_scene_set_efficiency (scene, analysis);
+      if (chrono_analysis_get_n_flops_series (analysis) == 0)
+        g_printerr ("chronoscope-cli export: %s: no achieved TFLOP/s: %s\n", files[0],
+                    chrono_timeline_scene_get_flops_note (scene));
+      chrono_cli_scene_fit (scene, o->width, o->height, &cut);
+    }
   if (o->notes != NULL && !add_notes (scene, o->notes))
     return 1;
   if (highlight_end > highlight_start)
@@ -257,6 +273,8 @@ chrono_cli_export (int    argc,
     { "title", 0, 0, G_OPTION_ARG_STRING, &o.title, "A title over the picture", "TEXT" },
     { "notes", 'n', 0, G_OPTION_ARG_FILENAME, &o.notes, "Draw the annotations of a notes file", "FILE" },
     { "no-legend", 0, 0, G_OPTION_ARG_NONE, &o.no_legend, "Leave out the legend of colours", NULL },
+    { "flops", 0, 0, G_OPTION_ARG_NONE, &o.flops,
+      "Under each device's tracks, its achieved TFLOP/s (runs the analysis)", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "TRACE…" },
     { NULL }
   };

@@ -26,7 +26,6 @@ chrono_cli_scene_new (ChronoTrace       *trace,
   g_autoptr(ChronoViewport) viewport = chrono_viewport_new ();
   g_autoptr(GPtrArray) indexes = NULL;
   ChronoTimelineScene *scene;
-  double full;
 
   chrono_viewport_set_bounds (viewport, chrono_trace_get_start_ns (trace),
                               MAX (chrono_trace_get_end_ns (trace),
@@ -35,12 +34,22 @@ chrono_cli_scene_new (ChronoTrace       *trace,
   indexes = chrono_track_index_new_all (trace, NULL);
   scene = chrono_timeline_scene_new (trace, indexes, layout, viewport);
   chrono_timeline_scene_set_dark (scene, dark);
-  full = chrono_timeline_scene_get_ruler_height (scene) + chrono_timeline_scene_get_content_height (scene);
-  chrono_timeline_scene_set_size (scene, width, height > 0 ? height : MIN (CHRONO_CLI_MAX_AUTO_HEIGHT, full));
+  chrono_cli_scene_fit (scene, width, height, cut);
   chrono_viewport_zoom_to_range (viewport, start, end);
+  return scene;
+}
+
+void
+chrono_cli_scene_fit (ChronoTimelineScene *scene,
+                      int                  width,
+                      int                  height,
+                      gboolean            *cut)
+{
+  double full = chrono_timeline_scene_get_ruler_height (scene) + chrono_timeline_scene_get_content_height (scene);
+
+  chrono_timeline_scene_set_size (scene, width, height > 0 ? height : MIN (CHRONO_CLI_MAX_AUTO_HEIGHT, full));
   if (cut != NULL)
     *cut = height <= 0 && full > CHRONO_CLI_MAX_AUTO_HEIGHT;
-  return scene;
 }
 
 char *

@@ -24,6 +24,12 @@ ChronoTimelineScene *chrono_cli_scene_new (ChronoTrace       *trace,
                                            int                height,
                                            gboolean           dark,
                                            gboolean          *cut);
+/* SCENE WIDTH px wide and HEIGHT tall, or with HEIGHT 0 as tall as its
+ * rows are now, up to the maximum; CUT as above. */
+void                 chrono_cli_scene_fit (ChronoTimelineScene *scene,
+                                           int                  width,
+                                           int                  height,
+                                           gboolean            *cut);
 /* "resnet.json · +12.500 ms to +18.000 ms (5.500 ms)": the range SCENE
  * shows, from its trace's start; "and N more" for N_MORE files beside. */
 char                *chrono_cli_subtitle  (ChronoTimelineScene *scene,

@@ -5,6 +5,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <math.h>
 #include <string.h>
 
 #include "chrono-graph-layout.h"
@@ -32,13 +33,21 @@ struct _ChronoGraphLayout
   guint             *down_start;     /* and one layer to the right */
   guint             *down;
   guint              n_edges;
+  struct _Chain     *chains;         /* per edge */
   guint             *point_start;    /* n_edges + 1 offsets into POINTS */
   ChronoLayoutPoint *points;
+  /* Wrapping: columns [b * per_band, (b + 1) * per_band) make band B,
+   * whose vertices stand BAND_DY[b] below their unwrapped row. */
+  guint              per_band;
+  guint              n_bands;
+  double            *band_dy;
+  double            *band_bottom;    /* per band, wrapped */
+  double             margin;         /* the return lanes left and right */
   double             width;
   double             height;
 };
 
-typedef struct
+typedef struct _Chain
 {
   guint a;         /* starts first */
   guint b;
@@ -48,6 +57,9 @@ typedef struct
   gboolean valid;
 } Chain;
 
+static void apply_wrap (ChronoGraphLayout *self,
+                        double             wrap_width);
+
 void
 chrono_graph_layout_params_init (ChronoGraphLayoutParams *params)
 {
@@ -55,6 +67,7 @@ chrono_graph_layout_params_init (ChronoGraphLayoutParams *params)
   params->node_height = 40;
   params->layer_gap = 56;
   params->node_gap = 14;
+  params->band_gap = 44;
   params->sweeps = 12;
 }
 
@@ -357,7 +370,7 @@ assign_rows (ChronoGraphLayout *self)
   g_autofree double *offset = g_new (double, MAX (1, self->n_vertices));
   g_autofree double *block_sum = g_new (double, MAX (1, self->n_vertices));
   g_autofree guint *block_len = g_new (guint, MAX (1, self->n_vertices));
-  double top = G_MAXDOUBLE, bottom = -G_MAXDOUBLE;
+  double top = G_MAXDOUBLE;
 
   /* Packed from the top, in order. */
   for (guint l = 0; l < self->n_layers; l++)
@@ -402,68 +415,159 @@ assign_rows (ChronoGraphLayout *self)
     }
 
   for (guint v = 0; v < self->n_vertices; v++)
-    {
-      top = MIN (top, self->y[v] - vertex_height (self, v) / 2);
-      bottom = MAX (bottom, self->y[v] + vertex_height (self, v) / 2);
-    }
+    top = MIN (top, self->y[v] - vertex_height (self, v) / 2);
   for (guint v = 0; v < self->n_vertices; v++)
     self->y[v] -= top;
-  self->height = self->n_vertices > 0 ? bottom - top : 0;
-  self->width = self->n_layers > 0
-    ? self->n_layers * self->params.node_width + (self->n_layers - 1) * self->params.layer_gap
-    : 0;
+}
+
+static guint
+layer_band (ChronoGraphLayout *self,
+            guint              l)
+{
+  return l / self->per_band;
 }
 
 static double
 layer_x (ChronoGraphLayout *self,
          guint              l)
 {
-  return l * (self->params.node_width + self->params.layer_gap);
+  return self->margin + (l % self->per_band) * (self->params.node_width + self->params.layer_gap);
+}
+
+/* Vertex V's centre, down, in the wrapped drawing. */
+static double
+vertex_y (ChronoGraphLayout *self,
+          guint              v)
+{
+  return self->y[v] + self->band_dy[layer_band (self, self->layer[v])];
+}
+
+/* From the right side of a column at Y1 to the left side of a later
+ * column at Y2 (both wrapped): straight within a band; from one band to a
+ * later one out along its row to the right lane, down to the gap below
+ * the band, back left along the gap, down the left lane and in. */
+static void
+add_hop (ChronoGraphLayout *self,
+         GArray            *points,
+         guint              from_layer,
+         double             y1,
+         guint              to_layer,
+         double             y2)
+{
+  guint band = layer_band (self, from_layer);
+  double right = self->width - self->margin / 2, left = self->margin / 2;
+  double gap_y = self->band_bottom[band] + self->params.band_gap / 2;
+
+  if (band == layer_band (self, to_layer))
+    return;
+  g_array_append_vals (points, (ChronoLayoutPoint[]) {
+                         { right, y1 }, { right, gap_y }, { left, gap_y }, { left, y2 } }, 4);
 }
 
 static void
-build_edge_points (ChronoGraphLayout *self,
-                   const Chain       *chains)
+build_edge_points (ChronoGraphLayout *self)
 {
-  guint total = 0;
+  g_autoptr(GArray) points = g_array_new (FALSE, FALSE, sizeof (ChronoLayoutPoint));
 
+  g_clear_pointer (&self->point_start, g_free);
+  g_clear_pointer (&self->points, g_free);
   self->point_start = g_new0 (guint, self->n_edges + 1);
   for (guint e = 0; e < self->n_edges; e++)
     {
-      total += chains[e].valid ? 2 + 2 * chains[e].n_bends : 0;
-      self->point_start[e + 1] = total;
-    }
-  self->points = g_new (ChronoLayoutPoint, MAX (1, total));
+      const Chain *chain = &self->chains[e];
+      guint first = points->len, n, previous;
 
-  for (guint e = 0; e < self->n_edges; e++)
-    {
-      const Chain *chain = &chains[e];
-      ChronoLayoutPoint *p = self->points + self->point_start[e];
-      guint n = self->point_start[e + 1] - self->point_start[e];
-
-      if (!chain->valid)
-        continue;
-      /* Out of the right side of the earlier node, through each column
-       * it crosses, into the left side of the later one. */
-      p[0] = (ChronoLayoutPoint) { layer_x (self, self->layer[chain->a]) + self->params.node_width,
-                                   self->y[chain->a] };
-      for (guint k = 0; k < chain->n_bends; k++)
+      if (chain->valid)
         {
-          guint v = chain->first_bend + k;
+          /* Out of the right side of the earlier node, through each column
+           * it crosses, into the left side of the later one. */
+          g_array_append_val (points, ((ChronoLayoutPoint) { layer_x (self, self->layer[chain->a]) + self->params.node_width,
+                                                             vertex_y (self, chain->a) }));
+          previous = chain->a;
+          for (guint k = 0; k <= chain->n_bends; k++)
+            {
+              guint v = k < chain->n_bends ? chain->first_bend + k : chain->b;
+              ChronoLayoutPoint in = { layer_x (self, self->layer[v]), vertex_y (self, v) };
 
-          p[1 + 2 * k] = (ChronoLayoutPoint) { layer_x (self, self->layer[v]), self->y[v] };
-          p[2 + 2 * k] = (ChronoLayoutPoint) { layer_x (self, self->layer[v]) + self->params.node_width,
-                                               self->y[v] };
+              add_hop (self, points, self->layer[previous], vertex_y (self, previous), self->layer[v], in.y);
+              g_array_append_val (points, in);
+              if (k < chain->n_bends)
+                g_array_append_val (points, ((ChronoLayoutPoint) { in.x + self->params.node_width, in.y }));
+              previous = v;
+            }
+          n = points->len - first;
+          if (chain->reversed)
+            for (guint k = 0; k < n / 2; k++)
+              {
+                ChronoLayoutPoint *p = &g_array_index (points, ChronoLayoutPoint, first);
+                ChronoLayoutPoint t = p[k];
+
+                p[k] = p[n - 1 - k];
+                p[n - 1 - k] = t;
+              }
         }
-      p[n - 1] = (ChronoLayoutPoint) { layer_x (self, self->layer[chain->b]), self->y[chain->b] };
-      if (chain->reversed)
-        for (guint k = 0; k < n / 2; k++)
-          {
-            ChronoLayoutPoint t = p[k];
-            p[k] = p[n - 1 - k];
-            p[n - 1 - k] = t;
-          }
+      self->point_start[e + 1] = points->len;
     }
+  self->points = (ChronoLayoutPoint *) g_array_free (g_steal_pointer (&points), FALSE);
+}
+
+/* Bands of the columns that fit in WRAP_WIDTH (all of them for 0), one
+ * under another, each as tall as its vertices reach. */
+static void
+apply_wrap (ChronoGraphLayout *self,
+            double             wrap_width)
+{
+  double step = self->params.node_width + self->params.layer_gap;
+  double lane = self->params.layer_gap / 2;
+  g_autofree double *band_top = NULL;
+  double y = 0;
+
+  self->per_band = MAX (1, self->n_layers);
+  self->margin = 0;
+  if (wrap_width > 0)
+    {
+      guint fit = (guint) MAX (1, floor ((wrap_width - 2 * lane + self->params.layer_gap) / step));
+
+      if (fit < self->n_layers)
+        {
+          self->per_band = fit;
+          self->margin = lane;
+        }
+    }
+  self->n_bands = self->n_layers > 0 ? (self->n_layers + self->per_band - 1) / self->per_band : 1;
+
+  g_free (self->band_dy);
+  g_free (self->band_bottom);
+  self->band_dy = g_new0 (double, self->n_bands);
+  self->band_bottom = g_new0 (double, self->n_bands);
+  band_top = g_new (double, self->n_bands);
+  for (guint b = 0; b < self->n_bands; b++)
+    {
+      band_top[b] = G_MAXDOUBLE;
+      self->band_bottom[b] = -G_MAXDOUBLE;
+    }
+  for (guint v = 0; v < self->n_vertices; v++)
+    {
+      guint b = layer_band (self, self->layer[v]);
+
+      band_top[b] = MIN (band_top[b], self->y[v] - vertex_height (self, v) / 2);
+      self->band_bottom[b] = MAX (self->band_bottom[b], self->y[v] + vertex_height (self, v) / 2);
+    }
+  for (guint b = 0; b < self->n_bands; b++)
+    {
+      if (band_top[b] > self->band_bottom[b])
+        band_top[b] = self->band_bottom[b] = 0;
+      if (b > 0)
+        y += self->params.band_gap;
+      self->band_dy[b] = y - band_top[b];
+      y += self->band_bottom[b] - band_top[b];
+      self->band_bottom[b] = y;
+    }
+  self->height = self->n_vertices > 0 ? y : 0;
+  self->width = self->n_layers > 0
+    ? 2 * self->margin + self->per_band * self->params.node_width + (self->per_band - 1) * self->params.layer_gap
+    : 0;
+  build_edge_points (self);
 }
 
 ChronoGraphLayout *
@@ -474,7 +578,7 @@ chrono_graph_layout_new (guint                          n_nodes,
                          const ChronoGraphLayoutParams *params)
 {
   ChronoGraphLayout *self = g_new0 (ChronoGraphLayout, 1);
-  g_autofree Chain *chains = g_new0 (Chain, MAX (1, n_edges));
+  Chain *chains = g_new0 (Chain, MAX (1, n_edges));
   g_autofree guint *rank = g_new (guint, MAX (1, n_nodes));
   g_autofree guint *segments = NULL;
   guint n_segments = 0, n_bends = 0;
@@ -489,6 +593,7 @@ chrono_graph_layout_new (guint                          n_nodes,
     chrono_graph_layout_params_init (&self->params);
   self->n_nodes = n_nodes;
   self->n_edges = n_edges;
+  self->chains = chains;
   self->layer = g_new0 (guint, MAX (1, n_nodes));
 
   /* Each edge from the node that starts first, so there is no cycle. */
@@ -589,7 +694,7 @@ chrono_graph_layout_new (guint                          n_nodes,
 
   reduce_crossings (self);
   assign_rows (self);
-  build_edge_points (self, chains);
+  apply_wrap (self, 0);
   return self;
 }
 
@@ -607,8 +712,11 @@ chrono_graph_layout_free (ChronoGraphLayout *self)
   g_free (self->up);
   g_free (self->down_start);
   g_free (self->down);
+  g_free (self->chains);
   g_free (self->point_start);
   g_free (self->points);
+  g_free (self->band_dy);
+  g_free (self->band_bottom);
   g_free (self);
 }
 
@@ -642,7 +750,44 @@ chrono_graph_layout_get_node_origin (ChronoGraphLayout *self,
 {
   g_return_if_fail (node < self->n_nodes);
   *x = layer_x (self, self->layer[node]);
-  *y = self->y[node] - self->params.node_height / 2;
+  *y = vertex_y (self, node) - self->params.node_height / 2;
+}
+
+void
+chrono_graph_layout_set_wrap_width (ChronoGraphLayout *self,
+                                    double             width)
+{
+  apply_wrap (self, width);
+}
+
+guint
+chrono_graph_layout_get_n_bands (ChronoGraphLayout *self)
+{
+  return self->n_bands;
+}
+
+guint
+chrono_graph_layout_get_band (ChronoGraphLayout *self,
+                              guint              node)
+{
+  g_return_val_if_fail (node < self->n_nodes, 0);
+  return layer_band (self, self->layer[node]);
+}
+
+double
+chrono_graph_layout_get_band_bottom (ChronoGraphLayout *self,
+                                     guint              band)
+{
+  g_return_val_if_fail (band < self->n_bands, 0);
+  return self->band_bottom[band];
+}
+
+gboolean
+chrono_graph_layout_edge_is_long (ChronoGraphLayout *self,
+                                  guint              edge)
+{
+  g_return_val_if_fail (edge < self->n_edges, FALSE);
+  return self->chains[edge].n_bends > 0;
 }
 
 void

@@ -24,6 +24,7 @@ typedef struct {
   double node_height;
   double layer_gap;     /* between two columns */
   double node_gap;      /* between two nodes of a column */
+  double band_gap;      /* between two bands of a wrapped drawing */
   guint  sweeps;        /* barycentre sweeps (down and up); 0 keeps the time order */
 } ChronoGraphLayoutParams;
 
@@ -62,6 +63,25 @@ void               chrono_graph_layout_get_size      (ChronoGraphLayout         
 const ChronoLayoutPoint *chrono_graph_layout_get_edge_points (ChronoGraphLayout     *layout,
                                                       guint                          edge,
                                                       guint                         *n_points);
+/* Wraps the drawing into bands of as many columns as fit in WIDTH, one
+ * band under another, each read left to right: a long chain becomes rows.
+ * An edge from one band to a later one leaves along its row to the lane
+ * right of the bands, runs back left in the gap below its band, down the
+ * lane on the left and into its node from the left, so it still points
+ * the way of time. 0 undoes the wrapping. Columns, their order and the
+ * rows within a band stay as they are: this is cheap to call again. */
+void               chrono_graph_layout_set_wrap_width (ChronoGraphLayout        *layout,
+                                                      double                         width);
+/* 1 when the drawing is not wrapped. */
+guint              chrono_graph_layout_get_n_bands   (ChronoGraphLayout             *layout);
+guint              chrono_graph_layout_get_band      (ChronoGraphLayout             *layout,
+                                                      guint                          node);
+/* Where band BAND ends, down. */
+double             chrono_graph_layout_get_band_bottom (ChronoGraphLayout           *layout,
+                                                      guint                          band);
+/* Whether edge EDGE bends through the columns between its nodes. */
+gboolean           chrono_graph_layout_edge_is_long  (ChronoGraphLayout             *layout,
+                                                      guint                          edge);
 /* Crossings between segments of neighbouring columns. */
 guint64            chrono_graph_layout_count_crossings (ChronoGraphLayout           *layout);
 

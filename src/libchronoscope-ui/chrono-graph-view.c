@@ -29,8 +29,11 @@
 #define PAD             8.0
 /* A press that moves further than this is a drag, not a click. */
 #define DRAG_SLOP_PX    4.0
-/* The whole graph is shown at first if it fits at this scale. */
+/* Below this scale names are hard to read: a graph that fits only
+ * smaller is fitted to the width, its start in view. */
 #define FIT_MIN_SCALE   0.7
+/* The scales tried, wrapped, from 1 down to FIT_MIN_SCALE. */
+#define FIT_STEP        0.94
 
 struct _ChronoGraphView
 {
@@ -44,6 +47,7 @@ struct _ChronoGraphView
   ChronoGraphLayout *layout;
   ChronoGraphLayoutParams params;
   char              *title;
+  char              *hint;
   gboolean           showing_path;
   gboolean           has_selection;
   ChronoNodeRef      selection;
@@ -52,6 +56,9 @@ struct _ChronoGraphView
   double             offset_x;
   double             offset_y;
   gboolean           centre_pending;
+  gboolean           fitted;    /* as fit() left it: a new size fits again */
+  int                fitted_width;
+  int                fitted_height;
   double             pointer_x;
   double             pointer_y;
   double             drag_x;
@@ -68,6 +75,7 @@ enum {
   PROP_HOPS,
   PROP_TITLE,
   PROP_LEGEND,
+  PROP_HINT,
   N_PROPS
 };
 
@@ -179,8 +187,23 @@ get_node_name (ChronoGraphView       *self,
 }
 
 static void
+set_hint (ChronoGraphView *self,
+          char            *hint)
+{
+  if (g_strcmp0 (self->hint, hint) == 0)
+    {
+      g_free (hint);
+      return;
+    }
+  g_free (self->hint);
+  self->hint = hint;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HINT]);
+}
+
+static void
 clear_graph (ChronoGraphView *self)
 {
+  set_hint (self, NULL);
   g_clear_pointer (&self->graph, chrono_subgraph_free);
   g_clear_pointer (&self->layout, chrono_graph_layout_free);
   if (self->title != NULL)
@@ -191,29 +214,124 @@ clear_graph (ChronoGraphView *self)
     }
 }
 
-/* The whole graph when it fits at a readable size, else its first node
- * in the middle. */
+/* Shows the whole drawing at SCALE, centred. */
 static void
-show_start (ChronoGraphView *self)
+show_whole (ChronoGraphView *self,
+            double           scale)
 {
   double width = gtk_widget_get_width (GTK_WIDGET (self));
   double height = gtk_widget_get_height (GTK_WIDGET (self));
-  double content_width, content_height, fit;
+  double content_width, content_height;
 
   chrono_graph_layout_get_size (self->layout, &content_width, &content_height);
-  fit = MIN (1.0, MIN ((width - 2 * PAD) / MAX (1, content_width), (height - 2 * PAD) / MAX (1, content_height)));
-  if (fit >= FIT_MIN_SCALE)
+  self->scale = scale;
+  self->offset_x = (width - content_width * scale) / 2;
+  self->offset_y = (height - content_height * scale) / 2;
+}
+
+/* The largest scale, at most 1, at which the drawing fits the view. */
+static double
+get_fit_scale (ChronoGraphView *self)
+{
+  double width = gtk_widget_get_width (GTK_WIDGET (self)) - 2 * PAD;
+  double height = gtk_widget_get_height (GTK_WIDGET (self)) - 2 * PAD;
+  double content_width, content_height;
+
+  chrono_graph_layout_get_size (self->layout, &content_width, &content_height);
+  return MIN (1.0, MIN (width / MAX (1, content_width), height / MAX (1, content_height)));
+}
+
+/* The whole graph at the largest scale that shows it, in one row when
+ * that can be read, else wrapped into bands; when even wrapped it would be
+ * smaller than names can be read, wrapped to the width at the least
+ * readable scale, with the band of the first node (the start of a path,
+ * the span a neighbourhood is around) in view and a hint for the rest. */
+static void
+fit (ChronoGraphView *self)
+{
+  double width = gtk_widget_get_width (GTK_WIDGET (self));
+  double height = gtk_widget_get_height (GTK_WIDGET (self));
+  double best_scale, best_wrap = 0, content_width, content_height, y;
+  guint band, n_bands, first_band, last_band;
+  gboolean wrap;
+
+  /* No room to fit into yet: when there is. */
+  if (width <= 2 * PAD || height <= 2 * PAD)
     {
-      self->scale = fit;
-      self->offset_x = (width - content_width * fit) / 2;
-      self->offset_y = (height - content_height * fit) / 2;
-      self->centre_pending = FALSE;
-      gtk_widget_queue_draw (GTK_WIDGET (self));
+      self->centre_pending = TRUE;
       return;
     }
-  self->scale = 1.0;
-  if (self->graph->nodes->len > 0)
-    chrono_graph_view_scroll_to_node (self, 0);
+  chrono_graph_layout_set_wrap_width (self->layout, 0);
+  best_scale = get_fit_scale (self);
+  /* One row while it reads; wrapped only when it would not, at the width
+   * that shows it largest. */
+  wrap = best_scale < FIT_MIN_SCALE;
+  for (double scale = 1.0; wrap && scale >= FIT_MIN_SCALE - 1e-9; scale *= FIT_STEP)
+    {
+      double fitted;
+
+      chrono_graph_layout_set_wrap_width (self->layout, (width - 2 * PAD) / scale);
+      fitted = get_fit_scale (self);
+      if (fitted > best_scale + 1e-9)
+        {
+          best_scale = fitted;
+          best_wrap = (width - 2 * PAD) / scale;
+        }
+      if (fitted >= scale - 1e-9)
+        break;
+    }
+  self->centre_pending = FALSE;
+  self->fitted = TRUE;
+  self->fitted_width = width;
+  self->fitted_height = height;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+
+  if (best_scale >= FIT_MIN_SCALE)
+    {
+      chrono_graph_layout_set_wrap_width (self->layout, best_wrap);
+      show_whole (self, best_scale);
+      set_hint (self, NULL);
+      return;
+    }
+
+  /* Too big to read whole: the width at the least readable scale. */
+  chrono_graph_layout_set_wrap_width (self->layout, (width - 2 * PAD) / FIT_MIN_SCALE);
+  chrono_graph_layout_get_size (self->layout, &content_width, &content_height);
+  /* As many columns as fit at that scale: as large as fills the width. */
+  self->scale = MIN (1.0, (width - 2 * PAD) / MAX (1, content_width));
+  self->offset_x = (width - content_width * self->scale) / 2;
+  band = chrono_graph_layout_get_band (self->layout, 0);
+  /* The first node's band at the top, or as far down as the end allows. */
+  y = band > 0 ? chrono_graph_layout_get_band_bottom (self->layout, band - 1) + self->params.band_gap : 0;
+  self->offset_y = MAX (PAD - y * self->scale, height - PAD - content_height * self->scale);
+  if (content_height * self->scale <= height - 2 * PAD)
+    self->offset_y = (height - content_height * self->scale) / 2;
+
+  /* The rows wholly in view. */
+  n_bands = chrono_graph_layout_get_n_bands (self->layout);
+  first_band = n_bands;
+  last_band = 0;
+  for (guint b = 0; b < n_bands; b++)
+    {
+      double top = b > 0 ? chrono_graph_layout_get_band_bottom (self->layout, b - 1) + self->params.band_gap : 0;
+      double bottom = chrono_graph_layout_get_band_bottom (self->layout, b);
+
+      if (top * self->scale + self->offset_y >= -0.5 && bottom * self->scale + self->offset_y <= height + 0.5)
+        {
+          first_band = MIN (first_band, b);
+          last_band = MAX (last_band, b);
+        }
+    }
+  if (first_band > last_band)
+    first_band = last_band = band;
+  if (n_bands == 1)
+    set_hint (self, g_strdup (_("Too big to read whole: scroll or drag for the rest, or zoom out (−) to see it "
+                                "all; 0 fits again")));
+  else
+    /* Translators: the graph is wrapped into rows, too many to read at once */
+    set_hint (self, g_strdup_printf (_("Rows %u–%u of %u in view: scroll or drag for the rest, or zoom out (−) "
+                                       "to see them all; 0 fits again"),
+                                     first_band + 1, last_band + 1, n_bands));
 }
 
 /* Takes GRAPH, lays it out and shows its start. */
@@ -240,7 +358,7 @@ set_graph (ChronoGraphView *self,
   self->layout = chrono_graph_layout_new (graph->nodes->len, start, graph->edges->len, edges, &self->params);
   self->centre_pending = TRUE;
   if (gtk_widget_get_width (GTK_WIDGET (self)) > 0)
-    show_start (self);
+    fit (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -280,6 +398,7 @@ draw_edges (ChronoGraphView *self,
       const ChronoGraphEdge *edge = &g_array_index (self->graph->edges, ChronoGraphEdge, e);
       const ChronoLayoutPoint *p;
       GdkRGBA color;
+      gboolean long_edge;
       double dir;
       guint n;
 
@@ -288,10 +407,11 @@ draw_edges (ChronoGraphView *self,
         continue;
       get_edge_color (self, edge->type, &color);
       /* Long edges fainter: they run in bundles past the nodes between. */
-      if (n > 2)
+      long_edge = chrono_graph_layout_edge_is_long (self->layout, e);
+      if (long_edge)
         color.alpha = 0.4;
       gdk_cairo_set_source_rgba (cr, &color);
-      cairo_set_line_width (cr, MAX (n > 2 ? 1.0 : 1.5, 1.0 / self->scale));
+      cairo_set_line_width (cr, MAX (long_edge ? 1.0 : 1.5, 1.0 / self->scale));
       if (edge->type == EDGE_PATH_WAIT)
         cairo_set_dash (cr, (double[]) { 5, 4 }, 2, 0);
       else
@@ -466,8 +586,9 @@ chrono_graph_view_size_allocate (GtkWidget *widget,
 {
   ChronoGraphView *self = CHRONO_GRAPH_VIEW (widget);
 
-  if (self->centre_pending && self->graph != NULL)
-    show_start (self);
+  if (self->graph != NULL &&
+      (self->centre_pending || (self->fitted && (width != self->fitted_width || height != self->fitted_height))))
+    fit (self);
 }
 
 static gboolean
@@ -505,6 +626,7 @@ zoom_at (ChronoGraphView *self,
   self->offset_x = x - (x - self->offset_x) * scale / self->scale;
   self->offset_y = y - (y - self->offset_y) * scale / self->scale;
   self->scale = scale;
+  self->fitted = FALSE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -516,6 +638,7 @@ pan (ChronoGraphView *self,
   self->offset_x += dx;
   self->offset_y += dy;
   self->centre_pending = FALSE;
+  self->fitted = FALSE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -629,12 +752,21 @@ zoom_action (GtkWidget  *widget,
 }
 
 static void
+fit_action (GtkWidget  *widget,
+            const char *action_name,
+            GVariant   *parameter)
+{
+  chrono_graph_view_fit (CHRONO_GRAPH_VIEW (widget));
+}
+
+static void
 chrono_graph_view_dispose (GObject *object)
 {
   ChronoGraphView *self = CHRONO_GRAPH_VIEW (object);
 
   clear_graph (self);
   g_clear_object (&self->analysis);
+  g_clear_pointer (&self->hint, g_free);
 
   G_OBJECT_CLASS (chrono_graph_view_parent_class)->dispose (object);
 }
@@ -663,6 +795,9 @@ chrono_graph_view_get_property (GObject    *object,
       break;
     case PROP_LEGEND:
       g_value_take_string (value, chrono_graph_view_dup_legend_markup (self));
+      break;
+    case PROP_HINT:
+      g_value_set_string (value, self->hint);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -725,6 +860,11 @@ chrono_graph_view_class_init (ChronoGraphViewClass *klass)
   properties[PROP_LEGEND] =
     g_param_spec_string ("legend", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* How to see the rest when the graph is too big to show whole at a
+   * readable size; NULL when it is shown whole. */
+  properties[PROP_HINT] =
+    g_param_spec_string ("hint", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* The span of the node clicked: its trace, track and index. */
@@ -738,6 +878,9 @@ chrono_graph_view_class_init (ChronoGraphViewClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, 0, "graph.zoom-in", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, 0, "graph.zoom-out", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, 0, "graph.zoom-out", NULL);
+  gtk_widget_class_install_action (widget_class, "graph.fit", NULL, fit_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, 0, "graph.fit", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_0, 0, "graph.fit", NULL);
 
   gtk_widget_class_set_css_name (widget_class, "graphview");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_WIDGET);
@@ -752,6 +895,7 @@ chrono_graph_view_init (ChronoGraphView *self)
   self->hops = DEFAULT_HOPS;
   self->scale = 1.0;
   chrono_graph_layout_params_init (&self->params);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Dependency graph"), -1);
 
   gtk_widget_set_focusable (widget, TRUE);
   gtk_widget_set_overflow (widget, GTK_OVERFLOW_HIDDEN);
@@ -1032,5 +1176,43 @@ chrono_graph_view_scroll_to_node (ChronoGraphView *self,
     self->offset_y = CLAMP (height / 2 - (r.origin.y + r.size.height / 2) * self->scale,
                             height - PAD - content_height * self->scale, PAD);
   self->centre_pending = width == 0;
+  self->fitted = FALSE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* What the view showed first: the whole graph at the largest scale that
+ * shows it, wrapped when one row would be too small to read, or, when even
+ * that would be, the width at a readable scale from its start. */
+void
+chrono_graph_view_fit (ChronoGraphView *self)
+{
+  g_return_if_fail (CHRONO_IS_GRAPH_VIEW (self));
+
+  if (self->graph == NULL)
+    return;
+  if (gtk_widget_get_width (GTK_WIDGET (self)) > 0)
+    fit (self);
+  else
+    self->centre_pending = TRUE;
+}
+
+const char *
+chrono_graph_view_get_hint (ChronoGraphView *self)
+{
+  g_return_val_if_fail (CHRONO_IS_GRAPH_VIEW (self), NULL);
+  return self->hint;
+}
+
+guint
+chrono_graph_view_get_n_bands (ChronoGraphView *self)
+{
+  g_return_val_if_fail (CHRONO_IS_GRAPH_VIEW (self), 0);
+  return self->layout != NULL ? chrono_graph_layout_get_n_bands (self->layout) : 0;
+}
+
+double
+chrono_graph_view_get_scale (ChronoGraphView *self)
+{
+  g_return_val_if_fail (CHRONO_IS_GRAPH_VIEW (self), 1.0);
+  return self->scale;
 }

@@ -49,5 +49,17 @@ char           *chrono_graph_view_dup_legend_markup (ChronoGraphView *self);
  * down. */
 void            chrono_graph_view_scroll_to_node    (ChronoGraphView *self,
                                                      guint            index);
+/* The whole graph at the largest scale that shows it, wrapped into bands
+ * when one row would be too small to read; when even so it would be, fitted
+ * to the width from its first node, with a hint for the rest. The view
+ * fits each graph it is given (action graph.fit, key 0). */
+void            chrono_graph_view_fit               (ChronoGraphView *self);
+/* How to see the rest of a graph too big to show whole; NULL when it is
+ * shown whole. Property "hint". */
+const char     *chrono_graph_view_get_hint          (ChronoGraphView *self);
+/* Bands the graph is wrapped into: 1 for one row; 0 with no graph. */
+guint           chrono_graph_view_get_n_bands       (ChronoGraphView *self);
+/* Widget pixels per pixel of the drawing. */
+double          chrono_graph_view_get_scale         (ChronoGraphView *self);
 
 G_END_DECLS

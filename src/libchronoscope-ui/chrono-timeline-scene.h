@@ -10,6 +10,7 @@
 #include <gtk/gtk.h>
 
 #include "chrono-annotations.h"
+#include "chrono-flops-series.h"
 #include "chrono-flow-index.h"
 #include "chrono-search.h"
 #include "chrono-trace.h"
@@ -35,7 +36,8 @@ G_BEGIN_DECLS
 
 /* One block of the scene, top to bottom: a process's header (TRACK is
  * CHRONO_SCENE_NO_ROW), the header of the pinned tracks (PROCESS too),
- * or a track's rows. */
+ * a track's rows, or under a device's tracks the counter of its achieved
+ * TFLOP/s (TRACK is CHRONO_SCENE_NO_ROW, DERIVED set). */
 typedef struct
 {
   guint             track;
@@ -48,6 +50,9 @@ typedef struct
   double            height;
   guint             n_rows_hidden; /* deeper rows a capped track leaves out */
   ChronoTrackIndex *index;      /* a track's */
+  gboolean          derived;    /* the achieved TFLOP/s of PROCESS, a device */
+  const ChronoFlopsSeries *flops; /* a derived row's: NULL when the trace has
+                                   * no shapes, and the row says so */
 } ChronoSceneRow;
 
 /* The scene spans x = 0 to its width and y = 0 to its height: the name
@@ -153,6 +158,14 @@ void                 chrono_timeline_scene_set_highlight   (ChronoTimelineScene 
 void                 chrono_timeline_scene_set_path        (ChronoTimelineScene *self,
                                                             const ChronoSpanRef *spans,
                                                             guint                n_spans);
+
+/* Under each device's tracks, the achieved TFLOP/s of ANALYSIS's series
+ * of the scene's trace; when it has none, a note of why. NULL for none. */
+void                 chrono_timeline_scene_set_efficiency  (ChronoTimelineScene *self,
+                                                            ChronoAnalysis      *analysis);
+ChronoAnalysis      *chrono_timeline_scene_get_efficiency  (ChronoTimelineScene *self);
+/* Why a derived row has no series: the analysis's own words. */
+const char          *chrono_timeline_scene_get_flops_note  (ChronoTimelineScene *self);
 
 /* Drawn over the rows, following their changes; NULL for none. */
 void                 chrono_timeline_scene_set_annotations (ChronoTimelineScene *self,

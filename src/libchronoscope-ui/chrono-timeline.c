@@ -8,81 +8,9 @@
 #include <string.h>
 
 #include "chrono-background.h"
-#include "chrono-format.h"
 #include "chrono-palette.h"
-#include "chrono-timeline.h"
-#include "chrono-timeline-scene.h"
-#include "chrono-track-index.h"
+#include "chrono-timeline-private.h"
 #include "chrono-track-layout.h"
-#include "chrono-zoom-controllers.h"
-
-#define HEADER_WIDTH   CHRONO_TIMELINE_HEADER_WIDTH
-#define RULER_HEIGHT   CHRONO_TIMELINE_RULER_HEIGHT
-#define ROW_HEIGHT     CHRONO_TIMELINE_ROW_HEIGHT
-#define GROUP_HEIGHT   CHRONO_SCENE_GROUP_HEIGHT
-#define TRACK_PAD      CHRONO_SCENE_TRACK_PAD
-/* A wheel notch or arrow key moves this far; drags move with the pointer. */
-#define SCROLL_STEP_PX 48.0
-#define ZOOM_STEP      1.25
-/* A key pans by this fraction of the visible time. */
-#define PAN_FRACTION   0.1
-#define NO_TRACK       CHRONO_SCENE_NO_ROW
-/* A span found by search gets at least this wide when revealed. */
-#define REVEAL_MIN_PX  24.0
-
-typedef ChronoSceneRow Row;
-
-typedef enum {
-  MARK_NONE,
-  MARK_MEASURE,
-  MARK_AREA,
-} Marking;
-
-/* Drags shorter than this are clicks. */
-#define MARK_MIN_PX 3.0
-
-struct _ChronoTimeline
-{
-  GtkWidget            parent_instance;
-
-  ChronoTrace         *trace;
-  gboolean             dark;
-  ChronoViewport      *viewport;
-  /* What it draws: NULL without a trace. */
-  ChronoTimelineScene *scene;
-
-  ChronoTrackLayout   *layout;
-  guint                current_track;  /* what the track actions act on */
-  guint                dragged_track;  /* moved by dragging its name, or NO_TRACK */
-  double               drag_start_y;
-  GtkWidget           *track_menu;
-  ChronoSearch        *search;
-  ChronoAnnotations   *annotations;
-
-  double               pointer_x;
-  double               drag_x;
-  double               drag_y;
-
-  gboolean             has_selection;
-  ChronoSpanRef        selection;
-
-  GCancellable        *flows_cancellable;
-  gboolean             flows_ready;
-  gboolean             show_all_flows;
-
-  /* A range dragged out in the ruler, or an area with Shift, shown as
-   * it is dragged; and a span waiting to be linked to the next one
-   * clicked. */
-  Marking              marking;
-  double               mark_x0;
-  double               mark_y0;
-  double               mark_x1;
-  double               mark_y1;
-  GMenuModel          *span_menu;
-  GMenuModel          *area_menu;
-  gboolean             linking;
-  ChronoSpanRef        link_from;
-};
 
 G_DEFINE_FINAL_TYPE (ChronoTimeline, chrono_timeline, GTK_TYPE_WIDGET)
 
@@ -95,89 +23,9 @@ enum {
   N_PROPS
 };
 
-enum {
-  SPAN_ACTIVATED,
-  MEASURED,
-  AREA_SELECTED,
-  LINKED,
-  N_SIGNALS
-};
 
 static GParamSpec *properties[N_PROPS];
-static guint signals[N_SIGNALS];
-
-static double
-get_track_area_height (ChronoTimeline *self)
-{
-  return chrono_timeline_scene_get_track_area_height (self->scene);
-}
-
-static double
-get_pinned_visible (ChronoTimeline *self)
-{
-  return chrono_timeline_scene_get_pinned_visible (self->scene);
-}
-
-static double
-get_scroll_offset (ChronoTimeline *self)
-{
-  return chrono_timeline_scene_get_scroll_offset (self->scene);
-}
-
-static double
-get_scroll_y (ChronoTimeline *self)
-{
-  return self->scene != NULL ? chrono_timeline_scene_get_scroll_y (self->scene) : 0;
-}
-
-static void
-set_scroll_y (ChronoTimeline *self,
-              double          scroll_y)
-{
-  if (self->scene != NULL)
-    chrono_timeline_scene_set_scroll_y (self->scene, scroll_y);
-}
-
-static guint
-n_rows (ChronoTimeline *self)
-{
-  return self->scene != NULL ? chrono_timeline_scene_get_n_rows (self->scene) : 0;
-}
-
-static const Row *
-get_row (ChronoTimeline *self,
-         guint           i)
-{
-  return chrono_timeline_scene_get_row (self->scene, i);
-}
-
-static guint
-own_row (ChronoTimeline *self,
-         guint           track)
-{
-  return chrono_timeline_scene_get_own_row (self->scene, track);
-}
-
-static double
-get_row_top (ChronoTimeline *self,
-             const Row      *row)
-{
-  return chrono_timeline_scene_get_row_top (self->scene, row);
-}
-
-static guint
-find_row_at (ChronoTimeline *self,
-             double          y)
-{
-  return chrono_timeline_scene_find_row_at (self->scene, y);
-}
-
-static guint
-get_track_row (ChronoTimeline *self,
-               guint           track)
-{
-  return chrono_timeline_scene_get_track_row (self->scene, track);
-}
+guint _chrono_timeline_signals[N_SIGNALS];
 
 /* -------------------------------------------------------------------- */
 /* Flows                                                                */
@@ -307,708 +155,10 @@ chrono_timeline_size_allocate (GtkWidget *widget,
   gtk_popover_present (GTK_POPOVER (self->track_menu));
 }
 
-/* Pinned tracks are far from their process: they name it too. */
-static void
-set_track_tooltip (ChronoTimeline *self,
-                   GtkTooltip     *tooltip,
-                   const Row      *row)
-{
-  const ChronoTrack *track = chrono_trace_get_track (self->trace, row->track);
-  const char *name = chrono_trace_get_string (self->trace, track->display_name);
-  g_autofree char *text = NULL;
-
-  if (row->pinned)
-    /* Translators: a pinned track's tooltip: the track, then its process */
-    text = g_strdup_printf (_("%s\n%s"), name,
-                            chrono_trace_get_string (self->trace,
-                                                     chrono_trace_get_process (self->trace, row->process)->display_name));
-  gtk_tooltip_set_text (tooltip, text != NULL ? text : name);
-}
-
-static gboolean
-chrono_timeline_query_tooltip (GtkWidget  *widget,
-                               int         x,
-                               int         y,
-                               gboolean    keyboard_tooltip,
-                               GtkTooltip *tooltip)
-{
-  ChronoTimeline *self = CHRONO_TIMELINE (widget);
-  const ChronoTrack *track;
-  g_autofree char *duration = NULL;
-  g_autofree char *markup = NULL;
-  ChronoSpanRef span;
-
-  /* Nothing over the track menu while it is open. */
-  if (gtk_widget_get_visible (self->track_menu))
-    return FALSE;
-  /* Names cut short in the header column show whole here. */
-  if (!keyboard_tooltip && self->trace != NULL && x < HEADER_WIDTH && y >= RULER_HEIGHT)
-    {
-      guint i = find_row_at (self, y);
-      const Row *row;
-
-      if (i == G_MAXUINT)
-        return FALSE;
-      row = get_row (self, i);
-      if (row->track == NO_TRACK && row->process == NO_TRACK)
-        return FALSE;
-      if (row->track == NO_TRACK)
-        gtk_tooltip_set_text (tooltip, chrono_trace_get_string (self->trace,
-                                                                chrono_trace_get_process (self->trace, row->process)->display_name));
-      else
-        set_track_tooltip (self, tooltip, row);
-      return TRUE;
-    }
-
-  if (keyboard_tooltip)
-    {
-      if (!self->has_selection)
-        return FALSE;
-      span = self->selection;
-    }
-  else if (!chrono_timeline_hit_test (self, x, y, &span))
-    return FALSE;
-
-  track = chrono_trace_get_track (self->trace, span.track);
-  duration = chrono_format_duration (chrono_track_get_dur (track, span.index));
-  /* Translators: a span's tooltip: its name, then its duration and kind */
-  markup = g_markup_printf_escaped (_("<b>%s</b>\n%s · %s"),
-                                    chrono_trace_get_string (self->trace, chrono_track_get_name (track, span.index)),
-                                    duration,
-                                    chrono_kind_to_string (track->kind[span.index]));
-  gtk_tooltip_set_markup (tooltip, markup);
-  return TRUE;
-}
-
 static void
 scene_changed_cb (ChronoTimeline *self)
 {
   gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-zoom_at (ChronoTimeline *self,
-         double          factor,
-         double          x)
-{
-  chrono_viewport_zoom (self->viewport, factor,
-                        CLAMP (x - HEADER_WIDTH, 0, chrono_viewport_get_width_px (self->viewport)));
-}
-
-static gboolean
-scroll_cb (GtkEventControllerScroll *controller,
-           double                    dx,
-           double                    dy,
-           ChronoTimeline           *self)
-{
-  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
-
-  if (self->trace == NULL)
-    return FALSE;
-
-  if (state & GDK_CONTROL_MASK)
-    zoom_at (self, pow (ZOOM_STEP, -dy), self->pointer_x);
-  else if (state & GDK_SHIFT_MASK)
-    chrono_viewport_pan (self->viewport, (dx + dy) * SCROLL_STEP_PX);
-  else
-    {
-      chrono_viewport_pan (self->viewport, dx * SCROLL_STEP_PX);
-      set_scroll_y (self, get_scroll_y (self) + dy * SCROLL_STEP_PX);
-    }
-  return TRUE;
-}
-
-static void
-motion_cb (GtkEventControllerMotion *controller,
-           double                    x,
-           double                    y,
-           ChronoTimeline           *self)
-{
-  self->pointer_x = x;
-}
-
-static void
-drag_begin_cb (GtkGestureDrag *gesture,
-               double          x,
-               double          y,
-               ChronoTimeline *self)
-{
-  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
-
-  self->drag_x = 0;
-  self->drag_y = 0;
-  self->marking = MARK_NONE;
-  if (self->trace != NULL && x >= HEADER_WIDTH)
-    {
-      if (y < RULER_HEIGHT)
-        self->marking = MARK_MEASURE;
-      else if (state & GDK_SHIFT_MASK)
-        self->marking = MARK_AREA;
-    }
-  self->mark_x0 = self->mark_x1 = x;
-  self->mark_y0 = self->mark_y1 = y;
-}
-
-static void
-drag_update_cb (GtkGestureDrag *gesture,
-                double          offset_x,
-                double          offset_y,
-                ChronoTimeline *self)
-{
-  if (self->dragged_track != NO_TRACK)
-    return;
-  if (self->marking != MARK_NONE)
-    {
-      self->mark_x1 = CLAMP (self->mark_x0 + offset_x, HEADER_WIDTH, gtk_widget_get_width (GTK_WIDGET (self)));
-      self->mark_y1 = self->mark_y0 + offset_y;
-      gtk_widget_queue_draw (GTK_WIDGET (self));
-      return;
-    }
-  /* The content follows the pointer, so time moves against it. */
-  chrono_viewport_pan (self->viewport, self->drag_x - offset_x);
-  set_scroll_y (self, get_scroll_y (self) + self->drag_y - offset_y);
-  self->drag_x = offset_x;
-  self->drag_y = offset_y;
-}
-
-static void
-popup_menu (ChronoTimeline *self,
-            GMenuModel     *model,
-            double          x,
-            double          y)
-{
-  gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->track_menu), model);
-  gtk_popover_set_pointing_to (GTK_POPOVER (self->track_menu), &(GdkRectangle) { x, y, 1, 1 });
-  gtk_popover_popup (GTK_POPOVER (self->track_menu));
-  /* A tooltip already shown goes. */
-  gtk_widget_trigger_tooltip_query (GTK_WIDGET (self));
-}
-
-/* The tracks with rows from Y0 to Y1, top to bottom. */
-static GArray *
-get_tracks_between (ChronoTimeline *self,
-                    double          y0,
-                    double          y1)
-{
-  GArray *tracks = g_array_new (FALSE, FALSE, sizeof (guint));
-
-  for (guint i = 0; i < n_rows (self); i++)
-    {
-      const Row *row = get_row (self, i);
-      double top = get_row_top (self, row);
-
-      if (row->track != NO_TRACK && top < MAX (y0, y1) && top + row->height > MIN (y0, y1))
-        g_array_append_val (tracks, row->track);
-    }
-  return tracks;
-}
-
-static void
-mark_end_cb (GtkGestureDrag *gesture,
-             double          offset_x,
-             double          offset_y,
-             ChronoTimeline *self)
-{
-  Marking marking = self->marking;
-  gint64 t0, t1;
-
-  self->marking = MARK_NONE;
-  if (marking == MARK_NONE)
-    return;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-  if (fabs (self->mark_x1 - self->mark_x0) < MARK_MIN_PX)
-    return;
-  t0 = chrono_viewport_x_to_time (self->viewport, MIN (self->mark_x0, self->mark_x1) - HEADER_WIDTH);
-  t1 = chrono_viewport_x_to_time (self->viewport, MAX (self->mark_x0, self->mark_x1) - HEADER_WIDTH);
-  if (marking == MARK_MEASURE)
-    g_signal_emit (self, signals[MEASURED], 0, t0, t1);
-  else
-    {
-      g_autoptr(GArray) tracks = get_tracks_between (self, self->mark_y0, self->mark_y1);
-
-      g_signal_emit (self, signals[AREA_SELECTED], 0, t0, t1, tracks);
-      if (self->area_menu != NULL)
-        popup_menu (self, self->area_menu, self->mark_x1, self->mark_y1);
-    }
-}
-
-/* -------------------------------------------------------------------- */
-/* Tracks: the current one, its menu, pinning, hiding and moving        */
-
-static guint
-get_track_at (ChronoTimeline *self,
-              double          y)
-{
-  guint i = find_row_at (self, y);
-
-  return i == NO_TRACK ? NO_TRACK : get_row (self, i)->track;
-}
-
-static void
-update_track_actions (ChronoTimeline *self)
-{
-  GtkWidget *widget = GTK_WIDGET (self);
-  guint track = self->current_track;
-  /* A track folded into its process's header is out of reach of all but
-   * the group actions. */
-  gboolean has_track = track != NO_TRACK && own_row (self, track) != NO_TRACK;
-  guint n_processes = self->trace != NULL ? chrono_trace_get_n_processes (self->trace) : 0;
-  guint n_collapsed = self->layout != NULL ? chrono_track_layout_get_n_collapsed (self->layout) : 0;
-
-  gtk_widget_action_set_enabled (widget, "timeline.pin-track", has_track);
-  gtk_widget_action_set_enabled (widget, "timeline.hide-track", has_track);
-  gtk_widget_action_set_enabled (widget, "timeline.expand-track",
-                                 has_track && (chrono_track_layout_is_expanded (self->layout, track) ||
-                                               chrono_timeline_scene_get_row (self->scene, own_row (self, track))->n_rows_hidden > 0));
-  gtk_widget_action_set_enabled (widget, "timeline.track-menu", has_track);
-  gtk_widget_action_set_enabled (widget, "timeline.move-track-up",
-                                 has_track && chrono_track_layout_can_move (self->layout, track, -1));
-  gtk_widget_action_set_enabled (widget, "timeline.move-track-down",
-                                 has_track && chrono_track_layout_can_move (self->layout, track, 1));
-  gtk_widget_action_set_enabled (widget, "timeline.show-all-tracks",
-                                 self->layout != NULL && chrono_track_layout_get_n_hidden (self->layout) > 0);
-  gtk_widget_action_set_enabled (widget, "timeline.toggle-group", track != NO_TRACK);
-  gtk_widget_action_set_enabled (widget, "timeline.collapse-all", n_collapsed < n_processes);
-  gtk_widget_action_set_enabled (widget, "timeline.expand-all", n_collapsed > 0);
-}
-
-static void
-set_current_track (ChronoTimeline *self,
-                   guint           track)
-{
-  if (self->current_track == track)
-    return;
-  self->current_track = track;
-  if (self->scene != NULL)
-    chrono_timeline_scene_set_current_track (self->scene, track);
-  update_track_actions (self);
-}
-
-/* Scrolls so that CONTENT_Y to CONTENT_Y + HEIGHT of a scrolling row
- * shows below the pinned ones. */
-static void
-reveal_content (ChronoTimeline *self,
-                double          content_y,
-                double          height)
-{
-  double area = get_track_area_height (self);
-  double top = content_y - get_scroll_offset (self);
-
-  if (top + height > area)
-    set_scroll_y (self, get_scroll_y (self) + top + height - area);
-  top = content_y - get_scroll_offset (self);
-  if (top < get_pinned_visible (self))
-    set_scroll_y (self, get_scroll_y (self) - (get_pinned_visible (self) - top));
-}
-
-static void
-layout_changed_cb (ChronoTimeline *self)
-{
-  chrono_timeline_scene_update_rows (self->scene);
-  if (self->current_track != NO_TRACK && get_track_row (self, self->current_track) == NO_TRACK)
-    set_current_track (self, NO_TRACK);
-  update_track_actions (self);
-}
-
-/* The track rows above (DELTA -1) or below (+1) the current track's, in
- * the order they are drawn. */
-static guint
-get_next_track (ChronoTimeline *self,
-                int             delta)
-{
-  gint64 i;
-
-  if (n_rows (self) == 0)
-    return NO_TRACK;
-  if (self->current_track == NO_TRACK)
-    i = delta > 0 ? -1 : (gint64) n_rows (self);
-  else
-    i = get_track_row (self, self->current_track);
-  for (i += delta; i >= 0 && i < n_rows (self); i += delta)
-    {
-      const Row *row = get_row (self, i);
-
-      if (row->track != NO_TRACK)
-        return row->track;
-      /* A collapsed header stands for its first track. */
-      if (row->collapsed && row->n_members > 0)
-        return chrono_timeline_scene_get_member (self->scene, row, 0);
-    }
-  return NO_TRACK;
-}
-
-static void
-reveal_track (ChronoTimeline *self,
-              guint           track)
-{
-  const Row *row;
-  guint i;
-
-  if (track == NO_TRACK || (i = get_track_row (self, track)) == NO_TRACK)
-    return;
-  row = get_row (self, i);
-  if (!row->pinned)
-    reveal_content (self, row->y, MIN (row->height, get_track_area_height (self) - get_pinned_visible (self)));
-}
-
-static void
-step_track_action (GtkWidget  *widget,
-                   const char *action_name,
-                   GVariant   *parameter)
-{
-  ChronoTimeline *self = CHRONO_TIMELINE (widget);
-  guint track = get_next_track (self, g_str_equal (action_name, "timeline.previous-track") ? -1 : 1);
-
-  if (track == NO_TRACK)
-    return;
-  set_current_track (self, track);
-  reveal_track (self, track);
-}
-
-static void
-pin_track_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *parameter)
-{
-  ChronoTimeline *self = CHRONO_TIMELINE (widget);
-  guint track = self->current_track;
-
-  chrono_track_layout_set_pinned (self->layout, track,
-                                  !chrono_track_layout_is_pinned (self->layout, track));
-  reveal_track (self, track);
-}
-
-static void
-expand_track_action (GtkWidget  *widget,
-                     const char *action_name,
-                     GVariant   *parameter)
-{
-  ChronoTimeline *self = CHRONO_TIMELINE (widget);
-  guint track = self->current_track;
-
-  chrono_track_layout_set_expanded (self->layout, track,
-                                    !chrono_track_layout_is_expanded (self->layout, track));
-  reveal_track (self, track);
-}
-
-static void
-hide_track_action (GtkWidget  *widget,
-                   const char *action_name,
-                   GVariant   *parameter)
-{
-  ChronoTimeline *self = CHRONO_TIMELINE (widget);
-  guint track = self->current_track;
-  guint next = get_next_track (self, 1);
-
-  /* The next track becomes current, so that H pressed again goes on. */
-  if (next == NO_TRACK)
-    next = get_next_track (self, -1);
-  chrono_track_layout_set_hidden (self->layout, track, TRUE);
-  set_current_track (self, next);
-}
-
-static void
-move_track_action (GtkWidget  *widget,
-                   const char *action_name,
-                   GVariant   *parameter)
-{
-  ChronoTimeline *self = CHRONO_TIMELINE (widget);
-
-  chrono_track_layout_move (self->layout, self->current_track,
-                            g_str_equal (action_name, "timeline.move-track-up") ? -1 : 1);
-  reveal_track (self, self->current_track);
-}
-
-static void
-show_all_tracks_action (GtkWidget  *widget,
-                        const char *action_name,
-                        GVariant   *parameter)
-{
-  chrono_track_layout_show_all (CHRONO_TIMELINE (widget)->layout);
-}
-
-static void
-toggle_process (ChronoTimeline *self,
-                guint           process)
-{
-  chrono_track_layout_set_collapsed (self->layout, process,
-                                     !chrono_track_layout_is_collapsed (self->layout, process));
-}
-
-/* Collapses or expands the current track's process. */
-static void
-toggle_group_action (GtkWidget  *widget,
-                     const char *action_name,
-                     GVariant   *parameter)
-{
-  ChronoTimeline *self = CHRONO_TIMELINE (widget);
-  guint track = self->current_track;
-
-  toggle_process (self, chrono_trace_get_track (self->trace, track)->process);
-  reveal_track (self, track);
-}
-
-static void
-collapse_all_action (GtkWidget  *widget,
-                     const char *action_name,
-                     GVariant   *parameter)
-{
-  ChronoTimeline *self = CHRONO_TIMELINE (widget);
-
-  chrono_track_layout_set_all_collapsed (self->layout, g_str_equal (action_name, "timeline.collapse-all"));
-  reveal_track (self, self->current_track);
-}
-
-/* A track's name dragged up or down moves the track past its neighbours
- * in the same block (its process, or the pinned tracks). */
-static void
-track_drag_begin_cb (GtkGestureDrag *gesture,
-                     double          x,
-                     double          y,
-                     ChronoTimeline *self)
-{
-  self->dragged_track = NO_TRACK;
-  if (self->trace == NULL || x >= HEADER_WIDTH)
-    return;
-  self->dragged_track = get_track_at (self, y);
-  self->drag_start_y = y;
-  if (self->dragged_track != NO_TRACK)
-    set_current_track (self, self->dragged_track);
-}
-
-/* The row next to ROW in DELTA's direction that the track could trade
- * places with, or NULL. */
-static const Row *
-get_neighbour_row (ChronoTimeline *self,
-                   guint           i,
-                   int             delta)
-{
-  const Row *row = get_row (self, i);
-  const Row *other;
-
-  if ((delta < 0 && i == 0) || (delta > 0 && i + 1 >= n_rows (self)))
-    return NULL;
-  other = get_row (self, i + delta);
-  if (other->track == NO_TRACK || other->pinned != row->pinned)
-    return NULL;
-  return other;
-}
-
-static void
-track_drag_update_cb (GtkGestureDrag *gesture,
-                      double          offset_x,
-                      double          offset_y,
-                      ChronoTimeline *self)
-{
-  double y = self->drag_start_y + offset_y;
-
-  if (self->dragged_track == NO_TRACK)
-    return;
-  /* Past the middle of a neighbour, trade places with it. Swapped, the
-   * neighbour's middle is beyond the pointer the other way, so the
-   * track does not flip back. */
-  for (;;)
-    {
-      guint i = own_row (self, self->dragged_track);
-      const Row *up = get_neighbour_row (self, i, -1);
-      const Row *down = get_neighbour_row (self, i, 1);
-
-      if (up != NULL && y < get_row_top (self, up) + up->height / 2)
-        chrono_track_layout_move (self->layout, self->dragged_track, -1);
-      else if (down != NULL && y > get_row_top (self, down) + down->height / 2)
-        chrono_track_layout_move (self->layout, self->dragged_track, 1);
-      else
-        break;
-    }
-}
-
-static void
-track_drag_end_cb (GtkGestureDrag *gesture,
-                   double          offset_x,
-                   double          offset_y,
-                   ChronoTimeline *self)
-{
-  self->dragged_track = NO_TRACK;
-}
-
-static void
-popup_track_menu (ChronoTimeline *self,
-                  double          x,
-                  double          y)
-{
-  g_autoptr(GMenu) menu = g_menu_new ();
-  g_autoptr(GMenu) section = g_menu_new ();
-
-  g_menu_append (section, chrono_track_layout_is_pinned (self->layout, self->current_track) ?
-                 _("_Unpin") : _("_Pin to Top"), "timeline.pin-track");
-  g_menu_append (section, _("_Hide"), "timeline.hide-track");
-  g_menu_append (section, chrono_track_layout_is_expanded (self->layout, self->current_track) ?
-                 _("Show _Fewer Levels") : _("Show All _Levels"), "timeline.expand-track");
-  g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
-  section = g_menu_new ();
-  g_menu_append (section, _("Move _Up"), "timeline.move-track-up");
-  g_menu_append (section, _("Move _Down"), "timeline.move-track-down");
-  g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
-  section = g_menu_new ();
-  g_menu_append (section, _("_Show All Tracks"), "timeline.show-all-tracks");
-  g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
-
-  popup_menu (self, G_MENU_MODEL (menu), x, y);
-}
-
-static void
-track_menu_action (GtkWidget  *widget,
-                   const char *action_name,
-                   GVariant   *parameter)
-{
-  ChronoTimeline *self = CHRONO_TIMELINE (widget);
-  const Row *row;
-
-  reveal_track (self, self->current_track);
-  row = get_row (self, get_track_row (self, self->current_track));
-  popup_track_menu (self, HEADER_WIDTH / 2.0, get_row_top (self, row) + MIN (row->height, GROUP_HEIGHT) / 2);
-}
-
-/* Right click or long press on a track's name. */
-static void
-header_menu_requested (ChronoTimeline *self,
-                       double          x,
-                       double          y)
-{
-  guint track;
-
-  if (self->trace == NULL || x >= HEADER_WIDTH || (track = get_track_at (self, y)) == NO_TRACK)
-    return;
-  set_current_track (self, track);
-  popup_track_menu (self, x, y);
-}
-
-static void
-long_pressed_cb (GtkGestureLongPress *gesture,
-                 double               x,
-                 double               y,
-                 ChronoTimeline      *self)
-{
-  header_menu_requested (self, x, y);
-}
-
-static void
-click_pressed_cb (GtkGestureClick *gesture,
-                  int              n_press,
-                  double           x,
-                  double           y,
-                  ChronoTimeline  *self)
-{
-  ChronoSpanRef span;
-  guint i;
-
-  gtk_widget_grab_focus (GTK_WIDGET (self));
-  if (self->trace == NULL || n_press != 1)
-    return;
-  if (gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture)) == GDK_BUTTON_SECONDARY)
-    {
-      /* On a span: it is selected, and its menu opens. */
-      if (x >= HEADER_WIDTH && self->span_menu != NULL && chrono_timeline_hit_test (self, x, y, &span))
-        {
-          chrono_timeline_select (self, &span);
-          popup_menu (self, self->span_menu, x, y);
-        }
-      else
-        header_menu_requested (self, x, y);
-      return;
-    }
-  /* Link to…: the span clicked is the arrow's head. */
-  if (self->linking)
-    {
-      self->linking = FALSE;
-      if (chrono_timeline_hit_test (self, x, y, &span))
-        {
-          g_signal_emit (self, signals[LINKED], 0, self->link_from.track, self->link_from.index,
-                         span.track, span.index);
-          chrono_timeline_select (self, &span);
-        }
-      return;
-    }
-  /* A track's name makes it the one the track actions act on. */
-  if (x < HEADER_WIDTH && get_track_at (self, y) != NO_TRACK)
-    {
-      set_current_track (self, get_track_at (self, y));
-      return;
-    }
-  /* A process's name collapses or expands it. */
-  if (x < HEADER_WIDTH && (i = find_row_at (self, y)) != NO_TRACK &&
-      get_row (self, i)->process != NO_TRACK && get_row (self, i)->track == NO_TRACK)
-    {
-      toggle_process (self, get_row (self, i)->process);
-      return;
-    }
-
-  if (chrono_timeline_hit_test (self, x, y, &span))
-    {
-      chrono_timeline_select (self, &span);
-      g_signal_emit (self, signals[SPAN_ACTIVATED], 0, span.track, span.index);
-    }
-  else
-    chrono_timeline_select (self, NULL);
-}
-
-static void
-zoom_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  ChronoTimeline *self = CHRONO_TIMELINE (widget);
-  double centre = HEADER_WIDTH + chrono_viewport_get_width_px (self->viewport) / 2.0;
-
-  if (g_str_equal (action_name, "timeline.zoom-in"))
-    zoom_at (self, ZOOM_STEP, centre);
-  else
-    zoom_at (self, 1 / ZOOM_STEP, centre);
-}
-
-static void
-pan_action (GtkWidget  *widget,
-            const char *action_name,
-            GVariant   *parameter)
-{
-  ChronoTimeline *self = CHRONO_TIMELINE (widget);
-  double step = PAN_FRACTION * chrono_viewport_get_width_px (self->viewport);
-
-  chrono_viewport_pan (self->viewport,
-                       g_str_equal (action_name, "timeline.pan-left") ? -step : step);
-}
-
-static void
-scroll_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
-{
-  ChronoTimeline *self = CHRONO_TIMELINE (widget);
-
-  set_scroll_y (self, get_scroll_y (self) +
-                (g_str_equal (action_name, "timeline.scroll-up") ? -SCROLL_STEP_PX : SCROLL_STEP_PX));
-}
-
-static void
-show_all_action (GtkWidget  *widget,
-                 const char *action_name,
-                 GVariant   *parameter)
-{
-  chrono_viewport_show_all (CHRONO_TIMELINE (widget)->viewport);
-}
-
-/* The selected span is an arrow's tail; the next span clicked its head. */
-static void
-link_to_action (GtkWidget  *widget,
-                const char *action_name,
-                GVariant   *parameter)
-{
-  ChronoTimeline *self = CHRONO_TIMELINE (widget);
-
-  self->linking = self->has_selection;
-  self->link_from = self->selection;
-  if (!self->linking)
-    gtk_widget_error_bell (widget);
 }
 
 static void
@@ -1022,7 +172,7 @@ chrono_timeline_dispose (GObject *object)
   g_clear_object (&self->search);
   g_clear_object (&self->annotations);
   if (self->layout != NULL)
-    g_signal_handlers_disconnect_by_func (self->layout, layout_changed_cb, self);
+    g_signal_handlers_disconnect_by_func (self->layout, _chrono_timeline_layout_changed_cb, self);
   g_clear_object (&self->layout);
   g_clear_pointer (&self->track_menu, gtk_widget_unparent);
   g_clear_object (&self->span_menu);
@@ -1109,7 +259,7 @@ chrono_timeline_class_init (ChronoTimelineClass *klass)
   widget_class->snapshot = chrono_timeline_snapshot;
   widget_class->measure = chrono_timeline_measure;
   widget_class->size_allocate = chrono_timeline_size_allocate;
-  widget_class->query_tooltip = chrono_timeline_query_tooltip;
+  widget_class->query_tooltip = _chrono_timeline_query_tooltip;
 
   properties[PROP_TRACE] =
     g_param_spec_object ("trace", NULL, NULL, CHRONO_TYPE_TRACE,
@@ -1128,79 +278,27 @@ chrono_timeline_class_init (ChronoTimelineClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* The span clicked: its track and its index in the track. */
-  signals[SPAN_ACTIVATED] =
+  _chrono_timeline_signals[SPAN_ACTIVATED] =
     g_signal_new ("span-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_UINT);
   /* A range dragged out in the ruler: its start and end. */
-  signals[MEASURED] =
+  _chrono_timeline_signals[MEASURED] =
     g_signal_new ("measured", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_INT64);
   /* An area dragged out with Shift: its range and its tracks (a GArray
    * of guint), before the area menu opens. */
-  signals[AREA_SELECTED] =
+  _chrono_timeline_signals[AREA_SELECTED] =
     g_signal_new ("area-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_INT64, G_TYPE_INT64, G_TYPE_ARRAY);
   /* After Link to…, the span clicked: from its track and index to the
    * other's. */
-  signals[LINKED] =
+  _chrono_timeline_signals[LINKED] =
     g_signal_new ("linked", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 4, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_UINT);
 
-  gtk_widget_class_install_action (widget_class, "timeline.zoom-in", NULL, zoom_action);
-  gtk_widget_class_install_action (widget_class, "timeline.zoom-out", NULL, zoom_action);
-  gtk_widget_class_install_action (widget_class, "timeline.pan-left", NULL, pan_action);
-  gtk_widget_class_install_action (widget_class, "timeline.pan-right", NULL, pan_action);
-  gtk_widget_class_install_action (widget_class, "timeline.scroll-up", NULL, scroll_action);
-  gtk_widget_class_install_action (widget_class, "timeline.scroll-down", NULL, scroll_action);
-  gtk_widget_class_install_action (widget_class, "timeline.show-all", NULL, show_all_action);
-  gtk_widget_class_install_action (widget_class, "timeline.link-to", NULL, link_to_action);
-  gtk_widget_class_install_property_action (widget_class, "timeline.show-all-flows", "show-all-flows");
+  _chrono_timeline_class_init_input (widget_class);
 
-  /* The keys of web-based trace viewers, which people already know. */
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, 0, "timeline.zoom-in", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, 0, "timeline.zoom-in", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, 0, "timeline.zoom-in", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, 0, "timeline.zoom-out", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, 0, "timeline.zoom-out", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, 0, "timeline.zoom-out", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_a, 0, "timeline.pan-left", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, 0, "timeline.pan-left", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_d, 0, "timeline.pan-right", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0, "timeline.pan-right", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, 0, "timeline.scroll-up", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, 0, "timeline.scroll-down", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, 0, "timeline.show-all", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_0, 0, "timeline.show-all", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, 0, "timeline.show-all-flows", NULL);
-
-  gtk_widget_class_install_action (widget_class, "timeline.previous-track", NULL, step_track_action);
-  gtk_widget_class_install_action (widget_class, "timeline.next-track", NULL, step_track_action);
-  gtk_widget_class_install_action (widget_class, "timeline.pin-track", NULL, pin_track_action);
-  gtk_widget_class_install_action (widget_class, "timeline.hide-track", NULL, hide_track_action);
-  gtk_widget_class_install_action (widget_class, "timeline.expand-track", NULL, expand_track_action);
-  gtk_widget_class_install_action (widget_class, "timeline.move-track-up", NULL, move_track_action);
-  gtk_widget_class_install_action (widget_class, "timeline.move-track-down", NULL, move_track_action);
-  gtk_widget_class_install_action (widget_class, "timeline.show-all-tracks", NULL, show_all_tracks_action);
-  gtk_widget_class_install_action (widget_class, "timeline.track-menu", NULL, track_menu_action);
-  gtk_widget_class_install_action (widget_class, "timeline.toggle-group", NULL, toggle_group_action);
-  gtk_widget_class_install_action (widget_class, "timeline.collapse-all", NULL, collapse_all_action);
-  gtk_widget_class_install_action (widget_class, "timeline.expand-all", NULL, collapse_all_action);
-
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, GDK_CONTROL_MASK, "timeline.previous-track", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, GDK_CONTROL_MASK, "timeline.next-track", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_p, 0, "timeline.pin-track", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_h, 0, "timeline.hide-track", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, 0, "timeline.expand-track", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, GDK_ALT_MASK, "timeline.move-track-up", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, GDK_ALT_MASK, "timeline.move-track-down", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_h, GDK_SHIFT_MASK, "timeline.show-all-tracks", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK, "timeline.track-menu", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "timeline.track-menu", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, 0, "timeline.toggle-group", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, 0, "timeline.toggle-group", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_space, 0, "timeline.toggle-group", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_bracketleft, 0, "timeline.collapse-all", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_bracketright, 0, "timeline.expand-all", NULL);
+  _chrono_timeline_class_init_tracks (widget_class);
 
   gtk_widget_class_set_css_name (widget_class, "timeline");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_WIDGET);
@@ -1210,9 +308,9 @@ static void
 chrono_timeline_init (ChronoTimeline *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
-  GtkGesture *gesture;
 
   self->viewport = chrono_viewport_new ();
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Timeline"), -1);
   self->current_track = NO_TRACK;
   self->dragged_track = NO_TRACK;
   self->track_menu = gtk_popover_menu_new_from_model (NULL);
@@ -1220,7 +318,7 @@ chrono_timeline_init (ChronoTimeline *self)
   gtk_popover_set_position (GTK_POPOVER (self->track_menu), GTK_POS_BOTTOM);
   gtk_widget_set_halign (self->track_menu, GTK_ALIGN_START);
   gtk_widget_set_parent (self->track_menu, widget);
-  update_track_actions (self);
+  _chrono_timeline_update_track_actions (self);
 
   gtk_widget_set_focusable (widget, TRUE);
   gtk_widget_set_focus_on_click (widget, TRUE);
@@ -1229,28 +327,7 @@ chrono_timeline_init (ChronoTimeline *self)
   gtk_widget_set_hexpand (widget, TRUE);
   gtk_widget_set_vexpand (widget, TRUE);
 
-  chrono_zoom_controllers_add (widget, G_CALLBACK (scroll_cb), G_CALLBACK (motion_cb), self);
-
-  gesture = gtk_gesture_drag_new ();
-  /* Before panning, which gives way to a track dragged by its name. */
-  g_signal_connect (gesture, "drag-begin", G_CALLBACK (track_drag_begin_cb), self);
-  g_signal_connect (gesture, "drag-update", G_CALLBACK (track_drag_update_cb), self);
-  g_signal_connect (gesture, "drag-end", G_CALLBACK (track_drag_end_cb), self);
-  g_signal_connect (gesture, "drag-begin", G_CALLBACK (drag_begin_cb), self);
-  g_signal_connect (gesture, "drag-update", G_CALLBACK (drag_update_cb), self);
-  g_signal_connect (gesture, "drag-end", G_CALLBACK (mark_end_cb), self);
-  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
-
-  gesture = gtk_gesture_click_new ();
-  /* The secondary button opens the track menu. */
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), 0);
-  g_signal_connect (gesture, "pressed", G_CALLBACK (click_pressed_cb), self);
-  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
-
-  gesture = gtk_gesture_long_press_new ();
-  gtk_gesture_single_set_touch_only (GTK_GESTURE_SINGLE (gesture), TRUE);
-  g_signal_connect (gesture, "pressed", G_CALLBACK (long_pressed_cb), self);
-  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
+  _chrono_timeline_init_input (self);
 }
 
 GtkWidget *
@@ -1285,12 +362,12 @@ set_trace (ChronoTimeline *self,
     g_signal_handlers_disconnect_by_func (self->scene, scene_changed_cb, self);
   g_clear_object (&self->scene);
   if (self->layout != NULL)
-    g_signal_handlers_disconnect_by_func (self->layout, layout_changed_cb, self);
+    g_signal_handlers_disconnect_by_func (self->layout, _chrono_timeline_layout_changed_cb, self);
   g_clear_object (&self->layout);
   if (trace != NULL)
     {
       self->layout = chrono_track_layout_new (trace);
-      g_signal_connect_swapped (self->layout, "changed", G_CALLBACK (layout_changed_cb), self);
+      g_signal_connect_swapped (self->layout, "changed", G_CALLBACK (_chrono_timeline_layout_changed_cb), self);
       chrono_viewport_set_bounds (self->viewport, chrono_trace_get_start_ns (trace),
                                   MAX (chrono_trace_get_end_ns (trace),
                                        chrono_trace_get_start_ns (trace) + CHRONO_VIEWPORT_MIN_DURATION_NS));
@@ -1304,7 +381,7 @@ set_trace (ChronoTimeline *self,
       g_signal_connect_swapped (self->scene, "changed", G_CALLBACK (scene_changed_cb), self);
     }
   index_flows (self);
-  update_track_actions (self);
+  _chrono_timeline_update_track_actions (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRACE]);
 }
@@ -1410,7 +487,7 @@ chrono_timeline_select (ChronoTimeline      *self,
   if (span != NULL)
     {
       self->selection = *span;
-      set_current_track (self, span->track);
+      _chrono_timeline_set_current_track (self, span->track);
     }
   if (self->scene != NULL)
     chrono_timeline_scene_set_selection (self->scene, span);
@@ -1545,7 +622,7 @@ chrono_timeline_reveal_span (ChronoTimeline *self,
     return;
   row = get_row (self, own_row (self, span.track));
   if (!row->pinned)
-    reveal_content (self, row->y + TRACK_PAD +
+    _chrono_timeline_reveal_content (self, row->y + TRACK_PAD +
                     chrono_track_index_get_span_row (row->index, span.index) * ROW_HEIGHT,
                     ROW_HEIGHT);
 }
@@ -1616,6 +693,22 @@ chrono_timeline_set_path (ChronoTimeline      *self,
 
   if (self->scene != NULL)
     chrono_timeline_scene_set_path (self->scene, spans, n_spans);
+}
+
+/**
+ * chrono_timeline_set_efficiency:
+ * @analysis: (nullable): an analysis of the timeline's trace
+ *
+ * Adds each device's achieved TFLOP/s under its tracks.
+ */
+void
+chrono_timeline_set_efficiency (ChronoTimeline *self,
+                                ChronoAnalysis *analysis)
+{
+  g_return_if_fail (CHRONO_IS_TIMELINE (self));
+
+  if (self->scene != NULL)
+    chrono_timeline_scene_set_efficiency (self->scene, analysis);
 }
 
 /* Scrolls so that TRACK's rows start near the top of the track area. */

@@ -95,6 +95,9 @@ void            chrono_timeline_set_highlight (ChronoTimeline *self,
 void            chrono_timeline_set_path      (ChronoTimeline *self,
                                                const ChronoSpanRef *spans,
                                                guint           n_spans);
+/* Each device's achieved TFLOP/s under its tracks; NULL for none. */
+void            chrono_timeline_set_efficiency (ChronoTimeline *self,
+                                                ChronoAnalysis *analysis);
 void            chrono_timeline_scroll_to_track (ChronoTimeline *self,
                                                guint           track);
 

@@ -28,6 +28,7 @@ struct _ChronoTrackLayout
   GHashTable  *tracks_by_key; /* key -> track + 1 */
   guint        n_processes;
   gboolean    *collapsed;     /* process -> collapsed */
+  gboolean    *counter_hidden; /* process -> its derived counter hidden, counted in n_hidden */
   guint        n_collapsed;
   char       **process_keys;  /* process -> name in the sidecar */
   GHashTable  *processes_by_key; /* key -> process + 1 */
@@ -55,6 +56,7 @@ chrono_track_layout_finalize (GObject *object)
   g_strfreev (self->keys);
   g_clear_pointer (&self->tracks_by_key, g_hash_table_unref);
   g_free (self->collapsed);
+  g_free (self->counter_hidden);
   g_strfreev (self->process_keys);
   g_clear_pointer (&self->processes_by_key, g_hash_table_unref);
 
@@ -132,6 +134,7 @@ chrono_track_layout_new (ChronoTrace *trace)
   self->flags = g_new0 (guint8, MAX (self->n_tracks, 1));
   self->n_processes = chrono_trace_get_n_processes (trace);
   self->collapsed = g_new0 (gboolean, MAX (self->n_processes, 1));
+  self->counter_hidden = g_new0 (gboolean, MAX (self->n_processes, 1));
   build_keys (self);
   return self;
 }
@@ -265,6 +268,43 @@ chrono_track_layout_get_n_hidden (ChronoTrackLayout *self)
   return self->n_hidden;
 }
 
+static gboolean
+set_counter_hidden (ChronoTrackLayout *self,
+                    guint              process,
+                    gboolean           hidden)
+{
+  if (self->counter_hidden[process] == hidden)
+    return FALSE;
+  self->counter_hidden[process] = hidden;
+  if (hidden)
+    self->n_hidden++;
+  else
+    self->n_hidden--;
+  return TRUE;
+}
+
+gboolean
+chrono_track_layout_is_counter_hidden (ChronoTrackLayout *self,
+                                       guint              process)
+{
+  g_return_val_if_fail (CHRONO_IS_TRACK_LAYOUT (self), FALSE);
+  g_return_val_if_fail (process < self->n_processes, FALSE);
+
+  return self->counter_hidden[process];
+}
+
+void
+chrono_track_layout_set_counter_hidden (ChronoTrackLayout *self,
+                                        guint              process,
+                                        gboolean           hidden)
+{
+  g_return_if_fail (CHRONO_IS_TRACK_LAYOUT (self));
+  g_return_if_fail (process < self->n_processes);
+
+  if (set_counter_hidden (self, process, !!hidden))
+    g_signal_emit (self, signals[CHANGED], 0);
+}
+
 void
 chrono_track_layout_show_all (ChronoTrackLayout *self)
 {
@@ -274,6 +314,8 @@ chrono_track_layout_show_all (ChronoTrackLayout *self)
     return;
   for (guint t = 0; t < self->n_tracks; t++)
     set_hidden (self, t, FALSE);
+  for (guint p = 0; p < self->n_processes; p++)
+    set_counter_hidden (self, p, FALSE);
   g_signal_emit (self, signals[CHANGED], 0);
 }
 
@@ -456,13 +498,15 @@ add_keys (ChronoTrackLayout *self,
 }
 
 static void
-add_collapsed (ChronoTrackLayout *self,
-               JsonBuilder       *builder)
+add_processes (ChronoTrackLayout *self,
+               JsonBuilder       *builder,
+               const char        *name,
+               const gboolean    *set)
 {
-  json_builder_set_member_name (builder, "collapsed");
+  json_builder_set_member_name (builder, name);
   json_builder_begin_array (builder);
   for (guint p = 0; p < self->n_processes; p++)
-    if (self->collapsed[p])
+    if (set[p])
       json_builder_add_string_value (builder, self->process_keys[p]);
   json_builder_end_array (builder);
 }
@@ -480,7 +524,8 @@ chrono_track_layout_to_json (ChronoTrackLayout *self)
             self->pinned->len, 0);
   add_keys (self, builder, "hidden", self->order, self->n_tracks, HIDDEN);
   add_keys (self, builder, "expanded", self->order, self->n_tracks, EXPANDED);
-  add_collapsed (self, builder);
+  add_processes (self, builder, "collapsed", self->collapsed);
+  add_processes (self, builder, "hidden_counters", self->counter_hidden);
   json_builder_end_object (builder);
   return json_builder_get_root (builder);
 }
@@ -585,6 +630,7 @@ chrono_track_layout_load_json (ChronoTrackLayout  *self,
   g_autoptr(GArray) hidden = NULL;
   g_autoptr(GArray) expanded = NULL;
   g_autoptr(GArray) collapsed = NULL;
+  g_autoptr(GArray) hidden_counters = NULL;
   JsonObject *object;
 
   g_return_val_if_fail (CHRONO_IS_TRACK_LAYOUT (self), FALSE);
@@ -600,7 +646,8 @@ chrono_track_layout_load_json (ChronoTrackLayout  *self,
       (pinned = read_keys (self->tracks_by_key, object, "pinned", error)) == NULL ||
       (hidden = read_keys (self->tracks_by_key, object, "hidden", error)) == NULL ||
       (expanded = read_keys (self->tracks_by_key, object, "expanded", error)) == NULL ||
-      (collapsed = read_keys (self->processes_by_key, object, "collapsed", error)) == NULL)
+      (collapsed = read_keys (self->processes_by_key, object, "collapsed", error)) == NULL ||
+      (hidden_counters = read_keys (self->processes_by_key, object, "hidden_counters", error)) == NULL)
     return FALSE;
 
   apply_order (self, order);
@@ -617,9 +664,14 @@ chrono_track_layout_load_json (ChronoTrackLayout  *self,
   for (guint i = 0; i < expanded->len; i++)
     set_flag (self, g_array_index (expanded, guint, i), EXPANDED, TRUE);
   for (guint p = 0; p < self->n_processes; p++)
-    set_collapsed (self, p, FALSE);
+    {
+      set_collapsed (self, p, FALSE);
+      set_counter_hidden (self, p, FALSE);
+    }
   for (guint i = 0; i < collapsed->len; i++)
     set_collapsed (self, g_array_index (collapsed, guint, i), TRUE);
+  for (guint i = 0; i < hidden_counters->len; i++)
+    set_counter_hidden (self, g_array_index (hidden_counters, guint, i), TRUE);
   g_signal_emit (self, signals[CHANGED], 0);
   return TRUE;
 }

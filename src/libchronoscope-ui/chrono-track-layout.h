@@ -38,6 +38,13 @@ gboolean           chrono_track_layout_is_hidden   (ChronoTrackLayout *self,
 void               chrono_track_layout_set_hidden  (ChronoTrackLayout *self,
                                                     guint              track,
                                                     gboolean           hidden);
+/* The counter a process's tracks derive (achieved TFLOP/s of a device),
+ * drawn under them; counted with the hidden tracks, shown by show_all. */
+gboolean           chrono_track_layout_is_counter_hidden  (ChronoTrackLayout *self,
+                                                           guint              process);
+void               chrono_track_layout_set_counter_hidden (ChronoTrackLayout *self,
+                                                           guint              process,
+                                                           gboolean           hidden);
 guint              chrono_track_layout_get_n_hidden (ChronoTrackLayout *self);
 void               chrono_track_layout_show_all    (ChronoTrackLayout *self);
 /* Moves TRACK past its previous (DELTA -1) or next (+1) shown neighbour:

@@ -714,7 +714,7 @@ chrono_track_painter_paint_counter (ChronoTrackPainter *self,
   ChronoTimeMap map;
   GskRenderNode *node;
   cairo_t *cr;
-  GdkRGBA color;
+  GdkRGBA color, fill;
   g_autofree double *top = NULL;
   double width, lo, hi, scale, trace_end_x;
   const char *name;
@@ -765,10 +765,27 @@ chrono_track_painter_paint_counter (ChronoTrackPainter *self,
           top[c] = v;
     }
 
-  /* The area in a faded colour, its top as a 2 px line over it. */
   node = gsk_cairo_node_new (&GRAPHENE_RECT_INIT (0, 0, width, height));
   cr = gsk_cairo_node_get_draw_context (node);
   name = chrono_trace_get_string (self->trace, t->name);
+  chrono_palette_series_fill_color (name, self->dark, &fill);
+  chrono_palette_series_color (name, self->dark, &color);
+  chrono_track_painter_draw_area (cr, top, columns, lo, scale, height, &fill, &color);
+  cairo_destroy (cr);
+  return node;
+}
+
+/* The area in a faded colour, its top as a 2 px line over it. */
+void
+chrono_track_painter_draw_area (cairo_t       *cr,
+                                const double  *top,
+                                int            columns,
+                                double         lo,
+                                double         scale,
+                                double         height,
+                                const GdkRGBA *fill,
+                                const GdkRGBA *line)
+{
   for (int pass = 0; pass < 2; pass++)
     {
       for (int c = 0; c < columns; )
@@ -805,20 +822,16 @@ chrono_track_painter_paint_counter (ChronoTrackPainter *self,
         }
       if (pass == 0)
         {
-          chrono_palette_series_fill_color (name, self->dark, &color);
-          gdk_cairo_set_source_rgba (cr, &color);
+          gdk_cairo_set_source_rgba (cr, fill);
           cairo_fill (cr);
         }
       else
         {
-          chrono_palette_series_color (name, self->dark, &color);
-          gdk_cairo_set_source_rgba (cr, &color);
+          gdk_cairo_set_source_rgba (cr, line);
           cairo_set_line_width (cr, 2);
           cairo_stroke (cr);
         }
     }
-  cairo_destroy (cr);
-  return node;
 }
 
 /* -------------------------------------------------------------------- */

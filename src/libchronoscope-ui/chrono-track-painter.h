@@ -62,4 +62,16 @@ GskRenderNode      *chrono_track_painter_paint_busy        (ChronoTrackPainter *
                                                             ChronoViewport     *viewport,
                                                             double              height);
 
+/* Columns 0 to COLUMNS − 1 of TOP (NAN for none) as an area from 0 up
+ * (LO the value at HEIGHT, SCALE px per unit) in FILL, its top a 2 px
+ * LINE: the look of every counter. */
+void               chrono_track_painter_draw_area      (cairo_t            *cr,
+                                                        const double       *top,
+                                                        int                 columns,
+                                                        double              lo,
+                                                        double              scale,
+                                                        double              height,
+                                                        const GdkRGBA      *fill,
+                                                        const GdkRGBA      *line);
+
 G_END_DECLS

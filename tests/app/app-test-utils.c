@@ -376,6 +376,34 @@ app_test_render (GtkWidget *widget)
   return surface;
 }
 
+void
+app_test_screenshot (GtkWidget  *widget,
+                     const char *name)
+{
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autofree char *png = NULL;
+  GtkSnapshot *snapshot;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+
+  if (g_getenv ("CHRONO_SCREENSHOT_DIR") == NULL)
+    return;
+  png = g_build_filename (g_getenv ("CHRONO_SCREENSHOT_DIR"), name, NULL);
+  paintable = gtk_widget_paintable_new (widget);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cr = cairo_create (surface);
+  if (node != NULL)
+    gsk_render_node_draw (node, cr);
+  cairo_destroy (cr);
+  cairo_surface_write_to_png (surface, png);
+  cairo_surface_destroy (surface);
+}
+
 static gboolean
 tick_cb (gpointer data)
 {

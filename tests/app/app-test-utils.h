@@ -65,6 +65,11 @@ GtkWidget         *app_test_present          (GtkWidget         *child,
 /* The widget's own drawing, without the frame clock's timing, drawn
  * with cairo into an image of its size. */
 cairo_surface_t   *app_test_render           (GtkWidget         *widget);
+/* For people to look at: WIDGET as drawn on screen, its CSS background
+ * too, written to NAME in $CHRONO_SCREENSHOT_DIR when that is set (with
+ * ADW_DEBUG_COLOR_SCHEME=prefer-dark for the dark style). */
+void               app_test_screenshot       (GtkWidget         *widget,
+                                              const char        *name);
 
 /* The path of NAME in the shared traces, or NULL (print why) when the
  * folder or the file is missing: the caller skips. */

@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 
 #include "app-test-utils.h"
+#include "chrono-analysis.h"
 #include "chrono-loader.h"
 #include "chrono-picture.h"
 #include "chrono-timeline.h"
@@ -51,6 +52,7 @@ count_differing_rows (const guint8    *widget,
 static void
 check_view (ChronoTimeline *timeline,
             ChronoTrace    *trace,
+            ChronoAnalysis *analysis,
             gboolean        dark,
             gint64          start,
             gint64          end)
@@ -75,6 +77,7 @@ check_view (ChronoTimeline *timeline,
   scene = chrono_timeline_scene_new (trace, NULL, chrono_timeline_get_track_layout (timeline), own);
   chrono_timeline_scene_set_pango_context (scene, gtk_widget_get_pango_context (GTK_WIDGET (timeline)));
   chrono_timeline_scene_set_dark (scene, dark);
+  chrono_timeline_scene_set_efficiency (scene, analysis);
   chrono_timeline_scene_set_current_track (scene, chrono_timeline_get_current_track (timeline));
   chrono_timeline_scene_set_size (scene, WIDTH, HEIGHT);
   chrono_viewport_zoom_to_range (own, chrono_viewport_get_start_ns (viewport), chrono_viewport_get_end_ns (viewport));
@@ -109,9 +112,49 @@ test_png_is_widget (void)
   zero = chrono_trace_get_start_ns (trace);
 
   /* The whole trace, one step, and a close-up where labels show. */
-  check_view (timeline, trace, FALSE, zero, chrono_trace_get_end_ns (trace));
-  check_view (timeline, trace, TRUE, zero + 170000000, zero + 350000000);
-  check_view (timeline, trace, FALSE, zero + 171000000, zero + 174000000);
+  check_view (timeline, trace, NULL, FALSE, zero, chrono_trace_get_end_ns (trace));
+  check_view (timeline, trace, NULL, TRUE, zero + 170000000, zero + 350000000);
+  check_view (timeline, trace, NULL, FALSE, zero + 171000000, zero + 174000000);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* With each device's achieved TFLOP/s under its tracks, light and dark. */
+static void
+test_flops_is_widget (void)
+{
+  g_autofree char *path = app_test_real_trace ("hta__trace_diff_control__control.json.gz");
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoAnalysis) analysis = NULL;
+  g_autoptr(GError) error = NULL;
+  ChronoTimeline *timeline;
+  GtkWidget *window;
+  gint64 zero, end;
+  guint process;
+
+  if (path == NULL)
+    return;
+  trace = chrono_trace_load_file (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  analysis = chrono_analysis_run (&trace, 1, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (chrono_analysis_get_n_flops_series (analysis), >, 0);
+  timeline = CHRONO_TIMELINE (chrono_timeline_new (trace));
+  chrono_timeline_set_efficiency (timeline, analysis);
+  window = app_test_present (GTK_WIDGET (timeline), WIDTH, HEIGHT);
+  zero = chrono_trace_get_start_ns (trace);
+  end = chrono_trace_get_end_ns (trace);
+
+  check_view (timeline, trace, analysis, FALSE, zero, end);
+  check_view (timeline, trace, analysis, TRUE, zero + (end - zero) / 3, zero + (end - zero) / 2);
+
+  /* Its menu's Hide hides it as a track is hidden; Show All Tracks brings
+   * it back, and the picture follows. */
+  process = chrono_analysis_get_flops_series (analysis, 0)->process;
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.hide-counter", "u", process));
+  g_assert_true (chrono_track_layout_is_counter_hidden (chrono_timeline_get_track_layout (timeline), process));
+  check_view (timeline, trace, analysis, FALSE, zero, end);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.show-all-tracks", NULL));
+  g_assert_false (chrono_track_layout_is_counter_hidden (chrono_timeline_get_track_layout (timeline), process));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -123,6 +166,7 @@ main (int   argc,
     return 77;
 
   g_test_add_func ("/export/png-is-widget", test_png_is_widget);
+  g_test_add_func ("/export/flops-is-widget", test_flops_is_widget);
 
   return g_test_run ();
 }

@@ -6,6 +6,8 @@
  */
 #include <string.h>
 
+#include <unistd.h>
+
 #include <glib/gstdio.h>
 
 #include "app-test-utils.h"
@@ -13,6 +15,8 @@
 #include "chrono-example-trace.h"
 #include "chrono-load-banner.h"
 #include "perfetto-writer.h"
+
+#define DLRM_PREFIX "param__dlrm_8rank__worker"
 
 static char *
 write_file (const char   *name,
@@ -184,6 +188,112 @@ test_complete (void)
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (banner)));
 }
 
+/* The labels of WIDGET and below whose text has TEXT, outside any
+ * expander's child when SKIP_EXPANDED. */
+static void
+collect_matching (GtkWidget  *widget,
+                  const char *text,
+                  gboolean    skip_expanded,
+                  GPtrArray  *found)
+{
+  if (GTK_IS_LABEL (widget) && strstr (gtk_label_get_label (GTK_LABEL (widget)), text) != NULL)
+    g_ptr_array_add (found, widget);
+  if (skip_expanded && GTK_IS_EXPANDER (widget))
+    {
+      collect_matching (gtk_expander_get_label_widget (GTK_EXPANDER (widget)), text, skip_expanded, found);
+      return;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    collect_matching (child, text, skip_expanded, found);
+}
+
+/* The window at a usual size, for people to look at. */
+static void
+shoot (ChronoDocumentPage *page,
+       const char         *name)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_widget_get_root (GTK_WIDGET (page)));
+
+  if (g_getenv ("CHRONO_SCREENSHOT_DIR") == NULL)
+    return;
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  app_test_spin_for (500);
+  app_test_screenshot (window, name);
+}
+
+/* A folder of eight ranks that each warn of their flow ends: one line for
+ * the eight files, which are listed behind it. */
+static void
+test_ranks_grouped (void)
+{
+  g_autofree char *traces = g_strdup (g_getenv ("CHRONO_TRACES_DIR"));
+  g_autofree char *folder = g_build_filename (app_test_tmp_dir (), "dlrm-job", NULL);
+  g_autoptr(GDir) dir = NULL;
+  g_autoptr(GPtrArray) lines = g_ptr_array_new ();
+  g_autoptr(GPtrArray) files = g_ptr_array_new ();
+  g_autoptr(GPtrArray) others = g_ptr_array_new ();
+  g_autofree char *text = NULL;
+  ChronoDocumentPage *page;
+  ChronoLoadBanner *banner;
+  GtkWidget *expander;
+  const char *name;
+  guint n = 0;
+
+  if (traces == NULL || (dir = g_dir_open (traces, 0, NULL)) == NULL)
+    {
+      g_test_skip ("no real traces");
+      return;
+    }
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_prefix (name, DLRM_PREFIX))
+      {
+        g_autofree char *target = g_build_filename (traces, name, NULL);
+        g_autofree char *link = g_build_filename (folder, name, NULL);
+
+        g_assert_cmpint (symlink (target, link), ==, 0);
+        n++;
+      }
+  if (n != 8)
+    {
+      g_test_skip ("the eight DLRM ranks are not among the real traces");
+      return;
+    }
+
+  banner = open_and_find_banner (folder, &page);
+  g_assert_cmpint (chrono_load_banner_get_state (banner), ==, CHRONO_LOAD_LOSSY);
+  assert_over_timeline_and_findings (banner, page);
+  text = get_text (banner);
+  g_test_message ("%s", text);
+
+  shoot (page, "banner-ranks.png");
+
+  /* Said once, as a message of eight files... */
+  collect_matching (GTK_WIDGET (banner), "flow ends have no start", TRUE, lines);
+  g_assert_cmpuint (lines->len, ==, 1);
+  g_assert_true (g_str_has_prefix (gtk_label_get_label (lines->pdata[0]), "8 files: "));
+  g_assert_true (g_regex_match_simple ("^8 files: [0-9]+–[0-9]+ flow ends", gtk_label_get_label (lines->pdata[0]), 0, 0));
+  expander = gtk_widget_get_ancestor (lines->pdata[0], GTK_TYPE_EXPANDER);
+  g_assert_nonnull (expander);
+  /* ... whose files are listed, each with its own count, once opened. */
+  g_assert_false (gtk_expander_get_expanded (GTK_EXPANDER (expander)));
+  g_assert_false (gtk_widget_get_mapped (gtk_expander_get_child (GTK_EXPANDER (expander))));
+  gtk_expander_set_expanded (GTK_EXPANDER (expander), TRUE);
+  app_test_spin_for (50);
+  g_assert_true (gtk_widget_get_mapped (gtk_expander_get_child (GTK_EXPANDER (expander))));
+  shoot (page, "banner-ranks-open.png");
+  collect_matching (gtk_expander_get_child (GTK_EXPANDER (expander)), DLRM_PREFIX, FALSE, files);
+  g_assert_cmpuint (files->len, ==, 8);
+  for (guint i = 0; i < files->len; i++)
+    g_assert_true (g_regex_match_simple ("^" DLRM_PREFIX "[0-9]_.*: [0-9]+ flow ends have no start",
+                                         gtk_label_get_label (files->pdata[i]), 0, 0));
+  /* No other line names a rank's file. */
+  collect_matching (GTK_WIDGET (banner), DLRM_PREFIX, TRUE, others);
+  g_assert_cmpuint (others->len, ==, 0);
+  /* A screen reader hears the one line too. */
+  g_assert_nonnull (strstr (text, "8 files: "));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -195,5 +305,6 @@ main (int   argc,
   g_test_add_func ("/app/load-banner/truncated", test_truncated);
   g_test_add_func ("/app/load-banner/lossy", test_lossy);
   g_test_add_func ("/app/load-banner/complete", test_complete);
+  g_test_add_func ("/app/load-banner/ranks-grouped", test_ranks_grouped);
   return g_test_run ();
 }

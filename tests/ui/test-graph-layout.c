@@ -279,6 +279,177 @@ test_real_neighbourhood (void)
   check_layout (graph->nodes->len, start, graph->edges->len, edges);
 }
 
+/* Whether the axis-aligned segment from A to B passes through the inside
+ * of the rectangle at X, Y of size W by H. */
+static gboolean
+segment_enters (ChronoLayoutPoint a,
+                ChronoLayoutPoint b,
+                double            x,
+                double            y,
+                double            w,
+                double            h)
+{
+  if (a.x == b.x)
+    return a.x > x + 1e-6 && a.x < x + w - 1e-6 && MAX (a.y, b.y) > y + 1e-6 && MIN (a.y, b.y) < y + h - 1e-6;
+  if (a.y == b.y)
+    return a.y > y + 1e-6 && a.y < y + h - 1e-6 && MAX (a.x, b.x) > x + 1e-6 && MIN (a.x, b.x) < x + w - 1e-6;
+  return FALSE;
+}
+
+/* A chain of 300 spans, as a long critical path is, with a few edges
+ * that skip ahead and one given from its later end, wrapped into bands. */
+static void
+test_wrapped_chain (void)
+{
+  const guint n_nodes = 300;
+  const double wrap = 1000;
+  g_autofree gint64 *start = g_new (gint64, n_nodes);
+  g_autoptr(GArray) edges = g_array_new (FALSE, FALSE, sizeof (ChronoLayoutEdge));
+  g_autoptr(ChronoGraphLayout) layout = NULL;
+  g_autofree double *plain_x = g_new (double, n_nodes);
+  g_autofree double *plain_y = g_new (double, n_nodes);
+  ChronoGraphLayoutParams params;
+  double width, height;
+  guint per_band, n_returns = 0;
+
+  for (guint i = 0; i < n_nodes; i++)
+    start[i] = 10 * (gint64) i;
+  for (guint i = 0; i + 1 < n_nodes; i++)
+    {
+      /* Edge 40 runs from node 41 back to node 40. */
+      ChronoLayoutEdge edge = i == 40 ? (ChronoLayoutEdge) { i + 1, i } : (ChronoLayoutEdge) { i, i + 1 };
+      g_array_append_val (edges, edge);
+    }
+  for (guint i = 2; i + 3 < n_nodes; i += 37)
+    {
+      ChronoLayoutEdge edge = { i, i + 3 };
+      g_array_append_val (edges, edge);
+    }
+
+  chrono_graph_layout_params_init (&params);
+  layout = chrono_graph_layout_new (n_nodes, start, edges->len, (ChronoLayoutEdge *) edges->data, &params);
+  g_assert_cmpuint (chrono_graph_layout_get_n_bands (layout), ==, 1);
+  for (guint i = 0; i < n_nodes; i++)
+    chrono_graph_layout_get_node_origin (layout, i, &plain_x[i], &plain_y[i]);
+
+  chrono_graph_layout_set_wrap_width (layout, wrap);
+  chrono_graph_layout_get_size (layout, &width, &height);
+  /* The two lanes beside the bands take one gap between columns. */
+  per_band = (guint) (wrap / (params.node_width + params.layer_gap));
+  g_test_message ("%u columns in %u bands of %u; %.0f by %.0f", chrono_graph_layout_get_n_layers (layout),
+                  chrono_graph_layout_get_n_bands (layout), per_band, width, height);
+  g_assert_cmpfloat (width, <=, wrap);
+  g_assert_cmpuint (chrono_graph_layout_get_n_bands (layout), ==,
+                    (chrono_graph_layout_get_n_layers (layout) + per_band - 1) / per_band);
+  g_assert_cmpuint (chrono_graph_layout_get_n_bands (layout), >, 10);
+  assert_columns_follow_time (layout, n_nodes, start, edges->len, (ChronoLayoutEdge *) edges->data);
+  assert_no_overlap (layout, n_nodes, &params);
+
+  /* Read in order: band by band, left to right in each; a band wholly
+   * above the next, the gap between them clear. */
+  for (guint i = 0; i + 1 < n_nodes; i++)
+    {
+      guint a = chrono_graph_layout_get_band (layout, i), b = chrono_graph_layout_get_band (layout, i + 1);
+      double xa, ya, xb, yb;
+
+      chrono_graph_layout_get_node_origin (layout, i, &xa, &ya);
+      chrono_graph_layout_get_node_origin (layout, i + 1, &xb, &yb);
+      g_assert_cmpuint (b, >=, a);
+      g_assert_cmpuint (b, <=, a + 1);
+      if (a == b)
+        g_assert_cmpfloat (xa, <, xb);
+      else
+        {
+          g_assert_cmpfloat (xb, <, xa);
+          g_assert_cmpfloat (ya + params.node_height + params.band_gap, <=, yb + 1e-6);
+          g_assert_cmpfloat (ya + params.node_height, <=, chrono_graph_layout_get_band_bottom (layout, a) + 1e-6);
+        }
+    }
+
+  /* Each edge leaves its FROM node's side and reaches its TO node's; one
+   * that changes band turns back through the gap below its band, in the
+   * lanes beside the bands, past no node. */
+  for (guint e = 0; e < edges->len; e++)
+    {
+      ChronoLayoutEdge edge = g_array_index (edges, ChronoLayoutEdge, e);
+      const ChronoLayoutPoint *p;
+      double fx, fy, tx, ty;
+      guint n;
+
+      p = chrono_graph_layout_get_edge_points (layout, e, &n);
+      g_assert_nonnull (p);
+      chrono_graph_layout_get_node_origin (layout, edge.from, &fx, &fy);
+      chrono_graph_layout_get_node_origin (layout, edge.to, &tx, &ty);
+      g_assert_cmpfloat_with_epsilon (p[0].y, fy + params.node_height / 2, 1e-6);
+      g_assert_cmpfloat_with_epsilon (p[n - 1].y, ty + params.node_height / 2, 1e-6);
+      g_assert_true (p[0].x == fx || p[0].x == fx + params.node_width);
+      g_assert_true (p[n - 1].x == tx || p[n - 1].x == tx + params.node_width);
+      /* Into the later node from the left, out of the earlier on the right. */
+      if (start[edge.from] < start[edge.to])
+        g_assert_true (p[n - 1].x == tx && p[0].x == fx + params.node_width);
+      else
+        g_assert_true (p[n - 1].x == tx + params.node_width && p[0].x == fx);
+      for (guint k = 0; k < n; k++)
+        {
+          g_assert_cmpfloat (p[k].x, >=, 0);
+          g_assert_cmpfloat (p[k].x, <=, width);
+          g_assert_cmpfloat (p[k].y, >=, 0);
+          g_assert_cmpfloat (p[k].y, <=, height);
+        }
+      if (chrono_graph_layout_get_band (layout, edge.from) == chrono_graph_layout_get_band (layout, edge.to))
+        continue;
+      n_returns++;
+      for (guint k = 1; k < n; k++)
+        for (guint i = 0; i < n_nodes; i++)
+          {
+            double x, y;
+
+            chrono_graph_layout_get_node_origin (layout, i, &x, &y);
+            g_assert_false (segment_enters (p[k - 1], p[k], x, y, params.node_width, params.node_height));
+          }
+    }
+  g_assert_cmpuint (n_returns, >=, chrono_graph_layout_get_n_bands (layout) - 1);
+
+  /* Unwrapped again: the drawing as it was. */
+  chrono_graph_layout_set_wrap_width (layout, 0);
+  g_assert_cmpuint (chrono_graph_layout_get_n_bands (layout), ==, 1);
+  for (guint i = 0; i < n_nodes; i++)
+    {
+      double x, y;
+
+      chrono_graph_layout_get_node_origin (layout, i, &x, &y);
+      g_assert_cmpfloat (x, ==, plain_x[i]);
+      g_assert_cmpfloat (y, ==, plain_y[i]);
+    }
+  assert_edges_attached (layout, edges->len, (ChronoLayoutEdge *) edges->data, &params);
+}
+
+/* A layered graph wrapped keeps its columns apart and in order. */
+static void
+test_wrapped_layers (void)
+{
+  const guint n_layers = 12, per_layer = 5, n_nodes = n_layers * per_layer;
+  g_autofree gint64 *start = g_new (gint64, n_nodes);
+  g_autoptr(GArray) edges = g_array_new (FALSE, FALSE, sizeof (ChronoLayoutEdge));
+  g_autoptr(ChronoGraphLayout) layout = NULL;
+  ChronoGraphLayoutParams params;
+
+  for (guint i = 0; i < n_nodes; i++)
+    start[i] = (i / per_layer) * 1000 + i % per_layer;
+  for (guint l = 0; l + 1 < n_layers; l++)
+    for (guint i = 0; i < per_layer; i++)
+      {
+        ChronoLayoutEdge edge = { l * per_layer + i, (l + 1) * per_layer + (i * 3) % per_layer };
+        g_array_append_val (edges, edge);
+      }
+  chrono_graph_layout_params_init (&params);
+  layout = chrono_graph_layout_new (n_nodes, start, edges->len, (ChronoLayoutEdge *) edges->data, &params);
+  chrono_graph_layout_set_wrap_width (layout, 3 * (params.node_width + params.layer_gap) + params.layer_gap);
+  g_assert_cmpuint (chrono_graph_layout_get_n_bands (layout), ==, 4);
+  assert_columns_follow_time (layout, n_nodes, start, edges->len, (ChronoLayoutEdge *) edges->data);
+  assert_no_overlap (layout, n_nodes, &params);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -289,5 +460,7 @@ main (int   argc,
   g_test_add_func ("/graph-layout/edge-cases", test_edge_cases);
   g_test_add_func ("/graph-layout/random-layers", test_random_layers);
   g_test_add_func ("/graph-layout/real-neighbourhood", test_real_neighbourhood);
+  g_test_add_func ("/graph-layout/wrapped-chain", test_wrapped_chain);
+  g_test_add_func ("/graph-layout/wrapped-layers", test_wrapped_layers);
   return g_test_run ();
 }

@@ -13,6 +13,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "chrono-efficiency-private.h"
+#include "chrono-flops-series.h"
 #include "chrono-op-models.h"
 
 #define NO_CALL G_MAXUINT32
@@ -66,6 +67,7 @@ struct _ChronoEfficiency
   GArray    *call_costs;      /* CallCost, by rank, device, start */
   GPtrArray *notes;           /* char *, NULL-terminated */
   GHashTable *known;          /* rank << 16 | device position, of devices with peaks */
+  GArray    *series;          /* ChronoFlopsSeries, by trace, rank, device */
 
   /* While the ranks are read, by a thread of its own beside the rest of
    * the analysis: the queue holds the ranks to read, then the end mark. */
@@ -430,6 +432,31 @@ collect_pieces (ChronoRankData *data,
     }
 }
 
+/* Each call's FLOPs over its pieces of device work in PIECES, by their
+ * durations (a piece of none counts 1 ns); CALL_NS is zero for every
+ * call before and after. */
+static void
+add_pieces (GArray       *out,
+            GArray       *pieces,
+            gint64       *call_ns,
+            gdouble       flops)
+{
+  for (guint p = 0; p < pieces->len; p++)
+    {
+      const Piece *pc = &g_array_index (pieces, Piece, p);
+      call_ns[pc->call] += MAX (pc->end - pc->start, 1);
+    }
+  for (guint p = 0; p < pieces->len; p++)
+    {
+      const Piece *pc = &g_array_index (pieces, Piece, p);
+      ChronoFlopsPiece piece = { pc->start, pc->end, flops * MAX (pc->end - pc->start, 1) / call_ns[pc->call] };
+
+      g_array_append_val (out, piece);
+    }
+  for (guint p = 0; p < pieces->len; p++)
+    call_ns[g_array_index (pieces, Piece, p).call] = 0;
+}
+
 static void
 compute_rank (ChronoEfficiency               *self,
               ChronoRankData                 *data,
@@ -447,6 +474,9 @@ compute_rank (ChronoEfficiency               *self,
   g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (RowKey));
   g_autofree guint *seen_in = NULL;
   g_autofree Peaks *peaks = g_new0 (Peaks, MAX (data->devices->len, 1));
+  g_autofree gint64 *piece_ns = NULL;     /* call -> its device time, while a row is read */
+  g_autoptr(GPtrArray) device_pieces = NULL;  /* device -> GArray of ChronoFlopsPiece */
+  g_autofree gdouble *device_flops = NULL;    /* device × dtype × matrix */
 
   *n_shaped += calls->len;
   if (calls->len == 0)
@@ -463,6 +493,11 @@ compute_rank (ChronoEfficiency               *self,
 
   seen_in = g_new (guint, calls->len);
   memset (seen_in, 0xff, sizeof (guint) * calls->len);
+  piece_ns = g_new0 (gint64, calls->len);
+  device_pieces = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  for (guint di = 0; di < data->devices->len; di++)
+    g_ptr_array_add (device_pieces, g_array_new (FALSE, FALSE, sizeof (ChronoFlopsPiece)));
+  device_flops = g_new0 (gdouble, (gsize) MAX (data->devices->len, 1) * CHRONO_N_DTYPES * 2);
   for (guint row = 0; row < keys->len; row++)
     {
       const RowKey *where = &g_array_index (keys, RowKey, row);
@@ -569,7 +604,38 @@ compute_rank (ChronoEfficiency               *self,
                           tflops > 0 ? r.flops / (tflops * 1e3) : cost.matrix ? NAN : 0 };
           g_array_append_val (self->call_costs, cc);
         }
+      add_pieces (g_ptr_array_index (device_pieces, where->device_position), pieces, piece_ns, r.flops);
+      device_flops[(where->device_position * CHRONO_N_DTYPES + cost.dtype) * 2 + !!cost.matrix] += r.flops * r.count;
       g_array_append_val (self->rows, r);
+    }
+
+  for (guint di = 0; di < data->devices->len; di++)
+    {
+      GArray *dp = g_ptr_array_index (device_pieces, di);
+      ChronoFlopsSeries series = { 0 };
+      gdouble most = -1;
+
+      if (dp->len == 0)
+        continue;
+      chrono_flops_series_init (&series, (const ChronoFlopsPiece *) dp->data, dp->len);
+      series.trace = data->trace_index;
+      series.rank = data->rank_index;
+      series.device_position = di;
+      series.device = g_array_index (data->devices, ChronoDeviceWork, di).device;
+      series.process = g_array_index (data->devices, ChronoDeviceWork, di).process;
+      series.device_name = g_hash_table_lookup (names, GINT_TO_POINTER (series.device));
+      series.device_name = series.device_name ? g_intern_string (series.device_name) : NULL;
+      /* The reference is the peak of the work that did most of the FLOPs. */
+      for (guint k = 0; k < CHRONO_N_DTYPES * 2; k++)
+        if (device_flops[di * CHRONO_N_DTYPES * 2 + k] > most)
+          {
+            most = device_flops[di * CHRONO_N_DTYPES * 2 + k];
+            series.peak_dtype = k / 2;
+            series.peak_matrix = k % 2;
+          }
+      series.peak_tflops = peaks[di].known ? chrono_device_peaks_tflops (&peaks[di].custom, series.peak_dtype,
+                                                                         series.peak_matrix) : 0;
+      g_array_append_val (self->series, series);
     }
 }
 
@@ -612,6 +678,8 @@ chrono_efficiency_new (const ChronoAnalysisThresholds *thresholds)
   self->call_costs = g_array_new (FALSE, FALSE, sizeof (CallCost));
   self->notes = g_ptr_array_new_with_free_func (g_free);
   self->known = g_hash_table_new (NULL, NULL);
+  self->series = g_array_new (FALSE, FALSE, sizeof (ChronoFlopsSeries));
+  g_array_set_clear_func (self->series, (GDestroyNotify) chrono_flops_series_clear);
   self->unmodelled = g_hash_table_new (NULL, NULL);
   self->queue = g_async_queue_new ();
   self->worker = g_thread_new ("chrono-efficiency", run_worker, self);
@@ -634,6 +702,19 @@ join_worker (ChronoEfficiency *self)
   g_thread_join (g_steal_pointer (&self->worker));
 }
 
+static gint
+compare_series (gconstpointer a,
+                gconstpointer b)
+{
+  const ChronoFlopsSeries *x = a, *y = b;
+
+  if (x->trace != y->trace)
+    return x->trace < y->trace ? -1 : 1;
+  if (x->rank != y->rank)
+    return x->rank < y->rank ? -1 : 1;
+  return (x->device_position > y->device_position) - (x->device_position < y->device_position);
+}
+
 void
 chrono_efficiency_finish (ChronoEfficiency *self)
 {
@@ -643,6 +724,7 @@ chrono_efficiency_finish (ChronoEfficiency *self)
   join_worker (self);
   g_array_sort (self->rows, compare_rows);
   g_array_sort (self->call_costs, compare_call_costs);
+  g_array_sort (self->series, compare_series);
 
   if (self->n_shaped == 0 && self->n_unshaped > 0)
     add_note (self, g_strdup_printf (ngettext ("%u operator call has no recorded shapes: profile with "
@@ -687,6 +769,7 @@ chrono_efficiency_free (ChronoEfficiency *self)
   g_array_unref (self->call_costs);
   g_ptr_array_unref (self->notes);
   g_hash_table_unref (self->known);
+  g_array_unref (self->series);
   g_hash_table_unref (self->unmodelled);
   g_async_queue_unref (self->queue);
   g_free (self);
@@ -781,4 +864,27 @@ chrono_analysis_get_mfu (ChronoAnalysis *self,
   if (flops)
     *flops = sum_flops;
   return !known ? NAN : sum_ns / (gdouble) (end_ns - start_ns);
+}
+
+guint
+chrono_analysis_get_n_flops_series (ChronoAnalysis *self)
+{
+  ChronoEfficiency *e;
+
+  g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), 0);
+  e = chrono_analysis_get_efficiency_data (self);
+  g_return_val_if_fail (e->worker == NULL, 0);
+  return e->series->len;
+}
+
+const ChronoFlopsSeries *
+chrono_analysis_get_flops_series (ChronoAnalysis *self,
+                                  guint           index)
+{
+  ChronoEfficiency *e;
+
+  g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), NULL);
+  e = chrono_analysis_get_efficiency_data (self);
+  g_return_val_if_fail (e->worker == NULL && index < e->series->len, NULL);
+  return &g_array_index (e->series, ChronoFlopsSeries, index);
 }
