@@ -11,6 +11,7 @@
 
 #include "chrono-example-job.h"
 #include "chrono-job.h"
+#include "chrono-job-table.h"
 #include "chrono-loader.h"
 #include "test-utils.h"
 
@@ -517,6 +518,118 @@ test_bad_input (void)
   g_assert_cmpstr (error->message, ==, "a.json and b.json both say they are rank 3");
 }
 
+static void
+check_bad_table (const char *text,
+                 const char *expected)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ChronoJobTable) t = chrono_job_table_new_from_data (text, -1, "JOB.json", &error);
+
+  g_assert_null (t);
+  g_assert_nonnull (error);
+  if (strcmp (error->message, expected) != 0)
+    g_error ("“%s” is not “%s”", error->message, expected);
+}
+
+/* JOB.json read back for display: each rank's arrival at each
+ * collective, the last of them at the skew, the straggler, each rank's
+ * step start on the reference clock; a folder summarised the same; bad
+ * files named with the place; what a job looks like told from its
+ * first bytes. */
+static void
+test_table (void)
+{
+  g_autoptr(JsonNode) manifest = NULL;
+  g_autofree char *dir = generate (&plan_8, &manifest);
+  g_autoptr(GPtrArray) paths = list_dir (dir, "rank-", ".json");
+  g_autoptr(GPtrArray) summaries = summarize_all (paths);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = chrono_job_reduce_to_json ((ChronoRankSummary * const *) summaries->pdata, summaries->len,
+                                                     NULL, &error);
+  g_autofree char *from_folder = NULL;
+  g_autofree char *job_path = g_build_filename (dir, "JOB.json", NULL);
+  g_autofree char *bad = NULL;
+  g_autoptr(ChronoJobTable) t = NULL;
+  gint straggler;
+
+  g_assert_no_error (error);
+  t = chrono_job_table_new_from_data (json, -1, "JOB.json", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (t->n_ranks, ==, plan_8.world_size);
+  g_assert_cmpuint (t->n_collectives, ==, 16);
+  g_assert_cmpuint (t->n_steps, ==, 4);
+  for (guint c = 0; c < t->n_collectives; c++)
+    {
+      const ChronoJobCollective *col = &t->collectives[c];
+      gint64 first = G_MAXINT64;
+
+      g_assert_true (col->matched);
+      for (guint r = 0; r < t->n_ranks; r++)
+        {
+          g_assert_cmpint (col->arrival_ns[r], >=, 0);
+          g_assert_cmpint (col->arrival_ns[r], <=, col->skew_ns);
+          first = MIN (first, col->arrival_ns[r]);
+        }
+      g_assert_cmpint (first, ==, 0);
+      g_assert_cmpint (col->arrival_ns[col->last_rank], ==, col->skew_ns);
+    }
+  straggler = chrono_job_table_find_rank (t, plan_8.stragglers[0]);
+  g_assert_cmpuint (t->stragglers->len, ==, plan_8.n_stragglers);
+  g_assert_cmpint (g_array_index (t->stragglers, guint, 0), ==, straggler);
+  g_assert_true (t->ranks[straggler].straggler);
+  /* Step starts on the reference clock: a rank whose clock was moved
+   * starts its steps with the others. */
+  for (guint r = 0; r < t->n_ranks; r++)
+    g_assert_cmpint (llabs (t->steps[1].start_ns[r] - t->steps[1].start_ns[0]), <, 10 * G_TIME_SPAN_MILLISECOND * 1000);
+  g_assert_cmpint (t->ranks[chrono_job_table_find_rank (t, 7)].clock_offset_ns, !=, 0);
+
+  /* The folder gives the same job, byte for byte, as `analyze --jobs`
+   * does, and its traces are found. */
+  from_folder = chrono_job_reduce_folder (dir, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (from_folder, ==, json);
+  {
+    g_autofree char *out_dir = g_dir_make_tmp ("chrono-job-out-XXXXXX", &error);
+    g_autofree char *out = g_build_filename (out_dir, "JOB.json", NULL);
+    g_autofree char *analyzed = NULL;
+
+    g_assert_no_error (error);
+    g_free (run_cli ((const char *[]) { "analyze", "--jobs", "2", dir, "-o", out, NULL }));
+    analyzed = read_file (out);
+    g_assert_cmpstr (g_strstrip (analyzed), ==, g_strstrip (from_folder));
+    g_assert_cmpint (g_unlink (out), ==, 0);
+    g_assert_cmpint (g_rmdir (out_dir), ==, 0);
+  }
+  g_assert_cmpint (chrono_job_sniff (dir), ==, CHRONO_JOB_SOURCE_RANKS);
+  g_assert_cmpint (chrono_job_sniff (paths->pdata[0]), ==, CHRONO_JOB_SOURCE_NONE);
+  g_assert_true (g_file_set_contents (job_path, json, -1, &error));
+  g_assert_cmpint (chrono_job_sniff (job_path), ==, CHRONO_JOB_SOURCE_FILE);
+  {
+    g_autoptr(ChronoJobTable) loaded = chrono_job_table_load (job_path, &error);
+    g_autofree char *trace = NULL;
+
+    g_assert_no_error (error);
+    trace = chrono_job_table_find_trace (loaded, 0);
+    g_assert_cmpstr (trace, ==, paths->pdata[0]);
+  }
+  g_assert_cmpint (g_unlink (job_path), ==, 0);
+
+  check_bad_table ("{\"schema\": \"chronoscope.job/2\"}", "JOB.json: schema “chronoscope.job/2”, expected “chronoscope.job/1”");
+  check_bad_table ("[1]", "JOB.json: expected a JSON object");
+  /* One arrival too many in the first collective. */
+  bad = g_strdup (json);
+  {
+    char *at = strstr (bad, "\"arrival_ns\" : [");
+    g_autofree char *longer = NULL;
+
+    g_assert_nonnull (at);
+    at += strlen ("\"arrival_ns\" : [");
+    longer = g_strdup_printf ("%.*s1, %s", (int) (at - bad), bad, at);
+    check_bad_table (longer, "JOB.json: collectives[0]: “arrival_ns” should be an array of 8 integers");
+  }
+  remove_dir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -528,5 +641,6 @@ main (int    argc,
   g_test_add_func ("/job/generated-clean", test_generated_clean);
   g_test_add_func ("/job/same-everywhere", test_same_everywhere);
   g_test_add_func ("/job/bad-input", test_bad_input);
+  g_test_add_func ("/job/table", test_table);
   return g_test_run ();
 }

@@ -84,16 +84,21 @@ on_close_page (ChronoWindow *self,
                AdwTabPage   *page,
                AdwTabView   *tab_view)
 {
-  chrono_document_page_cancel (CHRONO_DOCUMENT_PAGE (adw_tab_page_get_child (page)));
+  GtkWidget *child = adw_tab_page_get_child (page);
+
+  if (CHRONO_IS_JOB_PAGE (child))
+    chrono_job_page_cancel (CHRONO_JOB_PAGE (child));
+  else
+    chrono_document_page_cancel (CHRONO_DOCUMENT_PAGE (child));
   /* The default handler closes it. */
   return GDK_EVENT_PROPAGATE;
 }
 
 static void
-on_page_close_requested (ChronoWindow       *self,
-                         ChronoDocumentPage *document)
+on_page_close_requested (ChronoWindow *self,
+                         GtkWidget    *document)
 {
-  AdwTabPage *page = adw_tab_view_get_page (self->tab_view, GTK_WIDGET (document));
+  AdwTabPage *page = adw_tab_view_get_page (self->tab_view, document);
 
   adw_tab_view_close_page (self->tab_view, page);
 }
@@ -131,8 +136,11 @@ find_document (ChronoWindow *self,
   for (guint i = 0; i < n_pages; i++)
     {
       AdwTabPage *page = adw_tab_view_get_nth_page (self->tab_view, i);
-      ChronoDocumentPage *document = CHRONO_DOCUMENT_PAGE (adw_tab_page_get_child (page));
+      ChronoDocumentPage *document;
 
+      if (!CHRONO_IS_DOCUMENT_PAGE (adw_tab_page_get_child (page)))
+        continue;
+      document = CHRONO_DOCUMENT_PAGE (adw_tab_page_get_child (page));
       /* A file opened with others is not that file's own tab. */
       if (g_list_model_get_n_items (chrono_document_page_get_files (document)) == 1 &&
           g_file_equal (chrono_document_page_get_file (document), file))
@@ -157,8 +165,9 @@ static ChronoDocumentPage *
 get_selected_document (ChronoWindow *self)
 {
   AdwTabPage *page = adw_tab_view_get_selected_page (self->tab_view);
+  GtkWidget *child = page != NULL ? adw_tab_page_get_child (page) : NULL;
 
-  return page != NULL ? CHRONO_DOCUMENT_PAGE (adw_tab_page_get_child (page)) : NULL;
+  return CHRONO_IS_DOCUMENT_PAGE (child) ? CHRONO_DOCUMENT_PAGE (child) : NULL;
 }
 
 static void
@@ -475,6 +484,46 @@ add_document (ChronoWindow       *self,
   return document;
 }
 
+/* A job, in a new tab, selected. */
+static ChronoJobPage *
+add_job (ChronoWindow    *self,
+         GFile           *file,
+         ChronoJobSource  source)
+{
+  ChronoJobPage *job = chrono_job_page_new (file, source);
+  AdwTabPage *page = adw_tab_view_append (self->tab_view, GTK_WIDGET (job));
+  g_autofree char *title = chrono_job_page_dup_title (job);
+  g_autofree char *name = g_file_get_parse_name (file);
+  g_autofree char *tooltip = g_markup_escape_text (name, -1);
+
+  adw_tab_page_set_title (page, title);
+  adw_tab_page_set_tooltip (page, tooltip);
+  g_object_bind_property_full (job, "state", page, "loading", G_BINDING_SYNC_CREATE,
+                               state_to_loading, NULL, NULL, NULL);
+  g_signal_connect_object (job, "close-requested", G_CALLBACK (on_page_close_requested), self, G_CONNECT_SWAPPED);
+  adw_tab_view_set_selected_page (self->tab_view, page);
+  update_title (self);
+  return job;
+}
+
+/**
+ * chrono_window_open_job:
+ * @source: what @file holds, as chrono_job_sniff() tells
+ *
+ * Opens the job of @file, a JOB.json or a folder of ranks, in a new tab.
+ *
+ * Returns: (transfer none): its page
+ */
+ChronoJobPage *
+chrono_window_open_job (ChronoWindow    *self,
+                        GFile           *file,
+                        ChronoJobSource  source)
+{
+  g_return_val_if_fail (CHRONO_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+  return add_job (self, file, source);
+}
+
 /**
  * chrono_window_open_file:
  *
@@ -516,9 +565,12 @@ chrono_window_open_file (ChronoWindow *self,
  * @as_one: whether they make one document, on one clock
  *
  * Opens @files, each in a tab of its own, or together in one new tab.
- * One file always opens as chrono_window_open_file() does.
+ * One file always opens as chrono_window_open_file() does, but for a
+ * job: a JOB.json or a folder of ranks opens as chrono_window_open_job()
+ * does.
  *
- * Returns: (transfer none): the page of the last file, or of all of them
+ * Returns: (transfer none) (nullable): the page of the last file, or of
+ *   all of them; %NULL when the last opened as a job
  */
 ChronoDocumentPage *
 chrono_window_open_files (ChronoWindow *self,
@@ -537,8 +589,17 @@ chrono_window_open_files (ChronoWindow *self,
   for (guint i = 0; i < n_files; i++)
     {
       g_autoptr(GFile) file = g_list_model_get_item (files, i);
+      g_autofree char *path = g_file_get_path (file);
+      ChronoJobSource source;
 
-      document = chrono_window_open_file (self, file);
+      /* A job says so in its first kilobytes, or its folder's files do. */
+      if (path != NULL && (source = chrono_job_sniff (path)) != CHRONO_JOB_SOURCE_NONE)
+        {
+          add_job (self, file, source);
+          document = NULL;
+        }
+      else
+        document = chrono_window_open_file (self, file);
     }
   return document;
 }

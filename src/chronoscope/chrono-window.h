@@ -8,6 +8,7 @@
 
 #include "chrono-application.h"
 #include "chrono-document-page.h"
+#include "chrono-job-page.h"
 
 G_BEGIN_DECLS
 
@@ -23,6 +24,9 @@ ChronoDocumentPage *chrono_window_open_files   (ChronoWindow      *self,
 ChronoDocumentPage *chrono_window_open_comparison (ChronoWindow   *self,
                                                   GFile          *a,
                                                   GFile          *b);
+ChronoJobPage      *chrono_window_open_job     (ChronoWindow      *self,
+                                                GFile             *file,
+                                                ChronoJobSource    source);
 void                chrono_window_choose_files (ChronoWindow      *self);
 void                chrono_window_choose_files_as_one (ChronoWindow *self);
 void                chrono_window_choose_folder (ChronoWindow     *self);

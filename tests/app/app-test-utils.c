@@ -9,7 +9,9 @@
 
 #include "app-test-utils.h"
 #include "chrono-findings-panel.h"
+#include "chrono-example-job.h"
 #include "chrono-example-trace.h"
+#include "chrono-job-table.h"
 
 static char *tmp_dir;
 static ChronoApplication *application;
@@ -123,6 +125,39 @@ app_test_write_trace (const char *name,
   options.world_size = 2;
   g_assert_true (chrono_example_trace_write (path, &options, NULL, &error));
   g_assert_no_error (error);
+  return g_steal_pointer (&path);
+}
+
+char *
+app_test_write_job (const char  *name,
+                    guint        world_size,
+                    guint        straggler,
+                    JsonNode   **manifest)
+{
+  g_autofree char *dir = g_build_filename (tmp_dir, name, NULL);
+  g_autofree char *ranks = g_build_filename (dir, "ranks", NULL);
+  g_autofree char *path = g_build_filename (dir, "JOB.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+  ChronoExampleJobOptions options;
+  JsonNode *planted;
+
+  chrono_example_job_options_init (&options);
+  options.world_size = world_size;
+  if (straggler != G_MAXUINT)
+    {
+      options.stragglers = &straggler;
+      options.n_stragglers = 1;
+    }
+  planted = chrono_example_job_write (ranks, &options, &error);
+  g_assert_no_error (error);
+  json = chrono_job_reduce_folder (ranks, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (path, json, -1, &error));
+  if (manifest != NULL)
+    *manifest = planted;
+  else
+    json_node_unref (planted);
   return g_steal_pointer (&path);
 }
 

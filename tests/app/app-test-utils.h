@@ -5,6 +5,7 @@
 #pragma once
 
 #include <gtk/gtk.h>
+#include <json-glib/json-glib.h>
 
 #include "chrono-application.h"
 #include "chrono-findings-panel.h"
@@ -26,6 +27,14 @@ ChronoWindow      *app_test_get_window       (void);
 char              *app_test_write_trace      (const char        *name,
                                               guint64            target_bytes,
                                               guint              n_steps);
+/* A generated job of WORLD_SIZE ranks under NAME (its traces in
+ * NAME/ranks), with STRAGGLER (G_MAXUINT: none), summarised and reduced:
+ * the path of its NAME/JOB.json. MANIFEST (optional) gets what was
+ * planted. */
+char              *app_test_write_job        (const char        *name,
+                                              guint              world_size,
+                                              guint              straggler,
+                                              JsonNode         **manifest);
 
 gboolean           app_test_spin_until       (AppTestCondition   condition,
                                               gpointer           data,

@@ -277,6 +277,12 @@ compared (gpointer data)
   return chrono_comparison_view_get_comparison (data) != NULL || chrono_comparison_view_get_error (data) != NULL;
 }
 
+static gboolean
+job_loaded (gpointer data)
+{
+  return chrono_job_page_get_state (data) == CHRONO_DOCUMENT_STATE_LOADED;
+}
+
 static void
 test_no_key_bound_twice (void)
 {
@@ -285,8 +291,23 @@ test_no_key_bound_twice (void)
   g_autoptr(GPtrArray) conflicts = NULL;
   g_autoptr(ChronoComparisonSetup) setup = NULL;
   ChronoDocumentPage *page;
+  g_autofree char *job = NULL;
+  g_autoptr(GFile) job_file = NULL;
+  ChronoJobPage *job_page;
 
   g_array_set_clear_func (bindings, binding_clear);
+  /* A job's charts, with a rank loaded beside them, in a tab of its own. */
+  job = app_test_write_job ("keys-job", 4, G_MAXUINT, NULL);
+  job_file = g_file_new_for_path (job);
+  job_page = chrono_window_open_job (window, job_file, CHRONO_JOB_SOURCE_FILE);
+  g_assert_true (app_test_spin_until (job_loaded, job_page, 10000));
+  chrono_job_page_load_rank (job_page, 0, 0, G_MAXUINT);
+  g_assert_true (app_test_wait_for_state (chrono_job_page_get_document (job_page), CHRONO_DOCUMENT_STATE_LOADED,
+                                          10000));
+  gtk_widget_activate_action (GTK_WIDGET (chrono_job_page_get_document (job_page)), "document.show-graph", NULL);
+  app_test_spin_for (50);
+  g_assert_nonnull (app_test_find_widget (GTK_WIDGET (window), CHRONO_TYPE_RANK_CHART_VIEW));
+  /* And a trace in another. */
   page = open_small_trace (window);
   /* The graph pane and the search bar are built on their first showing. */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.find", NULL);

@@ -385,6 +385,31 @@ write_alignment (Job *job)
   json_builder_end_object (b);
 }
 
+/* Each rank's arrival after the first, in the order of the ranks; null
+ * for a rank that took no part. */
+static void
+write_arrivals (Job         *job,
+                const Match *m)
+{
+  g_autofree const Member **of_rank = g_new0 (const Member *, job->n_ranks);
+  JsonBuilder *b = job->b;
+
+  for (guint j = 0; j < m->members->len; j++)
+    {
+      const Member *mb = &g_array_index (m->members, Member, j);
+
+      of_rank[mb->rank] = mb;
+    }
+  json_builder_set_member_name (b, "arrival_ns");
+  json_builder_begin_array (b);
+  for (guint r = 0; r < job->n_ranks; r++)
+    if (of_rank[r] != NULL)
+      json_builder_add_int_value (b, of_rank[r]->start - m->first);
+    else
+      json_builder_add_null_value (b);
+  json_builder_end_array (b);
+}
+
 static void
 write_collectives (Job *job)
 {
@@ -415,6 +440,7 @@ write_collectives (Job *job)
           chrono_json_add_int (b, "skew_ns", m->last - m->first);
           add_rank_id (job, "last_rank", m->last_rank);
           chrono_json_add_int (b, "wait_ns", m->wait_ns);
+          write_arrivals (job, m);
         }
       json_builder_end_object (b);
     }
@@ -542,6 +568,7 @@ write_steps (Job *job)
       g_autoptr(GArray) lateness = g_array_new (FALSE, FALSE, sizeof (gint64));
       g_autofree gint64 *late = g_new0 (gint64, job->n_ranks);
       g_autofree gint64 *dur = g_new0 (gint64, job->n_ranks);
+      g_autofree gint64 *start = g_new0 (gint64, job->n_ranks);
       g_autofree gboolean *has = g_new0 (gboolean, job->n_ranks);
 
       for (guint r = 0; r < job->n_ranks; r++)
@@ -556,6 +583,7 @@ write_steps (Job *job)
                 continue;
               has[r] = TRUE;
               dur[r] = st->end_ns - st->start_ns;
+              start[r] = st->start_ns - job->ranks[r].offset;
               g_array_append_val (durations, dur[r]);
               g_array_set_size (lateness, 0);
               for (guint c = 0; c < s->collectives->len; c++)
@@ -576,6 +604,14 @@ write_steps (Job *job)
       for (guint r = 0; r < job->n_ranks; r++)
         if (has[r])
           json_builder_add_int_value (b, dur[r]);
+        else
+          json_builder_add_null_value (b);
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "start_ns");
+      json_builder_begin_array (b);
+      for (guint r = 0; r < job->n_ranks; r++)
+        if (has[r])
+          json_builder_add_int_value (b, start[r]);
         else
           json_builder_add_null_value (b);
       json_builder_end_array (b);

@@ -134,12 +134,14 @@ chrono_json_reader_string (ChronoJsonReader *r,
   return TRUE;
 }
 
-gboolean
-chrono_json_reader_int_array (ChronoJsonReader *r,
-                              JsonObject       *o,
-                              const char       *key,
-                              gint64           *out,
-                              guint             n)
+static gboolean
+read_int_array (ChronoJsonReader *r,
+                JsonObject       *o,
+                const char       *key,
+                gint64           *out,
+                guint             n,
+                gboolean          nullable,
+                gint64            missing)
 {
   JsonNode *node = json_object_get_member (o, key);
   JsonArray *a;
@@ -150,9 +152,36 @@ chrono_json_reader_int_array (ChronoJsonReader *r,
     {
       JsonNode *e = json_array_get_element (a, i);
 
+      if (nullable && JSON_NODE_HOLDS_NULL (e))
+        {
+          out[i] = missing;
+          continue;
+        }
       if (!JSON_NODE_HOLDS_VALUE (e) || json_node_get_value_type (e) != G_TYPE_INT64)
-        return chrono_json_reader_fail (r, "“%s”[%u] should be an integer", key, i);
+        return chrono_json_reader_fail (r, "“%s”[%u] should be an integer%s", key, i,
+                                        nullable ? " or null" : "");
       out[i] = json_node_get_int (e);
     }
   return TRUE;
+}
+
+gboolean
+chrono_json_reader_int_array (ChronoJsonReader *r,
+                              JsonObject       *o,
+                              const char       *key,
+                              gint64           *out,
+                              guint             n)
+{
+  return read_int_array (r, o, key, out, n, FALSE, 0);
+}
+
+gboolean
+chrono_json_reader_nullable_int_array (ChronoJsonReader *r,
+                                       JsonObject       *o,
+                                       const char       *key,
+                                       gint64           *out,
+                                       guint             n,
+                                       gint64            missing)
+{
+  return read_int_array (r, o, key, out, n, TRUE, missing);
 }

@@ -61,5 +61,12 @@ gboolean    chrono_json_reader_int_array (ChronoJsonReader *r,
                                           const char       *key,
                                           gint64           *out,
                                           guint             n);
+/* Likewise, where null stands for a missing value, read as MISSING. */
+gboolean    chrono_json_reader_nullable_int_array (ChronoJsonReader *r,
+                                                   JsonObject       *o,
+                                                   const char       *key,
+                                                   gint64           *out,
+                                                   guint             n,
+                                                   gint64            missing);
 
 G_END_DECLS
