@@ -4,6 +4,8 @@
  */
 #pragma once
 
+#include <string.h>
+
 #include "chrono-analysis.h"
 
 G_BEGIN_DECLS
@@ -28,6 +30,25 @@ guint   chrono_lower_bound         (gconstpointer base,
                                     gsize         size,
                                     gsize         offset,
                                     gint64        value);
+
+/* Adds N bytes at P to the hash H, eight bytes at a time: the texts
+ * hashed (shapes, args) are long and alike. */
+static inline guint64
+chrono_hash_bytes (guint64     h,
+                   const char *p,
+                   gsize       n)
+{
+  for (; n >= 8; p += 8, n -= 8)
+    {
+      guint64 w;
+      memcpy (&w, p, 8);
+      h = (h ^ w) * G_GUINT64_CONSTANT (0x100000001b3);
+      h ^= h >> 29;
+    }
+  for (; n > 0; p++, n--)
+    h = (h ^ (guchar) *p) * G_GUINT64_CONSTANT (0x100000001b3);
+  return h;
+}
 
 /* Intervals [start, end) merged: sorted, disjoint. */
 typedef struct {

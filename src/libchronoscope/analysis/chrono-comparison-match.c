@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "chrono-comparison-private.h"
+#include "chrono-op-models.h"
 
 #define NO_OP G_MAXUINT32
 #define NO_KEY G_MAXUINT32
@@ -138,36 +139,31 @@ chrono_compare_normalise_kernel (const char *name)
 }
 
 /* Kineto's "Input Dims" in the args at OFFSET, as the file writes it:
- * TEXT points into the trace's retained source. */
+ * TEXT points into the trace's retained source. The args are read member
+ * by member up to it: most of a call's args (its call stack) come after. */
 static gboolean
 input_dims_raw (ChronoTrace  *trace,
                 guint64       offset,
                 const char  **dims,
                 gsize        *dims_len)
 {
-  static const char key[] = "\"Input Dims\"";
-  const char *text, *hit, *end, *p;
+  const char *text, *value, *end, *p;
   gint depth = 0;
-  gsize len;
+  gsize available, len;
 
-  if (offset == CHRONO_NO_ARGS || (text = chrono_trace_get_raw_value (trace, offset, &len)) == NULL)
+  if ((text = chrono_trace_get_raw_text (trace, offset, &available)) == NULL ||
+      (value = chrono_op_model_find_member (text, available, "Input Dims", &len)) == NULL || *value != '[')
     return FALSE;
-  if ((hit = memmem (text, len, key, sizeof key - 1)) == NULL)
-    return FALSE;
-  end = text + len;
-  for (hit += sizeof key - 1; hit < end && (*hit == ':' || g_ascii_isspace (*hit)); hit++)
-    ;
-  if (hit >= end || *hit != '[')
-    return FALSE;
-  for (p = hit; p < end; p++)
+  end = text + available;
+  for (p = value; p < end; p++)
     if (*p == '[')
       depth++;
     else if (*p == ']' && --depth == 0)
       break;
   if (p >= end)
     return FALSE;
-  *dims = hit;
-  *dims_len = p + 1 - hit;
+  *dims = value;
+  *dims_len = p + 1 - value;
   return TRUE;
 }
 
@@ -182,11 +178,9 @@ static guint
 raw_key_hash (gconstpointer key)
 {
   const RawKey *k = key;
-  guint h = k->name * 2654435761u;
+  guint64 h = chrono_hash_bytes (k->name * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15), k->dims, k->len);
 
-  for (gsize i = 0; i < k->len; i++)
-    h = h * 31 + (guchar) k->dims[i];
-  return h;
+  return (guint) (h ^ (h >> 32));
 }
 
 static gboolean
@@ -318,19 +312,28 @@ make_slots (ChronoComparison *self,
   return slots;
 }
 
-/* The used window that AT belongs to: the last to start by then, if AT
- * is before its span's end (HOST) or its work's end. */
+/* The used window that AT belongs to, where S[NEXT] is the first window
+ * to start after it: the last to start by then, if AT is before its
+ * span's end (HOST) or its work's end. */
+static inline gint
+slot_before (const Slot *s,
+             guint       next,
+             gint64      at,
+             gboolean    host)
+{
+  if (next == 0 || at >= (host ? s[next - 1].host_end : s[next - 1].end))
+    return -1;
+  return (gint) s[next - 1].used;
+}
+
 static gint
 slot_of (GArray   *slots,
          gint64    at,
          gboolean  host)
 {
   const Slot *s = (const Slot *) slots->data;
-  guint lo = chrono_lower_bound (s, slots->len, sizeof *s, G_STRUCT_OFFSET (Slot, start), at + 1);
 
-  if (lo == 0 || at >= (host ? s[lo - 1].host_end : s[lo - 1].end))
-    return -1;
-  return (gint) s[lo - 1].used;
+  return slot_before (s, chrono_lower_bound (s, slots->len, sizeof *s, G_STRUCT_OFFSET (Slot, start), at + 1), at, host);
 }
 
 /* The categories of operators in TRACE: those of its host operators.
@@ -491,6 +494,9 @@ count_ops (Matcher        *m,
     {
       const ChronoTrack *t = chrono_trace_get_track (trace, ti);
 
+      const Slot *s = (const Slot *) slots->data;
+      guint next = 0;
+
       if (threads[ti] == NULL)
         continue;
       for (guint32 i = 0; i < t->n_spans; i++)
@@ -499,7 +505,12 @@ count_ops (Matcher        *m,
           guint32 key;
           RowBuild *rb;
 
-          if (!is_operator (t, i, op_cats) || (u = slot_of (slots, t->start[i], TRUE)) < 0)
+          if (!is_operator (t, i, op_cats))
+            continue;
+          /* Spans come by start: the windows are walked, not searched. */
+          while (next < slots->len && s[next].start <= t->start[i])
+            next++;
+          if ((u = slot_before (s, next, t->start[i], TRUE)) < 0)
             continue;
           key = op_key (m, trace, ti, threads[ti], i);
           if (key >= m->op_by_key->len)
@@ -677,8 +688,6 @@ finish_rows (Matcher   *m,
       RowBuild *rb = order->pdata[i];
       ChronoCompareRow *row = rb->row;
 
-      for (guint k = 0; k < 2; k++)
-        g_array_sort_with_data (rb->calls[k], chrono_compare_int64_at, GSIZE_TO_POINTER (0));
       if (row->a.count == 0 && row->b.count == 0)
         chrono_compare_row_free (row);
       else

@@ -77,33 +77,15 @@ struct _ChronoEfficiency
   GHashTable *unmodelled;     /* interned op name -> calls whose shapes do not fit */
 };
 
-/* Eight bytes at a time: the texts are long and alike. */
-static guint64
-hash_bytes (guint64     h,
-            const char *p,
-            gsize       n)
-{
-  for (; n >= 8; p += 8, n -= 8)
-    {
-      guint64 w;
-      memcpy (&w, p, 8);
-      h = (h ^ w) * G_GUINT64_CONSTANT (0x100000001b3);
-      h ^= h >> 29;
-    }
-  for (; n > 0; p++, n--)
-    h = (h ^ (guchar) *p) * G_GUINT64_CONSTANT (0x100000001b3);
-  return h;
-}
-
 static guint
 shape_hash (gconstpointer p)
 {
   const Shape *k = p;
   guint64 h = k->name;
 
-  h = hash_bytes (h, k->dims, k->dims_len);
-  h = hash_bytes (h, k->types, k->types_len);
-  h = hash_bytes (h, k->concrete, k->concrete_len);
+  h = chrono_hash_bytes (h, k->dims, k->dims_len);
+  h = chrono_hash_bytes (h, k->types, k->types_len);
+  h = chrono_hash_bytes (h, k->concrete, k->concrete_len);
   return (guint) (h ^ (h >> 32));
 }
 

@@ -189,30 +189,43 @@ skip_space (const char *p,
   return p;
 }
 
+/* Past the closing quote of the string whose text starts at P. */
+static const char *
+skip_string (const char *p,
+             const char *end)
+{
+  for (;;)
+    {
+      const char *q = memchr (p, '"', end - p);
+      const char *b = q;
+
+      if (q == NULL)
+        return end;
+      /* A quote after an odd run of backslashes is escaped. */
+      while (b > p && b[-1] == '\\')
+        b--;
+      if (((q - b) & 1) == 0)
+        return q + 1;
+      p = q + 1;
+    }
+}
+
 /* Past the JSON value at P: a number, a string, or a nested array. */
 static const char *
 skip_value (const char *p,
             const char *end)
 {
   gint depth = 0;
-  gboolean in_string = FALSE;
 
   for (; p < end; p++)
     {
-      if (in_string)
-        {
-          if (*p == '\\')
-            p++;
-          else if (*p == '"')
-            {
-              in_string = FALSE;
-              if (depth == 0)
-                return p + 1;
-            }
-          continue;
-        }
       if (*p == '"')
-        in_string = TRUE;
+        {
+          p = skip_string (p + 1, end);
+          if (depth == 0)
+            return p;
+          p--;
+        }
       else if (*p == '[' || *p == '{')
         depth++;
       else if (*p == ']' || *p == '}')
@@ -228,6 +241,72 @@ skip_value (const char *p,
   return end;
 }
 
+typedef enum { MEMBER_NEXT, MEMBER_END, MEMBER_BAD } MemberStatus;
+
+/* The member of an object at *P (past its opening brace or the previous
+ * member): its key's text and its value's, *P moved past it. */
+static MemberStatus
+next_member (const char **p,
+             const char  *end,
+             const char **key,
+             gsize       *key_len,
+             const char **value,
+             gsize       *value_len)
+{
+  const char *q = skip_space (*p, end), *stop;
+
+  if (q >= end || *q != '"')
+    return MEMBER_END;
+  *key = q + 1;
+  stop = skip_value (q, end);
+  if (stop > end || stop - q < 2)
+    return MEMBER_BAD;
+  *key_len = stop - q - 2;
+  q = skip_space (stop, end);
+  if (q >= end || *q != ':')
+    return MEMBER_BAD;
+  *value = skip_space (q + 1, end);
+  stop = skip_value (*value, end);
+  if (stop <= *value)
+    return MEMBER_BAD;
+  *value_len = stop - *value;
+  q = skip_space (stop, end);
+  if (q < end && *q == ',')
+    q++;
+  *p = q;
+  return MEMBER_NEXT;
+}
+
+/* Past the opening brace of the object at TEXT, or NULL. */
+static const char *
+open_object (const char *text,
+             const char *end)
+{
+  const char *p = skip_space (text, end);
+
+  return p < end && *p == '{' ? p + 1 : NULL;
+}
+
+const char *
+chrono_op_model_find_member (const char *text,
+                             gsize       available,
+                             const char *key,
+                             gsize      *value_len)
+{
+  const char *end = text + available;
+  const char *p = open_object (text, end);
+  gsize len = strlen (key);
+  const char *k, *value;
+  gsize k_len;
+
+  if (p == NULL)
+    return NULL;
+  while (next_member (&p, end, &k, &k_len, &value, value_len) == MEMBER_NEXT)
+    if (k_len == len && memcmp (k, key, len) == 0)
+      return value;
+  return NULL;
+}
+
 gboolean
 chrono_op_model_read_args (const char          *text,
                            gsize                available,
@@ -238,33 +317,23 @@ chrono_op_model_read_args (const char          *text,
     { "Input Dims", 10 }, { "Input type", 10 }, { "Concrete Inputs", 15 },
   };
   const char *end = text + available;
-  const char *p = skip_space (text, end);
+  const char *p = open_object (text, end);
   guint missing = want_concrete ? 3 : 2;
 
   memset (inputs, 0, sizeof *inputs);
-  if (p >= end || *p++ != '{')
+  if (p == NULL)
     return FALSE;
   /* Member by member, until the ones wanted are found or the object ends. */
   while (missing > 0)
     {
-      const char *key, *value, *stop;
-      gsize key_len;
+      const char *key, *value;
+      gsize key_len, value_len;
+      MemberStatus status = next_member (&p, end, &key, &key_len, &value, &value_len);
 
-      p = skip_space (p, end);
-      if (p >= end || *p != '"')
+      if (status == MEMBER_BAD)
+        return FALSE;
+      if (status == MEMBER_END)
         break;
-      key = p + 1;
-      stop = skip_value (p, end);
-      if (stop > end || stop - p < 2)
-        return FALSE;
-      key_len = stop - p - 2;
-      p = skip_space (stop, end);
-      if (p >= end || *p != ':')
-        return FALSE;
-      value = skip_space (p + 1, end);
-      stop = skip_value (value, end);
-      if (stop <= value)
-        return FALSE;
       for (guint k = 0; k < (want_concrete ? 3u : 2u); k++)
         if (key_len == keys[k].len && memcmp (key, keys[k].key, key_len) == 0)
           {
@@ -274,11 +343,8 @@ chrono_op_model_read_args (const char          *text,
             if (*slot == NULL)
               missing--;
             *slot = value;
-            *slot_len = stop - value;
+            *slot_len = value_len;
           }
-      p = skip_space (stop, end);
-      if (p < end && *p == ',')
-        p++;
     }
   return inputs->dims != NULL && inputs->types != NULL;
 }
