@@ -279,6 +279,34 @@ gboolean chrono_analysis_name_is_sync (const char *name);
 gboolean chrono_analysis_name_is_data_loading (const char *name);
 
 
+/* Intervals merged as they come by start, only their length kept. */
+typedef struct {
+  gint64 start;
+  gint64 end;
+  gint64 length;         /* of the intervals before [start, end) */
+} ChronoRun;
+
+static inline void
+chrono_run_add (ChronoRun *run,
+                gint64     start,
+                gint64     end)
+{
+  if (run->end > run->start && start <= run->end)
+    run->end = MAX (run->end, end);
+  else
+    {
+      run->length += run->end - run->start;
+      run->start = start;
+      run->end = end;
+    }
+}
+
+static inline gint64
+chrono_run_length (const ChronoRun *run)
+{
+  return run->length + (run->end - run->start);
+}
+
 GArray *chrono_intervals_merge     (const ChronoWorkItem *items,
                                     guint                 n_items,
                                     guint                 class_mask);

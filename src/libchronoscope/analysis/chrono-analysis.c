@@ -188,6 +188,7 @@ add_ranks (ChronoAnalysis *self,
 
       g_ptr_array_add (self->ranks, chrono_rank_data_new (trace, trace_index, index, part, &self->options));
       g_array_append_val (self->rank_info, info);
+      chrono_efficiency_add_rank (self->efficiency, self->ranks->pdata[index]);
     }
 }
 
@@ -254,12 +255,12 @@ chrono_analysis_run (ChronoTrace * const          *traces,
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;
       g_ptr_array_add (self->traces, g_object_ref (traces[i]));
+      /* The efficiency collects the trace's calls while its ranks' work is gathered. */
+      chrono_efficiency_add_trace (self->efficiency, traces[i]);
       add_ranks (self, traces[i], i);
     }
   ranks = (ChronoRankData **) self->ranks->pdata;
   n_ranks = self->ranks->len;
-  for (guint r = 0; r < n_ranks; r++)
-    chrono_efficiency_add_rank (self->efficiency, ranks[r]);
 
   peer_waits = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   chrono_analysis_match_collectives (ranks, n_ranks, peer_waits);

@@ -60,6 +60,13 @@ typedef struct {
   guint device_position;
 } RowKey;
 
+/* What the worker is given: a trace whose calls to collect, or a rank
+ * of the trace given last. */
+typedef struct {
+  ChronoTrace    *trace;
+  ChronoRankData *data;
+} Job;
+
 struct _ChronoEfficiency
 {
   GArray    *rows;            /* ChronoEfficiencyRow */
@@ -68,10 +75,15 @@ struct _ChronoEfficiency
   GHashTable *known;          /* rank << 16 | device position, of devices with peaks */
 
   /* While the ranks are read, by a thread of its own beside the rest of
-   * the analysis: the queue holds the ranks to read, then the end mark. */
+   * the analysis: the queue holds each trace, then its ranks, then the
+   * end mark. A trace's calls are collected once, while its ranks' work
+   * is gathered, and serve each of its ranks. */
   ChronoAnalysisThresholds thresholds;
   GThread    *worker;
   GAsyncQueue *queue;
+  GArray     *calls;          /* Call, of the trace read last */
+  GArray     *shapes;         /* Shape */
+  GHashTable *owners;         /* track -> guint32[n_spans] of call indices */
   guint       n_shaped;       /* calls read with shapes */
   guint       n_unshaped;     /* modelled operators' calls without shapes */
   GHashTable *unmodelled;     /* interned op name -> calls whose shapes do not fit */
@@ -416,21 +428,18 @@ static void
 compute_rank (ChronoEfficiency               *self,
               ChronoRankData                 *data,
               const ChronoAnalysisThresholds *th,
-              guint                          *n_shaped,
-              guint                          *n_unshaped,
               GHashTable                     *unmodelled)
 {
   ChronoTrace *trace = data->trace;
-  g_autoptr(GArray) calls = g_array_new (FALSE, FALSE, sizeof (Call));
-  g_autoptr(GArray) shapes = g_array_new (FALSE, FALSE, sizeof (Shape));
-  g_autoptr(GHashTable) owners = collect_calls (trace, calls, shapes, n_unshaped);
+  GArray *calls = self->calls;
+  GArray *shapes = self->shapes;
+  GHashTable *owners = self->owners;
   g_autoptr(GHashTable) names = device_names (trace);
   g_autoptr(GPtrArray) row_pieces = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (RowKey));
   g_autofree guint *seen_in = NULL;
   g_autofree Peaks *peaks = g_new0 (Peaks, MAX (data->devices->len, 1));
 
-  *n_shaped += calls->len;
   if (calls->len == 0)
     return;
 
@@ -572,15 +581,39 @@ why_unmodelled (const char *op)
   return "";
 }
 
-/* The worker: the ranks as the analysis reads them, until the end mark. */
+static void
+clear_calls (ChronoEfficiency *self)
+{
+  g_clear_pointer (&self->calls, g_array_unref);
+  g_clear_pointer (&self->shapes, g_array_unref);
+  g_clear_pointer (&self->owners, g_hash_table_unref);
+}
+
+/* The worker: the traces and ranks as the analysis reads them, until the
+ * end mark; then the rows and calls in their order. */
 static gpointer
 run_worker (gpointer user_data)
 {
   ChronoEfficiency *self = user_data;
-  ChronoRankData *data;
+  Job *job;
 
-  while ((data = g_async_queue_pop (self->queue)) != (gpointer) self)
-    compute_rank (self, data, &self->thresholds, &self->n_shaped, &self->n_unshaped, self->unmodelled);
+  while ((job = g_async_queue_pop (self->queue)) != (gpointer) self)
+    {
+      if (job->data == NULL)
+        {
+          clear_calls (self);
+          self->calls = g_array_new (FALSE, FALSE, sizeof (Call));
+          self->shapes = g_array_new (FALSE, FALSE, sizeof (Shape));
+          self->owners = collect_calls (job->trace, self->calls, self->shapes, &self->n_unshaped);
+          self->n_shaped += self->calls->len;
+        }
+      else
+        compute_rank (self, job->data, &self->thresholds, self->unmodelled);
+      g_free (job);
+    }
+  clear_calls (self);
+  g_array_sort (self->rows, compare_rows);
+  g_array_sort (self->call_costs, compare_call_costs);
   return NULL;
 }
 
@@ -601,10 +634,24 @@ chrono_efficiency_new (const ChronoAnalysisThresholds *thresholds)
 }
 
 void
+chrono_efficiency_add_trace (ChronoEfficiency *self,
+                             ChronoTrace      *trace)
+{
+  Job *job = g_new0 (Job, 1);
+
+  job->trace = trace;
+  g_async_queue_push (self->queue, job);
+}
+
+void
 chrono_efficiency_add_rank (ChronoEfficiency *self,
                             ChronoRankData   *data)
 {
-  g_async_queue_push (self->queue, data);
+  Job *job = g_new0 (Job, 1);
+
+  job->trace = data->trace;
+  job->data = data;
+  g_async_queue_push (self->queue, job);
 }
 
 static void
@@ -623,8 +670,6 @@ chrono_efficiency_finish (ChronoEfficiency *self)
   guint n_ops;
 
   join_worker (self);
-  g_array_sort (self->rows, compare_rows);
-  g_array_sort (self->call_costs, compare_call_costs);
 
   if (self->n_shaped == 0 && self->n_unshaped > 0)
     add_note (self, g_strdup_printf (ngettext ("%u operator call has no recorded shapes: profile with "
