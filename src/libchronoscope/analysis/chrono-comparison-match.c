@@ -21,13 +21,24 @@ typedef struct {
 } RowBuild;
 
 /* Per host thread: each span's innermost enclosing operator (itself for
- * an operator), the device time each operator launched, and each
- * operator's key, found when first asked for. */
+ * an operator), each operator's Input Dims as the file writes them (read
+ * ahead, NULL when none), the device time each operator launched, and
+ * each operator's key, found when first asked for. */
 typedef struct {
-  guint32 *op;
-  gint64  *device_ns;
-  guint32 *key;
+  guint32     *op;
+  const char **dims;
+  guint32     *dims_len;
+  gint64      *device_ns;
+  guint32     *key;
 } ThreadOps;
+
+/* What a side's matching reads of its trace, made for both sides at once:
+ * the operator categories and each host thread's ThreadOps. */
+typedef struct {
+  ChronoRankData *data;
+  gboolean       *op_cats;
+  ThreadOps     **threads;        /* by track, NULL for other tracks */
+} SideOps;
 
 typedef struct {
   gint64  ts;
@@ -149,10 +160,10 @@ input_dims_raw (ChronoTrace  *trace,
 {
   const char *text, *value, *end, *p;
   gint depth = 0;
-  gsize available, len;
+  gsize available;
 
   if ((text = chrono_trace_get_raw_text (trace, offset, &available)) == NULL ||
-      (value = chrono_op_model_find_member (text, available, "Input Dims", &len)) == NULL || *value != '[')
+      (value = chrono_op_model_find_member (text, available, "Input Dims")) == NULL || *value != '[')
     return FALSE;
   end = text + available;
   for (p = value; p < end; p++)
@@ -225,8 +236,8 @@ op_key (Matcher     *m,
     return ops->key[index];
   t = chrono_trace_get_track (trace, track);
   raw.name = chrono_track_get_name (t, index);
-  if (!input_dims_raw (trace, chrono_track_get_args (t, index), &raw.dims, &raw.len))
-    raw.len = 0, raw.dims = "";
+  raw.dims = ops->dims[index] ? ops->dims[index] : "";
+  raw.len = ops->dims_len[index];
   if (g_hash_table_lookup_extended (m->raw_keys, &raw, NULL, &id))
     return ops->key[index] = GPOINTER_TO_UINT (id);
   name = chrono_trace_get_string (trace, raw.name);
@@ -369,7 +380,8 @@ is_operator (const ChronoTrack *t,
 }
 
 static ThreadOps *
-thread_ops_new (const ChronoTrack *t,
+thread_ops_new (ChronoTrace       *trace,
+                const ChronoTrack *t,
                 const gboolean    *op_cats)
 {
   ThreadOps *ops = g_new0 (ThreadOps, 1);
@@ -377,6 +389,8 @@ thread_ops_new (const ChronoTrack *t,
   g_autofree guint32 *inner = g_new (guint32, (gsize) MAX (t->n_lanes, 1) * depths);
 
   ops->op = g_new (guint32, t->n_spans);
+  ops->dims = g_new0 (const char *, t->n_spans);
+  ops->dims_len = g_new0 (guint32, t->n_spans);
   ops->device_ns = g_new0 (gint64, t->n_spans);
   ops->key = g_new (guint32, t->n_spans);
   memset (ops->key, 0xff, sizeof (guint32) * t->n_spans);
@@ -390,6 +404,15 @@ thread_ops_new (const ChronoTrack *t,
 
       lane[d] = is_operator (t, i, op_cats) ? i : parent;
       ops->op[i] = lane[d];
+      if (lane[d] == i)
+        {
+          gsize len;
+
+          if (input_dims_raw (trace, chrono_track_get_args (t, i), &ops->dims[i], &len))
+            ops->dims_len[i] = (guint32) len;
+          else
+            ops->dims[i] = NULL;
+        }
     }
   return ops;
 }
@@ -398,6 +421,8 @@ static void
 thread_ops_free (ThreadOps *ops)
 {
   g_free (ops->op);
+  g_free (ops->dims);
+  g_free (ops->dims_len);
   g_free (ops->device_ns);
   g_free (ops->key);
   g_free (ops);
@@ -563,41 +588,60 @@ build_sequences (Matcher    *m,
     }
 }
 
-static void
-match_side (Matcher *m,
-            guint    side)
+/* Reading every operator's shapes is most of a side's matching, and
+ * needs nothing of the other side: both sides are read at once. */
+static gpointer
+side_ops_read (gpointer user_data)
 {
-  ChronoRankData *data = m->self->side[side].data;
-  ChronoTrace *trace = data->trace;
+  SideOps *so = user_data;
+  ChronoTrace *trace = so->data->trace;
   guint n_tracks = chrono_trace_get_n_tracks (trace);
-  g_autoptr(GArray) slots = make_slots (m->self, side);
-  g_autofree ThreadOps **threads = g_new0 (ThreadOps *, n_tracks);
-  g_autofree GArray **launches = g_new0 (GArray *, m->self->used->len);
-  g_autofree gboolean *op_cats = operator_categories (data);
 
+  so->op_cats = operator_categories (so->data);
+  so->threads = g_new0 (ThreadOps *, n_tracks);
   for (guint ti = 0; ti < n_tracks; ti++)
     {
       const ChronoTrack *t = chrono_trace_get_track (trace, ti);
 
-      if (t->type == CHRONO_TRACK_THREAD && t->n_spans > 0 && chrono_rank_data_has_track (data, ti))
-        threads[ti] = thread_ops_new (t, op_cats);
+      if (t->type == CHRONO_TRACK_THREAD && t->n_spans > 0 && chrono_rank_data_has_track (so->data, ti))
+        so->threads[ti] = thread_ops_new (trace, t, so->op_cats);
     }
+  return NULL;
+}
+
+static void
+side_ops_clear (SideOps *so)
+{
+  guint n_tracks = chrono_trace_get_n_tracks (so->data->trace);
+
+  for (guint ti = 0; ti < n_tracks; ti++)
+    if (so->threads[ti])
+      thread_ops_free (so->threads[ti]);
+  g_free (so->threads);
+  g_free (so->op_cats);
+}
+
+static void
+match_side (Matcher *m,
+            guint    side,
+            SideOps *so)
+{
+  g_autoptr(GArray) slots = make_slots (m->self, side);
+  g_autofree GArray **launches = g_new0 (GArray *, m->self->used->len);
+
   for (guint u = 0; u < m->self->used->len; u++)
     launches[u] = g_array_new (FALSE, FALSE, sizeof (Launch));
   m->kernel_cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   m->raw_keys = g_hash_table_new_full (raw_key_hash, raw_key_equal, g_free, NULL);
 
-  charge_work (m, side, slots, threads, launches);
-  count_ops (m, side, slots, threads, op_cats);
-  build_sequences (m, side, threads, launches);
+  charge_work (m, side, slots, so->threads, launches);
+  count_ops (m, side, slots, so->threads, so->op_cats);
+  build_sequences (m, side, so->threads, launches);
 
   g_clear_pointer (&m->kernel_cache, g_hash_table_unref);
   g_clear_pointer (&m->raw_keys, g_hash_table_unref);
   for (guint u = 0; u < m->self->used->len; u++)
     g_array_unref (launches[u]);
-  for (guint ti = 0; ti < n_tracks; ti++)
-    if (threads[ti])
-      thread_ops_free (threads[ti]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -783,10 +827,16 @@ chrono_comparison_match (ChronoComparison *self)
     .op_by_key = g_ptr_array_new (),
   };
 
+  SideOps so[2] = { { self->side[0].data }, { self->side[1].data } };
+  GThread *reader = g_thread_new ("chrono-compare-b", side_ops_read, &so[1]);
+
+  side_ops_read (&so[0]);
+  g_thread_join (reader);
   for (guint side = 0; side < 2; side++)
     {
       m.seq[side] = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
-      match_side (&m, side);
+      match_side (&m, side, &so[side]);
+      side_ops_clear (&so[side]);
     }
   match_through_operators (&m);
   /* The tables' keys belong to rows that finishing may free. */

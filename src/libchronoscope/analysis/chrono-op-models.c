@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "chrono-op-models.h"
+#include "chrono-json-scanner.h"
 
 #define MAX_INPUTS 32
 #define MAX_RANK   8
@@ -241,70 +242,104 @@ skip_value (const char *p,
   return end;
 }
 
-typedef enum { MEMBER_NEXT, MEMBER_END, MEMBER_BAD } MemberStatus;
-
-/* The member of an object at *P (past its opening brace or the previous
- * member): its key's text and its value's, *P moved past it. */
-static MemberStatus
-next_member (const char **p,
-             const char  *end,
-             const char **key,
-             gsize       *key_len,
-             const char **value,
-             gsize       *value_len)
+/* Calls FN with each member's key and the scanner at its value, until FN
+ * returns FALSE or the object at TEXT ends; FN skips the value or not.
+ * FALSE when the text is not an object. The args were read whole when
+ * the trace was loaded: the scanner's fast skips apply. */
+static gboolean
+walk_members (const char *text,
+              gsize       available,
+              gboolean  (*fn) (ChronoJsonScanner *s, const ChronoJsonString *key, gpointer data),
+              gpointer    data)
 {
-  const char *q = skip_space (*p, end), *stop;
+  ChronoJsonScanner s = { (const guint8 *) text, (const guint8 *) text + available };
+  ChronoJsonString key;
+  gboolean done = FALSE;
 
-  if (q >= end || *q != '"')
-    return MEMBER_END;
-  *key = q + 1;
-  stop = skip_value (q, end);
-  if (stop > end || stop - q < 2)
-    return MEMBER_BAD;
-  *key_len = stop - q - 2;
-  q = skip_space (stop, end);
-  if (q >= end || *q != ':')
-    return MEMBER_BAD;
-  *value = skip_space (q + 1, end);
-  stop = skip_value (*value, end);
-  if (stop <= *value)
-    return MEMBER_BAD;
-  *value_len = stop - *value;
-  q = skip_space (stop, end);
-  if (q < end && *q == ',')
-    q++;
-  *p = q;
-  return MEMBER_NEXT;
+  chrono_json_skip_ws (&s);
+  if (s.p >= s.end || *s.p != '{')
+    return FALSE;
+  s.p++;
+  for (gboolean first = TRUE;; first = FALSE)
+    {
+      if (chrono_json_next_member (&s, first, &key, &done) != CHRONO_JSON_OK || done)
+        return TRUE;
+      if (!fn (&s, &key, data) || chrono_json_skip_value (&s) != CHRONO_JSON_OK)
+        return TRUE;
+    }
 }
 
-/* Past the opening brace of the object at TEXT, or NULL. */
-static const char *
-open_object (const char *text,
-             const char *end)
-{
-  const char *p = skip_space (text, end);
+typedef struct {
+  const char *key;
+  gsize       len;
+  const char *value;
+} FindMember;
 
-  return p < end && *p == '{' ? p + 1 : NULL;
+static gboolean
+find_member_at (ChronoJsonScanner      *s,
+                const ChronoJsonString *key,
+                gpointer                data)
+{
+  FindMember *f = data;
+
+  if (key->len == f->len && memcmp (key->start, f->key, f->len) == 0)
+    {
+      f->value = (const char *) s->p;
+      return FALSE;
+    }
+  return TRUE;
 }
 
 const char *
 chrono_op_model_find_member (const char *text,
                              gsize       available,
-                             const char *key,
-                             gsize      *value_len)
+                             const char *key)
 {
-  const char *end = text + available;
-  const char *p = open_object (text, end);
-  gsize len = strlen (key);
-  const char *k, *value;
-  gsize k_len;
+  FindMember f = { key, strlen (key), NULL };
 
-  if (p == NULL)
-    return NULL;
-  while (next_member (&p, end, &k, &k_len, &value, value_len) == MEMBER_NEXT)
-    if (k_len == len && memcmp (k, key, len) == 0)
-      return value;
-  return NULL;
+  walk_members (text, available, find_member_at, &f);
+  return f.value;
+}
+
+typedef struct {
+  ChronoOpModelInputs *inputs;
+  guint                wanted;
+  guint                missing;
+  gboolean             bad;
+} ReadArgs;
+
+static gboolean
+read_arg (ChronoJsonScanner      *s,
+          const ChronoJsonString *key,
+          gpointer                data)
+{
+  static const struct { const char *key; gsize len; } keys[] = {
+    { "Input Dims", 10 }, { "Input type", 10 }, { "Concrete Inputs", 15 },
+  };
+  ReadArgs *r = data;
+
+  for (guint k = 0; k < r->wanted; k++)
+    if (key->len == keys[k].len && memcmp (key->start, keys[k].key, key->len) == 0)
+      {
+        ChronoOpModelInputs *in = r->inputs;
+        const char **slot = k == 0 ? &in->dims : k == 1 ? &in->types : &in->concrete;
+        gsize *slot_len = k == 0 ? &in->dims_len : k == 1 ? &in->types_len : &in->concrete_len;
+        const guint8 *value = s->p;
+
+        if (chrono_json_skip_value (s) != CHRONO_JSON_OK)
+          {
+            r->bad = TRUE;
+            return FALSE;
+          }
+        if (*slot == NULL)
+          r->missing--;
+        *slot = (const char *) value;
+        *slot_len = s->p - value;
+        /* The value is skipped already: back to its start for the walk. */
+        s->p = value;
+        return r->missing > 0;
+      }
+  return TRUE;
 }
 
 gboolean
@@ -313,39 +348,12 @@ chrono_op_model_read_args (const char          *text,
                            ChronoOpModelInputs *inputs,
                            gboolean             want_concrete)
 {
-  static const struct { const char *key; gsize len; } keys[] = {
-    { "Input Dims", 10 }, { "Input type", 10 }, { "Concrete Inputs", 15 },
-  };
-  const char *end = text + available;
-  const char *p = open_object (text, end);
-  guint missing = want_concrete ? 3 : 2;
+  ReadArgs r = { inputs, want_concrete ? 3 : 2, want_concrete ? 3 : 2, FALSE };
 
   memset (inputs, 0, sizeof *inputs);
-  if (p == NULL)
-    return FALSE;
   /* Member by member, until the ones wanted are found or the object ends. */
-  while (missing > 0)
-    {
-      const char *key, *value;
-      gsize key_len, value_len;
-      MemberStatus status = next_member (&p, end, &key, &key_len, &value, &value_len);
-
-      if (status == MEMBER_BAD)
-        return FALSE;
-      if (status == MEMBER_END)
-        break;
-      for (guint k = 0; k < (want_concrete ? 3u : 2u); k++)
-        if (key_len == keys[k].len && memcmp (key, keys[k].key, key_len) == 0)
-          {
-            const char **slot = k == 0 ? &inputs->dims : k == 1 ? &inputs->types : &inputs->concrete;
-            gsize *slot_len = k == 0 ? &inputs->dims_len : k == 1 ? &inputs->types_len : &inputs->concrete_len;
-
-            if (*slot == NULL)
-              missing--;
-            *slot = value;
-            *slot_len = value_len;
-          }
-    }
+  if (!walk_members (text, available, read_arg, &r) || r.bad)
+    return FALSE;
   return inputs->dims != NULL && inputs->types != NULL;
 }
 

@@ -52,12 +52,11 @@ gboolean chrono_op_model_read_args      (const char          *text,
                                          ChronoOpModelInputs *inputs,
                                          gboolean             want_concrete);
 
-/* The text of the value of member KEY of the object at TEXT (AVAILABLE
- * bytes to the end of its source), read member by member up to it; NULL
- * when the object has none. */
+/* Where the value of member KEY (unquoted) of the object at TEXT
+ * (AVAILABLE bytes to the end of its source) starts, read member by
+ * member up to it; NULL when the object has none. */
 const char *chrono_op_model_find_member  (const char          *text,
                                          gsize                available,
-                                         const char          *key,
-                                         gsize               *value_len);
+                                         const char          *key);
 
 G_END_DECLS
