@@ -230,6 +230,22 @@ add_ledger_rows (ChronoAnalysis *self,
     }
 }
 
+/* The parts of the analysis that read only the ranks' work, not their
+ * ledgers or one another: the critical paths, which the rules need, and
+ * the host threads' ledgers. They run beside the ledgers and breakdowns. */
+static gpointer
+run_paths (gpointer user_data)
+{
+  ChronoAnalysis *self = user_data;
+
+  for (guint r = 0; r < self->ranks->len; r++)
+    {
+      chrono_analysis_compute_paths (self->ranks->pdata[r], &self->options.thresholds, self->paths);
+      chrono_rank_data_host_ledgers (self->ranks->pdata[r], self->host_ledger);
+    }
+  return NULL;
+}
+
 ChronoAnalysis *
 chrono_analysis_run (ChronoTrace * const          *traces,
                      guint                         n_traces,
@@ -239,6 +255,7 @@ chrono_analysis_run (ChronoTrace * const          *traces,
 {
   g_autoptr(ChronoAnalysis) self = g_object_new (CHRONO_TYPE_ANALYSIS, NULL);
   g_autoptr(GPtrArray) peer_waits = NULL;
+  GThread *paths;
   ChronoRankData **ranks;
   guint n_ranks;
 
@@ -264,15 +281,14 @@ chrono_analysis_run (ChronoTrace * const          *traces,
 
   peer_waits = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   chrono_analysis_match_collectives (ranks, n_ranks, peer_waits);
-  for (guint r = 0; r < n_ranks; r++)
+  paths = g_thread_new ("chrono-paths", run_paths, self);
+  for (guint r = 0; r < n_ranks && !g_cancellable_is_cancelled (cancellable); r++)
     {
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        return NULL;
       chrono_rank_data_build_ledgers (ranks[r], r < peer_waits->len ? peer_waits->pdata[r] : NULL,
                                       &self->options.thresholds);
       chrono_analysis_compute_breakdowns (ranks[r], &self->options.thresholds, self->breakdowns);
-      chrono_analysis_compute_paths (ranks[r], &self->options.thresholds, self->paths);
     }
+  g_thread_join (paths);
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
   /* The efficiency read the operators' shapes meanwhile; its rule needs it. */
@@ -283,10 +299,7 @@ chrono_analysis_run (ChronoTrace * const          *traces,
                              self->findings);
   g_array_sort (self->findings, compare_findings);
   for (guint r = 0; r < n_ranks; r++)
-    {
-      add_ledger_rows (self, ranks[r]);
-      chrono_rank_data_host_ledgers (ranks[r], self->host_ledger);
-    }
+    add_ledger_rows (self, ranks[r]);
   return g_steal_pointer (&self);
 }
 

@@ -288,7 +288,7 @@ compare_rows (gconstpointer a,
   return (x->device_position > y->device_position) - (x->device_position < y->device_position);
 }
 
-static gint
+static inline gint
 compare_call_costs (gconstpointer a,
                     gconstpointer b)
 {
@@ -299,6 +299,45 @@ compare_call_costs (gconstpointer a,
   if (x->device_position != y->device_position)
     return x->device_position < y->device_position ? -1 : 1;
   return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The calls come as one run in order per row (a row's calls by their
+ * first work): runs next to each other are merged until one is left,
+ * the earlier first on ties, which is the order a stable sort gives. */
+static void
+sort_call_costs (GArray *costs)
+{
+  guint n = costs->len;
+  g_autofree CallCost *tmp = g_new (CallCost, MAX (n, 1));
+  g_autoptr(GArray) bounds = g_array_new (FALSE, FALSE, sizeof (guint));
+  CallCost *v = (CallCost *) costs->data;
+
+  for (guint i = 0; i < n; i++)
+    if (i == 0 || compare_call_costs (&v[i - 1], &v[i]) > 0)
+      g_array_append_val (bounds, i);
+  g_array_append_val (bounds, n);
+  while (bounds->len > 2)
+    {
+      guint *b = (guint *) bounds->data;
+      guint kept = 0;
+
+      for (guint r = 0; r + 1 < bounds->len; r += 2)
+        {
+          guint lo = b[r], mid = b[r + 1], hi = r + 2 < bounds->len ? b[r + 2] : mid;
+          guint i = lo, j = mid, k = lo;
+
+          while (i < mid && j < hi)
+            tmp[k++] = compare_call_costs (&v[j], &v[i]) < 0 ? v[j++] : v[i++];
+          while (i < mid)
+            tmp[k++] = v[i++];
+          while (j < hi)
+            tmp[k++] = v[j++];
+          memcpy (&v[lo], &tmp[lo], (hi - lo) * sizeof *v);
+          b[kept++] = lo;
+        }
+      b[kept++] = n;
+      g_array_set_size (bounds, kept);
+    }
 }
 
 /* The peaks that apply on a device: the table's, with the user's overrides. */
@@ -374,11 +413,16 @@ add_note (ChronoEfficiency *self,
 static void
 collect_pieces (ChronoRankData *data,
                 GArray         *calls,
+                guint           n_shapes,
                 GHashTable     *owners,
                 GArray         *keys,
                 GPtrArray      *row_pieces)
 {
-  g_autoptr(GHashTable) row_of = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  /* Shape × device -> row, G_MAXUINT until seen. */
+  gsize n_slots = (gsize) n_shapes * MAX (data->devices->len, 1);
+  g_autofree guint *row_of = g_new (guint, MAX (n_slots, 1));
+
+  memset (row_of, 0xff, sizeof (guint) * n_slots);
 
   for (guint di = 0; di < data->devices->len; di++)
     {
@@ -390,9 +434,7 @@ collect_pieces (ChronoRankData *data,
         {
           const ChronoWorkItem *it = &g_array_index (d->items, ChronoWorkItem, k);
           const Call *call;
-          gint64 id;
-          gpointer value;
-          guint row;
+          guint *row;
 
           if (it->launch_start == G_MININT64)
             continue;
@@ -405,20 +447,17 @@ collect_pieces (ChronoRankData *data,
           if (owner == NULL || owner[it->launch_index] == NO_CALL)
             continue;
           call = &g_array_index (calls, Call, owner[it->launch_index]);
-          id = (gint64) call->shape << 32 | di;
-          if (g_hash_table_lookup_extended (row_of, &id, NULL, &value))
-            row = GPOINTER_TO_UINT (value);
-          else
+          row = &row_of[(gsize) call->shape * data->devices->len + di];
+          if (*row == G_MAXUINT)
             {
               RowKey key = { call->shape, di };
 
-              row = keys->len;
+              *row = keys->len;
               g_array_append_val (keys, key);
-              g_hash_table_insert (row_of, g_memdup2 (&id, sizeof id), GUINT_TO_POINTER (row));
               g_ptr_array_add (row_pieces, g_array_new (FALSE, FALSE, sizeof (Piece)));
             }
           /* A row is of one device, whose work comes by start. */
-          g_array_append_val (g_ptr_array_index (row_pieces, row),
+          g_array_append_val (g_ptr_array_index (row_pieces, *row),
                               ((Piece) { owner[it->launch_index], it->start, it->end }));
         }
     }
@@ -450,7 +489,7 @@ compute_rank (ChronoEfficiency               *self,
       if (peaks[di].known)
         g_hash_table_add (self->known, GUINT_TO_POINTER (data->rank_index << 16 | di));
     }
-  collect_pieces (data, calls, owners, keys, row_pieces);
+  collect_pieces (data, calls, shapes->len, owners, keys, row_pieces);
 
   seen_in = g_new (guint, calls->len);
   memset (seen_in, 0xff, sizeof (guint) * calls->len);
@@ -613,7 +652,7 @@ run_worker (gpointer user_data)
     }
   clear_calls (self);
   g_array_sort (self->rows, compare_rows);
-  g_array_sort (self->call_costs, compare_call_costs);
+  sort_call_costs (self->call_costs);
   return NULL;
 }
 
