@@ -14,6 +14,13 @@
 /* How many operators must agree to say the sequences agree again. */
 #define RESYNC_RUN 3
 
+/* An operator's name and shapes as the file writes them. */
+typedef struct {
+  guint32     name;
+  gsize       len;
+  const char *dims;
+} RawKey;
+
 typedef struct {
   ChronoCompareRow *row;
   GArray *calls[2];              /* gint64 device time per call */
@@ -21,23 +28,26 @@ typedef struct {
 } RowBuild;
 
 /* Per host thread: each span's innermost enclosing operator (itself for
- * an operator), each operator's Input Dims as the file writes them (read
- * ahead, NULL when none), the device time each operator launched, and
- * each operator's key, found when first asked for. */
+ * an operator), each operator's name and shapes as written (an index
+ * into its side's raw keys, read ahead), the device time each operator
+ * launched, and each operator's key, found when first asked for. */
 typedef struct {
-  guint32     *op;
-  const char **dims;
-  guint32     *dims_len;
-  gint64      *device_ns;
-  guint32     *key;
+  guint32 *op;
+  guint32 *raw;
+  gint64  *device_ns;
+  guint32 *key;
 } ThreadOps;
 
 /* What a side's matching reads of its trace, made for both sides at once:
- * the operator categories and each host thread's ThreadOps. */
+ * the operator categories, each host thread's ThreadOps, and the names
+ * and shapes its operators are called with, each once. */
 typedef struct {
   ChronoRankData *data;
   gboolean       *op_cats;
   ThreadOps     **threads;        /* by track, NULL for other tracks */
+  GArray         *raws;           /* RawKey */
+  GHashTable     *raw_ids;        /* RawKey -> index into raws + 1, while reading */
+  guint32        *raw_key;        /* by raw: its key, NO_KEY until asked for */
 } SideOps;
 
 typedef struct {
@@ -69,7 +79,6 @@ typedef struct {
   GPtrArray  *seq[2];            /* per used pair: GArray of SeqEntry */
   GPtrArray  *op_by_key;         /* RowBuild * by operator key id, NULL until seen */
   GHashTable *kernel_cache;      /* this side's (key id, name id) -> RowBuild * */
-  GHashTable *raw_keys;          /* this side's RawKey -> key id */
 } Matcher;
 
 /* ------------------------------------------------------------------ */
@@ -178,13 +187,6 @@ input_dims_raw (ChronoTrace  *trace,
   return TRUE;
 }
 
-/* An operator's name and shapes as the file writes them. */
-typedef struct {
-  guint32     name;
-  gsize       len;
-  const char *dims;
-} RawKey;
-
 static guint
 raw_key_hash (gconstpointer key)
 {
@@ -220,36 +222,28 @@ intern_key (Matcher    *m,
  * space. Calls of the same name and shapes as written share it without
  * building it again. */
 static guint32
-op_key (Matcher     *m,
-        ChronoTrace *trace,
-        guint32      track,
-        ThreadOps   *ops,
-        guint32      index)
+op_key (Matcher   *m,
+        SideOps   *so,
+        ThreadOps *ops,
+        guint32    index)
 {
-  const ChronoTrack *t;
-  RawKey raw;
-  gpointer id;
+  guint32 r = ops->raw[index];
+  const RawKey *raw;
   GString *key;
-  const char *name;
 
   if (ops->key[index] != NO_KEY)
     return ops->key[index];
-  t = chrono_trace_get_track (trace, track);
-  raw.name = chrono_track_get_name (t, index);
-  raw.dims = ops->dims[index] ? ops->dims[index] : "";
-  raw.len = ops->dims_len[index];
-  if (g_hash_table_lookup_extended (m->raw_keys, &raw, NULL, &id))
-    return ops->key[index] = GPOINTER_TO_UINT (id);
-  name = chrono_trace_get_string (trace, raw.name);
-  key = g_string_new (name);
-  if (raw.len > 0)
+  if (so->raw_key[r] != NO_KEY)
+    return ops->key[index] = so->raw_key[r];
+  raw = &g_array_index (so->raws, RawKey, r);
+  key = g_string_new (chrono_trace_get_string (so->data->trace, raw->name));
+  if (raw->len > 0)
     g_string_append_c (key, ' ');
-  for (gsize i = 0; i < raw.len; i++)
-    if (!g_ascii_isspace (raw.dims[i]))
-      g_string_append_c (key, raw.dims[i]);
-  ops->key[index] = intern_key (m, key->str);
+  for (gsize i = 0; i < raw->len; i++)
+    if (!g_ascii_isspace (raw->dims[i]))
+      g_string_append_c (key, raw->dims[i]);
+  ops->key[index] = so->raw_key[r] = intern_key (m, key->str);
   g_string_free (key, TRUE);
-  g_hash_table_insert (m->raw_keys, g_memdup2 (&raw, sizeof raw), GUINT_TO_POINTER (ops->key[index]));
   return ops->key[index];
 }
 
@@ -379,18 +373,35 @@ is_operator (const ChronoTrack *t,
          (t->kind[i] == CHRONO_KIND_COLLECTIVE && op_cats[chrono_track_get_cat (t, i)]);
 }
 
+/* The index of the name and shapes of the operator I on T in the side's
+ * raw keys. */
+static guint32
+raw_of (SideOps           *so,
+        const ChronoTrack *t,
+        guint32            i)
+{
+  RawKey raw = { .name = chrono_track_get_name (t, i) };
+  gpointer id;
+
+  if (!input_dims_raw (so->data->trace, chrono_track_get_args (t, i), &raw.dims, &raw.len))
+    raw.len = 0, raw.dims = "";
+  if (g_hash_table_lookup_extended (so->raw_ids, &raw, NULL, &id))
+    return GPOINTER_TO_UINT (id) - 1;
+  g_array_append_val (so->raws, raw);
+  g_hash_table_insert (so->raw_ids, g_memdup2 (&raw, sizeof raw), GUINT_TO_POINTER (so->raws->len));
+  return so->raws->len - 1;
+}
+
 static ThreadOps *
-thread_ops_new (ChronoTrace       *trace,
-                const ChronoTrack *t,
-                const gboolean    *op_cats)
+thread_ops_new (SideOps           *so,
+                const ChronoTrack *t)
 {
   ThreadOps *ops = g_new0 (ThreadOps, 1);
   guint depths = t->max_depth + 1;
   g_autofree guint32 *inner = g_new (guint32, (gsize) MAX (t->n_lanes, 1) * depths);
 
   ops->op = g_new (guint32, t->n_spans);
-  ops->dims = g_new0 (const char *, t->n_spans);
-  ops->dims_len = g_new0 (guint32, t->n_spans);
+  ops->raw = g_new (guint32, t->n_spans);
   ops->device_ns = g_new0 (gint64, t->n_spans);
   ops->key = g_new (guint32, t->n_spans);
   memset (ops->key, 0xff, sizeof (guint32) * t->n_spans);
@@ -402,17 +413,9 @@ thread_ops_new (ChronoTrace       *trace,
       guint d = t->depth[i];
       guint32 parent = d > 0 ? lane[d - 1] : NO_OP;
 
-      lane[d] = is_operator (t, i, op_cats) ? i : parent;
+      lane[d] = is_operator (t, i, so->op_cats) ? i : parent;
       ops->op[i] = lane[d];
-      if (lane[d] == i)
-        {
-          gsize len;
-
-          if (input_dims_raw (trace, chrono_track_get_args (t, i), &ops->dims[i], &len))
-            ops->dims_len[i] = (guint32) len;
-          else
-            ops->dims[i] = NULL;
-        }
+      ops->raw[i] = lane[d] == i ? raw_of (so, t, i) : NO_KEY;
     }
   return ops;
 }
@@ -421,8 +424,7 @@ static void
 thread_ops_free (ThreadOps *ops)
 {
   g_free (ops->op);
-  g_free (ops->dims);
-  g_free (ops->dims_len);
+  g_free (ops->raw);
   g_free (ops->device_ns);
   g_free (ops->key);
   g_free (ops);
@@ -443,9 +445,10 @@ static void
 charge_work (Matcher    *m,
              guint       side,
              GArray     *slots,
-             ThreadOps **threads,
+             SideOps    *so,
              GArray    **launches)
 {
+  ThreadOps **threads = so->threads;
   ChronoRankData *data = m->self->side[side].data;
   ChronoTrace *trace = data->trace;
   g_autofree guint32 *normal = g_new (guint32, chrono_trace_get_n_strings (trace));
@@ -475,7 +478,7 @@ charge_work (Matcher    *m,
             {
               Launch l = { it->launch_start, it->launch_track, op };
 
-              key = op_key (m, trace, it->launch_track, threads[it->launch_track], op);
+              key = op_key (m, so, threads[it->launch_track], op);
               threads[it->launch_track]->device_ns[op] += it->end - it->start;
               g_array_append_val (launches[u], l);
             }
@@ -509,9 +512,10 @@ static void
 count_ops (Matcher        *m,
            guint           side,
            GArray         *slots,
-           ThreadOps     **threads,
-           const gboolean *op_cats)
+           SideOps        *so)
 {
+  ThreadOps **threads = so->threads;
+  const gboolean *op_cats = so->op_cats;
   ChronoRankData *data = m->self->side[side].data;
   ChronoTrace *trace = data->trace;
 
@@ -537,7 +541,7 @@ count_ops (Matcher        *m,
             next++;
           if ((u = slot_before (s, next, t->start[i], TRUE)) < 0)
             continue;
-          key = op_key (m, trace, ti, threads[ti], i);
+          key = op_key (m, so, threads[ti], i);
           if (key >= m->op_by_key->len)
             g_ptr_array_set_size (m->op_by_key, m->keys->len);
           rb = m->op_by_key->pdata[key];
@@ -599,13 +603,18 @@ side_ops_read (gpointer user_data)
 
   so->op_cats = operator_categories (so->data);
   so->threads = g_new0 (ThreadOps *, n_tracks);
+  so->raws = g_array_new (FALSE, FALSE, sizeof (RawKey));
+  so->raw_ids = g_hash_table_new_full (raw_key_hash, raw_key_equal, g_free, NULL);
   for (guint ti = 0; ti < n_tracks; ti++)
     {
       const ChronoTrack *t = chrono_trace_get_track (trace, ti);
 
       if (t->type == CHRONO_TRACK_THREAD && t->n_spans > 0 && chrono_rank_data_has_track (so->data, ti))
-        so->threads[ti] = thread_ops_new (trace, t, so->op_cats);
+        so->threads[ti] = thread_ops_new (so, t);
     }
+  g_clear_pointer (&so->raw_ids, g_hash_table_unref);
+  so->raw_key = g_new (guint32, MAX (so->raws->len, 1));
+  memset (so->raw_key, 0xff, sizeof (guint32) * so->raws->len);
   return NULL;
 }
 
@@ -619,6 +628,8 @@ side_ops_clear (SideOps *so)
       thread_ops_free (so->threads[ti]);
   g_free (so->threads);
   g_free (so->op_cats);
+  g_array_unref (so->raws);
+  g_free (so->raw_key);
 }
 
 static void
@@ -632,14 +643,12 @@ match_side (Matcher *m,
   for (guint u = 0; u < m->self->used->len; u++)
     launches[u] = g_array_new (FALSE, FALSE, sizeof (Launch));
   m->kernel_cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  m->raw_keys = g_hash_table_new_full (raw_key_hash, raw_key_equal, g_free, NULL);
 
-  charge_work (m, side, slots, so->threads, launches);
-  count_ops (m, side, slots, so->threads, so->op_cats);
+  charge_work (m, side, slots, so, launches);
+  count_ops (m, side, slots, so);
   build_sequences (m, side, so->threads, launches);
 
   g_clear_pointer (&m->kernel_cache, g_hash_table_unref);
-  g_clear_pointer (&m->raw_keys, g_hash_table_unref);
   for (guint u = 0; u < m->self->used->len; u++)
     g_array_unref (launches[u]);
 }
