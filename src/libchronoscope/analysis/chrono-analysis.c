@@ -303,6 +303,55 @@ chrono_analysis_run (ChronoTrace * const          *traces,
   return g_steal_pointer (&self);
 }
 
+typedef struct {
+  ChronoTrace                 *trace;
+  const ChronoAnalysisOptions *options;
+  GCancellable                *cancellable;
+  GError                      *error;
+} PairSide;
+
+static gpointer
+run_side (gpointer user_data)
+{
+  PairSide *side = user_data;
+
+  return chrono_analysis_run (&side->trace, 1, side->options, side->cancellable, &side->error);
+}
+
+gboolean
+chrono_analysis_run_pair (ChronoTrace                  *a,
+                          ChronoTrace                  *b,
+                          const ChronoAnalysisOptions  *options,
+                          GCancellable                 *cancellable,
+                          ChronoAnalysis              **out_a,
+                          ChronoAnalysis              **out_b,
+                          GError                      **error)
+{
+  PairSide side_b = { b, options, cancellable, NULL };
+  g_autoptr(ChronoAnalysis) analysis_a = NULL;
+  g_autoptr(ChronoAnalysis) analysis_b = NULL;
+  g_autoptr(GError) error_b = NULL;
+  GThread *thread;
+
+  g_return_val_if_fail (a != NULL && b != NULL && out_a != NULL && out_b != NULL, FALSE);
+
+  /* Each analysis keeps a core busy only part of the time. */
+  thread = g_thread_new ("chrono-analysis-b", run_side, &side_b);
+  analysis_a = chrono_analysis_run (&a, 1, options, cancellable, error);
+  analysis_b = g_thread_join (thread);
+  error_b = side_b.error;
+  if (analysis_a == NULL)
+    return FALSE;
+  if (analysis_b == NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&error_b));
+      return FALSE;
+    }
+  *out_a = g_steal_pointer (&analysis_a);
+  *out_b = g_steal_pointer (&analysis_b);
+  return TRUE;
+}
+
 guint
 chrono_analysis_get_n_traces (ChronoAnalysis *self)
 {

@@ -285,6 +285,16 @@ ChronoAnalysis *chrono_analysis_run (ChronoTrace * const          *traces,
                                      const ChronoAnalysisOptions  *options,
                                      GCancellable                 *cancellable,
                                      GError                      **error);
+/* Two traces analysed each on its own, at once (B in a thread of its
+ * own), as a comparison of two runs needs them: TRUE with both, else
+ * FALSE and neither. */
+gboolean        chrono_analysis_run_pair (ChronoTrace                  *a,
+                                          ChronoTrace                  *b,
+                                          const ChronoAnalysisOptions  *options,
+                                          GCancellable                 *cancellable,
+                                          ChronoAnalysis              **out_a,
+                                          ChronoAnalysis              **out_b,
+                                          GError                      **error);
 
 guint                     chrono_analysis_get_n_traces     (ChronoAnalysis *self);
 ChronoTrace              *chrono_analysis_get_trace        (ChronoAnalysis *self,
