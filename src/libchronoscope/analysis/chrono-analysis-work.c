@@ -235,15 +235,21 @@ launchers_by_track (ChronoTrace *trace)
 {
   GHashTable *map = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   guint n = chrono_trace_get_n_flows (trace);
+  guint32 last_track = G_MAXUINT32;
+  ChronoSpanRef *refs = NULL;
 
   for (guint f = 0; f < n; f++)
     {
       const ChronoFlow *flow = chrono_trace_get_flow (trace, f);
-      ChronoSpanRef *refs;
 
       if (flow->type != CHRONO_FLOW_LAUNCH)
         continue;
-      refs = g_hash_table_lookup (map, GUINT_TO_POINTER (flow->to.track));
+      /* Flows to one stream mostly come together. */
+      if (flow->to.track != last_track)
+        {
+          last_track = flow->to.track;
+          refs = g_hash_table_lookup (map, GUINT_TO_POINTER (flow->to.track));
+        }
       if (refs == NULL)
         {
           const ChronoTrack *t = chrono_trace_get_track (trace, flow->to.track);

@@ -242,15 +242,22 @@ skip_value (const char *p,
   return end;
 }
 
+/* What a member's reader did with the value the scanner is at. */
+typedef enum {
+  MEMBER_SKIP,           /* left it: the walk skips it */
+  MEMBER_READ,           /* moved past it */
+  MEMBER_STOP,           /* done: the walk ends */
+} MemberStep;
+
 /* Calls FN with each member's key and the scanner at its value, until FN
- * returns FALSE or the object at TEXT ends; FN skips the value or not.
- * FALSE when the text is not an object. The args were read whole when
- * the trace was loaded: the scanner's fast skips apply. */
+ * says to stop or the object at TEXT ends. FALSE when the text is not an
+ * object. The args were read whole when the trace was loaded: the
+ * scanner's fast skips apply. */
 static gboolean
-walk_members (const char *text,
-              gsize       available,
-              gboolean  (*fn) (ChronoJsonScanner *s, const ChronoJsonString *key, gpointer data),
-              gpointer    data)
+walk_members (const char  *text,
+              gsize        available,
+              MemberStep (*fn) (ChronoJsonScanner *s, const ChronoJsonString *key, gpointer data),
+              gpointer     data)
 {
   ChronoJsonScanner s = { (const guint8 *) text, (const guint8 *) text + available };
   ChronoJsonString key;
@@ -262,9 +269,12 @@ walk_members (const char *text,
   s.p++;
   for (gboolean first = TRUE;; first = FALSE)
     {
+      MemberStep step;
+
       if (chrono_json_next_member (&s, first, &key, &done) != CHRONO_JSON_OK || done)
         return TRUE;
-      if (!fn (&s, &key, data) || chrono_json_skip_value (&s) != CHRONO_JSON_OK)
+      if ((step = fn (&s, &key, data)) == MEMBER_STOP ||
+          (step == MEMBER_SKIP && chrono_json_skip_value (&s) != CHRONO_JSON_OK))
         return TRUE;
     }
 }
@@ -275,7 +285,7 @@ typedef struct {
   const char *value;
 } FindMember;
 
-static gboolean
+static MemberStep
 find_member_at (ChronoJsonScanner      *s,
                 const ChronoJsonString *key,
                 gpointer                data)
@@ -285,9 +295,9 @@ find_member_at (ChronoJsonScanner      *s,
   if (key->len == f->len && memcmp (key->start, f->key, f->len) == 0)
     {
       f->value = (const char *) s->p;
-      return FALSE;
+      return MEMBER_STOP;
     }
-  return TRUE;
+  return MEMBER_SKIP;
 }
 
 const char *
@@ -308,7 +318,7 @@ typedef struct {
   gboolean             bad;
 } ReadArgs;
 
-static gboolean
+static MemberStep
 read_arg (ChronoJsonScanner      *s,
           const ChronoJsonString *key,
           gpointer                data)
@@ -329,17 +339,15 @@ read_arg (ChronoJsonScanner      *s,
         if (chrono_json_skip_value (s) != CHRONO_JSON_OK)
           {
             r->bad = TRUE;
-            return FALSE;
+            return MEMBER_STOP;
           }
         if (*slot == NULL)
           r->missing--;
         *slot = (const char *) value;
         *slot_len = s->p - value;
-        /* The value is skipped already: back to its start for the walk. */
-        s->p = value;
-        return r->missing > 0;
+        return r->missing > 0 ? MEMBER_READ : MEMBER_STOP;
       }
-  return TRUE;
+  return MEMBER_SKIP;
 }
 
 gboolean
