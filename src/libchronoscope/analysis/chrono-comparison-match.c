@@ -11,6 +11,8 @@
 
 #define NO_OP G_MAXUINT32
 #define NO_KEY G_MAXUINT32
+/* An operator outside the used windows, whose shapes are read if asked for. */
+#define UNREAD_RAW (G_MAXUINT32 - 1)
 /* How many operators must agree to say the sequences agree again. */
 #define RESYNC_RUN 3
 
@@ -32,6 +34,7 @@ typedef struct {
  * into its side's raw keys, read ahead), the device time each operator
  * launched, and each operator's key, found when first asked for. */
 typedef struct {
+  const ChronoTrack *track;
   guint32 *op;
   guint32 *raw;
   gint64  *device_ns;
@@ -45,9 +48,10 @@ typedef struct {
   ChronoRankData *data;
   gboolean       *op_cats;
   ThreadOps     **threads;        /* by track, NULL for other tracks */
+  GArray         *slots;          /* the used windows: Slot by start */
   GArray         *raws;           /* RawKey */
-  GHashTable     *raw_ids;        /* RawKey -> index into raws + 1, while reading */
-  guint32        *raw_key;        /* by raw: its key, NO_KEY until asked for */
+  GHashTable     *raw_ids;        /* RawKey -> index into raws + 1 */
+  GArray         *raw_key;        /* guint32 by raw: its key, NO_KEY until asked for */
 } SideOps;
 
 typedef struct {
@@ -218,6 +222,10 @@ intern_key (Matcher    *m,
   return m->keys->len - 1;
 }
 
+static guint32 raw_of (SideOps           *so,
+                       const ChronoTrack *t,
+                       guint32            i);
+
 /* The key of an operator call: its name, and its shapes without white
  * space. Calls of the same name and shapes as written share it without
  * building it again. */
@@ -228,13 +236,17 @@ op_key (Matcher   *m,
         guint32    index)
 {
   guint32 r = ops->raw[index];
+  guint32 *known;
   const RawKey *raw;
   GString *key;
 
   if (ops->key[index] != NO_KEY)
     return ops->key[index];
-  if (so->raw_key[r] != NO_KEY)
-    return ops->key[index] = so->raw_key[r];
+  if (r == UNREAD_RAW)
+    r = ops->raw[index] = raw_of (so, ops->track, index);
+  known = &g_array_index (so->raw_key, guint32, r);
+  if (*known != NO_KEY)
+    return ops->key[index] = *known;
   raw = &g_array_index (so->raws, RawKey, r);
   key = g_string_new (chrono_trace_get_string (so->data->trace, raw->name));
   if (raw->len > 0)
@@ -242,7 +254,7 @@ op_key (Matcher   *m,
   for (gsize i = 0; i < raw->len; i++)
     if (!g_ascii_isspace (raw->dims[i]))
       g_string_append_c (key, raw->dims[i]);
-  ops->key[index] = so->raw_key[r] = intern_key (m, key->str);
+  ops->key[index] = *known = intern_key (m, key->str);
   g_string_free (key, TRUE);
   return ops->key[index];
 }
@@ -381,6 +393,7 @@ raw_of (SideOps           *so,
         guint32            i)
 {
   RawKey raw = { .name = chrono_track_get_name (t, i) };
+  guint32 no_key = NO_KEY;
   gpointer id;
 
   if (!input_dims_raw (so->data->trace, chrono_track_get_args (t, i), &raw.dims, &raw.len))
@@ -388,6 +401,7 @@ raw_of (SideOps           *so,
   if (g_hash_table_lookup_extended (so->raw_ids, &raw, NULL, &id))
     return GPOINTER_TO_UINT (id) - 1;
   g_array_append_val (so->raws, raw);
+  g_array_append_val (so->raw_key, no_key);
   g_hash_table_insert (so->raw_ids, g_memdup2 (&raw, sizeof raw), GUINT_TO_POINTER (so->raws->len));
   return so->raws->len - 1;
 }
@@ -399,7 +413,10 @@ thread_ops_new (SideOps           *so,
   ThreadOps *ops = g_new0 (ThreadOps, 1);
   guint depths = t->max_depth + 1;
   g_autofree guint32 *inner = g_new (guint32, (gsize) MAX (t->n_lanes, 1) * depths);
+  const Slot *slots = (const Slot *) so->slots->data;
+  guint next = 0;
 
+  ops->track = t;
   ops->op = g_new (guint32, t->n_spans);
   ops->raw = g_new (guint32, t->n_spans);
   ops->device_ns = g_new0 (gint64, t->n_spans);
@@ -415,7 +432,12 @@ thread_ops_new (SideOps           *so,
 
       lane[d] = is_operator (t, i, so->op_cats) ? i : parent;
       ops->op[i] = lane[d];
-      ops->raw[i] = lane[d] == i ? raw_of (so, t, i) : NO_KEY;
+      /* Only the shapes of operators inside the used windows are read
+       * ahead: the matching asks for few others. */
+      while (next < so->slots->len && slots[next].start <= t->start[i])
+        next++;
+      ops->raw[i] = lane[d] != i ? NO_KEY
+                    : slot_before (slots, next, t->start[i], TRUE) >= 0 ? raw_of (so, t, i) : UNREAD_RAW;
     }
   return ops;
 }
@@ -604,6 +626,7 @@ side_ops_read (gpointer user_data)
   so->op_cats = operator_categories (so->data);
   so->threads = g_new0 (ThreadOps *, n_tracks);
   so->raws = g_array_new (FALSE, FALSE, sizeof (RawKey));
+  so->raw_key = g_array_new (FALSE, FALSE, sizeof (guint32));
   so->raw_ids = g_hash_table_new_full (raw_key_hash, raw_key_equal, g_free, NULL);
   for (guint ti = 0; ti < n_tracks; ti++)
     {
@@ -612,9 +635,6 @@ side_ops_read (gpointer user_data)
       if (t->type == CHRONO_TRACK_THREAD && t->n_spans > 0 && chrono_rank_data_has_track (so->data, ti))
         so->threads[ti] = thread_ops_new (so, t);
     }
-  g_clear_pointer (&so->raw_ids, g_hash_table_unref);
-  so->raw_key = g_new (guint32, MAX (so->raws->len, 1));
-  memset (so->raw_key, 0xff, sizeof (guint32) * so->raws->len);
   return NULL;
 }
 
@@ -629,7 +649,9 @@ side_ops_clear (SideOps *so)
   g_free (so->threads);
   g_free (so->op_cats);
   g_array_unref (so->raws);
-  g_free (so->raw_key);
+  g_array_unref (so->raw_key);
+  g_hash_table_unref (so->raw_ids);
+  g_array_unref (so->slots);
 }
 
 static void
@@ -637,7 +659,7 @@ match_side (Matcher *m,
             guint    side,
             SideOps *so)
 {
-  g_autoptr(GArray) slots = make_slots (m->self, side);
+  GArray *slots = so->slots;
   g_autofree GArray **launches = g_new0 (GArray *, m->self->used->len);
 
   for (guint u = 0; u < m->self->used->len; u++)
@@ -836,7 +858,10 @@ chrono_comparison_match (ChronoComparison *self)
     .op_by_key = g_ptr_array_new (),
   };
 
-  SideOps so[2] = { { self->side[0].data }, { self->side[1].data } };
+  SideOps so[2] = {
+    { .data = self->side[0].data, .slots = make_slots (self, 0) },
+    { .data = self->side[1].data, .slots = make_slots (self, 1) },
+  };
   GThread *reader = g_thread_new ("chrono-compare-b", side_ops_read, &so[1]);
 
   side_ops_read (&so[0]);

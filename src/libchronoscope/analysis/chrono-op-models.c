@@ -249,6 +249,18 @@ typedef enum {
   MEMBER_STOP,           /* done: the walk ends */
 } MemberStep;
 
+/* Past the value the scanner is at: most members of args are small
+ * integers (ids, indices), read without the general number syntax. */
+static inline ChronoJsonStatus
+skip_member_value (ChronoJsonScanner *s)
+{
+  guint64 v;
+
+  if (s->p < s->end && g_ascii_isdigit (*s->p) && chrono_json_read_small_uint (s, &v))
+    return CHRONO_JSON_OK;
+  return chrono_json_skip_value (s);
+}
+
 /* Calls FN with each member's key and the scanner at its value, until FN
  * says to stop or the object at TEXT ends. FALSE when the text is not an
  * object. The args were read whole when the trace was loaded: the
@@ -274,7 +286,7 @@ walk_members (const char  *text,
       if (chrono_json_next_member (&s, first, &key, &done) != CHRONO_JSON_OK || done)
         return TRUE;
       if ((step = fn (&s, &key, data)) == MEMBER_STOP ||
-          (step == MEMBER_SKIP && chrono_json_skip_value (&s) != CHRONO_JSON_OK))
+          (step == MEMBER_SKIP && skip_member_value (&s) != CHRONO_JSON_OK))
         return TRUE;
     }
 }
