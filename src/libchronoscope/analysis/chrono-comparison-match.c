@@ -343,14 +343,23 @@ slot_before (const Slot *s,
   return (gint) s[next - 1].used;
 }
 
+/* The same for AT anywhere, *HINT being where the window after the last
+ * time asked was: work comes nearly in the order it was launched. */
 static gint
 slot_of (GArray   *slots,
+         guint    *hint,
          gint64    at,
          gboolean  host)
 {
   const Slot *s = (const Slot *) slots->data;
+  guint n = slots->len, next = *hint;
 
-  return slot_before (s, chrono_lower_bound (s, slots->len, sizeof *s, G_STRUCT_OFFSET (Slot, start), at + 1), at, host);
+  if (next < n && s[next].start <= at && (next + 1 == n || s[next + 1].start > at))
+    next++;
+  else if (!((next == 0 || s[next - 1].start <= at) && (next == n || s[next].start > at)))
+    next = chrono_lower_bound (s, n, sizeof *s, G_STRUCT_OFFSET (Slot, start), at + 1);
+  *hint = next;
+  return slot_before (s, next, at, host);
 }
 
 /* The categories of operators in TRACE: those of its host operators.
@@ -452,13 +461,41 @@ thread_ops_free (ThreadOps *ops)
   g_free (ops);
 }
 
-static gint
-compare_launches (gconstpointer a,
-                  gconstpointer b)
+/* LAUNCHES by time, those of one time in the order they came (as a
+ * stable sort would): a radix sort of the times from the earliest, byte
+ * by byte, skipping the bytes all share. */
+static void
+sort_launches (GArray *launches)
 {
-  const Launch *x = a, *y = b;
+  guint n = launches->len;
+  Launch *v = (Launch *) launches->data;
+  g_autofree Launch *tmp = NULL;
+  gint64 lo = G_MAXINT64, hi = G_MININT64;
 
-  return (x->ts > y->ts) - (x->ts < y->ts);
+  for (guint i = 0; i < n; i++)
+    {
+      lo = MIN (lo, v[i].ts);
+      hi = MAX (hi, v[i].ts);
+    }
+  if (n < 2 || lo == hi)
+    return;
+  tmp = g_new (Launch, n);
+#define LAUNCH_DIGIT(l, shift) ((((guint64) (l).ts - (guint64) lo) >> (shift)) & 0xff)
+  for (guint shift = 0; shift < 64 && (((guint64) hi - (guint64) lo) >> shift) != 0; shift += 8)
+    {
+      guint count[257] = { 0 };
+
+      for (guint i = 0; i < n; i++)
+        count[LAUNCH_DIGIT (v[i], shift) + 1]++;
+      if (count[LAUNCH_DIGIT (v[0], shift) + 1] == n)
+        continue;
+      for (guint b = 0; b < 256; b++)
+        count[b + 1] += count[b];
+      for (guint i = 0; i < n; i++)
+        tmp[count[LAUNCH_DIGIT (v[i], shift)]++] = v[i];
+      memcpy (v, tmp, n * sizeof *v);
+    }
+#undef LAUNCH_DIGIT
 }
 
 /* Each piece of device work: its kernel row, and its time charged to the
@@ -480,12 +517,13 @@ charge_work (Matcher    *m,
   for (guint di = 0; di < data->devices->len; di++)
     {
       ChronoDeviceWork *dev = &g_array_index (data->devices, ChronoDeviceWork, di);
+      guint hint = 0;
 
       for (guint k = 0; k < dev->items->len; k++)
         {
           const ChronoWorkItem *it = &g_array_index (dev->items, ChronoWorkItem, k);
           gboolean launched = it->launch_start != G_MININT64;
-          gint u = slot_of (slots, launched ? it->launch_start : it->start, launched);
+          gint u = slot_of (slots, &hint, launched ? it->launch_start : it->start, launched);
           const ChronoTrack *t = chrono_trace_get_track (trace, it->track);
           guint32 name = chrono_track_get_name (t, it->index);
           guint32 op = NO_OP, key = NO_KEY;
@@ -597,7 +635,7 @@ build_sequences (Matcher    *m,
       GArray *seq = g_array_new (FALSE, FALSE, sizeof (SeqEntry));
       const Launch *prev = NULL;
 
-      g_array_sort (launches[u], compare_launches);
+      sort_launches (launches[u]);
       for (guint i = 0; i < launches[u]->len; i++)
         {
           const Launch *l = &g_array_index (launches[u], Launch, i);
