@@ -241,7 +241,8 @@ run_paths (gpointer user_data)
   for (guint r = 0; r < self->ranks->len; r++)
     {
       chrono_analysis_compute_paths (self->ranks->pdata[r], &self->options.thresholds, self->paths);
-      chrono_rank_data_host_ledgers (self->ranks->pdata[r], self->host_ledger);
+      if (!self->options.without_ledger_rows)
+        chrono_rank_data_host_ledgers (self->ranks->pdata[r], self->host_ledger);
     }
   return NULL;
 }
@@ -298,7 +299,7 @@ chrono_analysis_run (ChronoTrace * const          *traces,
   chrono_analysis_run_rules (self, ranks, n_ranks, self->breakdowns, self->paths, &self->options.thresholds,
                              self->findings);
   g_array_sort (self->findings, compare_findings);
-  for (guint r = 0; r < n_ranks; r++)
+  for (guint r = 0; r < n_ranks && !self->options.without_ledger_rows; r++)
     add_ledger_rows (self, ranks[r]);
   return g_steal_pointer (&self);
 }
@@ -327,7 +328,8 @@ chrono_analysis_run_pair (ChronoTrace                  *a,
                           ChronoAnalysis              **out_b,
                           GError                      **error)
 {
-  PairSide side_b = { b, options, cancellable, NULL };
+  ChronoAnalysisOptions pair_options;
+  PairSide side_b = { b, &pair_options, cancellable, NULL };
   g_autoptr(ChronoAnalysis) analysis_a = NULL;
   g_autoptr(ChronoAnalysis) analysis_b = NULL;
   g_autoptr(GError) error_b = NULL;
@@ -335,9 +337,14 @@ chrono_analysis_run_pair (ChronoTrace                  *a,
 
   g_return_val_if_fail (a != NULL && b != NULL && out_a != NULL && out_b != NULL, FALSE);
 
+  if (options)
+    pair_options = *options;
+  else
+    chrono_analysis_options_init (&pair_options);
+  pair_options.without_ledger_rows = TRUE;
   /* Each analysis keeps a core busy only part of the time. */
   thread = g_thread_new ("chrono-analysis-b", run_side, &side_b);
-  analysis_a = chrono_analysis_run (&a, 1, options, cancellable, error);
+  analysis_a = chrono_analysis_run (&a, 1, &pair_options, cancellable, error);
   analysis_b = g_thread_join (thread);
   error_b = side_b.error;
   if (analysis_a == NULL)
