@@ -50,23 +50,40 @@ chrono_cli_compare_parse_align (const char           *text,
   return TRUE;
 }
 
-/* FILE (or folder) loaded and analysed on its own. */
-static ChronoAnalysis *
-analyse (const char *file,
-         GError    **error)
+/* FILE (or folder) loaded on its own. */
+static ChronoTrace *
+load (const char *file,
+      GError    **error)
 {
   char *one[] = { (char *) file, NULL };
-  g_autoptr(ChronoTrace) trace = chrono_cli_load_input (one, FALSE, 0, error);
-  ChronoAnalysisOptions options;
+  ChronoTrace *trace = chrono_cli_load_input (one, FALSE, 0, error);
 
   if (trace == NULL)
     return NULL;
   for (guint p = 0; p < chrono_trace_get_n_parts (trace); p++)
     if (chrono_trace_get_part (trace, p)->truncated)
       g_printerr ("%s: the file is incomplete; comparing what it holds\n", chrono_trace_get_part (trace, p)->path);
+  return trace;
+}
+
+/* A and B loaded one after the other (each load uses every core), then
+ * analysed each on its own, at once. */
+static gboolean
+analyse (const char      *file_a,
+         const char      *file_b,
+         ChronoAnalysis **a,
+         ChronoAnalysis **b,
+         GError         **error)
+{
+  g_autoptr(ChronoTrace) trace_a = NULL;
+  g_autoptr(ChronoTrace) trace_b = NULL;
+  ChronoAnalysisOptions options;
+
+  if ((trace_a = load (file_a, error)) == NULL || (trace_b = load (file_b, error)) == NULL)
+    return FALSE;
   chrono_analysis_options_init (&options);
   chrono_cli_read_thresholds (&options.thresholds);
-  return chrono_analysis_run (&trace, 1, &options, NULL, error);
+  return chrono_analysis_run_pair (trace_a, trace_b, &options, NULL, a, b, error);
 }
 
 typedef struct {
@@ -189,7 +206,7 @@ chrono_cli_compare (int    argc,
     }
 
   t0 = g_get_monotonic_time ();
-  if ((a = analyse (files[0], &error)) == NULL || (b = analyse (files[1], &error)) == NULL)
+  if (!analyse (files[0], files[1], &a, &b, &error))
     {
       g_printerr ("%s\n", error->message);
       return 1;

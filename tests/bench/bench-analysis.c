@@ -17,6 +17,7 @@
 
 #include <glib/gstdio.h>
 
+#include "bench-stats.h"
 #include "chrono-analysis.h"
 #include "chrono-efficiency.h"
 #include "chrono-example-trace.h"
@@ -29,8 +30,10 @@ measure (const char *path)
   g_autoptr(ChronoTrace) trace = NULL;
   g_autoptr(ChronoAnalysis) analysis = NULL;
   gint64 t0, t1, t2;
+  double c0, c1, c2;
   struct rusage usage;
 
+  c0 = bench_process_cpu_s ();
   t0 = g_get_monotonic_time ();
   trace = chrono_trace_load_file (path, NULL, NULL, NULL, &error);
   if (trace == NULL)
@@ -39,15 +42,19 @@ measure (const char *path)
       return;
     }
   t1 = g_get_monotonic_time ();
+  c1 = bench_process_cpu_s ();
   analysis = chrono_analysis_run (&trace, 1, NULL, NULL, &error);
   t2 = g_get_monotonic_time ();
+  c2 = bench_process_cpu_s ();
   g_assert_no_error (error);
   getrusage (RUSAGE_SELF, &usage);
   printf ("%s\n  %.1f MB, load %.3f s, analysis %.3f s (%.2f× loading), %u findings, "
-          "%u operator efficiency rows, peak RSS %ld MB\n",
+          "%u operator efficiency rows, peak RSS %ld MB\n"
+          "  CPU time over all threads: load %.3f s, analysis %.3f s (%.2f×)\n",
           path, chrono_trace_get_source_size (trace) / 1e6, (t1 - t0) / 1e6, (t2 - t1) / 1e6,
           (double) (t2 - t1) / MAX (t1 - t0, 1), chrono_analysis_get_n_findings (analysis),
-          chrono_analysis_get_n_efficiency (analysis), usage.ru_maxrss / 1024);
+          chrono_analysis_get_n_efficiency (analysis), usage.ru_maxrss / 1024,
+          c1 - c0, c2 - c1, (c2 - c1) / MAX (c1 - c0, 1e-9));
 }
 
 int

@@ -42,3 +42,14 @@ bench_thread_cpu_ms (void)
   clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
+
+/* The process's CPU time over all its threads, in seconds: what a phase
+ * costs whatever else shares the cores. */
+static inline double
+bench_process_cpu_s (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}

@@ -6,9 +6,6 @@
  */
 #include "chrono-analysis-private.h"
 
-#define ALL_WORK ((1u << CHRONO_WORK_COMPUTE) | (1u << CHRONO_WORK_COMMUNICATION) | \
-                  (1u << CHRONO_WORK_MEMCPY) | (1u << CHRONO_WORK_MEMSET))
-
 /* Why a stream or device sat idle before ITEM, which follows idle time
  * that began at GAP_START: HTA's host wait when the launching call had
  * not started yet, kernel wait when the gap is shorter than the launch
@@ -31,27 +28,34 @@ classify_gap (ChronoBreakdown                *b,
     b->idle_other_ns += gap;
 }
 
+/* Each class's merged length in one pass over the items, and the overlap
+ * of computation and communication as what their union lacks of the sum. */
 static void
 fill_kinds (ChronoBreakdown      *b,
             const ChronoWorkItem *items,
             guint                 n)
 {
-  g_autoptr(GArray) all = chrono_intervals_merge (items, n, ALL_WORK);
-  g_autoptr(GArray) comp = chrono_intervals_merge (items, n, 1u << CHRONO_WORK_COMPUTE);
-  g_autoptr(GArray) comm = chrono_intervals_merge (items, n, 1u << CHRONO_WORK_COMMUNICATION);
-  g_autoptr(GArray) copy = chrono_intervals_merge (items, n, 1u << CHRONO_WORK_MEMCPY);
-  g_autoptr(GArray) set = chrono_intervals_merge (items, n, 1u << CHRONO_WORK_MEMSET);
+  ChronoRun runs[CHRONO_WORK_MEMSET + 1] = { { 0 } };
+  ChronoRun all = { 0 }, comp_comm = { 0 };
 
-  b->busy_ns = chrono_intervals_length (all);
-  b->idle_ns = (b->end_ns - b->start_ns) - b->busy_ns;
-  b->compute_ns = chrono_intervals_length (comp);
-  b->communication_ns = chrono_intervals_length (comm);
-  b->memcpy_ns = chrono_intervals_length (copy);
-  b->memset_ns = chrono_intervals_length (set);
-  b->overlap_ns = chrono_intervals_overlap (comp, comm);
   for (guint i = 0; i < n; i++)
-    if (items[i].cls == CHRONO_WORK_COMPUTE || items[i].cls == CHRONO_WORK_COMMUNICATION)
-      b->n_kernels++;
+    {
+      if (items[i].cls == CHRONO_WORK_COMPUTE || items[i].cls == CHRONO_WORK_COMMUNICATION)
+        b->n_kernels++;
+      if (items[i].end <= items[i].start)
+        continue;
+      chrono_run_add (&runs[items[i].cls], items[i].start, items[i].end);
+      chrono_run_add (&all, items[i].start, items[i].end);
+      if (items[i].cls == CHRONO_WORK_COMPUTE || items[i].cls == CHRONO_WORK_COMMUNICATION)
+        chrono_run_add (&comp_comm, items[i].start, items[i].end);
+    }
+  b->busy_ns = chrono_run_length (&all);
+  b->idle_ns = (b->end_ns - b->start_ns) - b->busy_ns;
+  b->compute_ns = chrono_run_length (&runs[CHRONO_WORK_COMPUTE]);
+  b->communication_ns = chrono_run_length (&runs[CHRONO_WORK_COMMUNICATION]);
+  b->memcpy_ns = chrono_run_length (&runs[CHRONO_WORK_MEMCPY]);
+  b->memset_ns = chrono_run_length (&runs[CHRONO_WORK_MEMSET]);
+  b->overlap_ns = b->compute_ns + b->communication_ns - chrono_run_length (&comp_comm);
 }
 
 static void

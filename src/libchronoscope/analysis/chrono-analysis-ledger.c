@@ -295,36 +295,16 @@ chrono_rank_data_build_ledgers (ChronoRankData                 *data,
 /* Host thread states, in their order of precedence. */
 enum { HOST_SYNC, HOST_DATA, HOST_LAUNCH, HOST_RUN, N_HOST_STATES };
 
-/* Adds [START, END) to INTERVALS, which are sorted and disjoint and to
- * which intervals come in order of their starts. */
-static void
-append_interval (GArray *intervals,
-                 gint64  start,
-                 gint64  end)
+/* Adds an interval of state CLS to the union of each state with those
+ * before it in precedence; intervals come by start. */
+static inline void
+add_host_interval (ChronoRun prefix[N_HOST_STATES],
+                   guint     cls,
+                   gint64    start,
+                   gint64    end)
 {
-  ChronoInterval *last = intervals->len ? &g_array_index (intervals, ChronoInterval, intervals->len - 1) : NULL;
-
-  if (last && start <= last->end)
-    last->end = MAX (last->end, end);
-  else
-    g_array_append_val (intervals, ((ChronoInterval) { start, end, 0 }));
-}
-
-/* The union of two sorted, disjoint interval lists. */
-static GArray *
-union_of (GArray *a,
-          GArray *b)
-{
-  GArray *out = g_array_sized_new (FALSE, FALSE, sizeof (ChronoInterval), a->len + b->len);
-  const ChronoInterval *x = (const ChronoInterval *) a->data, *y = (const ChronoInterval *) b->data;
-  guint i = 0, j = 0;
-
-  while (i < a->len || j < b->len)
-    {
-      const ChronoInterval *next = j >= b->len || (i < a->len && x[i].start <= y[j].start) ? &x[i++] : &y[j++];
-      append_interval (out, next->start, next->end);
-    }
-  return out;
+  for (guint c = cls; c < N_HOST_STATES; c++)
+    chrono_run_add (&prefix[c], start, end);
 }
 
 static void
@@ -335,14 +315,14 @@ host_ledger (ChronoRankData *data,
 {
   ChronoTrace *trace = data->trace;
   const ChronoTrack *t = chrono_trace_get_track (trace, thread);
-  GArray *classes[N_HOST_STATES];
+  const ChronoSyncWait *syncs = (const ChronoSyncWait *) data->syncs->data;
+  ChronoRun prefix[N_HOST_STATES] = { { 0 } };
   ChronoHostLedgerRow row = { data->rank_index, data->trace_index, thread, G_MAXINT64, G_MININT64 };
   gint64 u[N_HOST_STATES];
-  GArray *acc;
+  guint k = 0;
 
-  for (guint c = 0; c < N_HOST_STATES; c++)
-    classes[c] = g_array_new (FALSE, FALSE, sizeof (ChronoInterval));
-  /* Spans come by start, so each class is merged as it is read. */
+  /* Spans and the thread's waits both come by start: each state's union
+   * with those before it is merged as they are read, in one pass. */
   for (guint32 i = 0; i < t->n_spans; i++)
     {
       guint32 name = chrono_track_get_name (t, i);
@@ -352,6 +332,9 @@ host_ledger (ChronoRankData *data,
 
       if (end <= start)
         continue;
+      for (; k < data->syncs->len && syncs[k].start <= start; k++)
+        if (syncs[k].track == thread && syncs[k].device >= 0)
+          add_host_interval (prefix, HOST_SYNC, syncs[k].start, syncs[k].end);
       if (kind_of[name] == 0)
         {
           const char *text = chrono_trace_get_string (trace, name);
@@ -364,29 +347,15 @@ host_ledger (ChronoRankData *data,
         cls = HOST_LAUNCH;
       row.start_ns = MIN (row.start_ns, start);
       row.end_ns = MAX (row.end_ns, end);
-      append_interval (classes[cls], start, end);
+      add_host_interval (prefix, cls, start, end);
     }
-  for (guint k = 0; k < data->syncs->len; k++)
-    {
-      const ChronoSyncWait *w = &g_array_index (data->syncs, ChronoSyncWait, k);
-      if (w->track == thread && w->device >= 0)
-        append_interval (classes[HOST_SYNC], w->start, w->end);
-    }
-  /* Each state is what it adds to the union of those before it. */
-  acc = g_array_ref (classes[HOST_SYNC]);
-  u[HOST_SYNC] = chrono_intervals_length (acc);
-  for (guint c = HOST_DATA; c < N_HOST_STATES; c++)
-    {
-      GArray *next = union_of (acc, classes[c]);
-      g_array_unref (acc);
-      acc = next;
-      u[c] = chrono_intervals_length (acc);
-    }
-  g_array_unref (acc);
-  for (guint c = 0; c < N_HOST_STATES; c++)
-    g_array_unref (classes[c]);
+  for (; k < data->syncs->len; k++)
+    if (syncs[k].track == thread && syncs[k].device >= 0)
+      add_host_interval (prefix, HOST_SYNC, syncs[k].start, syncs[k].end);
   if (row.end_ns <= row.start_ns)
     return;
+  for (guint c = 0; c < N_HOST_STATES; c++)
+    u[c] = chrono_run_length (&prefix[c]);
   row.sync_ns = u[HOST_SYNC];
   row.data_loading_ns = u[HOST_DATA] - u[HOST_SYNC];
   row.launch_ns = u[HOST_LAUNCH] - u[HOST_DATA];

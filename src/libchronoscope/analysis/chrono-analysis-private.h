@@ -4,6 +4,8 @@
  */
 #pragma once
 
+#include <string.h>
+
 #include "chrono-analysis.h"
 
 G_BEGIN_DECLS
@@ -28,6 +30,25 @@ guint   chrono_lower_bound         (gconstpointer base,
                                     gsize         size,
                                     gsize         offset,
                                     gint64        value);
+
+/* Adds N bytes at P to the hash H, eight bytes at a time: the texts
+ * hashed (shapes, args) are long and alike. */
+static inline guint64
+chrono_hash_bytes (guint64     h,
+                   const char *p,
+                   gsize       n)
+{
+  for (; n >= 8; p += 8, n -= 8)
+    {
+      guint64 w;
+      memcpy (&w, p, 8);
+      h = (h ^ w) * G_GUINT64_CONSTANT (0x100000001b3);
+      h ^= h >> 29;
+    }
+  for (; n > 0; p++, n--)
+    h = (h ^ (guchar) *p) * G_GUINT64_CONSTANT (0x100000001b3);
+  return h;
+}
 
 /* Intervals [start, end) merged: sorted, disjoint. */
 typedef struct {
@@ -257,6 +278,34 @@ gboolean chrono_analysis_name_is_sync (const char *name);
 /* Whether a host span is the data loader producing a batch. */
 gboolean chrono_analysis_name_is_data_loading (const char *name);
 
+
+/* Intervals merged as they come by start, only their length kept. */
+typedef struct {
+  gint64 start;
+  gint64 end;
+  gint64 length;         /* of the intervals before [start, end) */
+} ChronoRun;
+
+static inline void
+chrono_run_add (ChronoRun *run,
+                gint64     start,
+                gint64     end)
+{
+  if (run->end > run->start && start <= run->end)
+    run->end = MAX (run->end, end);
+  else
+    {
+      run->length += run->end - run->start;
+      run->start = start;
+      run->end = end;
+    }
+}
+
+static inline gint64
+chrono_run_length (const ChronoRun *run)
+{
+  return run->length + (run->end - run->start);
+}
 
 GArray *chrono_intervals_merge     (const ChronoWorkItem *items,
                                     guint                 n_items,

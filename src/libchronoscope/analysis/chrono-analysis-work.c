@@ -143,21 +143,113 @@ device_for_process (GArray  *devices,
   return &g_array_index (devices, ChronoDeviceWork, devices->len - 1);
 }
 
+/* Above this many streams a device's work is sorted rather than merged. */
+#define MERGE_MAX_STREAMS 16
+
+static gboolean
+items_sorted (GArray *items)
+{
+  for (guint k = 1; k < items->len; k++)
+    if (compare_items (&g_array_index (items, ChronoWorkItem, k - 1), &g_array_index (items, ChronoWorkItem, k)) > 0)
+      return FALSE;
+  return TRUE;
+}
+
+/* The device's items, every stream's in order, and each item's previous
+ * on its stream. Each stream's items come by start already: merging them
+ * gives the order a stable sort of them all would (items of different
+ * streams never compare equal). */
+static void
+merge_streams (ChronoDeviceWork *d)
+{
+  guint n_streams = d->streams->len, total = 0;
+  g_autofree GArray **runs = g_new0 (GArray *, n_streams);
+  g_autofree guint *pos = g_new0 (guint, n_streams);
+  g_autofree guint *last = g_new (guint, n_streams);
+
+  for (guint s = 0; s < n_streams; s++)
+    {
+      GArray *items = g_array_index (d->streams, ChronoStreamWork, s).items;
+
+      /* A stream whose equal starts are not longest first is put in order
+       * on its own, as the sort would. */
+      if (n_streams > MERGE_MAX_STREAMS || items_sorted (items))
+        runs[s] = g_array_ref (items);
+      else
+        {
+          runs[s] = g_array_copy (items);
+          g_array_sort (runs[s], compare_items);
+        }
+      total += items->len;
+      last[s] = G_MAXUINT32;
+    }
+  g_array_set_size (d->items, total);
+  if (n_streams > MERGE_MAX_STREAMS)
+    {
+      g_autoptr(GHashTable) prev_of = g_hash_table_new (NULL, NULL);
+      ChronoWorkItem *out = (ChronoWorkItem *) d->items->data;
+      guint k = 0;
+
+      for (guint s = 0; s < n_streams; s++)
+        for (guint j = 0; j < runs[s]->len; j++)
+          out[k++] = g_array_index (runs[s], ChronoWorkItem, j);
+      g_array_sort (d->items, compare_items);
+      for (k = 0; k < total; k++)
+        {
+          gpointer prev;
+
+          out[k].stream_prev = g_hash_table_lookup_extended (prev_of, GUINT_TO_POINTER (out[k].track), NULL, &prev)
+                               ? GPOINTER_TO_UINT (prev) : G_MAXUINT32;
+          g_hash_table_insert (prev_of, GUINT_TO_POINTER (out[k].track), GUINT_TO_POINTER (k));
+        }
+    }
+  else
+    for (guint k = 0; k < total; k++)
+      {
+        ChronoWorkItem *out = &g_array_index (d->items, ChronoWorkItem, k);
+        const ChronoWorkItem *best = NULL;
+        guint from = 0;
+
+        for (guint s = 0; s < n_streams; s++)
+          if (pos[s] < runs[s]->len)
+            {
+              const ChronoWorkItem *head = &g_array_index (runs[s], ChronoWorkItem, pos[s]);
+              if (best == NULL || compare_items (head, best) < 0)
+                {
+                  best = head;
+                  from = s;
+                }
+            }
+        *out = *best;
+        out->stream_prev = last[from];
+        last[from] = k;
+        pos[from]++;
+      }
+  for (guint s = 0; s < n_streams; s++)
+    g_array_unref (runs[s]);
+}
+
 /* The launching call of each span on stream tracks: track -> ChronoSpanRef[n_spans]. */
 static GHashTable *
 launchers_by_track (ChronoTrace *trace)
 {
   GHashTable *map = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   guint n = chrono_trace_get_n_flows (trace);
+  guint32 last_track = G_MAXUINT32;
+  ChronoSpanRef *refs = NULL;
 
   for (guint f = 0; f < n; f++)
     {
       const ChronoFlow *flow = chrono_trace_get_flow (trace, f);
-      ChronoSpanRef *refs;
 
       if (flow->type != CHRONO_FLOW_LAUNCH)
         continue;
-      refs = g_hash_table_lookup (map, GUINT_TO_POINTER (flow->to.track));
+      /* Flows to one stream mostly come together. */
+      if (flow->to.track != last_track)
+        {
+          last_track = flow->to.track;
+          refs = g_hash_table_lookup (map, GUINT_TO_POINTER (flow->to.track));
+        }
       if (refs == NULL)
         {
           const ChronoTrack *t = chrono_trace_get_track (trace, flow->to.track);
@@ -183,10 +275,13 @@ collect_work (ChronoRankData *data)
       const ChronoProcess *p;
       const ChronoSpanRef *launch;
       ChronoDeviceWork *d;
-      ChronoStreamWork sw = { .track = ti, .stream = chrono_analysis_stream_id (trace, t) };
+      ChronoStreamWork sw;
+      const ChronoTrack *lt = NULL;
+      guint32 lt_index = G_MAXUINT32;
 
       if (t->type != CHRONO_TRACK_STREAM || !chrono_rank_data_has_track (data, ti))
         continue;
+      sw = (ChronoStreamWork) { .track = ti, .stream = chrono_analysis_stream_id (trace, t) };
       p = chrono_trace_get_process (trace, t->process);
       launch = g_hash_table_lookup (launchers, GUINT_TO_POINTER (ti));
       sw.items = g_array_new (FALSE, FALSE, sizeof (ChronoWorkItem));
@@ -204,7 +299,9 @@ collect_work (ChronoRankData *data)
           item.cls = cls;
           if (launch && launch[i].track != G_MAXUINT32)
             {
-              const ChronoTrack *lt = chrono_trace_get_track (trace, launch[i].track);
+              /* Most of a stream's work is launched from one thread. */
+              if (launch[i].track != lt_index)
+                lt = chrono_trace_get_track (trace, lt_index = launch[i].track);
               item.launch_start = lt->start[launch[i].index];
               item.launch_track = launch[i].track;
               item.launch_index = launch[i].index;
@@ -217,24 +314,18 @@ collect_work (ChronoRankData *data)
           continue;
         }
       d = device_for_process (data->devices, t->process, p->is_device ? p->device_index : -1);
-      g_array_append_vals (d->items, sw.items->data, sw.items->len);
       g_array_append_val (d->streams, sw);
     }
   for (guint i = 0; i < data->devices->len; i++)
     {
       ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, i);
-      g_autoptr(GHashTable) last = g_hash_table_new (NULL, NULL);
 
-      g_array_sort (d->items, compare_items);
+      merge_streams (d);
       d->busy = chrono_intervals_merge ((const ChronoWorkItem *) d->items->data, d->items->len, ~0u);
       for (guint k = 0; k < d->items->len; k++)
         {
-          ChronoWorkItem *it = &g_array_index (d->items, ChronoWorkItem, k);
-          gpointer prev;
+          const ChronoWorkItem *it = &g_array_index (d->items, ChronoWorkItem, k);
 
-          it->stream_prev = g_hash_table_lookup_extended (last, GUINT_TO_POINTER (it->track), NULL, &prev)
-                            ? GPOINTER_TO_UINT (prev) : G_MAXUINT32;
-          g_hash_table_insert (last, GUINT_TO_POINTER (it->track), GUINT_TO_POINTER (k));
           if (it->cls == CHRONO_WORK_COMMUNICATION)
             g_array_append_val (data->collectives, *it);
         }
@@ -587,7 +678,9 @@ collect_event_waits (ChronoRankData *data)
 static void
 collect_flow_deps (ChronoRankData *data)
 {
-  for (guint f = 0; f < chrono_trace_get_n_flows (data->trace); f++)
+  guint n_flows = chrono_trace_get_n_flows (data->trace);
+
+  for (guint f = 0; f < n_flows; f++)
     {
       const ChronoFlow *flow = chrono_trace_get_flow (data->trace, f);
       ChronoWorkDep dep = { .type = CHRONO_EDGE_FLOW };

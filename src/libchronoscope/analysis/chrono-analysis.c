@@ -188,6 +188,7 @@ add_ranks (ChronoAnalysis *self,
 
       g_ptr_array_add (self->ranks, chrono_rank_data_new (trace, trace_index, index, part, &self->options));
       g_array_append_val (self->rank_info, info);
+      chrono_efficiency_add_rank (self->efficiency, self->ranks->pdata[index]);
     }
 }
 
@@ -229,6 +230,23 @@ add_ledger_rows (ChronoAnalysis *self,
     }
 }
 
+/* The parts of the analysis that read only the ranks' work, not their
+ * ledgers or one another: the critical paths, which the rules need, and
+ * the host threads' ledgers. They run beside the ledgers and breakdowns. */
+static gpointer
+run_paths (gpointer user_data)
+{
+  ChronoAnalysis *self = user_data;
+
+  for (guint r = 0; r < self->ranks->len; r++)
+    {
+      chrono_analysis_compute_paths (self->ranks->pdata[r], &self->options.thresholds, self->paths);
+      if (!self->options.without_ledger_rows)
+        chrono_rank_data_host_ledgers (self->ranks->pdata[r], self->host_ledger);
+    }
+  return NULL;
+}
+
 ChronoAnalysis *
 chrono_analysis_run (ChronoTrace * const          *traces,
                      guint                         n_traces,
@@ -238,6 +256,7 @@ chrono_analysis_run (ChronoTrace * const          *traces,
 {
   g_autoptr(ChronoAnalysis) self = g_object_new (CHRONO_TYPE_ANALYSIS, NULL);
   g_autoptr(GPtrArray) peer_waits = NULL;
+  GThread *paths;
   ChronoRankData **ranks;
   guint n_ranks;
 
@@ -254,24 +273,23 @@ chrono_analysis_run (ChronoTrace * const          *traces,
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;
       g_ptr_array_add (self->traces, g_object_ref (traces[i]));
+      /* The efficiency collects the trace's calls while its ranks' work is gathered. */
+      chrono_efficiency_add_trace (self->efficiency, traces[i]);
       add_ranks (self, traces[i], i);
     }
   ranks = (ChronoRankData **) self->ranks->pdata;
   n_ranks = self->ranks->len;
-  for (guint r = 0; r < n_ranks; r++)
-    chrono_efficiency_add_rank (self->efficiency, ranks[r]);
 
   peer_waits = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   chrono_analysis_match_collectives (ranks, n_ranks, peer_waits);
-  for (guint r = 0; r < n_ranks; r++)
+  paths = g_thread_new ("chrono-paths", run_paths, self);
+  for (guint r = 0; r < n_ranks && !g_cancellable_is_cancelled (cancellable); r++)
     {
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        return NULL;
       chrono_rank_data_build_ledgers (ranks[r], r < peer_waits->len ? peer_waits->pdata[r] : NULL,
                                       &self->options.thresholds);
       chrono_analysis_compute_breakdowns (ranks[r], &self->options.thresholds, self->breakdowns);
-      chrono_analysis_compute_paths (ranks[r], &self->options.thresholds, self->paths);
     }
+  g_thread_join (paths);
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
   /* The efficiency read the operators' shapes meanwhile; its rule needs it. */
@@ -281,12 +299,64 @@ chrono_analysis_run (ChronoTrace * const          *traces,
   chrono_analysis_run_rules (self, ranks, n_ranks, self->breakdowns, self->paths, &self->options.thresholds,
                              self->findings);
   g_array_sort (self->findings, compare_findings);
-  for (guint r = 0; r < n_ranks; r++)
-    {
-      add_ledger_rows (self, ranks[r]);
-      chrono_rank_data_host_ledgers (ranks[r], self->host_ledger);
-    }
+  for (guint r = 0; r < n_ranks && !self->options.without_ledger_rows; r++)
+    add_ledger_rows (self, ranks[r]);
   return g_steal_pointer (&self);
+}
+
+typedef struct {
+  ChronoTrace                 *trace;
+  const ChronoAnalysisOptions *options;
+  GCancellable                *cancellable;
+  GError                      *error;
+} PairSide;
+
+static gpointer
+run_side (gpointer user_data)
+{
+  PairSide *side = user_data;
+
+  return chrono_analysis_run (&side->trace, 1, side->options, side->cancellable, &side->error);
+}
+
+gboolean
+chrono_analysis_run_pair (ChronoTrace                  *a,
+                          ChronoTrace                  *b,
+                          const ChronoAnalysisOptions  *options,
+                          GCancellable                 *cancellable,
+                          ChronoAnalysis              **out_a,
+                          ChronoAnalysis              **out_b,
+                          GError                      **error)
+{
+  ChronoAnalysisOptions pair_options;
+  PairSide side_b = { b, &pair_options, cancellable, NULL };
+  g_autoptr(ChronoAnalysis) analysis_a = NULL;
+  g_autoptr(ChronoAnalysis) analysis_b = NULL;
+  g_autoptr(GError) error_b = NULL;
+  GThread *thread;
+
+  g_return_val_if_fail (a != NULL && b != NULL && out_a != NULL && out_b != NULL, FALSE);
+
+  if (options)
+    pair_options = *options;
+  else
+    chrono_analysis_options_init (&pair_options);
+  pair_options.without_ledger_rows = TRUE;
+  /* Each analysis keeps a core busy only part of the time. */
+  thread = g_thread_new ("chrono-analysis-b", run_side, &side_b);
+  analysis_a = chrono_analysis_run (&a, 1, &pair_options, cancellable, error);
+  analysis_b = g_thread_join (thread);
+  error_b = side_b.error;
+  if (analysis_a == NULL)
+    return FALSE;
+  if (analysis_b == NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&error_b));
+      return FALSE;
+    }
+  *out_a = g_steal_pointer (&analysis_a);
+  *out_b = g_steal_pointer (&analysis_b);
+  return TRUE;
 }
 
 guint

@@ -40,6 +40,9 @@ typedef struct {
    * range_end_ns > range_start_ns; trace time, as the model stores it. */
   gint64 range_start_ns;
   gint64 range_end_ns;
+  /* No ledger rows, of devices or of host threads: a comparison of two
+   * runs reads only the findings and the devices' ledgers. */
+  gboolean without_ledger_rows;
 } ChronoAnalysisOptions;
 
 void chrono_analysis_options_init (ChronoAnalysisOptions *options);
@@ -285,6 +288,16 @@ ChronoAnalysis *chrono_analysis_run (ChronoTrace * const          *traces,
                                      const ChronoAnalysisOptions  *options,
                                      GCancellable                 *cancellable,
                                      GError                      **error);
+/* Two traces analysed each on its own, at once (B in a thread of its
+ * own), as a comparison of two runs needs them (without ledger rows):
+ * TRUE with both, else FALSE and neither. */
+gboolean        chrono_analysis_run_pair (ChronoTrace                  *a,
+                                          ChronoTrace                  *b,
+                                          const ChronoAnalysisOptions  *options,
+                                          GCancellable                 *cancellable,
+                                          ChronoAnalysis              **out_a,
+                                          ChronoAnalysis              **out_b,
+                                          GError                      **error);
 
 guint                     chrono_analysis_get_n_traces     (ChronoAnalysis *self);
 ChronoTrace              *chrono_analysis_get_trace        (ChronoAnalysis *self,

@@ -7,11 +7,21 @@
 #include <string.h>
 
 #include "chrono-comparison-private.h"
+#include "chrono-op-models.h"
 
 #define NO_OP G_MAXUINT32
 #define NO_KEY G_MAXUINT32
+/* An operator outside the used windows, whose shapes are read if asked for. */
+#define UNREAD_RAW (G_MAXUINT32 - 1)
 /* How many operators must agree to say the sequences agree again. */
 #define RESYNC_RUN 3
+
+/* An operator's name and shapes as the file writes them. */
+typedef struct {
+  guint32     name;
+  gsize       len;
+  const char *dims;
+} RawKey;
 
 typedef struct {
   ChronoCompareRow *row;
@@ -20,13 +30,29 @@ typedef struct {
 } RowBuild;
 
 /* Per host thread: each span's innermost enclosing operator (itself for
- * an operator), the device time each operator launched, and each
- * operator's key, found when first asked for. */
+ * an operator), each operator's name and shapes as written (an index
+ * into its side's raw keys, read ahead), the device time each operator
+ * launched, and each operator's key, found when first asked for. */
 typedef struct {
+  const ChronoTrack *track;
   guint32 *op;
+  guint32 *raw;
   gint64  *device_ns;
   guint32 *key;
 } ThreadOps;
+
+/* What a side's matching reads of its trace, made for both sides at once:
+ * the operator categories, each host thread's ThreadOps, and the names
+ * and shapes its operators are called with, each once. */
+typedef struct {
+  ChronoRankData *data;
+  gboolean       *op_cats;
+  ThreadOps     **threads;        /* by track, NULL for other tracks */
+  GArray         *slots;          /* the used windows: ChronoCompareSlot by start */
+  GArray         *raws;           /* RawKey */
+  GHashTable     *raw_ids;        /* RawKey -> index into raws + 1 */
+  GArray         *raw_key;        /* guint32 by raw: its key, NO_KEY until asked for */
+} SideOps;
 
 typedef struct {
   gint64  ts;
@@ -50,7 +76,6 @@ typedef struct {
   GPtrArray  *seq[2];            /* per used pair: GArray of SeqEntry */
   GPtrArray  *op_by_key;         /* RowBuild * by operator key id, NULL until seen */
   GHashTable *kernel_cache;      /* this side's (key id, name id) -> RowBuild * */
-  GHashTable *raw_keys;          /* this side's RawKey -> key id */
 } Matcher;
 
 /* ------------------------------------------------------------------ */
@@ -130,54 +155,41 @@ chrono_compare_normalise_kernel (const char *name)
   return g_string_free (out, FALSE);
 }
 
+/* The args are read member by member up to "Input Dims": most of a
+ * call's args (its call stack) come after. */
 gboolean
 chrono_compare_input_dims (ChronoTrace  *trace,
                            guint64       offset,
                            const char  **dims,
                            gsize        *dims_len)
 {
-  static const char key[] = "\"Input Dims\"";
-  const char *text, *hit, *end, *p;
+  const char *text, *value, *end, *p;
   gint depth = 0;
-  gsize len;
+  gsize available;
 
-  if (offset == CHRONO_NO_ARGS || (text = chrono_trace_get_raw_value (trace, offset, &len)) == NULL)
+  if ((text = chrono_trace_get_raw_text (trace, offset, &available)) == NULL ||
+      (value = chrono_op_model_find_member (text, available, "Input Dims")) == NULL || *value != '[')
     return FALSE;
-  if ((hit = memmem (text, len, key, sizeof key - 1)) == NULL)
-    return FALSE;
-  end = text + len;
-  for (hit += sizeof key - 1; hit < end && (*hit == ':' || g_ascii_isspace (*hit)); hit++)
-    ;
-  if (hit >= end || *hit != '[')
-    return FALSE;
-  for (p = hit; p < end; p++)
+  end = text + available;
+  for (p = value; p < end; p++)
     if (*p == '[')
       depth++;
     else if (*p == ']' && --depth == 0)
       break;
   if (p >= end)
     return FALSE;
-  *dims = hit;
-  *dims_len = p + 1 - hit;
+  *dims = value;
+  *dims_len = p + 1 - value;
   return TRUE;
 }
-
-/* An operator's name and shapes as the file writes them. */
-typedef struct {
-  guint32     name;
-  gsize       len;
-  const char *dims;
-} RawKey;
 
 static guint
 raw_key_hash (gconstpointer key)
 {
   const RawKey *k = key;
-  guint h = k->name * 2654435761u;
+  guint64 h = chrono_hash_bytes (k->name * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15), k->dims, k->len);
 
-  for (gsize i = 0; i < k->len; i++)
-    h = h * 31 + (guchar) k->dims[i];
-  return h;
+  return (guint) (h ^ (h >> 32));
 }
 
 static gboolean
@@ -202,49 +214,37 @@ intern_key (Matcher    *m,
   return m->keys->len - 1;
 }
 
+static guint32 raw_of (SideOps           *so,
+                       const ChronoTrack *t,
+                       guint32            i);
+
 /* The key of an operator call: its name, and its shapes without white
  * space. Calls of the same name and shapes as written share it without
  * building it again. */
 static guint32
-op_key (Matcher     *m,
-        ChronoTrace *trace,
-        guint32      track,
-        ThreadOps   *ops,
-        guint32      index)
+op_key (Matcher   *m,
+        SideOps   *so,
+        ThreadOps *ops,
+        guint32    index)
 {
-  const ChronoTrack *t;
-  RawKey raw;
-  gpointer id;
+  guint32 r = ops->raw[index];
+  guint32 *known;
+  const RawKey *raw;
   GString *key;
 
   if (ops->key[index] != NO_KEY)
     return ops->key[index];
-  t = chrono_trace_get_track (trace, track);
-  raw.name = chrono_track_get_name (t, index);
-  if (!chrono_compare_input_dims (trace, chrono_track_get_args (t, index), &raw.dims, &raw.len))
-    raw.len = 0, raw.dims = "";
-  if (g_hash_table_lookup_extended (m->raw_keys, &raw, NULL, &id))
-    return ops->key[index] = GPOINTER_TO_UINT (id);
+  if (r == UNREAD_RAW)
+    r = ops->raw[index] = raw_of (so, ops->track, index);
+  known = &g_array_index (so->raw_key, guint32, r);
+  if (*known != NO_KEY)
+    return ops->key[index] = *known;
+  raw = &g_array_index (so->raws, RawKey, r);
   key = g_string_new (NULL);
-  chrono_compare_op_key_append (key, chrono_trace_get_string (trace, raw.name), raw.dims, raw.len);
-  ops->key[index] = intern_key (m, key->str);
+  chrono_compare_op_key_append (key, chrono_trace_get_string (so->data->trace, raw->name), raw->dims, raw->len);
+  ops->key[index] = *known = intern_key (m, key->str);
   g_string_free (key, TRUE);
-  g_hash_table_insert (m->raw_keys, g_memdup2 (&raw, sizeof raw), GUINT_TO_POINTER (ops->key[index]));
   return ops->key[index];
-}
-
-void
-chrono_compare_op_key_append (GString    *key,
-                              const char *name,
-                              const char *dims,
-                              gsize       dims_len)
-{
-  g_string_append (key, name);
-  if (dims_len > 0)
-    g_string_append_c (key, ' ');
-  for (gsize i = 0; i < dims_len; i++)
-    if (!g_ascii_isspace (dims[i]))
-      g_string_append_c (key, dims[i]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -297,6 +297,20 @@ row_add (RowBuild *rb,
   g_array_append_val (rb->calls[side], device_ns);
 }
 
+void
+chrono_compare_op_key_append (GString    *key,
+                              const char *name,
+                              const char *dims,
+                              gsize       dims_len)
+{
+  g_string_append (key, name);
+  if (dims_len > 0)
+    g_string_append_c (key, ' ');
+  for (gsize i = 0; i < dims_len; i++)
+    if (!g_ascii_isspace (dims[i]))
+      g_string_append_c (key, dims[i]);
+}
+
 /* ------------------------------------------------------------------ */
 /* One side                                                           */
 
@@ -313,8 +327,42 @@ chrono_compare_make_slots (ChronoComparison *self,
 
       g_array_append_val (slots, s);
     }
-  g_array_sort_with_data (slots, chrono_compare_int64_at, GSIZE_TO_POINTER (G_STRUCT_OFFSET (ChronoCompareSlot, start)));
+  g_array_sort_with_data (slots, chrono_compare_int64_at,
+                          GSIZE_TO_POINTER (G_STRUCT_OFFSET (ChronoCompareSlot, start)));
   return slots;
+}
+
+/* The used window that AT belongs to, where S[NEXT] is the first window
+ * to start after it: the last to start by then, if AT is before its
+ * span's end (HOST) or its work's end. */
+static inline gint
+slot_before (const ChronoCompareSlot *s,
+             guint       next,
+             gint64      at,
+             gboolean    host)
+{
+  if (next == 0 || at >= (host ? s[next - 1].host_end : s[next - 1].end))
+    return -1;
+  return (gint) s[next - 1].used;
+}
+
+/* The same for AT anywhere, *HINT being where the window after the last
+ * time asked was: work comes nearly in the order it was launched. */
+static gint
+slot_of (GArray   *slots,
+         guint    *hint,
+         gint64    at,
+         gboolean  host)
+{
+  const ChronoCompareSlot *s = (const ChronoCompareSlot *) slots->data;
+  guint n = slots->len, next = *hint;
+
+  if (next < n && s[next].start <= at && (next + 1 == n || s[next + 1].start > at))
+    next++;
+  else if (!((next == 0 || s[next - 1].start <= at) && (next == n || s[next].start > at)))
+    next = chrono_lower_bound (s, n, sizeof *s, G_STRUCT_OFFSET (ChronoCompareSlot, start), at + 1);
+  *hint = next;
+  return slot_before (s, next, at, host);
 }
 
 gint
@@ -323,11 +371,9 @@ chrono_compare_slot_of (GArray   *slots,
                         gboolean  host)
 {
   const ChronoCompareSlot *s = (const ChronoCompareSlot *) slots->data;
-  guint lo = chrono_lower_bound (s, slots->len, sizeof *s, G_STRUCT_OFFSET (ChronoCompareSlot, start), at + 1);
+  guint next = chrono_lower_bound (s, slots->len, sizeof *s, G_STRUCT_OFFSET (ChronoCompareSlot, start), at + 1);
 
-  if (lo == 0 || at >= (host ? s[lo - 1].host_end : s[lo - 1].end))
-    return -1;
-  return (gint) s[lo - 1].used;
+  return slot_before (s, next, at, host);
 }
 
 gboolean *
@@ -349,15 +395,40 @@ chrono_compare_operator_categories (ChronoRankData *data)
   return cats;
 }
 
+/* The index of the name and shapes of the operator I on T in the side's
+ * raw keys. */
+static guint32
+raw_of (SideOps           *so,
+        const ChronoTrack *t,
+        guint32            i)
+{
+  RawKey raw = { .name = chrono_track_get_name (t, i) };
+  guint32 no_key = NO_KEY;
+  gpointer id;
+
+  if (!chrono_compare_input_dims (so->data->trace, chrono_track_get_args (t, i), &raw.dims, &raw.len))
+    raw.len = 0, raw.dims = "";
+  if (g_hash_table_lookup_extended (so->raw_ids, &raw, NULL, &id))
+    return GPOINTER_TO_UINT (id) - 1;
+  g_array_append_val (so->raws, raw);
+  g_array_append_val (so->raw_key, no_key);
+  g_hash_table_insert (so->raw_ids, g_memdup2 (&raw, sizeof raw), GUINT_TO_POINTER (so->raws->len));
+  return so->raws->len - 1;
+}
+
 static ThreadOps *
-thread_ops_new (const ChronoTrack *t,
-                const gboolean    *op_cats)
+thread_ops_new (SideOps           *so,
+                const ChronoTrack *t)
 {
   ThreadOps *ops = g_new0 (ThreadOps, 1);
   guint depths = t->max_depth + 1;
   g_autofree guint32 *inner = g_new (guint32, (gsize) MAX (t->n_lanes, 1) * depths);
+  const ChronoCompareSlot *slots = (const ChronoCompareSlot *) so->slots->data;
+  guint next = 0;
 
+  ops->track = t;
   ops->op = g_new (guint32, t->n_spans);
+  ops->raw = g_new (guint32, t->n_spans);
   ops->device_ns = g_new0 (gint64, t->n_spans);
   ops->key = g_new (guint32, t->n_spans);
   memset (ops->key, 0xff, sizeof (guint32) * t->n_spans);
@@ -369,8 +440,14 @@ thread_ops_new (const ChronoTrack *t,
       guint d = t->depth[i];
       guint32 parent = d > 0 ? lane[d - 1] : NO_OP;
 
-      lane[d] = chrono_compare_is_operator (t, i, op_cats) ? i : parent;
+      lane[d] = chrono_compare_is_operator (t, i, so->op_cats) ? i : parent;
       ops->op[i] = lane[d];
+      /* Only the shapes of operators inside the used windows are read
+       * ahead: the matching asks for few others. */
+      while (next < so->slots->len && slots[next].start <= t->start[i])
+        next++;
+      ops->raw[i] = lane[d] != i ? NO_KEY
+                    : slot_before (slots, next, t->start[i], TRUE) >= 0 ? raw_of (so, t, i) : UNREAD_RAW;
     }
   return ops;
 }
@@ -379,18 +456,47 @@ static void
 thread_ops_free (ThreadOps *ops)
 {
   g_free (ops->op);
+  g_free (ops->raw);
   g_free (ops->device_ns);
   g_free (ops->key);
   g_free (ops);
 }
 
-static gint
-compare_launches (gconstpointer a,
-                  gconstpointer b)
+/* LAUNCHES by time, those of one time in the order they came (as a
+ * stable sort would): a radix sort of the times from the earliest, byte
+ * by byte, skipping the bytes all share. */
+static void
+sort_launches (GArray *launches)
 {
-  const Launch *x = a, *y = b;
+  guint n = launches->len;
+  Launch *v = (Launch *) launches->data;
+  g_autofree Launch *tmp = NULL;
+  gint64 lo = G_MAXINT64, hi = G_MININT64;
 
-  return (x->ts > y->ts) - (x->ts < y->ts);
+  for (guint i = 0; i < n; i++)
+    {
+      lo = MIN (lo, v[i].ts);
+      hi = MAX (hi, v[i].ts);
+    }
+  if (n < 2 || lo == hi)
+    return;
+  tmp = g_new (Launch, n);
+#define LAUNCH_DIGIT(l, shift) ((((guint64) (l).ts - (guint64) lo) >> (shift)) & 0xff)
+  for (guint shift = 0; shift < 64 && (((guint64) hi - (guint64) lo) >> shift) != 0; shift += 8)
+    {
+      guint count[257] = { 0 };
+
+      for (guint i = 0; i < n; i++)
+        count[LAUNCH_DIGIT (v[i], shift) + 1]++;
+      if (count[LAUNCH_DIGIT (v[0], shift) + 1] == n)
+        continue;
+      for (guint b = 0; b < 256; b++)
+        count[b + 1] += count[b];
+      for (guint i = 0; i < n; i++)
+        tmp[count[LAUNCH_DIGIT (v[i], shift)]++] = v[i];
+      memcpy (v, tmp, n * sizeof *v);
+    }
+#undef LAUNCH_DIGIT
 }
 
 /* Each piece of device work: its kernel row, and its time charged to the
@@ -399,9 +505,10 @@ static void
 charge_work (Matcher    *m,
              guint       side,
              GArray     *slots,
-             ThreadOps **threads,
+             SideOps    *so,
              GArray    **launches)
 {
+  ThreadOps **threads = so->threads;
   ChronoRankData *data = m->self->side[side].data;
   ChronoTrace *trace = data->trace;
   g_autofree guint32 *normal = g_new (guint32, chrono_trace_get_n_strings (trace));
@@ -411,12 +518,13 @@ charge_work (Matcher    *m,
   for (guint di = 0; di < data->devices->len; di++)
     {
       ChronoDeviceWork *dev = &g_array_index (data->devices, ChronoDeviceWork, di);
+      guint hint = 0;
 
       for (guint k = 0; k < dev->items->len; k++)
         {
           const ChronoWorkItem *it = &g_array_index (dev->items, ChronoWorkItem, k);
           gboolean launched = it->launch_start != G_MININT64;
-          gint u = chrono_compare_slot_of (slots, launched ? it->launch_start : it->start, launched);
+          gint u = slot_of (slots, &hint, launched ? it->launch_start : it->start, launched);
           const ChronoTrack *t = chrono_trace_get_track (trace, it->track);
           guint32 name = chrono_track_get_name (t, it->index);
           guint32 op = NO_OP, key = NO_KEY;
@@ -431,7 +539,7 @@ charge_work (Matcher    *m,
             {
               Launch l = { it->launch_start, it->launch_track, op };
 
-              key = op_key (m, trace, it->launch_track, threads[it->launch_track], op);
+              key = op_key (m, so, threads[it->launch_track], op);
               threads[it->launch_track]->device_ns[op] += it->end - it->start;
               g_array_append_val (launches[u], l);
             }
@@ -465,15 +573,19 @@ static void
 count_ops (Matcher        *m,
            guint           side,
            GArray         *slots,
-           ThreadOps     **threads,
-           const gboolean *op_cats)
+           SideOps        *so)
 {
+  ThreadOps **threads = so->threads;
+  const gboolean *op_cats = so->op_cats;
   ChronoRankData *data = m->self->side[side].data;
   ChronoTrace *trace = data->trace;
 
   for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
     {
       const ChronoTrack *t = chrono_trace_get_track (trace, ti);
+
+      const ChronoCompareSlot *s = (const ChronoCompareSlot *) slots->data;
+      guint next = 0;
 
       if (threads[ti] == NULL)
         continue;
@@ -483,9 +595,14 @@ count_ops (Matcher        *m,
           guint32 key;
           RowBuild *rb;
 
-          if (!chrono_compare_is_operator (t, i, op_cats) || (u = chrono_compare_slot_of (slots, t->start[i], TRUE)) < 0)
+          if (!chrono_compare_is_operator (t, i, op_cats))
             continue;
-          key = op_key (m, trace, ti, threads[ti], i);
+          /* Spans come by start: the windows are walked, not searched. */
+          while (next < slots->len && s[next].start <= t->start[i])
+            next++;
+          if ((u = slot_before (s, next, t->start[i], TRUE)) < 0)
+            continue;
+          key = op_key (m, so, threads[ti], i);
           if (key >= m->op_by_key->len)
             g_ptr_array_set_size (m->op_by_key, m->keys->len);
           rb = m->op_by_key->pdata[key];
@@ -519,7 +636,7 @@ build_sequences (Matcher    *m,
       GArray *seq = g_array_new (FALSE, FALSE, sizeof (SeqEntry));
       const Launch *prev = NULL;
 
-      g_array_sort (launches[u], compare_launches);
+      sort_launches (launches[u]);
       for (guint i = 0; i < launches[u]->len; i++)
         {
           const Launch *l = &g_array_index (launches[u], Launch, i);
@@ -536,41 +653,65 @@ build_sequences (Matcher    *m,
     }
 }
 
-static void
-match_side (Matcher *m,
-            guint    side)
+/* Reading every operator's shapes is most of a side's matching, and
+ * needs nothing of the other side: both sides are read at once. */
+static gpointer
+side_ops_read (gpointer user_data)
 {
-  ChronoRankData *data = m->self->side[side].data;
-  ChronoTrace *trace = data->trace;
+  SideOps *so = user_data;
+  ChronoTrace *trace = so->data->trace;
   guint n_tracks = chrono_trace_get_n_tracks (trace);
-  g_autoptr(GArray) slots = chrono_compare_make_slots (m->self, side);
-  g_autofree ThreadOps **threads = g_new0 (ThreadOps *, n_tracks);
-  g_autofree GArray **launches = g_new0 (GArray *, m->self->used->len);
-  g_autofree gboolean *op_cats = chrono_compare_operator_categories (data);
 
+  so->op_cats = chrono_compare_operator_categories (so->data);
+  so->threads = g_new0 (ThreadOps *, n_tracks);
+  so->raws = g_array_new (FALSE, FALSE, sizeof (RawKey));
+  so->raw_key = g_array_new (FALSE, FALSE, sizeof (guint32));
+  so->raw_ids = g_hash_table_new_full (raw_key_hash, raw_key_equal, g_free, NULL);
   for (guint ti = 0; ti < n_tracks; ti++)
     {
       const ChronoTrack *t = chrono_trace_get_track (trace, ti);
 
-      if (t->type == CHRONO_TRACK_THREAD && t->n_spans > 0 && chrono_rank_data_has_track (data, ti))
-        threads[ti] = thread_ops_new (t, op_cats);
+      if (t->type == CHRONO_TRACK_THREAD && t->n_spans > 0 && chrono_rank_data_has_track (so->data, ti))
+        so->threads[ti] = thread_ops_new (so, t);
     }
+  return NULL;
+}
+
+static void
+side_ops_clear (SideOps *so)
+{
+  guint n_tracks = chrono_trace_get_n_tracks (so->data->trace);
+
+  for (guint ti = 0; ti < n_tracks; ti++)
+    if (so->threads[ti])
+      thread_ops_free (so->threads[ti]);
+  g_free (so->threads);
+  g_free (so->op_cats);
+  g_array_unref (so->raws);
+  g_array_unref (so->raw_key);
+  g_hash_table_unref (so->raw_ids);
+  g_array_unref (so->slots);
+}
+
+static void
+match_side (Matcher *m,
+            guint    side,
+            SideOps *so)
+{
+  GArray *slots = so->slots;
+  g_autofree GArray **launches = g_new0 (GArray *, m->self->used->len);
+
   for (guint u = 0; u < m->self->used->len; u++)
     launches[u] = g_array_new (FALSE, FALSE, sizeof (Launch));
   m->kernel_cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  m->raw_keys = g_hash_table_new_full (raw_key_hash, raw_key_equal, g_free, NULL);
 
-  charge_work (m, side, slots, threads, launches);
-  count_ops (m, side, slots, threads, op_cats);
-  build_sequences (m, side, threads, launches);
+  charge_work (m, side, slots, so, launches);
+  count_ops (m, side, slots, so);
+  build_sequences (m, side, so->threads, launches);
 
   g_clear_pointer (&m->kernel_cache, g_hash_table_unref);
-  g_clear_pointer (&m->raw_keys, g_hash_table_unref);
   for (guint u = 0; u < m->self->used->len; u++)
     g_array_unref (launches[u]);
-  for (guint ti = 0; ti < n_tracks; ti++)
-    if (threads[ti])
-      thread_ops_free (threads[ti]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -661,8 +802,6 @@ finish_rows (Matcher   *m,
       RowBuild *rb = order->pdata[i];
       ChronoCompareRow *row = rb->row;
 
-      for (guint k = 0; k < 2; k++)
-        g_array_sort_with_data (rb->calls[k], chrono_compare_int64_at, GSIZE_TO_POINTER (0));
       if (row->a.count == 0 && row->b.count == 0)
         chrono_compare_row_free (row);
       else
@@ -758,10 +897,19 @@ chrono_comparison_match (ChronoComparison *self)
     .op_by_key = g_ptr_array_new (),
   };
 
+  SideOps so[2] = {
+    { .data = self->side[0].data, .slots = chrono_compare_make_slots (self, 0) },
+    { .data = self->side[1].data, .slots = chrono_compare_make_slots (self, 1) },
+  };
+  GThread *reader = g_thread_new ("chrono-compare-b", side_ops_read, &so[1]);
+
+  side_ops_read (&so[0]);
+  g_thread_join (reader);
   for (guint side = 0; side < 2; side++)
     {
       m.seq[side] = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
-      match_side (&m, side);
+      match_side (&m, side, &so[side]);
+      side_ops_clear (&so[side]);
     }
   match_through_operators (&m);
   /* The tables' keys belong to rows that finishing may free. */

@@ -53,7 +53,7 @@ const ChronoCompareWindow *chrono_comparison_used_window (ChronoComparison *self
                                                           guint             u);
 
 /* Per-call and per-step figures of a side; CALLS (gint64 device time
- * per call) is sorted. */
+ * per call, in any order) is reordered. */
 void     chrono_compare_side_finish (ChronoCompareSide *side,
                                      GArray            *calls,
                                      guint              n_used);

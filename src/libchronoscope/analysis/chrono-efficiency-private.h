@@ -13,11 +13,14 @@ G_BEGIN_DECLS
 
 typedef struct _ChronoEfficiency ChronoEfficiency;
 
-/* Reads each rank given, in a thread of its own, while the rest of the
- * analysis runs; finish waits for it. */
-ChronoEfficiency *chrono_efficiency_new      (const ChronoAnalysisThresholds *thresholds);
-void              chrono_efficiency_add_rank (ChronoEfficiency               *efficiency,
-                                              ChronoRankData                 *data);
+/* Reads each trace given, then each of its ranks given after it, in a
+ * thread of its own, while the rest of the analysis runs; finish waits
+ * for it. */
+ChronoEfficiency *chrono_efficiency_new       (const ChronoAnalysisThresholds *thresholds);
+void              chrono_efficiency_add_trace (ChronoEfficiency               *efficiency,
+                                               ChronoTrace                    *trace);
+void              chrono_efficiency_add_rank  (ChronoEfficiency               *efficiency,
+                                               ChronoRankData                 *data);
 void              chrono_efficiency_finish   (ChronoEfficiency               *efficiency);
 void              chrono_efficiency_free     (ChronoEfficiency               *efficiency);
 

@@ -61,6 +61,13 @@ typedef struct {
   guint device_position;
 } RowKey;
 
+/* What the worker is given: a trace whose calls to collect, or a rank
+ * of the trace given last. */
+typedef struct {
+  ChronoTrace    *trace;
+  ChronoRankData *data;
+} Job;
+
 struct _ChronoEfficiency
 {
   GArray    *rows;            /* ChronoEfficiencyRow */
@@ -70,32 +77,19 @@ struct _ChronoEfficiency
   GArray    *series;          /* ChronoFlopsSeries, by trace, rank, device */
 
   /* While the ranks are read, by a thread of its own beside the rest of
-   * the analysis: the queue holds the ranks to read, then the end mark. */
+   * the analysis: the queue holds each trace, then its ranks, then the
+   * end mark. A trace's calls are collected once, while its ranks' work
+   * is gathered, and serve each of its ranks. */
   ChronoAnalysisThresholds thresholds;
   GThread    *worker;
   GAsyncQueue *queue;
+  GArray     *calls;          /* Call, of the trace read last */
+  GArray     *shapes;         /* Shape */
+  GHashTable *owners;         /* track -> guint32[n_spans] of call indices */
   guint       n_shaped;       /* calls read with shapes */
   guint       n_unshaped;     /* modelled operators' calls without shapes */
   GHashTable *unmodelled;     /* interned op name -> calls whose shapes do not fit */
 };
-
-/* Eight bytes at a time: the texts are long and alike. */
-static guint64
-hash_bytes (guint64     h,
-            const char *p,
-            gsize       n)
-{
-  for (; n >= 8; p += 8, n -= 8)
-    {
-      guint64 w;
-      memcpy (&w, p, 8);
-      h = (h ^ w) * G_GUINT64_CONSTANT (0x100000001b3);
-      h ^= h >> 29;
-    }
-  for (; n > 0; p++, n--)
-    h = (h ^ (guchar) *p) * G_GUINT64_CONSTANT (0x100000001b3);
-  return h;
-}
 
 static guint
 shape_hash (gconstpointer p)
@@ -103,9 +97,9 @@ shape_hash (gconstpointer p)
   const Shape *k = p;
   guint64 h = k->name;
 
-  h = hash_bytes (h, k->dims, k->dims_len);
-  h = hash_bytes (h, k->types, k->types_len);
-  h = hash_bytes (h, k->concrete, k->concrete_len);
+  h = chrono_hash_bytes (h, k->dims, k->dims_len);
+  h = chrono_hash_bytes (h, k->types, k->types_len);
+  h = chrono_hash_bytes (h, k->concrete, k->concrete_len);
   return (guint) (h ^ (h >> 32));
 }
 
@@ -296,7 +290,7 @@ compare_rows (gconstpointer a,
   return (x->device_position > y->device_position) - (x->device_position < y->device_position);
 }
 
-static gint
+static inline gint
 compare_call_costs (gconstpointer a,
                     gconstpointer b)
 {
@@ -307,6 +301,45 @@ compare_call_costs (gconstpointer a,
   if (x->device_position != y->device_position)
     return x->device_position < y->device_position ? -1 : 1;
   return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The calls come as one run in order per row (a row's calls by their
+ * first work): runs next to each other are merged until one is left,
+ * the earlier first on ties, which is the order a stable sort gives. */
+static void
+sort_call_costs (GArray *costs)
+{
+  guint n = costs->len;
+  g_autofree CallCost *tmp = g_new (CallCost, MAX (n, 1));
+  g_autoptr(GArray) bounds = g_array_new (FALSE, FALSE, sizeof (guint));
+  CallCost *v = (CallCost *) costs->data;
+
+  for (guint i = 0; i < n; i++)
+    if (i == 0 || compare_call_costs (&v[i - 1], &v[i]) > 0)
+      g_array_append_val (bounds, i);
+  g_array_append_val (bounds, n);
+  while (bounds->len > 2)
+    {
+      guint *b = (guint *) bounds->data;
+      guint kept = 0;
+
+      for (guint r = 0; r + 1 < bounds->len; r += 2)
+        {
+          guint lo = b[r], mid = b[r + 1], hi = r + 2 < bounds->len ? b[r + 2] : mid;
+          guint i = lo, j = mid, k = lo;
+
+          while (i < mid && j < hi)
+            tmp[k++] = compare_call_costs (&v[j], &v[i]) < 0 ? v[j++] : v[i++];
+          while (i < mid)
+            tmp[k++] = v[i++];
+          while (j < hi)
+            tmp[k++] = v[j++];
+          memcpy (&v[lo], &tmp[lo], (hi - lo) * sizeof *v);
+          b[kept++] = lo;
+        }
+      b[kept++] = n;
+      g_array_set_size (bounds, kept);
+    }
 }
 
 /* The peaks that apply on a device: the table's, with the user's overrides. */
@@ -382,11 +415,16 @@ add_note (ChronoEfficiency *self,
 static void
 collect_pieces (ChronoRankData *data,
                 GArray         *calls,
+                guint           n_shapes,
                 GHashTable     *owners,
                 GArray         *keys,
                 GPtrArray      *row_pieces)
 {
-  g_autoptr(GHashTable) row_of = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  /* Shape × device -> row, G_MAXUINT until seen. */
+  gsize n_slots = (gsize) n_shapes * MAX (data->devices->len, 1);
+  g_autofree guint *row_of = g_new (guint, MAX (n_slots, 1));
+
+  memset (row_of, 0xff, sizeof (guint) * n_slots);
 
   for (guint di = 0; di < data->devices->len; di++)
     {
@@ -398,9 +436,7 @@ collect_pieces (ChronoRankData *data,
         {
           const ChronoWorkItem *it = &g_array_index (d->items, ChronoWorkItem, k);
           const Call *call;
-          gint64 id;
-          gpointer value;
-          guint row;
+          guint *row;
 
           if (it->launch_start == G_MININT64)
             continue;
@@ -413,20 +449,17 @@ collect_pieces (ChronoRankData *data,
           if (owner == NULL || owner[it->launch_index] == NO_CALL)
             continue;
           call = &g_array_index (calls, Call, owner[it->launch_index]);
-          id = (gint64) call->shape << 32 | di;
-          if (g_hash_table_lookup_extended (row_of, &id, NULL, &value))
-            row = GPOINTER_TO_UINT (value);
-          else
+          row = &row_of[(gsize) call->shape * data->devices->len + di];
+          if (*row == G_MAXUINT)
             {
               RowKey key = { call->shape, di };
 
-              row = keys->len;
+              *row = keys->len;
               g_array_append_val (keys, key);
-              g_hash_table_insert (row_of, g_memdup2 (&id, sizeof id), GUINT_TO_POINTER (row));
               g_ptr_array_add (row_pieces, g_array_new (FALSE, FALSE, sizeof (Piece)));
             }
           /* A row is of one device, whose work comes by start. */
-          g_array_append_val (g_ptr_array_index (row_pieces, row),
+          g_array_append_val (g_ptr_array_index (row_pieces, *row),
                               ((Piece) { owner[it->launch_index], it->start, it->end }));
         }
     }
@@ -461,14 +494,12 @@ static void
 compute_rank (ChronoEfficiency               *self,
               ChronoRankData                 *data,
               const ChronoAnalysisThresholds *th,
-              guint                          *n_shaped,
-              guint                          *n_unshaped,
               GHashTable                     *unmodelled)
 {
   ChronoTrace *trace = data->trace;
-  g_autoptr(GArray) calls = g_array_new (FALSE, FALSE, sizeof (Call));
-  g_autoptr(GArray) shapes = g_array_new (FALSE, FALSE, sizeof (Shape));
-  g_autoptr(GHashTable) owners = collect_calls (trace, calls, shapes, n_unshaped);
+  GArray *calls = self->calls;
+  GArray *shapes = self->shapes;
+  GHashTable *owners = self->owners;
   g_autoptr(GHashTable) names = device_names (trace);
   g_autoptr(GPtrArray) row_pieces = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (RowKey));
@@ -478,7 +509,6 @@ compute_rank (ChronoEfficiency               *self,
   g_autoptr(GPtrArray) device_pieces = NULL;  /* device -> GArray of ChronoFlopsPiece */
   g_autofree gdouble *device_flops = NULL;    /* device × dtype × matrix */
 
-  *n_shaped += calls->len;
   if (calls->len == 0)
     return;
 
@@ -489,7 +519,7 @@ compute_rank (ChronoEfficiency               *self,
       if (peaks[di].known)
         g_hash_table_add (self->known, GUINT_TO_POINTER (data->rank_index << 16 | di));
     }
-  collect_pieces (data, calls, owners, keys, row_pieces);
+  collect_pieces (data, calls, shapes->len, owners, keys, row_pieces);
 
   seen_in = g_new (guint, calls->len);
   memset (seen_in, 0xff, sizeof (guint) * calls->len);
@@ -656,15 +686,53 @@ why_unmodelled (const char *op)
   return "";
 }
 
-/* The worker: the ranks as the analysis reads them, until the end mark. */
+static void
+clear_calls (ChronoEfficiency *self)
+{
+  g_clear_pointer (&self->calls, g_array_unref);
+  g_clear_pointer (&self->shapes, g_array_unref);
+  g_clear_pointer (&self->owners, g_hash_table_unref);
+}
+
+/* The worker: the traces and ranks as the analysis reads them, until the
+ * end mark; then the rows and calls in their order. */
+static gint
+compare_series (gconstpointer a,
+                gconstpointer b)
+{
+  const ChronoFlopsSeries *x = a, *y = b;
+
+  if (x->trace != y->trace)
+    return x->trace < y->trace ? -1 : 1;
+  if (x->rank != y->rank)
+    return x->rank < y->rank ? -1 : 1;
+  return (x->device_position > y->device_position) - (x->device_position < y->device_position);
+}
+
 static gpointer
 run_worker (gpointer user_data)
 {
   ChronoEfficiency *self = user_data;
-  ChronoRankData *data;
+  Job *job;
 
-  while ((data = g_async_queue_pop (self->queue)) != (gpointer) self)
-    compute_rank (self, data, &self->thresholds, &self->n_shaped, &self->n_unshaped, self->unmodelled);
+  while ((job = g_async_queue_pop (self->queue)) != (gpointer) self)
+    {
+      if (job->data == NULL)
+        {
+          clear_calls (self);
+          self->calls = g_array_new (FALSE, FALSE, sizeof (Call));
+          self->shapes = g_array_new (FALSE, FALSE, sizeof (Shape));
+          self->owners = collect_calls (job->trace, self->calls, self->shapes, &self->n_unshaped);
+          self->n_shaped += self->calls->len;
+        }
+      else
+        compute_rank (self, job->data, &self->thresholds, self->unmodelled);
+      g_free (job);
+    }
+  clear_calls (self);
+  g_array_sort (self->rows, compare_rows);
+  sort_call_costs (self->call_costs);
+  g_array_sort (self->series, compare_series);
   return NULL;
 }
 
@@ -687,10 +755,24 @@ chrono_efficiency_new (const ChronoAnalysisThresholds *thresholds)
 }
 
 void
+chrono_efficiency_add_trace (ChronoEfficiency *self,
+                             ChronoTrace      *trace)
+{
+  Job *job = g_new0 (Job, 1);
+
+  job->trace = trace;
+  g_async_queue_push (self->queue, job);
+}
+
+void
 chrono_efficiency_add_rank (ChronoEfficiency *self,
                             ChronoRankData   *data)
 {
-  g_async_queue_push (self->queue, data);
+  Job *job = g_new0 (Job, 1);
+
+  job->trace = data->trace;
+  job->data = data;
+  g_async_queue_push (self->queue, job);
 }
 
 static void
@@ -702,19 +784,6 @@ join_worker (ChronoEfficiency *self)
   g_thread_join (g_steal_pointer (&self->worker));
 }
 
-static gint
-compare_series (gconstpointer a,
-                gconstpointer b)
-{
-  const ChronoFlopsSeries *x = a, *y = b;
-
-  if (x->trace != y->trace)
-    return x->trace < y->trace ? -1 : 1;
-  if (x->rank != y->rank)
-    return x->rank < y->rank ? -1 : 1;
-  return (x->device_position > y->device_position) - (x->device_position < y->device_position);
-}
-
 void
 chrono_efficiency_finish (ChronoEfficiency *self)
 {
@@ -722,9 +791,6 @@ chrono_efficiency_finish (ChronoEfficiency *self)
   guint n_ops;
 
   join_worker (self);
-  g_array_sort (self->rows, compare_rows);
-  g_array_sort (self->call_costs, compare_call_costs);
-  g_array_sort (self->series, compare_series);
 
   if (self->n_shaped == 0 && self->n_unshaped > 0)
     add_note (self, g_strdup_printf (ngettext ("%u operator call has no recorded shapes: profile with "

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "chrono-op-models.h"
+#include "chrono-json-scanner.h"
 
 #define MAX_INPUTS 32
 #define MAX_RANK   8
@@ -189,30 +190,43 @@ skip_space (const char *p,
   return p;
 }
 
+/* Past the closing quote of the string whose text starts at P. */
+static const char *
+skip_string (const char *p,
+             const char *end)
+{
+  for (;;)
+    {
+      const char *q = memchr (p, '"', end - p);
+      const char *b = q;
+
+      if (q == NULL)
+        return end;
+      /* A quote after an odd run of backslashes is escaped. */
+      while (b > p && b[-1] == '\\')
+        b--;
+      if (((q - b) & 1) == 0)
+        return q + 1;
+      p = q + 1;
+    }
+}
+
 /* Past the JSON value at P: a number, a string, or a nested array. */
 static const char *
 skip_value (const char *p,
             const char *end)
 {
   gint depth = 0;
-  gboolean in_string = FALSE;
 
   for (; p < end; p++)
     {
-      if (in_string)
-        {
-          if (*p == '\\')
-            p++;
-          else if (*p == '"')
-            {
-              in_string = FALSE;
-              if (depth == 0)
-                return p + 1;
-            }
-          continue;
-        }
       if (*p == '"')
-        in_string = TRUE;
+        {
+          p = skip_string (p + 1, end);
+          if (depth == 0)
+            return p;
+          p--;
+        }
       else if (*p == '[' || *p == '{')
         depth++;
       else if (*p == ']' || *p == '}')
@@ -228,58 +242,138 @@ skip_value (const char *p,
   return end;
 }
 
+/* What a member's reader did with the value the scanner is at. */
+typedef enum {
+  MEMBER_SKIP,           /* left it: the walk skips it */
+  MEMBER_READ,           /* moved past it */
+  MEMBER_STOP,           /* done: the walk ends */
+} MemberStep;
+
+/* Past the value the scanner is at: most members of args are small
+ * integers (ids, indices), read without the general number syntax. */
+static inline ChronoJsonStatus
+skip_member_value (ChronoJsonScanner *s)
+{
+  guint64 v;
+
+  if (s->p < s->end && g_ascii_isdigit (*s->p) && chrono_json_read_small_uint (s, &v))
+    return CHRONO_JSON_OK;
+  return chrono_json_skip_value (s);
+}
+
+/* Calls FN with each member's key and the scanner at its value, until FN
+ * says to stop or the object at TEXT ends. FALSE when the text is not an
+ * object. The args were read whole when the trace was loaded: the
+ * scanner's fast skips apply. */
+static gboolean
+walk_members (const char  *text,
+              gsize        available,
+              MemberStep (*fn) (ChronoJsonScanner *s, const ChronoJsonString *key, gpointer data),
+              gpointer     data)
+{
+  ChronoJsonScanner s = { (const guint8 *) text, (const guint8 *) text + available };
+  ChronoJsonString key;
+  gboolean done = FALSE;
+
+  chrono_json_skip_ws (&s);
+  if (s.p >= s.end || *s.p != '{')
+    return FALSE;
+  s.p++;
+  for (gboolean first = TRUE;; first = FALSE)
+    {
+      MemberStep step;
+
+      if (chrono_json_next_member (&s, first, &key, &done) != CHRONO_JSON_OK || done)
+        return TRUE;
+      if ((step = fn (&s, &key, data)) == MEMBER_STOP ||
+          (step == MEMBER_SKIP && skip_member_value (&s) != CHRONO_JSON_OK))
+        return TRUE;
+    }
+}
+
+typedef struct {
+  const char *key;
+  gsize       len;
+  const char *value;
+} FindMember;
+
+static MemberStep
+find_member_at (ChronoJsonScanner      *s,
+                const ChronoJsonString *key,
+                gpointer                data)
+{
+  FindMember *f = data;
+
+  if (key->len == f->len && memcmp (key->start, f->key, f->len) == 0)
+    {
+      f->value = (const char *) s->p;
+      return MEMBER_STOP;
+    }
+  return MEMBER_SKIP;
+}
+
+const char *
+chrono_op_model_find_member (const char *text,
+                             gsize       available,
+                             const char *key)
+{
+  FindMember f = { key, strlen (key), NULL };
+
+  walk_members (text, available, find_member_at, &f);
+  return f.value;
+}
+
+typedef struct {
+  ChronoOpModelInputs *inputs;
+  guint                wanted;
+  guint                missing;
+  gboolean             bad;
+} ReadArgs;
+
+static MemberStep
+read_arg (ChronoJsonScanner      *s,
+          const ChronoJsonString *key,
+          gpointer                data)
+{
+  static const struct { const char *key; gsize len; } keys[] = {
+    { "Input Dims", 10 }, { "Input type", 10 }, { "Concrete Inputs", 15 },
+  };
+  ReadArgs *r = data;
+
+  for (guint k = 0; k < r->wanted; k++)
+    if (key->len == keys[k].len && memcmp (key->start, keys[k].key, key->len) == 0)
+      {
+        ChronoOpModelInputs *in = r->inputs;
+        const char **slot = k == 0 ? &in->dims : k == 1 ? &in->types : &in->concrete;
+        gsize *slot_len = k == 0 ? &in->dims_len : k == 1 ? &in->types_len : &in->concrete_len;
+        const guint8 *value = s->p;
+
+        if (chrono_json_skip_value (s) != CHRONO_JSON_OK)
+          {
+            r->bad = TRUE;
+            return MEMBER_STOP;
+          }
+        if (*slot == NULL)
+          r->missing--;
+        *slot = (const char *) value;
+        *slot_len = s->p - value;
+        return r->missing > 0 ? MEMBER_READ : MEMBER_STOP;
+      }
+  return MEMBER_SKIP;
+}
+
 gboolean
 chrono_op_model_read_args (const char          *text,
                            gsize                available,
                            ChronoOpModelInputs *inputs,
                            gboolean             want_concrete)
 {
-  static const struct { const char *key; gsize len; } keys[] = {
-    { "Input Dims", 10 }, { "Input type", 10 }, { "Concrete Inputs", 15 },
-  };
-  const char *end = text + available;
-  const char *p = skip_space (text, end);
-  guint missing = want_concrete ? 3 : 2;
+  ReadArgs r = { inputs, want_concrete ? 3 : 2, want_concrete ? 3 : 2, FALSE };
 
   memset (inputs, 0, sizeof *inputs);
-  if (p >= end || *p++ != '{')
-    return FALSE;
   /* Member by member, until the ones wanted are found or the object ends. */
-  while (missing > 0)
-    {
-      const char *key, *value, *stop;
-      gsize key_len;
-
-      p = skip_space (p, end);
-      if (p >= end || *p != '"')
-        break;
-      key = p + 1;
-      stop = skip_value (p, end);
-      if (stop > end || stop - p < 2)
-        return FALSE;
-      key_len = stop - p - 2;
-      p = skip_space (stop, end);
-      if (p >= end || *p != ':')
-        return FALSE;
-      value = skip_space (p + 1, end);
-      stop = skip_value (value, end);
-      if (stop <= value)
-        return FALSE;
-      for (guint k = 0; k < (want_concrete ? 3u : 2u); k++)
-        if (key_len == keys[k].len && memcmp (key, keys[k].key, key_len) == 0)
-          {
-            const char **slot = k == 0 ? &inputs->dims : k == 1 ? &inputs->types : &inputs->concrete;
-            gsize *slot_len = k == 0 ? &inputs->dims_len : k == 1 ? &inputs->types_len : &inputs->concrete_len;
-
-            if (*slot == NULL)
-              missing--;
-            *slot = value;
-            *slot_len = stop - value;
-          }
-      p = skip_space (stop, end);
-      if (p < end && *p == ',')
-        p++;
-    }
+  if (!walk_members (text, available, read_arg, &r) || r.bad)
+    return FALSE;
   return inputs->dims != NULL && inputs->types != NULL;
 }
 

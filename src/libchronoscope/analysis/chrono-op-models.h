@@ -52,4 +52,11 @@ gboolean chrono_op_model_read_args      (const char          *text,
                                          ChronoOpModelInputs *inputs,
                                          gboolean             want_concrete);
 
+/* Where the value of member KEY (unquoted) of the object at TEXT
+ * (AVAILABLE bytes to the end of its source) starts, read member by
+ * member up to it; NULL when the object has none. */
+const char *chrono_op_model_find_member  (const char          *text,
+                                         gsize                available,
+                                         const char          *key);
+
 G_END_DECLS

@@ -455,7 +455,8 @@ chrono_trace_get_raw_text (ChronoTrace *self,
 
   g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
 
-  if (offset == CHRONO_NO_ARGS || (data = args_text (self, &offset, &all)) == NULL || offset >= all)
+  if (offset == CHRONO_NO_ARGS || has_row_args (self, offset) || (data = args_text (self, &offset, &all)) == NULL ||
+      offset >= all)
     return NULL;
   *available = all - offset;
   return (const char *) data + offset;

@@ -229,7 +229,8 @@ const char          *chrono_trace_get_raw_value     (ChronoTrace *self,
                                                      guint64      offset,
                                                      gsize       *length);
 /* The text from the value at OFFSET to the end of its source (AVAILABLE
- * bytes), for readers that stop inside the value; NULL when there is none. */
+ * bytes), for readers that stop inside the value; NULL when there is none
+ * (and for args that are table rows). */
 const char          *chrono_trace_get_raw_text      (ChronoTrace *self,
                                                      guint64      offset,
                                                      gsize       *available);
