@@ -17,6 +17,18 @@
 
 /* Pieces by hand: overlapping ones add up, a piece of no duration is
  * given one ns, and a range sees each piece's share of its FLOPs. */
+/* The analysis as the timeline asks for it: with each device's series. */
+static ChronoAnalysis *
+run_with_series (ChronoTrace *trace,
+                 GError     **error)
+{
+  ChronoAnalysisOptions options;
+
+  chrono_analysis_options_init (&options);
+  options.with_flops_series = TRUE;
+  return chrono_analysis_run (&trace, 1, &options, NULL, error);
+}
+
 static void
 test_pieces (void)
 {
@@ -186,6 +198,30 @@ expected_pieces (ChronoTrace    *trace,
   return by_device;
 }
 
+/* Asked for no series, the analysis builds none, and its efficiency is
+ * the same row for row. */
+static void
+check_without_series (ChronoTrace    *trace,
+                      ChronoAnalysis *with)
+{
+  g_autoptr(ChronoAnalysis) without = NULL;
+  g_autoptr(GError) error = NULL;
+
+  without = chrono_analysis_run (&trace, 1, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (chrono_analysis_get_n_flops_series (without), ==, 0);
+  g_assert_cmpuint (chrono_analysis_get_n_efficiency (without), ==, chrono_analysis_get_n_efficiency (with));
+  for (guint i = 0; i < chrono_analysis_get_n_efficiency (with); i++)
+    {
+      const ChronoEfficiencyRow *a = chrono_analysis_get_efficiency (with, i);
+      const ChronoEfficiencyRow *b = chrono_analysis_get_efficiency (without, i);
+
+      g_assert_cmpstr (a->op, ==, b->op);
+      g_assert_cmpint (a->gpu_time_ns, ==, b->gpu_time_ns);
+      g_assert_cmpfloat (a->flops, ==, b->flops);
+    }
+}
+
 static void
 check_trace (const char  *label,
              ChronoTrace *trace)
@@ -196,9 +232,11 @@ check_trace (const char  *label,
   GRand *rand = g_rand_new_with_seed (11);
   guint n_checked = 0;
 
-  a = chrono_analysis_run (&trace, 1, NULL, NULL, &error);
+  a = run_with_series (trace, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (chrono_analysis_get_n_efficiency (a), >, 0);
+  g_assert_cmpuint (chrono_analysis_get_n_flops_series (a), >, 0);
+  check_without_series (trace, a);
   by_device = expected_pieces (trace, a);
 
   g_assert_cmpuint (chrono_analysis_get_n_flops_series (a), ==, g_hash_table_size (by_device));
@@ -290,7 +328,7 @@ test_no_shapes (void)
 
   if (trace == NULL)
     return;
-  a = chrono_analysis_run (&trace, 1, NULL, NULL, &error);
+  a = run_with_series (trace, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (chrono_analysis_get_n_efficiency (a), ==, 0);
   g_assert_cmpuint (chrono_analysis_get_n_flops_series (a), ==, 0);

@@ -964,6 +964,8 @@ start_analysis (ChronoFindingsPanel *self)
   job->trace = g_object_ref (get_trace (self));
   chrono_analysis_options_init (&job->options);
   chrono_analysis_settings_read (self->settings, &job->options.thresholds);
+  /* The timeline draws each device's achieved TFLOP/s from it. */
+  job->options.with_flops_series = TRUE;
   self->cancellable = g_cancellable_new ();
   /* Only a weak reference: a closed page goes at once, with its trace,
    * rather than when the worker notices it was cancelled. */

@@ -139,6 +139,7 @@ run (Options *o,
   g_autofree char *subtitle = NULL;
   g_autofree char *finding_title = NULL;
   ChronoPictureOptions picture = { 0 };
+  ChronoAnalysisOptions analysis_options;
   ChronoPictureFormat format;
   gint64 start, end, highlight_start = 0, highlight_end = 0;
   gboolean cut;
@@ -155,6 +156,8 @@ run (Options *o,
   start = chrono_trace_get_start_ns (trace);
   end = MAX (chrono_trace_get_end_ns (trace), start + CHRONO_VIEWPORT_MIN_DURATION_NS);
   layout = chrono_track_layout_new (trace);
+  chrono_analysis_options_init (&analysis_options);
+  analysis_options.with_flops_series = o->flops;
 
   if (o->range != NULL)
     {
@@ -188,7 +191,7 @@ run (Options *o,
       ChronoTrace *traces[] = { trace };
       const ChronoFinding *finding;
 
-      analysis = chrono_analysis_run (traces, 1, NULL, NULL, &error);
+      analysis = chrono_analysis_run (traces, 1, &analysis_options, NULL, &error);
       if (analysis == NULL)
         {
           g_printerr ("chronoscope-cli export: %s\n", error->message);
@@ -217,7 +220,7 @@ run (Options *o,
     {
       ChronoTrace *traces[] = { trace };
 
-      if (analysis == NULL && (analysis = chrono_analysis_run (traces, 1, NULL, NULL, &error)) == NULL)
+      if (analysis == NULL && (analysis = chrono_analysis_run (traces, 1, &analysis_options, NULL, &error)) == NULL)
         {
           g_printerr ("chronoscope-cli export: %s\n", error->message);
           return 1;

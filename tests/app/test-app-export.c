@@ -126,6 +126,7 @@ test_flops_is_widget (void)
   g_autoptr(ChronoTrace) trace = NULL;
   g_autoptr(ChronoAnalysis) analysis = NULL;
   g_autoptr(GError) error = NULL;
+  ChronoAnalysisOptions options;
   ChronoTimeline *timeline;
   GtkWidget *window;
   gint64 zero, end;
@@ -135,7 +136,9 @@ test_flops_is_widget (void)
     return;
   trace = chrono_trace_load_file (path, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
-  analysis = chrono_analysis_run (&trace, 1, NULL, NULL, &error);
+  chrono_analysis_options_init (&options);
+  options.with_flops_series = TRUE;
+  analysis = chrono_analysis_run (&trace, 1, &options, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (chrono_analysis_get_n_flops_series (analysis), >, 0);
   timeline = CHRONO_TIMELINE (chrono_timeline_new (trace));

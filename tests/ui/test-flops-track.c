@@ -28,11 +28,14 @@ fixture_set_up (Fixture    *f,
                 const char *name)
 {
   g_autoptr(GError) error = NULL;
+  ChronoAnalysisOptions options;
 
   memset (f, 0, sizeof *f);
   if ((f->trace = test_traces_load (name)) == NULL)
     return FALSE;
-  f->analysis = chrono_analysis_run (&f->trace, 1, NULL, NULL, &error);
+  chrono_analysis_options_init (&options);
+  options.with_flops_series = TRUE;
+  f->analysis = chrono_analysis_run (&f->trace, 1, &options, NULL, &error);
   g_assert_no_error (error);
   f->layout = chrono_track_layout_new (f->trace);
   f->viewport = chrono_viewport_new ();

@@ -266,7 +266,7 @@ chrono_analysis_run (ChronoTrace * const          *traces,
     self->options = *options;
   else
     chrono_analysis_options_init (&self->options);
-  self->efficiency = chrono_efficiency_new (&self->options.thresholds);
+  self->efficiency = chrono_efficiency_new (&self->options.thresholds, self->options.with_flops_series);
 
   for (guint i = 0; i < n_traces; i++)
     {

@@ -43,6 +43,9 @@ typedef struct {
   /* No ledger rows, of devices or of host threads: a comparison of two
    * runs reads only the findings and the devices' ledgers. */
   gboolean without_ledger_rows;
+  /* Each device's achieved FLOPs over time, which the timeline draws
+   * (chrono_analysis_get_flops_series); none is built without it. */
+  gboolean with_flops_series;
 } ChronoAnalysisOptions;
 
 void chrono_analysis_options_init (ChronoAnalysisOptions *options);

@@ -16,7 +16,9 @@ typedef struct _ChronoEfficiency ChronoEfficiency;
 /* Reads each trace given, then each of its ranks given after it, in a
  * thread of its own, while the rest of the analysis runs; finish waits
  * for it. */
-ChronoEfficiency *chrono_efficiency_new       (const ChronoAnalysisThresholds *thresholds);
+/* WITH_SERIES: each device's FLOPs over time too. */
+ChronoEfficiency *chrono_efficiency_new       (const ChronoAnalysisThresholds *thresholds,
+                                               gboolean                        with_series);
 void              chrono_efficiency_add_trace (ChronoEfficiency               *efficiency,
                                                ChronoTrace                    *trace);
 void              chrono_efficiency_add_rank  (ChronoEfficiency               *efficiency,

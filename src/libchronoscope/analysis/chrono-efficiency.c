@@ -75,6 +75,7 @@ struct _ChronoEfficiency
   GPtrArray *notes;           /* char *, NULL-terminated */
   GHashTable *known;          /* rank << 16 | device position, of devices with peaks */
   GArray    *series;          /* ChronoFlopsSeries, by trace, rank, device */
+  gboolean   with_series;
 
   /* While the ranks are read, by a thread of its own beside the rest of
    * the analysis: the queue holds each trace, then its ranks, then the
@@ -634,7 +635,8 @@ compute_rank (ChronoEfficiency               *self,
                           tflops > 0 ? r.flops / (tflops * 1e3) : cost.matrix ? NAN : 0 };
           g_array_append_val (self->call_costs, cc);
         }
-      add_pieces (g_ptr_array_index (device_pieces, where->device_position), pieces, piece_ns, r.flops);
+      if (self->with_series)
+        add_pieces (g_ptr_array_index (device_pieces, where->device_position), pieces, piece_ns, r.flops);
       device_flops[(where->device_position * CHRONO_N_DTYPES + cost.dtype) * 2 + !!cost.matrix] += r.flops * r.count;
       g_array_append_val (self->rows, r);
     }
@@ -737,11 +739,13 @@ run_worker (gpointer user_data)
 }
 
 ChronoEfficiency *
-chrono_efficiency_new (const ChronoAnalysisThresholds *thresholds)
+chrono_efficiency_new (const ChronoAnalysisThresholds *thresholds,
+                       gboolean                        with_series)
 {
   ChronoEfficiency *self = g_new0 (ChronoEfficiency, 1);
 
   self->thresholds = *thresholds;
+  self->with_series = with_series;
   self->rows = g_array_new (FALSE, FALSE, sizeof (ChronoEfficiencyRow));
   self->call_costs = g_array_new (FALSE, FALSE, sizeof (CallCost));
   self->notes = g_ptr_array_new_with_free_func (g_free);
