@@ -86,6 +86,7 @@ window_at (ChronoComparison   *comparison,
            gint64              time_ns,
            const ChronoCompareWindow **other)
 {
+  *other = NULL;
   for (guint i = 0; i < chrono_comparison_get_n_pairs (comparison); i++)
     {
       const ChronoComparePair *pair = chrono_comparison_get_pair (comparison, i);
