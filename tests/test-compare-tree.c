@@ -246,28 +246,6 @@ correlation (JsonObject *ev)
          ? json_node_get_int (n) : -1;
 }
 
-static JsonNode *
-parse_path (const char *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GInputStream) raw = G_INPUT_STREAM (g_file_read (file, NULL, &error));
-  g_autoptr(GInputStream) in = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
-
-  g_assert_no_error (error);
-  if (g_str_has_suffix (path, ".gz"))
-    {
-      g_autoptr(GZlibDecompressor) gz = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
-      in = g_converter_input_stream_new (raw, G_CONVERTER (gz));
-    }
-  else
-    in = g_object_ref (raw);
-  json_parser_load_from_stream (parser, in, NULL, &error);
-  g_assert_no_error (error);
-  return json_node_copy (json_parser_get_root (parser));
-}
-
 typedef struct {
   gint64 start;                  /* the ProfilerStep span in the file */
   gint64 host_end;
@@ -417,8 +395,8 @@ check_real_pair (const char *name_a,
   c = compare_traces (a, b);
   tree = chrono_comparison_tree_new (c);
   check_sums (chrono_comparison_tree_get_root (tree));
-  ja = parse_path (chrono_trace_get_path (a));
-  jb = parse_path (chrono_trace_get_path (b));
+  ja = test_parse_json_file (chrono_trace_get_path (a));
+  jb = test_parse_json_file (chrono_trace_get_path (b));
   check_root_against_json (tree, 0, ja);
   check_root_against_json (tree, 1, jb);
 

@@ -458,28 +458,6 @@ check_report (ChronoComparison *c)
 /* ------------------------------------------------------------------ */
 /* Real pairs                                                         */
 
-static JsonNode *
-parse_path (const char *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GInputStream) raw = G_INPUT_STREAM (g_file_read (file, NULL, &error));
-  g_autoptr(GInputStream) in = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
-
-  g_assert_no_error (error);
-  if (g_str_has_suffix (path, ".gz"))
-    {
-      g_autoptr(GZlibDecompressor) gz = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
-      in = g_converter_input_stream_new (raw, G_CONVERTER (gz));
-    }
-  else
-    in = g_object_ref (raw);
-  json_parser_load_from_stream (parser, in, NULL, &error);
-  g_assert_no_error (error);
-  return json_node_copy (json_parser_get_root (parser));
-}
-
 static void
 check_real_pair (const char *name_a,
                  const char *name_b)
@@ -495,8 +473,8 @@ check_real_pair (const char *name_a,
   c = compare_traces (a, b, NULL);
   g_assert_cmpuint (chrono_comparison_get_n_used (c), >, 0);
   check_attribution (c);
-  ja = parse_path (chrono_trace_get_path (a));
-  jb = parse_path (chrono_trace_get_path (b));
+  ja = test_parse_json_file (chrono_trace_get_path (a));
+  jb = test_parse_json_file (chrono_trace_get_path (b));
   check_against_json (c, 0, ja);
   check_against_json (c, 1, jb);
   check_report (c);

@@ -122,3 +122,25 @@ test_count_name_matches (ChronoTrace    *trace,
     }
   return n;
 }
+
+JsonNode *
+test_parse_json_file (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GInputStream) raw = G_INPUT_STREAM (g_file_read (file, NULL, &error));
+  g_autoptr(GInputStream) in = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+
+  g_assert_no_error (error);
+  if (g_str_has_suffix (path, ".gz"))
+    {
+      g_autoptr(GZlibDecompressor) gz = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+      in = g_converter_input_stream_new (raw, G_CONVERTER (gz));
+    }
+  else
+    in = g_object_ref (raw);
+  json_parser_load_from_stream (parser, in, NULL, &error);
+  g_assert_no_error (error);
+  return json_node_copy (json_parser_get_root (parser));
+}

@@ -4,6 +4,8 @@
  */
 #pragma once
 
+#include <json-glib/json-glib.h>
+
 #include "chrono-loader.h"
 
 G_BEGIN_DECLS
@@ -27,5 +29,8 @@ guint              test_track_index        (ChronoTrace       *trace,
 guint              test_count_name_matches (ChronoTrace       *trace,
                                             const char        *text,
                                             const gboolean    *skip);
+/* The JSON file at PATH (gzip when its name ends in .gz), which must
+ * parse, read with json-glib as a check independent of the loader. */
+JsonNode          *test_parse_json_file    (const char        *path);
 
 G_END_DECLS
