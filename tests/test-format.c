@@ -3,6 +3,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <math.h>
+
 #include "chrono-format.h"
 
 static void
@@ -46,6 +48,29 @@ test_short_name (void)
     }
 }
 
+/* A signed difference: the sign, then the duration as it reads alone;
+ * no sign for none. The sign is the exact difference's, so a fraction
+ * of a nanosecond keeps its direction. */
+static void
+test_duration_change (void)
+{
+  static const struct { gdouble ns; const char *text; } cases[] = {
+    { 1.2e6, "+1.200 ms" },
+    { -300e3, "−300.000 µs" },
+    { 0.4, "+0 ns" },
+    { 0, "0 ns" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = chrono_format_duration_change (cases[i].ns);
+      g_autofree char *alone = chrono_format_duration ((gint64) llround (fabs (cases[i].ns)));
+
+      g_assert_cmpstr (text, ==, cases[i].text);
+      g_assert_true (g_str_has_suffix (text, alone));
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -53,5 +78,6 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/format/short-name", test_short_name);
+  g_test_add_func ("/format/duration-change", test_duration_change);
   return g_test_run ();
 }

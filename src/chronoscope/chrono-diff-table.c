@@ -62,17 +62,6 @@ enum {
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-static char *
-format_signed_duration (double ns)
-{
-  g_autofree char *magnitude = chrono_format_duration ((gint64) llround (fabs (ns)));
-
-  /* Translators: a difference in time, "+1.20 ms" or "−0.30 ms" */
-  return ns > 0 ? g_strdup_printf (_("+%s"), magnitude)
-       : ns < 0 ? g_strdup_printf (_("−%s"), magnitude)
-       : g_steal_pointer (&magnitude);
-}
-
 static const char *
 significant_text (const ChronoCompareRow *row)
 {
@@ -108,7 +97,7 @@ cell_text (const ChronoCompareRow *row,
     case COLUMN_TIME_B:
       return chrono_format_duration ((gint64) llround (row->b.device_ns_per_step));
     case COLUMN_DELTA:
-      return format_signed_duration (row->delta_ns);
+      return chrono_format_duration_change (row->delta_ns);
     case COLUMN_DELTA_PERCENT:
       /* Without A there is nothing to be a share of. */
       return isnan (row->delta_percent) ? g_strdup ("—") : g_strdup_printf ("%+.1f %%", row->delta_percent);

@@ -307,12 +307,16 @@ chrono_diff_flame_node_color (const ChronoFlameNode *node,
   mix (&ramp[1], &ramp[node->delta_ns > 0 ? 0 : 2], t, color);
 }
 
+/* No change reads "±0 ns" in a frame's description. */
 static char *
 format_delta (gdouble ns)
 {
-  g_autofree char *abs = chrono_format_duration (llround (fabs (ns)));
+  g_autofree char *zero = NULL;
 
-  return g_strdup_printf ("%s%s", ns > 0 ? "+" : ns < 0 ? "−" : "±", abs);
+  if (ns != 0)
+    return chrono_format_duration_change (ns);
+  zero = chrono_format_duration (0);
+  return g_strdup_printf ("±%s", zero);
 }
 
 /* Operators are named by their key: the name, then the shapes. */

@@ -369,14 +369,6 @@ chrono_comparison_to_json (ChronoComparison *self)
 /* ------------------------------------------------------------------ */
 
 static char *
-format_delta (gdouble ns)
-{
-  g_autofree char *abs = chrono_format_duration (llround (fabs (ns)));
-
-  return g_strdup_printf ("%s%s", ns > 0 ? "+" : ns < 0 ? "−" : "", abs);
-}
-
-static char *
 format_percent (gdouble percent)
 {
   if (isnan (percent))
@@ -441,7 +433,7 @@ append_attribution (GString          *s,
   {
     g_autofree char *a = chrono_format_duration (total[0] / n);
     g_autofree char *b = chrono_format_duration (total[1] / n);
-    g_autofree char *d = format_delta ((gdouble) (total[1] - total[0]) / n);
+    g_autofree char *d = chrono_format_duration_change ((gdouble) (total[1] - total[0]) / n);
 
     g_autofree char *percent = format_percent (total[0] > 0 ? 100.0 * (total[1] - total[0]) / total[0] : 0.0);
 
@@ -467,7 +459,7 @@ append_attribution (GString          *s,
         continue;
       ta = chrono_format_duration (a / n);
       tb = chrono_format_duration (b / n);
-      td = format_delta ((gdouble) (b - a) / n);
+      td = chrono_format_duration_change ((gdouble) (b - a) / n);
       g_string_append_printf (s, "| %s | %s | %s | %s |\n",
                               k < CHRONO_N_LEDGER_STATES ? chrono_ledger_state_to_string (k) : _("outside the device's work"),
                               ta, tb, td);
@@ -550,7 +542,7 @@ append_rows (GString    *s,
       calls = g_strdup_printf ("%.1f → %.1f", r->a.count_per_step, r->b.count_per_step);
       ta = chrono_format_duration (llround (r->a.device_ns_per_step));
       tb = chrono_format_duration (llround (r->b.device_ns_per_step));
-      td = format_delta (r->delta_ns);
+      td = chrono_format_duration_change (r->delta_ns);
       tp = format_percent (r->delta_percent);
       p50a = chrono_format_duration (r->a.p50_ns);
       p50b = chrono_format_duration (r->b.p50_ns);
@@ -627,7 +619,7 @@ append_findings (GString          *s,
       const ChronoFindingDiff *d = &g_array_index (self->findings_diff, ChronoFindingDiff, i);
       g_autofree char *a = chrono_format_duration (d->a_time_lost_ns);
       g_autofree char *b = chrono_format_duration (d->b_time_lost_ns);
-      g_autofree char *delta = format_delta (d->b_time_lost_ns - d->a_time_lost_ns);
+      g_autofree char *delta = chrono_format_duration_change (d->b_time_lost_ns - d->a_time_lost_ns);
 
       g_string_append_printf (s, "| %s | %s | %u, %s | %u, %s | %s |\n", d->rule,
                               chrono_finding_change_to_string (d->change), d->a_count, a, d->b_count, b, delta);

@@ -2,6 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <math.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -104,6 +105,17 @@ chrono_format_duration (gint64 ns)
   if (ns >= 1000)
     return g_strdup_printf (_("%.3f µs"), ns / 1e3);
   return g_strdup_printf (_("%d ns"), (int) ns);
+}
+
+char *
+chrono_format_duration_change (gdouble ns)
+{
+  g_autofree char *magnitude = chrono_format_duration ((gint64) llround (fabs (ns)));
+
+  /* Translators: a difference in time, "+1.20 ms" or "−0.30 ms" */
+  return ns > 0 ? g_strdup_printf (_("+%s"), magnitude)
+       : ns < 0 ? g_strdup_printf (_("−%s"), magnitude)
+       : g_steal_pointer (&magnitude);
 }
 
 /* Decimal units scaled to the size, so a 14 kB profile does not read "0.0 MB". */

@@ -11,6 +11,8 @@ G_BEGIN_DECLS
 
 char *chrono_format_count    (guint64 count);
 char *chrono_format_duration (gint64  ns);
+/* A difference in time: "+1.200 ms", "−300.000 µs", or "0 ns" unsigned. */
+char *chrono_format_duration_change (gdouble ns);
 char *chrono_format_bytes    (guint64 bytes);
 /* A C++ function signature as a kernel's name reads it
  * ("void at::native::kernel<4, Functor<float> >(int, Array<char*, 1>)")
