@@ -370,10 +370,9 @@ chrono_compare_slot_of (GArray   *slots,
                         gint64    at,
                         gboolean  host)
 {
-  const ChronoCompareSlot *s = (const ChronoCompareSlot *) slots->data;
-  guint next = chrono_lower_bound (s, slots->len, sizeof *s, G_STRUCT_OFFSET (ChronoCompareSlot, start), at + 1);
+  guint hint = 0;
 
-  return slot_before (s, next, at, host);
+  return slot_of (slots, &hint, at, host);
 }
 
 gboolean *
