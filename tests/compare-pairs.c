@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "compare-pairs.h"
+#include "test-utils.h"
 
 #define FORWARD_TID 100
 #define BACKWARD_TID 101
@@ -30,13 +31,7 @@ event (Gen        *g,
        gint64      dur,
        const char *args)
 {
-  g_autofree char *escaped = g_strescape (name, NULL);
-
-  if (g->s->len > 16)
-    g_string_append (g->s, ",\n");
-  g_string_append_printf (g->s, "{\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,"
-                          "\"ts\":%" G_GINT64_FORMAT ",\"dur\":%" G_GINT64_FORMAT ",\"args\":{%s}}",
-                          cat, escaped, pid, tid, ts, dur, args);
+  test_append_complete_event (g->s, cat, name, pid, tid, ts, dur, args);
 }
 
 /* A launch 2 µs into the current time on TID, its kernel 4 µs later for

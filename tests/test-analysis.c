@@ -33,12 +33,7 @@ gen_event (Gen        *g,
            gint64      dur_us,
            const char *args)
 {
-  if (g->s->len > 16)
-    g_string_append (g->s, ",\n");
-  g_string_append_printf (g->s,
-                          "{\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,"
-                          "\"ts\":%" G_GINT64_FORMAT ",\"dur\":%" G_GINT64_FORMAT ",\"args\":{%s}}",
-                          cat, name, pid, tid, ts_us, dur_us, args);
+  test_append_complete_event (g->s, cat, name, pid, tid, ts_us, dur_us, args);
 }
 
 /* A launch at LAUNCH_US of device work of category CAT on STREAM at

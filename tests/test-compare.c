@@ -545,13 +545,7 @@ gen_event (Gen        *g,
            gint64      dur,
            const char *args)
 {
-  g_autofree char *escaped = g_strescape (name, NULL);
-
-  if (g->s->len > 16)
-    g_string_append (g->s, ",\n");
-  g_string_append_printf (g->s, "{\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,"
-                          "\"ts\":%" G_GINT64_FORMAT ",\"dur\":%" G_GINT64_FORMAT ",\"args\":{%s}}",
-                          cat, escaped, pid, tid, ts, dur, args);
+  test_append_complete_event (g->s, cat, name, pid, tid, ts, dur, args);
 }
 
 /* An operator of 10 µs that launches one kernel 2 µs in; the kernel runs

@@ -144,3 +144,22 @@ test_parse_json_file (const char *path)
   g_assert_no_error (error);
   return json_node_copy (json_parser_get_root (parser));
 }
+
+void
+test_append_complete_event (GString    *s,
+                            const char *cat,
+                            const char *name,
+                            int         pid,
+                            int         tid,
+                            gint64      ts_us,
+                            gint64      dur_us,
+                            const char *args)
+{
+  g_autofree char *escaped = g_strescape (name, NULL);
+
+  if (s->len > strlen ("{\"traceEvents\":["))
+    g_string_append (s, ",\n");
+  g_string_append_printf (s, "{\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,"
+                          "\"ts\":%" G_GINT64_FORMAT ",\"dur\":%" G_GINT64_FORMAT ",\"args\":{%s}}",
+                          cat, escaped, pid, tid, ts_us, dur_us, args);
+}

@@ -29,6 +29,17 @@ guint              test_track_index        (ChronoTrace       *trace,
 guint              test_count_name_matches (ChronoTrace       *trace,
                                             const char        *text,
                                             const gboolean    *skip);
+/* A complete event ("ph":"X", times in µs) appended to S, the text of
+ * a trace after its '{"traceEvents":[', with the comma before it when
+ * it is not the first; ARGS is the inside of the args object. */
+void               test_append_complete_event (GString    *s,
+                                               const char *cat,
+                                               const char *name,
+                                               int         pid,
+                                               int         tid,
+                                               gint64      ts_us,
+                                               gint64      dur_us,
+                                               const char *args);
 /* The JSON file at PATH (gzip when its name ends in .gz), which must
  * parse, read with json-glib as a check independent of the loader. */
 JsonNode          *test_parse_json_file    (const char        *path);
