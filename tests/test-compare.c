@@ -1021,6 +1021,19 @@ test_cli (void)
     g_assert_nonnull (strstr (err, "missing.json"));
   }
   {
+    /* Both sides load at once; A's fault is the one told, as it would be
+     * loading one after the other. */
+    g_autofree char *missing_b = g_build_filename (dir, "missing-b.json", NULL);
+    const char *argv[] = { cli, "compare", missing, missing_b, NULL };
+    g_autofree char *out = NULL, *err = NULL;
+    int status;
+
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, NULL));
+    g_assert_false (g_spawn_check_wait_status (status, NULL));
+    g_assert_nonnull (strstr (err, "missing.json"));
+    g_assert_null (strstr (err, "missing-b.json"));
+  }
+  {
     const char *argv[] = { cli, "compare", "--align", "marker:nothing", pa, pb, NULL };
     g_autofree char *out = NULL, *err = NULL;
     int status;

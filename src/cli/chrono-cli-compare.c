@@ -52,10 +52,10 @@ chrono_cli_compare_parse_align (const char           *text,
 
 /* FILE (or folder) loaded on its own. */
 static ChronoTrace *
-load (const char *file,
-      GError    **error)
+load (gpointer   file,
+      GError   **error)
 {
-  char *one[] = { (char *) file, NULL };
+  char *one[] = { file, NULL };
   ChronoTrace *trace = chrono_cli_load_input (one, FALSE, 0, error);
 
   if (trace == NULL)
@@ -66,8 +66,7 @@ load (const char *file,
   return trace;
 }
 
-/* A and B loaded one after the other (each load uses every core), then
- * analysed each on its own, at once. */
+/* A and B loaded and analysed each in a thread of its own, at once. */
 static gboolean
 analyse (const char      *file_a,
          const char      *file_b,
@@ -75,15 +74,11 @@ analyse (const char      *file_a,
          ChronoAnalysis **b,
          GError         **error)
 {
-  g_autoptr(ChronoTrace) trace_a = NULL;
-  g_autoptr(ChronoTrace) trace_b = NULL;
   ChronoAnalysisOptions options;
 
-  if ((trace_a = load (file_a, error)) == NULL || (trace_b = load (file_b, error)) == NULL)
-    return FALSE;
   chrono_analysis_options_init (&options);
   chrono_cli_read_thresholds (&options.thresholds);
-  return chrono_analysis_run_pair (trace_a, trace_b, &options, NULL, a, b, error);
+  return chrono_analysis_load_pair (load, (gpointer) file_a, (gpointer) file_b, &options, NULL, a, b, error);
 }
 
 typedef struct {

@@ -305,9 +305,11 @@ chrono_analysis_run (ChronoTrace * const          *traces,
 }
 
 typedef struct {
-  ChronoTrace                 *trace;
+  ChronoPairLoadFunc           load;
+  gpointer                     data;
   const ChronoAnalysisOptions *options;
   GCancellable                *cancellable;
+  ChronoAnalysis              *analysis;
   GError                      *error;
 } PairSide;
 
@@ -315,8 +317,60 @@ static gpointer
 run_side (gpointer user_data)
 {
   PairSide *side = user_data;
+  g_autoptr(ChronoTrace) trace = side->load (side->data, &side->error);
 
-  return chrono_analysis_run (&side->trace, 1, side->options, side->cancellable, &side->error);
+  if (trace != NULL)
+    side->analysis = chrono_analysis_run (&trace, 1, side->options, side->cancellable, &side->error);
+  return NULL;
+}
+
+gboolean
+chrono_analysis_load_pair (ChronoPairLoadFunc            load,
+                           gpointer                      data_a,
+                           gpointer                      data_b,
+                           const ChronoAnalysisOptions  *options,
+                           GCancellable                 *cancellable,
+                           ChronoAnalysis              **out_a,
+                           ChronoAnalysis              **out_b,
+                           GError                      **error)
+{
+  ChronoAnalysisOptions pair_options;
+  PairSide sides[2] = {
+    { load, data_a, &pair_options, cancellable, NULL, NULL },
+    { load, data_b, &pair_options, cancellable, NULL, NULL },
+  };
+  GThread *thread;
+
+  g_return_val_if_fail (load != NULL && out_a != NULL && out_b != NULL, FALSE);
+
+  if (options)
+    pair_options = *options;
+  else
+    chrono_analysis_options_init (&pair_options);
+  pair_options.without_ledger_rows = TRUE;
+  thread = g_thread_new ("chrono-analysis-b", run_side, &sides[1]);
+  run_side (&sides[0]);
+  g_thread_join (thread);
+  for (guint k = 0; k < 2; k++)
+    if (sides[k].analysis == NULL)
+      {
+        /* A's fault first, as loading one after the other would report it. */
+        g_propagate_error (error, g_steal_pointer (&sides[k].error));
+        g_clear_error (&sides[1 - k].error);
+        g_clear_object (&sides[0].analysis);
+        g_clear_object (&sides[1].analysis);
+        return FALSE;
+      }
+  *out_a = sides[0].analysis;
+  *out_b = sides[1].analysis;
+  return TRUE;
+}
+
+static ChronoTrace *
+loaded (gpointer  data,
+        GError  **error)
+{
+  return g_object_ref (data);
 }
 
 gboolean
@@ -328,35 +382,9 @@ chrono_analysis_run_pair (ChronoTrace                  *a,
                           ChronoAnalysis              **out_b,
                           GError                      **error)
 {
-  ChronoAnalysisOptions pair_options;
-  PairSide side_b = { b, &pair_options, cancellable, NULL };
-  g_autoptr(ChronoAnalysis) analysis_a = NULL;
-  g_autoptr(ChronoAnalysis) analysis_b = NULL;
-  g_autoptr(GError) error_b = NULL;
-  GThread *thread;
+  g_return_val_if_fail (a != NULL && b != NULL, FALSE);
 
-  g_return_val_if_fail (a != NULL && b != NULL && out_a != NULL && out_b != NULL, FALSE);
-
-  if (options)
-    pair_options = *options;
-  else
-    chrono_analysis_options_init (&pair_options);
-  pair_options.without_ledger_rows = TRUE;
-  /* Each analysis keeps a core busy only part of the time. */
-  thread = g_thread_new ("chrono-analysis-b", run_side, &side_b);
-  analysis_a = chrono_analysis_run (&a, 1, &pair_options, cancellable, error);
-  analysis_b = g_thread_join (thread);
-  error_b = side_b.error;
-  if (analysis_a == NULL)
-    return FALSE;
-  if (analysis_b == NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&error_b));
-      return FALSE;
-    }
-  *out_a = g_steal_pointer (&analysis_a);
-  *out_b = g_steal_pointer (&analysis_b);
-  return TRUE;
+  return chrono_analysis_load_pair (loaded, a, b, options, cancellable, out_a, out_b, error);
 }
 
 guint

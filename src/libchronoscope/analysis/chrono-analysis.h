@@ -302,6 +302,23 @@ gboolean        chrono_analysis_run_pair (ChronoTrace                  *a,
                                           ChronoAnalysis              **out_b,
                                           GError                      **error);
 
+/* Gives the trace of one side of a pair, from DATA; called from that
+ * side's thread. */
+typedef ChronoTrace *(*ChronoPairLoadFunc) (gpointer   data,
+                                            GError   **error);
+
+/* The same, each side loaded by LOAD (from DATA_A and DATA_B) and then
+ * analysed in a thread of its own, both at once: one side's load fills
+ * the cores that the other's leaves idle in its single-threaded phases. */
+gboolean        chrono_analysis_load_pair (ChronoPairLoadFunc            load,
+                                           gpointer                      data_a,
+                                           gpointer                      data_b,
+                                           const ChronoAnalysisOptions  *options,
+                                           GCancellable                 *cancellable,
+                                           ChronoAnalysis              **out_a,
+                                           ChronoAnalysis              **out_b,
+                                           GError                      **error);
+
 guint                     chrono_analysis_get_n_traces     (ChronoAnalysis *self);
 ChronoTrace              *chrono_analysis_get_trace        (ChronoAnalysis *self,
                                                             guint           index);
