@@ -41,7 +41,7 @@ typedef struct {
   guint32 *key;
 } ThreadOps;
 
-/* What a side's matching reads of its trace, made for both sides at once:
+/* What a side's matching reads of its trace:
  * the operator categories, each host thread's ThreadOps, and the names
  * and shapes its operators are called with, each once. */
 typedef struct {
@@ -65,17 +65,22 @@ typedef struct {
   guint32 key;
 } SeqEntry;
 
+/* One side's matching, in a thread of its own: its rows fill only that
+ * side, and its operator keys have ids of its own, until both sides are
+ * merged into A's. */
 typedef struct {
   ChronoComparison *self;
+  guint       side;
+  SideOps     ops;
   GHashTable *op_rows;           /* key -> RowBuild * */
   GHashTable *kernel_rows;
   GPtrArray  *op_order;          /* RowBuild *, as first seen */
   GPtrArray  *kernel_order;
   GHashTable *key_ids;           /* operator key -> id + 1 */
   GPtrArray  *keys;              /* char *, by id */
-  GPtrArray  *seq[2];            /* per used pair: GArray of SeqEntry */
+  GPtrArray  *seq;               /* per used pair: GArray of SeqEntry */
   GPtrArray  *op_by_key;         /* RowBuild * by operator key id, NULL until seen */
-  GHashTable *kernel_cache;      /* this side's (key id, name id) -> RowBuild * */
+  GHashTable *kernel_cache;      /* (key id, name id) -> RowBuild * */
 } Matcher;
 
 /* ------------------------------------------------------------------ */
@@ -502,11 +507,11 @@ sort_launches (GArray *launches)
  * operator whose call launched it. */
 static void
 charge_work (Matcher    *m,
-             guint       side,
-             GArray     *slots,
-             SideOps    *so,
              GArray    **launches)
 {
+  SideOps *so = &m->ops;
+  GArray *slots = so->slots;
+  guint side = m->side;
   ThreadOps **threads = so->threads;
   ChronoRankData *data = m->self->side[side].data;
   ChronoTrace *trace = data->trace;
@@ -569,11 +574,11 @@ charge_work (Matcher    *m,
 }
 
 static void
-count_ops (Matcher        *m,
-           guint           side,
-           GArray         *slots,
-           SideOps        *so)
+count_ops (Matcher *m)
 {
+  SideOps *so = &m->ops;
+  GArray *slots = so->slots;
+  guint side = m->side;
   ThreadOps **threads = so->threads;
   const gboolean *op_cats = so->op_cats;
   ChronoRankData *data = m->self->side[side].data;
@@ -605,12 +610,12 @@ count_ops (Matcher        *m,
           if (key >= m->op_by_key->len)
             g_ptr_array_set_size (m->op_by_key, m->keys->len);
           rb = m->op_by_key->pdata[key];
-          if (rb == NULL || (side == 0 ? rb->row->a.name : rb->row->b.name) == NULL)
+          if (rb == NULL)
             rb = m->op_by_key->pdata[key] = row_for (m, FALSE, m->keys->pdata[key], side,
                                                      chrono_trace_get_string (trace, chrono_track_get_name (t, i)));
           if (rb->row->name == NULL)
             {
-              const char *name = rb->row->a.name ? rb->row->a.name : rb->row->b.name;
+              const char *name = side == 0 ? rb->row->a.name : rb->row->b.name;
               const char *key_text = m->keys->pdata[key];
 
               rb->row->name = g_strdup (name);
@@ -625,11 +630,11 @@ count_ops (Matcher        *m,
 /* The launched operators of each used window in launch order, one entry
  * per operator call however many launches it made. */
 static void
-build_sequences (Matcher    *m,
-                 guint       side,
-                 ThreadOps **threads,
-                 GArray    **launches)
+build_sequences (Matcher  *m,
+                 GArray  **launches)
 {
+  ThreadOps **threads = m->ops.threads;
+
   for (guint u = 0; u < m->self->used->len; u++)
     {
       GArray *seq = g_array_new (FALSE, FALSE, sizeof (SeqEntry));
@@ -648,16 +653,13 @@ build_sequences (Matcher    *m,
           e.key = threads[l->track]->key[l->op];
           g_array_append_val (seq, e);
         }
-      g_ptr_array_add (m->seq[side], seq);
+      g_ptr_array_add (m->seq, seq);
     }
 }
 
-/* Reading every operator's shapes is most of a side's matching, and
- * needs nothing of the other side: both sides are read at once. */
-static gpointer
-side_ops_read (gpointer user_data)
+static void
+side_ops_read (SideOps *so)
 {
-  SideOps *so = user_data;
   ChronoTrace *trace = so->data->trace;
   guint n_tracks = chrono_trace_get_n_tracks (trace);
 
@@ -673,7 +675,6 @@ side_ops_read (gpointer user_data)
       if (t->type == CHRONO_TRACK_THREAD && t->n_spans > 0 && chrono_rank_data_has_track (so->data, ti))
         so->threads[ti] = thread_ops_new (so, t);
     }
-  return NULL;
 }
 
 static void
@@ -693,28 +694,129 @@ side_ops_clear (SideOps *so)
 }
 
 static void
-match_side (Matcher *m,
-            guint    side,
-            SideOps *so)
+matcher_init (Matcher          *m,
+              ChronoComparison *self,
+              guint             side)
 {
-  GArray *slots = so->slots;
+  *m = (Matcher) {
+    .self = self,
+    .side = side,
+    .ops = { .data = self->side[side].data, .slots = chrono_compare_make_slots (self, side) },
+    .op_rows = g_hash_table_new (g_str_hash, g_str_equal),
+    .kernel_rows = g_hash_table_new (g_str_hash, g_str_equal),
+    .op_order = g_ptr_array_new (),
+    .kernel_order = g_ptr_array_new (),
+    .key_ids = g_hash_table_new (g_str_hash, g_str_equal),
+    .keys = g_ptr_array_new_with_free_func (g_free),
+    .seq = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref),
+    .op_by_key = g_ptr_array_new (),
+  };
+}
+
+static void
+matcher_clear (Matcher *m)
+{
+  g_ptr_array_unref (m->op_order);
+  g_ptr_array_unref (m->kernel_order);
+  g_hash_table_unref (m->key_ids);
+  g_ptr_array_unref (m->keys);
+  g_ptr_array_unref (m->seq);
+  g_ptr_array_unref (m->op_by_key);
+}
+
+/* A side's matching needs nothing of the other side's: both run at once. */
+static gpointer
+match_side (gpointer user_data)
+{
+  Matcher *m = user_data;
   g_autofree GArray **launches = g_new0 (GArray *, m->self->used->len);
 
+  side_ops_read (&m->ops);
   for (guint u = 0; u < m->self->used->len; u++)
     launches[u] = g_array_new (FALSE, FALSE, sizeof (Launch));
   m->kernel_cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 
-  charge_work (m, side, slots, so, launches);
-  count_ops (m, side, slots, so);
-  build_sequences (m, side, so->threads, launches);
+  charge_work (m, launches);
+  count_ops (m);
+  build_sequences (m, launches);
 
   g_clear_pointer (&m->kernel_cache, g_hash_table_unref);
   for (guint u = 0; u < m->self->used->len; u++)
     g_array_unref (launches[u]);
+  side_ops_clear (&m->ops);
+  return NULL;
 }
 
 /* ------------------------------------------------------------------ */
 /* Across sides                                                       */
+
+/* FROM's B side goes to INTO, which leaves FROM's B empty. */
+static void
+swap_b (RowBuild *into,
+        RowBuild *from)
+{
+  ChronoCompareSide empty = into->row->b;
+  GArray *calls = into->calls[1];
+
+  into->row->b = from->row->b;
+  from->row->b = empty;
+  into->calls[1] = from->calls[1];
+  from->calls[1] = calls;
+}
+
+static void
+row_build_free (RowBuild *rb)
+{
+  chrono_compare_row_free (rb->row);
+  g_array_unref (rb->calls[0]);
+  g_array_unref (rb->calls[1]);
+  g_free (rb);
+}
+
+/* B's operator keys take A's ids, so that the sequences compare. */
+static void
+merge_keys (Matcher *a,
+            Matcher *b)
+{
+  g_autofree guint32 *to_a = g_new (guint32, MAX (b->keys->len, 1));
+
+  for (guint i = 0; i < b->keys->len; i++)
+    to_a[i] = intern_key (a, b->keys->pdata[i]);
+  for (guint u = 0; u < b->seq->len; u++)
+    {
+      GArray *seq = b->seq->pdata[u];
+
+      for (guint i = 0; i < seq->len; i++)
+        g_array_index (seq, SeqEntry, i).key = to_a[g_array_index (seq, SeqEntry, i).key];
+    }
+}
+
+/* B's rows go into A's of the same key, or after A's as first seen, as
+ * if B had been matched after A. */
+static void
+merge_rows (Matcher  *a,
+            Matcher  *b,
+            gboolean  kernel)
+{
+  GHashTable *rows = kernel ? a->kernel_rows : a->op_rows;
+  GPtrArray *order = kernel ? a->kernel_order : a->op_order;
+  GPtrArray *from = kernel ? b->kernel_order : b->op_order;
+
+  for (guint i = 0; i < from->len; i++)
+    {
+      RowBuild *rb = from->pdata[i];
+      RowBuild *ra = g_hash_table_lookup (rows, rb->row->key);
+
+      if (ra == NULL)
+        g_ptr_array_add (order, rb);
+      else
+        {
+          swap_b (ra, rb);
+          row_build_free (rb);
+        }
+    }
+  g_ptr_array_set_size (from, 0);
+}
 
 static gint
 by_a_time (gconstpointer a,
@@ -765,14 +867,9 @@ match_through_operators (Matcher *m)
       g_ptr_array_sort (only_b, by_a_time);
       for (guint i = 0; i < MIN (only_a->len, only_b->len); i++)
         {
-          RowBuild *ra = only_a->pdata[i], *rb = only_b->pdata[i];
-          ChronoCompareSide empty = ra->row->b;
-          GArray *calls = ra->calls[1];
+          RowBuild *ra = only_a->pdata[i];
 
-          ra->row->b = rb->row->b;
-          rb->row->b = empty;
-          ra->calls[1] = rb->calls[1];
-          rb->calls[1] = calls;
+          swap_b (ra, only_b->pdata[i]);
           ra->row->match = CHRONO_COMPARE_MATCH_OPERATOR;
           /* RB is empty now: finishing drops it. */
         }
@@ -802,16 +899,16 @@ finish_rows (Matcher   *m,
       ChronoCompareRow *row = rb->row;
 
       if (row->a.count == 0 && row->b.count == 0)
-        chrono_compare_row_free (row);
-      else
         {
-          if (row->match != CHRONO_COMPARE_MATCH_OPERATOR)
-            row->match = row->a.count > 0 && row->b.count > 0 ? CHRONO_COMPARE_MATCH_NAME : CHRONO_COMPARE_MATCH_NONE;
-          chrono_compare_side_finish (&row->a, rb->calls[0], n);
-          chrono_compare_side_finish (&row->b, rb->calls[1], n);
-          chrono_compare_row_finish (row, n);
-          g_ptr_array_add (out, row);
+          row_build_free (rb);
+          continue;
         }
+      if (row->match != CHRONO_COMPARE_MATCH_OPERATOR)
+        row->match = row->a.count > 0 && row->b.count > 0 ? CHRONO_COMPARE_MATCH_NAME : CHRONO_COMPARE_MATCH_NONE;
+      chrono_compare_side_finish (&row->a, rb->calls[0], n);
+      chrono_compare_side_finish (&row->b, rb->calls[1], n);
+      chrono_compare_row_finish (row, n);
+      g_ptr_array_add (out, row);
       g_array_unref (rb->calls[0]);
       g_array_unref (rb->calls[1]);
       g_free (rb);
@@ -841,15 +938,16 @@ agree_from (GArray *a,
  * first, the fewest operators to skip on either side before they agree
  * again for a run. */
 static void
-find_divergence (Matcher *m)
+find_divergence (Matcher *m,
+                 Matcher *mb)
 {
   ChronoCompareDivergence *d = &m->self->divergence;
   guint64 before_a = 0, before_b = 0;
 
   for (guint u = 0; u < m->self->used->len; u++)
     {
-      GArray *a = g_ptr_array_index (m->seq[0], u);
-      GArray *b = g_ptr_array_index (m->seq[1], u);
+      GArray *a = g_ptr_array_index (m->seq, u);
+      GArray *b = g_ptr_array_index (mb->seq, u);
       guint i = 0;
 
       while (i < a->len && i < b->len && g_array_index (a, SeqEntry, i).key == g_array_index (b, SeqEntry, i).key)
@@ -885,44 +983,27 @@ find_divergence (Matcher *m)
 void
 chrono_comparison_match (ChronoComparison *self)
 {
-  Matcher m = {
-    .self = self,
-    .op_rows = g_hash_table_new (g_str_hash, g_str_equal),
-    .kernel_rows = g_hash_table_new (g_str_hash, g_str_equal),
-    .op_order = g_ptr_array_new (),
-    .kernel_order = g_ptr_array_new (),
-    .key_ids = g_hash_table_new (g_str_hash, g_str_equal),
-    .keys = g_ptr_array_new_with_free_func (g_free),
-    .op_by_key = g_ptr_array_new (),
-  };
+  Matcher m[2];
+  GThread *thread;
 
-  SideOps so[2] = {
-    { .data = self->side[0].data, .slots = chrono_compare_make_slots (self, 0) },
-    { .data = self->side[1].data, .slots = chrono_compare_make_slots (self, 1) },
-  };
-  GThread *reader = g_thread_new ("chrono-compare-b", side_ops_read, &so[1]);
-
-  side_ops_read (&so[0]);
-  g_thread_join (reader);
+  matcher_init (&m[0], self, 0);
+  matcher_init (&m[1], self, 1);
+  thread = g_thread_new ("chrono-compare-b", match_side, &m[1]);
+  match_side (&m[0]);
+  g_thread_join (thread);
+  merge_keys (&m[0], &m[1]);
+  merge_rows (&m[0], &m[1], FALSE);
+  merge_rows (&m[0], &m[1], TRUE);
+  /* The tables' keys belong to rows that finishing may free. */
   for (guint side = 0; side < 2; side++)
     {
-      m.seq[side] = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
-      match_side (&m, side, &so[side]);
-      side_ops_clear (&so[side]);
+      g_clear_pointer (&m[side].op_rows, g_hash_table_unref);
+      g_clear_pointer (&m[side].kernel_rows, g_hash_table_unref);
     }
-  match_through_operators (&m);
-  /* The tables' keys belong to rows that finishing may free. */
-  g_hash_table_unref (m.op_rows);
-  g_hash_table_unref (m.kernel_rows);
-  finish_rows (&m, m.op_order, self->ops);
-  finish_rows (&m, m.kernel_order, self->kernels);
-  find_divergence (&m);
-
-  g_ptr_array_unref (m.op_order);
-  g_ptr_array_unref (m.kernel_order);
-  g_hash_table_unref (m.key_ids);
-  g_ptr_array_unref (m.keys);
-  g_ptr_array_unref (m.op_by_key);
-  for (guint side = 0; side < 2; side++)
-    g_ptr_array_unref (m.seq[side]);
+  match_through_operators (&m[0]);
+  finish_rows (&m[0], m[0].op_order, self->ops);
+  finish_rows (&m[0], m[0].kernel_order, self->kernels);
+  find_divergence (&m[0], &m[1]);
+  matcher_clear (&m[0]);
+  matcher_clear (&m[1]);
 }
