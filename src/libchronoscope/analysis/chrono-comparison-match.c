@@ -15,6 +15,8 @@
 #define UNREAD_RAW (G_MAXUINT32 - 1)
 /* How many operators must agree to say the sequences agree again. */
 #define RESYNC_RUN 3
+/* How many reads of operators' args ahead each is fetched. */
+#define PREFETCH_READS 8
 
 /* An operator's name and shapes as the file writes them. */
 typedef struct {
@@ -52,7 +54,15 @@ typedef struct {
   GArray         *raws;           /* RawKey */
   GHashTable     *raw_ids;        /* RawKey -> index into raws + 1 */
   GArray         *raw_key;        /* guint32 by raw: its key, NO_KEY until asked for */
+  GArray         *pending;        /* PendingRead: the operators whose shapes are read ahead */
 } SideOps;
+
+/* An operator whose shapes are to be read, and where its args are. */
+typedef struct {
+  guint64 args;
+  guint32 track;
+  guint32 index;
+} PendingRead;
 
 typedef struct {
   gint64  ts;
@@ -421,9 +431,10 @@ raw_of (SideOps           *so,
 }
 
 static ThreadOps *
-thread_ops_new (SideOps           *so,
-                const ChronoTrack *t)
+thread_ops_new (SideOps *so,
+                guint    ti)
 {
+  const ChronoTrack *t = chrono_trace_get_track (so->data->trace, ti);
   ThreadOps *ops = g_new0 (ThreadOps, 1);
   guint depths = t->max_depth + 1;
   g_autofree guint32 *inner = g_new (guint32, (gsize) MAX (t->n_lanes, 1) * depths);
@@ -447,11 +458,17 @@ thread_ops_new (SideOps           *so,
       lane[d] = chrono_compare_is_operator (t, i, so->op_cats) ? i : parent;
       ops->op[i] = lane[d];
       /* Only the shapes of operators inside the used windows are read
-       * ahead: the matching asks for few others. */
+       * ahead (listed here, read after in one pass that fetches ahead):
+       * the matching asks for few others. */
       while (next < so->slots->len && slots[next].start <= t->start[i])
         next++;
-      ops->raw[i] = lane[d] != i ? NO_KEY
-                    : slot_before (slots, next, t->start[i], TRUE) >= 0 ? raw_of (so, t, i) : UNREAD_RAW;
+      ops->raw[i] = lane[d] != i ? NO_KEY : UNREAD_RAW;
+      if (lane[d] == i && slot_before (slots, next, t->start[i], TRUE) >= 0)
+        {
+          PendingRead r = { chrono_track_get_args (t, i), ti, i };
+
+          g_array_append_val (so->pending, r);
+        }
     }
   return ops;
 }
@@ -668,13 +685,26 @@ side_ops_read (SideOps *so)
   so->raws = g_array_new (FALSE, FALSE, sizeof (RawKey));
   so->raw_key = g_array_new (FALSE, FALSE, sizeof (guint32));
   so->raw_ids = g_hash_table_new_full (raw_key_hash, raw_key_equal, g_free, NULL);
+  so->pending = g_array_new (FALSE, FALSE, sizeof (PendingRead));
   for (guint ti = 0; ti < n_tracks; ti++)
     {
       const ChronoTrack *t = chrono_trace_get_track (trace, ti);
 
       if (t->type == CHRONO_TRACK_THREAD && t->n_spans > 0 && chrono_rank_data_has_track (so->data, ti))
-        so->threads[ti] = thread_ops_new (so, t);
+        so->threads[ti] = thread_ops_new (so, ti);
     }
+  /* The args are scattered over the file: each is asked for a few reads
+   * before it is needed. */
+  for (guint k = 0; k < so->pending->len; k++)
+    {
+      const PendingRead *r = &g_array_index (so->pending, PendingRead, k);
+      ThreadOps *ops = so->threads[r->track];
+
+      if (k + PREFETCH_READS < so->pending->len)
+        chrono_trace_prefetch_value (trace, g_array_index (so->pending, PendingRead, k + PREFETCH_READS).args);
+      ops->raw[r->index] = raw_of (so, ops->track, r->index);
+    }
+  g_clear_pointer (&so->pending, g_array_unref);
 }
 
 static void
@@ -886,6 +916,41 @@ by_delta (gconstpointer a,
   return dx != dy ? (dx < dy) - (dx > dy) : strcmp (x->key, y->key);
 }
 
+typedef struct {
+  Matcher *m;
+  guint    side;
+} SideFinish;
+
+/* Each row's figures per call on one side: its calls sorted for the
+ * percentiles, which take the longest. */
+static gpointer
+finish_side (gpointer data)
+{
+  SideFinish *f = data;
+  GPtrArray *orders[] = { f->m->op_order, f->m->kernel_order };
+
+  for (guint k = 0; k < G_N_ELEMENTS (orders); k++)
+    for (guint i = 0; i < orders[k]->len; i++)
+      {
+        RowBuild *rb = orders[k]->pdata[i];
+
+        chrono_compare_side_finish (f->side == 0 ? &rb->row->a : &rb->row->b, rb->calls[f->side],
+                                    f->m->self->used->len);
+      }
+  return NULL;
+}
+
+/* Both sides' figures per call at once. */
+static void
+finish_sides (Matcher *m)
+{
+  SideFinish a = { m, 0 }, b = { m, 1 };
+  GThread *thread = g_thread_new ("chrono-compare-b", finish_side, &b);
+
+  finish_side (&a);
+  g_thread_join (thread);
+}
+
 static void
 finish_rows (Matcher   *m,
              GPtrArray *order,
@@ -905,8 +970,6 @@ finish_rows (Matcher   *m,
         }
       if (row->match != CHRONO_COMPARE_MATCH_OPERATOR)
         row->match = row->a.count > 0 && row->b.count > 0 ? CHRONO_COMPARE_MATCH_NAME : CHRONO_COMPARE_MATCH_NONE;
-      chrono_compare_side_finish (&row->a, rb->calls[0], n);
-      chrono_compare_side_finish (&row->b, rb->calls[1], n);
       chrono_compare_row_finish (row, n);
       g_ptr_array_add (out, row);
       g_array_unref (rb->calls[0]);
@@ -1001,6 +1064,7 @@ chrono_comparison_match (ChronoComparison *self)
       g_clear_pointer (&m[side].kernel_rows, g_hash_table_unref);
     }
   match_through_operators (&m[0]);
+  finish_sides (&m[0]);
   finish_rows (&m[0], m[0].op_order, self->ops);
   finish_rows (&m[0], m[0].kernel_order, self->kernels);
   find_divergence (&m[0], &m[1]);
