@@ -30,6 +30,14 @@ guint   chrono_lower_bound         (gconstpointer base,
                                     gsize         size,
                                     gsize         offset,
                                     gint64        value);
+/* The same, for values asked nearly in order: HINT, the answer of the
+ * last time, or the one after it, is checked before searching. */
+guint   chrono_lower_bound_near    (gconstpointer base,
+                                    guint         n,
+                                    gsize         size,
+                                    gsize         offset,
+                                    gint64        value,
+                                    guint         hint);
 
 /* Adds N bytes at P to the hash H, eight bytes at a time: the texts
  * hashed (shapes, args) are long and alike. */

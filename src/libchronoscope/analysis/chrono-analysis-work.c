@@ -123,6 +123,22 @@ chrono_lower_bound (gconstpointer base,
   return lo;
 }
 
+guint
+chrono_lower_bound_near (gconstpointer base,
+                         guint         n,
+                         gsize         size,
+                         gsize         offset,
+                         gint64        value,
+                         guint         hint)
+{
+#define AT(i) G_STRUCT_MEMBER (gint64, (const guint8 *) base + (gsize) (i) * size, offset)
+  for (guint k = hint; k <= MIN (hint + 1, n); k++)
+    if ((k == 0 || AT (k - 1) < value) && (k == n || AT (k) >= value))
+      return k;
+#undef AT
+  return chrono_lower_bound (base, n, size, offset, value);
+}
+
 static ChronoDeviceWork *
 device_for_process (GArray  *devices,
                     guint32  process,

@@ -103,12 +103,15 @@ extend_windows (ChronoCompareSideData *s)
     {
       ChronoDeviceWork *d = &g_array_index (s->data->devices, ChronoDeviceWork, di);
 
+      guint lo = 0;
+
       for (guint k = 0; k < d->items->len; k++)
         {
           const ChronoWorkItem *it = &g_array_index (d->items, ChronoWorkItem, k);
           gint64 at = it->launch_start != G_MININT64 ? it->launch_start : it->start;
-          guint lo = chrono_lower_bound (w, n, sizeof *w, G_STRUCT_OFFSET (ChronoCompareWindow, start_ns), at + 1);
 
+          /* Work comes nearly in the order it was launched. */
+          lo = chrono_lower_bound_near (w, n, sizeof *w, G_STRUCT_OFFSET (ChronoCompareWindow, start_ns), at + 1, lo);
           if (lo > 0 && at < w[lo - 1].host_end_ns)
             w[lo - 1].end_ns = MAX (w[lo - 1].end_ns, it->end);
         }
@@ -443,9 +446,9 @@ choose_pairs (ChronoComparison           *self,
 }
 
 /* Each device over the used windows, cut to the device's own window. */
-static void
-measure_devices (ChronoComparison *self,
-                 guint             side)
+void
+chrono_compare_measure_devices (ChronoComparison *self,
+                                guint             side)
 {
   ChronoCompareSideData *s = &self->side[side];
 
@@ -509,8 +512,6 @@ chrono_comparison_align (ChronoComparison           *self,
   for (guint i = 0; i < self->pairs->len; i++)
     if (g_array_index (self->pairs, ChronoComparePair, i).used)
       g_array_append_val (self->used, i);
-  for (guint side = 0; side < 2; side++)
-    measure_devices (self, side);
   return TRUE;
 }
 

@@ -370,14 +370,9 @@ slot_of (GArray   *slots,
          gboolean  host)
 {
   const ChronoCompareSlot *s = (const ChronoCompareSlot *) slots->data;
-  guint n = slots->len, next = *hint;
 
-  if (next < n && s[next].start <= at && (next + 1 == n || s[next + 1].start > at))
-    next++;
-  else if (!((next == 0 || s[next - 1].start <= at) && (next == n || s[next].start > at)))
-    next = chrono_lower_bound (s, n, sizeof *s, G_STRUCT_OFFSET (ChronoCompareSlot, start), at + 1);
-  *hint = next;
-  return slot_before (s, next, at, host);
+  *hint = chrono_lower_bound_near (s, slots->len, sizeof *s, G_STRUCT_OFFSET (ChronoCompareSlot, start), at + 1, *hint);
+  return slot_before (s, *hint, at, host);
 }
 
 gint
@@ -754,13 +749,15 @@ matcher_clear (Matcher *m)
   g_ptr_array_unref (m->op_by_key);
 }
 
-/* A side's matching needs nothing of the other side's: both run at once. */
+/* A side's matching, and the measure of its devices, need nothing of the
+ * other side's: both sides run at once. */
 static gpointer
 match_side (gpointer user_data)
 {
   Matcher *m = user_data;
   g_autofree GArray **launches = g_new0 (GArray *, m->self->used->len);
 
+  chrono_compare_measure_devices (m->self, m->side);
   side_ops_read (&m->ops);
   for (guint u = 0; u < m->self->used->len; u++)
     launches[u] = g_array_new (FALSE, FALSE, sizeof (Launch));

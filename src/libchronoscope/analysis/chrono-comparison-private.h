@@ -42,9 +42,14 @@ struct _ChronoComparison
 gboolean chrono_comparison_align (ChronoComparison           *self,
                                   const ChronoCompareOptions *options,
                                   GError                    **error);
+/* SIDE's devices over the used windows: busy, idle, computing,
+ * communicating. Needs nothing of the other side. */
+void     chrono_compare_measure_devices (ChronoComparison *self,
+                                         guint             side);
 
 /* Operators and kernels of both sides over the used pairs, matched, and
- * the first divergence of the launched operators. */
+ * the first divergence of the launched operators; each side's devices
+ * measured meanwhile. */
 void     chrono_comparison_match (ChronoComparison *self);
 
 /* The window of the used pair U on SIDE. */
