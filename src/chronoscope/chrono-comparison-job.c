@@ -25,8 +25,10 @@ struct _ChronoComparisonJob
   char                 *marker;
   ChronoAnalysisOptions analysis;
 
-  /* Written by the thread, read once it has finished. */
+  /* Written by the thread (unless an earlier run made them), read once
+   * it has finished. */
   GPtrArray            *indexes[2];
+  ChronoAnalysis       *analyses[2];
 
   GMutex                lock;
   const char           *stage;  /* translated, static */
@@ -45,6 +47,7 @@ chrono_comparison_job_finalize (GObject *object)
     {
       g_clear_object (&self->traces[i]);
       g_clear_pointer (&self->indexes[i], g_ptr_array_unref);
+      g_clear_object (&self->analyses[i]);
     }
   g_free (self->path_b);
   g_free (self->marker);
@@ -87,6 +90,32 @@ chrono_comparison_job_new (ChronoTrace                *trace_a,
   self->options.marker = self->marker;
   chrono_analysis_options_init (&self->analysis);
   chrono_analysis_settings_read (thresholds, &self->analysis.thresholds);
+  self->stage = _("Starting…");
+  return self;
+}
+
+ChronoComparisonJob *
+chrono_comparison_job_new_again (ChronoComparisonJob        *finished,
+                                 const ChronoCompareOptions *options)
+{
+  ChronoComparisonJob *self;
+
+  g_return_val_if_fail (CHRONO_IS_COMPARISON_JOB (finished), NULL);
+  g_return_val_if_fail (finished->traces[1] != NULL && finished->analyses[1] != NULL, NULL);
+  g_return_val_if_fail (options != NULL, NULL);
+
+  self = g_object_new (CHRONO_TYPE_COMPARISON_JOB, NULL);
+  for (guint i = 0; i < 2; i++)
+    {
+      self->traces[i] = g_object_ref (finished->traces[i]);
+      self->indexes[i] = g_ptr_array_ref (finished->indexes[i]);
+      self->analyses[i] = g_object_ref (finished->analyses[i]);
+    }
+  self->path_b = g_strdup (finished->path_b);
+  self->options = *options;
+  self->marker = g_strdup (options->marker);
+  self->options.marker = self->marker;
+  self->analysis = finished->analysis;
   self->stage = _("Starting…");
   return self;
 }
@@ -137,6 +166,70 @@ prefix_side (GError      **error,
     g_prefix_error (error, "%s: ", chrono_trace_get_path (trace));
 }
 
+typedef struct {
+  ChronoComparisonJob *self;
+  guint                side;
+  GCancellable        *cancellable;
+  GError              *error;
+} SidePrep;
+
+/* A side's tracks indexed for its timeline, then analysed; what an
+ * earlier run made is kept. Only B's steps are told: A's run beside
+ * them. */
+static gpointer
+prepare_side (gpointer data)
+{
+  SidePrep *p = data;
+  ChronoComparisonJob *self = p->self;
+  guint i = p->side;
+
+  if (self->indexes[i] == NULL)
+    {
+      if (i == 1)
+        set_stage (self, _("Indexing B…"));
+      if ((self->indexes[i] = chrono_track_index_new_all (self->traces[i], p->cancellable)) == NULL)
+        {
+          g_set_error_literal (&p->error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Cancelled"));
+          return NULL;
+        }
+    }
+  if (self->analyses[i] == NULL)
+    {
+      if (i == 1)
+        set_stage (self, _("Analysing B…"));
+      self->analyses[i] = chrono_analysis_run (&self->traces[i], 1, &self->analysis, p->cancellable, &p->error);
+      if (self->analyses[i] == NULL)
+        prefix_side (&p->error, self->traces[i]);
+    }
+  return NULL;
+}
+
+static void
+cancel_sides_cb (GCancellable *cancellable,
+                 gpointer      sides)
+{
+  g_cancellable_cancel (sides);
+}
+
+/* The first of ERRORS (some NULL) that is a real fault, else the first:
+ * a cancelling. The others are freed. */
+static GError *
+first_error (GError **errors,
+             guint    n)
+{
+  GError *first = NULL;
+
+  for (guint k = 0; k < n && first == NULL; k++)
+    if (errors[k] != NULL && !g_error_matches (errors[k], G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      first = errors[k];
+  for (guint k = 0; k < n && first == NULL; k++)
+    first = errors[k];
+  for (guint k = 0; k < n; k++)
+    if (errors[k] != first)
+      g_clear_error (&errors[k]);
+  return first;
+}
+
 static void
 run_thread (GTask        *task,
             gpointer      source_object,
@@ -144,37 +237,39 @@ run_thread (GTask        *task,
             GCancellable *cancellable)
 {
   ChronoComparisonJob *self = source_object;
-  g_autoptr(ChronoAnalysis) analysis_a = NULL;
-  g_autoptr(ChronoAnalysis) analysis_b = NULL;
-  ChronoAnalysis **analyses[2] = { &analysis_a, &analysis_b };
+  /* A fault on one side stops the other. */
+  g_autoptr(GCancellable) sides = g_cancellable_new ();
+  gulong handler = cancellable != NULL ? g_cancellable_connect (cancellable, G_CALLBACK (cancel_sides_cb), sides, NULL) : 0;
+  SidePrep a = { self, 0, sides, NULL }, b = { self, 1, sides, NULL };
   g_autoptr(ChronoComparison) comparison = NULL;
-  GError *error = NULL;
+  GError *load_error = NULL, *error = NULL, *errors[3];
+  GThread *thread;
 
-  if (self->traces[1] == NULL && (self->traces[1] = load_b (self, cancellable, &error)) == NULL)
+  /* A is indexed and analysed while B loads. */
+  thread = g_thread_new ("chrono-compare-a", prepare_side, &a);
+  if (self->traces[1] == NULL && (self->traces[1] = load_b (self, sides, &load_error)) == NULL)
+    /* The loader names the file, and the place in it. */
+    g_cancellable_cancel (sides);
+  else
     {
-      /* The loader names the file, and the place in it. */
+      prepare_side (&b);
+      if (b.error != NULL)
+        g_cancellable_cancel (sides);
+      else
+        set_stage (self, _("Analysing A…"));
+    }
+  g_thread_join (thread);
+  g_cancellable_disconnect (cancellable, handler);
+  errors[0] = a.error;
+  errors[1] = load_error;
+  errors[2] = b.error;
+  if ((error = first_error (errors, G_N_ELEMENTS (errors))) != NULL)
+    {
       g_task_return_error (task, error);
       return;
     }
-  for (guint i = 0; i < 2; i++)
-    {
-      set_stage (self, i == 0 ? _("Indexing A…") : _("Indexing B…"));
-      if ((self->indexes[i] = chrono_track_index_new_all (self->traces[i], cancellable)) == NULL)
-        {
-          g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Cancelled"));
-          return;
-        }
-      set_stage (self, i == 0 ? _("Analysing A…") : _("Analysing B…"));
-      *analyses[i] = chrono_analysis_run (&self->traces[i], 1, &self->analysis, cancellable, &error);
-      if (*analyses[i] == NULL)
-        {
-          prefix_side (&error, self->traces[i]);
-          g_task_return_error (task, error);
-          return;
-        }
-    }
   set_stage (self, _("Comparing…"));
-  comparison = chrono_comparison_run (analysis_a, analysis_b, &self->options, cancellable, &error);
+  comparison = chrono_comparison_run (self->analyses[0], self->analyses[1], &self->options, cancellable, &error);
   if (comparison == NULL)
     {
       /* The comparison's own faults (no steps, no marker) are the pair's. */

@@ -1,6 +1,6 @@
-/* chrono-comparison-job.h: what a comparison view needs, made on a
- * worker thread: B loaded when it is not open yet, both sides' tracks
- * indexed and analysed, and the comparison of the two
+/* chrono-comparison-job.h: what a comparison view needs, made on worker
+ * threads: B loaded when it is not open yet, both sides' tracks indexed
+ * and analysed (A while B loads), and the comparison of the two
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -23,6 +23,10 @@ ChronoComparisonJob *chrono_comparison_job_new          (ChronoTrace            
                                                         const char                 *path_b,
                                                         const ChronoCompareOptions *options,
                                                         GSettings                  *thresholds);
+/* The same traces compared again by OPTIONS: what FINISHED (a job that
+ * succeeded) loaded, indexed and analysed is kept. */
+ChronoComparisonJob *chrono_comparison_job_new_again    (ChronoComparisonJob        *finished,
+                                                        const ChronoCompareOptions *options);
 void                 chrono_comparison_job_run_async    (ChronoComparisonJob        *self,
                                                         GCancellable               *cancellable,
                                                         GAsyncReadyCallback         callback,

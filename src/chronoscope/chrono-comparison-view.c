@@ -333,8 +333,11 @@ run_done_cb (GObject      *source_object,
   gtk_stack_set_visible_child_name (self->state_stack, "error");
 }
 
+/* Runs the comparison: again from PREVIOUS (a job that succeeded) when
+ * there is one, else from A and TRACE_B, or B's file when that is NULL. */
 static void
 start (ChronoComparisonView *self,
+       ChronoComparisonJob  *previous,
        ChronoTrace          *trace_b)
 {
   GtkApplication *application = GTK_APPLICATION (g_application_get_default ());
@@ -345,8 +348,9 @@ start (ChronoComparisonView *self,
   g_autofree char *name = g_path_get_basename (self->setup->path_b);
   g_autofree char *label = NULL;
 
-  self->job = chrono_comparison_job_new (self->trace_a, trace_b, self->setup->path_b, &self->setup->options,
-                                         thresholds);
+  self->job = previous != NULL
+    ? chrono_comparison_job_new_again (previous, &self->setup->options)
+    : chrono_comparison_job_new (self->trace_a, trace_b, self->setup->path_b, &self->setup->options, thresholds);
   self->cancellable = g_cancellable_new ();
   self->progress_source = g_timeout_add (PROGRESS_INTERVAL_MS, show_progress_cb, self);
   show_progress_cb (self);
@@ -365,15 +369,16 @@ static const ChronoCompareAlign align_items[] = {
   CHRONO_COMPARE_ALIGN_AUTO, CHRONO_COMPARE_ALIGN_STEP, CHRONO_COMPARE_ALIGN_MARKER, CHRONO_COMPARE_ALIGN_START,
 };
 
-/* Everything the last run showed goes; B stays loaded when it had. */
+/* Everything the last run showed goes; what it loaded, indexed and
+ * analysed stays when it succeeded. */
 static void
 restart (ChronoComparisonView *self)
 {
-  g_autoptr(ChronoTrace) trace_b = NULL;
+  g_autoptr(ChronoComparisonJob) previous = NULL;
   GtkBox *boxes[2] = { self->timeline_box_a, self->timeline_box_b };
 
   if (self->comparison != NULL)
-    trace_b = g_object_ref (chrono_comparison_job_get_trace (self->job, CHRONO_COMPARE_SIDE_B));
+    previous = g_object_ref (self->job);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_cancellable_cancel (self->highlight_cancellable);
@@ -394,7 +399,7 @@ restart (ChronoComparisonView *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "comparison.export-report", FALSE);
   gtk_stack_set_visible_child_name (self->state_stack, "loading");
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPARISON]);
-  start (self, trace_b);
+  start (self, previous, NULL);
 }
 
 static void
@@ -952,7 +957,7 @@ chrono_comparison_view_new (ChronoTrace                 *trace_a,
   self = g_object_new (CHRONO_TYPE_COMPARISON_VIEW, NULL);
   self->trace_a = g_object_ref (trace_a);
   self->setup = chrono_comparison_setup_copy (setup);
-  start (self, trace_b);
+  start (self, NULL, trace_b);
   return GTK_WIDGET (self);
 }
 

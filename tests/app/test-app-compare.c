@@ -506,7 +506,7 @@ test_project_round_trip (void)
 }
 
 /* Compared again by the whole traces: the view and the project file
- * follow, and B is not loaded again. */
+ * follow, and B is not loaded again, nor either side analysed again. */
 static void
 test_align (void)
 {
@@ -514,6 +514,7 @@ test_align (void)
   ChronoComparison *comparison;
   g_autoptr(ChronoComparisonSetup) setup = NULL;
   g_autoptr(GError) error = NULL;
+  ChronoAnalysis *analyses[2];
   ChronoTrace *trace_b;
   ChronoCompareOptions options;
 
@@ -526,6 +527,8 @@ test_align (void)
   g_assert_cmpint (chrono_comparison_get_align (chrono_comparison_view_get_comparison (view)), ==,
                    CHRONO_COMPARE_ALIGN_STEP);
   trace_b = chrono_timeline_get_trace (chrono_comparison_view_get_timeline (view, CHRONO_COMPARE_SIDE_B));
+  for (guint side = 0; side < 2; side++)
+    analyses[side] = g_object_ref (chrono_comparison_get_analysis (chrono_comparison_view_get_comparison (view), side));
 
   chrono_compare_options_init (&options);
   options.align = CHRONO_COMPARE_ALIGN_START;
@@ -538,6 +541,11 @@ test_align (void)
   g_assert_cmpuint (chrono_comparison_get_n_used (comparison), ==, 1);
   g_assert_true (chrono_timeline_get_trace (chrono_comparison_view_get_timeline (view, CHRONO_COMPARE_SIDE_B)) ==
                  trace_b);
+  for (guint side = 0; side < 2; side++)
+    {
+      g_assert_true (chrono_comparison_get_analysis (comparison, side) == analyses[side]);
+      g_object_unref (analyses[side]);
+    }
   g_assert_true (app_test_wait_for_paint (GTK_WIDGET (chrono_comparison_view_get_timeline (view, 1)), 5000));
   g_assert_cmpuint (count_drawn (chrono_comparison_view_get_timeline (view, 1)), >, 2000);
 
