@@ -11,6 +11,7 @@
 #include "chrono-analysis.h"
 #include "chrono-efficiency.h"
 #include "chrono-example-trace.h"
+#include "chrono-op-models.h"
 #include "neuron-gen.h"
 #include "test-utils.h"
 
@@ -788,6 +789,108 @@ test_neuron (void)
   g_rmdir (dir);
 }
 
+/* The text of the array that starts at P. */
+static char *
+array_text (const char *p)
+{
+  gint depth = 0;
+  const char *q = p;
+
+  do
+    depth += *q == '[' ? 1 : *q == ']' ? -1 : 0;
+  while (depth > 0 && *++q != '\0');
+  return g_strndup (p, q + 1 - p);
+}
+
+/* A member's value is found where walking the members finds it, however
+ * the text around it might mislead a search. */
+static void
+test_find_member (void)
+{
+  static const struct { const char *text; const char *value; } cases[] = {
+    { "{\"Input Dims\": [[1]]}", "[[1]]" },
+    { "  {\"External id\": 12,\"Input Dims\":[[2, 3]]}", "[[2, 3]]" },
+    { "{\"a\": \"Input Dims\", \"Input Dims\": [[1]]}", "[[1]]" },
+    { "{\"x\": {\"Input Dims\": [[9]]}, \"Input Dims\": [[1]]}", "[[1]]" },
+    { "{\"s\": \"\\\"Input Dims\\\": [[9]]\", \"Input Dims\": [[1]]}", "[[1]]" },
+    { "{\"s\": [\"Input Dims\"], \"Input Dims\" : [[4]]}", "[[4]]" },
+    { "{\"b\": 1}, {\"Input Dims\": [[9]]}", NULL },
+    { "{\"Input Dimsx\": [[9]], \"Input Dims\": [[5]]}", "[[5]]" },
+    { "{\"b\": 1}", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    for (guint pad = 0; pad < 40; pad++)
+      {
+        /* Every place of the key in the 16-byte blocks, and an end near it. */
+        g_autofree char *padded = g_strdup_printf ("{\"pad\": \"%*s\", %s", pad, "", strchr (cases[i].text, '{') + 1);
+        const char *texts[] = { cases[i].text, padded };
+
+        for (guint k = 0; k < G_N_ELEMENTS (texts); k++)
+          {
+            const char *found = chrono_op_model_find_member (texts[k], strlen (texts[k]), "Input Dims");
+            g_autofree char *value = found != NULL ? array_text (found) : NULL;
+
+            g_assert_cmpstr (value, ==, cases[i].value);
+          }
+      }
+}
+
+/* And in every operator's args of real traces, against json-glib. */
+static void
+test_find_member_real (void)
+{
+  const char *names[] = {
+    "kineto__tbplugin_resnet50_nw0__worker0.1623143089861.pt.trace.json.gz",
+    "hta__amd_trace__mi250_minitoy_train_ROCm6_2_kineto.json.gz",
+    "param__dlrm_8rank__worker0_step_12.1694128201545.pt.trace.json",
+  };
+
+  for (guint n = 0; n < G_N_ELEMENTS (names); n++)
+    {
+      g_autoptr(ChronoTrace) trace = test_traces_load (names[n]);
+      guint checked = 0, with_dims = 0;
+
+      if (trace == NULL)
+        return;
+      for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
+        {
+          const ChronoTrack *t = chrono_trace_get_track (trace, ti);
+
+          for (guint32 i = 0; i < t->n_spans; i++)
+            {
+              ChronoSpanRef ref = { ti, i };
+              g_autoptr(JsonNode) args = NULL;
+              JsonObject *o;
+              const char *text, *found;
+              gsize available;
+              g_autofree char *expected = NULL, *value = NULL;
+
+              if (t->kind[i] != CHRONO_KIND_HOST_OP ||
+                  (text = chrono_trace_get_raw_text (trace, chrono_track_get_args (t, i), &available)) == NULL)
+                continue;
+              args = chrono_trace_get_span_args (trace, ref);
+              o = JSON_NODE_HOLDS_OBJECT (args) ? json_node_get_object (args) : NULL;
+              if (o != NULL && json_object_has_member (o, "Input Dims"))
+                expected = json_to_string (json_object_get_member (o, "Input Dims"), FALSE);
+              found = chrono_op_model_find_member (text, available, "Input Dims");
+              if (found != NULL)
+                {
+                  g_autofree char *raw = array_text (found);
+                  g_autoptr(JsonNode) parsed = json_from_string (raw, NULL);
+
+                  value = json_to_string (parsed, FALSE);
+                }
+              g_assert_cmpstr (value, ==, expected);
+              checked++;
+              with_dims += expected != NULL;
+            }
+        }
+      g_test_message ("%s: %u operators, %u with shapes", names[n], checked, with_dims);
+      g_assert_cmpuint (checked, >, 50);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -803,5 +906,7 @@ main (int    argc,
   g_test_add_func ("/efficiency/real-details", test_real_details);
   g_test_add_func ("/efficiency/example", test_example);
   g_test_add_func ("/efficiency/neuron", test_neuron);
+  g_test_add_func ("/efficiency/find-member", test_find_member);
+  g_test_add_func ("/efficiency/find-member-real", test_find_member_real);
   return g_test_run ();
 }

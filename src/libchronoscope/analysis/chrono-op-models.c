@@ -6,6 +6,9 @@
  */
 #include <math.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "chrono-op-models.h"
 #include "chrono-json-scanner.h"
@@ -312,6 +315,58 @@ find_member_at (ChronoJsonScanner      *s,
   return MEMBER_SKIP;
 }
 
+#ifdef __SSE2__
+/* Member KEY's value found by looking for a quote followed by KEY and a
+ * quote, 16 bytes at a time, up to the first brace or backslash: before
+ * those, such a match followed by a colon can only be a key of this
+ * object, as walking the members would find it (a quote there opens a
+ * string, no nested object has begun, and a value is never followed by
+ * a colon). NULL, not absence, when it meets a brace or backslash first:
+ * the walk then decides. */
+static const char *
+search_member (const char *text,
+               gsize       available,
+               const char *key,
+               gsize       len)
+{
+  const char *p = text, *end = text + available;
+
+  while (p < end && g_ascii_isspace (*p))
+    p++;
+  if (p >= end || *p != '{')
+    return NULL;
+  for (p++; p + 17 <= end; p += 16)
+    {
+      __m128i v = _mm_loadu_si128 ((const __m128i *) p);
+      __m128i next = _mm_loadu_si128 ((const __m128i *) (p + 1));
+      guint quotes = (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('"')));
+      guint first = (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (next, _mm_set1_epi8 (key[0])));
+      guint stops = (guint) _mm_movemask_epi8 (_mm_or_si128 (_mm_or_si128 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('{')),
+                                                                          _mm_cmpeq_epi8 (v, _mm_set1_epi8 ('}'))),
+                                                            _mm_cmpeq_epi8 (v, _mm_set1_epi8 ('\\'))));
+      guint before = stops != 0 ? (stops & -stops) - 1 : 0xffff;
+
+      for (guint c = quotes & first & before; c != 0; c &= c - 1)
+        {
+          const char *q = p + __builtin_ctz (c), *r = q + len + 2;
+
+          if (r > end || memcmp (q + 1, key, len) != 0 || q[len + 1] != '"')
+            continue;
+          while (r < end && g_ascii_isspace (*r))
+            r++;
+          if (r >= end || *r != ':')
+            continue;
+          for (r++; r < end && g_ascii_isspace (*r); r++)
+            ;
+          return r;
+        }
+      if (stops != 0)
+        return NULL;
+    }
+  return NULL;
+}
+#endif
+
 const char *
 chrono_op_model_find_member (const char *text,
                              gsize       available,
@@ -319,6 +374,12 @@ chrono_op_model_find_member (const char *text,
 {
   FindMember f = { key, strlen (key), NULL };
 
+#ifdef __SSE2__
+  const char *found = search_member (text, available, key, f.len);
+
+  if (found != NULL)
+    return found;
+#endif
   walk_members (text, available, find_member_at, &f);
   return f.value;
 }
