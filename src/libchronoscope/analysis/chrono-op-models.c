@@ -294,27 +294,6 @@ walk_members (const char  *text,
     }
 }
 
-typedef struct {
-  const char *key;
-  gsize       len;
-  const char *value;
-} FindMember;
-
-static MemberStep
-find_member_at (ChronoJsonScanner      *s,
-                const ChronoJsonString *key,
-                gpointer                data)
-{
-  FindMember *f = data;
-
-  if (key->len == f->len && memcmp (key->start, f->key, f->len) == 0)
-    {
-      f->value = (const char *) s->p;
-      return MEMBER_STOP;
-    }
-  return MEMBER_SKIP;
-}
-
 #ifdef __SSE2__
 /* Member KEY's value found by looking for a quote followed by KEY and a
  * quote, 16 bytes at a time, up to the first brace or backslash: before
@@ -366,6 +345,28 @@ search_member (const char *text,
   return NULL;
 }
 #endif
+
+typedef struct {
+  const char *key;
+  gsize       len;
+  const char *value;
+} FindMember;
+
+static MemberStep
+find_member_at (ChronoJsonScanner      *s,
+                const ChronoJsonString *key,
+                gpointer                data)
+{
+  FindMember *f = data;
+
+  if (key->len == f->len && memcmp (key->start, f->key, f->len) == 0)
+    {
+      f->value = (const char *) s->p;
+      return MEMBER_STOP;
+    }
+  return MEMBER_SKIP;
+}
+
 
 const char *
 chrono_op_model_find_member (const char *text,
@@ -432,6 +433,28 @@ chrono_op_model_read_args (const char          *text,
   ReadArgs r = { inputs, want_concrete ? 3 : 2, want_concrete ? 3 : 2, FALSE };
 
   memset (inputs, 0, sizeof *inputs);
+#ifdef __SSE2__
+  {
+    static const char *const keys[] = { "Input Dims", "Input type", "Concrete Inputs" };
+    const char **slots[] = { &inputs->dims, &inputs->types, &inputs->concrete };
+    gsize *lens[] = { &inputs->dims_len, &inputs->types_len, &inputs->concrete_len };
+    guint k;
+
+    for (k = 0; k < r.wanted; k++)
+      {
+        const char *value = search_member (text, available, keys[k], strlen (keys[k]));
+        ChronoJsonScanner sc = { (const guint8 *) value, (const guint8 *) text + available };
+
+        if (value == NULL || chrono_json_skip_value (&sc) != CHRONO_JSON_OK)
+          break;
+        *slots[k] = value;
+        *lens[k] = (const char *) sc.p - value;
+      }
+    if (k == r.wanted)
+      return TRUE;
+    memset (inputs, 0, sizeof *inputs);
+  }
+#endif
   /* Member by member, until the ones wanted are found or the object ends. */
   if (!walk_members (text, available, read_arg, &r) || r.bad)
     return FALSE;
