@@ -817,6 +817,10 @@ test_find_member (void)
     { "{\"b\": 1}, {\"Input Dims\": [[9]]}", NULL },
     { "{\"Input Dimsx\": [[9]], \"Input Dims\": [[5]]}", "[[5]]" },
     { "{\"b\": 1}", NULL },
+    { "{\"s\": \"a}b\", \"Input Dims\": [[1]]}", "[[1]]" },
+    { "{\"s\": \"a{b\", \"Input Dims\": [[1]]}", "[[1]]" },
+    { "{\"s\": \"}\", \"t\": 1}, {\"Input Dims\": [[9]]}", NULL },
+    { "{\"s\": \"\\\\\", \"Input Dims\": [[3]]}", "[[3]]" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

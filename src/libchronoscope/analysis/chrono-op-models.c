@@ -295,37 +295,54 @@ walk_members (const char  *text,
 }
 
 #ifdef __SSE2__
-/* Member KEY's value found by looking for a quote followed by KEY and a
- * quote, 16 bytes at a time, up to the first brace or backslash: before
- * those, such a match followed by a colon can only be a key of this
- * object, as walking the members would find it (a quote there opens a
- * string, no nested object has begun, and a value is never followed by
- * a colon). NULL, not absence, when it meets a brace or backslash first:
- * the walk then decides. */
-static const char *
-search_member (const char *text,
-               gsize       available,
-               const char *key,
-               gsize       len)
+typedef enum {
+  SEARCH_FOUND,
+  SEARCH_ABSENT,
+  SEARCH_UNSURE,
+} SearchResult;
+
+/* Member KEY's value (*VALUE) found by looking for a quote that opens a
+ * string followed by KEY, a quote and a colon, 16 bytes at a time. The
+ * bytes inside strings come from the quotes (a prefix XOR), up to the
+ * first backslash; up to the first brace outside strings, such a match
+ * is a key of this object, as walking the members would find it, and a
+ * closing brace there ends the object without it. UNSURE when a
+ * backslash or an opening brace comes first: the walk then decides. */
+static SearchResult
+search_member (const char  *text,
+               gsize        available,
+               const char  *key,
+               gsize        len,
+               const char **value)
 {
   const char *p = text, *end = text + available;
+  guint in_string = 0;
 
   while (p < end && g_ascii_isspace (*p))
     p++;
   if (p >= end || *p != '{')
-    return NULL;
+    return SEARCH_UNSURE;
   for (p++; p + 17 <= end; p += 16)
     {
       __m128i v = _mm_loadu_si128 ((const __m128i *) p);
       __m128i next = _mm_loadu_si128 ((const __m128i *) (p + 1));
       guint quotes = (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('"')));
       guint first = (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (next, _mm_set1_epi8 (key[0])));
-      guint stops = (guint) _mm_movemask_epi8 (_mm_or_si128 (_mm_or_si128 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('{')),
-                                                                          _mm_cmpeq_epi8 (v, _mm_set1_epi8 ('}'))),
-                                                            _mm_cmpeq_epi8 (v, _mm_set1_epi8 ('\\'))));
-      guint before = stops != 0 ? (stops & -stops) - 1 : 0xffff;
+      guint opens = (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('{')));
+      guint closes = (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('}')));
+      guint escapes = (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('\\')));
+      guint inside = quotes, stops, before;
 
-      for (guint c = quotes & first & before; c != 0; c &= c - 1)
+      /* Bit i: byte i is inside a string, its opening quote included. */
+      inside ^= inside << 1;
+      inside ^= inside << 2;
+      inside ^= inside << 4;
+      inside ^= inside << 8;
+      inside = (inside ^ in_string) & 0xffff;
+      in_string = inside & 0x8000 ? 0xffff : 0;
+      stops = ((opens | closes) & ~inside) | escapes;
+      before = stops != 0 ? (stops & -stops) - 1 : 0xffff;
+      for (guint c = quotes & inside & first & before; c != 0; c &= c - 1)
         {
           const char *q = p + __builtin_ctz (c), *r = q + len + 2;
 
@@ -337,12 +354,13 @@ search_member (const char *text,
             continue;
           for (r++; r < end && g_ascii_isspace (*r); r++)
             ;
-          return r;
+          *value = r;
+          return SEARCH_FOUND;
         }
       if (stops != 0)
-        return NULL;
+        return (stops & -stops) & closes & ~escapes ? SEARCH_ABSENT : SEARCH_UNSURE;
     }
-  return NULL;
+  return SEARCH_UNSURE;
 }
 #endif
 
@@ -376,10 +394,17 @@ chrono_op_model_find_member (const char *text,
   FindMember f = { key, strlen (key), NULL };
 
 #ifdef __SSE2__
-  const char *found = search_member (text, available, key, f.len);
+  const char *found = NULL;
 
-  if (found != NULL)
-    return found;
+  switch (search_member (text, available, key, f.len, &found))
+    {
+    case SEARCH_FOUND:
+      return found;
+    case SEARCH_ABSENT:
+      return NULL;
+    case SEARCH_UNSURE:
+      break;
+    }
 #endif
   walk_members (text, available, find_member_at, &f);
   return f.value;
@@ -442,10 +467,16 @@ chrono_op_model_read_args (const char          *text,
 
     for (k = 0; k < r.wanted; k++)
       {
-        const char *value = search_member (text, available, keys[k], strlen (keys[k]));
+        const char *value = NULL;
+        SearchResult found = search_member (text, available, keys[k], strlen (keys[k]), &value);
         ChronoJsonScanner sc = { (const guint8 *) value, (const guint8 *) text + available };
 
-        if (value == NULL || chrono_json_skip_value (&sc) != CHRONO_JSON_OK)
+        /* Shapes and types are needed; concrete inputs are not. */
+        if (found == SEARCH_ABSENT && k < 2)
+          return FALSE;
+        if (found == SEARCH_ABSENT)
+          continue;
+        if (found != SEARCH_FOUND || chrono_json_skip_value (&sc) != CHRONO_JSON_OK)
           break;
         *slots[k] = value;
         *lens[k] = (const char *) sc.p - value;
