@@ -1,12 +1,15 @@
 /* bench-compare.c: comparing two runs next to loading them
  *
- * Usage: bench-compare [--size SIZE] [A B]
+ * Usage: bench-compare [--size SIZE] [--repeat N] [A B]
  *
  * Writes two example traces of SIZE (default 500MB) with different seeds
  * (or takes A and B), then measures in the same run: loading each alone,
  * and the whole comparison as chronoscope-cli compare does it (each side
  * loaded and analysed in a thread of its own, both at once, then compared). It reports the comparison's time as a
- * ratio to the sum of the loads, and what the comparison itself adds. It always exits 0 unless it cannot run at all.
+ * ratio to the sum of the loads, and what the comparison itself adds.
+ * With --repeat, the comparison step alone is run N times more on the
+ * same analyses, and its fastest and median times are told: a steadier
+ * figure on a noisy machine. It always exits 0 unless it cannot run at all.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -90,11 +93,13 @@ main (int    argc,
   double alone_cpu_s, c0, c1, c2;
   g_autoptr(GError) error = NULL;
   struct rusage usage;
-  guint n_given = 0;
+  guint n_given = 0, repeat = 0;
 
   for (int i = 1; i < argc; i++)
     {
-      if (strcmp (argv[i], "--size") == 0 && i + 1 < argc)
+      if (strcmp (argv[i], "--repeat") == 0 && i + 1 < argc)
+        repeat = (guint) g_ascii_strtoull (argv[++i], NULL, 10);
+      else if (strcmp (argv[i], "--size") == 0 && i + 1 < argc)
         {
           if (!chrono_format_parse_size (argv[++i], &bytes, &error))
             {
@@ -156,6 +161,23 @@ main (int    argc,
     printf ("  CPU time over all threads: loads alone %.3f s; load and analyse %.3f s + compare %.3f s, "
             "%.2f× and %.2f× of it\n",
             alone_cpu_s, c1 - c0, c2 - c1, (c1 - c0) / MAX (alone_cpu_s, 1e-9), (c2 - c1) / MAX (alone_cpu_s, 1e-9));
+    if (repeat > 0)
+      {
+        g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (double));
+
+        for (guint r = 0; r < repeat; r++)
+          {
+            gint64 t = g_get_monotonic_time ();
+            g_autoptr(ChronoComparison) again = chrono_comparison_run (aa, ab, NULL, NULL, &error);
+            double s;
+
+            g_assert_no_error (error);
+            s = (g_get_monotonic_time () - t) / 1e6;
+            g_array_append_val (times, s);
+          }
+        printf ("  the comparison alone, %u times more: fastest %.3f s, median %.3f s\n", repeat,
+                bench_percentile (times, 0), bench_percentile (times, 50));
+      }
   }
   for (guint k = 0; k < 2; k++)
     if (tmp[k])

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "chrono-comparison-private.h"
+#include "chrono-json-scanner.h"
 #include "chrono-op-models.h"
 
 #define NO_OP G_MAXUINT32
@@ -170,31 +171,27 @@ chrono_compare_normalise_kernel (const char *name)
   return g_string_free (out, FALSE);
 }
 
-/* The args are read member by member up to "Input Dims": most of a
- * call's args (its call stack) come after. */
+/* The args are searched, or read member by member, up to "Input Dims":
+ * most of a call's args (its call stack) come after. */
 gboolean
 chrono_compare_input_dims (ChronoTrace  *trace,
                            guint64       offset,
                            const char  **dims,
                            gsize        *dims_len)
 {
-  const char *text, *value, *end, *p;
-  gint depth = 0;
+  ChronoJsonScanner s;
+  const char *text, *value;
   gsize available;
 
   if ((text = chrono_trace_get_raw_text (trace, offset, &available)) == NULL ||
       (value = chrono_op_model_find_member (text, available, "Input Dims")) == NULL || *value != '[')
     return FALSE;
-  end = text + available;
-  for (p = value; p < end; p++)
-    if (*p == '[')
-      depth++;
-    else if (*p == ']' && --depth == 0)
-      break;
-  if (p >= end)
+  s.p = (const guint8 *) value;
+  s.end = (const guint8 *) text + available;
+  if (chrono_json_skip_value (&s) != CHRONO_JSON_OK)
     return FALSE;
   *dims = value;
-  *dims_len = p + 1 - value;
+  *dims_len = (const char *) s.p - value;
   return TRUE;
 }
 
@@ -674,13 +671,18 @@ side_ops_read (SideOps *so)
 {
   ChronoTrace *trace = so->data->trace;
   guint n_tracks = chrono_trace_get_n_tracks (trace);
+  gsize n_spans = 0;
 
   so->op_cats = chrono_compare_operator_categories (so->data);
   so->threads = g_new0 (ThreadOps *, n_tracks);
   so->raws = g_array_new (FALSE, FALSE, sizeof (RawKey));
   so->raw_key = g_array_new (FALSE, FALSE, sizeof (guint32));
   so->raw_ids = g_hash_table_new_full (raw_key_hash, raw_key_equal, g_free, NULL);
-  so->pending = g_array_new (FALSE, FALSE, sizeof (PendingRead));
+  /* At most one read per span: reserved, not touched, so that it never
+   * grows by copying. */
+  for (guint ti = 0; ti < n_tracks; ti++)
+    n_spans += chrono_trace_get_track (trace, ti)->n_spans;
+  so->pending = g_array_sized_new (FALSE, FALSE, sizeof (PendingRead), n_spans);
   for (guint ti = 0; ti < n_tracks; ti++)
     {
       const ChronoTrack *t = chrono_trace_get_track (trace, ti);
