@@ -134,7 +134,9 @@ events_of (JsonNode *root)
   return json_object_get_array_member (json_node_get_object (root), "traceEvents");
 }
 
-/* The windows named NAMES (ProfilerStep spans), or the whole trace. */
+/* The windows named NAMES (ProfilerStep spans on the host: the GPU's copy
+ * of each, in the gpu_user_annotation category, follows the device), or
+ * the whole trace. */
 static GArray *
 windows_named (JsonNode           *root,
                const char * const *names)
@@ -154,7 +156,8 @@ windows_named (JsonNode           *root,
       const char *name = json_object_get_string_member_with_default (ev, "name", "");
 
       if (g_strv_contains (names, name) && g_strcmp0 (json_object_get_string_member_with_default (ev, "ph", ""), "X") == 0 &&
-          g_str_has_prefix (name, "ProfilerStep#"))
+          g_str_has_prefix (name, "ProfilerStep#") &&
+          g_strcmp0 (json_object_get_string_member_with_default (ev, "cat", ""), "gpu_user_annotation") != 0)
         {
           Win w = { ns_of (ev, "ts"), ns_of (ev, "ts") + ns_of (ev, "dur") };
           g_array_append_val (wins, w);
@@ -458,18 +461,15 @@ check_report (ChronoComparison *c)
 /* ------------------------------------------------------------------ */
 /* Real pairs                                                         */
 
+/* The comparison of A and B against what the test finds in their JSON. */
 static void
-check_real_pair (const char *name_a,
-                 const char *name_b)
+check_pair (ChronoTrace *a,
+            ChronoTrace *b)
 {
-  g_autoptr(ChronoTrace) a = test_traces_load (name_a);
-  g_autoptr(ChronoTrace) b = a ? test_traces_load (name_b) : NULL;
   g_autoptr(ChronoComparison) c = NULL;
   g_autoptr(JsonNode) ja = NULL;
   g_autoptr(JsonNode) jb = NULL;
 
-  if (b == NULL)
-    return;
   c = compare_traces (a, b, NULL);
   g_assert_cmpuint (chrono_comparison_get_n_used (c), >, 0);
   check_attribution (c);
@@ -478,6 +478,49 @@ check_real_pair (const char *name_a,
   check_against_json (c, 0, ja);
   check_against_json (c, 1, jb);
   check_report (c);
+}
+
+static void
+check_real_pair (const char *name_a,
+                 const char *name_b)
+{
+  g_autoptr(ChronoTrace) a = test_traces_load (name_a);
+  g_autoptr(ChronoTrace) b = a ? test_traces_load (name_b) : NULL;
+
+  if (b != NULL)
+    check_pair (a, b);
+}
+
+/* The same checks on the pairs CHRONO_COMPARE_PAIRS names, "A:B" apart by
+ * commas: traces from elsewhere, which the suite does not hold. */
+static void
+test_given_pairs (void)
+{
+  const char *given = g_getenv ("CHRONO_COMPARE_PAIRS");
+  g_auto(GStrv) pairs = NULL;
+
+  if (given == NULL || *given == '\0')
+    {
+      g_test_skip ("CHRONO_COMPARE_PAIRS is not set");
+      return;
+    }
+  pairs = g_strsplit (given, ",", -1);
+  for (guint i = 0; pairs[i] != NULL; i++)
+    {
+      g_auto(GStrv) sides = g_strsplit (pairs[i], ":", 2);
+      g_autoptr(ChronoTrace) a = NULL;
+      g_autoptr(ChronoTrace) b = NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (g_strv_length (sides) != 2)
+        g_error ("CHRONO_COMPARE_PAIRS: “%s” is not A:B", pairs[i]);
+      a = chrono_trace_load_file (sides[0], NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      b = chrono_trace_load_file (sides[1], NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_test_message ("%s against %s", sides[0], sides[1]);
+      check_pair (a, b);
+    }
 }
 
 static void
@@ -1057,6 +1100,7 @@ main (int    argc,
   g_test_add_func ("/compare/real/kineto-docs", test_kineto_docs);
   g_test_add_func ("/compare/real/dlrm-ranks", test_dlrm_ranks);
   g_test_add_func ("/compare/real/rocm-cuda", test_rocm_cuda);
+  g_test_add_func ("/compare/real/given", test_given_pairs);
   g_test_add_func ("/compare/built/slower-kernel", test_slower_kernel);
   g_test_add_func ("/compare/built/step-added", test_step_added);
   g_test_add_func ("/compare/built/other-kernel-name", test_other_kernel_name);
