@@ -375,6 +375,34 @@ test_skip_long (void)
     }
 }
 
+/* The search says FOUND or ABSENT only where walking would agree, and
+ * leaves the rest to the walk. */
+static void
+test_search_member (void)
+{
+  static const struct { const char *text; ChronoJsonSearch result; const char *value; } cases[] = {
+    { "{\"External id\": 7, \"Input Dims\": [[1, 2]], \"Ev Idx\": 1}", CHRONO_JSON_SEARCH_FOUND, "[[1, 2]]" },
+    { "{\"External id\": 7, \"Sequence number\": 3}", CHRONO_JSON_SEARCH_ABSENT, NULL },
+    { "{\"name\": \"Input Dims\", \"x\": 1}", CHRONO_JSON_SEARCH_ABSENT, NULL },
+    { "{\"name\": \"a}\", \"Input Dims\": [[3]]}", CHRONO_JSON_SEARCH_FOUND, "[[3]]" },
+    { "{\"stack\": {\"Input Dims\": [[9]]}, \"Input Dims\": [[3]]}", CHRONO_JSON_SEARCH_UNSURE, NULL },
+    { "{\"name\": \"a\\\"b\", \"Input Dims\": [[3]]}", CHRONO_JSON_SEARCH_UNSURE, NULL },
+    { "[\"Input Dims\": 1]", CHRONO_JSON_SEARCH_UNSURE, NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      /* Room after the object, as in a file. */
+      g_autofree char *text = g_strconcat (cases[i].text, ", {\"Input Dims\": [[0]]}                    ", NULL);
+      const char *value = NULL;
+      ChronoJsonSearch result = chrono_json_search_member (text, strlen (text), "Input Dims", 10, &value);
+
+      g_assert_cmpint (result, ==, cases[i].result);
+      if (cases[i].value != NULL)
+        g_assert_true (strncmp (value, cases[i].value, strlen (cases[i].value)) == 0);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -391,5 +419,6 @@ main (int    argc,
   g_test_add_func ("/scanner/read-time", test_read_time);
   g_test_add_func ("/scanner/read-small-uint", test_read_small_uint);
   g_test_add_func ("/scanner/garbage", test_garbage);
+  g_test_add_func ("/scanner/search-member", test_search_member);
   return g_test_run ();
 }

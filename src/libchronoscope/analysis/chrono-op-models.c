@@ -6,9 +6,6 @@
  */
 #include <math.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "chrono-op-models.h"
 #include "chrono-json-scanner.h"
@@ -294,75 +291,6 @@ walk_members (const char  *text,
     }
 }
 
-#ifdef __SSE2__
-typedef enum {
-  SEARCH_FOUND,
-  SEARCH_ABSENT,
-  SEARCH_UNSURE,
-} SearchResult;
-
-/* Member KEY's value (*VALUE) found by looking for a quote that opens a
- * string followed by KEY, a quote and a colon, 16 bytes at a time. The
- * bytes inside strings come from the quotes (a prefix XOR), up to the
- * first backslash; up to the first brace outside strings, such a match
- * is a key of this object, as walking the members would find it, and a
- * closing brace there ends the object without it. UNSURE when a
- * backslash or an opening brace comes first: the walk then decides. */
-static SearchResult
-search_member (const char  *text,
-               gsize        available,
-               const char  *key,
-               gsize        len,
-               const char **value)
-{
-  const char *p = text, *end = text + available;
-  guint in_string = 0;
-
-  while (p < end && g_ascii_isspace (*p))
-    p++;
-  if (p >= end || *p != '{')
-    return SEARCH_UNSURE;
-  for (p++; p + 17 <= end; p += 16)
-    {
-      __m128i v = _mm_loadu_si128 ((const __m128i *) p);
-      __m128i next = _mm_loadu_si128 ((const __m128i *) (p + 1));
-      guint quotes = (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('"')));
-      guint first = (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (next, _mm_set1_epi8 (key[0])));
-      guint opens = (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('{')));
-      guint closes = (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('}')));
-      guint escapes = (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('\\')));
-      guint inside = quotes, stops, before;
-
-      /* Bit i: byte i is inside a string, its opening quote included. */
-      inside ^= inside << 1;
-      inside ^= inside << 2;
-      inside ^= inside << 4;
-      inside ^= inside << 8;
-      inside = (inside ^ in_string) & 0xffff;
-      in_string = inside & 0x8000 ? 0xffff : 0;
-      stops = ((opens | closes) & ~inside) | escapes;
-      before = stops != 0 ? (stops & -stops) - 1 : 0xffff;
-      for (guint c = quotes & inside & first & before; c != 0; c &= c - 1)
-        {
-          const char *q = p + __builtin_ctz (c), *r = q + len + 2;
-
-          if (r > end || memcmp (q + 1, key, len) != 0 || q[len + 1] != '"')
-            continue;
-          while (r < end && g_ascii_isspace (*r))
-            r++;
-          if (r >= end || *r != ':')
-            continue;
-          for (r++; r < end && g_ascii_isspace (*r); r++)
-            ;
-          *value = r;
-          return SEARCH_FOUND;
-        }
-      if (stops != 0)
-        return (stops & -stops) & closes & ~escapes ? SEARCH_ABSENT : SEARCH_UNSURE;
-    }
-  return SEARCH_UNSURE;
-}
-#endif
 
 typedef struct {
   const char *key;
@@ -393,19 +321,17 @@ chrono_op_model_find_member (const char *text,
 {
   FindMember f = { key, strlen (key), NULL };
 
-#ifdef __SSE2__
   const char *found = NULL;
 
-  switch (search_member (text, available, key, f.len, &found))
+  switch (chrono_json_search_member (text, available, key, f.len, &found))
     {
-    case SEARCH_FOUND:
+    case CHRONO_JSON_SEARCH_FOUND:
       return found;
-    case SEARCH_ABSENT:
+    case CHRONO_JSON_SEARCH_ABSENT:
       return NULL;
-    case SEARCH_UNSURE:
+    case CHRONO_JSON_SEARCH_UNSURE:
       break;
     }
-#endif
   walk_members (text, available, find_member_at, &f);
   return f.value;
 }
@@ -458,7 +384,6 @@ chrono_op_model_read_args (const char          *text,
   ReadArgs r = { inputs, want_concrete ? 3 : 2, want_concrete ? 3 : 2, FALSE };
 
   memset (inputs, 0, sizeof *inputs);
-#ifdef __SSE2__
   {
     static const char *const keys[] = { "Input Dims", "Input type", "Concrete Inputs" };
     const char **slots[] = { &inputs->dims, &inputs->types, &inputs->concrete };
@@ -468,15 +393,15 @@ chrono_op_model_read_args (const char          *text,
     for (k = 0; k < r.wanted; k++)
       {
         const char *value = NULL;
-        SearchResult found = search_member (text, available, keys[k], strlen (keys[k]), &value);
+        ChronoJsonSearch found = chrono_json_search_member (text, available, keys[k], strlen (keys[k]), &value);
         ChronoJsonScanner sc = { (const guint8 *) value, (const guint8 *) text + available };
 
         /* Shapes and types are needed; concrete inputs are not. */
-        if (found == SEARCH_ABSENT && k < 2)
+        if (found == CHRONO_JSON_SEARCH_ABSENT && k < 2)
           return FALSE;
-        if (found == SEARCH_ABSENT)
+        if (found == CHRONO_JSON_SEARCH_ABSENT)
           continue;
-        if (found != SEARCH_FOUND || chrono_json_skip_value (&sc) != CHRONO_JSON_OK)
+        if (found != CHRONO_JSON_SEARCH_FOUND || chrono_json_skip_value (&sc) != CHRONO_JSON_OK)
           break;
         *slots[k] = value;
         *lens[k] = (const char *) sc.p - value;
@@ -485,7 +410,6 @@ chrono_op_model_read_args (const char          *text,
       return TRUE;
     memset (inputs, 0, sizeof *inputs);
   }
-#endif
   /* Member by member, until the ones wanted are found or the object ends. */
   if (!walk_members (text, available, read_arg, &r) || r.bad)
     return FALSE;

@@ -409,6 +409,68 @@ chrono_json_skip_value (ChronoJsonScanner *s)
     }
 }
 
+/* The bytes inside strings come from the quotes (a prefix XOR), up to
+ * the first backslash; up to the first brace outside strings, a quote
+ * opening a string followed by KEY, a quote and a colon is a key of this
+ * object, as walking the members would find it, and a closing brace
+ * there ends the object without it. */
+ChronoJsonSearch
+chrono_json_search_member (const char  *text,
+                           gsize        available,
+                           const char  *key,
+                           gsize        len,
+                           const char **value)
+{
+#ifdef __SSE2__
+  const char *p = text, *end = text + available;
+  guint in_string = 0;
+
+  while (p < end && g_ascii_isspace (*p))
+    p++;
+  if (p >= end || *p != '{')
+    return CHRONO_JSON_SEARCH_UNSURE;
+  for (p++; p + 17 <= end; p += 16)
+    {
+      __m128i v = _mm_loadu_si128 ((const __m128i *) p);
+      __m128i next = _mm_loadu_si128 ((const __m128i *) (p + 1));
+      guint quotes = (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('"')));
+      guint first = (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (next, _mm_set1_epi8 (key[0])));
+      guint opens = (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('{')));
+      guint closes = (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('}')));
+      guint escapes = (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('\\')));
+      guint inside = quotes, stops, before;
+
+      /* Bit i: byte i is inside a string, its opening quote included. */
+      inside ^= inside << 1;
+      inside ^= inside << 2;
+      inside ^= inside << 4;
+      inside ^= inside << 8;
+      inside = (inside ^ in_string) & 0xffff;
+      in_string = inside & 0x8000 ? 0xffff : 0;
+      stops = ((opens | closes) & ~inside) | escapes;
+      before = stops != 0 ? (stops & -stops) - 1 : 0xffff;
+      for (guint c = quotes & inside & first & before; c != 0; c &= c - 1)
+        {
+          const char *q = p + __builtin_ctz (c), *r = q + len + 2;
+
+          if (r > end || memcmp (q + 1, key, len) != 0 || q[len + 1] != '"')
+            continue;
+          while (r < end && g_ascii_isspace (*r))
+            r++;
+          if (r >= end || *r != ':')
+            continue;
+          for (r++; r < end && g_ascii_isspace (*r); r++)
+            ;
+          *value = r;
+          return CHRONO_JSON_SEARCH_FOUND;
+        }
+      if (stops != 0)
+        return (stops & -stops) & closes & ~escapes ? CHRONO_JSON_SEARCH_ABSENT : CHRONO_JSON_SEARCH_UNSURE;
+    }
+#endif
+  return CHRONO_JSON_SEARCH_UNSURE;
+}
+
 static gboolean
 append_utf8 (GString *out,
              gunichar c)

@@ -150,6 +150,23 @@ chrono_json_next_member (ChronoJsonScanner *s,
  * skipped by matching brackets outside strings; their insides are checked
  * only by json-glib when someone asks for them. */
 ChronoJsonStatus chrono_json_skip_value      (ChronoJsonScanner *s);
+
+typedef enum {
+  CHRONO_JSON_SEARCH_FOUND,
+  CHRONO_JSON_SEARCH_ABSENT,
+  CHRONO_JSON_SEARCH_UNSURE,
+} ChronoJsonSearch;
+
+/* Member KEY (LEN bytes, unquoted) of the object at TEXT (AVAILABLE
+ * bytes to the end of its source), searched for 16 bytes at a time
+ * rather than walked: FOUND with *VALUE at its value, or ABSENT, only
+ * where that is sure to be what walking the members would say; UNSURE
+ * (a backslash or a nested object first) leaves it to the walk. */
+ChronoJsonSearch chrono_json_search_member   (const char        *text,
+                                              gsize              available,
+                                              const char        *key,
+                                              gsize              len,
+                                              const char       **value);
 /* Where the processor has AVX2, containers are skipped 64 bytes at a
  * time; tests turn that off to run the 32-byte SSE2 path as well. */
 void             chrono_json_scanner_set_avx2 (gboolean enabled);
