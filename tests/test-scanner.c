@@ -390,17 +390,25 @@ test_search_member (void)
     { "[\"Input Dims\": 1]", CHRONO_JSON_SEARCH_UNSURE, NULL },
   };
 
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      /* Room after the object, as in a file. */
-      g_autofree char *text = g_strconcat (cases[i].text, ", {\"Input Dims\": [[0]]}                    ", NULL);
-      const char *value = NULL;
-      ChronoJsonSearch result = chrono_json_search_member (text, strlen (text), "Input Dims", 10, &value);
+  /* The AVX2 path where the processor has it, and the SSE2 path. */
+  for (guint wide = 0; wide < 2; wide++)
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+      for (guint pad = 0; pad < 70; pad++)
+        {
+          /* Every place in the blocks, with room after the object, as in a file. */
+          g_autofree char *text = cases[i].text[0] == '{'
+            ? g_strdup_printf ("{\"pad\": \"%*s\", %s, {\"Input Dims\": [[0]]}%80s", pad, "", cases[i].text + 1, "")
+            : g_strdup_printf ("%s%80s", cases[i].text, "");
+          const char *value = NULL;
+          ChronoJsonSearch result;
 
-      g_assert_cmpint (result, ==, cases[i].result);
-      if (cases[i].value != NULL)
-        g_assert_true (strncmp (value, cases[i].value, strlen (cases[i].value)) == 0);
-    }
+          chrono_json_scanner_set_avx2 (wide);
+          result = chrono_json_search_member (text, strlen (text), "Input Dims", 10, &value);
+          g_assert_cmpint (result, ==, cases[i].result);
+          if (cases[i].value != NULL)
+            g_assert_true (strncmp (value, cases[i].value, strlen (cases[i].value)) == 0);
+        }
+  chrono_json_scanner_set_avx2 (TRUE);
 }
 
 int

@@ -409,11 +409,152 @@ chrono_json_skip_value (ChronoJsonScanner *s)
     }
 }
 
-/* The bytes inside strings come from the quotes (a prefix XOR), up to
- * the first backslash; up to the first brace outside strings, a quote
- * opening a string followed by KEY, a quote and a colon is a key of this
- * object, as walking the members would find it, and a closing brace
- * there ends the object without it. */
+/* A member search's masks for one block of 16 or 32 bytes: quotes, the
+ * key's first byte one byte on, braces and backslashes. */
+typedef struct {
+  guint32 quotes;
+  guint32 first;
+  guint32 opens;
+  guint32 closes;
+  guint32 escapes;
+} SearchMasks;
+
+/* The N bytes at A and B are equal: inlined, for the short keys a search
+ * compares many times. */
+static inline gboolean
+same_bytes (const char *a,
+            const char *b,
+            gsize       n)
+{
+  for (; n >= 8; a += 8, b += 8, n -= 8)
+    {
+      guint64 x, y;
+
+      memcpy (&x, a, 8);
+      memcpy (&y, b, 8);
+      if (x != y)
+        return FALSE;
+    }
+  for (; n > 0; n--)
+    if (*a++ != *b++)
+      return FALSE;
+  return TRUE;
+}
+
+/* One block of a member search, given its masks: the bytes inside
+ * strings come from the quotes (a prefix XOR; *IN_STRING carries it to
+ * the next block), up to the first backslash; up to the first brace
+ * outside strings, a quote opening a string followed by KEY, a quote and
+ * a colon is a key of this object, as walking the members would find
+ * it, and a closing brace there ends the object without it. TRUE, with
+ * *RESULT, once the search is decided. */
+static inline __attribute__ ((always_inline)) gboolean
+search_block (const char         *p,
+              const char         *end,
+              guint               width,
+              const SearchMasks  *m,
+              const char         *key,
+              gsize               len,
+              guint32            *in_string,
+              const char        **value,
+              ChronoJsonSearch   *result)
+{
+  guint32 inside = m->quotes, stops, before;
+
+  inside ^= inside << 1;
+  inside ^= inside << 2;
+  inside ^= inside << 4;
+  inside ^= inside << 8;
+  if (width == 32)
+    inside ^= inside << 16;
+  else
+    inside &= (1u << width) - 1;
+  inside ^= *in_string;
+  *in_string = inside >> (width - 1) & 1 ? (width < 32 ? (1u << width) - 1 : G_MAXUINT32) : 0;
+  stops = ((m->opens | m->closes) & ~inside) | m->escapes;
+  before = stops != 0 ? (stops & -stops) - 1 : G_MAXUINT32;
+  for (guint32 c = m->quotes & inside & m->first & before; c != 0; c &= c - 1)
+    {
+      const char *q = p + __builtin_ctz (c), *r = q + len + 2;
+
+      if (r > end || !same_bytes (q + 1, key, len) || q[len + 1] != '"')
+        continue;
+      while (r < end && g_ascii_isspace (*r))
+        r++;
+      if (r >= end || *r != ':')
+        continue;
+      for (r++; r < end && g_ascii_isspace (*r); r++)
+        ;
+      *value = r;
+      *result = CHRONO_JSON_SEARCH_FOUND;
+      return TRUE;
+    }
+  if (stops == 0)
+    return FALSE;
+  *result = (stops & -stops) & m->closes & ~m->escapes ? CHRONO_JSON_SEARCH_ABSENT : CHRONO_JSON_SEARCH_UNSURE;
+  return TRUE;
+}
+
+#ifdef __SSE2__
+static ChronoJsonSearch
+search_blocks_sse2 (const char   *p,
+                    const char   *end,
+                    const char   *key,
+                    gsize         len,
+                    const char  **value)
+{
+  ChronoJsonSearch result = CHRONO_JSON_SEARCH_UNSURE;
+  guint32 in_string = 0;
+
+  for (; p + 17 <= end; p += 16)
+    {
+      __m128i v = _mm_loadu_si128 ((const __m128i *) p);
+      __m128i next = _mm_loadu_si128 ((const __m128i *) (p + 1));
+      SearchMasks m = {
+        (guint32) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('"'))),
+        (guint32) _mm_movemask_epi8 (_mm_cmpeq_epi8 (next, _mm_set1_epi8 (key[0]))),
+        (guint32) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('{'))),
+        (guint32) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('}'))),
+        (guint32) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('\\'))),
+      };
+
+      if (search_block (p, end, 16, &m, key, len, &in_string, value, &result))
+        break;
+    }
+  return result;
+}
+#endif
+
+#ifdef HAVE_AVX2_PATH
+AVX2_TARGET static ChronoJsonSearch
+search_blocks_avx2 (const char   *p,
+                    const char   *end,
+                    const char   *key,
+                    gsize         len,
+                    const char  **value)
+{
+  ChronoJsonSearch result = CHRONO_JSON_SEARCH_UNSURE;
+  guint32 in_string = 0;
+
+  for (; p + 33 <= end; p += 32)
+    {
+      __m256i v = _mm256_loadu_si256 ((const __m256i *) p);
+      __m256i next = _mm256_loadu_si256 ((const __m256i *) (p + 1));
+      SearchMasks m = {
+        (guint32) _mm256_movemask_epi8 (_mm256_cmpeq_epi8 (v, _mm256_set1_epi8 ('"'))),
+        (guint32) _mm256_movemask_epi8 (_mm256_cmpeq_epi8 (next, _mm256_set1_epi8 (key[0]))),
+        (guint32) _mm256_movemask_epi8 (_mm256_cmpeq_epi8 (v, _mm256_set1_epi8 ('{'))),
+        (guint32) _mm256_movemask_epi8 (_mm256_cmpeq_epi8 (v, _mm256_set1_epi8 ('}'))),
+        (guint32) _mm256_movemask_epi8 (_mm256_cmpeq_epi8 (v, _mm256_set1_epi8 ('\\'))),
+      };
+
+      if (search_block (p, end, 32, &m, key, len, &in_string, value, &result))
+        break;
+    }
+  return result;
+}
+#endif
+
 ChronoJsonSearch
 chrono_json_search_member (const char  *text,
                            gsize        available,
@@ -421,54 +562,22 @@ chrono_json_search_member (const char  *text,
                            gsize        len,
                            const char **value)
 {
-#ifdef __SSE2__
   const char *p = text, *end = text + available;
-  guint in_string = 0;
 
   while (p < end && g_ascii_isspace (*p))
     p++;
-  if (p >= end || *p != '{')
+  if (p >= end || *p != '{' || len == 0)
     return CHRONO_JSON_SEARCH_UNSURE;
-  for (p++; p + 17 <= end; p += 16)
-    {
-      __m128i v = _mm_loadu_si128 ((const __m128i *) p);
-      __m128i next = _mm_loadu_si128 ((const __m128i *) (p + 1));
-      guint quotes = (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('"')));
-      guint first = (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (next, _mm_set1_epi8 (key[0])));
-      guint opens = (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('{')));
-      guint closes = (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('}')));
-      guint escapes = (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('\\')));
-      guint inside = quotes, stops, before;
-
-      /* Bit i: byte i is inside a string, its opening quote included. */
-      inside ^= inside << 1;
-      inside ^= inside << 2;
-      inside ^= inside << 4;
-      inside ^= inside << 8;
-      inside = (inside ^ in_string) & 0xffff;
-      in_string = inside & 0x8000 ? 0xffff : 0;
-      stops = ((opens | closes) & ~inside) | escapes;
-      before = stops != 0 ? (stops & -stops) - 1 : 0xffff;
-      for (guint c = quotes & inside & first & before; c != 0; c &= c - 1)
-        {
-          const char *q = p + __builtin_ctz (c), *r = q + len + 2;
-
-          if (r > end || memcmp (q + 1, key, len) != 0 || q[len + 1] != '"')
-            continue;
-          while (r < end && g_ascii_isspace (*r))
-            r++;
-          if (r >= end || *r != ':')
-            continue;
-          for (r++; r < end && g_ascii_isspace (*r); r++)
-            ;
-          *value = r;
-          return CHRONO_JSON_SEARCH_FOUND;
-        }
-      if (stops != 0)
-        return (stops & -stops) & closes & ~escapes ? CHRONO_JSON_SEARCH_ABSENT : CHRONO_JSON_SEARCH_UNSURE;
-    }
+  p++;
+#ifdef HAVE_AVX2_PATH
+  if (!avx2_off && __builtin_cpu_supports ("avx2"))
+    return search_blocks_avx2 (p, end, key, len, value);
 #endif
+#ifdef __SSE2__
+  return search_blocks_sse2 (p, end, key, len, value);
+#else
   return CHRONO_JSON_SEARCH_UNSURE;
+#endif
 }
 
 static gboolean
