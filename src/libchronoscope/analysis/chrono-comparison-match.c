@@ -55,14 +55,15 @@ typedef struct {
   GArray         *raws;           /* RawKey */
   GHashTable     *raw_ids;        /* RawKey -> index into raws + 1 */
   GArray         *raw_key;        /* guint32 by raw: its key, NO_KEY until asked for */
-  GArray         *pending;        /* PendingRead: the operators whose shapes are read ahead */
+  GArray         *pending;        /* PendingRead: the operators inside the used windows */
 } SideOps;
 
-/* An operator whose shapes are to be read, and where its args are. */
+/* An operator inside a used window: where its args are, and the window. */
 typedef struct {
   guint64 args;
   guint32 track;
   guint32 index;
+  guint32 used;
 } PendingRead;
 
 typedef struct {
@@ -446,6 +447,7 @@ thread_ops_new (SideOps *so,
       guint32 *lane = inner + (gsize) t->lane[i] * depths;
       guint d = t->depth[i];
       guint32 parent = d > 0 ? lane[d - 1] : NO_OP;
+      gint u;
 
       lane[d] = chrono_compare_is_operator (t, i, so->op_cats) ? i : parent;
       ops->op[i] = lane[d];
@@ -455,9 +457,9 @@ thread_ops_new (SideOps *so,
       while (next < so->slots->len && slots[next].start <= t->start[i])
         next++;
       ops->raw[i] = lane[d] != i ? NO_KEY : UNREAD_RAW;
-      if (lane[d] == i && slot_before (slots, next, t->start[i], TRUE) >= 0)
+      if (lane[d] == i && (u = slot_before (slots, next, t->start[i], TRUE)) >= 0)
         {
-          PendingRead r = { chrono_track_get_args (t, i), ti, i };
+          PendingRead r = { chrono_track_get_args (t, i), ti, i, (guint32) u };
 
           g_array_append_val (so->pending, r);
         }
@@ -582,57 +584,39 @@ charge_work (Matcher    *m,
     }
 }
 
+/* Each operator call inside a used window on its row: the list read
+ * ahead holds exactly those, in the order of the tracks and of their
+ * spans. */
 static void
 count_ops (Matcher *m)
 {
   SideOps *so = &m->ops;
-  GArray *slots = so->slots;
   guint side = m->side;
-  ThreadOps **threads = so->threads;
-  const gboolean *op_cats = so->op_cats;
-  ChronoRankData *data = m->self->side[side].data;
-  ChronoTrace *trace = data->trace;
+  ChronoTrace *trace = m->self->side[side].data->trace;
 
-  for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
+  for (guint k = 0; k < so->pending->len; k++)
     {
-      const ChronoTrack *t = chrono_trace_get_track (trace, ti);
+      const PendingRead *r = &g_array_index (so->pending, PendingRead, k);
+      ThreadOps *ops = so->threads[r->track];
+      guint32 key = op_key (m, so, ops, r->index);
+      RowBuild *rb;
 
-      const ChronoCompareSlot *s = (const ChronoCompareSlot *) slots->data;
-      guint next = 0;
-
-      if (threads[ti] == NULL)
-        continue;
-      for (guint32 i = 0; i < t->n_spans; i++)
+      if (key >= m->op_by_key->len)
+        g_ptr_array_set_size (m->op_by_key, m->keys->len);
+      rb = m->op_by_key->pdata[key];
+      if (rb == NULL)
+        rb = m->op_by_key->pdata[key] = row_for (m, FALSE, m->keys->pdata[key], side,
+                                                 chrono_trace_get_string (trace, chrono_track_get_name (ops->track, r->index)));
+      if (rb->row->name == NULL)
         {
-          gint u;
-          guint32 key;
-          RowBuild *rb;
+          const char *name = side == 0 ? rb->row->a.name : rb->row->b.name;
+          const char *key_text = m->keys->pdata[key];
 
-          if (!chrono_compare_is_operator (t, i, op_cats))
-            continue;
-          /* Spans come by start: the windows are walked, not searched. */
-          while (next < slots->len && s[next].start <= t->start[i])
-            next++;
-          if ((u = slot_before (s, next, t->start[i], TRUE)) < 0)
-            continue;
-          key = op_key (m, so, threads[ti], i);
-          if (key >= m->op_by_key->len)
-            g_ptr_array_set_size (m->op_by_key, m->keys->len);
-          rb = m->op_by_key->pdata[key];
-          if (rb == NULL)
-            rb = m->op_by_key->pdata[key] = row_for (m, FALSE, m->keys->pdata[key], side,
-                                                     chrono_trace_get_string (trace, chrono_track_get_name (t, i)));
-          if (rb->row->name == NULL)
-            {
-              const char *name = side == 0 ? rb->row->a.name : rb->row->b.name;
-              const char *key_text = m->keys->pdata[key];
-
-              rb->row->name = g_strdup (name);
-              if (strlen (key_text) > strlen (name))
-                rb->row->shapes = g_strdup (key_text + strlen (name) + 1);
-            }
-          row_add (rb, side, u, threads[ti]->device_ns[i], chrono_track_get_dur (t, i));
+          rb->row->name = g_strdup (name);
+          if (strlen (key_text) > strlen (name))
+            rb->row->shapes = g_strdup (key_text + strlen (name) + 1);
         }
+      row_add (rb, side, r->used, ops->device_ns[r->index], chrono_track_get_dur (ops->track, r->index));
     }
 }
 
@@ -701,7 +685,6 @@ side_ops_read (SideOps *so)
         chrono_trace_prefetch_value (trace, g_array_index (so->pending, PendingRead, k + PREFETCH_READS).args);
       ops->raw[r->index] = raw_of (so, ops->track, r->index);
     }
-  g_clear_pointer (&so->pending, g_array_unref);
 }
 
 static void
@@ -714,6 +697,7 @@ side_ops_clear (SideOps *so)
       thread_ops_free (so->threads[ti]);
   g_free (so->threads);
   g_free (so->op_cats);
+  g_array_unref (so->pending);
   g_array_unref (so->raws);
   g_array_unref (so->raw_key);
   g_hash_table_unref (so->raw_ids);

@@ -536,9 +536,10 @@ compute_rank (ChronoEfficiency               *self,
       GArray *pieces = g_ptr_array_index (row_pieces, row);
       const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, where->device_position);
       const Peaks *pk = &peaks[where->device_position];
-      g_autoptr(GArray) intervals = g_array_new (FALSE, FALSE, sizeof (ChronoTimeInterval));
-      g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (ChronoSpanRef));
-      g_autoptr(GArray) firsts = g_array_new (FALSE, FALSE, sizeof (gint64));
+      /* At most one of each per piece: reserved, so that none grows by copying. */
+      g_autoptr(GArray) intervals = g_array_sized_new (FALSE, FALSE, sizeof (ChronoTimeInterval), pieces->len);
+      g_autoptr(GArray) spans = g_array_sized_new (FALSE, FALSE, sizeof (ChronoSpanRef), pieces->len);
+      g_autoptr(GArray) firsts = g_array_sized_new (FALSE, FALSE, sizeof (gint64), pieces->len);
       ChronoEfficiencyRow r = { 0 };
       ChronoOpCost cost;
       gdouble call_ns = 0;
