@@ -1073,8 +1073,8 @@ test_cli (void)
 
     g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, NULL));
     g_assert_false (g_spawn_check_wait_status (status, NULL));
-    g_assert_nonnull (strstr (err, "missing.json"));
-    g_assert_null (strstr (err, "missing-b.json"));
+    if (strstr (err, "missing.json") == NULL || strstr (err, "missing-b.json") != NULL)
+      g_error ("compare of two missing files (status %d) said: %s", status, err);
   }
   {
     const char *argv[] = { cli, "compare", "--align", "marker:nothing", pa, pb, NULL };
@@ -1083,8 +1083,8 @@ test_cli (void)
 
     g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, NULL));
     g_assert_false (g_spawn_check_wait_status (status, NULL));
-    g_assert_nonnull (strstr (err, "a.json"));
-    g_assert_nonnull (strstr (err, "nothing"));
+    if (strstr (err, "a.json") == NULL || strstr (err, "nothing") == NULL)
+      g_error ("compare --align marker:nothing (status %d) said: %s", status, err);
   }
   g_unlink (pa);
   g_unlink (pb);
