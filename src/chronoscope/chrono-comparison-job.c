@@ -66,6 +66,17 @@ static void
 chrono_comparison_job_init (ChronoComparisonJob *self)
 {
   g_mutex_init (&self->lock);
+  self->stage = _("Starting…");
+}
+
+/* OPTIONS, with a marker of the job's own. */
+static void
+set_options (ChronoComparisonJob        *self,
+             const ChronoCompareOptions *options)
+{
+  self->options = *options;
+  self->marker = g_strdup (options->marker);
+  self->options.marker = self->marker;
 }
 
 ChronoComparisonJob *
@@ -85,12 +96,9 @@ chrono_comparison_job_new (ChronoTrace                *trace_a,
   self->traces[0] = g_object_ref (trace_a);
   self->traces[1] = trace_b != NULL ? g_object_ref (trace_b) : NULL;
   self->path_b = g_strdup (path_b);
-  self->options = *options;
-  self->marker = g_strdup (options->marker);
-  self->options.marker = self->marker;
+  set_options (self, options);
   chrono_analysis_options_init (&self->analysis);
   chrono_analysis_settings_read (thresholds, &self->analysis.thresholds);
-  self->stage = _("Starting…");
   return self;
 }
 
@@ -112,11 +120,8 @@ chrono_comparison_job_new_again (ChronoComparisonJob        *finished,
       self->analyses[i] = g_object_ref (finished->analyses[i]);
     }
   self->path_b = g_strdup (finished->path_b);
-  self->options = *options;
-  self->marker = g_strdup (options->marker);
-  self->options.marker = self->marker;
+  set_options (self, options);
   self->analysis = finished->analysis;
-  self->stage = _("Starting…");
   return self;
 }
 

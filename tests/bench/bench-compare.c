@@ -5,11 +5,12 @@
  * Writes two example traces of SIZE (default 500MB) with different seeds
  * (or takes A and B), then measures in the same run: loading each alone,
  * and the whole comparison as chronoscope-cli compare does it (each side
- * loaded and analysed in a thread of its own, both at once, then compared). It reports the comparison's time as a
- * ratio to the sum of the loads, and what the comparison itself adds.
- * With --repeat, the comparison step alone is run N times more on the
- * same analyses, and its fastest and median times are told: a steadier
- * figure on a noisy machine. It always exits 0 unless it cannot run at all.
+ * loaded and analysed in a thread of its own, both at once, then
+ * compared). It reports the comparison's time as a ratio to the sum of
+ * the loads, and what the comparison itself adds. With --repeat, the
+ * comparison step alone is run N times more on the same analyses, and
+ * its fastest and median times are told: a steadier figure on a noisy
+ * machine. It always exits 0 unless it cannot run at all.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -102,7 +102,6 @@ extend_windows (ChronoCompareSideData *s)
   for (guint di = 0; di < s->data->devices->len; di++)
     {
       ChronoDeviceWork *d = &g_array_index (s->data->devices, ChronoDeviceWork, di);
-
       guint lo = 0;
 
       for (guint k = 0; k < d->items->len; k++)

@@ -291,7 +291,6 @@ walk_members (const char  *text,
     }
 }
 
-
 typedef struct {
   const char *key;
   gsize       len;
@@ -313,14 +312,12 @@ find_member_at (ChronoJsonScanner      *s,
   return MEMBER_SKIP;
 }
 
-
 const char *
 chrono_op_model_find_member (const char *text,
                              gsize       available,
                              const char *key)
 {
   FindMember f = { key, strlen (key), NULL };
-
   const char *found = NULL;
 
   switch (chrono_json_search_member (text, available, key, f.len, &found))
@@ -336,6 +333,23 @@ chrono_op_model_find_member (const char *text,
   return f.value;
 }
 
+/* The members read for the models, in the order of ChronoOpModelInputs:
+ * the first two are needed, the last only when asked for. */
+static const struct { const char *key; gsize len; } input_keys[] = {
+  { "Input Dims", 10 }, { "Input type", 10 }, { "Concrete Inputs", 15 },
+};
+
+/* Where INPUTS keeps input_keys[K]'s value and its length. */
+static void
+input_slot (ChronoOpModelInputs  *inputs,
+            guint                 k,
+            const char         ***slot,
+            gsize               **len)
+{
+  *slot = k == 0 ? &inputs->dims : k == 1 ? &inputs->types : &inputs->concrete;
+  *len = k == 0 ? &inputs->dims_len : k == 1 ? &inputs->types_len : &inputs->concrete_len;
+}
+
 typedef struct {
   ChronoOpModelInputs *inputs;
   guint                wanted;
@@ -348,19 +362,16 @@ read_arg (ChronoJsonScanner      *s,
           const ChronoJsonString *key,
           gpointer                data)
 {
-  static const struct { const char *key; gsize len; } keys[] = {
-    { "Input Dims", 10 }, { "Input type", 10 }, { "Concrete Inputs", 15 },
-  };
   ReadArgs *r = data;
 
   for (guint k = 0; k < r->wanted; k++)
-    if (key->len == keys[k].len && memcmp (key->start, keys[k].key, key->len) == 0)
+    if (key->len == input_keys[k].len && memcmp (key->start, input_keys[k].key, key->len) == 0)
       {
-        ChronoOpModelInputs *in = r->inputs;
-        const char **slot = k == 0 ? &in->dims : k == 1 ? &in->types : &in->concrete;
-        gsize *slot_len = k == 0 ? &in->dims_len : k == 1 ? &in->types_len : &in->concrete_len;
         const guint8 *value = s->p;
+        const char **slot;
+        gsize *slot_len;
 
+        input_slot (r->inputs, k, &slot, &slot_len);
         if (chrono_json_skip_value (s) != CHRONO_JSON_OK)
           {
             r->bad = TRUE;
@@ -384,17 +395,18 @@ chrono_op_model_read_args (const char          *text,
   ReadArgs r = { inputs, want_concrete ? 3 : 2, want_concrete ? 3 : 2, FALSE };
 
   memset (inputs, 0, sizeof *inputs);
+  /* Each member searched for, where the search can be sure. */
   {
-    static const char *const keys[] = { "Input Dims", "Input type", "Concrete Inputs" };
-    const char **slots[] = { &inputs->dims, &inputs->types, &inputs->concrete };
-    gsize *lens[] = { &inputs->dims_len, &inputs->types_len, &inputs->concrete_len };
     guint k;
 
     for (k = 0; k < r.wanted; k++)
       {
         const char *value = NULL;
-        ChronoJsonSearch found = chrono_json_search_member (text, available, keys[k], strlen (keys[k]), &value);
+        ChronoJsonSearch found = chrono_json_search_member (text, available, input_keys[k].key, input_keys[k].len,
+                                                            &value);
         ChronoJsonScanner sc = { (const guint8 *) value, (const guint8 *) text + available };
+        const char **slot;
+        gsize *slot_len;
 
         /* Shapes and types are needed; concrete inputs are not. */
         if (found == CHRONO_JSON_SEARCH_ABSENT && k < 2)
@@ -403,8 +415,9 @@ chrono_op_model_read_args (const char          *text,
           continue;
         if (found != CHRONO_JSON_SEARCH_FOUND || chrono_json_skip_value (&sc) != CHRONO_JSON_OK)
           break;
-        *slots[k] = value;
-        *lens[k] = (const char *) sc.p - value;
+        input_slot (inputs, k, &slot, &slot_len);
+        *slot = value;
+        *slot_len = (const char *) sc.p - value;
       }
     if (k == r.wanted)
       return TRUE;

@@ -459,6 +459,7 @@ search_block (const char         *p,
               const char        **value,
               ChronoJsonSearch   *result)
 {
+  guint32 all = width == 32 ? G_MAXUINT32 : (1u << width) - 1;
   guint32 inside = m->quotes, stops, before;
 
   inside ^= inside << 1;
@@ -467,10 +468,8 @@ search_block (const char         *p,
   inside ^= inside << 8;
   if (width == 32)
     inside ^= inside << 16;
-  else
-    inside &= (1u << width) - 1;
-  inside ^= *in_string;
-  *in_string = inside >> (width - 1) & 1 ? (width < 32 ? (1u << width) - 1 : G_MAXUINT32) : 0;
+  inside = (inside & all) ^ *in_string;
+  *in_string = inside >> (width - 1) & 1 ? all : 0;
   stops = ((m->opens | m->closes) & ~inside) | m->escapes;
   before = stops != 0 ? (stops & -stops) - 1 : G_MAXUINT32;
   for (guint32 c = m->quotes & inside & m->first & before; c != 0; c &= c - 1)
@@ -479,11 +478,11 @@ search_block (const char         *p,
 
       if (r > end || !same_bytes (q + 1, key, len) || q[len + 1] != '"')
         continue;
-      while (r < end && g_ascii_isspace (*r))
+      while (r < end && is_ws (*r))
         r++;
       if (r >= end || *r != ':')
         continue;
-      for (r++; r < end && g_ascii_isspace (*r); r++)
+      for (r++; r < end && is_ws (*r); r++)
         ;
       *value = r;
       *result = CHRONO_JSON_SEARCH_FOUND;
@@ -564,7 +563,7 @@ chrono_json_search_member (const char  *text,
 {
   const char *p = text, *end = text + available;
 
-  while (p < end && g_ascii_isspace (*p))
+  while (p < end && is_ws (*p))
     p++;
   if (p >= end || *p != '{' || len == 0)
     return CHRONO_JSON_SEARCH_UNSURE;

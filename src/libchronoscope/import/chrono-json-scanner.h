@@ -158,8 +158,8 @@ typedef enum {
 } ChronoJsonSearch;
 
 /* Member KEY (LEN bytes, unquoted) of the object at TEXT (AVAILABLE
- * bytes to the end of its source), searched for 16 bytes at a time
- * rather than walked: FOUND with *VALUE at its value, or ABSENT, only
+ * bytes to the end of its source), searched for 32 bytes at a time (16
+ * without AVX2) rather than walked: FOUND with *VALUE at its value, or ABSENT, only
  * where that is sure to be what walking the members would say; UNSURE
  * (a backslash or a nested object first) leaves it to the walk. */
 ChronoJsonSearch chrono_json_search_member   (const char        *text,
