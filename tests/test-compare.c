@@ -32,11 +32,14 @@ typedef struct {
   gint64 ts;
   gint64 end;
   char  *key;
+  gint64 device;         /* device time of the work it launched */
+  gboolean counted;      /* inside a used window */
 } Op;
 
 typedef struct {
   GHashTable *count;     /* op key -> gint64 * */
   GHashTable *device;    /* op key -> gint64 * */
+  GHashTable *calls;     /* op key -> GArray of gint64: each counted call's device time */
   gint64      work_ns;   /* all device work launched in the windows */
   gint64      charged_ns;/* of which under an operator */
 } Expect;
@@ -46,6 +49,7 @@ expect_clear (Expect *e)
 {
   g_hash_table_unref (e->count);
   g_hash_table_unref (e->device);
+  g_hash_table_unref (e->calls);
 }
 
 static gint64
@@ -189,6 +193,7 @@ expect_compute (JsonNode *root,
 
   e->count = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   e->device = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  e->calls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   e->work_ns = e->charged_ns = 0;
 
   for (guint i = 0; i < json_array_get_length (events); i++)
@@ -200,10 +205,11 @@ expect_compute (JsonNode *root,
         continue;
       if (strcmp (cat, "cpu_op") == 0)
         {
-          Op op = { int_member (ev, "tid", 0), int_member (ev, "pid", 0), ns_of (ev, "ts"), 0, op_key (ev) };
+          Op op = { int_member (ev, "tid", 0), int_member (ev, "pid", 0), ns_of (ev, "ts"), 0, op_key (ev), 0, FALSE };
 
           op.end = op.ts + ns_of (ev, "dur");
-          if (in_window (wins, op.ts) >= 0)
+          op.counted = in_window (wins, op.ts) >= 0;
+          if (op.counted)
             add_to (e->count, op.key, 1);
           g_array_append_val (ops, op);
         }
@@ -256,20 +262,55 @@ expect_compute (JsonNode *root,
         }
       for (gint k = lo - 1; k >= 0; k--)
         {
-          const Op *op = &g_array_index (ops, Op, k);
+          Op *op = &g_array_index (ops, Op, k);
 
           if (op->pid != call[0] || op->tid != call[1])
             break;
           if (op->ts <= call[2] && op->end >= call[3])
             {
               add_to (e->device, op->key, dur);
+              op->device += dur;
               e->charged_ns += dur;
               break;
             }
         }
     }
   for (guint i = 0; i < ops->len; i++)
-    g_free (g_array_index (ops, Op, i).key);
+    {
+      Op *op = &g_array_index (ops, Op, i);
+      GArray *list = g_hash_table_lookup (e->calls, op->key);
+
+      if (op->counted)
+        {
+          if (list == NULL)
+            {
+              list = g_array_new (FALSE, FALSE, sizeof (gint64));
+              g_hash_table_insert (e->calls, g_strdup (op->key), list);
+            }
+          g_array_append_val (list, op->device);
+        }
+      g_free (op->key);
+    }
+}
+
+static gint
+compare_int64 (gconstpointer a,
+               gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* The P-th percentile of CALLS by the nearest rank, sorting them. */
+static gint64
+nearest_rank (GArray *calls,
+              guint   p)
+{
+  guint rank = (guint) ((calls->len * (guint64) p + 99) / 100);
+
+  g_array_sort (calls, compare_int64);
+  return g_array_index (calls, gint64, MAX (rank, 1) - 1);
 }
 
 /* ------------------------------------------------------------------ */
@@ -301,7 +342,8 @@ side_of (const ChronoCompareRow *r,
   return side == 0 ? &r->a : &r->b;
 }
 
-/* Each side's operator counts and direct device times equal the
+/* Each side's operator counts, direct device times and per-call
+ * percentiles equal the
  * independent reading of its JSON over the used windows, and its
  * kernels add up to the device time that reading found. */
 static void
@@ -343,6 +385,8 @@ check_against_json (ChronoComparison *c,
       g_assert_nonnull (r);
       g_assert_cmpint (side_of (r, side)->count, ==, *(gint64 *) value);
       g_assert_cmpint (side_of (r, side)->device_ns, ==, get_from (e.device, key));
+      g_assert_cmpint (side_of (r, side)->p50_ns, ==, nearest_rank (g_hash_table_lookup (e.calls, key), 50));
+      g_assert_cmpint (side_of (r, side)->p95_ns, ==, nearest_rank (g_hash_table_lookup (e.calls, key), 95));
     }
   for (guint i = 0; i < chrono_comparison_get_n_ops (c); i++)
     rows_with_calls += side_of (chrono_comparison_get_op (c, i), side)->count > 0;

@@ -32,16 +32,20 @@ typedef struct {
   guint8  cls;                   /* kernels: ChronoWorkClass */
 } RowBuild;
 
-/* Per host thread: each span's innermost enclosing operator (itself for
- * an operator), each operator's name and shapes as written (an index
- * into its side's raw keys, read ahead), the device time each operator
- * launched, and each operator's key, found when first asked for. */
+/* Per host thread: each span's innermost enclosing operator call (its
+ * index among the thread's calls; itself for an operator), and of each
+ * call its span, the used window it is in, its name and shapes as
+ * written (an index into its side's raw keys: read ahead inside the
+ * windows, elsewhere when first asked for), and the device time it
+ * launched. */
 typedef struct {
   const ChronoTrack *track;
-  guint32 *op;
-  guint32 *raw;
-  gint64  *device_ns;
-  guint32 *key;
+  guint32 *op;                   /* by span: its call, or NO_OP */
+  guint32  n_calls;
+  guint32 *span;                 /* by call */
+  gint32  *used;                 /* by call: the used window, or -1 */
+  guint32 *raw;                  /* by call: the raw key, or UNREAD_RAW */
+  gint64  *device_ns;            /* by call */
 } ThreadOps;
 
 /* What a side's matching reads of its trace:
@@ -55,16 +59,8 @@ typedef struct {
   GArray         *raws;           /* RawKey */
   GHashTable     *raw_ids;        /* RawKey -> index into raws + 1 */
   GArray         *raw_key;        /* guint32 by raw: its key, NO_KEY until asked for */
-  GArray         *pending;        /* PendingRead: the operators inside the used windows */
+  guint32        *last_raw;       /* by name: the raw of its last call read, or NO_KEY */
 } SideOps;
-
-/* An operator inside a used window: where its args are, and the window. */
-typedef struct {
-  guint64 args;
-  guint32 track;
-  guint32 index;
-  guint32 used;
-} PendingRead;
 
 typedef struct {
   gint64  ts;
@@ -173,10 +169,15 @@ chrono_compare_normalise_kernel (const char *name)
 }
 
 /* The args are searched, or read member by member, up to "Input Dims":
- * most of a call's args (its call stack) come after. */
+ * most of a call's args (its call stack) come after. An array whose text
+ * begins with the whole text of another array LIKE ends where it does,
+ * so a call with the shapes of the last call of its operator is not
+ * scanned further. */
 gboolean
 chrono_compare_input_dims (ChronoTrace  *trace,
                            guint64       offset,
+                           const char   *like,
+                           gsize         like_len,
                            const char  **dims,
                            gsize        *dims_len)
 {
@@ -187,11 +188,16 @@ chrono_compare_input_dims (ChronoTrace  *trace,
   if ((text = chrono_trace_get_raw_text (trace, offset, &available)) == NULL ||
       (value = chrono_op_model_find_member (text, available, "Input Dims")) == NULL || *value != '[')
     return FALSE;
+  *dims = value;
+  if (like_len > 0 && like_len <= (gsize) (text + available - value) && memcmp (value, like, like_len) == 0)
+    {
+      *dims_len = like_len;
+      return TRUE;
+    }
   s.p = (const guint8 *) value;
   s.end = (const guint8 *) text + available;
   if (chrono_json_skip_value (&s) != CHRONO_JSON_OK)
     return FALSE;
-  *dims = value;
   *dims_len = (const char *) s.p - value;
   return TRUE;
 }
@@ -238,26 +244,23 @@ static guint32
 op_key (Matcher   *m,
         SideOps   *so,
         ThreadOps *ops,
-        guint32    index)
+        guint32    call)
 {
-  guint32 r = ops->raw[index];
   guint32 *known;
   const RawKey *raw;
   GString *key;
 
-  if (ops->key[index] != NO_KEY)
-    return ops->key[index];
-  if (r == UNREAD_RAW)
-    r = ops->raw[index] = raw_of (so, ops->track, index);
-  known = &g_array_index (so->raw_key, guint32, r);
+  if (ops->raw[call] == UNREAD_RAW)
+    ops->raw[call] = raw_of (so, ops->track, ops->span[call]);
+  known = &g_array_index (so->raw_key, guint32, ops->raw[call]);
   if (*known != NO_KEY)
-    return ops->key[index] = *known;
-  raw = &g_array_index (so->raws, RawKey, r);
+    return *known;
+  raw = &g_array_index (so->raws, RawKey, ops->raw[call]);
   key = g_string_new (NULL);
   chrono_compare_op_key_append (key, chrono_trace_get_string (so->data->trace, raw->name), raw->dims, raw->len);
-  ops->key[index] = *known = intern_key (m, key->str);
+  *known = intern_key (m, key->str);
   g_string_free (key, TRUE);
-  return ops->key[index];
+  return *known;
 }
 
 /* ------------------------------------------------------------------ */
@@ -410,17 +413,23 @@ raw_of (SideOps           *so,
         guint32            i)
 {
   RawKey raw = { .name = chrono_track_get_name (t, i) };
+  guint32 last = so->last_raw[raw.name];
+  const RawKey *like = last != NO_KEY ? &g_array_index (so->raws, RawKey, last) : NULL;
   guint32 no_key = NO_KEY;
   gpointer id;
 
-  if (!chrono_compare_input_dims (so->data->trace, chrono_track_get_args (t, i), &raw.dims, &raw.len))
+  if (!chrono_compare_input_dims (so->data->trace, chrono_track_get_args (t, i), like ? like->dims : NULL,
+                                  like ? like->len : 0, &raw.dims, &raw.len))
     raw.len = 0, raw.dims = "";
+  /* Calls of an operator mostly repeat the shapes of its last call. */
+  if (like && like->len == raw.len && (raw.len == 0 || like->dims == raw.dims || memcmp (like->dims, raw.dims, raw.len) == 0))
+    return last;
   if (g_hash_table_lookup_extended (so->raw_ids, &raw, NULL, &id))
-    return GPOINTER_TO_UINT (id) - 1;
+    return so->last_raw[raw.name] = GPOINTER_TO_UINT (id) - 1;
   g_array_append_val (so->raws, raw);
   g_array_append_val (so->raw_key, no_key);
   g_hash_table_insert (so->raw_ids, g_memdup2 (&raw, sizeof raw), GUINT_TO_POINTER (so->raws->len));
-  return so->raws->len - 1;
+  return so->last_raw[raw.name] = so->raws->len - 1;
 }
 
 static ThreadOps *
@@ -436,33 +445,33 @@ thread_ops_new (SideOps *so,
 
   ops->track = t;
   ops->op = g_new (guint32, t->n_spans);
+  /* At most a call per span: the room past the last call is never
+   * touched, so it costs no memory. */
+  ops->span = g_new (guint32, t->n_spans);
+  ops->used = g_new (gint32, t->n_spans);
   ops->raw = g_new (guint32, t->n_spans);
   ops->device_ns = g_new0 (gint64, t->n_spans);
-  ops->key = g_new (guint32, t->n_spans);
-  memset (ops->key, 0xff, sizeof (guint32) * t->n_spans);
   /* Spans come by start, parents first: the last span seen at each depth
    * of a lane encloses what follows at the next depth. */
   for (guint32 i = 0; i < t->n_spans; i++)
     {
       guint32 *lane = inner + (gsize) t->lane[i] * depths;
       guint d = t->depth[i];
-      guint32 parent = d > 0 ? lane[d - 1] : NO_OP;
-      gint u;
 
-      lane[d] = chrono_compare_is_operator (t, i, so->op_cats) ? i : parent;
-      ops->op[i] = lane[d];
-      /* Only the shapes of operators inside the used windows are read
-       * ahead (listed here, read after in one pass that fetches ahead):
-       * the matching asks for few others. */
-      while (next < so->slots->len && slots[next].start <= t->start[i])
-        next++;
-      ops->raw[i] = lane[d] != i ? NO_KEY : UNREAD_RAW;
-      if (lane[d] == i && (u = slot_before (slots, next, t->start[i], TRUE)) >= 0)
+      if (chrono_compare_is_operator (t, i, so->op_cats))
         {
-          PendingRead r = { chrono_track_get_args (t, i), ti, i, (guint32) u };
+          guint32 c = ops->n_calls++;
 
-          g_array_append_val (so->pending, r);
+          while (next < so->slots->len && slots[next].start <= t->start[i])
+            next++;
+          ops->span[c] = i;
+          ops->used[c] = slot_before (slots, next, t->start[i], TRUE);
+          ops->raw[c] = UNREAD_RAW;
+          lane[d] = c;
         }
+      else
+        lane[d] = d > 0 ? lane[d - 1] : NO_OP;
+      ops->op[i] = lane[d];
     }
   return ops;
 }
@@ -471,9 +480,10 @@ static void
 thread_ops_free (ThreadOps *ops)
 {
   g_free (ops->op);
+  g_free (ops->span);
+  g_free (ops->used);
   g_free (ops->raw);
   g_free (ops->device_ns);
-  g_free (ops->key);
   g_free (ops);
 }
 
@@ -584,9 +594,8 @@ charge_work (Matcher    *m,
     }
 }
 
-/* Each operator call inside a used window on its row: the list read
- * ahead holds exactly those, in the order of the tracks and of their
- * spans. */
+/* Each operator call inside a used window on its row, in the order of
+ * the tracks and of their spans. */
 static void
 count_ops (Matcher *m)
 {
@@ -594,29 +603,35 @@ count_ops (Matcher *m)
   guint side = m->side;
   ChronoTrace *trace = m->self->side[side].data->trace;
 
-  for (guint k = 0; k < so->pending->len; k++)
+  for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
     {
-      const PendingRead *r = &g_array_index (so->pending, PendingRead, k);
-      ThreadOps *ops = so->threads[r->track];
-      guint32 key = op_key (m, so, ops, r->index);
-      RowBuild *rb;
+      ThreadOps *ops = so->threads[ti];
 
-      if (key >= m->op_by_key->len)
-        g_ptr_array_set_size (m->op_by_key, m->keys->len);
-      rb = m->op_by_key->pdata[key];
-      if (rb == NULL)
-        rb = m->op_by_key->pdata[key] = row_for (m, FALSE, m->keys->pdata[key], side,
-                                                 chrono_trace_get_string (trace, chrono_track_get_name (ops->track, r->index)));
-      if (rb->row->name == NULL)
+      for (guint32 c = 0; ops && c < ops->n_calls; c++)
         {
-          const char *name = side == 0 ? rb->row->a.name : rb->row->b.name;
-          const char *key_text = m->keys->pdata[key];
+          guint32 key;
+          RowBuild *rb;
 
-          rb->row->name = g_strdup (name);
-          if (strlen (key_text) > strlen (name))
-            rb->row->shapes = g_strdup (key_text + strlen (name) + 1);
+          if (ops->used[c] < 0)
+            continue;
+          key = op_key (m, so, ops, c);
+          if (key >= m->op_by_key->len)
+            g_ptr_array_set_size (m->op_by_key, m->keys->len);
+          rb = m->op_by_key->pdata[key];
+          if (rb == NULL)
+            rb = m->op_by_key->pdata[key] = row_for (m, FALSE, m->keys->pdata[key], side,
+                                                     chrono_trace_get_string (trace, chrono_track_get_name (ops->track, ops->span[c])));
+          if (rb->row->name == NULL)
+            {
+              const char *name = side == 0 ? rb->row->a.name : rb->row->b.name;
+              const char *key_text = m->keys->pdata[key];
+
+              rb->row->name = g_strdup (name);
+              if (strlen (key_text) > strlen (name))
+                rb->row->shapes = g_strdup (key_text + strlen (name) + 1);
+            }
+          row_add (rb, side, (guint) ops->used[c], ops->device_ns[c], chrono_track_get_dur (ops->track, ops->span[c]));
         }
-      row_add (rb, side, r->used, ops->device_ns[r->index], chrono_track_get_dur (ops->track, r->index));
     }
 }
 
@@ -643,7 +658,8 @@ build_sequences (Matcher  *m,
             continue;
           prev = l;
           e.ts = l->ts;
-          e.key = threads[l->track]->key[l->op];
+          /* Charging the work asked for this call's key. */
+          e.key = g_array_index (m->ops.raw_key, guint32, threads[l->track]->raw[l->op]);
           g_array_append_val (seq, e);
         }
       g_ptr_array_add (m->seq, seq);
@@ -655,35 +671,32 @@ side_ops_read (SideOps *so)
 {
   ChronoTrace *trace = so->data->trace;
   guint n_tracks = chrono_trace_get_n_tracks (trace);
-  gsize n_spans = 0;
 
   so->op_cats = chrono_compare_operator_categories (so->data);
   so->threads = g_new0 (ThreadOps *, n_tracks);
   so->raws = g_array_new (FALSE, FALSE, sizeof (RawKey));
   so->raw_key = g_array_new (FALSE, FALSE, sizeof (guint32));
   so->raw_ids = g_hash_table_new_full (raw_key_hash, raw_key_equal, g_free, NULL);
-  /* At most one read per span: reserved, not touched, so that it never
-   * grows by copying. */
-  for (guint ti = 0; ti < n_tracks; ti++)
-    n_spans += chrono_trace_get_track (trace, ti)->n_spans;
-  so->pending = g_array_sized_new (FALSE, FALSE, sizeof (PendingRead), n_spans);
+  so->last_raw = g_new (guint32, chrono_trace_get_n_strings (trace));
+  memset (so->last_raw, 0xff, sizeof (guint32) * chrono_trace_get_n_strings (trace));
   for (guint ti = 0; ti < n_tracks; ti++)
     {
       const ChronoTrack *t = chrono_trace_get_track (trace, ti);
+      ThreadOps *ops;
 
-      if (t->type == CHRONO_TRACK_THREAD && t->n_spans > 0 && chrono_rank_data_has_track (so->data, ti))
-        so->threads[ti] = thread_ops_new (so, ti);
-    }
-  /* The args are scattered over the file: each is asked for a few reads
-   * before it is needed. */
-  for (guint k = 0; k < so->pending->len; k++)
-    {
-      const PendingRead *r = &g_array_index (so->pending, PendingRead, k);
-      ThreadOps *ops = so->threads[r->track];
-
-      if (k + PREFETCH_READS < so->pending->len)
-        chrono_trace_prefetch_value (trace, g_array_index (so->pending, PendingRead, k + PREFETCH_READS).args);
-      ops->raw[r->index] = raw_of (so, ops->track, r->index);
+      if (t->type != CHRONO_TRACK_THREAD || t->n_spans == 0 || !chrono_rank_data_has_track (so->data, ti))
+        continue;
+      ops = so->threads[ti] = thread_ops_new (so, ti);
+      /* Only the shapes of calls inside the used windows are read ahead:
+       * the matching asks for few others. Their args are scattered over
+       * the file: each is asked for a few calls before it is needed. */
+      for (guint32 c = 0; c < ops->n_calls; c++)
+        {
+          if (c + PREFETCH_READS < ops->n_calls)
+            chrono_trace_prefetch_value (trace, chrono_track_get_args (t, ops->span[c + PREFETCH_READS]));
+          if (ops->used[c] >= 0)
+            ops->raw[c] = raw_of (so, t, ops->span[c]);
+        }
     }
 }
 
@@ -697,10 +710,10 @@ side_ops_clear (SideOps *so)
       thread_ops_free (so->threads[ti]);
   g_free (so->threads);
   g_free (so->op_cats);
-  g_array_unref (so->pending);
   g_array_unref (so->raws);
   g_array_unref (so->raw_key);
   g_hash_table_unref (so->raw_ids);
+  g_free (so->last_raw);
   g_array_unref (so->slots);
 }
 

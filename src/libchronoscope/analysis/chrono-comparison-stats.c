@@ -42,8 +42,9 @@ swap_int64 (gint64 *x,
   *y = t;
 }
 
-/* The K-th smallest of the N values at V (from 0), reordering them:
- * a selection with three-way partitions, as durations repeat a lot. */
+/* The K-th smallest of the N values at V (from 0), reordering them so
+ * that none after it is smaller: a selection with three-way partitions,
+ * as durations repeat a lot. */
 static gint64
 select_nth (gint64 *v,
             guint   n,
@@ -76,16 +77,16 @@ select_nth (gint64 *v,
   return v[lo];
 }
 
-static gint64
-percentile (GArray  *values,
-            gdouble  p)
+/* The nearest rank, from 0, of the P-th percentile of N values: in
+ * integers, as 0.95 × N in floating point may land just above a whole
+ * rank. */
+static guint
+percentile_rank (guint n,
+                 guint p)
 {
-  guint rank;
+  guint rank = (guint) (((guint64) n * p + 99) / 100);
 
-  if (values->len == 0)
-    return 0;
-  rank = (guint) ceil (p / 100.0 * values->len);
-  return select_nth ((gint64 *) values->data, values->len, MIN (MAX (rank, 1), values->len) - 1);
+  return MIN (MAX (rank, 1), n) - 1;
 }
 
 void
@@ -93,11 +94,21 @@ chrono_compare_side_finish (ChronoCompareSide *side,
                             GArray            *calls,
                             guint              n_used)
 {
+  gint64 *v = (gint64 *) calls->data;
+  guint n = calls->len;
+
   side->count_per_step = (gdouble) side->count / n_used;
   side->device_ns_per_step = (gdouble) side->device_ns / n_used;
   side->mean_ns = side->count ? (gdouble) side->device_ns / side->count : 0;
-  side->p50_ns = percentile (calls, 50);
-  side->p95_ns = percentile (calls, 95);
+  side->p50_ns = side->p95_ns = 0;
+  if (n > 0)
+    {
+      guint k50 = percentile_rank (n, 50), k95 = percentile_rank (n, 95);
+
+      side->p50_ns = select_nth (v, n, k50);
+      /* The selection leaves no smaller value after the median. */
+      side->p95_ns = select_nth (v + k50, n - k50, k95 - k50);
+    }
 }
 
 static gdouble

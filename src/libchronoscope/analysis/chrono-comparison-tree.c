@@ -211,7 +211,7 @@ operator_node (Walk    *w,
 
   if (w->thread->node[i])
     return w->thread->node[i];
-  if (!chrono_compare_input_dims (w->trace, chrono_track_get_args (w->track, i), &dims, &dims_len))
+  if (!chrono_compare_input_dims (w->trace, chrono_track_get_args (w->track, i), NULL, 0, &dims, &dims_len))
     dims_len = 0;
   chrono_compare_op_key_append (key, chrono_trace_get_string (w->trace, chrono_track_get_name (w->track, i)), dims, dims_len);
   n = child_of (module_node (w, w->thread->module[i]), CHRONO_FLAME_OPERATOR, key->str, w->n_used);
