@@ -71,7 +71,8 @@ typedef struct {
 struct _ChronoEfficiency
 {
   GArray    *rows;            /* ChronoEfficiencyRow */
-  GArray    *call_costs;      /* CallCost, by rank, device, start */
+  GArray    *call_costs;      /* CallCost, by rank, device, start once sorted */
+  gsize       costs_sorted;   /* sorted when first asked for: few ask */
   GPtrArray *notes;           /* char *, NULL-terminated */
   GHashTable *known;          /* rank << 16 | device position, of devices with peaks */
   GArray    *series;          /* ChronoFlopsSeries, by trace, rank, device */
@@ -140,19 +141,24 @@ model_of (ChronoTrace *trace,
   return cache[name] == 1 ? -1 : (gint) cache[name] - 2;
 }
 
-/* A call's shapes, when its args record them. */
+/* A call's shapes, when its args record them; LIKE, or NULL, those it
+ * likely repeats. */
 static gboolean
 read_shape (ChronoTrace *trace,
             guint64      args,
             gint         model,
+            const Shape *like,
             Shape       *call)
 {
-  ChronoOpModelInputs in;
+  ChronoOpModelInputs in, was;
   const char *text;
   gsize available;
 
+  if (like)
+    was = (ChronoOpModelInputs) { like->dims, like->dims_len, like->types, like->types_len, like->concrete,
+                                  like->concrete_len };
   if ((text = chrono_trace_get_raw_text (trace, args, &available)) == NULL ||
-      !chrono_op_model_read_args (text, available, &in, chrono_op_model_reads_concrete (model)))
+      !chrono_op_model_read_args (text, available, &in, chrono_op_model_reads_concrete (model), like ? &was : NULL))
     return FALSE;
   call->dims = in.dims;
   call->dims_len = in.dims_len;
@@ -179,6 +185,10 @@ collect_calls (ChronoTrace *trace,
   g_autoptr(GHashTable) shape_of = g_hash_table_new_full (shape_hash, shape_equal, g_free, NULL);
   GHashTable *owners = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   g_autofree guint32 *cache = g_new0 (guint32, chrono_trace_get_n_strings (trace));
+  /* By name: the shape of its last call read, or NO_CALL. */
+  g_autofree guint32 *last = g_new (guint32, chrono_trace_get_n_strings (trace));
+
+  memset (last, 0xff, sizeof (guint32) * chrono_trace_get_n_strings (trace));
 
   for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
     {
@@ -206,18 +216,24 @@ collect_calls (ChronoTrace *trace,
               (model = model_of (trace, cache, chrono_track_get_name (t, i))) >= 0)
             {
               Shape shape = { .name = chrono_track_get_name (t, i) };
+              guint32 *seen = &last[shape.name];
+              const Shape *like = *seen != NO_CALL ? &g_array_index (shapes, Shape, *seen) : NULL;
 
-              if (read_shape (trace, chrono_track_get_args (t, i), model, &shape))
+              if (read_shape (trace, chrono_track_get_args (t, i), model, like, &shape))
                 {
                   Call call = { { ti, i }, shapes->len };
                   gpointer found;
 
-                  if (g_hash_table_lookup_extended (shape_of, &shape, NULL, &found))
-                    call.shape = GPOINTER_TO_UINT (found);
+                  /* Calls of an operator mostly repeat the shapes of its last call. */
+                  if (like && shape_equal (like, &shape))
+                    call.shape = *seen;
+                  else if (g_hash_table_lookup_extended (shape_of, &shape, NULL, &found))
+                    call.shape = *seen = GPOINTER_TO_UINT (found);
                   else
                     {
                       g_array_append_val (shapes, shape);
                       g_hash_table_insert (shape_of, g_memdup2 (&shape, sizeof shape), GUINT_TO_POINTER (call.shape));
+                      *seen = call.shape;
                     }
                   current = calls->len;
                   g_array_append_val (calls, call);
@@ -734,7 +750,6 @@ run_worker (gpointer user_data)
     }
   clear_calls (self);
   g_array_sort (self->rows, compare_rows);
-  sort_call_costs (self->call_costs);
   g_array_sort (self->series, compare_series);
   return NULL;
 }
@@ -914,6 +929,11 @@ chrono_analysis_get_mfu (ChronoAnalysis *self,
   if (end_ns <= start_ns || !g_hash_table_contains (e->known, GUINT_TO_POINTER (rank << 16 | device_position)))
     return NAN;
   costs = e->call_costs;
+  if (g_once_init_enter (&e->costs_sorted))
+    {
+      sort_call_costs (costs);
+      g_once_init_leave (&e->costs_sorted, 1);
+    }
   c = (const CallCost *) costs->data;
   for (lo = 0, hi = costs->len; lo < hi;)
     {

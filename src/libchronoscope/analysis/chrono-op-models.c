@@ -387,10 +387,11 @@ read_arg (ChronoJsonScanner      *s,
 }
 
 gboolean
-chrono_op_model_read_args (const char          *text,
-                           gsize                available,
-                           ChronoOpModelInputs *inputs,
-                           gboolean             want_concrete)
+chrono_op_model_read_args (const char                *text,
+                           gsize                      available,
+                           ChronoOpModelInputs       *inputs,
+                           gboolean                   want_concrete,
+                           const ChronoOpModelInputs *like)
 {
   ReadArgs r = { inputs, want_concrete ? 3 : 2, want_concrete ? 3 : 2, FALSE };
 
@@ -405,15 +406,22 @@ chrono_op_model_read_args (const char          *text,
         ChronoJsonSearch found = chrono_json_search_member (text, available, input_keys[k].key, input_keys[k].len,
                                                             &value);
         ChronoJsonScanner sc = { (const guint8 *) value, (const guint8 *) text + available };
-        const char **slot;
-        gsize *slot_len;
+        const char **slot, **like_slot = NULL;
+        gsize *slot_len, *like_len = NULL;
 
         /* Shapes and types are needed; concrete inputs are not. */
         if (found == CHRONO_JSON_SEARCH_ABSENT && k < 2)
           return FALSE;
         if (found == CHRONO_JSON_SEARCH_ABSENT)
           continue;
-        if (found != CHRONO_JSON_SEARCH_FOUND || chrono_json_skip_value (&sc) != CHRONO_JSON_OK)
+        if (found != CHRONO_JSON_SEARCH_FOUND)
+          break;
+        if (like)
+          input_slot ((ChronoOpModelInputs *) like, k, &like_slot, &like_len);
+        if (like_slot && *like_slot && *like_len <= (gsize) (text + available - value) &&
+            memcmp (value, *like_slot, *like_len) == 0)
+          sc.p += *like_len;
+        else if (chrono_json_skip_value (&sc) != CHRONO_JSON_OK)
           break;
         input_slot (inputs, k, &slot, &slot_len);
         *slot = value;

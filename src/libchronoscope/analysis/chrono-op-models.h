@@ -46,11 +46,14 @@ typedef struct {
 
 /* Reads them from the args object at TEXT (AVAILABLE bytes to the end of
  * its source), member by member, stopping once they are found: FALSE
- * when the shapes or types are not there. */
-gboolean chrono_op_model_read_args      (const char          *text,
-                                         gsize                available,
-                                         ChronoOpModelInputs *inputs,
-                                         gboolean             want_concrete);
+ * when the shapes or types are not there. LIKE, or NULL, holds inputs
+ * read before that the call likely repeats: a value whose text begins
+ * with the whole text of LIKE's ends where it does, unscanned. */
+gboolean chrono_op_model_read_args      (const char                *text,
+                                         gsize                      available,
+                                         ChronoOpModelInputs       *inputs,
+                                         gboolean                   want_concrete,
+                                         const ChronoOpModelInputs *like);
 
 /* Where the value of member KEY (unquoted) of the object at TEXT
  * (AVAILABLE bytes to the end of its source) starts, read member by
