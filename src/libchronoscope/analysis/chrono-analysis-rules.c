@@ -849,21 +849,32 @@ span_ref_equal (gconstpointer a,
   return x->track == y->track && x->index == y->index;
 }
 
-/* The spans of RANK's critical paths. */
+/* The spans of DATA's critical paths that wait on a dependency: the
+ * paths are long, the dependencies few. */
 static GHashTable *
-path_spans (GArray *paths,
-            guint   rank)
+waits_on_path (ChronoRankData *data,
+               GArray         *paths)
 {
   GHashTable *spans = g_hash_table_new (span_ref_hash, span_ref_equal);
+  g_autoptr(GHashTable) waiting = g_hash_table_new (span_ref_hash, span_ref_equal);
+  g_autofree ChronoSpanRef *refs = g_new (ChronoSpanRef, MAX (data->deps->len, 1));
 
-  for (guint i = 0; i < paths->len; i++)
+  for (guint i = 0; i < data->deps->len; i++)
+    {
+      const ChronoWorkDep *dep = &g_array_index (data->deps, ChronoWorkDep, i);
+      const ChronoWorkItem *to = item_at (data, dep->to_device, dep->to_item);
+
+      refs[i] = (ChronoSpanRef) { to->track, to->index };
+      g_hash_table_add (waiting, &refs[i]);
+    }
+  for (guint i = 0; i < paths->len && data->deps->len > 0; i++)
     {
       const ChronoCriticalPath *p = &g_array_index (paths, ChronoCriticalPath, i);
 
-      if (p->rank != rank)
+      if (p->rank != data->rank_index)
         continue;
       for (guint k = 0; k < p->n_segments; k++)
-        if (p->segments[k].has_node)
+        if (p->segments[k].has_node && g_hash_table_contains (waiting, &p->segments[k].node.span))
           g_hash_table_add (spans, &p->segments[k].node.span);
     }
   return spans;
@@ -874,7 +885,7 @@ rule_dependency_waits (Ctx            *c,
                        ChronoRankData *data,
                        GArray         *paths)
 {
-  g_autoptr(GHashTable) on_path = path_spans (paths, data->rank_index);
+  g_autoptr(GHashTable) on_path = waits_on_path (data, paths);
   const guint not_compute = CHRONO_LEDGER_ALL_MASK & ~CHRONO_LEDGER_MASK (CHRONO_LEDGER_COMPUTE);
 
   for (guint di = 0; di < data->devices->len; di++)

@@ -748,6 +748,23 @@ matcher_clear (Matcher *m)
   g_ptr_array_unref (m->op_by_key);
 }
 
+/* Each row's figures per call on the matcher's side: its calls sorted
+ * for the percentiles, which take the longest. They move with the side
+ * when the rows are merged. */
+static void
+finish_side (Matcher *m)
+{
+  GPtrArray *orders[] = { m->op_order, m->kernel_order };
+
+  for (guint k = 0; k < G_N_ELEMENTS (orders); k++)
+    for (guint i = 0; i < orders[k]->len; i++)
+      {
+        RowBuild *rb = orders[k]->pdata[i];
+
+        chrono_compare_side_finish (m->side == 0 ? &rb->row->a : &rb->row->b, rb->calls[m->side], m->self->used->len);
+      }
+}
+
 /* A side's matching, and the measure of its devices, need nothing of the
  * other side's: both sides run at once. */
 static gpointer
@@ -765,6 +782,7 @@ match_side (gpointer user_data)
   charge_work (m, launches);
   count_ops (m);
   build_sequences (m, launches);
+  finish_side (m);
 
   g_clear_pointer (&m->kernel_cache, g_hash_table_unref);
   for (guint u = 0; u < m->self->used->len; u++)
@@ -912,41 +930,6 @@ by_delta (gconstpointer a,
   return dx != dy ? (dx < dy) - (dx > dy) : strcmp (x->key, y->key);
 }
 
-typedef struct {
-  Matcher *m;
-  guint    side;
-} SideFinish;
-
-/* Each row's figures per call on one side: its calls sorted for the
- * percentiles, which take the longest. */
-static gpointer
-finish_side (gpointer data)
-{
-  SideFinish *f = data;
-  GPtrArray *orders[] = { f->m->op_order, f->m->kernel_order };
-
-  for (guint k = 0; k < G_N_ELEMENTS (orders); k++)
-    for (guint i = 0; i < orders[k]->len; i++)
-      {
-        RowBuild *rb = orders[k]->pdata[i];
-
-        chrono_compare_side_finish (f->side == 0 ? &rb->row->a : &rb->row->b, rb->calls[f->side],
-                                    f->m->self->used->len);
-      }
-  return NULL;
-}
-
-/* Both sides' figures per call at once. */
-static void
-finish_sides (Matcher *m)
-{
-  SideFinish a = { m, 0 }, b = { m, 1 };
-  GThread *thread = g_thread_new ("chrono-compare-b", finish_side, &b);
-
-  finish_side (&a);
-  g_thread_join (thread);
-}
-
 static void
 finish_rows (Matcher   *m,
              GPtrArray *order,
@@ -1060,7 +1043,6 @@ chrono_comparison_match (ChronoComparison *self)
       g_clear_pointer (&m[side].kernel_rows, g_hash_table_unref);
     }
   match_through_operators (&m[0]);
-  finish_sides (&m[0]);
   finish_rows (&m[0], m[0].op_order, self->ops);
   finish_rows (&m[0], m[0].kernel_order, self->kernels);
   find_divergence (&m[0], &m[1]);

@@ -537,6 +537,10 @@ compute_rank (ChronoEfficiency               *self,
         g_hash_table_add (self->known, GUINT_TO_POINTER (data->rank_index << 16 | di));
     }
   collect_pieces (data, calls, shapes->len, owners, keys, row_pieces);
+  /* A cost per call at most: reserved, so that the costs never grow by
+   * copying (a smaller size keeps the room). */
+  g_array_set_size (self->call_costs, self->call_costs->len + calls->len);
+  g_array_set_size (self->call_costs, self->call_costs->len - calls->len);
 
   seen_in = g_new (guint, calls->len);
   memset (seen_in, 0xff, sizeof (guint) * calls->len);
@@ -561,6 +565,7 @@ compute_rank (ChronoEfficiency               *self,
       gdouble call_ns = 0;
       ChronoBound bound = CHRONO_BOUND_UNKNOWN;
       gdouble tflops;
+      guint first_cost;
 
       for (guint p = 0; p < pieces->len; p++)
         {
@@ -646,12 +651,13 @@ compute_rank (ChronoEfficiency               *self,
                                          r.op));
       /* Utilisation counts compute alone: FLOPs at the peak of their type. */
       tflops = pk->known ? chrono_device_peaks_tflops (&pk->custom, cost.dtype, cost.matrix) : 0;
+      first_cost = self->call_costs->len;
+      g_array_set_size (self->call_costs, first_cost + r.n_calls);
       for (guint i = 0; i < r.n_calls; i++)
-        {
-          CallCost cc = { r.rank, r.device_position, g_array_index (firsts, gint64, i), r.flops,
-                          tflops > 0 ? r.flops / (tflops * 1e3) : cost.matrix ? NAN : 0 };
-          g_array_append_val (self->call_costs, cc);
-        }
+        g_array_index (self->call_costs, CallCost, first_cost + i) = (CallCost) {
+          r.rank, r.device_position, g_array_index (firsts, gint64, i), r.flops,
+          tflops > 0 ? r.flops / (tflops * 1e3) : cost.matrix ? NAN : 0
+        };
       if (self->with_series)
         add_pieces (g_ptr_array_index (device_pieces, where->device_position), pieces, piece_ns, r.flops);
       device_flops[(where->device_position * CHRONO_N_DTYPES + cost.dtype) * 2 + !!cost.matrix] += r.flops * r.count;
