@@ -220,26 +220,38 @@ merge_streams (ChronoDeviceWork *d)
         }
     }
   else
-    for (guint k = 0; k < total; k++)
+    for (guint k = 0; k < total;)
       {
-        ChronoWorkItem *out = &g_array_index (d->items, ChronoWorkItem, k);
-        const ChronoWorkItem *best = NULL;
+        const ChronoWorkItem *best = NULL, *next = NULL;
         guint from = 0;
 
+        /* The stream whose head comes first, and the head that comes
+         * after it: that stream's items go out until one comes later. */
         for (guint s = 0; s < n_streams; s++)
           if (pos[s] < runs[s]->len)
             {
               const ChronoWorkItem *head = &g_array_index (runs[s], ChronoWorkItem, pos[s]);
+
               if (best == NULL || compare_items (head, best) < 0)
                 {
+                  next = best;
                   best = head;
                   from = s;
                 }
+              else if (next == NULL || compare_items (head, next) < 0)
+                next = head;
             }
-        *out = *best;
-        out->stream_prev = last[from];
-        last[from] = k;
-        pos[from]++;
+        do
+          {
+            ChronoWorkItem *out = &g_array_index (d->items, ChronoWorkItem, k);
+
+            *out = g_array_index (runs[from], ChronoWorkItem, pos[from]);
+            out->stream_prev = last[from];
+            last[from] = k++;
+            pos[from]++;
+          }
+        while (pos[from] < runs[from]->len &&
+               (next == NULL || compare_items (&g_array_index (runs[from], ChronoWorkItem, pos[from]), next) < 0));
       }
   for (guint s = 0; s < n_streams; s++)
     g_array_unref (runs[s]);
@@ -300,7 +312,9 @@ collect_work (ChronoRankData *data)
       sw = (ChronoStreamWork) { .track = ti, .stream = chrono_analysis_stream_id (trace, t) };
       p = chrono_trace_get_process (trace, t->process);
       launch = g_hash_table_lookup (launchers, GUINT_TO_POINTER (ti));
-      sw.items = g_array_new (FALSE, FALSE, sizeof (ChronoWorkItem));
+      /* At most an item per span: reserved, so that it never grows by
+       * copying; the room left is never touched. */
+      sw.items = g_array_sized_new (FALSE, FALSE, sizeof (ChronoWorkItem), t->n_spans);
       for (guint32 i = 0; i < t->n_spans; i++)
         {
           gint cls = work_class (trace, t, i);
