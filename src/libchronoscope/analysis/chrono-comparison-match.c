@@ -60,6 +60,7 @@ typedef struct {
   GHashTable     *raw_ids;        /* RawKey -> index into raws + 1 */
   GArray         *raw_key;        /* guint32 by raw: its key, NO_KEY until asked for */
   guint32        *last_raw;       /* by name: the raw of its last call read, or NO_KEY */
+  ChronoArgsText  args;
 } SideOps;
 
 typedef struct {
@@ -174,7 +175,7 @@ chrono_compare_normalise_kernel (const char *name)
  * so a call with the shapes of the last call of its operator is not
  * scanned further. */
 gboolean
-chrono_compare_input_dims (ChronoTrace  *trace,
+chrono_compare_input_dims (const ChronoArgsText *args,
                            guint64       offset,
                            const char   *like,
                            gsize         like_len,
@@ -185,7 +186,7 @@ chrono_compare_input_dims (ChronoTrace  *trace,
   const char *text, *value;
   gsize available;
 
-  if ((text = chrono_trace_get_raw_text (trace, offset, &available)) == NULL ||
+  if ((text = chrono_args_text_get (args, offset, &available)) == NULL ||
       (value = chrono_op_model_find_member (text, available, "Input Dims")) == NULL || *value != '[')
     return FALSE;
   *dims = value;
@@ -418,7 +419,7 @@ raw_of (SideOps           *so,
   guint32 no_key = NO_KEY;
   gpointer id;
 
-  if (!chrono_compare_input_dims (so->data->trace, chrono_track_get_args (t, i), like ? like->dims : NULL,
+  if (!chrono_compare_input_dims (&so->args, chrono_track_get_args (t, i), like ? like->dims : NULL,
                                   like ? like->len : 0, &raw.dims, &raw.len))
     raw.len = 0, raw.dims = "";
   /* Calls of an operator mostly repeat the shapes of its last call. */
@@ -672,6 +673,7 @@ side_ops_read (SideOps *so)
   ChronoTrace *trace = so->data->trace;
   guint n_tracks = chrono_trace_get_n_tracks (trace);
 
+  chrono_args_text_init (&so->args, trace);
   so->op_cats = chrono_compare_operator_categories (so->data);
   so->threads = g_new0 (ThreadOps *, n_tracks);
   so->raws = g_array_new (FALSE, FALSE, sizeof (RawKey));
@@ -693,7 +695,7 @@ side_ops_read (SideOps *so)
       for (guint32 c = 0; c < ops->n_calls; c++)
         {
           if (c + PREFETCH_READS < ops->n_calls)
-            chrono_trace_prefetch_value (trace, chrono_track_get_args (t, ops->span[c + PREFETCH_READS]));
+            chrono_args_text_prefetch (&so->args, chrono_track_get_args (t, ops->span[c + PREFETCH_READS]));
           if (ops->used[c] >= 0)
             ops->raw[c] = raw_of (so, t, ops->span[c]);
         }

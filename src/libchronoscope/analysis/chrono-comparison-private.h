@@ -101,9 +101,9 @@ chrono_compare_is_operator (const ChronoTrack *t,
 }
 
 /* Kineto's "Input Dims" in the args at OFFSET, as the file writes it:
- * DIMS points into the trace's retained source. LIKE (LIKE_LEN bytes, or
+ * DIMS points into the trace's retained source, read through ARGS. LIKE (LIKE_LEN bytes, or
  * none) is the text of shapes the call likely has. */
-gboolean chrono_compare_input_dims  (ChronoTrace       *trace,
+gboolean chrono_compare_input_dims  (const ChronoArgsText *args,
                                      guint64            offset,
                                      const char        *like,
                                      gsize              like_len,

@@ -172,6 +172,7 @@ typedef struct {
   guint       side;
   guint       n_used;
   ChronoTrace *trace;
+  ChronoArgsText args;
   const ChronoTrack *track;
   Thread     *thread;
   GHashTable *through_op;        /* A only: "operator key\nA's kernel" -> B's kernel name */
@@ -211,7 +212,7 @@ operator_node (Walk    *w,
 
   if (w->thread->node[i])
     return w->thread->node[i];
-  if (!chrono_compare_input_dims (w->trace, chrono_track_get_args (w->track, i), NULL, 0, &dims, &dims_len))
+  if (!chrono_compare_input_dims (&w->args, chrono_track_get_args (w->track, i), NULL, 0, &dims, &dims_len))
     dims_len = 0;
   chrono_compare_op_key_append (key, chrono_trace_get_string (w->trace, chrono_track_get_name (w->track, i)), dims, dims_len);
   n = child_of (module_node (w, w->thread->module[i]), CHRONO_FLAME_OPERATOR, key->str, w->n_used);
@@ -263,8 +264,9 @@ walk_side (ChronoComparisonTree *self,
   g_autofree char **normal = g_new0 (char *, chrono_trace_get_n_strings (trace));
   /* Most work repeats a kernel under a node already seen. */
   g_autoptr(GHashTable) kernels = g_hash_table_new_full (kernel_key_hash, kernel_key_equal, g_free, NULL);
-  Walk w = { self, side, n_used, trace, NULL, NULL, through_op };
+  Walk w = { self, side, n_used, trace, { NULL }, NULL, NULL, through_op };
 
+  chrono_args_text_init (&w.args, trace);
   for (guint di = 0; di < data->devices->len; di++)
     {
       ChronoDeviceWork *dev = &g_array_index (data->devices, ChronoDeviceWork, di);

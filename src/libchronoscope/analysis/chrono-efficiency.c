@@ -144,11 +144,11 @@ model_of (ChronoTrace *trace,
 /* A call's shapes, when its args record them; LIKE, or NULL, those it
  * likely repeats. */
 static gboolean
-read_shape (ChronoTrace *trace,
-            guint64      args,
-            gint         model,
-            const Shape *like,
-            Shape       *call)
+read_shape (const ChronoArgsText *text_of,
+            guint64               args,
+            gint                  model,
+            const Shape          *like,
+            Shape                *call)
 {
   ChronoOpModelInputs in, was;
   const char *text;
@@ -157,7 +157,7 @@ read_shape (ChronoTrace *trace,
   if (like)
     was = (ChronoOpModelInputs) { like->dims, like->dims_len, like->types, like->types_len, like->concrete,
                                   like->concrete_len };
-  if ((text = chrono_trace_get_raw_text (trace, args, &available)) == NULL ||
+  if ((text = chrono_args_text_get (text_of, args, &available)) == NULL ||
       !chrono_op_model_read_args (text, available, &in, chrono_op_model_reads_concrete (model), like ? &was : NULL))
     return FALSE;
   call->dims = in.dims;
@@ -187,8 +187,10 @@ collect_calls (ChronoTrace *trace,
   g_autofree guint32 *cache = g_new0 (guint32, chrono_trace_get_n_strings (trace));
   /* By name: the shape of its last call read, or NO_CALL. */
   g_autofree guint32 *last = g_new (guint32, chrono_trace_get_n_strings (trace));
+  ChronoArgsText args;
 
   memset (last, 0xff, sizeof (guint32) * chrono_trace_get_n_strings (trace));
+  chrono_args_text_init (&args, trace);
 
   for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
     {
@@ -211,7 +213,7 @@ collect_calls (ChronoTrace *trace,
           /* The args of a later call, scattered over the file, come while this one is read. */
           if (ahead < t->n_spans && t->kind[ahead] == CHRONO_KIND_HOST_OP &&
               model_of (trace, cache, chrono_track_get_name (t, ahead)) >= 0)
-            chrono_trace_prefetch_value (trace, chrono_track_get_args (t, ahead));
+            chrono_args_text_prefetch (&args, chrono_track_get_args (t, ahead));
           if (current == NO_CALL && t->kind[i] == CHRONO_KIND_HOST_OP &&
               (model = model_of (trace, cache, chrono_track_get_name (t, i))) >= 0)
             {
@@ -219,7 +221,7 @@ collect_calls (ChronoTrace *trace,
               guint32 *seen = &last[shape.name];
               const Shape *like = *seen != NO_CALL ? &g_array_index (shapes, Shape, *seen) : NULL;
 
-              if (read_shape (trace, chrono_track_get_args (t, i), model, like, &shape))
+              if (read_shape (&args, chrono_track_get_args (t, i), model, like, &shape))
                 {
                   Call call = { { ti, i }, shapes->len };
                   gpointer found;

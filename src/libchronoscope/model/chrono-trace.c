@@ -475,6 +475,25 @@ chrono_trace_prefetch_value (ChronoTrace *self,
     __builtin_prefetch (data + offset + ahead);
 }
 
+void
+chrono_args_text_init (ChronoArgsText *view,
+                       ChronoTrace    *trace)
+{
+  guint64 offset = 0;
+  const guint8 *data;
+  gsize available;
+
+  g_return_if_fail (CHRONO_IS_TRACE (trace));
+
+  *view = (ChronoArgsText) { trace, NULL, 0 };
+  /* One text holds every args offset unless the trace merges files or
+   * keeps args as table rows. */
+  if (trace->more_sources != NULL || trace->row_args != NULL || (data = args_text (trace, &offset, &available)) == NULL)
+    return;
+  view->text = (const char *) data;
+  view->length = available;
+}
+
 const char *
 chrono_trace_get_raw_value (ChronoTrace *self,
                             guint64      offset,

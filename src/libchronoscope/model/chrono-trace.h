@@ -238,6 +238,45 @@ const char          *chrono_trace_get_raw_text      (ChronoTrace *self,
  * its cache, for a pass that reads many args scattered over the file. */
 void                 chrono_trace_prefetch_value    (ChronoTrace *self,
                                                      guint64      offset);
+
+/* The args' text for a pass that reads many: when every args offset of
+ * the trace points into one text, that text, read without a call per
+ * value; otherwise TEXT is NULL and each read asks the trace. */
+typedef struct {
+  ChronoTrace *trace;
+  const char  *text;
+  gsize        length;
+} ChronoArgsText;
+
+void                 chrono_args_text_init          (ChronoArgsText *view,
+                                                     ChronoTrace    *trace);
+
+/* chrono_trace_get_raw_text() through VIEW. */
+static inline const char *
+chrono_args_text_get (const ChronoArgsText *view,
+                      guint64               offset,
+                      gsize                *available)
+{
+  if (view->text == NULL)
+    return chrono_trace_get_raw_text (view->trace, offset, available);
+  /* Offsets into other files, and CHRONO_NO_ARGS, lie past the end. */
+  if (offset >= view->length)
+    return NULL;
+  *available = view->length - offset;
+  return view->text + offset;
+}
+
+/* chrono_trace_prefetch_value() through VIEW. */
+static inline void
+chrono_args_text_prefetch (const ChronoArgsText *view,
+                           guint64               offset)
+{
+  if (view->text == NULL)
+    chrono_trace_prefetch_value (view->trace, offset);
+  else if (offset < view->length)
+    for (gsize ahead = 0; ahead < 256 && offset + ahead < view->length; ahead += 64)
+      __builtin_prefetch (view->text + offset + ahead);
+}
 /* The members of the args object that starts at OFFSET, in file order;
  * an empty array when there is none. */
 GPtrArray           *chrono_trace_dup_args          (ChronoTrace *self,
