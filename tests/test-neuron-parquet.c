@@ -239,10 +239,18 @@ check_details_shifted (ChronoTrace       *trace,
                        const ChronoTrack *track,
                        gint64             shift)
 {
+  ChronoArgsText view;
+
+  /* Args that are rows have no text: a view asks the trace, which has none. */
+  chrono_args_text_init (&view, trace);
+  g_assert_null (view.text);
   for (guint32 i = 0; i < track->n_spans; i++)
     {
       g_autoptr(GPtrArray) args = chrono_trace_dup_args (trace, chrono_track_get_args (track, i));
       g_autofree char *start = arg_of (args, "start_ts");
+      gsize available;
+
+      g_assert_null (chrono_args_text_get (&view, chrono_track_get_args (track, i), &available));
       g_autofree char *expected = g_strdup_printf ("%" G_GINT64_FORMAT, track->start[i] - shift);
 
       g_assert_cmpstr (start, ==, expected);

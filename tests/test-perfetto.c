@@ -592,6 +592,16 @@ test_args (void)
   g_assert_nonnull (raw);
   g_assert_cmpint (raw[0], ==, '{');
   g_assert_cmpint (raw[len - 1], ==, '}');
+  /* The args the importer wrote are one text: a view reads them whole. */
+  {
+    ChronoArgsText view;
+    gsize available = 0;
+
+    chrono_args_text_init (&view, trace);
+    g_assert_nonnull (view.text);
+    g_assert_true (chrono_args_text_get (&view, chrono_track_get_args (track, 0), &available) == raw);
+    g_assert_cmpuint (available, >=, len);
+  }
   node = chrono_trace_get_span_args (trace, (ChronoSpanRef) { test_track_index (trace, track), 0 });
   g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
   g_assert_cmpint (json_object_get_int_member (json_node_get_object (node), "count"), ==, -12);

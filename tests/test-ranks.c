@@ -93,6 +93,43 @@ check_part_matches (ChronoTrace           *merged,
     }
 }
 
+/* Reading TRACE's args through a view of their text gives what asking
+ * the trace gives; the view holds the text itself only when one text
+ * holds every args offset (DIRECT). */
+static void
+check_args_view (ChronoTrace *trace,
+                 gboolean     direct)
+{
+  ChronoArgsText view;
+  guint n = 0;
+  gsize available = 0;
+
+  chrono_args_text_init (&view, trace);
+  g_assert_true ((view.text != NULL) == direct);
+  g_assert_null (chrono_args_text_get (&view, CHRONO_NO_ARGS, &available));
+  for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
+    {
+      const ChronoTrack *t = chrono_trace_get_track (trace, ti);
+
+      for (guint32 i = 0; i < t->n_spans; i++)
+        {
+          guint64 args = chrono_track_get_args (t, i);
+          gsize want_available = 0, got_available = 0;
+          const char *want = chrono_trace_get_raw_text (trace, args, &want_available);
+          const char *got = chrono_args_text_get (&view, args, &got_available);
+
+          g_assert_true (got == want);
+          if (want != NULL)
+            {
+              g_assert_cmpuint (got_available, ==, want_available);
+              chrono_args_text_prefetch (&view, args);
+              n++;
+            }
+        }
+    }
+  g_assert_cmpuint (n, >, 0);
+}
+
 static char *
 write_example (const char *dir,
                const char *name,
@@ -176,11 +213,13 @@ test_set (void)
   g_assert_no_error (error);
   g_assert_cmpuint (chrono_trace_get_n_parts (merged), ==, 3);
   check_partition (merged);
+  check_args_view (merged, FALSE);
   for (guint i = 0; i < 3; i++)
     {
       g_autoptr(ChronoTrace) alone = load (paths[i]);
 
       check_part_matches (merged, chrono_trace_get_part (merged, i), alone);
+      check_args_view (alone, TRUE);
     }
   g_assert_cmpint (chrono_trace_get_part (merged, 0)->rank, ==, 1);
   g_assert_cmpint (chrono_trace_get_part (merged, 1)->rank, ==, 0);
