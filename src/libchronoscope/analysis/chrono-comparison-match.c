@@ -18,6 +18,9 @@
 #define RESYNC_RUN 3
 /* How many reads of operators' args ahead each is fetched. */
 #define PREFETCH_READS 8
+/* How many kernel rows charging keeps at hand. */
+#define KERNEL_RECENT_BITS 6
+#define KERNEL_RECENT (1 << KERNEL_RECENT_BITS)
 
 /* An operator's name and shapes as the file writes them. */
 typedef struct {
@@ -90,6 +93,7 @@ typedef struct {
   GPtrArray  *seq;               /* per used pair: GArray of SeqEntry */
   GPtrArray  *op_by_key;         /* RowBuild * by operator key id, NULL until seen */
   GHashTable *kernel_cache;      /* (key id, name id) -> RowBuild * */
+  gint       *measured;          /* by side, shared: whether a thread took its devices' measure */
 } Matcher;
 
 /* ------------------------------------------------------------------ */
@@ -539,7 +543,11 @@ charge_work (Matcher    *m,
   ChronoTrace *trace = data->trace;
   g_autofree guint32 *normal = g_new (guint32, chrono_trace_get_n_strings (trace));
   g_autoptr(GPtrArray) normal_names = g_ptr_array_new_with_free_func (g_free);
+  /* The rows of the kernels seen last, in front of the table: a step
+   * launches the same few again and again. No key is -1. */
+  struct { gint64 key; RowBuild *rb; } recent[KERNEL_RECENT];
 
+  memset (recent, 0xff, sizeof recent);
   memset (normal, 0xff, sizeof (guint32) * chrono_trace_get_n_strings (trace));
   for (guint di = 0; di < data->devices->len; di++)
     {
@@ -555,6 +563,7 @@ charge_work (Matcher    *m,
           guint32 name = chrono_track_get_name (t, it->index);
           guint32 op = NO_OP, key = NO_KEY;
           gint64 cache_key;
+          guint slot;
           RowBuild *rb;
 
           if (u < 0)
@@ -575,7 +584,8 @@ charge_work (Matcher    *m,
               g_ptr_array_add (normal_names, chrono_compare_normalise_kernel (chrono_trace_get_string (trace, name)));
             }
           cache_key = (gint64) (((guint64) key << 32) | normal[name]);
-          rb = g_hash_table_lookup (m->kernel_cache, &cache_key);
+          slot = (guint) (((guint64) cache_key * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> (64 - KERNEL_RECENT_BITS));
+          rb = recent[slot].key == cache_key ? recent[slot].rb : g_hash_table_lookup (m->kernel_cache, &cache_key);
           if (rb == NULL)
             {
               g_autofree char *row_key = g_strdup_printf ("%s\n%s", key != NO_KEY ? (const char *) m->keys->pdata[key] : "",
@@ -584,6 +594,8 @@ charge_work (Matcher    *m,
               rb = row_for (m, TRUE, row_key, side, chrono_trace_get_string (trace, name));
               g_hash_table_insert (m->kernel_cache, g_memdup2 (&cache_key, sizeof cache_key), rb);
             }
+          recent[slot].key = cache_key;
+          recent[slot].rb = rb;
           if (rb->row->name == NULL)
             {
               rb->cls = it->cls;
@@ -775,7 +787,6 @@ match_side (gpointer user_data)
   Matcher *m = user_data;
   g_autofree GArray **launches = g_new0 (GArray *, m->self->used->len);
 
-  chrono_compare_measure_devices (m->self, m->side);
   side_ops_read (&m->ops);
   for (guint u = 0; u < m->self->used->len; u++)
     launches[u] = g_array_new (FALSE, FALSE, sizeof (Launch));
@@ -790,6 +801,15 @@ match_side (gpointer user_data)
   for (guint u = 0; u < m->self->used->len; u++)
     g_array_unref (launches[u]);
   side_ops_clear (&m->ops);
+  /* The devices' measures go to whichever thread is free first: the
+   * sides seldom take as long. */
+  for (guint k = 0; k < 2; k++)
+    {
+      guint side = k == 0 ? 1 - m->side : m->side;
+
+      if (g_atomic_int_compare_and_exchange (&m->measured[side], FALSE, TRUE))
+        chrono_compare_measure_devices (m->self, side);
+    }
   return NULL;
 }
 
@@ -1029,9 +1049,11 @@ chrono_comparison_match (ChronoComparison *self)
 {
   Matcher m[2];
   GThread *thread;
+  gint measured[2] = { FALSE, FALSE };
 
   matcher_init (&m[0], self, 0);
   matcher_init (&m[1], self, 1);
+  m[0].measured = m[1].measured = measured;
   thread = g_thread_new ("chrono-compare-b", match_side, &m[1]);
   match_side (&m[0]);
   g_thread_join (thread);
