@@ -272,11 +272,7 @@ chrono_rank_data_build_ledgers (ChronoRankData                 *data,
     {
       ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
       const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
-      g_autoptr(GArray) comp = chrono_intervals_merge (items, d->items->len, 1u << CHRONO_WORK_COMPUTE);
-      g_autoptr(GArray) comm = chrono_intervals_merge (items, d->items->len, 1u << CHRONO_WORK_COMMUNICATION);
-      g_autoptr(GArray) copy = chrono_intervals_merge (items, d->items->len,
-                                                       (1u << CHRONO_WORK_MEMCPY) | (1u << CHRONO_WORK_MEMSET));
-      GArray *classes[3] = { comp, comm, copy };
+      GArray *classes[3] = { d->compute, d->communication, d->copies };
       guint pos[3] = { 0, 0, 0 };
 
       d->ledger = g_array_new (FALSE, FALSE, sizeof (ChronoLedgerSegment));

@@ -99,6 +99,9 @@ typedef struct {
   GArray *streams;       /* ChronoStreamWork */
   GArray *items;         /* every stream's ChronoWorkItem by start */
   GArray *busy;          /* the items merged: ChronoInterval */
+  GArray *compute;       /* the computations merged, and likewise */
+  GArray *communication;
+  GArray *copies;        /* memcpy and memset */
   GArray *ledger;        /* ChronoLedgerSegment covering busy's first start to last end */
   guint   breakdown;     /* the device's row in the analysis's breakdowns */
 } ChronoDeviceWork;

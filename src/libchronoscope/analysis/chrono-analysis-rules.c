@@ -1127,11 +1127,8 @@ rule_copies_exposed (Ctx            *c,
   for (guint di = 0; di < data->devices->len; di++)
     {
       const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
-      const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
       /* Sets too: the ledger's copy state holds both. */
-      g_autoptr(GArray) copies = chrono_intervals_merge (items, d->items->len,
-                                                         (1u << CHRONO_WORK_MEMCPY) | (1u << CHRONO_WORK_MEMSET));
-      g_autoptr(GArray) compute = chrono_intervals_merge (items, d->items->len, 1u << CHRONO_WORK_COMPUTE);
+      GArray *copies = d->copies, *compute = d->compute;
       gint64 copy_time = chrono_intervals_length (copies);
       gint64 exposed = copy_time - chrono_intervals_overlap (copies, compute), lost, start, end;
       g_autofree char *label = NULL;

@@ -257,6 +257,44 @@ merge_streams (ChronoDeviceWork *d)
     g_array_unref (runs[s]);
 }
 
+/* Item I, of ITEMS, into the merged intervals OUT. */
+static inline void
+intervals_add (GArray               *out,
+               const ChronoWorkItem *items,
+               guint                 i)
+{
+  ChronoInterval *last = out->len ? &g_array_index (out, ChronoInterval, out->len - 1) : NULL;
+
+  if (last && items[i].start <= last->end)
+    last->end = MAX (last->end, items[i].end);
+  else
+    g_array_append_val (out, ((ChronoInterval) { items[i].start, items[i].end, i }));
+}
+
+/* The device's items merged, all and by class, in one pass. */
+static void
+merge_classes (ChronoDeviceWork *d)
+{
+  const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
+
+  d->busy = g_array_new (FALSE, FALSE, sizeof (ChronoInterval));
+  d->compute = g_array_new (FALSE, FALSE, sizeof (ChronoInterval));
+  d->communication = g_array_new (FALSE, FALSE, sizeof (ChronoInterval));
+  d->copies = g_array_new (FALSE, FALSE, sizeof (ChronoInterval));
+  for (guint i = 0; i < d->items->len; i++)
+    {
+      if (items[i].end <= items[i].start)
+        continue;
+      intervals_add (d->busy, items, i);
+      if (items[i].cls == CHRONO_WORK_COMPUTE)
+        intervals_add (d->compute, items, i);
+      else if (items[i].cls == CHRONO_WORK_COMMUNICATION)
+        intervals_add (d->communication, items, i);
+      else if (items[i].cls == CHRONO_WORK_MEMCPY || items[i].cls == CHRONO_WORK_MEMSET)
+        intervals_add (d->copies, items, i);
+    }
+}
+
 /* The launching call of each span on stream tracks: track -> ChronoSpanRef[n_spans]. */
 static GHashTable *
 launchers_by_track (ChronoTrace *trace)
@@ -351,7 +389,7 @@ collect_work (ChronoRankData *data)
       ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, i);
 
       merge_streams (d);
-      d->busy = chrono_intervals_merge ((const ChronoWorkItem *) d->items->data, d->items->len, ~0u);
+      merge_classes (d);
       for (guint k = 0; k < d->items->len; k++)
         {
           const ChronoWorkItem *it = &g_array_index (d->items, ChronoWorkItem, k);
@@ -772,6 +810,9 @@ chrono_rank_data_free (ChronoRankData *data)
       g_array_unref (d->streams);
       g_array_unref (d->items);
       g_array_unref (d->busy);
+      g_array_unref (d->compute);
+      g_array_unref (d->communication);
+      g_array_unref (d->copies);
       g_clear_pointer (&d->ledger, g_array_unref);
     }
   g_array_unref (data->devices);
@@ -796,17 +837,8 @@ chrono_intervals_merge (const ChronoWorkItem *items,
   GArray *out = g_array_new (FALSE, FALSE, sizeof (ChronoInterval));
 
   for (guint i = 0; i < n_items; i++)
-    {
-      ChronoInterval *last;
-
-      if (((1u << items[i].cls) & class_mask) == 0 || items[i].end <= items[i].start)
-        continue;
-      last = out->len ? &g_array_index (out, ChronoInterval, out->len - 1) : NULL;
-      if (last && items[i].start <= last->end)
-        last->end = MAX (last->end, items[i].end);
-      else
-        g_array_append_val (out, ((ChronoInterval) { items[i].start, items[i].end, i }));
-    }
+    if (((1u << items[i].cls) & class_mask) != 0 && items[i].end > items[i].start)
+      intervals_add (out, items, i);
   return out;
 }
 

@@ -454,16 +454,12 @@ chrono_compare_measure_devices (ChronoComparison *self,
   for (guint di = 0; di < s->data->devices->len; di++)
     {
       ChronoDeviceWork *d = &g_array_index (s->data->devices, ChronoDeviceWork, di);
-      const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
-      g_autoptr(GArray) comp = NULL;
-      g_autoptr(GArray) comm = NULL;
+      GArray *comp = d->compute, *comm = d->communication;
       ChronoCompareDevice dev = { .main = di == s->main_device };
       gint64 ls, le;
 
       if (d->ledger == NULL || d->ledger->len == 0)
         continue;
-      comp = chrono_intervals_merge (items, d->items->len, 1u << CHRONO_WORK_COMPUTE);
-      comm = chrono_intervals_merge (items, d->items->len, 1u << CHRONO_WORK_COMMUNICATION);
       ledger_bounds (d, &ls, &le);
       dev.name = g_strdup (chrono_trace_get_string (s->data->trace,
                                                     chrono_trace_get_process (s->data->trace, d->process)->display_name));
