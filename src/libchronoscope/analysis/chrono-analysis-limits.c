@@ -7,15 +7,9 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <string.h>
-
 #include <glib/gi18n-lib.h>
 
 #include "chrono-analysis-private.h"
-
-/* Host ops looked at for recorded shapes: record_shapes=True writes them on
- * every op, so the first ones tell. */
-#define SHAPE_SAMPLE 4096
 
 static void
 add (GArray     *out,
@@ -32,95 +26,6 @@ who (ChronoRankData *data)
   g_autofree char *base = g_path_get_basename (data->path);
 
   return data->rank >= 0 ? g_strdup_printf (_("rank %d"), data->rank) : g_steal_pointer (&base);
-}
-
-static gboolean
-is_launch (const char *name)
-{
-  return strstr (name, "Launch") != NULL || strstr (name, "launch") != NULL;
-}
-
-static gboolean
-is_graph_launch (const char *name)
-{
-  return strstr (name, "GraphLaunch") != NULL;
-}
-
-typedef struct {
-  guint64 launches;        /* runtime calls that launch device work */
-  guint64 linked;          /* of them, those with work in the trace */
-  guint64 graph_launches;
-  guint64 host_ops;
-  gboolean shapes;
-} HostCounts;
-
-static void
-count_host (ChronoRankData *data,
-            HostCounts     *c)
-{
-  ChronoTrace *trace = data->trace;
-  guint n_strings = chrono_trace_get_n_strings (trace);
-  g_autofree guint8 *kind_of = g_new0 (guint8, n_strings);   /* 1 other, 2 launch, 3 graph launch */
-  /* Per host track: which of its spans launched work in the trace. */
-  g_autoptr(GHashTable) linked = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  guint sampled = 0;
-
-  for (guint f = 0; f < chrono_trace_get_n_flows (trace); f++)
-    {
-      const ChronoFlow *flow = chrono_trace_get_flow (trace, f);
-      guint8 *bits;
-
-      if (flow->type != CHRONO_FLOW_LAUNCH || !chrono_rank_data_has_track (data, flow->from.track))
-        continue;
-      bits = g_hash_table_lookup (linked, GUINT_TO_POINTER (flow->from.track));
-      if (bits == NULL)
-        {
-          bits = g_new0 (guint8, chrono_trace_get_track (trace, flow->from.track)->n_spans);
-          g_hash_table_insert (linked, GUINT_TO_POINTER (flow->from.track), bits);
-        }
-      bits[flow->from.index] = 1;
-    }
-  for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
-    {
-      const ChronoTrack *t = chrono_trace_get_track (trace, ti);
-      const guint8 *bits = g_hash_table_lookup (linked, GUINT_TO_POINTER (ti));
-
-      if (t->type != CHRONO_TRACK_THREAD || !chrono_rank_data_has_track (data, ti))
-        continue;
-      for (guint32 i = 0; i < t->n_spans; i++)
-        {
-          gint64 start = t->start[i];
-          guint32 name;
-
-          if (start >= data->range_end || chrono_track_get_end (t, i) <= data->range_start)
-            continue;
-          if (t->kind[i] == CHRONO_KIND_HOST_OP)
-            {
-              c->host_ops++;
-              if (!c->shapes && sampled++ < SHAPE_SAMPLE)
-                {
-                  gsize len;
-                  guint64 off = chrono_track_get_args (t, i);
-                  const char *text = off != CHRONO_NO_ARGS ? chrono_trace_get_raw_value (trace, off, &len) : NULL;
-                  c->shapes = text != NULL && memmem (text, len, "\"Input Dims\"", 12) != NULL;
-                }
-              continue;
-            }
-          if (t->kind[i] != CHRONO_KIND_RUNTIME && t->kind[i] != CHRONO_KIND_DRIVER)
-            continue;
-          name = chrono_track_get_name (t, i);
-          if (kind_of[name] == 0)
-            {
-              const char *text = chrono_trace_get_string (trace, name);
-              kind_of[name] = is_graph_launch (text) ? 3 : is_launch (text) ? 2 : 1;
-            }
-          if (kind_of[name] == 1)
-            continue;
-          c->launches++;
-          c->graph_launches += kind_of[name] == 3;
-          c->linked += bits != NULL && bits[i];
-        }
-    }
 }
 
 /* What the loader could not represent, once per trace. */
@@ -152,12 +57,11 @@ chrono_analysis_find_limitations (ChronoRankData **ranks,
     {
       ChronoRankData *data = ranks[r];
       g_autofree char *name = who (data);
-      HostCounts c = { 0 };
+      const ChronoHostCounts c = data->host;
       guint64 n_work = 0;
 
       for (guint di = 0; di < data->devices->len; di++)
         n_work += g_array_index (data->devices, ChronoDeviceWork, di).items->len;
-      count_host (data, &c);
       any_shapes |= c.shapes;
       any_ops |= c.host_ops > 0;
       any_work |= n_work > 0;

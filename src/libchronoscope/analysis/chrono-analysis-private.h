@@ -135,6 +135,16 @@ typedef struct {
   gint64  work_end;      /* last end of the device work it launched */
 } ChronoStep;
 
+/* What a rank's host threads did within the range, for what the trace
+ * lacks: counted while its work is gathered. */
+typedef struct {
+  guint64  launches;       /* runtime calls that launch device work */
+  guint64  linked;         /* of them, those with work in the trace */
+  guint64  graph_launches;
+  guint64  host_ops;
+  gboolean shapes;         /* the first host ops record shapes */
+} ChronoHostCounts;
+
 /* Everything the analyses need from one rank (a trace, or the processes
  * one file brought into a merged trace), within the analysed range. */
 typedef struct {
@@ -156,6 +166,7 @@ typedef struct {
   GArray      *deps;     /* ChronoWorkDep */
   GHashTable  *deps_to;  /* span key of the later work -> GArray of indices into deps */
   GHashTable  *flows_of; /* span key -> GArray of flow indices (both ends), made on demand */
+  ChronoHostCounts host;
 } ChronoRankData;
 
 static inline guint64

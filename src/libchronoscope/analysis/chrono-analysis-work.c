@@ -295,21 +295,48 @@ merge_classes (ChronoDeviceWork *d)
     }
 }
 
-/* The launching call of each span on stream tracks: track -> ChronoSpanRef[n_spans]. */
+/* A per-span array of track T in MAP, made of N_BYTES zero bytes when
+ * first asked for. */
+static gpointer
+per_span (GHashTable *map,
+          guint32     track,
+          gsize       n_bytes)
+{
+  gpointer v = g_hash_table_lookup (map, GUINT_TO_POINTER (track));
+
+  if (v == NULL)
+    g_hash_table_insert (map, GUINT_TO_POINTER (track), v = g_malloc0 (MAX (n_bytes, 1)));
+  return v;
+}
+
+/* The launching call of each span on stream tracks: track ->
+ * ChronoSpanRef[n_spans]; in LAUNCHED, the spans of host threads that
+ * launched work: track -> guint8[n_spans]; in OTHERS, the indices of the
+ * other flows. */
 static GHashTable *
-launchers_by_track (ChronoTrace *trace)
+launchers_by_track (ChronoTrace *trace,
+                    GHashTable  *launched,
+                    GArray      *others)
 {
   GHashTable *map = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   guint n = chrono_trace_get_n_flows (trace);
-  guint32 last_track = G_MAXUINT32;
+  guint32 last_track = G_MAXUINT32, last_from = G_MAXUINT32;
   ChronoSpanRef *refs = NULL;
+  guint8 *bits = NULL;
 
   for (guint f = 0; f < n; f++)
     {
       const ChronoFlow *flow = chrono_trace_get_flow (trace, f);
 
       if (flow->type != CHRONO_FLOW_LAUNCH)
-        continue;
+        {
+          g_array_append_val (others, f);
+          continue;
+        }
+      /* Launches from one thread mostly come together too. */
+      if (flow->from.track != last_from)
+        bits = per_span (launched, last_from = flow->from.track, chrono_trace_get_track (trace, flow->from.track)->n_spans);
+      bits[flow->from.index] = 1;
       /* Flows to one stream mostly come together. */
       if (flow->to.track != last_track)
         {
@@ -330,10 +357,12 @@ launchers_by_track (ChronoTrace *trace)
 }
 
 static void
-collect_work (ChronoRankData *data)
+collect_work (ChronoRankData *data,
+              GHashTable     *launched,
+              GArray         *other_flows)
 {
   ChronoTrace *trace = data->trace;
-  g_autoptr(GHashTable) launchers = launchers_by_track (trace);
+  g_autoptr(GHashTable) launchers = launchers_by_track (trace, launched, other_flows);
 
   for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
     {
@@ -460,16 +489,78 @@ close_poll (ChronoRankData *data,
   poll->track = G_MAXUINT32;
 }
 
+/* Host ops looked at for recorded shapes: record_shapes=True writes them on
+ * every op, so the first ones tell. */
+#define SHAPE_SAMPLE 4096
+
+static gboolean
+is_launch (const char *name)
+{
+  return strstr (name, "Launch") != NULL || strstr (name, "launch") != NULL;
+}
+
+static gboolean
+is_graph_launch (const char *name)
+{
+  return strstr (name, "GraphLaunch") != NULL;
+}
+
+/* The rank's host launches, which of them have work in the trace (the
+ * spans of LAUNCHED), and whether its first operators record shapes. */
 static void
-collect_host (ChronoRankData *data)
+count_host (ChronoRankData    *data,
+            const ChronoTrack *t,
+            guint32            i,
+            const guint8      *launched,
+            guint8            *launch_kind,
+            guint             *sampled)
+{
+  ChronoHostCounts *c = &data->host;
+  guint32 name;
+
+  if (t->kind[i] == CHRONO_KIND_HOST_OP)
+    {
+      c->host_ops++;
+      if (!c->shapes && (*sampled)++ < SHAPE_SAMPLE)
+        {
+          gsize len;
+          guint64 off = chrono_track_get_args (t, i);
+          const char *text = off != CHRONO_NO_ARGS ? chrono_trace_get_raw_value (data->trace, off, &len) : NULL;
+
+          c->shapes = text != NULL && memmem (text, len, "\"Input Dims\"", 12) != NULL;
+        }
+      return;
+    }
+  if (t->kind[i] != CHRONO_KIND_RUNTIME && t->kind[i] != CHRONO_KIND_DRIVER)
+    return;
+  name = chrono_track_get_name (t, i);
+  if (launch_kind[name] == 0)
+    {
+      const char *text = chrono_trace_get_string (data->trace, name);
+
+      launch_kind[name] = is_graph_launch (text) ? 3 : is_launch (text) ? 2 : 1;
+    }
+  if (launch_kind[name] == 1)
+    return;
+  c->launches++;
+  c->graph_launches += launch_kind[name] == 3;
+  c->linked += launched != NULL && launched[i];
+}
+
+static void
+collect_host (ChronoRankData *data,
+              GHashTable     *launched)
 {
   ChronoTrace *trace = data->trace;
   guint n_strings = chrono_trace_get_n_strings (trace);
   g_autofree guint8 *is_sync = g_new0 (guint8, n_strings);   /* 0 unknown, 1 no, 2 sync, 3 poll */
+  g_autofree guint8 *launch_kind = g_new0 (guint8, n_strings); /* 0 unknown, 1 other, 2 launch, 3 graph launch */
+  guint sampled = 0;
 
   for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
     {
       const ChronoTrack *t = chrono_trace_get_track (trace, ti);
+      const guint8 *bits = g_hash_table_lookup (launched, GUINT_TO_POINTER (ti));
       ChronoSyncWait poll = { .track = G_MAXUINT32 };
 
       if (t->type != CHRONO_TRACK_THREAD || !chrono_rank_data_has_track (data, ti))
@@ -481,6 +572,7 @@ collect_host (ChronoRankData *data)
 
           if (end <= data->range_start || start >= data->range_end)
             continue;
+          count_host (data, t, i, bits, launch_kind, &sampled);
           if (t->kind[i] == CHRONO_KIND_STEP)
             {
               ChronoStep step = { ti, i, start, end, end };
@@ -742,18 +834,18 @@ collect_event_waits (ChronoRankData *data)
     }
 }
 
-/* Flows of the trace from work on one stream or engine to work on another. */
+/* Flows of the trace from work on one stream or engine to work on
+ * another, among FLOWS (indices of the flows that are not launches). */
 static void
-collect_flow_deps (ChronoRankData *data)
+collect_flow_deps (ChronoRankData *data,
+                   GArray         *flows)
 {
-  guint n_flows = chrono_trace_get_n_flows (data->trace);
-
-  for (guint f = 0; f < n_flows; f++)
+  for (guint k = 0; k < flows->len; k++)
     {
-      const ChronoFlow *flow = chrono_trace_get_flow (data->trace, f);
+      const ChronoFlow *flow = chrono_trace_get_flow (data->trace, g_array_index (flows, guint, k));
       ChronoWorkDep dep = { .type = CHRONO_EDGE_FLOW };
 
-      if (flow->type == CHRONO_FLOW_LAUNCH || flow->from.track == flow->to.track ||
+      if (flow->from.track == flow->to.track ||
           !chrono_rank_data_has_track (data, flow->from.track) || !chrono_rank_data_has_track (data, flow->to.track))
         continue;
       if (chrono_rank_data_find_item (data, flow->from, &dep.from_device, &dep.from_item) &&
@@ -792,10 +884,15 @@ chrono_rank_data_new (ChronoTrace                 *trace,
   data->collectives = g_array_new (FALSE, FALSE, sizeof (ChronoWorkItem));
   data->deps = g_array_new (FALSE, FALSE, sizeof (ChronoWorkDep));
   data->deps_to = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) g_array_unref);
-  collect_work (data);
-  collect_host (data);
-  collect_event_waits (data);
-  collect_flow_deps (data);
+  {
+    g_autoptr(GHashTable) launched = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+    g_autoptr(GArray) other_flows = g_array_new (FALSE, FALSE, sizeof (guint));
+
+    collect_work (data, launched, other_flows);
+    collect_host (data, launched);
+    collect_event_waits (data);
+    collect_flow_deps (data, other_flows);
+  }
   return data;
 }
 
