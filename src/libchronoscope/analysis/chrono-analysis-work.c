@@ -312,7 +312,7 @@ per_span (GHashTable *map,
 /* The launching call of each span on stream tracks: track ->
  * ChronoSpanRef[n_spans]; in LAUNCHED, the spans of host threads that
  * launched work: track -> guint8[n_spans]; in OTHERS, the indices of the
- * other flows. */
+ * other flows between two streams or engines. */
 static GHashTable *
 launchers_by_track (ChronoTrace *trace,
                     GHashTable  *launched,
@@ -330,7 +330,11 @@ launchers_by_track (ChronoTrace *trace,
 
       if (flow->type != CHRONO_FLOW_LAUNCH)
         {
-          g_array_append_val (others, f);
+          /* Most are between host threads (forward to backward). */
+          if (flow->from.track != flow->to.track &&
+              chrono_trace_get_track (trace, flow->from.track)->type == CHRONO_TRACK_STREAM &&
+              chrono_trace_get_track (trace, flow->to.track)->type == CHRONO_TRACK_STREAM)
+            g_array_append_val (others, f);
           continue;
         }
       /* Launches from one thread mostly come together too. */
@@ -835,7 +839,7 @@ collect_event_waits (ChronoRankData *data)
 }
 
 /* Flows of the trace from work on one stream or engine to work on
- * another, among FLOWS (indices of the flows that are not launches). */
+ * another, among FLOWS (indices of such flows that are not launches). */
 static void
 collect_flow_deps (ChronoRankData *data,
                    GArray         *flows)
@@ -845,8 +849,7 @@ collect_flow_deps (ChronoRankData *data,
       const ChronoFlow *flow = chrono_trace_get_flow (data->trace, g_array_index (flows, guint, k));
       ChronoWorkDep dep = { .type = CHRONO_EDGE_FLOW };
 
-      if (flow->from.track == flow->to.track ||
-          !chrono_rank_data_has_track (data, flow->from.track) || !chrono_rank_data_has_track (data, flow->to.track))
+      if (!chrono_rank_data_has_track (data, flow->from.track) || !chrono_rank_data_has_track (data, flow->to.track))
         continue;
       if (chrono_rank_data_find_item (data, flow->from, &dep.from_device, &dep.from_item) &&
           chrono_rank_data_find_item (data, flow->to, &dep.to_device, &dep.to_item))

@@ -70,6 +70,7 @@ typedef struct {
   gint64  ts;
   guint32 track;
   guint32 op;
+  guint32 key;                   /* the operator's key id, on its side */
 } Launch;
 
 typedef struct {
@@ -90,7 +91,8 @@ typedef struct {
   GPtrArray  *kernel_order;
   GHashTable *key_ids;           /* operator key -> id + 1 */
   GPtrArray  *keys;              /* char *, by id */
-  GPtrArray  *seq;               /* per used pair: GArray of SeqEntry */
+  GArray    **launches;          /* per used pair: Launch, by time once sequenced */
+  guint32    *to_a;              /* B only: its key ids to A's, once merged */
   GPtrArray  *op_by_key;         /* RowBuild * by operator key id, NULL until seen */
   GHashTable *kernel_cache;      /* (key id, name id) -> RowBuild * */
   gint       *measured;          /* by side, shared: whether a thread took its devices' measure */
@@ -572,9 +574,9 @@ charge_work (Matcher    *m,
             op = threads[it->launch_track]->op[it->launch_index];
           if (op != NO_OP)
             {
-              Launch l = { it->launch_start, it->launch_track, op };
+              Launch l = { it->launch_start, it->launch_track, op, NO_KEY };
 
-              key = op_key (m, so, threads[it->launch_track], op);
+              l.key = key = op_key (m, so, threads[it->launch_track], op);
               threads[it->launch_track]->device_ns[op] += it->end - it->start;
               g_array_append_val (launches[u], l);
             }
@@ -648,35 +650,32 @@ count_ops (Matcher *m)
     }
 }
 
-/* The launched operators of each used window in launch order, one entry
- * per operator call however many launches it made. */
-static void
-build_sequences (Matcher  *m,
-                 GArray  **launches)
+/* The launched operators of used window U in launch order, one entry
+ * per operator call however many launches it made, with A's key ids. The
+ * sequences are made only as far as the sides agree: the first
+ * divergence comes early when the runs differ. */
+static GArray *
+sequence (Matcher *m,
+          guint    u)
 {
-  ThreadOps **threads = m->ops.threads;
+  GArray *launches = m->launches[u];
+  GArray *seq = g_array_new (FALSE, FALSE, sizeof (SeqEntry));
+  const Launch *prev = NULL;
 
-  for (guint u = 0; u < m->self->used->len; u++)
+  sort_launches (launches);
+  for (guint i = 0; i < launches->len; i++)
     {
-      GArray *seq = g_array_new (FALSE, FALSE, sizeof (SeqEntry));
-      const Launch *prev = NULL;
+      const Launch *l = &g_array_index (launches, Launch, i);
+      SeqEntry e;
 
-      sort_launches (launches[u]);
-      for (guint i = 0; i < launches[u]->len; i++)
-        {
-          const Launch *l = &g_array_index (launches[u], Launch, i);
-          SeqEntry e;
-
-          if (prev && prev->track == l->track && prev->op == l->op)
-            continue;
-          prev = l;
-          e.ts = l->ts;
-          /* Charging the work asked for this call's key. */
-          e.key = g_array_index (m->ops.raw_key, guint32, threads[l->track]->raw[l->op]);
-          g_array_append_val (seq, e);
-        }
-      g_ptr_array_add (m->seq, seq);
+      if (prev && prev->track == l->track && prev->op == l->op)
+        continue;
+      prev = l;
+      e.ts = l->ts;
+      e.key = m->to_a ? m->to_a[l->key] : l->key;
+      g_array_append_val (seq, e);
     }
+  return seq;
 }
 
 static void
@@ -746,7 +745,7 @@ matcher_init (Matcher          *m,
     .kernel_order = g_ptr_array_new (),
     .key_ids = g_hash_table_new (g_str_hash, g_str_equal),
     .keys = g_ptr_array_new_with_free_func (g_free),
-    .seq = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref),
+    .launches = g_new0 (GArray *, self->used->len),
     .op_by_key = g_ptr_array_new (),
   };
 }
@@ -758,7 +757,10 @@ matcher_clear (Matcher *m)
   g_ptr_array_unref (m->kernel_order);
   g_hash_table_unref (m->key_ids);
   g_ptr_array_unref (m->keys);
-  g_ptr_array_unref (m->seq);
+  for (guint u = 0; u < m->self->used->len; u++)
+    g_clear_pointer (&m->launches[u], g_array_unref);
+  g_free (m->launches);
+  g_free (m->to_a);
   g_ptr_array_unref (m->op_by_key);
 }
 
@@ -785,21 +787,17 @@ static gpointer
 match_side (gpointer user_data)
 {
   Matcher *m = user_data;
-  g_autofree GArray **launches = g_new0 (GArray *, m->self->used->len);
 
   side_ops_read (&m->ops);
   for (guint u = 0; u < m->self->used->len; u++)
-    launches[u] = g_array_new (FALSE, FALSE, sizeof (Launch));
+    m->launches[u] = g_array_new (FALSE, FALSE, sizeof (Launch));
   m->kernel_cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 
-  charge_work (m, launches);
+  charge_work (m, m->launches);
   count_ops (m);
-  build_sequences (m, launches);
   finish_side (m);
 
   g_clear_pointer (&m->kernel_cache, g_hash_table_unref);
-  for (guint u = 0; u < m->self->used->len; u++)
-    g_array_unref (launches[u]);
   side_ops_clear (&m->ops);
   /* The devices' measures go to whichever thread is free first: the
    * sides seldom take as long. */
@@ -844,17 +842,9 @@ static void
 merge_keys (Matcher *a,
             Matcher *b)
 {
-  g_autofree guint32 *to_a = g_new (guint32, MAX (b->keys->len, 1));
-
+  b->to_a = g_new (guint32, MAX (b->keys->len, 1));
   for (guint i = 0; i < b->keys->len; i++)
-    to_a[i] = intern_key (a, b->keys->pdata[i]);
-  for (guint u = 0; u < b->seq->len; u++)
-    {
-      GArray *seq = b->seq->pdata[u];
-
-      for (guint i = 0; i < seq->len; i++)
-        g_array_index (seq, SeqEntry, i).key = to_a[g_array_index (seq, SeqEntry, i).key];
-    }
+    b->to_a[i] = intern_key (a, b->keys->pdata[i]);
 }
 
 /* B's rows go into A's of the same key, or after A's as first seen, as
@@ -1010,8 +1000,8 @@ find_divergence (Matcher *m,
 
   for (guint u = 0; u < m->self->used->len; u++)
     {
-      GArray *a = g_ptr_array_index (m->seq, u);
-      GArray *b = g_ptr_array_index (mb->seq, u);
+      g_autoptr(GArray) a = sequence (m, u);
+      g_autoptr(GArray) b = sequence (mb, u);
       guint i = 0;
 
       while (i < a->len && i < b->len && g_array_index (a, SeqEntry, i).key == g_array_index (b, SeqEntry, i).key)
