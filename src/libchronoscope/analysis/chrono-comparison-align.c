@@ -485,22 +485,53 @@ chrono_compare_measure_devices (ChronoComparison *self,
     }
 }
 
+typedef struct {
+  ChronoCompareSideData *side;
+  ChronoCompareAlign     align;
+  const char            *marker;
+  GError                *error;
+} SideWindows;
+
+/* A side's windows and what its main device did in each: the sides'
+ * are found at once. */
+static gpointer
+side_windows (gpointer data)
+{
+  SideWindows *w = data;
+
+  if (collect_windows (w->side, w->align, w->marker, &w->error))
+    {
+      choose_main_device (w->side);
+      attribute_windows (w->side);
+    }
+  return NULL;
+}
+
 gboolean
 chrono_comparison_align (ChronoComparison           *self,
                          const ChronoCompareOptions *options,
                          GError                    **error)
 {
+  SideWindows sides[2];
+  GThread *thread;
+
   self->align = options->align;
   if (self->align == CHRONO_COMPARE_ALIGN_AUTO)
     self->align = self->side[0].data->steps->len > 0 && self->side[1].data->steps->len > 0
                   ? CHRONO_COMPARE_ALIGN_STEP : CHRONO_COMPARE_ALIGN_START;
-  for (guint side = 0; side < 2; side++)
-    {
-      if (!collect_windows (&self->side[side], self->align, options->marker, error))
+  for (guint k = 0; k < 2; k++)
+    sides[k] = (SideWindows) { &self->side[k], self->align, options->marker, NULL };
+  thread = g_thread_new ("chrono-compare-b", side_windows, &sides[1]);
+  side_windows (&sides[0]);
+  g_thread_join (thread);
+  /* A's fault first, as finding one side after the other would. */
+  for (guint k = 0; k < 2; k++)
+    if (sides[k].error)
+      {
+        g_propagate_error (error, sides[k].error);
+        g_clear_error (&sides[1 - k].error);
         return FALSE;
-      choose_main_device (&self->side[side]);
-      attribute_windows (&self->side[side]);
-    }
+      }
   pair_windows (self);
   if (!choose_pairs (self, options, error))
     return FALSE;
