@@ -29,9 +29,16 @@ typedef struct {
   const char *dims;
 } RawKey;
 
+/* The device time of each call of a row's side, as they come. */
+typedef struct {
+  gint64 *v;
+  guint   n;
+  guint   room;
+} Calls;
+
 typedef struct {
   ChronoCompareRow *row;
-  GArray *calls[2];              /* gint64 device time per call */
+  Calls   calls[2];
   guint8  cls;                   /* kernels: ChronoWorkClass */
 } RowBuild;
 
@@ -293,8 +300,6 @@ row_for (Matcher    *m,
       rb->row->key = g_strdup (key);
       rb->row->a.step_device_ns = g_new0 (gint64, n);
       rb->row->b.step_device_ns = g_new0 (gint64, n);
-      for (guint k = 0; k < 2; k++)
-        rb->calls[k] = g_array_new (FALSE, FALSE, sizeof (gint64));
       g_hash_table_insert (rows, rb->row->key, rb);
       g_ptr_array_add (kernel ? m->kernel_order : m->op_order, rb);
     }
@@ -317,7 +322,13 @@ row_add (RowBuild *rb,
   s->device_ns += device_ns;
   s->host_ns += host_ns;
   s->step_device_ns[u] += device_ns;
-  g_array_append_val (rb->calls[side], device_ns);
+  /* Inline: a call of each operator and kernel in the windows comes here. */
+  if (G_UNLIKELY (rb->calls[side].n == rb->calls[side].room))
+    {
+      rb->calls[side].room = MAX (16, 2 * rb->calls[side].room);
+      rb->calls[side].v = g_renew (gint64, rb->calls[side].v, rb->calls[side].room);
+    }
+  rb->calls[side].v[rb->calls[side].n++] = device_ns;
 }
 
 void
@@ -777,7 +788,8 @@ finish_side (Matcher *m)
       {
         RowBuild *rb = orders[k]->pdata[i];
 
-        chrono_compare_side_finish (m->side == 0 ? &rb->row->a : &rb->row->b, rb->calls[m->side], m->self->used->len);
+        chrono_compare_side_finish (m->side == 0 ? &rb->row->a : &rb->row->b, rb->calls[m->side].v, rb->calls[m->side].n,
+                                    m->self->used->len);
       }
 }
 
@@ -820,7 +832,7 @@ swap_b (RowBuild *into,
         RowBuild *from)
 {
   ChronoCompareSide empty = into->row->b;
-  GArray *calls = into->calls[1];
+  Calls calls = into->calls[1];
 
   into->row->b = from->row->b;
   from->row->b = empty;
@@ -832,8 +844,8 @@ static void
 row_build_free (RowBuild *rb)
 {
   chrono_compare_row_free (rb->row);
-  g_array_unref (rb->calls[0]);
-  g_array_unref (rb->calls[1]);
+  g_free (rb->calls[0].v);
+  g_free (rb->calls[1].v);
   g_free (rb);
 }
 
@@ -963,8 +975,8 @@ finish_rows (Matcher   *m,
         row->match = row->a.count > 0 && row->b.count > 0 ? CHRONO_COMPARE_MATCH_NAME : CHRONO_COMPARE_MATCH_NONE;
       chrono_compare_row_finish (row, n);
       g_ptr_array_add (out, row);
-      g_array_unref (rb->calls[0]);
-      g_array_unref (rb->calls[1]);
+      g_free (rb->calls[0].v);
+      g_free (rb->calls[1].v);
       g_free (rb);
     }
   g_ptr_array_sort (out, by_delta);

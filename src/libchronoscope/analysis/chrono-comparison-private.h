@@ -57,10 +57,11 @@ const ChronoCompareWindow *chrono_comparison_used_window (ChronoComparison *self
                                                           guint             side,
                                                           guint             u);
 
-/* Per-call and per-step figures of a side; CALLS (gint64 device time
- * per call, in any order) is reordered. */
+/* Per-call and per-step figures of a side; CALLS (the N_CALLS calls'
+ * device times, in any order) are reordered. */
 void     chrono_compare_side_finish (ChronoCompareSide *side,
-                                     GArray            *calls,
+                                     gint64            *calls,
+                                     guint              n_calls,
                                      guint              n_used);
 /* Delta, delta % and noise of a row whose sides are finished. */
 void     chrono_compare_row_finish  (ChronoCompareRow  *row,

@@ -91,12 +91,10 @@ percentile_rank (guint n,
 
 void
 chrono_compare_side_finish (ChronoCompareSide *side,
-                            GArray            *calls,
+                            gint64            *v,
+                            guint              n,
                             guint              n_used)
 {
-  gint64 *v = (gint64 *) calls->data;
-  guint n = calls->len;
-
   side->count_per_step = (gdouble) side->count / n_used;
   side->device_ns_per_step = (gdouble) side->device_ns / n_used;
   side->mean_ns = side->count ? (gdouble) side->device_ns / side->count : 0;

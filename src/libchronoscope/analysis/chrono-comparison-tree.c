@@ -401,7 +401,6 @@ finish (Node *n,
         guint n_used)
 {
   ChronoFlameNode *p = &n->pub;
-  g_autoptr(GArray) no_calls = g_array_new (FALSE, FALSE, sizeof (gint64));
   ChronoCompareRow row = { 0 };
   gint64 total[2] = { 0, 0 };
 
@@ -412,8 +411,8 @@ finish (Node *n,
   row.b.device_ns = total[1];
   row.a.step_device_ns = n->step_ns[0];
   row.b.step_device_ns = n->step_ns[1];
-  chrono_compare_side_finish (&row.a, no_calls, MAX (n_used, 1));
-  chrono_compare_side_finish (&row.b, no_calls, MAX (n_used, 1));
+  chrono_compare_side_finish (&row.a, NULL, 0, MAX (n_used, 1));
+  chrono_compare_side_finish (&row.b, NULL, 0, MAX (n_used, 1));
   chrono_compare_row_finish (&row, n_used);
   p->a.ns_per_step = row.a.device_ns_per_step;
   p->b.ns_per_step = row.b.device_ns_per_step;
