@@ -962,6 +962,12 @@ test_divergence (void)
     g_assert_cmpuint (d->b_inserted, ==, 1);
     g_assert_cmpint (op_row (b.c, "aten::mul [[64],[64]]")->match, ==, CHRONO_COMPARE_MATCH_NONE);
     check_against_json (b.c, 1, b.root[1]);
+    {
+      g_autofree char *md = chrono_comparison_to_markdown (b.c);
+
+      g_assert_nonnull (strstr (md, "After 2 operators alike in ProfilerStep#"));
+      g_assert_nonnull (strstr (md, "They agree again after 0 operators of A and 1 of B."));
+    }
   }
   {
     /* Left to itself, the comparison leaves the longer step out. */

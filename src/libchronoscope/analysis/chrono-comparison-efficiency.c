@@ -40,6 +40,32 @@ join_key (const ChronoEfficiencyRow *r)
   return g_string_free (key, FALSE);
 }
 
+/* TEXT, a JSON value, without the white space between its tokens: a
+ * pretty-printed trace spreads shapes over many lines. */
+static char *
+compact_value (const char *text)
+{
+  GString *out = g_string_new (NULL);
+  gboolean in_string = FALSE;
+
+  for (const char *p = text ? text : ""; *p; p++)
+    {
+      if (in_string)
+        {
+          if (*p == '\\' && p[1] != '\0')
+            g_string_append_c (out, *p++);
+          else if (*p == '"')
+            in_string = FALSE;
+        }
+      else if (*p == '"')
+        in_string = TRUE;
+      else if (g_ascii_isspace (*p))
+        continue;
+      g_string_append_c (out, *p);
+    }
+  return g_string_free (out, FALSE);
+}
+
 /* Rows come by decreasing GPU time: the first names the side's device
  * and bound. */
 static void
@@ -112,8 +138,8 @@ chrono_comparison_get_efficiency_rows (ChronoComparison *self)
             {
               row = g_new0 (ChronoCompareEfficiency, 1);
               row->op = g_strdup (r->op);
-              row->input_dims = g_strdup (r->input_dims);
-              row->input_types = g_strdup (r->input_types);
+              row->input_dims = compact_value (r->input_dims);
+              row->input_types = compact_value (r->input_types);
               row->family = r->family;
               g_hash_table_insert (by_key, key, row);
               g_ptr_array_add (rows, row);

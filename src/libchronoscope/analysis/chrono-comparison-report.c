@@ -638,15 +638,21 @@ append_divergence (GString          *s,
       g_string_append_printf (s, "%s\n", _("The launched operators are the same, in the same order, in every used step."));
       return;
     }
-  g_string_append_printf (s, _("After %u operators alike in %s / %s: A has `%s` (operator %u of the step, %"
-                               G_GUINT64_FORMAT " from the first used step), B has `%s` (operator %u, %"
-                               G_GUINT64_FORMAT ")."),
+  g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "After %u operator alike in %s / %s: ", "After %u operators alike in %s / %s: ",
+                                          d->common),
                           d->common, chrono_comparison_used_window (self, 0, d->pair)->name,
-                          chrono_comparison_used_window (self, 1, d->pair)->name,
+                          chrono_comparison_used_window (self, 1, d->pair)->name);
+  g_string_append_printf (s, _("A has `%s` (operator %u of the step, %" G_GUINT64_FORMAT " from the first used step), "
+                               "B has `%s` (operator %u, %" G_GUINT64_FORMAT ")."),
                           d->a_op ? d->a_op : _("nothing more"), d->a_index, d->a_position,
                           d->b_op ? d->b_op : _("nothing more"), d->b_index, d->b_position);
   if (d->resynced)
-    g_string_append_printf (s, _(" They agree again after %u operators of A and %u of B.\n"), d->a_skipped, d->b_inserted);
+    {
+      g_autofree char *skipped = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u operator of A", "%u operators of A",
+                                                               d->a_skipped), d->a_skipped);
+
+      g_string_append_printf (s, _(" They agree again after %s and %u of B.\n"), skipped, d->b_inserted);
+    }
   else
     g_string_append_printf (s, _(" They do not agree again within %u operators.\n"),
                             CHRONO_COMPARE_RESYNC_SEARCH);
