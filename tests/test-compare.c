@@ -605,6 +605,8 @@ typedef struct {
   const char *gemm_kernel;
   gint        extra_op_step;  /* the step with aten::mul before aten::relu, 0 for none */
   guint       jitter_shift;   /* per-step jitter of ±1 µs, shifted */
+  const char *conv_op;        /* an operator inside aten::_convolution after aten::relu, or NULL */
+  const char *conv_kernel;    /* the kernel it launches */
 } Run;
 
 #define GEMM_A "void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_64x64_32x6_tn_align4>(cutlass_80_tensorop_s1688gemm_64x64_32x6_tn_align4::Params)"
@@ -654,6 +656,25 @@ gen_op (Gen        *g,
   g->t = MAX (g->t + 10, g->t + 6 + kernel_us) + 5;
 }
 
+/* Operator INNER inside aten::_convolution of the same shapes, as cuDNN's
+ * and MIOpen's are, launching KERNEL. */
+static void
+gen_nested_op (Gen        *g,
+               const char *inner,
+               const char *kernel,
+               gint64      kernel_us)
+{
+  const char *op_args = "\"Input Dims\": [[1, 3, 8, 8], [4, 3, 3, 3]]";
+  g_autofree char *call_args = g_strdup_printf ("\"correlation\":%" G_GINT64_FORMAT, ++g->corr);
+  g_autofree char *kernel_args = g_strdup_printf ("\"correlation\":%" G_GINT64_FORMAT ",\"stream\":7,\"device\":0", g->corr);
+
+  gen_event (g, "cpu_op", "aten::_convolution", 100, 100, g->t, 20, op_args);
+  gen_event (g, "cpu_op", inner, 100, 100, g->t + 1, 18, op_args);
+  gen_event (g, "cuda_runtime", "cudaLaunchKernel", 100, 100, g->t + 3, 3, call_args);
+  gen_event (g, "kernel", kernel, 0, 7, g->t + 7, kernel_us, kernel_args);
+  g->t = MAX (g->t + 20, g->t + 7 + kernel_us) + 5;
+}
+
 static char *
 gen_run (const Run *run)
 {
@@ -675,6 +696,8 @@ gen_run (const Run *run)
         gen_op (&g, "aten::mul", "[[64], [64]]",
                 "void at::native::vectorized_elementwise_kernel<4, at::native::mul<float> >(int)", 15);
       gen_op (&g, "aten::relu", "[[64]]", "void at::native::vectorized_elementwise_kernel<4, at::native::relu<float> >(int)", 10);
+      if (run->conv_op)
+        gen_nested_op (&g, run->conv_op, run->conv_kernel, 30 + jitter);
       gen_event (&g, "user_annotation", step, 100, 100, start, g.t - start, "");
       g.t += 20;
     }
@@ -928,6 +951,47 @@ test_other_kernel_name (void)
   g_assert_cmpint (k->noise, ==, CHRONO_COMPARE_NOISE_BEYOND);
 }
 
+/* Kernels under different operators (cuDNN's and MIOpen's convolutions)
+ * within the same one are matched under it; the operators stay apart. */
+static void
+test_other_operator_name (void)
+{
+  g_auto(Built) b = { 0 };
+  Run a, other;
+  g_autoptr(GPtrArray) under = NULL;
+  g_autoptr(GPtrArray) under_inner = NULL;
+  const ChronoCompareRow *k, *cudnn, *miopen;
+
+  run_init (&a);
+  run_init (&other);
+  a.conv_op = "aten::cudnn_convolution";
+  a.conv_kernel = "void cudnn::cnn::conv2d_grouped_direct_kernel<float, float>(float*)";
+  other.conv_op = "aten::miopen_convolution";
+  other.conv_kernel = "naive_conv_fwd_nchw_float";
+  build (&b, &a, &other, NULL);
+  check_against_json (b.c, 0, b.root[0]);
+  check_against_json (b.c, 1, b.root[1]);
+
+  cudnn = op_row (b.c, "aten::cudnn_convolution [[1,3,8,8],[4,3,3,3]]");
+  miopen = op_row (b.c, "aten::miopen_convolution [[1,3,8,8],[4,3,3,3]]");
+  g_assert_cmpint (cudnn->match, ==, CHRONO_COMPARE_MATCH_NONE);
+  g_assert_cmpint (miopen->match, ==, CHRONO_COMPARE_MATCH_NONE);
+  g_assert_cmpint (cudnn->b.count, ==, 0);
+  g_assert_cmpint (miopen->a.count, ==, 0);
+  under = kernels_under (b.c, "aten::_convolution [[1,3,8,8],[4,3,3,3]]");
+  g_assert_cmpuint (under->len, ==, 1);
+  k = under->pdata[0];
+  g_assert_cmpint (k->match, ==, CHRONO_COMPARE_MATCH_OPERATOR);
+  g_assert_cmpstr (k->a.name, ==, a.conv_kernel);
+  g_assert_cmpstr (k->b.name, ==, other.conv_kernel);
+  g_assert_cmpint (k->a.count, ==, 5);
+  g_assert_cmpint (k->b.count, ==, 5);
+  g_assert_cmpint (k->a.device_ns, ==, cudnn->a.device_ns);
+  g_assert_cmpint (k->b.device_ns, ==, miopen->b.device_ns);
+  under_inner = kernels_under (b.c, "aten::cudnn_convolution [[1,3,8,8],[4,3,3,3]]");
+  g_assert_cmpuint (under_inner->len, ==, 0);
+}
+
 static void
 test_divergence (void)
 {
@@ -1154,6 +1218,7 @@ main (int    argc,
   g_test_add_func ("/compare/built/slower-kernel", test_slower_kernel);
   g_test_add_func ("/compare/built/step-added", test_step_added);
   g_test_add_func ("/compare/built/other-kernel-name", test_other_kernel_name);
+  g_test_add_func ("/compare/built/other-operator-name", test_other_operator_name);
   g_test_add_func ("/compare/built/divergence", test_divergence);
   g_test_add_func ("/compare/built/one-step", test_one_step);
   g_test_add_func ("/compare/built/marker", test_marker);

@@ -40,19 +40,22 @@ typedef struct {
   ChronoCompareRow *row;
   Calls   calls[2];
   guint8  cls;                   /* kernels: ChronoWorkClass */
+  char   *around;                /* kernels: the key of the operator around the launching one, or NULL */
+  char   *op_name;               /* kernels: the launching operator's name, without its shapes */
 } RowBuild;
 
 /* Per host thread: each span's innermost enclosing operator call (its
  * index among the thread's calls; itself for an operator), and of each
- * call its span, the used window it is in, its name and shapes as
- * written (an index into its side's raw keys: read ahead inside the
- * windows, elsewhere when first asked for), and the device time it
- * launched. */
+ * call its span, the call around it, the used window it is in, its name
+ * and shapes as written (an index into its side's raw keys: read ahead
+ * inside the windows, elsewhere when first asked for), and the device
+ * time it launched. */
 typedef struct {
   const ChronoTrack *track;
   guint32 *op;                   /* by span: its call, or NO_OP */
   guint32  n_calls;
   guint32 *span;                 /* by call */
+  guint32 *around;               /* by call: the enclosing call, or NO_OP */
   gint32  *used;                 /* by call: the used window, or -1 */
   guint32 *raw;                  /* by call: the raw key, or UNREAD_RAW */
   gint64  *device_ns;            /* by call */
@@ -466,6 +469,7 @@ thread_ops_new (SideOps *so,
   /* At most a call per span: the room past the last call is never
    * touched, so it costs no memory. */
   ops->span = g_new (guint32, t->n_spans);
+  ops->around = g_new (guint32, t->n_spans);
   ops->used = g_new (gint32, t->n_spans);
   ops->raw = g_new (guint32, t->n_spans);
   ops->device_ns = g_new0 (gint64, t->n_spans);
@@ -483,6 +487,7 @@ thread_ops_new (SideOps *so,
           while (next < so->slots->len && slots[next].start <= t->start[i])
             next++;
           ops->span[c] = i;
+          ops->around[c] = d > 0 ? lane[d - 1] : NO_OP;
           ops->used[c] = slot_before (slots, next, t->start[i], TRUE);
           ops->raw[c] = UNREAD_RAW;
           lane[d] = c;
@@ -499,6 +504,7 @@ thread_ops_free (ThreadOps *ops)
 {
   g_free (ops->op);
   g_free (ops->span);
+  g_free (ops->around);
   g_free (ops->used);
   g_free (ops->raw);
   g_free (ops->device_ns);
@@ -611,9 +617,20 @@ charge_work (Matcher    *m,
           recent[slot].rb = rb;
           if (rb->row->name == NULL)
             {
+              ThreadOps *ops = op != NO_OP ? threads[it->launch_track] : NULL;
+
               rb->cls = it->cls;
               rb->row->name = g_strdup (normal_names->pdata[normal[name]]);
               rb->row->op = key != NO_KEY ? g_strdup (m->keys->pdata[key]) : NULL;
+              if (ops)
+                rb->op_name = g_strdup (chrono_trace_get_string (trace, chrono_track_get_name (ops->track, ops->span[op])));
+              if (ops && ops->around[op] != NO_OP)
+                {
+                  /* Asking for the key may add one, moving the keys. */
+                  guint32 around = op_key (m, so, ops, ops->around[op]);
+
+                  rb->around = g_strdup (m->keys->pdata[around]);
+                }
             }
           row_add (rb, side, u, it->end - it->start, 0);
         }
@@ -843,7 +860,9 @@ swap_b (RowBuild *into,
 static void
 row_build_free (RowBuild *rb)
 {
-  chrono_compare_row_free (rb->row);
+  g_clear_pointer (&rb->row, chrono_compare_row_free);
+  g_free (rb->around);
+  g_free (rb->op_name);
   g_free (rb->calls[0].v);
   g_free (rb->calls[1].v);
   g_free (rb);
@@ -896,26 +915,54 @@ by_a_time (gconstpointer a,
   return tx != ty ? (tx < ty) - (tx > ty) : strcmp (x->row->key, y->row->key);
 }
 
+/* The names of the operators SIDE calls, whatever their shapes. */
+static GHashTable *
+operator_names (Matcher *m,
+                guint    side)
+{
+  GHashTable *names = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < m->op_order->len; i++)
+    {
+      const ChronoCompareRow *row = ((RowBuild *) m->op_order->pdata[i])->row;
+
+      if ((side == 0 ? row->a.count : row->b.count) > 0)
+        g_hash_table_add (names, row->name);
+    }
+  return names;
+}
+
 /* Kernels of different names under the same operator are the same work
  * on different hardware or libraries: of one class (computation,
  * communication, copies, sets), the costliest unmatched of A goes with
- * the costliest unmatched of B, and so on. */
+ * the costliest unmatched of B, and so on. With AROUND, those still
+ * unmatched are grouped by the operator around the launching one, and
+ * only kernels of operators the other side does not have there are
+ * matched: cuDNN's and MIOpen's convolutions are other operators under
+ * the same aten::_convolution, and the row is said to be launched by it;
+ * an operator whose shapes changed is still the same operator. */
 static void
-match_through_operators (Matcher *m)
+match_kernels_under (Matcher  *m,
+                     gboolean  around)
 {
   g_autoptr(GHashTable) groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
+  g_autoptr(GHashTable) names_a = around ? operator_names (m, 0) : NULL;
+  g_autoptr(GHashTable) names_b = around ? operator_names (m, 1) : NULL;
   GHashTableIter iter;
   gpointer value;
 
   for (guint i = 0; i < m->kernel_order->len; i++)
     {
       RowBuild *rb = m->kernel_order->pdata[i];
+      const char *op = around ? rb->around : rb->row->op;
       g_autofree char *group = NULL;
       GPtrArray *sides;
 
-      if (rb->row->op == NULL || (rb->row->a.count > 0) == (rb->row->b.count > 0))
+      if (op == NULL || (rb->row->a.count > 0) == (rb->row->b.count > 0))
         continue;
-      group = g_strdup_printf ("%u %s", rb->cls, rb->row->op);
+      if (around && g_hash_table_contains (rb->row->a.count > 0 ? names_b : names_a, rb->op_name))
+        continue;
+      group = g_strdup_printf ("%u %s", rb->cls, op);
       sides = g_hash_table_lookup (groups, group);
       if (sides == NULL)
         {
@@ -939,6 +986,11 @@ match_through_operators (Matcher *m)
 
           swap_b (ra, only_b->pdata[i]);
           ra->row->match = CHRONO_COMPARE_MATCH_OPERATOR;
+          if (around)
+            {
+              g_free (ra->row->op);
+              ra->row->op = g_strdup (ra->around);
+            }
           /* RB is empty now: finishing drops it. */
         }
     }
@@ -975,9 +1027,9 @@ finish_rows (Matcher   *m,
         row->match = row->a.count > 0 && row->b.count > 0 ? CHRONO_COMPARE_MATCH_NAME : CHRONO_COMPARE_MATCH_NONE;
       chrono_compare_row_finish (row, n);
       g_ptr_array_add (out, row);
-      g_free (rb->calls[0].v);
-      g_free (rb->calls[1].v);
-      g_free (rb);
+      /* The row lives on in OUT; the rest of its making goes. */
+      rb->row = NULL;
+      row_build_free (rb);
     }
   g_ptr_array_sort (out, by_delta);
 }
@@ -1068,7 +1120,8 @@ chrono_comparison_match (ChronoComparison *self)
       g_clear_pointer (&m[side].op_rows, g_hash_table_unref);
       g_clear_pointer (&m[side].kernel_rows, g_hash_table_unref);
     }
-  match_through_operators (&m[0]);
+  match_kernels_under (&m[0], FALSE);
+  match_kernels_under (&m[0], TRUE);
   finish_rows (&m[0], m[0].op_order, self->ops);
   finish_rows (&m[0], m[0].kernel_order, self->kernels);
   find_divergence (&m[0], &m[1]);

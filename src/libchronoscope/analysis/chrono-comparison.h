@@ -69,7 +69,8 @@ typedef struct {
 
 typedef enum {
   CHRONO_COMPARE_MATCH_NAME,     /* the same key on both sides */
-  CHRONO_COMPARE_MATCH_OPERATOR, /* kernels of different names under the same operator */
+  CHRONO_COMPARE_MATCH_OPERATOR, /* kernels of different names under the same operator, or under
+                                  * different operators within the same one (its key is the row's op) */
   CHRONO_COMPARE_MATCH_NONE,     /* only in A or only in B */
 } ChronoCompareMatch;
 
