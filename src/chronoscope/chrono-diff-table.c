@@ -86,6 +86,13 @@ cell_text (const ChronoCompareRow *row,
   switch (column)
     {
     case COLUMN_NAME:
+      /* Kernels of two names matched through their operator show both. */
+      if (row->match == CHRONO_COMPARE_MATCH_OPERATOR && row->b.name != NULL)
+        {
+          g_autofree char *b_name = chrono_compare_normalise_kernel (row->b.name);
+
+          return g_strdup_printf ("%s → %s", row->name, b_name);
+        }
       /* An operator is a name and its input shapes: rows of one name differ by them. */
       return row->shapes != NULL ? g_strdup_printf ("%s %s", row->name, row->shapes) : g_strdup (row->name);
     case COLUMN_CALLS_A:
@@ -191,7 +198,8 @@ filter_cb (gpointer item,
 
   if (self->filter_text == NULL)
     return TRUE;
-  return contains_folded (row->name, self->filter_text) || contains_folded (row->op, self->filter_text);
+  return contains_folded (row->name, self->filter_text) || contains_folded (row->b.name, self->filter_text) ||
+         contains_folded (row->op, self->filter_text);
 }
 
 static void
