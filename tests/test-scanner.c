@@ -164,6 +164,33 @@ test_integers (void)
   g_assert_false (chrono_json_parse_int64 ((const guint8 *) "", 0, &v));
 }
 
+/* A value that begins with a container or string read before ends where
+ * it does; a number read before says nothing of the next. Either way the
+ * end is where skipping finds it. */
+static void
+test_skip_like (void)
+{
+  const struct { const char *text, *like; gsize end; } cases[] = {
+    { "[[8, 1024], [], []], \"Ev Idx\": 1", "[[8, 1024], [], []]", 19 },
+    { "[[8, 1024], [], []], \"Ev Idx\": 1", "[[8, 2048], [], []]", 19 },
+    { "\"c10::BFloat16\", 1", "\"c10::BFloat16\"", 15 },
+    { "123, 4", "12", 3 },
+    { "{\"a\": [1]}, 2", "{\"a\": [1]}", 10 },
+    { "[1]", "[1], 2, 3, 4", 3 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      ChronoJsonScanner s = scanner_for (cases[i].text);
+      ChronoJsonScanner plain = scanner_for (cases[i].text);
+
+      g_assert_cmpint (chrono_json_skip_value_like (&s, cases[i].like, strlen (cases[i].like)), ==, CHRONO_JSON_OK);
+      g_assert_cmpint ((const char *) s.p - cases[i].text, ==, cases[i].end);
+      g_assert_cmpint (chrono_json_skip_value (&plain), ==, CHRONO_JSON_OK);
+      g_assert_true (plain.p == s.p);
+    }
+}
+
 static void
 test_skip (void)
 {
@@ -423,6 +450,7 @@ main (int    argc,
   g_test_add_func ("/scanner/integers", test_integers);
   g_test_add_func ("/scanner/numbers", test_numbers);
   g_test_add_func ("/scanner/skip", test_skip);
+  g_test_add_func ("/scanner/skip-like", test_skip_like);
   g_test_add_func ("/scanner/skip-long", test_skip_long);
   g_test_add_func ("/scanner/read-time", test_read_time);
   g_test_add_func ("/scanner/read-small-uint", test_read_small_uint);

@@ -186,10 +186,8 @@ chrono_compare_normalise_kernel (const char *name)
 }
 
 /* The args are searched, or read member by member, up to "Input Dims":
- * most of a call's args (its call stack) come after. An array whose text
- * begins with the whole text of another array LIKE ends where it does,
- * so a call with the shapes of the last call of its operator is not
- * scanned further. */
+ * most of a call's args (its call stack) come after. A call with the
+ * shapes of the last call of its operator (LIKE) is not scanned further. */
 gboolean
 chrono_compare_input_dims (const ChronoArgsText *args,
                            guint64       offset,
@@ -205,16 +203,11 @@ chrono_compare_input_dims (const ChronoArgsText *args,
   if ((text = chrono_args_text_get (args, offset, &available)) == NULL ||
       (value = chrono_op_model_find_member (text, available, "Input Dims")) == NULL || *value != '[')
     return FALSE;
-  *dims = value;
-  if (like_len > 0 && like_len <= (gsize) (text + available - value) && memcmp (value, like, like_len) == 0)
-    {
-      *dims_len = like_len;
-      return TRUE;
-    }
   s.p = (const guint8 *) value;
   s.end = (const guint8 *) text + available;
-  if (chrono_json_skip_value (&s) != CHRONO_JSON_OK)
+  if (chrono_json_skip_value_like (&s, like, like_len) != CHRONO_JSON_OK)
     return FALSE;
+  *dims = value;
   *dims_len = (const char *) s.p - value;
   return TRUE;
 }
@@ -443,7 +436,7 @@ raw_of (SideOps           *so,
                                   like ? like->len : 0, &raw.dims, &raw.len))
     raw.len = 0, raw.dims = "";
   /* Calls of an operator mostly repeat the shapes of its last call. */
-  if (like && like->len == raw.len && (raw.len == 0 || like->dims == raw.dims || memcmp (like->dims, raw.dims, raw.len) == 0))
+  if (like && like->len == raw.len && memcmp (like->dims, raw.dims, raw.len) == 0)
     return last;
   if (g_hash_table_lookup_extended (so->raw_ids, &raw, NULL, &id))
     return so->last_raw[raw.name] = GPOINTER_TO_UINT (id) - 1;

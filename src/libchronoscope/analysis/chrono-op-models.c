@@ -418,10 +418,8 @@ chrono_op_model_read_args (const char                *text,
           break;
         if (like)
           input_slot ((ChronoOpModelInputs *) like, k, &like_slot, &like_len);
-        if (like_slot && *like_slot && *like_len <= (gsize) (text + available - value) &&
-            memcmp (value, *like_slot, *like_len) == 0)
-          sc.p += *like_len;
-        else if (chrono_json_skip_value (&sc) != CHRONO_JSON_OK)
+        if (chrono_json_skip_value_like (&sc, like_slot ? *like_slot : NULL, like_slot && *like_slot ? *like_len : 0) !=
+            CHRONO_JSON_OK)
           break;
         input_slot (inputs, k, &slot, &slot_len);
         *slot = value;

@@ -409,6 +409,21 @@ chrono_json_skip_value (ChronoJsonScanner *s)
     }
 }
 
+ChronoJsonStatus
+chrono_json_skip_value_like (ChronoJsonScanner *s,
+                             const char        *like,
+                             gsize              like_len)
+{
+  /* Only containers and strings end with their own text: 12 begins 123. */
+  if (like_len > 0 && (*like == '[' || *like == '{' || *like == '"') && like_len <= (gsize) (s->end - s->p) &&
+      memcmp (s->p, like, like_len) == 0)
+    {
+      s->p += like_len;
+      return CHRONO_JSON_OK;
+    }
+  return chrono_json_skip_value (s);
+}
+
 /* A member search's masks for one block of 16 or 32 bytes: quotes, the
  * key's first byte one byte on, braces and backslashes. */
 typedef struct {

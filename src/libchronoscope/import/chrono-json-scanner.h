@@ -150,6 +150,12 @@ chrono_json_next_member (ChronoJsonScanner *s,
  * skipped by matching brackets outside strings; their insides are checked
  * only by json-glib when someone asks for them. */
 ChronoJsonStatus chrono_json_skip_value      (ChronoJsonScanner *s);
+/* The same, but a value whose text begins with LIKE (LIKE_LEN bytes: the
+ * whole text of an array, object or string read before, or none) ends
+ * where LIKE does, and is not scanned: values repeat from call to call. */
+ChronoJsonStatus chrono_json_skip_value_like (ChronoJsonScanner *s,
+                                              const char        *like,
+                                              gsize              like_len);
 
 typedef enum {
   CHRONO_JSON_SEARCH_FOUND,
