@@ -39,6 +39,12 @@ guint   chrono_lower_bound_near    (gconstpointer base,
                                     gint64        value,
                                     guint         hint);
 
+/* FUNC on A in this thread and on B in another, both at once: the two
+ * sides of a pair need nothing of each other. */
+void    chrono_both_at_once        (GThreadFunc   func,
+                                    gpointer      a,
+                                    gpointer      b);
+
 /* Adds N bytes at P to the hash H, eight bytes at a time: the texts
  * hashed (shapes, args) are long and alike. */
 static inline guint64

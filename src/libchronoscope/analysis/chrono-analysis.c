@@ -339,7 +339,6 @@ chrono_analysis_load_pair (ChronoPairLoadFunc            load,
     { load, data_a, &pair_options, cancellable, NULL, NULL },
     { load, data_b, &pair_options, cancellable, NULL, NULL },
   };
-  GThread *thread;
 
   g_return_val_if_fail (load != NULL && out_a != NULL && out_b != NULL, FALSE);
 
@@ -348,9 +347,7 @@ chrono_analysis_load_pair (ChronoPairLoadFunc            load,
   else
     chrono_analysis_options_init (&pair_options);
   pair_options.without_ledger_rows = TRUE;
-  thread = g_thread_new ("chrono-analysis-b", run_side, &sides[1]);
-  run_side (&sides[0]);
-  g_thread_join (thread);
+  chrono_both_at_once (run_side, &sides[0], &sides[1]);
   for (guint k = 0; k < 2; k++)
     if (sides[k].analysis == NULL)
       {
@@ -364,6 +361,17 @@ chrono_analysis_load_pair (ChronoPairLoadFunc            load,
   *out_a = sides[0].analysis;
   *out_b = sides[1].analysis;
   return TRUE;
+}
+
+void
+chrono_both_at_once (GThreadFunc func,
+                     gpointer    a,
+                     gpointer    b)
+{
+  GThread *thread = g_thread_new ("chrono-side-b", func, b);
+
+  func (a);
+  g_thread_join (thread);
 }
 
 static ChronoTrace *

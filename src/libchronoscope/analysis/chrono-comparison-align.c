@@ -513,7 +513,6 @@ chrono_comparison_align (ChronoComparison           *self,
                          GError                    **error)
 {
   SideWindows sides[2];
-  GThread *thread;
 
   self->align = options->align;
   if (self->align == CHRONO_COMPARE_ALIGN_AUTO)
@@ -521,9 +520,7 @@ chrono_comparison_align (ChronoComparison           *self,
                   ? CHRONO_COMPARE_ALIGN_STEP : CHRONO_COMPARE_ALIGN_START;
   for (guint k = 0; k < 2; k++)
     sides[k] = (SideWindows) { &self->side[k], self->align, options->marker, NULL };
-  thread = g_thread_new ("chrono-compare-b", side_windows, &sides[1]);
-  side_windows (&sides[0]);
-  g_thread_join (thread);
+  chrono_both_at_once (side_windows, &sides[0], &sides[1]);
   /* A's fault first, as finding one side after the other would. */
   for (guint k = 0; k < 2; k++)
     if (sides[k].error)

@@ -1095,15 +1095,12 @@ void
 chrono_comparison_match (ChronoComparison *self)
 {
   Matcher m[2];
-  GThread *thread;
   gint measured[2] = { FALSE, FALSE };
 
   matcher_init (&m[0], self, 0);
   matcher_init (&m[1], self, 1);
   m[0].measured = m[1].measured = measured;
-  thread = g_thread_new ("chrono-compare-b", match_side, &m[1]);
-  match_side (&m[0]);
-  g_thread_join (thread);
+  chrono_both_at_once (match_side, &m[0], &m[1]);
   merge_keys (&m[0], &m[1]);
   merge_rows (&m[0], &m[1], FALSE);
   merge_rows (&m[0], &m[1], TRUE);

@@ -469,10 +469,8 @@ chrono_trace_prefetch_value (ChronoTrace *self,
   const guint8 *data;
   gsize available;
 
-  if (offset == CHRONO_NO_ARGS || (data = args_text (self, &offset, &available)) == NULL || offset >= available)
-    return;
-  for (gsize ahead = 0; ahead < 256 && offset + ahead < available; ahead += 64)
-    __builtin_prefetch (data + offset + ahead);
+  if (offset != CHRONO_NO_ARGS && (data = args_text (self, &offset, &available)) != NULL)
+    chrono_prefetch_text ((const char *) data, available, offset);
 }
 
 void

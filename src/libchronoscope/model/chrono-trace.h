@@ -239,6 +239,17 @@ const char          *chrono_trace_get_raw_text      (ChronoTrace *self,
 void                 chrono_trace_prefetch_value    (ChronoTrace *self,
                                                      guint64      offset);
 
+/* The same, for OFFSET in TEXT of LENGTH bytes: the first four cache
+ * lines hold the members the analyses read. */
+static inline void
+chrono_prefetch_text (const char *text,
+                      gsize       length,
+                      guint64     offset)
+{
+  for (gsize ahead = 0; ahead < 256 && offset + ahead < length; ahead += 64)
+    __builtin_prefetch (text + offset + ahead);
+}
+
 /* The args' text for a pass that reads many: when every args offset of
  * the trace points into one text, that text, read without a call per
  * value; otherwise TEXT is NULL and each read asks the trace. */
@@ -273,9 +284,8 @@ chrono_args_text_prefetch (const ChronoArgsText *view,
 {
   if (view->text == NULL)
     chrono_trace_prefetch_value (view->trace, offset);
-  else if (offset < view->length)
-    for (gsize ahead = 0; ahead < 256 && offset + ahead < view->length; ahead += 64)
-      __builtin_prefetch (view->text + offset + ahead);
+  else
+    chrono_prefetch_text (view->text, view->length, offset);
 }
 /* The members of the args object that starts at OFFSET, in file order;
  * an empty array when there is none. */
