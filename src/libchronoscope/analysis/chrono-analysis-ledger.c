@@ -23,8 +23,11 @@ chrono_ledger_state_to_string (ChronoLedgerState state)
 {
   static const char * const names[] = {
     "compute", "communication", "copy", "idle_host", "idle_launch", "idle_sync",
-    "idle_peer", "idle_data", "idle_other",
+    "idle_peer", "idle_data", "idle_other", "transpose", "idle_dma", "idle_vector", "idle_scalar",
+    "idle_gpsimd", "idle_collective", "idle_semaphore", "idle_not_queued",
   };
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (names) == CHRONO_N_LEDGER_STATES);
 
   g_return_val_if_fail (state < CHRONO_N_LEDGER_STATES, NULL);
   return names[state];
@@ -275,6 +278,11 @@ chrono_rank_data_build_ledgers (ChronoRankData                 *data,
       GArray *classes[3] = { d->compute, d->communication, d->copies };
       guint pos[3] = { 0, 0, 0 };
 
+      if (chrono_neuron_core_is (data, d))
+        {
+          chrono_neuron_build_ledger (data, di);
+          continue;
+        }
       d->ledger = g_array_new (FALSE, FALSE, sizeof (ChronoLedgerSegment));
       for (guint i = 0; i < d->busy->len; i++)
         {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "chrono-analysis.h"
+#include "chrono-neuron-ledger.h"
 
 G_BEGIN_DECLS
 
@@ -110,6 +111,7 @@ typedef struct {
   GArray *copies;        /* memcpy and memset */
   GArray *ledger;        /* ChronoLedgerSegment covering busy's first start to last end */
   guint   breakdown;     /* the device's row in the analysis's breakdowns */
+  ChronoNeuronLedger *neuron; /* a NeuronCore's gaps and their causes, else NULL */
 } ChronoDeviceWork;
 
 /* A host call that blocked until device work finished. */
@@ -131,6 +133,7 @@ typedef struct {
   guint  to_device;
   guint  to_item;
   guint8 type;           /* ChronoEdgeType: CHRONO_EDGE_EVENT_WAIT or CHRONO_EDGE_FLOW */
+  guint8 semaphore;      /* a flow from the update a semaphore wait waited for */
 } ChronoWorkDep;
 
 typedef struct {
@@ -198,6 +201,15 @@ void            chrono_rank_data_build_ledgers (ChronoRankData                 *
                                                 GArray                         *peer_waits,
                                                 const ChronoAnalysisThresholds *thresholds);
 
+/* Whether D is a NeuronCore: its work has engine instructions. */
+gboolean        chrono_neuron_core_is      (ChronoRankData         *data,
+                                            const ChronoDeviceWork *d);
+/* A NeuronCore's ledger, following its Tensor engine: its segments
+ * (ledger) and its gaps with their causes (neuron). */
+void            chrono_neuron_build_ledger (ChronoRankData         *data,
+                                            guint                   device);
+void            chrono_neuron_ledger_free  (ChronoNeuronLedger     *ledger);
+
 /* The time of each state inside [START, END), added to STATE_NS. */
 void            chrono_ledger_sum          (GArray *ledger,
                                             gint64  start,
@@ -222,6 +234,11 @@ gint64          chrono_ledger_claimed_in   (GArray *ledger,
   (CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_HOST) | CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_LAUNCH) | \
    CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_SYNC) | CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_PEER) | \
    CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_DATA) | CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_OTHER))
+#define CHRONO_LEDGER_NEURON_IDLE_MASK \
+  (CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_DMA) | CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_VECTOR) | \
+   CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_SCALAR) | CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_GPSIMD) | \
+   CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_COLLECTIVE) | CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_SEMAPHORE) | \
+   CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_NOT_QUEUED))
 #define CHRONO_LEDGER_ALL_MASK ((1u << CHRONO_N_LEDGER_STATES) - 1)
 
 /* What a finding asks of the ledgers: parts of devices' time, each a

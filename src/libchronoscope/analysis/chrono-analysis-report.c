@@ -33,6 +33,20 @@ device_name (ChronoAnalysis *self,
   return chrono_trace_get_string (trace, chrono_trace_get_process (trace, t->process)->display_name);
 }
 
+/* A NeuronCore's row holds its own states, a GPU's the others. */
+static guint
+n_row_states (const ChronoLedgerRow *r)
+{
+  return r->neuron_core ? G_N_ELEMENTS (chrono_neuron_ledger_states) : CHRONO_N_GPU_LEDGER_STATES;
+}
+
+static ChronoLedgerState
+row_state (const ChronoLedgerRow *r,
+           guint                  k)
+{
+  return r->neuron_core ? chrono_neuron_ledger_states[k] : (ChronoLedgerState) k;
+}
+
 static void
 add_track (JsonBuilder    *b,
            ChronoAnalysis *self,
@@ -113,14 +127,16 @@ chrono_analysis_to_json (ChronoAnalysis *self)
       chrono_json_add_int (b, "device", d->device);
       chrono_json_add_string (b, "device_name", device_name (self, r->breakdown));
       chrono_json_add_int (b, "breakdown", r->breakdown);
+      if (r->neuron_core)
+        chrono_json_add_string (b, "kind", "neuron_core");
       if (r->name)
         chrono_json_add_string (b, "step", r->name);
       chrono_json_add_int (b, "start_ns", r->start_ns);
       chrono_json_add_int (b, "end_ns", r->end_ns);
       json_builder_set_member_name (b, "states");
       json_builder_begin_object (b);
-      for (guint k = 0; k < CHRONO_N_LEDGER_STATES; k++)
-        chrono_json_add_int (b, chrono_ledger_state_to_string (k), r->state_ns[k]);
+      for (guint k = 0; k < n_row_states (r); k++)
+        chrono_json_add_int (b, chrono_ledger_state_to_string (row_state (r, k)), r->state_ns[row_state (r, k)]);
       json_builder_end_object (b);
       chrono_json_add_int (b, "recoverable_ns", r->recoverable_ns);
       json_builder_end_object (b);
@@ -401,19 +417,27 @@ append_limitations (ChronoAnalysis *self,
     g_string_append_printf (s, "- %s\n", chrono_analysis_get_limitation (self, i)->message);
 }
 
+/* The table of the GPUs' ledgers (NEURON false) or the NeuronCores'. */
 static void
-append_ledger (ChronoAnalysis *self,
-               GString        *s)
+append_ledger_table (ChronoAnalysis *self,
+                     GString        *s,
+                     gboolean        neuron,
+                     const char     *title,
+                     const char     *text)
 {
-  if (chrono_analysis_get_n_ledger_rows (self) == 0)
+  const ChronoLedgerRow model = { .neuron_core = neuron };
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < chrono_analysis_get_n_ledger_rows (self) && !any; i++)
+    any = chrono_analysis_get_ledger_row (self, i)->neuron_core == neuron;
+  if (!any)
     return;
-  g_string_append_printf (s, "\n## %s\n\n%s\n\n| %s | %s | %s |", _("Time ledger"),
-                          _("Each device's window, every nanosecond in one state (ms)."),
+  g_string_append_printf (s, "\n## %s\n\n%s\n\n| %s | %s | %s |", title, text,
                           _("Device"), _("Rank"), _("Window"));
-  for (guint k = 0; k < CHRONO_N_LEDGER_STATES; k++)
-    g_string_append_printf (s, " %s |", chrono_ledger_state_to_string (k));
+  for (guint k = 0; k < n_row_states (&model); k++)
+    g_string_append_printf (s, " %s |", chrono_ledger_state_to_string (row_state (&model, k)));
   g_string_append_printf (s, " %s |\n|---|---|---:|", _("Recoverable"));
-  for (guint k = 0; k <= CHRONO_N_LEDGER_STATES; k++)
+  for (guint k = 0; k <= n_row_states (&model); k++)
     g_string_append (s, "---:|");
   g_string_append (s, "\n");
   for (guint i = 0; i < chrono_analysis_get_n_ledger_rows (self); i++)
@@ -422,20 +446,30 @@ append_ledger (ChronoAnalysis *self,
       g_autofree char *window = fmt_ms (r->end_ns - r->start_ns);
       g_autofree char *recoverable = fmt_ms (r->recoverable_ns);
 
-      if (r->step >= 0)
+      if (r->step >= 0 || r->neuron_core != neuron)
         continue;
       g_string_append (s, "|");
       append_cell (s, device_name (self, r->breakdown));
       append_cell (s, chrono_analysis_get_rank (self, r->rank)->label);
       append_cell (s, window);
-      for (guint k = 0; k < CHRONO_N_LEDGER_STATES; k++)
+      for (guint k = 0; k < n_row_states (r); k++)
         {
-          g_autofree char *v = fmt_ms (r->state_ns[k]);
+          g_autofree char *v = fmt_ms (r->state_ns[row_state (r, k)]);
           append_cell (s, v);
         }
       append_cell (s, recoverable);
       g_string_append (s, "\n");
     }
+}
+
+static void
+append_ledger (ChronoAnalysis *self,
+               GString        *s)
+{
+  append_ledger_table (self, s, FALSE, _("Time ledger"),
+                       _("Each device's window, every nanosecond in one state (ms)."));
+  append_ledger_table (self, s, TRUE, _("NeuronCore time ledger"),
+                       _("Each NeuronCore's window, every nanosecond in one state of its Tensor engine (ms)."));
 }
 
 char *

@@ -847,7 +847,7 @@ collect_flow_deps (ChronoRankData *data,
   for (guint k = 0; k < flows->len; k++)
     {
       const ChronoFlow *flow = chrono_trace_get_flow (data->trace, g_array_index (flows, guint, k));
-      ChronoWorkDep dep = { .type = CHRONO_EDGE_FLOW };
+      ChronoWorkDep dep = { .type = CHRONO_EDGE_FLOW, .semaphore = flow->type == CHRONO_FLOW_SEMAPHORE };
 
       if (!chrono_rank_data_has_track (data, flow->from.track) || !chrono_rank_data_has_track (data, flow->to.track))
         continue;
@@ -914,6 +914,7 @@ chrono_rank_data_free (ChronoRankData *data)
       g_array_unref (d->communication);
       g_array_unref (d->copies);
       g_clear_pointer (&d->ledger, g_array_unref);
+      chrono_neuron_ledger_free (d->neuron);
     }
   g_array_unref (data->devices);
   g_array_unref (data->syncs);

@@ -201,7 +201,8 @@ add_ledger_rows (ChronoAnalysis *self,
     {
       ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
       const ChronoBreakdown *b;
-      ChronoLedgerRow row = { .rank = data->rank_index, .breakdown = d->breakdown, .step = -1 };
+      ChronoLedgerRow row = { .rank = data->rank_index, .breakdown = d->breakdown, .step = -1,
+                              .neuron_core = d->neuron != NULL };
 
       if (d->ledger == NULL || d->ledger->len == 0)
         continue;
@@ -218,6 +219,7 @@ add_ledger_rows (ChronoAnalysis *self,
           ChronoLedgerRow sr = {
             .rank = data->rank_index, .breakdown = d->breakdown, .step = k,
             .start_ns = MAX (step->start, b->start_ns), .end_ns = MIN (step->work_end, b->end_ns),
+            .neuron_core = d->neuron != NULL,
           };
 
           if (sr.end_ns <= sr.start_ns)

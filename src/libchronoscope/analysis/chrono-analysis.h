@@ -78,8 +78,21 @@ typedef enum {
   CHRONO_LEDGER_IDLE_PEER,       /* inside a collective, until the last rank arrived */
   CHRONO_LEDGER_IDLE_DATA,       /* the host was loading data */
   CHRONO_LEDGER_IDLE_OTHER,
+  /* A NeuronCore's, following its Tensor engine (chrono-neuron-ledger.h);
+   * it has compute too, and none of the states above. */
+  CHRONO_LEDGER_TRANSPOSE,       /* only transposes ran on the Tensor engine */
+  CHRONO_LEDGER_IDLE_DMA,        /* the Tensor engine waited for a DMA transfer */
+  CHRONO_LEDGER_IDLE_VECTOR,
+  CHRONO_LEDGER_IDLE_SCALAR,
+  CHRONO_LEDGER_IDLE_GPSIMD,
+  CHRONO_LEDGER_IDLE_COLLECTIVE,
+  CHRONO_LEDGER_IDLE_SEMAPHORE,  /* for a semaphore the profile never updates */
+  CHRONO_LEDGER_IDLE_NOT_QUEUED, /* nothing it depended on held it: issued late */
   CHRONO_N_LEDGER_STATES
 } ChronoLedgerState;
+
+/* The states of a GPU's ledger: those before the NeuronCore's. */
+#define CHRONO_N_GPU_LEDGER_STATES (CHRONO_LEDGER_IDLE_OTHER + 1)
 
 const char *chrono_ledger_state_to_string (ChronoLedgerState state);
 
@@ -94,6 +107,7 @@ typedef struct {
   gint64   end_ns;
   gint64   state_ns[CHRONO_N_LEDGER_STATES];
   gint64   recoverable_ns;     /* what the findings claim of it */
+  gboolean neuron_core;        /* a NeuronCore's states, else a GPU's */
 } ChronoLedgerRow;
 
 /* What a host thread that launched device work did over its window

@@ -1,0 +1,558 @@
+/* chrono-neuron-ledger.c: a NeuronCore's ledger, following its Tensor
+ * engine
+ *
+ * The Tensor engine does the FLOPs, so its time is what the core's time
+ * is: compute while a matrix instruction runs on it, transpose while only
+ * transposes do, and each gap between its instructions idle, for one
+ * cause. The cause is found by walking back from the Tensor instruction
+ * that ended the gap along its dependencies (inst_dep_ids, Flow rows,
+ * semaphore waits matched to their update): of its predecessors, the one
+ * that ended last held it up, if it ended inside the gap. Sync-engine
+ * instructions only pass semaphores and DMA triggers on, so the walk goes
+ * through them. Each gap costs a hash lookup per instruction walked: the
+ * whole ledger is linear in the core's work.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include "chrono-analysis-private.h"
+
+/* Sync chains are short; a cycle in a damaged profile must still end. */
+#define MAX_HOPS 64
+
+struct _ChronoNeuronLedger {
+  gint64  start;
+  gint64  end;
+  GArray *segments;      /* the device's ChronoLedgerSegment, shared */
+  GArray *gaps;          /* ChronoNeuronGap */
+  GArray *links;         /* ChronoNeuronLink */
+};
+
+const ChronoLedgerState chrono_neuron_ledger_states[9] = {
+  CHRONO_LEDGER_COMPUTE, CHRONO_LEDGER_TRANSPOSE, CHRONO_LEDGER_IDLE_DMA, CHRONO_LEDGER_IDLE_VECTOR,
+  CHRONO_LEDGER_IDLE_SCALAR, CHRONO_LEDGER_IDLE_GPSIMD, CHRONO_LEDGER_IDLE_COLLECTIVE,
+  CHRONO_LEDGER_IDLE_SEMAPHORE, CHRONO_LEDGER_IDLE_NOT_QUEUED,
+};
+
+gboolean
+chrono_ledger_state_is_neuron (ChronoLedgerState state)
+{
+  for (guint k = 0; k < G_N_ELEMENTS (chrono_neuron_ledger_states); k++)
+    if (chrono_neuron_ledger_states[k] == state)
+      return TRUE;
+  return FALSE;
+}
+
+const char *
+chrono_neuron_unit_to_string (ChronoNeuronUnit unit)
+{
+  static const char * const names[] = {
+    "tensor", "vector", "scalar", "gpsimd", "sync", "dma", "collective", "other",
+  };
+
+  g_return_val_if_fail (unit < CHRONO_NEURON_N_UNITS, NULL);
+  return names[unit];
+}
+
+/* What walking into a span of UNIT says: the idle state it explains, or
+ * CHRONO_N_LEDGER_STATES to walk on through it. */
+static ChronoLedgerState
+state_of_unit (ChronoNeuronUnit unit)
+{
+  switch (unit)
+    {
+    case CHRONO_NEURON_UNIT_DMA:        return CHRONO_LEDGER_IDLE_DMA;
+    case CHRONO_NEURON_UNIT_VECTOR:     return CHRONO_LEDGER_IDLE_VECTOR;
+    case CHRONO_NEURON_UNIT_SCALAR:     return CHRONO_LEDGER_IDLE_SCALAR;
+    case CHRONO_NEURON_UNIT_GPSIMD:     return CHRONO_LEDGER_IDLE_GPSIMD;
+    case CHRONO_NEURON_UNIT_COLLECTIVE: return CHRONO_LEDGER_IDLE_COLLECTIVE;
+    case CHRONO_NEURON_UNIT_TENSOR:
+    case CHRONO_NEURON_UNIT_SYNC:
+    case CHRONO_NEURON_UNIT_OTHER:
+    case CHRONO_NEURON_N_UNITS:
+    default:                            return CHRONO_N_LEDGER_STATES;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* What each span is                                                  */
+
+typedef struct {
+  ChronoRankData *data;
+  guint8         *unit_of_track;   /* ChronoNeuronUnit + 1, 0 unknown */
+  guint8         *kind_of_name;    /* 0 unknown, 1 plain, 2 transpose, 3 collective */
+} Units;
+
+static gboolean
+contains_nocase (const char *text,
+                 const char *word)
+{
+  g_autofree char *lower = g_ascii_strdown (text, -1);
+
+  return strstr (lower, word) != NULL;
+}
+
+static ChronoNeuronUnit
+unit_of_track (Units   *u,
+               guint32  track)
+{
+  if (u->unit_of_track[track] == 0)
+    {
+      const ChronoTrack *t = chrono_trace_get_track (u->data->trace, track);
+      const char *name = chrono_trace_get_string (u->data->trace, t->display_name);
+      ChronoNeuronUnit unit = CHRONO_NEURON_UNIT_OTHER;
+      guint8 kind = t->n_spans ? t->kind[0] : CHRONO_KIND_INSTRUCTION;
+
+      if (kind == CHRONO_KIND_DMA)
+        unit = CHRONO_NEURON_UNIT_DMA;
+      else if (kind == CHRONO_KIND_COLLECTIVE)
+        unit = CHRONO_NEURON_UNIT_COLLECTIVE;
+      else if (g_str_has_prefix (name, "Tensor"))
+        unit = CHRONO_NEURON_UNIT_TENSOR;
+      else if (g_str_has_prefix (name, "Vector"))
+        unit = CHRONO_NEURON_UNIT_VECTOR;
+      else if (g_str_has_prefix (name, "Scalar"))
+        unit = CHRONO_NEURON_UNIT_SCALAR;
+      else if (g_str_has_prefix (name, "GpSimd"))
+        unit = CHRONO_NEURON_UNIT_GPSIMD;
+      else if (g_str_has_prefix (name, "Sync"))
+        unit = CHRONO_NEURON_UNIT_SYNC;
+      u->unit_of_track[track] = unit + 1;
+    }
+  return u->unit_of_track[track] - 1;
+}
+
+static guint8
+kind_of_name (Units                *u,
+              const ChronoWorkItem *it)
+{
+  const ChronoTrack *t = chrono_trace_get_track (u->data->trace, it->track);
+  guint32 name = chrono_track_get_name (t, it->index);
+
+  if (u->kind_of_name[name] == 0)
+    {
+      const char *text = chrono_trace_get_string (u->data->trace, name);
+      u->kind_of_name[name] = contains_nocase (text, "transpose") ? 2 : contains_nocase (text, "collective") ? 3 : 1;
+    }
+  return u->kind_of_name[name];
+}
+
+/* The unit of a piece of work: its row's, except that an instruction
+ * triggering a collective counts as the collective. */
+static ChronoNeuronUnit
+unit_of (Units                *u,
+         const ChronoWorkItem *it)
+{
+  ChronoNeuronUnit unit = unit_of_track (u, it->track);
+
+  if (unit != CHRONO_NEURON_UNIT_DMA && unit != CHRONO_NEURON_UNIT_COLLECTIVE && kind_of_name (u, it) == 3)
+    return CHRONO_NEURON_UNIT_COLLECTIVE;
+  return unit;
+}
+
+static const ChronoWorkItem *
+item_at (ChronoRankData *data,
+         guint           device,
+         guint           item)
+{
+  return &g_array_index (g_array_index (data->devices, ChronoDeviceWork, device).items, ChronoWorkItem, item);
+}
+
+gboolean
+chrono_neuron_core_is (ChronoRankData         *data,
+                       const ChronoDeviceWork *d)
+{
+  for (guint k = 0; k < d->streams->len; k++)
+    {
+      const ChronoStreamWork *s = &g_array_index (d->streams, ChronoStreamWork, k);
+      const ChronoWorkItem *first = &g_array_index (s->items, ChronoWorkItem, 0);
+
+      if (chrono_trace_get_track (data->trace, s->track)->kind[first->index] == CHRONO_KIND_INSTRUCTION)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* ------------------------------------------------------------------ */
+/* The walk                                                           */
+
+typedef struct {
+  guint device;
+  guint item;
+} Node;
+
+/* Semaphore waits ("$S[") in the operands of IT. */
+static guint
+count_waits (ChronoRankData       *data,
+             const ChronoWorkItem *it)
+{
+  const ChronoTrack *t = chrono_trace_get_track (data->trace, it->track);
+  g_autoptr(GPtrArray) args = chrono_trace_dup_args (data->trace, chrono_track_get_args (t, it->index));
+  guint n = 0;
+
+  for (guint a = 0; a < args->len; a++)
+    {
+      const ChronoArg *arg = g_ptr_array_index (args, a);
+
+      if (strcmp (arg->key, "operands") == 0)
+        for (const char *p = arg->text; (p = strstr (p, "$S[")) != NULL; p += 3)
+          n++;
+    }
+  return n;
+}
+
+/* Whether NODE waits on a semaphore whose update the profile lacks: more
+ * waits in its operands than semaphore edges into it. */
+static gboolean
+waits_unresolved (ChronoRankData *data,
+                  Node            node)
+{
+  const ChronoWorkItem *it = item_at (data, node.device, node.item);
+  guint64 key = chrono_span_key (it->track, it->index);
+  GArray *deps = g_hash_table_lookup (data->deps_to, &key);
+  guint matched = 0;
+
+  for (guint k = 0; deps && k < deps->len; k++)
+    matched += g_array_index (data->deps, ChronoWorkDep, g_array_index (deps, guint, k)).semaphore;
+  return count_waits (data, it) > matched;
+}
+
+/* The predecessor of NODE that ended last, into BEST; FALSE for none. */
+static gboolean
+latest_pred (ChronoRankData *data,
+             Node            node,
+             Node           *best,
+             gint64         *best_end)
+{
+  const ChronoWorkItem *it = item_at (data, node.device, node.item);
+  guint64 key = chrono_span_key (it->track, it->index);
+  GArray *deps = g_hash_table_lookup (data->deps_to, &key);
+  gboolean found = FALSE;
+
+  for (guint k = 0; deps && k < deps->len; k++)
+    {
+      const ChronoWorkDep *dep = &g_array_index (data->deps, ChronoWorkDep, g_array_index (deps, guint, k));
+      const ChronoWorkItem *p = item_at (data, dep->from_device, dep->from_item);
+
+      if (p->end > *best_end)
+        {
+          *best_end = p->end;
+          *best = (Node) { dep->from_device, dep->from_item };
+          found = TRUE;
+        }
+    }
+  return found;
+}
+
+static void
+add_link (Units          *u,
+          GArray         *links,
+          Node            node)
+{
+  const ChronoWorkItem *it = item_at (u->data, node.device, node.item);
+  ChronoNeuronLink link = { { it->track, it->index }, unit_of (u, it), it->start, it->end };
+
+  g_array_append_val (links, link);
+}
+
+/* The cause of the idle time from G0 until the work of FROM (N_FROM
+ * nodes, already in the chain) could run: walks back to the predecessor
+ * that ended last, through pass-throughs, adding each to LINKS. */
+static ChronoLedgerState
+walk (Units      *u,
+      GArray     *links,
+      const Node *from,
+      guint       n_from,
+      gint64      g0)
+{
+  Node node = from[0];
+
+  for (guint hop = 0; hop < MAX_HOPS; hop++)
+    {
+      Node best = { 0 };
+      gint64 best_end = G_MININT64;
+      gboolean found = FALSE;
+      ChronoLedgerState state;
+
+      for (guint k = 0; k < (hop == 0 ? n_from : 1); k++)
+        if (latest_pred (u->data, hop == 0 ? from[k] : node, &best, &best_end))
+          {
+            found = TRUE;
+            if (hop == 0)
+              node = from[k];
+          }
+      if (!found || best_end <= g0)
+        {
+          for (guint k = 0; k < (hop == 0 ? n_from : 1); k++)
+            if (waits_unresolved (u->data, hop == 0 ? from[k] : node))
+              return CHRONO_LEDGER_IDLE_SEMAPHORE;
+          return CHRONO_LEDGER_IDLE_NOT_QUEUED;
+        }
+      add_link (u, links, best);
+      state = state_of_unit (unit_of (u, item_at (u->data, best.device, best.item)));
+      if (state != CHRONO_N_LEDGER_STATES)
+        return state;
+      node = best;
+    }
+  return CHRONO_LEDGER_IDLE_NOT_QUEUED;
+}
+
+/* ------------------------------------------------------------------ */
+/* Building                                                           */
+
+static void
+push (GArray            *segments,
+      gint64             start,
+      gint64             end,
+      ChronoLedgerState  state)
+{
+  ChronoLedgerSegment *last;
+
+  if (end <= start)
+    return;
+  last = segments->len ? &g_array_index (segments, ChronoLedgerSegment, segments->len - 1) : NULL;
+  if (last && last->end == start && last->state == state)
+    {
+      last->end = end;
+      return;
+    }
+  g_array_append_val (segments, ((ChronoLedgerSegment) { start, end, 0, G_MAXUINT32, state }));
+}
+
+static void
+add_gap (ChronoNeuronLedger *ledger,
+         gint64              start,
+         gint64              end,
+         ChronoLedgerState   cause,
+         gboolean            tail,
+         guint               first_link)
+{
+  ChronoNeuronGap gap = { start, end, cause, tail, first_link, ledger->links->len - first_link };
+
+  g_array_append_val (ledger->gaps, gap);
+  push (ledger->segments, start, end, cause);
+}
+
+/* The gap [G0, G1) before the Tensor instructions that start at G1, from
+ * FIRST in the device's items. */
+static void
+gap_before (Units              *u,
+            ChronoNeuronLedger *ledger,
+            guint               device,
+            const guint        *tensor,
+            guint               n_tensor,
+            guint               first,
+            gint64              g0,
+            gint64              g1)
+{
+  const ChronoWorkItem *items = (const ChronoWorkItem *) g_array_index (u->data->devices, ChronoDeviceWork, device).items->data;
+  guint link = ledger->links->len;
+  g_autoptr(GArray) from = g_array_new (FALSE, FALSE, sizeof (Node));
+  ChronoLedgerState cause;
+
+  /* Every instruction that starts the Tensor engine again: whichever
+   * waited longest explains the gap, whatever the rows' order. */
+  for (guint k = first; k < n_tensor && items[tensor[k]].start == g1; k++)
+    g_array_append_val (from, ((Node) { device, tensor[k] }));
+  add_link (u, ledger->links, g_array_index (from, Node, 0));
+  cause = walk (u, ledger->links, (const Node *) from->data, from->len, g0);
+  add_gap (ledger, g0, g1, cause, FALSE, link);
+}
+
+/* The tail after the Tensor engine's last instruction: what the window
+ * still waited for, the work that ends last. */
+static void
+tail_gap (Units              *u,
+          ChronoNeuronLedger *ledger,
+          guint               device,
+          gint64              g0)
+{
+  const ChronoDeviceWork *d = &g_array_index (u->data->devices, ChronoDeviceWork, device);
+  const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
+  guint link = ledger->links->len, last = 0;
+  ChronoLedgerState cause;
+  Node node;
+
+  for (guint k = 1; k < d->items->len; k++)
+    if (items[k].end > items[last].end)
+      last = k;
+  node = (Node) { device, last };
+  add_link (u, ledger->links, node);
+  cause = state_of_unit (unit_of (u, &items[last]));
+  if (cause == CHRONO_N_LEDGER_STATES)
+    cause = walk (u, ledger->links, &node, 1, g0);
+  add_gap (ledger, g0, ledger->end, cause, TRUE, link);
+}
+
+/* Compute where a matrix instruction runs in [START, END) of Tensor
+ * work, transpose elsewhere; MATRIX holds the matrix work merged. */
+static void
+push_tensor (GArray *segments,
+             GArray *matrix,
+             guint  *pos,
+             gint64  start,
+             gint64  end)
+{
+  const ChronoInterval *m = (const ChronoInterval *) matrix->data;
+  gint64 t = start;
+
+  while (*pos < matrix->len && m[*pos].end <= t)
+    (*pos)++;
+  for (guint k = *pos; k < matrix->len && m[k].start < end; k++)
+    {
+      push (segments, t, MAX (t, m[k].start), CHRONO_LEDGER_TRANSPOSE);
+      t = MAX (t, m[k].start);
+      push (segments, t, MIN (m[k].end, end), CHRONO_LEDGER_COMPUTE);
+      t = MAX (t, MIN (m[k].end, end));
+    }
+  push (segments, t, end, CHRONO_LEDGER_TRANSPOSE);
+}
+
+static void
+merge_into (GArray *list,
+            gint64  start,
+            gint64  end,
+            guint   first)
+{
+  ChronoInterval *last = list->len ? &g_array_index (list, ChronoInterval, list->len - 1) : NULL;
+
+  if (last && start <= last->end)
+    last->end = MAX (last->end, end);
+  else
+    g_array_append_val (list, ((ChronoInterval) { start, end, first }));
+}
+
+void
+chrono_neuron_build_ledger (ChronoRankData *data,
+                            guint           device)
+{
+  ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, device);
+  const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
+  g_autofree guint8 *unit_cache = g_new0 (guint8, chrono_trace_get_n_tracks (data->trace));
+  g_autofree guint8 *name_cache = g_new0 (guint8, chrono_trace_get_n_strings (data->trace));
+  Units u = { data, unit_cache, name_cache };
+  g_autoptr(GArray) tensor = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (ChronoInterval));
+  g_autoptr(GArray) matrix = g_array_new (FALSE, FALSE, sizeof (ChronoInterval));
+  ChronoNeuronLedger *ledger = g_new0 (ChronoNeuronLedger, 1);
+  gint64 t;
+  guint pos = 0;
+
+  d->ledger = g_array_new (FALSE, FALSE, sizeof (ChronoLedgerSegment));
+  d->neuron = ledger;
+  ledger->segments = g_array_ref (d->ledger);
+  ledger->gaps = g_array_new (FALSE, FALSE, sizeof (ChronoNeuronGap));
+  ledger->links = g_array_new (FALSE, FALSE, sizeof (ChronoNeuronLink));
+  if (d->busy->len == 0)
+    return;
+  ledger->start = g_array_index (d->busy, ChronoInterval, 0).start;
+  ledger->end = g_array_index (d->busy, ChronoInterval, d->busy->len - 1).end;
+
+  /* Items come by start: so do the Tensor engine's, merged as they come. */
+  for (guint k = 0; k < d->items->len; k++)
+    if (unit_of_track (&u, items[k].track) == CHRONO_NEURON_UNIT_TENSOR)
+      {
+        merge_into (all, items[k].start, items[k].end, tensor->len);
+        if (kind_of_name (&u, &items[k]) != 2)
+          merge_into (matrix, items[k].start, items[k].end, tensor->len);
+        g_array_append_val (tensor, k);
+      }
+
+  t = ledger->start;
+  for (guint i = 0; i < all->len; i++)
+    {
+      const ChronoInterval *v = &g_array_index (all, ChronoInterval, i);
+
+      if (v->start > t)
+        gap_before (&u, ledger, device, (const guint *) tensor->data, tensor->len, v->first, t, v->start);
+      push_tensor (d->ledger, matrix, &pos, v->start, v->end);
+      t = v->end;
+    }
+  if (t < ledger->end)
+    tail_gap (&u, ledger, device, t);
+}
+
+void
+chrono_neuron_ledger_free (ChronoNeuronLedger *ledger)
+{
+  if (ledger == NULL)
+    return;
+  g_array_unref (ledger->segments);
+  g_array_unref (ledger->gaps);
+  g_array_unref (ledger->links);
+  g_free (ledger);
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading                                                            */
+
+const ChronoNeuronLedger *
+chrono_analysis_get_neuron_ledger (ChronoAnalysis *self,
+                                   guint           breakdown)
+{
+  guint n_ranks;
+  ChronoRankData **ranks = chrono_analysis_get_ranks (self, &n_ranks);
+
+  for (guint r = 0; r < n_ranks; r++)
+    for (guint di = 0; di < ranks[r]->devices->len; di++)
+      {
+        const ChronoDeviceWork *d = &g_array_index (ranks[r]->devices, ChronoDeviceWork, di);
+        if (d->breakdown == breakdown)
+          return d->neuron;
+      }
+  return NULL;
+}
+
+gint64
+chrono_neuron_ledger_get_start (const ChronoNeuronLedger *ledger)
+{
+  return ledger->start;
+}
+
+gint64
+chrono_neuron_ledger_get_end (const ChronoNeuronLedger *ledger)
+{
+  return ledger->end;
+}
+
+guint
+chrono_neuron_ledger_get_n_gaps (const ChronoNeuronLedger *ledger)
+{
+  return ledger->gaps->len;
+}
+
+const ChronoNeuronGap *
+chrono_neuron_ledger_get_gap (const ChronoNeuronLedger *ledger,
+                              guint                     index)
+{
+  g_return_val_if_fail (index < ledger->gaps->len, NULL);
+  return &g_array_index (ledger->gaps, ChronoNeuronGap, index);
+}
+
+const ChronoNeuronLink *
+chrono_neuron_ledger_get_link (const ChronoNeuronLedger *ledger,
+                               guint                     index)
+{
+  g_return_val_if_fail (index < ledger->links->len, NULL);
+  return &g_array_index (ledger->links, ChronoNeuronLink, index);
+}
+
+guint
+chrono_neuron_ledger_gap_at (const ChronoNeuronLedger *ledger,
+                             gint64                    t)
+{
+  const ChronoNeuronGap *gaps = (const ChronoNeuronGap *) ledger->gaps->data;
+  guint k = chrono_lower_bound (gaps, ledger->gaps->len, sizeof *gaps, G_STRUCT_OFFSET (ChronoNeuronGap, end_ns), t + 1);
+
+  return k < ledger->gaps->len && gaps[k].start_ns <= t ? k : G_MAXUINT;
+}
+
+void
+chrono_neuron_ledger_sum (const ChronoNeuronLedger *ledger,
+                          gint64                    start,
+                          gint64                    end,
+                          gint64                    state_ns[CHRONO_N_LEDGER_STATES])
+{
+  chrono_ledger_sum (ledger->segments, start, end, state_ns);
+}
