@@ -197,8 +197,8 @@ chrono_label_cache_append (ChronoLabelCache *self,
     {
       /* A kernel's C++ signature shows by its name; the tooltip and the
        * details have it whole. Worked out once per name. */
-      short_name = chrono_format_short_name (text);
-      label = label_new (self, short_name != NULL ? short_name : text, 0);
+      short_name = chrono_format_short_name (text, CHRONO_SHORT_NAME_WIDTH);
+      label = label_new (self, short_name, 0);
       g_hash_table_insert (self->labels, GUINT_TO_POINTER (id), label);
     }
 
