@@ -41,13 +41,17 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+/* The graph is around the timeline's selected span, however it was
+ * selected; a selection cleared leaves the last graph in view. */
 static void
-span_activated_cb (ChronoGraphPane *self,
-                   guint            track,
-                   guint            index)
+selection_changed_cb (ChronoGraphPane *self)
 {
-  ChronoNodeRef node = { 0, { track, index } };
+  ChronoSpanRef span;
+  ChronoNodeRef node = { 0 };
 
+  if (!chrono_timeline_get_selection (self->timeline, &span))
+    return;
+  node.span = span;
   chrono_graph_view_set_selection (self->graph, &node);
   if (chrono_graph_view_get_analysis (self->graph) != NULL)
     chrono_graph_view_show_neighbourhood (self->graph, node);
@@ -56,11 +60,8 @@ span_activated_cb (ChronoGraphPane *self,
 static void
 analysis_changed_cb (ChronoGraphPane *self)
 {
-  ChronoSpanRef span;
-
   chrono_graph_view_set_analysis (self->graph, chrono_findings_panel_get_analysis (self->panel));
-  if (chrono_timeline_get_selection (self->timeline, &span))
-    span_activated_cb (self, span.track, span.index);
+  selection_changed_cb (self);
 }
 
 static void
@@ -144,7 +145,7 @@ chrono_graph_pane_constructed (GObject *object)
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->panel, "path-graph-requested", G_CALLBACK (path_graph_requested_cb),
                            self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->timeline, "span-activated", G_CALLBACK (span_activated_cb),
+  g_signal_connect_object (self->timeline, "selection-changed", G_CALLBACK (selection_changed_cb),
                            self, G_CONNECT_SWAPPED);
   analysis_changed_cb (self);
 }

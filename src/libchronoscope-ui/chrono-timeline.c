@@ -295,6 +295,11 @@ chrono_timeline_class_init (ChronoTimelineClass *klass)
   _chrono_timeline_signals[LINKED] =
     g_signal_new ("linked", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 4, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_UINT);
+  /* The selected span changed, by a click, a search, a finding or a
+   * call: chrono_timeline_get_selection() says which. */
+  _chrono_timeline_signals[SELECTION_CHANGED] =
+    g_signal_new ("selection-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
   _chrono_timeline_class_init_input (widget_class);
 
@@ -495,8 +500,12 @@ void
 chrono_timeline_select (ChronoTimeline      *self,
                         const ChronoSpanRef *span)
 {
+  gboolean changed;
+
   g_return_if_fail (CHRONO_IS_TIMELINE (self));
 
+  changed = self->has_selection != (span != NULL) ||
+            (span != NULL && (self->selection.track != span->track || self->selection.index != span->index));
   self->has_selection = span != NULL;
   if (span != NULL)
     {
@@ -505,6 +514,8 @@ chrono_timeline_select (ChronoTimeline      *self,
     }
   if (self->scene != NULL)
     chrono_timeline_scene_set_selection (self->scene, span);
+  if (changed)
+    g_signal_emit (self, _chrono_timeline_signals[SELECTION_CHANGED], 0);
 }
 
 /**

@@ -1,6 +1,7 @@
 /* test-app-graph.c: the dependency graph below the timeline, on a real
  * Kineto trace: the neighbourhood of a selected kernel drawn in the
- * palette's colours; a click on a node selects it in the timeline
+ * palette's colours; a click on a node selects it in the timeline; the
+ * graph follows the selection however it was made
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -12,6 +13,7 @@
 #include "chrono-graph-view.h"
 #include "chrono-palette.h"
 #include "chrono-timeline.h"
+#include "chrono-timeline-view.h"
 
 #define REAL_TRACE "kineto__tbplugin_resnet50_nw0__worker0.1623143089861.pt.trace.json.gz"
 
@@ -391,6 +393,68 @@ test_path_fitted (void)
   app_test_close_all_tabs (window);
 }
 
+static gboolean
+search_done (gpointer data)
+{
+  ChronoSearch *search = chrono_timeline_view_get_search (data);
+
+  return search != NULL && chrono_search_get_n_matches (search) > 1;
+}
+
+static void
+check_centre (ChronoGraphView *graph,
+              ChronoSpanRef    span)
+{
+  g_assert_cmpuint (chrono_graph_view_get_n_nodes (graph), >, 0);
+  g_assert_true (same_span (chrono_graph_view_get_node (graph, 0)->ref, (ChronoNodeRef) { 0, span }));
+}
+
+/* A span found by the search, then the graph opened: the graph is around
+ * that span at once, and follows the next match, a click and a call. */
+static void
+test_follows_selection (void)
+{
+  ChronoWindow *window = app_test_get_window ();
+  ChronoDocumentPage *page = app_test_open_trace (window, trace_path);
+  ChronoTimelineView *view = chrono_document_page_get_timeline_view (page);
+  ChronoTimeline *timeline = chrono_timeline_view_get_timeline (view);
+  ChronoFindingsPanel *panel =
+    CHRONO_FINDINGS_PANEL (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_FINDINGS_PANEL));
+  ChronoGraphView *graph = CHRONO_GRAPH_VIEW (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_GRAPH_VIEW));
+  GtkWidget *entry = app_test_find_widget (GTK_WIDGET (chrono_timeline_view_get_search_bar (view)),
+                                           GTK_TYPE_SEARCH_ENTRY);
+  ChronoSpanRef found, next, kernel;
+
+  g_assert_true (app_test_wait_for_analysis (panel, 30000));
+  g_assert_false (chrono_timeline_get_selection (timeline, NULL));
+
+  gtk_editable_set_text (GTK_EDITABLE (entry), "aten::conv2d");
+  g_assert_true (app_test_spin_until (search_done, view, 10000));
+  g_assert_true (chrono_timeline_get_selection (timeline, &found));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "document.show-graph", NULL));
+  g_assert_true (app_test_spin_until (is_shown, graph, 5000));
+  g_assert_true (app_test_wait_for_paint (GTK_WIDGET (graph), 5000));
+  check_centre (graph, found);
+  /* Drawn as a graph: not the plain canvas that asks for a selection. */
+  g_assert_cmpuint (check_node_colors (graph, chrono_findings_panel_get_analysis (panel)), >, 0);
+
+  /* The next match, with the graph open. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.find-next", NULL));
+  g_assert_true (chrono_timeline_get_selection (timeline, &next));
+  g_assert_true (next.track != found.track || next.index != found.index);
+  check_centre (graph, next);
+
+  /* A kernel selected by a call, as the findings and the notes do. */
+  kernel = find_launched_kernel (chrono_document_page_get_trace (page));
+  chrono_timeline_select (timeline, &kernel);
+  check_centre (graph, kernel);
+  /* Nothing selected: the last graph stays. */
+  chrono_timeline_select (timeline, NULL);
+  check_centre (graph, kernel);
+
+  app_test_close_all_tabs (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -403,5 +467,6 @@ main (int   argc,
     return 77;
   g_test_add_func ("/app/graph/neighbourhood-click-path", test_graph);
   g_test_add_func ("/app/graph/path-fitted", test_path_fitted);
+  g_test_add_func ("/app/graph/follows-selection", test_follows_selection);
   return g_test_run ();
 }
