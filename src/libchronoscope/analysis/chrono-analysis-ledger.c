@@ -584,10 +584,14 @@ chrono_claim_measure (ChronoClaim *claim,
 {
   gint64 got = claim_walk (claim, limit, FALSE, NULL);
 
+  memset (claim->state_ns, 0, sizeof claim->state_ns);
   for (guint i = 0; i < claim->trial->len; i++)
     {
       const ChronoClaimTrial *t = &g_array_index (claim->trial, ChronoClaimTrial, i);
-      g_array_index (t->ledger, ChronoLedgerSegment, t->segment).claimed -= t->ns;
+      ChronoLedgerSegment *s = &g_array_index (t->ledger, ChronoLedgerSegment, t->segment);
+
+      s->claimed -= t->ns;
+      claim->state_ns[s->state] += t->ns;
     }
   g_array_set_size (claim->trial, 0);
   return got;

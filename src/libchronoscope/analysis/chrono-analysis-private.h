@@ -264,6 +264,7 @@ typedef struct {
   GArray *trial;         /* ChronoClaimTrial: what a measure took, to give back */
   gint64  first;         /* where the time taken lies */
   gint64  last;
+  gint64  state_ns[CHRONO_N_LEDGER_STATES]; /* what the last measure got, by state */
 } ChronoClaim;
 
 void    chrono_claim_init    (ChronoClaim    *claim);
@@ -282,7 +283,8 @@ void    chrono_claim_add_rank (ChronoClaim    *claim,
                                gint64          start,
                                gint64          end,
                                guint           states);
-/* What the claim would get, at most LIMIT, without taking it. */
+/* What the claim would get, at most LIMIT, without taking it; its
+ * STATE_NS say from which states. */
 gint64  chrono_claim_measure (ChronoClaim    *claim,
                               gint64          limit);
 /* Takes it; adds the time per device to SHARES (ChronoClaimShare). */
@@ -290,6 +292,15 @@ gint64  chrono_claim_take    (ChronoClaim    *claim,
                               gint64          limit,
                               GArray         *shares);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ChronoClaim, chrono_claim_clear)
+
+/* chrono-analysis-advice.c: the state of the mask STATES that holds most
+ * of STATE_NS (FALLBACK when none holds any), what a finding calls it as
+ * a cause, and what to try for it. */
+ChronoLedgerState chrono_ledger_main_state (const gint64      state_ns[CHRONO_N_LEDGER_STATES],
+                                            guint             states,
+                                            ChronoLedgerState fallback);
+const char       *chrono_advice_cause      (ChronoLedgerState state);
+const char       *chrono_advice_for_state  (ChronoLedgerState state);
 void            chrono_rank_data_free (ChronoRankData *data);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ChronoRankData, chrono_rank_data_free)
 
