@@ -79,16 +79,20 @@ def generate(cli):
         "What the commands are for, with examples, is in the user guide:",
         "[the command line](command-line.md).",
         "",
-        "```text",
-        "chronoscope-cli --help",
-        "```",
+        "## Commands",
+        "",
+        " · ".join("[%s](#%s)" % (name, name) for name, _ in cmds),
+        "",
+        "`chronoscope-cli --help`:",
         "",
         fence(top),
     ]
     for name, summary in cmds:
-        out += ["## %s" % name, "", summary + ".", "", fence(help_text(cli, [name]))]
+        out += ["## %s" % name, "", "%s. `chronoscope-cli %s --help`:" % (summary, name), "",
+                fence(help_text(cli, [name]))]
         for words in pointers(help_text(cli, [name]), name):
-            out += ["### %s %s" % (name, " ".join(words)), "",
+            full = " ".join([name] + words)
+            out += ["### %s" % full, "", "`chronoscope-cli %s --help`:" % full, "",
                     fence(help_text(cli, [name] + words))]
     return "\n".join(out).rstrip("\n") + "\n"
 
