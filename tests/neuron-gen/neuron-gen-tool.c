@@ -2,13 +2,17 @@
  *
  * Usage: neuron-gen DIR [--size 1GB] [--blocks N] [--string-numbers]
  *                       [--singular-key] [--damage KIND]
+ *                       [--plant LIST [--instance trn1|trn2|trn3|inf2] [--steps N]]
  *                       [--parquet [--codec C] [--pages 1|2] [--row-group N] [--no-dictionary]
  *                        [--parquet-damage truncated-footer|bad-page-header|wrong-type]]
  *
  * DIR gets device_profile_model_1.json, system_profile.json and trace.json;
  * with --parquet also DIR/tables, the device profile as Neuron Explorer's
- * Parquet tables (through node and parquet-wasm). What was written is
- * printed as one JSON object.
+ * Parquet tables (through node and parquet-wasm). With --plant the device
+ * profile is a sequence of planted bottlenecks (compute, dma-bound,
+ * engine-bound, small-dma, spill, transpose, collective, throttle,
+ * late-start, ...; see neuron-gen-plant.c) and DIR/truth.json says what
+ * was planted. What was written is printed as one JSON object.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -26,6 +30,8 @@ main (int    argc,
 {
   g_autofree char *size = NULL;
   g_autofree char *damage = NULL;
+  g_autofree char *plant = NULL, *instance = NULL;
+  gint steps = 0;
   gint blocks = 0;
   gboolean string_numbers = FALSE, singular = FALSE;
   gboolean parquet = FALSE, plain = FALSE;
@@ -38,6 +44,10 @@ main (int    argc,
     { "string-numbers", 0, 0, G_OPTION_ARG_NONE, &string_numbers, "Write numbers as strings", NULL },
     { "singular-key", 0, 0, G_OPTION_ARG_NONE, &singular, "System profile with \"trace_event\"", NULL },
     { "damage", 0, 0, G_OPTION_ARG_STRING, &damage, "truncated, wrong-type, missing-key, not-json, duration-string, label-number, deps-object, id-array or dma-object", "KIND" },
+    { "plant", 0, 0, G_OPTION_ARG_STRING, &plant, "Plant these phases, comma-separated (compute, dma-bound, engine-bound, "
+      "engine-bound-scalar, engine-bound-gpsimd, small-dma, spill, transpose, collective, throttle, late-start, barrier)", "LIST" },
+    { "instance", 0, 0, G_OPTION_ARG_STRING, &instance, "Hardware of the planted profile: trn1, trn2 (default), trn3 or inf2", "NAME" },
+    { "steps", 0, 0, G_OPTION_ARG_INT, &steps, "Tensor steps per planted phase (default 16)", "N" },
     { "parquet", 0, 0, G_OPTION_ARG_NONE, &parquet, "Also the Parquet tables, in DIR/tables", NULL },
     { "codec", 0, 0, G_OPTION_ARG_STRING, &codec, "Parquet codec: none, snappy, gzip or zstd", "CODEC" },
     { "pages", 0, 0, G_OPTION_ARG_INT, &pages, "Parquet data page version, 1 or 2", "V" },
@@ -87,6 +97,9 @@ main (int    argc,
       g_printerr ("neuron-gen: cannot make %s\n", rest[0]);
       return 1;
     }
+  o.plant = plant;
+  o.instance = instance;
+  o.plant_steps = steps > 0 ? (guint) steps : 0;
   device = g_build_filename (rest[0], "device_profile_model_1.json", NULL);
   system = g_build_filename (rest[0], "system_profile.json", NULL);
   torch = g_build_filename (rest[0], "trace.json", NULL);
@@ -96,6 +109,16 @@ main (int    argc,
     {
       g_printerr ("neuron-gen: %s\n", error->message);
       return 1;
+    }
+  if (plant)
+    {
+      g_autofree char *truth = g_build_filename (rest[0], "truth.json", NULL);
+
+      if (!neuron_gen_write_truth (truth, &o, &error))
+        {
+          g_printerr ("neuron-gen: %s\n", error->message);
+          return 1;
+        }
     }
   if (parquet)
     {

@@ -6,22 +6,20 @@
  * instructions that each wait for the one before, through semaphores
  * ($S[n]>=v) and through inst_dep_ids. Every fourth block GpSimd triggers
  * an all-reduce on the collective cores. The same block sequence is run
- * once per table, so a table never has to be held in memory.
+ * once per table, so a table never has to be held in memory. With
+ * options->plant the profile is a sequence of planted bottlenecks instead
+ * (neuron-gen-plant.c).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
 #include <gio/gio.h>
-#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
-#include "neuron-gen.h"
+#include "neuron-gen-private.h"
 
 #define BLOCK_NS       1000
-#define FLUSH_BYTES    (1 << 20)
 #define TWO_POW_53     (G_GUINT64_CONSTANT (1) << 53)
 #define DEFAULT_HOST   G_GINT64_CONSTANT (1729888371056597613)
 
@@ -40,115 +38,6 @@ neuron_gen_options_init (NeuronGenOptions *options)
   options->n_blocks = 64;
   options->seed = 1;
   options->host_start_ns = DEFAULT_HOST;
-}
-
-/* -------------------------------------------------------------------- */
-/* Output                                                               */
-
-typedef struct {
-  FILE    *file;
-  char    *tmp_path;
-  GString *buf;
-  guint64  written;
-  gboolean failed;
-} Writer;
-
-static gboolean
-writer_open (Writer      *w,
-             const char  *path,
-             GError     **error)
-{
-  w->tmp_path = g_strdup_printf ("%s.tmp", path);
-  w->file = g_fopen (w->tmp_path, "wb");
-  if (w->file == NULL)
-    {
-      int saved = errno;
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   "%s: %s", w->tmp_path, g_strerror (saved));
-      g_clear_pointer (&w->tmp_path, g_free);
-      return FALSE;
-    }
-  w->buf = g_string_sized_new (FLUSH_BYTES + 4096);
-  w->written = 0;
-  w->failed = FALSE;
-  return TRUE;
-}
-
-static void
-writer_flush (Writer *w)
-{
-  if (w->buf->len > 0 && fwrite (w->buf->str, 1, w->buf->len, w->file) != w->buf->len)
-    w->failed = TRUE;
-  w->written += w->buf->len;
-  g_string_truncate (w->buf, 0);
-}
-
-static guint64
-writer_offset (const Writer *w)
-{
-  return w->written + w->buf->len;
-}
-
-static void G_GNUC_PRINTF (2, 3)
-put (Writer     *w,
-     const char *format,
-     ...)
-{
-  va_list args;
-
-  va_start (args, format);
-  g_string_append_vprintf (w->buf, format, args);
-  va_end (args);
-  if (w->buf->len >= FLUSH_BYTES)
-    writer_flush (w);
-}
-
-/* Finishes the file and renames it into place, or removes it. */
-static gboolean
-writer_close (Writer      *w,
-              const char  *path,
-              guint64     *bytes,
-              GError     **error)
-{
-  gboolean ok;
-
-  writer_flush (w);
-  ok = !w->failed && fflush (w->file) == 0;
-  if (fclose (w->file) != 0)
-    ok = FALSE;
-  if (ok && g_rename (w->tmp_path, path) != 0)
-    ok = FALSE;
-  if (!ok)
-    {
-      int saved = errno;
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   "%s: %s", path, g_strerror (saved));
-      g_unlink (w->tmp_path);
-    }
-  else if (bytes)
-    *bytes = w->written;
-  g_string_free (w->buf, TRUE);
-  g_clear_pointer (&w->tmp_path, g_free);
-  return ok;
-}
-
-/* A number, quoted when the options ask for string-typed numbers. */
-static void
-put_int (Writer                 *w,
-         const NeuronGenOptions *o,
-         const char             *key,
-         gint64                  value)
-{
-  put (w, o->string_numbers ? "\"%s\": \"%" G_GINT64_FORMAT "\"" : "\"%s\": %" G_GINT64_FORMAT,
-       key, value);
-}
-
-static void
-put_uint (Writer                 *w,
-          const NeuronGenOptions *o,
-          guint64                 value)
-{
-  put (w, o->string_numbers ? "\"%" G_GUINT64_FORMAT "\"" : "%" G_GUINT64_FORMAT, value);
 }
 
 /* -------------------------------------------------------------------- */
@@ -175,7 +64,7 @@ static const char * const table_keys[N_TABLES] = {
 typedef struct {
   const NeuronGenOptions *o;
   NeuronGenCounts *c;       /* counted only while writing instructions */
-  Writer  *w;
+  NeuronGenWriter  *w;
   Table    table;
   gboolean first;           /* no record in the current array yet */
   GRand   *rng;
@@ -191,7 +80,7 @@ typedef struct {
 static void
 begin_record (Gen *g)
 {
-  put (g->w, g->first ? "\n    {" : ",\n    {");
+  neuron_gen_put (g->w, g->first ? "\n    {" : ",\n    {");
   g->first = FALSE;
 }
 
@@ -219,7 +108,7 @@ instruction (Gen                *g,
              gint64              wait_time)
 {
   const NeuronGenOptions *o = g->o;
-  Writer *w = g->w;
+  NeuronGenWriter *w = g->w;
   guint64 high = g_rand_int (g->rng);
   guint64 id = high << 32 | g_rand_int (g->rng);
   gboolean damage_here = o->damage != NEURON_GEN_VALID && o->damage != NEURON_GEN_DMA_OBJECT &&
@@ -241,29 +130,29 @@ instruction (Gen                *g,
       /* Those that depended on it find nothing: it is skipped, or its id
        * is left out. */
       g->damaged_id = skipped || o->damage == NEURON_GEN_ID_ARRAY ? id : 0;
-      g->c->damage_at = writer_offset (w) - 1;
+      g->c->damage_at = neuron_gen_writer_offset (w) - 1;
       switch (o->damage)
         {
         case NEURON_GEN_TRUNCATED:
-          put (w, "\"timestamp\": %" G_GINT64_FORMAT ", \"dura", ts);
+          neuron_gen_put (w, "\"timestamp\": %" G_GINT64_FORMAT ", \"dura", ts);
           g->stop = TRUE;
           return id;
         case NEURON_GEN_WRONG_TYPE:
-          g->c->damage_value_at = writer_offset (w) + strlen ("\"timestamp\": ");
-          put (w, "\"timestamp\": {\"ns\": %" G_GINT64_FORMAT "}, ", ts);
+          g->c->damage_value_at = neuron_gen_writer_offset (w) + strlen ("\"timestamp\": ");
+          neuron_gen_put (w, "\"timestamp\": {\"ns\": %" G_GINT64_FORMAT "}, ", ts);
           break;
         case NEURON_GEN_MISSING_KEY:
           break;
         case NEURON_GEN_NOT_JSON:
           g->c->damage_at += 1 + strlen ("\"timestamp\" ");
-          put (w, "\"timestamp\" %" G_GINT64_FORMAT ", ", ts);
+          neuron_gen_put (w, "\"timestamp\" %" G_GINT64_FORMAT ", ", ts);
           break;
         case NEURON_GEN_DURATION_STRING:
         case NEURON_GEN_LABEL_NUMBER:
         case NEURON_GEN_DEPS_OBJECT:
         case NEURON_GEN_ID_ARRAY:
-          put_int (w, o, "timestamp", ts);
-          put (w, ", ");
+          neuron_gen_put_int (w, o, "timestamp", ts);
+          neuron_gen_put (w, ", ");
           break;
         case NEURON_GEN_VALID:
         case NEURON_GEN_DMA_OBJECT:
@@ -273,56 +162,56 @@ instruction (Gen                *g,
     }
   else
     {
-      put_int (w, o, "timestamp", ts);
-      put (w, ", ");
+      neuron_gen_put_int (w, o, "timestamp", ts);
+      neuron_gen_put (w, ", ");
     }
   if (field_damage == NEURON_GEN_DURATION_STRING)
     {
-      g->c->damage_value_at = writer_offset (w) + strlen ("\"duration\": ");
-      put (w, "\"duration\": \"soon\"");
+      g->c->damage_value_at = neuron_gen_writer_offset (w) + strlen ("\"duration\": ");
+      neuron_gen_put (w, "\"duration\": \"soon\"");
     }
   else
-    put_int (w, o, "duration", dur);
+    neuron_gen_put_int (w, o, "duration", dur);
   if (field_damage == NEURON_GEN_LABEL_NUMBER)
     {
-      g->c->damage_value_at = writer_offset (w) + strlen (", \"label\": ");
-      put (w, ", \"label\": %u", engine);
+      g->c->damage_value_at = neuron_gen_writer_offset (w) + strlen (", \"label\": ");
+      neuron_gen_put (w, ", \"label\": %u", engine);
     }
   else
-    put (w, ", \"label\": \"%s\"", neuron_gen_engine_labels[engine]);
-  put (w, ", \"subgroup\": \"%s\", \"opcode\": \"%s\", ",
+    neuron_gen_put (w, ", \"label\": \"%s\"", neuron_gen_engine_labels[engine]);
+  neuron_gen_put (w, ", \"subgroup\": \"%s\", \"opcode\": \"%s\", ",
        engine == NEURON_GEN_TENSOR_MATRIX ? "Tensor" : neuron_gen_engine_labels[engine],
        opcode);
-  put_int (w, o, "pc", 15000 + g->block * 8 + engine);
-  put (w, ", ");
+  neuron_gen_put_int (w, o, "pc", 15000 + g->block * 8 + engine);
+  neuron_gen_put (w, ", ");
   /* Own ids print signed, predecessor ids unsigned, as the profiler does. */
   if (field_damage == NEURON_GEN_ID_ARRAY)
     {
-      g->c->damage_value_at = writer_offset (w) + strlen ("\"id\": ");
-      put (w, "\"id\": [%" G_GINT64_FORMAT "]", (gint64) id);
+      g->c->damage_value_at = neuron_gen_writer_offset (w) + strlen ("\"id\": ");
+      neuron_gen_put (w, "\"id\": [%" G_GINT64_FORMAT "]", (gint64) id);
     }
   else
-    put_int (w, o, "id", (gint64) id);
+    neuron_gen_put_int (w, o, "id", (gint64) id);
   if (field_damage == NEURON_GEN_DEPS_OBJECT)
-    g->c->damage_value_at = writer_offset (w) + strlen (", \"inst_dep_ids\": ");
-  put (w, field_damage == NEURON_GEN_DEPS_OBJECT ? ", \"inst_dep_ids\": {\"first\": " : ", \"inst_dep_ids\": [");
+    g->c->damage_value_at = neuron_gen_writer_offset (w) + strlen (", \"inst_dep_ids\": ");
+  neuron_gen_put (w, field_damage == NEURON_GEN_DEPS_OBJECT ? ", \"inst_dep_ids\": {\"first\": " : ", \"inst_dep_ids\": [");
   if (dep != 0)
     {
-      put_uint (w, o, dep);
+      neuron_gen_put_uint (w, o, dep);
       if (dangling)
         {
-          put (w, ", ");
-          put_uint (w, o, G_GUINT64_CONSTANT (0xfffffffffffffff0) - g->block);
+          neuron_gen_put (w, ", ");
+          neuron_gen_put_uint (w, o, G_GUINT64_CONSTANT (0xfffffffffffffff0) - g->block);
         }
     }
-  put (w, field_damage == NEURON_GEN_DEPS_OBJECT ? "}, \"operands\": \"" : "], \"operands\": \"");
+  neuron_gen_put (w, field_damage == NEURON_GEN_DEPS_OBJECT ? "}, \"operands\": \"" : "], \"operands\": \"");
   if (wait_sem != 0)
-    put (w, "$S[%u]>=%" G_GUINT64_FORMAT " ", wait_sem, wait_value);
+    neuron_gen_put (w, "$S[%u]>=%" G_GUINT64_FORMAT " ", wait_sem, wait_value);
   if (update != NULL)
-    put (w, "%s ", update);
-  put (w, "src=fp16@0x5600[1,0,0][3,1,1] dst=0x2000000[1,0,0][3,1,1] 3*128\", ");
-  put_int (w, o, "evt_wait_time", wait_time);
-  put (w, ", \"hlo_name\": \"%%dot.%u = dot(%%p0, %%p1)\", "
+    neuron_gen_put (w, "%s ", update);
+  neuron_gen_put (w, "src=fp16@0x5600[1,0,0][3,1,1] dst=0x2000000[1,0,0][3,1,1] 3*128\", ");
+  neuron_gen_put_int (w, o, "evt_wait_time", wait_time);
+  neuron_gen_put (w, ", \"hlo_name\": \"%%dot.%u = dot(%%p0, %%p1)\", "
        "\"hlo_attrs\": \"[{\\\"op_type\\\":\\\"aten__mm\\\",\\\"source_file\\\":\\\"model.py\\\",\\\"source_line\\\":\\\"44\\\"}]\", "
        "\"nki_source_location\": \"kernel.py:%u\", \"fully_qualified_subgraph\": \"/sg00\"}",
        g->block, 30 + engine);
@@ -364,10 +253,10 @@ semaphore_update (Gen        *g,
   if (g->table != TABLE_SEMAPHORE)
     return;
   begin_record (g);
-  put_int (g->w, g->o, "timestamp", ts);
-  put (g->w, ", \"id\": \"%s\", ", name);
-  put_int (g->w, g->o, "value", (gint64) value);
-  put (g->w, ", \"update_source\": \"%s\", \"update_operation_type\": \"sem_inc\", "
+  neuron_gen_put_int (g->w, g->o, "timestamp", ts);
+  neuron_gen_put (g->w, ", \"id\": \"%s\", ", name);
+  neuron_gen_put_int (g->w, g->o, "value", (gint64) value);
+  neuron_gen_put (g->w, ", \"update_source\": \"%s\", \"update_operation_type\": \"sem_inc\", "
        "\"update_trigger_timing\": \"complete\", \"pcore_idx\": 0}", source);
 }
 
@@ -388,13 +277,13 @@ run_block (Gen *g)
   if (g->table == TABLE_DMA)
     {
       begin_record (g);
-      put_int (g->w, o, "timestamp", t);
-      put (g->w, ", ");
-      put_int (g->w, o, "duration", dma_end - t);
-      put (g->w, ", \"subgroup\": \"%s\", \"queue_name\": \"%s-Q%u-E%u\", \"semaphore_id\": \"%s\", ",
+      neuron_gen_put_int (g->w, o, "timestamp", t);
+      neuron_gen_put (g->w, ", ");
+      neuron_gen_put_int (g->w, o, "duration", dma_end - t);
+      neuron_gen_put (g->w, ", \"subgroup\": \"%s\", \"queue_name\": \"%s-Q%u-E%u\", \"semaphore_id\": \"%s\", ",
            neuron_gen_queue_names[q], neuron_gen_queue_names[q], q, 64 + q, dma_sem);
-      put_int (g->w, o, "transfer_size", 65536);
-      put (g->w, ", \"op\": \"copy\", \"variable\": \"identity_%u\", \"source\": \"[[WEIGHT]]\", "
+      neuron_gen_put_int (g->w, o, "transfer_size", 65536);
+      neuron_gen_put (g->w, ", \"op\": \"copy\", \"variable\": \"identity_%u\", \"source\": \"[[WEIGHT]]\", "
            "\"dest\": \"[SB]\", \"queue_type\": \"input\"}", g->block);
     }
   count (g, &g->c->dma);
@@ -447,23 +336,23 @@ run_block (Gen *g)
       if (g->table == TABLE_CC_OP)
         {
           begin_record (g);
-          put_int (g->w, o, "start_ts", t + 160);
-          put (g->w, ", ");
-          put_int (g->w, o, "end_ts", t + 900);
-          put (g->w, ", \"operation\": \"AllReduce\", \"algorithm\": \"Ring\", \"dtype\": \"bf16\", ");
-          put_int (g->w, o, "op_id", cc);
-          put (g->w, ", \"input_size\": 1048576, \"output_size\": 1048576, "
+          neuron_gen_put_int (g->w, o, "start_ts", t + 160);
+          neuron_gen_put (g->w, ", ");
+          neuron_gen_put_int (g->w, o, "end_ts", t + 900);
+          neuron_gen_put (g->w, ", \"operation\": \"AllReduce\", \"algorithm\": \"Ring\", \"dtype\": \"bf16\", ");
+          neuron_gen_put_int (g->w, o, "op_id", cc);
+          neuron_gen_put (g->w, ", \"input_size\": 1048576, \"output_size\": 1048576, "
                "\"replica_group\": \"[[0, 1, 2, 3]]\", \"trigger_engine\": \"Pool\"}");
         }
       if (g->table == TABLE_CC_INSTRUCTION)
         {
           begin_record (g);
-          put_int (g->w, o, "start_ts", t + 170);
-          put (g->w, ", ");
-          put_int (g->w, o, "end_ts", t + 400);
-          put (g->w, ", ");
-          put_int (g->w, o, "core_idx", core);
-          put (g->w, ", \"description\": \"DMA_ADVANCE\", \"trigger_engine\": \"Pool\"}");
+          neuron_gen_put_int (g->w, o, "start_ts", t + 170);
+          neuron_gen_put (g->w, ", ");
+          neuron_gen_put_int (g->w, o, "end_ts", t + 400);
+          neuron_gen_put (g->w, ", ");
+          neuron_gen_put_int (g->w, o, "core_idx", core);
+          neuron_gen_put (g->w, ", \"description\": \"DMA_ADVANCE\", \"trigger_engine\": \"Pool\"}");
         }
       count (g, &g->c->cc_ops);
       count (g, &g->c->cc_instructions);
@@ -484,16 +373,16 @@ run_table (Gen   *g,
   if (table == TABLE_DMA && g->o->damage == NEURON_GEN_DMA_OBJECT)
     {
       /* The table in a shape of its own: none of its records loads. */
-      put (g->w, "  \"%s\": ", table_keys[table]);
-      g->c->damage_at = writer_offset (g->w);
-      put (g->w, "{\"queues\": %u, \"records\": []},\n", NEURON_GEN_N_QUEUES);
+      neuron_gen_put (g->w, "  \"%s\": ", table_keys[table]);
+      g->c->damage_at = neuron_gen_writer_offset (g->w);
+      neuron_gen_put (g->w, "{\"queues\": %u, \"records\": []},\n", NEURON_GEN_N_QUEUES);
       return;
     }
-  put (g->w, "  \"%s\": [", table_keys[table]);
+  neuron_gen_put (g->w, "  \"%s\": [", table_keys[table]);
   for (g->block = 0; g->block < n_blocks && !g->stop; g->block++)
     run_block (g);
   if (!g->stop)
-    put (g->w, "\n  ],\n");
+    neuron_gen_put (g->w, "\n  ],\n");
 }
 
 gboolean
@@ -505,12 +394,14 @@ neuron_gen_write_device (const char             *path,
   NeuronGenOptions o = *options;
   NeuronGenCounts local = { 0 };
   NeuronGenCounts *c = counts ? counts : &local;
-  Writer w = { 0 };
+  NeuronGenWriter w = { 0 };
   Gen g = { 0 };
   gdouble total_s;
 
+  if (o.plant != NULL)
+    return neuron_gen_plant_write_device (path, options, counts, error);
   memset (c, 0, sizeof *c);
-  if (!writer_open (&w, path, error))
+  if (!neuron_gen_writer_open (&w, path, error))
     return FALSE;
   /* A size target: a block writes about 3.7 KB over all tables. */
   if (o.target_bytes > 0)
@@ -520,7 +411,7 @@ neuron_gen_write_device (const char             *path,
   g.w = &w;
   g.rng = g_rand_new ();
 
-  put (&w, "{\n");
+  neuron_gen_put (&w, "{\n");
   for (Table t = 0; t < N_TABLES && !g.stop; t++)
     run_table (&g, t, o.n_blocks);
   if (!g.stop)
@@ -530,7 +421,7 @@ neuron_gen_write_device (const char             *path,
                              c->per_engine[NEURON_GEN_SCALAR];
       c->cc_cores = MIN (4, c->cc_instructions);
       total_s = c->end_ts / 1e9;
-      put (&w, "  \"summary\": [ { \"total_time\": %.9f, \"event_count\": %" G_GUINT64_FORMAT
+      neuron_gen_put (&w, "  \"summary\": [ { \"total_time\": %.9f, \"event_count\": %" G_GUINT64_FORMAT
            ", \"nc_idx\": %u, \"nd_idx\": 0, \"tensor_instruction_count\": %" G_GUINT64_FORMAT
            ", \"vector_instruction_count\": %" G_GUINT64_FORMAT
            ", \"scalar_instruction_count\": %" G_GUINT64_FORMAT
@@ -544,14 +435,22 @@ neuron_gen_write_device (const char             *path,
            c->per_engine[NEURON_GEN_GPSIMD], c->per_engine[NEURON_GEN_SYNC], c->dma);
     }
   g_rand_free (g.rng);
-  return writer_close (&w, path, &c->bytes, error);
+  return neuron_gen_writer_close (&w, path, &c->bytes, error);
 }
 
 /* -------------------------------------------------------------------- */
 /* System profile                                                       */
 
+/* The execution: a planted profile's window is the whole execution. */
+static gint64
+exec_duration (const NeuronGenOptions *o,
+               const NeuronGenCounts  *c)
+{
+  return o->plant != NULL ? c->end_ts : MAX (c->end_ts, 1) + 500;
+}
+
 static void
-system_event (Writer                 *w,
+system_event (NeuronGenWriter                 *w,
               const NeuronGenOptions *o,
               NeuronGenCounts        *c,
               const char             *name,
@@ -559,12 +458,12 @@ system_event (Writer                 *w,
               gint64                  dur,
               const char             *extra)
 {
-  put (w, c->system_events == 0 ? "\n    {" : ",\n    {");
-  put (w, "\"name\": \"%s\", ", name);
-  put_int (w, o, "timestamp", ts);
-  put (w, ", ");
-  put_int (w, o, "duration", dur);
-  put (w, ", \"timestamp_unit\": \"ns\", \"instance_id\": \"i-0f207fb2a99bd2d08\", "
+  neuron_gen_put (w, c->system_events == 0 ? "\n    {" : ",\n    {");
+  neuron_gen_put (w, "\"name\": \"%s\", ", name);
+  neuron_gen_put_int (w, o, "timestamp", ts);
+  neuron_gen_put (w, ", ");
+  neuron_gen_put_int (w, o, "duration", dur);
+  neuron_gen_put (w, ", \"timestamp_unit\": \"ns\", \"instance_id\": \"i-0f207fb2a99bd2d08\", "
        "\"process_id\": \"1627711\"%s}", extra);
   c->system_events++;
 }
@@ -576,14 +475,14 @@ neuron_gen_write_system (const char             *path,
                          GError                **error)
 {
   const NeuronGenOptions *o = options;
-  Writer w = { 0 };
+  NeuronGenWriter w = { 0 };
   gint64 h = o->host_start_ns;
-  gint64 exec_dur = MAX (counts->end_ts, 1) + 500;
+  gint64 exec_dur = exec_duration (options, counts);
   g_autofree char *hw = NULL;
   g_autofree char *hw_other = NULL;
   g_autofree char *sync = NULL;
 
-  if (!writer_open (&w, path, error))
+  if (!neuron_gen_writer_open (&w, path, error))
     return FALSE;
   counts->system_events = 0;
   counts->exec_start_ns = h;
@@ -597,7 +496,7 @@ neuron_gen_write_system (const char             *path,
                           "\"cpu_timestamp_ns\": %" G_GINT64_FORMAT ", \"nc_timestamp_ns\": %" G_GINT64_FORMAT,
                           o->nc_idx, h + exec_dur, (gint64) 98765432 + exec_dur);
 
-  put (&w, "{\n  \"%s\": [", o->singular_key ? "trace_event" : "trace_events");
+  neuron_gen_put (&w, "{\n  \"%s\": [", o->singular_key ? "trace_event" : "trace_events");
   system_event (&w, o, counts, "nrt_tensor_write", h - 90000, 27094,
                 ", \"group\": \"nrt-nc-000\", \"id\": 1, \"parent_id\": 0, \"type\": 11, "
                 "\"thread_id\": 1627711, \"lnc_idx\": \"0\", \"size\": \"4\", "
@@ -613,21 +512,21 @@ neuron_gen_write_system (const char             *path,
   system_event (&w, o, counts, "PjitFunction(matmul_allgather)", h - 80000, exec_dur + 150000,
                 ", \"group\": \"framework-80375131\", \"type\": 99999, \"thread_id\": 80375131, "
                 "\"trace_event_source\": \"framework\"");
-  put (&w, "\n  ],\n  \"mem_usage\": [ {");
-  put_int (&w, o, "timestamp", h - 100000);
-  put (&w, ", \"duration\": 1, \"instance_id\": \"i-0f207fb2a99bd2d08\", \"usage\": 51805806592, "
+  neuron_gen_put (&w, "\n  ],\n  \"mem_usage\": [ {");
+  neuron_gen_put_int (&w, o, "timestamp", h - 100000);
+  neuron_gen_put (&w, ", \"duration\": 1, \"instance_id\": \"i-0f207fb2a99bd2d08\", \"usage\": 51805806592, "
        "\"percent_usage\": 9.728179797845964 } ],\n  \"cpu_util\": [ {");
-  put_int (&w, o, "timestamp", h - 100000);
-  put (&w, ", \"duration\": 1, \"instance_id\": \"i-0f207fb2a99bd2d08\", \"cpu_id\": \"47\", "
+  neuron_gen_put_int (&w, o, "timestamp", h - 100000);
+  neuron_gen_put (&w, ", \"duration\": 1, \"instance_id\": \"i-0f207fb2a99bd2d08\", \"cpu_id\": \"47\", "
        "\"util\": 2.3255813 } ]\n}\n");
-  return writer_close (&w, path, NULL, error);
+  return neuron_gen_writer_close (&w, path, NULL, error);
 }
 
 /* -------------------------------------------------------------------- */
 /* PyTorch profiler trace of the Neuron backend                         */
 
 static void
-torch_event (Writer          *w,
+torch_event (NeuronGenWriter          *w,
              NeuronGenCounts *c,
              const char      *cat,
              const char      *name,
@@ -637,7 +536,7 @@ torch_event (Writer          *w,
              gint64           dur_ns,
              const char      *args)
 {
-  put (w, "%s\n  {\"ph\": \"X\", \"cat\": \"%s\", \"name\": \"%s\", \"pid\": %d, \"tid\": %d, "
+  neuron_gen_put (w, "%s\n  {\"ph\": \"X\", \"cat\": \"%s\", \"name\": \"%s\", \"pid\": %d, \"tid\": %d, "
        "\"ts\": %" G_GINT64_FORMAT ".%03d, \"dur\": %" G_GINT64_FORMAT ".%03d, \"args\": {%s}}",
        c->torch_events == 0 ? "" : ",", cat, name, pid, tid,
        ts_ns / 1000, (int) (ts_ns % 1000), dur_ns / 1000, (int) (dur_ns % 1000), args);
@@ -650,14 +549,14 @@ neuron_gen_write_torch (const char             *path,
                         NeuronGenCounts        *counts,
                         GError                **error)
 {
-  Writer w = { 0 };
+  NeuronGenWriter w = { 0 };
   gint64 h = options->host_start_ns;
-  gint64 exec_dur = MAX (counts->end_ts, 1) + 500;
+  gint64 exec_dur = exec_duration (options, counts);
 
-  if (!writer_open (&w, path, error))
+  if (!neuron_gen_writer_open (&w, path, error))
     return FALSE;
   counts->torch_events = 0;
-  put (&w, "{\n\"schemaVersion\": 1,\n\"deviceProperties\": [],\n\"traceEvents\": [");
+  neuron_gen_put (&w, "{\n\"schemaVersion\": 1,\n\"deviceProperties\": [],\n\"traceEvents\": [");
   torch_event (&w, counts, "user_annotation", "ProfilerStep#1", 4242, 4242,
                h - 200000, exec_dur + 300000, "");
   torch_event (&w, counts, "cpu_op", "aten::mm", 4242, 4242, h - 150000, 100000,
@@ -666,8 +565,8 @@ neuron_gen_write_torch (const char             *path,
                h - 60000, exec_dur + 110000, "\"External id\": 57, \"correlation\": 9001");
   torch_event (&w, counts, "privateuse1_driver", "neuron_exec", 0, 1,
                h, exec_dur, "\"correlation\": 9001, \"device\": 0");
-  put (&w, "\n],\n\"traceName\": \"trace.json\"\n}\n");
-  return writer_close (&w, path, NULL, error);
+  neuron_gen_put (&w, "\n],\n\"traceName\": \"trace.json\"\n}\n");
+  return neuron_gen_writer_close (&w, path, NULL, error);
 }
 
 /* -------------------------------------------------------------------- */

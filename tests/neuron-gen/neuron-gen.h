@@ -55,6 +55,11 @@ typedef struct {
   NeuronGenDamage damage;
   gint64          host_start_ns;    /* host clock of the device profile's time 0 */
   guint           vector_scale;     /* Vector instructions this many times longer (0: 1) */
+  /* Planted bottlenecks: a comma-separated list of phases (see
+   * neuron_gen_plant_names), written instead of the blocks; NULL: none. */
+  const char     *plant;
+  const char     *instance;         /* trn1, trn2, trn3 or inf2; NULL: trn2 */
+  guint           plant_steps;      /* Tensor steps per phase (0: 16) */
 } NeuronGenOptions;
 
 typedef struct {
@@ -102,6 +107,16 @@ gboolean neuron_gen_write_system (const char             *path,
 gboolean neuron_gen_write_torch  (const char             *path,
                                   const NeuronGenOptions *options,
                                   NeuronGenCounts        *counts,
+                                  GError                **error);
+
+/* The phases options->plant takes, NULL-terminated. */
+extern const char * const neuron_gen_plant_names[];
+extern const char * const neuron_gen_instance_names[];
+/* What a planted profile holds (truth.json): the instance, the window,
+ * the NeuronCore time ledger, the metrics and each phase, from the
+ * generator's own bookkeeping of what it wrote. */
+gboolean neuron_gen_write_truth  (const char             *path,
+                                  const NeuronGenOptions *options,
                                   GError                **error);
 
 /* The Parquet twin of a device profile: Neuron Explorer's folder of
