@@ -20,6 +20,7 @@
 #include "chrono-loader.h"
 #include "chrono-palette.h"
 #include "chrono-picture.h"
+#include "chrono-text-layout.h"
 #include "chrono-track-keys.h"
 
 #define WIDTH        1600
@@ -72,6 +73,7 @@ show_text (cairo_t    *cr,
   int width;
 
   pango_layout_set_font_description (layout, font);
+  chrono_text_layout_disable_ligatures (layout);
   pango_layout_set_text (layout, text, -1);
   cairo_move_to (cr, x, y);
   pango_cairo_show_layout (cr, layout);

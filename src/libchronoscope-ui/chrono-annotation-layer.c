@@ -9,6 +9,7 @@
 #include "chrono-annotation-layer.h"
 #include "chrono-format.h"
 #include "chrono-palette.h"
+#include "chrono-text-layout.h"
 #include "chrono-track-keys.h"
 
 #define HEADER_WIDTH CHRONO_SCENE_HEADER_WIDTH
@@ -133,6 +134,7 @@ draw_label (ChronoAnnotationLayer *self,
   if (text == NULL || *text == '\0')
     return;
   layout = pango_layout_new (chrono_timeline_scene_get_pango_context (self->scene));
+  chrono_text_layout_disable_ligatures (layout);
   pango_layout_set_text (layout, text, -1);
   pango_layout_set_width (layout, (int) (LABEL_MAX_WIDTH * PANGO_SCALE));
   pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);

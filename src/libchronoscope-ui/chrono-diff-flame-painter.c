@@ -12,6 +12,7 @@
 #include "chrono-format.h"
 #include "chrono-palette.h"
 #include "chrono-scene-colors.h"
+#include "chrono-text-layout.h"
 #include "chrono-timeline-scene.h"
 
 /* A change of this share of A's time or more takes the strongest colour. */
@@ -375,6 +376,7 @@ new_layout (ChronoDiffFlamePainter *self,
 {
   PangoLayout *layout = pango_layout_new (self->pango_context);
 
+  chrono_text_layout_disable_ligatures (layout);
   pango_layout_set_text (layout, text, -1);
   pango_layout_set_single_paragraph_mode (layout, TRUE);
   return layout;

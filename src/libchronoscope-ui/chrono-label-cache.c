@@ -4,6 +4,7 @@
  */
 #include "chrono-format.h"
 #include "chrono-label-cache-private.h"
+#include "chrono-text-layout.h"
 
 typedef struct {
   PangoLayout *layout;     /* shaped once; its line's glyph runs are reused */
@@ -43,6 +44,7 @@ label_new (ChronoLabelCache *self,
 
   label->layout = pango_layout_new (self->context);
   pango_layout_set_font_description (label->layout, self->font);
+  chrono_text_layout_disable_ligatures (label->layout);
   pango_layout_set_single_paragraph_mode (label->layout, TRUE);
   if (width > 0)
     {

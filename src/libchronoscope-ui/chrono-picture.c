@@ -13,6 +13,7 @@
 
 #include "chrono-palette.h"
 #include "chrono-picture.h"
+#include "chrono-text-layout.h"
 
 #define MARGIN        12.0
 #define TITLE_SIZE    1.5   /* times the scene's font */
@@ -35,6 +36,8 @@ new_layout (ChronoTimelineScene *scene,
   PangoContext *context = chrono_timeline_scene_get_pango_context (scene);
   PangoLayout *layout = pango_layout_new (context);
   g_autoptr(PangoFontDescription) font = pango_font_description_copy (pango_context_get_font_description (context));
+
+  chrono_text_layout_disable_ligatures (layout);
 
   pango_font_description_set_size (font, (int) (pango_font_description_get_size (font) * size_factor));
   if (bold)

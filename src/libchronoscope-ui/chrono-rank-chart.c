@@ -10,6 +10,7 @@
 #include "chrono-format.h"
 #include "chrono-palette.h"
 #include "chrono-rank-chart.h"
+#include "chrono-text-layout.h"
 
 #define ROW_LABEL_WIDTH 48
 #define COL_LABEL_HEIGHT 20
@@ -735,6 +736,7 @@ chrono_rank_chart_draw (ChronoRankChart *self,
     return;
 
   pango_layout_set_font_description (layout, font);
+  chrono_text_layout_disable_ligatures (layout);
   chrono_rank_chart_get_plot (self, width, height, &plot);
   update_range (self);
   missing = text;

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "chrono-text-cache.h"
+#include "chrono-text-layout.h"
 
 /* Past this many, the ruler's labels of other zoom levels are dropped
  * with the rest. */
@@ -53,6 +54,7 @@ get_layout (ChronoTextCache *self,
       if (g_hash_table_size (self->layouts) >= MAX_LAYOUTS)
         g_hash_table_remove_all (self->layouts);
       layout = pango_layout_new (self->context);
+      chrono_text_layout_disable_ligatures (layout);
       pango_layout_set_text (layout, text, -1);
       g_hash_table_insert (self->layouts, g_strdup (text), layout);
     }
