@@ -9,7 +9,9 @@
 //
 // MODULES_DIR holds node_modules with parquet-wasm and apache-arrow. The
 // JSON has one record a line, as neuron-gen writes it; inst_dep_ids become
-// Flow rows. Prints what it wrote as one JSON object.
+// Flow rows, and every field of a record that the tables here do not name
+// becomes a column of its own name (the profile's JSON uses the Parquet
+// names for them). Prints what it wrote as one JSON object.
 //
 // SPDX-License-Identifier: GPL-3.0-or-later
 
@@ -63,13 +65,47 @@ const tables = {
           input_size: [], output_size: [], replica_group: [], trigger_engine: [] },
   CcInstruction: { start_ts: [], end_ts: [], duration_ns: [], core_idx: [], description: [], trigger_engine: [] },
   Summary: {},
+  Throttle: {}, ThrottleSummary: {}, ExecutionInfo: {}, Metadata: {},
 };
-// Arrow types of the columns that are not strings (schema reference: int64, int32, float).
-const int32 = new Set(['SemaphoreUpdate.value']);
+// Arrow types of the columns that are not strings or int64 (schema reference: int32, float, bool).
+const int32 = new Set(['SemaphoreUpdate.value', 'Throttle.k', 'Throttle.n', 'ThrottleSummary.nc_idx',
+                       'ExecutionInfo.execution_index', 'ExecutionInfo.num_subgraphs', 'Metadata.ntff_version',
+                       'Metadata.num_physical_cores', 'Metadata.num_dma_engines_per_neuroncore']);
+const float32 = (table, name) => table === 'Summary'
+  ? /(_time|_percent|_ratio|_intensity|_average_bytes)$/.test(name)
+  : /(_bandwidth|_clock_freq|_percent)$/.test(name);
 const counts = {};
 
 const keyTable = { instruction: 'Instruction', dma: 'DmaPacketAggregated', semaphore_update: 'SemaphoreUpdate',
-                   cc_op: 'CcOp', cc_instruction: 'CcInstruction' };
+                   cc_op: 'CcOp', cc_instruction: 'CcInstruction', throttle: 'Throttle',
+                   throttle_summary: 'ThrottleSummary', execution_info: 'ExecutionInfo', metadata: 'Metadata' };
+// Fields of a record the tables above already carry (under these or other
+// names), or that have no column; every other field gets a column of its
+// own name, null in the rows without it.
+const carried = {
+  Instruction: new Set(['timestamp', 'duration', 'label', 'subgroup', 'opcode', 'operands', 'id', 'pc', 'inst_dep_ids',
+                        'evt_wait_time', 'hlo_name', 'hlo_attrs', 'nki_source_location', 'elements', 'subgraph',
+                        'fully_qualified_subgraph']),
+  DmaPacketAggregated: new Set(['timestamp', 'duration', 'subgroup', 'queue_name', 'queue_idx', 'queue_type', 'op',
+                                'variable', 'transfer_size', 'source', 'dest', 'semaphore_id']),
+  SemaphoreUpdate: new Set(['timestamp', 'id', 'value', 'update_source', 'update_operation_type',
+                            'update_trigger_timing', 'pcore_idx']),
+  CcOp: new Set(['start_ts', 'end_ts', 'operation', 'algorithm', 'dtype', 'op_id', 'input_size', 'output_size',
+                 'replica_group', 'trigger_engine']),
+  CcInstruction: new Set(['start_ts', 'end_ts', 'core_idx', 'description', 'trigger_engine']),
+};
+const renamed = { 'Instruction.elements': 'tensor_elements' };
+
+function cell(v) {
+  return typeof v === 'number' && Number.isInteger(v) ? BigInt(v) : v;
+}
+
+// A field of row ROWS - 1 of TABLE, in a column made (null above) when new.
+function extra(table, name, value) {
+  const t = tables[table];
+  if (!(name in t)) t[name] = new Array(counts[table] - 1).fill(null);
+  t[name].push(cell(value));
+}
 let current = null;
 let dmaId = 0;
 const input = readline.createInterface({ input: fs.createReadStream(profile), crlfDelay: Infinity });
@@ -97,6 +133,7 @@ for await (const line of input) {
     t.opcode.push(r.opcode); t.operands.push(r.operands); t.id.push(big(r.id)); t.pc.push(big(r.pc));
     t.evt_wait_time_ns.push(big(r.evt_wait_time)); t.hlo_name.push(r.hlo_name);
     t.hlo_attrs.push(r.hlo_attrs); t.nki_source_location.push(r.nki_source_location);
+    if ('elements' in r) extra(current, renamed['Instruction.elements'], r.elements);
     for (const dep of r.inst_dep_ids) {
       const f = tables.Flow;
       f.in_id.push(big(dep)); f.out_id.push(big(r.id)); f.in_table.push('instruction');
@@ -127,18 +164,28 @@ for await (const line of input) {
     // Every other row without its trigger: a nullable column with nulls.
     t.trigger_engine.push(counts.CcInstruction % 2 ? r.trigger_engine : null);
   }
+  for (const [k, v] of Object.entries(r))
+    if (!carried[current]?.has(k)) extra(current, k, v);
 }
+// Columns that only some rows have, null in the rest.
+for (const [table, columns] of Object.entries(tables))
+  for (const values of Object.values(columns))
+    while (table !== 'Summary' && values.length < (counts[table] ?? 0)) values.push(null);
 
 function vector(table, name, values) {
   if (opt.damage === 'wrong-type' && table === 'Instruction' && name === 'start_ts')
     return arrow.vectorFromArray(values.map(Number), new arrow.Float64());
+  if (float32(table, name))
+    return arrow.vectorFromArray(values.map((x) => (x === null ? null : Number(x))), new arrow.Float32());
   if (table === 'Summary') {
     const v = values[0];
     if (typeof v === 'number' && !Number.isInteger(v)) return arrow.vectorFromArray(values, new arrow.Float32());
     if (typeof v === 'number') return arrow.vectorFromArray(values.map(BigInt), new arrow.Int64());
     return arrow.vectorFromArray(values.map((x) => BigInt(x)), new arrow.Int64());
   }
-  if (int32.has(`${table}.${name}`)) return arrow.vectorFromArray(values, new arrow.Int32());
+  if (int32.has(`${table}.${name}`))
+    return arrow.vectorFromArray(values.map((x) => (x === null ? null : Number(x))), new arrow.Int32());
+  if (values.some((x) => typeof x === 'boolean')) return arrow.vectorFromArray(values, new arrow.Bool());
   if (values.some((x) => typeof x === 'bigint')) return arrow.vectorFromArray(values, new arrow.Int64());
   return arrow.vectorFromArray(values, new arrow.Utf8());
 }
