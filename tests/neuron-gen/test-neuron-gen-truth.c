@@ -1,0 +1,757 @@
+/* test-neuron-gen-truth.c: the planted profile says what it holds
+ *
+ * The generator's truth.json is checked against the files it wrote, read
+ * here with json-glib alone: the NeuronCore time ledger is computed again
+ * from the rows (the Tensor engine's busy time, and each gap charged to
+ * the predecessor of the next Tensor instruction that ended last, found
+ * through inst_dep_ids and through the semaphore_update rows that
+ * satisfied its waits), the metrics from the rows and the metadata, and
+ * the Parquet twin's tables must hold as many rows as the JSON's.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <math.h>
+#include <string.h>
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "neuron-gen.h"
+
+#define ALL_PHASES "compute,dma-bound,engine-bound,engine-bound-scalar,engine-bound-gpsimd,small-dma," \
+                   "spill,transpose,collective,throttle,late-start,barrier"
+
+static const char * const states[] = {
+  "compute", "transpose", "idle_dma", "idle_vector", "idle_scalar", "idle_gpsimd",
+  "idle_collective", "idle_semaphore", "idle_not_queued",
+};
+enum { S_COMPUTE, S_TRANSPOSE, S_DMA, S_VECTOR, S_SCALAR, S_GPSIMD, S_COLLECTIVE, S_SEMAPHORE,
+       S_NOT_QUEUED, N_STATES, S_SYNC = N_STATES };
+
+/* Something that ran, with what it waited for. */
+typedef struct {
+  gint64   start, end;
+  guint    cls;              /* a state, or S_SYNC */
+  gboolean tensor, transpose;
+  gboolean unheld;           /* waits on a semaphore no row of the profile raised */
+  GArray  *preds;            /* guint indices into the activities */
+} Activity;
+
+typedef struct {
+  char       *dir;
+  JsonParser *device, *truth;
+  JsonObject *d, *t;
+  GArray     *acts;          /* Activity */
+  gint64      ws, we;        /* the window */
+  gint64      ledger[N_STATES];
+  GArray     *phases;        /* gint64[N_STATES] per phase of the truth */
+  GArray     *busy;          /* the Tensor engine's busy intervals, gint64 pairs */
+} Profile;
+
+static JsonArray *
+table (Profile    *p,
+       const char *key)
+{
+  return json_object_get_array_member (p->d, key);
+}
+
+static JsonObject *
+row (JsonArray *a,
+     guint      i)
+{
+  return json_array_get_object_element (a, i);
+}
+
+static gint64
+num (JsonObject *o,
+     const char *key)
+{
+  return json_object_get_int_member (o, key);
+}
+
+/* "S[12] (owner)" or "$S[12]>=3": 12. */
+static guint
+sem_number (const char *text)
+{
+  const char *at = strstr (text, "S[");
+  return at ? (guint) g_ascii_strtoull (at + 2, NULL, 10) : 0;
+}
+
+static guint
+add_activity (Profile *p,
+              gint64   start,
+              gint64   end,
+              guint    cls)
+{
+  Activity a = { start, end, cls, FALSE, FALSE, FALSE, g_array_new (FALSE, FALSE, sizeof (guint)) };
+
+  g_array_append_val (p->acts, a);
+  return p->acts->len - 1;
+}
+
+static guint
+engine_class (const char *label,
+              gboolean   *tensor)
+{
+  static const struct { const char *label; guint cls; } engines[] = {
+    { "Tensor", S_COMPUTE }, { "TensorMatrix", S_COMPUTE }, { "Vector", S_VECTOR },
+    { "Scalar", S_SCALAR }, { "GpSimd", S_GPSIMD }, { "Sync", S_SYNC },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (engines); i++)
+    if (strcmp (engines[i].label, label) == 0)
+      {
+        *tensor = i < 2;
+        return engines[i].cls;
+      }
+  g_assert_not_reached ();
+}
+
+/* The activity that raised semaphore SEM at TS, through the row (instruction
+ * update tokens, DMA completion semaphores, CC-core updates at a CcOp's end). */
+static void
+index_updates (Profile    *p,
+               GHashTable *raisers)
+{
+  JsonArray *insts = table (p, "instruction"), *dmas = table (p, "dma"), *ccs = table (p, "cc_op");
+  guint a = 0;
+
+  for (guint i = 0; i < json_array_get_length (insts); i++, a++)
+    {
+      g_auto(GStrv) tokens = g_strsplit (json_object_get_string_member (row (insts, i), "operands"), " ", -1);
+
+      for (guint k = 0; tokens[k] != NULL; k++)
+        if (g_str_has_prefix (tokens[k], "S[") && tokens[k + 1] != NULL && strstr (tokens[k + 1], "++@complete"))
+          g_hash_table_insert (raisers, g_strdup_printf ("%u@%" G_GINT64_FORMAT, sem_number (tokens[k]),
+                                                         g_array_index (p->acts, Activity, a).end), GUINT_TO_POINTER (a + 1));
+    }
+  for (guint i = 0; i < json_array_get_length (dmas); i++, a++)
+    g_hash_table_insert (raisers, g_strdup_printf ("%u@%" G_GINT64_FORMAT,
+                                                   sem_number (json_object_get_string_member (row (dmas, i), "semaphore_id")),
+                                                   g_array_index (p->acts, Activity, a).end), GUINT_TO_POINTER (a + 1));
+  for (guint i = 0; i < json_array_get_length (ccs); i++, a++)
+    {
+      JsonArray *ups = table (p, "semaphore_update");
+
+      for (guint u = 0; u < json_array_get_length (ups); u++)
+        if (strstr (json_object_get_string_member (row (ups, u), "id"), "(CcCore") &&
+            num (row (ups, u), "timestamp") == g_array_index (p->acts, Activity, a).end)
+          g_hash_table_insert (raisers, g_strdup_printf ("%u@%" G_GINT64_FORMAT,
+                                                         sem_number (json_object_get_string_member (row (ups, u), "id")),
+                                                         num (row (ups, u), "timestamp")), GUINT_TO_POINTER (a + 1));
+    }
+}
+
+/* Each wait "$S[n]>=v" of instruction A: the first semaphore_update row of
+ * S[n] at or before A's start with a value of v or more, and what raised it. */
+static void
+resolve_waits (Profile    *p,
+               guint       a,
+               const char *operands,
+               GHashTable *raisers)
+{
+  g_auto(GStrv) tokens = g_strsplit (operands, " ", -1);
+  JsonArray *ups = table (p, "semaphore_update");
+  Activity *act = &g_array_index (p->acts, Activity, a);
+
+  for (guint k = 0; tokens[k] != NULL; k++)
+    {
+      const char *ge = strstr (tokens[k], ">=");
+      guint sem;
+      gint64 value, best_ts = G_MAXINT64;
+
+      if (tokens[k][0] != '$' || ge == NULL)
+        continue;
+      sem = sem_number (tokens[k]);
+      value = g_ascii_strtoll (ge + 2, NULL, 10);
+      for (guint u = 0; u < json_array_get_length (ups); u++)
+        {
+          JsonObject *r = row (ups, u);
+          gint64 ts = num (r, "timestamp");
+
+          if (sem_number (json_object_get_string_member (r, "id")) == sem && num (r, "value") >= value &&
+              ts <= act->start && ts < best_ts)
+            best_ts = ts;
+        }
+      if (best_ts == G_MAXINT64)
+        act->unheld = TRUE;
+      else
+        {
+          g_autofree char *key = g_strdup_printf ("%u@%" G_GINT64_FORMAT, sem, best_ts);
+          guint raiser = GPOINTER_TO_UINT (g_hash_table_lookup (raisers, key));
+
+          g_assert_cmpuint (raiser, >, 0);
+          raiser--;
+          g_array_append_val (act->preds, raiser);
+        }
+    }
+}
+
+/* Every instruction, transfer and collective as an activity, in that
+ * order, with its predecessors. */
+static void
+read_activities (Profile *p)
+{
+  JsonArray *insts = table (p, "instruction"), *dmas = table (p, "dma");
+  JsonArray *ccs = table (p, "cc_op"), *cci = table (p, "cc_instruction");
+  g_autoptr(GHashTable) ids = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr(GHashTable) raisers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree gint64 *id_keys = g_new (gint64, json_array_get_length (insts));
+
+  for (guint i = 0; i < json_array_get_length (insts); i++)
+    {
+      JsonObject *r = row (insts, i);
+      gboolean tensor;
+      guint cls = engine_class (json_object_get_string_member (r, "label"), &tensor);
+      guint a = add_activity (p, num (r, "timestamp"), num (r, "timestamp") + num (r, "duration"), cls);
+      Activity *act = &g_array_index (p->acts, Activity, a);
+
+      act->tensor = tensor;
+      act->transpose = tensor && g_strcmp0 (json_object_get_string_member_with_default (r, "tensor_instruction_type", ""),
+                                            "TRANSPOSE") == 0;
+      if (act->transpose)
+        act->cls = S_TRANSPOSE;
+      id_keys[i] = num (r, "id");
+      g_hash_table_insert (ids, &id_keys[i], GUINT_TO_POINTER (a + 1));
+    }
+  for (guint i = 0; i < json_array_get_length (dmas); i++)
+    add_activity (p, num (row (dmas, i), "timestamp"),
+                  num (row (dmas, i), "timestamp") + num (row (dmas, i), "duration"), S_DMA);
+  for (guint i = 0; i < json_array_get_length (ccs); i++)
+    add_activity (p, num (row (ccs, i), "start_ts"), num (row (ccs, i), "end_ts"), S_COLLECTIVE);
+  index_updates (p, raisers);
+  for (guint i = 0; i < json_array_get_length (cci); i++)
+    add_activity (p, num (row (cci, i), "start_ts"), num (row (cci, i), "end_ts"), S_COLLECTIVE);
+
+  for (guint i = 0; i < json_array_get_length (insts); i++)
+    {
+      JsonObject *r = row (insts, i);
+      JsonArray *deps = json_object_get_array_member (r, "inst_dep_ids");
+
+      for (guint k = 0; k < json_array_get_length (deps); k++)
+        {
+          /* Ids above 2^63 read wrapped: the same 64 bits as the signed id. */
+          gint64 dep = json_array_get_int_element (deps, k);
+          guint pred = GPOINTER_TO_UINT (g_hash_table_lookup (ids, &dep));
+
+          g_assert_cmpuint (pred, >, 0);
+          pred--;
+          g_array_append_val (g_array_index (p->acts, Activity, i).preds, pred);
+        }
+      resolve_waits (p, i, json_object_get_string_member (r, "operands"), raisers);
+    }
+}
+
+/* The predecessor of A that ended last; none ended after G0 gives -1.
+ * Two that end together must be of one class, or the charge is ambiguous. */
+static gint
+held_by (Profile *p,
+         guint    a,
+         gint64   g0)
+{
+  const Activity *act = &g_array_index (p->acts, Activity, a);
+  gint best = -1;
+
+  for (guint k = 0; k < act->preds->len; k++)
+    {
+      guint q = g_array_index (act->preds, guint, k);
+      const Activity *pred = &g_array_index (p->acts, Activity, q);
+
+      if (best >= 0 && pred->end == g_array_index (p->acts, Activity, best).end)
+        g_assert_cmpuint (pred->cls, ==, g_array_index (p->acts, Activity, best).cls);
+      if (best < 0 || pred->end > g_array_index (p->acts, Activity, best).end)
+        best = (gint) q;
+    }
+  return best >= 0 && g_array_index (p->acts, Activity, best).end > g0 ? best : -1;
+}
+
+static guint
+classify (Profile *p,
+          guint    a,
+          gint64   g0)
+{
+  gint h = held_by (p, a, g0);
+
+  if (h < 0)
+    return g_array_index (p->acts, Activity, a).unheld ? S_SEMAPHORE : S_NOT_QUEUED;
+  /* Sync passes on what it waited for. */
+  while (g_array_index (p->acts, Activity, h).cls == S_SYNC)
+    {
+      h = held_by (p, (guint) h, G_MININT64);
+      g_assert_cmpint (h, >=, 0);
+    }
+  return g_array_index (p->acts, Activity, h).cls;
+}
+
+/* [A, B) in STATE, to the whole and to the phases it overlaps. */
+static void
+charge (Profile *p,
+        gint64   a,
+        gint64   b,
+        guint    state)
+{
+  JsonArray *phases = json_object_get_array_member (p->t, "phases");
+
+  p->ledger[state] += b - a;
+  for (guint i = 0; i < json_array_get_length (phases); i++)
+    {
+      gint64 s = MAX (a, num (row (phases, i), "start_ns")), e = MIN (b, num (row (phases, i), "end_ns"));
+
+      if (e > s)
+        g_array_index (p->phases, gint64, i * N_STATES + state) += e - s;
+    }
+}
+
+typedef struct {
+  gint64 t;
+  gint   delta;
+  guint  act;
+} Edge;
+
+static gint
+compare_edges (gconstpointer x,
+               gconstpointer y)
+{
+  const Edge *a = x, *b = y;
+
+  if (a->t != b->t)
+    return a->t < b->t ? -1 : 1;
+  return a->delta - b->delta;
+}
+
+/* The ledger of the window, by a sweep over the Tensor instructions. */
+static void
+compute_ledger (Profile *p)
+{
+  g_autoptr(GArray) edges = g_array_new (FALSE, FALSE, sizeof (Edge));
+  gint64 cursor = p->ws, last_end = G_MININT64;
+  gint regular = 0, transposes = 0;
+  guint last = 0;
+
+  for (guint a = 0; a < p->acts->len; a++)
+    {
+      const Activity *act = &g_array_index (p->acts, Activity, a);
+      Edge s = { act->start, +1, a }, e = { act->end, -1, a };
+
+      if (act->end > last_end)
+        {
+          last_end = act->end;
+          last = a;
+        }
+      if (!act->tensor)
+        continue;
+      g_array_append_val (edges, s);
+      g_array_append_val (edges, e);
+    }
+  g_array_sort (edges, compare_edges);
+  for (guint i = 0; i < edges->len; i++)
+    {
+      const Edge *e = &g_array_index (edges, Edge, i);
+      const Activity *act = &g_array_index (p->acts, Activity, e->act);
+
+      if (e->t > cursor)
+        {
+          if (regular > 0)
+            charge (p, cursor, e->t, S_COMPUTE);
+          else if (transposes > 0)
+            charge (p, cursor, e->t, S_TRANSPOSE);
+          else
+            {
+              g_assert_cmpint (e->delta, ==, +1);
+              charge (p, cursor, e->t, classify (p, e->act, cursor));
+            }
+          if (regular + transposes > 0)
+            {
+              gint64 span[2] = { cursor, e->t };
+              g_array_append_vals (p->busy, span, 2);
+            }
+          cursor = e->t;
+        }
+      if (act->transpose)
+        transposes += e->delta;
+      else
+        regular += e->delta;
+    }
+  g_assert_cmpint (last_end, ==, p->we);
+  if (p->we > cursor)
+    {
+      guint cls = g_array_index (p->acts, Activity, last).cls;
+      charge (p, cursor, p->we, cls == S_SYNC ? classify (p, last, G_MININT64) : cls);
+    }
+}
+
+static void
+profile_load (Profile    *p,
+              const char *plant,
+              const char *instance,
+              guint       steps)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *device = NULL, *truth = NULL;
+  JsonArray *phases;
+  JsonObject *exec;
+  NeuronGenOptions o;
+  NeuronGenCounts c;
+
+  memset (p, 0, sizeof *p);
+  p->dir = g_dir_make_tmp ("neuron-truth-XXXXXX", &error);
+  g_assert_no_error (error);
+  device = g_build_filename (p->dir, "device_profile_model_1.json", NULL);
+  truth = g_build_filename (p->dir, "truth.json", NULL);
+  neuron_gen_options_init (&o);
+  o.plant = plant;
+  o.instance = instance;
+  o.plant_steps = steps;
+  g_assert_true (neuron_gen_write_device (device, &o, &c, &error));
+  g_assert_no_error (error);
+  g_assert_true (neuron_gen_write_truth (truth, &o, &error));
+  g_assert_no_error (error);
+
+  p->device = json_parser_new ();
+  g_assert_true (json_parser_load_from_file (p->device, device, &error));
+  g_assert_no_error (error);
+  p->truth = json_parser_new ();
+  g_assert_true (json_parser_load_from_file (p->truth, truth, &error));
+  g_assert_no_error (error);
+  p->d = json_node_get_object (json_parser_get_root (p->device));
+  p->t = json_node_get_object (json_parser_get_root (p->truth));
+  g_assert_cmpuint (json_array_get_length (table (p, "instruction")), ==, c.instructions);
+  g_assert_cmpuint (json_array_get_length (table (p, "dma")), ==, c.dma);
+
+  /* The window is the execution. */
+  exec = row (table (p, "execution_info"), 0);
+  p->ws = num (exec, "execution_start_ts");
+  p->we = num (exec, "execution_end_ts");
+  g_assert_cmpint (p->ws, ==, num (json_object_get_object_member (p->t, "window"), "start_ns"));
+  g_assert_cmpint (p->we, ==, num (json_object_get_object_member (p->t, "window"), "end_ns"));
+
+  phases = json_object_get_array_member (p->t, "phases");
+  p->phases = g_array_new (FALSE, TRUE, sizeof (gint64));
+  g_array_set_size (p->phases, json_array_get_length (phases) * N_STATES);
+  p->acts = g_array_new (FALSE, FALSE, sizeof (Activity));
+  p->busy = g_array_new (FALSE, FALSE, sizeof (gint64));
+  read_activities (p);
+  compute_ledger (p);
+}
+
+static void
+profile_clear (Profile *p)
+{
+  g_autoptr(GFile) dir = g_file_new_for_path (p->dir);
+  g_autoptr(GFileEnumerator) children = NULL;
+
+  for (guint a = 0; a < p->acts->len; a++)
+    g_array_unref (g_array_index (p->acts, Activity, a).preds);
+  g_array_unref (p->acts);
+  g_array_unref (p->phases);
+  g_array_unref (p->busy);
+  g_object_unref (p->device);
+  g_object_unref (p->truth);
+  children = g_file_enumerate_children (dir, G_FILE_ATTRIBUTE_STANDARD_NAME, G_FILE_QUERY_INFO_NONE, NULL, NULL);
+  for (GFileInfo *info; children && (info = g_file_enumerator_next_file (children, NULL, NULL)) != NULL;)
+    {
+      g_autoptr(GFileInfo) owned = info;
+      g_autoptr(GFile) child = g_file_get_child (dir, g_file_info_get_name (info));
+      g_autofree char *path = g_file_get_path (child);
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        {
+          g_autoptr(GDir) sub = g_dir_open (path, 0, NULL);
+          for (const char *n; sub && (n = g_dir_read_name (sub)) != NULL;)
+            {
+              g_autofree char *leaf = g_build_filename (path, n, NULL);
+              g_unlink (leaf);
+            }
+        }
+      g_remove (path);
+    }
+  g_rmdir (p->dir);
+  g_free (p->dir);
+}
+
+static gint64
+truth_state (JsonObject *o,
+             guint       state)
+{
+  return num (json_object_get_object_member (o, "ledger"), states[state]);
+}
+
+/* The ledger computed again is the truth's, whole and per phase, and each
+ * phase holds what it planted. */
+static void
+check_ledger (Profile *p)
+{
+  JsonArray *phases = json_object_get_array_member (p->t, "phases");
+  gint64 sum = 0;
+
+  for (guint s = 0; s < N_STATES; s++)
+    {
+      g_test_message ("%s: %" G_GINT64_FORMAT " ns", states[s], p->ledger[s]);
+      g_assert_cmpint (p->ledger[s], ==, truth_state (p->t, s));
+      sum += truth_state (p->t, s);
+    }
+  g_assert_cmpint (sum, ==, p->we - p->ws);
+
+  for (guint i = 0; i < json_array_get_length (phases); i++)
+    {
+      JsonObject *ph = row (phases, i);
+      const gint64 *mine = &g_array_index (p->phases, gint64, i * N_STATES);
+      const char *state = json_object_get_string_member (ph, "state");
+      gint64 phase_sum = 0, planted = -1, other_idle = 0;
+
+      for (guint s = 0; s < N_STATES; s++)
+        {
+          g_assert_cmpint (mine[s], ==, truth_state (ph, s));
+          phase_sum += mine[s];
+          if (strcmp (states[s], state) == 0)
+            planted = mine[s];
+          else if (s >= S_DMA)
+            other_idle = MAX (other_idle, mine[s]);
+        }
+      g_assert_cmpint (phase_sum, ==, num (ph, "end_ns") - num (ph, "start_ns"));
+      g_assert_cmpint (planted, ==, num (ph, "state_ns"));
+      /* What was planted is what the phase's time went to most. */
+      g_assert_cmpint (planted, >, other_idle);
+      if (strcmp (state, "compute") == 0 || strcmp (state, "transpose") == 0)
+        g_assert_cmpint (num (ph, "idle_ns"), ==, 0);
+      else
+        g_assert_cmpint (num (ph, "idle_ns"), ==, planted);
+    }
+}
+
+static gboolean
+near (gdouble a,
+      gdouble b)
+{
+  return fabs (a - b) <= 1e-9 * MAX (fabs (a), 1.0);
+}
+
+static gint64
+overlap_busy (Profile *p,
+              gint64   a,
+              gint64   b)
+{
+  gint64 ns = 0;
+
+  for (guint i = 0; i + 1 < p->busy->len; i += 2)
+    ns += MAX (0, MIN (b, g_array_index (p->busy, gint64, i + 1)) - MAX (a, g_array_index (p->busy, gint64, i)));
+  return ns;
+}
+
+/* The metrics are the documented formulas over the rows written. */
+static void
+check_metrics (Profile *p)
+{
+  JsonObject *m = json_object_get_object_member (p->t, "metrics");
+  JsonObject *md = row (table (p, "metadata"), 0);
+  JsonObject *summary = row (table (p, "summary"), 0);
+  JsonArray *insts = table (p, "instruction"), *dmas = table (p, "dma"), *thr = table (p, "throttle");
+  gint64 rows = num (md, "tensor_engine_num_rows"), cols = num (md, "tensor_engine_num_cols");
+  gdouble peak = num (md, "num_physical_cores") * 2.0 * rows * cols *
+                 json_object_get_double_member (md, "tensor_engine_clock_freq") * 1e9;
+  gdouble seconds = (p->we - p->ws) / 1e9, throttled = 0;
+  gint64 hw = 0, tr = 0, tr_field = 0, read = 0, write = 0, reload = 0, bytes = 0, small = 0;
+  gint64 inst_read = 0, inst_write = 0, inst_reload = 0;
+
+  for (guint i = 0; i < json_array_get_length (insts); i++)
+    {
+      JsonObject *r = row (insts, i);
+
+      if (strcmp (json_object_get_string_member (r, "opcode"), "MATMUL") == 0)
+        g_assert_cmpint (num (r, "raw_flops"), ==, 2 * rows * cols * num (r, "elements"));
+      if (g_array_index (p->acts, Activity, i).tensor)
+        hw += num (r, "raw_flops");
+      if (g_array_index (p->acts, Activity, i).transpose)
+        tr += num (r, "raw_flops");
+      tr_field += num (r, "flops_transpose");
+      inst_read += num (r, "hbm_read_bytes");
+      inst_write += num (r, "hbm_write_bytes");
+      inst_reload += num (r, "spill_reload_bytes");
+    }
+  for (guint i = 0; i < json_array_get_length (dmas); i++)
+    {
+      JsonObject *r = row (dmas, i);
+      gint64 size = num (r, "transfer_size");
+
+      bytes += size;
+      small += size < 4096;
+      read += strcmp (json_object_get_string_member (r, "source"), "[SB]") != 0 ? num (r, "read_bytes") : 0;
+      write += strcmp (json_object_get_string_member (r, "dest"), "[SB]") != 0 ? num (r, "write_bytes") : 0;
+      reload += strstr (json_object_get_string_member (r, "subgroup"), "SpillReload") ? size : 0;
+    }
+  for (guint i = 0; i < json_array_get_length (thr); i++)
+    {
+      JsonObject *r = row (thr, i);
+      gint64 ts = num (r, "timestamp");
+
+      throttled += (1.0 - (gdouble) num (r, "k") / num (r, "n")) * overlap_busy (p, ts, ts + num (r, "duration"));
+    }
+
+  g_assert_cmpint (hw, ==, num (m, "hardware_flops"));
+  g_assert_cmpint (tr, ==, num (m, "transpose_flops"));
+  g_assert_cmpint (tr_field, ==, tr);
+  g_assert_cmpint (hw - tr, ==, num (m, "model_flops"));
+  g_assert_cmpint (read, ==, num (m, "hbm_read_bytes"));
+  g_assert_cmpint (inst_read, ==, read);
+  g_assert_cmpint (write, ==, num (m, "hbm_write_bytes"));
+  g_assert_cmpint (inst_write, ==, write);
+  g_assert_cmpint (reload, ==, num (m, "spill_reload_bytes"));
+  g_assert_cmpint (inst_reload, ==, reload);
+  g_assert_cmpint (json_array_get_length (dmas), ==, num (m, "dma_transfers"));
+  g_assert_cmpint (bytes, ==, num (m, "dma_bytes"));
+  g_assert_cmpint (small, ==, num (m, "small_dma_transfers"));
+  g_assert_true (near (json_object_get_double_member (m, "hfu_percent"), 100 * hw / (peak * seconds)));
+  g_assert_true (near (json_object_get_double_member (m, "mfu_percent"), 100 * (hw - tr) / (peak * seconds)));
+  g_assert_true (near (json_object_get_double_member (m, "mbu_percent"),
+                       100 * (read + write) / seconds / json_object_get_double_member (md, "hbm_ddr_bandwidth")));
+  g_assert_true (near (json_object_get_double_member (m, "throttled_active_percent"), 100 * throttled / (p->we - p->ws)));
+  g_assert_true (near (json_object_get_double_member (p->t, "peak_tflops"), peak / 1e12));
+  /* The profiler's own summary, in fractions, says the same. */
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (summary, "hfu_estimated_percent"),
+                                  hw / (peak * seconds), 1e-8);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (summary, "total_time"), seconds, 1e-9);
+  g_assert_cmpint (num (summary, "hardware_flops"), ==, hw);
+}
+
+static void
+test_all_phases (void)
+{
+  Profile p;
+
+  profile_load (&p, ALL_PHASES, "trn2", 6);
+  check_ledger (&p);
+  check_metrics (&p);
+  /* Each planted state is there. */
+  for (guint s = 0; s < N_STATES; s++)
+    g_assert_cmpint (p.ledger[s], >, 0);
+  profile_clear (&p);
+}
+
+/* Other hardware, phases repeated: the peak and the bandwidth are the
+ * instance's. */
+static void
+test_instances (void)
+{
+  static const struct { const char *name; gdouble peak, hbm; gint64 cores; } cases[] = {
+    { "trn1", 91.7504, 410, 1 }, { "inf2", 91.7504, 410, 1 },
+    { "trn2", 157.2864, 716, 2 }, { "trn3", 157.2864, 1200, 2 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      Profile p;
+
+      profile_load (&p, "dma-bound,compute,throttle,dma-bound", cases[i].name, 4);
+      g_assert_cmpstr (json_object_get_string_member (p.t, "instance"), ==, cases[i].name);
+      g_assert_true (near (json_object_get_double_member (p.t, "peak_tflops"), cases[i].peak));
+      g_assert_true (near (json_object_get_double_member (p.t, "hbm_bandwidth_gbps"), cases[i].hbm));
+      g_assert_cmpint (num (p.t, "physical_cores"), ==, cases[i].cores);
+      g_assert_cmpuint (json_array_get_length (json_object_get_array_member (p.t, "phases")), ==, 4);
+      check_ledger (&p);
+      check_metrics (&p);
+      profile_clear (&p);
+    }
+}
+
+static void
+test_unknown (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("neuron-truth-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "truth.json", NULL);
+  NeuronGenOptions o;
+
+  neuron_gen_options_init (&o);
+  o.plant = "compute,waterfall";
+  g_assert_false (neuron_gen_write_truth (path, &o, &error));
+  g_assert_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE);
+  g_clear_error (&error);
+  o.plant = "compute";
+  o.instance = "trn9";
+  g_assert_false (neuron_gen_write_truth (path, &o, &error));
+  g_assert_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE);
+  g_rmdir (dir);
+}
+
+/* Rows of each Parquet table, read back by hyparquet. */
+static JsonObject *
+parquet_rows (const char *tables,
+              JsonParser *parser)
+{
+  const char *script =
+    "const { parquetMetadata } = await import('hyparquet'); const fs = await import('node:fs');"
+    "const out = {}; for (const f of fs.readdirSync(process.argv[1])) {"
+    " const b = fs.readFileSync(process.argv[1] + '/' + f);"
+    " out[f.replace(/\\.parquet$/, '')] = Number(parquetMetadata(b.buffer.slice(b.byteOffset, b.byteOffset + b.length)).num_rows); }"
+    "console.log(JSON.stringify(out));";
+  const char *argv[] = { "node", "--input-type=module", "-e", script, tables, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(GError) error = NULL;
+  gint status;
+
+  g_assert_true (g_spawn_sync (neuron_gen_npm_dir (), (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                               &out, &err, &status, &error));
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("reading the Parquet tables back: %s", err);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+static void
+test_parquet (void)
+{
+  static const struct { const char *json, *parquet; } pairs[] = {
+    { "instruction", "Instruction" }, { "dma", "DmaPacketAggregated" }, { "semaphore_update", "SemaphoreUpdate" },
+    { "cc_op", "CcOp" }, { "cc_instruction", "CcInstruction" }, { "throttle", "Throttle" },
+    { "throttle_summary", "ThrottleSummary" }, { "execution_info", "ExecutionInfo" }, { "metadata", "Metadata" },
+    { "summary", "Summary" },
+  };
+  g_autofree char *why = NULL, *reader = NULL, *device = NULL, *tables = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  NeuronGenParquetOptions po;
+  JsonObject *counts;
+  JsonArray *insts;
+  gint64 flows = 0;
+  Profile p;
+
+  reader = g_build_filename (neuron_gen_npm_dir (), "node_modules", "hyparquet", "package.json", NULL);
+  if (!neuron_gen_parquet_available (&why) || !g_file_test (reader, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip (why ? why : "hyparquet is not installed beside the Parquet writer (npm install hyparquet, as .ci/run does)");
+      return;
+    }
+  profile_load (&p, ALL_PHASES, "trn2", 3);
+  device = g_build_filename (p.dir, "device_profile_model_1.json", NULL);
+  tables = g_build_filename (p.dir, "tables", NULL);
+  neuron_gen_parquet_options_init (&po);
+  g_assert_true (neuron_gen_write_parquet (device, tables, &po, NULL, &error));
+  g_assert_no_error (error);
+  counts = parquet_rows (tables, parser);
+  for (guint i = 0; i < G_N_ELEMENTS (pairs); i++)
+    {
+      g_test_message ("%s: %u rows", pairs[i].parquet, json_array_get_length (table (&p, pairs[i].json)));
+      g_assert_cmpint (json_object_get_int_member (counts, pairs[i].parquet), ==,
+                       json_array_get_length (table (&p, pairs[i].json)));
+    }
+  insts = table (&p, "instruction");
+  for (guint i = 0; i < json_array_get_length (insts); i++)
+    flows += json_array_get_length (json_object_get_array_member (row (insts, i), "inst_dep_ids"));
+  g_assert_cmpint (json_object_get_int_member (counts, "Flow"), ==, flows);
+  profile_clear (&p);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/neuron-gen/truth/all-phases", test_all_phases);
+  g_test_add_func ("/neuron-gen/truth/instances", test_instances);
+  g_test_add_func ("/neuron-gen/truth/unknown", test_unknown);
+  g_test_add_func ("/neuron-gen/truth/parquet", test_parquet);
+  return g_test_run ();
+}
