@@ -76,6 +76,39 @@ chrono_device_peaks_lookup (const char *device_name)
   return NULL;
 }
 
+/* Per physical core. Trainium1 and Inferentia2 share NeuronCore-v2: FP8
+ * runs at the BF16 rate. Trainium2's FP8 is its double-rate mode; on
+ * Trainium3 plain FP8 is taken at twice BF16 (the profiler's FP8
+ * multiplier) and the HBM stack as the chip's 4.9 TB/s over four
+ * stacks: both inferred, docs/efficiency.md says so. */
+static const ChronoNeuronPeaks neuron_table[] = {
+  { "AWS Trainium1 (NeuronCore-v2)", "trn1", 128, 128, 2.8, 91.75, 91.75, 410, 1 },
+  { "AWS Inferentia2 (NeuronCore-v2)", "inf2", 128, 128, 2.8, 91.75, 91.75, 410, 1 },
+  { "AWS Trainium2 (NeuronCore-v3)", "trn2", 128, 128, 2.4, 78.64, 157.29, 716, 2 },
+  { "AWS Trainium3 (NeuronCore-v4)", "trn3", 128, 128, 2.4, 78.64, 157.29, 1225, 2 },
+};
+
+const ChronoNeuronPeaks *
+chrono_device_peaks_lookup_neuron (const char *instance_type)
+{
+  g_autofree char *lower = NULL;
+
+  if (instance_type == NULL)
+    return NULL;
+  lower = g_ascii_strdown (instance_type, -1);
+  for (guint i = 0; i < G_N_ELEMENTS (neuron_table); i++)
+    if (g_str_has_prefix (lower, neuron_table[i].instance))
+      return &neuron_table[i];
+  return NULL;
+}
+
+const ChronoNeuronPeaks *
+chrono_device_peaks_get_neuron_table (guint *n_entries)
+{
+  *n_entries = G_N_ELEMENTS (neuron_table);
+  return neuron_table;
+}
+
 const ChronoDevicePeaks *
 chrono_device_peaks_get_table (guint *n_entries)
 {

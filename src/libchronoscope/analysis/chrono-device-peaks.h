@@ -42,6 +42,28 @@ const ChronoDevicePeaks *chrono_device_peaks_lookup (const char *device_name);
 /* Every entry, for the documentation test. */
 const ChronoDevicePeaks *chrono_device_peaks_get_table (guint *n_entries);
 
+/* One physical NeuronCore, by instance family: Trainium and Inferentia2.
+ * A logical core (LNC=2 on Trainium2 and 3) is several physical ones,
+ * whose peaks add up; the HBM figure is one stack's, which the Neuron
+ * profiler's MBU divides by whatever the LNC. docs/efficiency.md gives
+ * the source of every figure. */
+typedef struct {
+  const char *name;                  /* "AWS Trainium2 (NeuronCore-v3)" */
+  const char *instance;              /* the instance type's family: "trn2" */
+  guint       rows;                  /* the Tensor engine's systolic array */
+  guint       cols;
+  gdouble     tensor_ghz;            /* its clock */
+  gdouble     bf16_tflops;           /* 2 × rows × cols × clock: BF16, FP16, TF32 */
+  gdouble     fp8_tflops;            /* plain FP8 matrix work */
+  gdouble     hbm_gbps;              /* one HBM stack, GB/s (10^9 B/s) */
+  guint       default_physical_cores;/* per logical core at the default LNC */
+} ChronoNeuronPeaks;
+
+/* The entry for INSTANCE_TYPE as the profile's Metadata writes it
+ * ("trn2.48xlarge", "inf2.xlarge"), or NULL. */
+const ChronoNeuronPeaks *chrono_device_peaks_lookup_neuron    (const char *instance_type);
+const ChronoNeuronPeaks *chrono_device_peaks_get_neuron_table (guint      *n_entries);
+
 /* The peak for work of DTYPE on matrix or vector units; 0 when unknown. */
 gdouble chrono_device_peaks_tflops (const ChronoDevicePeaks *peaks,
                                     ChronoDtype              dtype,

@@ -9,25 +9,10 @@
 
 #include "chrono-efficiency-private.h"
 #include "chrono-json-util.h"
+#include "chrono-neuron-metrics.h"
 
 /* Steps listed in the Markdown; the JSON has them all. */
 #define MAX_TABLE_STEPS 10
-
-/* Whether device D runs Neuron instructions: its engines are streams of them. */
-static gboolean
-is_neuron_core (ChronoTrace            *trace,
-                const ChronoDeviceWork *d)
-{
-  for (guint k = 0; k < d->streams->len; k++)
-    {
-      const ChronoStreamWork *s = &g_array_index (d->streams, ChronoStreamWork, k);
-      const ChronoTrack *t = chrono_trace_get_track (trace, s->track);
-
-      if (s->items->len > 0 && t->kind[g_array_index (s->items, ChronoWorkItem, 0).index] == CHRONO_KIND_INSTRUCTION)
-        return TRUE;
-    }
-  return FALSE;
-}
 
 /* The windows busy shares are taken over: the trace's steps, or the
  * device's work from first to last when it has none (device profiles). */
@@ -87,44 +72,6 @@ window_name (ChronoRankData   *data,
                                   chrono_track_get_name (chrono_trace_get_track (data->trace, w->track), w->index));
 }
 
-/* A summary metric: numbers, or numbers written as strings. */
-static gboolean
-metric (JsonObject *summary,
-        const char *key,
-        gdouble    *value)
-{
-  JsonNode *node = json_object_get_member (summary, key);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
-    return FALSE;
-  if (json_node_get_value_type (node) == G_TYPE_STRING)
-    *value = g_ascii_strtod (json_node_get_string (node), NULL);
-  else
-    *value = json_node_get_double (node);
-  return isfinite (*value);
-}
-
-/* A *_percent metric as a percentage: some profiler versions write
- * fractions, which shows when no percentage is above 1. */
-static gboolean
-percent_metric (JsonObject *summary,
-                const char *key,
-                gdouble    *value)
-{
-  g_autoptr(GList) keys = json_object_get_members (summary);
-  gboolean fractions = TRUE;
-  gdouble v;
-
-  if (!metric (summary, key, value))
-    return FALSE;
-  for (GList *l = keys; l != NULL; l = l->next)
-    if (g_str_has_suffix (l->data, "_percent") && metric (summary, l->data, &v) && v > 1.0)
-      fractions = FALSE;
-  if (fractions)
-    *value *= 100;
-  return TRUE;
-}
-
 static void
 add_metric (JsonBuilder *b,
             const char  *name,
@@ -146,13 +93,13 @@ add_summary_metric (JsonBuilder *b,
                     gboolean     percent)
 {
   gdouble v = 0;
-  gboolean known = percent ? percent_metric (summary, key, &v) : metric (summary, key, &v);
+  gboolean known = percent ? chrono_neuron_summary_percent (summary, key, &v) : chrono_neuron_summary_number (summary, key, &v);
 
   add_metric (b, name, known, v);
 }
 
-/* Our model FLOPs utilisation of the profile: its model FLOPs over its
- * time at the peak set in the settings (the table has no Neuron device). */
+/* The summary's model FLOPs over its time at the peak set in the
+ * settings; the "neuron" member has ours, from the instructions. */
 static gboolean
 our_mfu (ChronoAnalysis *self,
          JsonObject     *summary,
@@ -161,8 +108,8 @@ our_mfu (ChronoAnalysis *self,
   const ChronoAnalysisThresholds *th = chrono_efficiency_get_thresholds (chrono_analysis_get_efficiency_data (self));
   gdouble flops, seconds;
 
-  if (th->peak_gflops == 0 || !metric (summary, "model_flops", &flops) ||
-      !(metric (summary, "total_active_time", &seconds) || metric (summary, "total_time", &seconds)) ||
+  if (th->peak_gflops == 0 || !chrono_neuron_summary_number (summary, "model_flops", &flops) ||
+      !(chrono_neuron_summary_number (summary, "total_active_time", &seconds) || chrono_neuron_summary_number (summary, "total_time", &seconds)) ||
       seconds <= 0)
     return FALSE;
   *percent = 100 * flops / (seconds * th->peak_gflops * 1e9);
@@ -188,7 +135,7 @@ chrono_efficiency_neuron_write_json (ChronoAnalysis *self,
         gdouble v = 0;
         gboolean known;
 
-        if (!is_neuron_core (ranks[r]->trace, d))
+        if (!chrono_neuron_is_core (ranks[r]->trace, d))
           continue;
         windows = windows_of (ranks[r], d);
         busy = engines_busy (d);
@@ -259,7 +206,7 @@ chrono_efficiency_neuron_append_markdown (ChronoAnalysis *self,
         g_autoptr(JsonNode) summary = NULL;
         gdouble v;
 
-        if (!is_neuron_core (ranks[r]->trace, d))
+        if (!chrono_neuron_is_core (ranks[r]->trace, d))
           continue;
         windows = windows_of (ranks[r], d);
         busy = engines_busy (d);
@@ -269,18 +216,10 @@ chrono_efficiency_neuron_append_markdown (ChronoAnalysis *self,
           {
             JsonObject *o = json_node_get_object (summary);
 
-            if (percent_metric (o, "mfu_estimated_percent", &v))
+            if (chrono_neuron_summary_percent (o, "mfu_estimated_percent", &v))
               g_string_append_printf (s, _("- The profiler's MFU: %.1f %%\n"), v);
-            if (percent_metric (o, "mbu_estimated_percent", &v))
+            if (chrono_neuron_summary_percent (o, "mbu_estimated_percent", &v))
               g_string_append_printf (s, _("- The profiler's MBU: %.1f %%\n"), v);
-            if (our_mfu (self, o, &v))
-              g_string_append_printf (s, _("- Our MFU, from its model FLOPs at the peak in the settings: %.1f %%\n"), v);
-            else if (chrono_efficiency_get_thresholds (chrono_analysis_get_efficiency_data (self))->peak_gflops == 0)
-              g_string_append_printf (s, "- %s\n", _("Our MFU needs the device's peak (--peak-tflops): "
-                                                     "the peak table has no Neuron device."));
-            else
-              g_string_append_printf (s, "- %s\n", _("Our MFU needs the model FLOPs and time of the profile's "
-                                                     "summary, which it does not give."));
           }
         g_string_append_printf (s, "\n%s\n\n| %s | %s | %s |\n|---|---|---:|\n",
                                 _("Each engine's busy share of each step."), _("Step"), _("Engine"), _("Busy"));

@@ -8,6 +8,7 @@
 
 #include "chrono-efficiency-private.h"
 #include "chrono-json-util.h"
+#include "chrono-neuron-metrics.h"
 
 /* A report people read: the operators that take most GPU time. */
 #define MAX_TABLE_ROWS 20
@@ -137,6 +138,7 @@ chrono_efficiency_write_json (ChronoAnalysis *self,
 
   write_steps (self, b);
   chrono_efficiency_neuron_write_json (self, b);
+  chrono_neuron_metrics_write_json (self, b);
 }
 
 /* Markdown table cells must not contain pipes. */
@@ -162,6 +164,7 @@ chrono_efficiency_append_markdown (ChronoAnalysis *self,
   const char * const *notes = chrono_analysis_get_efficiency_notes (self);
   guint n = chrono_analysis_get_n_efficiency (self);
 
+  chrono_neuron_metrics_append_markdown (self, s);
   chrono_efficiency_neuron_append_markdown (self, s);
   g_string_append_printf (s, "\n## %s\n\n", _("Operator efficiency"));
   for (guint i = 0; notes[i]; i++)

@@ -333,9 +333,16 @@ read_other (ChronoNeuronReader     *reader,
 
   if (chrono_neuron_str_is (key, "summary", 7))
     return read_summary (data);
-  if ((st = chrono_json_skip_value (s)) == CHRONO_JSON_OK &&
-      chrono_neuron_str_is (key, "metadata", 8))
+  if ((st = chrono_json_skip_value (s)) != CHRONO_JSON_OK)
+    return st;
+  /* The metrics read the hardware's figures, the throttling and the
+   * executions. */
+  if (chrono_neuron_str_is (key, "metadata", 8))
     chrono_neuron_keep_metadata (reader, "neuron_metadata", start, s->p);
+  else if (chrono_neuron_str_is (key, "throttle", 8))
+    chrono_neuron_keep_metadata (reader, "neuron_throttle", start, s->p);
+  else if (chrono_neuron_str_is (key, "execution_info", 14))
+    chrono_neuron_keep_metadata (reader, "neuron_executions", start, s->p);
   return st;
 }
 

@@ -5,8 +5,9 @@
  * the same device model as the JSON profile's records. String columns
  * are mostly dictionary-encoded: a row's engine, queue or opcode is
  * looked up once per dictionary entry, not once per row. Flow rows are
- * dependency edges between two ids. The Summary row is kept as JSON
- * metadata, as the JSON profile's summary is.
+ * dependency edges between two ids. The Summary and Metadata rows, and
+ * the Throttle and ExecutionInfo tables, are kept as JSON metadata, as
+ * the JSON profile's summary is.
  *
  * A table is known by its file name (Explorer writes <Table>.parquet, or
  * <Table>_<n>.parquet for a large one), or else by its columns.
@@ -33,12 +34,16 @@ typedef enum {
   TABLE_CC_INSTRUCTION,
   TABLE_FLOW,
   TABLE_SUMMARY,
+  TABLE_METADATA,
+  TABLE_THROTTLE,
+  TABLE_EXECUTION,
   N_TABLES,
   TABLE_OTHER = N_TABLES
 } Table;
 
 static const char * const table_names[N_TABLES] = {
   "Instruction", "DmaPacketAggregated", "SemaphoreUpdate", "CcOp", "CcInstruction", "Flow", "Summary",
+  "Metadata", "Throttle", "ExecutionInfo",
 };
 /* The JSON profile's table names, as the spans' categories: both give the
  * same model. */
@@ -124,7 +129,8 @@ typedef struct {
   ChronoNeuronReader  reader;
   ChronoNeuronDevice  dev;
   guint32             cats[TABLE_FLOW];
-  GString            *summary;         /* the Summary row as JSON, or NULL */
+  GString            *kept;            /* the small tables as JSON, one after another, or NULL */
+  GHashTable         *kept_ranges;     /* metadata key -> ChronoRange in kept */
   GCancellable       *cancellable;
   ChronoProgressFunc  progress;
   gpointer            progress_data;
@@ -144,13 +150,13 @@ typedef struct {
 static const char * const other_tables[] = {
   "ActiveTime", "AssemblyInstruction", "BirInstruction", "CcStream", "CoreBarriers", "CpuUsage",
   "DeviceProfileList", "DmaPacket", "DmaQueuesInfo", "DmaUsage", "DmaUsageSummary", "Error",
-  "ExecutionInfo", "FrameworkInstruction", "FrameworkNode", "HbmUsage", "HbmUsageSummaryByType",
+  "FrameworkInstruction", "FrameworkNode", "HbmUsage", "HbmUsageSummaryByType",
   "HloInstruction", "HostMemUsage", "KernelInstructions", "KernelIterationVariables",
   "KernelStackFrames", "MemoryBandwidthPoint", "MemoryBandwidthResponse", "MemoryBandwidthSeries",
-  "Metadata", "NeffHeader", "OpcodeSummary", "PendingDma", "PenguinInstruction", "PsumUsage",
+  "NeffHeader", "OpcodeSummary", "PendingDma", "PenguinInstruction", "PsumUsage",
   "SbufAllocation", "SbufUsage", "SchemaFields", "StackFrame", "StackFrameFileLocation",
   "StackFrameFileName", "StackFrameFunctionName", "SystemProfileEvents", "SystemProfileHbmUsage",
-  "SystemProfileMetadata", "TensorInfo", "Throttle", "ThrottleSummary", "Warning", NULL
+  "SystemProfileMetadata", "TensorInfo", "ThrottleSummary", "Warning", NULL
 };
 
 /* "Instruction_3.parquet" -> TABLE_INSTRUCTION; N_TABLES + 1 for a table
@@ -665,55 +671,117 @@ read_flows (Importer   *imp,
 /* Summary                                                              */
 
 /* Every column of the first row, as one JSON object. */
-static gboolean
-read_summary (Importer          *imp,
-              ChronoParquetFile *f,
-              GError           **error)
+/* The metadata key a small table is kept under, and whether all its rows
+ * (an array) or the first (an object). */
+static const struct {
+  const char *key;
+  gboolean    all_rows;
+} kept_tables[N_TABLES] = {
+  [TABLE_SUMMARY] = { "neuron_summary", FALSE },
+  [TABLE_METADATA] = { "neuron_metadata", FALSE },
+  [TABLE_THROTTLE] = { "neuron_throttle", TRUE },
+  [TABLE_EXECUTION] = { "neuron_executions", TRUE },
+};
+
+static void
+add_cell (JsonBuilder               *builder,
+          ChronoParquetType          type,
+          const ChronoParquetColumn *col,
+          guint64                    row)
 {
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
+  if (col->present && !col->present[row])
+    json_builder_add_null_value (builder);
+  else if (type == CHRONO_PARQUET_BOOLEAN)
+    json_builder_add_boolean_value (builder, col->v.i64[row] != 0);
+  else if (type == CHRONO_PARQUET_INT32 || type == CHRONO_PARQUET_INT64)
+    json_builder_add_int_value (builder, col->v.i64[row]);
+  else if (type == CHRONO_PARQUET_FLOAT || type == CHRONO_PARQUET_DOUBLE)
+    json_builder_add_double_value (builder, col->v.f64[row]);
+  else
+    {
+      const ChronoParquetBytes *b = &col->entries[col->v.index[row]];
+      g_autofree char *text = g_utf8_make_valid ((const char *) b->data, b->len);
+      json_builder_add_string_value (builder, text);
+    }
+}
+
+/* Rows [0, N_ROWS) of row group GROUP of F as objects added to BUILDER. */
+static gboolean
+add_rows (JsonBuilder       *builder,
+          ChronoParquetFile *f,
+          guint              group,
+          guint64            n_rows,
+          GError           **error)
+{
   static const gint any[] = {
     CHRONO_PARQUET_BOOLEAN, CHRONO_PARQUET_INT32, CHRONO_PARQUET_INT64, CHRONO_PARQUET_FLOAT,
     CHRONO_PARQUET_DOUBLE, CHRONO_PARQUET_BYTE_ARRAY, -1
   };
-  g_autofree char *text = NULL;
+  guint n_cols = chrono_parquet_file_get_n_columns (f);
+  g_autofree ChronoParquetColumn *cols = g_new0 (ChronoParquetColumn, MAX (n_cols, 1));
+  g_autofree gboolean *ok = g_new0 (gboolean, MAX (n_cols, 1));
+  gboolean read = TRUE;
 
-  if (chrono_parquet_file_get_n_row_groups (f) == 0 || chrono_parquet_file_get_n_rows (f, 0) == 0)
-    return TRUE;
-  json_builder_begin_object (builder);
-  for (guint c = 0; c < chrono_parquet_file_get_n_columns (f); c++)
+  for (guint c = 0; c < n_cols && read; c++)
     {
-      ChronoParquetColumn col;
       ChronoParquetType type = chrono_parquet_file_get_column_type (f, c);
 
       if (type == CHRONO_PARQUET_INT96 || type == CHRONO_PARQUET_FIXED_LEN_BYTE_ARRAY)
         continue;
-      if (!chrono_parquet_file_read_column (f, 0, c, any, &col, error))
-        return FALSE;
-      json_builder_set_member_name (builder, chrono_parquet_file_get_column_name (f, c));
-      if (col.present && !col.present[0])
-        json_builder_add_null_value (builder);
-      else if (type == CHRONO_PARQUET_BOOLEAN)
-        json_builder_add_boolean_value (builder, col.v.i64[0] != 0);
-      else if (type == CHRONO_PARQUET_INT32 || type == CHRONO_PARQUET_INT64)
-        json_builder_add_int_value (builder, col.v.i64[0]);
-      else if (type == CHRONO_PARQUET_FLOAT || type == CHRONO_PARQUET_DOUBLE)
-        json_builder_add_double_value (builder, col.v.f64[0]);
-      else
-        {
-          const ChronoParquetBytes *b = &col.entries[col.v.index[0]];
-          g_autofree char *s = g_utf8_make_valid ((const char *) b->data, b->len);
-          json_builder_add_string_value (builder, s);
-        }
-      chrono_parquet_column_clear (&col);
+      read = ok[c] = chrono_parquet_file_read_column (f, group, c, any, &cols[c], error);
     }
-  json_builder_end_object (builder);
+  for (guint64 r = 0; r < n_rows && read; r++)
+    {
+      json_builder_begin_object (builder);
+      for (guint c = 0; c < n_cols; c++)
+        if (ok[c])
+          {
+            json_builder_set_member_name (builder, chrono_parquet_file_get_column_name (f, c));
+            add_cell (builder, chrono_parquet_file_get_column_type (f, c), &cols[c], r);
+          }
+      json_builder_end_object (builder);
+    }
+  for (guint c = 0; c < n_cols; c++)
+    if (ok[c])
+      chrono_parquet_column_clear (&cols[c]);
+  return read;
+}
+
+static gboolean
+read_kept_table (Importer          *imp,
+                 ChronoParquetFile *f,
+                 Table              table,
+                 GError           **error)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+  gboolean all = kept_tables[table].all_rows;
+  guint n_groups = chrono_parquet_file_get_n_row_groups (f);
+  ChronoRange *range;
+
+  if (g_hash_table_contains (imp->kept_ranges, kept_tables[table].key))
+    return TRUE;
+  if (n_groups == 0 || chrono_parquet_file_get_n_rows (f, 0) == 0)
+    return TRUE;
+  if (all)
+    json_builder_begin_array (builder);
+  for (guint group = 0; group < (all ? n_groups : 1); group++)
+    if (!add_rows (builder, f, group, all ? chrono_parquet_file_get_n_rows (f, group) : 1, error))
+      return FALSE;
+  if (all)
+    json_builder_end_array (builder);
   root = json_builder_get_root (builder);
   json_generator_set_root (gen, root);
   text = json_generator_to_data (gen, NULL);
-  if (imp->summary == NULL)
-    imp->summary = g_string_new (text);
+  if (imp->kept == NULL)
+    imp->kept = g_string_new (NULL);
+  range = g_new (ChronoRange, 1);
+  range->offset = imp->kept->len;
+  range->length = (guint32) MIN (strlen (text), G_MAXUINT32);
+  g_string_append (imp->kept, text);
+  g_hash_table_insert (imp->kept_ranges, g_strdup (kept_tables[table].key), range);
   return TRUE;
 }
 
@@ -755,9 +823,9 @@ read_file (Importer      *imp,
   table = by_name == TABLE_OTHER ? table_of_columns (f) : (Table) by_name;
   if (table == TABLE_OTHER)
     return TRUE;
-  if (table == TABLE_SUMMARY)
+  if (kept_tables[table].key != NULL)
     {
-      if (!read_summary (imp, f, error))
+      if (!read_kept_table (imp, f, table, error))
         return FALSE;
       imp->tables_read++;
       return TRUE;
@@ -809,6 +877,9 @@ read_file (Importer      *imp,
           read_flows (imp, &g, name, n);
           break;
         case TABLE_SUMMARY:
+        case TABLE_METADATA:
+        case TABLE_THROTTLE:
+        case TABLE_EXECUTION:
         case TABLE_OTHER:
         default:
           g_assert_not_reached ();
@@ -842,6 +913,7 @@ importer_init (Importer           *imp,
   chrono_neuron_device_init (&imp->dev, &imp->reader);
   for (guint t = 0; t < TABLE_FLOW; t++)
     imp->cats[t] = chrono_neuron_intern_text (&imp->reader, table_cats[t]);
+  imp->kept_ranges = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   imp->cancellable = cancellable;
   imp->progress = progress;
   imp->progress_data = user_data;
@@ -852,20 +924,23 @@ importer_finish (Importer *imp)
 {
   ChronoTrace *trace = imp->reader.trace;
 
-  if (imp->summary != NULL)
+  if (imp->kept != NULL)
     {
-      gsize len = imp->summary->len;
-      g_autoptr(GBytes) bytes = g_string_free_to_bytes (g_steal_pointer (&imp->summary));
-      ChronoRange *range = g_new (ChronoRange, 1);
+      g_autoptr(GBytes) bytes = g_string_free_to_bytes (g_steal_pointer (&imp->kept));
+      GHashTableIter iter;
+      gpointer key, range;
 
-      /* The summary's text is the trace's source: metadata ranges point
-       * into it, as into a JSON profile. */
+      /* The small tables' text is the trace's source: metadata ranges
+       * point into it, as into a JSON profile. */
       g_clear_pointer (&trace->source, chrono_source_unref);
       trace->source = chrono_source_new_for_bytes (bytes, NULL);
       trace->stats.file_bytes = imp->bytes_done;
-      range->offset = 0;
-      range->length = (guint32) MIN (len, G_MAXUINT32);
-      g_hash_table_insert (trace->metadata, g_strdup ("neuron_summary"), range);
+      g_hash_table_iter_init (&iter, imp->kept_ranges);
+      while (g_hash_table_iter_next (&iter, &key, &range))
+        {
+          g_hash_table_insert (trace->metadata, key, range);
+          g_hash_table_iter_steal (&iter);
+        }
     }
   if (imp->rows != NULL)
     chrono_trace_set_row_args (trace, 0, chrono_parquet_rows_to_row_args (g_steal_pointer (&imp->rows)));
@@ -882,8 +957,9 @@ importer_clear (Importer *imp)
   chrono_neuron_reader_clear (&imp->reader);
   if (imp->rows)
     chrono_parquet_rows_free (imp->rows);
-  if (imp->summary)
-    g_string_free (imp->summary, TRUE);
+  if (imp->kept)
+    g_string_free (imp->kept, TRUE);
+  g_clear_pointer (&imp->kept_ranges, g_hash_table_unref);
 }
 
 static gboolean

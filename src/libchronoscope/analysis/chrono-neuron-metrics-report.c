@@ -1,0 +1,629 @@
+/* chrono-neuron-metrics-report.c: the report's "neuron" member and its
+ * Markdown section, our figures beside the profiler's
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <math.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "chrono-efficiency-private.h"
+#include "chrono-json-util.h"
+#include "chrono-neuron-metrics.h"
+#include "chrono-neuron-ops.h"
+
+/* Ours and the profiler's may differ by this share before a note says so. */
+#define DIFFERENCE_TOLERANCE 0.02
+
+/* Executions listed in the Markdown; the JSON has them all. */
+#define MAX_TABLE_EXECUTIONS 10
+
+/* One window's figures. */
+typedef struct {
+  gint64             start;
+  gint64             end;
+  ChronoNeuronTotals t;
+  gdouble            model_flops;
+  gboolean           model_from_hlo;
+  gdouble            v[13];      /* by Figure; NAN when unknown */
+} Window;
+
+/* The figures set beside the profiler's summary, and its key for each. */
+typedef enum {
+  FIG_HFU, FIG_MFU, FIG_MBU, FIG_HARDWARE_FLOPS, FIG_TRANSPOSE_FLOPS, FIG_MODEL_FLOPS,
+  FIG_HBM_READ, FIG_HBM_WRITE, FIG_SPILL_SAVE, FIG_SPILL_RELOAD, FIG_INTENSITY, FIG_RIDGE, FIG_DMA_TRANSFERS,
+  N_FIGURES
+} Figure;
+
+static const struct {
+  const char *name;        /* ours, in the JSON */
+  const char *profiler;    /* the summary's key */
+  gboolean    percent;
+  const char *label;       /* in the Markdown */
+} figures[N_FIGURES] = {
+  { "hfu_percent", "hfu_estimated_percent", TRUE, N_("HFU (%)") },
+  { "mfu_percent", "mfu_estimated_percent", TRUE, N_("MFU (%)") },
+  { "mbu_percent", "mbu_estimated_percent", TRUE, N_("MBU (%)") },
+  { "hardware_flops", "hardware_flops", FALSE, N_("Hardware GFLOP") },
+  { "transpose_flops", "transpose_flops", FALSE, N_("Transpose GFLOP") },
+  { "model_flops", "model_flops", FALSE, N_("Model GFLOP") },
+  { "hbm_read_bytes", "hbm_read_bytes", FALSE, N_("HBM read (MiB)") },
+  { "hbm_write_bytes", "hbm_write_bytes", FALSE, N_("HBM written (MiB)") },
+  { "spill_save_bytes", "spill_save_bytes", FALSE, N_("Spill saves (MiB)") },
+  { "spill_reload_bytes", "spill_reload_bytes", FALSE, N_("Spill reloads (MiB)") },
+  { "arithmetic_intensity", "mm_arithmetic_intensity", FALSE, N_("Arithmetic intensity (FLOP/B)") },
+  { "ridge_flops_per_byte", "peak_flops_bandwidth_ratio", FALSE, N_("Ridge point (FLOP/B)") },
+  { "dma_transfers", "dma_transfer_count", FALSE, N_("DMA transfers") },
+};
+
+G_STATIC_ASSERT (G_N_ELEMENTS (((Window *) 0)->v) == N_FIGURES);
+
+static void
+add_double (JsonBuilder *b,
+            const char  *name,
+            gdouble      value)
+{
+  json_builder_set_member_name (b, name);
+  if (isfinite (value))
+    json_builder_add_double_value (b, value);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+add_string (JsonBuilder *b,
+            const char  *name,
+            const char  *value)
+{
+  json_builder_set_member_name (b, name);
+  if (value)
+    json_builder_add_string_value (b, value);
+  else
+    json_builder_add_null_value (b);
+}
+
+static gdouble
+percent_or_nan (gboolean known,
+                gdouble  value)
+{
+  return known ? value : NAN;
+}
+
+static void
+window_compute (ChronoNeuronMetrics *m,
+                Window              *w,
+                gint64               start,
+                gint64               end)
+{
+  const ChronoNeuronPeak *p = chrono_neuron_metrics_get_peak (m);
+  gboolean flops = chrono_neuron_metrics_get_flops_source (m) != CHRONO_NEURON_FLOPS_NONE;
+  gboolean bytes = chrono_neuron_metrics_get_bytes_source (m) != CHRONO_NEURON_BYTES_NONE;
+  gdouble hbm, v = 0;
+  gboolean known;
+
+  w->start = start;
+  w->end = end;
+  chrono_neuron_metrics_totals (m, start, end, &w->t);
+  w->model_flops = chrono_neuron_metrics_model_flops (m, start, end, &w->t, &w->model_from_hlo);
+  hbm = w->t.hbm_read_bytes + w->t.hbm_write_bytes;
+
+  known = chrono_neuron_metrics_flops_percent (m, w->t.hardware_flops, start, end, &v);
+  w->v[FIG_HFU] = percent_or_nan (known, v);
+  known = chrono_neuron_metrics_flops_percent (m, w->model_flops, start, end, &v);
+  w->v[FIG_MFU] = percent_or_nan (known, v);
+  known = chrono_neuron_metrics_bytes_percent (m, hbm, start, end, &v);
+  w->v[FIG_MBU] = percent_or_nan (known, v);
+  w->v[FIG_HARDWARE_FLOPS] = flops ? w->t.hardware_flops : NAN;
+  w->v[FIG_TRANSPOSE_FLOPS] = flops ? w->t.transpose_flops : NAN;
+  w->v[FIG_MODEL_FLOPS] = flops || w->model_from_hlo ? w->model_flops : NAN;
+  w->v[FIG_HBM_READ] = bytes ? w->t.hbm_read_bytes : NAN;
+  w->v[FIG_HBM_WRITE] = bytes ? w->t.hbm_write_bytes : NAN;
+  w->v[FIG_SPILL_SAVE] = bytes ? w->t.spill_save_bytes : NAN;
+  w->v[FIG_SPILL_RELOAD] = bytes ? w->t.spill_reload_bytes : NAN;
+  w->v[FIG_INTENSITY] = flops && bytes && hbm > 0 ? (w->t.hardware_flops - w->t.transpose_flops) / hbm : NAN;
+  w->v[FIG_RIDGE] = p->tflops > 0 && p->hbm_gbps > 0 ? p->tflops * 1e3 / p->hbm_gbps : NAN;
+  w->v[FIG_DMA_TRANSFERS] = (gdouble) w->t.dma_transfers;
+}
+
+/* The profiler's value of figure F, in our units; NAN when it has none. */
+static gdouble
+profiler_value (JsonObject *summary,
+                Figure      f)
+{
+  gdouble v;
+
+  if (summary == NULL)
+    return NAN;
+  if (figures[f].percent)
+    return chrono_neuron_summary_percent (summary, figures[f].profiler, &v) ? v : NAN;
+  return chrono_neuron_summary_number (summary, figures[f].profiler, &v) ? v : NAN;
+}
+
+/* A sentence for each figure where ours and the profiler's differ by
+ * more than the tolerance. */
+static GPtrArray *
+differences (const Window *w,
+             JsonObject   *summary)
+{
+  GPtrArray *notes = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint f = 0; f < N_FIGURES; f++)
+    {
+      gdouble theirs = profiler_value (summary, f), ours = w->v[f];
+
+      if (!isfinite (theirs) || !isfinite (ours) || fabs (ours - theirs) <= DIFFERENCE_TOLERANCE * MAX (fabs (theirs), fabs (ours)))
+        continue;
+      g_ptr_array_add (notes, g_strdup_printf (_("%s: ours %.6g, the profiler's %.6g (%+.1f %%)"),
+                                               figures[f].name, ours, theirs,
+                                               theirs != 0 ? 100 * (ours - theirs) / fabs (theirs) : 100.0));
+    }
+  return notes;
+}
+
+static const char *
+flops_source_name (ChronoNeuronFlopsSource source)
+{
+  static const char * const names[] = { NULL, "profiler", "elements" };
+
+  return names[source];
+}
+
+static const char *
+bytes_source_name (ChronoNeuronBytesSource source)
+{
+  static const char * const names[] = { NULL, "instructions", "dma" };
+
+  return names[source];
+}
+
+/* What the profile lacks for the figures, one sentence each. */
+static GPtrArray *
+limits (ChronoNeuronMetrics *m,
+        const Window        *w)
+{
+  const ChronoNeuronPeak *p = chrono_neuron_metrics_get_peak (m);
+  GPtrArray *notes = g_ptr_array_new_with_free_func (g_free);
+
+  if (p->tflops <= 0)
+    g_ptr_array_add (notes, g_strdup (_("No compute peak: the profile's Metadata gives neither the Tensor "
+                                        "engine's size and clock nor a known instance type; give it with --peak-tflops.")));
+  if (p->hbm_gbps <= 0)
+    g_ptr_array_add (notes, g_strdup (_("No HBM bandwidth: the profile's Metadata gives neither hbm_ddr_bandwidth "
+                                        "nor a known instance type; give it with --peak-tbps.")));
+  if (p->cores_source == CHRONO_NEURON_SOURCE_TABLE)
+    g_ptr_array_add (notes, g_strdup_printf (_("The profile does not say how many physical cores form the logical "
+                                               "core: %u, the default of %s, is assumed."),
+                                             p->physical_cores, p->entry->instance));
+  switch (chrono_neuron_metrics_get_flops_source (m))
+    {
+    case CHRONO_NEURON_FLOPS_NONE:
+      g_ptr_array_add (notes, g_strdup (_("No Tensor instruction records its FLOPs or elements: no HFU or MFU.")));
+      break;
+    case CHRONO_NEURON_FLOPS_ELEMENTS:
+      g_ptr_array_add (notes, g_strdup (_("FLOPs counted as 2 × rows × columns × elements of each matrix "
+                                          "instruction: the profile has no raw_flops, so partly filled arrays "
+                                          "count as full and transposes are known only by tensor_instruction_type.")));
+      break;
+    case CHRONO_NEURON_FLOPS_PROFILER:
+      break;
+    }
+  if (!w->model_from_hlo)
+    g_ptr_array_add (notes, g_strdup (_("Model FLOPs are hardware − transpose FLOPs: the profile has no HLO "
+                                        "statistics (model_flops) for this window.")));
+  switch (chrono_neuron_metrics_get_bytes_source (m))
+    {
+    case CHRONO_NEURON_BYTES_NONE:
+      g_ptr_array_add (notes, g_strdup (_("Neither the instructions nor the transfers say which bytes went to or "
+                                          "from HBM: no MBU.")));
+      break;
+    case CHRONO_NEURON_BYTES_DMA:
+      g_ptr_array_add (notes, g_strdup (_("HBM bytes are those of the DMA transfers whose source or destination is "
+                                          "not SBUF or PSUM, spills those of the spill queues: the instructions "
+                                          "record no HBM bytes.")));
+      break;
+    case CHRONO_NEURON_BYTES_INSTRUCTIONS:
+      break;
+    }
+  return notes;
+}
+
+static void
+add_strings (JsonBuilder *b,
+             const char  *name,
+             GPtrArray   *texts)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (guint i = 0; i < texts->len; i++)
+    json_builder_add_string_value (b, g_ptr_array_index (texts, i));
+  json_builder_end_array (b);
+}
+
+/* Each engine's and queue's time in [START, END): its streams' items
+ * merged once per stream. */
+typedef struct {
+  const char *name;
+  gboolean    dma;
+  GArray     *merged;
+  const GArray *items;
+} Stream;
+
+static GArray *
+streams_of (ChronoNeuronMetrics *m)
+{
+  const ChronoDeviceWork *d = chrono_neuron_metrics_get_device (m);
+  ChronoTrace *trace = chrono_neuron_metrics_get_rank (m)->trace;
+  GArray *streams = g_array_new (FALSE, FALSE, sizeof (Stream));
+
+  for (guint k = 0; k < d->streams->len; k++)
+    {
+      const ChronoStreamWork *s = &g_array_index (d->streams, ChronoStreamWork, k);
+      const ChronoTrack *t = chrono_trace_get_track (trace, s->track);
+      ChronoKind kind;
+      Stream st;
+
+      if (s->items->len == 0)
+        continue;
+      kind = t->kind[g_array_index (s->items, ChronoWorkItem, 0).index];
+      if (kind != CHRONO_KIND_INSTRUCTION && kind != CHRONO_KIND_DMA)
+        continue;
+      st.name = chrono_trace_get_string (trace, t->display_name);
+      st.dma = kind == CHRONO_KIND_DMA;
+      st.items = s->items;
+      st.merged = chrono_intervals_merge ((const ChronoWorkItem *) s->items->data, s->items->len, ~0u);
+      g_array_append_val (streams, st);
+    }
+  return streams;
+}
+
+static void
+streams_free (GArray *streams)
+{
+  for (guint i = 0; i < streams->len; i++)
+    g_array_unref (g_array_index (streams, Stream, i).merged);
+  g_array_unref (streams);
+}
+
+typedef GArray StreamList;
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (StreamList, streams_free)
+
+typedef struct {
+  guint64 count;
+  gint64  instruction_ns;
+  gint64  active_ns;
+} StreamTime;
+
+static void
+stream_time (const Stream *st,
+             gint64        start,
+             gint64        end,
+             StreamTime   *out)
+{
+  memset (out, 0, sizeof *out);
+  for (guint i = 0; i < st->items->len; i++)
+    {
+      const ChronoWorkItem *it = &g_array_index (st->items, ChronoWorkItem, i);
+
+      if (it->start >= end)
+        break;
+      if (it->start < start)
+        continue;
+      out->count++;
+      out->instruction_ns += it->end - it->start;
+    }
+  out->active_ns = chrono_intervals_length_in (st->merged, start, end);
+}
+
+static void
+write_engines (JsonBuilder         *b,
+               ChronoNeuronMetrics *m,
+               GArray              *streams,
+               const Window        *w)
+{
+  gint64 len = MAX (w->end - w->start, 1);
+
+  json_builder_set_member_name (b, "engines");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < streams->len; i++)
+    {
+      const Stream *st = &g_array_index (streams, Stream, i);
+      StreamTime time;
+
+      if (st->dma)
+        continue;
+      stream_time (st, w->start, w->end, &time);
+      json_builder_begin_object (b);
+      chrono_json_add_string (b, "engine", st->name);
+      chrono_json_add_int (b, "instructions", time.count);
+      chrono_json_add_int (b, "instruction_ns", time.instruction_ns);
+      chrono_json_add_int (b, "active_ns", time.active_ns);
+      add_double (b, "active_share", (gdouble) time.active_ns / len);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  chrono_json_add_int (b, "tensor_active_ns",
+                       chrono_intervals_length_in (chrono_neuron_metrics_tensor_busy (m), w->start, w->end));
+}
+
+static void
+write_dma (JsonBuilder  *b,
+           GArray       *streams,
+           const Window *w)
+{
+  const ChronoNeuronTotals *t = &w->t;
+
+  json_builder_set_member_name (b, "dma");
+  json_builder_begin_object (b);
+  chrono_json_add_int (b, "transfers", t->dma_transfers);
+  add_double (b, "bytes", t->dma_bytes);
+  add_double (b, "average_bytes", t->dma_transfers ? t->dma_bytes / t->dma_transfers : NAN);
+  chrono_json_add_int (b, "small_transfers", t->small_dma_transfers);
+  add_double (b, "small_share", t->dma_transfers ? (gdouble) t->small_dma_transfers / t->dma_transfers : NAN);
+  json_builder_set_member_name (b, "queues");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < streams->len; i++)
+    {
+      const Stream *st = &g_array_index (streams, Stream, i);
+      StreamTime time;
+
+      if (!st->dma)
+        continue;
+      stream_time (st, w->start, w->end, &time);
+      json_builder_begin_object (b);
+      chrono_json_add_string (b, "queue", st->name);
+      chrono_json_add_int (b, "transfers", time.count);
+      chrono_json_add_int (b, "active_ns", time.active_ns);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+}
+
+static void
+write_window (JsonBuilder         *b,
+              ChronoNeuronMetrics *m,
+              GArray              *streams,
+              const Window        *w)
+{
+  gdouble lost;
+  gint64 active;
+  gboolean throttle = chrono_neuron_metrics_throttling (m, w->start, w->end, &lost, &active);
+  gdouble ceiling = w->v[FIG_INTENSITY] / w->v[FIG_RIDGE];
+
+  chrono_json_add_int (b, "start_ns", w->start);
+  chrono_json_add_int (b, "end_ns", w->end);
+  chrono_json_add_int (b, "total_time_ns", w->end - w->start);
+  for (guint f = 0; f < N_FIGURES; f++)
+    add_double (b, figures[f].name, w->v[f]);
+  add_double (b, "raw_flops", isfinite (w->v[FIG_HARDWARE_FLOPS]) ? w->t.raw_flops : NAN);
+  add_string (b, "model_flops_source", w->model_from_hlo ? "hlo" : "instructions");
+  add_double (b, "roofline_ceiling_percent", isfinite (ceiling) ? 100 * MIN (ceiling, 1.0) : NAN);
+  add_double (b, "useful_read_percent", w->t.hbm_read_bytes > 0 ? 100 * (w->t.hbm_read_bytes - w->t.spill_reload_bytes) / w->t.hbm_read_bytes : NAN);
+  add_double (b, "throttled_active_percent", throttle ? 100 * lost / MAX (w->end - w->start, 1) : NAN);
+  add_double (b, "throttle_limit_percent", throttle && active > 0 ? 100 * (1 - lost / active) : NAN);
+  write_engines (b, m, streams, w);
+  write_dma (b, streams, w);
+}
+
+static void
+write_profiler (JsonBuilder *b,
+                JsonObject  *summary)
+{
+  gdouble seconds;
+
+  json_builder_set_member_name (b, "profiler");
+  if (summary == NULL)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_object (b);
+  for (guint f = 0; f < N_FIGURES; f++)
+    add_double (b, figures[f].name, profiler_value (summary, f));
+  add_double (b, "total_time_ns", chrono_neuron_summary_number (summary, "total_time", &seconds) ? seconds * 1e9 : NAN);
+  json_builder_end_object (b);
+}
+
+static const char *
+core_name (ChronoNeuronMetrics *m)
+{
+  ChronoRankData *data = chrono_neuron_metrics_get_rank (m);
+  const ChronoProcess *p = chrono_trace_get_process (data->trace, chrono_neuron_metrics_get_device (m)->process);
+
+  return chrono_trace_get_string (data->trace, p->name);
+}
+
+void
+chrono_neuron_metrics_write_json (ChronoAnalysis *self,
+                                  JsonBuilder    *b)
+{
+  g_autoptr(GPtrArray) cores = chrono_neuron_metrics_for_analysis (self);
+
+  json_builder_set_member_name (b, "neuron");
+  json_builder_begin_array (b);
+  for (guint c = 0; c < cores->len; c++)
+    {
+      ChronoNeuronMetrics *m = g_ptr_array_index (cores, c);
+      const ChronoNeuronPeak *p = chrono_neuron_metrics_get_peak (m);
+      ChronoRankData *data = chrono_neuron_metrics_get_rank (m);
+      g_autoptr(StreamList) streams = streams_of (m);
+      g_autoptr(GPtrArray) diffs = NULL, notes = NULL;
+      GArray *executions = chrono_neuron_metrics_executions (m);
+      Window whole;
+      gint64 start, end;
+      gboolean from_metadata;
+
+      from_metadata = chrono_neuron_metrics_get_window (m, &start, &end);
+      window_compute (m, &whole, start, end);
+      json_builder_begin_object (b);
+      chrono_json_add_int (b, "trace", data->trace_index);
+      chrono_json_add_int (b, "rank_index", data->rank_index);
+      chrono_json_add_int (b, "device", chrono_neuron_metrics_get_device (m)->device);
+      chrono_json_add_string (b, "device_name", core_name (m));
+      add_string (b, "instance_type", p->instance_type);
+      add_string (b, "peak_table_entry", p->entry ? p->entry->name : NULL);
+      add_double (b, "peak_tflops", p->tflops > 0 ? p->tflops : NAN);
+      add_string (b, "peak_tflops_source", chrono_neuron_source_to_string (p->tflops_source));
+      add_double (b, "hbm_bandwidth_gbps", p->hbm_gbps > 0 ? p->hbm_gbps : NAN);
+      add_string (b, "hbm_bandwidth_source", chrono_neuron_source_to_string (p->hbm_source));
+      chrono_json_add_int (b, "physical_cores", p->physical_cores);
+      add_string (b, "physical_cores_source", chrono_neuron_source_to_string (p->cores_source));
+      add_string (b, "flops_source", flops_source_name (chrono_neuron_metrics_get_flops_source (m)));
+      add_string (b, "bytes_source", bytes_source_name (chrono_neuron_metrics_get_bytes_source (m)));
+      add_string (b, "window_source", from_metadata ? "metadata" : "activity");
+      write_window (b, m, streams, &whole);
+      write_profiler (b, chrono_neuron_metrics_get_summary (m));
+      diffs = differences (&whole, chrono_neuron_metrics_get_summary (m));
+      add_strings (b, "differences", diffs);
+      notes = limits (m, &whole);
+      add_strings (b, "notes", notes);
+      json_builder_set_member_name (b, "executions");
+      json_builder_begin_array (b);
+      for (guint e = 0; e < executions->len; e++)
+        {
+          const ChronoStep *step = &g_array_index (executions, ChronoStep, e);
+          Window w;
+
+          window_compute (m, &w, step->start, step->end);
+          json_builder_begin_object (b);
+          chrono_json_add_int (b, "execution", step->index);
+          write_window (b, m, streams, &w);
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+      chrono_neuron_ops_write_json (self, m, b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+/* -------------------------------------------------------------------- */
+/* Markdown                                                             */
+
+static char *
+figure_text (Figure  f,
+             gdouble v)
+{
+  if (!isfinite (v))
+    return g_strdup ("–");
+  switch (f)
+    {
+    case FIG_HARDWARE_FLOPS:
+    case FIG_TRANSPOSE_FLOPS:
+    case FIG_MODEL_FLOPS:
+      return g_strdup_printf ("%.3f", v / 1e9);
+    case FIG_HBM_READ:
+    case FIG_HBM_WRITE:
+    case FIG_SPILL_SAVE:
+    case FIG_SPILL_RELOAD:
+      return g_strdup_printf ("%.2f", v / (1024.0 * 1024.0));
+    case FIG_DMA_TRANSFERS:
+      return g_strdup_printf ("%.0f", v);
+    case FIG_HFU:
+    case FIG_MFU:
+    case FIG_MBU:
+    case FIG_INTENSITY:
+    case FIG_RIDGE:
+    case N_FIGURES:
+    default:
+      return g_strdup_printf ("%.2f", v);
+    }
+}
+
+static void
+append_peaks (GString             *s,
+              ChronoNeuronMetrics *m)
+{
+  const ChronoNeuronPeak *p = chrono_neuron_metrics_get_peak (m);
+  static const char * const from[] = {
+    NULL, N_("from the settings"), N_("from the profile's Metadata"), N_("from the peak table"),
+  };
+
+  if (p->tflops > 0)
+    g_string_append_printf (s, _("- Peak: %.2f TFLOP/s BF16 over %u physical %s (%s%s%s)\n"), p->tflops,
+                            p->physical_cores, ngettext ("core", "cores", p->physical_cores), _(from[p->tflops_source]),
+                            p->tflops_source == CHRONO_NEURON_SOURCE_TABLE ? ": " : "",
+                            p->tflops_source == CHRONO_NEURON_SOURCE_TABLE ? p->entry->name : "");
+  if (p->hbm_gbps > 0)
+    g_string_append_printf (s, _("- HBM: %.0f GB/s, one stack (%s)\n"), p->hbm_gbps, _(from[p->hbm_source]));
+}
+
+void
+chrono_neuron_metrics_append_markdown (ChronoAnalysis *self,
+                                       GString        *s)
+{
+  g_autoptr(GPtrArray) cores = chrono_neuron_metrics_for_analysis (self);
+
+  for (guint c = 0; c < cores->len; c++)
+    {
+      ChronoNeuronMetrics *m = g_ptr_array_index (cores, c);
+      JsonObject *summary = chrono_neuron_metrics_get_summary (m);
+      g_autoptr(StreamList) streams = streams_of (m);
+      g_autoptr(GPtrArray) diffs = NULL, notes = NULL;
+      GArray *executions = chrono_neuron_metrics_executions (m);
+      Window whole;
+      gint64 start, end, active;
+      gdouble lost;
+
+      chrono_neuron_metrics_get_window (m, &start, &end);
+      window_compute (m, &whole, start, end);
+      g_string_append_printf (s, "\n## %s: %s\n\n", core_name (m), _("Neuron metrics"));
+      append_peaks (s, m);
+      notes = limits (m, &whole);
+      for (guint i = 0; i < notes->len; i++)
+        g_string_append_printf (s, "- %s\n", (char *) g_ptr_array_index (notes, i));
+      g_string_append_printf (s, "\n| %s | %s | %s |\n|---|---:|---:|\n", _("Metric"), _("Ours"), _("The profiler's"));
+      for (guint f = 0; f < N_FIGURES; f++)
+        {
+          g_autofree char *ours = figure_text (f, whole.v[f]);
+          g_autofree char *theirs = figure_text (f, profiler_value (summary, f));
+
+          g_string_append_printf (s, "| %s | %s | %s |\n", _(figures[f].label), ours, theirs);
+        }
+      if (whole.t.dma_transfers > 0)
+        g_string_append_printf (s, _("\n- DMA: %" G_GUINT64_FORMAT " transfers, %.0f bytes on average, %.1f %% under 4 KiB\n"),
+                                whole.t.dma_transfers, whole.t.dma_bytes / whole.t.dma_transfers,
+                                100.0 * whole.t.small_dma_transfers / whole.t.dma_transfers);
+      if (chrono_neuron_metrics_throttling (m, start, end, &lost, &active) && active > 0)
+        g_string_append_printf (s, _("- Throttling took %.1f %% of the Tensor engine's peak over the window "
+                                     "(an average limit of %.1f %% while it was active)\n"),
+                                100 * lost / MAX (end - start, 1), 100 * (1 - lost / active));
+      diffs = differences (&whole, summary);
+      for (guint i = 0; i < diffs->len; i++)
+        g_string_append_printf (s, _("- Differs from the profiler by more than 2 %%: %s\n"), (char *) g_ptr_array_index (diffs, i));
+
+      g_string_append_printf (s, "\n| %s | %s | %s | %s |\n|---|---:|---:|---:|\n",
+                              _("Engine"), _("Instructions"), _("Active (ms)"), _("Active share"));
+      for (guint i = 0; i < streams->len; i++)
+        {
+          const Stream *st = &g_array_index (streams, Stream, i);
+          StreamTime time;
+
+          stream_time (st, start, end, &time);
+          g_string_append_printf (s, "| %s | %" G_GUINT64_FORMAT " | %.3f | %.1f%% |\n", st->name, time.count,
+                                  time.active_ns / 1e6, 100.0 * time.active_ns / MAX (end - start, 1));
+        }
+      if (executions->len > 0)
+        {
+          g_string_append_printf (s, "\n| %s | %s | %s | %s | %s |\n|---|---:|---:|---:|---:|\n",
+                                  _("Execution"), _("Time (ms)"), _("HFU (%)"), _("MFU (%)"), _("MBU (%)"));
+          for (guint e = 0; e < MIN (executions->len, MAX_TABLE_EXECUTIONS); e++)
+            {
+              const ChronoStep *step = &g_array_index (executions, ChronoStep, e);
+              g_autofree char *hfu = NULL, *mfu = NULL, *mbu = NULL;
+              Window w;
+
+              window_compute (m, &w, step->start, step->end);
+              hfu = figure_text (FIG_HFU, w.v[FIG_HFU]);
+              mfu = figure_text (FIG_MFU, w.v[FIG_MFU]);
+              mbu = figure_text (FIG_MBU, w.v[FIG_MBU]);
+              g_string_append_printf (s, "| %u | %.3f | %s | %s | %s |\n", step->index,
+                                      (step->end - step->start) / 1e6, hfu, mfu, mbu);
+            }
+          if (executions->len > MAX_TABLE_EXECUTIONS)
+            g_string_append_printf (s, _("\n…and %u more executions in the JSON report.\n"),
+                                    executions->len - MAX_TABLE_EXECUTIONS);
+        }
+      chrono_neuron_ops_append_markdown (self, m, s);
+    }
+}

@@ -1,0 +1,868 @@
+/* chrono-neuron-metrics.c
+ *
+ * One pass reads the args of each instruction and transfer of the core
+ * (JSON text or a Parquet row alike): their FLOPs, bytes and operator
+ * names are kept, the rest is not. Windows are then sums over the
+ * records that start in them. Formulas: docs/neuron.md, "Metrics".
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "chrono-efficiency-private.h"
+#include "chrono-neuron-metrics.h"
+
+typedef struct {
+  gint64  start;
+  gint64  end;
+  gdouble bytes;
+  gdouble hbm_read;
+  gdouble hbm_write;
+  gdouble spill_save;
+  gdouble spill_reload;
+} Transfer;
+
+typedef struct {
+  gint64  start;
+  gint64  end;
+  gdouble limit;               /* k/n */
+} Throttle;
+
+struct _ChronoNeuronMetrics
+{
+  ChronoRankData          *data;
+  guint                    device;
+  ChronoNeuronPeak         peak;
+  char                    *instance_type;
+  JsonNode                *summary;
+  JsonNode                *metadata;
+  ChronoNeuronFlopsSource  flops_source;
+  ChronoNeuronBytesSource  bytes_source;
+  gint64                   start;
+  gint64                   end;
+  gboolean                 window_from_metadata;
+  GArray                  *insts;       /* ChronoNeuronInst by start */
+  GArray                  *transfers;   /* Transfer by start */
+  GArray                  *throttle;    /* Throttle by start, or NULL */
+  GArray                  *tensor_busy;
+  GArray                  *executions;
+  GPtrArray               *op_names;
+  GHashTable              *op_index;    /* name -> index + 1 */
+};
+
+const char *
+chrono_neuron_source_to_string (ChronoNeuronSource source)
+{
+  static const char * const names[] = { NULL, "settings", "metadata", "table" };
+
+  return names[source];
+}
+
+/* -------------------------------------------------------------------- */
+/* The profiler's own values                                            */
+
+gboolean
+chrono_neuron_summary_number (JsonObject *summary,
+                              const char *key,
+                              gdouble    *value)
+{
+  JsonNode *node = summary ? json_object_get_member (summary, key) : NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+  if (json_node_get_value_type (node) == G_TYPE_STRING)
+    {
+      const char *text = json_node_get_string (node);
+      char *end = NULL;
+
+      *value = g_ascii_strtod (text, &end);
+      if (end == text)
+        return FALSE;
+    }
+  else if (json_node_get_value_type (node) == G_TYPE_BOOLEAN)
+    return FALSE;
+  else
+    *value = json_node_get_double (node);
+  return isfinite (*value);
+}
+
+/* Some profiler versions write fractions, which shows when no
+ * percentage is above 1. */
+gboolean
+chrono_neuron_summary_percent (JsonObject *summary,
+                               const char *key,
+                               gdouble    *value)
+{
+  g_autoptr(GList) keys = NULL;
+  gboolean fractions = TRUE;
+  gdouble v;
+
+  if (!chrono_neuron_summary_number (summary, key, value))
+    return FALSE;
+  keys = json_object_get_members (summary);
+  for (GList *l = keys; l != NULL; l = l->next)
+    if (g_str_has_suffix (l->data, "_percent") && chrono_neuron_summary_number (summary, l->data, &v) && v > 1.0)
+      fractions = FALSE;
+  if (fractions)
+    *value *= 100;
+  return TRUE;
+}
+
+/* A kept table's object: itself, or the first of an array. */
+static JsonNode *
+first_object (JsonNode *node)
+{
+  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node) && json_array_get_length (json_node_get_array (node)) > 0)
+    {
+      JsonNode *first = json_node_ref (json_array_get_element (json_node_get_array (node), 0));
+
+      json_node_unref (node);
+      node = first;
+    }
+  if (node != NULL && !JSON_NODE_HOLDS_OBJECT (node))
+    g_clear_pointer (&node, json_node_unref);
+  return node;
+}
+
+static JsonObject *
+object_of (JsonNode *node)
+{
+  return node ? json_node_get_object (node) : NULL;
+}
+
+gboolean
+chrono_neuron_is_core (ChronoTrace            *trace,
+                       const ChronoDeviceWork *d)
+{
+  for (guint k = 0; k < d->streams->len; k++)
+    {
+      const ChronoStreamWork *s = &g_array_index (d->streams, ChronoStreamWork, k);
+      const ChronoTrack *t = chrono_trace_get_track (trace, s->track);
+
+      if (s->items->len > 0 && t->kind[g_array_index (s->items, ChronoWorkItem, 0).index] == CHRONO_KIND_INSTRUCTION)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* -------------------------------------------------------------------- */
+/* Peaks                                                                */
+
+static void
+find_peak (ChronoNeuronMetrics            *m,
+           const ChronoAnalysisThresholds *th)
+{
+  ChronoNeuronPeak *p = &m->peak;
+  JsonObject *md = object_of (m->metadata);
+  gdouble rows = 0, cols = 0, ghz = 0, hbm = 0, cores = 0;
+  JsonNode *type = md ? json_object_get_member (md, "instance_type") : NULL;
+
+  if (type != NULL && JSON_NODE_HOLDS_VALUE (type) && json_node_get_value_type (type) == G_TYPE_STRING)
+    m->instance_type = g_strdup (json_node_get_string (type));
+  p->instance_type = m->instance_type;
+  p->entry = chrono_device_peaks_lookup_neuron (m->instance_type);
+
+  if (chrono_neuron_summary_number (md, "num_physical_cores", &cores) && cores >= 1)
+    {
+      p->physical_cores = (guint) cores;
+      p->cores_source = CHRONO_NEURON_SOURCE_METADATA;
+    }
+  else if (p->entry != NULL)
+    {
+      p->physical_cores = p->entry->default_physical_cores;
+      p->cores_source = CHRONO_NEURON_SOURCE_TABLE;
+    }
+  else
+    p->physical_cores = 1;
+
+  if (chrono_neuron_summary_number (md, "tensor_engine_num_rows", &rows) &&
+      chrono_neuron_summary_number (md, "tensor_engine_num_cols", &cols) && rows >= 1 && cols >= 1)
+    {
+      p->rows = (guint) rows;
+      p->cols = (guint) cols;
+    }
+  else if (p->entry != NULL)
+    {
+      p->rows = p->entry->rows;
+      p->cols = p->entry->cols;
+    }
+
+  if (th->peak_gflops > 0)
+    {
+      p->tflops = th->peak_gflops / 1e3;
+      p->tflops_source = CHRONO_NEURON_SOURCE_SETTINGS;
+    }
+  else if (rows >= 1 && cols >= 1 && chrono_neuron_summary_number (md, "tensor_engine_clock_freq", &ghz) && ghz > 0)
+    {
+      p->tflops = p->physical_cores * 2 * rows * cols * ghz / 1e3;
+      p->tflops_source = CHRONO_NEURON_SOURCE_METADATA;
+    }
+  else if (p->entry != NULL)
+    {
+      p->tflops = p->physical_cores * p->entry->bf16_tflops;
+      p->tflops_source = CHRONO_NEURON_SOURCE_TABLE;
+    }
+
+  if (th->peak_memory_gbps > 0)
+    {
+      p->hbm_gbps = th->peak_memory_gbps;
+      p->hbm_source = CHRONO_NEURON_SOURCE_SETTINGS;
+    }
+  else if (chrono_neuron_summary_number (md, "hbm_ddr_bandwidth", &hbm) && hbm > 0)
+    {
+      p->hbm_gbps = hbm / 1e9;
+      p->hbm_source = CHRONO_NEURON_SOURCE_METADATA;
+    }
+  else if (p->entry != NULL)
+    {
+      p->hbm_gbps = p->entry->hbm_gbps;
+      p->hbm_source = CHRONO_NEURON_SOURCE_TABLE;
+    }
+}
+
+/* -------------------------------------------------------------------- */
+/* Reading the records                                                  */
+
+/* The members of one record the metrics need. */
+typedef enum {
+  F_RAW_FLOPS, F_ADJUSTED_FLOPS, F_FLOPS_TRANSPOSE, F_ADJUSTED_TRANSPOSE, F_TYPE,
+  F_ELEMENTS, F_TENSOR_ELEMENTS, F_HBM_READ, F_HBM_WRITE, F_SPILL_SAVE, F_SPILL_RELOAD,
+  F_HLO_NAME, F_HLO_ATTRS, F_LAYER, F_NKI, F_OPCODE,
+  F_TRANSFER_SIZE, F_TRANSFER_BYTES, F_SOURCE, F_DEST,
+  N_FIELDS
+} Field;
+
+static const char * const field_keys[N_FIELDS] = {
+  "raw_flops", "adjusted_flops", "flops_transpose", "adjusted_flops_transpose", "tensor_instruction_type",
+  "elements", "tensor_elements", "hbm_read_bytes", "hbm_write_bytes", "spill_save_bytes", "spill_reload_bytes",
+  "hlo_name", "hlo_attrs", "layer", "nki_source_location", "opcode",
+  "transfer_size", "transfer_bytes", "source", "dest",
+};
+
+typedef struct {
+  GPtrArray  *args;            /* ChronoArg */
+  const char *text[N_FIELDS];  /* NULL when absent or null */
+} Record;
+
+static void
+record_read (Record      *r,
+             ChronoTrace *trace,
+             guint64      offset)
+{
+  g_clear_pointer (&r->args, g_ptr_array_unref);
+  memset (r->text, 0, sizeof r->text);
+  if (offset == CHRONO_NO_ARGS)
+    return;
+  r->args = chrono_trace_dup_args (trace, offset);
+  for (guint i = 0; i < r->args->len; i++)
+    {
+      ChronoArg *a = g_ptr_array_index (r->args, i);
+
+      if (strcmp (a->text, "null") == 0)
+        continue;
+      for (guint f = 0; f < N_FIELDS; f++)
+        if (strcmp (a->key, field_keys[f]) == 0)
+          r->text[f] = a->text;
+    }
+}
+
+static gboolean
+record_number (const Record *r,
+               Field         f,
+               gdouble      *value)
+{
+  char *end = NULL;
+
+  if (r->text[f] == NULL)
+    return FALSE;
+  *value = g_ascii_strtod (r->text[f], &end);
+  return end != r->text[f] && isfinite (*value);
+}
+
+static gdouble
+record_number_or (const Record *r,
+                  Field         f,
+                  gdouble       fallback)
+{
+  gdouble v;
+
+  return record_number (r, f, &v) ? v : fallback;
+}
+
+static guint32
+intern_op (ChronoNeuronMetrics *m,
+           char                *name)  /* taken */
+{
+  gpointer found;
+
+  if (name == NULL || *name == '\0')
+    {
+      g_free (name);
+      return G_MAXUINT32;
+    }
+  found = g_hash_table_lookup (m->op_index, name);
+  if (found != NULL)
+    {
+      g_free (name);
+      return GPOINTER_TO_UINT (found) - 1;
+    }
+  g_ptr_array_add (m->op_names, name);
+  g_hash_table_insert (m->op_index, name, GUINT_TO_POINTER (m->op_names->len));
+  return m->op_names->len - 1;
+}
+
+/* "%dot.3 = dot(%p0, %p1)" -> "dot.3"; Parquet writes "dot.3" already. */
+static char *
+hlo_op_name (const char *hlo_name)
+{
+  const char *eq;
+
+  if (hlo_name == NULL)
+    return NULL;
+  eq = strstr (hlo_name, " = ");
+  if (*hlo_name == '%')
+    hlo_name++;
+  return eq && eq > hlo_name ? g_strndup (hlo_name, eq - hlo_name) : g_strdup (hlo_name);
+}
+
+/* The framework operator: its layer, else the op_type of the HLO
+ * debug info, with its source line or the NKI kernel's. */
+static char *
+framework_op_name (const Record *r)
+{
+  g_autofree char *op_type = NULL, *where = NULL;
+  g_autoptr(JsonNode) attrs = NULL;
+
+  if (r->text[F_LAYER] != NULL && strcmp (r->text[F_LAYER], "Unknown") != 0 && *r->text[F_LAYER])
+    return g_strdup (r->text[F_LAYER]);
+  if (r->text[F_HLO_ATTRS] != NULL && (attrs = json_from_string (r->text[F_HLO_ATTRS], NULL)) != NULL)
+    {
+      JsonObject *o = NULL;
+
+      if (JSON_NODE_HOLDS_ARRAY (attrs) && json_array_get_length (json_node_get_array (attrs)) > 0 &&
+          JSON_NODE_HOLDS_OBJECT (json_array_get_element (json_node_get_array (attrs), 0)))
+        o = json_array_get_object_element (json_node_get_array (attrs), 0);
+      else if (JSON_NODE_HOLDS_OBJECT (attrs))
+        o = json_node_get_object (attrs);
+      if (o != NULL && json_object_has_member (o, "op_type"))
+        op_type = g_strdup (json_object_get_string_member_with_default (o, "op_type", NULL));
+      if (o != NULL && json_object_has_member (o, "source_file"))
+        where = g_strdup_printf ("%s:%s", json_object_get_string_member_with_default (o, "source_file", "?"),
+                                 json_object_get_string_member_with_default (o, "source_line", "?"));
+    }
+  if (where == NULL && r->text[F_NKI] != NULL)
+    where = g_strdup (r->text[F_NKI]);
+  if (op_type != NULL && where != NULL)
+    return g_strdup_printf ("%s (%s)", op_type, where);
+  if (op_type != NULL)
+    return g_steal_pointer (&op_type);
+  return g_steal_pointer (&where);
+}
+
+static gboolean
+is_tensor_track (ChronoTrace       *trace,
+                 const ChronoTrack *t)
+{
+  return g_str_has_prefix (chrono_trace_get_string (trace, t->display_name), "Tensor");
+}
+
+/* LDWEIGHTS loads the stationary operand: no FLOPs of its own. */
+static gboolean
+is_load_weights (const char *opcode)
+{
+  return opcode != NULL && (strstr (opcode, "LDWEIGHTS") != NULL || strstr (opcode, "LoadStationary") != NULL);
+}
+
+static void
+read_instruction (ChronoNeuronMetrics *m,
+                  const Record        *r,
+                  const ChronoTrack   *t,
+                  const ChronoWorkItem *item,
+                  gboolean             tensor,
+                  gboolean            *any_flops,
+                  gboolean            *any_elements,
+                  gboolean            *any_bytes)
+{
+  ChronoNeuronInst in = { item->start, item->end, item->track, item->index };
+  const char *opcode = chrono_trace_get_string (m->data->trace, chrono_track_get_name (t, item->index));
+  gdouble elements;
+  gboolean transpose = r->text[F_TYPE] != NULL && g_ascii_strcasecmp (r->text[F_TYPE], "TRANSPOSE") == 0;
+
+  in.tensor = tensor;
+  if (tensor && record_number (r, F_RAW_FLOPS, &in.raw_flops))
+    {
+      *any_flops = TRUE;
+      in.flops = record_number_or (r, F_ADJUSTED_FLOPS, in.raw_flops);
+      in.transpose_flops = record_number_or (r, F_ADJUSTED_TRANSPOSE,
+                                             record_number_or (r, F_FLOPS_TRANSPOSE, transpose ? in.flops : 0));
+    }
+  else if (tensor && !is_load_weights (opcode) &&
+           (record_number (r, F_ELEMENTS, &elements) || record_number (r, F_TENSOR_ELEMENTS, &elements)))
+    {
+      *any_elements = TRUE;
+      in.raw_flops = in.flops = 2.0 * m->peak.rows * m->peak.cols * elements;
+      in.transpose_flops = transpose ? in.flops : 0;
+    }
+  in.hbm_read = record_number_or (r, F_HBM_READ, 0);
+  in.hbm_write = record_number_or (r, F_HBM_WRITE, 0);
+  in.spill_save = record_number_or (r, F_SPILL_SAVE, 0);
+  in.spill_reload = record_number_or (r, F_SPILL_RELOAD, 0);
+  if (r->text[F_HBM_READ] || r->text[F_HBM_WRITE] || r->text[F_SPILL_SAVE] || r->text[F_SPILL_RELOAD])
+    *any_bytes = TRUE;
+  in.hlo_op = intern_op (m, hlo_op_name (r->text[F_HLO_NAME]));
+  in.framework_op = intern_op (m, framework_op_name (r));
+  if (tensor || in.hbm_read + in.hbm_write + in.spill_save + in.spill_reload > 0 ||
+      in.hlo_op != G_MAXUINT32 || in.framework_op != G_MAXUINT32)
+    g_array_append_val (m->insts, in);
+}
+
+/* SBUF and PSUM are on the core; anything else a transfer reads or
+ * writes is HBM (weights, inputs, outputs, spills). */
+static gboolean
+is_on_core (const char *memory)
+{
+  return memory != NULL && (strstr (memory, "SB") != NULL || strstr (memory, "PSUM") != NULL);
+}
+
+static void
+read_transfer (ChronoNeuronMetrics  *m,
+               const Record         *r,
+               const char           *queue,
+               const ChronoWorkItem *item)
+{
+  Transfer tr = { item->start, item->end };
+
+  tr.bytes = record_number_or (r, F_TRANSFER_BYTES, record_number_or (r, F_TRANSFER_SIZE, 0));
+  if (r->text[F_SOURCE] != NULL && !is_on_core (r->text[F_SOURCE]))
+    tr.hbm_read = tr.bytes;
+  if (r->text[F_DEST] != NULL && !is_on_core (r->text[F_DEST]))
+    tr.hbm_write = tr.bytes;
+  if (strstr (queue, "SpillReload") != NULL)
+    tr.spill_reload = tr.bytes;
+  else if (strstr (queue, "Spill") != NULL)
+    tr.spill_save = tr.bytes;
+  g_array_append_val (m->transfers, tr);
+}
+
+static void
+read_records (ChronoNeuronMetrics *m)
+{
+  ChronoTrace *trace = m->data->trace;
+  const ChronoDeviceWork *d = &g_array_index (m->data->devices, ChronoDeviceWork, m->device);
+  gboolean any_flops = FALSE, any_elements = FALSE, any_bytes = FALSE;
+  Record r = { 0 };
+
+  for (guint k = 0; k < d->streams->len; k++)
+    {
+      const ChronoStreamWork *s = &g_array_index (d->streams, ChronoStreamWork, k);
+      const ChronoTrack *t = chrono_trace_get_track (trace, s->track);
+      gboolean tensor = is_tensor_track (trace, t);
+
+      for (guint i = 0; i < s->items->len; i++)
+        {
+          const ChronoWorkItem *item = &g_array_index (s->items, ChronoWorkItem, i);
+          ChronoKind kind = t->kind[item->index];
+
+          if (kind != CHRONO_KIND_INSTRUCTION && kind != CHRONO_KIND_DMA)
+            break;
+          record_read (&r, trace, chrono_track_get_args (t, item->index));
+          if (kind == CHRONO_KIND_INSTRUCTION)
+            read_instruction (m, &r, t, item, tensor, &any_flops, &any_elements, &any_bytes);
+          else
+            read_transfer (m, &r, chrono_trace_get_string (trace, t->display_name), item);
+        }
+    }
+  g_clear_pointer (&r.args, g_ptr_array_unref);
+  g_array_sort_with_data (m->insts, chrono_compare_int64_at, GSIZE_TO_POINTER (G_STRUCT_OFFSET (ChronoNeuronInst, start)));
+  g_array_sort_with_data (m->transfers, chrono_compare_int64_at, GSIZE_TO_POINTER (G_STRUCT_OFFSET (Transfer, start)));
+  m->flops_source = any_flops ? CHRONO_NEURON_FLOPS_PROFILER
+                  : any_elements ? CHRONO_NEURON_FLOPS_ELEMENTS : CHRONO_NEURON_FLOPS_NONE;
+  if (any_bytes)
+    m->bytes_source = CHRONO_NEURON_BYTES_INSTRUCTIONS;
+  else
+    for (guint i = 0; i < m->transfers->len && m->bytes_source == CHRONO_NEURON_BYTES_NONE; i++)
+      {
+        const Transfer *tr = &g_array_index (m->transfers, Transfer, i);
+
+        if (tr->hbm_read + tr->hbm_write + tr->spill_reload + tr->spill_save > 0)
+          m->bytes_source = CHRONO_NEURON_BYTES_DMA;
+      }
+}
+
+static void
+read_throttle (ChronoNeuronMetrics *m)
+{
+  g_autoptr(JsonNode) node = chrono_trace_get_metadata (m->data->trace, "neuron_throttle");
+  JsonArray *rows;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return;
+  rows = json_node_get_array (node);
+  m->throttle = g_array_new (FALSE, FALSE, sizeof (Throttle));
+  for (guint i = 0; i < json_array_get_length (rows); i++)
+    {
+      JsonNode *e = json_array_get_element (rows, i);
+      JsonObject *o = JSON_NODE_HOLDS_OBJECT (e) ? json_node_get_object (e) : NULL;
+      gdouble ts, dur, k, n;
+
+      if (chrono_neuron_summary_number (o, "timestamp", &ts) && chrono_neuron_summary_number (o, "duration", &dur) &&
+          chrono_neuron_summary_number (o, "k", &k) && chrono_neuron_summary_number (o, "n", &n) && n > 0 && dur > 0)
+        {
+          Throttle t = { (gint64) ts, (gint64) (ts + dur), CLAMP (k / n, 0, 1) };
+          g_array_append_val (m->throttle, t);
+        }
+    }
+  g_array_sort_with_data (m->throttle, chrono_compare_int64_at, GSIZE_TO_POINTER (G_STRUCT_OFFSET (Throttle, start)));
+}
+
+static void
+read_executions (ChronoNeuronMetrics *m)
+{
+  g_autoptr(JsonNode) node = chrono_trace_get_metadata (m->data->trace, "neuron_executions");
+
+  m->executions = g_array_new (FALSE, FALSE, sizeof (ChronoStep));
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return;
+  for (guint i = 0; i < json_array_get_length (json_node_get_array (node)); i++)
+    {
+      JsonNode *e = json_array_get_element (json_node_get_array (node), i);
+      JsonObject *o = JSON_NODE_HOLDS_OBJECT (e) ? json_node_get_object (e) : NULL;
+      gdouble start, end, index = i;
+
+      chrono_neuron_summary_number (o, "execution_index", &index);
+      if (chrono_neuron_summary_number (o, "execution_start_ts", &start) &&
+          chrono_neuron_summary_number (o, "execution_end_ts", &end) && end > start)
+        {
+          ChronoStep step = { CHRONO_NO_TRACK, (guint32) index, (gint64) start, (gint64) end, (gint64) end };
+          g_array_append_val (m->executions, step);
+        }
+    }
+}
+
+/* The profiler's total time runs from the first to the last hardware
+ * timestamp, idle ends included; the core's first to last work when the
+ * Metadata does not give them around it (another clock). */
+static void
+find_window (ChronoNeuronMetrics    *m,
+             const ChronoDeviceWork *d)
+{
+  JsonObject *md = object_of (m->metadata);
+  gdouble first, last;
+
+  m->start = g_array_index (d->busy, ChronoInterval, 0).start;
+  m->end = g_array_index (d->busy, ChronoInterval, d->busy->len - 1).end;
+  if (chrono_neuron_summary_number (md, "first_hw_timestamp", &first) &&
+      chrono_neuron_summary_number (md, "last_hw_timestamp", &last) &&
+      first <= m->start && last >= m->end && m->data->range_start <= first && m->data->range_end >= last)
+    {
+      m->start = (gint64) first;
+      m->end = (gint64) last;
+      m->window_from_metadata = TRUE;
+    }
+}
+
+ChronoNeuronMetrics *
+chrono_neuron_metrics_new (ChronoRankData                 *data,
+                           guint                           device,
+                           const ChronoAnalysisThresholds *thresholds)
+{
+  const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, device);
+  ChronoNeuronMetrics *m;
+  g_autoptr(GArray) all = NULL;
+
+  if (!chrono_neuron_is_core (data->trace, d) || d->busy->len == 0)
+    return NULL;
+  m = g_new0 (ChronoNeuronMetrics, 1);
+  m->data = data;
+  m->device = device;
+  m->summary = first_object (chrono_trace_get_metadata (data->trace, "neuron_summary"));
+  m->metadata = first_object (chrono_trace_get_metadata (data->trace, "neuron_metadata"));
+  find_window (m, d);
+  m->insts = g_array_new (FALSE, FALSE, sizeof (ChronoNeuronInst));
+  m->transfers = g_array_new (FALSE, FALSE, sizeof (Transfer));
+  m->op_names = g_ptr_array_new_with_free_func (g_free);
+  m->op_index = g_hash_table_new (g_str_hash, g_str_equal);
+  find_peak (m, thresholds);
+  read_records (m);
+  read_throttle (m);
+  read_executions (m);
+
+  /* The Tensor engine is the union of its two rows. */
+  all = g_array_new (FALSE, FALSE, sizeof (ChronoWorkItem));
+  for (guint k = 0; k < d->streams->len; k++)
+    {
+      const ChronoStreamWork *s = &g_array_index (d->streams, ChronoStreamWork, k);
+
+      const ChronoTrack *t = chrono_trace_get_track (data->trace, s->track);
+
+      if (s->items->len > 0 && is_tensor_track (data->trace, t) &&
+          t->kind[g_array_index (s->items, ChronoWorkItem, 0).index] == CHRONO_KIND_INSTRUCTION)
+        g_array_append_vals (all, s->items->data, s->items->len);
+    }
+  g_array_sort_with_data (all, chrono_compare_int64_at, GSIZE_TO_POINTER (G_STRUCT_OFFSET (ChronoWorkItem, start)));
+  m->tensor_busy = chrono_intervals_merge ((const ChronoWorkItem *) all->data, all->len, ~0u);
+  return m;
+}
+
+void
+chrono_neuron_metrics_free (ChronoNeuronMetrics *m)
+{
+  g_clear_pointer (&m->summary, json_node_unref);
+  g_clear_pointer (&m->metadata, json_node_unref);
+  g_clear_pointer (&m->insts, g_array_unref);
+  g_clear_pointer (&m->transfers, g_array_unref);
+  g_clear_pointer (&m->throttle, g_array_unref);
+  g_clear_pointer (&m->tensor_busy, g_array_unref);
+  g_clear_pointer (&m->executions, g_array_unref);
+  g_clear_pointer (&m->op_index, g_hash_table_unref);
+  g_clear_pointer (&m->op_names, g_ptr_array_unref);
+  g_free (m->instance_type);
+  g_free (m);
+}
+
+/* -------------------------------------------------------------------- */
+/* Accessors                                                            */
+
+ChronoRankData *
+chrono_neuron_metrics_get_rank (ChronoNeuronMetrics *m)
+{
+  return m->data;
+}
+
+const ChronoDeviceWork *
+chrono_neuron_metrics_get_device (ChronoNeuronMetrics *m)
+{
+  return &g_array_index (m->data->devices, ChronoDeviceWork, m->device);
+}
+
+const ChronoNeuronPeak *
+chrono_neuron_metrics_get_peak (ChronoNeuronMetrics *m)
+{
+  return &m->peak;
+}
+
+ChronoNeuronFlopsSource
+chrono_neuron_metrics_get_flops_source (ChronoNeuronMetrics *m)
+{
+  return m->flops_source;
+}
+
+ChronoNeuronBytesSource
+chrono_neuron_metrics_get_bytes_source (ChronoNeuronMetrics *m)
+{
+  return m->bytes_source;
+}
+
+gboolean
+chrono_neuron_metrics_get_window (ChronoNeuronMetrics *m,
+                                  gint64              *start,
+                                  gint64              *end)
+{
+  *start = m->start;
+  *end = m->end;
+  return m->window_from_metadata;
+}
+
+JsonObject *
+chrono_neuron_metrics_get_summary (ChronoNeuronMetrics *m)
+{
+  return object_of (m->summary);
+}
+
+const ChronoNeuronInst *
+chrono_neuron_metrics_get_insts (ChronoNeuronMetrics *m,
+                                 guint               *n_insts)
+{
+  *n_insts = m->insts->len;
+  return (const ChronoNeuronInst *) m->insts->data;
+}
+
+const char *
+chrono_neuron_metrics_op_name (ChronoNeuronMetrics *m,
+                               guint32              index)
+{
+  return index < m->op_names->len ? g_ptr_array_index (m->op_names, index) : NULL;
+}
+
+GArray *
+chrono_neuron_metrics_tensor_busy (ChronoNeuronMetrics *m)
+{
+  return m->tensor_busy;
+}
+
+GArray *
+chrono_neuron_metrics_executions (ChronoNeuronMetrics *m)
+{
+  return m->executions;
+}
+
+/* -------------------------------------------------------------------- */
+/* Windows                                                              */
+
+void
+chrono_neuron_metrics_totals (ChronoNeuronMetrics *m,
+                              gint64               start,
+                              gint64               end,
+                              ChronoNeuronTotals  *t)
+{
+  guint first;
+
+  memset (t, 0, sizeof *t);
+  first = chrono_lower_bound (m->insts->data, m->insts->len, sizeof (ChronoNeuronInst),
+                              G_STRUCT_OFFSET (ChronoNeuronInst, start), start);
+  for (guint i = first; i < m->insts->len; i++)
+    {
+      const ChronoNeuronInst *in = &g_array_index (m->insts, ChronoNeuronInst, i);
+
+      if (in->start >= end)
+        break;
+      t->hardware_flops += in->flops;
+      t->raw_flops += in->raw_flops;
+      t->transpose_flops += in->transpose_flops;
+      t->tensor_instructions += in->tensor;
+      if (m->bytes_source == CHRONO_NEURON_BYTES_INSTRUCTIONS)
+        {
+          t->hbm_read_bytes += in->hbm_read;
+          t->hbm_write_bytes += in->hbm_write;
+          t->spill_save_bytes += in->spill_save;
+          t->spill_reload_bytes += in->spill_reload;
+        }
+    }
+  first = chrono_lower_bound (m->transfers->data, m->transfers->len, sizeof (Transfer),
+                              G_STRUCT_OFFSET (Transfer, start), start);
+  for (guint i = first; i < m->transfers->len; i++)
+    {
+      const Transfer *tr = &g_array_index (m->transfers, Transfer, i);
+
+      if (tr->start >= end)
+        break;
+      t->dma_transfers++;
+      t->dma_bytes += tr->bytes;
+      t->small_dma_transfers += tr->bytes < CHRONO_NEURON_SMALL_DMA;
+      if (m->bytes_source == CHRONO_NEURON_BYTES_DMA)
+        {
+          t->hbm_read_bytes += tr->hbm_read;
+          t->hbm_write_bytes += tr->hbm_write;
+          t->spill_save_bytes += tr->spill_save;
+          t->spill_reload_bytes += tr->spill_reload;
+        }
+    }
+}
+
+gdouble
+chrono_neuron_metrics_model_flops (ChronoNeuronMetrics      *m,
+                                   gint64                    start,
+                                   gint64                    end,
+                                   const ChronoNeuronTotals *t,
+                                   gboolean                 *from_hlo)
+{
+  gdouble hlo;
+
+  *from_hlo = start <= m->start && end >= m->end &&
+              chrono_neuron_summary_number (object_of (m->summary), "model_flops", &hlo) && hlo > 0;
+  return *from_hlo ? hlo : t->hardware_flops - t->transpose_flops;
+}
+
+gboolean
+chrono_neuron_metrics_flops_percent (ChronoNeuronMetrics *m,
+                                     gdouble              flops,
+                                     gint64               start,
+                                     gint64               end,
+                                     gdouble             *percent)
+{
+  if (m->peak.tflops <= 0 || end <= start || m->flops_source == CHRONO_NEURON_FLOPS_NONE)
+    return FALSE;
+  *percent = 100 * flops / (m->peak.tflops * 1e12 * (end - start) / 1e9);
+  return TRUE;
+}
+
+gboolean
+chrono_neuron_metrics_bytes_percent (ChronoNeuronMetrics *m,
+                                     gdouble              bytes,
+                                     gint64               start,
+                                     gint64               end,
+                                     gdouble             *percent)
+{
+  if (m->peak.hbm_gbps <= 0 || end <= start || m->bytes_source == CHRONO_NEURON_BYTES_NONE)
+    return FALSE;
+  *percent = 100 * bytes / (m->peak.hbm_gbps * (end - start));
+  return TRUE;
+}
+
+gboolean
+chrono_neuron_metrics_throttling (ChronoNeuronMetrics *m,
+                                  gint64               start,
+                                  gint64               end,
+                                  gdouble             *lost_ns,
+                                  gint64              *active_ns)
+{
+  *lost_ns = 0;
+  *active_ns = chrono_intervals_length_in (m->tensor_busy, start, end);
+  if (m->throttle == NULL)
+    return FALSE;
+  /* Throttle records may overlap: each Tensor nanosecond takes the
+   * lowest limit over it, found between the records' ends. */
+  for (guint b = 0; b < m->tensor_busy->len; b++)
+    {
+      const ChronoInterval *iv = &g_array_index (m->tensor_busy, ChronoInterval, b);
+      gint64 s = MAX (iv->start, start), e = MIN (iv->end, end);
+      g_autoptr(GArray) cuts = NULL;
+
+      if (s >= e)
+        continue;
+      cuts = g_array_new (FALSE, FALSE, sizeof (gint64));
+      g_array_append_val (cuts, s);
+      g_array_append_val (cuts, e);
+      for (guint i = 0; i < m->throttle->len; i++)
+        {
+          const Throttle *t = &g_array_index (m->throttle, Throttle, i);
+
+          if (t->start >= e)
+            break;
+          if (t->end <= s)
+            continue;
+          if (t->start > s)
+            g_array_append_val (cuts, t->start);
+          if (t->end < e)
+            g_array_append_val (cuts, t->end);
+        }
+      g_array_sort_with_data (cuts, chrono_compare_int64_at, GSIZE_TO_POINTER (0));
+      for (guint c = 0; c + 1 < cuts->len; c++)
+        {
+          gint64 x = g_array_index (cuts, gint64, c), y = g_array_index (cuts, gint64, c + 1);
+          gdouble limit = 1;
+
+          for (guint i = 0; i < m->throttle->len && y > x; i++)
+            {
+              const Throttle *t = &g_array_index (m->throttle, Throttle, i);
+
+              if (t->start >= y)
+                break;
+              if (t->end > x)
+                limit = MIN (limit, t->limit);
+            }
+          *lost_ns += (1 - limit) * (y - x);
+        }
+    }
+  return TRUE;
+}
+
+GPtrArray *
+chrono_neuron_metrics_for_analysis (ChronoAnalysis *analysis)
+{
+  const ChronoAnalysisThresholds *th = chrono_efficiency_get_thresholds (chrono_analysis_get_efficiency_data (analysis));
+  GPtrArray *cores = g_ptr_array_new_with_free_func ((GDestroyNotify) chrono_neuron_metrics_free);
+  guint n_ranks;
+  ChronoRankData **ranks = chrono_analysis_get_ranks (analysis, &n_ranks);
+
+  for (guint r = 0; r < n_ranks; r++)
+    for (guint di = 0; di < ranks[r]->devices->len; di++)
+      {
+        ChronoNeuronMetrics *m = chrono_neuron_metrics_new (ranks[r], di, th);
+
+        if (m != NULL)
+          g_ptr_array_add (cores, m);
+      }
+  return cores;
+}
