@@ -1,6 +1,6 @@
 /* neuron-gen-plant.h: the planted profile's bookkeeping, shared by the
- * scheduler (neuron-gen-plant.c) and what is written from it
- * (neuron-gen-truth.c)
+ * scheduler (neuron-gen-plant.c), its records (neuron-gen-record.c) and
+ * what is written from its books (neuron-gen-truth.c)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -86,5 +86,118 @@ void     plant_truth_clear   (PlantTruth *truth);
 void     plant_write_closing (NeuronGenWriter        *w,
                               const NeuronGenOptions *o,
                               const PlantTruth       *truth);
+
+/* The scheduler's own (neuron-gen-plant.c, neuron-gen-record.c). */
+
+#define LAT  30   /* ns from a semaphore's update to the waiter's start */
+
+/* Semaphores: the engines', the collective's, the barrier's, the rings' from 20. */
+enum {
+  SEM_SCALAR = 4, SEM_TENSOR = 5, SEM_VECTOR = 6, SEM_GPSIMD = 7, SEM_SYNC = 8,
+  SEM_CC = 15, SEM_BARRIER = 45, SEM_RING = 20, N_SEMS = 64,
+};
+
+/* DMA rings: a queue of one DMA engine, serving one transfer at a time. */
+typedef enum {
+  R_WEIGHT0, R_WEIGHT1, R_WEIGHT2, R_WEIGHT3, R_INPUT, R_SMALL, R_RELOAD, R_SCALAR_RELOAD,
+  R_SAVE, R_OUTPUT, N_RINGS
+} Ring;
+
+typedef enum {
+  T_INSTRUCTION, T_DMA, T_SEMAPHORE, T_CC_OP, T_CC_INSTRUCTION, T_THROTTLE, N_TABLES,
+  T_NONE = N_TABLES
+} Table;
+
+/* Something that ran: what a later instruction may wait for. */
+typedef struct Act Act;
+struct Act {
+  gint64      start, end;
+  PlantState  cls;
+  const Act  *via;           /* a Sync instruction's predecessor that ended last */
+  guint64     id;            /* an instruction's; 0 for a transfer or a collective */
+  guint       sem;           /* the semaphore it raised when it ended, or 0 */
+  guint64     value;         /* and the value that reached */
+  guint64     read_bytes;    /* HBM bytes a transfer read, of them reloads */
+  guint64     reload_bytes;
+};
+
+typedef struct {
+  NeuronGenEngine engine;
+  const char     *opcode;
+  const char     *compiler_opcode;
+  gint64          start, dur;
+  const Act      *preds[4];
+  guint           n_preds;
+  gboolean        update;       /* raises its engine's semaphore when it completes */
+  gboolean        barrier;      /* waits on the other physical core */
+  gboolean        transpose;
+  guint64         elements;     /* Tensor: moving elements */
+  guint64         write_bytes, save_bytes;  /* a WRITE: of the transfer it triggers */
+  const char     *hlo, *op_type, *layer, *operands;
+} Inst;
+
+typedef struct {
+  const NeuronGenOptions *o;
+  const PlantHardware    *hw;
+  NeuronGenCounts        *c;
+  NeuronGenWriter        *w;
+  Table       table;
+  gboolean    first;
+  GRand      *rng;
+  GArray     *plan;            /* the kinds of the phases, in order */
+  PlantTruth *t;
+  guint64     sem[N_SEMS];
+  gint64      ring_free[N_RINGS];
+  gint64      engine_free[NEURON_GEN_N_ENGINES];
+  gint64      frontier;        /* where the Tensor engine's work so far ends */
+  Act         last_mm;         /* the last step's last MATMUL */
+  gboolean    has_mm;
+  PlantState  end_cls;         /* the class of the activity that ends last */
+  guint       step, phase, pc[NEURON_GEN_N_ENGINES];
+} Plant;
+
+PlantPhase *plant_phase_now  (Plant      *p);
+PlantPhase *plant_phase_at   (Plant      *p,
+                              gint64      ts);
+void        plant_ledger_add (Plant      *p,
+                              PlantState  state,
+                              gint64      ns);
+void        plant_note_end   (Plant      *p,
+                              gint64      end,
+                              PlantState  cls);
+gboolean    plant_begin      (Plant      *p,
+                              Table       table);
+guint64     plant_sem_update (Plant      *p,
+                              guint       sem,
+                              const char *owner,
+                              gint64      ts,
+                              const char *source);
+Act         plant_dma        (Plant      *p,
+                              Ring        ring,
+                              guint64     bytes,
+                              gint64      earliest,
+                              const char *variable,
+                              const char *src,
+                              const char *dst);
+Act         plant_inst       (Plant      *p,
+                              const Inst *in);
+Act         plant_side       (Plant           *p,
+                              NeuronGenEngine  engine,
+                              const char      *opcode,
+                              gint64           t,
+                              gint64           dur,
+                              const Act       *pred,
+                              const char      *hlo,
+                              const char      *op_type,
+                              const char      *layer,
+                              const char      *operands);
+gint64      plant_cycles_ns  (gdouble     elements,
+                              gdouble     ghz);
+Act         plant_write_out  (Plant      *p,
+                              Ring        ring,
+                              guint64     bytes,
+                              const Act  *after,
+                              const char *variable,
+                              const char *dst);
 
 G_END_DECLS

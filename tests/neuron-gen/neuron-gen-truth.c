@@ -138,7 +138,8 @@ plant_write_closing (NeuronGenWriter        *w,
                   ", \"tensor_engine_active_time_percent\": %.9f, \"vector_engine_instruction_count\": %" G_GUINT64_FORMAT
                   ", \"scalar_engine_instruction_count\": %" G_GUINT64_FORMAT
                   ", \"gpsimd_engine_instruction_count\": %" G_GUINT64_FORMAT
-                  ", \"sync_engine_instruction_count\": %" G_GUINT64_FORMAT ", \"cc_op_count\": %" G_GUINT64_FORMAT " } ]\n}\n",
+                  ", \"sync_engine_instruction_count\": %" G_GUINT64_FORMAT ", \"cc_op_count\": %" G_GUINT64_FORMAT
+                  ", \"cc_cores_instruction_count\": %" G_GUINT64_FORMAT " } ]\n}\n",
                   s, s, t->instructions + m->dma_transfers, o->nc_idx, s * hw->core_ghz * 1e9,
                   model, m->hardware_flops, m->transpose_flops, m->hardware_flops, m->transpose_flops,
                   m->hbm_read + m->hbm_write ? (gdouble) model / (m->hbm_read + m->hbm_write) : 0.0,
@@ -147,7 +148,7 @@ plant_write_closing (NeuronGenWriter        *w,
                   m->dma_transfers, m->dma_bytes, m->dma_transfers ? (gdouble) m->dma_bytes / m->dma_transfers : 0.0,
                   e[NEURON_GEN_TENSOR] + e[NEURON_GEN_TENSOR_MATRIX], e[NEURON_GEN_TENSOR_MATRIX],
                   active / 1e9, (gdouble) active / ns, e[NEURON_GEN_VECTOR], e[NEURON_GEN_SCALAR],
-                  e[NEURON_GEN_GPSIMD], e[NEURON_GEN_SYNC], t->cc_ops);
+                  e[NEURON_GEN_GPSIMD], e[NEURON_GEN_SYNC], t->cc_ops, t->cc_instructions);
 }
 
 static void
