@@ -466,6 +466,82 @@ test_same_everywhere (void)
   remove_dir (dir);
 }
 
+/* The job as a report: the same from the library and from `analyze
+ * --jobs --format markdown`; its straggler, one row a rank with the
+ * JSON's shares, every rule the ranks found; --format json is the JSON
+ * --jobs writes, and no other format is taken. */
+static void
+test_report (void)
+{
+  g_autoptr(JsonNode) manifest = NULL;
+  g_autofree char *dir = generate (&plan_8, &manifest);
+  g_autoptr(GPtrArray) paths = list_dir (dir, "rank-", ".json");
+  g_autoptr(GPtrArray) summaries = summarize_all (paths);
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *job = reduce (summaries, &root);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *md = chrono_job_reduce_to_markdown ((ChronoRankSummary * const *) summaries->pdata,
+                                                       summaries->len, NULL, &error);
+  g_autofree char *json = chrono_job_reduce_to_json ((ChronoRankSummary * const *) summaries->pdata,
+                                                     summaries->len, NULL, &error);
+  g_autofree char *by_cli = run_cli ((const char *[]) { "analyze", "--jobs", "2", "--format", "markdown", dir, NULL });
+  g_autofree char *json_by_cli = run_cli ((const char *[]) { "analyze", "--jobs", "2", "--format", "json", dir, NULL });
+  g_autofree char *md_line = NULL;
+  g_autofree char *json_line = NULL;
+  const char *argv[] = { g_getenv ("CHRONO_CLI"), "analyze", "--jobs", "2", "--format", "yaml", dir, NULL };
+  JsonArray *ranks = json_object_get_array_member (job, "ranks");
+  g_auto(GStrv) lines = NULL;
+  guint rows = 0;
+  int status;
+
+  g_assert_no_error (error);
+  md_line = g_strconcat (md, "\n", NULL);
+  json_line = g_strconcat (json, "\n", NULL);
+  g_assert_cmpstr (by_cli, ==, md_line);
+  g_assert_cmpstr (json_by_cli, ==, json_line);
+
+  g_assert_true (g_str_has_prefix (md, "# Where the job's time goes\n\n8 ranks, "));
+  g_assert_nonnull (strstr (md, "\n## Stragglers\n\n- **rank 3** arrives "));
+  lines = g_strsplit (md, "\n", -1);
+  for (guint r = 0; r < json_array_get_length (ranks); r++)
+    {
+      JsonObject *o = json_array_get_object_element (ranks, r);
+      JsonObject *ledger = json_object_get_object_member (o, "ledger");
+      gint64 rank = json_object_get_int_member (o, "rank");
+      gint64 window = json_object_get_int_member (ledger, "window_ns");
+      g_autofree char *start = g_strdup_printf (rank == 3 ? "| **rank %" G_GINT64_FORMAT "** |" : "| rank %" G_GINT64_FORMAT " |", rank);
+      g_autofree char *shares = g_strdup_printf (" | %.1f%% | %.1f%% | %.1f%% |",
+                                                 100.0 * json_object_get_int_member (ledger, "compute_ns") / window,
+                                                 100.0 * json_object_get_int_member (ledger, "communication_ns") / window,
+                                                 100.0 * json_object_get_int_member (ledger, "copy_ns") / window);
+      gboolean found = FALSE;
+
+      for (guint i = 0; lines[i] && !found; i++)
+        found = g_str_has_prefix (lines[i], start) && strstr (lines[i], shares) != NULL;
+      if (!found)
+        g_error ("no row “%s…%s” in\n%s", start, shares, md);
+      rows++;
+    }
+  g_assert_cmpuint (rows, ==, 8);
+  for (guint i = 0; i < summaries->len; i++)
+    {
+      const ChronoRankSummary *sum = summaries->pdata[i];
+
+      for (guint k = 0; k < sum->findings->len; k++)
+        {
+          g_autofree char *row = g_strdup_printf ("\n| %s | ", g_array_index (sum->findings, ChronoSummaryFinding, k).rule);
+          g_assert_nonnull (strstr (md, row));
+        }
+    }
+
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                NULL, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 2);
+  remove_dir (dir);
+}
+
 /* -------------------------------------------------------------------- */
 /* Bad input                                                            */
 
@@ -640,6 +716,7 @@ main (int    argc,
   g_test_add_func ("/job/generated-64", test_generated_64);
   g_test_add_func ("/job/generated-clean", test_generated_clean);
   g_test_add_func ("/job/same-everywhere", test_same_everywhere);
+  g_test_add_func ("/job/report", test_report);
   g_test_add_func ("/job/bad-input", test_bad_input);
   g_test_add_func ("/job/table", test_table);
   return g_test_run ();

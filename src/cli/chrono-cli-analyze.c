@@ -51,16 +51,17 @@ chrono_cli_analyze (int    argc,
   g_autofree char *format = NULL;
   gboolean timing = FALSE;
   gboolean merge = FALSE;
+  gboolean markdown;
   g_autofree char *range = NULL;
   g_autofree char *output = NULL;
   gint jobs = 0;
   gdouble peak_tflops = 0, peak_tbps = 0;
   g_auto(GStrv) files = NULL;
   const GOptionEntry entries[] = {
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output format: markdown (default) or json", "FORMAT" },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output format: markdown or json (default: markdown; with --jobs, json)", "FORMAT" },
     { "range", 'r', 0, G_OPTION_ARG_STRING, &range, "Analyse only START to END, in the traces' nanoseconds", "START:END" },
     { "merge", 0, 0, G_OPTION_ARG_NONE, &merge, "All files as one trace on a shared clock", NULL },
-    { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Analyse the job: summarise the ranks in N processes at a time, then reduce (JSON, chronoscope.job/1)", "N" },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Analyse the job: summarise the ranks in N processes at a time, then reduce (chronoscope.job/1, or a report with --format markdown)", "N" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "With --jobs: the file to write (default: standard output)", "FILE" },
     { "peak-tflops", 0, 0, G_OPTION_ARG_DOUBLE, &peak_tflops, "Every device's compute peak, for every number type, instead of the built-in table", "TFLOPS" },
     { "peak-tbps", 0, 0, G_OPTION_ARG_DOUBLE, &peak_tbps, "Every device's memory bandwidth instead of the built-in table", "TBPS" },
@@ -82,11 +83,8 @@ chrono_cli_analyze (int    argc,
       g_printerr ("chronoscope-cli analyze: %s\n", error->message);
       return 2;
     }
-  if (format && strcmp (format, "json") != 0 && strcmp (format, "markdown") != 0)
-    {
-      g_printerr ("chronoscope-cli analyze: unknown format “%s” (json or markdown)\n", format);
-      return 2;
-    }
+  if (!chrono_cli_parse_format ("analyze", format, &markdown))
+    return 2;
   if (files == NULL)
     {
       g_printerr ("chronoscope-cli analyze: no trace file given\n");
@@ -94,14 +92,15 @@ chrono_cli_analyze (int    argc,
     }
   if (jobs != 0 || output != NULL)
     {
-      if (jobs < 1 || format || merge || range || peak_tflops != 0 || peak_tbps != 0)
+      if (jobs < 1 || merge || range || peak_tflops != 0 || peak_tbps != 0)
         {
           g_printerr ("chronoscope-cli analyze: %s\n",
                       jobs < 1 ? "--jobs wants a number of processes of at least 1 (and --output goes with it)"
-                               : "--jobs writes the job's analysis as JSON: --format, --merge, --range and the peaks do not apply");
+                               : "--jobs analyses each rank whole with the settings' peaks: --merge, --range and the peaks do not apply");
           return 2;
         }
-      return chrono_cli_analyze_jobs (files, jobs, output, timing);
+      /* The job's JSON unless a report is asked for: the format --jobs writes by default. */
+      return chrono_cli_analyze_jobs (files, jobs, markdown, output, timing);
     }
   chrono_analysis_options_init (&options);
   if (range && !parse_range (range, &options))
@@ -142,8 +141,7 @@ chrono_cli_analyze (int    argc,
   if (timing)
     g_printerr ("load %.3f s, analysis %.3f s\n", (t1 - t0) / 1e6, (g_get_monotonic_time () - t1) / 1e6);
 
-  text = format && strcmp (format, "json") == 0 ? chrono_analysis_to_json (analysis)
-                                                : chrono_analysis_to_markdown (analysis);
+  text = format && !markdown ? chrono_analysis_to_json (analysis) : chrono_analysis_to_markdown (analysis);
   fputs (text, stdout);
   fputc ('\n', stdout);
   return 0;

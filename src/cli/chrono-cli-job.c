@@ -11,8 +11,21 @@
 #include "chrono-job.h"
 
 gboolean
+chrono_cli_parse_format (const char *command,
+                       const char *format,
+                       gboolean   *markdown)
+{
+  *markdown = g_strcmp0 (format, "markdown") == 0;
+  if (format == NULL || *markdown || strcmp (format, "json") == 0)
+    return TRUE;
+  g_printerr ("chronoscope-cli %s: unknown format “%s” (json or markdown)\n", command, format);
+  return FALSE;
+}
+
+gboolean
 chrono_cli_write_job (ChronoRankSummary * const *summaries,
                       guint                      n_summaries,
+                      gboolean                   markdown,
                       const char                *output,
                       GError                   **error)
 {
@@ -20,7 +33,8 @@ chrono_cli_write_job (ChronoRankSummary * const *summaries,
   g_autofree char *text = NULL;
 
   chrono_cli_read_thresholds (&thresholds);
-  text = chrono_job_reduce_to_json (summaries, n_summaries, &thresholds, error);
+  text = markdown ? chrono_job_reduce_to_markdown (summaries, n_summaries, &thresholds, error)
+                  : chrono_job_reduce_to_json (summaries, n_summaries, &thresholds, error);
   if (text == NULL)
     return FALSE;
   if (output == NULL)
@@ -36,9 +50,12 @@ job_reduce (int    argc,
             char **argv)
 {
   g_autofree char *output = NULL;
+  g_autofree char *format = NULL;
+  gboolean markdown;
   g_auto(GStrv) files = NULL;
   const GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "File to write (default: standard output)", "FILE" },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "json (default: chronoscope.job/1) or markdown (a report to read)", "FORMAT" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "SUMMARY…" },
     G_OPTION_ENTRY_NULL
   };
@@ -50,12 +67,15 @@ job_reduce (int    argc,
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_summary (context,
                                 "Reads summaries written by “chronoscope-cli summarize” (files, or folders of\n"
-                                "*.summary.json) and writes the job's analysis (chronoscope.job/1).");
+                                "*.summary.json) and writes the job's analysis (chronoscope.job/1, or a report\n"
+                                "with --format markdown).");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       g_printerr ("chronoscope-cli job reduce: %s\n", error->message);
       return 2;
     }
+  if (!chrono_cli_parse_format ("job reduce", format, &markdown))
+    return 2;
   if (files == NULL)
     {
       g_printerr ("chronoscope-cli job reduce: no summary given\n");
@@ -78,7 +98,7 @@ job_reduce (int    argc,
         }
       g_ptr_array_add (summaries, s);
     }
-  if (!chrono_cli_write_job ((ChronoRankSummary * const *) summaries->pdata, summaries->len, output, &error))
+  if (!chrono_cli_write_job ((ChronoRankSummary * const *) summaries->pdata, summaries->len, markdown, output, &error))
     {
       g_printerr ("chronoscope-cli job reduce: %s\n", error->message);
       return 1;
@@ -91,7 +111,7 @@ chrono_cli_job (int    argc,
                 char **argv)
 {
   static const char usage[] =
-    "Usage: chronoscope-cli job reduce SUMMARY… [-o JOB.json]\n\n"
+    "Usage: chronoscope-cli job reduce SUMMARY… [--format json|markdown] [-o JOB.json]\n\n"
     "Run “chronoscope-cli job reduce --help” for its options.\n";
 
   if (argc >= 2 && strcmp (argv[1], "reduce") == 0)

@@ -73,6 +73,7 @@ chunk_clear (Chunk *chunk)
 int
 chrono_cli_analyze_jobs (char * const *files,
                          guint         n_jobs,
+                         gboolean      markdown,
                          const char   *output,
                          gboolean      timing)
 {
@@ -215,7 +216,7 @@ chrono_cli_analyze_jobs (char * const *files,
   if (failed > 0)
     return 1;
 
-  if (!chrono_cli_write_job ((ChronoRankSummary * const *) summaries->pdata, summaries->len, output, &error))
+  if (!chrono_cli_write_job ((ChronoRankSummary * const *) summaries->pdata, summaries->len, markdown, output, &error))
     {
       g_printerr ("chronoscope-cli analyze: %s\n", error->message);
       status = 1;

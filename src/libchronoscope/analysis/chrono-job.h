@@ -25,5 +25,13 @@ char     *chrono_job_reduce_to_json (ChronoRankSummary * const      *summaries,
                                      guint                           n_summaries,
                                      const ChronoAnalysisThresholds *thresholds,
                                      GError                        **error);
+/* The same as a report a person reads (Markdown): the stragglers, each
+ * rank's share of computation, communication, copies and idle time, the
+ * steps and their slow ranks, and the ranks' findings by rule and the
+ * costliest of them (chrono-job-report.c). */
+char     *chrono_job_reduce_to_markdown (ChronoRankSummary * const      *summaries,
+                                         guint                           n_summaries,
+                                         const ChronoAnalysisThresholds *thresholds,
+                                         GError                        **error);
 
 G_END_DECLS

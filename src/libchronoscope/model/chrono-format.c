@@ -385,6 +385,21 @@ chrono_format_duration_change (gdouble ns)
        : g_steal_pointer (&magnitude);
 }
 
+void
+chrono_format_markdown_cell (GString    *s,
+                             const char *text)
+{
+  g_string_append_c (s, ' ');
+  for (const char *p = text; *p; p++)
+    {
+      if (*p == '|')
+        g_string_append (s, "\\|");
+      else if (*p != '\n')
+        g_string_append_c (s, *p);
+    }
+  g_string_append (s, " |");
+}
+
 /* Decimal units scaled to the size, so a 14 kB profile does not read "0.0 MB". */
 char *
 chrono_format_bytes (guint64 bytes)

@@ -28,6 +28,10 @@ char *chrono_format_bytes    (guint64 bytes);
  * is still too wide is cut with "…". Shortening twice changes nothing. */
 char *chrono_format_short_name (const char *name,
                                 guint       budget);
+/* TEXT as a cell of a Markdown table row, appended to S: " TEXT |",
+ * with its pipes escaped and its line breaks dropped. */
+void  chrono_format_markdown_cell (GString    *s,
+                                   const char *text);
 /* "40MB", "1.5GB", "512KiB", "1000000" to bytes. */
 gboolean chrono_format_parse_size (const char  *text,
                                    guint64     *bytes,
