@@ -682,8 +682,11 @@ create_segment_row (ChronoFindingsPanel     *self,
   GtkWidget *row = gtk_list_box_row_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
   GtkWidget *name, *duration;
-  g_autofree char *what = segment->has_node ? format_span_name (self, segment->node.span)
+  g_autofree char *full = segment->has_node ? format_span_name (self, segment->node.span)
                                             : g_strdup (get_category_title (segment->category));
+  /* The list tells kernels apart by their short names; the tooltip has
+   * the name whole. */
+  g_autofree char *what = chrono_format_short_name (full, CHRONO_SHORT_NAME_WIDTH);
   g_autofree char *dur = chrono_format_duration (segment->end_ns - segment->start_ns);
   g_autofree char *markup = NULL;
   g_autofree char *tooltip = NULL;
@@ -708,7 +711,7 @@ create_segment_row (ChronoFindingsPanel     *self,
   gtk_widget_set_margin_bottom (box, 3);
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
   /* Translators: a stretch of the critical path: what, what it was doing, when */
-  tooltip = g_strdup_printf (_("%s\n%s at %s"), what, get_category_title (segment->category), at);
+  tooltip = g_strdup_printf (_("%s\n%s at %s"), full, get_category_title (segment->category), at);
   gtk_widget_set_tooltip_text (row, tooltip);
   g_object_set_data (G_OBJECT (row), "segment", GUINT_TO_POINTER (index));
   return row;
