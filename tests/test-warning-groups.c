@@ -1,6 +1,7 @@
 /* test-warning-groups.c: the same warning of several files is one
  * message with its files; distinct messages stay apart, a file that is
- * cut short comes first
+ * cut short comes first; the format's own ways, read in full, are quirks
+ * after the rest
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -98,6 +99,9 @@ test_grouped (void)
   g_assert_cmpstr (g_ptr_array_index (numbers->messages, 0), ==, "2 timestamps or durations are not numbers");
   g_assert_cmpstr (g_ptr_array_index (numbers->messages, 1), ==, "5 timestamps or durations are not numbers");
   g_assert_false (numbers->cut_short);
+  /* Events not shown: a person must know. */
+  g_assert_false (numbers->quirk);
+  g_assert_true (chrono_warning_groups_must_know (groups));
 
   /* The cut file's message first, on its own. */
   first = g_ptr_array_index (groups, 0);
@@ -163,6 +167,39 @@ test_dlrm (void)
   /* The counts differ from rank to rank: their range. */
   g_assert_true (g_regex_match_simple ("^[0-9]+–[0-9]+ flow ends have no start", flows->text, 0, 0));
   g_assert_cmpuint (groups->len, <, chrono_trace_get_stats (trace)->warnings->len);
+  /* Kineto writes them on every runtime call: nothing to warn of. */
+  g_assert_true (flows->quirk);
+  g_assert_false (chrono_warning_groups_must_know (groups));
+}
+
+/* Kineto's flow ends and a slice still open when recording stopped are
+ * the format's ways, told after what was lost; a stray end is lost. */
+static void
+test_quirks (void)
+{
+  g_autoptr(ChronoTrace) kineto = test_traces_load ("param__linear_kineto.json.gz");
+  g_autoptr(ChronoTrace) trace = test_load_json (
+    "{\"traceEvents\":[{\"ph\":\"B\",\"name\":\"open\",\"pid\":1,\"tid\":1,\"ts\":1},"
+    "{\"ph\":\"E\",\"pid\":1,\"tid\":2,\"ts\":3},"
+    "{\"ph\":\"X\",\"name\":\"op\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":1}]}");
+  g_autoptr(GPtrArray) groups = chrono_warning_groups_new (trace);
+  const ChronoWarningGroup *open = find_group (groups, "did not end");
+  const ChronoWarningGroup *stray = find_group (groups, "closes no slice");
+
+  g_assert_true (open->quirk);
+  g_assert_false (stray->quirk);
+  g_assert_true (chrono_warning_groups_must_know (groups));
+  g_assert_true (g_ptr_array_index (groups, groups->len - 1) == open);
+
+  if (kineto == NULL)
+    return;
+  g_clear_pointer (&groups, g_ptr_array_unref);
+  groups = chrono_warning_groups_new (kineto);
+  g_assert_cmpuint (groups->len, >, 0);
+  for (guint i = 0; i < groups->len; i++)
+    g_assert_true (((ChronoWarningGroup *) g_ptr_array_index (groups, i))->quirk);
+  g_assert_true (find_group (groups, "flow ends have no start")->quirk);
+  g_assert_false (chrono_warning_groups_must_know (groups));
 }
 
 int
@@ -178,6 +215,7 @@ main (int   argc,
   g_test_add_func ("/warning-groups/grouped", test_grouped);
   g_test_add_func ("/warning-groups/one-file", test_one_file);
   g_test_add_func ("/warning-groups/dlrm", test_dlrm);
+  g_test_add_func ("/warning-groups/quirks", test_quirks);
   status = g_test_run ();
   {
     g_autoptr(GDir) dir = g_dir_open (tmp_dir, 0, NULL);

@@ -7,9 +7,10 @@
 #include <glib/gi18n.h>
 
 #include "chrono-load-banner.h"
-#include "chrono-warning-groups.h"
+#include "chrono-warning-row.h"
 
-/* Messages shown; the rest are counted, and listed on the Summary page. */
+/* Messages shown; the rest are counted, and listed on the Summary page
+ * with the quirks, which no banner shows. */
 #define MAX_MESSAGES 5
 
 struct _ChronoLoadBanner
@@ -51,7 +52,8 @@ has_content (ChronoTrace *trace)
 }
 
 static ChronoLoadState
-get_state (ChronoTrace *trace)
+get_state (ChronoTrace *trace,
+           GPtrArray   *groups)
 {
   const ChronoLoadStats *stats = chrono_trace_get_stats (trace);
 
@@ -59,7 +61,7 @@ get_state (ChronoTrace *trace)
     return CHRONO_LOAD_EMPTY;
   if (stats->truncated)
     return CHRONO_LOAD_TRUNCATED;
-  if (stats->dropped > 0 || stats->warnings->len > 0)
+  if (stats->dropped > 0 || chrono_warning_groups_must_know (groups))
     return CHRONO_LOAD_LOSSY;
   return CHRONO_LOAD_COMPLETE;
 }
@@ -103,82 +105,39 @@ describe (ChronoTrace     *trace,
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
-static GtkWidget *
-new_message_label (const char *text)
-{
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  return label;
-}
-
-/* GROUP's line: its message, after its file when it has one, or after how
- * many files it has, with each file's own message behind an expander. */
-static GtkWidget *
-new_message_row (const ChronoWarningGroup *group,
-                 GString                  *spoken)
-{
-  g_autofree char *line = NULL;
-  GtkWidget *expander, *files;
-
-  if (group->files->len <= 1)
-    {
-      line = group->files->len == 1
-        ? g_strdup_printf ("%s: %s", (const char *) g_ptr_array_index (group->files, 0), group->text)
-        : g_strdup (group->text);
-      g_string_append_printf (spoken, "\n%s", line);
-      return new_message_label (line);
-    }
-
-  /* Translators: a message of the load that several files gave: how many, then the message */
-  line = g_strdup_printf (ngettext ("%u file: %s", "%u files: %s", group->files->len), group->files->len, group->text);
-  g_string_append_printf (spoken, "\n%s", line);
-  expander = gtk_expander_new (NULL);
-  gtk_expander_set_label_widget (GTK_EXPANDER (expander), new_message_label (line));
-  gtk_label_set_selectable (GTK_LABEL (gtk_expander_get_label_widget (GTK_EXPANDER (expander))), FALSE);
-  files = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_widget_set_margin_start (files, 18);
-  for (guint i = 0; i < group->files->len; i++)
-    {
-      g_autofree char *item = g_strdup_printf ("%s: %s", (const char *) g_ptr_array_index (group->files, i),
-                                               (const char *) g_ptr_array_index (group->messages, i));
-      GtkWidget *label = new_message_label (item);
-
-      gtk_widget_add_css_class (label, "caption");
-      gtk_box_append (GTK_BOX (files), label);
-    }
-  gtk_expander_set_child (GTK_EXPANDER (expander), files);
-  gtk_widget_set_tooltip_text (expander, _("Show the message of each file"));
-  return expander;
-}
-
 static void
 fill_messages (ChronoLoadBanner *self,
+               GPtrArray        *groups,
                GString          *spoken)
 {
-  g_autoptr(GPtrArray) groups = chrono_warning_groups_new (self->trace);
   GtkWidget *child;
+  guint shown = 0, more = 0;
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->messages_box))) != NULL)
     gtk_box_remove (self->messages_box, child);
-  for (guint i = 0; i < MIN (groups->len, MAX_MESSAGES); i++)
-    gtk_box_append (self->messages_box, new_message_row (g_ptr_array_index (groups, i), spoken));
-  if (groups->len > MAX_MESSAGES)
+  for (guint i = 0; i < groups->len; i++)
     {
-      guint more = groups->len - MAX_MESSAGES;
+      const ChronoWarningGroup *group = g_ptr_array_index (groups, i);
+
+      if (group->quirk)
+        continue;
+      if (shown++ < MAX_MESSAGES)
+        gtk_box_append (self->messages_box, chrono_warning_row_new (group, spoken));
+      else
+        more++;
+    }
+  if (more > 0)
+    {
       g_autofree char *line = g_strdup_printf (ngettext ("%u more message is on the Summary page.",
                                                          "%u more messages are on the Summary page.", more),
                                                more);
-      GtkWidget *label = new_message_label (line);
+      GtkWidget *label = chrono_warning_label_new (line);
 
       gtk_widget_add_css_class (label, "dim-label");
       gtk_box_append (self->messages_box, label);
       g_string_append_printf (spoken, "\n%s", line);
     }
-  gtk_widget_set_visible (GTK_WIDGET (self->messages_box), groups->len > 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->messages_box), shown > 0);
 }
 
 static void
@@ -193,10 +152,11 @@ update (ChronoLoadBanner *self)
     [CHRONO_LOAD_TRUNCATED] = { N_("The File Is Cut Short"), "dialog-warning-symbolic", "truncated" },
     [CHRONO_LOAD_EMPTY] = { N_("Nothing in This Trace to Show"), "dialog-warning-symbolic", "empty" },
   };
+  g_autoptr(GPtrArray) groups = chrono_warning_groups_new (self->trace);
   g_autofree char *details = NULL;
   g_autoptr(GString) spoken = NULL;
 
-  self->state = get_state (self->trace);
+  self->state = get_state (self->trace, groups);
   gtk_widget_set_visible (GTK_WIDGET (self), self->state != CHRONO_LOAD_COMPLETE);
   if (self->state == CHRONO_LOAD_COMPLETE)
     return;
@@ -206,7 +166,7 @@ update (ChronoLoadBanner *self)
   gtk_label_set_label (self->title_label, _(looks[self->state].title));
   gtk_label_set_label (self->details_label, details);
   gtk_widget_set_visible (GTK_WIDGET (self->details_label), details[0] != '\0');
-  fill_messages (self, spoken);
+  fill_messages (self, groups, spoken);
   gtk_widget_add_css_class (GTK_WIDGET (self), looks[self->state].css_class);
   /* Read out as one message. */
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),

@@ -9,6 +9,7 @@
 #include "chrono-format.h"
 #include "chrono-summary-row.h"
 #include "chrono-trace-summary.h"
+#include "chrono-warning-row.h"
 
 struct _ChronoTraceSummary
 {
@@ -25,7 +26,7 @@ struct _ChronoTraceSummary
   GtkLabel       *tracks_label;
   GtkFlowBox     *kinds_box;
   GtkFlowBox     *metrics_box;  /* accelerator engines and the profiler's own metrics */
-  GtkLabel       *warnings_label;
+  GtkBox         *warnings_box;
   GtkColumnView  *tracks_view;
 };
 
@@ -292,6 +293,49 @@ show_metrics (ChronoTraceSummary *self)
 }
 
 static void
+append_warning (ChronoTraceSummary *self,
+                GtkWidget          *row,
+                const char         *css_class)
+{
+  gtk_widget_add_css_class (row, css_class);
+  gtk_box_append (self->warnings_box, row);
+}
+
+/* What the load lost, then, apart, what the format writes its own way and
+ * the load read in full, which no banner shows. */
+static void
+show_warnings (ChronoTraceSummary *self)
+{
+  g_autoptr(GPtrArray) groups = chrono_warning_groups_new (self->trace);
+  g_autoptr(GString) spoken = g_string_new (NULL);
+  gboolean quirks = FALSE;
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->warnings_box))) != NULL)
+    gtk_box_remove (self->warnings_box, child);
+  if (chrono_trace_get_stats (self->trace)->truncated)
+    append_warning (self, chrono_warning_label_new (_("The file is incomplete: this is what it holds up to where it ends.")),
+                    "warning");
+  for (guint i = 0; i < groups->len; i++)
+    {
+      const ChronoWarningGroup *group = g_ptr_array_index (groups, i);
+
+      /* The quirks come last. */
+      if (group->quirk && !quirks)
+        {
+          GtkWidget *heading = chrono_warning_label_new (_("Written this way by the profiler, and read in full:"));
+
+          gtk_widget_set_margin_top (heading, gtk_widget_get_first_child (GTK_WIDGET (self->warnings_box)) ? 6 : 0);
+          append_warning (self, heading, "heading");
+          quirks = TRUE;
+        }
+      append_warning (self, chrono_warning_row_new (group, spoken), group->quirk ? "dim-label" : "warning");
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->warnings_box),
+                          gtk_widget_get_first_child (GTK_WIDGET (self->warnings_box)) != NULL);
+}
+
+static void
 show_trace (ChronoTraceSummary *self)
 {
   ChronoTrace *trace = self->trace;
@@ -300,7 +344,6 @@ show_trace (ChronoTraceSummary *self)
   g_autofree char *size = chrono_format_bytes (chrono_trace_get_source_size (trace));
   g_autofree char *subtitle = NULL;
   g_autofree char *duration = NULL;
-  g_autoptr(GString) warnings = g_string_new (NULL);
   GtkTreeListModel *tree;
   GListModel *rows;
   guint n_empty = 0;
@@ -340,16 +383,7 @@ show_trace (ChronoTraceSummary *self)
       gtk_flow_box_append (self->kinds_box, kind_chip_new (kind_label (k), stats->kinds[k]));
   show_metrics (self);
 
-  if (stats->truncated)
-    g_string_append (warnings, _("The file is incomplete: this is what it holds up to where it ends."));
-  for (guint i = 0; i < stats->warnings->len; i++)
-    {
-      if (warnings->len)
-        g_string_append_c (warnings, '\n');
-      g_string_append (warnings, g_ptr_array_index (stats->warnings, i));
-    }
-  gtk_label_set_label (self->warnings_label, warnings->str);
-  gtk_widget_set_visible (GTK_WIDGET (self->warnings_label), warnings->len > 0);
+  show_warnings (self);
 
   tree = gtk_tree_list_model_new (rows, FALSE, TRUE, create_child_model, NULL, NULL);
   gtk_column_view_set_model (self->tracks_view,
@@ -438,7 +472,7 @@ chrono_trace_summary_class_init (ChronoTraceSummaryClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ChronoTraceSummary, tracks_label);
   gtk_widget_class_bind_template_child (widget_class, ChronoTraceSummary, kinds_box);
   gtk_widget_class_bind_template_child (widget_class, ChronoTraceSummary, metrics_box);
-  gtk_widget_class_bind_template_child (widget_class, ChronoTraceSummary, warnings_label);
+  gtk_widget_class_bind_template_child (widget_class, ChronoTraceSummary, warnings_box);
   gtk_widget_class_bind_template_child (widget_class, ChronoTraceSummary, tracks_view);
 }
 

@@ -1,6 +1,7 @@
 /* test-app-load-banner.c: a load that is empty, cut short or lossy says so
  * over the timeline and the findings, with what was lost and why; a whole
- * load shows no banner
+ * load shows no banner, nor does one whose only warnings are the format's
+ * own ways (Kineto's flow ends), which the Summary page tells
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -8,12 +9,14 @@
 
 #include <unistd.h>
 
+#include <adwaita.h>
 #include <glib/gstdio.h>
 
 #include "app-test-utils.h"
 #include "chrono-document-page.h"
 #include "chrono-example-trace.h"
 #include "chrono-load-banner.h"
+#include "chrono-trace-summary.h"
 #include "perfetto-writer.h"
 
 #define DLRM_PREFIX "param__dlrm_8rank__worker"
@@ -82,11 +85,11 @@ collect_labels (GtkWidget *widget,
 }
 
 static char *
-get_text (ChronoLoadBanner *banner)
+get_text (gpointer widget)
 {
   GString *text = g_string_new (NULL);
 
-  collect_labels (GTK_WIDGET (banner), text);
+  collect_labels (GTK_WIDGET (widget), text);
   return g_string_free (text, FALSE);
 }
 
@@ -221,8 +224,9 @@ shoot (ChronoDocumentPage *page,
   app_test_screenshot (window, name);
 }
 
-/* A folder of eight ranks that each warn of their flow ends: one line for
- * the eight files, which are listed behind it. */
+/* A folder of eight ranks that each warn of their flow ends, which
+ * Kineto writes on every runtime call: no banner, and on the Summary page
+ * one line for the eight files, which are listed behind it. */
 static void
 test_ranks_grouped (void)
 {
@@ -235,7 +239,7 @@ test_ranks_grouped (void)
   g_autofree char *text = NULL;
   ChronoDocumentPage *page;
   ChronoLoadBanner *banner;
-  GtkWidget *expander;
+  GtkWidget *expander, *summary;
   const char *name;
   guint n = 0;
 
@@ -261,15 +265,23 @@ test_ranks_grouped (void)
     }
 
   banner = open_and_find_banner (folder, &page);
-  g_assert_cmpint (chrono_load_banner_get_state (banner), ==, CHRONO_LOAD_LOSSY);
-  assert_over_timeline_and_findings (banner, page);
-  text = get_text (banner);
+  g_assert_cmpint (chrono_load_banner_get_state (banner), ==, CHRONO_LOAD_COMPLETE);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (banner)));
+  summary = app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_TRACE_SUMMARY);
+  g_assert_nonnull (summary);
+  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (app_test_find_widget (GTK_WIDGET (page), ADW_TYPE_VIEW_STACK)),
+                                         "summary");
+  app_test_spin_for (100);
+  g_assert_true (gtk_widget_get_mapped (summary));
+  text = get_text (summary);
   g_test_message ("%s", text);
 
-  shoot (page, "banner-ranks.png");
+  shoot (page, "summary-ranks.png");
 
-  /* Said once, as a message of eight files... */
-  collect_matching (GTK_WIDGET (banner), "flow ends have no start", TRUE, lines);
+  /* Said once, as a message of eight files, after a heading that says
+   * the profiler writes them so... */
+  g_assert_nonnull (strstr (text, "Written this way by the profiler"));
+  collect_matching (summary, "flow ends have no start", TRUE, lines);
   g_assert_cmpuint (lines->len, ==, 1);
   g_assert_true (g_str_has_prefix (gtk_label_get_label (lines->pdata[0]), "8 files: "));
   g_assert_true (g_regex_match_simple ("^8 files: [0-9]+–[0-9]+ flow ends", gtk_label_get_label (lines->pdata[0]), 0, 0));
@@ -281,17 +293,75 @@ test_ranks_grouped (void)
   gtk_expander_set_expanded (GTK_EXPANDER (expander), TRUE);
   app_test_spin_for (50);
   g_assert_true (gtk_widget_get_mapped (gtk_expander_get_child (GTK_EXPANDER (expander))));
-  shoot (page, "banner-ranks-open.png");
+  shoot (page, "summary-ranks-open.png");
   collect_matching (gtk_expander_get_child (GTK_EXPANDER (expander)), DLRM_PREFIX, FALSE, files);
   g_assert_cmpuint (files->len, ==, 8);
   for (guint i = 0; i < files->len; i++)
     g_assert_true (g_regex_match_simple ("^" DLRM_PREFIX "[0-9]_.*: [0-9]+ flow ends have no start",
                                          gtk_label_get_label (files->pdata[i]), 0, 0));
   /* No other line names a rank's file. */
-  collect_matching (GTK_WIDGET (banner), DLRM_PREFIX, TRUE, others);
+  collect_matching (summary, DLRM_PREFIX, TRUE, others);
   g_assert_cmpuint (others->len, ==, 0);
-  /* A screen reader hears the one line too. */
-  g_assert_nonnull (strstr (text, "8 files: "));
+}
+
+/* Real Kineto traces of several profilers and versions: none shows a
+ * banner; their warnings are on the Summary page. */
+static void
+test_kineto_quiet (void)
+{
+  static const char *const names[] = {
+    "kineto__plugin_resnet50_nw0__worker0.pt.trace.json.gz",
+    "param__linear_kineto.json.gz",
+    "hta__amd_trace__mi250_minitoy_train_ROCm6_2_kineto.json.gz",
+    "tracelens__h100__Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = app_test_real_trace (names[i]);
+      g_autofree char *text = NULL;
+      ChronoDocumentPage *page;
+      ChronoLoadBanner *banner;
+      GtkWidget *summary;
+
+      if (path == NULL)
+        {
+          g_test_skip ("the real Kineto traces are missing");
+          return;
+        }
+      banner = open_and_find_banner (path, &page);
+      g_assert_cmpint (chrono_load_banner_get_state (banner), ==, CHRONO_LOAD_COMPLETE);
+      g_assert_false (gtk_widget_get_visible (GTK_WIDGET (banner)));
+      summary = app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_TRACE_SUMMARY);
+      text = get_text (summary);
+      g_assert_nonnull (strstr (text, "flow ends have no start"));
+    }
+}
+
+/* A real Kineto trace cut in the middle: the banner says so, and leaves
+ * Kineto's flow ends to the Summary page. */
+static void
+test_kineto_truncated (void)
+{
+  g_autofree char *real = app_test_real_trace ("param__dlrm_8rank__worker0_step_12.1694128201545.pt.trace.json");
+  g_autofree char *contents = NULL, *path = NULL, *text = NULL;
+  gsize len;
+  ChronoDocumentPage *page;
+  ChronoLoadBanner *banner;
+
+  if (real == NULL)
+    return;
+  g_assert_true (g_file_get_contents (real, &contents, &len, NULL));
+  path = write_file ("kineto-cut.json", (const guint8 *) contents, len / 2);
+  banner = open_and_find_banner (path, &page);
+  g_assert_cmpint (chrono_load_banner_get_state (banner), ==, CHRONO_LOAD_TRUNCATED);
+  assert_over_timeline_and_findings (banner, page);
+  text = get_text (banner);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "The File Is Cut Short"));
+  g_assert_nonnull (strstr (text, "the file ends inside the event array"));
+  g_assert_null (strstr (text, "flow ends have no start"));
+  shoot (page, "banner-truncated.png");
 }
 
 int
@@ -306,5 +376,7 @@ main (int   argc,
   g_test_add_func ("/app/load-banner/lossy", test_lossy);
   g_test_add_func ("/app/load-banner/complete", test_complete);
   g_test_add_func ("/app/load-banner/ranks-grouped", test_ranks_grouped);
+  g_test_add_func ("/app/load-banner/kineto-quiet", test_kineto_quiet);
+  g_test_add_func ("/app/load-banner/kineto-truncated", test_kineto_truncated);
   return g_test_run ();
 }

@@ -2007,8 +2007,7 @@ merge_second_half (Importer *a,
   a->stray_async_ends += b->stray_async_ends;
   a->min_ts = MIN (a->min_ts, b->min_ts);
   a->max_ts = MAX (a->max_ts, b->max_ts);
-  for (guint i = 0; i < b->trace->stats.warnings->len; i++)
-    g_ptr_array_add (a->trace->stats.warnings, g_strdup (g_ptr_array_index (b->trace->stats.warnings, i)));
+  chrono_trace_append_warnings (a->trace, b->trace, NULL);
 
   for (guint i = 0; i < b->async_events->len; i++)
     {

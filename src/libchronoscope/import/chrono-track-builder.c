@@ -1218,7 +1218,7 @@ chrono_track_builder_finish_trace (ChronoTrace      *trace,
   stats->flows = v1->len + v2->len;
   stats->launch_links = launches->len;
   if (links.no_start > 0)
-    chrono_trace_add_warning (trace, g_dngettext (GETTEXT_PACKAGE,
+    chrono_trace_add_quirk (trace, g_dngettext (GETTEXT_PACKAGE,
                                                   "%" G_GUINT64_FORMAT " flow end has no start, so no arrow "
                                                   "(Kineto writes such an end on every runtime call, also on "
                                                   "those that launch nothing)",
@@ -1238,7 +1238,7 @@ chrono_track_builder_finish_trace (ChronoTrace      *trace,
       (__builtin_add_overflow (input->min_ts, trace->base_time_ns, &shifted) ||
        __builtin_add_overflow (end, trace->base_time_ns, &shifted)))
     {
-      chrono_trace_add_warning (trace, "baseTimeNanoseconds %" G_GINT64_FORMAT " ignored: it would carry the "
+      chrono_trace_add_quirk (trace, "baseTimeNanoseconds %" G_GINT64_FORMAT " ignored: it would carry the "
                                 "times past the 64-bit range", trace->base_time_ns);
       trace->base_time_ns = 0;
     }
@@ -1290,7 +1290,7 @@ chrono_track_builder_finish_trace (ChronoTrace      *trace,
       chrono_trace_add_warning (trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " end event ('E') closes no slice", "%" G_GUINT64_FORMAT " end events ('E') close no slice", stray), stray);
     }
   if (unclosed > 0)
-    chrono_trace_add_warning (trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " slice did not end; it runs to the end of the trace",
+    chrono_trace_add_quirk (trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " slice did not end; it runs to the end of the trace",
                               "%" G_GUINT64_FORMAT " slices did not end; they run to the end of the trace", unclosed),
                               unclosed);
 }

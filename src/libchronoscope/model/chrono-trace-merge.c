@@ -79,8 +79,7 @@ merge_stats (ChronoTrace *into,
     a->kinds[k] += b->kinds[k];
   a->truncated |= b->truncated;
   a->file_bytes += chrono_trace_get_source_size (from);
-  for (guint i = 0; i < b->warnings->len; i++)
-    chrono_trace_add_warning (into, "%s: %s", file, (const char *) g_ptr_array_index (b->warnings, i));
+  chrono_trace_append_warnings (into, from, file);
 }
 
 /* IN's parts, after those before: on the shared clock, with the

@@ -77,6 +77,16 @@ void         chrono_trace_set_row_args (ChronoTrace   *self,
 void         chrono_trace_add_warning (ChronoTrace *self,
                                        const char  *format,
                                        ...) G_GNUC_PRINTF (2, 3);
+/* A warning about the format's own way of writing something, which the
+ * load handled in full: nothing of the recording is lost by it. */
+void         chrono_trace_add_quirk   (ChronoTrace *self,
+                                       const char  *format,
+                                       ...) G_GNUC_PRINTF (2, 3);
+/* FROM's warnings after SELF's, each after "FILE: " when FILE is not
+ * NULL, quirks kept quirks. */
+void         chrono_trace_append_warnings (ChronoTrace *self,
+                                           ChronoTrace *from,
+                                           const char  *file);
 
 /* One trace made of several, each moved onto a shared clock by adding
  * SHIFTS[i] nanoseconds (SHIFTS may be NULL): processes and tracks are

@@ -66,6 +66,7 @@ chrono_trace_finalize (GObject *object)
   g_clear_pointer (&self->stats.phases, g_hash_table_unref);
   g_clear_pointer (&self->stats.engines, g_hash_table_unref);
   g_clear_pointer (&self->stats.warnings, g_ptr_array_unref);
+  g_clear_pointer (&self->stats.quirks, g_array_unref);
 
   G_OBJECT_CLASS (chrono_trace_parent_class)->finalize (object);
 }
@@ -89,6 +90,7 @@ chrono_trace_init (ChronoTrace *self)
   self->stats.phases = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->stats.engines = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->stats.warnings = g_ptr_array_new_with_free_func (g_free);
+  self->stats.quirks = g_array_new (FALSE, FALSE, sizeof (gboolean));
   self->rank = -1;
   self->world_size = -1;
   self->format = "unknown";
@@ -172,6 +174,15 @@ chrono_trace_set_single_part (ChronoTrace *self)
   g_array_append_val (self->parts, part);
 }
 
+static void
+add_message (ChronoTrace *self,
+             gboolean     quirk,
+             char        *text)
+{
+  g_ptr_array_add (self->stats.warnings, text);
+  g_array_append_val (self->stats.quirks, quirk);
+}
+
 void
 chrono_trace_add_warning (ChronoTrace *self,
                           const char  *format,
@@ -180,8 +191,46 @@ chrono_trace_add_warning (ChronoTrace *self,
   va_list args;
 
   va_start (args, format);
-  g_ptr_array_add (self->stats.warnings, g_strdup_vprintf (format, args));
+  add_message (self, FALSE, g_strdup_vprintf (format, args));
   va_end (args);
+}
+
+void
+chrono_trace_add_quirk (ChronoTrace *self,
+                        const char  *format,
+                        ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  add_message (self, TRUE, g_strdup_vprintf (format, args));
+  va_end (args);
+}
+
+void
+chrono_trace_append_warnings (ChronoTrace *self,
+                              ChronoTrace *from,
+                              const char  *file)
+{
+  const ChronoLoadStats *b = &from->stats;
+
+  for (guint i = 0; i < b->warnings->len; i++)
+    {
+      const char *text = g_ptr_array_index (b->warnings, i);
+
+      add_message (self, g_array_index (b->quirks, gboolean, i),
+                   file != NULL ? g_strdup_printf ("%s: %s", file, text) : g_strdup (text));
+    }
+}
+
+gboolean
+chrono_trace_warning_is_quirk (ChronoTrace *self,
+                               guint        index)
+{
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), FALSE);
+  g_return_val_if_fail (index < self->stats.quirks->len, FALSE);
+
+  return g_array_index (self->stats.quirks, gboolean, index);
 }
 
 const char *

@@ -158,6 +158,7 @@ typedef struct {
   gboolean truncated;
   guint64 file_bytes;        /* bytes of the files read, when they are not the one source kept; else 0 */
   GPtrArray *warnings;       /* char* */
+  GArray *quirks;            /* gboolean per warning: chrono_trace_warning_is_quirk() */
 } ChronoLoadStats;
 
 /* One file of a trace: a trace loaded from one file has one part, a merged
@@ -297,6 +298,12 @@ JsonNode            *chrono_trace_parse_value_at    (ChronoTrace *self,
                                                      guint64      offset);
 JsonNode            *chrono_trace_get_span_args     (ChronoTrace *self,
                                                      ChronoSpanRef span);
+/* Whether warning INDEX of the load's is about the format's own way of
+ * writing something, handled in full (Kineto's flow ends without a start,
+ * a slice still open when recording stopped), rather than something a
+ * person must know (a file cut short, events not shown). */
+gboolean             chrono_trace_warning_is_quirk  (ChronoTrace *self,
+                                                     guint        index);
 /* Top-level metadata objects kept as raw JSON: "deviceProperties",
  * "distributedInfo", ...; NULL when absent. */
 JsonNode            *chrono_trace_get_metadata      (ChronoTrace *self,

@@ -180,11 +180,13 @@ chrono_warning_groups_new (ChronoTrace *trace)
           fresh.group->files = g_ptr_array_new_with_free_func (g_free);
           fresh.group->messages = g_ptr_array_new_with_free_func (g_free);
           fresh.group->cut_short = !merged && n_parts == 1 && chrono_trace_get_part (trace, 0)->truncated;
+          fresh.group->quirk = TRUE;
           g_hash_table_insert (by_key, g_steal_pointer (&key), GUINT_TO_POINTER (ranked->len));
           g_array_append_val (ranked, fresh);
           entry = &g_array_index (ranked, Ranked, ranked->len - 1);
         }
       g_ptr_array_add (entry->group->messages, g_strdup (message));
+      entry->group->quirk &= chrono_trace_warning_is_quirk (trace, i);
       if (part >= 0)
         {
           g_ptr_array_add (entry->group->files, g_strdup (names[part]));
@@ -194,6 +196,9 @@ chrono_warning_groups_new (ChronoTrace *trace)
         entry->severity = 0;
     }
 
+  for (guint i = 0; i < ranked->len; i++)
+    if (g_array_index (ranked, Ranked, i).group->quirk)
+      g_array_index (ranked, Ranked, i).severity = 3;
   g_array_sort (ranked, compare_ranked);
   groups = g_ptr_array_new_full (ranked->len, (GDestroyNotify) chrono_warning_group_free);
   for (guint i = 0; i < ranked->len; i++)
@@ -204,4 +209,13 @@ chrono_warning_groups_new (ChronoTrace *trace)
       g_ptr_array_add (groups, group);
     }
   return groups;
+}
+
+gboolean
+chrono_warning_groups_must_know (GPtrArray *groups)
+{
+  for (guint i = 0; i < groups->len; i++)
+    if (!((ChronoWarningGroup *) g_ptr_array_index (groups, i))->quirk)
+      return TRUE;
+  return FALSE;
 }

@@ -21,6 +21,9 @@ typedef struct {
   GPtrArray *messages;
   /* One of its files is cut short. */
   gboolean   cut_short;
+  /* About the format's own way of writing something, handled in full
+   * (chrono_trace_warning_is_quirk): for the Summary page, not a banner. */
+  gboolean   quirk;
 } ChronoWarningGroup;
 
 void       chrono_warning_group_free (ChronoWarningGroup *group);
@@ -29,8 +32,10 @@ void       chrono_warning_group_free (ChronoWarningGroup *group);
  * files are the same message when they differ in their numbers only.
  * Most severe first: the messages of files that are cut short, then
  * those about the load as a whole (files left out, clocks not aligned),
- * then the rest; each in the order they were reported. */
+ * then the rest, then the quirks; each in the order they were reported. */
 GPtrArray *chrono_warning_groups_new (ChronoTrace *trace);
+/* Whether any of GROUPS is not a quirk: something a person must know. */
+gboolean   chrono_warning_groups_must_know (GPtrArray *groups);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ChronoWarningGroup, chrono_warning_group_free)
 
