@@ -1063,71 +1063,6 @@ test_cli (void)
   g_rmdir (dir);
 }
 
-/* The busy time of a track's spans, merged: an independent count. */
-static gint64
-track_busy (const ChronoTrack *t)
-{
-  gint64 busy = 0, end = G_MININT64;
-
-  /* Spans are sorted by start. */
-  for (guint32 i = 0; i < t->n_spans; i++)
-    {
-      gint64 s = MAX (t->start[i], end), e = chrono_track_get_end (t, i);
-
-      if (e > s)
-        busy += e - s;
-      end = MAX (end, e);
-    }
-  return busy;
-}
-
-/* A Neuron core whose Vector engine works longer than its Tensor
- * engines is bound on it; the generator's usual core is not. */
-static void
-test_planted_engine_bound (void)
-{
-  g_autofree char *dir = g_dir_make_tmp ("chronoscope-engine-XXXXXX", NULL);
-  g_autofree char *path = g_build_filename (dir, "device_profile_model_1.json", NULL);
-
-  for (guint scale = 1; scale <= 8; scale += 7)
-    {
-      NeuronGenOptions options;
-      NeuronGenCounts counts = { 0 };
-      g_autoptr(GError) error = NULL;
-      g_autoptr(ChronoTrace) trace = NULL;
-      g_autoptr(ChronoAnalysis) a = NULL;
-      const ChronoFinding *f;
-      gint64 vector, matrix;
-
-      neuron_gen_options_init (&options);
-      options.n_blocks = 200;
-      options.vector_scale = scale;
-      g_assert_true (neuron_gen_write_device (path, &options, &counts, &error));
-      trace = chrono_trace_load_file (path, NULL, NULL, NULL, &error);
-      g_assert_no_error (error);
-      a = analyse (&trace, 1);
-      f = find_rule (a, "engine-bound");
-      vector = track_busy (test_track_named (trace, "Vector (DVE)"));
-      matrix = MAX (track_busy (test_track_named (trace, "Tensor (PE)")),
-                    track_busy (test_track_named (trace, "TensorMatrix (PE)")));
-      if (scale == 1)
-        {
-          g_assert_cmpint (vector, <, matrix);
-          g_assert_null (f);
-          continue;
-        }
-      g_assert_cmpint (vector, >, matrix * 3 / 2);
-      g_assert_nonnull (f);
-      g_assert_cmpuint (count_rule (a, "engine-bound"), ==, 1);
-      g_assert_cmpint (f->time_lost_ns, ==, vector - matrix);
-      g_assert_cmpuint (f->n_tracks, ==, 1);
-      g_assert_cmpuint (f->tracks[0].track, ==,
-                        test_track_index (trace, test_track_named (trace, "Vector (DVE)")));
-    }
-  g_unlink (path);
-  g_rmdir (dir);
-}
-
 int
 main (int    argc,
       char **argv)
@@ -1144,7 +1079,6 @@ main (int    argc,
   g_test_add_func ("/analysis/planted-copies", test_planted_copies);
   g_test_add_func ("/analysis/planted-collective-outlier", test_planted_collective_outlier);
   g_test_add_func ("/analysis/planted-dependency", test_planted_dependency);
-  g_test_add_func ("/analysis/planted-engine-bound", test_planted_engine_bound);
   g_test_add_func ("/analysis/inferred-wait", test_inferred_wait);
   g_test_add_func ("/analysis/range", test_range);
   g_test_add_func ("/analysis/event-wait", test_event_wait);

@@ -3,9 +3,13 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
 #include "chrono-analysis.h"
 #include "chrono-loader.h"
 #include "chrono-neuron-ledger.h"
+#include "neuron-gen.h"
 
 typedef struct {
   ChronoTrace    *trace;
@@ -175,15 +179,18 @@ test_tail_and_head (void)
   fixture_clear (&f);
 }
 
-/* Transposes alone on the Tensor engine, and under a matrix instruction. */
+/* Transposes alone on the Tensor engine, and under a matrix instruction:
+ * the instruction type decides, else the opcode. */
 static void
 test_transpose (void)
 {
   Fixture f;
 
   fixture_load (&f,
-                "{\"timestamp\": 0, \"duration\": 100, \"label\": \"Tensor\", \"opcode\": \"TRANSPOSE\", \"id\": 1},"
-                "{\"timestamp\": 50, \"duration\": 100, \"label\": \"TensorMatrix\", \"opcode\": \"MATMUL\", \"id\": 2},"
+                "{\"timestamp\": 0, \"duration\": 100, \"label\": \"Tensor\", \"opcode\": \"MATMUL\", \"id\": 1,"
+                " \"tensor_instruction_type\": \"TRANSPOSE\"},"
+                "{\"timestamp\": 50, \"duration\": 100, \"label\": \"TensorMatrix\", \"opcode\": \"MATMUL\", \"id\": 2,"
+                " \"tensor_instruction_type\": \"REGULAR\", \"hlo_name\": \"%t = transpose(%p)\"},"
                 "{\"timestamp\": 120, \"duration\": 80, \"label\": \"Tensor\", \"opcode\": \"TRANSPOSE\", \"id\": 3}",
                 NULL);
   assert_sums (&f);
@@ -217,6 +224,187 @@ test_latest_predecessor (void)
   fixture_clear (&f);
 }
 
+/* ------------------------------------------------------------------ */
+/* Planted profiles                                                   */
+
+/* Every phase the generator plants but throttling, whose FLOPs this
+ * ledger does not see, and a clean compute phase at both ends. */
+#define PLANT "compute,dma-bound,engine-bound,engine-bound-scalar,engine-bound-gpsimd,small-dma,spill,transpose," \
+              "collective,late-start,barrier,compute"
+
+typedef struct {
+  char        *dir;
+  JsonObject  *truth;
+  JsonParser  *parser;
+} Planted;
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) d = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (d && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+static void
+planted_write (Planted    *p,
+               const char *instance)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL, *truth = NULL;
+  NeuronGenOptions o;
+  NeuronGenCounts counts;
+
+  p->dir = g_dir_make_tmp ("chrono-neuron-ledger-XXXXXX", &error);
+  g_assert_no_error (error);
+  neuron_gen_options_init (&o);
+  o.plant = PLANT;
+  o.instance = instance;
+  json = g_build_filename (p->dir, "device_profile_model_1.json", NULL);
+  truth = g_build_filename (p->dir, "truth.json", NULL);
+  g_assert_true (neuron_gen_write_device (json, &o, &counts, &error));
+  g_assert_no_error (error);
+  g_assert_true (neuron_gen_write_truth (truth, &o, &error));
+  g_assert_no_error (error);
+  p->parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_file (p->parser, truth, &error));
+  g_assert_no_error (error);
+  p->truth = json_node_get_object (json_parser_get_root (p->parser));
+}
+
+static void
+planted_clear (Planted *p)
+{
+  remove_tree (p->dir);
+  g_free (p->dir);
+  g_object_unref (p->parser);
+}
+
+static void
+fixture_analyse (Fixture     *f,
+                 ChronoTrace *trace)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->trace = trace;
+  f->analysis = chrono_analysis_run (&f->trace, 1, NULL, NULL, &error);
+  g_assert_no_error (error);
+  f->row = NULL;
+  for (guint i = 0; i < chrono_analysis_get_n_ledger_rows (f->analysis); i++)
+    {
+      const ChronoLedgerRow *r = chrono_analysis_get_ledger_row (f->analysis, i);
+      if (r->neuron_core && r->step < 0)
+        f->row = r;
+    }
+  g_assert_nonnull (f->row);
+  f->ledger = chrono_analysis_get_neuron_ledger (f->analysis, f->row->breakdown);
+}
+
+/* The time the findings of RULE claim whose range lies mostly inside
+ * [START, END). */
+static gint64
+found_in (const Fixture *f,
+          const char    *rule,
+          gint64         start,
+          gint64         end)
+{
+  gint64 total = 0;
+
+  for (guint i = 0; i < chrono_analysis_get_n_findings (f->analysis); i++)
+    {
+      const ChronoFinding *x = chrono_analysis_get_finding (f->analysis, i);
+      gint64 inside = MIN (x->end_ns, end) - MAX (x->start_ns, start);
+
+      if (g_strcmp0 (x->rule, rule) == 0 && inside * 2 > x->end_ns - x->start_ns)
+        total += x->time_lost_ns;
+    }
+  return total;
+}
+
+/* The ledger equals the generator's, each planted cause is found in its
+ * phase with its idle time within 25 %, a clean phase draws at most 2 %
+ * of its length, and no nanosecond is claimed twice. */
+static void
+check_planted (const Fixture *f,
+               JsonObject    *truth)
+{
+  JsonObject *window = json_object_get_object_member (truth, "window");
+  JsonObject *ledger = json_object_get_object_member (truth, "ledger");
+  JsonArray *phases = json_object_get_array_member (truth, "phases");
+  gint64 claimed = 0;
+
+  assert_sums (f);
+  g_assert_cmpint (f->row->start_ns, ==, json_object_get_int_member (window, "start_ns"));
+  g_assert_cmpint (f->row->end_ns, ==, json_object_get_int_member (window, "end_ns"));
+  for (guint k = 0; k < G_N_ELEMENTS (chrono_neuron_ledger_states); k++)
+    {
+      ChronoLedgerState state = chrono_neuron_ledger_states[k];
+      g_test_message ("%s: %" G_GINT64_FORMAT " (truth %" G_GINT64_FORMAT ")", chrono_ledger_state_to_string (state),
+                      f->row->state_ns[state], json_object_get_int_member (ledger, chrono_ledger_state_to_string (state)));
+    }
+  for (guint k = 0; k < G_N_ELEMENTS (chrono_neuron_ledger_states); k++)
+    {
+      ChronoLedgerState state = chrono_neuron_ledger_states[k];
+      g_assert_cmpint (f->row->state_ns[state], ==, json_object_get_int_member (ledger, chrono_ledger_state_to_string (state)));
+    }
+  for (guint i = 0; i < json_array_get_length (phases); i++)
+    {
+      JsonObject *phase = json_array_get_object_element (phases, i);
+      const char *name = json_object_get_string_member (phase, "name");
+      const char *rule = json_object_get_string_member_with_default (phase, "rule", NULL);
+      gint64 start = json_object_get_int_member (phase, "start_ns");
+      gint64 end = json_object_get_int_member (phase, "end_ns");
+      gint64 idle = json_object_get_int_member (phase, "idle_ns");
+
+      if (strcmp (name, "compute") == 0)
+        {
+          gint64 in_phase = chrono_neuron_ledger_claimed_in (f->ledger, start, end);
+          g_test_message ("compute [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "): %" G_GINT64_FORMAT " claimed",
+                          start, end, in_phase);
+          g_assert_cmpint (in_phase * 50, <=, end - start);
+        }
+      else if (rule != NULL)
+        {
+          gint64 found = found_in (f, rule, start, end);
+          g_test_message ("%s: %s found %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT, name, rule, found, idle);
+          g_assert_cmpint (found * 4, >=, idle * 3);
+          g_assert_cmpint (found * 4, <=, idle * 5);
+        }
+    }
+  for (guint i = 0; i < chrono_analysis_get_n_findings (f->analysis); i++)
+    claimed += chrono_analysis_get_finding (f->analysis, i)->time_lost_ns;
+  g_assert_cmpint (claimed, ==, chrono_neuron_ledger_claimed_in (f->ledger, f->row->start_ns, f->row->end_ns));
+  g_assert_cmpint (claimed, ==, f->row->recoverable_ns);
+  g_assert_cmpint (claimed, <=, f->row->end_ns - f->row->start_ns);
+}
+
+static void
+test_planted (gconstpointer data)
+{
+  Planted p;
+  Fixture f;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+
+  planted_write (&p, data);
+  json = g_build_filename (p.dir, "device_profile_model_1.json", NULL);
+  fixture_analyse (&f, chrono_trace_load_file (json, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  check_planted (&f, p.truth);
+  fixture_clear (&f);
+  planted_clear (&p);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -227,5 +415,10 @@ main (int    argc,
   g_test_add_func ("/neuron-ledger/tail-and-head", test_tail_and_head);
   g_test_add_func ("/neuron-ledger/transpose", test_transpose);
   g_test_add_func ("/neuron-ledger/latest-predecessor", test_latest_predecessor);
+  for (guint i = 0; neuron_gen_instance_names[i] != NULL; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/neuron-ledger/planted/%s", neuron_gen_instance_names[i]);
+      g_test_add_data_func (path, neuron_gen_instance_names[i], test_planted);
+    }
   return g_test_run ();
 }

@@ -395,6 +395,44 @@ void    chrono_analysis_match_collectives  (ChronoRankData                **rank
 gboolean chrono_analysis_clocks_agree      (ChronoRankData                **ranks,
                                             guint                           n_ranks);
 
+/* What the rules share while they run. */
+typedef struct {
+  ChronoRankData               **ranks;
+  guint                          n_ranks;
+  const ChronoAnalysisThresholds *th;
+  GArray                        *out;
+} ChronoRuleContext;
+
+/* A finding of RULE that costs LOST, the time CLAIM gets (what
+ * chrono_rule_measure() said), taken from the ledgers; TITLE is taken. */
+ChronoFinding *chrono_rule_add_finding (ChronoRuleContext *c,
+                                        const char        *rule,
+                                        ChronoRankData    *data,
+                                        gint64             start,
+                                        gint64             end,
+                                        ChronoClaim       *claim,
+                                        gint64             lost,
+                                        const char        *recommendation,
+                                        char              *title);
+/* What CLAIM can get, at most LIMIT; 0 below min-time-lost. */
+gint64         chrono_rule_measure     (ChronoRuleContext *c,
+                                        ChronoClaim       *claim,
+                                        gint64             limit);
+/* Each does nothing when F is NULL. */
+void           chrono_finding_add_track    (ChronoFinding *f,
+                                            guint32        trace,
+                                            guint32        track);
+void           chrono_finding_add_evidence (ChronoFinding *f,
+                                            const char    *key,
+                                            gdouble        value);
+void           chrono_finding_set_node     (ChronoFinding *f,
+                                            guint32        trace,
+                                            guint32        track,
+                                            guint32        index);
+/* The findings of each NeuronCore of DATA, from its ledger. */
+void           chrono_neuron_run_rules     (ChronoRuleContext *c,
+                                            ChronoRankData    *data);
+
 /* Adds findings to OUT (ChronoFinding); the caller ranks them. ANALYSIS
  * gives the operators' efficiency, already worked out. */
 void    chrono_analysis_run_rules          (ChronoAnalysis                 *analysis,

@@ -68,11 +68,30 @@ static const ChronoRule rules[] = {
     N_("Memory copies, sets or DMA transfers that run while no computation does, when this exposed part "
     "is more than exposed-communication-percent of all their time (a DMA-bound device). Time lost: the "
     "exposed time (ledger state copy).") },
-  { "engine-bound", N_("Bound on a non-matrix engine"),
-    N_("A NeuronCore whose busiest engine is not a Tensor (matrix) engine and is busy more than "
-    "engine-bound-percent longer than the busiest Tensor engine: vector, scalar, GpSimd or sync work "
-    "sets the pace instead of the matrix multiplications. Time lost, an upper bound: the busy time "
-    "above the Tensor engine's, from the core's computation time.") },
+  { "neuron-transpose", N_("Transposes on the Tensor engine"),
+    N_("A NeuronCore whose Tensor engine runs only transposes for more than neuron-transpose-percent of its "
+    "busy time. Time lost: that transpose-only time (ledger state transpose).") },
+  { "neuron-dma-bound", N_("Tensor engine waiting for DMA"),
+    N_("A stretch of a NeuronCore in which the Tensor engine's idle gaps were held by DMA transfers (found "
+    "along each gap's dependency chain) for at least engine-bound-percent of its idle time. Time lost: those "
+    "gaps (ledger state idle_dma).") },
+  { "neuron-small-dma", N_("Tensor engine waiting for small DMA transfers"),
+    N_("The same, where the transfers that held the Tensor engine are under small-dma-max-bytes. Time lost: "
+    "those gaps (ledger state idle_dma).") },
+  { "neuron-spill-reload", N_("Tensor engine waiting for spill reloads"),
+    N_("The same, where the transfers that held the Tensor engine are on a spill queue: tensors that did not "
+    "fit in SBUF coming back. Time lost: those gaps (ledger state idle_dma).") },
+  { "neuron-engine-bound", N_("Tensor engine waiting for another engine"),
+    N_("A stretch of a NeuronCore in which the Tensor engine's idle gaps were held by the Vector, Scalar or "
+    "GpSimd engine for at least engine-bound-percent of its idle time. Time lost: those gaps (ledger states "
+    "idle_vector, idle_scalar, idle_gpsimd).") },
+  { "neuron-collective-wait", N_("Tensor engine waiting for collectives"),
+    N_("A stretch of a NeuronCore in which the Tensor engine's idle gaps were held by collectives for at least "
+    "engine-bound-percent of its idle time. Time lost: those gaps (ledger state idle_collective).") },
+  { "neuron-late-start", N_("Tensor engine work issued late"),
+    N_("A stretch of a NeuronCore in which the Tensor engine's idle gaps were held by nothing in the profile "
+    "(the runtime or the host issued the work late) for at least engine-bound-percent of its idle time. Time "
+    "lost: those gaps (ledger state idle_not_queued).") },
   { "low-efficiency", N_("Operators far from the hardware's limit"),
     N_("Operators recorded with shapes whose measured device time is more than their roofline time (their "
     "FLOPs and bytes at the device's peaks, docs/efficiency.md) and which reach less than "
@@ -99,12 +118,7 @@ chrono_analysis_get_rules (guint *n_rules)
   return rules;
 }
 
-typedef struct {
-  ChronoRankData               **ranks;
-  guint                          n_ranks;
-  const ChronoAnalysisThresholds *th;
-  GArray                        *out;
-} Ctx;
+typedef ChronoRuleContext Ctx;
 
 void
 chrono_finding_clear (ChronoFinding *finding)
@@ -243,6 +257,56 @@ set_node (ChronoFinding *f,
     return;
   f->has_node = TRUE;
   f->node = (ChronoNodeRef) { trace, { track, index } };
+}
+
+/* For the rules in files of their own: TITLE is taken. */
+ChronoFinding *
+chrono_rule_add_finding (ChronoRuleContext *c,
+                         const char        *rule,
+                         ChronoRankData    *data,
+                         gint64             start,
+                         gint64             end,
+                         ChronoClaim       *claim,
+                         gint64             lost,
+                         const char        *recommendation,
+                         char              *title)
+{
+  g_autofree char *owned = title;
+
+  return add_finding (c, rule, data, start, end, claim, lost, recommendation, "%s", owned);
+}
+
+gint64
+chrono_rule_measure (ChronoRuleContext *c,
+                     ChronoClaim       *claim,
+                     gint64             limit)
+{
+  return measure (c, claim, limit);
+}
+
+void
+chrono_finding_add_track (ChronoFinding *f,
+                          guint32        trace,
+                          guint32        track)
+{
+  add_track (f, trace, track);
+}
+
+void
+chrono_finding_add_evidence (ChronoFinding *f,
+                             const char    *key,
+                             gdouble        value)
+{
+  add_evidence (f, key, value);
+}
+
+void
+chrono_finding_set_node (ChronoFinding *f,
+                         guint32        trace,
+                         guint32        track,
+                         guint32        index)
+{
+  set_node (f, trace, track, index);
 }
 
 static double
@@ -1156,79 +1220,6 @@ rule_copies_exposed (Ctx            *c,
     }
 }
 
-/* Neuron names its matrix engines "Tensor (PE)" and "TensorMatrix (PE)". */
-static gboolean
-is_matrix_engine (ChronoTrace *trace,
-                  guint32      track)
-{
-  const char *name = chrono_trace_get_string (trace, chrono_trace_get_track (trace, track)->display_name);
-
-  return g_str_has_prefix (name, "Tensor");
-}
-
-static void
-rule_engine_bound (Ctx            *c,
-                   ChronoRankData *data)
-{
-  for (guint di = 0; di < data->devices->len; di++)
-    {
-      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
-      const ChronoStreamWork *busiest = NULL;
-      gint64 busiest_ns = 0, matrix_ns = -1, start, end, lost;
-      g_autofree char *label = NULL;
-      g_auto(ChronoClaim) claim = { NULL };
-      ChronoFinding *f;
-
-      for (guint k = 0; k < d->streams->len; k++)
-        {
-          const ChronoStreamWork *s = &g_array_index (d->streams, ChronoStreamWork, k);
-          const ChronoTrack *track = chrono_trace_get_track (data->trace, s->track);
-          g_autoptr(GArray) busy = NULL;
-          gint64 ns;
-
-          if (s->items->len == 0 ||
-              track->kind[g_array_index (s->items, ChronoWorkItem, 0).index] != CHRONO_KIND_INSTRUCTION)
-            continue;
-          busy = chrono_intervals_merge ((const ChronoWorkItem *) s->items->data, s->items->len,
-                                         1u << CHRONO_WORK_COMPUTE);
-          ns = chrono_intervals_length (busy);
-          if (is_matrix_engine (data->trace, s->track))
-            matrix_ns = MAX (matrix_ns, ns);
-          else if (ns > busiest_ns)
-            {
-              busiest_ns = ns;
-              busiest = s;
-            }
-        }
-      /* Only a core with matrix engines and another engine busier. */
-      if (busiest == NULL || matrix_ns < 0 ||
-          busiest_ns * 100 <= matrix_ns * (gint64) (100 + c->th->engine_bound_percent))
-        continue;
-
-      start = g_array_index (busiest->items, ChronoWorkItem, 0).start;
-      end = g_array_index (d->busy, ChronoInterval, d->busy->len - 1).end;
-      chrono_claim_init (&claim);
-      chrono_claim_add (&claim, data, di, start, end, CHRONO_LEDGER_MASK (CHRONO_LEDGER_COMPUTE), G_MAXUINT32,
-                        busiest_ns - matrix_ns);
-      if ((lost = measure (c, &claim, G_MAXINT64)) == 0)
-        continue;
-      label = device_label (data, d);
-      f = add_finding (c, "engine-bound", data, start, end, &claim, lost,
-                       _("Move work off the busiest engine: fuse elementwise operations and activations into "
-                       "fewer passes, use lower precision, express reductions as matrix multiplications, avoid "
-                       "GpSimd for work the Vector or Scalar engine can do, and check the compiler's engine "
-                       "assignment for the hot operators."),
-                       _("%s is bound on %s: busy %.3f ms against %.3f ms for its busiest Tensor engine"),
-                       label,
-                       chrono_trace_get_string (data->trace,
-                                                chrono_trace_get_track (data->trace, busiest->track)->display_name),
-                       ms (busiest_ns), ms (matrix_ns));
-      add_evidence (f, "engine_busy_ns", busiest_ns);
-      add_evidence (f, "tensor_busy_ns", matrix_ns);
-      add_track (f, data->trace_index, busiest->track);
-    }
-}
-
 /* The least time an operator's calls can take: its roofline, and never
  * less than the least a kernel takes. */
 static gint64
@@ -1561,6 +1552,7 @@ chrono_analysis_run_rules (ChronoAnalysis                 *analysis,
   rule_stragglers (&c);
   for (guint r = 0; r < n_ranks; r++)
     {
+      chrono_neuron_run_rules (&c, ranks[r]);
       rule_data_loading (&c, ranks[r]);
       rule_device_syncs (&c, ranks[r]);
       rule_copies (&c, ranks[r]);
@@ -1571,7 +1563,6 @@ chrono_analysis_run_rules (ChronoAnalysis                 *analysis,
       rule_exposed_comm (&c, ranks[r], breakdowns);
       rule_small_copies (&c, ranks[r]);
       rule_copies_exposed (&c, ranks[r]);
-      rule_engine_bound (&c, ranks[r]);
     }
   rule_low_efficiency (&c, analysis);
   for (guint r = 0; r < n_ranks; r++)

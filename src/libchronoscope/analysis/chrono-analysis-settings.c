@@ -25,6 +25,7 @@ static const struct {
   { "exposed-communication-percent", G_STRUCT_OFFSET (ChronoAnalysisThresholds, exposed_comm_percent), FIELD_UINT },
   { "host-bound-percent", G_STRUCT_OFFSET (ChronoAnalysisThresholds, host_bound_percent), FIELD_UINT },
   { "engine-bound-percent", G_STRUCT_OFFSET (ChronoAnalysisThresholds, engine_bound_percent), FIELD_UINT },
+  { "neuron-transpose-percent", G_STRUCT_OFFSET (ChronoAnalysisThresholds, neuron_transpose_percent), FIELD_UINT },
   { "min-time-lost-us", G_STRUCT_OFFSET (ChronoAnalysisThresholds, min_time_lost_ns), FIELD_INT64 },
   { "low-efficiency-percent", G_STRUCT_OFFSET (ChronoAnalysisThresholds, low_efficiency_percent), FIELD_UINT },
   { "peak-gflops", G_STRUCT_OFFSET (ChronoAnalysisThresholds, peak_gflops), FIELD_UINT },

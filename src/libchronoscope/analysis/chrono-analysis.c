@@ -43,6 +43,7 @@ chrono_analysis_thresholds_init (ChronoAnalysisThresholds *thresholds)
     .exposed_comm_percent = 30,
     .host_bound_percent = 50,
     .engine_bound_percent = 50,
+    .neuron_transpose_percent = 10,
     .min_time_lost_ns = 10 * 1000,
     .low_efficiency_percent = 25,
   };

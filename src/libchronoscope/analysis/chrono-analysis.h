@@ -25,7 +25,8 @@ typedef struct {
   guint   data_loading_percent;       /* data-loading-percent of a step */
   guint   exposed_comm_percent;       /* exposed-communication-percent of communication */
   guint   host_bound_percent;         /* host-bound-percent of a step the device waits for the host */
-  guint   engine_bound_percent;       /* engine-bound-percent over the busiest Tensor engine */
+  guint   engine_bound_percent;       /* engine-bound-percent of a NeuronCore's Tensor idle time */
+  guint   neuron_transpose_percent;   /* neuron-transpose-percent of the Tensor engine's busy time */
   gint64  min_time_lost_ns;           /* min-time-lost-us: findings costing less are dropped */
   guint   low_efficiency_percent;     /* low-efficiency-percent of the roofline */
   guint   peak_gflops;                /* peak-gflops: every device's compute peak, 0 for the table's */

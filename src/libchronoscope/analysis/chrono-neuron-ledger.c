@@ -78,11 +78,42 @@ state_of_unit (ChronoNeuronUnit unit)
 /* ------------------------------------------------------------------ */
 /* What each span is                                                  */
 
+/* A semaphore's counter: "S[15] (CcCore8)". */
+typedef struct {
+  guint       number;
+  guint32     track;
+  const char *owner;
+} Semaphore;
+
 typedef struct {
   ChronoRankData *data;
   guint8         *unit_of_track;   /* ChronoNeuronUnit + 1, 0 unknown */
   guint8         *kind_of_name;    /* 0 unknown, 1 plain, 2 transpose, 3 collective */
+  GArray         *semaphores;      /* Semaphore, of the whole trace */
+  GStringChunk   *owners;
 } Units;
+
+static void
+find_semaphores (Units *u)
+{
+  ChronoTrace *trace = u->data->trace;
+
+  for (guint32 ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
+    {
+      const ChronoTrack *t = chrono_trace_get_track (trace, ti);
+      const char *name = chrono_trace_get_string (trace, t->name != CHRONO_NO_STRING ? t->name : t->display_name);
+      const char *open;
+      char *end;
+      Semaphore sem = { 0, ti, "" };
+
+      if (t->type != CHRONO_TRACK_COUNTER || !g_str_has_prefix (name, "S[") || !chrono_rank_data_has_track (u->data, ti))
+        continue;
+      sem.number = (guint) g_ascii_strtoull (name + 2, &end, 10);
+      if ((open = strchr (end, '(')) != NULL)
+        sem.owner = g_string_chunk_insert_len (u->owners, open + 1, strcspn (open + 1, ")"));
+      g_array_append_val (u->semaphores, sem);
+    }
+}
 
 static gboolean
 contains_nocase (const char *text,
@@ -121,6 +152,60 @@ unit_of_track (Units   *u,
       u->unit_of_track[track] = unit + 1;
     }
   return u->unit_of_track[track] - 1;
+}
+
+/* The text of a string member KEY (quoted) of the object TEXT of LEN
+ * bytes, into VALUE and VALUE_LEN; FALSE when it has none. */
+static gboolean
+member_text (const char  *text,
+             gsize        len,
+             const char  *key,
+             const char **value,
+             gsize       *value_len)
+{
+  const char *end = text + len, *p = memmem (text, len, key, strlen (key)), *close;
+
+  if (p == NULL)
+    return FALSE;
+  for (p += strlen (key); p < end && (*p == ' ' || *p == ':'); p++)
+    ;
+  if (p >= end || *p != '"' || (close = memchr (p + 1, '"', end - p - 1)) == NULL)
+    return FALSE;
+  *value = p + 1;
+  *value_len = close - p - 1;
+  return TRUE;
+}
+
+/* Whether a Tensor instruction is a transpose: its instruction type says
+ * so (tensor_instruction_type, or instruction_type in older profiles), or
+ * without one its opcode or HLO name does. */
+static gboolean
+is_transpose (Units                *u,
+              const ChronoWorkItem *it,
+              gboolean              name_says)
+{
+  ChronoTrace *trace = u->data->trace;
+  guint64 args = chrono_track_get_args (chrono_trace_get_track (trace, it->track), it->index);
+  gsize len = 0, vlen;
+  const char *text = chrono_trace_get_raw_value (trace, args, &len), *value;
+  g_autoptr(GPtrArray) members = NULL;
+
+  if (text != NULL)
+    {
+      if (member_text (text, len, "instruction_type\"", &value, &vlen))
+        return vlen >= 9 && g_ascii_strncasecmp (value, "TRANSPOSE", 9) == 0;
+      return name_says || (member_text (text, len, "\"hlo_name\"", &value, &vlen) &&
+                           g_strstr_len (value, vlen, "transpose(") != NULL);
+    }
+  /* Table rows (Parquet) have no text to search. */
+  members = chrono_trace_dup_args (trace, args);
+  for (guint a = 0; a < members->len; a++)
+    {
+      const ChronoArg *arg = g_ptr_array_index (members, a);
+      if (g_str_has_suffix (arg->key, "instruction_type"))
+        return g_ascii_strncasecmp (arg->text, "TRANSPOSE", 9) == 0;
+    }
+  return name_says;
 }
 
 static guint8
@@ -182,14 +267,14 @@ typedef struct {
   guint item;
 } Node;
 
-/* Semaphore waits ("$S[") in the operands of IT. */
-static guint
-count_waits (ChronoRankData       *data,
-             const ChronoWorkItem *it)
+/* The semaphores IT waits on ("$S[n]"), in its operands, into SEMS. */
+static void
+parse_waits (ChronoRankData       *data,
+             const ChronoWorkItem *it,
+             GArray               *sems)
 {
   const ChronoTrack *t = chrono_trace_get_track (data->trace, it->track);
   g_autoptr(GPtrArray) args = chrono_trace_dup_args (data->trace, chrono_track_get_args (t, it->index));
-  guint n = 0;
 
   for (guint a = 0; a < args->len; a++)
     {
@@ -197,25 +282,74 @@ count_waits (ChronoRankData       *data,
 
       if (strcmp (arg->key, "operands") == 0)
         for (const char *p = arg->text; (p = strstr (p, "$S[")) != NULL; p += 3)
-          n++;
+          {
+            guint n = (guint) g_ascii_strtoull (p + 3, NULL, 10);
+            g_array_append_val (sems, n);
+          }
     }
-  return n;
 }
 
-/* Whether NODE waits on a semaphore whose update the profile lacks: more
- * waits in its operands than semaphore edges into it. */
-static gboolean
-waits_unresolved (ChronoRankData *data,
-                  Node            node)
+/* What the owner of a semaphore ("CcCore8", "qSyncIO0", "Vector") says
+ * held the Tensor engine when it raised it inside a gap. */
+static ChronoLedgerState
+state_of_owner (const char *owner)
 {
+  if (g_ascii_strncasecmp (owner, "cc", 2) == 0)
+    return CHRONO_LEDGER_IDLE_COLLECTIVE;
+  if (owner[0] == 'q')
+    return CHRONO_LEDGER_IDLE_DMA;
+  if (g_str_has_prefix (owner, "Vector"))
+    return CHRONO_LEDGER_IDLE_VECTOR;
+  if (g_str_has_prefix (owner, "Scalar") || g_str_has_prefix (owner, "Act"))
+    return CHRONO_LEDGER_IDLE_SCALAR;
+  if (g_str_has_prefix (owner, "GpSimd") || g_str_has_prefix (owner, "Pool"))
+    return CHRONO_LEDGER_IDLE_GPSIMD;
+  return CHRONO_LEDGER_IDLE_SEMAPHORE;
+}
+
+/* A wait of NODE that no span of the profile satisfied: the semaphore's
+ * own record, raised inside (G0, NODE's start] by its owner (a CC-core,
+ * which has no instructions), names the cause; with none, the update
+ * lies outside the profile (another core, a barrier). CHRONO_N_LEDGER_STATES
+ * when every wait was satisfied by a span. */
+static ChronoLedgerState
+unresolved_wait (Units  *u,
+                 Node    node,
+                 gint64  g0)
+{
+  ChronoRankData *data = u->data;
   const ChronoWorkItem *it = item_at (data, node.device, node.item);
   guint64 key = chrono_span_key (it->track, it->index);
   GArray *deps = g_hash_table_lookup (data->deps_to, &key);
+  g_autoptr(GArray) sems = g_array_new (FALSE, FALSE, sizeof (guint));
+  ChronoLedgerState state = CHRONO_LEDGER_IDLE_SEMAPHORE;
+  gint64 latest = G_MININT64;
   guint matched = 0;
 
   for (guint k = 0; deps && k < deps->len; k++)
     matched += g_array_index (data->deps, ChronoWorkDep, g_array_index (deps, guint, k)).semaphore;
-  return count_waits (data, it) > matched;
+  parse_waits (data, it, sems);
+  if (sems->len <= matched)
+    return CHRONO_N_LEDGER_STATES;
+  for (guint k = 0; k < u->semaphores->len; k++)
+    {
+      const Semaphore *sem = &g_array_index (u->semaphores, Semaphore, k);
+      const ChronoTrack *t = chrono_trace_get_track (data->trace, sem->track);
+      guint i;
+      gboolean waited = FALSE;
+
+      for (guint w = 0; w < sems->len && !waited; w++)
+        waited = g_array_index (sems, guint, w) == sem->number;
+      if (!waited || t->process != chrono_trace_get_track (data->trace, it->track)->process)
+        continue;
+      i = chrono_lower_bound (t->sample_ts, t->n_samples, sizeof (gint64), 0, it->start + 1);
+      if (i > 0 && t->sample_ts[i - 1] > g0 && t->sample_ts[i - 1] > latest)
+        {
+          latest = t->sample_ts[i - 1];
+          state = state_of_owner (sem->owner);
+        }
+    }
+  return state;
 }
 
 /* The predecessor of NODE that ended last, into BEST; FALSE for none. */
@@ -285,8 +419,11 @@ walk (Units      *u,
       if (!found || best_end <= g0)
         {
           for (guint k = 0; k < (hop == 0 ? n_from : 1); k++)
-            if (waits_unresolved (u->data, hop == 0 ? from[k] : node))
-              return CHRONO_LEDGER_IDLE_SEMAPHORE;
+            {
+              ChronoLedgerState waited = unresolved_wait (u, hop == 0 ? from[k] : node, g0);
+              if (waited != CHRONO_N_LEDGER_STATES)
+                return waited;
+            }
           return CHRONO_LEDGER_IDLE_NOT_QUEUED;
         }
       add_link (u, links, best);
@@ -431,7 +568,9 @@ chrono_neuron_build_ledger (ChronoRankData *data,
   const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
   g_autofree guint8 *unit_cache = g_new0 (guint8, chrono_trace_get_n_tracks (data->trace));
   g_autofree guint8 *name_cache = g_new0 (guint8, chrono_trace_get_n_strings (data->trace));
-  Units u = { data, unit_cache, name_cache };
+  g_autoptr(GArray) semaphores = g_array_new (FALSE, FALSE, sizeof (Semaphore));
+  g_autoptr(GStringChunk) owners = g_string_chunk_new (256);
+  Units u = { data, unit_cache, name_cache, semaphores, owners };
   g_autoptr(GArray) tensor = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (ChronoInterval));
   g_autoptr(GArray) matrix = g_array_new (FALSE, FALSE, sizeof (ChronoInterval));
@@ -449,12 +588,13 @@ chrono_neuron_build_ledger (ChronoRankData *data,
   ledger->start = g_array_index (d->busy, ChronoInterval, 0).start;
   ledger->end = g_array_index (d->busy, ChronoInterval, d->busy->len - 1).end;
 
+  find_semaphores (&u);
   /* Items come by start: so do the Tensor engine's, merged as they come. */
   for (guint k = 0; k < d->items->len; k++)
     if (unit_of_track (&u, items[k].track) == CHRONO_NEURON_UNIT_TENSOR)
       {
         merge_into (all, items[k].start, items[k].end, tensor->len);
-        if (kind_of_name (&u, &items[k]) != 2)
+        if (!is_transpose (&u, &items[k], kind_of_name (&u, &items[k]) == 2))
           merge_into (matrix, items[k].start, items[k].end, tensor->len);
         g_array_append_val (tensor, k);
       }
@@ -555,4 +695,12 @@ chrono_neuron_ledger_sum (const ChronoNeuronLedger *ledger,
                           gint64                    state_ns[CHRONO_N_LEDGER_STATES])
 {
   chrono_ledger_sum (ledger->segments, start, end, state_ns);
+}
+
+gint64
+chrono_neuron_ledger_claimed_in (const ChronoNeuronLedger *ledger,
+                                 gint64                    start,
+                                 gint64                    end)
+{
+  return chrono_ledger_claimed_in (ledger->segments, start, end);
 }

@@ -73,6 +73,11 @@ void                    chrono_neuron_ledger_sum        (const ChronoNeuronLedge
                                                          gint64                    end,
                                                          gint64                    state_ns[CHRONO_N_LEDGER_STATES]);
 
+/* What the findings claim of [START, END). */
+gint64                  chrono_neuron_ledger_claimed_in (const ChronoNeuronLedger *ledger,
+                                                         gint64                    start,
+                                                         gint64                    end);
+
 /* Whether STATE is one of a NeuronCore's, and the states a NeuronCore's
  * ledger is written with, in order. */
 gboolean                chrono_ledger_state_is_neuron   (ChronoLedgerState state);

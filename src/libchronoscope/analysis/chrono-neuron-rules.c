@@ -1,0 +1,414 @@
+/* chrono-neuron-rules.c: the findings of a NeuronCore, from its ledger
+ *
+ * Each idle gap of the Tensor engine has one cause in the ledger (the
+ * work that held it, found along its dependency chain). A finding is a
+ * window in which one cause dominates the Tensor engine's idle time:
+ * gaps of that cause close together, bridged while the cause keeps its
+ * share. It claims that cause's idle state inside the window, so each
+ * nanosecond is claimed once, and names the queues or engine, the worst
+ * gap and its chain.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "chrono-analysis-private.h"
+
+/* Two gaps of one cause belong to one window when the Tensor time
+ * between them is at most this many times the longer of the two: a
+ * DMA-bound stretch alternates short bursts of compute with waits, a
+ * compute-bound one runs far longer between them. */
+#define BRIDGE_FACTOR 8
+
+/* The windows' kinds: a cause of the ledger, DMA split by what held it. */
+typedef enum {
+  KIND_DMA,
+  KIND_SMALL_DMA,
+  KIND_SPILL,
+  KIND_VECTOR,
+  KIND_SCALAR,
+  KIND_GPSIMD,
+  KIND_COLLECTIVE,
+  KIND_LATE,
+  N_KINDS,
+  KIND_NONE = N_KINDS,
+} Kind;
+
+typedef struct {
+  ChronoRuleContext  *c;
+  ChronoRankData     *data;
+  guint               device;
+  const ChronoNeuronLedger *ledger;
+  guint8             *kinds;       /* per gap */
+  guint8             *spill_of;    /* per track: 0 unknown, 1 no, 2 a spill queue */
+} Core;
+
+static guint32
+cause_track (const ChronoNeuronLedger *ledger,
+             const ChronoNeuronGap    *gap)
+{
+  return chrono_neuron_ledger_get_link (ledger, gap->first_link + gap->n_links - 1)->span.track;
+}
+
+/* The bytes of a DMA transfer: its "transfer_size" or "bytes"; 0 when
+ * the profile does not say. */
+static gdouble
+transfer_bytes (ChronoTrace   *trace,
+                ChronoSpanRef  span)
+{
+  guint64 args = chrono_track_get_args (chrono_trace_get_track (trace, span.track), span.index);
+  g_autoptr(GPtrArray) members = NULL;
+  gdouble value = 0;
+
+  if (chrono_analysis_arg_number (trace, args, "\"transfer_size\"", &value) ||
+      chrono_analysis_arg_number (trace, args, "\"bytes\"", &value))
+    return value;
+  /* Table rows (Parquet) have no text to search. */
+  members = chrono_trace_dup_args (trace, args);
+  for (guint a = 0; a < members->len; a++)
+    {
+      const ChronoArg *arg = g_ptr_array_index (members, a);
+      if (strcmp (arg->key, "transfer_size") == 0 || strcmp (arg->key, "bytes") == 0)
+        return g_ascii_strtod (arg->text, NULL);
+    }
+  return 0;
+}
+
+static Kind
+kind_of_gap (Core                  *core,
+             const ChronoNeuronGap *gap)
+{
+  ChronoTrace *trace = core->data->trace;
+
+  switch (gap->cause)
+    {
+    case CHRONO_LEDGER_IDLE_DMA:
+      {
+        const ChronoNeuronLink *dma = chrono_neuron_ledger_get_link (core->ledger, gap->first_link + gap->n_links - 1);
+        guint32 track = dma->span.track;
+        gdouble bytes;
+
+        if (core->spill_of[track] == 0)
+          {
+            const char *name = chrono_trace_get_string (trace, chrono_trace_get_track (trace, track)->display_name);
+            core->spill_of[track] = strstr (name, "Spill") != NULL ? 2 : 1;
+          }
+        if (core->spill_of[track] == 2)
+          return KIND_SPILL;
+        bytes = transfer_bytes (trace, dma->span);
+        return bytes > 0 && bytes < core->c->th->small_dma_max_bytes ? KIND_SMALL_DMA : KIND_DMA;
+      }
+    case CHRONO_LEDGER_IDLE_VECTOR:     return KIND_VECTOR;
+    case CHRONO_LEDGER_IDLE_SCALAR:     return KIND_SCALAR;
+    case CHRONO_LEDGER_IDLE_GPSIMD:     return KIND_GPSIMD;
+    case CHRONO_LEDGER_IDLE_COLLECTIVE: return KIND_COLLECTIVE;
+    case CHRONO_LEDGER_IDLE_NOT_QUEUED: return KIND_LATE;
+    default:                            return KIND_NONE;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* What each finding says                                             */
+
+typedef struct {
+  const char *rule;
+  const char *what;            /* what the Tensor engine waited for */
+  const char *advice;
+} KindInfo;
+
+static const KindInfo *
+kind_info (Kind kind)
+{
+  static const KindInfo info[N_KINDS] = {
+    [KIND_DMA] = { "neuron-dma-bound", N_("DMA"),
+      N_("The Tensor engine waits for its inputs: prefetch deeper (more buffers in flight, so the next tile loads "
+         "while this one computes), spread transfers over more DMA queues, and keep reused tensors in SBUF.") },
+    [KIND_SMALL_DMA] = { "neuron-small-dma", N_("small DMA transfers"),
+      N_("Each DMA transfer has a fixed cost: make transfers at least 4 KiB (32 KiB or more is the target) by "
+         "loading larger, contiguous tiles and coalescing descriptors.") },
+    [KIND_SPILL] = { "neuron-spill-reload", N_("spill reloads"),
+      N_("Tensors spilled out of SBUF are reloaded before the Tensor engine can go on: reduce SBUF pressure "
+         "(smaller tiles, fewer live tensors, recomputation instead of keeping activations).") },
+    [KIND_VECTOR] = { "neuron-engine-bound", N_("the Vector engine"),
+      N_("The Tensor engine waits for the Vector engine: pipeline the engines with NKI tiling so Vector work on "
+         "one tile overlaps matrix work on the next, fuse elementwise passes, and move work to an idle engine.") },
+    [KIND_SCALAR] = { "neuron-engine-bound", N_("the Scalar engine"),
+      N_("The Tensor engine waits for the Scalar engine: pipeline the engines with NKI tiling so activations on "
+         "one tile overlap matrix work on the next, and fuse activations into fewer passes.") },
+    [KIND_GPSIMD] = { "neuron-engine-bound", N_("the GpSimd engine"),
+      N_("The Tensor engine waits for the GpSimd engine: move its work to the Vector or Scalar engine where they "
+         "can do it, and pipeline the engines with NKI tiling.") },
+    [KIND_COLLECTIVE] = { "neuron-collective-wait", N_("collectives"),
+      N_("The Tensor engine waits for collectives: overlap them with compute (issue them earlier, split them "
+         "into chunks that pipeline with the layers that do not depend on them).") },
+    [KIND_LATE] = { "neuron-late-start", N_("work issued late, held by nothing it depended on"),
+      N_("Nothing in the profile held the Tensor engine: its work was issued late by the runtime or the host. "
+         "Look at what ran before the execution started and between executions.") },
+  };
+
+  return &info[kind];
+}
+
+/* ------------------------------------------------------------------ */
+/* Windows                                                            */
+
+typedef struct {
+  guint  first;                /* gaps of one kind, FIRST to LAST */
+  guint  last;
+  guint  n_gaps;
+  gint64 idle;                 /* their time */
+  guint  worst;
+} Window;
+
+/* The rows of the queues or engines that held the Tensor engine in W,
+ * into TRACKS, and their names. */
+static char *
+cause_tracks (Core         *core,
+              const Window *w,
+              Kind          kind,
+              GArray       *tracks)
+{
+  ChronoTrace *trace = core->data->trace;
+  GString *names = g_string_new (NULL);
+
+  for (guint g = w->first; g <= w->last; g++)
+    {
+      const ChronoNeuronGap *gap = chrono_neuron_ledger_get_gap (core->ledger, g);
+      guint32 track = cause_track (core->ledger, gap);
+      gboolean seen = FALSE;
+
+      /* A chain of the Tensor instruction alone names no row. */
+      if (core->kinds[g] != kind || gap->n_links < 2)
+        continue;
+      for (guint k = 0; k < tracks->len && !seen; k++)
+        seen = g_array_index (tracks, guint32, k) == track;
+      if (seen)
+        continue;
+      g_array_append_val (tracks, track);
+      g_string_append_printf (names, "%s%s", names->len ? ", " : "",
+                              chrono_trace_get_string (trace, chrono_trace_get_track (trace, track)->display_name));
+    }
+  if (names->len > 0)
+    {
+      g_string_prepend (names, " (");
+      g_string_append_c (names, ')');
+    }
+  return g_string_free (names, FALSE);
+}
+
+/* The rows of the Tensor engine of the core. */
+static void
+add_tensor_tracks (Core          *core,
+                   ChronoFinding *f)
+{
+  const ChronoDeviceWork *d = &g_array_index (core->data->devices, ChronoDeviceWork, core->device);
+  ChronoTrace *trace = core->data->trace;
+
+  for (guint k = 0; k < d->streams->len; k++)
+    {
+      guint32 track = g_array_index (d->streams, ChronoStreamWork, k).track;
+      if (g_str_has_prefix (chrono_trace_get_string (trace, chrono_trace_get_track (trace, track)->display_name), "Tensor"))
+        chrono_finding_add_track (f, core->data->trace_index, track);
+    }
+}
+
+/* The Tensor rows, and the worst gap's chain as evidence. */
+static void
+add_chain (Core          *core,
+           const Window  *w,
+           ChronoFinding *f)
+{
+  const ChronoNeuronGap *gap = chrono_neuron_ledger_get_gap (core->ledger, w->worst);
+
+  for (guint k = 0; k < gap->n_links; k++)
+    {
+      const ChronoNeuronLink *link = chrono_neuron_ledger_get_link (core->ledger, gap->first_link + k);
+      g_autofree char *key = g_strdup_printf ("chain_%u_%s_index", k, chrono_neuron_unit_to_string (link->unit));
+
+      chrono_finding_add_track (f, core->data->trace_index, link->span.track);
+      chrono_finding_add_evidence (f, key, link->span.index);
+      if (k == 0)
+        chrono_finding_set_node (f, core->data->trace_index, link->span.track, link->span.index);
+    }
+  chrono_finding_add_evidence (f, "worst_gap_ns", gap->end_ns - gap->start_ns);
+  chrono_finding_add_evidence (f, "worst_gap_start_ns", gap->start_ns);
+}
+
+/* How much faster the window would run if the engines and queues
+ * overlapped perfectly: its length over the busiest one's time in it. */
+static gdouble
+overlap_speedup (Core   *core,
+                 gint64  start,
+                 gint64  end)
+{
+  const ChronoDeviceWork *d = &g_array_index (core->data->devices, ChronoDeviceWork, core->device);
+  gint64 busiest = 0;
+
+  for (guint k = 0; k < d->streams->len; k++)
+    {
+      const ChronoStreamWork *s = &g_array_index (d->streams, ChronoStreamWork, k);
+      g_autoptr(GArray) busy = chrono_intervals_merge ((const ChronoWorkItem *) s->items->data, s->items->len, ~0u);
+
+      busiest = MAX (busiest, chrono_intervals_length_in (busy, start, end));
+    }
+  return busiest > 0 ? (gdouble) (end - start) / busiest : 0;
+}
+
+static void
+report_window (Core         *core,
+               const Window *w,
+               Kind          kind)
+{
+  const KindInfo *info = kind_info (kind);
+  const ChronoDeviceWork *d = &g_array_index (core->data->devices, ChronoDeviceWork, core->device);
+  const ChronoNeuronGap *first = chrono_neuron_ledger_get_gap (core->ledger, w->first);
+  const ChronoNeuronGap *last = chrono_neuron_ledger_get_gap (core->ledger, w->last);
+  gint64 start = first->start_ns, end = last->end_ns, lost;
+  gint64 states[CHRONO_N_LEDGER_STATES] = { 0 };
+  const ChronoProcess *p = chrono_trace_get_process (core->data->trace, d->process);
+  g_auto(ChronoClaim) claim = { NULL };
+  g_autoptr(GArray) tracks = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autofree char *names = NULL;
+  ChronoFinding *f;
+  gint64 idle = 0;
+
+  chrono_neuron_ledger_sum (core->ledger, start, end, states);
+  for (guint k = 0; k < CHRONO_N_LEDGER_STATES; k++)
+    if (CHRONO_LEDGER_NEURON_IDLE_MASK & CHRONO_LEDGER_MASK (k))
+      idle += states[k];
+  /* The cause must dominate the Tensor engine's idle time there. */
+  if (w->idle * 100 < idle * (gint64) core->c->th->engine_bound_percent)
+    return;
+  chrono_claim_init (&claim);
+  for (guint g = w->first; g <= w->last; g++)
+    {
+      const ChronoNeuronGap *gap = chrono_neuron_ledger_get_gap (core->ledger, g);
+      if (core->kinds[g] == kind)
+        chrono_claim_add (&claim, core->data, core->device, gap->start_ns, gap->end_ns,
+                          CHRONO_LEDGER_MASK (gap->cause), G_MAXUINT32, G_MAXINT64);
+    }
+  if ((lost = chrono_rule_measure (core->c, &claim, G_MAXINT64)) == 0)
+    return;
+  names = cause_tracks (core, w, kind, tracks);
+  f = chrono_rule_add_finding (core->c, info->rule, core->data, start, end, &claim, lost, _(info->advice),
+                               g_strdup_printf (ngettext ("%s: the Tensor engine waited %.3f ms for %s%s in %u gap, "
+                                                          "%.0f%% of %.3f ms",
+                                                          "%s: the Tensor engine waited %.3f ms for %s%s in %u gaps, "
+                                                          "%.0f%% of %.3f ms", w->n_gaps),
+                                                chrono_trace_get_string (core->data->trace, p->display_name),
+                                                w->idle / 1e6, _(info->what), names, w->n_gaps,
+                                                100.0 * w->idle / MAX (end - start, 1), (end - start) / 1e6));
+  add_tensor_tracks (core, f);
+  for (guint k = 0; k < tracks->len; k++)
+    chrono_finding_add_track (f, core->data->trace_index, g_array_index (tracks, guint32, k));
+  chrono_finding_add_evidence (f, "idle_ns", w->idle);
+  chrono_finding_add_evidence (f, "gaps", w->n_gaps);
+  chrono_finding_add_evidence (f, "window_ns", end - start);
+  chrono_finding_add_evidence (f, "tensor_busy_ns", states[CHRONO_LEDGER_COMPUTE] + states[CHRONO_LEDGER_TRANSPOSE]);
+  chrono_finding_add_evidence (f, "tensor_idle_ns", idle);
+  chrono_finding_add_evidence (f, "overlap_speedup", overlap_speedup (core, start, end));
+  add_chain (core, w, f);
+}
+
+/* The windows of KIND: its gaps in order, a window closed when the
+ * Tensor time to the next gap of the kind is too long to bridge. */
+static void
+find_windows (Core *core,
+              Kind  kind)
+{
+  guint n = chrono_neuron_ledger_get_n_gaps (core->ledger);
+  Window w = { 0 };
+  gint64 prev_len = 0, prev_end = 0;
+
+  for (guint g = 0; g <= n; g++)
+    {
+      const ChronoNeuronGap *gap = g < n ? chrono_neuron_ledger_get_gap (core->ledger, g) : NULL;
+      gint64 len;
+
+      /* The wait before the Tensor engine's first instruction is the
+       * execution's prologue, its first inputs loading: in the ledger,
+       * but no stretch of a pace. */
+      if (gap && (core->kinds[g] != kind || (g == 0 && gap->start_ns == chrono_neuron_ledger_get_start (core->ledger))))
+        continue;
+      len = gap ? gap->end_ns - gap->start_ns : 0;
+      if (w.n_gaps > 0 && (gap == NULL || gap->start_ns - prev_end > BRIDGE_FACTOR * MAX (len, prev_len)))
+        {
+          report_window (core, &w, kind);
+          w.n_gaps = 0;
+        }
+      if (gap == NULL)
+        break;
+      if (w.n_gaps == 0)
+        w = (Window) { g, g, 0, 0, g };
+      w.last = g;
+      w.n_gaps++;
+      w.idle += len;
+      if (len > chrono_neuron_ledger_get_gap (core->ledger, w.worst)->end_ns -
+                chrono_neuron_ledger_get_gap (core->ledger, w.worst)->start_ns)
+        w.worst = g;
+      prev_len = len;
+      prev_end = gap->end_ns;
+    }
+}
+
+/* Transposes alone on the Tensor engine, above neuron-transpose-percent
+ * of its busy time: the time they run with no matrix work. */
+static void
+rule_transpose (Core *core)
+{
+  const ChronoDeviceWork *d = &g_array_index (core->data->devices, ChronoDeviceWork, core->device);
+  const ChronoProcess *p = chrono_trace_get_process (core->data->trace, d->process);
+  gint64 start = chrono_neuron_ledger_get_start (core->ledger), end = chrono_neuron_ledger_get_end (core->ledger);
+  gint64 states[CHRONO_N_LEDGER_STATES] = { 0 }, busy, lost;
+  g_auto(ChronoClaim) claim = { NULL };
+  ChronoFinding *f;
+
+  chrono_neuron_ledger_sum (core->ledger, start, end, states);
+  busy = states[CHRONO_LEDGER_COMPUTE] + states[CHRONO_LEDGER_TRANSPOSE];
+  if (busy == 0 || states[CHRONO_LEDGER_TRANSPOSE] * 100 <= busy * (gint64) core->c->th->neuron_transpose_percent)
+    return;
+  chrono_claim_init (&claim);
+  chrono_claim_add (&claim, core->data, core->device, start, end, CHRONO_LEDGER_MASK (CHRONO_LEDGER_TRANSPOSE),
+                    G_MAXUINT32, G_MAXINT64);
+  if ((lost = chrono_rule_measure (core->c, &claim, G_MAXINT64)) == 0)
+    return;
+  f = chrono_rule_add_finding (core->c, "neuron-transpose", core->data, start, end, &claim, lost,
+                               _("The Tensor engine spends its time moving data instead of multiplying: choose "
+                                 "layouts that need no transpose (keep the contraction dimension on the "
+                                 "partitions), or transpose with DMA while the engine computes."),
+                               g_strdup_printf (_("%s: transposes alone take %.0f%% of the Tensor engine's busy "
+                                                  "time (%.3f ms)"),
+                                                chrono_trace_get_string (core->data->trace, p->display_name),
+                                                100.0 * states[CHRONO_LEDGER_TRANSPOSE] / busy, lost / 1e6));
+  chrono_finding_add_evidence (f, "transpose_ns", states[CHRONO_LEDGER_TRANSPOSE]);
+  chrono_finding_add_evidence (f, "tensor_busy_ns", busy);
+  add_tensor_tracks (core, f);
+}
+
+void
+chrono_neuron_run_rules (ChronoRuleContext *c,
+                         ChronoRankData    *data)
+{
+  for (guint di = 0; di < data->devices->len; di++)
+    {
+      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+      g_autofree guint8 *kinds = NULL;
+      g_autofree guint8 *spill_of = NULL;
+      Core core = { c, data, di, d->neuron };
+      guint n;
+
+      if (d->neuron == NULL || data->device_incomplete)
+        continue;
+      n = chrono_neuron_ledger_get_n_gaps (d->neuron);
+      core.kinds = kinds = g_new (guint8, MAX (n, 1));
+      core.spill_of = spill_of = g_new0 (guint8, chrono_trace_get_n_tracks (data->trace));
+      for (guint g = 0; g < n; g++)
+        kinds[g] = kind_of_gap (&core, chrono_neuron_ledger_get_gap (d->neuron, g));
+      /* The more specific causes first: spills and small transfers are DMA. */
+      rule_transpose (&core);
+      for (Kind kind = 0; kind < N_KINDS; kind++)
+        find_windows (&core, kind);
+    }
+}
