@@ -11,6 +11,7 @@
 #include <json-glib/json-glib.h>
 
 #include "chrono-comparison.h"
+#include "chrono-format.h"
 #include "chrono-loader.h"
 #include "test-utils.h"
 
@@ -467,6 +468,40 @@ compare_traces (ChronoTrace                *a,
   return c;
 }
 
+/* Each kernel side's short name is the name its trace writes made short,
+ * and the Markdown's kernel table shows the first matched one by it. */
+static void
+check_kernel_names (JsonArray  *kernels,
+                    const char *md)
+{
+  gboolean shown = FALSE;
+
+  for (guint i = 0; i < json_array_get_length (kernels); i++)
+    {
+      JsonObject *row = json_array_get_object_element (kernels, i);
+
+      for (guint side = 0; side < 2; side++)
+        {
+          JsonObject *o = json_object_get_object_member (row, side == 0 ? "a" : "b");
+          g_autofree char *expected = NULL;
+
+          if (!json_object_has_member (o, "name"))
+            continue;
+          expected = chrono_format_short_name (json_object_get_string_member (o, "name"), CHRONO_SHORT_NAME_WIDTH);
+          g_assert_cmpstr (json_object_get_string_member (o, "short_name"), ==, expected);
+          if (!shown && side == 0 && strcmp (json_object_get_string_member (row, "match"), "name") == 0 &&
+              json_object_get_int_member (o, "device_time_ns") > 0)
+            {
+              g_autofree char *cell = g_strdup_printf ("| %s |", expected);
+
+              if (strstr (md, cell) == NULL)
+                g_error ("the kernel table shows no “%s”:\n%s", expected, md);
+              shown = TRUE;
+            }
+        }
+    }
+}
+
 /* The JSON report parses and has what the schema promises. */
 static void
 check_report (ChronoComparison *c)
@@ -500,6 +535,7 @@ check_report (ChronoComparison *c)
   g_list_free (members);
   g_assert_cmpint (sum, ==, json_object_get_int_member (summary, "delta_ns"));
   g_assert_true (g_str_has_prefix (md, "# "));
+  check_kernel_names (json_object_get_array_member (root, "kernels"), md);
 }
 
 /* ------------------------------------------------------------------ */

@@ -8,6 +8,7 @@
 
 #include "chrono-comparison-efficiency.h"
 #include "chrono-comparison-private.h"
+#include "chrono-format.h"
 #include "chrono-json-util.h"
 
 #define MAX_TABLE_ROWS 15
@@ -229,21 +230,6 @@ chrono_compare_efficiency_write_json (GPtrArray   *rows,
 }
 
 static void
-append_cell (GString    *s,
-             const char *text)
-{
-  g_string_append_c (s, ' ');
-  for (const char *p = text; *p; p++)
-    {
-      if (*p == '|')
-        g_string_append (s, "\\|");
-      else if (*p != '\n')
-        g_string_append_c (s, *p);
-    }
-  g_string_append (s, " |");
-}
-
-static void
 append_side (GString                           *s,
              const ChronoCompareEfficiencySide *side)
 {
@@ -252,9 +238,9 @@ append_side (GString                           *s,
   per_call = g_strdup_printf ("%.1f", side->gpu_time_ns / 1e3 / side->count);
   tflops = g_strdup_printf ("%.2f", side->tflops);
   share = isnan (side->roofline_percent) ? g_strdup (_("no peaks")) : g_strdup_printf ("%.1f%%", side->roofline_percent);
-  append_cell (s, per_call);
-  append_cell (s, tflops);
-  append_cell (s, share);
+  chrono_format_markdown_cell (s, per_call);
+  chrono_format_markdown_cell (s, tflops);
+  chrono_format_markdown_cell (s, share);
 }
 
 void
@@ -299,9 +285,11 @@ chrono_compare_efficiency_append_markdown (GPtrArray *rows,
       g_autofree char *dims = n <= 60 ? g_strdup (r->input_dims)
                                       : g_strdup_printf ("%.*s…", (int) (g_utf8_offset_to_pointer (r->input_dims, 60) - r->input_dims), r->input_dims);
 
+      g_autofree char *op = chrono_format_short_name (r->op, CHRONO_SHORT_NAME_WIDTH);
+
       g_string_append (s, "|");
-      append_cell (s, r->op);
-      append_cell (s, dims);
+      chrono_format_markdown_cell (s, op);
+      chrono_format_markdown_cell (s, dims);
       append_side (s, &r->a);
       append_side (s, &r->b);
       g_string_append_c (s, '\n');

@@ -195,7 +195,12 @@ add_row_side (JsonBuilder             *b,
   json_builder_set_member_name (b, member);
   json_builder_begin_object (b);
   if (s->name)
-    chrono_json_add_string (b, "name", s->name);
+    {
+      g_autofree char *short_name = chrono_format_short_name (s->name, CHRONO_SHORT_NAME_WIDTH);
+
+      chrono_json_add_string (b, "name", s->name);
+      chrono_json_add_string (b, "short_name", short_name);
+    }
   chrono_json_add_int (b, "count", s->count);
   chrono_json_add_int (b, "device_time_ns", s->device_ns);
   if (with_host)
@@ -376,7 +381,8 @@ format_percent (gdouble percent)
   return g_strdup_printf ("%s%.1f%%", percent > 0 ? "+" : percent < 0 ? "−" : "", fabs (percent));
 }
 
-/* Shapes of many inputs make unreadable tables: the JSON has them whole. */
+/* Shapes of many inputs, and operators' names, make unreadable tables:
+ * the JSON has them whole. */
 static char *
 shorten (const char *text)
 {
@@ -387,13 +393,17 @@ shorten (const char *text)
   return g_strdup_printf ("%.*s…", (int) (g_utf8_offset_to_pointer (text, MAX_CELL_CHARS) - text), text);
 }
 
+/* What a table calls a row: a kernel by the short name of the name its
+ * trace writes (the normalised one has lost its template arguments), an
+ * operator with its shapes; B's when A has none. */
 static char *
-with_shapes (const char *name,
-             const char *shapes)
+row_label (const ChronoCompareRow *r)
 {
-  g_autofree char *full = g_strdup_printf ("%s%s%s", name, shapes ? " " : "", shapes ? shapes : "");
+  const char *name = r->a.name ? r->a.name : r->b.name ? r->b.name : r->name;
+  g_autofree char *short_name = chrono_format_short_name (name, CHRONO_SHORT_NAME_WIDTH);
+  g_autofree char *shapes = r->shapes ? shorten (r->shapes) : NULL;
 
-  return shorten (full);
+  return g_strdup_printf ("%s%s%s", short_name, shapes ? " " : "", shapes ? shapes : "");
 }
 
 static const char *
@@ -401,22 +411,6 @@ noise_text (ChronoCompareNoise noise)
 {
   return noise == CHRONO_COMPARE_NOISE_BEYOND ? _("changed")
          : noise == CHRONO_COMPARE_NOISE_WITHIN ? _("within noise") : _("noise unknown");
-}
-
-/* A table cell: | would end it. */
-static void
-append_cell (GString    *s,
-             const char *text)
-{
-  g_string_append (s, " ");
-  for (const char *p = text; *p; p++)
-    {
-      if (*p == '|')
-        g_string_append (s, "\\|");
-      else if (*p != '\n')
-        g_string_append_c (s, *p);
-    }
-  g_string_append (s, " |");
 }
 
 static void
@@ -534,11 +528,12 @@ append_rows (GString    *s,
       shown++;
       if (r->match == CHRONO_COMPARE_MATCH_OPERATOR)
         {
-          g_autofree char *b_name = chrono_compare_normalise_kernel (r->b.name);
-          name = g_strdup_printf ("%s → %s", r->name, b_name);
+          g_autofree char *a_name = chrono_format_short_name (r->a.name ? r->a.name : r->name, CHRONO_SHORT_NAME_WIDTH);
+          g_autofree char *b_name = chrono_format_short_name (r->b.name ? r->b.name : r->name, CHRONO_SHORT_NAME_WIDTH);
+          name = g_strdup_printf ("%s → %s", a_name, b_name);
         }
       else
-        name = with_shapes (r->name, r->shapes);
+        name = row_label (r);
       calls = g_strdup_printf ("%.1f → %.1f", r->a.count_per_step, r->b.count_per_step);
       ta = chrono_format_duration (llround (r->a.device_ns_per_step));
       tb = chrono_format_duration (llround (r->b.device_ns_per_step));
@@ -548,19 +543,19 @@ append_rows (GString    *s,
       p50b = chrono_format_duration (r->b.p50_ns);
       p50 = g_strdup_printf ("%s → %s", p50a, p50b);
       g_string_append (s, "|");
-      append_cell (s, name);
+      chrono_format_markdown_cell (s, name);
       if (kernels)
         {
           g_autofree char *op = r->op ? shorten (r->op) : g_strdup ("—");
-          append_cell (s, op);
+          chrono_format_markdown_cell (s, op);
         }
-      append_cell (s, calls);
-      append_cell (s, ta);
-      append_cell (s, tb);
-      append_cell (s, td);
-      append_cell (s, tp);
-      append_cell (s, p50);
-      append_cell (s, noise_text (r->noise));
+      chrono_format_markdown_cell (s, calls);
+      chrono_format_markdown_cell (s, ta);
+      chrono_format_markdown_cell (s, tb);
+      chrono_format_markdown_cell (s, td);
+      chrono_format_markdown_cell (s, tp);
+      chrono_format_markdown_cell (s, p50);
+      chrono_format_markdown_cell (s, noise_text (r->noise));
       g_string_append_c (s, '\n');
     }
   if (shown == 0)
@@ -594,7 +589,7 @@ append_only (GString    *s,
         continue;
       shown++;
       t = chrono_format_duration (llround (x->device_ns_per_step));
-      name = with_shapes (r->name, r->shapes);
+      name = row_label (r);
       op = r->op ? shorten (r->op) : NULL;
       g_string_append_printf (s, "- `%s`%s%s: %.1f calls, %s device time per step\n", name,
                               op ? _(" under ") : "", op ? op : "", x->count_per_step, t);
