@@ -244,6 +244,25 @@ collective (Plant     *p,
   return a;
 }
 
+/* What the engine-bound phases make the Tensor engine wait for: an
+ * instruction over 2048 elements of the step's output. */
+typedef struct {
+  NeuronGenEngine engine;
+  const char     *opcode, *hlo, *op_type, *layer, *operands;
+} EngineCause;
+
+static const EngineCause engine_causes[] = {
+  { NEURON_GEN_VECTOR, "TENSOR_TENSOR", "%divide.6 = divide(%exponential.5, %broadcast.8)", "aten__softmax",
+    "NeuronLlamaAttention[self_attn]/aten.softmax",
+    "op=divide src=bf16@0x7000[1,0,0][2048,1,1] dst=0x7000[1,0,0][2048,1,1]" },
+  { NEURON_GEN_SCALAR, "ACTIVATE", "%exponential.5 = exponential(%dot.12)", "aten__exp",
+    "NeuronLlamaAttention[self_attn]/aten.exp",
+    "func=exp src=bf16@0x2000000[1,0,0][2048,1,1] dst=0x7000[1,0,0][2048,1,1]" },
+  { NEURON_GEN_GPSIMD, "AFFINE_SELECT", "%select.3 = select(%compare.2, %dot.12, %broadcast.9)", "aten__masked_fill",
+    "NeuronLlamaAttention[self_attn]/aten.masked_fill",
+    "pattern=causal src=bf16@0x7000[1,0,0][2048,1,1] dst=0x7000[1,0,0][2048,1,1]" },
+};
+
 static void
 run_step (Plant *p,
           Kind   kind)
@@ -290,25 +309,17 @@ run_step (Plant *p,
       }
       break;
     case K_ENGINE_BOUND:
-      cause = plant_side (p, NEURON_GEN_VECTOR, "TENSOR_TENSOR", after, plant_cycles_ns (2048, hw->vector_ghz), mm,
-                          "%divide.6 = divide(%exponential.5, %broadcast.8)", "aten__softmax",
-                          "NeuronLlamaAttention[self_attn]/aten.softmax",
-                          "op=divide src=bf16@0x7000[1,0,0][2048,1,1] dst=0x7000[1,0,0][2048,1,1]");
-      tensor_step (p, &cause, 0, 0, 8, FALSE);
-      break;
     case K_ENGINE_BOUND_SCALAR:
-      cause = plant_side (p, NEURON_GEN_SCALAR, "ACTIVATE", after, plant_cycles_ns (2048, hw->scalar_ghz), mm,
-                          "%exponential.5 = exponential(%dot.12)", "aten__exp",
-                          "NeuronLlamaAttention[self_attn]/aten.exp",
-                          "func=exp src=bf16@0x2000000[1,0,0][2048,1,1] dst=0x7000[1,0,0][2048,1,1]");
-      tensor_step (p, &cause, 0, 0, 8, FALSE);
-      break;
     case K_ENGINE_BOUND_GPSIMD:
-      cause = plant_side (p, NEURON_GEN_GPSIMD, "AFFINE_SELECT", after, plant_cycles_ns (2048, hw->gpsimd_ghz), mm,
-                          "%select.3 = select(%compare.2, %dot.12, %broadcast.9)", "aten__masked_fill",
-                          "NeuronLlamaAttention[self_attn]/aten.masked_fill",
-                          "pattern=causal src=bf16@0x7000[1,0,0][2048,1,1] dst=0x7000[1,0,0][2048,1,1]");
-      tensor_step (p, &cause, 0, 0, 8, FALSE);
+      {
+        const EngineCause *e = &engine_causes[kind - K_ENGINE_BOUND];
+        gdouble ghz = e->engine == NEURON_GEN_VECTOR ? hw->vector_ghz :
+                      e->engine == NEURON_GEN_SCALAR ? hw->scalar_ghz : hw->gpsimd_ghz;
+
+        cause = plant_side (p, e->engine, e->opcode, after, plant_cycles_ns (2048, ghz), mm,
+                            e->hlo, e->op_type, e->layer, e->operands);
+        tensor_step (p, &cause, 0, 0, 8, FALSE);
+      }
       break;
     case K_SPILL:
       {
