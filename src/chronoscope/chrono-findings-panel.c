@@ -26,6 +26,9 @@
 #define FINDING_ZOOM_SHARE 0.8
 /* Devices whose recoverable time opens the findings; the rest are counted. */
 #define MAX_SUMMARY_DEVICES 4
+/* Limitations told over the list; the rest are in the tooltip of the
+ * line that counts them, so the summary stays short at any width. */
+#define MAX_SUMMARY_LIMITATIONS 3
 /* Rows of a critical path listed; the rest are counted. */
 #define MAX_SEGMENT_ROWS   400
 
@@ -447,11 +450,28 @@ static void
 fill_summary (ChronoFindingsPanel *self)
 {
   g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+  guint n_limitations = chrono_analysis_get_n_limitations (self->analysis);
 
   remove_children (GTK_WIDGET (self->summary_box));
-  for (guint i = 0; i < chrono_analysis_get_n_limitations (self->analysis); i++)
+  for (guint i = 0; i < MIN (n_limitations, MAX_SUMMARY_LIMITATIONS); i++)
     {
       GtkWidget *label = new_label (chrono_analysis_get_limitation (self->analysis, i)->message, "warning");
+      gtk_widget_add_css_class (label, "caption");
+      gtk_box_append (self->summary_box, label);
+    }
+  if (n_limitations > MAX_SUMMARY_LIMITATIONS)
+    {
+      guint more = n_limitations - MAX_SUMMARY_LIMITATIONS;
+      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "…and %u more thing the trace does not show",
+                                                            "…and %u more things the trace does not show", more),
+                                               more);
+      g_autoptr(GString) rest = g_string_new (NULL);
+      GtkWidget *label = new_label (text, "warning");
+
+      for (guint i = MAX_SUMMARY_LIMITATIONS; i < n_limitations; i++)
+        g_string_append_printf (rest, "%s%s", rest->len > 0 ? "\n" : "",
+                                chrono_analysis_get_limitation (self->analysis, i)->message);
+      gtk_widget_set_tooltip_text (label, rest->str);
       gtk_widget_add_css_class (label, "caption");
       gtk_box_append (self->summary_box, label);
     }

@@ -1,7 +1,8 @@
 /* test-app-findings.c: the findings panel beside the timeline, on a real
  * Kineto trace: the same findings as the analysis, in the same order;
  * filtering by rule; a finding shown on the timeline; thresholds changed
- * in the preferences analysed again; a folder of ranks analysed as ranks
+ * in the preferences analysed again; a folder of ranks analysed as ranks;
+ * the summary over the findings read whole at every width
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -338,6 +339,84 @@ test_ranks (void)
   app_test_close_all_tabs (window);
 }
 
+/* Each line of the summary over the list: as tall as its text needs at
+ * its width, not ellipsized, and above the count, which it never
+ * overlaps. Returns how many lines there are. */
+static guint
+check_summary (GtkWidget *panel)
+{
+  GtkWidget *box = find_named (panel, "summary");
+  GtkWidget *count;
+  graphene_rect_t count_bounds;
+  guint n = 0;
+
+  g_assert_nonnull (box);
+  count = app_test_find_css_class (panel, "findings-count");
+  g_assert_nonnull (count);
+  g_assert_true (gtk_widget_compute_bounds (count, panel, &count_bounds));
+  for (GtkWidget *line = gtk_widget_get_first_child (box); line; line = gtk_widget_get_next_sibling (line))
+    {
+      graphene_rect_t bounds;
+      int minimum;
+
+      if (!gtk_widget_get_visible (line))
+        continue;
+      g_assert_true (GTK_IS_LABEL (line));
+      g_assert_true (gtk_widget_compute_bounds (line, panel, &bounds));
+      gtk_widget_measure (line, GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (line), &minimum, NULL, NULL, NULL);
+      g_assert_cmpint (gtk_widget_get_height (line), >=, minimum);
+      g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (line))));
+      g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (panel) + 0.5);
+      g_assert_cmpfloat (bounds.origin.y + bounds.size.height, <=, count_bounds.origin.y + 0.5);
+      n++;
+    }
+  return n;
+}
+
+static gboolean
+is_laid_out (gpointer data)
+{
+  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
+}
+
+/* A trace whose device could win back time of several rules, at the
+ * window's sizes and the panel's widths a person uses. */
+static void
+test_summary_fits (void)
+{
+  static const int sizes[][2] = { { 1920, 1080 }, { 1280, 800 }, { 1024, 700 }, { 800, 600 } };
+  static const int panels[] = { 340, 420, 560 };
+  g_autofree char *path = app_test_real_trace ("hta__nccl_parser__nccl_data.json.gz");
+  ChronoWindow *window = app_test_get_window ();
+  ChronoDocumentPage *page;
+  GtkWidget *panel;
+  GtkPaned *paned;
+
+  if (path == NULL)
+    return;
+  page = app_test_open_trace (window, path);
+  panel = app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_FINDINGS_PANEL);
+  g_assert_true (app_test_wait_for_analysis (CHRONO_FINDINGS_PANEL (panel), 60000));
+  paned = GTK_PANED (gtk_widget_get_parent (panel));
+  g_assert_true (GTK_IS_PANED (paned));
+  chrono_document_page_set_show_findings (page, TRUE);
+  g_assert_true (app_test_spin_until (is_laid_out, panel, 5000));
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    for (guint p = 0; p < G_N_ELEMENTS (panels); p++)
+      {
+        gtk_window_set_default_size (GTK_WINDOW (window), sizes[s][0], sizes[s][1]);
+        gtk_paned_set_position (paned, panels[p]);
+        app_test_spin_for (150);
+        g_test_message ("%d × %d, panel %d px wide", sizes[s][0], sizes[s][1], gtk_widget_get_width (panel));
+        g_assert_cmpuint (check_summary (panel), >, 0);
+      }
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_paned_set_position (paned, 340);
+  app_test_spin_for (300);
+  app_test_screenshot (GTK_WIDGET (window), "findings-summary.png");
+  app_test_close_all_tabs (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -356,5 +435,6 @@ main (int   argc,
   g_test_add_func ("/app/findings/list-filter-show-preferences", test_findings);
   g_test_add_func ("/app/findings/close-while-analysing", test_close_while_analysing);
   g_test_add_func ("/app/findings/ranks", test_ranks);
+  g_test_add_func ("/app/findings/summary-fits", test_summary_fits);
   return g_test_run ();
 }
