@@ -15,6 +15,7 @@
 
 #include "chrono-analysis-private.h"
 #include "chrono-efficiency.h"
+#include "chrono-format.h"
 
 #define MAX_GAPS_PER_DEVICE 10
 #define MAX_EFFICIENCY_FINDINGS 10
@@ -69,8 +70,8 @@ static const ChronoRule rules[] = {
     "is more than exposed-communication-percent of all their time (a DMA-bound device). Time lost: the "
     "exposed time (ledger state copy).") },
   { "neuron-transpose", N_("Transposes on the Tensor engine"),
-    N_("A NeuronCore whose Tensor engine runs only transposes for more than neuron-transpose-percent of its "
-    "busy time. Time lost: that transpose-only time (ledger state transpose).") },
+    N_("A stretch of a NeuronCore in which its Tensor engine runs only transposes for more than "
+    "neuron-transpose-percent of its busy time. Time lost: that transpose-only time (ledger state transpose).") },
   { "neuron-dma-bound", N_("Tensor engine waiting for DMA"),
     N_("A stretch of a NeuronCore in which the Tensor engine's idle gaps were held by DMA transfers (found "
     "along each gap's dependency chain) for at least engine-bound-percent of its idle time. Time lost: those "
@@ -307,6 +308,29 @@ chrono_finding_set_node (ChronoFinding *f,
                          guint32        index)
 {
   set_node (f, trace, track, index);
+}
+
+/* The ledger states the finding's time came from, as its claim's
+ * measure found them: "claimed_idle_data_ns" = … */
+static void
+add_claimed_states (ChronoFinding     *f,
+                    const ChronoClaim *claim)
+{
+  for (guint k = 0; k < CHRONO_N_LEDGER_STATES; k++)
+    if (claim->state_ns[k] > 0)
+      {
+        g_autofree char *key = g_strdup_printf ("claimed_%s_ns", chrono_ledger_state_to_string (k));
+
+        add_evidence (f, key, claim->state_ns[k]);
+      }
+}
+
+/* The idle state most of CLAIM's measured time was in. */
+static ChronoLedgerState
+main_idle_state (const ChronoClaim *claim)
+{
+  return chrono_ledger_main_state (claim->state_ns, CHRONO_LEDGER_IDLE_MASK | CHRONO_LEDGER_NEURON_IDLE_MASK,
+                                   CHRONO_LEDGER_IDLE_OTHER);
 }
 
 static double
@@ -830,10 +854,10 @@ rule_host_bound_trace (Ctx            *c,
         continue;
       label = device_label (data, d);
       f = add_finding (c, "host-bound", data, start, end, &claim, lost,
-                       _("The host sets the pace: reduce Python and framework overhead (torch.compile, CUDA graphs, "
-                       "larger batches), and move data preparation to worker processes."),
+                       chrono_advice_for_state (chrono_ledger_main_state (claim.state_ns, states, CHRONO_LEDGER_IDLE_HOST)),
                        _("%s is host-bound: it waits for the host %.0f%% of the trace (%.3f ms)"),
                        label, 100.0 * wait / (end - start), ms (lost));
+      add_claimed_states (f, &claim);
       add_evidence (f, "device_host_wait_ns", wait);
       add_evidence (f, "window_ns", end - start);
       for (guint k = 0; k < d->streams->len; k++)
@@ -869,10 +893,10 @@ rule_host_bound (Ctx            *c,
       if ((lost = measure (c, &claim, G_MAXINT64)) == 0)
         continue;
       f = add_finding (c, "host-bound", data, s->start, s->work_end, &claim, lost,
-                       _("The host sets the pace: reduce Python and framework overhead (torch.compile, CUDA graphs, "
-                       "larger batches), and move data preparation to worker processes."),
+                       chrono_advice_for_state (chrono_ledger_main_state (claim.state_ns, host, CHRONO_LEDGER_IDLE_HOST)),
                        _("%s is host-bound: the device waits for the host %.0f%% of the step (%.3f ms)"),
                        step_name (data, s), 100.0 * worst / step, ms (lost));
+      add_claimed_states (f, &claim);
       add_evidence (f, "device_host_wait_ns", worst);
       add_evidence (f, "step_ns", step);
       if ((p = path_of (paths, data, MAX (s->start, data->range_start))) != NULL)
@@ -1069,12 +1093,15 @@ rule_collective_outliers (Ctx            *c,
       if (outliers > 0 && (lost = measure (c, &claim, G_MAXINT64)) > 0)
         {
           const ChronoWorkItem *worst = &items[end - 1];
+          g_autofree char *kernel = chrono_format_short_name (chrono_trace_get_string (trace, name),
+                                                              CHRONO_SHORT_NAME_WIDTH);
+
           f = add_finding (c, "collective-outlier", data, first, last, &claim, lost,
                            _("Some collectives take much longer than usual: they wait for a late peer (see the "
                            "straggler findings with all ranks loaded), compete with copies or other collectives for "
                            "the links, or move more data than usual."),
                            _("%u of %u %s take over twice the median %.3f ms (%.3f ms exposed over it)"), outliers, n,
-                           chrono_trace_get_string (trace, name), ms (median), ms (lost));
+                           kernel, ms (median), ms (lost));
           add_evidence (f, "collectives", n);
           add_evidence (f, "outliers", outliers);
           add_evidence (f, "median_ns", median);
@@ -1280,6 +1307,7 @@ rule_low_efficiency (Ctx            *c,
       ChronoRankData *data = c->ranks[r->rank];
       const ChronoDeviceWork *d;
       g_autofree char *label = NULL;
+      g_autofree char *op = NULL;
       g_autofree char *dims = NULL;
       g_auto(ChronoClaim) claim = { NULL };
       ChronoFinding *f;
@@ -1296,6 +1324,7 @@ rule_low_efficiency (Ctx            *c,
         continue;
       reported++;
       label = device_label (data, d);
+      op = chrono_format_short_name (r->op, CHRONO_SHORT_NAME_WIDTH);
       dims = compact_dims (r->input_dims);
       f = add_finding (c, "low-efficiency", data, r->intervals[0].start_ns, r->intervals[r->n_intervals - 1].end_ns,
                        &claim, lost,
@@ -1309,7 +1338,7 @@ rule_low_efficiency (Ctx            *c,
                          "loads (vectorised kernels)."),
                        _("%s %s on %s reaches %.0f%% of its roofline: %" G_GUINT64_FORMAT " calls take %.3f ms "
                          "against %.3f ms at the device's peaks (%s-bound)"),
-                       r->op, dims, label, 100.0 * r->roofline_share, r->count, ms (r->gpu_time_ns),
+                       op, dims, label, 100.0 * r->roofline_share, r->count, ms (r->gpu_time_ns),
                        ms (r->roofline_ns), chrono_bound_to_string (r->bound));
       add_evidence (f, "calls", r->count);
       add_evidence (f, "gpu_time_ns", r->gpu_time_ns);
@@ -1366,13 +1395,14 @@ rule_slow_steps (Ctx            *c,
       if (dur - median - explained <= 0 || (lost = measure (c, &claim, dur - median - explained)) == 0)
         continue;
       f = add_finding (c, "slow-step", data, s->start, s->work_end, &claim, lost,
-                       _("Compare this step with a typical one: look for a first-step warm-up, a checkpoint, "
-                       "garbage collection, recompilation or an uneven batch."),
+                       chrono_advice_for_state (chrono_ledger_main_state (claim.state_ns, CHRONO_LEDGER_ALL_MASK,
+                                                                          CHRONO_LEDGER_IDLE_OTHER)),
                        _("%s takes %.3f ms, %.0f%% over the median step; other findings explain %.3f ms of it"),
                        step_name (data, s), ms (dur), 100.0 * (dur - median) / MAX (median, 1), ms (explained));
       add_evidence (f, "step_ns", dur);
       add_evidence (f, "median_step_ns", median);
       add_evidence (f, "explained_ns", explained);
+      add_claimed_states (f, &claim);
       add_track (f, data->trace_index, s->track);
       set_node (f, data->trace_index, s->track, s->index);
     }
@@ -1393,35 +1423,6 @@ compare_gaps (gconstpointer a,
   gint64 lx = x->end - x->start, ly = y->end - y->start;
 
   return lx != ly ? (lx > ly ? -1 : 1) : (x->start < y->start ? -1 : x->start > y->start);
-}
-
-/* What the ledger says a gap was mostly spent waiting for. */
-static const char *
-gap_cause (GArray *ledger,
-           gint64  start,
-           gint64  end)
-{
-  gint64 sum[CHRONO_N_LEDGER_STATES] = { 0 };
-  guint best = CHRONO_LEDGER_IDLE_OTHER;
-
-  chrono_ledger_sum (ledger, start, end, sum);
-  for (guint k = CHRONO_LEDGER_IDLE_HOST; k < CHRONO_N_LEDGER_STATES; k++)
-    if (sum[k] > sum[best])
-      best = k;
-  switch (best)
-    {
-    case CHRONO_LEDGER_IDLE_HOST:
-    case CHRONO_LEDGER_IDLE_LAUNCH:
-      return _("host");
-    case CHRONO_LEDGER_IDLE_SYNC:
-      return _("sync");
-    case CHRONO_LEDGER_IDLE_DATA:
-      return _("data loading");
-    case CHRONO_LEDGER_IDLE_PEER:
-      return _("peer");
-    default:
-      return _("other");
-    }
 }
 
 static void
@@ -1455,8 +1456,8 @@ rule_idle_gaps (Ctx            *c,
         {
           const Gap *g = &g_array_index (gaps, Gap, i);
           const ChronoWorkItem *next = &items[g->next];
-          const char *cause = gap_cause (d->ledger, g->start, g->end);
           g_auto(ChronoClaim) claim = { NULL };
+          ChronoLedgerState cause;
           ChronoFinding *f;
           gint64 lost;
 
@@ -1466,18 +1467,13 @@ rule_idle_gaps (Ctx            *c,
           if ((lost = measure (c, &claim, G_MAXINT64)) < c->th->idle_gap_min_ns)
             continue;
           reported++;
-          f = add_finding (c, "gpu-idle-gap", data, g->start, g->end, &claim, lost,
-                           strcmp (cause, _("host")) == 0
-                           ? _("The host launched the next work late: look at what the host thread did "
-                             "before the launch (Python overhead, a long operator, a lock), and overlap it with "
-                             "device work.")
-                           : strcmp (cause, _("sync")) == 0
-                           ? _("The host waited for the device and then had to launch again: remove the "
-                             "synchronisation (.item(), .cpu(), cudaDeviceSynchronize) or move it out of the step.")
-                           : _("The device waited on something else (an event from another stream, a copy, a "
-                             "collective peer): follow the dependencies of the next work in the graph."),
+          /* The cause and its advice: the state of the time claimed, not
+           * of the whole gap, part of which other findings explain. */
+          cause = main_idle_state (&claim);
+          f = add_finding (c, "gpu-idle-gap", data, g->start, g->end, &claim, lost, chrono_advice_for_state (cause),
                            _("%s idle for %.3f ms (cause: %s), %.3f ms of it explained by no other finding"),
-                           label, ms (g->end - g->start), cause, ms (lost));
+                           label, ms (g->end - g->start), chrono_advice_cause (cause), ms (lost));
+          add_claimed_states (f, &claim);
           add_evidence (f, "gap_ns", g->end - g->start);
           add_evidence (f, "gaps_over_threshold", gaps->len);
           add_evidence (f, "all_gaps_ns", total);
@@ -1510,6 +1506,7 @@ rule_low_utilization (Ctx            *c,
           gint64 end = MIN (step ? step->work_end : last->end, last->end);
           gint64 busy, lost;
           g_auto(ChronoClaim) claim = { NULL };
+          ChronoLedgerState cause;
           ChronoFinding *f;
 
           if (end <= start)
@@ -1521,12 +1518,13 @@ rule_low_utilization (Ctx            *c,
           chrono_claim_add (&claim, data, di, start, end, CHRONO_LEDGER_IDLE_MASK, G_MAXUINT32, G_MAXINT64);
           if ((lost = measure (c, &claim, G_MAXINT64)) == 0)
             continue;
-          f = add_finding (c, "low-utilization", data, start, end, &claim, lost,
-                           _("Give the device more work per launch (larger batches, fused kernels, CUDA graphs) "
-                           "or find what keeps it waiting in the idle gaps."),
-                           _("%s busy %.0f%% of %s; %.3f ms of its idle time is explained by no other finding"),
+          cause = main_idle_state (&claim);
+          f = add_finding (c, "low-utilization", data, start, end, &claim, lost, chrono_advice_for_state (cause),
+                           _("%s busy %.0f%% of %s; %.3f ms of its idle time is explained by no other finding "
+                             "(cause: %s)"),
                            label, 100.0 * busy / (end - start), step ? step_name (data, step) : _("the trace"),
-                           ms (lost));
+                           ms (lost), chrono_advice_cause (cause));
+          add_claimed_states (f, &claim);
           add_evidence (f, "busy_ns", busy);
           add_evidence (f, "window_ns", end - start);
           add_evidence (f, "utilization_percent", 100.0 * busy / (end - start));

@@ -32,6 +32,7 @@ typedef enum {
   KIND_GPSIMD,
   KIND_COLLECTIVE,
   KIND_LATE,
+  KIND_TRANSPOSE,              /* not a gap: transposes alone on the Tensor engine */
   N_KINDS,
   KIND_NONE = N_KINDS,
 } Kind;
@@ -41,7 +42,6 @@ typedef struct {
   ChronoRankData     *data;
   guint               device;
   const ChronoNeuronLedger *ledger;
-  guint8             *kinds;       /* per gap */
   guint8             *spill_of;    /* per track: 0 unknown, 1 no, 2 a spill queue */
 } Core;
 
@@ -146,6 +146,10 @@ kind_info (Kind kind)
     [KIND_LATE] = { "neuron-late-start", N_("work issued late, held by nothing it depended on"),
       N_("Nothing in the profile held the Tensor engine: its work was issued late by the runtime or the host. "
          "Look at what ran before the execution started and between executions.") },
+    [KIND_TRANSPOSE] = { "neuron-transpose", N_("transposes"),
+      N_("The Tensor engine spends its time moving data instead of multiplying: choose layouts that need no "
+         "transpose (keep the contraction dimension on the partitions), or transpose with DMA while the engine "
+         "computes.") },
   };
 
   return &info[kind];
@@ -154,12 +158,20 @@ kind_info (Kind kind)
 /* ------------------------------------------------------------------ */
 /* Windows                                                            */
 
+/* A stretch of one kind: a gap (GAP its index), or transpose-only time
+ * (GAP G_MAXUINT). */
 typedef struct {
-  guint  first;                /* gaps of one kind, FIRST to LAST */
+  gint64 start;
+  gint64 end;
+  guint  gap;
+} Stretch;
+
+typedef struct {
+  const Stretch *stretches;    /* of one kind, FIRST to LAST */
+  guint  first;
   guint  last;
-  guint  n_gaps;
-  gint64 idle;                 /* their time */
-  guint  worst;
+  gint64 time;                 /* their length */
+  guint  worst;                /* the longest */
 } Window;
 
 /* The rows of the queues or engines that held the Tensor engine in W,
@@ -167,23 +179,22 @@ typedef struct {
 static char *
 cause_tracks (Core         *core,
               const Window *w,
-              Kind          kind,
               GArray       *tracks)
 {
   ChronoTrace *trace = core->data->trace;
   GString *names = g_string_new (NULL);
 
-  for (guint g = w->first; g <= w->last; g++)
+  for (guint k = w->first; k <= w->last && w->stretches[k].gap != G_MAXUINT; k++)
     {
-      const ChronoNeuronGap *gap = chrono_neuron_ledger_get_gap (core->ledger, g);
+      const ChronoNeuronGap *gap = chrono_neuron_ledger_get_gap (core->ledger, w->stretches[k].gap);
       guint32 track = cause_track (core->ledger, gap);
       gboolean seen = FALSE;
 
       /* A chain of the Tensor instruction alone names no row. */
-      if (core->kinds[g] != kind || gap->n_links < 2)
+      if (gap->n_links < 2)
         continue;
-      for (guint k = 0; k < tracks->len && !seen; k++)
-        seen = g_array_index (tracks, guint32, k) == track;
+      for (guint t = 0; t < tracks->len && !seen; t++)
+        seen = g_array_index (tracks, guint32, t) == track;
       if (seen)
         continue;
       g_array_append_val (tracks, track);
@@ -214,13 +225,13 @@ add_tensor_tracks (Core          *core,
     }
 }
 
-/* The Tensor rows, and the worst gap's chain as evidence. */
+/* The worst gap's chain as evidence, its rows among the tracks. */
 static void
 add_chain (Core          *core,
-           const Window  *w,
+           guint          index,
            ChronoFinding *f)
 {
-  const ChronoNeuronGap *gap = chrono_neuron_ledger_get_gap (core->ledger, w->worst);
+  const ChronoNeuronGap *gap = chrono_neuron_ledger_get_gap (core->ledger, index);
 
   for (guint k = 0; k < gap->n_links; k++)
     {
@@ -256,135 +267,122 @@ overlap_speedup (Core   *core,
   return busiest > 0 ? (gdouble) (end - start) / busiest : 0;
 }
 
+/* Whether the window's kind dominates it: a cause at least
+ * engine-bound-percent of the Tensor engine's idle time there, transposes
+ * more than neuron-transpose-percent of its busy time. */
+static gboolean
+dominates (Core         *core,
+           const Window *w,
+           Kind          kind,
+           const gint64  states[CHRONO_N_LEDGER_STATES])
+{
+  gint64 idle = 0, busy = states[CHRONO_LEDGER_COMPUTE] + states[CHRONO_LEDGER_TRANSPOSE];
+
+  if (kind == KIND_TRANSPOSE)
+    return w->time * 100 > busy * (gint64) core->c->th->neuron_transpose_percent;
+  for (guint k = 0; k < CHRONO_N_LEDGER_STATES; k++)
+    if (CHRONO_LEDGER_NEURON_IDLE_MASK & CHRONO_LEDGER_MASK (k))
+      idle += states[k];
+  return w->time * 100 >= idle * (gint64) core->c->th->engine_bound_percent;
+}
+
+static char *
+window_title (Core         *core,
+              const Window *w,
+              Kind          kind,
+              const char   *names,
+              gint64        start,
+              gint64        end,
+              gint64        busy)
+{
+  const ChronoDeviceWork *d = &g_array_index (core->data->devices, ChronoDeviceWork, core->device);
+  const char *core_name = chrono_trace_get_string (core->data->trace,
+                                                   chrono_trace_get_process (core->data->trace, d->process)->display_name);
+  guint n = w->last - w->first + 1;
+
+  if (kind == KIND_TRANSPOSE)
+    return g_strdup_printf (_("%s: transposes alone take %.0f%% of the Tensor engine's busy time in %.3f ms "
+                              "(%.3f ms)"), core_name, 100.0 * w->time / MAX (busy, 1), (end - start) / 1e6,
+                            w->time / 1e6);
+  return g_strdup_printf (ngettext ("%s: the Tensor engine waited %.3f ms for %s%s in %u gap, %.0f%% of %.3f ms",
+                                    "%s: the Tensor engine waited %.3f ms for %s%s in %u gaps, %.0f%% of %.3f ms", n),
+                          core_name, w->time / 1e6, _(kind_info (kind)->what), names, n,
+                          100.0 * w->time / MAX (end - start, 1), (end - start) / 1e6);
+}
+
 static void
 report_window (Core         *core,
                const Window *w,
                Kind          kind)
 {
   const KindInfo *info = kind_info (kind);
-  const ChronoDeviceWork *d = &g_array_index (core->data->devices, ChronoDeviceWork, core->device);
-  const ChronoNeuronGap *first = chrono_neuron_ledger_get_gap (core->ledger, w->first);
-  const ChronoNeuronGap *last = chrono_neuron_ledger_get_gap (core->ledger, w->last);
-  gint64 start = first->start_ns, end = last->end_ns, lost;
+  gint64 start = w->stretches[w->first].start, end = w->stretches[w->last].end, lost, busy;
   gint64 states[CHRONO_N_LEDGER_STATES] = { 0 };
-  const ChronoProcess *p = chrono_trace_get_process (core->data->trace, d->process);
   g_auto(ChronoClaim) claim = { NULL };
   g_autoptr(GArray) tracks = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autofree char *names = NULL;
   ChronoFinding *f;
-  gint64 idle = 0;
-
-  chrono_neuron_ledger_sum (core->ledger, start, end, states);
-  for (guint k = 0; k < CHRONO_N_LEDGER_STATES; k++)
-    if (CHRONO_LEDGER_NEURON_IDLE_MASK & CHRONO_LEDGER_MASK (k))
-      idle += states[k];
-  /* The cause must dominate the Tensor engine's idle time there. */
-  if (w->idle * 100 < idle * (gint64) core->c->th->engine_bound_percent)
-    return;
-  chrono_claim_init (&claim);
-  for (guint g = w->first; g <= w->last; g++)
-    {
-      const ChronoNeuronGap *gap = chrono_neuron_ledger_get_gap (core->ledger, g);
-      if (core->kinds[g] == kind)
-        chrono_claim_add (&claim, core->data, core->device, gap->start_ns, gap->end_ns,
-                          CHRONO_LEDGER_MASK (gap->cause), G_MAXUINT32, G_MAXINT64);
-    }
-  if ((lost = chrono_rule_measure (core->c, &claim, G_MAXINT64)) == 0)
-    return;
-  names = cause_tracks (core, w, kind, tracks);
-  f = chrono_rule_add_finding (core->c, info->rule, core->data, start, end, &claim, lost, _(info->advice),
-                               g_strdup_printf (ngettext ("%s: the Tensor engine waited %.3f ms for %s%s in %u gap, "
-                                                          "%.0f%% of %.3f ms",
-                                                          "%s: the Tensor engine waited %.3f ms for %s%s in %u gaps, "
-                                                          "%.0f%% of %.3f ms", w->n_gaps),
-                                                chrono_trace_get_string (core->data->trace, p->display_name),
-                                                w->idle / 1e6, _(info->what), names, w->n_gaps,
-                                                100.0 * w->idle / MAX (end - start, 1), (end - start) / 1e6));
-  add_tensor_tracks (core, f);
-  for (guint k = 0; k < tracks->len; k++)
-    chrono_finding_add_track (f, core->data->trace_index, g_array_index (tracks, guint32, k));
-  chrono_finding_add_evidence (f, "idle_ns", w->idle);
-  chrono_finding_add_evidence (f, "gaps", w->n_gaps);
-  chrono_finding_add_evidence (f, "window_ns", end - start);
-  chrono_finding_add_evidence (f, "tensor_busy_ns", states[CHRONO_LEDGER_COMPUTE] + states[CHRONO_LEDGER_TRANSPOSE]);
-  chrono_finding_add_evidence (f, "tensor_idle_ns", idle);
-  chrono_finding_add_evidence (f, "overlap_speedup", overlap_speedup (core, start, end));
-  add_chain (core, w, f);
-}
-
-/* The windows of KIND: its gaps in order, a window closed when the
- * Tensor time to the next gap of the kind is too long to bridge. */
-static void
-find_windows (Core *core,
-              Kind  kind)
-{
-  guint n = chrono_neuron_ledger_get_n_gaps (core->ledger);
-  Window w = { 0 };
-  gint64 prev_len = 0, prev_end = 0;
-
-  for (guint g = 0; g <= n; g++)
-    {
-      const ChronoNeuronGap *gap = g < n ? chrono_neuron_ledger_get_gap (core->ledger, g) : NULL;
-      gint64 len;
-
-      /* The wait before the Tensor engine's first instruction is the
-       * execution's prologue, its first inputs loading: in the ledger,
-       * but no stretch of a pace. */
-      if (gap && (core->kinds[g] != kind || (g == 0 && gap->start_ns == chrono_neuron_ledger_get_start (core->ledger))))
-        continue;
-      len = gap ? gap->end_ns - gap->start_ns : 0;
-      if (w.n_gaps > 0 && (gap == NULL || gap->start_ns - prev_end > BRIDGE_FACTOR * MAX (len, prev_len)))
-        {
-          report_window (core, &w, kind);
-          w.n_gaps = 0;
-        }
-      if (gap == NULL)
-        break;
-      if (w.n_gaps == 0)
-        w = (Window) { g, g, 0, 0, g };
-      w.last = g;
-      w.n_gaps++;
-      w.idle += len;
-      if (len > chrono_neuron_ledger_get_gap (core->ledger, w.worst)->end_ns -
-                chrono_neuron_ledger_get_gap (core->ledger, w.worst)->start_ns)
-        w.worst = g;
-      prev_len = len;
-      prev_end = gap->end_ns;
-    }
-}
-
-/* Transposes alone on the Tensor engine, above neuron-transpose-percent
- * of its busy time: the time they run with no matrix work. */
-static void
-rule_transpose (Core *core)
-{
-  const ChronoDeviceWork *d = &g_array_index (core->data->devices, ChronoDeviceWork, core->device);
-  const ChronoProcess *p = chrono_trace_get_process (core->data->trace, d->process);
-  gint64 start = chrono_neuron_ledger_get_start (core->ledger), end = chrono_neuron_ledger_get_end (core->ledger);
-  gint64 states[CHRONO_N_LEDGER_STATES] = { 0 }, busy, lost;
-  g_auto(ChronoClaim) claim = { NULL };
-  ChronoFinding *f;
 
   chrono_neuron_ledger_sum (core->ledger, start, end, states);
   busy = states[CHRONO_LEDGER_COMPUTE] + states[CHRONO_LEDGER_TRANSPOSE];
-  if (busy == 0 || states[CHRONO_LEDGER_TRANSPOSE] * 100 <= busy * (gint64) core->c->th->neuron_transpose_percent)
+  if (!dominates (core, w, kind, states))
     return;
   chrono_claim_init (&claim);
-  chrono_claim_add (&claim, core->data, core->device, start, end, CHRONO_LEDGER_MASK (CHRONO_LEDGER_TRANSPOSE),
-                    G_MAXUINT32, G_MAXINT64);
+  for (guint k = w->first; k <= w->last; k++)
+    {
+      const Stretch *st = &w->stretches[k];
+      ChronoLedgerState state = st->gap == G_MAXUINT ? CHRONO_LEDGER_TRANSPOSE
+                                : chrono_neuron_ledger_get_gap (core->ledger, st->gap)->cause;
+
+      chrono_claim_add (&claim, core->data, core->device, st->start, st->end, CHRONO_LEDGER_MASK (state),
+                        G_MAXUINT32, G_MAXINT64);
+    }
   if ((lost = chrono_rule_measure (core->c, &claim, G_MAXINT64)) == 0)
     return;
-  f = chrono_rule_add_finding (core->c, "neuron-transpose", core->data, start, end, &claim, lost,
-                               _("The Tensor engine spends its time moving data instead of multiplying: choose "
-                                 "layouts that need no transpose (keep the contraction dimension on the "
-                                 "partitions), or transpose with DMA while the engine computes."),
-                               g_strdup_printf (_("%s: transposes alone take %.0f%% of the Tensor engine's busy "
-                                                  "time (%.3f ms)"),
-                                                chrono_trace_get_string (core->data->trace, p->display_name),
-                                                100.0 * states[CHRONO_LEDGER_TRANSPOSE] / busy, lost / 1e6));
-  chrono_finding_add_evidence (f, "transpose_ns", states[CHRONO_LEDGER_TRANSPOSE]);
-  chrono_finding_add_evidence (f, "tensor_busy_ns", busy);
+  names = cause_tracks (core, w, tracks);
+  f = chrono_rule_add_finding (core->c, info->rule, core->data, start, end, &claim, lost, _(info->advice),
+                               window_title (core, w, kind, names, start, end, busy));
   add_tensor_tracks (core, f);
+  for (guint k = 0; k < tracks->len; k++)
+    chrono_finding_add_track (f, core->data->trace_index, g_array_index (tracks, guint32, k));
+  chrono_finding_add_evidence (f, kind == KIND_TRANSPOSE ? "transpose_ns" : "idle_ns", w->time);
+  chrono_finding_add_evidence (f, kind == KIND_TRANSPOSE ? "stretches" : "gaps", w->last - w->first + 1);
+  chrono_finding_add_evidence (f, "window_ns", end - start);
+  chrono_finding_add_evidence (f, "tensor_busy_ns", busy);
+  chrono_finding_add_evidence (f, "tensor_idle_ns", (end - start) - busy);
+  if (kind == KIND_TRANSPOSE)
+    return;
+  chrono_finding_add_evidence (f, "overlap_speedup", overlap_speedup (core, start, end));
+  add_chain (core, w->stretches[w->worst].gap, f);
+}
+
+/* The windows among STRETCHES of one kind, in time order: a window closes
+ * when the Tensor time to the next stretch is too long to bridge. */
+static void
+find_windows (Core          *core,
+              Kind           kind,
+              const Stretch *stretches,
+              guint          n)
+{
+  Window w = { stretches, 0, 0, 0, 0 };
+
+  for (guint k = 0; k < n; k++)
+    {
+      gint64 len = stretches[k].end - stretches[k].start;
+
+      if (k > w.first && stretches[k].start - stretches[k - 1].end >
+                         BRIDGE_FACTOR * MAX (len, stretches[k - 1].end - stretches[k - 1].start))
+        {
+          report_window (core, &w, kind);
+          w = (Window) { stretches, k, k, 0, k };
+        }
+      w.last = k;
+      w.time += len;
+      if (len > stretches[w.worst].end - stretches[w.worst].start)
+        w.worst = k;
+    }
+  if (n > 0)
+    report_window (core, &w, kind);
 }
 
 void
@@ -394,21 +392,39 @@ chrono_neuron_run_rules (ChronoRuleContext *c,
   for (guint di = 0; di < data->devices->len; di++)
     {
       const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
-      g_autofree guint8 *kinds = NULL;
       g_autofree guint8 *spill_of = NULL;
+      GArray *by_kind[N_KINDS];
       Core core = { c, data, di, d->neuron };
-      guint n;
 
       if (d->neuron == NULL || data->device_incomplete)
         continue;
-      n = chrono_neuron_ledger_get_n_gaps (d->neuron);
-      core.kinds = kinds = g_new (guint8, MAX (n, 1));
       core.spill_of = spill_of = g_new0 (guint8, chrono_trace_get_n_tracks (data->trace));
-      for (guint g = 0; g < n; g++)
-        kinds[g] = kind_of_gap (&core, chrono_neuron_ledger_get_gap (d->neuron, g));
-      /* The more specific causes first: spills and small transfers are DMA. */
-      rule_transpose (&core);
       for (Kind kind = 0; kind < N_KINDS; kind++)
-        find_windows (&core, kind);
+        by_kind[kind] = g_array_new (FALSE, FALSE, sizeof (Stretch));
+      for (guint g = 0; g < chrono_neuron_ledger_get_n_gaps (d->neuron); g++)
+        {
+          const ChronoNeuronGap *gap = chrono_neuron_ledger_get_gap (d->neuron, g);
+          Kind kind = kind_of_gap (&core, gap);
+
+          /* The wait before the Tensor engine's first instruction is the
+           * execution's prologue, its first inputs loading: in the
+           * ledger, but no stretch of a pace. */
+          if (kind != KIND_NONE && (g > 0 || gap->start_ns > chrono_neuron_ledger_get_start (d->neuron)))
+            g_array_append_val (by_kind[kind], ((Stretch) { gap->start_ns, gap->end_ns, g }));
+        }
+      for (guint k = 0; k < d->ledger->len; k++)
+        {
+          const ChronoLedgerSegment *seg = &g_array_index (d->ledger, ChronoLedgerSegment, k);
+          if (seg->state == CHRONO_LEDGER_TRANSPOSE)
+            g_array_append_val (by_kind[KIND_TRANSPOSE], ((Stretch) { seg->start, seg->end, G_MAXUINT }));
+        }
+      /* Transposes first, then spills and small transfers before the
+       * rest of DMA: the more specific first. */
+      find_windows (&core, KIND_TRANSPOSE, (const Stretch *) by_kind[KIND_TRANSPOSE]->data,
+                    by_kind[KIND_TRANSPOSE]->len);
+      for (Kind kind = 0; kind < KIND_TRANSPOSE; kind++)
+        find_windows (&core, kind, (const Stretch *) by_kind[kind]->data, by_kind[kind]->len);
+      for (Kind kind = 0; kind < N_KINDS; kind++)
+        g_array_unref (by_kind[kind]);
     }
 }
