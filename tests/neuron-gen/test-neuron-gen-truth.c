@@ -614,6 +614,66 @@ check_metrics (Profile *p)
   g_assert_cmpint (num (summary, "hardware_flops"), ==, hw);
 }
 
+/* Each phase's metrics are its rows' (instructions by where they run,
+ * transfers by where they start), and each holds the condition its
+ * finding looks for. */
+static void
+check_phase_metrics (Profile *p)
+{
+  JsonArray *phases = json_object_get_array_member (p->t, "phases");
+  JsonArray *insts = table (p, "instruction"), *dmas = table (p, "dma");
+
+  for (guint i = 0; i < json_array_get_length (phases); i++)
+    {
+      JsonObject *ph = row (phases, i);
+      JsonObject *m = json_object_get_object_member (ph, "metrics");
+      const char *name = json_object_get_string_member (ph, "name");
+      gint64 s = num (ph, "start_ns"), e = num (ph, "end_ns");
+      gint64 hw = 0, tr = 0, transfers = 0, small = 0, read = 0, reload = 0;
+
+      for (guint k = 0; k < json_array_get_length (insts); k++)
+        {
+          const Activity *a = &g_array_index (p->acts, Activity, k);
+
+          if (a->tensor && a->start >= s && a->start < e)
+            {
+              hw += num (row (insts, k), "raw_flops");
+              tr += a->transpose ? num (row (insts, k), "raw_flops") : 0;
+            }
+        }
+      for (guint k = 0; k < json_array_get_length (dmas); k++)
+        {
+          JsonObject *r = row (dmas, k);
+          gint64 ts = num (r, "timestamp");
+
+          if (ts < s || ts >= e)
+            continue;
+          transfers++;
+          small += num (r, "transfer_size") < 4096;
+          read += strcmp (json_object_get_string_member (r, "source"), "[SB]") != 0 ? num (r, "read_bytes") : 0;
+          reload += strstr (json_object_get_string_member (r, "subgroup"), "SpillReload") ? num (r, "transfer_size") : 0;
+        }
+      g_assert_cmpint (hw, ==, num (m, "hardware_flops"));
+      g_assert_cmpint (tr, ==, num (m, "transpose_flops"));
+      g_assert_cmpint (transfers, ==, num (m, "dma_transfers"));
+      g_assert_cmpint (small, ==, num (m, "small_dma_transfers"));
+      g_assert_cmpint (read, ==, num (m, "hbm_read_bytes"));
+      g_assert_cmpint (reload, ==, num (m, "spill_reload_bytes"));
+      if (strcmp (name, "transpose") == 0)
+        g_assert_cmpfloat ((gdouble) tr / hw, >, 0.10);
+      else
+        g_assert_cmpint (tr, ==, 0);
+      if (strcmp (name, "spill") == 0)
+        g_assert_cmpfloat ((gdouble) reload / read, >, 0.25);
+      if (strcmp (name, "small-dma") == 0)
+        g_assert_cmpint (2 * small, >, transfers);
+      if (strcmp (name, "throttle") == 0)
+        g_assert_cmpfloat (json_object_get_double_member (m, "throttled_active_percent"), >, 5.0);
+      else
+        g_assert_cmpfloat (json_object_get_double_member (m, "throttled_active_percent"), ==, 0.0);
+    }
+}
+
 static void
 test_all_phases (void)
 {
@@ -622,6 +682,7 @@ test_all_phases (void)
   profile_load (&p, ALL_PHASES, "trn2", 6);
   check_ledger (&p);
   check_metrics (&p);
+  check_phase_metrics (&p);
   /* Each planted state is there. */
   for (guint s = 0; s < N_STATES; s++)
     g_assert_cmpint (p.ledger[s], >, 0);
@@ -650,6 +711,7 @@ test_instances (void)
       g_assert_cmpuint (json_array_get_length (json_object_get_array_member (p.t, "phases")), ==, 4);
       check_ledger (&p);
       check_metrics (&p);
+      check_phase_metrics (&p);
       profile_clear (&p);
     }
 }
