@@ -166,11 +166,10 @@ for await (const line of input) {
   }
   for (const [k, v] of Object.entries(r))
     if (!carried[current]?.has(k)) extra(current, k, v);
+  // Columns that only some rows have are null in the rest.
+  for (const values of Object.values(t))
+    while (values.length < counts[current]) values.push(null);
 }
-// Columns that only some rows have, null in the rest.
-for (const [table, columns] of Object.entries(tables))
-  for (const values of Object.values(columns))
-    while (table !== 'Summary' && values.length < (counts[table] ?? 0)) values.push(null);
 
 function vector(table, name, values) {
   if (opt.damage === 'wrong-type' && table === 'Instruction' && name === 'start_ts')

@@ -736,17 +736,23 @@ test_unknown (void)
   g_rmdir (dir);
 }
 
-/* Rows of each Parquet table, read back by hyparquet. */
+/* The Parquet tables read back by hyparquet: the rows of each, and the
+ * fields of COLUMNS of each row of Instruction and DmaPacketAggregated. */
 static JsonObject *
-parquet_rows (const char *tables,
+parquet_read (const char *tables,
               JsonParser *parser)
 {
   const char *script =
-    "const { parquetMetadata } = await import('hyparquet'); const fs = await import('node:fs');"
-    "const out = {}; for (const f of fs.readdirSync(process.argv[1])) {"
-    " const b = fs.readFileSync(process.argv[1] + '/' + f);"
-    " out[f.replace(/\\.parquet$/, '')] = Number(parquetMetadata(b.buffer.slice(b.byteOffset, b.byteOffset + b.length)).num_rows); }"
-    "console.log(JSON.stringify(out));";
+    "const { parquetMetadata, parquetReadObjects } = await import('hyparquet'); const fs = await import('node:fs');"
+    "const columns = { Instruction: ['start_ts', 'duration_ns', 'tensor_instruction_type', 'raw_flops',"
+    "  'flops_transpose', 'hbm_read_bytes', 'hbm_write_bytes', 'spill_reload_bytes', 'evt_wait_time_ns', 'layer', 'pcore_idx'],"
+    "  DmaPacketAggregated: ['start_ts', 'duration_ns', 'transfer_bytes', 'read_bytes', 'write_bytes', 'queue_name', 'source'] };"
+    "const out = { rows: {} };"
+    "for (const f of fs.readdirSync(process.argv[1])) {"
+    " const b = fs.readFileSync(process.argv[1] + '/' + f); const file = b.buffer.slice(b.byteOffset, b.byteOffset + b.length);"
+    " const table = f.replace(/\\.parquet$/, ''); out.rows[table] = Number(parquetMetadata(file).num_rows);"
+    " if (columns[table]) out[table] = (await parquetReadObjects({ file })).map((r) => columns[table].map((c) => r[c] ?? null)); }"
+    "console.log(JSON.stringify(out, (k, v) => (typeof v === 'bigint' ? Number(v) : v)));";
   const char *argv[] = { "node", "--input-type=module", "-e", script, tables, NULL };
   g_autofree char *out = NULL, *err = NULL;
   g_autoptr(GError) error = NULL;
@@ -762,6 +768,33 @@ parquet_rows (const char *tables,
   return json_node_get_object (json_parser_get_root (parser));
 }
 
+/* Row I of a Parquet table holds the JSON record's fields: KEYS name them
+ * in the JSON, in the order of the columns read back. */
+static void
+check_parquet_rows (JsonArray          *json,
+                    JsonArray          *parquet,
+                    const char * const *keys)
+{
+  g_assert_cmpuint (json_array_get_length (parquet), ==, json_array_get_length (json));
+  for (guint i = 0; i < json_array_get_length (json); i++)
+    {
+      JsonObject *r = row (json, i);
+      JsonArray *cells = json_array_get_array_element (parquet, i);
+
+      for (guint k = 0; keys[k] != NULL; k++)
+        {
+          JsonNode *cell = json_array_get_element (cells, k);
+
+          if (!json_object_has_member (r, keys[k]))
+            g_assert_true (JSON_NODE_HOLDS_NULL (cell));
+          else if (json_node_get_value_type (cell) == G_TYPE_STRING)
+            g_assert_cmpstr (json_node_get_string (cell), ==, json_object_get_string_member (r, keys[k]));
+          else
+            g_assert_cmpint (json_node_get_int (cell), ==, num (r, keys[k]));
+        }
+    }
+}
+
 static void
 test_parquet (void)
 {
@@ -772,10 +805,17 @@ test_parquet (void)
     { "summary", "Summary" },
   };
   g_autofree char *why = NULL, *reader = NULL, *device = NULL, *tables = NULL;
+  static const char * const inst_keys[] = {
+    "timestamp", "duration", "tensor_instruction_type", "raw_flops", "flops_transpose",
+    "hbm_read_bytes", "hbm_write_bytes", "spill_reload_bytes", "evt_wait_time", "layer", "pcore_idx", NULL
+  };
+  static const char * const dma_keys[] = {
+    "timestamp", "duration", "transfer_size", "read_bytes", "write_bytes", "queue_name", "source", NULL
+  };
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
   NeuronGenParquetOptions po;
-  JsonObject *counts;
+  JsonObject *read, *counts;
   JsonArray *insts;
   gint64 flows = 0;
   Profile p;
@@ -792,7 +832,8 @@ test_parquet (void)
   neuron_gen_parquet_options_init (&po);
   g_assert_true (neuron_gen_write_parquet (device, tables, &po, NULL, &error));
   g_assert_no_error (error);
-  counts = parquet_rows (tables, parser);
+  read = parquet_read (tables, parser);
+  counts = json_object_get_object_member (read, "rows");
   for (guint i = 0; i < G_N_ELEMENTS (pairs); i++)
     {
       g_test_message ("%s: %u rows", pairs[i].parquet, json_array_get_length (table (&p, pairs[i].json)));
@@ -803,6 +844,9 @@ test_parquet (void)
   for (guint i = 0; i < json_array_get_length (insts); i++)
     flows += json_array_get_length (json_object_get_array_member (row (insts, i), "inst_dep_ids"));
   g_assert_cmpint (json_object_get_int_member (counts, "Flow"), ==, flows);
+  /* Every row in its place, with the fields only some rows have. */
+  check_parquet_rows (insts, json_object_get_array_member (read, "Instruction"), inst_keys);
+  check_parquet_rows (table (&p, "dma"), json_object_get_array_member (read, "DmaPacketAggregated"), dma_keys);
   profile_clear (&p);
 }
 
