@@ -18,45 +18,26 @@
 /* Executions listed in the Markdown; the JSON has them all. */
 #define MAX_TABLE_EXECUTIONS 10
 
-/* One window's figures. */
-typedef struct {
-  gint64             start;
-  gint64             end;
-  ChronoNeuronTotals t;
-  gdouble            model_flops;
-  gboolean           model_from_hlo;
-  gdouble            v[13];      /* by Figure; NAN when unknown */
-} Window;
-
-/* The figures set beside the profiler's summary, and its key for each. */
-typedef enum {
-  FIG_HFU, FIG_MFU, FIG_MBU, FIG_HARDWARE_FLOPS, FIG_TRANSPOSE_FLOPS, FIG_MODEL_FLOPS,
-  FIG_HBM_READ, FIG_HBM_WRITE, FIG_SPILL_SAVE, FIG_SPILL_RELOAD, FIG_INTENSITY, FIG_RIDGE, FIG_DMA_TRANSFERS,
-  N_FIGURES
-} Figure;
-
+/* The summary's key for each figure, and its label in the Markdown. */
 static const struct {
-  const char *name;        /* ours, in the JSON */
-  const char *profiler;    /* the summary's key */
+  const char *profiler;
   gboolean    percent;
-  const char *label;       /* in the Markdown */
-} figures[N_FIGURES] = {
-  { "hfu_percent", "hfu_estimated_percent", TRUE, N_("HFU (%)") },
-  { "mfu_percent", "mfu_estimated_percent", TRUE, N_("MFU (%)") },
-  { "mbu_percent", "mbu_estimated_percent", TRUE, N_("MBU (%)") },
-  { "hardware_flops", "hardware_flops", FALSE, N_("Hardware GFLOP") },
-  { "transpose_flops", "transpose_flops", FALSE, N_("Transpose GFLOP") },
-  { "model_flops", "model_flops", FALSE, N_("Model GFLOP") },
-  { "hbm_read_bytes", "hbm_read_bytes", FALSE, N_("HBM read (MiB)") },
-  { "hbm_write_bytes", "hbm_write_bytes", FALSE, N_("HBM written (MiB)") },
-  { "spill_save_bytes", "spill_save_bytes", FALSE, N_("Spill saves (MiB)") },
-  { "spill_reload_bytes", "spill_reload_bytes", FALSE, N_("Spill reloads (MiB)") },
-  { "arithmetic_intensity", "mm_arithmetic_intensity", FALSE, N_("Arithmetic intensity (FLOP/B)") },
-  { "ridge_flops_per_byte", "peak_flops_bandwidth_ratio", FALSE, N_("Ridge point (FLOP/B)") },
-  { "dma_transfers", "dma_transfer_count", FALSE, N_("DMA transfers") },
+  const char *label;
+} figures[CHRONO_NEURON_N_FIGURES] = {
+  { "hfu_estimated_percent", TRUE, N_("HFU (%)") },
+  { "mfu_estimated_percent", TRUE, N_("MFU (%)") },
+  { "mbu_estimated_percent", TRUE, N_("MBU (%)") },
+  { "hardware_flops", FALSE, N_("Hardware GFLOP") },
+  { "transpose_flops", FALSE, N_("Transpose GFLOP") },
+  { "model_flops", FALSE, N_("Model GFLOP") },
+  { "hbm_read_bytes", FALSE, N_("HBM read (MiB)") },
+  { "hbm_write_bytes", FALSE, N_("HBM written (MiB)") },
+  { "spill_save_bytes", FALSE, N_("Spill saves (MiB)") },
+  { "spill_reload_bytes", FALSE, N_("Spill reloads (MiB)") },
+  { "mm_arithmetic_intensity", FALSE, N_("Arithmetic intensity (FLOP/B)") },
+  { "peak_flops_bandwidth_ratio", FALSE, N_("Ridge point (FLOP/B)") },
+  { "dma_transfer_count", FALSE, N_("DMA transfers") },
 };
-
-G_STATIC_ASSERT (G_N_ELEMENTS (((Window *) 0)->v) == N_FIGURES);
 
 static void
 add_double (JsonBuilder *b,
@@ -82,53 +63,10 @@ add_string (JsonBuilder *b,
     json_builder_add_null_value (b);
 }
 
-static gdouble
-percent_or_nan (gboolean known,
-                gdouble  value)
-{
-  return known ? value : NAN;
-}
-
-static void
-window_compute (ChronoNeuronMetrics *m,
-                Window              *w,
-                gint64               start,
-                gint64               end)
-{
-  const ChronoNeuronPeak *p = chrono_neuron_metrics_get_peak (m);
-  gboolean flops = chrono_neuron_metrics_get_flops_source (m) != CHRONO_NEURON_FLOPS_NONE;
-  gboolean bytes = chrono_neuron_metrics_get_bytes_source (m) != CHRONO_NEURON_BYTES_NONE;
-  gdouble hbm, v = 0;
-  gboolean known;
-
-  w->start = start;
-  w->end = end;
-  chrono_neuron_metrics_totals (m, start, end, &w->t);
-  w->model_flops = chrono_neuron_metrics_model_flops (m, start, end, &w->t, &w->model_from_hlo);
-  hbm = w->t.hbm_read_bytes + w->t.hbm_write_bytes;
-
-  known = chrono_neuron_metrics_flops_percent (m, w->t.hardware_flops, start, end, &v);
-  w->v[FIG_HFU] = percent_or_nan (known, v);
-  known = chrono_neuron_metrics_flops_percent (m, w->model_flops, start, end, &v);
-  w->v[FIG_MFU] = percent_or_nan (known, v);
-  known = chrono_neuron_metrics_bytes_percent (m, hbm, start, end, &v);
-  w->v[FIG_MBU] = percent_or_nan (known, v);
-  w->v[FIG_HARDWARE_FLOPS] = flops ? w->t.hardware_flops : NAN;
-  w->v[FIG_TRANSPOSE_FLOPS] = flops ? w->t.transpose_flops : NAN;
-  w->v[FIG_MODEL_FLOPS] = flops || w->model_from_hlo ? w->model_flops : NAN;
-  w->v[FIG_HBM_READ] = bytes ? w->t.hbm_read_bytes : NAN;
-  w->v[FIG_HBM_WRITE] = bytes ? w->t.hbm_write_bytes : NAN;
-  w->v[FIG_SPILL_SAVE] = bytes ? w->t.spill_save_bytes : NAN;
-  w->v[FIG_SPILL_RELOAD] = bytes ? w->t.spill_reload_bytes : NAN;
-  w->v[FIG_INTENSITY] = flops && bytes && hbm > 0 ? (w->t.hardware_flops - w->t.transpose_flops) / hbm : NAN;
-  w->v[FIG_RIDGE] = p->tflops > 0 && p->hbm_gbps > 0 ? p->tflops * 1e3 / p->hbm_gbps : NAN;
-  w->v[FIG_DMA_TRANSFERS] = (gdouble) w->t.dma_transfers;
-}
-
 /* The profiler's value of figure F, in our units; NAN when it has none. */
 static gdouble
 profiler_value (JsonObject *summary,
-                Figure      f)
+                ChronoNeuronFigure f)
 {
   gdouble v;
 
@@ -142,19 +80,19 @@ profiler_value (JsonObject *summary,
 /* A sentence for each figure where ours and the profiler's differ by
  * more than the tolerance. */
 static GPtrArray *
-differences (const Window *w,
+differences (const ChronoNeuronWindow *w,
              JsonObject   *summary)
 {
   GPtrArray *notes = g_ptr_array_new_with_free_func (g_free);
 
-  for (guint f = 0; f < N_FIGURES; f++)
+  for (guint f = 0; f < CHRONO_NEURON_N_FIGURES; f++)
     {
       gdouble theirs = profiler_value (summary, f), ours = w->v[f];
 
       if (!isfinite (theirs) || !isfinite (ours) || fabs (ours - theirs) <= DIFFERENCE_TOLERANCE * MAX (fabs (theirs), fabs (ours)))
         continue;
       g_ptr_array_add (notes, g_strdup_printf (_("%s: ours %.6g, the profiler's %.6g (%+.1f %%)"),
-                                               figures[f].name, ours, theirs,
+                                               chrono_neuron_figure_name (f), ours, theirs,
                                                theirs != 0 ? 100 * (ours - theirs) / fabs (theirs) : 100.0));
     }
   return notes;
@@ -179,7 +117,7 @@ bytes_source_name (ChronoNeuronBytesSource source)
 /* What the profile lacks for the figures, one sentence each. */
 static GPtrArray *
 limits (ChronoNeuronMetrics *m,
-        const Window        *w)
+        const ChronoNeuronWindow        *w)
 {
   const ChronoNeuronPeak *p = chrono_neuron_metrics_get_peak (m);
   GPtrArray *notes = g_ptr_array_new_with_free_func (g_free);
@@ -239,105 +177,28 @@ add_strings (JsonBuilder *b,
   json_builder_end_array (b);
 }
 
-/* Each engine's and queue's time in [START, END): its streams' items
- * merged once per stream. */
-typedef struct {
-  const char *name;
-  gboolean    dma;
-  GArray     *merged;
-  const GArray *items;
-} Stream;
-
-static GArray *
-streams_of (ChronoNeuronMetrics *m)
-{
-  const ChronoDeviceWork *d = chrono_neuron_metrics_get_device (m);
-  ChronoTrace *trace = chrono_neuron_metrics_get_rank (m)->trace;
-  GArray *streams = g_array_new (FALSE, FALSE, sizeof (Stream));
-
-  for (guint k = 0; k < d->streams->len; k++)
-    {
-      const ChronoStreamWork *s = &g_array_index (d->streams, ChronoStreamWork, k);
-      const ChronoTrack *t = chrono_trace_get_track (trace, s->track);
-      ChronoKind kind;
-      Stream st;
-
-      if (s->items->len == 0)
-        continue;
-      kind = t->kind[g_array_index (s->items, ChronoWorkItem, 0).index];
-      if (kind != CHRONO_KIND_INSTRUCTION && kind != CHRONO_KIND_DMA)
-        continue;
-      st.name = chrono_trace_get_string (trace, t->display_name);
-      st.dma = kind == CHRONO_KIND_DMA;
-      st.items = s->items;
-      st.merged = chrono_intervals_merge ((const ChronoWorkItem *) s->items->data, s->items->len, ~0u);
-      g_array_append_val (streams, st);
-    }
-  return streams;
-}
-
 static void
-streams_free (GArray *streams)
-{
-  for (guint i = 0; i < streams->len; i++)
-    g_array_unref (g_array_index (streams, Stream, i).merged);
-  g_array_unref (streams);
-}
-
-typedef GArray StreamList;
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (StreamList, streams_free)
-
-typedef struct {
-  guint64 count;
-  gint64  instruction_ns;
-  gint64  active_ns;
-} StreamTime;
-
-static void
-stream_time (const Stream *st,
-             gint64        start,
-             gint64        end,
-             StreamTime   *out)
-{
-  memset (out, 0, sizeof *out);
-  for (guint i = 0; i < st->items->len; i++)
-    {
-      const ChronoWorkItem *it = &g_array_index (st->items, ChronoWorkItem, i);
-
-      if (it->start >= end)
-        break;
-      if (it->start < start)
-        continue;
-      out->count++;
-      out->instruction_ns += it->end - it->start;
-    }
-  out->active_ns = chrono_intervals_length_in (st->merged, start, end);
-}
-
-static void
-write_engines (JsonBuilder         *b,
-               ChronoNeuronMetrics *m,
-               GArray              *streams,
-               const Window        *w)
+write_engines (JsonBuilder              *b,
+               ChronoNeuronMetrics      *m,
+               GArray                   *rows,
+               const ChronoNeuronWindow *w)
 {
   gint64 len = MAX (w->end - w->start, 1);
 
   json_builder_set_member_name (b, "engines");
   json_builder_begin_array (b);
-  for (guint i = 0; i < streams->len; i++)
+  for (guint i = 0; i < rows->len; i++)
     {
-      const Stream *st = &g_array_index (streams, Stream, i);
-      StreamTime time;
+      const ChronoNeuronRowTime *row = &g_array_index (rows, ChronoNeuronRowTime, i);
 
-      if (st->dma)
+      if (row->dma)
         continue;
-      stream_time (st, w->start, w->end, &time);
       json_builder_begin_object (b);
-      chrono_json_add_string (b, "engine", st->name);
-      chrono_json_add_int (b, "instructions", time.count);
-      chrono_json_add_int (b, "instruction_ns", time.instruction_ns);
-      chrono_json_add_int (b, "active_ns", time.active_ns);
-      add_double (b, "active_share", (gdouble) time.active_ns / len);
+      chrono_json_add_string (b, "engine", row->name);
+      chrono_json_add_int (b, "instructions", row->count);
+      chrono_json_add_int (b, "instruction_ns", row->instruction_ns);
+      chrono_json_add_int (b, "active_ns", row->active_ns);
+      add_double (b, "active_share", (gdouble) row->active_ns / len);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -346,9 +207,9 @@ write_engines (JsonBuilder         *b,
 }
 
 static void
-write_dma (JsonBuilder  *b,
-           GArray       *streams,
-           const Window *w)
+write_dma (JsonBuilder              *b,
+           GArray                   *rows,
+           const ChronoNeuronWindow *w)
 {
   const ChronoNeuronTotals *t = &w->t;
 
@@ -361,18 +222,16 @@ write_dma (JsonBuilder  *b,
   add_double (b, "small_share", t->dma_transfers ? (gdouble) t->small_dma_transfers / t->dma_transfers : NAN);
   json_builder_set_member_name (b, "queues");
   json_builder_begin_array (b);
-  for (guint i = 0; i < streams->len; i++)
+  for (guint i = 0; i < rows->len; i++)
     {
-      const Stream *st = &g_array_index (streams, Stream, i);
-      StreamTime time;
+      const ChronoNeuronRowTime *row = &g_array_index (rows, ChronoNeuronRowTime, i);
 
-      if (!st->dma)
+      if (!row->dma)
         continue;
-      stream_time (st, w->start, w->end, &time);
       json_builder_begin_object (b);
-      chrono_json_add_string (b, "queue", st->name);
-      chrono_json_add_int (b, "transfers", time.count);
-      chrono_json_add_int (b, "active_ns", time.active_ns);
+      chrono_json_add_string (b, "queue", row->name);
+      chrono_json_add_int (b, "transfers", row->count);
+      chrono_json_add_int (b, "active_ns", row->active_ns);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -380,29 +239,29 @@ write_dma (JsonBuilder  *b,
 }
 
 static void
-write_window (JsonBuilder         *b,
-              ChronoNeuronMetrics *m,
-              GArray              *streams,
-              const Window        *w)
+write_window (JsonBuilder              *b,
+              ChronoNeuronMetrics      *m,
+              const ChronoNeuronWindow *w)
 {
+  g_autoptr(GArray) rows = chrono_neuron_metrics_row_times (m, w->start, w->end);
   gdouble lost;
   gint64 active;
   gboolean throttle = chrono_neuron_metrics_throttling (m, w->start, w->end, &lost, &active);
-  gdouble ceiling = w->v[FIG_INTENSITY] / w->v[FIG_RIDGE];
+  gdouble ceiling = w->v[CHRONO_NEURON_INTENSITY] / w->v[CHRONO_NEURON_RIDGE];
 
   chrono_json_add_int (b, "start_ns", w->start);
   chrono_json_add_int (b, "end_ns", w->end);
   chrono_json_add_int (b, "total_time_ns", w->end - w->start);
-  for (guint f = 0; f < N_FIGURES; f++)
-    add_double (b, figures[f].name, w->v[f]);
-  add_double (b, "raw_flops", isfinite (w->v[FIG_HARDWARE_FLOPS]) ? w->t.raw_flops : NAN);
+  for (guint f = 0; f < CHRONO_NEURON_N_FIGURES; f++)
+    add_double (b, chrono_neuron_figure_name (f), w->v[f]);
+  add_double (b, "raw_flops", isfinite (w->v[CHRONO_NEURON_HARDWARE_FLOPS]) ? w->t.raw_flops : NAN);
   add_string (b, "model_flops_source", w->model_from_hlo ? "hlo" : "instructions");
   add_double (b, "roofline_ceiling_percent", isfinite (ceiling) ? 100 * MIN (ceiling, 1.0) : NAN);
   add_double (b, "useful_read_percent", w->t.hbm_read_bytes > 0 ? 100 * (w->t.hbm_read_bytes - w->t.spill_reload_bytes) / w->t.hbm_read_bytes : NAN);
   add_double (b, "throttled_active_percent", throttle ? 100 * lost / MAX (w->end - w->start, 1) : NAN);
   add_double (b, "throttle_limit_percent", throttle && active > 0 ? 100 * (1 - lost / active) : NAN);
-  write_engines (b, m, streams, w);
-  write_dma (b, streams, w);
+  write_engines (b, m, rows, w);
+  write_dma (b, rows, w);
 }
 
 static void
@@ -418,8 +277,8 @@ write_profiler (JsonBuilder *b,
       return;
     }
   json_builder_begin_object (b);
-  for (guint f = 0; f < N_FIGURES; f++)
-    add_double (b, figures[f].name, profiler_value (summary, f));
+  for (guint f = 0; f < CHRONO_NEURON_N_FIGURES; f++)
+    add_double (b, chrono_neuron_figure_name (f), profiler_value (summary, f));
   add_double (b, "total_time_ns", chrono_neuron_summary_number (summary, "total_time", &seconds) ? seconds * 1e9 : NAN);
   json_builder_end_object (b);
 }
@@ -446,15 +305,14 @@ chrono_neuron_metrics_write_json (ChronoAnalysis *self,
       ChronoNeuronMetrics *m = g_ptr_array_index (cores, c);
       const ChronoNeuronPeak *p = chrono_neuron_metrics_get_peak (m);
       ChronoRankData *data = chrono_neuron_metrics_get_rank (m);
-      g_autoptr(StreamList) streams = streams_of (m);
       g_autoptr(GPtrArray) diffs = NULL, notes = NULL;
       GArray *executions = chrono_neuron_metrics_executions (m);
-      Window whole;
+      ChronoNeuronWindow whole;
       gint64 start, end;
       gboolean from_metadata;
 
       from_metadata = chrono_neuron_metrics_get_window (m, &start, &end);
-      window_compute (m, &whole, start, end);
+      chrono_neuron_metrics_window (m, start, end, &whole);
       json_builder_begin_object (b);
       chrono_json_add_int (b, "trace", data->trace_index);
       chrono_json_add_int (b, "rank_index", data->rank_index);
@@ -471,7 +329,7 @@ chrono_neuron_metrics_write_json (ChronoAnalysis *self,
       add_string (b, "flops_source", flops_source_name (chrono_neuron_metrics_get_flops_source (m)));
       add_string (b, "bytes_source", bytes_source_name (chrono_neuron_metrics_get_bytes_source (m)));
       add_string (b, "window_source", from_metadata ? "metadata" : "activity");
-      write_window (b, m, streams, &whole);
+      write_window (b, m, &whole);
       write_profiler (b, chrono_neuron_metrics_get_summary (m));
       diffs = differences (&whole, chrono_neuron_metrics_get_summary (m));
       add_strings (b, "differences", diffs);
@@ -482,12 +340,12 @@ chrono_neuron_metrics_write_json (ChronoAnalysis *self,
       for (guint e = 0; e < executions->len; e++)
         {
           const ChronoStep *step = &g_array_index (executions, ChronoStep, e);
-          Window w;
+          ChronoNeuronWindow w;
 
-          window_compute (m, &w, step->start, step->end);
+          chrono_neuron_metrics_window (m, step->start, step->end, &w);
           json_builder_begin_object (b);
           chrono_json_add_int (b, "execution", step->index);
-          write_window (b, m, streams, &w);
+          write_window (b, m, &w);
           json_builder_end_object (b);
         }
       json_builder_end_array (b);
@@ -501,30 +359,30 @@ chrono_neuron_metrics_write_json (ChronoAnalysis *self,
 /* Markdown                                                             */
 
 static char *
-figure_text (Figure  f,
+figure_text (ChronoNeuronFigure f,
              gdouble v)
 {
   if (!isfinite (v))
     return g_strdup ("–");
   switch (f)
     {
-    case FIG_HARDWARE_FLOPS:
-    case FIG_TRANSPOSE_FLOPS:
-    case FIG_MODEL_FLOPS:
+    case CHRONO_NEURON_HARDWARE_FLOPS:
+    case CHRONO_NEURON_TRANSPOSE_FLOPS:
+    case CHRONO_NEURON_MODEL_FLOPS:
       return g_strdup_printf ("%.3f", v / 1e9);
-    case FIG_HBM_READ:
-    case FIG_HBM_WRITE:
-    case FIG_SPILL_SAVE:
-    case FIG_SPILL_RELOAD:
+    case CHRONO_NEURON_HBM_READ:
+    case CHRONO_NEURON_HBM_WRITE:
+    case CHRONO_NEURON_SPILL_SAVE:
+    case CHRONO_NEURON_SPILL_RELOAD:
       return g_strdup_printf ("%.2f", v / (1024.0 * 1024.0));
-    case FIG_DMA_TRANSFERS:
+    case CHRONO_NEURON_DMA_TRANSFERS:
       return g_strdup_printf ("%.0f", v);
-    case FIG_HFU:
-    case FIG_MFU:
-    case FIG_MBU:
-    case FIG_INTENSITY:
-    case FIG_RIDGE:
-    case N_FIGURES:
+    case CHRONO_NEURON_HFU:
+    case CHRONO_NEURON_MFU:
+    case CHRONO_NEURON_MBU:
+    case CHRONO_NEURON_INTENSITY:
+    case CHRONO_NEURON_RIDGE:
+    case CHRONO_NEURON_N_FIGURES:
     default:
       return g_strdup_printf ("%.2f", v);
     }
@@ -558,22 +416,22 @@ chrono_neuron_metrics_append_markdown (ChronoAnalysis *self,
     {
       ChronoNeuronMetrics *m = g_ptr_array_index (cores, c);
       JsonObject *summary = chrono_neuron_metrics_get_summary (m);
-      g_autoptr(StreamList) streams = streams_of (m);
       g_autoptr(GPtrArray) diffs = NULL, notes = NULL;
+      g_autoptr(GArray) rows = NULL;
       GArray *executions = chrono_neuron_metrics_executions (m);
-      Window whole;
+      ChronoNeuronWindow whole;
       gint64 start, end, active;
       gdouble lost;
 
       chrono_neuron_metrics_get_window (m, &start, &end);
-      window_compute (m, &whole, start, end);
+      chrono_neuron_metrics_window (m, start, end, &whole);
       g_string_append_printf (s, "\n## %s: %s\n\n", core_name (m), _("Neuron metrics"));
       append_peaks (s, m);
       notes = limits (m, &whole);
       for (guint i = 0; i < notes->len; i++)
         g_string_append_printf (s, "- %s\n", (char *) g_ptr_array_index (notes, i));
       g_string_append_printf (s, "\n| %s | %s | %s |\n|---|---:|---:|\n", _("Metric"), _("Ours"), _("The profiler's"));
-      for (guint f = 0; f < N_FIGURES; f++)
+      for (guint f = 0; f < CHRONO_NEURON_N_FIGURES; f++)
         {
           g_autofree char *ours = figure_text (f, whole.v[f]);
           g_autofree char *theirs = figure_text (f, profiler_value (summary, f));
@@ -594,14 +452,13 @@ chrono_neuron_metrics_append_markdown (ChronoAnalysis *self,
 
       g_string_append_printf (s, "\n| %s | %s | %s | %s |\n|---|---:|---:|---:|\n",
                               _("Engine"), _("Instructions"), _("Active (ms)"), _("Active share"));
-      for (guint i = 0; i < streams->len; i++)
+      rows = chrono_neuron_metrics_row_times (m, start, end);
+      for (guint i = 0; i < rows->len; i++)
         {
-          const Stream *st = &g_array_index (streams, Stream, i);
-          StreamTime time;
+          const ChronoNeuronRowTime *row = &g_array_index (rows, ChronoNeuronRowTime, i);
 
-          stream_time (st, start, end, &time);
-          g_string_append_printf (s, "| %s | %" G_GUINT64_FORMAT " | %.3f | %.1f%% |\n", st->name, time.count,
-                                  time.active_ns / 1e6, 100.0 * time.active_ns / MAX (end - start, 1));
+          g_string_append_printf (s, "| %s | %" G_GUINT64_FORMAT " | %.3f | %.1f%% |\n", row->name, row->count,
+                                  row->active_ns / 1e6, 100.0 * row->active_ns / MAX (end - start, 1));
         }
       if (executions->len > 0)
         {
@@ -611,12 +468,12 @@ chrono_neuron_metrics_append_markdown (ChronoAnalysis *self,
             {
               const ChronoStep *step = &g_array_index (executions, ChronoStep, e);
               g_autofree char *hfu = NULL, *mfu = NULL, *mbu = NULL;
-              Window w;
+              ChronoNeuronWindow w;
 
-              window_compute (m, &w, step->start, step->end);
-              hfu = figure_text (FIG_HFU, w.v[FIG_HFU]);
-              mfu = figure_text (FIG_MFU, w.v[FIG_MFU]);
-              mbu = figure_text (FIG_MBU, w.v[FIG_MBU]);
+              chrono_neuron_metrics_window (m, step->start, step->end, &w);
+              hfu = figure_text (CHRONO_NEURON_HFU, w.v[CHRONO_NEURON_HFU]);
+              mfu = figure_text (CHRONO_NEURON_MFU, w.v[CHRONO_NEURON_MFU]);
+              mbu = figure_text (CHRONO_NEURON_MBU, w.v[CHRONO_NEURON_MBU]);
               g_string_append_printf (s, "| %u | %.3f | %s | %s | %s |\n", step->index,
                                       (step->end - step->start) / 1e6, hfu, mfu, mbu);
             }

@@ -29,6 +29,14 @@ typedef struct {
   gdouble limit;               /* k/n */
 } Throttle;
 
+/* An engine's or a DMA queue's row of the core, its items merged. */
+typedef struct {
+  const char   *name;
+  gboolean      dma;
+  const GArray *items;         /* ChronoWorkItem, the device's */
+  GArray       *merged;
+} Row;
+
 struct _ChronoNeuronMetrics
 {
   ChronoRankData          *data;
@@ -46,6 +54,7 @@ struct _ChronoNeuronMetrics
   GArray                  *transfers;   /* Transfer by start */
   GArray                  *throttle;    /* Throttle by start, or NULL */
   GArray                  *tensor_busy;
+  GArray                  *rows;        /* Row: each engine and DMA queue */
   GArray                  *executions;
   GPtrArray               *op_names;
   GHashTable              *op_index;    /* name -> index + 1 */
@@ -458,7 +467,15 @@ read_records (ChronoNeuronMetrics *m)
       const ChronoStreamWork *s = &g_array_index (d->streams, ChronoStreamWork, k);
       const ChronoTrack *t = chrono_trace_get_track (trace, s->track);
       gboolean tensor = is_tensor_track (trace, t);
+      ChronoKind first = s->items->len > 0 ? t->kind[g_array_index (s->items, ChronoWorkItem, 0).index] : CHRONO_KIND_OTHER;
 
+      if (first == CHRONO_KIND_INSTRUCTION || first == CHRONO_KIND_DMA)
+        {
+          Row row = { chrono_trace_get_string (trace, t->display_name), first == CHRONO_KIND_DMA, s->items,
+                      chrono_intervals_merge ((const ChronoWorkItem *) s->items->data, s->items->len, ~0u) };
+
+          g_array_append_val (m->rows, row);
+        }
       for (guint i = 0; i < s->items->len; i++)
         {
           const ChronoWorkItem *item = &g_array_index (s->items, ChronoWorkItem, i);
@@ -581,6 +598,7 @@ chrono_neuron_metrics_new (ChronoRankData                 *data,
   find_window (m, d);
   m->insts = g_array_new (FALSE, FALSE, sizeof (ChronoNeuronInst));
   m->transfers = g_array_new (FALSE, FALSE, sizeof (Transfer));
+  m->rows = g_array_new (FALSE, FALSE, sizeof (Row));
   m->op_names = g_ptr_array_new_with_free_func (g_free);
   m->op_index = g_hash_table_new (g_str_hash, g_str_equal);
   find_peak (m, thresholds);
@@ -614,6 +632,9 @@ chrono_neuron_metrics_free (ChronoNeuronMetrics *m)
   g_clear_pointer (&m->transfers, g_array_unref);
   g_clear_pointer (&m->throttle, g_array_unref);
   g_clear_pointer (&m->tensor_busy, g_array_unref);
+  for (guint i = 0; m->rows && i < m->rows->len; i++)
+    g_array_unref (g_array_index (m->rows, Row, i).merged);
+  g_clear_pointer (&m->rows, g_array_unref);
   g_clear_pointer (&m->executions, g_array_unref);
   g_clear_pointer (&m->op_index, g_hash_table_unref);
   g_clear_pointer (&m->op_names, g_ptr_array_unref);
@@ -865,4 +886,89 @@ chrono_neuron_metrics_for_analysis (ChronoAnalysis *analysis)
           g_ptr_array_add (cores, m);
       }
   return cores;
+}
+
+const char *
+chrono_neuron_figure_name (ChronoNeuronFigure figure)
+{
+  static const char * const names[CHRONO_NEURON_N_FIGURES] = {
+    "hfu_percent", "mfu_percent", "mbu_percent", "hardware_flops", "transpose_flops", "model_flops",
+    "hbm_read_bytes", "hbm_write_bytes", "spill_save_bytes", "spill_reload_bytes",
+    "arithmetic_intensity", "ridge_flops_per_byte", "dma_transfers",
+  };
+
+  return names[figure];
+}
+
+static gdouble
+percent_or_nan (gboolean known,
+                gdouble  value)
+{
+  return known ? value : NAN;
+}
+
+void
+chrono_neuron_metrics_window (ChronoNeuronMetrics *m,
+                              gint64               start,
+                              gint64               end,
+                              ChronoNeuronWindow  *w)
+{
+  const ChronoNeuronPeak *p = &m->peak;
+  gboolean flops = m->flops_source != CHRONO_NEURON_FLOPS_NONE;
+  gboolean bytes = m->bytes_source != CHRONO_NEURON_BYTES_NONE;
+  gdouble hbm, v = 0;
+  gboolean known;
+
+  w->start = start;
+  w->end = end;
+  chrono_neuron_metrics_totals (m, start, end, &w->t);
+  w->model_flops = chrono_neuron_metrics_model_flops (m, start, end, &w->t, &w->model_from_hlo);
+  hbm = w->t.hbm_read_bytes + w->t.hbm_write_bytes;
+
+  known = chrono_neuron_metrics_flops_percent (m, w->t.hardware_flops, start, end, &v);
+  w->v[CHRONO_NEURON_HFU] = percent_or_nan (known, v);
+  known = chrono_neuron_metrics_flops_percent (m, w->model_flops, start, end, &v);
+  w->v[CHRONO_NEURON_MFU] = percent_or_nan (known, v);
+  known = chrono_neuron_metrics_bytes_percent (m, hbm, start, end, &v);
+  w->v[CHRONO_NEURON_MBU] = percent_or_nan (known, v);
+  w->v[CHRONO_NEURON_HARDWARE_FLOPS] = flops ? w->t.hardware_flops : NAN;
+  w->v[CHRONO_NEURON_TRANSPOSE_FLOPS] = flops ? w->t.transpose_flops : NAN;
+  w->v[CHRONO_NEURON_MODEL_FLOPS] = flops || w->model_from_hlo ? w->model_flops : NAN;
+  w->v[CHRONO_NEURON_HBM_READ] = bytes ? w->t.hbm_read_bytes : NAN;
+  w->v[CHRONO_NEURON_HBM_WRITE] = bytes ? w->t.hbm_write_bytes : NAN;
+  w->v[CHRONO_NEURON_SPILL_SAVE] = bytes ? w->t.spill_save_bytes : NAN;
+  w->v[CHRONO_NEURON_SPILL_RELOAD] = bytes ? w->t.spill_reload_bytes : NAN;
+  w->v[CHRONO_NEURON_INTENSITY] = flops && bytes && hbm > 0 ? (w->t.hardware_flops - w->t.transpose_flops) / hbm : NAN;
+  w->v[CHRONO_NEURON_RIDGE] = p->tflops > 0 && p->hbm_gbps > 0 ? p->tflops * 1e3 / p->hbm_gbps : NAN;
+  w->v[CHRONO_NEURON_DMA_TRANSFERS] = (gdouble) w->t.dma_transfers;
+}
+
+
+GArray *
+chrono_neuron_metrics_row_times (ChronoNeuronMetrics *m,
+                                 gint64               start,
+                                 gint64               end)
+{
+  GArray *times = g_array_sized_new (FALSE, FALSE, sizeof (ChronoNeuronRowTime), m->rows->len);
+
+  for (guint r = 0; r < m->rows->len; r++)
+    {
+      const Row *row = &g_array_index (m->rows, Row, r);
+      ChronoNeuronRowTime t = { row->name, row->dma, 0, 0, 0 };
+      guint first = chrono_lower_bound (row->items->data, row->items->len, sizeof (ChronoWorkItem),
+                                        G_STRUCT_OFFSET (ChronoWorkItem, start), start);
+
+      for (guint i = first; i < row->items->len; i++)
+        {
+          const ChronoWorkItem *it = &g_array_index (row->items, ChronoWorkItem, i);
+
+          if (it->start >= end)
+            break;
+          t.count++;
+          t.instruction_ns += it->end - it->start;
+        }
+      t.active_ns = chrono_intervals_length_in (row->merged, start, end);
+      g_array_append_val (times, t);
+    }
+  return times;
 }

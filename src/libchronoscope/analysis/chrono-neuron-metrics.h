@@ -168,6 +168,57 @@ gboolean                 chrono_neuron_summary_percent      (JsonObject *summary
                                                              const char *key,
                                                              gdouble    *value);
 
+/* The figures set beside the profiler's. */
+typedef enum {
+  CHRONO_NEURON_HFU,
+  CHRONO_NEURON_MFU,
+  CHRONO_NEURON_MBU,
+  CHRONO_NEURON_HARDWARE_FLOPS,
+  CHRONO_NEURON_TRANSPOSE_FLOPS,
+  CHRONO_NEURON_MODEL_FLOPS,
+  CHRONO_NEURON_HBM_READ,
+  CHRONO_NEURON_HBM_WRITE,
+  CHRONO_NEURON_SPILL_SAVE,
+  CHRONO_NEURON_SPILL_RELOAD,
+  CHRONO_NEURON_INTENSITY,
+  CHRONO_NEURON_RIDGE,
+  CHRONO_NEURON_DMA_TRANSFERS,
+  CHRONO_NEURON_N_FIGURES
+} ChronoNeuronFigure;
+
+/* Its name in the JSON: "hfu_percent". */
+const char              *chrono_neuron_figure_name          (ChronoNeuronFigure figure);
+
+/* A window's figures, NAN where the profile cannot give them. */
+typedef struct {
+  gint64             start;
+  gint64             end;
+  ChronoNeuronTotals t;
+  gdouble            model_flops;
+  gboolean           model_from_hlo;
+  gdouble            v[CHRONO_NEURON_N_FIGURES];
+} ChronoNeuronWindow;
+
+void                     chrono_neuron_metrics_window       (ChronoNeuronMetrics *metrics,
+                                                             gint64               start,
+                                                             gint64               end,
+                                                             ChronoNeuronWindow  *window);
+
+/* An engine's or a DMA queue's time in a window. */
+typedef struct {
+  const char *name;            /* its row: "Vector (DVE)", "DMA queue qSyncIO0" */
+  gboolean    dma;             /* a DMA queue, else an engine */
+  guint64     count;           /* instructions or transfers that start in the window */
+  gint64      instruction_ns;  /* their durations added */
+  gint64      active_ns;       /* their union inside the window */
+} ChronoNeuronRowTime;
+
+/* Each engine's and DMA queue's time in [START, END), in the core's row
+ * order: GArray of ChronoNeuronRowTime. */
+GArray                  *chrono_neuron_metrics_row_times    (ChronoNeuronMetrics *metrics,
+                                                             gint64               start,
+                                                             gint64               end);
+
 /* The metrics of each NeuronCore of ANALYSIS, in the order of its ranks
  * and devices: GPtrArray of ChronoNeuronMetrics. */
 GPtrArray               *chrono_neuron_metrics_for_analysis (ChronoAnalysis *analysis);
