@@ -716,6 +716,25 @@ test_instances (void)
     }
 }
 
+/* Each phase alone: the profile's head (before the first Tensor
+ * instruction) is charged to what that instruction waited for. */
+static void
+test_each_alone (void)
+{
+  g_auto(GStrv) names = g_strsplit (ALL_PHASES, ",", -1);
+
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      Profile p;
+
+      profile_load (&p, names[i], "trn2", 0);
+      check_ledger (&p);
+      check_metrics (&p);
+      check_phase_metrics (&p);
+      profile_clear (&p);
+    }
+}
+
 static void
 test_unknown (void)
 {
@@ -857,6 +876,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/neuron-gen/truth/all-phases", test_all_phases);
   g_test_add_func ("/neuron-gen/truth/instances", test_instances);
+  g_test_add_func ("/neuron-gen/truth/each-alone", test_each_alone);
   g_test_add_func ("/neuron-gen/truth/unknown", test_unknown);
   g_test_add_func ("/neuron-gen/truth/parquet", test_parquet);
   return g_test_run ();
