@@ -47,7 +47,6 @@
 #define BARRIER_NS      1200
 #define DEFAULT_STEPS   16
 
-
 typedef enum {
   K_COMPUTE, K_DMA_BOUND, K_ENGINE_BOUND, K_ENGINE_BOUND_SCALAR, K_ENGINE_BOUND_GPSIMD,
   K_SMALL_DMA, K_SPILL, K_TRANSPOSE, K_COLLECTIVE, K_THROTTLE, K_LATE_START, K_BARRIER,
@@ -82,9 +81,6 @@ const char *plant_kind_name (guint kind) { return neuron_gen_plant_names[kind]; 
 PlantState plant_kind_state (guint kind) { return kinds[kind].state; }
 const char *plant_kind_rule (guint kind) { return kinds[kind].rule; }
 const char *plant_kind_queue (guint kind) { return kinds[kind].queue; }
-
-
-
 
 static const char * const table_keys[N_TABLES] = {
   "instruction", "dma", "semaphore_update", "cc_op", "cc_instruction", "throttle",

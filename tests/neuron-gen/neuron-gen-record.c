@@ -17,6 +17,7 @@
 #define TWO_POW_53      (G_GUINT64_CONSTANT (1) << 53)
 #define DMA_SETUP       64        /* ns a transfer costs besides its bytes */
 
+/* The rings' queues, as "<queue>-Q<idx>-E<engine>", and queue types. */
 static const struct {
   const char *queue;
   guint       idx, engine;
