@@ -17,10 +17,14 @@ chrono_ledger_main_state (const gint64      state_ns[CHRONO_N_LEDGER_STATES],
                           ChronoLedgerState fallback)
 {
   ChronoLedgerState best = fallback;
+  gint64 most = 0;
 
   for (guint k = 0; k < CHRONO_N_LEDGER_STATES; k++)
-    if ((states & CHRONO_LEDGER_MASK (k)) && state_ns[k] > 0 && (best == fallback || state_ns[k] > state_ns[best]))
-      best = k;
+    if ((states & CHRONO_LEDGER_MASK (k)) && state_ns[k] > most)
+      {
+        best = k;
+        most = state_ns[k];
+      }
   return best;
 }
 

@@ -581,8 +581,7 @@ rule_data_loading (Ctx            *c,
       if ((lost = measure (c, &claim, G_MAXINT64)) == 0)
         continue;
       f = add_finding (c, "data-loading", data, s->start, s->work_end, &claim, lost,
-                       _("Load data in background workers (DataLoader num_workers > 0, persistent_workers=True, "
-                       "prefetch_factor) with pin_memory=True so the next batch is ready when the step starts."),
+                       chrono_advice_for_state (CHRONO_LEDGER_IDLE_DATA),
                        _("Data loading takes %.0f%% of %s (%.3f ms); the device waits %.3f ms for it"),
                        100.0 * loading / step, step_name (data, s), ms (loading), ms (lost));
       add_evidence (f, "loading_ns", loading);
