@@ -105,7 +105,7 @@ plant_write_closing (NeuronGenWriter        *w,
                   "\"execution_start_ts\": %" G_GINT64_FORMAT ", \"execution_end_ts\": %" G_GINT64_FORMAT
                   ", \"num_subgraphs\": 1, \"row_count\": %" G_GUINT64_FORMAT "}\n  ],\n",
                   t->window_start, t->window_end, t->instructions + m->dma_transfers);
-  neuron_gen_put (w, "  \"metadata\": [\n    {\"profile_schema_version\": \"7.4.0\", \"ntff_version\": 6, "
+  neuron_gen_put (w, "  \"metadata\": {\"profile_schema_version\": \"7.4.0\", \"ntff_version\": 6, "
                   "\"num_physical_cores\": %u, \"vnc_enabled\": %s, \"first_hw_timestamp\": %" G_GINT64_FORMAT
                   ", \"last_hw_timestamp\": %" G_GINT64_FORMAT ", \"first_ts\": \"1970-01-01 00:00:00+00:00\", "
                   "\"last_ts\": \"1970-01-01 00:00:00+00:00\", \"dma_ddr_bandwidth\": %.0f, "
@@ -116,7 +116,7 @@ plant_write_closing (NeuronGenWriter        *w,
                   "\"gpsimd_engine_clock_freq\": %g, \"gpsimd_engine_num_channels\": %u, "
                   "\"neuroncore_clock_freq\": %g, \"ticks_per_nanosec\": 1, \"instance_type\": \"%s\", "
                   "\"runtime_version\": \"2.27.23\", \"neuroncore_idx\": %u, \"neuron_device_idx\": 0, "
-                  "\"profile_name\": \"neuron-gen\"}\n  ],\n",
+                  "\"profile_name\": \"neuron-gen\"},\n",
                   hw->physical_cores, hw->physical_cores > 1 ? "true" : "false", t->window_start, t->window_end,
                   hw->dma_bytes_per_ns * 1e9 * hw->dma_engines, hw->dma_engines, hw->hbm_bytes_per_s,
                   hw->rows, hw->cols, hw->tensor_ghz, hw->vector_ghz, hw->vector_channels, hw->scalar_ghz,

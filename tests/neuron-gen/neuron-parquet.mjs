@@ -78,7 +78,7 @@ const counts = {};
 
 const keyTable = { instruction: 'Instruction', dma: 'DmaPacketAggregated', semaphore_update: 'SemaphoreUpdate',
                    cc_op: 'CcOp', cc_instruction: 'CcInstruction', throttle: 'Throttle',
-                   throttle_summary: 'ThrottleSummary', execution_info: 'ExecutionInfo', metadata: 'Metadata' };
+                   throttle_summary: 'ThrottleSummary', execution_info: 'ExecutionInfo' };
 // Fields of a record the tables above already carry (under these or other
 // names), or that have no column; every other field gets a column of its
 // own name, null in the rows without it.
@@ -110,6 +110,14 @@ let current = null;
 let dmaId = 0;
 const input = readline.createInterface({ input: fs.createReadStream(profile), crlfDelay: Infinity });
 for await (const line of input) {
+  // The metadata: one object on one line.
+  if (/^\s*"metadata": \{/.test(line)) {
+    const m = JSON.parse(line.trim().replace(/^"metadata":/, '').replace(/,$/, ''));
+    counts.Metadata = 1;
+    for (const [k, v] of Object.entries(m)) extra('Metadata', k, v);
+    current = null;
+    continue;
+  }
   const head = line.match(/^\s*"(\w+)": \[/);
   if (head) {
     current = keyTable[head[1]] ?? null;
