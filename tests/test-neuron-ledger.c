@@ -333,6 +333,51 @@ found_in (const Fixture *f,
   return total;
 }
 
+/* The time of each category of the core's critical path in [START, END). */
+static void
+path_in (const Fixture *f,
+         gint64         start,
+         gint64         end,
+         gint64         by_category[CHRONO_N_PATH_CATEGORIES])
+{
+  const ChronoCriticalPath *path = NULL;
+
+  for (guint i = 0; i < chrono_analysis_get_n_paths (f->analysis); i++)
+    if (chrono_analysis_get_path (f->analysis, i)->start_ns == f->row->start_ns)
+      path = chrono_analysis_get_path (f->analysis, i);
+  g_assert_nonnull (path);
+  g_assert_cmpint (path->segments[path->n_segments - 1].end_ns, ==, path->end_ns);
+  for (guint i = 0; i < path->n_segments; i++)
+    {
+      const ChronoPathSegment *s = &path->segments[i];
+      gint64 inside = MIN (s->end_ns, end) - MAX (s->start_ns, start);
+
+      /* The path covers the window, each nanosecond once. */
+      g_assert_cmpint (s->start_ns, ==, i > 0 ? path->segments[i - 1].end_ns : path->start_ns);
+      if (inside > 0)
+        by_category[s->category] += inside;
+    }
+}
+
+/* The category of the critical path that a phase's state should show. */
+static ChronoPathCategory
+path_category (const char *state)
+{
+  static const struct {
+    const char        *state;
+    ChronoPathCategory category;
+  } map[] = {
+    { "idle_dma", CHRONO_PATH_MEMCPY }, { "idle_collective", CHRONO_PATH_COMMUNICATION },
+    { "idle_not_queued", CHRONO_PATH_LAUNCH_OVERHEAD }, { "idle_semaphore", CHRONO_PATH_IDLE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (map); i++)
+    if (strcmp (map[i].state, state) == 0)
+      return map[i].category;
+  /* Compute, transposes and the other engines' instructions. */
+  return CHRONO_PATH_DEVICE_COMPUTE;
+}
+
 /* The ledger equals the generator's, each planted cause is found in its
  * phase with its idle time within 25 %, a clean phase draws at most 2 %
  * of its length, and no nanosecond is claimed twice. */
@@ -369,6 +414,18 @@ check_planted (const Fixture *f,
       /* A phase of idle time is found by it, a transpose phase by its state. */
       gint64 idle = json_object_get_int_member (phase, "idle_ns") ?: json_object_get_int_member (phase, "state_ns");
 
+      gint64 by_category[CHRONO_N_PATH_CATEGORIES] = { 0 };
+
+      path_in (f, start, end, by_category);
+      for (guint c = 0; c < CHRONO_N_PATH_CATEGORIES; c++)
+        if (by_category[c] > 0)
+          g_test_message ("  path in %s, %s: %.0f%%", name, chrono_path_category_to_string (c),
+                          100.0 * by_category[c] / (end - start));
+      /* The critical path goes through what held the Tensor engine: at
+       * least 40 % of the phase's idle time in the cause's category (a
+       * spill's reload does not say it waited for its save). */
+      g_assert_cmpint (by_category[path_category (json_object_get_string_member (phase, "state"))] * 100, >=,
+                       json_object_get_int_member (phase, "idle_ns") * 40);
       if (strcmp (name, "compute") == 0)
         {
           gint64 in_phase = chrono_neuron_ledger_claimed_in (f->ledger, start, end);

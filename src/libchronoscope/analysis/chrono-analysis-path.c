@@ -297,9 +297,15 @@ chrono_analysis_compute_paths (ChronoRankData                 *data,
     }
   if (data->steps->len == 0)
     {
+      gboolean neuron = data->devices->len > 0;
       gint64 start = MAX (chrono_trace_get_start_ns (trace), data->range_start);
       gint64 end = MIN (chrono_trace_get_end_ns (trace), data->range_end);
-      if (end > start)
+
+      /* NeuronCores alone: their paths follow their ledgers
+       * (chrono-neuron-path.c). */
+      for (guint di = 0; di < data->devices->len && neuron; di++)
+        neuron = chrono_neuron_core_is (data, &g_array_index (data->devices, ChronoDeviceWork, di));
+      if (end > start && !neuron)
         add_path (data, thresholds, data->range_end != G_MAXINT64 ? "range" : "trace", CHRONO_NO_TRACK,
                   start, G_MININT64, end, out);
     }

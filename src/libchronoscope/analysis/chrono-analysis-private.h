@@ -429,6 +429,9 @@ void           chrono_finding_set_node     (ChronoFinding *f,
                                             guint32        trace,
                                             guint32        track,
                                             guint32        index);
+/* The critical path of each NeuronCore of DATA, from its ledger. */
+void           chrono_neuron_add_paths     (ChronoRankData    *data,
+                                            GArray            *out);
 /* The findings of each NeuronCore of DATA, from its ledger. */
 void           chrono_neuron_run_rules     (ChronoRuleContext *c,
                                             ChronoRankData    *data);

@@ -293,6 +293,8 @@ chrono_analysis_run (ChronoTrace * const          *traces,
       chrono_analysis_compute_breakdowns (ranks[r], &self->options.thresholds, self->breakdowns);
     }
   g_thread_join (paths);
+  for (guint r = 0; r < n_ranks; r++)
+    chrono_neuron_add_paths (ranks[r], self->paths);
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
   /* The efficiency read the operators' shapes meanwhile; its rule needs it. */

@@ -124,33 +124,37 @@ contains_nocase (const char *text,
   return strstr (lower, word) != NULL;
 }
 
+ChronoNeuronUnit
+chrono_neuron_unit_of_track (ChronoTrace *trace,
+                             guint32      track)
+{
+  const ChronoTrack *t = chrono_trace_get_track (trace, track);
+  const char *name = chrono_trace_get_string (trace, t->display_name);
+  guint8 kind = t->n_spans ? t->kind[0] : CHRONO_KIND_INSTRUCTION;
+
+  if (kind == CHRONO_KIND_DMA)
+    return CHRONO_NEURON_UNIT_DMA;
+  if (kind == CHRONO_KIND_COLLECTIVE)
+    return CHRONO_NEURON_UNIT_COLLECTIVE;
+  if (g_str_has_prefix (name, "Tensor"))
+    return CHRONO_NEURON_UNIT_TENSOR;
+  if (g_str_has_prefix (name, "Vector"))
+    return CHRONO_NEURON_UNIT_VECTOR;
+  if (g_str_has_prefix (name, "Scalar"))
+    return CHRONO_NEURON_UNIT_SCALAR;
+  if (g_str_has_prefix (name, "GpSimd"))
+    return CHRONO_NEURON_UNIT_GPSIMD;
+  if (g_str_has_prefix (name, "Sync"))
+    return CHRONO_NEURON_UNIT_SYNC;
+  return CHRONO_NEURON_UNIT_OTHER;
+}
+
 static ChronoNeuronUnit
 unit_of_track (Units   *u,
                guint32  track)
 {
   if (u->unit_of_track[track] == 0)
-    {
-      const ChronoTrack *t = chrono_trace_get_track (u->data->trace, track);
-      const char *name = chrono_trace_get_string (u->data->trace, t->display_name);
-      ChronoNeuronUnit unit = CHRONO_NEURON_UNIT_OTHER;
-      guint8 kind = t->n_spans ? t->kind[0] : CHRONO_KIND_INSTRUCTION;
-
-      if (kind == CHRONO_KIND_DMA)
-        unit = CHRONO_NEURON_UNIT_DMA;
-      else if (kind == CHRONO_KIND_COLLECTIVE)
-        unit = CHRONO_NEURON_UNIT_COLLECTIVE;
-      else if (g_str_has_prefix (name, "Tensor"))
-        unit = CHRONO_NEURON_UNIT_TENSOR;
-      else if (g_str_has_prefix (name, "Vector"))
-        unit = CHRONO_NEURON_UNIT_VECTOR;
-      else if (g_str_has_prefix (name, "Scalar"))
-        unit = CHRONO_NEURON_UNIT_SCALAR;
-      else if (g_str_has_prefix (name, "GpSimd"))
-        unit = CHRONO_NEURON_UNIT_GPSIMD;
-      else if (g_str_has_prefix (name, "Sync"))
-        unit = CHRONO_NEURON_UNIT_SYNC;
-      u->unit_of_track[track] = unit + 1;
-    }
+    u->unit_of_track[track] = chrono_neuron_unit_of_track (u->data->trace, track) + 1;
   return u->unit_of_track[track] - 1;
 }
 

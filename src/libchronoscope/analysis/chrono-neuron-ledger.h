@@ -28,6 +28,9 @@ typedef enum {
 } ChronoNeuronUnit;
 
 const char *chrono_neuron_unit_to_string (ChronoNeuronUnit unit);
+/* The unit of the work on TRACK of TRACE, from the row's name and kind. */
+ChronoNeuronUnit chrono_neuron_unit_of_track (ChronoTrace *trace,
+                                              guint32      track);
 
 /* One span of a gap's dependency chain. */
 typedef struct {
