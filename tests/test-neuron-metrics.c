@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 
 #include "chrono-analysis.h"
+#include "chrono-comparison.h"
 #include "chrono-device-peaks.h"
 #include "chrono-loader.h"
 #include "chrono-neuron-ledger.h"
@@ -534,6 +535,100 @@ test_parquet_twin (void)
     }
 }
 
+/* -------------------------------------------------------------------- */
+/* Two profiles compared                                                */
+
+static JsonObject *
+find_row (JsonArray  *rows,
+          const char *key,
+          const char *value)
+{
+  for (guint i = 0; i < json_array_get_length (rows); i++)
+    {
+      JsonObject *row = json_array_get_object_element (rows, i);
+
+      if (g_strcmp0 (json_object_get_string_member (row, key), value) == 0)
+        return row;
+    }
+  g_error ("no row with %s %s", key, value);
+  return NULL;
+}
+
+/* B runs one more DMA-bound phase than A: the comparison finds the time
+ * in the ledger's idle_dma and in the operator that waited, and lists no
+ * DMA queue as a kernel. */
+static void
+test_compare (void)
+{
+  g_auto(Profile) pa = { 0 };
+  g_auto(Profile) pb = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ChronoTrace) ta = NULL, tb = NULL;
+  g_autoptr(ChronoAnalysis) a = NULL, b = NULL;
+  g_autoptr(ChronoComparison) cmp = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *json = NULL, *md = NULL;
+  JsonObject *neuron, *ledger_a, *ledger_b, *row;
+  JsonArray *kernels, *operators;
+  ChronoAnalysisOptions options;
+  gint64 lost_delta = 0;
+
+  profile_write (&pa, "trn1", "compute,dma-bound");
+  profile_write (&pb, "trn1", "compute,dma-bound,dma-bound");
+  ledger_a = json_object_get_object_member (json_node_get_object (pa.truth), "ledger");
+  ledger_b = json_object_get_object_member (json_node_get_object (pb.truth), "ledger");
+  ta = chrono_trace_load_file (pa.json, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  tb = chrono_trace_load_file (pb.json, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  chrono_analysis_options_init (&options);
+  options.without_ledger_rows = TRUE;
+  a = chrono_analysis_run (&ta, 1, &options, NULL, &error);
+  g_assert_no_error (error);
+  b = chrono_analysis_run (&tb, 1, &options, NULL, &error);
+  g_assert_no_error (error);
+  cmp = chrono_comparison_run (a, b, NULL, NULL, &error);
+  g_assert_no_error (error);
+  json = chrono_comparison_to_json (cmp);
+  md = chrono_comparison_to_markdown (cmp);
+  root = json_from_string (json, &error);
+  g_assert_no_error (error);
+
+  kernels = json_object_get_array_member (json_node_get_object (root), "kernels");
+  for (guint i = 0; i < json_array_get_length (kernels); i++)
+    g_assert_false (g_str_has_prefix (json_object_get_string_member (json_array_get_object_element (kernels, i), "name"), "q"));
+
+  neuron = json_object_get_object_member (json_node_get_object (root), "neuron");
+  g_assert_nonnull (neuron);
+  for (guint i = 0; i < 2; i++)
+    {
+      const char *state = i == 0 ? "idle_dma" : "compute";
+      gint64 truth = json_object_get_int_member (ledger_b, state) - json_object_get_int_member (ledger_a, state);
+
+      row = find_row (json_object_get_array_member (neuron, "ledger"), "state", state);
+      g_assert_cmpint (truth, >, 0);
+      assert_close (state, json_object_get_int_member (row, "delta_ns"), truth);
+    }
+  row = find_row (json_object_get_array_member (neuron, "figures"), "figure", "dma_transfers");
+  g_assert_cmpfloat (json_object_get_double_member (row, "b"), >, json_object_get_double_member (row, "a"));
+
+  /* The idle time the extra phase costs lies before its operators. */
+  operators = json_object_get_array_member (neuron, "operators");
+  g_assert_cmpuint (json_array_get_length (operators), >, 0);
+  for (guint i = 0; i < json_array_get_length (operators); i++)
+    {
+      JsonObject *op = json_array_get_object_element (operators, i);
+
+      if (g_strcmp0 (json_object_get_string_member (op, "kind"), "hlo") == 0)
+        lost_delta += json_object_get_int_member (op, "delta_lost_ns");
+    }
+  assert_close ("idle time before the HLO operators", lost_delta,
+                json_object_get_int_member (find_row (json_object_get_array_member (neuron, "ledger"), "state", "idle_dma"),
+                                            "delta_ns"));
+  g_assert_nonnull (strstr (md, "## NeuronCores"));
+  g_assert_null (strstr (md, "| qSyncIO"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -551,5 +646,6 @@ main (int    argc,
   g_test_add_func ("/neuron-metrics/flops-from-elements", test_flops_from_elements);
   g_test_add_func ("/neuron-metrics/operators", test_operators);
   g_test_add_func ("/neuron-metrics/parquet-twin", test_parquet_twin);
+  g_test_add_func ("/neuron-metrics/compare", test_compare);
   return g_test_run ();
 }

@@ -8,6 +8,7 @@
 
 #include "chrono-comparison-private.h"
 #include "chrono-json-scanner.h"
+#include "chrono-neuron-metrics.h"
 #include "chrono-op-models.h"
 
 #define NO_OP G_MAXUINT32
@@ -566,6 +567,10 @@ charge_work (Matcher    *m,
       ChronoDeviceWork *dev = &g_array_index (data->devices, ChronoDeviceWork, di);
       guint hint = 0;
 
+      /* A NeuronCore's instructions and transfers are no kernels: the
+       * Neuron section compares it by operator, engine and ledger state. */
+      if (chrono_neuron_is_core (trace, dev))
+        continue;
       for (guint k = 0; k < dev->items->len; k++)
         {
           const ChronoWorkItem *it = &g_array_index (dev->items, ChronoWorkItem, k);

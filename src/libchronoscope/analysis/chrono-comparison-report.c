@@ -8,6 +8,7 @@
 #include <json-glib/json-glib.h>
 
 #include "chrono-comparison-efficiency.h"
+#include "chrono-comparison-neuron.h"
 #include "chrono-comparison-private.h"
 #include "chrono-comparison-tree.h"
 #include "chrono-format.h"
@@ -357,6 +358,7 @@ chrono_comparison_to_json (ChronoComparison *self)
   add_devices (b, self);
   add_rows (b, "ops", self->ops, FALSE);
   add_rows (b, "kernels", self->kernels, TRUE);
+  chrono_comparison_neuron_write_json (self, b);
   add_findings_diff (b, self);
   add_divergence (b, self);
   efficiency = chrono_comparison_get_efficiency_rows (self);
@@ -676,6 +678,7 @@ chrono_comparison_to_markdown (ChronoComparison *self)
   append_rows (s, _("Kernels"), self->kernels, TRUE);
   append_only (s, self->kernels, 0, _("Kernels only in A"));
   append_only (s, self->kernels, 1, _("Kernels only in B"));
+  chrono_comparison_neuron_append_markdown (self, s);
   append_findings (s, self);
   efficiency = chrono_comparison_get_efficiency_rows (self);
   chrono_compare_efficiency_append_markdown (efficiency, s);
