@@ -134,14 +134,14 @@ run (Options *o,
   g_autoptr(ChronoTrackLayout) layout = NULL;
   g_autoptr(ChronoTimelineScene) scene = NULL;
   g_autoptr(ChronoAnalysis) analysis = NULL;
-  g_autoptr(GArray) highlight_tracks = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GError) error = NULL;
   g_autofree char *subtitle = NULL;
   g_autofree char *finding_title = NULL;
   ChronoPictureOptions picture = { 0 };
   ChronoAnalysisOptions analysis_options;
   ChronoPictureFormat format;
-  gint64 start, end, highlight_start = 0, highlight_end = 0;
+  const ChronoFinding *finding = NULL;
+  gint64 start, end;
   gboolean cut;
 
   if (!chrono_picture_format_for_path (o->output, &format))
@@ -189,7 +189,6 @@ run (Options *o,
   else if (o->finding > 0)
     {
       ChronoTrace *traces[] = { trace };
-      const ChronoFinding *finding;
 
       analysis = chrono_analysis_run (traces, 1, &analysis_options, NULL, &error);
       if (analysis == NULL)
@@ -204,18 +203,21 @@ run (Options *o,
           return 1;
         }
       finding = chrono_analysis_get_finding (analysis, o->finding - 1);
-      chrono_cli_finding_range (finding, &start, &end, &highlight_start, &highlight_end, highlight_tracks);
       finding_title = g_strdup (finding->title);
     }
 
-  if (o->tracks != NULL && !chrono_cli_filter_tracks (trace, layout, o->tracks))
+  /* A finding is framed on its evidence, its other rows folded away. */
+  if (finding != NULL)
+    scene = chrono_cli_finding_scene_new (analysis, finding, o->tracks, o->width, o->height,
+                                          g_strcmp0 (o->theme, "dark") == 0, &cut);
+  else if (o->tracks == NULL || chrono_cli_filter_tracks (trace, layout, o->tracks))
+    scene = chrono_cli_scene_new (trace, layout, start, end, o->width, o->height,
+                                  g_strcmp0 (o->theme, "dark") == 0, &cut);
+  if (scene == NULL)
     {
       g_printerr ("chronoscope-cli export: %s: no track's or process's name matches “%s”\n", files[0], o->tracks);
       return 1;
     }
-
-  scene = chrono_cli_scene_new (trace, layout, start, end, o->width, o->height,
-                                g_strcmp0 (o->theme, "dark") == 0, &cut);
   if (o->flops)
     {
       ChronoTrace *traces[] = { trace };
@@ -233,9 +235,6 @@ run (Options *o,
     }
   if (o->notes != NULL && !add_notes (scene, o->notes))
     return 1;
-  if (highlight_end > highlight_start)
-    chrono_timeline_scene_set_highlight (scene, highlight_start, highlight_end,
-                                         (const guint *) highlight_tracks->data, highlight_tracks->len);
   if (cut)
     g_printerr ("chronoscope-cli export: the tracks are taller than %d px: those below are left out "
                 "(choose some with --tracks, or set --height)\n", CHRONO_CLI_MAX_AUTO_HEIGHT);

@@ -6,12 +6,10 @@
 #include <string.h>
 
 #include "chrono-cli-picture.h"
+#include "chrono-finding-scene.h"
 #include "chrono-format.h"
 #include "chrono-time-ticks.h"
 #include "chrono-track-index.h"
-
-/* A finding's range gets this share of its length as context each side. */
-#define FINDING_PAD 0.1
 
 ChronoTimelineScene *
 chrono_cli_scene_new (ChronoTrace       *trace,
@@ -140,21 +138,21 @@ chrono_cli_filter_tracks (ChronoTrace       *trace,
   return shown > 0;
 }
 
-void
-chrono_cli_finding_range (const ChronoFinding *finding,
-                          gint64              *start,
-                          gint64              *end,
-                          gint64              *highlight_start,
-                          gint64              *highlight_end,
-                          GArray              *tracks)
+ChronoTimelineScene *
+chrono_cli_finding_scene_new (ChronoAnalysis      *analysis,
+                              const ChronoFinding *finding,
+                              const char          *patterns,
+                              int                  width,
+                              int                  height,
+                              gboolean             dark,
+                              gboolean            *cut)
 {
-  gint64 pad;
+  ChronoTrace *trace = chrono_analysis_get_trace (analysis, chrono_finding_get_trace (finding));
+  g_autoptr(GPtrArray) indexes = chrono_track_index_new_all (trace, NULL);
+  g_autoptr(ChronoTimelineScene) scene = chrono_finding_scene_new (analysis, finding, indexes, width, dark);
 
-  *highlight_start = finding->start_ns;
-  *highlight_end = MAX (finding->end_ns, finding->start_ns + 1);
-  pad = MAX ((gint64) ((*highlight_end - *highlight_start) * FINDING_PAD), CHRONO_VIEWPORT_MIN_DURATION_NS);
-  *start = *highlight_start - pad;
-  *end = *highlight_end + pad;
-  for (guint i = 0; i < finding->n_tracks; i++)
-    g_array_append_val (tracks, finding->tracks[i].track);
+  if (patterns != NULL && !chrono_cli_filter_tracks (trace, chrono_timeline_scene_get_layout (scene), patterns))
+    return NULL;
+  chrono_cli_scene_fit (scene, width, height, cut);
+  return g_steal_pointer (&scene);
 }

@@ -48,14 +48,15 @@ gboolean             chrono_cli_filter_tracks (ChronoTrace         *trace,
                                                ChronoTrackLayout   *layout,
                                                const char          *patterns);
 
-/* What to draw FINDING in: START to END, its own range with some context
- * each side, HIGHLIGHT_START to HIGHLIGHT_END to shade, and its tracks
- * appended to TRACKS (guint). */
-void                 chrono_cli_finding_range (const ChronoFinding *finding,
-                                               gint64              *start,
-                                               gint64              *end,
-                                               gint64              *highlight_start,
-                                               gint64              *highlight_end,
-                                               GArray              *tracks);
+/* FINDING of ANALYSIS framed on its evidence (chrono_finding_scene_new),
+ * its tracks filtered by PATTERNS when not NULL, then sized as
+ * chrono_cli_scene_fit; NULL when PATTERNS leave no track. */
+ChronoTimelineScene *chrono_cli_finding_scene_new (ChronoAnalysis      *analysis,
+                                                   const ChronoFinding *finding,
+                                                   const char          *patterns,
+                                                   int                  width,
+                                                   int                  height,
+                                                   gboolean             dark,
+                                                   gboolean            *cut);
 
 G_END_DECLS

@@ -16,17 +16,15 @@
 #include "chrono-cli.h"
 #include "chrono-cli-load.h"
 #include "chrono-cli-picture.h"
+#include "chrono-finding-scene.h"
 #include "chrono-format.h"
 #include "chrono-loader.h"
 #include "chrono-palette.h"
 #include "chrono-picture.h"
 #include "chrono-text-layout.h"
-#include "chrono-track-keys.h"
 
 #define WIDTH        1600
 #define DEFAULT_TOP  3
-/* A finding's range gets this share of its length as context each side. */
-#define PAD          0.1
 #define CHART_BAR    22.0
 #define CHART_LABEL  220.0
 #define CHART_MARGIN 16.0
@@ -159,8 +157,8 @@ write_breakdown_chart (ChronoAnalysis *analysis,
   return TRUE;
 }
 
-/* The finding's range with some context, its tracks shaded, and a note
- * over the range with its title and the time it costs. */
+/* The finding framed on its evidence, which is outlined, its range and
+ * tracks shaded under a note of the time it costs. */
 static gboolean
 write_finding_picture (ChronoAnalysis      *analysis,
                        const ChronoFinding *finding,
@@ -169,42 +167,13 @@ write_finding_picture (ChronoAnalysis      *analysis,
                        const char          *path,
                        GError             **error)
 {
-  guint32 t = finding->n_tracks > 0 ? finding->tracks[0].trace : finding->has_node ? finding->node.trace : 0;
-  ChronoTrace *trace = chrono_analysis_get_trace (analysis, t);
-  g_autoptr(ChronoTrackLayout) layout = chrono_track_layout_new (trace);
-  g_autoptr(ChronoTimelineScene) scene = NULL;
-  g_autoptr(ChronoAnnotations) notes = chrono_annotations_new ();
-  g_autoptr(GArray) tracks = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autoptr(GStrvBuilder) keys = g_strv_builder_new ();
-  g_auto(GStrv) track_keys = chrono_track_keys_new (trace);
-  g_auto(GStrv) area_keys = NULL;
-  g_autofree char *lost = chrono_format_duration (finding->time_lost_ns);
-  g_autofree char *text = NULL, *title = NULL, *subtitle = NULL;
-  gint64 end = MAX (finding->end_ns, finding->start_ns + 1);
-  gint64 pad = MAX ((gint64) ((end - finding->start_ns) * PAD), CHRONO_VIEWPORT_MIN_DURATION_NS);
-  ChronoAnnotation note = { .kind = CHRONO_ANNOTATION_NOTE, .anchor = CHRONO_ANCHOR_AREA,
-                            .start_ns = finding->start_ns, .end_ns = end, .color = 0xc01c28ff };
-  ChronoPictureOptions options = { NULL, NULL, TRUE, 1 };
+  g_autoptr(ChronoTimelineScene) scene = chrono_finding_scene_new (analysis, finding, NULL, WIDTH, FALSE);
+  g_autofree char *title = g_strdup_printf ("%u. %s", number, finding->title);
+  g_autofree char *subtitle = NULL;
+  ChronoPictureOptions options = { title, NULL, TRUE, 1 };
 
-  for (guint i = 0; i < finding->n_tracks; i++)
-    if (finding->tracks[i].trace == t)
-      {
-        g_array_append_val (tracks, finding->tracks[i].track);
-        g_strv_builder_add (keys, track_keys[finding->tracks[i].track]);
-      }
-  area_keys = g_strv_builder_end (keys);
-  scene = chrono_cli_scene_new (trace, layout, finding->start_ns - pad, end + pad, WIDTH, 0, FALSE, NULL);
-  chrono_timeline_scene_set_highlight (scene, finding->start_ns, end, (const guint *) tracks->data, tracks->len);
-  /* Translators: a finding's note in its picture: the time it costs */
-  text = g_strdup_printf ("%s lost", lost);
-  note.text = text;
-  note.tracks = area_keys;
-  chrono_annotations_add (notes, &note);
-  chrono_timeline_scene_set_annotations (scene, notes);
-
-  title = g_strdup_printf ("%u. %s", number, finding->title);
+  chrono_cli_scene_fit (scene, WIDTH, 0, NULL);
   subtitle = chrono_cli_subtitle (scene, file, 0);
-  options.title = title;
   options.subtitle = subtitle;
   return chrono_picture_write (scene, &options, CHRONO_PICTURE_PNG, path, error);
 }

@@ -90,7 +90,6 @@ render_view (ChronoMcpContext  *ctx,
   g_auto(ChronoMcpScope) scope = { 0 };
   g_autoptr(ChronoTrackLayout) layout = NULL;
   g_autoptr(ChronoTimelineScene) scene = NULL;
-  g_autoptr(GArray) highlight_tracks = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GOutputStream) stream = NULL;
   g_autoptr(GBytes) png = NULL;
   g_autofree char *base64 = NULL;
@@ -100,7 +99,7 @@ render_view (ChronoMcpContext  *ctx,
   ChronoTrace *trace;
   JsonObject *out, *image;
   JsonNode *result;
-  gint64 start, end, highlight_start = 0, highlight_end = 0;
+  gint64 start, end;
   gboolean cut;
 
   if (entry == NULL)
@@ -138,17 +137,17 @@ render_view (ChronoMcpContext  *ctx,
         return fail (error, "handle “%s” has no finding %" G_GINT64_FORMAT ": analyze found %u on this trace",
                      entry->handle, finding_n, chrono_analysis_get_n_findings (a->analysis));
       finding = chrono_analysis_get_finding (a->analysis, finding_n - 1);
-      chrono_cli_finding_range (finding, &start, &end, &highlight_start, &highlight_end, highlight_tracks);
+      /* Framed on its evidence, its other rows folded away. */
+      scene = chrono_cli_finding_scene_new (a->analysis, finding, tracks, width, height, dark, &cut);
     }
-
-  layout = chrono_track_layout_new (trace);
-  if (tracks != NULL && !chrono_cli_filter_tracks (trace, layout, tracks))
+  else
+    {
+      layout = chrono_track_layout_new (trace);
+      if (tracks == NULL || chrono_cli_filter_tracks (trace, layout, tracks))
+        scene = chrono_cli_scene_new (trace, layout, start, end, width, height, dark, &cut);
+    }
+  if (scene == NULL)
     return fail (error, "no track's or process's name matches “%s”: find_spans and open_trace name them", tracks);
-
-  scene = chrono_cli_scene_new (trace, layout, start, end, width, height, dark, &cut);
-  if (highlight_end > highlight_start)
-    chrono_timeline_scene_set_highlight (scene, highlight_start, highlight_end,
-                                         (const guint *) highlight_tracks->data, highlight_tracks->len);
   picture.legend = json_object_get_boolean_member_with_default (args, "legend", FALSE);
 
   stream = g_memory_output_stream_new_resizable ();

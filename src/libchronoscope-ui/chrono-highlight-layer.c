@@ -17,7 +17,13 @@ struct _ChronoHighlightLayer
   gint64               end;
   GArray              *tracks;  /* guint */
   GArray              *path;    /* ChronoSpanRef */
+  GArray              *marks;   /* ChronoSpanRef */
 };
+
+/* A marked span is outlined this wide at least, so a call narrower than
+ * a pixel still shows where it is. */
+#define MARK_MIN_WIDTH 5.0
+#define MARK_BORDER    2.0
 
 ChronoHighlightLayer *
 chrono_highlight_layer_new (ChronoTimelineScene *scene)
@@ -27,6 +33,7 @@ chrono_highlight_layer_new (ChronoTimelineScene *scene)
   self->scene = scene;
   self->tracks = g_array_new (FALSE, FALSE, sizeof (guint));
   self->path = g_array_new (FALSE, FALSE, sizeof (ChronoSpanRef));
+  self->marks = g_array_new (FALSE, FALSE, sizeof (ChronoSpanRef));
   return self;
 }
 
@@ -37,6 +44,7 @@ chrono_highlight_layer_free (ChronoHighlightLayer *self)
     return;
   g_array_unref (self->tracks);
   g_array_unref (self->path);
+  g_array_unref (self->marks);
   g_free (self);
 }
 
@@ -65,6 +73,58 @@ chrono_highlight_layer_set_path (ChronoHighlightLayer *self,
   g_array_set_size (self->path, 0);
   if (n_spans > 0)
     g_array_append_vals (self->path, spans, n_spans);
+}
+
+void
+chrono_highlight_layer_set_marks (ChronoHighlightLayer *self,
+                                  const ChronoSpanRef  *spans,
+                                  guint                 n_spans)
+{
+  g_array_set_size (self->marks, 0);
+  if (n_spans > 0)
+    g_array_append_vals (self->marks, spans, n_spans);
+}
+
+const ChronoSpanRef *
+chrono_highlight_layer_get_marks (ChronoHighlightLayer *self,
+                                  guint                *n_spans)
+{
+  *n_spans = self->marks->len;
+  return (const ChronoSpanRef *) self->marks->data;
+}
+
+/* Each marked span in view outlined in red, the colour of a finding's
+ * note, over the span so its label stays readable. */
+static void
+snapshot_marks (ChronoHighlightLayer *self,
+                GtkSnapshot          *snapshot,
+                double                top,
+                double                bottom)
+{
+  ChronoTimelineScene *scene = self->scene;
+  double width = chrono_timeline_scene_get_width (scene);
+  GdkRGBA red;
+  float widths[4] = { MARK_BORDER, MARK_BORDER, MARK_BORDER, MARK_BORDER };
+  GdkRGBA colors[4];
+
+  gdk_rgba_parse (&red, chrono_timeline_scene_get_dark (scene) ? "#ff7b63" : "#c01c28");
+  for (guint i = 0; i < 4; i++)
+    colors[i] = red;
+  for (guint i = 0; i < self->marks->len; i++)
+    {
+      graphene_rect_t area;
+      GskRoundedRect outline;
+      double x, w;
+
+      if (!chrono_timeline_scene_get_span_area (scene, g_array_index (self->marks, ChronoSpanRef, i), &area) ||
+          area.origin.x > width || area.origin.x + area.size.width < HEADER_WIDTH ||
+          area.origin.y > bottom || area.origin.y + area.size.height < top)
+        continue;
+      w = MAX (area.size.width, MARK_MIN_WIDTH);
+      x = area.origin.x + (area.size.width - w) / 2;
+      gsk_rounded_rect_init_from_rect (&outline, &GRAPHENE_RECT_INIT (x, area.origin.y, w, area.size.height), 0);
+      gtk_snapshot_append_border (snapshot, &outline, widths, colors);
+    }
 }
 
 void
@@ -125,6 +185,7 @@ chrono_highlight_layer_snapshot (ChronoHighlightLayer    *self,
                                  &GRAPHENE_RECT_INIT (area.origin.x, area.origin.y + area.size.height - 3,
                                                       area.size.width, 3));
     }
+  snapshot_marks (self, snapshot, top, top + area_height);
   gtk_snapshot_pop (snapshot);
   gtk_snapshot_pop (snapshot);
 }

@@ -27,6 +27,12 @@ void                  chrono_highlight_layer_set_range (ChronoHighlightLayer   *
 void                  chrono_highlight_layer_set_path (ChronoHighlightLayer    *self,
                                                        const ChronoSpanRef     *spans,
                                                        guint                    n_spans);
+/* SPANS outlined: the evidence of a finding. */
+void                  chrono_highlight_layer_set_marks (ChronoHighlightLayer   *self,
+                                                        const ChronoSpanRef    *spans,
+                                                        guint                   n_spans);
+const ChronoSpanRef  *chrono_highlight_layer_get_marks (ChronoHighlightLayer   *self,
+                                                        guint                  *n_spans);
 /* Over the scene's track area. */
 void                  chrono_highlight_layer_snapshot (ChronoHighlightLayer    *self,
                                                        GtkSnapshot             *snapshot,

@@ -71,6 +71,7 @@ struct _ChronoTimelineScene
   ChronoAnnotationLayer *annotations;    /* NULL for none */
   ChronoAnalysis     *efficiency;  /* its series draw the derived rows; NULL for none */
   char               *flops_note;  /* why devices have no series */
+  GPtrArray          *neuron;      /* the NeuronCores' ChronoNeuronSeries of EFFICIENCY */
 };
 
 G_DEFINE_FINAL_TYPE (ChronoTimelineScene, chrono_timeline_scene, G_TYPE_OBJECT)
@@ -326,6 +327,7 @@ chrono_timeline_scene_finalize (GObject *object)
   g_clear_pointer (&self->text, chrono_text_cache_free);
   g_clear_pointer (&self->highlight, chrono_highlight_layer_free);
   g_free (self->flops_note);
+  g_clear_pointer (&self->neuron, g_ptr_array_unref);
   g_clear_pointer (&self->zero_label, g_free);
   g_clear_pointer (&self->badge, g_free);
 
@@ -865,6 +867,31 @@ chrono_timeline_scene_set_path (ChronoTimelineScene *self,
   changed (self);
 }
 
+void
+chrono_timeline_scene_set_marks (ChronoTimelineScene *self,
+                                 const ChronoSpanRef *spans,
+                                 guint                n_spans)
+{
+  g_return_if_fail (CHRONO_IS_TIMELINE_SCENE (self));
+
+  chrono_highlight_layer_set_marks (self->highlight, spans, n_spans);
+  changed (self);
+}
+
+/**
+ * chrono_timeline_scene_get_marks:
+ * @n_spans: (out): how many
+ *
+ * Returns: (array length=n_spans): the spans outlined
+ */
+const ChronoSpanRef *
+chrono_timeline_scene_get_marks (ChronoTimelineScene *self,
+                                 guint               *n_spans)
+{
+  g_return_val_if_fail (CHRONO_IS_TIMELINE_SCENE (self), NULL);
+  return chrono_highlight_layer_get_marks (self->highlight, n_spans);
+}
+
 /**
  * chrono_timeline_scene_set_annotations:
  * @annotations: (nullable): of the scene's trace
@@ -897,6 +924,30 @@ chrono_timeline_scene_get_annotations (ChronoTimelineScene *self)
 {
   g_return_val_if_fail (CHRONO_IS_TIMELINE_SCENE (self), NULL);
   return self->annotations != NULL ? chrono_annotation_layer_get_annotations (self->annotations) : NULL;
+}
+
+/* Each NeuronCore's utilisation lanes, above its engines. */
+static void
+set_neuron_series (ChronoTimelineScene *self,
+                   ChronoAnalysis      *analysis)
+{
+  g_autofree const ChronoNeuronSeries **by_process = NULL;
+
+  g_clear_pointer (&self->neuron, g_ptr_array_unref);
+  /* Processes are the trace's own only when it is the one analysed. */
+  if (analysis != NULL && chrono_analysis_get_n_traces (analysis) == 1 &&
+      chrono_analysis_get_trace (analysis, 0) == self->trace)
+    {
+      self->neuron = chrono_neuron_series_for_analysis (analysis);
+      by_process = g_new0 (const ChronoNeuronSeries *, MAX (chrono_trace_get_n_processes (self->trace), 1));
+      for (guint i = 0; i < self->neuron->len; i++)
+        {
+          const ChronoNeuronSeries *series = g_ptr_array_index (self->neuron, i);
+
+          by_process[chrono_neuron_series_get_process (series)] = series;
+        }
+    }
+  chrono_scene_rows_set_neuron (self->rows, self->neuron != NULL && self->neuron->len > 0 ? by_process : NULL);
 }
 
 /**
@@ -939,6 +990,7 @@ chrono_timeline_scene_set_efficiency (ChronoTimelineScene *self,
       self->flops_note = g_strdup (notes[0] != NULL ? notes[0] : _("No operator with a FLOPs model launched work here."));
     }
   chrono_scene_rows_set_flops (self->rows, by_process, analysis != NULL && n_found == 0);
+  set_neuron_series (self, analysis);
   chrono_timeline_scene_update_rows (self);
 }
 

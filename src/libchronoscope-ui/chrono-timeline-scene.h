@@ -12,6 +12,7 @@
 #include "chrono-annotations.h"
 #include "chrono-flops-series.h"
 #include "chrono-flow-index.h"
+#include "chrono-neuron-series.h"
 #include "chrono-search.h"
 #include "chrono-trace.h"
 #include "chrono-track-index.h"
@@ -53,6 +54,8 @@ typedef struct
   gboolean          derived;    /* the achieved TFLOP/s of PROCESS, a device */
   const ChronoFlopsSeries *flops; /* a derived row's: NULL when the trace has
                                    * no shapes, and the row says so */
+  const ChronoNeuronSeries *neuron; /* a derived row above a NeuronCore's
+                                     * engines: its utilisation lanes */
 } ChronoSceneRow;
 
 /* The scene spans x = 0 to its width and y = 0 to its height: the name
@@ -168,6 +171,12 @@ void                 chrono_timeline_scene_set_highlight   (ChronoTimelineScene 
 void                 chrono_timeline_scene_set_path        (ChronoTimelineScene *self,
                                                             const ChronoSpanRef *spans,
                                                             guint                n_spans);
+/* Outlines SPANS, the evidence of a finding, each at least a few px wide. */
+void                 chrono_timeline_scene_set_marks       (ChronoTimelineScene *self,
+                                                            const ChronoSpanRef *spans,
+                                                            guint                n_spans);
+const ChronoSpanRef *chrono_timeline_scene_get_marks       (ChronoTimelineScene *self,
+                                                            guint               *n_spans);
 
 /* Under each device's tracks, the achieved TFLOP/s of ANALYSIS's series
  * of the scene's trace; when it has none, a note of why. NULL for none. */
