@@ -6,6 +6,7 @@
 
 #include <gio/gio.h>
 
+#include "chrono-format.h"
 #include "chrono-mcp-spans.h"
 
 char *
@@ -49,6 +50,17 @@ chrono_mcp_span_parse_id (ChronoMcpEntry  *entry,
   return TRUE;
 }
 
+void
+chrono_mcp_set_name (JsonObject *o,
+                     const char *name)
+{
+  g_autofree char *short_name = chrono_format_short_name (name, CHRONO_SHORT_NAME_WIDTH);
+
+  json_object_set_string_member (o, "name", name);
+  if (strcmp (short_name, name) != 0)
+    json_object_set_string_member (o, "short_name", short_name);
+}
+
 JsonNode *
 chrono_mcp_span_row (ChronoMcpEntry *entry,
                      guint           trace,
@@ -63,7 +75,7 @@ chrono_mcp_span_row (ChronoMcpEntry *entry,
   gint64 start = track->start[ref.index], dur = chrono_track_get_dur (track, ref.index);
 
   json_object_set_string_member (row, "id", id);
-  json_object_set_string_member (row, "name", chrono_trace_get_string (t, chrono_track_get_name (track, ref.index)));
+  chrono_mcp_set_name (row, chrono_trace_get_string (t, chrono_track_get_name (track, ref.index)));
   json_object_set_string_member (row, "kind", chrono_kind_to_string (track->kind[ref.index]));
   json_object_set_string_member (row, "category", chrono_trace_get_string (t, chrono_track_get_cat (track, ref.index)));
   json_object_set_int_member (row, "trace", trace);

@@ -18,19 +18,24 @@ gboolean  chrono_mcp_span_parse_id  (ChronoMcpEntry  *entry,
                                      guint           *trace,
                                      ChronoSpanRef   *ref,
                                      GError         **error);
-/* {id, name, kind, category, trace, rank, track, track_name, start_ns,
- * end_ns, dur_ns, depth}: see CHRONO_MCP_SCHEMA_SPAN. */
+/* {id, name, short_name, kind, category, trace, rank, track, track_name,
+ * start_ns, end_ns, dur_ns, depth}: see CHRONO_MCP_SCHEMA_SPAN. */
 JsonNode *chrono_mcp_span_row       (ChronoMcpEntry  *entry,
                                      guint            trace,
                                      ChronoSpanRef    ref);
 gboolean  chrono_mcp_kind_parse     (const char      *text,
                                      ChronoKind      *kind);
+/* NAME as O's "name", and as "short_name" the short name a list shows
+ * when it differs: a kernel's C++ signature without its parameters. */
+void      chrono_mcp_set_name       (JsonObject      *o,
+                                     const char      *name);
 
 #define CHRONO_MCP_SCHEMA_SPAN \
   "{\"type\":\"object\",\"required\":[\"id\",\"name\",\"kind\",\"track\",\"start_ns\",\"end_ns\",\"dur_ns\"]," \
   "\"properties\":{" \
   "\"id\":{\"type\":\"string\",\"description\":\"pass to span_details\"}," \
-  "\"name\":{\"type\":\"string\"},\"kind\":{\"type\":\"string\"},\"category\":{\"type\":\"string\"}," \
+  "\"name\":{\"type\":\"string\"},\"short_name\":{\"type\":\"string\",\"description\":\"the name as lists show it, " \
+  "when it differs\"},\"kind\":{\"type\":\"string\"},\"category\":{\"type\":\"string\"}," \
   "\"trace\":{\"type\":\"integer\"},\"rank\":{\"type\":\"integer\"}," \
   "\"track\":{\"type\":\"integer\"},\"track_name\":{\"type\":\"string\"},\"process\":{\"type\":\"string\"}," \
   "\"start_ns\":{\"type\":\"integer\"},\"end_ns\":{\"type\":\"integer\"},\"dur_ns\":{\"type\":\"integer\"}," \

@@ -483,9 +483,11 @@ find_spans (ChronoMcpContext  *ctx,
       ChronoSpanRef ref = { best->hits[0].track, best->hits[0].index };
       g_autofree char *id = chrono_mcp_span_id (best->hits[0].trace, ref);
       ChronoTrace *trace = g_ptr_array_index (entry->traces, best->hits[0].trace);
+      g_autofree char *name = chrono_format_short_name (
+        chrono_trace_get_string (trace, chrono_track_get_name (chrono_trace_get_track (trace, ref.track), ref.index)),
+        CHRONO_SHORT_NAME_WIDTH);
 
-      g_string_append_printf (text, "; %s: %s %s (%s, %s)", duration ? "longest" : "first",
-                              id, chrono_trace_get_string (trace, chrono_track_get_name (chrono_trace_get_track (trace, ref.track), ref.index)),
+      g_string_append_printf (text, "; %s: %s %s (%s, %s)", duration ? "longest" : "first", id, name,
                               d, chrono_kind_to_string (chrono_trace_get_track (trace, ref.track)->kind[ref.index]));
     }
   g_string_append_c (text, '.');

@@ -9,6 +9,7 @@
 #include "chrono-format.h"
 #include "chrono-mcp-page.h"
 #include "chrono-mcp-scope.h"
+#include "chrono-mcp-spans.h"
 
 /* Past this many depth slots a track's self times are not worked out. */
 #define MAX_NESTING_SLOTS (1u << 24)
@@ -25,7 +26,7 @@ static const char top_output[] =
   "\"window\":{\"type\":\"object\",\"properties\":{\"start_ns\":{\"type\":\"integer\"},\"end_ns\":{\"type\":\"integer\"},\"step\":{\"type\":\"string\"}}},"
   "\"all_ns\":{\"type\":\"integer\",\"description\":\"time of every span counted, summed\"},"
   "\"rows\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"required\":[\"name\",\"count\",\"total_ns\",\"mean_ns\",\"min_ns\",\"max_ns\",\"share\"],"
-  "\"properties\":{\"name\":{\"type\":\"string\"},\"kinds\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},"
+  "\"properties\":{\"name\":{\"type\":\"string\"},\"short_name\":{\"type\":\"string\"},\"kinds\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},"
   "\"count\":{\"type\":\"integer\"},\"total_ns\":{\"type\":\"integer\",\"description\":\"summed durations, cut to the window\"},"
   "\"self_ns\":{\"type\":\"integer\",\"description\":\"total_ns less the time of the spans nested directly inside (operators only)\"},"
   "\"mean_ns\":{\"type\":\"integer\"},\"min_ns\":{\"type\":\"integer\"},\"max_ns\":{\"type\":\"integer\"},"
@@ -236,7 +237,7 @@ top (ChronoMcpContext  *ctx,
       JsonArray *kinds = json_array_new ();
       JsonNode *node = json_node_new (JSON_NODE_OBJECT);
 
-      json_object_set_string_member (o, "name", row->name);
+      chrono_mcp_set_name (o, row->name);
       for (guint k = 0; k < CHRONO_N_KINDS; k++)
         if (row->kinds & (1u << k))
           json_array_add_string_element (kinds, chrono_kind_to_string (k));
@@ -267,8 +268,9 @@ top (ChronoMcpContext  *ctx,
       {
         const Row *row = g_ptr_array_index (rows, i);
         g_autofree char *total = chrono_format_duration (row->total);
+        g_autofree char *name = chrono_format_short_name (row->name, CHRONO_SHORT_NAME_WIDTH);
 
-        g_string_append_printf (text, "\n- %s: %s (%.1f%%), %" G_GUINT64_FORMAT " %s", row->name, total,
+        g_string_append_printf (text, "\n- %s: %s (%.1f%%), %" G_GUINT64_FORMAT " %s", name, total,
                                 all > 0 ? 100.0 * row->total / all : 0.0, row->count, row->count == 1 ? "call" : "calls");
       }
   }

@@ -299,6 +299,14 @@ test('top_operators and top_kernels add up to what the trace holds', async () =>
   assert.equal(kernels.rows.reduce((n, r) => n + r.total_ns, 0), kernels.last.all_ns);
   for (let i = 1; i < kernels.rows.length; i++)
     assert.ok(kernels.rows[i - 1].total_ns >= kernels.rows[i].total_ns);
+  // a kernel's C++ signature has a short name without its parameters
+  assert.ok(kernels.rows.some((r) => r.name.endsWith(')')));
+  for (const r of kernels.rows) {
+    if (r.name.endsWith(')'))
+      assert.ok(r.short_name !== undefined && !r.short_name.endsWith(')'), r.name);
+    if (r.short_name !== undefined)
+      assert.ok([...r.short_name].length <= 64 && r.short_name !== r.name, r.short_name);
+  }
   const ops = await allPages(client, 'top_operators', { handle, sort: 'count', limit: 100 }, 'rows');
   assert.equal(ops.rows.reduce((n, r) => n + r.count, 0), info.kinds.host_op);
   for (let i = 1; i < ops.rows.length; i++)
