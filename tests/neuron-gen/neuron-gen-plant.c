@@ -22,6 +22,10 @@
  *   late-start    nothing held it: the step starts 1.5 us late
  *   barrier       a wait on the other physical core's semaphore, whose
  *                 update the profile does not hold
+ *   collective-outlier  as collective, but one AllReduce in eight takes
+ *                 four times as long as the others of its size
+ *   no-nki        as compute, but the instructions are the compiler's:
+ *                 none has an nki_source_location
  *
  * The profile ends by writing its output (a Sync WRITE, then a transfer
  * to [OUTPUT]). Every activity is scheduled here; the records and the
@@ -50,12 +54,13 @@
 typedef enum {
   K_COMPUTE, K_DMA_BOUND, K_ENGINE_BOUND, K_ENGINE_BOUND_SCALAR, K_ENGINE_BOUND_GPSIMD,
   K_SMALL_DMA, K_SPILL, K_TRANSPOSE, K_COLLECTIVE, K_THROTTLE, K_LATE_START, K_BARRIER,
-  N_KINDS
+  K_COLLECTIVE_OUTLIER, K_NO_NKI, N_KINDS
 } Kind;
 
 const char * const neuron_gen_plant_names[] = {
   "compute", "dma-bound", "engine-bound", "engine-bound-scalar", "engine-bound-gpsimd",
-  "small-dma", "spill", "transpose", "collective", "throttle", "late-start", "barrier", NULL,
+  "small-dma", "spill", "transpose", "collective", "throttle", "late-start", "barrier",
+  "collective-outlier", "no-nki", NULL,
 };
 
 static const struct {
@@ -75,6 +80,8 @@ static const struct {
   { ST_COMPUTE, "neuron-throttling", NULL },
   { ST_NOT_QUEUED, "neuron-late-start", NULL },
   { ST_SEMAPHORE, NULL, NULL },
+  { ST_COLLECTIVE, "collective-outlier", NULL },
+  { ST_COMPUTE, "neuron-nki-coverage", NULL },
 };
 
 const char *plant_kind_name (guint kind) { return neuron_gen_plant_names[kind]; }
@@ -202,11 +209,13 @@ cc_instruction (Plant      *p,
   p->t->cc_instructions++;
 }
 
-/* An AllReduce of the last step's output: GpSimd's trigger, the
- * collective on the CC-cores, and its semaphore raised when it ends. */
+/* An AllReduce of the last step's output, STRETCH times as long as the
+ * others of its size: GpSimd's trigger, the collective on the CC-cores,
+ * and its semaphore raised when it ends. */
 static Act
 collective (Plant     *p,
-            const Act *after)
+            const Act *after,
+            guint      stretch)
 {
   Act trigger = plant_side (p, NEURON_GEN_GPSIMD, "PSEUDO_TRIGGER_COLLECTIVE_2",
                             (after ? after->end : p->frontier) + LAT, 60, after,
@@ -215,7 +224,7 @@ collective (Plant     *p,
                             "ctype=ALL_REDUCE op=ADD dtype=bfloat16 cc_dim=0 src0_var_id=1353");
   guint64 bytes = 1024 * 1024;
   gint64 start = trigger.end + 100;
-  gint64 end = start + 4096;
+  gint64 end = start + 4096 * stretch;
   Act a = { start, end, ST_COLLECTIVE, NULL, 0, SEM_CC, 0, 0, 0 };
 
   if (plant_begin (p, T_CC_OP))
@@ -271,6 +280,7 @@ run_step (Plant *p,
   switch (kind)
     {
     case K_COMPUTE:
+    case K_NO_NKI:
     case K_TRANSPOSE:
       tensor_step (p, NULL, 0, kind == K_TRANSPOSE ? 2 : 0, 8, FALSE);
       activate (p, NULL);
@@ -330,12 +340,14 @@ run_step (Plant *p,
       }
       break;
     case K_COLLECTIVE:
+    case K_COLLECTIVE_OUTLIER:
       {
         Act out;
 
         if (mm != NULL)
           out = activate (p, NULL);
-        cause = collective (p, mm ? &out : NULL);
+        /* One in eight four times as long as the rest. */
+        cause = collective (p, mm ? &out : NULL, kind == K_COLLECTIVE_OUTLIER && p->step % 8 == 3 ? 4 : 1);
         tensor_step (p, &cause, 0, 0, 8, FALSE);
       }
       break;
@@ -409,6 +421,7 @@ run_plan (Plant *p,
 
       ph.kind = g_array_index (p->plan, Kind, p->phase);
       ph.start = p->frontier;
+      p->nki = ph.kind != K_NO_NKI;
       g_array_append_val (p->t->phases, ph);
       for (guint s = 0; s < steps; s++)
         run_step (p, ph.kind);

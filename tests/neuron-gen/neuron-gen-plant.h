@@ -154,6 +154,7 @@ typedef struct {
   gboolean    has_mm;
   PlantState  end_cls;         /* the class of the activity that ends last */
   guint       step, phase, pc[NEURON_GEN_N_ENGINES];
+  gboolean    nki;             /* the phase's instructions come from NKI kernels */
 } Plant;
 
 PlantPhase *plant_phase_now  (Plant      *p);

@@ -292,10 +292,12 @@ put_instruction (Plant      *p,
                   read_bytes, in->write_bytes, reload_bytes, in->save_bytes);
   neuron_gen_put (w, ", \"hlo_name\": \"%s\", \"hlo_attrs\": \"[{\\\"op_type\\\":\\\"%s\\\","
                   "\\\"source_file\\\":\\\"modeling_llama.py\\\",\\\"source_line\\\":\\\"%u\\\"}]\", "
-                  "\"layer\": \"NeuronLlamaDecoderLayer[%u]/%s\", \"nki_source_location\": \"llama_kernels.py:%u\", "
-                  "\"stack_frame_ids\": \"[%u, %u, %u]\", \"subgraph\": \"sg00\", "
+                  "\"layer\": \"NeuronLlamaDecoderLayer[%u]/%s\", ",
+                  in->hlo, in->op_type, 300 + in->engine * 11, p->phase, in->layer);
+  if (p->nki)
+    neuron_gen_put (w, "\"nki_source_location\": \"llama_kernels.py:%u\", ", 40 + in->engine * 7);
+  neuron_gen_put (w, "\"stack_frame_ids\": \"[%u, %u, %u]\", \"subgraph\": \"sg00\", "
                   "\"fully_qualified_subgraph\": \"/sg00\", \"pcore_idx\": 0}",
-                  in->hlo, in->op_type, 300 + in->engine * 11, p->phase, in->layer, 40 + in->engine * 7,
                   101, 102 + in->engine, 110 + p->phase);
 }
 

@@ -140,7 +140,7 @@ for await (const line of input) {
     t.timeline_track.push(r.label === r.subgroup ? null : r.label);
     t.opcode.push(r.opcode); t.operands.push(r.operands); t.id.push(big(r.id)); t.pc.push(big(r.pc));
     t.evt_wait_time_ns.push(big(r.evt_wait_time)); t.hlo_name.push(r.hlo_name);
-    t.hlo_attrs.push(r.hlo_attrs); t.nki_source_location.push(r.nki_source_location);
+    t.hlo_attrs.push(r.hlo_attrs); t.nki_source_location.push(r.nki_source_location ?? null);
     if ('elements' in r) extra(current, renamed['Instruction.elements'], r.elements);
     for (const dep of r.inst_dep_ids) {
       const f = tables.Flow;

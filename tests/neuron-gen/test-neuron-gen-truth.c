@@ -20,7 +20,7 @@
 #include "neuron-gen.h"
 
 #define ALL_PHASES "compute,dma-bound,engine-bound,engine-bound-scalar,engine-bound-gpsimd,small-dma," \
-                   "spill,transpose,collective,throttle,late-start,barrier"
+                   "spill,transpose,collective,throttle,late-start,barrier,collective-outlier,no-nki"
 
 static const char * const states[] = {
   "compute", "transpose", "idle_dma", "idle_vector", "idle_scalar", "idle_gpsimd",
@@ -629,12 +629,18 @@ check_phase_metrics (Profile *p)
       JsonObject *m = json_object_get_object_member (ph, "metrics");
       const char *name = json_object_get_string_member (ph, "name");
       gint64 s = num (ph, "start_ns"), e = num (ph, "end_ns");
-      gint64 hw = 0, tr = 0, transfers = 0, small = 0, read = 0, reload = 0;
+      gint64 hw = 0, tr = 0, transfers = 0, small = 0, read = 0, reload = 0, in_phase = 0, nki = 0;
+      gint64 cc_max = 0, cc_min = G_MAXINT64;
 
       for (guint k = 0; k < json_array_get_length (insts); k++)
         {
           const Activity *a = &g_array_index (p->acts, Activity, k);
 
+          if (a->tensor && a->start >= s && a->start < e)
+            {
+              in_phase++;
+              nki += json_object_has_member (row (insts, k), "nki_source_location");
+            }
           if (a->tensor && a->start >= s && a->start < e)
             {
               hw += num (row (insts, k), "raw_flops");
@@ -653,6 +659,16 @@ check_phase_metrics (Profile *p)
           read += strcmp (json_object_get_string_member (r, "source"), "[SB]") != 0 ? num (r, "read_bytes") : 0;
           reload += strstr (json_object_get_string_member (r, "subgroup"), "SpillReload") ? num (r, "transfer_size") : 0;
         }
+      for (guint k = 0; k < json_array_get_length (table (p, "cc_op")); k++)
+        {
+          JsonObject *r = row (table (p, "cc_op"), k);
+
+          if (num (r, "start_ts") >= s && num (r, "start_ts") < e)
+            {
+              cc_max = MAX (cc_max, num (r, "end_ts") - num (r, "start_ts"));
+              cc_min = MIN (cc_min, num (r, "end_ts") - num (r, "start_ts"));
+            }
+        }
       g_assert_cmpint (hw, ==, num (m, "hardware_flops"));
       g_assert_cmpint (tr, ==, num (m, "transpose_flops"));
       g_assert_cmpint (transfers, ==, num (m, "dma_transfers"));
@@ -667,6 +683,12 @@ check_phase_metrics (Profile *p)
         g_assert_cmpfloat ((gdouble) reload / read, >, 0.25);
       if (strcmp (name, "small-dma") == 0)
         g_assert_cmpint (2 * small, >, transfers);
+      /* The compiler's matmuls carry no NKI source; the kernels' do. */
+      g_assert_cmpint (nki, ==, strcmp (name, "no-nki") == 0 ? 0 : in_phase);
+      if (strcmp (name, "collective-outlier") == 0)
+        g_assert_cmpint (cc_max, >=, 4 * cc_min);
+      else if (cc_max > 0)
+        g_assert_cmpint (cc_max, ==, cc_min);
       if (strcmp (name, "throttle") == 0)
         g_assert_cmpfloat (json_object_get_double_member (m, "throttled_active_percent"), >, 5.0);
       else
@@ -764,7 +786,8 @@ parquet_read (const char *tables,
   const char *script =
     "const { parquetMetadata, parquetReadObjects } = await import('hyparquet'); const fs = await import('node:fs');"
     "const columns = { Instruction: ['start_ts', 'duration_ns', 'tensor_instruction_type', 'raw_flops',"
-    "  'flops_transpose', 'hbm_read_bytes', 'hbm_write_bytes', 'spill_reload_bytes', 'evt_wait_time_ns', 'layer', 'pcore_idx'],"
+    "  'flops_transpose', 'hbm_read_bytes', 'hbm_write_bytes', 'spill_reload_bytes', 'evt_wait_time_ns', 'layer', 'pcore_idx',"
+    "  'nki_source_location'],"
     "  DmaPacketAggregated: ['start_ts', 'duration_ns', 'transfer_bytes', 'read_bytes', 'write_bytes', 'queue_name', 'source'] };"
     "const out = { rows: {} };"
     "for (const f of fs.readdirSync(process.argv[1])) {"
@@ -825,7 +848,8 @@ test_parquet (void)
   g_autofree char *why = NULL, *reader = NULL, *device = NULL, *tables = NULL;
   static const char * const inst_keys[] = {
     "timestamp", "duration", "tensor_instruction_type", "raw_flops", "flops_transpose",
-    "hbm_read_bytes", "hbm_write_bytes", "spill_reload_bytes", "evt_wait_time", "layer", "pcore_idx", NULL
+    "hbm_read_bytes", "hbm_write_bytes", "spill_reload_bytes", "evt_wait_time", "layer", "pcore_idx",
+    "nki_source_location", NULL
   };
   static const char * const dma_keys[] = {
     "timestamp", "duration", "transfer_size", "read_bytes", "write_bytes", "queue_name", "source", NULL
