@@ -38,14 +38,15 @@ main (int    argc,
   g_autofree char *codec = NULL, *pq_damage = NULL;
   gint pages = 1, row_group = 0;
   g_auto(GStrv) rest = NULL;
+  g_autofree char *phases = g_strjoinv (", ", (char **) neuron_gen_plant_names);
+  g_autofree char *plant_help = g_strdup_printf ("Plant these phases, comma-separated: %s", phases);
   const GOptionEntry entries[] = {
     { "size", 0, 0, G_OPTION_ARG_STRING, &size, "Grow the device profile to about SIZE (1GB, 20MB)", "SIZE" },
     { "blocks", 0, 0, G_OPTION_ARG_INT, &blocks, "Number of instruction blocks", "N" },
     { "string-numbers", 0, 0, G_OPTION_ARG_NONE, &string_numbers, "Write numbers as strings", NULL },
     { "singular-key", 0, 0, G_OPTION_ARG_NONE, &singular, "System profile with \"trace_event\"", NULL },
     { "damage", 0, 0, G_OPTION_ARG_STRING, &damage, "truncated, wrong-type, missing-key, not-json, duration-string, label-number, deps-object, id-array or dma-object", "KIND" },
-    { "plant", 0, 0, G_OPTION_ARG_STRING, &plant, "Plant these phases, comma-separated (compute, dma-bound, engine-bound, "
-      "engine-bound-scalar, engine-bound-gpsimd, small-dma, spill, transpose, collective, throttle, late-start, barrier)", "LIST" },
+    { "plant", 0, 0, G_OPTION_ARG_STRING, &plant, plant_help, "LIST" },
     { "instance", 0, 0, G_OPTION_ARG_STRING, &instance, "Hardware of the planted profile: trn1, trn2 (default), trn3 or inf2", "NAME" },
     { "steps", 0, 0, G_OPTION_ARG_INT, &steps, "Tensor steps per planted phase (default 16)", "N" },
     { "parquet", 0, 0, G_OPTION_ARG_NONE, &parquet, "Also the Parquet tables, in DIR/tables", NULL },
