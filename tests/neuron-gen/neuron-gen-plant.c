@@ -26,6 +26,8 @@
  *                 four times as long as the others of its size
  *   no-nki        as compute, but the instructions are the compiler's:
  *                 none has an nki_source_location
+ *   small-tiles   as compute, but the MATMULs use 32 of the 128 rows:
+ *                 the engine is busy at a quarter of its FLOPs
  *
  * The profile ends by writing its output (a Sync WRITE, then a transfer
  * to [OUTPUT]). Every activity is scheduled here; the records and the
@@ -54,13 +56,13 @@
 typedef enum {
   K_COMPUTE, K_DMA_BOUND, K_ENGINE_BOUND, K_ENGINE_BOUND_SCALAR, K_ENGINE_BOUND_GPSIMD,
   K_SMALL_DMA, K_SPILL, K_TRANSPOSE, K_COLLECTIVE, K_THROTTLE, K_LATE_START, K_BARRIER,
-  K_COLLECTIVE_OUTLIER, K_NO_NKI, N_KINDS
+  K_COLLECTIVE_OUTLIER, K_NO_NKI, K_SMALL_TILES, N_KINDS
 } Kind;
 
 const char * const neuron_gen_plant_names[] = {
   "compute", "dma-bound", "engine-bound", "engine-bound-scalar", "engine-bound-gpsimd",
   "small-dma", "spill", "transpose", "collective", "throttle", "late-start", "barrier",
-  "collective-outlier", "no-nki", NULL,
+  "collective-outlier", "no-nki", "small-tiles", NULL,
 };
 
 static const struct {
@@ -82,6 +84,7 @@ static const struct {
   { ST_SEMAPHORE, NULL, NULL },
   { ST_COLLECTIVE, "collective-outlier", NULL },
   { ST_COMPUTE, "neuron-nki-coverage", NULL },
+  { ST_COMPUTE, "neuron-low-model-flops", NULL },
 };
 
 const char *plant_kind_name (guint kind) { return neuron_gen_plant_names[kind]; }
@@ -122,32 +125,42 @@ throttle (Plant  *p,
   p->t->throttles++;
 }
 
-/* One Tensor step after CAUSE (or NULL), not before NOT_BEFORE, with
- * TRANSPOSES transposes first, at K/8 of the engine's rate. */
+/* How a Tensor step runs. */
+typedef struct {
+  gint64   not_before;   /* it starts no earlier */
+  guint    transposes;   /* TRANSPOSE matmuls before the MATMULs */
+  guint    k;            /* at k/8 of the engine's rate */
+  guint    rows;         /* of the array the MATMULs use; 0: all */
+  gboolean barrier;      /* waits on the other physical core */
+} Shape;
+
+static const Shape plain = { 0, 0, 8, 0, FALSE };
+
+/* One Tensor step after CAUSE (or NULL), shaped by SHAPE. */
 static void
-tensor_step (Plant     *p,
-             const Act *cause,
-             gint64     not_before,
-             guint      transposes,
-             guint      k,
-             gboolean   barrier)
+tensor_step (Plant       *p,
+             const Act   *cause,
+             const Shape *shape)
 {
   const PlantHardware *hw = p->hw;
+  guint rows = shape->rows ? shape->rows : hw->rows;
+  guint transposes = shape->transposes;
+  char operands[128];
   Act weights = plant_dma (p, R_WEIGHT0 + p->step % 4, WEIGHT_BYTES, MAX (0, p->frontier - LEAD),
                            "weight", "[[WEIGHT]]", "[SB]");
-  gdouble rate = hw->tensor_ghz * TENSOR_EFF * k / 8.0;
+  gdouble rate = hw->tensor_ghz * TENSOR_EFF * shape->k / 8.0;
   /* The last step's output: a dependency, not a semaphore wait. */
   Act before = p->last_mm;
   Inst ld = { NEURON_GEN_TENSOR, "LDWEIGHTS", NULL, 0, plant_cycles_ns (hw->rows, rate),
               { &weights, cause, p->has_mm ? &before : NULL }, 3 };
-  gint64 start = MAX (MAX (p->frontier, weights.end + LAT), not_before);
+  gint64 start = MAX (MAX (p->frontier, weights.end + LAT), shape->not_before);
   Act prev;
 
   before.sem = 0;
   if (cause != NULL)
     start = MAX (start, cause->end + LAT);
   ld.start = start;
-  ld.barrier = barrier;
+  ld.barrier = shape->barrier;
   ld.elements = hw->rows;
   ld.hlo = "%dot.12 = dot(%p0.3, %p1.4), lhs_contracting_dims={1}, rhs_contracting_dims={0}";
   ld.op_type = "aten__mm";
@@ -162,16 +175,19 @@ tensor_step (Plant     *p,
 
       mm.transpose = tr;
       mm.elements = MM_ELEMENTS;
+      mm.rows = rows;
       mm.hlo = tr ? "%transpose.7 = transpose(%p2.5), dimensions={1,0}" :
                     "%dot.12 = dot(%p0.3, %p1.4), lhs_contracting_dims={1}, rhs_contracting_dims={0}";
       mm.op_type = tr ? "aten__permute" : "aten__mm";
       mm.layer = tr ? "NeuronLlamaAttention[self_attn]/aten.permute" :
                       "NeuronLlamaMLP[mlp]/ColumnParallelLinear[gate_proj]/aten.mm";
-      mm.operands = "acc_flags=3 row_grp=q0 src=bf16@0x5600[1,0,0][512,1,1] dst=0x2000000[1,0,0][512,1,1] 128*512";
+      g_snprintf (operands, sizeof operands, "acc_flags=3 row_grp=q0 src=bf16@0x5600[1,0,0][%u,1,1] "
+                  "dst=0x2000000[1,0,0][%u,1,1] %u*%u", MM_ELEMENTS, MM_ELEMENTS, rows, MM_ELEMENTS);
+      mm.operands = operands;
       prev = plant_inst (p, &mm);
     }
-  if (k < 8)
-    throttle (p, start, prev.end - start, k, 8);
+  if (shape->k < 8)
+    throttle (p, start, prev.end - start, shape->k, 8);
   p->last_mm = prev;
   p->has_mm = TRUE;
 }
@@ -281,24 +297,31 @@ run_step (Plant *p,
     {
     case K_COMPUTE:
     case K_NO_NKI:
+      tensor_step (p, NULL, &plain);
+      activate (p, NULL);
+      break;
     case K_TRANSPOSE:
-      tensor_step (p, NULL, 0, kind == K_TRANSPOSE ? 2 : 0, 8, FALSE);
+      tensor_step (p, NULL, &(Shape) { 0, 2, 8, 0, FALSE });
+      activate (p, NULL);
+      break;
+    case K_SMALL_TILES:
+      tensor_step (p, NULL, &(Shape) { 0, 0, 8, hw->rows / 4, FALSE });
       activate (p, NULL);
       break;
     case K_THROTTLE:
-      tensor_step (p, NULL, 0, 0, 4 + p->step % 4, FALSE);
+      tensor_step (p, NULL, &(Shape) { 0, 0, 4 + p->step % 4, 0, FALSE });
       activate (p, NULL);
       break;
     case K_LATE_START:
-      tensor_step (p, NULL, p->frontier + LATE_NS, 0, 8, FALSE);
+      tensor_step (p, NULL, &(Shape) { p->frontier + LATE_NS, 0, 8, 0, FALSE });
       activate (p, NULL);
       break;
     case K_BARRIER:
-      tensor_step (p, NULL, p->frontier + BARRIER_NS, 0, 8, TRUE);
+      tensor_step (p, NULL, &(Shape) { p->frontier + BARRIER_NS, 0, 8, 0, TRUE });
       break;
     case K_DMA_BOUND:
       cause = plant_dma (p, R_INPUT, 128 * 1024, p->frontier, "input", "[INPUT]", "[SB]");
-      tensor_step (p, &cause, 0, 0, 8, FALSE);
+      tensor_step (p, &cause, &plain);
       break;
     case K_SMALL_DMA:
       {
@@ -311,7 +334,7 @@ run_step (Plant *p,
           }
         /* Waiting for the last, the step waits for them all. */
         cause.read_bytes = bytes;
-        tensor_step (p, &cause, 0, 0, 8, FALSE);
+        tensor_step (p, &cause, &plain);
       }
       break;
     case K_ENGINE_BOUND:
@@ -324,7 +347,7 @@ run_step (Plant *p,
 
         cause = plant_side (p, e->engine, e->opcode, after, plant_cycles_ns (2048, ghz), mm,
                             e->hlo, e->op_type, e->layer, e->operands);
-        tensor_step (p, &cause, 0, 0, 8, FALSE);
+        tensor_step (p, &cause, &plain);
       }
       break;
     case K_SPILL:
@@ -335,7 +358,7 @@ run_step (Plant *p,
 
         cause = plant_side (p, NEURON_GEN_SYNC, "EVENT_SEMAPHORE", reload.end + LAT, 20, &reload,
                             "%copy.3 = copy(%add.9)", "aten__copy_", "aten.copy_", "semaphore=8 id=1");
-        tensor_step (p, &cause, 0, 0, 8, FALSE);
+        tensor_step (p, &cause, &plain);
         activate (p, &bias);
       }
       break;
@@ -348,7 +371,7 @@ run_step (Plant *p,
           out = activate (p, NULL);
         /* One in eight four times as long as the rest. */
         cause = collective (p, mm ? &out : NULL, kind == K_COLLECTIVE_OUTLIER && p->step % 8 == 3 ? 4 : 1);
-        tensor_step (p, &cause, 0, 0, 8, FALSE);
+        tensor_step (p, &cause, &plain);
       }
       break;
     case N_KINDS:

@@ -132,6 +132,7 @@ typedef struct {
   gboolean        barrier;      /* waits on the other physical core */
   gboolean        transpose;
   guint64         elements;     /* Tensor: moving elements */
+  guint           rows;         /* a MATMUL: the rows of the array it uses */
   guint64         write_bytes, save_bytes;  /* a WRITE: of the transfer it triggers */
   const char     *hlo, *op_type, *layer, *operands;
 } Inst;

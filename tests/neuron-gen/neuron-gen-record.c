@@ -312,7 +312,7 @@ plant_inst (Plant      *p,
   gint64 ready = tensor ? p->frontier : p->engine_free[in->engine];
   const Act *best = latest (in->preds, in->n_preds);
   guint64 high = g_rand_int (p->rng);
-  guint64 flops = in->engine == NEURON_GEN_TENSOR_MATRIX ? 2ull * p->hw->rows * p->hw->cols * in->elements : 0;
+  guint64 flops = in->engine == NEURON_GEN_TENSOR_MATRIX ? 2ull * in->rows * p->hw->cols * in->elements : 0;
   guint64 read_bytes = 0, reload_bytes = 0;
   gint64 wait = best != NULL && best->end > ready ? MAX (in->start - ready, 0) : 0;
   Act a = { in->start, in->start + in->dur, ST_SYNC, NULL, high << 32 | g_rand_int (p->rng), 0, 0, 0, 0 };

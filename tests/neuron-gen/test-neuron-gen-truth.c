@@ -20,7 +20,7 @@
 #include "neuron-gen.h"
 
 #define ALL_PHASES "compute,dma-bound,engine-bound,engine-bound-scalar,engine-bound-gpsimd,small-dma," \
-                   "spill,transpose,collective,throttle,late-start,barrier,collective-outlier,no-nki"
+                   "spill,transpose,collective,throttle,late-start,barrier,collective-outlier,no-nki,small-tiles"
 
 static const char * const states[] = {
   "compute", "transpose", "idle_dma", "idle_vector", "idle_scalar", "idle_gpsimd",
@@ -559,7 +559,15 @@ check_metrics (Profile *p)
       JsonObject *r = row (insts, i);
 
       if (strcmp (json_object_get_string_member (r, "opcode"), "MATMUL") == 0)
-        g_assert_cmpint (num (r, "raw_flops"), ==, 2 * rows * cols * num (r, "elements"));
+        {
+          /* The operands end with "<rows used>*<elements>". */
+          const char *shape = strrchr (json_object_get_string_member (r, "operands"), ' ');
+          gint64 used = g_ascii_strtoll (shape + 1, NULL, 10);
+
+          g_assert_cmpint (used, >, 0);
+          g_assert_cmpint (used, <=, rows);
+          g_assert_cmpint (num (r, "raw_flops"), ==, 2 * used * cols * num (r, "elements"));
+        }
       if (g_array_index (p->acts, Activity, i).tensor)
         hw += num (r, "raw_flops");
       if (g_array_index (p->acts, Activity, i).transpose)
@@ -689,6 +697,20 @@ check_phase_metrics (Profile *p)
         g_assert_cmpint (cc_max, >=, 4 * cc_min);
       else if (cc_max > 0)
         g_assert_cmpint (cc_max, ==, cc_min);
+      /* Model FLOPs against what the busy engine could have done, on one
+       * physical core (the rows the profile holds). */
+      if (strcmp (name, "small-tiles") == 0 || strcmp (name, "compute") == 0 || strcmp (name, "no-nki") == 0)
+        {
+          JsonObject *md = json_object_get_object_member (p->d, "metadata");
+          gdouble core_peak = 2.0 * num (md, "tensor_engine_num_rows") * num (md, "tensor_engine_num_cols") *
+                              json_object_get_double_member (md, "tensor_engine_clock_freq");
+          gdouble share = (hw - tr) / (core_peak * truth_state (ph, S_COMPUTE));
+
+          if (strcmp (name, "small-tiles") == 0)
+            g_assert_cmpfloat (share, <, 0.5);
+          else
+            g_assert_cmpfloat (share, >, 0.5);
+        }
       if (strcmp (name, "throttle") == 0)
         g_assert_cmpfloat (json_object_get_double_member (m, "throttled_active_percent"), >, 5.0);
       else
