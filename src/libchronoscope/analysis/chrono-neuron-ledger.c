@@ -158,26 +158,51 @@ unit_of_track (Units   *u,
   return u->unit_of_track[track] - 1;
 }
 
-/* The text of a string member KEY (quoted) of the object TEXT of LEN
- * bytes, into VALUE and VALUE_LEN; FALSE when it has none. */
-static gboolean
-member_text (const char  *text,
-             gsize        len,
-             const char  *key,
-             const char **value,
-             gsize       *value_len)
+/* The text of the string member KEY (quoted) of the object TEXT of LEN
+ * bytes, or NULL. */
+static char *
+member_text (const char *text,
+             gsize       len,
+             const char *key)
 {
   const char *end = text + len, *p = memmem (text, len, key, strlen (key)), *close;
 
   if (p == NULL)
-    return FALSE;
+    return NULL;
   for (p += strlen (key); p < end && (*p == ' ' || *p == ':'); p++)
     ;
   if (p >= end || *p != '"' || (close = memchr (p + 1, '"', end - p - 1)) == NULL)
-    return FALSE;
-  *value = p + 1;
-  *value_len = close - p - 1;
-  return TRUE;
+    return NULL;
+  return g_strndup (p + 1, close - p - 1);
+}
+
+/* The text of each member KEYS[k] of the args of IT into VALUES[k] (NULL
+ * for none): the raw text searched once, or the table row's members. */
+static void
+arg_texts (ChronoTrace          *trace,
+           const ChronoWorkItem *it,
+           const char * const   *keys,
+           guint                 n,
+           char                **values)
+{
+  guint64 args = chrono_track_get_args (chrono_trace_get_track (trace, it->track), it->index);
+  gsize len = 0;
+  const char *text = chrono_trace_get_raw_value (trace, args, &len);
+  g_autoptr(GPtrArray) members = NULL;
+
+  for (guint k = 0; k < n; k++)
+    {
+      g_autofree char *quoted = g_strdup_printf ("\"%s\"", keys[k]);
+      values[k] = text != NULL ? member_text (text, len, quoted) : NULL;
+    }
+  if (text != NULL)
+    return;
+  /* Table rows (Parquet) have no text to search. */
+  members = chrono_trace_dup_args (trace, args);
+  for (guint a = 0; a < members->len; a++)
+    for (guint k = 0; k < n; k++)
+      if (values[k] == NULL && strcmp (((ChronoArg *) g_ptr_array_index (members, a))->key, keys[k]) == 0)
+        values[k] = g_strdup (((ChronoArg *) g_ptr_array_index (members, a))->text);
 }
 
 /* Whether a Tensor instruction is a transpose: its instruction type says
@@ -188,28 +213,18 @@ is_transpose (Units                *u,
               const ChronoWorkItem *it,
               gboolean              name_says)
 {
-  ChronoTrace *trace = u->data->trace;
-  guint64 args = chrono_track_get_args (chrono_trace_get_track (trace, it->track), it->index);
-  gsize len = 0, vlen;
-  const char *text = chrono_trace_get_raw_value (trace, args, &len), *value;
-  g_autoptr(GPtrArray) members = NULL;
+  static const char * const keys[] = { "tensor_instruction_type", "instruction_type", "hlo_name" };
+  char *values[G_N_ELEMENTS (keys)];
+  gboolean transpose;
 
-  if (text != NULL)
-    {
-      if (member_text (text, len, "instruction_type\"", &value, &vlen))
-        return vlen >= 9 && g_ascii_strncasecmp (value, "TRANSPOSE", 9) == 0;
-      return name_says || (member_text (text, len, "\"hlo_name\"", &value, &vlen) &&
-                           g_strstr_len (value, vlen, "transpose(") != NULL);
-    }
-  /* Table rows (Parquet) have no text to search. */
-  members = chrono_trace_dup_args (trace, args);
-  for (guint a = 0; a < members->len; a++)
-    {
-      const ChronoArg *arg = g_ptr_array_index (members, a);
-      if (g_str_has_suffix (arg->key, "instruction_type"))
-        return g_ascii_strncasecmp (arg->text, "TRANSPOSE", 9) == 0;
-    }
-  return name_says;
+  arg_texts (u->data->trace, it, keys, G_N_ELEMENTS (keys), values);
+  if (values[0] != NULL || values[1] != NULL)
+    transpose = g_ascii_strncasecmp (values[0] ? values[0] : values[1], "TRANSPOSE", 9) == 0;
+  else
+    transpose = name_says || (values[2] != NULL && strstr (values[2], "transpose(") != NULL);
+  for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+    g_free (values[k]);
+  return transpose;
 }
 
 static guint8
@@ -277,19 +292,14 @@ parse_waits (ChronoRankData       *data,
              const ChronoWorkItem *it,
              GArray               *sems)
 {
-  const ChronoTrack *t = chrono_trace_get_track (data->trace, it->track);
-  g_autoptr(GPtrArray) args = chrono_trace_dup_args (data->trace, chrono_track_get_args (t, it->index));
+  static const char * const keys[] = { "operands" };
+  g_autofree char *operands = NULL;
 
-  for (guint a = 0; a < args->len; a++)
+  arg_texts (data->trace, it, keys, 1, &operands);
+  for (const char *p = operands; p && (p = strstr (p, "$S[")) != NULL; p += 3)
     {
-      const ChronoArg *arg = g_ptr_array_index (args, a);
-
-      if (strcmp (arg->key, "operands") == 0)
-        for (const char *p = arg->text; (p = strstr (p, "$S[")) != NULL; p += 3)
-          {
-            guint n = (guint) g_ascii_strtoull (p + 3, NULL, 10);
-            g_array_append_val (sems, n);
-          }
+      guint n = (guint) g_ascii_strtoull (p + 3, NULL, 10);
+      g_array_append_val (sems, n);
     }
 }
 

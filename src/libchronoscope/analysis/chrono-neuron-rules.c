@@ -43,6 +43,7 @@ typedef struct {
   guint               device;
   const ChronoNeuronLedger *ledger;
   guint8             *spill_of;    /* per track: 0 unknown, 1 no, 2 a spill queue */
+  GPtrArray          *busy;        /* each row's work merged, made when first asked */
 } Core;
 
 static guint32
@@ -257,13 +258,14 @@ overlap_speedup (Core   *core,
   const ChronoDeviceWork *d = &g_array_index (core->data->devices, ChronoDeviceWork, core->device);
   gint64 busiest = 0;
 
-  for (guint k = 0; k < d->streams->len; k++)
-    {
-      const ChronoStreamWork *s = &g_array_index (d->streams, ChronoStreamWork, k);
-      g_autoptr(GArray) busy = chrono_intervals_merge ((const ChronoWorkItem *) s->items->data, s->items->len, ~0u);
-
-      busiest = MAX (busiest, chrono_intervals_length_in (busy, start, end));
-    }
+  if (core->busy->len == 0)
+    for (guint k = 0; k < d->streams->len; k++)
+      {
+        const ChronoStreamWork *s = &g_array_index (d->streams, ChronoStreamWork, k);
+        g_ptr_array_add (core->busy, chrono_intervals_merge ((const ChronoWorkItem *) s->items->data, s->items->len, ~0u));
+      }
+  for (guint k = 0; k < core->busy->len; k++)
+    busiest = MAX (busiest, chrono_intervals_length_in (g_ptr_array_index (core->busy, k), start, end));
   return busiest > 0 ? (gdouble) (end - start) / busiest : 0;
 }
 
@@ -393,8 +395,9 @@ chrono_neuron_run_rules (ChronoRuleContext *c,
     {
       const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
       g_autofree guint8 *spill_of = NULL;
+      g_autoptr(GPtrArray) busy = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
       GArray *by_kind[N_KINDS];
-      Core core = { c, data, di, d->neuron };
+      Core core = { c, data, di, d->neuron, NULL, busy };
 
       if (d->neuron == NULL || data->device_incomplete)
         continue;

@@ -1,0 +1,111 @@
+/* bench-neuron-analysis.c: how long a Neuron device profile's analysis
+ * takes next to loading it
+ *
+ * Usage: bench-neuron-analysis [--size MB] [--keep PATH]
+ *
+ * Writes a device profile of about SIZE MB (200 by default) with the
+ * Neuron generator, loads it and runs every analysis (the NeuronCore
+ * ledger with each gap's dependency chain, its findings and critical
+ * path among them), and reports both times and their ratio; the target
+ * is that analysing takes at most 0.3 × loading. It exits 0 unless it
+ * cannot run at all.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "bench-stats.h"
+#include "chrono-analysis.h"
+#include "chrono-loader.h"
+#include "chrono-neuron-ledger.h"
+#include "neuron-gen.h"
+
+static void
+measure (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoAnalysis) analysis = NULL;
+  guint gaps = 0;
+  gint64 t0, t1, t2;
+  double c0, c1, c2;
+  struct rusage usage;
+
+  c0 = bench_process_cpu_s ();
+  t0 = g_get_monotonic_time ();
+  trace = chrono_trace_load_file (path, NULL, NULL, NULL, &error);
+  if (trace == NULL)
+    {
+      g_printerr ("%s\n", error->message);
+      return;
+    }
+  t1 = g_get_monotonic_time ();
+  c1 = bench_process_cpu_s ();
+  analysis = chrono_analysis_run (&trace, 1, NULL, NULL, &error);
+  t2 = g_get_monotonic_time ();
+  c2 = bench_process_cpu_s ();
+  g_assert_no_error (error);
+  for (guint b = 0; b < chrono_analysis_get_n_breakdowns (analysis); b++)
+    {
+      const ChronoNeuronLedger *ledger = chrono_analysis_get_neuron_ledger (analysis, b);
+      if (ledger != NULL)
+        gaps += chrono_neuron_ledger_get_n_gaps (ledger);
+    }
+  getrusage (RUSAGE_SELF, &usage);
+  printf ("%s\n  %.1f MB, load %.3f s, analysis %.3f s (%.2f× loading; target 0.30×), "
+          "%u Tensor engine gaps walked, %u findings, peak RSS %ld MB\n"
+          "  CPU time over all threads: load %.3f s, analysis %.3f s (%.2f×)\n",
+          path, chrono_trace_get_source_size (trace) / 1e6, (t1 - t0) / 1e6, (t2 - t1) / 1e6,
+          (double) (t2 - t1) / MAX (t1 - t0, 1), gaps, chrono_analysis_get_n_findings (analysis),
+          usage.ru_maxrss / 1024, c1 - c0, c2 - c1, (c2 - c1) / MAX (c1 - c0, 1e-9));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  guint64 megabytes = 200;
+  const char *keep = NULL;
+  g_autofree char *tmp = NULL;
+  g_autoptr(GError) error = NULL;
+  NeuronGenOptions options;
+  NeuronGenCounts counts;
+  const char *path;
+
+  for (int i = 1; i < argc - 1; i++)
+    if (strcmp (argv[i], "--size") == 0)
+      megabytes = g_ascii_strtoull (argv[i + 1], NULL, 10);
+    else if (strcmp (argv[i], "--keep") == 0)
+      keep = argv[i + 1];
+  if (keep == NULL)
+    {
+      int fd = g_file_open_tmp ("bench-neuron-analysis-XXXXXX.json", &tmp, &error);
+      if (fd < 0)
+        {
+          g_printerr ("%s\n", error->message);
+          return 1;
+        }
+      close (fd);
+    }
+  path = keep ? keep : tmp;
+  if (tmp || !g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      neuron_gen_options_init (&options);
+      options.target_bytes = megabytes * 1000 * 1000;
+      if (!neuron_gen_write_device (path, &options, &counts, &error))
+        {
+          g_printerr ("%s\n", error->message);
+          return 1;
+        }
+    }
+  measure (path);
+  if (tmp)
+    g_unlink (tmp);
+  return 0;
+}
