@@ -536,6 +536,17 @@ check_report (ChronoComparison *c)
   g_assert_cmpint (sum, ==, json_object_get_int_member (summary, "delta_ns"));
   g_assert_true (g_str_has_prefix (md, "# "));
   check_kernel_names (json_object_get_array_member (root, "kernels"), md);
+  /* The app's table labels kernels as the report does: short names,
+   * without parameter lists. */
+  for (guint i = 0; i < chrono_comparison_get_n_kernels (c); i++)
+    {
+      const ChronoCompareRow *row = chrono_comparison_get_kernel (c, i);
+      g_autofree char *label = chrono_compare_row_label (row);
+
+      g_assert_false (g_str_has_suffix (label, ")") && !g_str_has_suffix (row->name, ")"));
+      if (row->match != CHRONO_COMPARE_MATCH_OPERATOR && row->shapes == NULL)
+        g_assert_cmpuint (g_utf8_strlen (label, -1), <=, CHRONO_SHORT_NAME_WIDTH);
+    }
 }
 
 /* ------------------------------------------------------------------ */

@@ -86,15 +86,10 @@ cell_text (const ChronoCompareRow *row,
   switch (column)
     {
     case COLUMN_NAME:
-      /* Kernels of two names matched through their operator show both. */
-      if (row->match == CHRONO_COMPARE_MATCH_OPERATOR && row->b.name != NULL)
-        {
-          g_autofree char *b_name = chrono_compare_normalise_kernel (row->b.name);
-
-          return g_strdup_printf ("%s → %s", row->name, b_name);
-        }
-      /* An operator is a name and its input shapes: rows of one name differ by them. */
-      return row->shapes != NULL ? g_strdup_printf ("%s %s", row->name, row->shapes) : g_strdup (row->name);
+      /* Kernels of two names matched through their operator show both;
+       * an operator is a name and its input shapes: rows of one name
+       * differ by them. The tooltip has the names whole. */
+      return chrono_compare_row_label (row);
     case COLUMN_CALLS_A:
       return g_strdup_printf ("%.1f", row->a.count_per_step);
     case COLUMN_CALLS_B:
@@ -237,9 +232,12 @@ bind_cell_cb (GtkSignalListItemFactory *factory,
   gtk_label_set_text (GTK_LABEL (label), text);
   if (column == COLUMN_NAME)
     {
+      const char *name = row->a.name ? row->a.name : row->b.name ? row->b.name : row->key;
+      g_autofree char *both = row->match == CHRONO_COMPARE_MATCH_OPERATOR && row->b.name != NULL
+                              ? g_strdup_printf ("%s\n→ %s", name, row->b.name) : g_strdup (name);
       /* Translators: a kernel's tooltip: its name, then the operator that launched it */
-      g_autofree char *tooltip = row->op != NULL ? g_strdup_printf (_("%s\nlaunched by %s"), row->key, row->op)
-                                                 : g_strdup (row->key);
+      g_autofree char *tooltip = row->op != NULL ? g_strdup_printf (_("%s\nlaunched by %s"), both, row->op)
+                                                 : g_strdup (both);
 
       gtk_widget_set_tooltip_text (label, tooltip);
     }

@@ -395,17 +395,21 @@ shorten (const char *text)
   return g_strdup_printf ("%.*s…", (int) (g_utf8_offset_to_pointer (text, MAX_CELL_CHARS) - text), text);
 }
 
-/* What a table calls a row: a kernel by the short name of the name its
- * trace writes (the normalised one has lost its template arguments), an
- * operator with its shapes; B's when A has none. */
-static char *
-row_label (const ChronoCompareRow *r)
+/* A kernel by the short name of the name its trace writes (the
+ * normalised one has lost its template arguments), B's when A has none. */
+char *
+chrono_compare_row_label (const ChronoCompareRow *r)
 {
-  const char *name = r->a.name ? r->a.name : r->b.name ? r->b.name : r->name;
-  g_autofree char *short_name = chrono_format_short_name (name, CHRONO_SHORT_NAME_WIDTH);
-  g_autofree char *shapes = r->shapes ? shorten (r->shapes) : NULL;
+  g_autofree char *a_name = chrono_format_short_name (r->a.name ? r->a.name : r->b.name ? r->b.name : r->name,
+                                                      CHRONO_SHORT_NAME_WIDTH);
 
-  return g_strdup_printf ("%s%s%s", short_name, shapes ? " " : "", shapes ? shapes : "");
+  if (r->match == CHRONO_COMPARE_MATCH_OPERATOR && r->b.name != NULL)
+    {
+      g_autofree char *b_name = chrono_format_short_name (r->b.name, CHRONO_SHORT_NAME_WIDTH);
+
+      return g_strdup_printf ("%s → %s", a_name, b_name);
+    }
+  return r->shapes ? g_strdup_printf ("%s %s", a_name, r->shapes) : g_steal_pointer (&a_name);
 }
 
 static const char *
@@ -521,6 +525,7 @@ append_rows (GString    *s,
   for (guint i = 0; i < rows->len && shown < MAX_TABLE_ROWS; i++)
     {
       const ChronoCompareRow *r = rows->pdata[i];
+      g_autofree char *label = NULL;
       g_autofree char *name = NULL;
       g_autofree char *calls = NULL;
       g_autofree char *ta = NULL, *tb = NULL, *td = NULL, *tp = NULL, *p50a = NULL, *p50b = NULL, *p50 = NULL;
@@ -528,14 +533,8 @@ append_rows (GString    *s,
       if (r->match == CHRONO_COMPARE_MATCH_NONE || (r->a.device_ns == 0 && r->b.device_ns == 0))
         continue;
       shown++;
-      if (r->match == CHRONO_COMPARE_MATCH_OPERATOR)
-        {
-          g_autofree char *a_name = chrono_format_short_name (r->a.name ? r->a.name : r->name, CHRONO_SHORT_NAME_WIDTH);
-          g_autofree char *b_name = chrono_format_short_name (r->b.name ? r->b.name : r->name, CHRONO_SHORT_NAME_WIDTH);
-          name = g_strdup_printf ("%s → %s", a_name, b_name);
-        }
-      else
-        name = row_label (r);
+      label = chrono_compare_row_label (r);
+      name = shorten (label);
       calls = g_strdup_printf ("%.1f → %.1f", r->a.count_per_step, r->b.count_per_step);
       ta = chrono_format_duration (llround (r->a.device_ns_per_step));
       tb = chrono_format_duration (llround (r->b.device_ns_per_step));
@@ -585,13 +584,14 @@ append_only (GString    *s,
     {
       const ChronoCompareRow *r = rows->pdata[i];
       const ChronoCompareSide *x = side == 0 ? &r->a : &r->b;
-      g_autofree char *t = NULL, *name = NULL, *op = NULL;
+      g_autofree char *t = NULL, *label = NULL, *name = NULL, *op = NULL;
 
       if (r->match != CHRONO_COMPARE_MATCH_NONE || x->count == 0)
         continue;
       shown++;
       t = chrono_format_duration (llround (x->device_ns_per_step));
-      name = row_label (r);
+      label = chrono_compare_row_label (r);
+      name = shorten (label);
       op = r->op ? shorten (r->op) : NULL;
       g_string_append_printf (s, "- `%s`%s%s: %.1f calls, %s device time per step\n", name,
                               op ? _(" under ") : "", op ? op : "", x->count_per_step, t);

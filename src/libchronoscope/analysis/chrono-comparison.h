@@ -219,6 +219,11 @@ const ChronoCompareDivergence *chrono_comparison_get_divergence (ChronoCompariso
  * and numbers standing alone reduced (docs/compare.md). */
 char                     *chrono_compare_normalise_kernel (const char *name);
 
+/* What a person calls ROW in a list: a kernel by the short name of the
+ * name its trace writes, kernels matched through their operator as
+ * "A → B", an operator with its input shapes. */
+char                     *chrono_compare_row_label        (const ChronoCompareRow *row);
+
 /* The report as JSON ("chronoscope.compare/1", docs/compare-schema.md)
  * or Markdown. */
 char                     *chrono_comparison_to_json       (ChronoComparison *self);
