@@ -5,11 +5,14 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include <glib/gi18n.h>
 
 #include "chrono-error-dialog.h"
 #include "chrono-export-dialog.h"
+#include "chrono-finding-scene.h"
+#include "chrono-format.h"
 #include "chrono-picture.h"
 
 /* The preview is drawn this wide at most, then scaled to fit. */
@@ -192,6 +195,31 @@ chrono_export_dialog_new (GtkWindow           *parent,
 }
 
 GtkWidget *
+chrono_export_dialog_new_for_finding (GtkWindow           *parent,
+                                      ChronoAnalysis      *analysis,
+                                      const ChronoFinding *finding,
+                                      GtkWidget           *style_from,
+                                      int                  width,
+                                      gboolean             dark)
+{
+  g_autoptr(ChronoTimelineScene) scene = chrono_finding_scene_new (analysis, finding, NULL, width, dark);
+  ChronoTrace *trace = chrono_timeline_scene_get_trace (scene);
+  ChronoViewport *viewport = chrono_timeline_scene_get_viewport (scene);
+  gint64 zero = chrono_trace_get_start_ns (trace);
+  g_autofree char *name = g_path_get_basename (chrono_trace_get_path (trace));
+  g_autofree char *stem = g_strndup (name, strcspn (name, "."));
+  g_autofree char *from = chrono_format_duration (chrono_viewport_get_start_ns (viewport) - zero);
+  g_autofree char *to = chrono_format_duration (chrono_viewport_get_end_ns (viewport) - zero);
+  /* Translators: a picture's subtitle: the file, then the time range it shows */
+  g_autofree char *subtitle = g_strdup_printf (_("%s · %s to %s from the start"), name, from, to);
+
+  chrono_timeline_scene_set_pango_context (scene, gtk_widget_get_pango_context (style_from));
+  chrono_timeline_scene_set_size (scene, width, chrono_timeline_scene_get_ruler_height (scene) +
+                                                chrono_timeline_scene_get_content_height (scene));
+  return chrono_export_dialog_new (parent, scene, finding->title, subtitle, stem);
+}
+
+GtkWidget *
 chrono_export_dialog_new_for_stack (GtkWindow                   *parent,
                                     ChronoTimelineScene * const *scenes,
                                     guint                        n_scenes,
@@ -251,4 +279,16 @@ chrono_export_dialog_get_preview (ChronoExportDialog *self)
 {
   g_return_val_if_fail (CHRONO_IS_EXPORT_DIALOG (self), NULL);
   return gtk_picture_get_paintable (self->preview);
+}
+
+/**
+ * chrono_export_dialog_get_scene:
+ *
+ * Returns: (transfer none): the scene it draws, the top one of a stack
+ */
+ChronoTimelineScene *
+chrono_export_dialog_get_scene (ChronoExportDialog *self)
+{
+  g_return_val_if_fail (CHRONO_IS_EXPORT_DIALOG (self), NULL);
+  return self->scenes->pdata[0];
 }

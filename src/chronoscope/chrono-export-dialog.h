@@ -7,6 +7,7 @@
 
 #include <gtk/gtk.h>
 
+#include "chrono-analysis.h"
 #include "chrono-timeline-scene.h"
 
 G_BEGIN_DECLS
@@ -29,11 +30,22 @@ GtkWidget  *chrono_export_dialog_new_for_stack (GtkWindow                   *par
                                                 const char                  *title,
                                                 const char                  *subtitle,
                                                 const char                  *stem);
+/* FINDING of ANALYSIS as the report draws it (chrono_finding_scene_new):
+ * framed on its evidence, WIDTH px wide and as tall as its rows, in
+ * STYLE_FROM's font; titled with the finding. */
+GtkWidget  *chrono_export_dialog_new_for_finding (GtkWindow           *parent,
+                                                  ChronoAnalysis      *analysis,
+                                                  const ChronoFinding *finding,
+                                                  GtkWidget           *style_from,
+                                                  int                  width,
+                                                  gboolean             dark);
 /* Writes the picture as the dialog sets it into PATH, in the chosen
  * format whatever PATH's name. */
 gboolean    chrono_export_dialog_write       (ChronoExportDialog  *self,
                                               const char          *path,
                                               GError             **error);
 GdkPaintable *chrono_export_dialog_get_preview (ChronoExportDialog *self);
+/* The scene it draws, the top one of a stack. */
+ChronoTimelineScene *chrono_export_dialog_get_scene (ChronoExportDialog *self);
 
 G_END_DECLS

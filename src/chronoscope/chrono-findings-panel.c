@@ -14,6 +14,7 @@
 #include "chrono-background.h"
 #include "chrono-application.h"
 #include "chrono-efficiency-view.h"
+#include "chrono-export-dialog.h"
 #include "chrono-findings-panel.h"
 #include "chrono-format.h"
 #include "chrono-palette.h"
@@ -239,7 +240,7 @@ create_finding_row (ChronoFindingsPanel *self,
   GtkWidget *row = gtk_list_box_row_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
   GtkWidget *top = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget *severity, *title, *label;
+  GtkWidget *severity, *title, *label, *details, *button;
   g_autofree char *lost = chrono_format_duration (finding->time_lost_ns);
   g_autofree char *from = format_time (self, finding->start_ns);
   g_autofree char *to = format_time (self, finding->end_ns);
@@ -301,17 +302,25 @@ create_finding_row (ChronoFindingsPanel *self,
       gtk_box_append (GTK_BOX (box), label);
     }
 
+  /* Shown for the selected finding only: many share their advice. */
+  details = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  gtk_widget_set_visible (details, FALSE);
   if (finding->recommendation != NULL)
     {
       /* Translators: what to try about a finding */
       recommendation = g_strdup_printf (_("Try: %s"), finding->recommendation);
       label = new_label (recommendation, "finding-recommendation");
       gtk_widget_add_css_class (label, "caption");
-      /* Shown for the selected finding only: many share their advice. */
-      gtk_widget_set_visible (label, FALSE);
-      gtk_box_append (GTK_BOX (box), label);
-      g_object_set_data (G_OBJECT (row), "recommendation", label);
+      gtk_box_append (GTK_BOX (details), label);
     }
+  button = gtk_button_new_with_mnemonic (_("_Export Picture…"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "findings.export-picture");
+  gtk_widget_set_tooltip_text (button, _("The finding framed on its evidence, as the report draws it"));
+  gtk_widget_set_halign (button, GTK_ALIGN_START);
+  gtk_widget_add_css_class (button, "flat");
+  gtk_box_append (GTK_BOX (details), button);
+  gtk_box_append (GTK_BOX (box), details);
+  g_object_set_data (G_OBJECT (row), "recommendation", details);
 
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
   g_object_set_data (G_OBJECT (row), "finding", GUINT_TO_POINTER (index));
@@ -552,6 +561,24 @@ finding_selected_cb (GtkListBox          *list,
       if (label != NULL)
         gtk_widget_set_visible (label, row == GTK_WIDGET (selected));
     }
+}
+
+/* The selected finding's picture, in the export dialog. */
+static void
+export_picture_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  ChronoFindingsPanel *self = CHRONO_FINDINGS_PANEL (widget);
+  GtkListBoxRow *row = gtk_list_box_get_selected_row (self->findings_list);
+  const ChronoFinding *finding;
+
+  if (self->analysis == NULL || row == NULL)
+    return;
+  finding = chrono_analysis_get_finding (self->analysis, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "finding")));
+  gtk_window_present (GTK_WINDOW (chrono_export_dialog_new_for_finding (
+    GTK_WINDOW (gtk_widget_get_root (widget)), self->analysis, finding, GTK_WIDGET (self->timeline),
+    MAX (gtk_widget_get_width (GTK_WIDGET (self->timeline)), 800), chrono_timeline_get_dark (self->timeline))));
 }
 
 static void
@@ -1146,6 +1173,10 @@ chrono_findings_panel_class_init (ChronoFindingsPanelClass *klass)
   signals[PATH_GRAPH_REQUESTED] =
     g_signal_new ("path-graph-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+
+  gtk_widget_class_install_action (widget_class, "findings.export-picture", NULL, export_picture_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "findings.export-picture", NULL);
 
   g_type_ensure (CHRONO_TYPE_EFFICIENCY_VIEW);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);

@@ -11,6 +11,7 @@
 #include "app-test-utils.h"
 #include "chrono-analysis-settings.h"
 #include "chrono-document-page.h"
+#include "chrono-export-dialog.h"
 #include "chrono-findings-panel.h"
 #include "chrono-loader.h"
 #include "chrono-preferences-window.h"
@@ -417,6 +418,87 @@ test_summary_fits (void)
   app_test_close_all_tabs (window);
 }
 
+static gboolean
+has_dialog (gpointer data)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (CHRONO_IS_EXPORT_DIALOG (window))
+        {
+          *(ChronoExportDialog **) data = CHRONO_EXPORT_DIALOG (window);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* The selected finding's Export Picture… opens the dialog on the picture
+ * the report draws: titled with the finding, its evidence outlined, in
+ * the frame and on rows in view. */
+static void
+test_export_picture (void)
+{
+  g_autofree char *path = app_test_real_trace ("tracelens__h100__Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz");
+  ChronoWindow *window = app_test_get_window ();
+  ChronoExportDialog *dialog = NULL;
+  ChronoFindingsPanel *panel;
+  ChronoTimelineScene *scene;
+  ChronoAnalysis *analysis;
+  ChronoViewport *viewport;
+  GtkListBoxRow *row = NULL;
+  const ChronoSpanRef *marks;
+  const ChronoFinding *finding = NULL;
+  GtkWidget *entry, *button;
+  guint n_marks;
+
+  if (path == NULL)
+    return;
+  panel = CHRONO_FINDINGS_PANEL (app_test_find_widget (GTK_WIDGET (app_test_open_trace (window, path)),
+                                                       CHRONO_TYPE_FINDINGS_PANEL));
+  g_assert_true (app_test_wait_for_analysis (panel, 60000));
+  analysis = chrono_findings_panel_get_analysis (panel);
+  for (guint i = 0; (row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (app_test_find_css_class (GTK_WIDGET (panel), "findings")), i)); i++)
+    {
+      finding = chrono_analysis_get_finding (analysis, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "finding")));
+      if (g_str_equal (finding->rule, "low-efficiency"))
+        break;
+    }
+  g_assert_nonnull (row);
+  gtk_list_box_select_row (GTK_LIST_BOX (gtk_widget_get_parent (GTK_WIDGET (row))), row);
+  app_test_spin_for (50);
+  /* The button shows in the selected row. */
+  button = app_test_find_button (GTK_WIDGET (row), "findings.export-picture");
+  g_assert_nonnull (button);
+  g_assert_true (gtk_widget_get_mapped (button));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (panel), "findings.export-picture", NULL));
+  g_assert_true (app_test_spin_until (has_dialog, &dialog, 5000));
+
+  entry = app_test_find_widget (GTK_WIDGET (dialog), GTK_TYPE_ENTRY);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, finding->title);
+  scene = chrono_export_dialog_get_scene (dialog);
+  viewport = chrono_timeline_scene_get_viewport (scene);
+  marks = chrono_timeline_scene_get_marks (scene, &n_marks);
+  g_assert_cmpuint (n_marks, >, 1);
+  for (guint i = 0; i < n_marks; i++)
+    {
+      const ChronoTrack *track = chrono_trace_get_track (chrono_timeline_scene_get_trace (scene), marks[i].track);
+      graphene_rect_t area;
+
+      g_assert_cmpint (track->start[marks[i].index], >=, chrono_viewport_get_start_ns (viewport));
+      g_assert_cmpint (chrono_track_get_end (track, marks[i].index), <=, chrono_viewport_get_end_ns (viewport));
+      g_assert_true (chrono_timeline_scene_get_span_area (scene, marks[i], &area));
+      g_assert_cmpfloat (area.origin.y + area.size.height, <=, chrono_timeline_scene_get_height (scene));
+    }
+  g_assert_true (app_test_wait_for_paint (GTK_WIDGET (dialog), 5000));
+  app_test_screenshot (GTK_WIDGET (dialog), "export-finding.png");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  app_test_close_all_tabs (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -436,5 +518,6 @@ main (int   argc,
   g_test_add_func ("/app/findings/close-while-analysing", test_close_while_analysing);
   g_test_add_func ("/app/findings/ranks", test_ranks);
   g_test_add_func ("/app/findings/summary-fits", test_summary_fits);
+  g_test_add_func ("/app/findings/export-picture", test_export_picture);
   return g_test_run ();
 }
