@@ -12,6 +12,7 @@
 
 #include "chrono-efficiency-private.h"
 #include "chrono-neuron-metrics.h"
+#include "chrono-neuron-record.h"
 
 typedef struct {
   gint64  start;
@@ -233,140 +234,22 @@ find_peak (ChronoNeuronMetrics            *m,
 /* -------------------------------------------------------------------- */
 /* Reading the records                                                  */
 
-/* The members of one record the metrics need. */
-typedef enum {
-  F_RAW_FLOPS, F_ADJUSTED_FLOPS, F_FLOPS_TRANSPOSE, F_ADJUSTED_TRANSPOSE, F_TYPE,
-  F_ELEMENTS, F_TENSOR_ELEMENTS, F_HBM_READ, F_HBM_WRITE, F_SPILL_SAVE, F_SPILL_RELOAD,
-  F_HLO_NAME, F_HLO_ATTRS, F_LAYER, F_NKI, F_OPCODE,
-  F_TRANSFER_SIZE, F_TRANSFER_BYTES, F_SOURCE, F_DEST,
-  N_FIELDS
-} Field;
-
-static const char * const field_keys[N_FIELDS] = {
-  "raw_flops", "adjusted_flops", "flops_transpose", "adjusted_flops_transpose", "tensor_instruction_type",
-  "elements", "tensor_elements", "hbm_read_bytes", "hbm_write_bytes", "spill_save_bytes", "spill_reload_bytes",
-  "hlo_name", "hlo_attrs", "layer", "nki_source_location", "opcode",
-  "transfer_size", "transfer_bytes", "source", "dest",
-};
-
-typedef struct {
-  GPtrArray  *args;            /* ChronoArg */
-  const char *text[N_FIELDS];  /* NULL when absent or null */
-} Record;
-
-static void
-record_read (Record      *r,
-             ChronoTrace *trace,
-             guint64      offset)
-{
-  g_clear_pointer (&r->args, g_ptr_array_unref);
-  memset (r->text, 0, sizeof r->text);
-  if (offset == CHRONO_NO_ARGS)
-    return;
-  r->args = chrono_trace_dup_args (trace, offset);
-  for (guint i = 0; i < r->args->len; i++)
-    {
-      ChronoArg *a = g_ptr_array_index (r->args, i);
-
-      if (strcmp (a->text, "null") == 0)
-        continue;
-      for (guint f = 0; f < N_FIELDS; f++)
-        if (strcmp (a->key, field_keys[f]) == 0)
-          r->text[f] = a->text;
-    }
-}
-
-static gboolean
-record_number (const Record *r,
-               Field         f,
-               gdouble      *value)
-{
-  char *end = NULL;
-
-  if (r->text[f] == NULL)
-    return FALSE;
-  *value = g_ascii_strtod (r->text[f], &end);
-  return end != r->text[f] && isfinite (*value);
-}
-
-static gdouble
-record_number_or (const Record *r,
-                  Field         f,
-                  gdouble       fallback)
-{
-  gdouble v;
-
-  return record_number (r, f, &v) ? v : fallback;
-}
-
 static guint32
 intern_op (ChronoNeuronMetrics *m,
-           char                *name)  /* taken */
+           const char          *name)
 {
   gpointer found;
+  char *copy;
 
   if (name == NULL || *name == '\0')
-    {
-      g_free (name);
-      return G_MAXUINT32;
-    }
+    return G_MAXUINT32;
   found = g_hash_table_lookup (m->op_index, name);
   if (found != NULL)
-    {
-      g_free (name);
-      return GPOINTER_TO_UINT (found) - 1;
-    }
-  g_ptr_array_add (m->op_names, name);
-  g_hash_table_insert (m->op_index, name, GUINT_TO_POINTER (m->op_names->len));
+    return GPOINTER_TO_UINT (found) - 1;
+  copy = g_strdup (name);
+  g_ptr_array_add (m->op_names, copy);
+  g_hash_table_insert (m->op_index, copy, GUINT_TO_POINTER (m->op_names->len));
   return m->op_names->len - 1;
-}
-
-/* "%dot.3 = dot(%p0, %p1)" -> "dot.3"; Parquet writes "dot.3" already. */
-static char *
-hlo_op_name (const char *hlo_name)
-{
-  const char *eq;
-
-  if (hlo_name == NULL)
-    return NULL;
-  eq = strstr (hlo_name, " = ");
-  if (*hlo_name == '%')
-    hlo_name++;
-  return eq && eq > hlo_name ? g_strndup (hlo_name, eq - hlo_name) : g_strdup (hlo_name);
-}
-
-/* The framework operator: its layer, else the op_type of the HLO
- * debug info, with its source line or the NKI kernel's. */
-static char *
-framework_op_name (const Record *r)
-{
-  g_autofree char *op_type = NULL, *where = NULL;
-  g_autoptr(JsonNode) attrs = NULL;
-
-  if (r->text[F_LAYER] != NULL && strcmp (r->text[F_LAYER], "Unknown") != 0 && *r->text[F_LAYER])
-    return g_strdup (r->text[F_LAYER]);
-  if (r->text[F_HLO_ATTRS] != NULL && (attrs = json_from_string (r->text[F_HLO_ATTRS], NULL)) != NULL)
-    {
-      JsonObject *o = NULL;
-
-      if (JSON_NODE_HOLDS_ARRAY (attrs) && json_array_get_length (json_node_get_array (attrs)) > 0 &&
-          JSON_NODE_HOLDS_OBJECT (json_array_get_element (json_node_get_array (attrs), 0)))
-        o = json_array_get_object_element (json_node_get_array (attrs), 0);
-      else if (JSON_NODE_HOLDS_OBJECT (attrs))
-        o = json_node_get_object (attrs);
-      if (o != NULL && json_object_has_member (o, "op_type"))
-        op_type = g_strdup (json_object_get_string_member_with_default (o, "op_type", NULL));
-      if (o != NULL && json_object_has_member (o, "source_file"))
-        where = g_strdup_printf ("%s:%s", json_object_get_string_member_with_default (o, "source_file", "?"),
-                                 json_object_get_string_member_with_default (o, "source_line", "?"));
-    }
-  if (where == NULL && r->text[F_NKI] != NULL)
-    where = g_strdup (r->text[F_NKI]);
-  if (op_type != NULL && where != NULL)
-    return g_strdup_printf ("%s (%s)", op_type, where);
-  if (op_type != NULL)
-    return g_steal_pointer (&op_type);
-  return g_steal_pointer (&where);
 }
 
 static gboolean
@@ -385,7 +268,7 @@ is_load_weights (const char *opcode)
 
 static void
 read_instruction (ChronoNeuronMetrics *m,
-                  const Record        *r,
+                  ChronoNeuronRecord  *r,
                   const ChronoTrack   *t,
                   const ChronoWorkItem *item,
                   gboolean             tensor,
@@ -396,31 +279,31 @@ read_instruction (ChronoNeuronMetrics *m,
   ChronoNeuronInst in = { item->start, item->end, item->track, item->index };
   const char *opcode = chrono_trace_get_string (m->data->trace, chrono_track_get_name (t, item->index));
   gdouble elements;
-  gboolean transpose = r->text[F_TYPE] != NULL && g_ascii_strcasecmp (r->text[F_TYPE], "TRANSPOSE") == 0;
+  gboolean transpose = r->text[CHRONO_NEURON_F_TYPE] != NULL && g_ascii_strcasecmp (r->text[CHRONO_NEURON_F_TYPE], "TRANSPOSE") == 0;
 
   in.tensor = tensor;
-  if (tensor && record_number (r, F_RAW_FLOPS, &in.raw_flops))
+  if (tensor && chrono_neuron_record_number (r, CHRONO_NEURON_F_RAW_FLOPS, &in.raw_flops))
     {
       *any_flops = TRUE;
-      in.flops = record_number_or (r, F_ADJUSTED_FLOPS, in.raw_flops);
-      in.transpose_flops = record_number_or (r, F_ADJUSTED_TRANSPOSE,
-                                             record_number_or (r, F_FLOPS_TRANSPOSE, transpose ? in.flops : 0));
+      in.flops = chrono_neuron_record_number_or (r, CHRONO_NEURON_F_ADJUSTED_FLOPS, in.raw_flops);
+      in.transpose_flops = chrono_neuron_record_number_or (r, CHRONO_NEURON_F_ADJUSTED_TRANSPOSE,
+                                             chrono_neuron_record_number_or (r, CHRONO_NEURON_F_FLOPS_TRANSPOSE, transpose ? in.flops : 0));
     }
   else if (tensor && !is_load_weights (opcode) &&
-           (record_number (r, F_ELEMENTS, &elements) || record_number (r, F_TENSOR_ELEMENTS, &elements)))
+           (chrono_neuron_record_number (r, CHRONO_NEURON_F_ELEMENTS, &elements) || chrono_neuron_record_number (r, CHRONO_NEURON_F_TENSOR_ELEMENTS, &elements)))
     {
       *any_elements = TRUE;
       in.raw_flops = in.flops = 2.0 * m->peak.rows * m->peak.cols * elements;
       in.transpose_flops = transpose ? in.flops : 0;
     }
-  in.hbm_read = record_number_or (r, F_HBM_READ, 0);
-  in.hbm_write = record_number_or (r, F_HBM_WRITE, 0);
-  in.spill_save = record_number_or (r, F_SPILL_SAVE, 0);
-  in.spill_reload = record_number_or (r, F_SPILL_RELOAD, 0);
-  if (r->text[F_HBM_READ] || r->text[F_HBM_WRITE] || r->text[F_SPILL_SAVE] || r->text[F_SPILL_RELOAD])
+  in.hbm_read = chrono_neuron_record_number_or (r, CHRONO_NEURON_F_HBM_READ, 0);
+  in.hbm_write = chrono_neuron_record_number_or (r, CHRONO_NEURON_F_HBM_WRITE, 0);
+  in.spill_save = chrono_neuron_record_number_or (r, CHRONO_NEURON_F_SPILL_SAVE, 0);
+  in.spill_reload = chrono_neuron_record_number_or (r, CHRONO_NEURON_F_SPILL_RELOAD, 0);
+  if (r->text[CHRONO_NEURON_F_HBM_READ] || r->text[CHRONO_NEURON_F_HBM_WRITE] || r->text[CHRONO_NEURON_F_SPILL_SAVE] || r->text[CHRONO_NEURON_F_SPILL_RELOAD])
     *any_bytes = TRUE;
-  in.hlo_op = intern_op (m, hlo_op_name (r->text[F_HLO_NAME]));
-  in.framework_op = intern_op (m, framework_op_name (r));
+  in.hlo_op = intern_op (m, chrono_neuron_record_hlo_op (r));
+  in.framework_op = intern_op (m, chrono_neuron_record_framework_op (r));
   if (tensor || in.hbm_read + in.hbm_write + in.spill_save + in.spill_reload > 0 ||
       in.hlo_op != G_MAXUINT32 || in.framework_op != G_MAXUINT32)
     g_array_append_val (m->insts, in);
@@ -436,16 +319,16 @@ is_on_core (const char *memory)
 
 static void
 read_transfer (ChronoNeuronMetrics  *m,
-               const Record         *r,
+               const ChronoNeuronRecord *r,
                const char           *queue,
                const ChronoWorkItem *item)
 {
   Transfer tr = { item->start, item->end };
 
-  tr.bytes = record_number_or (r, F_TRANSFER_BYTES, record_number_or (r, F_TRANSFER_SIZE, 0));
-  if (r->text[F_SOURCE] != NULL && !is_on_core (r->text[F_SOURCE]))
+  tr.bytes = chrono_neuron_record_number_or (r, CHRONO_NEURON_F_TRANSFER_BYTES, chrono_neuron_record_number_or (r, CHRONO_NEURON_F_TRANSFER_SIZE, 0));
+  if (r->text[CHRONO_NEURON_F_SOURCE] != NULL && !is_on_core (r->text[CHRONO_NEURON_F_SOURCE]))
     tr.hbm_read = tr.bytes;
-  if (r->text[F_DEST] != NULL && !is_on_core (r->text[F_DEST]))
+  if (r->text[CHRONO_NEURON_F_DEST] != NULL && !is_on_core (r->text[CHRONO_NEURON_F_DEST]))
     tr.hbm_write = tr.bytes;
   if (strstr (queue, "SpillReload") != NULL)
     tr.spill_reload = tr.bytes;
@@ -460,8 +343,9 @@ read_records (ChronoNeuronMetrics *m)
   ChronoTrace *trace = m->data->trace;
   const ChronoDeviceWork *d = &g_array_index (m->data->devices, ChronoDeviceWork, m->device);
   gboolean any_flops = FALSE, any_elements = FALSE, any_bytes = FALSE;
-  Record r = { 0 };
+  ChronoNeuronRecord r;
 
+  chrono_neuron_record_init (&r, trace);
   for (guint k = 0; k < d->streams->len; k++)
     {
       const ChronoStreamWork *s = &g_array_index (d->streams, ChronoStreamWork, k);
@@ -483,14 +367,14 @@ read_records (ChronoNeuronMetrics *m)
 
           if (kind != CHRONO_KIND_INSTRUCTION && kind != CHRONO_KIND_DMA)
             break;
-          record_read (&r, trace, chrono_track_get_args (t, item->index));
+          chrono_neuron_record_read (&r, chrono_track_get_args (t, item->index));
           if (kind == CHRONO_KIND_INSTRUCTION)
             read_instruction (m, &r, t, item, tensor, &any_flops, &any_elements, &any_bytes);
           else
             read_transfer (m, &r, chrono_trace_get_string (trace, t->display_name), item);
         }
     }
-  g_clear_pointer (&r.args, g_ptr_array_unref);
+  chrono_neuron_record_clear (&r);
   g_array_sort_with_data (m->insts, chrono_compare_int64_at, GSIZE_TO_POINTER (G_STRUCT_OFFSET (ChronoNeuronInst, start)));
   g_array_sort_with_data (m->transfers, chrono_compare_int64_at, GSIZE_TO_POINTER (G_STRUCT_OFFSET (Transfer, start)));
   m->flops_source = any_flops ? CHRONO_NEURON_FLOPS_PROFILER
