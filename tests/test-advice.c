@@ -107,14 +107,27 @@ quiet_causes (ChronoAnalysisThresholds *th)
   th->low_utilization_percent = 0;
 }
 
+/* The causes RULE names in the trace G wrote, with the rules of the
+ * causes kept silent when QUIET, else under the default thresholds. */
+static char *
+causes_named (Gen        *g,
+              const char *rule,
+              gboolean    quiet)
+{
+  ChronoAnalysisThresholds th;
+  g_autoptr(ChronoTrace) trace = gen_finish (g, rule, 0);
+  g_autoptr(ChronoAnalysis) a = NULL;
+
+  quiet_causes (&th);
+  a = analyse (trace, quiet ? &th : NULL);
+  return check_rule (a, rule);
+}
+
 /* Step 1 waits 400 µs for the data loader (planted-gap in test-analysis). */
 static void
 test_built_data (void)
 {
   Gen g;
-  ChronoAnalysisThresholds th;
-  g_autoptr(ChronoTrace) trace = NULL;
-  g_autoptr(ChronoAnalysis) a = NULL;
   g_autofree char *states = NULL;
 
   gen_init (&g);
@@ -123,41 +136,36 @@ test_built_data (void)
              100, 100, 1000, 400, "");
   gen_busy_step (&g, 1, 400);
   gen_busy_step (&g, 2, 0);
-  trace = gen_finish (&g, "data.json", 0);
-  quiet_causes (&th);
-  a = analyse (trace, &th);
-  states = check_rule (a, "gpu-idle-gap");
+  states = causes_named (&g, "gpu-idle-gap", TRUE);
   g_assert_cmpstr (states, ==, "idle_data");
 }
 
 /* Ten kernels, each launched 300 µs after the one before ended: the
  * host (planted-host-bound in test-analysis). */
 static void
+gen_host (Gen *g)
+{
+  gen_init (g);
+  gen_busy_step (g, 0, 0);
+  gen_event (g, "user_annotation", "ProfilerStep#1", 100, 100, 1000, 4000, "");
+  for (int k = 0; k < 10; k++)
+    gen_kernel (g, "gemm", 1300 + 400 * k, 1309 + 400 * k, 100);
+}
+
+static void
 test_built_host (void)
 {
   Gen g;
-  ChronoAnalysisThresholds th;
-  g_autoptr(ChronoTrace) trace = NULL;
-  g_autoptr(ChronoAnalysis) a = NULL;
   g_autofree char *gaps = NULL;
   g_autofree char *host_bound = NULL;
 
-  gen_init (&g);
-  gen_busy_step (&g, 0, 0);
-  gen_event (&g, "user_annotation", "ProfilerStep#1", 100, 100, 1000, 4000, "");
-  for (int k = 0; k < 10; k++)
-    gen_kernel (&g, "gemm", 1300 + 400 * k, 1309 + 400 * k, 100);
-  trace = gen_finish (&g, "host.json", 0);
-  quiet_causes (&th);
-  a = analyse (trace, &th);
-  gaps = check_rule (a, "gpu-idle-gap");
+  gen_host (&g);
+  gaps = causes_named (&g, "gpu-idle-gap", TRUE);
   g_assert_cmpstr (gaps, ==, "idle_host idle_host idle_host idle_host idle_host idle_host idle_host idle_host "
                              "idle_host idle_host");
-
   /* With its threshold, host-bound claims the same time, with the same advice. */
-  g_clear_object (&a);
-  a = analyse (trace, NULL);
-  host_bound = check_rule (a, "host-bound");
+  gen_host (&g);
+  host_bound = causes_named (&g, "host-bound", FALSE);
   g_assert_cmpstr (host_bound, ==, "idle_host");
 }
 
@@ -167,9 +175,6 @@ static void
 test_built_sync (void)
 {
   Gen g;
-  ChronoAnalysisThresholds th;
-  g_autoptr(ChronoTrace) trace = NULL;
-  g_autoptr(ChronoAnalysis) a = NULL;
   g_autofree char *states = NULL;
 
   gen_init (&g);
@@ -178,10 +183,7 @@ test_built_sync (void)
   gen_step (&g, 1, 1300);
   for (int k = 0; k < 20; k++)
     gen_kernel (&g, "gemm", 1302 + 5 * k, 1310 + 50 * k, 49);
-  trace = gen_finish (&g, "sync.json", 0);
-  quiet_causes (&th);
-  a = analyse (trace, &th);
-  states = check_rule (a, "gpu-idle-gap");
+  states = causes_named (&g, "gpu-idle-gap", TRUE);
   g_assert_cmpstr (states, ==, "idle_sync");
 }
 
@@ -191,21 +193,14 @@ static void
 test_built_other (void)
 {
   Gen g;
-  ChronoAnalysisThresholds th;
-  g_autoptr(ChronoTrace) trace = NULL;
-  g_autoptr(ChronoAnalysis) a = NULL;
   g_autofree char *states = NULL;
 
   gen_init (&g);
   gen_busy_step (&g, 0, 0);
   gen_step (&g, 1, 1000);
-  gen_kernel (&g, "gemm", 1002, 1500, 49);
-  for (int k = 1; k < 20; k++)
+  for (int k = 0; k < 20; k++)
     gen_kernel (&g, "gemm", 1002 + 5 * k, 1500 + 50 * k, 49);
-  trace = gen_finish (&g, "other.json", 0);
-  quiet_causes (&th);
-  a = analyse (trace, &th);
-  states = check_rule (a, "gpu-idle-gap");
+  states = causes_named (&g, "gpu-idle-gap", TRUE);
   g_assert_cmpstr (states, ==, "idle_other");
 }
 

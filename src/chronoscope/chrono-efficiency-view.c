@@ -88,7 +88,8 @@ cell_text (const ChronoEfficiencyRow *r,
   switch (column)
     {
     case COLUMN_OP:
-      return g_strdup (r->op);
+      /* The tooltip has it whole. */
+      return chrono_format_short_name (r->op, CHRONO_SHORT_NAME_WIDTH);
     case COLUMN_SHAPE:
       return g_strdup (r->input_dims);
     case COLUMN_CALLS:
