@@ -385,7 +385,8 @@ static void
 profile_load (Profile    *p,
               const char *plant,
               const char *instance,
-              guint       steps)
+              guint       steps,
+              guint64     target_bytes)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *device = NULL, *truth = NULL;
@@ -403,6 +404,7 @@ profile_load (Profile    *p,
   o.plant = plant;
   o.instance = instance;
   o.plant_steps = steps;
+  o.target_bytes = target_bytes;
   g_assert_true (neuron_gen_write_device (device, &o, &c, &error));
   g_assert_no_error (error);
   g_assert_true (neuron_gen_write_truth (truth, &o, &error));
@@ -723,7 +725,7 @@ test_all_phases (void)
 {
   Profile p;
 
-  profile_load (&p, ALL_PHASES, "trn2", 6);
+  profile_load (&p, ALL_PHASES, "trn2", 6, 0);
   check_ledger (&p);
   check_metrics (&p);
   check_phase_metrics (&p);
@@ -747,7 +749,7 @@ test_instances (void)
     {
       Profile p;
 
-      profile_load (&p, "dma-bound,compute,throttle,dma-bound", cases[i].name, 4);
+      profile_load (&p, "dma-bound,compute,throttle,dma-bound", cases[i].name, 4, 0);
       g_assert_cmpstr (json_object_get_string_member (p.t, "instance"), ==, cases[i].name);
       g_assert_true (near (json_object_get_double_member (p.t, "peak_tflops"), cases[i].peak));
       g_assert_true (near (json_object_get_double_member (p.t, "hbm_bandwidth_gbps"), cases[i].hbm));
@@ -771,12 +773,32 @@ test_each_alone (void)
     {
       Profile p;
 
-      profile_load (&p, names[i], "trn2", 0);
+      profile_load (&p, names[i], "trn2", 0, 0);
       check_ledger (&p);
       check_metrics (&p);
       check_phase_metrics (&p);
       profile_clear (&p);
     }
+}
+
+/* Grown to a size, the plan repeats and the books still hold. */
+static void
+test_size (void)
+{
+  g_autofree char *path = NULL;
+  GStatBuf st;
+  Profile p;
+
+  profile_load (&p, "dma-bound,compute", "trn2", 0, 2 * 1000 * 1000);
+  path = g_build_filename (p.dir, "device_profile_model_1.json", NULL);
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  g_assert_cmpint (st.st_size, >, 1000 * 1000);
+  g_assert_cmpint (st.st_size, <, 3 * 1000 * 1000);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (p.t, "phases")), >=, 4);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (p.t, "phases")) % 2, ==, 0);
+  check_ledger (&p);
+  check_metrics (&p);
+  profile_clear (&p);
 }
 
 static void
@@ -890,7 +912,7 @@ test_parquet (void)
       g_test_skip (why ? why : "hyparquet is not installed beside the Parquet writer (npm install hyparquet, as .ci/run does)");
       return;
     }
-  profile_load (&p, ALL_PHASES, "trn2", 3);
+  profile_load (&p, ALL_PHASES, "trn2", 3, 0);
   device = g_build_filename (p.dir, "device_profile_model_1.json", NULL);
   tables = g_build_filename (p.dir, "tables", NULL);
   neuron_gen_parquet_options_init (&po);
@@ -923,6 +945,7 @@ main (int    argc,
   g_test_add_func ("/neuron-gen/truth/all-phases", test_all_phases);
   g_test_add_func ("/neuron-gen/truth/instances", test_instances);
   g_test_add_func ("/neuron-gen/truth/each-alone", test_each_alone);
+  g_test_add_func ("/neuron-gen/truth/size", test_size);
   g_test_add_func ("/neuron-gen/truth/unknown", test_unknown);
   g_test_add_func ("/neuron-gen/truth/parquet", test_parquet);
   return g_test_run ();
