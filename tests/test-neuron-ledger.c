@@ -9,6 +9,7 @@
 #include "chrono-analysis.h"
 #include "chrono-loader.h"
 #include "chrono-neuron-ledger.h"
+#include "chrono-trace-set.h"
 #include "neuron-gen.h"
 
 typedef struct {
@@ -465,6 +466,61 @@ test_planted (gconstpointer data)
   planted_clear (&p);
 }
 
+/* The Parquet twin of a planted profile gives the same ledger, gaps and
+ * findings. */
+static void
+test_planted_parquet (void)
+{
+  Planted p;
+  Fixture fj, fp;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL, *folder = NULL, *why = NULL;
+  const char *paths[2] = { NULL, NULL };
+  NeuronGenParquetOptions o;
+  NeuronGenParquetCounts pc;
+
+  if (!neuron_gen_parquet_available (&why))
+    {
+      g_test_skip (why);
+      return;
+    }
+  planted_write (&p, NULL);
+  json = g_build_filename (p.dir, "device_profile_model_1.json", NULL);
+  folder = g_build_filename (p.dir, "tables", NULL);
+  neuron_gen_parquet_options_init (&o);
+  g_assert_true (neuron_gen_write_parquet (json, folder, &o, &pc, &error));
+  g_assert_no_error (error);
+  fixture_analyse (&fj, chrono_trace_load_file (json, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  paths[0] = folder;
+  fixture_analyse (&fp, chrono_trace_load_set (paths, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  check_planted (&fp, p.truth);
+  for (guint k = 0; k < CHRONO_N_LEDGER_STATES; k++)
+    g_assert_cmpint (fp.row->state_ns[k], ==, fj.row->state_ns[k]);
+  g_assert_cmpuint (chrono_neuron_ledger_get_n_gaps (fp.ledger), ==, chrono_neuron_ledger_get_n_gaps (fj.ledger));
+  for (guint g = 0; g < chrono_neuron_ledger_get_n_gaps (fj.ledger); g++)
+    {
+      const ChronoNeuronGap *a = chrono_neuron_ledger_get_gap (fj.ledger, g);
+      const ChronoNeuronGap *b = chrono_neuron_ledger_get_gap (fp.ledger, g);
+
+      g_assert_cmpint (a->start_ns, ==, b->start_ns);
+      g_assert_cmpint (a->cause, ==, b->cause);
+      g_assert_cmpuint (a->n_links, ==, b->n_links);
+    }
+  g_assert_cmpuint (chrono_analysis_get_n_findings (fp.analysis), ==, chrono_analysis_get_n_findings (fj.analysis));
+  for (guint i = 0; i < chrono_analysis_get_n_findings (fj.analysis); i++)
+    {
+      g_assert_cmpstr (chrono_analysis_get_finding (fp.analysis, i)->rule, ==,
+                       chrono_analysis_get_finding (fj.analysis, i)->rule);
+      g_assert_cmpint (chrono_analysis_get_finding (fp.analysis, i)->time_lost_ns, ==,
+                       chrono_analysis_get_finding (fj.analysis, i)->time_lost_ns);
+    }
+  fixture_clear (&fj);
+  fixture_clear (&fp);
+  planted_clear (&p);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -480,5 +536,6 @@ main (int    argc,
       g_autofree char *path = g_strdup_printf ("/neuron-ledger/planted/%s", neuron_gen_instance_names[i]);
       g_test_add_data_func (path, neuron_gen_instance_names[i], test_planted);
     }
+  g_test_add_func ("/neuron-ledger/planted-parquet", test_planted_parquet);
   return g_test_run ();
 }

@@ -53,8 +53,9 @@ cause_track (const ChronoNeuronLedger *ledger,
   return chrono_neuron_ledger_get_link (ledger, gap->first_link + gap->n_links - 1)->span.track;
 }
 
-/* The bytes of a DMA transfer: its "transfer_size" or "bytes"; 0 when
- * the profile does not say. */
+/* The bytes of a DMA transfer: its "transfer_size" (the JSON's),
+ * "transfer_bytes" (the Parquet's) or "bytes"; 0 when the profile does
+ * not say. */
 static gdouble
 transfer_bytes (ChronoTrace   *trace,
                 ChronoSpanRef  span)
@@ -64,6 +65,7 @@ transfer_bytes (ChronoTrace   *trace,
   gdouble value = 0;
 
   if (chrono_analysis_arg_number (trace, args, "\"transfer_size\"", &value) ||
+      chrono_analysis_arg_number (trace, args, "\"transfer_bytes\"", &value) ||
       chrono_analysis_arg_number (trace, args, "\"bytes\"", &value))
     return value;
   /* Table rows (Parquet) have no text to search. */
@@ -71,7 +73,8 @@ transfer_bytes (ChronoTrace   *trace,
   for (guint a = 0; a < members->len; a++)
     {
       const ChronoArg *arg = g_ptr_array_index (members, a);
-      if (strcmp (arg->key, "transfer_size") == 0 || strcmp (arg->key, "bytes") == 0)
+      if (strcmp (arg->key, "transfer_size") == 0 || strcmp (arg->key, "transfer_bytes") == 0 ||
+          strcmp (arg->key, "bytes") == 0)
         return g_ascii_strtod (arg->text, NULL);
     }
   return 0;
