@@ -81,8 +81,13 @@ gboolean plant_compute_truth (const NeuronGenOptions *o,
                               GError                **error);
 void     plant_truth_clear   (PlantTruth *truth);
 
-/* The tables after the timelines: throttle_summary, execution_info,
- * metadata and the summary with the profiler's own figures. */
+/* The source frames the instructions' stack_frame_ids name: the four
+ * stack_frame tables. */
+void     plant_write_stack_frames (NeuronGenWriter *w);
+
+/* The tables after the timelines: the stack frames, throttle_summary,
+ * execution_info, metadata and the summary with the profiler's own
+ * figures. */
 void     plant_write_closing (NeuronGenWriter        *w,
                               const NeuronGenOptions *o,
                               const PlantTruth       *truth);

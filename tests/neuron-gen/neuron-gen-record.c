@@ -30,6 +30,50 @@ static const struct {
   { "qSyncIO0", 2, 71, "data" }, { "qSyncIO0", 5, 73, "output" },
 };
 
+/* The source frames instructions point at (stack_frame_ids, 1-based): a
+ * chain from the training script down to the MLP and the attention. */
+static const char * const frame_files[] = { "train.py", "modeling_llama.py" };
+static const struct {
+  guint       parent, file;
+  const char *function;
+  guint       line;
+} frames[] = {
+  { 0, 1, "main", 88 },
+  { 1, 2, "NeuronLlamaModel.forward", 512 },
+  { 2, 2, "NeuronLlamaDecoderLayer.forward", 344 },
+  { 3, 2, "NeuronLlamaMLP.forward", 298 },
+  { 3, 2, "NeuronLlamaAttention.forward", 221 },
+};
+
+/* The innermost frame of an instruction: its framework layer's module. */
+static guint
+frame_of (const char *layer)
+{
+  if (g_str_has_prefix (layer, "NeuronLlamaAttention"))
+    return 5;
+  return g_str_has_prefix (layer, "NeuronLlamaMLP") ? 4 : 3;
+}
+
+void
+plant_write_stack_frames (NeuronGenWriter *w)
+{
+  neuron_gen_put (w, "  \"stack_frame\": [");
+  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
+    neuron_gen_put (w, "%s\n    {\"id\": \"%u\", \"file_location_id\": %u, \"parent_frame_id\": \"%u\"}",
+                    i ? "," : "", i + 1, i + 1, frames[i].parent);
+  neuron_gen_put (w, "\n  ],\n  \"stack_frame_file_location\": [");
+  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
+    neuron_gen_put (w, "%s\n    {\"id\": \"%u\", \"file_name_id\": %u, \"function_name_id\": %u, \"line_number\": %u}",
+                    i ? "," : "", i + 1, frames[i].file, i + 1, frames[i].line);
+  neuron_gen_put (w, "\n  ],\n  \"stack_frame_file_name\": [");
+  for (guint i = 0; i < G_N_ELEMENTS (frame_files); i++)
+    neuron_gen_put (w, "%s\n    {\"id\": \"%u\", \"name\": \"%s\"}", i ? "," : "", i + 1, frame_files[i]);
+  neuron_gen_put (w, "\n  ],\n  \"stack_frame_function_name\": [");
+  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
+    neuron_gen_put (w, "%s\n    {\"id\": \"%u\", \"name\": \"%s\"}", i ? "," : "", i + 1, frames[i].function);
+  neuron_gen_put (w, "\n  ],\n");
+}
+
 /* -------------------------------------------------------------------- */
 /* Bookkeeping                                                          */
 
@@ -258,6 +302,7 @@ put_instruction (Plant      *p,
   const NeuronGenOptions *o = p->o;
   gboolean tensor = in->engine == NEURON_GEN_TENSOR || in->engine == NEURON_GEN_TENSOR_MATRIX;
   gboolean first_dep = TRUE;
+  guint frame = frame_of (in->layer);
 
   neuron_gen_put_int (w, o, "timestamp", in->start);
   neuron_gen_put (w, ", ");
@@ -291,14 +336,14 @@ put_instruction (Plant      *p,
                   flops, flops, in->transpose ? flops : 0, in->transpose ? flops : 0,
                   read_bytes, in->write_bytes, reload_bytes, in->save_bytes);
   neuron_gen_put (w, ", \"hlo_name\": \"%s\", \"hlo_attrs\": \"[{\\\"op_type\\\":\\\"%s\\\","
-                  "\\\"source_file\\\":\\\"modeling_llama.py\\\",\\\"source_line\\\":\\\"%u\\\"}]\", "
+                  "\\\"source_file\\\":\\\"%s\\\",\\\"source_line\\\":\\\"%u\\\"}]\", "
                   "\"layer\": \"NeuronLlamaDecoderLayer[%u]/%s\", ",
-                  in->hlo, in->op_type, 300 + in->engine * 11, p->phase, in->layer);
+                  in->hlo, in->op_type, frame_files[frames[frame - 1].file - 1], frames[frame - 1].line,
+                  p->phase, in->layer);
   if (p->nki)
     neuron_gen_put (w, "\"nki_source_location\": \"llama_kernels.py:%u\", ", 40 + in->engine * 7);
-  neuron_gen_put (w, "\"stack_frame_ids\": \"[%u, %u, %u]\", \"subgraph\": \"sg00\", "
-                  "\"fully_qualified_subgraph\": \"/sg00\", \"pcore_idx\": 0}",
-                  101, 102 + in->engine, 110 + p->phase);
+  neuron_gen_put (w, "\"stack_frame_ids\": \"[%u]\", \"subgraph\": \"sg00\", "
+                  "\"fully_qualified_subgraph\": \"/sg00\", \"pcore_idx\": 0}", frame);
 }
 
 /* Writes one instruction and keeps the books: the Tensor engine's gap

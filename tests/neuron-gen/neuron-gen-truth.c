@@ -94,6 +94,7 @@ plant_write_closing (NeuronGenWriter        *w,
   gint64 active = t->ledger[ST_COMPUTE] + t->ledger[ST_TRANSPOSE];
   const guint64 *e = t->per_engine;
 
+  plant_write_stack_frames (w);
   neuron_gen_put (w, "  \"throttle_summary\": [");
   if (t->throttles > 0)
     for (guint i = 0; i < 2; i++)

@@ -65,12 +65,15 @@ const tables = {
           input_size: [], output_size: [], replica_group: [], trigger_engine: [] },
   CcInstruction: { start_ts: [], end_ts: [], duration_ns: [], core_idx: [], description: [], trigger_engine: [] },
   Summary: {},
-  Throttle: {}, ThrottleSummary: {}, ExecutionInfo: {}, Metadata: {},
+  Throttle: {}, ThrottleSummary: {}, ExecutionInfo: {}, Metadata: {}, StackFrame: {}, StackFrameFileLocation: {},
+  StackFrameFileName: {}, StackFrameFunctionName: {},
 };
 // Arrow types of the columns that are not strings or int64 (schema reference: int32, float, bool).
 const int32 = new Set(['SemaphoreUpdate.value', 'Throttle.k', 'Throttle.n', 'ThrottleSummary.nc_idx',
                        'ExecutionInfo.execution_index', 'ExecutionInfo.num_subgraphs', 'Metadata.ntff_version',
-                       'Metadata.num_physical_cores', 'Metadata.num_dma_engines_per_neuroncore']);
+                       'Metadata.num_physical_cores', 'Metadata.num_dma_engines_per_neuroncore',
+                       'StackFrame.file_location_id', 'StackFrameFileLocation.file_name_id',
+                       'StackFrameFileLocation.function_name_id', 'StackFrameFileLocation.line_number']);
 const float32 = (table, name) => table === 'Summary'
   ? /(_time|_percent|_ratio|_intensity|_average_bytes)$/.test(name)
   : /(_bandwidth|_clock_freq|_percent)$/.test(name);
@@ -78,7 +81,9 @@ const counts = {};
 
 const keyTable = { instruction: 'Instruction', dma: 'DmaPacketAggregated', semaphore_update: 'SemaphoreUpdate',
                    cc_op: 'CcOp', cc_instruction: 'CcInstruction', throttle: 'Throttle',
-                   throttle_summary: 'ThrottleSummary', execution_info: 'ExecutionInfo' };
+                   throttle_summary: 'ThrottleSummary', execution_info: 'ExecutionInfo', stack_frame: 'StackFrame',
+                   stack_frame_file_location: 'StackFrameFileLocation', stack_frame_file_name: 'StackFrameFileName',
+                   stack_frame_function_name: 'StackFrameFunctionName' };
 // Fields of a record the tables above already carry (under these or other
 // names), or that have no column; every other field gets a column of its
 // own name, null in the rows without it.

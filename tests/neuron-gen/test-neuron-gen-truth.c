@@ -720,6 +720,50 @@ check_phase_metrics (Profile *p)
     }
 }
 
+/* Each instruction's stack frames resolve: the frame, its file location,
+ * file and function names, up a chain of parents to the root; the
+ * innermost frame's line is its HLO source line. */
+static void
+check_stack_frames (Profile *p)
+{
+  JsonArray *insts = table (p, "instruction");
+  JsonArray *frames = table (p, "stack_frame"), *locations = table (p, "stack_frame_file_location");
+  JsonArray *files = table (p, "stack_frame_file_name"), *functions = table (p, "stack_frame_function_name");
+
+  for (guint i = 0; i < json_array_get_length (insts); i++)
+    {
+      JsonObject *r = row (insts, i);
+      g_autoptr(JsonNode) attrs = json_from_string (json_object_get_string_member (r, "hlo_attrs"), NULL);
+      JsonObject *attr = json_array_get_object_element (json_node_get_array (attrs), 0);
+      guint64 id = g_ascii_strtoull (json_object_get_string_member (r, "stack_frame_ids") + 1, NULL, 10);
+      guint depth = 0;
+
+      for (gboolean leaf = TRUE; id != 0; leaf = FALSE, depth++)
+        {
+          JsonObject *frame = NULL, *location = NULL;
+
+          for (guint k = 0; k < json_array_get_length (frames); k++)
+            if (g_ascii_strtoull (json_object_get_string_member (row (frames, k), "id"), NULL, 10) == id)
+              frame = row (frames, k);
+          g_assert_nonnull (frame);
+          for (guint k = 0; k < json_array_get_length (locations); k++)
+            if (g_ascii_strtoll (json_object_get_string_member (row (locations, k), "id"), NULL, 10) ==
+                num (frame, "file_location_id"))
+              location = row (locations, k);
+          g_assert_nonnull (location);
+          g_assert_cmpint (num (location, "file_name_id"), >=, 1);
+          g_assert_cmpint (num (location, "file_name_id"), <=, json_array_get_length (files));
+          g_assert_cmpint (num (location, "function_name_id"), >=, 1);
+          g_assert_cmpint (num (location, "function_name_id"), <=, json_array_get_length (functions));
+          if (leaf)
+            g_assert_cmpint (num (location, "line_number"), ==,
+                             g_ascii_strtoll (json_object_get_string_member (attr, "source_line"), NULL, 10));
+          id = g_ascii_strtoull (json_object_get_string_member (frame, "parent_frame_id"), NULL, 10);
+          g_assert_cmpuint (depth, <, json_array_get_length (frames));
+        }
+    }
+}
+
 static void
 test_all_phases (void)
 {
@@ -729,6 +773,7 @@ test_all_phases (void)
   check_ledger (&p);
   check_metrics (&p);
   check_phase_metrics (&p);
+  check_stack_frames (&p);
   /* Each planted state is there. */
   for (guint s = 0; s < N_STATES; s++)
     g_assert_cmpint (p.ledger[s], >, 0);
@@ -888,6 +933,8 @@ test_parquet (void)
     { "instruction", "Instruction" }, { "dma", "DmaPacketAggregated" }, { "semaphore_update", "SemaphoreUpdate" },
     { "cc_op", "CcOp" }, { "cc_instruction", "CcInstruction" }, { "throttle", "Throttle" },
     { "throttle_summary", "ThrottleSummary" }, { "execution_info", "ExecutionInfo" }, { "summary", "Summary" },
+    { "stack_frame", "StackFrame" }, { "stack_frame_file_location", "StackFrameFileLocation" },
+    { "stack_frame_file_name", "StackFrameFileName" }, { "stack_frame_function_name", "StackFrameFunctionName" },
   };
   g_autofree char *why = NULL, *reader = NULL, *device = NULL, *tables = NULL;
   static const char * const inst_keys[] = {
