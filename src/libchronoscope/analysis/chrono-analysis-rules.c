@@ -56,7 +56,8 @@ static const ChronoRule rules[] = {
     "computation ran.") },
   { "collective-outlier", N_("Slow collectives"),
     N_("Collectives of one name (at least five) of which some take more than twice the median. "
-    "Time lost: their communication time over the median that no computation hides.") },
+    "Time lost: their communication time over the median that no computation hides. On a NeuronCore, CC ops of "
+    "one type and size; time lost: the Tensor engine's wait for collectives past the median.") },
   { "exposed-communication", N_("Exposed communication"),
     N_("Collective kernels that run while no computation kernel runs on the device, when this exposed "
     "part is more than exposed-communication-percent of all communication time. Time lost: the "

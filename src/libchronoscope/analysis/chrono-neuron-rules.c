@@ -53,31 +53,41 @@ cause_track (const ChronoNeuronLedger *ledger,
   return chrono_neuron_ledger_get_link (ledger, gap->first_link + gap->n_links - 1)->span.track;
 }
 
-/* The bytes of a DMA transfer: its "transfer_size" (the JSON's),
- * "transfer_bytes" (the Parquet's) or "bytes"; 0 when the profile does
- * not say. */
+/* The first of the numbers KEYS (NULL-terminated) in the args of SPAN;
+ * 0 when the profile gives none. */
 static gdouble
-transfer_bytes (ChronoTrace   *trace,
-                ChronoSpanRef  span)
+arg_number (ChronoTrace        *trace,
+            ChronoSpanRef       span,
+            const char * const *keys)
 {
   guint64 args = chrono_track_get_args (chrono_trace_get_track (trace, span.track), span.index);
   g_autoptr(GPtrArray) members = NULL;
   gdouble value = 0;
 
-  if (chrono_analysis_arg_number (trace, args, "\"transfer_size\"", &value) ||
-      chrono_analysis_arg_number (trace, args, "\"transfer_bytes\"", &value) ||
-      chrono_analysis_arg_number (trace, args, "\"bytes\"", &value))
-    return value;
+  for (guint k = 0; keys[k] != NULL; k++)
+    {
+      g_autofree char *quoted = g_strdup_printf ("\"%s\"", keys[k]);
+      if (chrono_analysis_arg_number (trace, args, quoted, &value))
+        return value;
+    }
   /* Table rows (Parquet) have no text to search. */
   members = chrono_trace_dup_args (trace, args);
-  for (guint a = 0; a < members->len; a++)
-    {
-      const ChronoArg *arg = g_ptr_array_index (members, a);
-      if (strcmp (arg->key, "transfer_size") == 0 || strcmp (arg->key, "transfer_bytes") == 0 ||
-          strcmp (arg->key, "bytes") == 0)
-        return g_ascii_strtod (arg->text, NULL);
-    }
+  for (guint k = 0; keys[k] != NULL; k++)
+    for (guint a = 0; a < members->len; a++)
+      if (strcmp (((ChronoArg *) g_ptr_array_index (members, a))->key, keys[k]) == 0)
+        return g_ascii_strtod (((ChronoArg *) g_ptr_array_index (members, a))->text, NULL);
   return 0;
+}
+
+/* The bytes of a DMA transfer: "transfer_size" in the JSON,
+ * "transfer_bytes" in the Parquet. */
+static gdouble
+transfer_bytes (ChronoTrace   *trace,
+                ChronoSpanRef  span)
+{
+  static const char * const keys[] = { "transfer_size", "transfer_bytes", "bytes", NULL };
+
+  return arg_number (trace, span, keys);
 }
 
 static Kind
@@ -390,6 +400,107 @@ find_windows (Core          *core,
     report_window (core, &w, kind);
 }
 
+/* ------------------------------------------------------------------ */
+/* Slow collectives                                                   */
+
+typedef struct {
+  guint32 name;
+  gdouble bytes;
+  gint64  start;
+  gint64  end;
+} CcOp;
+
+static gint
+compare_ops (gconstpointer a,
+             gconstpointer b)
+{
+  const CcOp *x = a, *y = b;
+
+  if (x->name != y->name)
+    return x->name < y->name ? -1 : 1;
+  if (x->bytes != y->bytes)
+    return x->bytes < y->bytes ? -1 : 1;
+  return (x->end - x->start > y->end - y->start) - (x->end - x->start < y->end - y->start);
+}
+
+/* One group of CC ops of a type and size, sorted by duration: those over
+ * twice the median make the Tensor engine wait past the median. */
+static void
+report_outliers (Core       *core,
+                 const CcOp *ops,
+                 guint       n)
+{
+  gint64 median = ops[n / 2].end - ops[n / 2].start, first = G_MAXINT64, last = G_MININT64, lost;
+  g_auto(ChronoClaim) claim = { NULL };
+  ChronoFinding *f;
+  guint slow = 0;
+
+  if (n < 5)
+    return;
+  chrono_claim_init (&claim);
+  for (guint k = 0; k < n; k++)
+    if (ops[k].end - ops[k].start > 2 * median)
+      {
+        chrono_claim_add (&claim, core->data, core->device, ops[k].start + median, ops[k].end,
+                          CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_COLLECTIVE), G_MAXUINT32, G_MAXINT64);
+        first = MIN (first, ops[k].start);
+        last = MAX (last, ops[k].end);
+        slow++;
+      }
+  if (slow == 0 || (lost = chrono_rule_measure (core->c, &claim, G_MAXINT64)) == 0)
+    return;
+  f = chrono_rule_add_finding (core->c, "collective-outlier", core->data, first, last, &claim, lost,
+                               _("Some collectives of one type and size take far longer than the others: look for "
+                                 "a straggling peer core or rank, contention on the links, or a collective issued "
+                                 "while DMA queues were saturated."),
+                               g_strdup_printf (ngettext ("%u of %u %s of %.0f bytes took over twice their median "
+                                                          "%.3f ms; the Tensor engine waited %.3f ms past the median",
+                                                          "%u of %u %s of %.0f bytes took over twice their median "
+                                                          "%.3f ms; the Tensor engine waited %.3f ms past the median",
+                                                          slow),
+                                                slow, n, chrono_trace_get_string (core->data->trace, ops[0].name),
+                                                ops[0].bytes, median / 1e6, lost / 1e6));
+  chrono_finding_add_evidence (f, "collectives", n);
+  chrono_finding_add_evidence (f, "outliers", slow);
+  chrono_finding_add_evidence (f, "median_ns", median);
+  chrono_finding_add_evidence (f, "bytes", ops[0].bytes);
+  add_tensor_tracks (core, f);
+}
+
+/* The CC ops of the core (the Collectives row, not the CC-cores'),
+ * grouped by type and size. */
+static void
+rule_collective_outliers (Core *core)
+{
+  static const char * const keys[] = { "input_size", "size", "bytes", NULL };
+  const ChronoDeviceWork *d = &g_array_index (core->data->devices, ChronoDeviceWork, core->device);
+  ChronoTrace *trace = core->data->trace;
+  g_autoptr(GArray) ops = g_array_new (FALSE, FALSE, sizeof (CcOp));
+  guint from = 0;
+
+  for (guint k = 0; k < d->items->len; k++)
+    {
+      const ChronoWorkItem *it = &g_array_index (d->items, ChronoWorkItem, k);
+      const ChronoTrack *t = chrono_trace_get_track (trace, it->track);
+
+      if (it->cls != CHRONO_WORK_COMMUNICATION ||
+          !g_str_has_prefix (chrono_trace_get_string (trace, t->display_name), "Collectives"))
+        continue;
+      g_array_append_val (ops, ((CcOp) { chrono_track_get_name (t, it->index),
+                                         arg_number (trace, (ChronoSpanRef) { it->track, it->index }, keys),
+                                         it->start, it->end }));
+    }
+  g_array_sort (ops, compare_ops);
+  for (guint k = 1; k <= ops->len; k++)
+    {
+      const CcOp *a = &g_array_index (ops, CcOp, from);
+      if (k < ops->len && g_array_index (ops, CcOp, k).name == a->name && g_array_index (ops, CcOp, k).bytes == a->bytes)
+        continue;
+      report_outliers (core, a, k - from);
+      from = k;
+    }
+}
+
 void
 chrono_neuron_run_rules (ChronoRuleContext *c,
                          ChronoRankData    *data)
@@ -424,8 +535,9 @@ chrono_neuron_run_rules (ChronoRuleContext *c,
           if (seg->state == CHRONO_LEDGER_TRANSPOSE)
             g_array_append_val (by_kind[KIND_TRANSPOSE], ((Stretch) { seg->start, seg->end, G_MAXUINT }));
         }
-      /* Transposes first, then spills and small transfers before the
-       * rest of DMA: the more specific first. */
+      /* Slow collectives and transposes first, then spills and small
+       * transfers before the rest of DMA: the more specific first. */
+      rule_collective_outliers (&core);
       find_windows (&core, KIND_TRANSPOSE, (const Stretch *) by_kind[KIND_TRANSPOSE]->data,
                     by_kind[KIND_TRANSPOSE]->len);
       for (Kind kind = 0; kind < KIND_TRANSPOSE; kind++)
