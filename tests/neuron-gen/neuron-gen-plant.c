@@ -252,8 +252,10 @@ collective (Plant     *p,
                       "\"num_elements\": %" G_GUINT64_FORMAT ", \"op_id\": %" G_GUINT64_FORMAT ", \"stream_id\": 1, \"stream_index\": 0, "
                       "\"input_size\": %" G_GUINT64_FORMAT ", \"output_size\": %" G_GUINT64_FORMAT ", "
                       "\"trigger_start_ts\": %" G_GINT64_FORMAT ", \"cc_trigger_start_delay\": %" G_GINT64_FORMAT ", "
-                      "\"replica_group_id\": 0, \"replica_group\": \"[[0, 1, 2, 3]]\", \"trigger_engine\": \"Pool\"}",
-                      bytes / 2, p->t->cc_ops, bytes, bytes, trigger.start, start - trigger.start);
+                      "\"algorithm_bandwidth\": %.1f, \"replica_group_id\": 0, \"replica_group\": \"[[0, 1, 2, 3]]\", "
+                      "\"trigger_engine\": \"Pool\"}",
+                      bytes / 2, p->t->cc_ops, bytes, bytes, trigger.start, start - trigger.start,
+                      bytes * 1e9 / (end - start));
     }
   for (guint core = 8; core < 12; core++)
     cc_instruction (p, start + 20, core == 8 ? end - 50 : end, core, "DMA_ADVANCE", trigger.start);

@@ -248,9 +248,9 @@ plant_dma (Plant      *p,
                       rings[ring].idx, a.sem, rings[ring].queue);
       neuron_gen_put_int (w, p->o, "transfer_size", (gint64) bytes);
       neuron_gen_put (w, ", \"read_bytes\": %" G_GUINT64_FORMAT ", \"write_bytes\": %" G_GUINT64_FORMAT
-                      ", \"op\": \"copy\", \"variable\": \"%s_%u\", \"source\": \"%s\", \"dest\": \"%s\", "
-                      "\"queue_type\": \"%s\", \"pcore_idx\": 0}",
-                      bytes, bytes, variable, p->step, src, dst, rings[ring].type);
+                      ", \"throughput\": %.1f, \"op\": \"copy\", \"variable\": \"%s_%u\", \"source\": \"%s\", "
+                      "\"dest\": \"%s\", \"queue_type\": \"%s\", \"pcore_idx\": 0}",
+                      bytes, bytes, bytes * 1e9 / (a.end - a.start), variable, p->step, src, dst, rings[ring].type);
     }
   a.value = plant_sem_update (p, a.sem, rings[ring].queue, a.end, "AXI");
   if (p->table == T_INSTRUCTION)

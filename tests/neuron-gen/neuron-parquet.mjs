@@ -76,7 +76,7 @@ const int32 = new Set(['SemaphoreUpdate.value', 'Throttle.k', 'Throttle.n', 'Thr
                        'StackFrameFileLocation.function_name_id', 'StackFrameFileLocation.line_number']);
 const float32 = (table, name) => table === 'Summary'
   ? /(_time|_percent|_ratio|_intensity|_average_bytes)$/.test(name)
-  : /(_bandwidth|_clock_freq|_percent)$/.test(name);
+  : /(_bandwidth|_clock_freq|_percent|^throughput)$/.test(name);
 const counts = {};
 
 const keyTable = { instruction: 'Instruction', dma: 'DmaPacketAggregated', semaphore_update: 'SemaphoreUpdate',
