@@ -284,12 +284,34 @@ null_member (const char *text,
   return g_strdup_printf ("%.*snull%s", (int) (at - text), text, end);
 }
 
+/* The profile at PATH with EDIT applied for each of KEYS. */
+static void
+edit_profile (const char         *path,
+              char             *(*edit) (const char *text, const char *key),
+              const char * const *keys)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; keys[i] != NULL; i++)
+    {
+      char *next = edit (text, keys[i]);
+
+      g_free (text);
+      text = next;
+    }
+  g_file_set_contents (path, text, -1, &error);
+  g_assert_no_error (error);
+}
+
+static const char * const metadata_keys[] = { "tensor_engine_clock_freq", "hbm_ddr_bandwidth", "num_physical_cores", NULL };
+
 static void
 test_peak_sources (void)
 {
   g_auto(Profile) p = { 0 };
-  g_autoptr(GError) error = NULL;
-  g_autofree char *text = NULL;
   g_autoptr(JsonNode) report = NULL;
   ChronoAnalysisThresholds th;
   JsonObject *core, *metrics;
@@ -310,18 +332,7 @@ test_peak_sources (void)
 
   /* Without the clock, the stack and the core count: the table, by the
    * instance type. */
-  g_file_get_contents (p.json, &text, NULL, &error);
-  g_assert_no_error (error);
-  for (guint i = 0; i < 3; i++)
-    {
-      static const char * const keys[] = { "tensor_engine_clock_freq", "hbm_ddr_bandwidth", "num_physical_cores" };
-      char *next = null_member (text, keys[i]);
-
-      g_free (text);
-      text = next;
-    }
-  g_file_set_contents (p.json, text, -1, &error);
-  g_assert_no_error (error);
+  edit_profile (p.json, null_member, metadata_keys);
   report = analyze_path (p.json, NULL, NULL);
   core = only_core (report);
   g_assert_cmpstr (json_object_get_string_member (core, "peak_tflops_source"), ==, "table");
@@ -394,25 +405,13 @@ static void
 test_flops_from_elements (void)
 {
   g_auto(Profile) p = { 0 };
-  g_autoptr(GError) error = NULL;
-  g_autofree char *text = NULL;
   g_autoptr(JsonNode) report = NULL;
   JsonObject *core, *metrics;
-  static const char * const keys[] = { "raw_flops", "adjusted_flops", "flops_transpose", "adjusted_flops_transpose" };
+  static const char * const keys[] = { "raw_flops", "adjusted_flops", "flops_transpose", "adjusted_flops_transpose", NULL };
 
   profile_write (&p, "trn2", "compute,transpose");
   metrics = json_object_get_object_member (json_node_get_object (p.truth), "metrics");
-  g_file_get_contents (p.json, &text, NULL, &error);
-  g_assert_no_error (error);
-  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
-    {
-      char *next = rename_key (text, keys[i]);
-
-      g_free (text);
-      text = next;
-    }
-  g_file_set_contents (p.json, text, -1, &error);
-  g_assert_no_error (error);
+  edit_profile (p.json, rename_key, keys);
   report = analyze_path (p.json, NULL, NULL);
   core = only_core (report);
   g_assert_cmpstr (json_object_get_string_member (core, "flops_source"), ==, "elements");

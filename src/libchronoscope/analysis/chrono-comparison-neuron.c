@@ -170,18 +170,6 @@ operator_pairs (Cores *c)
 /* JSON                                                                 */
 
 static void
-add_double (JsonBuilder *b,
-            const char  *name,
-            gdouble      value)
-{
-  json_builder_set_member_name (b, name);
-  if (isfinite (value))
-    json_builder_add_double_value (b, value);
-  else
-    json_builder_add_null_value (b);
-}
-
-static void
 add_side (JsonBuilder *b,
           const char  *name,
           Cores       *c,
@@ -193,8 +181,8 @@ add_side (JsonBuilder *b,
   json_builder_begin_object (b);
   chrono_json_add_int (b, "start_ns", c->window[k].start);
   chrono_json_add_int (b, "end_ns", c->window[k].end);
-  add_double (b, "peak_tflops", peak->tflops > 0 ? peak->tflops : NAN);
-  add_double (b, "hbm_bandwidth_gbps", peak->hbm_gbps > 0 ? peak->hbm_gbps : NAN);
+  chrono_json_add_double (b, "peak_tflops", peak->tflops > 0 ? peak->tflops : NAN);
+  chrono_json_add_double (b, "hbm_bandwidth_gbps", peak->hbm_gbps > 0 ? peak->hbm_gbps : NAN);
   json_builder_end_object (b);
 }
 
@@ -254,9 +242,9 @@ chrono_comparison_neuron_write_json (ChronoComparison *self,
     {
       json_builder_begin_object (b);
       chrono_json_add_string (b, "figure", chrono_neuron_figure_name (f));
-      add_double (b, "a", c.window[0].v[f]);
-      add_double (b, "b", c.window[1].v[f]);
-      add_double (b, "delta", c.window[1].v[f] - c.window[0].v[f]);
+      chrono_json_add_double (b, "a", c.window[0].v[f]);
+      chrono_json_add_double (b, "b", c.window[1].v[f]);
+      chrono_json_add_double (b, "delta", c.window[1].v[f] - c.window[0].v[f]);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

@@ -2,7 +2,6 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <math.h>
 
 #include <glib/gi18n-lib.h>
 
@@ -12,18 +11,6 @@
 
 /* A report people read: the operators that take most GPU time. */
 #define MAX_TABLE_ROWS 20
-
-static void
-add_double (JsonBuilder *b,
-            const char  *name,
-            gdouble      value)
-{
-  json_builder_set_member_name (b, name);
-  if (isfinite (value))
-    json_builder_add_double_value (b, value);
-  else
-    json_builder_add_null_value (b);
-}
 
 /* The trace's own JSON array, kept as JSON rather than as a string. */
 static void
@@ -72,8 +59,8 @@ write_steps (ChronoAnalysis *self,
             chrono_json_add_int (b, "device", g_array_index (ranks[r]->devices, ChronoDeviceWork, d).device);
             chrono_json_add_int (b, "start_ns", step->start);
             chrono_json_add_int (b, "end_ns", end);
-            add_double (b, "flops", flops);
-            add_double (b, "mfu", mfu);
+            chrono_json_add_double (b, "flops", flops);
+            chrono_json_add_double (b, "mfu", mfu);
             json_builder_end_object (b);
           }
       }
@@ -107,16 +94,16 @@ chrono_efficiency_write_json (ChronoAnalysis *self,
       chrono_json_add_string (b, "device_name", r->device_name);
       chrono_json_add_string (b, "peaks", r->peaks ? r->peaks->name : r->has_roofline ? "settings" : NULL);
       chrono_json_add_int (b, "count", r->count);
-      add_double (b, "flops", r->flops);
-      add_double (b, "bytes", r->bytes);
+      chrono_json_add_double (b, "flops", r->flops);
+      chrono_json_add_double (b, "bytes", r->bytes);
       chrono_json_add_int (b, "gpu_time_ns", r->gpu_time_ns);
-      add_double (b, "achieved_tflops", r->achieved_tflops);
-      add_double (b, "achieved_tbps", r->achieved_tbps);
+      chrono_json_add_double (b, "achieved_tflops", r->achieved_tflops);
+      chrono_json_add_double (b, "achieved_tbps", r->achieved_tbps);
       if (r->has_roofline)
         {
           chrono_json_add_int (b, "roofline_ns", r->roofline_ns);
           chrono_json_add_string (b, "bound", chrono_bound_to_string (r->bound));
-          add_double (b, "roofline_share", r->roofline_share);
+          chrono_json_add_double (b, "roofline_share", r->roofline_share);
           chrono_json_add_int (b, "excess_ns", r->excess_ns);
         }
       else

@@ -39,30 +39,6 @@ static const struct {
   { "dma_transfer_count", FALSE, N_("DMA transfers") },
 };
 
-static void
-add_double (JsonBuilder *b,
-            const char  *name,
-            gdouble      value)
-{
-  json_builder_set_member_name (b, name);
-  if (isfinite (value))
-    json_builder_add_double_value (b, value);
-  else
-    json_builder_add_null_value (b);
-}
-
-static void
-add_string (JsonBuilder *b,
-            const char  *name,
-            const char  *value)
-{
-  json_builder_set_member_name (b, name);
-  if (value)
-    json_builder_add_string_value (b, value);
-  else
-    json_builder_add_null_value (b);
-}
-
 /* The profiler's value of figure F, in our units; NAN when it has none. */
 static gdouble
 profiler_value (JsonObject *summary,
@@ -198,7 +174,7 @@ write_engines (JsonBuilder              *b,
       chrono_json_add_int (b, "instructions", row->count);
       chrono_json_add_int (b, "instruction_ns", row->instruction_ns);
       chrono_json_add_int (b, "active_ns", row->active_ns);
-      add_double (b, "active_share", (gdouble) row->active_ns / len);
+      chrono_json_add_double (b, "active_share", (gdouble) row->active_ns / len);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -216,10 +192,10 @@ write_dma (JsonBuilder              *b,
   json_builder_set_member_name (b, "dma");
   json_builder_begin_object (b);
   chrono_json_add_int (b, "transfers", t->dma_transfers);
-  add_double (b, "bytes", t->dma_bytes);
-  add_double (b, "average_bytes", t->dma_transfers ? t->dma_bytes / t->dma_transfers : NAN);
+  chrono_json_add_double (b, "bytes", t->dma_bytes);
+  chrono_json_add_double (b, "average_bytes", t->dma_transfers ? t->dma_bytes / t->dma_transfers : NAN);
   chrono_json_add_int (b, "small_transfers", t->small_dma_transfers);
-  add_double (b, "small_share", t->dma_transfers ? (gdouble) t->small_dma_transfers / t->dma_transfers : NAN);
+  chrono_json_add_double (b, "small_share", t->dma_transfers ? (gdouble) t->small_dma_transfers / t->dma_transfers : NAN);
   json_builder_set_member_name (b, "queues");
   json_builder_begin_array (b);
   for (guint i = 0; i < rows->len; i++)
@@ -253,13 +229,13 @@ write_window (JsonBuilder              *b,
   chrono_json_add_int (b, "end_ns", w->end);
   chrono_json_add_int (b, "total_time_ns", w->end - w->start);
   for (guint f = 0; f < CHRONO_NEURON_N_FIGURES; f++)
-    add_double (b, chrono_neuron_figure_name (f), w->v[f]);
-  add_double (b, "raw_flops", isfinite (w->v[CHRONO_NEURON_HARDWARE_FLOPS]) ? w->t.raw_flops : NAN);
-  add_string (b, "model_flops_source", w->model_from_hlo ? "hlo" : "instructions");
-  add_double (b, "roofline_ceiling_percent", isfinite (ceiling) ? 100 * MIN (ceiling, 1.0) : NAN);
-  add_double (b, "useful_read_percent", w->t.hbm_read_bytes > 0 ? 100 * (w->t.hbm_read_bytes - w->t.spill_reload_bytes) / w->t.hbm_read_bytes : NAN);
-  add_double (b, "throttled_active_percent", throttle ? 100 * lost / MAX (w->end - w->start, 1) : NAN);
-  add_double (b, "throttle_limit_percent", throttle && active > 0 ? 100 * (1 - lost / active) : NAN);
+    chrono_json_add_double (b, chrono_neuron_figure_name (f), w->v[f]);
+  chrono_json_add_double (b, "raw_flops", isfinite (w->v[CHRONO_NEURON_HARDWARE_FLOPS]) ? w->t.raw_flops : NAN);
+  chrono_json_add_nullable_string (b, "model_flops_source", w->model_from_hlo ? "hlo" : "instructions");
+  chrono_json_add_double (b, "roofline_ceiling_percent", isfinite (ceiling) ? 100 * MIN (ceiling, 1.0) : NAN);
+  chrono_json_add_double (b, "useful_read_percent", w->t.hbm_read_bytes > 0 ? 100 * (w->t.hbm_read_bytes - w->t.spill_reload_bytes) / w->t.hbm_read_bytes : NAN);
+  chrono_json_add_double (b, "throttled_active_percent", throttle ? 100 * lost / MAX (w->end - w->start, 1) : NAN);
+  chrono_json_add_double (b, "throttle_limit_percent", throttle && active > 0 ? 100 * (1 - lost / active) : NAN);
   write_engines (b, m, rows, w);
   write_dma (b, rows, w);
 }
@@ -278,8 +254,8 @@ write_profiler (JsonBuilder *b,
     }
   json_builder_begin_object (b);
   for (guint f = 0; f < CHRONO_NEURON_N_FIGURES; f++)
-    add_double (b, chrono_neuron_figure_name (f), profiler_value (summary, f));
-  add_double (b, "total_time_ns", chrono_neuron_summary_number (summary, "total_time", &seconds) ? seconds * 1e9 : NAN);
+    chrono_json_add_double (b, chrono_neuron_figure_name (f), profiler_value (summary, f));
+  chrono_json_add_double (b, "total_time_ns", chrono_neuron_summary_number (summary, "total_time", &seconds) ? seconds * 1e9 : NAN);
   json_builder_end_object (b);
 }
 
@@ -318,17 +294,17 @@ chrono_neuron_metrics_write_json (ChronoAnalysis *self,
       chrono_json_add_int (b, "rank_index", data->rank_index);
       chrono_json_add_int (b, "device", chrono_neuron_metrics_get_device (m)->device);
       chrono_json_add_string (b, "device_name", core_name (m));
-      add_string (b, "instance_type", p->instance_type);
-      add_string (b, "peak_table_entry", p->entry ? p->entry->name : NULL);
-      add_double (b, "peak_tflops", p->tflops > 0 ? p->tflops : NAN);
-      add_string (b, "peak_tflops_source", chrono_neuron_source_to_string (p->tflops_source));
-      add_double (b, "hbm_bandwidth_gbps", p->hbm_gbps > 0 ? p->hbm_gbps : NAN);
-      add_string (b, "hbm_bandwidth_source", chrono_neuron_source_to_string (p->hbm_source));
+      chrono_json_add_nullable_string (b, "instance_type", p->instance_type);
+      chrono_json_add_nullable_string (b, "peak_table_entry", p->entry ? p->entry->name : NULL);
+      chrono_json_add_double (b, "peak_tflops", p->tflops > 0 ? p->tflops : NAN);
+      chrono_json_add_nullable_string (b, "peak_tflops_source", chrono_neuron_source_to_string (p->tflops_source));
+      chrono_json_add_double (b, "hbm_bandwidth_gbps", p->hbm_gbps > 0 ? p->hbm_gbps : NAN);
+      chrono_json_add_nullable_string (b, "hbm_bandwidth_source", chrono_neuron_source_to_string (p->hbm_source));
       chrono_json_add_int (b, "physical_cores", p->physical_cores);
-      add_string (b, "physical_cores_source", chrono_neuron_source_to_string (p->cores_source));
-      add_string (b, "flops_source", flops_source_name (chrono_neuron_metrics_get_flops_source (m)));
-      add_string (b, "bytes_source", bytes_source_name (chrono_neuron_metrics_get_bytes_source (m)));
-      add_string (b, "window_source", from_metadata ? "metadata" : "activity");
+      chrono_json_add_nullable_string (b, "physical_cores_source", chrono_neuron_source_to_string (p->cores_source));
+      chrono_json_add_nullable_string (b, "flops_source", flops_source_name (chrono_neuron_metrics_get_flops_source (m)));
+      chrono_json_add_nullable_string (b, "bytes_source", bytes_source_name (chrono_neuron_metrics_get_bytes_source (m)));
+      chrono_json_add_nullable_string (b, "window_source", from_metadata ? "metadata" : "activity");
       write_window (b, m, &whole);
       write_profiler (b, chrono_neuron_metrics_get_summary (m));
       diffs = differences (&whole, chrono_neuron_metrics_get_summary (m));

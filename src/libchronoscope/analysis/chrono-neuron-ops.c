@@ -225,18 +225,6 @@ chrono_analysis_get_neuron_ops (ChronoAnalysis *analysis,
   return chrono_neuron_op_table_new (metrics, ledger_of (analysis, metrics));
 }
 
-static void
-add_double (JsonBuilder *b,
-            const char  *name,
-            gdouble      value)
-{
-  json_builder_set_member_name (b, name);
-  if (isfinite (value))
-    json_builder_add_double_value (b, value);
-  else
-    json_builder_add_null_value (b);
-}
-
 void
 chrono_neuron_ops_write_json (ChronoAnalysis      *analysis,
                               ChronoNeuronMetrics *metrics,
@@ -255,11 +243,11 @@ chrono_neuron_ops_write_json (ChronoAnalysis      *analysis,
       chrono_json_add_string (b, "kind", chrono_neuron_op_kind_to_string (op->kind));
       chrono_json_add_int (b, "instructions", op->instructions);
       chrono_json_add_int (b, "tensor_ns", op->tensor_ns);
-      add_double (b, "flops", op->flops);
-      add_double (b, "transpose_flops", op->transpose_flops);
-      add_double (b, "hbm_bytes", op->hbm_bytes);
-      add_double (b, "hfu_percent", op->hfu_percent);
-      add_double (b, "mfu_percent", op->mfu_percent);
+      chrono_json_add_double (b, "flops", op->flops);
+      chrono_json_add_double (b, "transpose_flops", op->transpose_flops);
+      chrono_json_add_double (b, "hbm_bytes", op->hbm_bytes);
+      chrono_json_add_double (b, "hfu_percent", op->hfu_percent);
+      chrono_json_add_double (b, "mfu_percent", op->mfu_percent);
       json_builder_set_member_name (b, "lost_ns");
       if (op->lost_ns >= 0)
         json_builder_add_int_value (b, op->lost_ns);

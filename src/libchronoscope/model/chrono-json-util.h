@@ -16,4 +16,13 @@ void chrono_json_add_string (JsonBuilder *builder,
                              const char  *name,
                              const char  *value);
 
+/* A number, null when it is not finite (NAN for unknown). */
+void chrono_json_add_double (JsonBuilder *builder,
+                             const char  *name,
+                             gdouble      value);
+/* A string, null for NULL. */
+void chrono_json_add_nullable_string (JsonBuilder *builder,
+                                      const char  *name,
+                                      const char  *value);
+
 G_END_DECLS
