@@ -506,7 +506,9 @@ neuron_gen_write_system (const char             *path,
                 ", \"group\": \"nrt-nc-000\", \"id\": 2, \"parent_id\": 0, \"thread_id\": 1627711, "
                 "\"trace_event_source\": \"neuron_rt\", \"model_name\": \"graph.neff\"");
   system_event (&w, o, counts, "nc_exec_running", h, exec_dur, hw);
-  system_event (&w, o, counts, "cc_running", h + 2160, 740, hw);
+  /* A planted profile's collectives are its device profile's own. */
+  if (o->plant == NULL)
+    system_event (&w, o, counts, "cc_running", h + 2160, 740, hw);
   system_event (&w, o, counts, "nc_exec_running", h + 1000, exec_dur, hw_other);
   system_event (&w, o, counts, "timestamp_sync_point", h + exec_dur, 0, sync);
   system_event (&w, o, counts, "PjitFunction(matmul_allgather)", h - 80000, exec_dur + 150000,
