@@ -8,6 +8,7 @@
 
 #include "chrono-format.h"
 #include "chrono-summary-row.h"
+#include "chrono-trace-facts.h"
 #include "chrono-trace-summary.h"
 #include "chrono-warning-row.h"
 
@@ -19,6 +20,7 @@ struct _ChronoTraceSummary
 
   GtkLabel       *title_label;
   GtkLabel       *subtitle_label;
+  GtkGrid        *facts_grid;
   GtkLabel       *duration_label;
   GtkLabel       *events_label;
   GtkLabel       *spans_label;
@@ -292,6 +294,91 @@ show_metrics (ChronoTraceSummary *self)
   gtk_widget_set_visible (GTK_WIDGET (self->metrics_box), any);
 }
 
+/* The bytes of the files under PATH, a folder (a Parquet profile). */
+static guint64
+folder_size (const char *path)
+{
+  g_autoptr(GFile) folder = g_file_new_for_path (path);
+  g_autoptr(GFileEnumerator) children =
+    g_file_enumerate_children (folder, G_FILE_ATTRIBUTE_STANDARD_NAME "," G_FILE_ATTRIBUTE_STANDARD_TYPE ","
+                               G_FILE_ATTRIBUTE_STANDARD_SIZE, G_FILE_QUERY_INFO_NONE, NULL, NULL);
+  guint64 total = 0;
+  GFileInfo *info;
+
+  while (children != NULL && (info = g_file_enumerator_next_file (children, NULL, NULL)) != NULL)
+    {
+      g_autoptr(GFileInfo) owned = info;
+
+      if (g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
+        {
+          g_autofree char *child = g_build_filename (path, g_file_info_get_name (info), NULL);
+
+          total += folder_size (child);
+        }
+      else if (g_file_info_get_file_type (info) == G_FILE_TYPE_REGULAR)
+        total += g_file_info_get_size (info);
+    }
+  return total;
+}
+
+/* "kineto · 31.2 MB from a gzip file", "neuron-parquet · a folder of
+ * 45.3 MB", "kineto · 8 files, 7.4 MB". */
+static char *
+describe_source (ChronoTrace *trace)
+{
+  const char *path = chrono_trace_get_path (trace);
+  const char *compression = chrono_trace_get_compression (trace);
+  guint n_parts = chrono_trace_get_n_parts (trace);
+  guint64 bytes = chrono_trace_get_source_size (trace);
+  g_autofree char *size = NULL;
+
+  if (bytes == 0 && g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      size = chrono_format_bytes (folder_size (path));
+      /* Translators: the trace's format, then the size of the folder it was read from */
+      return g_strdup_printf (_("%s · a folder of %s"), chrono_trace_get_format (trace), size);
+    }
+  size = chrono_format_bytes (bytes);
+  if (n_parts > 1)
+    /* Translators: the trace's format, how many files it was read from, their size */
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %u file, %s", "%s · %u files, %s", n_parts),
+                            chrono_trace_get_format (trace), n_parts, size);
+  if (g_strcmp0 (compression, "none") != 0)
+    /* Translators: the trace's format, its size, the compression of its file ("gzip") */
+    return g_strdup_printf (_("%s · %s from a %s file"), chrono_trace_get_format (trace), size, compression);
+  /* Translators: the trace's format and its size */
+  return g_strdup_printf (_("%s · %s"), chrono_trace_get_format (trace), size);
+}
+
+/* Each fact a line: its name dimmed, what the trace says beside it. */
+static void
+show_facts (ChronoTraceSummary *self)
+{
+  g_autoptr(GArray) facts = chrono_trace_facts_new (self->trace);
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->facts_grid))) != NULL)
+    gtk_grid_remove (self->facts_grid, child);
+  for (guint i = 0; i < facts->len; i++)
+    {
+      const ChronoTraceFact *fact = &g_array_index (facts, ChronoTraceFact, i);
+      GtkWidget *name = gtk_label_new (fact->label);
+      GtkWidget *value = gtk_label_new (fact->value);
+
+      gtk_label_set_xalign (GTK_LABEL (name), 0);
+      gtk_widget_set_valign (name, GTK_ALIGN_START);
+      gtk_widget_add_css_class (name, "dim-label");
+      gtk_label_set_xalign (GTK_LABEL (value), 0);
+      gtk_label_set_wrap (GTK_LABEL (value), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (value), PANGO_WRAP_WORD_CHAR);
+      gtk_widget_set_hexpand (value, TRUE);
+      if (fact->missing)
+        gtk_widget_add_css_class (value, "dim-label");
+      gtk_grid_attach (self->facts_grid, name, 0, i, 1, 1);
+      gtk_grid_attach (self->facts_grid, value, 1, i, 1, 1);
+    }
+}
+
 static void
 append_warning (ChronoTraceSummary *self,
                 GtkWidget          *row,
@@ -341,24 +428,16 @@ show_trace (ChronoTraceSummary *self)
   ChronoTrace *trace = self->trace;
   const ChronoLoadStats *stats = chrono_trace_get_stats (trace);
   g_autofree char *basename = g_path_get_basename (chrono_trace_get_path (trace));
-  g_autofree char *size = chrono_format_bytes (chrono_trace_get_source_size (trace));
-  g_autofree char *subtitle = NULL;
+  g_autofree char *subtitle = describe_source (trace);
   g_autofree char *duration = NULL;
   GtkTreeListModel *tree;
   GListModel *rows;
   guint n_empty = 0;
 
   gtk_label_set_label (self->title_label, basename);
-  if (chrono_trace_get_rank (trace) >= 0)
-    /* Translators: format, compression, size, then the rank of a distributed run */
-    subtitle = g_strdup_printf (_("%s · %s · %s · rank %d of %d"),
-                                chrono_trace_get_format (trace), chrono_trace_get_compression (trace),
-                                size, chrono_trace_get_rank (trace), chrono_trace_get_world_size (trace));
-  else
-    /* Translators: format, compression and size of a trace file */
-    subtitle = g_strdup_printf (_("%s · %s · %s"), chrono_trace_get_format (trace),
-                                chrono_trace_get_compression (trace), size);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label), chrono_trace_get_path (trace));
   gtk_label_set_label (self->subtitle_label, subtitle);
+  show_facts (self);
 
   duration = chrono_format_duration (chrono_trace_get_end_ns (trace) - chrono_trace_get_start_ns (trace));
   gtk_label_set_label (self->duration_label, duration);
@@ -465,6 +544,7 @@ chrono_trace_summary_class_init (ChronoTraceSummaryClass *klass)
                                                "/io/github/chronoscope/Chronoscope/chrono-trace-summary.ui");
   gtk_widget_class_bind_template_child (widget_class, ChronoTraceSummary, title_label);
   gtk_widget_class_bind_template_child (widget_class, ChronoTraceSummary, subtitle_label);
+  gtk_widget_class_bind_template_child (widget_class, ChronoTraceSummary, facts_grid);
   gtk_widget_class_bind_template_child (widget_class, ChronoTraceSummary, duration_label);
   gtk_widget_class_bind_template_child (widget_class, ChronoTraceSummary, events_label);
   gtk_widget_class_bind_template_child (widget_class, ChronoTraceSummary, spans_label);

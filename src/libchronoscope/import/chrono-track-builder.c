@@ -948,6 +948,11 @@ name_track (ChronoTrace *trace,
     case CHRONO_TRACK_THREAD:
       if (*name)
         t->display_name = chrono_string_table_intern (trace->strings, name, strlen (name));
+      /* Kineto writes some threads by their pthread id cut to 32 bits,
+       * which JSON carries signed: shown as the unsigned id it is. */
+      else if (g_strcmp0 (trace->format, "kineto") == 0 && !t->tid.is_string && t->tid.value < 0 &&
+               t->tid.value >= G_MININT32)
+        t->display_name = intern_printf (trace, "thread %" G_GUINT32_FORMAT, (guint32) t->tid.value);
       else
         t->display_name = intern_printf (trace, "thread %s", tid);
       break;
