@@ -389,8 +389,10 @@ profile_load (Profile    *p,
               guint64     target_bytes)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *device = NULL, *truth = NULL;
-  JsonArray *phases;
+  g_autofree char *device = NULL, *truth = NULL, *system = NULL;
+  g_autoptr(JsonParser) sys_parser = json_parser_new ();
+  JsonArray *phases, *events;
+  guint executions = 0;
   JsonObject *exec;
   NeuronGenOptions o;
   NeuronGenCounts c;
@@ -408,6 +410,9 @@ profile_load (Profile    *p,
   g_assert_true (neuron_gen_write_device (device, &o, &c, &error));
   g_assert_no_error (error);
   g_assert_true (neuron_gen_write_truth (truth, &o, &error));
+  g_assert_no_error (error);
+  system = g_build_filename (p->dir, "system_profile.json", NULL);
+  g_assert_true (neuron_gen_write_system (system, &o, &c, &error));
   g_assert_no_error (error);
 
   p->device = json_parser_new ();
@@ -427,6 +432,18 @@ profile_load (Profile    *p,
   p->we = num (exec, "execution_end_ts");
   g_assert_cmpint (p->ws, ==, num (json_object_get_object_member (p->t, "window"), "start_ns"));
   g_assert_cmpint (p->we, ==, num (json_object_get_object_member (p->t, "window"), "end_ns"));
+  /* The system profile's execution of this core is the window too. */
+  g_assert_true (json_parser_load_from_file (sys_parser, system, &error));
+  g_assert_no_error (error);
+  events = json_object_get_array_member (json_node_get_object (json_parser_get_root (sys_parser)), "trace_events");
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    if (g_strcmp0 (json_object_get_string_member (row (events, i), "name"), "nc_exec_running") == 0 &&
+        num (row (events, i), "nc_idx") == 0)
+      {
+        g_assert_cmpint (num (row (events, i), "duration"), ==, p->we - p->ws);
+        executions++;
+      }
+  g_assert_cmpuint (executions, ==, 1);
 
   phases = json_object_get_array_member (p->t, "phases");
   p->phases = g_array_new (FALSE, TRUE, sizeof (gint64));
