@@ -530,6 +530,62 @@ test_planted_parquet (void)
   planted_clear (&p);
 }
 
+/* The regions between collectives tile the window, their states add up
+ * to each, and the collective phases' regions repeat. */
+static void
+test_regions (void)
+{
+  Planted p;
+  Fixture f;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL, *report = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonArray *cores, *regions;
+  JsonObject *core;
+  gint64 t;
+  guint repeating = 0;
+
+  planted_write (&p, NULL);
+  json = g_build_filename (p.dir, "device_profile_model_1.json", NULL);
+  fixture_analyse (&f, chrono_trace_load_file (json, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  report = chrono_analysis_to_json (f.analysis);
+  g_assert_true (json_parser_load_from_data (parser, report, -1, &error));
+  g_assert_no_error (error);
+  cores = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "neuron_regions");
+  g_assert_cmpuint (json_array_get_length (cores), ==, 1);
+  core = json_array_get_object_element (cores, 0);
+  /* The collective phases' 32 CC ops each, the outlier's among them. */
+  g_assert_cmpint (json_object_get_int_member (core, "collectives"), ==, 64);
+  regions = json_object_get_array_member (core, "regions");
+  g_assert_cmpuint (json_array_get_length (regions), ==, 65);
+  t = f.row->start_ns;
+  for (guint i = 0; i < json_array_get_length (regions); i++)
+    {
+      JsonObject *r = json_array_get_object_element (regions, i);
+      JsonObject *states = json_object_get_object_member (r, "states");
+      gint64 sum = 0;
+
+      g_assert_cmpint (json_object_get_int_member (r, "start_ns"), ==, t);
+      t = json_object_get_int_member (r, "end_ns");
+      for (GList *l = json_object_get_values (states), *v = l; v; v = v->next)
+        {
+          sum += json_node_get_int (v->data);
+          if (v->next == NULL)
+            g_list_free (l);
+        }
+      g_assert_cmpint (sum, ==, t - json_object_get_int_member (r, "start_ns"));
+      repeating += json_object_get_boolean_member (r, "repeats");
+    }
+  g_assert_cmpint (t, ==, f.row->end_ns);
+  /* All but the outliers, the first and the last region, which hold
+   * the other phases. */
+  g_assert_cmpuint (repeating, >=, 64 - 8 - 2);
+  g_assert_cmpint (json_object_get_int_member (core, "repeating"), ==, repeating);
+  fixture_clear (&f);
+  planted_clear (&p);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -546,5 +602,6 @@ main (int    argc,
       g_test_add_data_func (path, neuron_gen_instance_names[i], test_planted);
     }
   g_test_add_func ("/neuron-ledger/planted-parquet", test_planted_parquet);
+  g_test_add_func ("/neuron-ledger/regions", test_regions);
   return g_test_run ();
 }

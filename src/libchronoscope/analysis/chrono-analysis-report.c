@@ -8,6 +8,7 @@
 #include "chrono-analysis-private.h"
 #include "chrono-efficiency-private.h"
 #include "chrono-json-util.h"
+#include "chrono-neuron-regions.h"
 
 /* A report people read: the costliest findings; the JSON has them all. */
 #define MAX_TABLE_FINDINGS 30
@@ -142,6 +143,7 @@ chrono_analysis_to_json (ChronoAnalysis *self)
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
+  chrono_neuron_regions_write_json (self, b);
 
   json_builder_set_member_name (b, "host_ledger");
   json_builder_begin_array (b);
