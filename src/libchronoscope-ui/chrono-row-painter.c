@@ -6,6 +6,7 @@
 
 #include "chrono-flops-painter.h"
 #include "chrono-name-column.h"
+#include "chrono-neuron-lanes-painter.h"
 #include "chrono-row-painter.h"
 #include "chrono-search-highlight.h"
 
@@ -211,6 +212,40 @@ snapshot_group_row (ChronoRowPainter *self,
     }
 }
 
+/* A NeuronCore's lanes, each named at its left. */
+static void
+snapshot_neuron_row (ChronoRowPainter *self,
+                     GtkSnapshot      *snapshot,
+                     guint             i)
+{
+  const ChronoRowFrame *f = self->frame;
+  const ChronoSceneRow *r = get_row (self, i);
+  RowPaint *paint = get_paint (self, i);
+  ChronoNeuronLane lanes[CHRONO_NEURON_N_LANES];
+  guint n = chrono_neuron_lanes_painter_get_lanes (r->neuron, lanes);
+  double top = r->y + TRACK_PAD;
+
+  chrono_name_column_snapshot_track (snapshot, f->text, f->colors, r, f->badge, _("Utilisation"), FALSE,
+                                     MAX (r->y, f->name_top), f->width);
+  if (!paint->painted)
+    {
+      paint->node = chrono_neuron_lanes_painter_paint (r->neuron, self->viewport, f->dark, f->vector);
+      paint->painted = TRUE;
+    }
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_WIDTH, r->y, f->width - HEADER_WIDTH, r->height));
+  if (paint->node != NULL)
+    {
+      gtk_snapshot_save (snapshot);
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (HEADER_WIDTH, top));
+      gtk_snapshot_append_node (snapshot, paint->node);
+      gtk_snapshot_restore (snapshot);
+    }
+  for (guint k = 0; k < n; k++)
+    chrono_text_cache_append (f->text, snapshot, chrono_neuron_lane_to_string (lanes[k]), HEADER_WIDTH + 4,
+                              top + k * CHRONO_NEURON_LANE_HEIGHT, 0, CHRONO_NEURON_LANE_HEIGHT, &f->colors->dim_text);
+  gtk_snapshot_pop (snapshot);
+}
+
 /* A device's achieved TFLOP/s under its tracks, or why there is none. */
 static void
 snapshot_derived_row (ChronoRowPainter *self,
@@ -222,6 +257,11 @@ snapshot_derived_row (ChronoRowPainter *self,
   RowPaint *paint = get_paint (self, i);
   double width = f->width;
 
+  if (r->neuron != NULL)
+    {
+      snapshot_neuron_row (self, snapshot, i);
+      return;
+    }
   chrono_name_column_snapshot_track (snapshot, f->text, f->colors, r, f->badge, _("Achieved TFLOP/s"), FALSE,
                                      MAX (r->y, f->name_top), width);
   if (r->flops == NULL)

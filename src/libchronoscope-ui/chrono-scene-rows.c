@@ -2,6 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include "chrono-neuron-lanes-painter.h"
 #include "chrono-scene-rows.h"
 
 #define ROW_HEIGHT     CHRONO_SCENE_ROW_HEIGHT
@@ -23,6 +24,7 @@ struct _ChronoSceneRows
   double             pinned_height;
 
   const ChronoFlopsSeries **flops;  /* process -> its device's series, or NULL */
+  const ChronoNeuronSeries **neuron; /* process -> its NeuronCore's lanes, or NULL */
   gboolean           note_devices;
 };
 
@@ -75,6 +77,7 @@ chrono_scene_rows_free (ChronoSceneRows *self)
   g_free (self->track_rows);
   g_free (self->group_rows);
   g_free (self->flops);
+  g_free (self->neuron);
   g_ptr_array_unref (self->indexes);
   g_object_unref (self->layout);
   g_object_unref (self->trace);
@@ -160,6 +163,34 @@ chrono_scene_rows_set_flops (ChronoSceneRows                 *self,
   self->note_devices = note_devices;
 }
 
+void
+chrono_scene_rows_set_neuron (ChronoSceneRows                  *self,
+                              const ChronoNeuronSeries * const *by_process)
+{
+  g_clear_pointer (&self->neuron, g_free);
+  if (by_process != NULL)
+    self->neuron = g_memdup2 (by_process, sizeof (ChronoNeuronSeries *) *
+                                          MAX (chrono_trace_get_n_processes (self->trace), 1));
+}
+
+/* Above an expanded NeuronCore's engines: their utilisation lanes. */
+static void
+append_neuron_row (ChronoSceneRows *self,
+                   guint            process,
+                   double          *y)
+{
+  ChronoSceneRow row = { .track = NO_TRACK, .process = process, .y = *y, .derived = TRUE };
+  ChronoNeuronLane lanes[CHRONO_NEURON_N_LANES];
+
+  if (self->neuron == NULL || self->neuron[process] == NULL || chrono_track_layout_is_collapsed (self->layout, process) ||
+      chrono_track_layout_is_counter_hidden (self->layout, process))
+    return;
+  row.neuron = self->neuron[process];
+  row.height = chrono_neuron_lanes_painter_get_lanes (row.neuron, lanes) * CHRONO_NEURON_LANE_HEIGHT + 2 * TRACK_PAD;
+  g_array_append_val (self->rows, row);
+  *y += row.height;
+}
+
 /* Under an expanded process's tracks: its device's achieved TFLOP/s, or
  * why there is none. */
 static void
@@ -228,6 +259,7 @@ chrono_scene_rows_build (ChronoSceneRows *self)
         {
           append_flops_row (self, last_process, &y);
           append_group_row (self, track->process, FALSE, &y);
+          append_neuron_row (self, track->process, &y);
           last_process = track->process;
         }
       /* A collapsed process keeps its tracks for its busy strip. */

@@ -32,6 +32,10 @@ ChronoTrackIndex     *chrono_scene_rows_get_index    (ChronoSceneRows   *self,
 void                  chrono_scene_rows_set_flops    (ChronoSceneRows   *self,
                                                       const ChronoFlopsSeries * const *by_process,
                                                       gboolean           note_devices);
+/* BY_PROCESS: process -> its NeuronCore's series or NULL, whose lanes go
+ * above its tracks; NULL for none. Taken at the next build. */
+void                  chrono_scene_rows_set_neuron   (ChronoSceneRows   *self,
+                                                      const ChronoNeuronSeries * const *by_process);
 /* The rows again, from the layout as it is now. */
 void                  chrono_scene_rows_build        (ChronoSceneRows   *self);
 guint                 chrono_scene_rows_get_n        (ChronoSceneRows   *self);

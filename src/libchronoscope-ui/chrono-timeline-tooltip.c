@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "chrono-flops-painter.h"
+#include "chrono-neuron-lanes-painter.h"
 #include "chrono-format.h"
 #include "chrono-timeline-private.h"
 
@@ -28,6 +29,35 @@ set_track_tooltip (ChronoTimeline *self,
   gtk_tooltip_set_text (tooltip, text != NULL ? text : name);
 }
 
+/* Each lane of a NeuronCore's utilisation row at X (the whole row when
+ * X is negative). */
+static void
+set_neuron_tooltip (ChronoTimeline *self,
+                    GtkTooltip     *tooltip,
+                    const Row      *row,
+                    double          x)
+{
+  ChronoNeuronLane lanes[CHRONO_NEURON_N_LANES];
+  guint n = chrono_neuron_lanes_painter_get_lanes (row->neuron, lanes);
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  if (x < 0)
+    {
+      gtk_tooltip_set_text (tooltip, _("How busy each engine and the DMA queues were, and the hardware FLOPs "
+                                       "utilisation (HFU) against the core's peak, per pixel of time"));
+      return;
+    }
+  for (guint k = 0; k < n; k++)
+    {
+      double v = chrono_neuron_lanes_painter_column (row->neuron, self->viewport, lanes[k], floor (x));
+
+      /* Translators: a lane's share of the time under the pointer: "Tensor 62 %" */
+      g_string_append_printf (text, _("%s%s %.0f %%"), k > 0 ? "\n" : "", chrono_neuron_lane_to_string (lanes[k]),
+                              100 * (isnan (v) ? 0 : v));
+    }
+  gtk_tooltip_set_text (tooltip, text->str);
+}
+
 /* What the derived counter ROW shows at X in the track area (the whole
  * row when X is negative), against its device's peak. */
 static void
@@ -44,6 +74,11 @@ set_flops_tooltip (ChronoTimeline *self,
   g_autofree char *markup = NULL;
   double tflops;
 
+  if (row->neuron != NULL)
+    {
+      set_neuron_tooltip (self, tooltip, row, x);
+      return;
+    }
   if (row->flops == NULL)
     {
       gtk_tooltip_set_text (tooltip, chrono_timeline_scene_get_flops_note (self->scene));

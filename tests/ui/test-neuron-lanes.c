@@ -8,8 +8,11 @@
 #include <math.h>
 #include <string.h>
 
+#include "chrono-analysis.h"
 #include "chrono-loader.h"
 #include "chrono-neuron-lanes-painter.h"
+#include "chrono-scene-rows.h"
+#include "chrono-timeline-scene.h"
 
 #define WIDTH 600
 
@@ -119,6 +122,79 @@ test_lanes (void)
   check_pixels (series, viewport, FALSE);
 }
 
+/* In the timeline, the lanes sit right under the core's header, above
+ * its engines, and a lane's foot is painted exactly where its engine ran. */
+static void
+test_scene (void)
+{
+  g_autoptr(ChronoTrace) trace = load_core ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ChronoAnalysis) analysis = chrono_analysis_run (&trace, 1, NULL, NULL, &error);
+  g_autoptr(ChronoTrackLayout) layout = chrono_track_layout_new (trace);
+  g_autoptr(ChronoViewport) viewport = chrono_viewport_new ();
+  g_autoptr(ChronoTimelineScene) scene = chrono_timeline_scene_new (trace, NULL, layout, viewport);
+  const ChronoSceneRow *row = NULL;
+  ChronoNeuronLane lanes[CHRONO_NEURON_N_LANES];
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  guint at = 0, n, n_busy = 0, tensor = 0;
+  double top;
+  int area;
+
+  g_assert_no_error (error);
+  chrono_viewport_set_bounds (viewport, 0, 10000);
+  chrono_timeline_scene_set_efficiency (scene, analysis);
+  chrono_timeline_scene_set_size (scene, WIDTH, 10);
+  chrono_timeline_scene_set_size (scene, WIDTH, chrono_timeline_scene_get_ruler_height (scene) +
+                                                 chrono_timeline_scene_get_content_height (scene));
+  chrono_viewport_show_all (viewport);
+  for (guint i = 0; i < chrono_timeline_scene_get_n_rows (scene) && row == NULL; i++)
+    if (chrono_timeline_scene_get_row (scene, i)->neuron != NULL)
+      row = chrono_timeline_scene_get_row (scene, at = i);
+  g_assert_nonnull (row);
+  g_assert_cmpuint (at, >, 0);
+  /* Under the header, over an engine of the same core. */
+  g_assert_cmpuint (chrono_timeline_scene_get_row (scene, at - 1)->track, ==, CHRONO_SCENE_NO_ROW);
+  g_assert_cmpuint (chrono_timeline_scene_get_row (scene, at + 1)->process, ==, row->process);
+  g_assert_cmpuint (chrono_timeline_scene_get_row (scene, at + 1)->track, !=, CHRONO_SCENE_NO_ROW);
+  /* No peak in this profile: the engines' lanes only. */
+  n = chrono_neuron_lanes_painter_get_lanes (row->neuron, lanes);
+  g_assert_cmpuint (n, ==, 4);
+  while (lanes[tensor] != CHRONO_NEURON_LANE_TENSOR)
+    tensor++;
+  g_assert_cmpfloat (row->height, ==, n * CHRONO_NEURON_LANE_HEIGHT + 2 * CHRONO_SCENE_TRACK_PAD);
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, (int) chrono_timeline_scene_get_height (scene));
+  cr = cairo_create (surface);
+  chrono_timeline_scene_draw (scene, cr);
+  cairo_surface_flush (surface);
+  top = chrono_timeline_scene_get_row_top (scene, row) + CHRONO_SCENE_TRACK_PAD;
+  area = WIDTH - CHRONO_SCENE_HEADER_WIDTH;
+  /* The Tensor lane, clear of its name. */
+  for (int x = 60; x < area; x++)
+    {
+      double v = chrono_neuron_series_get (row->neuron, CHRONO_NEURON_LANE_TENSOR,
+                                           chrono_viewport_x_to_time (viewport, x),
+                                           chrono_viewport_x_to_time (viewport, x + 1));
+      int foot = (int) (top + (tensor + 1) * CHRONO_NEURON_LANE_HEIGHT) - 1;
+      /* A bar never reaches its lane's top pixel. */
+      gboolean drawn = pixel (surface, CHRONO_SCENE_HEADER_WIDTH + x, foot) !=
+                       pixel (surface, CHRONO_SCENE_HEADER_WIDTH + x, (int) (top + tensor * CHRONO_NEURON_LANE_HEIGHT));
+
+      g_assert_cmpint (drawn, ==, v > 0);
+      n_busy += drawn;
+    }
+  g_assert_cmpuint (n_busy, >, 100);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+
+  /* Hidden with the core's derived rows. */
+  chrono_track_layout_set_counter_hidden (layout, row->process, TRUE);
+  chrono_timeline_scene_update_rows (scene);
+  for (guint i = 0; i < chrono_timeline_scene_get_n_rows (scene); i++)
+    g_assert_null (chrono_timeline_scene_get_row (scene, i)->neuron);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -127,5 +203,6 @@ main (int   argc,
   /* The render nodes' types, as a snapshot would register them. */
   g_type_ensure (GSK_TYPE_CAIRO_NODE);
   g_test_add_func ("/neuron-lanes/pixels", test_lanes);
+  g_test_add_func ("/neuron-lanes/scene", test_scene);
   return g_test_run ();
 }
