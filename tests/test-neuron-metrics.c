@@ -160,7 +160,7 @@ test_truth (gconstpointer data)
   g_auto(Profile) p = { 0 };
   g_autoptr(JsonNode) report = NULL;
   JsonObject *truth, *metrics, *core, *execution;
-  JsonArray *differences;
+  JsonArray *differences, *families;
 
   profile_write (&p, instance, PLANT);
   report = analyze_path (p.json, NULL, NULL);
@@ -183,6 +183,18 @@ test_truth (gconstpointer data)
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (core, "executions")), ==, 1);
   execution = json_array_get_object_element (json_object_get_array_member (core, "executions"), 0);
   assert_close ("the execution's hfu_percent", member (execution, "hfu_percent"), member (metrics, "hfu_percent"));
+
+  /* Each engine's instructions as the profiler's summary counts them. */
+  families = json_object_get_array_member (core, "engine_families");
+  g_assert_cmpuint (json_array_get_length (families), ==, 5);
+  for (guint i = 0; i < json_array_get_length (families); i++)
+    {
+      JsonObject *f = json_array_get_object_element (families, i);
+
+      g_assert_cmpfloat (member (f, "instructions"), ==, member (f, "profiler_instructions"));
+    }
+  assert_close ("Tensor active time", member (json_array_get_object_element (families, 0), "active_ns"),
+                member (json_array_get_object_element (families, 0), "profiler_active_ns"));
 
   /* The profiler's summary was computed with the same formulas, but for
    * its ridge point, which divides one physical core's peak. */

@@ -55,23 +55,121 @@ profiler_value (JsonObject *summary,
 
 /* A sentence for each figure where ours and the profiler's differ by
  * more than the tolerance. */
-static GPtrArray *
-differences (const ChronoNeuronWindow *w,
-             JsonObject   *summary)
+/* The engines as the profiler's summary counts them: the Tensor engine
+ * both its rows. */
+static const struct {
+  const char *key;       /* "<key>_engine_instruction_count", "<key>_instruction_count" */
+  const char *row;       /* the start of its rows' names */
+} families[] = {
+  { "tensor", "Tensor" }, { "vector", "Vector" }, { "scalar", "Scalar" }, { "gpsimd", "GpSimd" }, { "sync", "Sync" },
+};
+
+typedef struct {
+  gdouble instructions;
+  gdouble active_ns;
+  gdouble profiler_instructions;  /* NAN when the summary has none */
+  gdouble profiler_active_ns;
+} Family;
+
+static gdouble
+summary_engine (JsonObject *summary,
+                const char *key,
+                const char *what,
+                gdouble     scale)
 {
+  g_autofree char *long_key = g_strdup_printf ("%s_engine_%s", key, what);
+  g_autofree char *short_key = g_strdup_printf ("%s_%s", key, what);
+  gdouble v;
+
+  if (chrono_neuron_summary_number (summary, long_key, &v) || chrono_neuron_summary_number (summary, short_key, &v))
+    return v * scale;
+  return NAN;
+}
+
+static void
+family_compute (ChronoNeuronMetrics      *m,
+                const ChronoNeuronWindow *w,
+                guint                     f,
+                Family                   *out)
+{
+  g_autoptr(GArray) rows = chrono_neuron_metrics_row_times (m, w->start, w->end);
+  JsonObject *summary = chrono_neuron_metrics_get_summary (m);
+
+  memset (out, 0, sizeof *out);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const ChronoNeuronRowTime *row = &g_array_index (rows, ChronoNeuronRowTime, i);
+
+      if (!row->dma && g_str_has_prefix (row->name, families[f].row))
+        {
+          out->instructions += row->count;
+          out->active_ns += row->active_ns;
+        }
+    }
+  if (f == 0)
+    out->active_ns = chrono_intervals_length_in (chrono_neuron_metrics_tensor_busy (m), w->start, w->end);
+  out->profiler_instructions = summary_engine (summary, families[f].key, "instruction_count", 1);
+  out->profiler_active_ns = summary_engine (summary, families[f].key, "active_time", 1e9);
+}
+
+static void
+add_difference (GPtrArray  *notes,
+                const char *name,
+                gdouble     ours,
+                gdouble     theirs)
+{
+  if (!isfinite (theirs) || !isfinite (ours) || fabs (ours - theirs) <= DIFFERENCE_TOLERANCE * MAX (fabs (theirs), fabs (ours)))
+    return;
+  g_ptr_array_add (notes, g_strdup_printf (_("%s: ours %.6g, the profiler's %.6g (%+.1f %%)"), name, ours, theirs,
+                                           theirs != 0 ? 100 * (ours - theirs) / fabs (theirs) : 100.0));
+}
+
+/* A sentence for each figure where ours and the profiler's differ by
+ * more than the tolerance: the whole profile's only, which its summary
+ * is of. */
+static GPtrArray *
+differences (ChronoNeuronMetrics      *m,
+             const ChronoNeuronWindow *w)
+{
+  JsonObject *summary = chrono_neuron_metrics_get_summary (m);
   GPtrArray *notes = g_ptr_array_new_with_free_func (g_free);
 
   for (guint f = 0; f < CHRONO_NEURON_N_FIGURES; f++)
+    add_difference (notes, chrono_neuron_figure_name (f), w->v[f], profiler_value (summary, f));
+  for (guint f = 0; f < G_N_ELEMENTS (families); f++)
     {
-      gdouble theirs = profiler_value (summary, f), ours = w->v[f];
+      g_autofree char *instructions = g_strdup_printf ("%s_instructions", families[f].key);
+      g_autofree char *active = g_strdup_printf ("%s_active_ns", families[f].key);
+      Family fam;
 
-      if (!isfinite (theirs) || !isfinite (ours) || fabs (ours - theirs) <= DIFFERENCE_TOLERANCE * MAX (fabs (theirs), fabs (ours)))
-        continue;
-      g_ptr_array_add (notes, g_strdup_printf (_("%s: ours %.6g, the profiler's %.6g (%+.1f %%)"),
-                                               chrono_neuron_figure_name (f), ours, theirs,
-                                               theirs != 0 ? 100 * (ours - theirs) / fabs (theirs) : 100.0));
+      family_compute (m, w, f, &fam);
+      add_difference (notes, instructions, fam.instructions, fam.profiler_instructions);
+      add_difference (notes, active, fam.active_ns, fam.profiler_active_ns);
     }
   return notes;
+}
+
+static void
+write_families (JsonBuilder              *b,
+                ChronoNeuronMetrics      *m,
+                const ChronoNeuronWindow *w)
+{
+  json_builder_set_member_name (b, "engine_families");
+  json_builder_begin_array (b);
+  for (guint f = 0; f < G_N_ELEMENTS (families); f++)
+    {
+      Family fam;
+
+      family_compute (m, w, f, &fam);
+      json_builder_begin_object (b);
+      chrono_json_add_string (b, "engine", families[f].key);
+      chrono_json_add_double (b, "instructions", fam.instructions);
+      chrono_json_add_double (b, "active_ns", fam.active_ns);
+      chrono_json_add_double (b, "profiler_instructions", fam.profiler_instructions);
+      chrono_json_add_double (b, "profiler_active_ns", fam.profiler_active_ns);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
 }
 
 static const char *
@@ -307,7 +405,8 @@ chrono_neuron_metrics_write_json (ChronoAnalysis *self,
       chrono_json_add_nullable_string (b, "window_source", from_metadata ? "metadata" : "activity");
       write_window (b, m, &whole);
       write_profiler (b, chrono_neuron_metrics_get_summary (m));
-      diffs = differences (&whole, chrono_neuron_metrics_get_summary (m));
+      write_families (b, m, &whole);
+      diffs = differences (m, &whole);
       add_strings (b, "differences", diffs);
       notes = limits (m, &whole);
       add_strings (b, "notes", notes);
@@ -422,7 +521,7 @@ chrono_neuron_metrics_append_markdown (ChronoAnalysis *self,
         g_string_append_printf (s, _("- Throttling took %.1f %% of the Tensor engine's peak over the window "
                                      "(an average limit of %.1f %% while it was active)\n"),
                                 100 * lost / MAX (end - start, 1), 100 * (1 - lost / active));
-      diffs = differences (&whole, summary);
+      diffs = differences (m, &whole);
       for (guint i = 0; i < diffs->len; i++)
         g_string_append_printf (s, _("- Differs from the profiler by more than 2 %%: %s\n"), (char *) g_ptr_array_index (diffs, i));
 
