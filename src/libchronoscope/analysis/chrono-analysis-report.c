@@ -6,6 +6,7 @@
 #include <json-glib/json-glib.h>
 
 #include "chrono-analysis-private.h"
+#include "chrono-format.h"
 #include "chrono-efficiency-private.h"
 #include "chrono-json-util.h"
 #include "chrono-neuron-regions.h"
@@ -290,22 +291,6 @@ fmt_pct (gint64 part,
   return whole > 0 ? g_strdup_printf ("%.1f%%", 100.0 * part / whole) : g_strdup ("–");
 }
 
-/* Markdown table cells must not contain pipes. */
-static void
-append_cell (GString    *s,
-             const char *text)
-{
-  s = g_string_append (s, " ");
-  for (const char *p = text; *p; p++)
-    {
-      if (*p == '|')
-        g_string_append (s, "\\|");
-      else
-        g_string_append_c (s, *p);
-    }
-  g_string_append (s, " |");
-}
-
 typedef struct {
   const char *rule;
   guint       count;
@@ -366,11 +351,11 @@ append_rule_summary (ChronoAnalysis *self,
       g_autofree char *count = g_strdup_printf ("%u", t->count);
 
       g_string_append (s, "|");
-      append_cell (s, t->rule);
-      append_cell (s, count);
-      append_cell (s, lost);
-      append_cell (s, worst->title);
-      append_cell (s, worst->recommendation);
+      chrono_format_markdown_cell (s, t->rule);
+      chrono_format_markdown_cell (s, count);
+      chrono_format_markdown_cell (s, lost);
+      chrono_format_markdown_cell (s, worst->title);
+      chrono_format_markdown_cell (s, worst->recommendation);
       g_string_append (s, "\n");
     }
 }
@@ -451,15 +436,15 @@ append_ledger_table (ChronoAnalysis *self,
       if (r->step >= 0 || r->neuron_core != neuron)
         continue;
       g_string_append (s, "|");
-      append_cell (s, device_name (self, r->breakdown));
-      append_cell (s, chrono_analysis_get_rank (self, r->rank)->label);
-      append_cell (s, window);
+      chrono_format_markdown_cell (s, device_name (self, r->breakdown));
+      chrono_format_markdown_cell (s, chrono_analysis_get_rank (self, r->rank)->label);
+      chrono_format_markdown_cell (s, window);
       for (guint k = 0; k < n_row_states (r); k++)
         {
           g_autofree char *v = fmt_ms (r->state_ns[row_state (r, k)]);
-          append_cell (s, v);
+          chrono_format_markdown_cell (s, v);
         }
-      append_cell (s, recoverable);
+      chrono_format_markdown_cell (s, recoverable);
       g_string_append (s, "\n");
     }
 }
@@ -516,12 +501,12 @@ chrono_analysis_to_markdown (ChronoAnalysis *self)
                                                 (f->end_ns - origin) / 1e6);
 
       g_string_append_printf (s, "| %u |", i + 1);
-      append_cell (s, chrono_severity_to_string (f->severity));
-      append_cell (s, lost);
-      append_cell (s, f->title);
-      append_cell (s, f->rule);
-      append_cell (s, chrono_analysis_get_rank (self, f->rank)->label);
-      append_cell (s, where);
+      chrono_format_markdown_cell (s, chrono_severity_to_string (f->severity));
+      chrono_format_markdown_cell (s, lost);
+      chrono_format_markdown_cell (s, f->title);
+      chrono_format_markdown_cell (s, f->rule);
+      chrono_format_markdown_cell (s, chrono_analysis_get_rank (self, f->rank)->label);
+      chrono_format_markdown_cell (s, where);
       g_string_append (s, "\n");
     }
   if (chrono_analysis_get_n_findings (self) > MAX_TABLE_FINDINGS)
@@ -549,13 +534,13 @@ chrono_analysis_to_markdown (ChronoAnalysis *self)
       g_autofree char *overlap = fmt_pct (r->overlap_ns, r->communication_ns);
 
       g_string_append_printf (s, "| %u |", r->where.trace);
-      append_cell (s, name);
+      chrono_format_markdown_cell (s, name);
       for (guint k = 0; k < G_N_ELEMENTS (values); k++)
         {
           g_autofree char *v = fmt_ms (values[k]);
-          append_cell (s, v);
+          chrono_format_markdown_cell (s, v);
         }
-      append_cell (s, r->where.track == CHRONO_NO_TRACK ? overlap : "");
+      chrono_format_markdown_cell (s, r->where.track == CHRONO_NO_TRACK ? overlap : "");
       g_string_append (s, "\n");
     }
 
@@ -576,13 +561,13 @@ chrono_analysis_to_markdown (ChronoAnalysis *self)
       g_autofree char *total = fmt_ms (p->total_ns);
 
       g_string_append (s, "|");
-      append_cell (s, chrono_analysis_get_rank (self, p->rank)->label);
-      append_cell (s, p->name);
-      append_cell (s, total);
+      chrono_format_markdown_cell (s, chrono_analysis_get_rank (self, p->rank)->label);
+      chrono_format_markdown_cell (s, p->name);
+      chrono_format_markdown_cell (s, total);
       for (guint c = 0; c < CHRONO_N_PATH_CATEGORIES; c++)
         {
           g_autofree char *v = fmt_pct (p->by_category[c], p->total_ns);
-          append_cell (s, v);
+          chrono_format_markdown_cell (s, v);
         }
       g_string_append (s, "\n");
     }

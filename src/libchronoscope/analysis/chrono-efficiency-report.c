@@ -6,6 +6,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "chrono-efficiency-private.h"
+#include "chrono-format.h"
 #include "chrono-json-util.h"
 #include "chrono-neuron-metrics.h"
 
@@ -128,22 +129,6 @@ chrono_efficiency_write_json (ChronoAnalysis *self,
   chrono_neuron_metrics_write_json (self, b);
 }
 
-/* Markdown table cells must not contain pipes. */
-static void
-append_cell (GString    *s,
-             const char *text)
-{
-  g_string_append_c (s, ' ');
-  for (const char *p = text; *p; p++)
-    {
-      if (*p == '|')
-        g_string_append (s, "\\|");
-      else
-        g_string_append_c (s, *p);
-    }
-  g_string_append (s, " |");
-}
-
 void
 chrono_efficiency_append_markdown (ChronoAnalysis *self,
                                    GString        *s)
@@ -174,17 +159,18 @@ chrono_efficiency_append_markdown (ChronoAnalysis *self,
       g_autofree char *tflops = g_strdup_printf ("%.2f", r->achieved_tflops);
       g_autofree char *tbps = g_strdup_printf ("%.3f", r->achieved_tbps);
       g_autofree char *share = r->has_roofline ? g_strdup_printf ("%.1f%%", 100 * r->roofline_share) : g_strdup ("–");
+      g_autofree char *op = chrono_format_short_name (r->op, CHRONO_SHORT_NAME_WIDTH);
 
       g_string_append (s, "|");
-      append_cell (s, r->op);
-      append_cell (s, r->input_dims);
-      append_cell (s, calls);
-      append_cell (s, time);
-      append_cell (s, gflops);
-      append_cell (s, tflops);
-      append_cell (s, tbps);
-      append_cell (s, share);
-      append_cell (s, r->has_roofline ? chrono_bound_to_string (r->bound) : _("no peaks"));
+      chrono_format_markdown_cell (s, op);
+      chrono_format_markdown_cell (s, r->input_dims);
+      chrono_format_markdown_cell (s, calls);
+      chrono_format_markdown_cell (s, time);
+      chrono_format_markdown_cell (s, gflops);
+      chrono_format_markdown_cell (s, tflops);
+      chrono_format_markdown_cell (s, tbps);
+      chrono_format_markdown_cell (s, share);
+      chrono_format_markdown_cell (s, r->has_roofline ? chrono_bound_to_string (r->bound) : _("no peaks"));
       g_string_append (s, "\n");
     }
   if (n > MAX_TABLE_ROWS)
