@@ -758,6 +758,15 @@ test_real_traces (void)
       g_assert_true (json_object_has_member (root, "findings"));
       md = chrono_analysis_to_markdown (a);
       g_assert_true (g_str_has_prefix (md, "# Where the time goes"));
+      /* Titles name kernels by their short names: no return type or
+       * parameter list ("void …(ncclDevComm*, unsigned long, ncclWork*)"). */
+      for (guint i = 0; i < chrono_analysis_get_n_findings (a); i++)
+        {
+          const char *title = chrono_analysis_get_finding (a, i)->title;
+
+          if (strstr (title, "void ") != NULL || strstr (title, "*, ") != NULL || strstr (title, "*)") != NULL)
+            g_error ("%s: “%s” names a kernel as the compiler wrote it", name, title);
+        }
       n++;
     }
   g_assert_cmpuint (n, >, 10);
