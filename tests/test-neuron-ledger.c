@@ -19,14 +19,16 @@ typedef struct {
   const ChronoNeuronLedger *ledger;
 } Fixture;
 
-/* A device profile of one NeuronCore from its tables' records. */
+/* A device profile of one NeuronCore from its tables' records, and
+ * EXTRA (nullable) members. */
 static void
-fixture_load (Fixture    *f,
-              const char *instructions,
-              const char *dma)
+fixture_load_with (Fixture    *f,
+                   const char *instructions,
+                   const char *dma,
+                   const char *extra)
 {
-  g_autofree char *json = g_strdup_printf ("{\"instruction\": [%s], \"dma\": [%s], \"summary\": [{\"nc_idx\": \"0\"}]}",
-                                           instructions, dma ? dma : "");
+  g_autofree char *json = g_strdup_printf ("{\"instruction\": [%s], \"dma\": [%s], %s\"summary\": [{\"nc_idx\": \"0\"}]}",
+                                           instructions, dma ? dma : "", extra ? extra : "");
   gsize len = strlen (json);
   g_autoptr(GBytes) data = g_bytes_new_take (g_steal_pointer (&json), len);
   g_autoptr(GError) error = NULL;
@@ -45,6 +47,14 @@ fixture_load (Fixture    *f,
   g_assert_nonnull (f->row);
   f->ledger = chrono_analysis_get_neuron_ledger (f->analysis, f->row->breakdown);
   g_assert_nonnull (f->ledger);
+}
+
+static void
+fixture_load (Fixture    *f,
+              const char *instructions,
+              const char *dma)
+{
+  fixture_load_with (f, instructions, dma, NULL);
 }
 
 static void
@@ -117,6 +127,51 @@ test_sync_pass_through (void)
   g_assert_cmpint (chrono_neuron_ledger_get_link (f.ledger, gap->first_link + 2)->end_ns, ==, 1000);
   g_assert_cmpuint (chrono_neuron_ledger_gap_at (f.ledger, 500), ==, 0);
   g_assert_cmpuint (chrono_neuron_ledger_gap_at (f.ledger, 50), ==, G_MAXUINT);
+  fixture_clear (&f);
+}
+
+/* Each execution the profile names has a row of its own, cut to the
+ * core's window, whose states add up to it. */
+static void
+test_executions (void)
+{
+  Fixture f;
+  guint rows = 0;
+  gint64 sum[CHRONO_N_LEDGER_STATES] = { 0 };
+
+  fixture_load_with (&f,
+                     "{\"timestamp\": 0, \"duration\": 100, \"label\": \"Tensor\", \"opcode\": \"MATMUL\", \"id\": 1},"
+                     "{\"timestamp\": 100, \"duration\": 500, \"label\": \"Vector\", \"opcode\": \"TENSOR_TENSOR\", \"id\": 2},"
+                     "{\"timestamp\": 600, \"duration\": 100, \"label\": \"Tensor\", \"opcode\": \"MATMUL\", \"id\": 3,"
+                     " \"inst_dep_ids\": [2]},"
+                     "{\"timestamp\": 700, \"duration\": 100, \"label\": \"Tensor\", \"opcode\": \"MATMUL\", \"id\": 4}",
+                     NULL,
+                     "\"execution_info\": [{\"execution_index\": 0, \"execution_start_ts\": 0, \"execution_end_ts\": 350},"
+                     " {\"execution_index\": 1, \"execution_start_ts\": 350, \"execution_end_ts\": 900}], ");
+  for (guint i = 0; i < chrono_analysis_get_n_ledger_rows (f.analysis); i++)
+    {
+      const ChronoLedgerRow *r = chrono_analysis_get_ledger_row (f.analysis, i);
+      gint64 total = 0;
+
+      if (r->step < 0)
+        continue;
+      g_assert_true (r->neuron_core);
+      g_assert_cmpstr (r->name, ==, rows == 0 ? "execution 0" : "execution 1");
+      g_assert_cmpint (r->start_ns, ==, rows == 0 ? 0 : 350);
+      /* The second execution ends with the core's work. */
+      g_assert_cmpint (r->end_ns, ==, rows == 0 ? 350 : 800);
+      for (guint k = 0; k < CHRONO_N_LEDGER_STATES; k++)
+        {
+          total += r->state_ns[k];
+          sum[k] += r->state_ns[k];
+        }
+      g_assert_cmpint (total, ==, r->end_ns - r->start_ns);
+      rows++;
+    }
+  g_assert_cmpuint (rows, ==, 2);
+  for (guint k = 0; k < CHRONO_N_LEDGER_STATES; k++)
+    g_assert_cmpint (sum[k], ==, f.row->state_ns[k]);
+  g_assert_cmpint (sum[CHRONO_LEDGER_IDLE_VECTOR], ==, 500);
   fixture_clear (&f);
 }
 
@@ -596,6 +651,7 @@ main (int    argc,
   g_test_add_func ("/neuron-ledger/tail-and-head", test_tail_and_head);
   g_test_add_func ("/neuron-ledger/transpose", test_transpose);
   g_test_add_func ("/neuron-ledger/latest-predecessor", test_latest_predecessor);
+  g_test_add_func ("/neuron-ledger/executions", test_executions);
   for (guint i = 0; neuron_gen_instance_names[i] != NULL; i++)
     {
       g_autofree char *path = g_strdup_printf ("/neuron-ledger/planted/%s", neuron_gen_instance_names[i]);

@@ -209,6 +209,12 @@ gboolean        chrono_neuron_core_is      (ChronoRankData         *data,
 void            chrono_neuron_build_ledger (ChronoRankData         *data,
                                             guint                   device);
 void            chrono_neuron_ledger_free  (ChronoNeuronLedger     *ledger);
+/* Adds to OUT (ChronoLedgerRow) a row per execution the profile of
+ * NeuronCore D names (ExecutionInfo), cut to the core's window and
+ * numbered as a rank's steps are. */
+void            chrono_neuron_add_execution_rows (ChronoRankData         *data,
+                                                  const ChronoDeviceWork *d,
+                                                  GArray                 *out);
 
 /* The time of each state inside [START, END), added to STATE_NS. */
 void            chrono_ledger_sum          (GArray *ledger,

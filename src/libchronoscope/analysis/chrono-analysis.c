@@ -193,7 +193,8 @@ add_ranks (ChronoAnalysis *self,
     }
 }
 
-/* Each device's ledger over its window, then over each step of its rank. */
+/* Each device's ledger over its window, then over each step of its rank
+ * (or each execution of a NeuronCore). */
 static void
 add_ledger_rows (ChronoAnalysis *self,
                  ChronoRankData *data)
@@ -230,6 +231,9 @@ add_ledger_rows (ChronoAnalysis *self,
           sr.recoverable_ns = chrono_ledger_claimed_in (d->ledger, sr.start_ns, sr.end_ns);
           g_array_append_val (self->ledger, sr);
         }
+      /* A NeuronCore's executions are its steps. */
+      if (d->neuron != NULL && data->steps->len == 0)
+        chrono_neuron_add_execution_rows (data, d, self->ledger);
     }
 }
 

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "chrono-analysis-private.h"
+#include "chrono-neuron-metrics.h"
 
 /* Sync chains are short; a cycle in a damaged profile must still end. */
 #define MAX_HOPS 64
@@ -717,4 +718,34 @@ chrono_neuron_ledger_claimed_in (const ChronoNeuronLedger *ledger,
                                  gint64                    end)
 {
   return chrono_ledger_claimed_in (ledger->segments, start, end);
+}
+
+void
+chrono_neuron_add_execution_rows (ChronoRankData         *data,
+                                  const ChronoDeviceWork *d,
+                                  GArray                 *out)
+{
+  g_autoptr(JsonNode) node = chrono_trace_get_metadata (data->trace, "neuron_executions");
+  JsonArray *executions = node && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+
+  for (guint i = 0; executions && i < json_array_get_length (executions); i++)
+    {
+      JsonNode *e = json_array_get_element (executions, i);
+      JsonObject *o = JSON_NODE_HOLDS_OBJECT (e) ? json_node_get_object (e) : NULL;
+      gdouble start, end, index = i;
+      ChronoLedgerRow row = { .rank = data->rank_index, .breakdown = d->breakdown, .step = i, .neuron_core = TRUE };
+
+      chrono_neuron_summary_number (o, "execution_index", &index);
+      if (!chrono_neuron_summary_number (o, "execution_start_ts", &start) ||
+          !chrono_neuron_summary_number (o, "execution_end_ts", &end))
+        continue;
+      row.start_ns = MAX ((gint64) start, d->neuron->start);
+      row.end_ns = MIN ((gint64) end, d->neuron->end);
+      if (row.end_ns <= row.start_ns)
+        continue;
+      row.name = g_strdup_printf ("execution %.0f", index);
+      chrono_ledger_sum (d->ledger, row.start_ns, row.end_ns, row.state_ns);
+      row.recoverable_ns = chrono_ledger_claimed_in (d->ledger, row.start_ns, row.end_ns);
+      g_array_append_val (out, row);
+    }
 }
