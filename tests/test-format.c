@@ -44,7 +44,8 @@ test_short_name (void)
       "unsigned int**, unsigned long, unsigned long)",
       "multimem_all_reduce_kernel<BFloat16, 16>" },
     /* CUTLASS's wrappers show the kernel they hold; FlashAttention 3's
-     * backward kernel as its sources name it. */
+     * backward kernel as its sources name it, and PyTorch's own
+     * FlashAttention. */
     { "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4>"
       "(cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4::Params)",
       "cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4" },
@@ -58,6 +59,10 @@ test_short_name (void)
       "cute::tuple<cute::C<64>, cute::C<128>, cute::C<128> >, cutlass::bfloat16_t, 256>, "
       "flash::SingleTileScheduler<true, false, false, 128> >::Params)",
       "flash::FlashAttnBwdSm90<CollectiveMainloopBwdSm90<…>, …>" },
+    { "void pytorch_flash::flash_fwd_kernel<pytorch_flash::Flash_fwd_kernel_traits<64, 128, 128, 4, false, false, "
+      "cutlass::bfloat16_t, pytorch_flash::Flash_kernel_traits<64, 128, 128, 4, cutlass::bfloat16_t> >, false, true, "
+      "false, false, false, true, false>(pytorch_flash::Flash_fwd_params)",
+      "pytorch_flash::flash_fwd_kernel<Flash_fwd_kernel_traits<…>, …>" },
     /* cuBLAS and cuDNN. */
     { "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas",
       "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_t…off_kernel__5x_cublas" },
