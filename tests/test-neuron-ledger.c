@@ -283,11 +283,11 @@ test_latest_predecessor (void)
 /* ------------------------------------------------------------------ */
 /* Planted profiles                                                   */
 
-/* Every phase the generator plants but throttling and no-nki, which
- * the ledger does not see, and a clean compute phase at both ends; the
- * two kinds of collective wait apart, or they make one stretch. */
+/* Every phase the generator plants but no-nki, which the ledger does not
+ * see, and a clean compute phase at both ends; the two kinds of
+ * collective wait apart, or they make one stretch. */
 #define PLANT "compute,collective-outlier,dma-bound,engine-bound,engine-bound-scalar,engine-bound-gpsimd,small-dma," \
-              "spill,transpose,collective,late-start,barrier,compute"
+              "spill,transpose,collective,throttle,late-start,barrier,compute"
 
 typedef struct {
   char        *dir;
@@ -468,8 +468,13 @@ check_planted (const Fixture *f,
       const char *rule = json_object_get_string_member_with_default (phase, "rule", NULL);
       gint64 start = json_object_get_int_member (phase, "start_ns");
       gint64 end = json_object_get_int_member (phase, "end_ns");
-      /* A phase of idle time is found by it, a transpose phase by its state. */
+      /* A phase of idle time is found by it, a transpose phase by its
+       * state, a throttled one by the share of its work throttling took. */
       gint64 idle = json_object_get_int_member (phase, "idle_ns") ?: json_object_get_int_member (phase, "state_ns");
+
+      if (g_strcmp0 (rule, "neuron-throttling") == 0)
+        idle *= json_object_get_double_member (json_object_get_object_member (phase, "metrics"),
+                                               "throttled_active_percent") / 100;
 
       gint64 by_category[CHRONO_N_PATH_CATEGORIES] = { 0 };
 

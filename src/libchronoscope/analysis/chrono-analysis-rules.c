@@ -73,6 +73,10 @@ static const ChronoRule rules[] = {
   { "neuron-transpose", N_("Transposes on the Tensor engine"),
     N_("A stretch of a NeuronCore in which its Tensor engine runs only transposes for more than "
     "neuron-transpose-percent of its busy time. Time lost: that transpose-only time (ledger state transpose).") },
+  { "neuron-throttling", N_("Tensor engine throttled"),
+    N_("A stretch of a NeuronCore's Throttle records (the Tensor engine held to k of n of its rate). Time lost: "
+    "the Tensor engine's busy time under each record times 1 − k/n, the time it would not have taken at its "
+    "full rate (ledger states compute and transpose).") },
   { "neuron-dma-bound", N_("Tensor engine waiting for DMA"),
     N_("A stretch of a NeuronCore in which the Tensor engine's idle gaps were held by DMA transfers (found "
     "along each gap's dependency chain) for at least engine-bound-percent of its idle time. Time lost: those "

@@ -15,6 +15,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "chrono-analysis-private.h"
+#include "chrono-neuron-metrics.h"
 
 /* Two gaps of one cause belong to one window when the Tensor time
  * between them is at most this many times the longer of the two: a
@@ -501,6 +502,87 @@ rule_collective_outliers (Core *core)
     }
 }
 
+/* ------------------------------------------------------------------ */
+/* Throttling                                                         */
+
+typedef struct {
+  gint64  start;
+  gint64  end;
+  gdouble rate;                /* k/n */
+} Throttle;
+
+/* The Tensor engine's compute time that throttling records slowed, and
+ * what it cost: at k/n of its rate, work that takes C took C × k/n
+ * unthrottled, so C × (1 − k/n) is lost. */
+static void
+report_throttling (Core           *core,
+                   const Throttle *records,
+                   guint           n)
+{
+  const ChronoDeviceWork *d = &g_array_index (core->data->devices, ChronoDeviceWork, core->device);
+  const char *core_name = chrono_trace_get_string (core->data->trace,
+                                                   chrono_trace_get_process (core->data->trace, d->process)->display_name);
+  const guint busy = CHRONO_LEDGER_MASK (CHRONO_LEDGER_COMPUTE) | CHRONO_LEDGER_MASK (CHRONO_LEDGER_TRANSPOSE);
+  g_auto(ChronoClaim) claim = { NULL };
+  gint64 active = 0, lost;
+  ChronoFinding *f;
+
+  chrono_claim_init (&claim);
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 compute = chrono_ledger_time_in (d->ledger, records[i].start, records[i].end, busy);
+
+      chrono_claim_add (&claim, core->data, core->device, records[i].start, records[i].end, busy, G_MAXUINT32,
+                        (gint64) (compute * (1 - records[i].rate)));
+      active += compute;
+    }
+  if ((lost = chrono_rule_measure (core->c, &claim, G_MAXINT64)) == 0)
+    return;
+  f = chrono_rule_add_finding (core->c, "neuron-throttling", core->data, records[0].start, records[n - 1].end,
+                               &claim, lost,
+                               _("The Tensor engine ran below its rate under power throttling, which follows sudden "
+                                 "swings of its load: keep it busy at least half the time (fewer, longer bursts of "
+                                 "matrix work, compute overlapped with DMA) so the current it draws changes slowly."),
+                               g_strdup_printf (_("%s: throttling slowed %.3f ms of the Tensor engine's work by %.3f ms"),
+                                                core_name, active / 1e6, lost / 1e6));
+  chrono_finding_add_evidence (f, "throttle_records", n);
+  chrono_finding_add_evidence (f, "throttled_active_ns", active);
+  chrono_finding_add_evidence (f, "lost_percent_of_active", 100.0 * lost / MAX (active, 1));
+  add_tensor_tracks (core, f);
+}
+
+/* The profile's Throttle records (timestamp, duration, k of n) by time;
+ * those close together make one finding. */
+static void
+rule_throttling (Core *core)
+{
+  g_autoptr(JsonNode) node = chrono_trace_get_metadata (core->data->trace, "neuron_throttle");
+  JsonArray *rows = node && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+  g_autoptr(GArray) records = g_array_new (FALSE, FALSE, sizeof (Throttle));
+  const Throttle *r;
+  guint first = 0;
+
+  for (guint i = 0; rows && i < json_array_get_length (rows); i++)
+    {
+      JsonNode *e = json_array_get_element (rows, i);
+      JsonObject *o = JSON_NODE_HOLDS_OBJECT (e) ? json_node_get_object (e) : NULL;
+      gdouble ts, dur, k, n;
+
+      if (chrono_neuron_summary_number (o, "timestamp", &ts) && chrono_neuron_summary_number (o, "duration", &dur) &&
+          chrono_neuron_summary_number (o, "k", &k) && chrono_neuron_summary_number (o, "n", &n) && n > 0 && dur > 0)
+        g_array_append_val (records, ((Throttle) { (gint64) ts, (gint64) (ts + dur), CLAMP (k / n, 0, 1) }));
+    }
+  g_array_sort_with_data (records, chrono_compare_int64_at, GSIZE_TO_POINTER (G_STRUCT_OFFSET (Throttle, start)));
+  r = (const Throttle *) records->data;
+  for (guint i = 1; i <= records->len; i++)
+    if (i == records->len ||
+        r[i].start - r[i - 1].end > BRIDGE_FACTOR * MAX (r[i].end - r[i].start, r[i - 1].end - r[i - 1].start))
+      {
+        report_throttling (core, r + first, i - first);
+        first = i;
+      }
+}
+
 void
 chrono_neuron_run_rules (ChronoRuleContext *c,
                          ChronoRankData    *data)
@@ -538,6 +620,7 @@ chrono_neuron_run_rules (ChronoRuleContext *c,
       /* Slow collectives and transposes first, then spills and small
        * transfers before the rest of DMA: the more specific first. */
       rule_collective_outliers (&core);
+      rule_throttling (&core);
       find_windows (&core, KIND_TRANSPOSE, (const Stretch *) by_kind[KIND_TRANSPOSE]->data,
                     by_kind[KIND_TRANSPOSE]->len);
       for (Kind kind = 0; kind < KIND_TRANSPOSE; kind++)
