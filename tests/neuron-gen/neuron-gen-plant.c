@@ -52,6 +52,7 @@
 #define LATE_NS         1500
 #define BARRIER_NS      1200
 #define DEFAULT_STEPS   16
+#define HOST_GAP        25000     /* ns between two executions, spent on the host */
 
 typedef enum {
   K_COMPUTE, K_DMA_BOUND, K_ENGINE_BOUND, K_ENGINE_BOUND_SCALAR, K_ENGINE_BOUND_GPSIMD,
@@ -146,7 +147,8 @@ tensor_step (Plant       *p,
   guint rows = shape->rows ? shape->rows : hw->rows;
   guint transposes = shape->transposes;
   char operands[128];
-  Act weights = plant_dma (p, R_WEIGHT0 + p->step % 4, WEIGHT_BYTES, MAX (0, p->frontier - LEAD),
+  gint64 exec_start = g_array_index (p->t->executions, PlantExecution, p->execution).start;
+  Act weights = plant_dma (p, R_WEIGHT0 + p->step % 4, WEIGHT_BYTES, MAX (exec_start, p->frontier - LEAD),
                            "weight", "[[WEIGHT]]", "[SB]");
   gdouble rate = hw->tensor_ghz * TENSOR_EFF * shape->k / 8.0;
   /* The last step's output: a dependency, not a semaphore wait. */
@@ -415,14 +417,50 @@ parse_plan (const char  *list,
   return g_steal_pointer (&plan);
 }
 
-/* Every phase of the plan and the output written at the end, into the
- * current table (or none: the books only). */
+/* One execution: every phase of the plan, then the output written. */
+static void
+run_execution (Plant *p,
+               guint  steps)
+{
+  PlantExecution ex = { 0 };
+  Act out;
+
+  /* The host's time between two executions is no execution's. */
+  ex.start = p->execution == 0 ? 0 : p->t->window_end + HOST_GAP;
+  g_array_append_val (p->t->executions, ex);
+  p->frontier = ex.start;
+  p->has_mm = FALSE;
+  for (guint i = 0; i < p->plan->len; i++)
+    {
+      PlantPhase ph = { 0 };
+
+      ph.kind = g_array_index (p->plan, Kind, i);
+      ph.execution = p->execution;
+      ph.start = p->frontier;
+      p->nki = ph.kind != K_NO_NKI;
+      g_array_append_val (p->t->phases, ph);
+      p->phase = p->t->phases->len - 1;
+      for (guint s = 0; s < steps; s++)
+        run_step (p, ph.kind);
+      plant_phase_now (p)->end = p->frontier;
+    }
+  /* The output written: its tail, after the last Tensor instruction, is
+   * charged to what ended last. */
+  out = activate (p, NULL);
+  plant_write_out (p, R_OUTPUT, 32 * 1024, &out, "output", "[OUTPUT]");
+  g_assert (p->end_cls < N_STATES);
+  plant_ledger_add (p, p->end_cls, p->t->window_end - p->frontier);
+  plant_phase_now (p)->end = p->t->window_end;
+  g_array_index (p->t->executions, PlantExecution, p->execution).end = p->t->window_end;
+}
+
+/* Every execution, into the current table (or none: the books only). */
 static void
 run_plan (Plant *p,
           Table  table)
 {
   guint steps = p->o->plant_steps ? p->o->plant_steps : DEFAULT_STEPS;
-  Act out;
+  guint executions = MAX (p->o->plant_executions, 1);
 
   p->table = table;
   p->first = TRUE;
@@ -431,35 +469,19 @@ run_plan (Plant *p,
   memset (p->ring_free, 0, sizeof p->ring_free);
   memset (p->engine_free, 0, sizeof p->engine_free);
   memset (p->pc, 0, sizeof p->pc);
-  p->frontier = 0;
-  p->has_mm = FALSE;
+  p->tensor_end = 0;
   p->step = 0;
   plant_truth_clear (p->t);
   p->t->hw = p->hw;
   p->t->phases = g_array_new (FALSE, TRUE, sizeof (PlantPhase));
+  p->t->executions = g_array_new (FALSE, TRUE, sizeof (PlantExecution));
 
   if (table != T_NONE)
     neuron_gen_put (p->w, "  \"%s\": [", table_keys[table]);
-  for (p->phase = 0; p->phase < p->plan->len; p->phase++)
-    {
-      PlantPhase ph = { 0 };
-
-      ph.kind = g_array_index (p->plan, Kind, p->phase);
-      ph.start = p->frontier;
-      p->nki = ph.kind != K_NO_NKI;
-      g_array_append_val (p->t->phases, ph);
-      for (guint s = 0; s < steps; s++)
-        run_step (p, ph.kind);
-      plant_phase_now (p)->end = p->frontier;
-    }
-  /* The output written: its tail, after the last Tensor instruction, is
-   * charged to what ended last. */
-  p->phase--;
-  out = activate (p, NULL);
-  plant_write_out (p, R_OUTPUT, 32 * 1024, &out, "output", "[OUTPUT]");
-  g_assert (p->end_cls < N_STATES);
-  plant_ledger_add (p, p->end_cls, p->t->window_end - p->frontier);
-  plant_phase_now (p)->end = p->t->window_end;
+  for (p->execution = 0; p->execution < executions; p->execution++)
+    run_execution (p, steps);
+  /* The whole profile's tail, as the last execution's. */
+  p->t->ledger[p->end_cls] += p->t->window_end - p->tensor_end;
   if (table != T_NONE)
     neuron_gen_put (p->w, "\n  ],\n");
 }

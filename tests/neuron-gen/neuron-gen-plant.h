@@ -54,17 +54,25 @@ typedef struct {
 
 typedef struct {
   guint        kind;
+  guint        execution;
   gint64       start, end;
   gint64       ledger[N_STATES];
   PlantMetrics m;
 } PlantPhase;
 
+/* One execution: its window and the ledger over it. */
+typedef struct {
+  gint64       start, end;
+  gint64       ledger[N_STATES];
+} PlantExecution;
+
 typedef struct {
   const PlantHardware *hw;
   gint64       window_start, window_end;
-  gint64       ledger[N_STATES];
+  gint64       ledger[N_STATES];  /* over the whole window */
   PlantMetrics m;
   GArray      *phases;            /* PlantPhase */
+  GArray      *executions;        /* PlantExecution */
   guint64      instructions, per_engine[NEURON_GEN_N_ENGINES];
   guint64      cc_ops, cc_instructions, throttles;
 } PlantTruth;
@@ -155,11 +163,12 @@ typedef struct {
   guint64     sem[N_SEMS];
   gint64      ring_free[N_RINGS];
   gint64      engine_free[NEURON_GEN_N_ENGINES];
-  gint64      frontier;        /* where the Tensor engine's work so far ends */
+  gint64      frontier;        /* where the Tensor engine's work in this execution ends */
+  gint64      tensor_end;      /* and in the whole profile */
   Act         last_mm;         /* the last step's last MATMUL */
   gboolean    has_mm;
   PlantState  end_cls;         /* the class of the activity that ends last */
-  guint       step, phase, pc[NEURON_GEN_N_ENGINES];
+  guint       step, phase, execution, pc[NEURON_GEN_N_ENGINES];
   gboolean    nki;             /* the phase's instructions come from NKI kernels */
 } Plant;
 

@@ -46,5 +46,9 @@ gboolean neuron_gen_plant_write_device (const char             *path,
                                         const NeuronGenOptions *options,
                                         NeuronGenCounts        *counts,
                                         GError                **error);
+/* Its executions' windows: start and end, in device ns, one after the
+ * other. */
+GArray  *neuron_gen_plant_executions   (const NeuronGenOptions *options,
+                                        GError                **error);
 
 G_END_DECLS

@@ -101,7 +101,7 @@ plant_ledger_add (Plant      *p,
                   PlantState  state,
                   gint64      ns)
 {
-  p->t->ledger[state] += ns;
+  g_array_index (p->t->executions, PlantExecution, p->execution).ledger[state] += ns;
   plant_phase_now (p)->ledger[state] += ns;
 }
 
@@ -387,10 +387,16 @@ plant_inst (Plant      *p,
     {
       PlantMetrics *ms[2] = { &p->t->m, &plant_phase_now (p)->m };
 
+      /* The gap in this execution's window, and in the whole profile's
+       * (which, before an execution's first instruction, reaches back
+       * into the last one's). */
       if (in->start > p->frontier)
         plant_ledger_add (p, classify (in->preds, in->n_preds, p->frontier, in->barrier), in->start - p->frontier);
+      if (in->start > p->tensor_end)
+        p->t->ledger[classify (in->preds, in->n_preds, p->tensor_end, in->barrier)] += in->start - p->tensor_end;
       plant_ledger_add (p, a.cls, in->dur);
-      p->frontier = a.end;
+      p->t->ledger[a.cls] += in->dur;
+      p->frontier = p->tensor_end = a.end;
       for (guint i = 0; i < 2; i++)
         {
           ms[i]->hardware_flops += flops;

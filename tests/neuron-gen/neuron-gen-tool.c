@@ -2,7 +2,7 @@
  *
  * Usage: neuron-gen DIR [--size 1GB] [--blocks N] [--string-numbers]
  *                       [--singular-key] [--damage KIND]
- *                       [--plant LIST [--instance trn1|trn2|trn3|inf2] [--steps N]]
+ *                       [--plant LIST [--instance trn1|trn2|trn3|inf2] [--steps N] [--executions N]]
  *                       [--parquet [--codec C] [--pages 1|2] [--row-group N] [--no-dictionary]
  *                        [--parquet-damage truncated-footer|bad-page-header|wrong-type]]
  *
@@ -31,7 +31,7 @@ main (int    argc,
   g_autofree char *size = NULL;
   g_autofree char *damage = NULL;
   g_autofree char *plant = NULL, *instance = NULL;
-  gint steps = 0;
+  gint steps = 0, executions = 0;
   gint blocks = 0;
   gboolean string_numbers = FALSE, singular = FALSE;
   gboolean parquet = FALSE, plain = FALSE;
@@ -49,6 +49,7 @@ main (int    argc,
     { "plant", 0, 0, G_OPTION_ARG_STRING, &plant, plant_help, "LIST" },
     { "instance", 0, 0, G_OPTION_ARG_STRING, &instance, "Hardware of the planted profile: trn1, trn2 (default), trn3 or inf2", "NAME" },
     { "steps", 0, 0, G_OPTION_ARG_INT, &steps, "Tensor steps per planted phase (default 16)", "N" },
+    { "executions", 0, 0, G_OPTION_ARG_INT, &executions, "Run the planted phases in N executions (default 1)", "N" },
     { "parquet", 0, 0, G_OPTION_ARG_NONE, &parquet, "Also the Parquet tables, in DIR/tables", NULL },
     { "codec", 0, 0, G_OPTION_ARG_STRING, &codec, "Parquet codec: none, snappy, gzip or zstd", "CODEC" },
     { "pages", 0, 0, G_OPTION_ARG_INT, &pages, "Parquet data page version, 1 or 2", "V" },
@@ -101,6 +102,7 @@ main (int    argc,
   o.plant = plant;
   o.instance = instance;
   o.plant_steps = steps > 0 ? (guint) steps : 0;
+  o.plant_executions = executions > 0 ? (guint) executions : 0;
   device = g_build_filename (rest[0], "device_profile_model_1.json", NULL);
   system = g_build_filename (rest[0], "system_profile.json", NULL);
   torch = g_build_filename (rest[0], "trace.json", NULL);

@@ -50,6 +50,7 @@ void
 plant_truth_clear (PlantTruth *truth)
 {
   g_clear_pointer (&truth->phases, g_array_unref);
+  g_clear_pointer (&truth->executions, g_array_unref);
   memset (truth, 0, sizeof *truth);
 }
 
@@ -102,10 +103,16 @@ plant_write_closing (NeuronGenWriter        *w,
                       ", \"throttle_active_time_percent\": %.9g, \"max_achievable_util_with_throttling_percent\": %.9g}",
                       i ? "," : "", o->nc_idx, i ? "all" : "activity_0", m->throttle_ns, (gdouble) m->throttle_ns / ns,
                       (m->throttle_kn_ns + (ns - m->throttle_ns)) / ns);
-  neuron_gen_put (w, "\n  ],\n  \"execution_info\": [\n    {\"execution_index\": 0, \"neff_name\": \"graph.neff\", "
-                  "\"execution_start_ts\": %" G_GINT64_FORMAT ", \"execution_end_ts\": %" G_GINT64_FORMAT
-                  ", \"num_subgraphs\": 1, \"row_count\": %" G_GUINT64_FORMAT "}\n  ],\n",
-                  t->window_start, t->window_end, t->instructions + m->dma_transfers);
+  neuron_gen_put (w, "\n  ],\n  \"execution_info\": [");
+  for (guint i = 0; i < t->executions->len; i++)
+    {
+      const PlantExecution *ex = &g_array_index (t->executions, PlantExecution, i);
+
+      neuron_gen_put (w, "%s\n    {\"execution_index\": %u, \"neff_name\": \"graph.neff\", "
+                      "\"execution_start_ts\": %" G_GINT64_FORMAT ", \"execution_end_ts\": %" G_GINT64_FORMAT
+                      ", \"num_subgraphs\": 1}", i ? "," : "", i, ex->start, ex->end);
+    }
+  neuron_gen_put (w, "\n  ],\n");
   neuron_gen_put (w, "  \"metadata\": {\"profile_schema_version\": \"7.4.0\", \"ntff_version\": 6, "
                   "\"num_physical_cores\": %u, \"vnc_enabled\": %s, \"first_hw_timestamp\": %" G_GINT64_FORMAT
                   ", \"last_hw_timestamp\": %" G_GINT64_FORMAT ", \"first_ts\": \"1970-01-01 00:00:00+00:00\", "
@@ -211,6 +218,27 @@ add_metrics (JsonBuilder        *b,
   json_builder_end_object (b);
 }
 
+GArray *
+neuron_gen_plant_executions (const NeuronGenOptions *options,
+                             GError                **error)
+{
+  PlantTruth t = { 0 };
+  GArray *windows;
+
+  if (!plant_compute_truth (options, &t, error))
+    return NULL;
+  windows = g_array_new (FALSE, FALSE, sizeof (gint64));
+  for (guint i = 0; i < t.executions->len; i++)
+    {
+      const PlantExecution *ex = &g_array_index (t.executions, PlantExecution, i);
+
+      g_array_append_val (windows, ex->start);
+      g_array_append_val (windows, ex->end);
+    }
+  plant_truth_clear (&t);
+  return windows;
+}
+
 gboolean
 neuron_gen_write_truth (const char             *path,
                         const NeuronGenOptions *options,
@@ -242,6 +270,19 @@ neuron_gen_write_truth (const char             *path,
   json_builder_end_object (b);
   add_ledger (b, t.ledger);
   add_metrics (b, &t, &t.m, t.window_end - t.window_start);
+  json_builder_set_member_name (b, "executions");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < t.executions->len; i++)
+    {
+      const PlantExecution *ex = &g_array_index (t.executions, PlantExecution, i);
+
+      json_builder_begin_object (b);
+      add_int (b, "start_ns", ex->start);
+      add_int (b, "end_ns", ex->end);
+      add_ledger (b, ex->ledger);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
   json_builder_set_member_name (b, "phases");
   json_builder_begin_array (b);
   for (guint i = 0; i < t.phases->len; i++)
@@ -252,6 +293,7 @@ neuron_gen_write_truth (const char             *path,
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "name");
       json_builder_add_string_value (b, plant_kind_name (ph->kind));
+      add_int (b, "execution", ph->execution);
       add_int (b, "start_ns", ph->start);
       add_int (b, "end_ns", ph->end);
       json_builder_set_member_name (b, "state");

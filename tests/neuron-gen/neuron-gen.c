@@ -468,6 +468,36 @@ system_event (NeuronGenWriter                 *w,
   c->system_events++;
 }
 
+/* A planted profile's executions, each a runtime call, the core's running
+ * span over exactly the execution's window, and the clock sync after it. */
+static void
+write_executions (NeuronGenWriter        *w,
+                  const NeuronGenOptions *o,
+                  NeuronGenCounts        *counts,
+                  GArray                 *windows)
+{
+  gint64 h = o->host_start_ns;
+
+  for (guint i = 0; i < windows->len; i += 2)
+    {
+      gint64 start = g_array_index (windows, gint64, i), end = g_array_index (windows, gint64, i + 1);
+      guint exec_id = 3 + i / 2;
+      g_autofree char *call = g_strdup_printf (", \"group\": \"nrt-nc-000\", \"id\": %u, \"parent_id\": 0, "
+                                               "\"thread_id\": 1627711, \"trace_event_source\": \"neuron_rt\", "
+                                               "\"model_name\": \"graph.neff\"", 2 + i / 2);
+      g_autofree char *hw = g_strdup_printf (", \"trace_event_source\": \"neuron_hw\", \"exec_id\": %u, \"nc_idx\": %u, "
+                                             "\"lnc_idx\": \"%u\", \"worker_gid\": %u, \"model_name\": \"graph.neff\"",
+                                             exec_id, o->nc_idx, o->nc_idx, o->nc_idx);
+      g_autofree char *sync = g_strdup_printf (", \"trace_event_source\": \"neuron_hw\", \"exec_id\": %u, \"nc_idx\": %u, "
+                                               "\"cpu_timestamp_ns\": %" G_GINT64_FORMAT ", \"nc_timestamp_ns\": %" G_GINT64_FORMAT,
+                                               exec_id, o->nc_idx, h + end, (gint64) 98765432 + end);
+
+      system_event (w, o, counts, "nrt_execute", h + start - 10000, end - start + 20000, call);
+      system_event (w, o, counts, "nc_exec_running", h + start, end - start, hw);
+      system_event (w, o, counts, "timestamp_sync_point", h + end, 0, sync);
+    }
+}
+
 gboolean
 neuron_gen_write_system (const char             *path,
                          const NeuronGenOptions *options,
@@ -481,7 +511,10 @@ neuron_gen_write_system (const char             *path,
   g_autofree char *hw = NULL;
   g_autofree char *hw_other = NULL;
   g_autofree char *sync = NULL;
+  g_autoptr(GArray) executions = NULL;
 
+  if (o->plant != NULL && (executions = neuron_gen_plant_executions (o, error)) == NULL)
+    return FALSE;
   if (!neuron_gen_writer_open (&w, path, error))
     return FALSE;
   counts->system_events = 0;
@@ -502,15 +535,19 @@ neuron_gen_write_system (const char             *path,
                 "\"thread_id\": 1627711, \"lnc_idx\": \"0\", \"size\": \"4\", "
                 "\"tensor_id\": \"4900392441224765051\", \"tensor_name\": \"_unknown_\", "
                 "\"trace_event_source\": \"neuron_rt\"");
-  system_event (&w, o, counts, "nrt_execute", h - 50000, exec_dur + 100000,
-                ", \"group\": \"nrt-nc-000\", \"id\": 2, \"parent_id\": 0, \"thread_id\": 1627711, "
-                "\"trace_event_source\": \"neuron_rt\", \"model_name\": \"graph.neff\"");
-  system_event (&w, o, counts, "nc_exec_running", h, exec_dur, hw);
-  /* A planted profile's collectives are its device profile's own. */
-  if (o->plant == NULL)
-    system_event (&w, o, counts, "cc_running", h + 2160, 740, hw);
+  if (o->plant != NULL)
+    write_executions (&w, o, counts, executions);
+  else
+    {
+      system_event (&w, o, counts, "nrt_execute", h - 50000, exec_dur + 100000,
+                    ", \"group\": \"nrt-nc-000\", \"id\": 2, \"parent_id\": 0, \"thread_id\": 1627711, "
+                    "\"trace_event_source\": \"neuron_rt\", \"model_name\": \"graph.neff\"");
+      system_event (&w, o, counts, "nc_exec_running", h, exec_dur, hw);
+      system_event (&w, o, counts, "cc_running", h + 2160, 740, hw);
+    }
   system_event (&w, o, counts, "nc_exec_running", h + 1000, exec_dur, hw_other);
-  system_event (&w, o, counts, "timestamp_sync_point", h + exec_dur, 0, sync);
+  if (o->plant == NULL)
+    system_event (&w, o, counts, "timestamp_sync_point", h + exec_dur, 0, sync);
   system_event (&w, o, counts, "PjitFunction(matmul_allgather)", h - 80000, exec_dur + 150000,
                 ", \"group\": \"framework-80375131\", \"type\": 99999, \"thread_id\": 80375131, "
                 "\"trace_event_source\": \"framework\"");

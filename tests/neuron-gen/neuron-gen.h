@@ -60,6 +60,7 @@ typedef struct {
   const char     *plant;
   const char     *instance;         /* trn1, trn2, trn3 or inf2; NULL: trn2 */
   guint           plant_steps;      /* Tensor steps per phase (0: 16) */
+  guint           plant_executions; /* the plan runs in this many executions (0: 1) */
 } NeuronGenOptions;
 
 typedef struct {

@@ -33,6 +33,7 @@ static void
 check_ledger (Profile *p)
 {
   JsonArray *phases = json_object_get_array_member (p->t, "phases");
+  JsonArray *execs = json_object_get_array_member (p->t, "executions");
   gint64 sum = 0;
 
   for (guint s = 0; s < N_STATES; s++)
@@ -42,6 +43,21 @@ check_ledger (Profile *p)
       sum += truth_state (p->t, s);
     }
   g_assert_cmpint (sum, ==, p->we - p->ws);
+
+  /* Each execution's over its own window. */
+  g_assert_cmpuint (json_array_get_length (execs) * N_STATES, ==, p->exec_ledgers->len);
+  for (guint i = 0; i < json_array_get_length (execs); i++)
+    {
+      JsonObject *ex = row (execs, i);
+      gint64 exec_sum = 0;
+
+      for (guint s = 0; s < N_STATES; s++)
+        {
+          g_assert_cmpint (g_array_index (p->exec_ledgers, gint64, i * N_STATES + s), ==, truth_state (ex, s));
+          exec_sum += truth_state (ex, s);
+        }
+      g_assert_cmpint (exec_sum, ==, num (ex, "end_ns") - num (ex, "start_ns"));
+    }
 
   for (guint i = 0; i < json_array_get_length (phases); i++)
     {
@@ -317,7 +333,7 @@ test_all_phases (void)
 {
   Profile p;
 
-  profile_load (&p, ALL_PHASES, "trn2", 6, 0);
+  profile_load (&p, ALL_PHASES, "trn2", 6, 1, 0);
   check_ledger (&p);
   check_metrics (&p);
   check_phase_metrics (&p);
@@ -342,7 +358,7 @@ test_instances (void)
     {
       Profile p;
 
-      profile_load (&p, "dma-bound,compute,throttle,dma-bound", cases[i].name, 4, 0);
+      profile_load (&p, "dma-bound,compute,throttle,dma-bound", cases[i].name, 4, 1, 0);
       g_assert_cmpstr (json_object_get_string_member (p.t, "instance"), ==, cases[i].name);
       g_assert_true (near (json_object_get_double_member (p.t, "peak_tflops"), cases[i].peak));
       g_assert_true (near (json_object_get_double_member (p.t, "hbm_bandwidth_gbps"), cases[i].hbm));
@@ -366,12 +382,34 @@ test_each_alone (void)
     {
       Profile p;
 
-      profile_load (&p, names[i], "trn2", 0, 0);
+      profile_load (&p, names[i], "trn2", 0, 1, 0);
       check_ledger (&p);
       check_metrics (&p);
       check_phase_metrics (&p);
       profile_clear (&p);
     }
+}
+
+/* Three executions: each has its window and ledger, the whole profile's
+ * window holds the host's time between them too. */
+static void
+test_executions (void)
+{
+  JsonArray *execs;
+  gint64 inside = 0;
+  Profile p;
+
+  profile_load (&p, "dma-bound,compute,collective", "trn2", 4, 3, 0);
+  check_ledger (&p);
+  check_metrics (&p);
+  check_phase_metrics (&p);
+  execs = json_object_get_array_member (p.t, "executions");
+  g_assert_cmpuint (json_array_get_length (execs), ==, 3);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (p.t, "phases")), ==, 9);
+  for (guint i = 0; i < 3; i++)
+    inside += num (row (execs, i), "end_ns") - num (row (execs, i), "start_ns");
+  g_assert_cmpint (inside, <, p.we - p.ws);
+  profile_clear (&p);
 }
 
 /* Grown to a size, the plan repeats and the books still hold. */
@@ -382,7 +420,7 @@ test_size (void)
   GStatBuf st;
   Profile p;
 
-  profile_load (&p, "dma-bound,compute", "trn2", 0, 2 * 1000 * 1000);
+  profile_load (&p, "dma-bound,compute", "trn2", 0, 1, 2 * 1000 * 1000);
   path = g_build_filename (p.dir, "device_profile_model_1.json", NULL);
   g_assert_cmpint (g_stat (path, &st), ==, 0);
   g_assert_cmpint (st.st_size, >, 1000 * 1000);
@@ -507,7 +545,7 @@ test_parquet (void)
       g_test_skip (why ? why : "hyparquet is not installed beside the Parquet writer (npm install hyparquet, as .ci/run does)");
       return;
     }
-  profile_load (&p, ALL_PHASES, "trn2", 3, 0);
+  profile_load (&p, ALL_PHASES, "trn2", 3, 1, 0);
   device = g_build_filename (p.dir, "device_profile_model_1.json", NULL);
   tables = g_build_filename (p.dir, "tables", NULL);
   neuron_gen_parquet_options_init (&po);
@@ -540,6 +578,7 @@ main (int    argc,
   g_test_add_func ("/neuron-gen/truth/all-phases", test_all_phases);
   g_test_add_func ("/neuron-gen/truth/instances", test_instances);
   g_test_add_func ("/neuron-gen/truth/each-alone", test_each_alone);
+  g_test_add_func ("/neuron-gen/truth/executions", test_executions);
   g_test_add_func ("/neuron-gen/truth/size", test_size);
   g_test_add_func ("/neuron-gen/truth/unknown", test_unknown);
   g_test_add_func ("/neuron-gen/truth/parquet", test_parquet);

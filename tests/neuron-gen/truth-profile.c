@@ -255,17 +255,19 @@ classify (Profile *p,
   return g_array_index (p->acts, Activity, h).cls;
 }
 
-/* [A, B) in STATE, to the whole and to the phases it overlaps. */
+/* [A, B) in STATE, to LEDGER and, with PHASES, to the phases it overlaps. */
 static void
-charge (Profile *p,
-        gint64   a,
-        gint64   b,
-        guint    state)
+charge (Profile  *p,
+        gint64   *ledger,
+        gboolean  phases_too,
+        gint64    a,
+        gint64    b,
+        guint     state)
 {
   JsonArray *phases = json_object_get_array_member (p->t, "phases");
 
-  p->ledger[state] += b - a;
-  for (guint i = 0; i < json_array_get_length (phases); i++)
+  ledger[state] += b - a;
+  for (guint i = 0; phases_too && i < json_array_get_length (phases); i++)
     {
       gint64 s = MAX (a, num (row (phases, i), "start_ns")), e = MIN (b, num (row (phases, i), "end_ns"));
 
@@ -291,12 +293,18 @@ compare_edges (gconstpointer x,
   return a->delta - b->delta;
 }
 
-/* The ledger of the window, by a sweep over the Tensor instructions. */
+/* The ledger of the window [WS, WE) into LEDGER, by a sweep over the Tensor
+ * instructions in it; an execution's is charged to its phases too, and the
+ * whole profile's busy intervals kept. */
 static void
-compute_ledger (Profile *p)
+compute_ledger (Profile  *p,
+                gint64    ws,
+                gint64    we,
+                gint64   *ledger,
+                gboolean  execution)
 {
   g_autoptr(GArray) edges = g_array_new (FALSE, FALSE, sizeof (Edge));
-  gint64 cursor = p->ws, last_end = G_MININT64;
+  gint64 cursor = ws, last_end = G_MININT64;
   gint regular = 0, transposes = 0;
   guint last = 0;
 
@@ -305,6 +313,8 @@ compute_ledger (Profile *p)
       const Activity *act = &g_array_index (p->acts, Activity, a);
       Edge s = { act->start, +1, a }, e = { act->end, -1, a };
 
+      if (act->start < ws || act->end > we)
+        continue;
       if (act->end > last_end)
         {
           last_end = act->end;
@@ -324,15 +334,15 @@ compute_ledger (Profile *p)
       if (e->t > cursor)
         {
           if (regular > 0)
-            charge (p, cursor, e->t, S_COMPUTE);
+            charge (p, ledger, execution, cursor, e->t, S_COMPUTE);
           else if (transposes > 0)
-            charge (p, cursor, e->t, S_TRANSPOSE);
+            charge (p, ledger, execution, cursor, e->t, S_TRANSPOSE);
           else
             {
               g_assert_cmpint (e->delta, ==, +1);
-              charge (p, cursor, e->t, classify (p, e->act, cursor));
+              charge (p, ledger, execution, cursor, e->t, classify (p, e->act, cursor));
             }
-          if (regular + transposes > 0)
+          if (!execution && regular + transposes > 0)
             {
               gint64 span[2] = { cursor, e->t };
               g_array_append_vals (p->busy, span, 2);
@@ -344,11 +354,11 @@ compute_ledger (Profile *p)
       else
         regular += e->delta;
     }
-  g_assert_cmpint (last_end, ==, p->we);
-  if (p->we > cursor)
+  g_assert_cmpint (last_end, ==, we);
+  if (we > cursor)
     {
       guint cls = g_array_index (p->acts, Activity, last).cls;
-      charge (p, cursor, p->we, cls == S_SYNC ? classify (p, last, G_MININT64) : cls);
+      charge (p, ledger, execution, cursor, we, cls == S_SYNC ? classify (p, last, G_MININT64) : cls);
     }
 }
 
@@ -357,14 +367,14 @@ profile_load (Profile    *p,
               const char *plant,
               const char *instance,
               guint       steps,
+              guint       n_executions,
               guint64     target_bytes)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *device = NULL, *truth = NULL, *system = NULL;
   g_autoptr(JsonParser) sys_parser = json_parser_new ();
-  JsonArray *phases, *events;
+  JsonArray *phases, *events, *execs;
   guint executions = 0;
-  JsonObject *exec;
   NeuronGenOptions o;
   NeuronGenCounts c;
 
@@ -378,6 +388,7 @@ profile_load (Profile    *p,
   o.instance = instance;
   o.plant_steps = steps;
   o.target_bytes = target_bytes;
+  o.plant_executions = n_executions;
   g_assert_true (neuron_gen_write_device (device, &o, &c, &error));
   g_assert_no_error (error);
   g_assert_true (neuron_gen_write_truth (truth, &o, &error));
@@ -397,13 +408,14 @@ profile_load (Profile    *p,
   g_assert_cmpuint (json_array_get_length (table (p, "instruction")), ==, c.instructions);
   g_assert_cmpuint (json_array_get_length (table (p, "dma")), ==, c.dma);
 
-  /* The window is the execution. */
-  exec = row (table (p, "execution_info"), 0);
-  p->ws = num (exec, "execution_start_ts");
-  p->we = num (exec, "execution_end_ts");
+  /* The window runs from the first execution's start to the last one's end. */
+  execs = table (p, "execution_info");
+  g_assert_cmpuint (json_array_get_length (execs), ==, MAX (n_executions, 1));
+  p->ws = num (row (execs, 0), "execution_start_ts");
+  p->we = num (row (execs, json_array_get_length (execs) - 1), "execution_end_ts");
   g_assert_cmpint (p->ws, ==, num (json_object_get_object_member (p->t, "window"), "start_ns"));
   g_assert_cmpint (p->we, ==, num (json_object_get_object_member (p->t, "window"), "end_ns"));
-  /* The system profile's execution of this core is the window too. */
+  /* The system profile runs this core once per execution, over its window. */
   g_assert_true (json_parser_load_from_file (sys_parser, system, &error));
   g_assert_no_error (error);
   events = json_object_get_array_member (json_node_get_object (json_parser_get_root (sys_parser)), "trace_events");
@@ -411,10 +423,13 @@ profile_load (Profile    *p,
     if (g_strcmp0 (json_object_get_string_member (row (events, i), "name"), "nc_exec_running") == 0 &&
         num (row (events, i), "nc_idx") == 0)
       {
-        g_assert_cmpint (num (row (events, i), "duration"), ==, p->we - p->ws);
-        executions++;
+        JsonObject *exec = row (execs, executions++);
+
+        g_assert_cmpint (num (row (events, i), "timestamp") - o.host_start_ns, ==, num (exec, "execution_start_ts"));
+        g_assert_cmpint (num (row (events, i), "duration"), ==,
+                         num (exec, "execution_end_ts") - num (exec, "execution_start_ts"));
       }
-  g_assert_cmpuint (executions, ==, 1);
+  g_assert_cmpuint (executions, ==, json_array_get_length (execs));
 
   phases = json_object_get_array_member (p->t, "phases");
   p->phases = g_array_new (FALSE, TRUE, sizeof (gint64));
@@ -422,7 +437,12 @@ profile_load (Profile    *p,
   p->acts = g_array_new (FALSE, FALSE, sizeof (Activity));
   p->busy = g_array_new (FALSE, FALSE, sizeof (gint64));
   read_activities (p);
-  compute_ledger (p);
+  compute_ledger (p, p->ws, p->we, p->ledger, FALSE);
+  p->exec_ledgers = g_array_new (FALSE, TRUE, sizeof (gint64));
+  g_array_set_size (p->exec_ledgers, json_array_get_length (execs) * N_STATES);
+  for (guint i = 0; i < json_array_get_length (execs); i++)
+    compute_ledger (p, num (row (execs, i), "execution_start_ts"), num (row (execs, i), "execution_end_ts"),
+                    &g_array_index (p->exec_ledgers, gint64, i * N_STATES), TRUE);
 }
 
 void
@@ -435,6 +455,7 @@ profile_clear (Profile *p)
     g_array_unref (g_array_index (p->acts, Activity, a).preds);
   g_array_unref (p->acts);
   g_array_unref (p->phases);
+  g_array_unref (p->exec_ledgers);
   g_array_unref (p->busy);
   g_object_unref (p->device);
   g_object_unref (p->truth);

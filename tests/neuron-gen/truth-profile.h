@@ -28,7 +28,8 @@ typedef struct {
   JsonObject *d, *t;
   GArray     *acts;          /* Activity */
   gint64      ws, we;        /* the window */
-  gint64      ledger[N_STATES];
+  gint64      ledger[N_STATES];  /* over the whole window */
+  GArray     *exec_ledgers;  /* gint64[N_STATES] per execution */
   GArray     *phases;        /* gint64[N_STATES] per phase of the truth */
   GArray     *busy;          /* the Tensor engine's busy intervals, gint64 pairs */
 } Profile;
@@ -45,6 +46,7 @@ void        profile_load  (Profile    *p,
                            const char *plant,
                            const char *instance,
                            guint       steps,
+                           guint       n_executions,
                            guint64     target_bytes);
 void        profile_clear (Profile    *p);
 
