@@ -29,8 +29,9 @@
  *   small-tiles   as compute, but the MATMULs use 32 of the 128 rows:
  *                 the engine is busy at a quarter of its FLOPs
  *
- * The profile ends by writing its output (a Sync WRITE, then a transfer
- * to [OUTPUT]). Every activity is scheduled here; the records and the
+ * An execution runs the phases in order and ends by writing its output (a
+ * Sync WRITE, then a transfer to [OUTPUT]); with options->plant_executions
+ * several run, 25 us of host time apart. Every activity is scheduled here; the records and the
  * books kept while writing them (the Tensor engine's ledger, the FLOPs,
  * the bytes) are in neuron-gen-record.c. The same schedule runs once per
  * table, and once more for the truth.
@@ -595,7 +596,6 @@ neuron_gen_plant_write_device (const char             *path,
   neuron_gen_put (&w, "{\n");
   write_tables (&p);
   c->end_ts = truth.window_end;
-  c->semaphore_updates = 0;
   for (guint s = 0; s < N_SEMS; s++)
     {
       c->semaphore_updates += p.sem[s];
