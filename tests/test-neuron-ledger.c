@@ -3,7 +3,6 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
 #include "chrono-analysis.h"
@@ -11,6 +10,7 @@
 #include "chrono-neuron-ledger.h"
 #include "chrono-trace-set.h"
 #include "neuron-gen.h"
+#include "test-utils.h"
 
 typedef struct {
   ChronoTrace    *trace;
@@ -18,6 +18,28 @@ typedef struct {
   const ChronoLedgerRow    *row;     /* the core's whole window */
   const ChronoNeuronLedger *ledger;
 } Fixture;
+
+/* Analyses TRACE, which F takes, and finds its NeuronCore's ledger. */
+static void
+fixture_analyse (Fixture     *f,
+                 ChronoTrace *trace)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->trace = trace;
+  f->analysis = chrono_analysis_run (&f->trace, 1, NULL, NULL, &error);
+  g_assert_no_error (error);
+  f->row = NULL;
+  for (guint i = 0; i < chrono_analysis_get_n_ledger_rows (f->analysis); i++)
+    {
+      const ChronoLedgerRow *r = chrono_analysis_get_ledger_row (f->analysis, i);
+      if (r->neuron_core && r->step < 0)
+        f->row = r;
+    }
+  g_assert_nonnull (f->row);
+  f->ledger = chrono_analysis_get_neuron_ledger (f->analysis, f->row->breakdown);
+  g_assert_nonnull (f->ledger);
+}
 
 /* A device profile of one NeuronCore from its tables' records, and
  * EXTRA (nullable) members. */
@@ -33,20 +55,10 @@ fixture_load_with (Fixture    *f,
   g_autoptr(GBytes) data = g_bytes_new_take (g_steal_pointer (&json), len);
   g_autoptr(GError) error = NULL;
 
-  f->trace = chrono_trace_load_bytes (data, "device_profile_model_1.json", &error);
+  ChronoTrace *trace = chrono_trace_load_bytes (data, "device_profile_model_1.json", &error);
+
   g_assert_no_error (error);
-  f->analysis = chrono_analysis_run (&f->trace, 1, NULL, NULL, &error);
-  g_assert_no_error (error);
-  f->row = NULL;
-  for (guint i = 0; i < chrono_analysis_get_n_ledger_rows (f->analysis); i++)
-    {
-      const ChronoLedgerRow *r = chrono_analysis_get_ledger_row (f->analysis, i);
-      if (r->neuron_core && r->step < 0)
-        f->row = r;
-    }
-  g_assert_nonnull (f->row);
-  f->ledger = chrono_analysis_get_neuron_ledger (f->analysis, f->row->breakdown);
-  g_assert_nonnull (f->ledger);
+  fixture_analyse (f, trace);
 }
 
 static void
@@ -296,24 +308,6 @@ typedef struct {
 } Planted;
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) d = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (d && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
-static void
 planted_write (Planted    *p,
                const char *instance)
 {
@@ -344,29 +338,9 @@ planted_write (Planted    *p,
 static void
 planted_clear (Planted *p)
 {
-  remove_tree (p->dir);
+  test_remove_tree (p->dir);
   g_free (p->dir);
   g_object_unref (p->parser);
-}
-
-static void
-fixture_analyse (Fixture     *f,
-                 ChronoTrace *trace)
-{
-  g_autoptr(GError) error = NULL;
-
-  f->trace = trace;
-  f->analysis = chrono_analysis_run (&f->trace, 1, NULL, NULL, &error);
-  g_assert_no_error (error);
-  f->row = NULL;
-  for (guint i = 0; i < chrono_analysis_get_n_ledger_rows (f->analysis); i++)
-    {
-      const ChronoLedgerRow *r = chrono_analysis_get_ledger_row (f->analysis, i);
-      if (r->neuron_core && r->step < 0)
-        f->row = r;
-    }
-  g_assert_nonnull (f->row);
-  f->ledger = chrono_analysis_get_neuron_ledger (f->analysis, f->row->breakdown);
 }
 
 /* The time the findings of RULE claim whose range lies mostly inside

@@ -4,6 +4,8 @@
  */
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "test-utils.h"
 
 ChronoTrace *
@@ -162,4 +164,22 @@ test_append_complete_event (GString    *s,
   g_string_append_printf (s, "{\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,"
                           "\"ts\":%" G_GINT64_FORMAT ",\"dur\":%" G_GINT64_FORMAT ",\"args\":{%s}}",
                           cat, escaped, pid, tid, ts_us, dur_us, args);
+}
+
+void
+test_remove_tree (const char *path)
+{
+  g_autoptr(GDir) d = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (d && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        test_remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
 }

@@ -40,6 +40,8 @@ void               test_append_complete_event (GString    *s,
                                                gint64      ts_us,
                                                gint64      dur_us,
                                                const char *args);
+/* Removes the folder PATH and everything in it. */
+void               test_remove_tree        (const char        *path);
 /* The JSON file at PATH (gzip when its name ends in .gz), which must
  * parse, read with json-glib as a check independent of the loader. */
 JsonNode          *test_parse_json_file    (const char        *path);
