@@ -429,7 +429,7 @@ plant_inst (Plant      *p,
     }
   p->t->instructions++;
   p->t->per_engine[in->engine]++;
-  plant_note_end (p, a.end, a.cls == ST_SYNC ? ST_SYNC : a.cls);
+  plant_note_end (p, a.end, a.cls);
   return a;
 }
 
