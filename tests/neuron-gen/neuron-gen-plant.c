@@ -2,7 +2,7 @@
  *
  * The profile is a sequence of phases, each a number of Tensor steps. A
  * step loads a weight tile (LDWEIGHTS, its 64 KiB prefetched on one of
- * four qSyncIO0 rings) and multiplies over it (MATMUL, and in the
+ * six qSyncIO0 rings) and multiplies over it (MATMUL, and in the
  * transpose phase TRANSPOSE matmuls first). What each phase plants before
  * every step is what the Tensor engine then waits for:
  *
@@ -149,7 +149,7 @@ tensor_step (Plant       *p,
   guint transposes = shape->transposes;
   char operands[128];
   gint64 exec_start = g_array_index (p->t->executions, PlantExecution, p->execution).start;
-  Act weights = plant_dma (p, R_WEIGHT0 + p->step % 4, WEIGHT_BYTES, MAX (exec_start, p->frontier - LEAD),
+  Act weights = plant_dma (p, R_WEIGHT0 + p->step % N_WEIGHT_RINGS, WEIGHT_BYTES, MAX (exec_start, p->frontier - LEAD),
                            "weight", "[[WEIGHT]]", "[SB]");
   gdouble rate = hw->tensor_ghz * TENSOR_EFF * shape->k / 8.0;
   /* The last step's output: a dependency, not a semaphore wait. */

@@ -112,9 +112,13 @@ enum {
 
 /* DMA rings: a queue of one DMA engine, serving one transfer at a time. */
 typedef enum {
-  R_WEIGHT0, R_WEIGHT1, R_WEIGHT2, R_WEIGHT3, R_INPUT, R_SMALL, R_RELOAD, R_SCALAR_RELOAD,
-  R_SAVE, R_OUTPUT, N_RINGS
+  R_WEIGHT0, R_WEIGHT1, R_WEIGHT2, R_WEIGHT3, R_WEIGHT4, R_WEIGHT5, R_INPUT, R_SMALL, R_RELOAD,
+  R_SCALAR_RELOAD, R_SAVE, R_OUTPUT, N_RINGS
 } Ring;
+
+/* Weight tiles take turns on enough rings to stay ahead of the steps on
+ * the slowest DMA engine (trn1's 17 B/ns). */
+#define N_WEIGHT_RINGS (R_WEIGHT5 - R_WEIGHT0 + 1)
 
 typedef enum {
   T_INSTRUCTION, T_DMA, T_SEMAPHORE, T_CC_OP, T_CC_INSTRUCTION, T_THROTTLE, N_TABLES,

@@ -25,6 +25,7 @@ static const struct {
 } rings[N_RINGS] = {
   { "qSyncIO0", 0, 64, "data" }, { "qSyncIO0", 0, 65, "data" },
   { "qSyncIO0", 0, 66, "data" }, { "qSyncIO0", 0, 67, "data" },
+  { "qSyncIO0", 0, 74, "data" }, { "qSyncIO0", 0, 75, "data" },
   { "qSyncIO0", 1, 72, "input" }, { "qSyncDynamicHW", 3, 70, "hardware_dynamic" },
   { "qSyncSpillReload0", 4, 68, "data" }, { "qScalarSpillReload0", 1, 69, "data" },
   { "qSyncIO0", 2, 71, "data" }, { "qSyncIO0", 5, 73, "output" },
