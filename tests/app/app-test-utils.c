@@ -299,6 +299,43 @@ app_test_find_label (GtkWidget  *root,
   return NULL;
 }
 
+gboolean
+app_test_find_export_dialog (gpointer dialog)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (CHRONO_IS_EXPORT_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        {
+          *(ChronoExportDialog **) dialog = CHRONO_EXPORT_DIALOG (window);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static void
+collect_labels (GtkWidget *widget,
+                GString   *text)
+{
+  if (GTK_IS_LABEL (widget))
+    g_string_append_printf (text, "%s\n", gtk_label_get_label (GTK_LABEL (widget)));
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    collect_labels (child, text);
+}
+
+char *
+app_test_get_text (GtkWidget *root)
+{
+  GString *text = g_string_new (NULL);
+
+  collect_labels (root, text);
+  return g_string_free (text, FALSE);
+}
+
 GtkWidget *
 app_test_find_button (GtkWidget  *root,
                       const char *action_name)

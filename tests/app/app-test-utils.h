@@ -8,6 +8,7 @@
 #include <json-glib/json-glib.h>
 
 #include "chrono-application.h"
+#include "chrono-export-dialog.h"
 #include "chrono-findings-panel.h"
 #include "chrono-window.h"
 
@@ -52,6 +53,11 @@ GtkStack          *app_test_find_stack       (GtkWidget         *root,
                                               const char        *page_name);
 GtkWidget         *app_test_find_label       (GtkWidget         *root,
                                               const char        *text);
+/* A condition: whether an export dialog is shown, put in DIALOG (a
+ * ChronoExportDialog **) when it is. */
+gboolean           app_test_find_export_dialog (gpointer         dialog);
+/* Every label's text under ROOT, hidden ones too, one a line. */
+char              *app_test_get_text         (GtkWidget         *root);
 GtkWidget         *app_test_find_button      (GtkWidget         *root,
                                               const char        *action_name);
 /* The first controller of WIDGET of TYPE, or NULL. */

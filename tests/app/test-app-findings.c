@@ -11,7 +11,6 @@
 #include "app-test-utils.h"
 #include "chrono-analysis-settings.h"
 #include "chrono-document-page.h"
-#include "chrono-export-dialog.h"
 #include "chrono-findings-panel.h"
 #include "chrono-loader.h"
 #include "chrono-preferences-window.h"
@@ -418,24 +417,6 @@ test_summary_fits (void)
   app_test_close_all_tabs (window);
 }
 
-static gboolean
-has_dialog (gpointer data)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
-
-      if (CHRONO_IS_EXPORT_DIALOG (window))
-        {
-          *(ChronoExportDialog **) data = CHRONO_EXPORT_DIALOG (window);
-          return TRUE;
-        }
-    }
-  return FALSE;
-}
-
 /* The selected finding's Export Picture… opens the dialog on the picture
  * the report draws: titled with the finding, its evidence outlined, in
  * the frame and on rows in view. */
@@ -475,7 +456,7 @@ test_export_picture (void)
   g_assert_nonnull (button);
   g_assert_true (gtk_widget_get_mapped (button));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (panel), "findings.export-picture", NULL));
-  g_assert_true (app_test_spin_until (has_dialog, &dialog, 5000));
+  g_assert_true (app_test_spin_until (app_test_find_export_dialog, &dialog, 5000));
 
   entry = app_test_find_widget (GTK_WIDGET (dialog), GTK_TYPE_ENTRY);
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, finding->title);

@@ -73,26 +73,6 @@ assert_over_timeline_and_findings (ChronoLoadBanner   *banner,
   g_assert_cmpfloat (b.origin.x + b.size.width, >=, t.origin.x + t.size.width);
 }
 
-/* Every label's text in the banner, joined by new lines. */
-static void
-collect_labels (GtkWidget *widget,
-                GString   *text)
-{
-  if (GTK_IS_LABEL (widget))
-    g_string_append_printf (text, "%s\n", gtk_label_get_label (GTK_LABEL (widget)));
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
-    collect_labels (child, text);
-}
-
-static char *
-get_text (gpointer widget)
-{
-  GString *text = g_string_new (NULL);
-
-  collect_labels (GTK_WIDGET (widget), text);
-  return g_string_free (text, FALSE);
-}
-
 /* A Perfetto trace of ftrace and frame timeline packets only, as an
  * Android system trace may be. */
 static void
@@ -119,11 +99,34 @@ test_empty (void)
   banner = open_and_find_banner (path, &page);
   g_assert_cmpint (chrono_load_banner_get_state (banner), ==, CHRONO_LOAD_EMPTY);
   assert_over_timeline_and_findings (banner, page);
-  text = get_text (banner);
+  text = app_test_get_text (GTK_WIDGET (banner));
   g_test_message ("%s", text);
   g_assert_nonnull (strstr (text, "Nothing in This Trace to Show"));
   g_assert_nonnull (strstr (text, "ftrace_events (field 1)"));
   g_assert_nonnull (strstr (text, "frame_timeline_event (field 76)"));
+}
+
+/* The first half of CONTENTS as NAME, opened: the banner says it is cut
+ * short, over the timeline and the findings. Returns its text. */
+static char *
+open_cut (const char          *name,
+          const char          *contents,
+          gsize                len,
+          ChronoDocumentPage **page_out)
+{
+  g_autofree char *path = write_file (name, (const guint8 *) contents, len / 2);
+  ChronoDocumentPage *page;
+  ChronoLoadBanner *banner = open_and_find_banner (path, &page);
+  char *text;
+
+  g_assert_cmpint (chrono_load_banner_get_state (banner), ==, CHRONO_LOAD_TRUNCATED);
+  assert_over_timeline_and_findings (banner, page);
+  text = app_test_get_text (GTK_WIDGET (banner));
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "The File Is Cut Short"));
+  if (page_out != NULL)
+    *page_out = page;
+  return text;
 }
 
 /* A gzip file cut in the middle: its later events are lost. */
@@ -132,12 +135,9 @@ test_truncated (void)
 {
   g_autofree char *whole = g_build_filename (app_test_tmp_dir (), "whole.json.gz", NULL);
   g_autofree char *contents = NULL;
-  g_autofree char *path = NULL;
   g_autofree char *text = NULL;
   g_autoptr(GError) error = NULL;
   ChronoExampleOptions options;
-  ChronoDocumentPage *page;
-  ChronoLoadBanner *banner;
   gsize len;
 
   chrono_example_options_init (&options);
@@ -145,15 +145,7 @@ test_truncated (void)
   options.target_bytes = 2 * 1000 * 1000;
   g_assert_true (chrono_example_trace_write (whole, &options, NULL, &error));
   g_assert_true (g_file_get_contents (whole, &contents, &len, &error));
-  path = write_file ("cut.json.gz", (const guint8 *) contents, len / 2);
-
-  banner = open_and_find_banner (path, &page);
-  g_assert_cmpint (chrono_load_banner_get_state (banner), ==, CHRONO_LOAD_TRUNCATED);
-  assert_over_timeline_and_findings (banner, page);
-  text = get_text (banner);
-  g_test_message ("%s", text);
-  g_assert_nonnull (strstr (text, "The File Is Cut Short"));
-  g_assert_nonnull (strstr (text, "everything after is lost"));
+  text = open_cut ("cut.json.gz", contents, len, NULL);
   /* Where it ends, as the decompressor saw it. */
   g_assert_nonnull (strstr (text, "compressed data ends early at byte"));
 }
@@ -171,7 +163,7 @@ test_lossy (void)
 
   g_assert_cmpint (chrono_load_banner_get_state (banner), ==, CHRONO_LOAD_LOSSY);
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (banner)));
-  text = get_text (banner);
+  text = app_test_get_text (GTK_WIDGET (banner));
   g_assert_nonnull (strstr (text, "Some of the Trace Is Not Shown"));
   g_assert_nonnull (strstr (text, "1 event is not shown."));
   /* In the singular, as ngettext makes it. */
@@ -273,7 +265,7 @@ test_ranks_grouped (void)
                                          "summary");
   app_test_spin_for (100);
   g_assert_true (gtk_widget_get_mapped (summary));
-  text = get_text (summary);
+  text = app_test_get_text (summary);
   g_test_message ("%s", text);
 
   shoot (page, "summary-ranks.png");
@@ -333,7 +325,7 @@ test_kineto_quiet (void)
       g_assert_cmpint (chrono_load_banner_get_state (banner), ==, CHRONO_LOAD_COMPLETE);
       g_assert_false (gtk_widget_get_visible (GTK_WIDGET (banner)));
       summary = app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_TRACE_SUMMARY);
-      text = get_text (summary);
+      text = app_test_get_text (summary);
       g_assert_nonnull (strstr (text, "flow ends have no start"));
     }
 }
@@ -344,21 +336,14 @@ static void
 test_kineto_truncated (void)
 {
   g_autofree char *real = app_test_real_trace ("param__dlrm_8rank__worker0_step_12.1694128201545.pt.trace.json");
-  g_autofree char *contents = NULL, *path = NULL, *text = NULL;
+  g_autofree char *contents = NULL, *text = NULL;
   gsize len;
   ChronoDocumentPage *page;
-  ChronoLoadBanner *banner;
 
   if (real == NULL)
     return;
   g_assert_true (g_file_get_contents (real, &contents, &len, NULL));
-  path = write_file ("kineto-cut.json", (const guint8 *) contents, len / 2);
-  banner = open_and_find_banner (path, &page);
-  g_assert_cmpint (chrono_load_banner_get_state (banner), ==, CHRONO_LOAD_TRUNCATED);
-  assert_over_timeline_and_findings (banner, page);
-  text = get_text (banner);
-  g_test_message ("%s", text);
-  g_assert_nonnull (strstr (text, "The File Is Cut Short"));
+  text = open_cut ("kineto-cut.json", contents, len, &page);
   g_assert_nonnull (strstr (text, "the file ends inside the event array"));
   g_assert_null (strstr (text, "flow ends have no start"));
   shoot (page, "banner-truncated.png");

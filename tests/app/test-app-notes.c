@@ -608,24 +608,6 @@ test_panel (void)
   g_unlink (bad_path);
 }
 
-static gboolean
-find_export_dialog (gpointer data)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
-
-      if (CHRONO_IS_EXPORT_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
-        {
-          *(ChronoExportDialog **) data = CHRONO_EXPORT_DIALOG (window);
-          return TRUE;
-        }
-    }
-  return FALSE;
-}
-
 /* Ctrl+E: the dialog previews the picture, and writes it in the format,
  * scale, theme and size chosen. */
 static void
@@ -642,7 +624,7 @@ test_export_dialog (void)
 
   open_trace (&f);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.export-picture", NULL));
-  g_assert_true (app_test_spin_until (find_export_dialog, &dialog, 2000));
+  g_assert_true (app_test_spin_until (app_test_find_export_dialog, &dialog, 2000));
   preview = chrono_export_dialog_get_preview (dialog);
   g_assert_nonnull (preview);
   g_assert_cmpint (gdk_paintable_get_intrinsic_width (preview), ==, gtk_widget_get_width (GTK_WIDGET (f.timeline)));

@@ -17,16 +17,6 @@
 #include "chrono-trace-summary.h"
 #include "neuron-gen.h"
 
-static void
-collect_labels (GtkWidget *widget,
-                GString   *text)
-{
-  if (GTK_IS_LABEL (widget))
-    g_string_append_printf (text, "%s\n", gtk_label_get_label (GTK_LABEL (widget)));
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
-    collect_labels (child, text);
-}
-
 /* The grid's lines, "Name: value" each. */
 static char *
 get_facts (GtkWidget *summary)
@@ -85,24 +75,38 @@ find_label_with (GtkWidget  *root,
   return NULL;
 }
 
+/* The real trace NAME opened on its Summary page: its facts, or NULL
+ * when the trace is missing. */
+static char *
+open_facts (const char          *name,
+            ChronoDocumentPage **page,
+            GtkWidget          **summary)
+{
+  g_autofree char *path = app_test_real_trace (name);
+  char *facts;
+
+  if (path == NULL)
+    return NULL;
+  *page = app_test_open_trace (app_test_get_window (), path);
+  *summary = show_summary (*page);
+  facts = get_facts (*summary);
+  g_test_message ("%s", facts);
+  return facts;
+}
+
 /* A Kineto trace of an H100 with CUDA's versions, shapes and stacks. */
 static void
 test_kineto_facts (void)
 {
-  g_autofree char *path = app_test_real_trace ("tracelens__h100__Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz");
   ChronoWindow *window = app_test_get_window ();
-  g_autofree char *facts = NULL, *text = NULL;
-  g_autoptr(GString) all = g_string_new (NULL);
   ChronoDocumentPage *page;
   GtkWidget *summary, *title;
+  g_autofree char *facts = open_facts ("tracelens__h100__Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz", &page, &summary);
+  g_autofree char *all = NULL;
   graphene_rect_t facts_bounds, stats_bounds;
 
-  if (path == NULL)
+  if (facts == NULL)
     return;
-  page = app_test_open_trace (window, path);
-  summary = show_summary (page);
-  facts = get_facts (summary);
-  g_test_message ("%s", facts);
   g_assert_nonnull (strstr (facts, "Devices: NVIDIA H100 80GB HBM3 ("));
   g_assert_nonnull (strstr (facts, "CUDA: runtime 12.4, driver 12.9"));
   g_assert_nonnull (strstr (facts, "PyTorch: Not recorded in the trace"));
@@ -124,9 +128,9 @@ test_kineto_facts (void)
   g_assert_cmpstr (gtk_widget_get_tooltip_text (title), ==, chrono_trace_get_path (chrono_document_page_get_trace (page)));
 
   /* The compression in words, never "none". */
-  collect_labels (summary, all);
-  g_assert_nonnull (strstr (all->str, "from a gzip file"));
-  g_assert_null (strstr (all->str, "· none ·"));
+  all = app_test_get_text (summary);
+  g_assert_nonnull (strstr (all, "from a gzip file"));
+  g_assert_null (strstr (all, "· none ·"));
   app_test_screenshot (GTK_WIDGET (window), "summary-kineto.png");
   app_test_close_all_tabs (window);
 }
@@ -136,21 +140,15 @@ test_kineto_facts (void)
 static void
 test_distributed_threads (void)
 {
-  g_autofree char *path = app_test_real_trace ("hta__nccl_parser__nccl_data.json.gz");
-  ChronoWindow *window = app_test_get_window ();
-  g_autofree char *facts = NULL;
-  g_autoptr(GString) all = g_string_new (NULL);
   ChronoDocumentPage *page;
-  ChronoTrace *trace;
   GtkWidget *summary;
+  g_autofree char *facts = open_facts ("hta__nccl_parser__nccl_data.json.gz", &page, &summary);
+  g_autofree char *all = NULL;
+  ChronoTrace *trace;
   gboolean named = FALSE;
 
-  if (path == NULL)
+  if (facts == NULL)
     return;
-  page = app_test_open_trace (window, path);
-  summary = show_summary (page);
-  facts = get_facts (summary);
-  g_test_message ("%s", facts);
   g_assert_nonnull (strstr (facts, "Distributed: rank 0 of 2 · nccl 2.17.1"));
   g_assert_nonnull (strstr (facts, "Devices: 8 × NVIDIA A100-PG509-200"));
   g_assert_nonnull (strstr (facts, "Shapes: Not recorded"));
@@ -165,9 +163,9 @@ test_distributed_threads (void)
       named |= g_str_equal (name, "thread 3745515072");
     }
   g_assert_true (named);
-  collect_labels (summary, all);
-  g_assert_null (strstr (all->str, "thread -"));
-  app_test_close_all_tabs (window);
+  all = app_test_get_text (summary);
+  g_assert_null (strstr (all, "thread -"));
+  app_test_close_all_tabs (app_test_get_window ());
 }
 
 /* A Neuron profile in Parquet is a folder: its size is its files'. */
@@ -180,7 +178,8 @@ test_parquet_size (void)
   g_autofree char *why = NULL, *expected = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GDir) files = NULL;
-  g_autoptr(GString) all = g_string_new (NULL);
+  g_autofree char *all = NULL;
+  g_autoptr(GFile) location = NULL;
   ChronoWindow *window = app_test_get_window ();
   NeuronGenParquetOptions parquet;
   NeuronGenOptions options;
@@ -213,11 +212,14 @@ test_parquet_size (void)
   g_assert_cmpuint (total, >, 0);
   expected = chrono_format_bytes (total);
 
-  page = app_test_open_trace (window, folder);
-  collect_labels (show_summary (page), all);
-  g_test_message ("%s", all->str);
-  g_assert_nonnull (strstr (all->str, expected));
-  g_assert_null (strstr (all->str, "0.0 MB"));
+  /* Loaded, whichever page it opens on. */
+  location = g_file_new_for_path (folder);
+  page = chrono_window_open_file (window, location);
+  g_assert_true (app_test_wait_for_state (page, CHRONO_DOCUMENT_STATE_LOADED, 20000));
+  all = app_test_get_text (show_summary (page));
+  g_test_message ("%s", all);
+  g_assert_nonnull (strstr (all, expected));
+  g_assert_null (strstr (all, "0.0 MB"));
   app_test_close_all_tabs (window);
   app_test_remove_tree (dir);
 }
