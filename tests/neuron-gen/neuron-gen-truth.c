@@ -113,7 +113,7 @@ plant_write_closing (NeuronGenWriter        *w,
                       ", \"num_subgraphs\": 1}", i ? "," : "", i, ex->start, ex->end);
     }
   neuron_gen_put (w, "\n  ],\n");
-  neuron_gen_put (w, "  \"metadata\": {\"profile_schema_version\": \"7.4.0\", \"ntff_version\": 6, "
+  neuron_gen_put (w, "  \"metadata\": [\n    {\"profile_schema_version\": \"7.4.0\", \"ntff_version\": 6, "
                   "\"num_physical_cores\": %u, \"vnc_enabled\": %s, \"first_hw_timestamp\": %" G_GINT64_FORMAT
                   ", \"last_hw_timestamp\": %" G_GINT64_FORMAT ", \"first_ts\": \"1970-01-01 00:00:00+00:00\", "
                   "\"last_ts\": \"1970-01-01 00:00:00+00:00\", \"dma_ddr_bandwidth\": %.0f, "
@@ -124,7 +124,7 @@ plant_write_closing (NeuronGenWriter        *w,
                   "\"gpsimd_engine_clock_freq\": %g, \"gpsimd_engine_num_channels\": %u, "
                   "\"neuroncore_clock_freq\": %g, \"ticks_per_nanosec\": 1, \"instance_type\": \"%s\", "
                   "\"runtime_version\": \"2.27.23\", \"neuroncore_idx\": %u, \"neuron_device_idx\": 0, "
-                  "\"profile_name\": \"neuron-gen\"},\n",
+                  "\"profile_name\": \"neuron-gen\"}\n  ],\n",
                   hw->physical_cores, hw->physical_cores > 1 ? "true" : "false", t->window_start, t->window_end,
                   hw->dma_bytes_per_ns * 1e9 * hw->dma_engines, hw->dma_engines, hw->hbm_bytes_per_s,
                   hw->rows, hw->cols, hw->tensor_ghz, hw->vector_ghz, hw->vector_channels, hw->scalar_ghz,

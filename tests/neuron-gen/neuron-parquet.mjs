@@ -81,7 +81,8 @@ const counts = {};
 
 const keyTable = { instruction: 'Instruction', dma: 'DmaPacketAggregated', semaphore_update: 'SemaphoreUpdate',
                    cc_op: 'CcOp', cc_instruction: 'CcInstruction', throttle: 'Throttle',
-                   throttle_summary: 'ThrottleSummary', execution_info: 'ExecutionInfo', stack_frame: 'StackFrame',
+                   throttle_summary: 'ThrottleSummary', execution_info: 'ExecutionInfo', metadata: 'Metadata',
+                   stack_frame: 'StackFrame',
                    stack_frame_file_location: 'StackFrameFileLocation', stack_frame_file_name: 'StackFrameFileName',
                    stack_frame_function_name: 'StackFrameFunctionName' };
 // Fields of a record the tables above already carry (under these or other
@@ -115,14 +116,6 @@ let current = null;
 let dmaId = 0;
 const input = readline.createInterface({ input: fs.createReadStream(profile), crlfDelay: Infinity });
 for await (const line of input) {
-  // The metadata: one object on one line.
-  if (/^\s*"metadata": \{/.test(line)) {
-    const m = JSON.parse(line.trim().replace(/^"metadata":/, '').replace(/,$/, ''));
-    counts.Metadata = 1;
-    for (const [k, v] of Object.entries(m)) extra('Metadata', k, v);
-    current = null;
-    continue;
-  }
   const head = line.match(/^\s*"(\w+)": \[/);
   if (head) {
     current = keyTable[head[1]] ?? null;
