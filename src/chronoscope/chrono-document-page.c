@@ -16,6 +16,7 @@
 #include "chrono-graph-pane.h"
 #include "chrono-load-banner.h"
 #include "chrono-loader.h"
+#include "chrono-neuron-page.h"
 #include "chrono-notes-panel.h"
 #include "chrono-timeline-view.h"
 #include "chrono-trace-set.h"
@@ -383,6 +384,26 @@ create_timeline_view (ChronoDocumentPage *self,
   return page;
 }
 
+static void
+neuron_timeline_requested_cb (ChronoDocumentPage *self)
+{
+  adw_view_stack_set_visible_child_name (self->view_stack, "timeline");
+}
+
+/* A device profile opens on what its NeuronCores did. */
+static void
+add_neuron_page (ChronoDocumentPage  *self,
+                 ChronoFindingsPanel *panel)
+{
+  GtkWidget *neuron = chrono_neuron_page_new (panel);
+  AdwViewStackPage *page = adw_view_stack_add_titled (self->view_stack, neuron, "neuron", _("NeuronCores"));
+
+  adw_view_stack_page_set_icon_name (page, "utilities-system-monitor-symbolic");
+  g_signal_connect_object (neuron, "timeline-requested", G_CALLBACK (neuron_timeline_requested_cb), self,
+                           G_CONNECT_SWAPPED);
+  adw_view_stack_set_visible_child (self->view_stack, neuron);
+}
+
 /* The findings on the left, the graph around the selection below. */
 static void
 add_analysis_views (ChronoDocumentPage *self)
@@ -397,6 +418,8 @@ add_analysis_views (ChronoDocumentPage *self)
   gtk_paned_set_end_child (self->vertical_paned, graph);
   g_object_bind_property (self, "show-findings", panel, "visible", G_BINDING_SYNC_CREATE);
   gtk_paned_set_start_child (self->outer_paned, panel);
+  if (chrono_neuron_page_is_for (self->trace))
+    add_neuron_page (self, CHRONO_FINDINGS_PANEL (panel));
 }
 
 static void

@@ -6,20 +6,39 @@
 
 #include "chrono-image-node-private.h"
 #include "chrono-neuron-lanes-painter.h"
-#include "chrono-palette.h"
 #include "chrono-track-painter.h"
 
-/* A lane's series colour, the same in every trace: "Tensor busy". */
+/* One hue a lane, far apart, so a cause in the Tensor engine's ledger
+ * has the colour of the engine it waited for: GNOME's palette, its 3
+ * on light themes and its 1 on dark ones. */
+static const char *const lane_hues[CHRONO_NEURON_N_LANES][2] = {
+  [CHRONO_NEURON_LANE_HFU] = { "#1c71d8", "#62a0ea" },
+  [CHRONO_NEURON_LANE_TENSOR] = { "#2ec27e", "#8ff0a4" },
+  [CHRONO_NEURON_LANE_VECTOR] = { "#e66100", "#ffbe6f" },
+  [CHRONO_NEURON_LANE_SCALAR] = { "#9141ac", "#dc8add" },
+  [CHRONO_NEURON_LANE_GPSIMD] = { "#986a44", "#cdab8f" },
+  [CHRONO_NEURON_LANE_DMA] = { "#e01b24", "#f66151" },
+};
+
+void
+chrono_neuron_lanes_painter_lane_color (ChronoNeuronLane lane,
+                                        gboolean         dark,
+                                        GdkRGBA         *color)
+{
+  g_return_if_fail (lane < CHRONO_NEURON_N_LANES);
+  gdk_rgba_parse (color, lane_hues[lane][dark ? 1 : 0]);
+}
+
+/* The bar under its top line: the hue, half seen through. */
 static void
 lane_colors (ChronoNeuronLane lane,
              gboolean         dark,
              GdkRGBA         *fill,
              GdkRGBA         *line)
 {
-  g_autofree char *name = g_strconcat (chrono_neuron_lane_to_string (lane), " busy", NULL);
-
-  chrono_palette_series_fill_color (name, dark, fill);
-  chrono_palette_series_color (name, dark, line);
+  chrono_neuron_lanes_painter_lane_color (lane, dark, line);
+  *fill = *line;
+  fill->alpha = 0.45f;
 }
 
 guint

@@ -16,6 +16,10 @@ G_BEGIN_DECLS
 
 #define CHRONO_NEURON_LANE_HEIGHT 18.0
 
+/* LANE's colour, the line over its bars. */
+void           chrono_neuron_lanes_painter_lane_color (ChronoNeuronLane lane,
+                                                       gboolean         dark,
+                                                       GdkRGBA         *color);
 /* The lanes SERIES has something for, top to bottom, into LANES; how many. */
 guint          chrono_neuron_lanes_painter_get_lanes (const ChronoNeuronSeries *series,
                                                       ChronoNeuronLane          lanes[CHRONO_NEURON_N_LANES]);

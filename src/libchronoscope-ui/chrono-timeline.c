@@ -748,6 +748,9 @@ chrono_timeline_scroll_to_track (ChronoTimeline *self,
   if (self->trace == NULL || own_row (self, track) == NO_TRACK)
     return;
   row = get_row (self, own_row (self, track));
+  /* A NeuronCore's lanes above its first track show with it. */
+  for (guint i = own_row (self, track); i > 0 && get_row (self, i - 1)->neuron != NULL; i--)
+    row = get_row (self, i - 1);
   /* Pinned rows are always in view. */
   if (!row->pinned)
     set_scroll_y (self, row->y - chrono_timeline_scene_get_pinned_height (self->scene) - GROUP_HEIGHT);

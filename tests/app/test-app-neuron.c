@@ -1,0 +1,255 @@
+/* test-app-neuron.c: a Neuron device profile opens on its NeuronCores'
+ * page, whose figures are the analysis's; a finding or a cause of idle
+ * time chosen there moves the timeline to it; a GPU trace has no such
+ * page
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <math.h>
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+
+#include "app-test-utils.h"
+#include "chrono-document-page.h"
+#include "chrono-neuron-ledger.h"
+#include "chrono-neuron-page.h"
+#include "chrono-timeline.h"
+#include "neuron-gen.h"
+
+#define LOAD_TIMEOUT_MS 30000
+
+static gboolean
+page_done (gpointer data)
+{
+  GtkStack *stack = GTK_STACK (app_test_find_widget (data, GTK_TYPE_STACK));
+
+  return g_strcmp0 (gtk_stack_get_visible_child_name (stack), "done") == 0;
+}
+
+/* The row of the page titled TITLE. */
+static GtkWidget *
+row_titled (GtkWidget  *root,
+            const char *title)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (ADW_IS_PREFERENCES_ROW (child) &&
+          g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (child)), title) == 0)
+        return child;
+      if ((found = row_titled (child, title)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The button whose label starts with PREFIX. */
+static GtkWidget *
+button_labelled (GtkWidget  *root,
+                 const char *prefix)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (GTK_IS_LABEL (child) && g_str_has_prefix (gtk_label_get_text (GTK_LABEL (child)), prefix) &&
+          (found = gtk_widget_get_ancestor (child, GTK_TYPE_BUTTON)) != NULL)
+        return found;
+      if ((found = button_labelled (child, prefix)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The report's figure KEY of the first NeuronCore. */
+static gdouble
+report_figure (ChronoAnalysis *analysis,
+               const char     *key)
+{
+  g_autofree char *json = chrono_analysis_to_json (analysis);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonArray *cores;
+
+  g_assert_true (json_parser_load_from_data (parser, json, -1, &error));
+  cores = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "neuron");
+  g_assert_cmpuint (json_array_get_length (cores), >, 0);
+  return json_object_get_double_member (json_array_get_object_element (cores, 0), key);
+}
+
+typedef struct {
+  ChronoViewport *viewport;
+  gint64          start;
+  gint64          end;
+} Range;
+
+static gboolean
+range_in_view (gpointer data)
+{
+  Range *r = data;
+
+  return chrono_viewport_get_start_ns (r->viewport) <= r->start && chrono_viewport_get_end_ns (r->viewport) >= r->end &&
+         chrono_viewport_get_end_ns (r->viewport) - chrono_viewport_get_start_ns (r->viewport) < 4 * (r->end - r->start) + 1000;
+}
+
+static void
+screenshot (GtkWidget  *window,
+            const char *name)
+{
+  g_autofree char *file = g_strdup_printf ("%s%s.png", name,
+                                           adw_style_manager_get_dark (adw_style_manager_get_default ()) ? "-dark" : "");
+  g_autofree char *png = NULL;
+  cairo_surface_t *shot;
+
+  if (g_getenv ("CHRONO_SCREENSHOT_DIR") == NULL)
+    return;
+  png = g_build_filename (g_getenv ("CHRONO_SCREENSHOT_DIR"), file, NULL);
+  app_test_spin_for (500);
+  shot = app_test_render (window);
+  cairo_surface_write_to_png (shot, png);
+  cairo_surface_destroy (shot);
+}
+
+static void
+test_device_profile (void)
+{
+  ChronoWindow *window = app_test_get_window ();
+  g_autofree char *dir = g_build_filename (app_test_tmp_dir (), "neuron-page", NULL);
+  g_autofree char *device = g_build_filename (dir, "device_profile_model_1.json", NULL);
+  g_autofree char *system = g_build_filename (dir, "system_profile.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (dir);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *hfu_text = NULL;
+  NeuronGenOptions options;
+  NeuronGenCounts counts;
+  ChronoDocumentPage *page;
+  ChronoFindingsPanel *panel;
+  ChronoAnalysis *analysis;
+  ChronoTimeline *timeline;
+  ChronoViewport *viewport;
+  AdwViewStack *stack;
+  GtkWidget *neuron, *row, *finding_row = NULL, *button;
+  const ChronoFinding *finding = NULL;
+  const ChronoNeuronLedger *ledger = NULL;
+  const ChronoNeuronGap *longest = NULL;
+  ChronoSpanRef selected;
+  Range range;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  neuron_gen_options_init (&options);
+  options.plant = "compute,dma-bound,engine-bound,small-dma,transpose";
+  options.instance = "trn2";
+  g_assert_true (neuron_gen_write_device (device, &options, &counts, &error));
+  g_assert_no_error (error);
+  g_assert_true (neuron_gen_write_system (system, &options, &counts, &error));
+  g_assert_no_error (error);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 1000);
+  app_test_close_all_tabs (window);
+  page = chrono_window_open_file (window, file);
+  g_assert_true (app_test_wait_for_state (page, CHRONO_DOCUMENT_STATE_LOADED, LOAD_TIMEOUT_MS));
+
+  /* The page comes first. */
+  stack = ADW_VIEW_STACK (app_test_find_widget (GTK_WIDGET (page), ADW_TYPE_VIEW_STACK));
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "neuron");
+  neuron = app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_NEURON_PAGE);
+  g_assert_nonnull (neuron);
+  panel = CHRONO_FINDINGS_PANEL (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_FINDINGS_PANEL));
+  timeline = CHRONO_TIMELINE (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_TIMELINE));
+  viewport = chrono_timeline_get_viewport (timeline);
+  g_assert_true (app_test_wait_for_analysis (panel, LOAD_TIMEOUT_MS));
+  analysis = chrono_findings_panel_get_analysis (panel);
+  g_assert_true (app_test_spin_until (page_done, neuron, 5000));
+
+  /* Its HFU is the analysis's, to the digit shown. */
+  row = row_titled (neuron, "HFU");
+  g_assert_nonnull (row);
+  hfu_text = g_strdup_printf ("%.1f %%", report_figure (analysis, "hfu_percent"));
+  g_assert_true (isfinite (report_figure (analysis, "hfu_percent")));
+  g_assert_nonnull (app_test_find_label (row, hfu_text));
+  g_assert_true (app_test_wait_for_paint (neuron, 5000));
+  screenshot (GTK_WIDGET (window), "neuron-summary");
+
+  /* A planted DMA-bound phase is a finding of the core's, first among them. */
+  for (guint i = 0; i < chrono_analysis_get_n_findings (analysis) && finding_row == NULL; i++)
+    if (g_str_has_prefix (chrono_analysis_get_finding (analysis, i)->rule, "neuron-dma"))
+      {
+        finding = chrono_analysis_get_finding (analysis, i);
+        finding_row = row_titled (neuron, finding->title);
+      }
+  g_assert_nonnull (finding_row);
+
+  /* Chosen, it shows on the timeline: its range in view. */
+  chrono_viewport_show_all (viewport);
+  g_signal_emit_by_name (gtk_widget_get_ancestor (finding_row, GTK_TYPE_LIST_BOX), "row-activated", finding_row);
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "timeline");
+  range = (Range) { viewport, finding->start_ns, finding->end_ns };
+  g_assert_true (app_test_spin_until (range_in_view, &range, 5000));
+
+  /* A cause of the Tensor engine's idle time: its longest gap, the
+   * instruction that ended it selected. */
+  for (guint b = 0; b < chrono_analysis_get_n_breakdowns (analysis) && ledger == NULL; b++)
+    ledger = chrono_analysis_get_neuron_ledger (analysis, b);
+  g_assert_nonnull (ledger);
+  for (guint i = 0; i < chrono_neuron_ledger_get_n_gaps (ledger); i++)
+    {
+      const ChronoNeuronGap *gap = chrono_neuron_ledger_get_gap (ledger, i);
+
+      if (gap->cause == CHRONO_LEDGER_IDLE_DMA &&
+          (longest == NULL || gap->end_ns - gap->start_ns > longest->end_ns - longest->start_ns))
+        longest = gap;
+    }
+  g_assert_nonnull (longest);
+  g_assert_cmpuint (longest->n_links, >, 0);
+  adw_view_stack_set_visible_child_name (stack, "neuron");
+  button = button_labelled (neuron, "Waiting for DMA");
+  g_assert_nonnull (button);
+  chrono_viewport_show_all (viewport);
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "timeline");
+  range = (Range) { viewport, longest->start_ns, longest->end_ns };
+  g_assert_true (app_test_spin_until (range_in_view, &range, 5000));
+  g_assert_true (chrono_timeline_get_selection (timeline, &selected));
+  g_assert_cmpuint (selected.track, ==, chrono_neuron_ledger_get_link (ledger, longest->first_link)->span.track);
+  g_assert_cmpuint (selected.index, ==, chrono_neuron_ledger_get_link (ledger, longest->first_link)->span.index);
+  g_assert_true (app_test_wait_for_paint (GTK_WIDGET (timeline), 5000));
+  /* The timeline at its widest. */
+  chrono_document_page_set_show_findings (page, FALSE);
+  screenshot (GTK_WIDGET (window), "neuron-timeline");
+
+  app_test_close_all_tabs (window);
+  g_unlink (device);
+  g_unlink (system);
+  g_rmdir (dir);
+}
+
+/* A GPU trace opens on its timeline, with no NeuronCores' page. */
+static void
+test_gpu_trace (void)
+{
+  ChronoWindow *window = app_test_get_window ();
+  g_autofree char *path = app_test_write_trace ("gpu.json", 0, 2);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  ChronoDocumentPage *page = chrono_window_open_file (window, file);
+  AdwViewStack *stack;
+
+  g_assert_true (app_test_wait_for_state (page, CHRONO_DOCUMENT_STATE_LOADED, LOAD_TIMEOUT_MS));
+  stack = ADW_VIEW_STACK (app_test_find_widget (GTK_WIDGET (page), ADW_TYPE_VIEW_STACK));
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "timeline");
+  g_assert_null (adw_view_stack_get_child_by_name (stack, "neuron"));
+  g_assert_null (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_NEURON_PAGE));
+  app_test_close_all_tabs (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  if (!app_test_init (&argc, &argv))
+    return 77;
+  g_test_add_func ("/app/neuron/device-profile", test_device_profile);
+  g_test_add_func ("/app/neuron/gpu-trace", test_gpu_trace);
+  return g_test_run ();
+}
