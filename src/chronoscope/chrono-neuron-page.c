@@ -243,7 +243,9 @@ fill_figures (ChronoNeuronPage *self)
   add_figure (self, _("MBU"), _("Memory bandwidth utilisation: HBM bytes over one stack's bandwidth"),
               number (w, "mbu_percent"), number (p, "mbu_percent"), UNIT_PERCENT);
   /* Translators: %s is the ridge point, "218.8 FLOP/B" */
-  intensity = g_strdup_printf (_("Matmul FLOPs per HBM byte; below the ridge point, %s, memory bound"), ridge);
+  intensity = number (w, "arithmetic_intensity") < number (w, "ridge_flops_per_byte")
+              ? g_strdup_printf (_("Matmul FLOPs per HBM byte: under the ridge point, %s, so memory bound"), ridge)
+              : g_strdup_printf (_("Matmul FLOPs per HBM byte: over the ridge point, %s, so compute can bind"), ridge);
   add_figure (self, _("Arithmetic intensity"), intensity, number (w, "arithmetic_intensity"),
               number (p, "arithmetic_intensity"), UNIT_RATIO);
   if (isfinite (number (w, "throttled_active_percent")))

@@ -45,6 +45,22 @@ row_titled (GtkWidget  *root,
   return NULL;
 }
 
+/* The figure a row shows. */
+static const char *
+value_of (GtkWidget *row)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (row); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      const char *found;
+
+      if (GTK_IS_LABEL (child) && gtk_widget_has_css_class (child, "numeric"))
+        return gtk_label_get_text (GTK_LABEL (child));
+      if ((found = value_of (child)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 /* The button whose label starts with PREFIX. */
 static GtkWidget *
 button_labelled (GtkWidget  *root,
@@ -94,22 +110,16 @@ range_in_view (gpointer data)
          chrono_viewport_get_end_ns (r->viewport) - chrono_viewport_get_start_ns (r->viewport) < 4 * (r->end - r->start) + 1000;
 }
 
+/* For the user guide: light, or dark under ADW_DEBUG_COLOR_SCHEME=prefer-dark. */
 static void
 screenshot (GtkWidget  *window,
             const char *name)
 {
   g_autofree char *file = g_strdup_printf ("%s%s.png", name,
                                            adw_style_manager_get_dark (adw_style_manager_get_default ()) ? "-dark" : "");
-  g_autofree char *png = NULL;
-  cairo_surface_t *shot;
 
-  if (g_getenv ("CHRONO_SCREENSHOT_DIR") == NULL)
-    return;
-  png = g_build_filename (g_getenv ("CHRONO_SCREENSHOT_DIR"), file, NULL);
-  app_test_spin_for (500);
-  shot = app_test_render (window);
-  cairo_surface_write_to_png (shot, png);
-  cairo_surface_destroy (shot);
+  app_test_spin_for (300);
+  app_test_screenshot (window, file);
 }
 
 static void
@@ -122,6 +132,7 @@ test_device_profile (void)
   g_autoptr(GFile) file = g_file_new_for_path (dir);
   g_autoptr(GError) error = NULL;
   g_autofree char *hfu_text = NULL;
+  g_autofree char *whole = NULL;
   NeuronGenOptions options;
   NeuronGenCounts counts;
   ChronoDocumentPage *page;
@@ -141,6 +152,7 @@ test_device_profile (void)
   neuron_gen_options_init (&options);
   options.plant = "compute,dma-bound,engine-bound,small-dma,transpose";
   options.instance = "trn2";
+  options.plant_executions = 2;
   g_assert_true (neuron_gen_write_device (device, &options, &counts, &error));
   g_assert_no_error (error);
   g_assert_true (neuron_gen_write_system (system, &options, &counts, &error));
@@ -171,6 +183,13 @@ test_device_profile (void)
   g_assert_nonnull (app_test_find_label (row, hfu_text));
   g_assert_true (app_test_wait_for_paint (neuron, 5000));
   screenshot (GTK_WIDGET (window), "neuron-summary");
+
+  /* One execution: a window of its own, shorter than the whole. */
+  whole = g_strdup (value_of (row_titled (neuron, "Total time")));
+  chrono_neuron_page_set_window (CHRONO_NEURON_PAGE (neuron), 1);
+  g_assert_cmpstr (value_of (row_titled (neuron, "Total time")), !=, whole);
+  chrono_neuron_page_set_window (CHRONO_NEURON_PAGE (neuron), 0);
+  g_assert_cmpstr (value_of (row_titled (neuron, "Total time")), ==, whole);
 
   /* A planted DMA-bound phase is a finding of the core's, first among them. */
   for (guint i = 0; i < chrono_analysis_get_n_findings (analysis) && finding_row == NULL; i++)
