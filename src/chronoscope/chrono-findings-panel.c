@@ -13,6 +13,7 @@
 #include "chrono-analysis-settings.h"
 #include "chrono-background.h"
 #include "chrono-application.h"
+#include "chrono-drop-down.h"
 #include "chrono-efficiency-view.h"
 #include "chrono-export-dialog.h"
 #include "chrono-findings-panel.h"
@@ -30,6 +31,10 @@
 /* Limitations told over the list; the rest are in the tooltip of the
  * line that counts them, so the summary stays short at any width. */
 #define MAX_SUMMARY_LIMITATIONS 3
+/* A line of the summary asks for no more width than this, in characters:
+ * wrapped, it would otherwise ask for its whole length on one line and
+ * widen the panel over the timeline. */
+#define SUMMARY_WIDTH_CHARS 40
 /* Rows of a critical path listed; the rest are counted. */
 #define MAX_SEGMENT_ROWS   400
 
@@ -49,6 +54,7 @@ struct _ChronoFindingsPanel
   AdwStatusPage  *error_page;
   GtkBox         *summary_box;
   GtkLabel       *count_label;
+  GtkWidget      *view_switcher;
   GtkDropDown    *rule_dropdown;
   GtkListBox     *findings_list;
   GtkBox         *breakdown_box;
@@ -525,6 +531,9 @@ fill_summary (ChronoFindingsPanel *self)
       gtk_widget_add_css_class (label, "dim-label");
       gtk_box_append (self->summary_box, label);
     }
+  for (GtkWidget *line = gtk_widget_get_first_child (GTK_WIDGET (self->summary_box)); line;
+       line = gtk_widget_get_next_sibling (line))
+    gtk_label_set_max_width_chars (GTK_LABEL (line), SUMMARY_WIDTH_CHARS);
   gtk_widget_set_visible (GTK_WIDGET (self->summary_box), gtk_widget_get_first_child (GTK_WIDGET (self->summary_box)) != NULL);
 }
 
@@ -1188,6 +1197,7 @@ chrono_findings_panel_class_init (ChronoFindingsPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, error_page);
   gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, summary_box);
   gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, count_label);
+  gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, view_switcher);
   gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, rule_dropdown);
   gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, findings_list);
   gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, breakdown_box);
@@ -1204,6 +1214,12 @@ chrono_findings_panel_init (ChronoFindingsPanel *self)
 {
   self->rule_ids = g_ptr_array_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* Each tab as wide as its name, not all as wide as the widest: four
+   * equal tabs would hold the panel wider than its width request, over
+   * the timeline. */
+  gtk_box_layout_set_homogeneous (GTK_BOX_LAYOUT (gtk_widget_get_layout_manager (self->view_switcher)), FALSE);
+  chrono_drop_down_cut_to_width (self->rule_dropdown);
+  chrono_drop_down_cut_to_width (self->path_dropdown);
 
   gtk_list_box_set_filter_func (self->findings_list, filter_finding_cb, self, NULL);
   g_signal_connect (self->findings_list, "row-activated", G_CALLBACK (finding_activated_cb), self);

@@ -199,6 +199,14 @@ test_findings (void)
   g_assert_cmpuint (selected.index, ==, finding->node.span.index);
   g_assert_true (chrono_span_details_get_span (details, &shown));
   g_assert_cmpuint (shown.index, ==, finding->node.span.index);
+  /* For people to look at: the finding selected and shown, at a usual size. */
+  if (g_getenv ("CHRONO_SCREENSHOT_DIR") != NULL)
+    {
+      gtk_list_box_select_row (list, g_ptr_array_index (rows, index));
+      gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
+      app_test_spin_for (500);
+      app_test_screenshot (GTK_WIDGET (window), "findings.png");
+    }
 
   /* The panel hides and comes back with its action. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "document.show-findings", NULL));
@@ -391,6 +399,7 @@ test_summary_fits (void)
   ChronoDocumentPage *page;
   GtkWidget *panel;
   GtkPaned *paned;
+  int natural, requested, minimum;
 
   if (path == NULL)
     return;
@@ -401,6 +410,14 @@ test_summary_fits (void)
   g_assert_true (GTK_IS_PANED (paned));
   chrono_document_page_set_show_findings (page, TRUE);
   g_assert_true (app_test_spin_until (is_laid_out, panel, 5000));
+  /* The wrapped lines ask for no width beyond the panel's own: the
+   * timeline keeps the window. */
+  gtk_widget_get_size_request (panel, &requested, NULL);
+  /* The panel can be as narrow as it asks to be: its tabs fit. */
+  gtk_widget_measure (panel, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+  g_assert_cmpint (minimum, <=, requested);
+  gtk_widget_measure (find_named (panel, "summary"), GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+  g_assert_cmpint (natural, <=, requested * 5 / 4);
   for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
     for (guint p = 0; p < G_N_ELEMENTS (panels); p++)
       {
@@ -408,6 +425,7 @@ test_summary_fits (void)
         gtk_paned_set_position (paned, panels[p]);
         app_test_spin_for (150);
         g_test_message ("%d × %d, panel %d px wide", sizes[s][0], sizes[s][1], gtk_widget_get_width (panel));
+        g_assert_cmpint (gtk_widget_get_width (panel), <=, MAX (panels[p], requested) + 1);
         g_assert_cmpuint (check_summary (panel), >, 0);
       }
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
