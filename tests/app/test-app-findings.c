@@ -127,6 +127,7 @@ test_findings (void)
   const ChronoFinding *finding = NULL;
   const char *rule;
   ChronoSpanRef selected, shown;
+  graphene_rect_t row_bounds;
   GtkWidget *preferences = NULL;
   GtkWidget *spin;
   gboolean reanalysed = FALSE;
@@ -199,14 +200,24 @@ test_findings (void)
   g_assert_cmpuint (selected.index, ==, finding->node.span.index);
   g_assert_true (chrono_span_details_get_span (details, &shown));
   g_assert_cmpuint (shown.index, ==, finding->node.span.index);
-  /* For people to look at: the finding selected and shown, at a usual size. */
+  /* For people to look at: an idle gap of the GPU selected and shown. */
   if (g_getenv ("CHRONO_SCREENSHOT_DIR") != NULL)
-    {
-      gtk_list_box_select_row (list, g_ptr_array_index (rows, index));
-      gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
-      app_test_spin_for (500);
-      app_test_screenshot (GTK_WIDGET (window), "findings.png");
-    }
+    for (guint i = 0; i < rows->len; i++)
+      if (g_str_equal (chrono_analysis_get_finding (expected, i)->rule, "gpu-idle-gap"))
+        {
+          g_signal_emit_by_name (list, "row-activated", g_ptr_array_index (rows, i));
+          gtk_list_box_select_row (list, g_ptr_array_index (rows, i));
+          app_test_spin_for (200);
+          /* In view in the list too. */
+          g_assert_true (gtk_widget_compute_bounds (g_ptr_array_index (rows, i), GTK_WIDGET (list), &row_bounds));
+          gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (
+                                      GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (GTK_WIDGET (list),
+                                                                                    GTK_TYPE_SCROLLED_WINDOW))),
+                                    row_bounds.origin.y);
+          app_test_spin_for (300);
+          app_test_screenshot (GTK_WIDGET (window), "findings.png");
+          break;
+        }
 
   /* The panel hides and comes back with its action. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "document.show-findings", NULL));
