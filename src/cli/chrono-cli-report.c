@@ -392,8 +392,9 @@ chrono_cli_report (int    argc,
 
   name = g_path_get_basename (files[0]);
   g_string_append_printf (md, "# Report: %s%s\n\n", name, traces->len > 1 ? " and the other ranks" : "");
-  g_string_append_printf (md, "Top findings, costliest first, each drawn over its range (shaded, its tracks "
-                              "marked), then the device time and the whole analysis.\n\n");
+  g_string_append_printf (md, "Top findings, costliest first, each drawn on its evidence (outlined in red, its "
+                              "range and tracks shaded, the other processes collapsed), then the device time and "
+                              "the whole analysis.\n\n");
   if (chrono_analysis_get_n_findings (analysis) == 0)
     g_string_append (md, "The analysis found nothing to report.\n\n");
   for (guint i = 0; i < MIN ((guint) top, chrono_analysis_get_n_findings (analysis)); i++)
