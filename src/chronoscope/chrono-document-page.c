@@ -16,6 +16,7 @@
 #include "chrono-graph-pane.h"
 #include "chrono-load-banner.h"
 #include "chrono-loader.h"
+#include "chrono-neuron-ops-view.h"
 #include "chrono-neuron-page.h"
 #include "chrono-notes-panel.h"
 #include "chrono-timeline-view.h"
@@ -396,10 +397,15 @@ add_neuron_page (ChronoDocumentPage  *self,
                  ChronoFindingsPanel *panel)
 {
   GtkWidget *neuron = chrono_neuron_page_new (panel);
+  GtkWidget *ops = chrono_neuron_ops_view_new (panel);
   AdwViewStackPage *page = adw_view_stack_add_titled (self->view_stack, neuron, "neuron", _("NeuronCores"));
 
   adw_view_stack_page_set_icon_name (page, "utilities-system-monitor-symbolic");
+  page = adw_view_stack_add_titled (self->view_stack, ops, "neuron-operators", _("Operators"));
+  adw_view_stack_page_set_icon_name (page, "view-list-bullet-symbolic");
   g_signal_connect_object (neuron, "timeline-requested", G_CALLBACK (neuron_timeline_requested_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (ops, "timeline-requested", G_CALLBACK (neuron_timeline_requested_cb), self,
                            G_CONNECT_SWAPPED);
   adw_view_stack_set_visible_child (self->view_stack, neuron);
 }

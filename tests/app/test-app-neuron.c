@@ -6,6 +6,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <math.h>
+#include <string.h>
 
 #include <adwaita.h>
 #include <glib/gstdio.h>
@@ -13,6 +14,8 @@
 #include "app-test-utils.h"
 #include "chrono-document-page.h"
 #include "chrono-neuron-ledger.h"
+#include "chrono-neuron-op-item.h"
+#include "chrono-neuron-ops-view.h"
 #include "chrono-neuron-page.h"
 #include "chrono-timeline.h"
 #include "neuron-gen.h"
@@ -244,6 +247,162 @@ test_device_profile (void)
   g_rmdir (dir);
 }
 
+/* The table's filter, not the menus' own search entries. */
+static GtkWidget *
+filter_entry (GtkWidget *root)
+{
+  g_autofree char *placeholder = NULL;
+
+  if (GTK_IS_SEARCH_ENTRY (root))
+    {
+      g_object_get (root, "placeholder-text", &placeholder, NULL);
+      if (g_strcmp0 (placeholder, "Filter operators") == 0)
+        return root;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = filter_entry (child);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static guint
+count_kind (ChronoNeuronOpTable *table,
+            ChronoNeuronOpKind   kind)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < chrono_neuron_op_table_get_n_ops (table); i++)
+    n += chrono_neuron_op_table_get_op (table, i)->kind == kind;
+  return n;
+}
+
+static const ChronoNeuronOp *
+row_op (GListModel *rows,
+        guint       i)
+{
+  g_autoptr(ChronoNeuronOpItem) item = g_list_model_get_item (rows, i);
+
+  /* The item holds a copy of the row; the view holds the item. */
+  return chrono_neuron_op_item_get_op (item);
+}
+
+typedef struct {
+  GListModel *rows;
+  guint       n;
+} Rows;
+
+static gboolean
+rows_are (gpointer data)
+{
+  Rows *r = data;
+
+  return g_list_model_get_n_items (r->rows) == r->n;
+}
+
+/* The operator table: the library's rows at each level, filtered and
+ * sorted; a row's instructions marked on the timeline, stepped through. */
+static void
+test_operators (void)
+{
+  ChronoWindow *window = app_test_get_window ();
+  g_autofree char *dir = g_build_filename (app_test_tmp_dir (), "neuron-ops", NULL);
+  g_autofree char *device = g_build_filename (dir, "device_profile_model_1.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (dir);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ChronoNeuronOpTable) table = NULL;
+  NeuronGenOptions options;
+  NeuronGenCounts counts;
+  ChronoDocumentPage *page;
+  ChronoFindingsPanel *panel;
+  ChronoNeuronOpsView *view;
+  ChronoTimeline *timeline;
+  GListModel *rows;
+  GtkColumnView *columns;
+  GListModel *column_list;
+  const ChronoSpanRef *marked;
+  ChronoSpanRef selected;
+  guint n_marked, n_all, n_match = 0;
+  g_autofree char *needle = NULL;
+  Rows wanted;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  neuron_gen_options_init (&options);
+  options.plant = "compute,dma-bound,engine-bound";
+  options.instance = "trn2";
+  g_assert_true (neuron_gen_write_device (device, &options, &counts, &error));
+  g_assert_no_error (error);
+  app_test_close_all_tabs (window);
+  page = chrono_window_open_file (window, file);
+  g_assert_true (app_test_wait_for_state (page, CHRONO_DOCUMENT_STATE_LOADED, LOAD_TIMEOUT_MS));
+  panel = CHRONO_FINDINGS_PANEL (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_FINDINGS_PANEL));
+  timeline = CHRONO_TIMELINE (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_TIMELINE));
+  g_assert_true (app_test_wait_for_analysis (panel, LOAD_TIMEOUT_MS));
+  view = CHRONO_NEURON_OPS_VIEW (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_NEURON_OPS_VIEW));
+  g_assert_nonnull (view);
+  table = chrono_analysis_get_neuron_ops (chrono_findings_panel_get_analysis (panel), 0);
+  g_assert_nonnull (table);
+  rows = chrono_neuron_ops_view_get_rows (view);
+
+  /* As many rows as the library has at each level. */
+  chrono_neuron_ops_view_set_level (view, CHRONO_NEURON_OP_FRAMEWORK);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, count_kind (table, CHRONO_NEURON_OP_FRAMEWORK));
+  chrono_neuron_ops_view_set_level (view, CHRONO_NEURON_OP_HLO);
+  n_all = count_kind (table, CHRONO_NEURON_OP_HLO);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, n_all);
+  g_assert_cmpuint (n_all, >, 1);
+
+  /* Sorted by a column, both ways. */
+  columns = GTK_COLUMN_VIEW (app_test_find_widget (GTK_WIDGET (view), GTK_TYPE_COLUMN_VIEW));
+  column_list = gtk_column_view_get_columns (columns);
+  for (guint c = 0; c < g_list_model_get_n_items (column_list); c++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (column_list, c);
+
+      if (g_strcmp0 (gtk_column_view_column_get_title (column), "Instructions") != 0)
+        continue;
+      gtk_column_view_sort_by_column (columns, column, GTK_SORT_ASCENDING);
+      for (guint i = 1; i < n_all; i++)
+        g_assert_cmpuint (row_op (rows, i - 1)->instructions, <=, row_op (rows, i)->instructions);
+      gtk_column_view_sort_by_column (columns, column, GTK_SORT_DESCENDING);
+      for (guint i = 1; i < n_all; i++)
+        g_assert_cmpuint (row_op (rows, i - 1)->instructions, >=, row_op (rows, i)->instructions);
+    }
+
+  /* Filtered by name: the operators whose name holds the first's. */
+  needle = g_strdup (row_op (rows, 0)->name);
+  for (guint i = 0; i < chrono_neuron_op_table_get_n_ops (table); i++)
+    n_match += chrono_neuron_op_table_get_op (table, i)->kind == CHRONO_NEURON_OP_HLO &&
+               strstr (chrono_neuron_op_table_get_op (table, i)->name, needle) != NULL;
+  g_assert_cmpuint (n_match, <, n_all);
+  gtk_editable_set_text (GTK_EDITABLE (filter_entry (GTK_WIDGET (view))), needle);
+  wanted = (Rows) { rows, n_match };
+  g_assert_true (app_test_spin_until (rows_are, &wanted, 5000));
+  gtk_editable_set_text (GTK_EDITABLE (filter_entry (GTK_WIDGET (view))), "");
+  wanted = (Rows) { rows, n_all };
+  g_assert_true (app_test_spin_until (rows_are, &wanted, 5000));
+
+  /* A row's instructions marked, the first selected, then the next. */
+  chrono_neuron_ops_view_activate (view, 0);
+  marked = chrono_neuron_ops_view_get_instructions (view, &n_marked);
+  g_assert_cmpuint (n_marked, >, 1);
+  g_assert_cmpuint (n_marked, <=, row_op (rows, 0)->instructions);
+  g_assert_true (chrono_timeline_get_selection (timeline, &selected));
+  g_assert_cmpuint (selected.track, ==, marked[0].track);
+  g_assert_cmpuint (selected.index, ==, marked[0].index);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "ops.next-instruction", NULL));
+  g_assert_true (chrono_timeline_get_selection (timeline, &selected));
+  g_assert_cmpuint (selected.track, ==, marked[1].track);
+  g_assert_cmpuint (selected.index, ==, marked[1].index);
+
+  app_test_close_all_tabs (window);
+  g_unlink (device);
+  g_rmdir (dir);
+}
+
 /* A GPU trace opens on its timeline, with no NeuronCores' page. */
 static void
 test_gpu_trace (void)
@@ -269,6 +428,7 @@ main (int   argc,
   if (!app_test_init (&argc, &argv))
     return 77;
   g_test_add_func ("/app/neuron/device-profile", test_device_profile);
+  g_test_add_func ("/app/neuron/operators", test_operators);
   g_test_add_func ("/app/neuron/gpu-trace", test_gpu_trace);
   return g_test_run ();
 }

@@ -1,0 +1,433 @@
+/* chrono-neuron-ops-view.c: a NeuronCore's operators
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "chrono-format.h"
+#include "chrono-neuron-op-item.h"
+#include "chrono-neuron-ops-view.h"
+
+typedef enum {
+  COLUMN_NAME,
+  COLUMN_INSTRUCTIONS,
+  COLUMN_TENSOR,
+  COLUMN_HFU,
+  COLUMN_MFU,
+  COLUMN_BYTES,
+  COLUMN_LOST,
+  N_COLUMNS
+} Column;
+
+static const char *const column_titles[N_COLUMNS] = {
+  N_("Operator"), N_("Instructions"), N_("Tensor Time"), N_("HFU"), N_("MFU"), N_("HBM Bytes"), N_("Time Lost"),
+};
+
+struct _ChronoNeuronOpsView
+{
+  GtkWidget            parent_instance;
+
+  ChronoFindingsPanel *panel;
+  ChronoNeuronOpKind   level;
+  GListStore          *store;       /* ChronoNeuronOpItem of the level */
+  GtkFilterListModel  *filtered;
+  GtkSortListModel    *sorted;
+  GtkCustomFilter     *filter;
+  GArray              *instructions; /* ChronoSpanRef of the chosen row, by start */
+  guint                current;
+
+  GtkDropDown         *level_dropdown;
+  GtkSearchEntry      *filter_entry;
+  GtkLabel            *count_label;
+  GtkColumnView       *column_view;
+};
+
+G_DEFINE_FINAL_TYPE (ChronoNeuronOpsView, chrono_neuron_ops_view, GTK_TYPE_WIDGET)
+
+enum {
+  TIMELINE_REQUESTED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static ChronoTimeline *
+dup_timeline (ChronoNeuronOpsView *self)
+{
+  ChronoTimeline *timeline = NULL;
+
+  g_object_get (self->panel, "timeline", &timeline, NULL);
+  return timeline;
+}
+
+/* -------------------------------------------------------------------- */
+/* Rows                                                                 */
+
+static const ChronoNeuronOp *
+op_of (gpointer item)
+{
+  return chrono_neuron_op_item_get_op (CHRONO_NEURON_OP_ITEM (item));
+}
+
+static char *
+cell_text (const ChronoNeuronOp *op,
+           Column                column)
+{
+  switch (column)
+    {
+    case COLUMN_NAME:
+      return g_strdup (op->name);
+    case COLUMN_INSTRUCTIONS:
+      return chrono_format_count (op->instructions);
+    case COLUMN_TENSOR:
+      return chrono_format_duration (op->tensor_ns);
+    case COLUMN_HFU:
+      return isfinite (op->hfu_percent) ? g_strdup_printf (_("%.1f %%"), op->hfu_percent) : g_strdup ("—");
+    case COLUMN_MFU:
+      return isfinite (op->mfu_percent) ? g_strdup_printf (_("%.1f %%"), op->mfu_percent) : g_strdup ("—");
+    case COLUMN_BYTES:
+      return chrono_format_bytes ((guint64) op->hbm_bytes);
+    case COLUMN_LOST:
+    default:
+      return op->lost_ns >= 0 ? chrono_format_duration (op->lost_ns) : g_strdup ("—");
+    }
+}
+
+static gdouble
+cell_number (const ChronoNeuronOp *op,
+             Column                column)
+{
+  switch (column)
+    {
+    case COLUMN_INSTRUCTIONS:
+      return (gdouble) op->instructions;
+    case COLUMN_TENSOR:
+      return (gdouble) op->tensor_ns;
+    case COLUMN_HFU:
+      return isfinite (op->hfu_percent) ? op->hfu_percent : -1;
+    case COLUMN_MFU:
+      return isfinite (op->mfu_percent) ? op->mfu_percent : -1;
+    case COLUMN_BYTES:
+      return op->hbm_bytes;
+    case COLUMN_LOST:
+    case COLUMN_NAME:
+    default:
+      return (gdouble) op->lost_ns;
+    }
+}
+
+static int
+compare_cells (gconstpointer a,
+               gconstpointer b,
+               gpointer      data)
+{
+  Column column = GPOINTER_TO_UINT (data);
+  gdouble x, y;
+
+  if (column == COLUMN_NAME)
+    return g_utf8_collate (op_of ((gpointer) a)->name, op_of ((gpointer) b)->name);
+  x = cell_number (op_of ((gpointer) a), column);
+  y = cell_number (op_of ((gpointer) b), column);
+  return (x > y) - (x < y);
+}
+
+static void
+setup_cell (GtkSignalListItemFactory *factory,
+            GtkListItem              *item,
+            gpointer                  data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), GPOINTER_TO_UINT (data) == COLUMN_NAME ? 0 : 1);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  if (GPOINTER_TO_UINT (data) != COLUMN_NAME)
+    gtk_widget_add_css_class (label, "numeric");
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_cell (GtkSignalListItemFactory *factory,
+           GtkListItem              *item,
+           gpointer                  data)
+{
+  g_autofree char *text = cell_text (op_of (gtk_list_item_get_item (item)), GPOINTER_TO_UINT (data));
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+  if (GPOINTER_TO_UINT (data) == COLUMN_NAME)
+    gtk_widget_set_tooltip_text (gtk_list_item_get_child (item), text);
+}
+
+static gboolean
+filter_row (gpointer item,
+            gpointer data)
+{
+  ChronoNeuronOpsView *self = data;
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->filter_entry));
+  g_autofree char *needle = NULL, *name = NULL;
+
+  if (text[0] == '\0')
+    return TRUE;
+  needle = g_utf8_casefold (text, -1);
+  name = g_utf8_casefold (op_of (item)->name, -1);
+  return strstr (name, needle) != NULL;
+}
+
+static void
+update_count (ChronoNeuronOpsView *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->filtered));
+  /* Translators: how many operators the table shows */
+  g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u operator", "%u operators", n), n);
+
+  gtk_label_set_text (self->count_label, text);
+}
+
+static void
+fill (ChronoNeuronOpsView *self)
+{
+  ChronoAnalysis *analysis = chrono_findings_panel_get_analysis (self->panel);
+  g_autoptr(ChronoNeuronOpTable) table = analysis != NULL ? chrono_analysis_get_neuron_ops (analysis, 0) : NULL;
+
+  g_list_store_remove_all (self->store);
+  g_array_set_size (self->instructions, 0);
+  for (guint i = 0; table != NULL && i < chrono_neuron_op_table_get_n_ops (table); i++)
+    {
+      const ChronoNeuronOp *op = chrono_neuron_op_table_get_op (table, i);
+      g_autoptr(ChronoNeuronOpItem) item = NULL;
+
+      if (op->kind != self->level)
+        continue;
+      item = chrono_neuron_op_item_new (op);
+      g_list_store_append (self->store, item);
+    }
+  update_count (self);
+}
+
+/* -------------------------------------------------------------------- */
+/* On the timeline                                                      */
+
+static void
+select_current (ChronoNeuronOpsView *self)
+{
+  g_autoptr(ChronoTimeline) timeline = dup_timeline (self);
+
+  if (self->current >= self->instructions->len)
+    return;
+  chrono_timeline_select (timeline, &g_array_index (self->instructions, ChronoSpanRef, self->current));
+  chrono_timeline_reveal_span (timeline, g_array_index (self->instructions, ChronoSpanRef, self->current));
+}
+
+/* The instructions of OP that do FLOPs or move bytes, as the metrics
+ * account for them. */
+static void
+find_instructions (ChronoNeuronOpsView  *self,
+                   const ChronoNeuronOp *op)
+{
+  ChronoAnalysis *analysis = chrono_findings_panel_get_analysis (self->panel);
+  g_autoptr(GPtrArray) cores = analysis != NULL ? chrono_neuron_metrics_for_analysis (analysis) : NULL;
+  ChronoNeuronMetrics *metrics;
+  const ChronoNeuronInst *insts;
+  guint n = 0;
+
+  g_array_set_size (self->instructions, 0);
+  if (cores == NULL || cores->len == 0)
+    return;
+  metrics = g_ptr_array_index (cores, 0);
+  insts = chrono_neuron_metrics_get_insts (metrics, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 index = op->kind == CHRONO_NEURON_OP_HLO ? insts[i].hlo_op : insts[i].framework_op;
+
+      if (index != G_MAXUINT32 && g_strcmp0 (chrono_neuron_metrics_op_name (metrics, index), op->name) == 0)
+        g_array_append_val (self->instructions, ((ChronoSpanRef) { insts[i].track, insts[i].index }));
+    }
+}
+
+void
+chrono_neuron_ops_view_activate (ChronoNeuronOpsView *self,
+                                 guint                position)
+{
+  g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (self->sorted), position);
+  g_autoptr(ChronoTimeline) timeline = NULL;
+
+  g_return_if_fail (CHRONO_IS_NEURON_OPS_VIEW (self));
+  if (item == NULL)
+    return;
+  find_instructions (self, op_of (item));
+  timeline = dup_timeline (self);
+  chrono_timeline_set_path (timeline, (const ChronoSpanRef *) self->instructions->data, self->instructions->len);
+  self->current = 0;
+  g_signal_emit (self, signals[TIMELINE_REQUESTED], 0);
+  select_current (self);
+}
+
+static void
+row_activated_cb (ChronoNeuronOpsView *self,
+                  guint                position)
+{
+  chrono_neuron_ops_view_activate (self, position);
+}
+
+static void
+step_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  ChronoNeuronOpsView *self = CHRONO_NEURON_OPS_VIEW (widget);
+  gboolean next = g_str_equal (action_name, "ops.next-instruction");
+
+  if (self->instructions->len == 0)
+    return;
+  self->current = next ? MIN (self->current + 1, self->instructions->len - 1) : (self->current > 0 ? self->current - 1 : 0);
+  g_signal_emit (self, signals[TIMELINE_REQUESTED], 0);
+  select_current (self);
+}
+
+const ChronoSpanRef *
+chrono_neuron_ops_view_get_instructions (ChronoNeuronOpsView *self,
+                                         guint               *n)
+{
+  g_return_val_if_fail (CHRONO_IS_NEURON_OPS_VIEW (self), NULL);
+  *n = self->instructions->len;
+  return (const ChronoSpanRef *) self->instructions->data;
+}
+
+/* -------------------------------------------------------------------- */
+/* GObject                                                              */
+
+void
+chrono_neuron_ops_view_set_level (ChronoNeuronOpsView *self,
+                                  ChronoNeuronOpKind   level)
+{
+  g_return_if_fail (CHRONO_IS_NEURON_OPS_VIEW (self));
+  self->level = level;
+  if (gtk_drop_down_get_selected (self->level_dropdown) != (guint) level)
+    gtk_drop_down_set_selected (self->level_dropdown, level);
+  fill (self);
+}
+
+GListModel *
+chrono_neuron_ops_view_get_rows (ChronoNeuronOpsView *self)
+{
+  g_return_val_if_fail (CHRONO_IS_NEURON_OPS_VIEW (self), NULL);
+  return G_LIST_MODEL (self->sorted);
+}
+
+static void
+level_selected_cb (ChronoNeuronOpsView *self)
+{
+  chrono_neuron_ops_view_set_level (self, gtk_drop_down_get_selected (self->level_dropdown));
+}
+
+static void
+filter_changed_cb (ChronoNeuronOpsView *self)
+{
+  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  update_count (self);
+}
+
+static void
+add_columns (ChronoNeuronOpsView *self)
+{
+  for (Column c = 0; c < N_COLUMNS; c++)
+    {
+      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      GtkColumnViewColumn *column;
+
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GUINT_TO_POINTER (c));
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (c));
+      column = gtk_column_view_column_new (_(column_titles[c]), factory);
+      gtk_column_view_column_set_sorter (column, GTK_SORTER (gtk_custom_sorter_new (compare_cells, GUINT_TO_POINTER (c), NULL)));
+      gtk_column_view_column_set_resizable (column, TRUE);
+      gtk_column_view_column_set_expand (column, c == COLUMN_NAME);
+      gtk_column_view_append_column (self->column_view, column);
+      /* Most Tensor time first, as the library orders them. */
+      if (c == COLUMN_TENSOR)
+        gtk_column_view_sort_by_column (self->column_view, column, GTK_SORT_DESCENDING);
+      g_object_unref (column);
+    }
+}
+
+static void
+chrono_neuron_ops_view_dispose (GObject *object)
+{
+  ChronoNeuronOpsView *self = CHRONO_NEURON_OPS_VIEW (object);
+  GtkWidget *child;
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), CHRONO_TYPE_NEURON_OPS_VIEW);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+  g_clear_object (&self->panel);
+  g_clear_object (&self->sorted);
+  g_clear_object (&self->store);
+  G_OBJECT_CLASS (chrono_neuron_ops_view_parent_class)->dispose (object);
+}
+
+static void
+chrono_neuron_ops_view_finalize (GObject *object)
+{
+  ChronoNeuronOpsView *self = CHRONO_NEURON_OPS_VIEW (object);
+
+  g_array_unref (self->instructions);
+  G_OBJECT_CLASS (chrono_neuron_ops_view_parent_class)->finalize (object);
+}
+
+static void
+chrono_neuron_ops_view_class_init (ChronoNeuronOpsViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = chrono_neuron_ops_view_dispose;
+  object_class->finalize = chrono_neuron_ops_view_finalize;
+
+  /* A row or a step chosen: the timeline shows it. */
+  signals[TIMELINE_REQUESTED] = g_signal_new ("timeline-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                              0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/chronoscope/Chronoscope/chrono-neuron-ops-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, ChronoNeuronOpsView, level_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, ChronoNeuronOpsView, filter_entry);
+  gtk_widget_class_bind_template_child (widget_class, ChronoNeuronOpsView, count_label);
+  gtk_widget_class_bind_template_child (widget_class, ChronoNeuronOpsView, column_view);
+  gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
+  gtk_widget_class_install_action (widget_class, "ops.previous-instruction", NULL, step_action);
+  gtk_widget_class_install_action (widget_class, "ops.next-instruction", NULL, step_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, GDK_ALT_MASK, "ops.previous-instruction", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, GDK_ALT_MASK, "ops.next-instruction", NULL);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+chrono_neuron_ops_view_init (ChronoNeuronOpsView *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->instructions = g_array_new (FALSE, FALSE, sizeof (ChronoSpanRef));
+  self->store = g_list_store_new (CHRONO_TYPE_NEURON_OP_ITEM);
+  self->filter = gtk_custom_filter_new (filter_row, self, NULL);
+  self->filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (self->store)), GTK_FILTER (self->filter));
+  add_columns (self);
+  self->sorted = gtk_sort_list_model_new (G_LIST_MODEL (self->filtered),
+                                          g_object_ref (gtk_column_view_get_sorter (self->column_view)));
+  gtk_column_view_set_model (self->column_view,
+                             GTK_SELECTION_MODEL (gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->sorted)))));
+  g_signal_connect_swapped (self->level_dropdown, "notify::selected", G_CALLBACK (level_selected_cb), self);
+  g_signal_connect_swapped (self->filter_entry, "notify::text", G_CALLBACK (filter_changed_cb), self);
+}
+
+GtkWidget *
+chrono_neuron_ops_view_new (ChronoFindingsPanel *panel)
+{
+  ChronoNeuronOpsView *self;
+
+  g_return_val_if_fail (CHRONO_IS_FINDINGS_PANEL (panel), NULL);
+  self = g_object_new (CHRONO_TYPE_NEURON_OPS_VIEW, NULL);
+  self->panel = g_object_ref (panel);
+  g_signal_connect_object (panel, "notify::analysis", G_CALLBACK (fill), self, G_CONNECT_SWAPPED);
+  fill (self);
+  return GTK_WIDGET (self);
+}
