@@ -1,0 +1,154 @@
+/* test-neuron-execution.c: a profile folder's host and device linked
+ * through its executions, checked against the nc_exec_running windows
+ * and the instructions, scanned here one by one
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "chrono-neuron-execution.h"
+#include "chrono-trace-set.h"
+#include "neuron-gen.h"
+
+static gboolean
+named (ChronoTrace       *trace,
+       const ChronoTrack *track,
+       guint32            i,
+       const char        *name)
+{
+  return strcmp (chrono_trace_get_string (trace, chrono_track_get_name (track, i)), name) == 0;
+}
+
+/* The nc_idx of an nc_exec_running, as the file writes it. */
+static gint64
+core_of (ChronoTrace   *trace,
+         ChronoSpanRef  run)
+{
+  g_autoptr(JsonNode) args = chrono_trace_get_span_args (trace, run);
+
+  return json_object_get_int_member (json_node_get_object (args), "nc_idx");
+}
+
+static void
+test_folder (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("neuron-execution-XXXXXX", &error);
+  g_autofree char *device = g_build_filename (dir, "device_profile_model_1.json", NULL);
+  g_autofree char *system = g_build_filename (dir, "system_profile.json", NULL);
+  const char *paths[] = { dir, NULL };
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(GArray) runs = g_array_new (FALSE, FALSE, sizeof (ChronoSpanRef));
+  NeuronGenOptions options;
+  NeuronGenCounts counts;
+  guint n_instructions = 0;
+
+  neuron_gen_options_init (&options);
+  options.plant = "compute,dma-bound";
+  options.instance = "trn2";
+  options.plant_executions = 3;
+  g_assert_true (neuron_gen_write_device (device, &options, &counts, &error));
+  g_assert_true (neuron_gen_write_system (system, &options, &counts, &error));
+  g_assert_no_error (error);
+  trace = chrono_trace_load_set (paths, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  /* The runtime's executions, each its own. */
+  for (guint32 ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
+    {
+      const ChronoTrack *track = chrono_trace_get_track (trace, ti);
+
+      for (guint32 i = 0; i < track->n_spans; i++)
+        if (named (trace, track, i, "nc_exec_running"))
+          {
+            ChronoNeuronExecution e;
+
+            g_array_append_val (runs, ((ChronoSpanRef) { ti, i }));
+            g_assert_true (chrono_neuron_execution_find (trace, (ChronoSpanRef) { ti, i }, &e));
+            g_assert_cmpuint (e.running.track, ==, ti);
+            g_assert_cmpuint (e.running.index, ==, i);
+            g_assert_cmpint (e.start_ns, ==, track->start[i]);
+          }
+    }
+  /* Three of core 0, one of core 1 over the first. */
+  g_assert_cmpuint (runs->len, ==, 4);
+
+  /* Every instruction is in the execution whose window holds its start. */
+  for (guint32 ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
+    {
+      const ChronoTrack *track = chrono_trace_get_track (trace, ti);
+
+      if (!chrono_trace_get_process (trace, track->process)->is_device || track->n_spans == 0 ||
+          track->kind[0] != CHRONO_KIND_INSTRUCTION)
+        continue;
+      for (guint32 i = 0; i < track->n_spans; i++)
+        {
+          ChronoNeuronExecution e;
+          guint holding = G_MAXUINT;
+
+          for (guint r = 0; r < runs->len; r++)
+            {
+              ChronoSpanRef run = g_array_index (runs, ChronoSpanRef, r);
+              const ChronoTrack *rt = chrono_trace_get_track (trace, run.track);
+
+              if (rt->start[run.index] <= track->start[i] && track->start[i] < chrono_track_get_end (rt, run.index) &&
+                  core_of (trace, run) == chrono_trace_get_process (trace, track->process)->device_index)
+                {
+                  g_assert_cmpuint (holding, ==, G_MAXUINT);
+                  holding = r;
+                }
+            }
+          g_assert_cmpuint (holding, !=, G_MAXUINT);
+          g_assert_true (chrono_neuron_execution_find (trace, (ChronoSpanRef) { ti, i }, &e));
+          g_assert_cmpuint (e.running.track, ==, g_array_index (runs, ChronoSpanRef, holding).track);
+          g_assert_cmpuint (e.running.index, ==, g_array_index (runs, ChronoSpanRef, holding).index);
+          n_instructions++;
+        }
+    }
+  g_assert_cmpuint (n_instructions, ==, counts.instructions);
+
+  /* From each execution: its first instruction, and the nrt_execute over it. */
+  for (guint r = 0; r < runs->len; r++)
+    {
+      ChronoNeuronExecution e;
+      ChronoSpanRef first, launcher;
+      const ChronoTrack *ft, *lt;
+
+      g_assert_true (chrono_neuron_execution_find (trace, g_array_index (runs, ChronoSpanRef, r), &e));
+      g_assert_true (chrono_neuron_execution_first_instruction (trace, &e, &first));
+      ft = chrono_trace_get_track (trace, first.track);
+      g_assert_cmpint (ft->start[first.index], >=, e.start_ns);
+      g_assert_cmpint (ft->start[first.index], <, e.end_ns);
+      /* None of the device's starts earlier in the window. */
+      for (guint32 ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
+        {
+          const ChronoTrack *track = chrono_trace_get_track (trace, ti);
+
+          if (!chrono_trace_get_process (trace, track->process)->is_device || track->n_spans == 0 ||
+              track->kind[0] != CHRONO_KIND_INSTRUCTION)
+            continue;
+          for (guint32 i = 0; i < track->n_spans; i++)
+            g_assert_false (track->start[i] >= e.start_ns && track->start[i] < ft->start[first.index]);
+        }
+      g_assert_true (chrono_neuron_execution_launcher (trace, &e, &launcher));
+      lt = chrono_trace_get_track (trace, launcher.track);
+      g_assert_true (named (trace, lt, launcher.index, "nrt_execute"));
+      g_assert_cmpint (lt->start[launcher.index], <=, e.start_ns);
+      g_assert_cmpint (chrono_track_get_end (lt, launcher.index), >=, e.start_ns);
+    }
+
+  g_unlink (device);
+  g_unlink (system);
+  g_rmdir (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/neuron-execution/folder", test_folder);
+  return g_test_run ();
+}
