@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "chrono-format.h"
+#include "chrono-neuron-execution.h"
 #include "chrono-span-details.h"
 
 /* A linked span is zoomed to this fraction of the view. */
@@ -171,6 +172,30 @@ typedef struct {
   gboolean       outgoing;
 } Link;
 
+/* In a Neuron profile folder, the execution the span ran in or is part
+ * of, the host call that launched it and, from the host, its first
+ * instruction on the device. */
+static guint
+add_execution_links (ChronoSpanDetails *self)
+{
+  ChronoTrace *trace = get_trace (self);
+  const ChronoTrack *track = chrono_trace_get_track (trace, self->span.track);
+  ChronoNeuronExecution execution;
+  ChronoSpanRef partner;
+  guint n = 0;
+
+  if (!chrono_neuron_execution_find (trace, self->span, &execution))
+    return 0;
+  if (!span_ref_equal (execution.running, self->span) && ++n)
+    add_link (self, _("Runs in execution"), execution.running);
+  if (chrono_neuron_execution_launcher (trace, &execution, &partner) && !span_ref_equal (partner, self->span) && ++n)
+    add_link (self, _("Execution launched by"), partner);
+  if (!chrono_trace_get_process (trace, track->process)->is_device &&
+      chrono_neuron_execution_first_instruction (trace, &execution, &partner) && ++n)
+    add_link (self, _("Its instructions, from the first"), partner);
+  return n;
+}
+
 static void
 show_links (ChronoSpanDetails *self)
 {
@@ -218,7 +243,7 @@ show_links (ChronoSpanDetails *self)
         caption = g_strdup (_("Launched by"));
       add_link (self, caption, link->partner);
     }
-  gtk_widget_set_visible (self->links_heading, links->len > 0);
+  gtk_widget_set_visible (self->links_heading, links->len + add_execution_links (self) > 0);
 }
 
 #define ZERO_WIDTH_SPACE "\xe2\x80\x8b"

@@ -13,10 +13,12 @@
 
 #include "app-test-utils.h"
 #include "chrono-document-page.h"
+#include "chrono-neuron-execution.h"
 #include "chrono-neuron-ledger.h"
 #include "chrono-neuron-op-item.h"
 #include "chrono-neuron-ops-view.h"
 #include "chrono-neuron-page.h"
+#include "chrono-span-details.h"
 #include "chrono-timeline.h"
 #include "neuron-gen.h"
 
@@ -123,6 +125,46 @@ screenshot (GtkWidget  *window,
 
   app_test_spin_for (300);
   app_test_screenshot (window, file);
+}
+
+/* The details of the host's nc_exec_running lead to the first
+ * instruction it ran; those of an instruction, back to it. */
+static void
+check_execution_links (ChronoDocumentPage *page,
+                       ChronoTimeline     *timeline)
+{
+  ChronoTrace *trace = chrono_document_page_get_trace (page);
+  ChronoSpanDetails *details = CHRONO_SPAN_DETAILS (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_SPAN_DETAILS));
+  ChronoNeuronExecution execution = { { G_MAXUINT32, 0 }, 0, 0 };
+  ChronoSpanRef first, selected;
+  GtkWidget *link;
+
+  for (guint32 ti = 0; ti < chrono_trace_get_n_tracks (trace) && execution.running.track == G_MAXUINT32; ti++)
+    {
+      const ChronoTrack *track = chrono_trace_get_track (trace, ti);
+
+      for (guint32 i = 0; i < track->n_spans; i++)
+        if (g_strcmp0 (chrono_trace_get_string (trace, chrono_track_get_name (track, i)), "nc_exec_running") == 0 &&
+            chrono_neuron_execution_find (trace, (ChronoSpanRef) { ti, i }, &execution))
+          break;
+    }
+  g_assert_cmpuint (execution.running.track, !=, G_MAXUINT32);
+  g_assert_true (chrono_neuron_execution_first_instruction (trace, &execution, &first));
+
+  g_assert_nonnull (details);
+  chrono_span_details_show_span (details, &execution.running);
+  g_assert_nonnull (app_test_find_label (GTK_WIDGET (details), "Its instructions, from the first"));
+  link = gtk_widget_get_next_sibling (app_test_find_label (GTK_WIDGET (details), "Its instructions, from the first"));
+  g_assert_true (GTK_IS_BUTTON (link));
+  g_signal_emit_by_name (link, "clicked");
+  g_assert_true (chrono_timeline_get_selection (timeline, &selected));
+  g_assert_cmpuint (selected.track, ==, first.track);
+  g_assert_cmpuint (selected.index, ==, first.index);
+
+  /* Back from the instruction to its execution. */
+  chrono_span_details_show_span (details, &first);
+  g_assert_nonnull (app_test_find_label (GTK_WIDGET (details), "Runs in execution"));
+  g_assert_nonnull (app_test_find_label (GTK_WIDGET (details), "Execution launched by"));
 }
 
 static void
@@ -241,6 +283,7 @@ test_device_profile (void)
   chrono_document_page_set_show_findings (page, FALSE);
   screenshot (GTK_WIDGET (window), "neuron-timeline");
 
+  check_execution_links (page, timeline);
   app_test_close_all_tabs (window);
   g_unlink (device);
   g_unlink (system);

@@ -94,6 +94,16 @@ set_execution (ChronoTrace           *trace,
   execution->end_ns = chrono_track_get_end (track, running.index);
 }
 
+/* Only a system profile has executions: other traces answer at once. */
+static gboolean
+has_system_profile (ChronoTrace *trace)
+{
+  for (guint i = 0; i < chrono_trace_get_n_parts (trace); i++)
+    if (g_strcmp0 (chrono_trace_get_part (trace, i)->format, "neuron-system") == 0)
+      return TRUE;
+  return FALSE;
+}
+
 gboolean
 chrono_neuron_execution_find (ChronoTrace           *trace,
                               ChronoSpanRef          span,
@@ -107,6 +117,8 @@ chrono_neuron_execution_find (ChronoTrace           *trace,
   g_return_val_if_fail (span.track < chrono_trace_get_n_tracks (trace), FALSE);
   track = chrono_trace_get_track (trace, span.track);
   g_return_val_if_fail (span.index < track->n_spans, FALSE);
+  if (!has_system_profile (trace))
+    return FALSE;
   start = track->start[span.index];
   end = MAX (chrono_track_get_end (track, span.index), start + 1);
 
