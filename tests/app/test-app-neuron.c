@@ -428,6 +428,11 @@ test_operators (void)
   wanted = (Rows) { rows, n_all };
   g_assert_true (app_test_spin_until (rows_are, &wanted, 5000));
 
+  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (app_test_find_widget (GTK_WIDGET (page), ADW_TYPE_VIEW_STACK)),
+                                         "neuron-operators");
+  g_assert_true (app_test_wait_for_paint (GTK_WIDGET (view), 5000));
+  screenshot (GTK_WIDGET (window), "neuron-operators");
+
   /* A row's instructions marked, the first selected, then the next. */
   chrono_neuron_ops_view_activate (view, 0);
   marked = chrono_neuron_ops_view_get_instructions (view, &n_marked);
