@@ -682,6 +682,22 @@ show_track_action (GtkWidget  *widget,
     chrono_timeline_view_show_track (self->timeline_view, track);
 }
 
+/* From an instruction's details: its operator chosen in the Operators
+ * tab, its instructions marked on the timeline. */
+static void
+show_operator_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  ChronoDocumentPage *self = CHRONO_DOCUMENT_PAGE (widget);
+  GtkWidget *ops = adw_view_stack_get_child_by_name (self->view_stack, "neuron-operators");
+  ChronoSpanRef span;
+
+  g_variant_get (parameter, "(uu)", &span.track, &span.index);
+  if (ops != NULL)
+    chrono_neuron_ops_view_show_instruction (CHRONO_NEURON_OPS_VIEW (ops), span);
+}
+
 static void
 show_all_tracks_action (GtkWidget  *widget,
                         const char *action_name,
@@ -867,6 +883,7 @@ chrono_document_page_class_init (ChronoDocumentPageClass *klass)
   gtk_widget_class_install_action (widget_class, "document.close", NULL, close_action);
   gtk_widget_class_install_action (widget_class, "document.show-track", "u", show_track_action);
   gtk_widget_class_install_action (widget_class, "document.show-all-tracks", NULL, show_all_tracks_action);
+  gtk_widget_class_install_action (widget_class, "document.show-operator", "(uu)", show_operator_action);
   gtk_widget_class_install_property_action (widget_class, "document.show-findings", "show-findings");
   gtk_widget_class_install_property_action (widget_class, "document.show-graph", "show-graph");
   gtk_widget_class_install_property_action (widget_class, "document.show-notes", "show-notes");

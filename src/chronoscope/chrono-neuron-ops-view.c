@@ -265,6 +265,56 @@ chrono_neuron_ops_view_activate (ChronoNeuronOpsView *self,
   select_current (self);
 }
 
+gboolean
+chrono_neuron_ops_view_show_instruction (ChronoNeuronOpsView *self,
+                                         ChronoSpanRef        instruction)
+{
+  ChronoAnalysis *analysis = chrono_findings_panel_get_analysis (self->panel);
+  g_autoptr(GPtrArray) cores = analysis != NULL ? chrono_neuron_metrics_for_analysis (analysis) : NULL;
+  g_autofree char *name = NULL;
+  ChronoNeuronOpKind level = CHRONO_NEURON_OP_HLO;
+  const ChronoNeuronInst *insts;
+  ChronoNeuronMetrics *metrics;
+  GListModel *rows;
+  guint n = 0;
+
+  g_return_val_if_fail (CHRONO_IS_NEURON_OPS_VIEW (self), FALSE);
+  if (cores == NULL || cores->len == 0)
+    return FALSE;
+  metrics = g_ptr_array_index (cores, 0);
+  insts = chrono_neuron_metrics_get_insts (metrics, &n);
+  for (guint i = 0; i < n && name == NULL; i++)
+    if (insts[i].track == instruction.track && insts[i].index == instruction.index)
+      {
+        level = insts[i].hlo_op != G_MAXUINT32 ? CHRONO_NEURON_OP_HLO : CHRONO_NEURON_OP_FRAMEWORK;
+        if (insts[i].hlo_op != G_MAXUINT32 || insts[i].framework_op != G_MAXUINT32)
+          name = g_strdup (chrono_neuron_metrics_op_name (metrics, level == CHRONO_NEURON_OP_HLO ? insts[i].hlo_op
+                                                                                                 : insts[i].framework_op));
+      }
+  if (name == NULL)
+    return FALSE;
+  chrono_neuron_ops_view_set_level (self, level);
+  gtk_editable_set_text (GTK_EDITABLE (self->filter_entry), name);
+  rows = G_LIST_MODEL (self->sorted);
+  for (guint r = 0; r < g_list_model_get_n_items (rows); r++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (rows, r);
+
+      if (g_strcmp0 (op_of (item)->name, name) != 0)
+        continue;
+      gtk_selection_model_select_item (gtk_column_view_get_model (self->column_view), r, TRUE);
+      chrono_neuron_ops_view_activate (self, r);
+      /* From the instruction chosen, not the operator's first. */
+      for (guint k = 0; k < self->instructions->len; k++)
+        if (g_array_index (self->instructions, ChronoSpanRef, k).track == instruction.track &&
+            g_array_index (self->instructions, ChronoSpanRef, k).index == instruction.index)
+          self->current = k;
+      select_current (self);
+      return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 row_activated_cb (ChronoNeuronOpsView *self,
                   guint                position)

@@ -27,6 +27,11 @@ GListModel         *chrono_neuron_ops_view_get_rows  (ChronoNeuronOpsView *self)
  * the first selected. */
 void                chrono_neuron_ops_view_activate  (ChronoNeuronOpsView *self,
                                                       guint                position);
+/* The operator of INSTRUCTION at its level (HLO, else the framework's)
+ * filtered to and chosen, INSTRUCTION selected among its instructions;
+ * FALSE when it names none. */
+gboolean            chrono_neuron_ops_view_show_instruction (ChronoNeuronOpsView *self,
+                                                             ChronoSpanRef        instruction);
 /* The marked instructions, by start. */
 const ChronoSpanRef *chrono_neuron_ops_view_get_instructions (ChronoNeuronOpsView *self,
                                                               guint               *n);

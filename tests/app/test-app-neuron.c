@@ -367,7 +367,8 @@ test_operators (void)
   GtkColumnView *columns;
   GListModel *column_list;
   const ChronoSpanRef *marked;
-  ChronoSpanRef selected;
+  ChronoSpanRef selected, chosen;
+  ChronoSpanDetails *details;
   guint n_marked, n_all, n_match = 0;
   g_autofree char *needle = NULL;
   Rows wanted;
@@ -445,6 +446,21 @@ test_operators (void)
   g_assert_true (chrono_timeline_get_selection (timeline, &selected));
   g_assert_cmpuint (selected.track, ==, marked[1].track);
   g_assert_cmpuint (selected.index, ==, marked[1].index);
+
+  /* From an instruction's details back to its operator, filtered to and
+   * marked, the instruction still the one selected. */
+  chosen = marked[n_marked - 1];
+  gtk_editable_set_text (GTK_EDITABLE (filter_entry (GTK_WIDGET (view))), "");
+  details = CHRONO_SPAN_DETAILS (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_SPAN_DETAILS));
+  chrono_span_details_show_span (details, &chosen);
+  g_signal_emit_by_name (button_labelled (GTK_WIDGET (details), "Show Its Operator"), "clicked");
+  g_assert_cmpuint (g_list_model_get_n_items (rows), <, n_all);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (filter_entry (GTK_WIDGET (view)))), ==, row_op (rows, 0)->name);
+  marked = chrono_neuron_ops_view_get_instructions (view, &n_marked);
+  g_assert_cmpuint (n_marked, >, 1);
+  g_assert_true (chrono_timeline_get_selection (timeline, &selected));
+  g_assert_cmpuint (selected.track, ==, chosen.track);
+  g_assert_cmpuint (selected.index, ==, chosen.index);
 
   app_test_close_all_tabs (window);
   g_unlink (device);
