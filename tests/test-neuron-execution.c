@@ -21,6 +21,15 @@ named (ChronoTrace       *trace,
   return strcmp (chrono_trace_get_string (trace, chrono_track_get_name (track, i)), name) == 0;
 }
 
+/* A device engine's row of instructions. */
+static gboolean
+is_instructions (ChronoTrace       *trace,
+                 const ChronoTrack *track)
+{
+  return chrono_trace_get_process (trace, track->process)->is_device && track->n_spans > 0 &&
+         track->kind[0] == CHRONO_KIND_INSTRUCTION;
+}
+
 /* The nc_idx of an nc_exec_running, as the file writes it. */
 static gint64
 core_of (ChronoTrace   *trace,
@@ -80,8 +89,7 @@ test_folder (void)
     {
       const ChronoTrack *track = chrono_trace_get_track (trace, ti);
 
-      if (!chrono_trace_get_process (trace, track->process)->is_device || track->n_spans == 0 ||
-          track->kind[0] != CHRONO_KIND_INSTRUCTION)
+      if (!is_instructions (trace, track))
         continue;
       for (guint32 i = 0; i < track->n_spans; i++)
         {
@@ -126,8 +134,7 @@ test_folder (void)
         {
           const ChronoTrack *track = chrono_trace_get_track (trace, ti);
 
-          if (!chrono_trace_get_process (trace, track->process)->is_device || track->n_spans == 0 ||
-              track->kind[0] != CHRONO_KIND_INSTRUCTION)
+          if (!is_instructions (trace, track))
             continue;
           for (guint32 i = 0; i < track->n_spans; i++)
             g_assert_false (track->start[i] >= e.start_ns && track->start[i] < ft->start[first.index]);
