@@ -240,10 +240,15 @@ snapshot_neuron_row (ChronoRowPainter *self,
       gtk_snapshot_append_node (snapshot, paint->node);
       gtk_snapshot_restore (snapshot);
     }
-  for (guint k = 0; k < n; k++)
-    chrono_text_cache_append (f->text, snapshot, chrono_neuron_lane_to_string (lanes[k]), HEADER_WIDTH + 4,
-                              top + k * CHRONO_NEURON_LANE_HEIGHT, 0, CHRONO_NEURON_LANE_HEIGHT, &f->colors->dim_text);
   gtk_snapshot_pop (snapshot);
+  /* Each lane named at the right of the name column, clear of its bars. */
+  for (guint k = 0; k < n; k++)
+    {
+      const char *name = chrono_neuron_lane_to_string (lanes[k]);
+
+      chrono_text_cache_append (f->text, snapshot, name, HEADER_WIDTH - chrono_text_cache_measure (f->text, name) - NOTE_INSET,
+                                top + k * CHRONO_NEURON_LANE_HEIGHT, 0, CHRONO_NEURON_LANE_HEIGHT, &f->colors->dim_text);
+    }
 }
 
 /* A device's achieved TFLOP/s under its tracks, or why there is none. */
