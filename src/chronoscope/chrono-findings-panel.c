@@ -13,7 +13,6 @@
 #include "chrono-analysis-settings.h"
 #include "chrono-background.h"
 #include "chrono-application.h"
-#include "chrono-drop-down.h"
 #include "chrono-efficiency-view.h"
 #include "chrono-export-dialog.h"
 #include "chrono-findings-panel.h"
@@ -31,10 +30,10 @@
 /* Limitations told over the list; the rest are in the tooltip of the
  * line that counts them, so the summary stays short at any width. */
 #define MAX_SUMMARY_LIMITATIONS 3
-/* A line of the summary asks for no more width than this, in characters:
- * wrapped, it would otherwise ask for its whole length on one line and
- * widen the panel over the timeline. */
-#define SUMMARY_WIDTH_CHARS 40
+/* A wrapped line asks for no more width than this, in characters: it
+ * would otherwise ask for its whole length on one line and widen the
+ * panel over the timeline. */
+#define LINE_WIDTH_CHARS 28
 /* Rows of a critical path listed; the rest are counted. */
 #define MAX_SEGMENT_ROWS   400
 
@@ -123,6 +122,7 @@ new_label (const char *text,
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), LINE_WIDTH_CHARS);
   if (css_class != NULL)
     gtk_widget_add_css_class (label, css_class);
   return label;
@@ -531,9 +531,6 @@ fill_summary (ChronoFindingsPanel *self)
       gtk_widget_add_css_class (label, "dim-label");
       gtk_box_append (self->summary_box, label);
     }
-  for (GtkWidget *line = gtk_widget_get_first_child (GTK_WIDGET (self->summary_box)); line;
-       line = gtk_widget_get_next_sibling (line))
-    gtk_label_set_max_width_chars (GTK_LABEL (line), SUMMARY_WIDTH_CHARS);
   gtk_widget_set_visible (GTK_WIDGET (self->summary_box), gtk_widget_get_first_child (GTK_WIDGET (self->summary_box)) != NULL);
 }
 
@@ -1188,7 +1185,6 @@ chrono_findings_panel_class_init (ChronoFindingsPanelClass *klass)
                                        "findings.export-picture", NULL);
 
   g_type_ensure (CHRONO_TYPE_EFFICIENCY_VIEW);
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "findingspanel");
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/chronoscope/Chronoscope/chrono-findings-panel.ui");
@@ -1209,17 +1205,56 @@ chrono_findings_panel_class_init (ChronoFindingsPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, efficiency_view);
 }
 
+static GtkSizeRequestMode
+request_mode (GtkWidget *widget)
+{
+  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
+}
+
+/* Its wrapped lines are one line each when no width is given, but the
+ * paned gives the panel as little as its minimum width: with no width
+ * given, it measures at that width, the tallest it can be. */
+static void
+measure (GtkWidget      *widget,
+         GtkOrientation  orientation,
+         int             for_size,
+         int            *minimum,
+         int            *natural,
+         int            *minimum_baseline,
+         int            *natural_baseline)
+{
+  GtkWidget *child = gtk_widget_get_first_child (widget);
+
+  *minimum = *natural = 0;
+  if (child == NULL || !gtk_widget_should_layout (child))
+    return;
+  if (orientation == GTK_ORIENTATION_VERTICAL && for_size < 0)
+    gtk_widget_measure (child, GTK_ORIENTATION_HORIZONTAL, -1, &for_size, NULL, NULL, NULL);
+  gtk_widget_measure (child, orientation, for_size, minimum, natural, NULL, NULL);
+}
+
+static void
+allocate (GtkWidget *widget,
+          int        width,
+          int        height,
+          int        baseline)
+{
+  GtkWidget *child = gtk_widget_get_first_child (widget);
+
+  if (child != NULL && gtk_widget_should_layout (child))
+    gtk_widget_allocate (child, width, height, baseline, NULL);
+}
+
 static void
 chrono_findings_panel_init (ChronoFindingsPanel *self)
 {
   self->rule_ids = g_ptr_array_new ();
+  gtk_widget_set_layout_manager (GTK_WIDGET (self), gtk_custom_layout_new (request_mode, measure, allocate));
   gtk_widget_init_template (GTK_WIDGET (self));
   /* Each tab as wide as its name, not all as wide as the widest: four
    * equal tabs would hold the panel wider than its width request, over
    * the timeline. */
   gtk_box_layout_set_homogeneous (GTK_BOX_LAYOUT (gtk_widget_get_layout_manager (self->view_switcher)), FALSE);
-  chrono_drop_down_cut_to_width (self->rule_dropdown);
-  chrono_drop_down_cut_to_width (self->path_dropdown);
 
   gtk_list_box_set_filter_func (self->findings_list, filter_finding_cb, self, NULL);
   g_signal_connect (self->findings_list, "row-activated", G_CALLBACK (finding_activated_cb), self);
