@@ -183,6 +183,20 @@ typedef struct {
 /* -------------------------------------------------------------------- */
 /* Names of the TracePacket fields this reader does not show            */
 
+/* Packets about the recording itself (its config, stats, clocks' ids,
+ * the service's own events), which hold no events: a trace has them
+ * whether or not anything is lost. */
+static gboolean
+is_bookkeeping (guint32 number)
+{
+  static const guint32 fields[] = { 33, 34, 35, 45, 69, 72, 78, 89 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    if (fields[i] == number)
+      return TRUE;
+  return FALSE;
+}
+
 static const char *
 packet_field_name (guint32 number)
 {
@@ -2167,8 +2181,12 @@ finish_stats (Importer *imp)
   if (g_hash_table_size (imp->unknown_packets) > 0)
     {
       g_autoptr(GList) numbers = g_hash_table_get_keys (imp->unknown_packets);
-      g_autoptr(GString) text = g_string_new ("packets not shown: ");
-      guint64 total = 0;
+      /* [0] what holds events, [1] the recording's bookkeeping. */
+      g_autoptr(GString) lost = g_string_new ("packets not shown: ");
+      g_autoptr(GString) kept = g_string_new ("packets of the recording's own bookkeeping, which hold no events: ");
+      GString *texts[2] = { lost, kept };
+      gsize empty = lost->len, kept_empty = kept->len;
+      guint64 totals[2] = { 0, 0 };
 
       numbers = g_list_sort_with_data (numbers, compare_unknown, imp->unknown_packets);
       for (GList *l = numbers; l; l = l->next)
@@ -2176,17 +2194,21 @@ finish_stats (Importer *imp)
           guint number = GPOINTER_TO_UINT (l->data);
           guint count = GPOINTER_TO_UINT (g_hash_table_lookup (imp->unknown_packets, l->data));
           const char *name = packet_field_name (number);
+          guint which = is_bookkeeping (number);
+          GString *text = texts[which];
 
-          total += count;
-          if (l != numbers)
+          totals[which] += count;
+          if (text->len > (which ? kept_empty : empty))
             g_string_append (text, ", ");
           if (name != NULL)
             g_string_append_printf (text, "%u %s (field %u)", count, name, number);
           else
             g_string_append_printf (text, "%u with field %u", count, number);
         }
-      g_string_append_printf (text, "; %" G_GUINT64_FORMAT " in all", total);
-      chrono_trace_add_warning (trace, "%s", text->str);
+      if (totals[0] > 0)
+        chrono_trace_add_warning (trace, "%s; %" G_GUINT64_FORMAT " in all", lost->str, totals[0]);
+      if (totals[1] > 0)
+        chrono_trace_add_quirk (trace, "%s; %" G_GUINT64_FORMAT " in all", kept->str, totals[1]);
     }
   if (imp->data_losses > 0)
     chrono_trace_add_warning (trace, "the producer lost data %" G_GUINT64_FORMAT " times (previous_packet_dropped)",
