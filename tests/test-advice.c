@@ -130,12 +130,7 @@ test_built_data (void)
   Gen g;
   g_autofree char *states = NULL;
 
-  gen_init (&g);
-  gen_busy_step (&g, 0, 0);
-  gen_event (&g, "user_annotation", "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
-             100, 100, 1000, 400, "");
-  gen_busy_step (&g, 1, 400);
-  gen_busy_step (&g, 2, 0);
+  gen_data_loading (&g);
   states = causes_named (&g, "gpu-idle-gap", TRUE);
   g_assert_cmpstr (states, ==, "idle_data");
 }
@@ -143,28 +138,18 @@ test_built_data (void)
 /* Ten kernels, each launched 300 µs after the one before ended: the
  * host (planted-host-bound in test-analysis). */
 static void
-gen_host (Gen *g)
-{
-  gen_init (g);
-  gen_busy_step (g, 0, 0);
-  gen_event (g, "user_annotation", "ProfilerStep#1", 100, 100, 1000, 4000, "");
-  for (int k = 0; k < 10; k++)
-    gen_kernel (g, "gemm", 1300 + 400 * k, 1309 + 400 * k, 100);
-}
-
-static void
 test_built_host (void)
 {
   Gen g;
   g_autofree char *gaps = NULL;
   g_autofree char *host_bound = NULL;
 
-  gen_host (&g);
+  gen_host_paced (&g, "gemm");
   gaps = causes_named (&g, "gpu-idle-gap", TRUE);
   g_assert_cmpstr (gaps, ==, "idle_host idle_host idle_host idle_host idle_host idle_host idle_host idle_host "
                              "idle_host idle_host");
   /* With its threshold, host-bound claims the same time, with the same advice. */
-  gen_host (&g);
+  gen_host_paced (&g, "gemm");
   host_bound = causes_named (&g, "host-bound", FALSE);
   g_assert_cmpstr (host_bound, ==, "idle_host");
 }

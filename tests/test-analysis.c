@@ -200,14 +200,8 @@ test_planted_gap (void)
   const ChronoFinding *f;
   const ChronoLedgerRow *ledger;
 
-  gen_init (&g);
-  gen_busy_step (&g, 0, 0);
   /* Step 1 loads data for 400 µs before it launches anything. */
-  gen_event (&g, "user_annotation", "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
-             100, 100, 1000, 400, "");
-  gen_busy_step (&g, 1, 400);
-  gen_busy_step (&g, 2, 0);
-  gen_busy_step (&g, 3, 0);
+  gen_data_loading (&g);
   trace = gen_finish (&g, "gap.json", 0);
   a = analyse (&trace, 1);
 
@@ -289,12 +283,8 @@ test_planted_host_bound (void)
   g_autoptr(ChronoAnalysis) a = NULL;
   const ChronoFinding *f;
 
-  gen_init (&g);
-  gen_busy_step (&g, 0, 0);
-  gen_event (&g, "user_annotation", "ProfilerStep#1", 100, 100, 1000, 4000, "");
-  for (int k = 0; k < 10; k++)
-    gen_kernel (&g, "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_"
-                    "segment_k_off_kernel__5x_cublas", 1300 + 400 * k, 1309 + 400 * k, 100);
+  gen_host_paced (&g, "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_"
+                      "segment_k_off_kernel__5x_cublas");
   trace = gen_finish (&g, "host-bound.json", 0);
   a = analyse (&trace, 1);
 

@@ -75,6 +75,29 @@ gen_busy_step (Gen   *g,
     gen_kernel (g, "gemm", s + delay_us + 2 + 5 * k, s + delay_us + 10 + 50 * k, 49);
 }
 
+void
+gen_data_loading (Gen *g)
+{
+  gen_init (g);
+  gen_busy_step (g, 0, 0);
+  gen_event (g, "user_annotation", "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
+             100, 100, 1000, 400, "");
+  gen_busy_step (g, 1, 400);
+  gen_busy_step (g, 2, 0);
+  gen_busy_step (g, 3, 0);
+}
+
+void
+gen_host_paced (Gen        *g,
+                const char *kernel)
+{
+  gen_init (g);
+  gen_busy_step (g, 0, 0);
+  gen_event (g, "user_annotation", "ProfilerStep#1", 100, 100, 1000, 4000, "");
+  for (int k = 0; k < 10; k++)
+    gen_kernel (g, kernel, 1300 + 400 * k, 1309 + 400 * k, 100);
+}
+
 ChronoTrace *
 gen_finish (Gen        *g,
             const char *name,

@@ -48,6 +48,14 @@ void         gen_step      (Gen        *g,
 void         gen_busy_step (Gen        *g,
                             guint       n,
                             gint64      delay_us);
+/* Step 0 busy; step 1 loads data from 1000 to 1400 µs, then launches
+ * its work; steps 2 and 3 busy. */
+void         gen_data_loading (Gen        *g);
+/* Step 0 busy; step 1 (1000–5000 µs) of ten 100 µs kernels named
+ * KERNEL, each launched 300 µs after the one before ended: the host sets
+ * the pace. */
+void         gen_host_paced   (Gen        *g,
+                               const char *kernel);
 /* The trace written, as rank RANK of two. */
 ChronoTrace *gen_finish    (Gen        *g,
                             const char *name,
