@@ -10,6 +10,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "chrono-format.h"
 #include "chrono-json-util.h"
 #include "chrono-neuron-ops.h"
 
@@ -286,10 +287,10 @@ chrono_neuron_ops_append_markdown (ChronoAnalysis      *analysis,
       const ChronoNeuronOp *op = &g_array_index (table->ops, ChronoNeuronOp, i);
       g_autofree char *hfu = percent_text (op->hfu_percent), *mfu = percent_text (op->mfu_percent);
       g_autofree char *lost = op->lost_ns >= 0 ? g_strdup_printf ("%.3f", op->lost_ns / 1e6) : g_strdup ("–");
-      g_autofree char *name = g_strescape (op->name, NULL);
 
-      g_strdelimit (name, "|", '/');
-      g_string_append_printf (s, "| %s | %s | %" G_GUINT64_FORMAT " | %.3f | %s | %s | %.2f | %s |\n", name,
+      g_string_append (s, "|");
+      chrono_format_markdown_cell (s, op->name);
+      g_string_append_printf (s, " %s | %" G_GUINT64_FORMAT " | %.3f | %s | %s | %.2f | %s |\n",
                               chrono_neuron_op_kind_to_string (op->kind), op->instructions, op->tensor_ns / 1e6,
                               hfu, mfu, op->hbm_bytes / (1024.0 * 1024.0), lost);
     }
