@@ -86,7 +86,17 @@ static const ChronoRule rules[] = {
     "those gaps (ledger state idle_dma).") },
   { "neuron-spill-reload", N_("Tensor engine waiting for spill reloads"),
     N_("The same, where the transfers that held the Tensor engine are on a spill queue: tensors that did not "
-    "fit in SBUF coming back. Time lost: those gaps (ledger state idle_dma).") },
+    "fit in SBUF coming back, when the stretch's spill reloads are more than spill-reload-percent of its HBM "
+    "reads (where the profile gives its bytes). Time lost: those gaps (ledger state idle_dma).") },
+  { "neuron-low-model-flops", N_("Tensor engine busy on little model work"),
+    N_("A NeuronCore whose profile gives its model FLOPs (the compiler's HLO statistics) where they are less than "
+    "neuron-model-flops-percent of what its Tensor engine could do in its active time: padding, transposes or "
+    "tiles smaller than the array. Time lost: none the ledger shows, as the engine computes; the ratio is the "
+    "evidence.") },
+  { "neuron-nki-coverage", N_("Engines running little NKI code"),
+    N_("A NeuronCore whose profile has NKI instructions where fewer than nki-coverage-percent of the "
+    "instructions of its Tensor, Vector or Scalar engine have an NKI source location. Time lost: none the "
+    "ledger shows; the coverage is the evidence.") },
   { "neuron-engine-bound", N_("Tensor engine waiting for another engine"),
     N_("A stretch of a NeuronCore in which the Tensor engine's idle gaps were held by the Vector, Scalar or "
     "GpSimd engine for at least engine-bound-percent of its idle time. Time lost: those gaps (ledger states "
@@ -159,7 +169,8 @@ measure (Ctx         *c,
 }
 
 /* Adds a finding that costs LOST, the time CLAIM gets (see measure()),
- * and takes that time from the ledgers. */
+ * and takes that time from the ledgers; with no CLAIM, a finding of a
+ * ratio that costs no time the ledgers show. */
 static ChronoFinding *
 add_finding (Ctx            *c,
              const char     *rule,
@@ -189,13 +200,13 @@ add_finding (Ctx            *c,
   gint64 window = window_of (data);
   va_list args;
 
-  if (lost <= 0)
+  if (lost <= 0 && claim != NULL)
     return NULL;
   for (guint i = 0; i < G_N_ELEMENTS (rules); i++)
     if (strcmp (rules[i].id, rule) == 0)
       f.rule = rules[i].id;
   g_assert (f.rule != NULL);
-  f.time_lost_ns = chrono_claim_take (claim, lost, shares);
+  f.time_lost_ns = claim != NULL ? chrono_claim_take (claim, lost, shares) : 0;
   g_assert (f.time_lost_ns == lost);
   f.rank = data->rank_index;
   va_start (args, format);
@@ -203,8 +214,8 @@ add_finding (Ctx            *c,
   va_end (args);
   /* The range covers the time claimed, which may lie after the cause
    * (the idle time after a synchronising call). */
-  f.start_ns = MIN (start, claim->first);
-  f.end_ns = MAX (end, claim->last);
+  f.start_ns = claim != NULL ? MIN (start, claim->first) : start;
+  f.end_ns = claim != NULL ? MAX (end, claim->last) : end;
   f.severity = lost * 10 >= window ? CHRONO_SEVERITY_HIGH
              : lost * 100 >= window * 3 ? CHRONO_SEVERITY_MEDIUM
              : CHRONO_SEVERITY_LOW;

@@ -44,6 +44,9 @@ chrono_analysis_thresholds_init (ChronoAnalysisThresholds *thresholds)
     .host_bound_percent = 50,
     .engine_bound_percent = 50,
     .neuron_transpose_percent = 10,
+    .model_flops_percent = 50,
+    .nki_coverage_percent = 50,
+    .spill_reload_percent = 25,
     .min_time_lost_ns = 10 * 1000,
     .low_efficiency_percent = 25,
   };

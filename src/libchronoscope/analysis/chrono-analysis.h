@@ -27,6 +27,9 @@ typedef struct {
   guint   host_bound_percent;         /* host-bound-percent of a step the device waits for the host */
   guint   engine_bound_percent;       /* engine-bound-percent of a NeuronCore's Tensor idle time */
   guint   neuron_transpose_percent;   /* neuron-transpose-percent of the Tensor engine's busy time */
+  guint   model_flops_percent;        /* neuron-model-flops-percent of the Tensor engine's active FLOPs */
+  guint   nki_coverage_percent;       /* nki-coverage-percent of an engine's instructions */
+  guint   spill_reload_percent;       /* spill-reload-percent of a stretch's HBM reads */
   gint64  min_time_lost_ns;           /* min-time-lost-us: findings costing less are dropped */
   guint   low_efficiency_percent;     /* low-efficiency-percent of the roofline */
   guint   peak_gflops;                /* peak-gflops: every device's compute peak, 0 for the table's */

@@ -10,12 +10,14 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <math.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
 
 #include "chrono-analysis-private.h"
 #include "chrono-neuron-metrics.h"
+#include "chrono-neuron-record.h"
 
 /* Two gaps of one cause belong to one window when the Tensor time
  * between them is at most this many times the longer of the two: a
@@ -43,6 +45,7 @@ typedef struct {
   ChronoRankData     *data;
   guint               device;
   const ChronoNeuronLedger *ledger;
+  ChronoNeuronMetrics *metrics;
   guint8             *spill_of;    /* per track: 0 unknown, 1 no, 2 a spill queue */
   GPtrArray          *busy;        /* each row's work merged, made when first asked */
 } Core;
@@ -326,6 +329,24 @@ window_title (Core         *core,
                           100.0 * w->time / MAX (end - start, 1), (end - start) / 1e6);
 }
 
+/* The spill reloads of [START, END) as a percentage of its HBM reads;
+ * NAN when the profile gives no bytes, which leaves the waits alone to
+ * judge. */
+static gdouble
+spill_percent (Core   *core,
+               gint64  start,
+               gint64  end)
+{
+  ChronoNeuronTotals t;
+
+  if (core->metrics == NULL)
+    return NAN;
+  chrono_neuron_metrics_totals (core->metrics, start, end, &t);
+  if (chrono_neuron_metrics_get_bytes_source (core->metrics) == CHRONO_NEURON_BYTES_NONE || t.hbm_read_bytes <= 0)
+    return NAN;
+  return 100 * t.spill_reload_bytes / t.hbm_read_bytes;
+}
+
 static void
 report_window (Core         *core,
                const Window *w,
@@ -333,6 +354,7 @@ report_window (Core         *core,
 {
   const KindInfo *info = kind_info (kind);
   gint64 start = w->stretches[w->first].start, end = w->stretches[w->last].end, lost, busy;
+  gdouble spill;
   gint64 states[CHRONO_N_LEDGER_STATES] = { 0 };
   g_auto(ChronoClaim) claim = { NULL };
   g_autoptr(GArray) tracks = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -342,6 +364,9 @@ report_window (Core         *core,
   chrono_neuron_ledger_sum (core->ledger, start, end, states);
   busy = states[CHRONO_LEDGER_COMPUTE] + states[CHRONO_LEDGER_TRANSPOSE];
   if (!dominates (core, w, kind, states))
+    return;
+  spill = kind == KIND_SPILL ? spill_percent (core, start, end) : NAN;
+  if (spill <= core->c->th->spill_reload_percent)
     return;
   chrono_claim_init (&claim);
   for (guint k = w->first; k <= w->last; k++)
@@ -366,6 +391,8 @@ report_window (Core         *core,
   chrono_finding_add_evidence (f, "window_ns", end - start);
   chrono_finding_add_evidence (f, "tensor_busy_ns", busy);
   chrono_finding_add_evidence (f, "tensor_idle_ns", (end - start) - busy);
+  if (isfinite (spill))
+    chrono_finding_add_evidence (f, "spill_reload_percent_of_hbm_read", spill);
   if (kind == KIND_TRANSPOSE)
     return;
   chrono_finding_add_evidence (f, "overlap_speedup", overlap_speedup (core, start, end));
@@ -583,6 +610,139 @@ rule_throttling (Core *core)
       }
 }
 
+/* ------------------------------------------------------------------ */
+/* Ratios                                                             */
+
+/* The core's name, for titles. */
+static const char *
+core_name (Core *core)
+{
+  const ChronoDeviceWork *d = &g_array_index (core->data->devices, ChronoDeviceWork, core->device);
+
+  return chrono_trace_get_string (core->data->trace,
+                                  chrono_trace_get_process (core->data->trace, d->process)->display_name);
+}
+
+/* Model FLOPs against what the Tensor engine could do while active, over
+ * the whole profile: only there do the compiler's HLO statistics give
+ * them. The engine computes all that time, so the ledger shows none of it
+ * lost. */
+static void
+rule_low_model_flops (Core *core)
+{
+  const ChronoNeuronPeak *peak = chrono_neuron_metrics_get_peak (core->metrics);
+  ChronoNeuronWindow w;
+  ChronoFinding *f;
+  gint64 start, end, active;
+  gdouble capacity, percent;
+
+  chrono_neuron_metrics_get_window (core->metrics, &start, &end);
+  chrono_neuron_metrics_window (core->metrics, start, end, &w);
+  active = chrono_intervals_length_in (chrono_neuron_metrics_tensor_busy (core->metrics), start, end);
+  /* The peak is of all the physical cores; the rows hold one. */
+  capacity = peak->tflops * 1e3 / MAX (peak->physical_cores, 1) * active;
+  if (!w.model_from_hlo || capacity <= 0)
+    return;
+  percent = 100 * w.model_flops / capacity;
+  if (percent >= core->c->th->model_flops_percent)
+    return;
+  f = chrono_rule_add_finding (core->c, "neuron-low-model-flops", core->data, start, end, NULL, 0,
+                               _("The Tensor engine is busy but little of its work is the model's matrix "
+                                 "multiplications: use the full 128×128 array (tiles of 128 partitions, moving "
+                                 "tensors of 512 columns), avoid padding and transposes, and pipeline the engines "
+                                 "so each matmul follows the last."),
+                               g_strdup_printf (_("%s: model FLOPs are %.0f%% of what the Tensor engine could do "
+                                                  "in its %.3f ms active"),
+                                                core_name (core), percent, active / 1e6));
+  chrono_finding_add_evidence (f, "model_flops", w.model_flops);
+  chrono_finding_add_evidence (f, "active_flops", capacity);
+  chrono_finding_add_evidence (f, "model_flops_percent_of_active", percent);
+  chrono_finding_add_evidence (f, "tensor_active_ns", active);
+  add_tensor_tracks (core, f);
+}
+
+/* The engines NKI kernels program, by the prefix of their rows' names
+ * (the Tensor engine's Tensor and TensorMatrix rows are one). */
+static const char * const nki_engines[] = { "Tensor", "Vector", "Scalar" };
+
+typedef struct {
+  guint64 nki;
+  guint64 all;
+  gint64  first;               /* of the instructions with no NKI source */
+  gint64  last;
+  GArray *tracks;
+} NkiCount;
+
+/* Each engine's instructions with an NKI source location against all,
+ * in one pass over their args: the metrics keep no NKI source. A profile
+ * with none is the compiler's alone, which is no finding. */
+static void
+rule_nki_coverage (Core *core)
+{
+  const ChronoDeviceWork *d = &g_array_index (core->data->devices, ChronoDeviceWork, core->device);
+  ChronoTrace *trace = core->data->trace;
+  NkiCount counts[G_N_ELEMENTS (nki_engines)] = { { 0 } };
+  ChronoNeuronRecord r;
+  guint64 nki = 0;
+
+  chrono_neuron_record_init (&r, trace);
+  for (guint k = 0; k < d->streams->len; k++)
+    {
+      const ChronoStreamWork *s = &g_array_index (d->streams, ChronoStreamWork, k);
+      const ChronoTrack *t = chrono_trace_get_track (trace, s->track);
+      const char *name = chrono_trace_get_string (trace, t->display_name);
+      NkiCount *c = NULL;
+
+      for (guint e = 0; e < G_N_ELEMENTS (nki_engines) && c == NULL; e++)
+        if (g_str_has_prefix (name, nki_engines[e]))
+          c = &counts[e];
+      if (c == NULL)
+        continue;
+      if (c->tracks == NULL)
+        *c = (NkiCount) { 0, 0, G_MAXINT64, G_MININT64, g_array_new (FALSE, FALSE, sizeof (guint32)) };
+      g_array_append_val (c->tracks, s->track);
+      for (guint i = 0; i < s->items->len; i++)
+        {
+          const ChronoWorkItem *it = &g_array_index (s->items, ChronoWorkItem, i);
+
+          chrono_neuron_record_read (&r, chrono_track_get_args (t, it->index));
+          c->all++;
+          if (r.text[CHRONO_NEURON_F_NKI] != NULL)
+            c->nki++;
+          else
+            {
+              c->first = MIN (c->first, it->start);
+              c->last = MAX (c->last, it->end);
+            }
+        }
+      nki += c->nki;
+    }
+  chrono_neuron_record_clear (&r);
+  for (guint e = 0; e < G_N_ELEMENTS (nki_engines); e++)
+    {
+      NkiCount *c = &counts[e];
+      gdouble percent = 100.0 * c->nki / MAX (c->all, 1);
+      ChronoFinding *f;
+
+      if (nki > 0 && c->all > 0 && percent < core->c->th->nki_coverage_percent)
+        {
+          f = chrono_rule_add_finding (core->c, "neuron-nki-coverage", core->data, c->first, c->last, NULL, 0,
+                                       _("Most of this engine's instructions are the compiler's, not the NKI "
+                                         "kernels': write the hot operators around them as NKI kernels, which "
+                                         "choose their tiling and the engines' overlap."),
+                                       g_strdup_printf (_("%s: %.0f%% of the %s engine's instructions come from "
+                                                          "NKI source (%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT ")"),
+                                                        core_name (core), percent, nki_engines[e], c->nki, c->all));
+          chrono_finding_add_evidence (f, "nki_instructions", c->nki);
+          chrono_finding_add_evidence (f, "instructions", c->all);
+          chrono_finding_add_evidence (f, "nki_percent", percent);
+          for (guint k = 0; k < c->tracks->len; k++)
+            chrono_finding_add_track (f, core->data->trace_index, g_array_index (c->tracks, guint32, k));
+        }
+      g_clear_pointer (&c->tracks, g_array_unref);
+    }
+}
+
 void
 chrono_neuron_run_rules (ChronoRuleContext *c,
                          ChronoRankData    *data)
@@ -593,10 +753,12 @@ chrono_neuron_run_rules (ChronoRuleContext *c,
       g_autofree guint8 *spill_of = NULL;
       g_autoptr(GPtrArray) busy = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
       GArray *by_kind[N_KINDS];
-      Core core = { c, data, di, d->neuron, NULL, busy };
+      g_autoptr(ChronoNeuronMetrics) metrics = NULL;
+      Core core = { c, data, di, d->neuron, NULL, NULL, busy };
 
       if (d->neuron == NULL || data->device_incomplete)
         continue;
+      core.metrics = metrics = chrono_neuron_metrics_new (data, di, c->th);
       core.spill_of = spill_of = g_new0 (guint8, chrono_trace_get_n_tracks (data->trace));
       for (Kind kind = 0; kind < N_KINDS; kind++)
         by_kind[kind] = g_array_new (FALSE, FALSE, sizeof (Stretch));
@@ -621,6 +783,9 @@ chrono_neuron_run_rules (ChronoRuleContext *c,
        * transfers before the rest of DMA: the more specific first. */
       rule_collective_outliers (&core);
       rule_throttling (&core);
+      if (metrics != NULL)
+        rule_low_model_flops (&core);
+      rule_nki_coverage (&core);
       find_windows (&core, KIND_TRANSPOSE, (const Stretch *) by_kind[KIND_TRANSPOSE]->data,
                     by_kind[KIND_TRANSPOSE]->len);
       for (Kind kind = 0; kind < KIND_TRANSPOSE; kind++)
