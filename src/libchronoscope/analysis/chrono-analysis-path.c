@@ -95,13 +95,13 @@ latest_dep (ChronoRankData       *data,
             guint                *device,
             guint                *item)
 {
-  guint64 key = chrono_span_key (it->track, it->index);
-  GArray *list = g_hash_table_lookup (data->deps_to, &key);
+  guint n_deps;
+  const ChronoDepTo *deps = chrono_rank_data_deps_to (data, it, &n_deps);
   const ChronoWorkItem *best = NULL;
 
-  for (guint i = 0; list && i < list->len; i++)
+  for (guint i = 0; i < n_deps; i++)
     {
-      const ChronoWorkDep *d = &g_array_index (data->deps, ChronoWorkDep, g_array_index (list, guint, i));
+      const ChronoWorkDep *d = &g_array_index (data->deps, ChronoWorkDep, deps[i].dep);
       const ChronoWorkItem *from = &g_array_index (g_array_index (data->devices, ChronoDeviceWork, d->from_device).items,
                                                    ChronoWorkItem, d->from_item);
       if (from->end <= it->start && (best == NULL || from->end > best->end))

@@ -136,6 +136,12 @@ typedef struct {
   guint8 semaphore;      /* a flow from the update a semaphore wait waited for */
 } ChronoWorkDep;
 
+/* A dependency by the span it leads to, for finding a span's dependencies. */
+typedef struct {
+  gint64 key;            /* chrono_span_key() of the later work */
+  guint  dep;            /* index into the rank's deps */
+} ChronoDepTo;
+
 typedef struct {
   guint32 track;         /* the host thread */
   guint32 index;
@@ -173,7 +179,7 @@ typedef struct {
   GArray      *steps;    /* ChronoStep by start */
   GArray      *collectives; /* the communication ChronoWorkItems of all devices, by start */
   GArray      *deps;     /* ChronoWorkDep */
-  GHashTable  *deps_to;  /* span key of the later work -> GArray of indices into deps */
+  GArray      *deps_to;  /* ChronoDepTo by span key of the later work */
   GHashTable  *flows_of; /* span key -> GArray of flow indices (both ends), made on demand */
   ChronoHostCounts host;
 } ChronoRankData;
@@ -316,6 +322,11 @@ gboolean        chrono_rank_data_last_work (ChronoRankData *data,
                                             gint64          end,
                                             gint           *device,
                                             guint          *item);
+
+/* The deps into IT: *N_DEPS entries, in the order they were found. */
+const ChronoDepTo *chrono_rank_data_deps_to (ChronoRankData       *data,
+                                             const ChronoWorkItem *it,
+                                             guint                *n_deps);
 
 /* The device work that SPAN is, if any. */
 gboolean        chrono_rank_data_find_item (ChronoRankData *data,

@@ -673,17 +673,38 @@ add_dep (ChronoRankData *data,
 {
   const ChronoWorkItem *to = &g_array_index (g_array_index (data->devices, ChronoDeviceWork, dep.to_device).items,
                                              ChronoWorkItem, dep.to_item);
-  guint64 key = chrono_span_key (to->track, to->index);
-  GArray *list = g_hash_table_lookup (data->deps_to, &key);
-  guint index = data->deps->len;
+  ChronoDepTo entry = { chrono_span_key (to->track, to->index), data->deps->len };
 
   g_array_append_val (data->deps, dep);
-  if (list == NULL)
-    {
-      list = g_array_new (FALSE, FALSE, sizeof (guint));
-      g_hash_table_insert (data->deps_to, g_memdup2 (&key, sizeof key), list);
-    }
-  g_array_append_val (list, index);
+  g_array_append_val (data->deps_to, entry);
+}
+
+static gint
+dep_to_compare (gconstpointer a,
+                gconstpointer b)
+{
+  const ChronoDepTo *x = a;
+  const ChronoDepTo *y = b;
+
+  if (x->key != y->key)
+    return x->key < y->key ? -1 : 1;
+  return (x->dep > y->dep) - (x->dep < y->dep);
+}
+
+const ChronoDepTo *
+chrono_rank_data_deps_to (ChronoRankData       *data,
+                          const ChronoWorkItem *it,
+                          guint                *n_deps)
+{
+  const ChronoDepTo *all = (const ChronoDepTo *) data->deps_to->data;
+  gint64 key = chrono_span_key (it->track, it->index);
+  guint first = chrono_lower_bound (all, data->deps_to->len, sizeof (ChronoDepTo), G_STRUCT_OFFSET (ChronoDepTo, key), key);
+  guint end = first;
+
+  while (end < data->deps_to->len && all[end].key == key)
+    end++;
+  *n_deps = end - first;
+  return all + first;
 }
 
 /* An integer member of the args object at OFFSET, read from the raw text. */
@@ -886,7 +907,7 @@ chrono_rank_data_new (ChronoTrace                 *trace,
   data->steps = g_array_new (FALSE, FALSE, sizeof (ChronoStep));
   data->collectives = g_array_new (FALSE, FALSE, sizeof (ChronoWorkItem));
   data->deps = g_array_new (FALSE, FALSE, sizeof (ChronoWorkDep));
-  data->deps_to = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) g_array_unref);
+  data->deps_to = g_array_new (FALSE, FALSE, sizeof (ChronoDepTo));
   {
     g_autoptr(GHashTable) launched = g_hash_table_new_full (NULL, NULL, NULL, g_free);
     g_autoptr(GArray) other_flows = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -896,6 +917,9 @@ chrono_rank_data_new (ChronoTrace                 *trace,
     collect_event_waits (data);
     collect_flow_deps (data, other_flows);
   }
+  /* Sorted once rather than hashed per dependency: the ledger and the
+   * paths look up the dependencies of every gap they walk. */
+  g_array_sort (data->deps_to, dep_to_compare);
   return data;
 }
 
@@ -921,7 +945,7 @@ chrono_rank_data_free (ChronoRankData *data)
   g_array_unref (data->steps);
   g_array_unref (data->collectives);
   g_array_unref (data->deps);
-  g_hash_table_unref (data->deps_to);
+  g_array_unref (data->deps_to);
   g_clear_pointer (&data->flows_of, g_hash_table_unref);
   g_object_unref (data->trace);
   g_free (data);

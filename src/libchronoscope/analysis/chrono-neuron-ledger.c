@@ -334,15 +334,15 @@ unresolved_wait (Units  *u,
 {
   ChronoRankData *data = u->data;
   const ChronoWorkItem *it = item_at (data, node.device, node.item);
-  guint64 key = chrono_span_key (it->track, it->index);
-  GArray *deps = g_hash_table_lookup (data->deps_to, &key);
+  guint n_deps;
+  const ChronoDepTo *deps = chrono_rank_data_deps_to (data, it, &n_deps);
   g_autoptr(GArray) sems = g_array_new (FALSE, FALSE, sizeof (guint));
   ChronoLedgerState state = CHRONO_LEDGER_IDLE_SEMAPHORE;
   gint64 latest = G_MININT64;
   guint matched = 0;
 
-  for (guint k = 0; deps && k < deps->len; k++)
-    matched += g_array_index (data->deps, ChronoWorkDep, g_array_index (deps, guint, k)).semaphore;
+  for (guint k = 0; k < n_deps; k++)
+    matched += g_array_index (data->deps, ChronoWorkDep, deps[k].dep).semaphore;
   parse_waits (data, it, sems);
   if (sems->len <= matched)
     return CHRONO_N_LEDGER_STATES;
@@ -375,13 +375,13 @@ latest_pred (ChronoRankData *data,
              gint64         *best_end)
 {
   const ChronoWorkItem *it = item_at (data, node.device, node.item);
-  guint64 key = chrono_span_key (it->track, it->index);
-  GArray *deps = g_hash_table_lookup (data->deps_to, &key);
+  guint n_deps;
+  const ChronoDepTo *deps = chrono_rank_data_deps_to (data, it, &n_deps);
   gboolean found = FALSE;
 
-  for (guint k = 0; deps && k < deps->len; k++)
+  for (guint k = 0; k < n_deps; k++)
     {
-      const ChronoWorkDep *dep = &g_array_index (data->deps, ChronoWorkDep, g_array_index (deps, guint, k));
+      const ChronoWorkDep *dep = &g_array_index (data->deps, ChronoWorkDep, deps[k].dep);
       const ChronoWorkItem *p = item_at (data, dep->from_device, dep->from_item);
 
       if (p->end > *best_end)

@@ -64,8 +64,8 @@ held_by (ChronoRankData *data,
 {
   const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, *device);
   const ChronoWorkItem *it = &g_array_index (d->items, ChronoWorkItem, *item);
-  guint64 key = chrono_span_key (it->track, it->index);
-  GArray *deps = g_hash_table_lookup (data->deps_to, &key);
+  guint n_deps;
+  const ChronoDepTo *deps = chrono_rank_data_deps_to (data, it, &n_deps);
   gint64 best = g0;
   guint best_device = *device, best_item = G_MAXUINT;
 
@@ -74,9 +74,9 @@ held_by (ChronoRankData *data,
       best = g_array_index (d->items, ChronoWorkItem, it->stream_prev).end;
       best_item = it->stream_prev;
     }
-  for (guint k = 0; deps && k < deps->len; k++)
+  for (guint k = 0; k < n_deps; k++)
     {
-      const ChronoWorkDep *dep = &g_array_index (data->deps, ChronoWorkDep, g_array_index (deps, guint, k));
+      const ChronoWorkDep *dep = &g_array_index (data->deps, ChronoWorkDep, deps[k].dep);
       const ChronoWorkItem *p = &g_array_index (g_array_index (data->devices, ChronoDeviceWork, dep->from_device).items,
                                                 ChronoWorkItem, dep->from_item);
       if (p->end > best)
