@@ -309,6 +309,7 @@ typedef struct {
 
 static void
 planted_write (Planted    *p,
+               const char *plant,
                const char *instance)
 {
   g_autoptr(GError) error = NULL;
@@ -319,7 +320,7 @@ planted_write (Planted    *p,
   p->dir = g_dir_make_tmp ("chrono-neuron-ledger-XXXXXX", &error);
   g_assert_no_error (error);
   neuron_gen_options_init (&o);
-  o.plant = PLANT;
+  o.plant = plant;
   o.instance = instance;
   /* Enough steps that each phase costs more than min-time-lost-us. */
   o.plant_steps = 32;
@@ -500,7 +501,7 @@ test_planted (gconstpointer data)
   g_autoptr(GError) error = NULL;
   g_autofree char *json = NULL;
 
-  planted_write (&p, data);
+  planted_write (&p, PLANT, data);
   json = g_build_filename (p.dir, "device_profile_model_1.json", NULL);
   fixture_analyse (&f, chrono_trace_load_file (json, NULL, NULL, NULL, &error));
   g_assert_no_error (error);
@@ -527,7 +528,7 @@ test_planted_parquet (void)
       g_test_skip (why);
       return;
     }
-  planted_write (&p, NULL);
+  planted_write (&p, PLANT, NULL);
   json = g_build_filename (p.dir, "device_profile_model_1.json", NULL);
   folder = g_build_filename (p.dir, "tables", NULL);
   neuron_gen_parquet_options_init (&o);
@@ -579,7 +580,7 @@ test_regions (void)
   gint64 t;
   guint repeating = 0;
 
-  planted_write (&p, NULL);
+  planted_write (&p, PLANT, NULL);
   json = g_build_filename (p.dir, "device_profile_model_1.json", NULL);
   fixture_analyse (&f, chrono_trace_load_file (json, NULL, NULL, NULL, &error));
   g_assert_no_error (error);
@@ -620,6 +621,106 @@ test_regions (void)
   planted_clear (&p);
 }
 
+/* The finding of RULE, or NULL; at most one. */
+static const ChronoFinding *
+find_rule (const Fixture *f,
+           const char    *rule)
+{
+  const ChronoFinding *found = NULL;
+
+  for (guint i = 0; i < chrono_analysis_get_n_findings (f->analysis); i++)
+    if (g_strcmp0 (chrono_analysis_get_finding (f->analysis, i)->rule, rule) == 0)
+      {
+        g_assert_null (found);
+        found = chrono_analysis_get_finding (f->analysis, i);
+      }
+  return found;
+}
+
+static gdouble
+evidence (const ChronoFinding *x,
+          const char          *key)
+{
+  for (guint i = 0; i < x->n_evidence; i++)
+    if (strcmp (x->evidence[i].key, key) == 0)
+      return x->evidence[i].value;
+  g_assert_not_reached ();
+}
+
+/* The findings of ratios: model FLOPs against the busy Tensor engine's,
+ * NKI coverage, spill reloads against HBM reads; a clean profile draws
+ * none, one with no NKI instruction at all no NKI finding. */
+static void
+test_ratios (void)
+{
+  static const char * const plants[] = { "compute", "small-tiles", "no-nki", "compute,no-nki,no-nki", "spill" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (plants); i++)
+    {
+      Planted p;
+      Fixture f;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *json = NULL;
+      const ChronoFinding *x;
+
+      planted_write (&p, plants[i], NULL);
+      json = g_build_filename (p.dir, "device_profile_model_1.json", NULL);
+      fixture_analyse (&f, chrono_trace_load_file (json, NULL, NULL, NULL, &error));
+      g_assert_no_error (error);
+      g_test_message ("%s: %u findings", plants[i], chrono_analysis_get_n_findings (f.analysis));
+      switch (i)
+        {
+        case 0:
+          g_assert_cmpuint (chrono_analysis_get_n_findings (f.analysis), ==, 0);
+          break;
+        case 1:
+          /* The MATMULs use 32 of the 128 rows at 80 % of the rate. */
+          x = find_rule (&f, "neuron-low-model-flops");
+          g_assert_nonnull (x);
+          g_assert_cmpint (x->time_lost_ns, ==, 0);
+          g_assert_cmpint (x->severity, ==, CHRONO_SEVERITY_LOW);
+          g_assert_cmpfloat_with_epsilon (evidence (x, "model_flops_percent_of_active"), 20, 2);
+          g_assert_null (find_rule (&f, "neuron-nki-coverage"));
+          break;
+        case 2:
+          g_assert_null (find_rule (&f, "neuron-nki-coverage"));
+          g_assert_null (find_rule (&f, "neuron-low-model-flops"));
+          break;
+        case 3:
+          {
+            JsonArray *phases = json_object_get_array_member (p.truth, "phases");
+            JsonObject *first = json_array_get_object_element (phases, 1);
+            guint n = 0;
+
+            g_assert_cmpstr (json_object_get_string_member (first, "rule"), ==, "neuron-nki-coverage");
+            for (guint k = 0; k < chrono_analysis_get_n_findings (f.analysis); k++)
+              {
+                x = chrono_analysis_get_finding (f.analysis, k);
+                g_assert_cmpstr (x->rule, ==, "neuron-nki-coverage");
+                g_assert_cmpint (x->time_lost_ns, ==, 0);
+                /* One step in three is the kernels'; the compiler's are
+                 * the no-nki phases'. */
+                g_assert_cmpfloat_with_epsilon (evidence (x, "nki_percent"), 100.0 / 3, 1);
+                g_assert_cmpint (x->start_ns, >=, json_object_get_int_member (first, "start_ns"));
+                n++;
+              }
+            g_assert_cmpuint (n, >, 0);
+          }
+          break;
+        case 4:
+          x = find_rule (&f, "neuron-spill-reload");
+          g_assert_nonnull (x);
+          g_assert_cmpint (x->time_lost_ns, >, 0);
+          g_assert_cmpfloat (evidence (x, "spill_reload_percent_of_hbm_read"), >, 25);
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+      fixture_clear (&f);
+      planted_clear (&p);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -638,5 +739,6 @@ main (int    argc,
     }
   g_test_add_func ("/neuron-ledger/planted-parquet", test_planted_parquet);
   g_test_add_func ("/neuron-ledger/regions", test_regions);
+  g_test_add_func ("/neuron-ledger/ratios", test_ratios);
   return g_test_run ();
 }
