@@ -652,7 +652,7 @@ rule_low_model_flops (Core *core)
                                  "tensors of 512 columns), avoid padding and transposes, and pipeline the engines "
                                  "so each matmul follows the last."),
                                g_strdup_printf (_("%s: model FLOPs are %.0f%% of what the Tensor engine could do "
-                                                  "in its %.3f ms active"),
+                                                  "in its %.3f ms of work"),
                                                 core_name (core), percent, active / 1e6));
   chrono_finding_add_evidence (f, "model_flops", w.model_flops);
   chrono_finding_add_evidence (f, "active_flops", capacity);
