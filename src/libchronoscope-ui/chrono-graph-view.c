@@ -518,8 +518,10 @@ draw_nodes (ChronoGraphView *self,
           g_autofree char *duration = chrono_format_duration (chrono_track_get_dur (track, node->ref.span.index));
           /* Translators: a node of the graph: the span's duration and kind */
           g_autofree char *info = g_strdup_printf (_("%s · %s"), duration, chrono_kind_to_string (kind));
+          /* The tooltip has the name whole. */
+          g_autofree char *short_name = chrono_format_short_name (name, CHRONO_SHORT_NAME_WIDTH);
 
-          show_text (cr, name_layout, name, r.origin.x + PAD, r.origin.y + 3, &text);
+          show_text (cr, name_layout, short_name, r.origin.x + PAD, r.origin.y + 3, &text);
           text.alpha *= 0.75;
           show_text (cr, info_layout, info, r.origin.x + PAD, r.origin.y + r.size.height / 2 + 1, &text);
         }
@@ -995,6 +997,7 @@ chrono_graph_view_show_neighbourhood (ChronoGraphView *self,
 {
   ChronoSubgraph *graph;
   const ChronoGraphNode *node;
+  g_autofree char *short_name = NULL;
 
   g_return_if_fail (CHRONO_IS_GRAPH_VIEW (self));
   g_return_if_fail (self->analysis != NULL);
@@ -1008,12 +1011,13 @@ chrono_graph_view_show_neighbourhood (ChronoGraphView *self,
       return;
     }
   node = &g_array_index (graph->nodes, ChronoGraphNode, 0);
+  short_name = chrono_format_short_name (get_node_name (self, node), CHRONO_SHORT_NAME_WIDTH);
   self->showing_path = FALSE;
   set_graph (self, graph,
              /* Translators: the graph's title: how far, which span, how many spans */
              g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Within %u hop of %s: %u spans",
                                            "Within %u hops of %s: %u spans", self->hops),
-                              self->hops, get_node_name (self, node), graph->nodes->len));
+                              self->hops, short_name, graph->nodes->len));
 }
 
 /* The edge of the dependency graph from A to B, if there is one. */

@@ -10,6 +10,7 @@
 #include "app-test-utils.h"
 #include "chrono-document-page.h"
 #include "chrono-findings-panel.h"
+#include "chrono-format.h"
 #include "chrono-graph-view.h"
 #include "chrono-palette.h"
 #include "chrono-timeline.h"
@@ -409,6 +410,24 @@ check_centre (ChronoGraphView *graph,
   g_assert_true (same_span (chrono_graph_view_get_node (graph, 0)->ref, (ChronoNodeRef) { 0, span }));
 }
 
+/* The graph's title names its centre as every list does: a kernel by its
+ * short name, the whole one in the node's tooltip. */
+static void
+check_title_names (ChronoGraphView *graph,
+                   ChronoTrace     *trace,
+                   ChronoSpanRef    span)
+{
+  const ChronoTrack *track = chrono_trace_get_track (trace, span.track);
+  const char *name = chrono_trace_get_string (trace, chrono_track_get_name (track, span.index));
+  g_autofree char *short_name = chrono_format_short_name (name, CHRONO_SHORT_NAME_WIDTH);
+  g_autofree char *title = NULL;
+
+  g_object_get (graph, "title", &title, NULL);
+  g_assert_nonnull (strstr (title, short_name));
+  if (strcmp (short_name, name) != 0)
+    g_assert_null (strstr (title, name));
+}
+
 /* A span found by the search, then the graph opened: the graph is around
  * that span at once, and follows the next match, a click and a call. */
 static void
@@ -448,6 +467,7 @@ test_follows_selection (void)
   kernel = find_launched_kernel (chrono_document_page_get_trace (page));
   chrono_timeline_select (timeline, &kernel);
   check_centre (graph, kernel);
+  check_title_names (graph, chrono_document_page_get_trace (page), kernel);
   /* Nothing selected: the last graph stays. */
   chrono_timeline_select (timeline, NULL);
   check_centre (graph, kernel);
