@@ -126,7 +126,7 @@ render_view (ChronoMcpContext  *ctx,
       start = chrono_trace_get_start_ns (trace) + from;
       end = chrono_trace_get_start_ns (trace) + to;
     }
-  else if (finding_n > 0)
+  if (finding_n > 0)
     {
       ChronoMcpAnalysis *a = chrono_mcp_entry_get_analysis (entry, scope.key, scope.indices, scope.n_indices,
                                                             &scope.options, error);
