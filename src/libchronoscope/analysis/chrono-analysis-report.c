@@ -9,6 +9,7 @@
 #include "chrono-format.h"
 #include "chrono-efficiency-private.h"
 #include "chrono-json-util.h"
+#include "chrono-memory-private.h"
 #include "chrono-neuron-regions.h"
 
 /* A report people read: the costliest findings; the JSON has them all. */
@@ -270,6 +271,11 @@ chrono_analysis_to_json (ChronoAnalysis *self)
     }
   json_builder_end_array (b);
   chrono_efficiency_write_json (self, b);
+  {
+    guint n_memories;
+    ChronoMemory * const *memories = chrono_analysis_get_memories (self, &n_memories);
+    chrono_memory_write_json (memories, n_memories, b);
+  }
   json_builder_end_object (b);
 
   root = json_builder_get_root (b);
@@ -572,5 +578,10 @@ chrono_analysis_to_markdown (ChronoAnalysis *self)
       g_string_append (s, "\n");
     }
   chrono_efficiency_append_markdown (self, s);
+  {
+    guint n_memories;
+    ChronoMemory * const *memories = chrono_analysis_get_memories (self, &n_memories);
+    chrono_memory_append_markdown (memories, n_memories, s);
+  }
   return g_string_free (s, FALSE);
 }

@@ -6,6 +6,7 @@
 
 #include "chrono-analysis-private.h"
 #include "chrono-efficiency-private.h"
+#include "chrono-memory.h"
 
 struct _ChronoAnalysis
 {
@@ -22,6 +23,7 @@ struct _ChronoAnalysis
   GArray    *findings;    /* ChronoFinding */
   GArray    *limitations; /* ChronoLimitation */
   ChronoEfficiency *efficiency;
+  GPtrArray *memories;    /* ChronoMemory *, one per trace */
 };
 
 G_DEFINE_FINAL_TYPE (ChronoAnalysis, chrono_analysis, G_TYPE_OBJECT)
@@ -123,6 +125,7 @@ chrono_analysis_finalize (GObject *object)
   g_array_unref (self->rank_info);
   g_array_unref (self->limitations);
   g_clear_pointer (&self->efficiency, chrono_efficiency_free);
+  g_clear_pointer (&self->memories, g_ptr_array_unref);
   g_ptr_array_unref (self->ranks);
   g_ptr_array_unref (self->traces);
 
@@ -286,6 +289,16 @@ chrono_analysis_run (ChronoTrace * const          *traces,
       /* The efficiency collects the trace's calls while its ranks' work is gathered. */
       chrono_efficiency_add_trace (self->efficiency, traces[i]);
       add_ranks (self, traces[i], i);
+    }
+  /* Memory is an account of its own, beside the time. */
+  self->memories = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < n_traces; i++)
+    {
+      ChronoMemory *memory = chrono_memory_new (traces[i], self->options.range_start_ns,
+                                                self->options.range_end_ns, cancellable, error);
+      if (memory == NULL)
+        return NULL;
+      g_ptr_array_add (self->memories, memory);
     }
   ranks = (ChronoRankData **) self->ranks->pdata;
   n_ranks = self->ranks->len;
@@ -588,4 +601,13 @@ ChronoEfficiency *
 chrono_analysis_get_efficiency_data (ChronoAnalysis *self)
 {
   return self->efficiency;
+}
+
+ChronoMemory * const *
+chrono_analysis_get_memories (ChronoAnalysis *self,
+                              guint          *n_memories)
+{
+  g_return_val_if_fail (CHRONO_IS_ANALYSIS (self), NULL);
+  *n_memories = self->memories->len;
+  return (ChronoMemory * const *) self->memories->pdata;
 }
