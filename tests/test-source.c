@@ -5,7 +5,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <errno.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include <glib/gstdio.h>
 #include <zlib.h>
@@ -506,6 +508,124 @@ test_gzip_large_whole (void)
   g_assert_cmpuint (chrono_source_get_file_read (source), ==, gz->len);
 }
 
+/* A "Key:   123 kB" line of /proc/self/status, in bytes. */
+static gint64
+status_bytes (const char *key)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+
+  g_assert_true (g_file_get_contents ("/proc/self/status", &status, NULL, NULL));
+  line = strstr (status, key);
+  g_assert_nonnull (line);
+  return g_ascii_strtoll (line + strlen (key), NULL, 10) * 1024;
+}
+
+/* Large text lives in an unlinked file's pages, not in anonymous memory,
+ * and small text stays in memory. */
+static void
+test_text_file (void)
+{
+  g_autoptr(GString) text = make_large_text (40 * 1000 * 1000);
+  g_autoptr(GByteArray) gz = gzip_compress (text->str, text->len, 1);
+  g_autoptr(GByteArray) small = gzip_compress (sample_json, strlen (sample_json), 6);
+  g_autoptr(ChronoSource) small_source = open_fixture ("small.json.gz", small->data, small->len);
+  g_autoptr(ChronoSource) source = NULL;
+  gint64 anon_before = status_bytes ("\nRssAnon:");
+  gint64 anon_growth;
+
+  source = open_fixture ("text-file.json.gz", gz->data, gz->len);
+  assert_source_content (source, text->str, text->len);
+  assert_slack_zero (source);
+  anon_growth = status_bytes ("\nRssAnon:") - anon_before;
+
+  g_assert_nonnull (chrono_source_get_text_dir (source));
+  g_assert_true (g_file_test (chrono_source_get_text_dir (source), G_FILE_TEST_IS_DIR));
+  g_assert_cmpint (anon_growth, <, (gint64) text->len / 4);
+  g_assert_null (chrono_source_get_text_dir (small_source));
+  g_test_message ("anonymous memory grew by %" G_GINT64_FORMAT " bytes for %" G_GSIZE_FORMAT
+                  " bytes of text", anon_growth, text->len);
+}
+
+typedef struct {
+  struct rlimit saved;
+} FileLimit;
+
+/* The file size limit stands in for a full disk: both bound the room. */
+static void
+limit_files (FileLimit *limit,
+             rlim_t     bytes)
+{
+  struct rlimit lower;
+
+  signal (SIGXFSZ, SIG_IGN);
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &limit->saved), ==, 0);
+  lower = limit->saved;
+  lower.rlim_cur = bytes;
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &lower), ==, 0);
+}
+
+static void
+unlimit_files (FileLimit *limit)
+{
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit->saved), ==, 0);
+}
+
+/* Known to need more room than there is: refused before reading, saying
+ * how much is needed and where. */
+static void
+test_text_file_no_room (void)
+{
+  g_autoptr(GString) text = make_large_text (30 * 1000 * 1000);
+  g_autoptr(GByteArray) gz = gzip_compress (text->str, text->len, 1);
+  g_autofree char *path = write_fixture ("no-room.json.gz", gz->data, gz->len);
+  g_autofree char *needed = g_format_size (text->len);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ChronoSource) source = NULL;
+  FileLimit limit;
+
+  limit_files (&limit, 16 << 20);
+  source = chrono_source_open (path, &error);
+  unlimit_files (&limit);
+
+  g_assert_null (source);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+  g_assert_nonnull (strstr (error->message, path));
+  g_assert_nonnull (strstr (error->message, needed));
+  g_assert_nonnull (strstr (error->message, "not enough disk space"));
+}
+
+/* A size the header understates (a small last gzip member): the room runs
+ * out while inflating, which ends in an error, the text before it kept. */
+static void
+test_text_file_runs_out (void)
+{
+  g_autoptr(GString) text = make_large_text (100 * 1000 * 1000);
+  gsize last = 1000 * 1000;
+  g_autoptr(GByteArray) gz = gzip_compress (text->str, text->len - last, 1);
+  g_autoptr(GByteArray) tail = gzip_compress (text->str + text->len - last, last, 1);
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ChronoSource) source = NULL;
+  FileLimit limit;
+  gsize available;
+
+  g_byte_array_append (gz, tail->data, tail->len);
+  path = write_fixture ("runs-out.json.gz", gz->data, gz->len);
+  limit_files (&limit, 96 << 20);
+  source = chrono_source_open (path, &error);
+  g_assert_no_error (error);
+  available = wait_finished (source);
+  unlimit_files (&limit);
+
+  g_assert_true (chrono_source_get_error (source, &error));
+  g_assert_nonnull (strstr (error->message, path));
+  g_assert_nonnull (strstr (error->message, "no room for more decompressed text"));
+  g_assert_cmpuint (available, >, 0);
+  g_assert_cmpuint (available, <, text->len);
+  g_assert_true (memcmp (chrono_source_get_data (source), text->str, available) == 0);
+}
+
 static void
 test_zstd (void)
 {
@@ -810,6 +930,9 @@ main (int   argc,
   g_test_add_func ("/source/gzip/garbage", test_gzip_garbage);
   g_test_add_func ("/source/gzip/large-concurrent", test_gzip_large_concurrent);
   g_test_add_func ("/source/gzip/large-whole", test_gzip_large_whole);
+  g_test_add_func ("/source/text-file", test_text_file);
+  g_test_add_func ("/source/text-file/no-room", test_text_file_no_room);
+  g_test_add_func ("/source/text-file/runs-out", test_text_file_runs_out);
   g_test_add_func ("/source/zstd", test_zstd);
   g_test_add_func ("/source/zstd/truncated", test_zstd_truncated);
   g_test_add_func ("/source/zip/deflate", test_zip_deflate);

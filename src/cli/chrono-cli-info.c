@@ -38,6 +38,11 @@ summary_text (ChronoTrace *trace,
   g_string_append_printf (out, "  format      %s (%s), %s, read in %.2f s\n",
                           chrono_trace_get_format (trace), chrono_trace_get_compression (trace),
                           size, seconds);
+  if (chrono_trace_get_text_dir (trace) != NULL)
+    g_string_append_printf (out, "  text        decompressed into an unlinked file in %s\n",
+                            chrono_trace_get_text_dir (trace));
+  else if (g_strcmp0 (chrono_trace_get_compression (trace), "none") != 0)
+    g_string_append (out, "  text        decompressed into memory\n");
   g_string_append_printf (out, "  duration    %s\n", duration);
   if (chrono_trace_get_rank (trace) >= 0)
     g_string_append_printf (out, "  rank        %d of %d\n", chrono_trace_get_rank (trace),

@@ -3,7 +3,9 @@
  * Plain files are mapped and done. Compressed input is inflated by a worker
  * thread straight into one big reservation of address space that is made
  * writable chunk by chunk, so the output never moves and readers can scan
- * it while it grows.
+ * it while it grows. Beyond a few megabytes the chunks are an unlinked
+ * file's (chrono-text-file.c), so the text's pages can be dropped like
+ * those of a plain file.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -20,6 +22,7 @@
 #include <zstd.h>
 
 #include "chrono-source.h"
+#include "chrono-text-file.h"
 
 /* Made writable at a time; the reservation is only address space. */
 #define COMMIT_CHUNK  ((gsize) 64 << 20)
@@ -65,6 +68,7 @@ struct _ChronoSource
   const guint8     *data;
   guint8           *reserve;
   gsize             reserve_size;
+  ChronoTextFile   *text_file;     /* NULL: anonymous memory */
   gsize             committed;     /* worker only */
 
   gsize             available;     /* atomic */
@@ -108,6 +112,7 @@ source_free (ChronoSource *self)
 
   if (self->reserve != NULL)
     munmap (self->reserve, self->reserve_size);
+  g_clear_pointer (&self->text_file, chrono_text_file_free);
   if (self->in_map != NULL)
     munmap (self->in_map, self->in_size);
   g_clear_pointer (&self->bytes, g_bytes_unref);
@@ -148,12 +153,14 @@ finish (ChronoSource *self,
   /* A decoder failing midway may have written past what it reported. */
   memset (self->reserve + available, 0, SLACK);
 
-  /* The rest of the last huge page holds nothing: give it back. */
+  /* The rest of the last chunk holds nothing: give it back. */
   {
     gsize page = sysconf (_SC_PAGESIZE);
     gsize used = (available + SLACK + page - 1) / page * page;
 
-    if (used < self->committed)
+    if (self->text_file != NULL)
+      chrono_text_file_trim (self->text_file, used);
+    else if (used < self->committed)
       madvise (self->reserve + used, self->committed - used, MADV_DONTNEED);
   }
 
@@ -206,6 +213,35 @@ set_corrupt (ChronoSource  *self,
   return FALSE;
 }
 
+/* Makes the reservation writable up to END: the text file's blocks, or
+ * anonymous memory. */
+static gboolean
+commit_output (ChronoSource  *self,
+               gsize          end,
+               GError       **error)
+{
+  gsize grow = end - self->committed;
+
+  if (end <= self->committed)
+    return TRUE;
+  if (self->text_file != NULL)
+    {
+      if (!chrono_text_file_commit (self->text_file, self->reserve, self->committed, grow, error))
+        return FALSE;
+    }
+  else if (mprotect (self->reserve + self->committed, grow, PROT_READ | PROT_WRITE) != 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                   "%s: cannot grow the decompression buffer past %" G_GSIZE_FORMAT " bytes: %s",
+                   self->display_name, self->committed, g_strerror (errsv));
+      return FALSE;
+    }
+  self->committed = end;
+  return TRUE;
+}
+
 /* Makes the next window after PRODUCED writable and returns its size,
  * always leaving SLACK untouched bytes after it. */
 static gboolean
@@ -215,24 +251,10 @@ ensure_room (ChronoSource  *self,
              GError       **error)
 {
   if (self->committed - produced < SLACK + PUBLISH_STEP
-      && self->committed < self->reserve_size)
-    {
-      gsize grow = MIN (COMMIT_CHUNK, self->reserve_size - self->committed);
-
-      if (mprotect (self->reserve + self->committed, grow,
-                    PROT_READ | PROT_WRITE) != 0)
-        {
-          int errsv = errno;
-
-          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                       "%s: cannot grow the decompression buffer past %"
-                       G_GSIZE_FORMAT " bytes: %s",
-                       self->display_name, self->committed,
-                       g_strerror (errsv));
-          return FALSE;
-        }
-      self->committed += grow;
-    }
+      && self->committed < self->reserve_size
+      && !commit_output (self, self->committed + MIN (COMMIT_CHUNK, self->reserve_size - self->committed),
+                         error))
+    return FALSE;
 
   *room = MIN (PUBLISH_STEP, self->committed - SLACK - produced);
   if (*room == 0)
@@ -406,12 +428,8 @@ decode_gzip_whole (ChronoSource *self,
 
   commit = MIN (size + SLACK + COMMIT_CHUNK - 1, self->reserve_size);
   commit -= commit % COMMIT_CHUNK;
-  if (commit > self->committed)
-    {
-      if (mprotect (self->reserve + self->committed, commit - self->committed, PROT_READ | PROT_WRITE) != 0)
-        return FALSE;
-      self->committed = commit;
-    }
+  if (!commit_output (self, commit, NULL))
+    return FALSE;
 
   d = libdeflate_alloc_decompressor ();
   if (d == NULL)
@@ -742,6 +760,54 @@ sniff (const guint8 *p,
   return CHRONO_COMPRESSION_NONE;
 }
 
+/* The size of the text where the file says it (a lower bound where later
+ * members or frames may follow), else 0. */
+static guint64
+known_output_size (ChronoSource *self)
+{
+  switch (self->compression)
+    {
+    case CHRONO_COMPRESSION_GZIP:
+      {
+        /* ISIZE is modulo 4 GiB: a lower bound for larger text. */
+        guint64 isize = gzip_isize (self);
+
+        return isize / DEFLATE_MAX_RATIO <= self->in_size ? isize : 0;
+      }
+    case CHRONO_COMPRESSION_ZSTD:
+      {
+        unsigned long long n = ZSTD_getFrameContentSize (self->in, self->in_size);
+
+        return n == ZSTD_CONTENTSIZE_UNKNOWN || n == ZSTD_CONTENTSIZE_ERROR ? 0 : n;
+      }
+    case CHRONO_COMPRESSION_ZIP:
+      {
+        guint32 size32 = self->in_size >= 30 ? read_le32 (self->in + 22) : 0;
+
+        return size32 == 0xffffffff ? 0 : size32;
+      }
+    case CHRONO_COMPRESSION_NONE:
+    default:
+      return 0;
+    }
+}
+
+/* Text of more than a few megabytes goes to an unlinked file, whose room
+ * is checked before anything is read. JSON shrinks about tenfold, so a
+ * file from 512 KB may hold that much whatever its header says (a later
+ * gzip member's size is all its trailer tells). */
+static gboolean
+choose_output (ChronoSource  *self,
+               GError       **error)
+{
+  guint64 known = known_output_size (self);
+
+  if (MAX (known, (guint64) self->in_size * 16) <= SMALL_OUTPUT)
+    return TRUE;
+  self->text_file = chrono_text_file_new (self->display_name, known, error);
+  return self->text_file != NULL;
+}
+
 static gboolean
 reserve_output (ChronoSource  *self,
                 GError       **error)
@@ -781,18 +847,7 @@ reserve_output (ChronoSource  *self,
 #endif
 
   /* Readers may look at the slack before the worker writes anything. */
-  if (mprotect (self->reserve, COMMIT_CHUNK, PROT_READ | PROT_WRITE) != 0)
-    {
-      int errsv = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   "%s: cannot allocate the decompression buffer: %s",
-                   self->display_name, g_strerror (errsv));
-      return FALSE;
-    }
-  self->committed = COMMIT_CHUNK;
-
-  return TRUE;
+  return choose_output (self, error) && commit_output (self, COMMIT_CHUNK, error);
 }
 
 /* Takes IN and IN_SIZE as set by the caller; consumes SELF on error. */
@@ -1109,6 +1164,14 @@ chrono_compression_to_string (ChronoCompression compression)
     default:
       return "unknown";
     }
+}
+
+const char *
+chrono_source_get_text_dir (ChronoSource *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->text_file != NULL ? chrono_text_file_get_dir (self->text_file) : NULL;
 }
 
 const char *

@@ -54,6 +54,9 @@ ChronoCompression chrono_source_get_compression (ChronoSource  *self);
 const char       *chrono_compression_to_string  (ChronoCompression compression);
 /* NULL for sources made from bytes. */
 const char       *chrono_source_get_path        (ChronoSource  *self);
+/* The folder of the unlinked file that holds the decompressed text; NULL
+ * when the text is the mapped file itself or (small ones) in memory. */
+const char       *chrono_source_get_text_dir    (ChronoSource  *self);
 /* Bytes read from the file so far and the file's size: for progress. */
 guint64           chrono_source_get_file_read   (ChronoSource  *self);
 guint64           chrono_source_get_file_size   (ChronoSource  *self);

@@ -256,6 +256,13 @@ chrono_trace_get_compression (ChronoTrace *self)
   return chrono_compression_to_string (chrono_source_get_compression (self->source));
 }
 
+const char *
+chrono_trace_get_text_dir (ChronoTrace *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
+  return self->source ? chrono_source_get_text_dir (self->source) : NULL;
+}
+
 gsize
 chrono_trace_get_source_size (ChronoTrace *self)
 {

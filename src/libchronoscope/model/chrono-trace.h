@@ -189,6 +189,9 @@ const char          *chrono_trace_get_path          (ChronoTrace *self);
 const char          *chrono_trace_get_format        (ChronoTrace *self);
 const char          *chrono_trace_get_compression   (ChronoTrace *self);
 gsize                chrono_trace_get_source_size   (ChronoTrace *self);
+/* The folder of the unlinked file that holds a compressed trace's text;
+ * NULL when the text is the mapped file itself or held in memory. */
+const char          *chrono_trace_get_text_dir      (ChronoTrace *self);
 const char          *chrono_trace_get_string        (ChronoTrace *self,
                                                      guint32      id);
 guint                chrono_trace_get_n_strings     (ChronoTrace *self);
