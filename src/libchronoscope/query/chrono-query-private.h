@@ -1,0 +1,94 @@
+/* chrono-query-private.h: what the query engine's tables share
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <sqlite3.h>
+
+#include "chrono-analysis.h"
+#include "chrono-query-result.h"
+#include "chrono-trace.h"
+
+G_BEGIN_DECLS
+
+#define CHRONO_QUERY_NO_PARENT G_MAXUINT32
+
+/* The traces seen as one: tracks, processes and spans get ids that run on
+ * across the traces, so the tables of several ranks join as one. A span's
+ * id is span_base[track] + its index in the track. */
+typedef struct {
+  guint               n_traces;
+  ChronoTrace       **traces;
+  guint               n_tracks;
+  const ChronoTrack **tracks;       /* by global track id */
+  ChronoTrace       **track_trace;
+  guint32            *track_local;  /* the track's index in its trace */
+  guint32            *track_process;/* global process id */
+  guint              *track_rank;
+  guint64            *span_base;    /* n_tracks + 1 */
+  guint32            *trace_first_track;  /* n_traces + 1 */
+  guint32            *trace_first_process;/* n_traces + 1 */
+  guint               n_ranks;
+  guint              *rank_trace;   /* the trace each rank is a part of */
+  guint              *rank_part;
+
+  /* Built when a query first needs them. */
+  guint32           **parents;      /* per track: each span's parent index, or CHRONO_QUERY_NO_PARENT */
+  gint64             *max_dur;      /* per track, -1 until known */
+  GArray             *launches;     /* (device span id, launching span id), by device span */
+
+  /* "CREATE TABLE name(...)" of each table, in the order registered. */
+  GPtrArray          *schemas;
+} ChronoQueryModel;
+
+void     chrono_query_model_init      (ChronoQueryModel    *model,
+                                       ChronoTrace * const *traces,
+                                       guint                n_traces);
+void     chrono_query_model_clear     (ChronoQueryModel    *model);
+/* The track of span ID (which must be below span_base[n_tracks]). */
+guint32  chrono_query_model_find_track (const ChronoQueryModel *model,
+                                        guint64                 id);
+/* The parent index of span INDEX of TRACK, or CHRONO_QUERY_NO_PARENT. */
+guint32  chrono_query_model_get_parent (ChronoQueryModel *model,
+                                        guint32           track,
+                                        guint32           index);
+gint64   chrono_query_model_get_max_dur (ChronoQueryModel *model,
+                                         guint32           track);
+/* The id of the span that launched span ID, or -1. */
+gint64   chrono_query_model_get_launch (ChronoQueryModel *model,
+                                        guint64           id);
+/* The ids of the strings of TRACE equal to TEXT, as a sorted array. */
+GArray  *chrono_query_model_find_string (ChronoTrace *trace,
+                                         const char  *text);
+
+static inline guint64
+chrono_query_model_span_id (const ChronoQueryModel *model,
+                            guint32                 track,
+                            guint32                 index)
+{
+  return model->span_base[track] + index;
+}
+
+/* Registering the tables and functions on DB, over MODEL (which outlives
+ * DB). Each returns an SQLite result code. */
+int chrono_query_register_spans    (sqlite3          *db,
+                                    ChronoQueryModel *model);
+int chrono_query_register_tables   (sqlite3          *db,
+                                    ChronoQueryModel *model);
+int chrono_query_register_functions (sqlite3         *db,
+                                    ChronoQueryModel *model);
+/* Fills the analysis tables from ANALYSIS, or leaves them empty. */
+int chrono_query_create_analysis   (sqlite3          *db,
+                                    ChronoQueryModel *model,
+                                    ChronoAnalysis   *analysis);
+
+/* Building a result from a prepared statement's rows. */
+ChronoQueryResult *chrono_query_result_new      (sqlite3_stmt      *stmt);
+void               chrono_query_result_add_row  (ChronoQueryResult *self,
+                                                 sqlite3_stmt      *stmt);
+void               chrono_query_result_finish   (ChronoQueryResult *self,
+                                                 gboolean           truncated,
+                                                 gint64             elapsed_ns);
+
+G_END_DECLS

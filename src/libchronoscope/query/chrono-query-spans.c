@@ -1,0 +1,707 @@
+/* chrono-query-spans.c: the spans and device_work tables, read in place
+ *
+ * Both walk the tracks' columns without copying them. Constraints on id,
+ * track_id, rank, ts, ts_end and name are taken into the scan: a track
+ * or a rank limits the tracks visited, ts bounds are found by binary
+ * search in each track's sorted starts, a lower bound on ts_end becomes
+ * one on ts through the track's longest span, and a name is compared as
+ * its interned id.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <math.h>
+#include <string.h>
+
+#include "chrono-query-private.h"
+
+enum {
+  COL_ID, COL_RANK, COL_TRACK, COL_TS, COL_DUR, COL_END, COL_NAME, COL_CAT,
+  COL_KIND, COL_DEPTH, COL_LANE, COL_PARENT, COL_CORRELATION,
+  /* device_work only */
+  COL_LAUNCH, COL_OP, COL_OP_NAME,
+};
+
+#define SPAN_COLUMNS \
+  "id INTEGER PRIMARY KEY, rank INTEGER, track_id INTEGER, ts INTEGER, dur INTEGER, " \
+  "ts_end INTEGER, name TEXT, category TEXT, kind TEXT, depth INTEGER, lane INTEGER, " \
+  "parent_id INTEGER, correlation INTEGER"
+
+static const char spans_schema[] = "CREATE TABLE spans(" SPAN_COLUMNS ")";
+static const char device_schema[] =
+  "CREATE TABLE device_work(" SPAN_COLUMNS ", launch_id INTEGER, op_id INTEGER, op_name TEXT)";
+
+/* The letters of idxStr, one per argument xFilter receives. */
+enum {
+  ARG_ID = 'i',
+  ARG_TRACK = 't',
+  ARG_RANK = 'r',
+  ARG_NAME = 'n',
+  ARG_TS_GT = '>',
+  ARG_TS_GE = 'g',
+  ARG_TS_LT = '<',
+  ARG_TS_LE = 'l',
+  ARG_TS_EQ = '=',
+  ARG_END_GT = 'E',
+  ARG_END_GE = 'e',
+};
+
+typedef struct {
+  sqlite3_vtab      base;
+  ChronoQueryModel *model;
+  gboolean          device;
+} SpansTable;
+
+typedef struct {
+  sqlite3_vtab_cursor base;
+  SpansTable *table;
+  guint32  track;
+  guint32  track_end;
+  guint32  index;
+  guint32  index_end;
+  gboolean single;        /* one id asked for: index and index_end are set */
+  gint64   ts_lo;         /* inclusive bounds */
+  gint64   ts_hi;
+  gint64   end_lo;
+  GArray **name_ids;      /* per trace, NULL when no name was asked for */
+} SpansCursor;
+
+static gboolean
+is_device_work (const ChronoTrack *track,
+                guint32            i)
+{
+  switch (track->kind[i])
+    {
+    case CHRONO_KIND_KERNEL:
+    case CHRONO_KIND_MEMCPY:
+    case CHRONO_KIND_MEMSET:
+    case CHRONO_KIND_COLLECTIVE:
+    case CHRONO_KIND_INSTRUCTION:
+    case CHRONO_KIND_DMA:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+static int
+spans_connect_common (sqlite3       *db,
+                      void          *aux,
+                      sqlite3_vtab **out,
+                      gboolean       device)
+{
+  SpansTable *table;
+  int rc = sqlite3_declare_vtab (db, device ? device_schema : spans_schema);
+
+  if (rc != SQLITE_OK)
+    return rc;
+  table = sqlite3_malloc (sizeof *table);
+  if (table == NULL)
+    return SQLITE_NOMEM;
+  memset (table, 0, sizeof *table);
+  table->model = aux;
+  table->device = device;
+  *out = &table->base;
+  return SQLITE_OK;
+}
+
+static int
+spans_connect (sqlite3            *db,
+               void               *aux,
+               int                 argc,
+               const char * const *argv,
+               sqlite3_vtab      **out,
+               char              **err)
+{
+  return spans_connect_common (db, aux, out, FALSE);
+}
+
+static int
+device_connect (sqlite3            *db,
+                void               *aux,
+                int                 argc,
+                const char * const *argv,
+                sqlite3_vtab      **out,
+                char              **err)
+{
+  return spans_connect_common (db, aux, out, TRUE);
+}
+
+static int
+spans_disconnect (sqlite3_vtab *vtab)
+{
+  sqlite3_free (vtab);
+  return SQLITE_OK;
+}
+
+static char
+constraint_letter (int column,
+                   int op)
+{
+  switch (column)
+    {
+    case COL_ID:
+      return op == SQLITE_INDEX_CONSTRAINT_EQ ? ARG_ID : 0;
+    case COL_TRACK:
+      return op == SQLITE_INDEX_CONSTRAINT_EQ ? ARG_TRACK : 0;
+    case COL_RANK:
+      return op == SQLITE_INDEX_CONSTRAINT_EQ ? ARG_RANK : 0;
+    case COL_NAME:
+      return op == SQLITE_INDEX_CONSTRAINT_EQ ? ARG_NAME : 0;
+    case COL_TS:
+      switch (op)
+        {
+        case SQLITE_INDEX_CONSTRAINT_GT: return ARG_TS_GT;
+        case SQLITE_INDEX_CONSTRAINT_GE: return ARG_TS_GE;
+        case SQLITE_INDEX_CONSTRAINT_LT: return ARG_TS_LT;
+        case SQLITE_INDEX_CONSTRAINT_LE: return ARG_TS_LE;
+        case SQLITE_INDEX_CONSTRAINT_EQ: return ARG_TS_EQ;
+        default: return 0;
+        }
+    case COL_END:
+      switch (op)
+        {
+        case SQLITE_INDEX_CONSTRAINT_GT: return ARG_END_GT;
+        case SQLITE_INDEX_CONSTRAINT_GE: return ARG_END_GE;
+        default: return 0;
+        }
+    default:
+      return 0;
+    }
+}
+
+static int
+spans_best_index (sqlite3_vtab       *vtab,
+                  sqlite3_index_info *info)
+{
+  SpansTable *table = (SpansTable *) vtab;
+  const ChronoQueryModel *model = table->model;
+  double rows = (double) MAX (model->span_base[model->n_tracks], 1);
+  char letters[16];
+  int n = 0;
+
+  for (int c = 0; c < info->nConstraint && n < (int) sizeof letters - 1; c++)
+    {
+      const struct sqlite3_index_constraint *constraint = &info->aConstraint[c];
+      char letter;
+
+      if (!constraint->usable)
+        continue;
+      letter = constraint_letter (constraint->iColumn, constraint->op);
+      /* One of each kind is enough; SQLite checks any others itself. */
+      if (letter == 0 || memchr (letters, letter, n) != NULL)
+        continue;
+      letters[n++] = letter;
+      info->aConstraintUsage[c].argvIndex = n;
+      info->aConstraintUsage[c].omit = 1;
+      switch (letter)
+        {
+        case ARG_ID:
+          rows = 1;
+          info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
+          break;
+        case ARG_TRACK:
+          rows /= MAX (model->n_tracks, 1);
+          break;
+        case ARG_RANK:
+          rows /= MAX (model->n_ranks, 1);
+          break;
+        case ARG_NAME:
+          rows /= 50;
+          break;
+        case ARG_TS_EQ:
+          rows /= 10000;
+          break;
+        default:
+          rows /= 8;
+          break;
+        }
+    }
+  letters[n] = '\0';
+  info->idxStr = sqlite3_mprintf ("%s", letters);
+  info->needToFreeIdxStr = 1;
+  info->estimatedRows = (sqlite3_int64) MAX (rows, 1);
+  info->estimatedCost = MAX (rows, 1);
+  return SQLITE_OK;
+}
+
+static int
+spans_open (sqlite3_vtab         *vtab,
+            sqlite3_vtab_cursor **out)
+{
+  SpansCursor *cursor = sqlite3_malloc (sizeof *cursor);
+
+  if (cursor == NULL)
+    return SQLITE_NOMEM;
+  memset (cursor, 0, sizeof *cursor);
+  cursor->table = (SpansTable *) vtab;
+  *out = &cursor->base;
+  return SQLITE_OK;
+}
+
+static void
+clear_names (SpansCursor *cursor)
+{
+  if (cursor->name_ids == NULL)
+    return;
+  for (guint t = 0; t < cursor->table->model->n_traces; t++)
+    g_array_unref (cursor->name_ids[t]);
+  g_clear_pointer (&cursor->name_ids, g_free);
+}
+
+static int
+spans_close (sqlite3_vtab_cursor *base)
+{
+  SpansCursor *cursor = (SpansCursor *) base;
+
+  clear_names (cursor);
+  sqlite3_free (cursor);
+  return SQLITE_OK;
+}
+
+/* The first index of TRACK whose start is at least TS. */
+static guint32
+lower_bound (const ChronoTrack *track,
+             gint64             ts)
+{
+  guint32 lo = 0;
+  guint32 hi = track->n_spans;
+
+  while (lo < hi)
+    {
+      guint32 mid = lo + (hi - lo) / 2;
+
+      if (track->start[mid] < ts)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+static gboolean
+row_matches (SpansCursor *cursor)
+{
+  const ChronoQueryModel *model = cursor->table->model;
+  const ChronoTrack *track = model->tracks[cursor->track];
+  guint32 i = cursor->index;
+
+  if (cursor->table->device && !is_device_work (track, i))
+    return FALSE;
+  if (cursor->end_lo != G_MININT64 && chrono_track_get_end (track, i) < cursor->end_lo)
+    return FALSE;
+  if (cursor->name_ids != NULL)
+    {
+      guint t = 0;
+      GArray *ids;
+      guint32 name = chrono_track_get_name (track, i);
+
+      while (model->trace_first_track[t + 1] <= cursor->track)
+        t++;
+      ids = cursor->name_ids[t];
+      for (guint k = 0; k < ids->len; k++)
+        if (g_array_index (ids, guint32, k) == name)
+          return TRUE;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Sets the index range of the current track from the time bounds. */
+static void
+enter_track (SpansCursor *cursor)
+{
+  const ChronoTrack *track = cursor->table->model->tracks[cursor->track];
+  gint64 lo = cursor->ts_lo;
+
+  if (cursor->end_lo != G_MININT64 && track->n_spans > 0)
+    {
+      gint64 longest = chrono_query_model_get_max_dur (cursor->table->model, cursor->track);
+
+      if (cursor->end_lo > G_MININT64 + longest)
+        lo = MAX (lo, cursor->end_lo - longest);
+    }
+  cursor->index = lo == G_MININT64 ? 0 : lower_bound (track, lo);
+  cursor->index_end = cursor->ts_hi == G_MAXINT64 ? track->n_spans : lower_bound (track, cursor->ts_hi + 1);
+}
+
+/* Moves to the next matching row from the current position, the current
+ * one included. */
+static void
+settle (SpansCursor *cursor)
+{
+  const ChronoQueryModel *model = cursor->table->model;
+
+  while (cursor->track < cursor->track_end)
+    {
+      const ChronoTrack *track = model->tracks[cursor->track];
+      gboolean wanted = track->n_spans > 0 &&
+                        (!cursor->table->device || track->type == CHRONO_TRACK_STREAM);
+
+      if (wanted)
+        for (; cursor->index < cursor->index_end; cursor->index++)
+          if (row_matches (cursor))
+            return;
+      if (cursor->single)
+        break;
+      cursor->track++;
+      if (cursor->track < cursor->track_end)
+        enter_track (cursor);
+    }
+  cursor->track = cursor->track_end;
+}
+
+/* Reads a bound on an integer column from VALUE as SQLite would compare
+ * it: reals round towards the inside of the range. FALSE when nothing
+ * can match (NULL, text). */
+static gboolean
+read_bound (sqlite3_value *value,
+            char           letter,
+            gint64        *out)
+{
+  double real;
+
+  switch (sqlite3_value_numeric_type (value))
+    {
+    case SQLITE_INTEGER:
+      *out = sqlite3_value_int64 (value);
+      return TRUE;
+    case SQLITE_FLOAT:
+      real = sqlite3_value_double (value);
+      if (isnan (real))
+        return FALSE;
+      switch (letter)
+        {
+        case ARG_TS_GT:
+        case ARG_END_GT:
+          real = floor (real);
+          break;
+        case ARG_TS_GE:
+        case ARG_END_GE:
+          real = ceil (real);
+          break;
+        case ARG_TS_LT:
+          real = ceil (real);
+          break;
+        case ARG_TS_LE:
+          real = floor (real);
+          break;
+        default:
+          if (real != floor (real))
+            return FALSE;
+          break;
+        }
+      *out = real >= 9.2e18 ? G_MAXINT64 : real <= -9.2e18 ? G_MININT64 : (gint64) real;
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+static int
+spans_filter (sqlite3_vtab_cursor  *base,
+              int                   idx_num,
+              const char           *idx_str,
+              int                   argc,
+              sqlite3_value       **argv)
+{
+  SpansCursor *cursor = (SpansCursor *) base;
+  ChronoQueryModel *model = cursor->table->model;
+  guint64 n_spans = model->span_base[model->n_tracks];
+  gboolean empty = FALSE;
+
+  clear_names (cursor);
+  cursor->track = 0;
+  cursor->track_end = model->n_tracks;
+  cursor->single = FALSE;
+  cursor->ts_lo = G_MININT64;
+  cursor->ts_hi = G_MAXINT64;
+  cursor->end_lo = G_MININT64;
+
+  for (int a = 0; a < argc && !empty; a++)
+    {
+      char letter = idx_str[a];
+      gint64 v = 0;
+
+      if (letter == ARG_NAME)
+        {
+          const char *text = (const char *) sqlite3_value_text (argv[a]);
+
+          if (text == NULL)
+            {
+              empty = TRUE;
+              continue;
+            }
+          cursor->name_ids = g_new (GArray *, model->n_traces);
+          for (guint t = 0; t < model->n_traces; t++)
+            cursor->name_ids[t] = chrono_query_model_find_string (model->traces[t], text);
+          continue;
+        }
+      if (!read_bound (argv[a], letter, &v))
+        {
+          empty = TRUE;
+          continue;
+        }
+      switch (letter)
+        {
+        case ARG_ID:
+          if (v < 0 || (guint64) v >= n_spans)
+            empty = TRUE;
+          else
+            {
+              guint32 track = chrono_query_model_find_track (model, (guint64) v);
+
+              cursor->single = TRUE;
+              cursor->track = MAX (cursor->track, track);
+              cursor->track_end = MIN (cursor->track_end, track + 1);
+              cursor->index = (guint32) ((guint64) v - model->span_base[track]);
+              cursor->index_end = cursor->index + 1;
+            }
+          break;
+        case ARG_TRACK:
+          if (v < 0 || v >= model->n_tracks)
+            empty = TRUE;
+          else
+            {
+              cursor->track = MAX (cursor->track, (guint32) v);
+              cursor->track_end = MIN (cursor->track_end, (guint32) v + 1);
+            }
+          break;
+        case ARG_RANK:
+          {
+            guint32 first = model->n_tracks;
+            guint32 last = 0;
+
+            for (guint32 g = 0; g < model->n_tracks; g++)
+              if (v >= 0 && model->track_rank[g] == (guint) v)
+                {
+                  first = MIN (first, g);
+                  last = g + 1;
+                }
+            cursor->track = MAX (cursor->track, first);
+            cursor->track_end = MIN (cursor->track_end, last);
+          }
+          break;
+        case ARG_TS_GT:
+          cursor->ts_lo = v == G_MAXINT64 ? v : MAX (cursor->ts_lo, v + 1);
+          empty = v == G_MAXINT64;
+          break;
+        case ARG_TS_GE:
+          cursor->ts_lo = MAX (cursor->ts_lo, v);
+          break;
+        case ARG_TS_LT:
+          cursor->ts_hi = MIN (cursor->ts_hi, v - 1);
+          empty = v == G_MININT64;
+          break;
+        case ARG_TS_LE:
+          cursor->ts_hi = MIN (cursor->ts_hi, v);
+          break;
+        case ARG_TS_EQ:
+          cursor->ts_lo = MAX (cursor->ts_lo, v);
+          cursor->ts_hi = MIN (cursor->ts_hi, v);
+          break;
+        case ARG_END_GT:
+          cursor->end_lo = v == G_MAXINT64 ? v : MAX (cursor->end_lo, v + 1);
+          empty = v == G_MAXINT64;
+          break;
+        case ARG_END_GE:
+          cursor->end_lo = MAX (cursor->end_lo, v);
+          break;
+        default:
+          break;
+        }
+    }
+
+  if (empty || cursor->track >= cursor->track_end || cursor->ts_lo > cursor->ts_hi)
+    {
+      cursor->track = cursor->track_end = 0;
+      return SQLITE_OK;
+    }
+  if (cursor->single)
+    {
+      const ChronoTrack *track = model->tracks[cursor->track];
+      gint64 ts = track->start[cursor->index];
+
+      if (ts < cursor->ts_lo || ts > cursor->ts_hi)
+        cursor->track = cursor->track_end;
+    }
+  else
+    enter_track (cursor);
+  settle (cursor);
+  return SQLITE_OK;
+}
+
+static int
+spans_next (sqlite3_vtab_cursor *base)
+{
+  SpansCursor *cursor = (SpansCursor *) base;
+
+  cursor->index++;
+  settle (cursor);
+  return SQLITE_OK;
+}
+
+static int
+spans_eof (sqlite3_vtab_cursor *base)
+{
+  SpansCursor *cursor = (SpansCursor *) base;
+
+  return cursor->track >= cursor->track_end;
+}
+
+static void
+result_span_id (sqlite3_context  *ctx,
+                ChronoQueryModel *model,
+                guint32           track,
+                guint32           index)
+{
+  if (index == CHRONO_QUERY_NO_PARENT)
+    sqlite3_result_null (ctx);
+  else
+    sqlite3_result_int64 (ctx, (sqlite3_int64) chrono_query_model_span_id (model, track, index));
+}
+
+/* The innermost host operator around span ID (a launch call), or -1. */
+static gint64
+find_operator (ChronoQueryModel *model,
+               guint64           id)
+{
+  guint32 track = chrono_query_model_find_track (model, id);
+  guint32 index = (guint32) (id - model->span_base[track]);
+
+  while (index != CHRONO_QUERY_NO_PARENT)
+    {
+      if (model->tracks[track]->kind[index] == CHRONO_KIND_HOST_OP)
+        return (gint64) chrono_query_model_span_id (model, track, index);
+      index = chrono_query_model_get_parent (model, track, index);
+    }
+  return -1;
+}
+
+static void
+result_device_column (sqlite3_context  *ctx,
+                      ChronoQueryModel *model,
+                      guint64           id,
+                      int               column)
+{
+  gint64 launch = chrono_query_model_get_launch (model, id);
+  gint64 op = launch >= 0 ? find_operator (model, (guint64) launch) : -1;
+  gint64 value = column == COL_LAUNCH ? launch : op;
+  guint32 track;
+
+  if (value < 0)
+    {
+      sqlite3_result_null (ctx);
+      return;
+    }
+  if (column != COL_OP_NAME)
+    {
+      sqlite3_result_int64 (ctx, value);
+      return;
+    }
+  track = chrono_query_model_find_track (model, (guint64) op);
+  sqlite3_result_text (ctx,
+                       chrono_trace_get_string (model->track_trace[track],
+                                                chrono_track_get_name (model->tracks[track],
+                                                                       (guint32) ((guint64) op - model->span_base[track]))),
+                       -1, SQLITE_STATIC);
+}
+
+static int
+spans_column (sqlite3_vtab_cursor *base,
+              sqlite3_context     *ctx,
+              int                  column)
+{
+  SpansCursor *cursor = (SpansCursor *) base;
+  ChronoQueryModel *model = cursor->table->model;
+  const ChronoTrack *track = model->tracks[cursor->track];
+  ChronoTrace *trace = model->track_trace[cursor->track];
+  guint32 i = cursor->index;
+  gint64 correlation;
+
+  switch (column)
+    {
+    case COL_ID:
+      sqlite3_result_int64 (ctx, (sqlite3_int64) chrono_query_model_span_id (model, cursor->track, i));
+      break;
+    case COL_RANK:
+      sqlite3_result_int64 (ctx, model->track_rank[cursor->track]);
+      break;
+    case COL_TRACK:
+      sqlite3_result_int64 (ctx, cursor->track);
+      break;
+    case COL_TS:
+      sqlite3_result_int64 (ctx, track->start[i]);
+      break;
+    case COL_DUR:
+      sqlite3_result_int64 (ctx, chrono_track_get_dur (track, i));
+      break;
+    case COL_END:
+      sqlite3_result_int64 (ctx, chrono_track_get_end (track, i));
+      break;
+    case COL_NAME:
+      sqlite3_result_text (ctx, chrono_trace_get_string (trace, chrono_track_get_name (track, i)), -1, SQLITE_STATIC);
+      break;
+    case COL_CAT:
+      sqlite3_result_text (ctx, chrono_trace_get_string (trace, chrono_track_get_cat (track, i)), -1, SQLITE_STATIC);
+      break;
+    case COL_KIND:
+      sqlite3_result_text (ctx, chrono_kind_to_string (track->kind[i]), -1, SQLITE_STATIC);
+      break;
+    case COL_DEPTH:
+      sqlite3_result_int (ctx, track->depth != NULL ? track->depth[i] : 0);
+      break;
+    case COL_LANE:
+      sqlite3_result_int (ctx, track->lane != NULL ? track->lane[i] : 0);
+      break;
+    case COL_PARENT:
+      result_span_id (ctx, model, cursor->track, chrono_query_model_get_parent (model, cursor->track, i));
+      break;
+    case COL_CORRELATION:
+      correlation = chrono_track_get_correlation (track, i);
+      if (correlation < 0)
+        sqlite3_result_null (ctx);
+      else
+        sqlite3_result_int64 (ctx, correlation);
+      break;
+    default:
+      result_device_column (ctx, model, chrono_query_model_span_id (model, cursor->track, i), column);
+      break;
+    }
+  return SQLITE_OK;
+}
+
+static int
+spans_rowid (sqlite3_vtab_cursor *base,
+             sqlite3_int64       *rowid)
+{
+  SpansCursor *cursor = (SpansCursor *) base;
+
+  *rowid = (sqlite3_int64) chrono_query_model_span_id (cursor->table->model, cursor->track, cursor->index);
+  return SQLITE_OK;
+}
+
+/* Eponymous tables: no xCreate, so they exist without CREATE VIRTUAL
+ * TABLE and no statement can make another. */
+#define SPANS_MODULE(connect) {                                         \
+    .iVersion = 1, .xCreate = NULL, .xConnect = connect,                \
+    .xBestIndex = spans_best_index, .xDisconnect = spans_disconnect,    \
+    .xDestroy = spans_disconnect, .xOpen = spans_open,                  \
+    .xClose = spans_close, .xFilter = spans_filter, .xNext = spans_next, \
+    .xEof = spans_eof, .xColumn = spans_column, .xRowid = spans_rowid,  \
+  }
+
+static const sqlite3_module spans_module = SPANS_MODULE (spans_connect);
+static const sqlite3_module device_module = SPANS_MODULE (device_connect);
+
+int
+chrono_query_register_spans (sqlite3          *db,
+                             ChronoQueryModel *model)
+{
+  int rc = sqlite3_create_module (db, "spans", &spans_module, model);
+
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_module (db, "device_work", &device_module, model);
+  g_ptr_array_add (model->schemas, g_strdup (spans_schema));
+  g_ptr_array_add (model->schemas, g_strdup (device_schema));
+  return rc;
+}
