@@ -14,6 +14,7 @@ G_BEGIN_DECLS
 
 int chrono_cli_info    (int argc, char **argv);
 int chrono_cli_analyze (int argc, char **argv);
+int chrono_cli_query   (int argc, char **argv);
 int chrono_cli_example (int argc, char **argv);
 int chrono_cli_mcp     (int argc, char **argv);
 int chrono_cli_summarize (int argc, char **argv);

@@ -17,6 +17,7 @@ typedef struct {
 static const Command commands[] = {
   { "info", chrono_cli_info, "Summarise what a trace holds" },
   { "analyze", chrono_cli_analyze, "Find where the time goes and the bottlenecks" },
+  { "query", chrono_cli_query, "Ask the traces anything in SQL (read-only)" },
   { "compare", chrono_cli_compare, "Compare two runs step by step: where the difference comes from" },
   { "summarize", chrono_cli_summarize, "Write what a job analysis needs from one rank" },
   { "job", chrono_cli_job, "Analyse a job from its ranks' summaries (job reduce)" },
