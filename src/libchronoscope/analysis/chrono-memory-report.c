@@ -221,7 +221,7 @@ append_device (GString                  *out,
   g_autofree char *at = chrono_format_duration (d->peak_ns - chrono_trace_get_start_ns (trace));
 
   g_string_append_printf (out, _("**%s**: peak %s allocated at %s"), d->label, peak, at);
-  if (d->has_totals)
+  if (d->reserved_at_peak_bytes > 0)
     {
       g_autofree char *reserved = chrono_format_bytes (d->reserved_at_peak_bytes);
       g_string_append_printf (out, _(", %s reserved then"), reserved);
@@ -230,9 +230,10 @@ append_device (GString                  *out,
   if (d->by_operator->len > 0)
     {
       g_autofree char *live = chrono_format_bytes (d->live_bytes);
+      g_autofree char *before = chrono_format_bytes (d->peak_allocated_bytes - d->live_bytes);
 
-      g_string_append_printf (out, _("Alive at the peak, by the operator that allocated it (%s in %u allocations the trace shows):\n\n"),
-                              live, d->n_live);
+      g_string_append_printf (out, _("Alive at the peak, by the operator that allocated it: %s in %u allocations the trace shows, and %s allocated before it began.\n\n"),
+                              live, d->n_live, before);
       g_string_append_printf (out, "| %s | %s | %s |\n|---|---:|---:|\n", _("Operator"), _("Bytes"), _("Allocations"));
       for (guint k = 0; k < MIN (d->by_operator->len, MARKDOWN_ROWS); k++)
         {
@@ -277,7 +278,9 @@ chrono_memory_append_markdown (ChronoMemory * const *memories,
                                guint                 n_memories,
                                GString              *out)
 {
-  g_string_append_printf (out, "## %s\n\n", _("Memory"));
+  gboolean any_finding = FALSE;
+
+  g_string_append_printf (out, "\n## %s\n\n", _("Memory"));
   for (guint t = 0; t < n_memories; t++)
     {
       ChronoTrace *trace = chrono_memory_get_trace (memories[t]);
@@ -287,11 +290,14 @@ chrono_memory_append_markdown (ChronoMemory * const *memories,
       for (guint i = 0; i < chrono_memory_get_n_findings (memories[t]); i++)
         {
           const ChronoMemoryFinding *f = chrono_memory_get_finding (memories[t], i);
+
+          any_finding = TRUE;
           g_string_append_printf (out, "- **%s** (%s): %s. %s\n", f->rule,
                                   chrono_severity_to_string (f->severity), f->title, f->recommendation);
         }
       for (const char * const *n = chrono_memory_get_notes (memories[t]); *n != NULL; n++)
         g_string_append_printf (out, "- %s\n", *n);
     }
-  g_string_append_printf (out, "\n%s\n\n", _("Memory findings cost no time: their severity is the share of the peak (or of the device) they concern."));
+  if (any_finding)
+    g_string_append_printf (out, "\n%s\n", _("Memory findings cost no time: their severity is the share of the peak (or of the device) they concern."));
 }
