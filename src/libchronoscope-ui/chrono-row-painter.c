@@ -5,6 +5,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "chrono-flops-painter.h"
+#include "chrono-memory-painter.h"
 #include "chrono-name-column.h"
 #include "chrono-neuron-lanes-painter.h"
 #include "chrono-row-painter.h"
@@ -251,7 +252,8 @@ snapshot_neuron_row (ChronoRowPainter *self,
     }
 }
 
-/* A device's achieved TFLOP/s under its tracks, or why there is none. */
+/* A device's achieved TFLOP/s or its memory under its tracks, or why
+ * there is no TFLOP/s. */
 static void
 snapshot_derived_row (ChronoRowPainter *self,
                       GtkSnapshot      *snapshot,
@@ -267,18 +269,33 @@ snapshot_derived_row (ChronoRowPainter *self,
       snapshot_neuron_row (self, snapshot, i);
       return;
     }
-  chrono_name_column_snapshot_track (snapshot, f->text, f->colors, r, f->badge, _("Achieved TFLOP/s"), FALSE,
-                                     MAX (r->y, f->name_top), width);
-  if (r->flops == NULL)
+  if (r->memory != NULL)
     {
-      chrono_text_cache_append (f->text, snapshot, f->flops_note, HEADER_WIDTH + NOTE_INSET, r->y + TRACK_PAD,
-                                width - HEADER_WIDTH - 2 * NOTE_INSET, ROW_HEIGHT, &f->colors->dim_text);
-      return;
+      /* Translators: the name of a memory counter row: "Memory cuda:0". */
+      g_autofree char *name = g_strdup_printf (_("Memory %s"), r->memory->label);
+
+      chrono_name_column_snapshot_track (snapshot, f->text, f->colors, r, f->badge, name, FALSE,
+                                         MAX (r->y, f->name_top), width);
+    }
+  else
+    {
+      chrono_name_column_snapshot_track (snapshot, f->text, f->colors, r, f->badge, _("Achieved TFLOP/s"), FALSE,
+                                         MAX (r->y, f->name_top), width);
+      if (r->flops == NULL)
+        {
+          chrono_text_cache_append (f->text, snapshot, f->flops_note, HEADER_WIDTH + NOTE_INSET, r->y + TRACK_PAD,
+                                    width - HEADER_WIDTH - 2 * NOTE_INSET, ROW_HEIGHT, &f->colors->dim_text);
+          return;
+        }
     }
   if (!paint->painted)
     {
-      paint->node = chrono_flops_painter_paint (r->flops, self->viewport, CHRONO_SCENE_FLOPS_HEIGHT, f->dark,
-                                                f->vector, &paint->top);
+      if (r->memory != NULL)
+        paint->node = chrono_memory_painter_paint (r->memory, self->viewport, CHRONO_SCENE_MEMORY_HEIGHT, f->dark,
+                                                   f->vector, &paint->top);
+      else
+        paint->node = chrono_flops_painter_paint (r->flops, self->viewport, CHRONO_SCENE_FLOPS_HEIGHT, f->dark,
+                                                  f->vector, &paint->top);
       paint->painted = TRUE;
     }
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_WIDTH, r->y, width - HEADER_WIDTH, r->height));
@@ -289,8 +306,12 @@ snapshot_derived_row (ChronoRowPainter *self,
       gtk_snapshot_append_node (snapshot, paint->node);
       gtk_snapshot_restore (snapshot);
     }
-  chrono_flops_painter_snapshot_axis (snapshot, f->text, f->colors, r->flops, HEADER_WIDTH, r->y + TRACK_PAD,
-                                      width - HEADER_WIDTH, CHRONO_SCENE_FLOPS_HEIGHT, paint->top);
+  if (r->memory != NULL)
+    chrono_memory_painter_snapshot_axis (snapshot, f->text, f->colors, r->memory, self->viewport, HEADER_WIDTH,
+                                         r->y + TRACK_PAD, width - HEADER_WIDTH, CHRONO_SCENE_MEMORY_HEIGHT, paint->top);
+  else
+    chrono_flops_painter_snapshot_axis (snapshot, f->text, f->colors, r->flops, HEADER_WIDTH, r->y + TRACK_PAD,
+                                        width - HEADER_WIDTH, CHRONO_SCENE_FLOPS_HEIGHT, paint->top);
   gtk_snapshot_pop (snapshot);
 }
 

@@ -25,6 +25,7 @@ struct _ChronoSceneRows
 
   const ChronoFlopsSeries **flops;  /* process -> its device's series, or NULL */
   const ChronoNeuronSeries **neuron; /* process -> its NeuronCore's lanes, or NULL */
+  const ChronoMemoryDevice **memory; /* process -> the memory under its tracks, or NULL */
   gboolean           note_devices;
 };
 
@@ -78,6 +79,7 @@ chrono_scene_rows_free (ChronoSceneRows *self)
   g_free (self->group_rows);
   g_free (self->flops);
   g_free (self->neuron);
+  g_free (self->memory);
   g_ptr_array_unref (self->indexes);
   g_object_unref (self->layout);
   g_object_unref (self->trace);
@@ -173,6 +175,35 @@ chrono_scene_rows_set_neuron (ChronoSceneRows                  *self,
                                           MAX (chrono_trace_get_n_processes (self->trace), 1));
 }
 
+void
+chrono_scene_rows_set_memory (ChronoSceneRows                  *self,
+                              const ChronoMemoryDevice * const *by_process)
+{
+  g_clear_pointer (&self->memory, g_free);
+  if (by_process != NULL)
+    self->memory = g_memdup2 (by_process, sizeof (ChronoMemoryDevice *) *
+                                          MAX (chrono_trace_get_n_processes (self->trace), 1));
+}
+
+/* Under an expanded process's tracks: the memory of its device, or of
+ * the host, when the trace recorded it. */
+static void
+append_memory_row (ChronoSceneRows *self,
+                   guint            process,
+                   double          *y)
+{
+  ChronoSceneRow row = { .track = NO_TRACK, .process = process, .y = *y, .derived = TRUE };
+
+  if (self->memory == NULL || process == NO_TRACK || self->memory[process] == NULL ||
+      chrono_track_layout_is_collapsed (self->layout, process) ||
+      chrono_track_layout_is_counter_hidden (self->layout, process))
+    return;
+  row.memory = self->memory[process];
+  row.height = CHRONO_SCENE_MEMORY_HEIGHT + 2 * TRACK_PAD;
+  g_array_append_val (self->rows, row);
+  *y += row.height;
+}
+
 /* Above an expanded NeuronCore's engines: their utilisation lanes. */
 static void
 append_neuron_row (ChronoSceneRows *self,
@@ -258,6 +289,7 @@ chrono_scene_rows_build (ChronoSceneRows *self)
       if (track->process != last_process)
         {
           append_flops_row (self, last_process, &y);
+          append_memory_row (self, last_process, &y);
           append_group_row (self, track->process, FALSE, &y);
           append_neuron_row (self, track->process, &y);
           last_process = track->process;
@@ -272,6 +304,7 @@ chrono_scene_rows_build (ChronoSceneRows *self)
       append_track_row (self, order[i], FALSE, &y);
     }
   append_flops_row (self, last_process, &y);
+  append_memory_row (self, last_process, &y);
   self->content_height = y;
 }
 

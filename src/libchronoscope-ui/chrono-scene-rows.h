@@ -15,6 +15,8 @@ G_BEGIN_DECLS
 #define CHRONO_SCENE_INSTANT_HEIGHT 16.0
 /* A device's achieved TFLOP/s, under its tracks. */
 #define CHRONO_SCENE_FLOPS_HEIGHT   48.0
+/* A device's allocated and reserved memory, under its tracks. */
+#define CHRONO_SCENE_MEMORY_HEIGHT  48.0
 
 typedef struct _ChronoSceneRows ChronoSceneRows;
 
@@ -36,6 +38,10 @@ void                  chrono_scene_rows_set_flops    (ChronoSceneRows   *self,
  * above its tracks; NULL for none. Taken at the next build. */
 void                  chrono_scene_rows_set_neuron   (ChronoSceneRows   *self,
                                                       const ChronoNeuronSeries * const *by_process);
+/* BY_PROCESS: process -> the memory drawn under its tracks or NULL;
+ * NULL for none. Taken at the next build. */
+void                  chrono_scene_rows_set_memory   (ChronoSceneRows   *self,
+                                                      const ChronoMemoryDevice * const *by_process);
 /* The rows again, from the layout as it is now. */
 void                  chrono_scene_rows_build        (ChronoSceneRows   *self);
 guint                 chrono_scene_rows_get_n        (ChronoSceneRows   *self);

@@ -12,6 +12,7 @@
 #include "chrono-annotations.h"
 #include "chrono-flops-series.h"
 #include "chrono-flow-index.h"
+#include "chrono-memory.h"
 #include "chrono-neuron-series.h"
 #include "chrono-search.h"
 #include "chrono-trace.h"
@@ -56,6 +57,8 @@ typedef struct
                                    * no shapes, and the row says so */
   const ChronoNeuronSeries *neuron; /* a derived row above a NeuronCore's
                                      * engines: its utilisation lanes */
+  const ChronoMemoryDevice *memory; /* a derived row under a device's (or
+                                     * host's) tracks: its memory over time */
 } ChronoSceneRow;
 
 /* The scene spans x = 0 to its width and y = 0 to its height: the name

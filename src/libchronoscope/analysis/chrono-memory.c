@@ -244,6 +244,7 @@ device_for (Collect            *c,
     const ChronoTracePart *p = chrono_trace_get_part (c->self->trace, MAX (part, 0));
 
     d.part = MAX (part, 0);
+    d.host_process = t->process;
     d.rank = p != NULL ? p->rank : -1;
     d.device_type = (gint) a->device_type;
     d.device_id = (gint) id;
@@ -867,6 +868,21 @@ chrono_memory_find_device (ChronoMemory *self,
         return d;
     }
   return NULL;
+}
+
+guint
+chrono_memory_device_get_process (ChronoTrace              *trace,
+                                  const ChronoMemoryDevice *device)
+{
+  const ChronoTracePart *part = chrono_trace_get_part (trace, device->part);
+
+  for (guint p = part->first_process; device->device_id >= 0 && p < part->first_process + part->n_processes; p++)
+    {
+      const ChronoProcess *process = chrono_trace_get_process (trace, p);
+      if (process->is_device && process->device_index == device->device_id)
+        return p;
+    }
+  return device->host_process;
 }
 
 guint

@@ -68,6 +68,7 @@ typedef struct {
   gint     device_type;        /* PyTorch's: 0 CPU, 1 CUDA, 6 HIP, … */
   gint     device_id;          /* -1 for the host */
   char    *label;              /* "cuda:0", "cpu" */
+  guint32  host_process;       /* the process whose threads wrote the events */
   gboolean has_totals;         /* "Total Allocated" and "Total Reserved" */
   gboolean has_addresses;      /* "Addr": allocations can be matched to frees */
   guint64  n_events;
@@ -134,6 +135,10 @@ const ChronoMemoryDevice  *chrono_memory_get_device    (ChronoMemory  *self,
 const ChronoMemoryDevice  *chrono_memory_find_device   (ChronoMemory  *self,
                                                         guint          part,
                                                         gint           device_id);
+/* The process the timeline draws DEVICE under: the accelerator of the
+ * same file with its index, else the host process that wrote the events. */
+guint                      chrono_memory_device_get_process (ChronoTrace              *trace,
+                                                             const ChronoMemoryDevice *device);
 /* Most severe first. */
 guint                      chrono_memory_get_n_findings (ChronoMemory *self);
 const ChronoMemoryFinding *chrono_memory_get_finding    (ChronoMemory *self,

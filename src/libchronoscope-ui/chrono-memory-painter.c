@@ -1,0 +1,201 @@
+/* chrono-memory-painter.c: a device's allocated and reserved bytes
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#include "chrono-format.h"
+#include "chrono-image-node-private.h"
+#include "chrono-memory-painter.h"
+#include "chrono-palette.h"
+#include "chrono-track-painter.h"
+
+/* The series' colours, the same in every trace. */
+#define ALLOCATED_NAME "allocated memory"
+#define RESERVED_NAME  "reserved memory"
+#define LABEL_HEIGHT 14.0
+#define LABEL_INSET  4.0
+
+/* The first point at or after TS. */
+static guint
+point_at (const ChronoMemoryDevice *d,
+          gint64                    ts)
+{
+  guint lo = 0, hi = d->n_points;
+
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (d->point_ns[mid] < ts)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* The most of VALUES over [T0, T1): the value carried in, then the
+ * points inside; FALSE before the first point. *NEXT is the first point
+ * at or after T1. */
+static gboolean
+column_max (const ChronoMemoryDevice *d,
+            const gint64             *values,
+            guint                     first,
+            gint64                    t1,
+            gint64                   *out,
+            guint                    *next)
+{
+  gboolean any = first > 0;
+  guint p = first;
+
+  *out = any ? values[first - 1] : 0;
+  for (; p < d->n_points && d->point_ns[p] < t1; p++)
+    {
+      *out = any ? MAX (*out, values[p]) : values[p];
+      any = TRUE;
+    }
+  *next = p;
+  return any;
+}
+
+gboolean
+chrono_memory_painter_column (const ChronoMemoryDevice *device,
+                              ChronoViewport           *viewport,
+                              double                    x,
+                              gint64                   *allocated,
+                              gint64                   *reserved)
+{
+  gint64 t0 = chrono_viewport_x_to_time (viewport, x);
+  gint64 t1 = MAX (chrono_viewport_x_to_time (viewport, x + 1), t0 + 1);
+  guint first = point_at (device, t0), next;
+
+  *reserved = -1;
+  if (device->point_reserved != NULL)
+    column_max (device, device->point_reserved, first, t1, reserved, &next);
+  return column_max (device, device->point_allocated, first, t1, allocated, &next);
+}
+
+static void
+draw (cairo_t                  *cr,
+      const ChronoMemoryDevice *d,
+      const double             *allocated,
+      const double             *reserved,
+      int                       columns,
+      double                    height,
+      double                    scale,
+      gboolean                  dark)
+{
+  GdkRGBA fill, line;
+
+  if (reserved != NULL)
+    {
+      chrono_palette_series_fill_color (RESERVED_NAME, dark, &fill);
+      chrono_palette_series_color (RESERVED_NAME, dark, &line);
+      chrono_track_painter_draw_area (cr, reserved, columns, 0, scale, height, &fill, &line);
+    }
+  chrono_palette_series_fill_color (ALLOCATED_NAME, dark, &fill);
+  chrono_palette_series_color (ALLOCATED_NAME, dark, &line);
+  chrono_track_painter_draw_area (cr, allocated, columns, 0, scale, height, &fill, &line);
+}
+
+GskRenderNode *
+chrono_memory_painter_paint (const ChronoMemoryDevice *d,
+                             ChronoViewport           *viewport,
+                             double                    height,
+                             gboolean                  dark,
+                             gboolean                  vector,
+                             double                   *top)
+{
+  double width = chrono_viewport_get_width_px (viewport);
+  int columns = (int) ceil (width);
+  g_autofree double *allocated = NULL;
+  g_autofree double *reserved = NULL;
+  gboolean any = FALSE;
+  gint64 t0;
+  guint first;
+  double scale;
+  GskRenderNode *node = NULL;
+  cairo_surface_t *image = NULL;
+  cairo_t *cr;
+
+  *top = MAX (d->peak_allocated_bytes, d->peak_reserved_bytes);
+  if (columns <= 0 || height <= 0 || d->n_points == 0 || *top <= 0)
+    return NULL;
+  allocated = g_new (double, columns);
+  reserved = d->point_reserved != NULL ? g_new (double, columns) : NULL;
+  /* Neighbouring columns share their edge: one search for the window. */
+  t0 = chrono_viewport_x_to_time (viewport, 0);
+  first = point_at (d, t0);
+  for (int c = 0; c < columns; c++)
+    {
+      gint64 t1 = MAX (chrono_viewport_x_to_time (viewport, c + 1), t0 + 1);
+      gint64 v;
+      guint next;
+
+      allocated[c] = column_max (d, d->point_allocated, first, t1, &v, &next) ? (double) v : NAN;
+      any |= !isnan (allocated[c]);
+      if (reserved != NULL)
+        reserved[c] = column_max (d, d->point_reserved, first, t1, &v, &next) ? (double) v : NAN;
+      first = next;
+      t0 = t1;
+    }
+  if (!any)
+    return NULL;
+  scale = (height - 1) / *top;
+  if (vector)
+    {
+      node = gsk_cairo_node_new (&GRAPHENE_RECT_INIT (0, 0, width, height));
+      cr = gsk_cairo_node_get_draw_context (node);
+    }
+  else
+    {
+      image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, columns, (int) height);
+      cr = cairo_create (image);
+    }
+  draw (cr, d, allocated, reserved, columns, height, scale, dark);
+  cairo_destroy (cr);
+  if (image == NULL)
+    return node;
+  cairo_surface_flush (image);
+  return chrono_image_node_new (image, 0, 0);
+}
+
+void
+chrono_memory_painter_snapshot_axis (GtkSnapshot              *snapshot,
+                                     ChronoTextCache          *text,
+                                     const ChronoSceneColors  *colors,
+                                     const ChronoMemoryDevice *d,
+                                     ChronoViewport           *viewport,
+                                     double                    x,
+                                     double                    y,
+                                     double                    width,
+                                     double                    height,
+                                     double                    top)
+{
+  g_autofree char *top_label = NULL;
+  double px;
+
+  if (top <= 0)
+    return;
+  top_label = chrono_format_bytes ((guint64) top);
+  chrono_text_cache_append (text, snapshot, top_label, x + LABEL_INSET, y, 0, LABEL_HEIGHT, &colors->dim_text);
+  chrono_text_cache_append (text, snapshot, "0", x + LABEL_INSET, y + height - LABEL_HEIGHT, 0, LABEL_HEIGHT,
+                            &colors->dim_text);
+  /* The peak: a dashed line down the row, labelled beside it. */
+  px = floor (chrono_viewport_time_to_x (viewport, d->peak_ns));
+  if (px >= 0 && px < width)
+    {
+      g_autofree char *bytes = chrono_format_bytes (d->peak_allocated_bytes);
+      /* Translators: the mark of a device's memory peak: "peak 2.7 GB". */
+      g_autofree char *label = g_strdup_printf (_("peak %s"), bytes);
+      double label_width = chrono_text_cache_measure (text, label);
+      double lx = px + LABEL_INSET + label_width < width ? px + LABEL_INSET : px - LABEL_INSET - label_width;
+
+      for (double dy = 0; dy < height; dy += 6)
+        gtk_snapshot_append_color (snapshot, &colors->text,
+                                   &GRAPHENE_RECT_INIT (x + px, y + dy, 1, MIN (3, height - dy)));
+      chrono_text_cache_append (text, snapshot, label, x + lx, y + floor ((height - LABEL_HEIGHT) / 2), 0, LABEL_HEIGHT,
+                                &colors->text);
+    }
+}
