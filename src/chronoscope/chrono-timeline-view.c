@@ -11,6 +11,7 @@
 #include "chrono-error-dialog.h"
 #include "chrono-annotation-editor.h"
 #include "chrono-annotations.h"
+#include "chrono-area-pane.h"
 #include "chrono-export-dialog.h"
 #include "chrono-format.h"
 #include "chrono-picture.h"
@@ -54,6 +55,7 @@ struct _ChronoTimelineView
   GtkSearchEntry    *search_entry;
   GtkLabel          *match_label;
   GtkPaned          *paned;
+  ChronoAreaPane    *area_pane;
 };
 
 G_DEFINE_FINAL_TYPE (ChronoTimelineView, chrono_timeline_view, GTK_TYPE_WIDGET)
@@ -530,6 +532,9 @@ area_action (GtkWidget  *widget,
     return;
   if (g_str_equal (action_name, "view.area-zoom"))
     chrono_viewport_zoom_to_range (chrono_timeline_get_viewport (self->timeline), self->area_start, self->area_end);
+  else if (g_str_equal (action_name, "view.area-summarize"))
+    chrono_area_pane_summarize (self->area_pane, self->area_start, self->area_end,
+                                (const guint *) self->area_tracks->data, self->area_tracks->len);
   else if (g_str_equal (action_name, "view.area-measure"))
     ask_for_measurement (self, self->area_start, self->area_end);
   else if (g_str_equal (action_name, "view.area-note"))
@@ -737,6 +742,48 @@ choose_file_action (GtkWidget  *widget,
     choose_file (self, _("Import Notes"), GTK_FILE_CHOOSER_ACTION_OPEN, NULL, "view.import-notes-from");
 }
 
+/* The selected span's time on its track: it and what it holds. */
+static void
+span_summarize_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
+  ChronoSpanRef span;
+  const ChronoTrack *track;
+
+  if (!chrono_timeline_get_selection (self->timeline, &span))
+    return;
+  track = chrono_trace_get_track (self->trace, span.track);
+  chrono_timeline_view_summarize (self, track->start[span.index],
+                                  MAX (chrono_track_get_end (track, span.index), track->start[span.index] + 1),
+                                  &span.track, 1);
+}
+
+/**
+ * chrono_timeline_view_summarize:
+ *
+ * Opens the table of what TRACKS hold over [START_NS, END_NS) under the
+ * timeline.
+ */
+void
+chrono_timeline_view_summarize (ChronoTimelineView *self,
+                                gint64              start_ns,
+                                gint64              end_ns,
+                                const guint        *tracks,
+                                guint               n_tracks)
+{
+  g_return_if_fail (CHRONO_IS_TIMELINE_VIEW (self));
+  chrono_area_pane_summarize (self->area_pane, start_ns, end_ns, tracks, n_tracks);
+}
+
+ChronoAreaPane *
+chrono_timeline_view_get_area_pane (ChronoTimelineView *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TIMELINE_VIEW (self), NULL);
+  return self->area_pane;
+}
+
 /* The span and area menus, and what the timeline's drags make. */
 static void
 set_up_marking (ChronoTimelineView *self)
@@ -746,7 +793,9 @@ set_up_marking (ChronoTimelineView *self)
 
   g_menu_append (span_menu, _("Add _Note…"), "view.add-note");
   g_menu_append (span_menu, _("_Link to…"), "timeline.link-to");
+  g_menu_append (span_menu, _("_Summarize Its Time"), "view.span-summarize");
   chrono_timeline_set_span_menu (self->timeline, G_MENU_MODEL (span_menu));
+  g_menu_append (area_menu, _("_Summarize"), "view.area-summarize");
   g_menu_append (area_menu, _("_Zoom"), "view.area-zoom");
   g_menu_append (area_menu, _("Add _Note…"), "view.area-note");
   g_menu_append (area_menu, _("_Measure"), "view.area-measure");
@@ -859,6 +908,7 @@ chrono_timeline_view_constructed (GObject *object)
   set_up_marking (self);
   gtk_paned_set_start_child (self->paned, GTK_WIDGET (self->timeline));
   gtk_paned_set_end_child (self->paned, GTK_WIDGET (self->details));
+  chrono_area_pane_set_timeline (self->area_pane, self->timeline);
   gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
   load_sidecar (self);
   update_matches (self);
@@ -868,10 +918,14 @@ static void
 chrono_timeline_view_dispose (GObject *object)
 {
   ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (object);
+  GtkWidget *child;
 
   g_cancellable_cancel (self->search_cancellable);
   g_clear_object (&self->search_cancellable);
   gtk_widget_dispose_template (GTK_WIDGET (self), CHRONO_TYPE_TIMELINE_VIEW);
+  /* The panes round the timeline have no name to be disposed by. */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
 
   G_OBJECT_CLASS (chrono_timeline_view_parent_class)->dispose (object);
 }
@@ -989,6 +1043,8 @@ chrono_timeline_view_class_init (ChronoTimelineViewClass *klass)
   gtk_widget_class_install_action (widget_class, "view.area-note", NULL, area_action);
   gtk_widget_class_install_action (widget_class, "view.area-note-text", "s", area_action);
   gtk_widget_class_install_action (widget_class, "view.area-measure", NULL, area_action);
+  gtk_widget_class_install_action (widget_class, "view.area-summarize", NULL, area_action);
+  gtk_widget_class_install_action (widget_class, "view.span-summarize", NULL, span_summarize_action);
   gtk_widget_class_install_action (widget_class, "view.area-export", NULL, export_dialog_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, 0, "view.add-note", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_z, GDK_CONTROL_MASK, "view.undo", NULL);
@@ -997,6 +1053,7 @@ chrono_timeline_view_class_init (ChronoTimelineViewClass *klass)
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "timelineview");
+  g_type_ensure (CHRONO_TYPE_AREA_PANE);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/chronoscope/Chronoscope/chrono-timeline-view.ui");
   gtk_widget_class_bind_template_child (widget_class, ChronoTimelineView, search_bar);
@@ -1004,6 +1061,7 @@ chrono_timeline_view_class_init (ChronoTimelineViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ChronoTimelineView, search_entry);
   gtk_widget_class_bind_template_child (widget_class, ChronoTimelineView, match_label);
   gtk_widget_class_bind_template_child (widget_class, ChronoTimelineView, paned);
+  gtk_widget_class_bind_template_child (widget_class, ChronoTimelineView, area_pane);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_mode_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, entry_activate_cb);

@@ -8,6 +8,7 @@
 
 #include <gtk/gtk.h>
 
+#include "chrono-area-pane.h"
 #include "chrono-search.h"
 #include "chrono-sidecar.h"
 #include "chrono-span-details.h"
@@ -48,5 +49,13 @@ void               chrono_timeline_view_set_annotation_color (ChronoTimelineView
                                                               guint32             color);
 void               chrono_timeline_view_show_track        (ChronoTimelineView *self,
                                                            guint               track);
+/* The table of what TRACKS hold over [START_NS, END_NS), under the
+ * timeline. */
+void               chrono_timeline_view_summarize         (ChronoTimelineView *self,
+                                                           gint64              start_ns,
+                                                           gint64              end_ns,
+                                                           const guint        *tracks,
+                                                           guint               n_tracks);
+ChronoAreaPane    *chrono_timeline_view_get_area_pane     (ChronoTimelineView *self);
 
 G_END_DECLS
