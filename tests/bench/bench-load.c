@@ -40,6 +40,7 @@
 #include "chrono-example-trace.h"
 #include "chrono-loader.h"
 #include "chrono-source.h"
+#include "bench-memory.h"
 #include "neuron-gen.h"
 
 #define MIN_BYTES             (500 * 1000)
@@ -63,6 +64,9 @@ typedef struct {
   guint64  model_bytes;
   gint64   resident_delta; /* bytes beyond the file buffer, see measure_ours() */
   gint64   peak_delta;     /* VmHWM during the load minus VmRSS before it */
+  gint64   anon_delta;     /* RssAnon after the load minus before it */
+  gint64   peak_anon;      /* the most RssAnon during the load minus before it */
+  guint64  faults;         /* page faults during the load */
 } Measure;
 
 typedef void (*MeasureFunc) (const char *path,
@@ -79,59 +83,6 @@ static char *big_tmp_path;
 static guint repeat = 3;
 static Measure fixed_cost;   /* loading a trace of one event */
 static char *one_event_path; /* that trace, loaded before each measured one */
-
-/* -------------------------------------------------------------------- */
-/* Memory figures of the calling process                                */
-
-/* A "Key:   123 kB" line of /proc/self/status, in bytes; 0 if absent. */
-static gint64
-status_bytes (const char *status,
-              const char *key)
-{
-  const char *line = strstr (status, key);
-
-  if (line == NULL)
-    return 0;
-  return g_ascii_strtoll (line + strlen (key), NULL, 10) * 1024;
-}
-
-typedef struct {
-  gint64 rss;
-  gint64 rss_file;
-  gint64 hwm;
-} Memory;
-
-static Memory
-memory_now (void)
-{
-  g_autofree char *status = NULL;
-  Memory mem = { 0 };
-
-  if (g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
-    {
-      mem.rss = status_bytes (status, "\nVmRSS:");
-      mem.rss_file = status_bytes (status, "\nRssFile:");
-      mem.hwm = status_bytes (status, "\nVmHWM:");
-    }
-  return mem;
-}
-
-/* Starts VmHWM afresh (Linux >= 4.0); without it the peak includes what
- * the process held before, which only makes the figure pessimistic. */
-static void
-reset_peak (void)
-{
-  /* Written in place: g_file_set_contents() would write a file beside it
-   * and rename it, which /proc refuses. A child starts with the VmHWM of
-   * its parent at fork(), so without this the parent's size counts. */
-  int fd = open ("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
-
-  if (fd < 0)
-    return;
-  if (write (fd, "5", 1) != 1)
-    g_debug ("cannot reset the peak: %s", g_strerror (errno));
-  close (fd);
-}
 
 /* The pages of the program and its libraries are shared by every process
  * that runs them, and a forked child faults them in again as it first
@@ -249,9 +200,11 @@ measure_inflate (const char *path,
  *     - the uncompressed size, when the source was inflated into memory
  *
  * Plain files are memory-mapped and their pages count as RssFile, so
- * leaving RssFile out leaves the file buffer out; an inflated source is
- * anonymous memory of exactly the uncompressed size. What remains is the
- * model and whatever the loader failed to give back. */
+ * leaving RssFile out leaves the file buffer out; a small inflated source
+ * is anonymous memory of exactly the uncompressed size, a larger one the
+ * pages of an unlinked file (RssFile). What remains is the model and
+ * whatever the loader failed to give back. RssAnon alone, and its peak
+ * (sampled), say the same without the subtraction. */
 static void
 measure_ours (const char *path,
               Measure    *m)
@@ -259,7 +212,9 @@ measure_ours (const char *path,
   g_autoptr(GError) error = NULL;
   g_autoptr(ChronoTrace) trace = NULL;
   const ChronoLoadStats *stats;
-  Memory before, after;
+  BenchMemory before, after;
+  BenchAnonPeak anon_peak;
+  guint64 faults;
   gint64 start;
 
   /* What the process sets up once (types, thread caches, the allocator's
@@ -274,12 +229,16 @@ measure_ours (const char *path,
   malloc_trim (0);
 #endif
   touch_code_pages ();
-  reset_peak ();
-  before = memory_now ();
+  bench_reset_peak ();
+  before = bench_memory_of (0);
+  bench_anon_peak_start (&anon_peak, 0);
+  faults = bench_page_faults ();
   start = g_get_monotonic_time ();
   trace = chrono_trace_load_file (path, NULL, NULL, NULL, &error);
   m->seconds = (g_get_monotonic_time () - start) / 1e6;
-  after = memory_now ();
+  m->faults = bench_page_faults () - faults;
+  m->peak_anon = bench_anon_peak_stop (&anon_peak) - before.rss_anon;
+  after = bench_memory_of (0);
   if (trace == NULL)
     {
       set_error (m, error->message);
@@ -293,7 +252,9 @@ measure_ours (const char *path,
   m->spans = stats->spans;
   m->model_bytes = chrono_trace_get_model_bytes (trace);
   m->resident_delta = (after.rss - after.rss_file) - (before.rss - before.rss_file);
-  if (m->decompressed)
+  m->anon_delta = after.rss_anon - before.rss_anon;
+  /* Small texts are inflated into memory, larger ones into a file. */
+  if (m->decompressed && chrono_trace_get_text_dir (trace) == NULL)
     m->resident_delta -= m->source_bytes;
   m->peak_delta = after.hwm - before.rss;
   m->ok = TRUE;
@@ -508,15 +469,19 @@ print_legend (guint json_glib_limit_mb)
           "             the most any loader that inflates the file could reach against them\n"
           "  plain      compressed files only: our MB/s on the same bytes stored uncompressed,\n"
           "             and that against yajl on the same bytes\n"
+          "  anon       RssAnon after our load minus before it, per event (what the kernel cannot\n"
+          "             drop without swap); peak anon: its most during the load (sampled every 2 ms), MB\n"
+          "  flt/MB     page faults (minor and major, all threads) during our load per MB of JSON\n"
           "  fixed      the share of our load time that any load costs: loading a trace of one\n"
           "             event (threads, tables, the model's first blocks), measured first\n"
           "  Each measurement runs in its own forked process, %u times; the fastest is kept.\n"
           "Targets: ours >= %.0fx yajl, >= %.0fx json-glib, <= %.0f B/span, peak <= %.1fx (file + model)\n\n",
           json_glib_limit_mb, repeat, TARGET_VS_YAJL, TARGET_VS_JSON_GLIB, TARGET_BYTES_PER_SPAN,
           TARGET_PEAK_RATIO);
-  printf ("%-44s %8s %9s %7s %7s %6s %5s | %9s %11s | %9s %11s | %11s %7s | %9s | %13s | %13s | %13s\n",
+  printf ("%-44s %8s %9s %7s %7s %6s %5s | %9s %11s | %9s %11s | %11s %7s | %9s | %6s %8s %7s | %13s | %13s | %13s\n",
           "file", "MB", "events", "load s", "MB/s", "Mev/s", "fixed", "yajl MB/s", "ours/yajl",
-          "j-g MB/s", "ours/j-g", "B/span", "model", "peak", "inflate", "ceiling", "plain x yajl");
+          "j-g MB/s", "ours/j-g", "B/span", "model", "peak", "anon", "peak MB", "flt/MB", "inflate", "ceiling",
+          "plain x yajl");
 }
 
 static Measure
@@ -581,6 +546,8 @@ bench_file (const char *path,
 
     printf (" %4.2f %s", ratio, verdict (tally, T_PEAK, ratio <= TARGET_PEAK_RATIO));
   }
+  printf (" | %6.1f %8.1f %7.0f", (double) ours.anon_delta / MAX (ours.events, 1), ours.peak_anon / MB,
+          ours.faults / mb);
 
   /* A compressed load cannot beat its decompression: show how close it
    * comes, and what the same bytes load at when they are not compressed. */
