@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "chrono-kineto.h"
 #include "chrono-query-private.h"
 
 enum {
@@ -560,7 +561,27 @@ result_span_id (sqlite3_context  *ctx,
     sqlite3_result_int64 (ctx, (sqlite3_int64) chrono_query_model_span_id (model, track, index));
 }
 
-/* The innermost host operator around span ID (a launch call), or -1. */
+/* Whether span INDEX of TRACK is an operator: a host op, or a collective
+ * whose category is an operator's (record_param_comms, not the
+ * nccl:all_reduce annotation around or inside it). */
+static gboolean
+is_operator (ChronoQueryModel *model,
+             guint32           track,
+             guint32           index)
+{
+  const ChronoTrack *t = model->tracks[track];
+  const char *cat;
+  gboolean on_device;
+
+  if (t->kind[index] == CHRONO_KIND_HOST_OP)
+    return TRUE;
+  if (t->kind[index] != CHRONO_KIND_COLLECTIVE)
+    return FALSE;
+  cat = chrono_trace_get_string (model->track_trace[track], chrono_track_get_cat (t, index));
+  return chrono_kineto_classify (cat, strlen (cat), "", 0, &on_device) == CHRONO_KIND_HOST_OP;
+}
+
+/* The innermost operator around span ID (a launch call), or -1. */
 static gint64
 find_operator (ChronoQueryModel *model,
                guint64           id)
@@ -570,7 +591,7 @@ find_operator (ChronoQueryModel *model,
 
   while (index != CHRONO_QUERY_NO_PARENT)
     {
-      if (model->tracks[track]->kind[index] == CHRONO_KIND_HOST_OP)
+      if (is_operator (model, track, index))
         return (gint64) chrono_query_model_span_id (model, track, index);
       index = chrono_query_model_get_parent (model, track, index);
     }

@@ -61,18 +61,15 @@ chrono_query_init (ChronoQuery *self)
   self->error_offset = -1;
 }
 
-/* PRAGMAs that only read, and only without a value. */
+/* PRAGMAs that only read, whatever their argument. */
 static const char * const readable_pragmas[] = {
   "table_info", "table_xinfo", "table_list", "function_list", "module_list",
   "pragma_list", "collation_list",
 };
 
 static gboolean
-pragma_reads (const char *name,
-              const char *value)
+pragma_reads (const char *name)
 {
-  if (value != NULL)
-    return FALSE;
   for (guint i = 0; i < G_N_ELEMENTS (readable_pragmas); i++)
     if (g_ascii_strcasecmp (name, readable_pragmas[i]) == 0)
       return TRUE;
@@ -100,21 +97,30 @@ authorize (void       *data,
     case SQLITE_FUNCTION:
       if (arg2 != NULL && g_ascii_strcasecmp (arg2, "load_extension") == 0)
         {
-          self->denied = "loading extensions";
+          self->denied = "loading extensions is refused";
           return SQLITE_DENY;
         }
       return SQLITE_OK;
     case SQLITE_PRAGMA:
-      if (pragma_reads (arg1, arg2))
+      if (pragma_reads (arg1))
         return SQLITE_OK;
-      self->denied = "PRAGMA statements that change settings";
+      self->denied = "PRAGMA statements that change settings are refused";
+      return SQLITE_DENY;
+    case SQLITE_UPDATE:
+      /* SQLite asks this of itself the first time a statement names an
+       * eponymous table (a pragma function, a table of ours); a statement
+       * that would write the schema is refused as not read-only, and
+       * defensive mode forbids it anyway. */
+      if (g_strcmp0 (arg1, "sqlite_master") == 0)
+        return SQLITE_OK;
+      self->denied = "statements that write are refused";
       return SQLITE_DENY;
     case SQLITE_ATTACH:
     case SQLITE_DETACH:
-      self->denied = "ATTACH and DETACH";
+      self->denied = "ATTACH and DETACH are refused";
       return SQLITE_DENY;
     default:
-      self->denied = "statements that write";
+      self->denied = "statements that write are refused";
       return SQLITE_DENY;
     }
 }
@@ -144,23 +150,6 @@ open_failed (ChronoQuery  *self,
   return FALSE;
 }
 
-/* Connects every table while statements may still write: SQLite records
- * an eponymous table in the schema the first time a statement names it. */
-static gboolean
-connect_tables (ChronoQuery *self)
-{
-  for (guint i = 0; i < self->model.schemas->len; i++)
-    {
-      const char *schema = g_ptr_array_index (self->model.schemas, i);
-      const char *name = schema + strlen ("CREATE TABLE ");
-      g_autofree char *sql = g_strdup_printf ("SELECT * FROM %.*s LIMIT 0", (int) strcspn (name, "("), name);
-
-      if (sqlite3_exec (self->db, sql, NULL, NULL, NULL) != SQLITE_OK)
-        return FALSE;
-    }
-  return TRUE;
-}
-
 static gboolean
 setup (ChronoQuery     *self,
        ChronoAnalysis  *analysis,
@@ -185,8 +174,6 @@ setup (ChronoQuery     *self,
     return open_failed (self, "functions", error);
   if (chrono_query_create_analysis (self->db, &self->model, analysis) != SQLITE_OK)
     return open_failed (self, "analysis", error);
-  if (!connect_tables (self))
-    return open_failed (self, "connecting the tables", error);
   sqlite3_set_authorizer (self->db, authorize, self);
   sqlite3_progress_handler (self->db, 1000, progress, self);
   self->locked = TRUE;
@@ -266,7 +253,7 @@ set_sql_error (ChronoQuery  *self,
   if (self->denied != NULL)
     {
       g_set_error (error, CHRONO_QUERY_ERROR, CHRONO_QUERY_ERROR_READ_ONLY,
-                   "Queries only read the trace: %s are refused", self->denied);
+                   "Queries only read the trace: %s", self->denied);
       return;
     }
   self->error_offset = sqlite3_error_offset (self->db);
@@ -345,9 +332,12 @@ chrono_query_run (ChronoQuery             *self,
     }
   if (has_more_statements (self, tail))
     {
+      g_autofree char *place = NULL;
+
       self->error_offset = (gint) (tail - sql);
+      place = describe_place (sql, self->error_offset);
       g_set_error (error, CHRONO_QUERY_ERROR, CHRONO_QUERY_ERROR_SQL,
-                   "Only one statement runs at a time; another starts at byte %d", self->error_offset);
+                   "Only one statement runs at a time; another starts at %s", place);
       goto out;
     }
 
