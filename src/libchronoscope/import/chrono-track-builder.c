@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <string.h>
+#include <sys/mman.h>
 
 #include "chrono-kineto.h"
 #include "chrono-track-builder.h"
@@ -78,6 +79,31 @@ grow_capacity (guint32 cap)
   return cap <= G_MAXUINT32 / 2 ? cap * 2 : G_MAXUINT32;
 }
 
+/* Columns from this size ask for transparent huge pages: one fault makes
+ * 2 MiB ready where 4 KiB pages take 512, and growing a column this large
+ * moves its mapping (mremap) with the hint. Smaller ones would round up. */
+#define HUGE_COLUMN ((gsize) 8 << 20)
+#define HUGE_PAGE   ((guintptr) 2 << 20)
+
+static gpointer
+renew_column (gpointer p,
+              gsize    bytes)
+{
+  p = g_realloc (p, bytes);
+#ifdef MADV_HUGEPAGE
+  if (bytes >= HUGE_COLUMN)
+    {
+      guintptr start = ((guintptr) p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+      guintptr end = ((guintptr) p + bytes) & ~(HUGE_PAGE - 1);
+
+      madvise ((void *) start, end - start, MADV_HUGEPAGE);
+    }
+#endif
+  return p;
+}
+
+#define RENEW_COLUMN(type, p, n) ((type *) renew_column ((p), sizeof (type) * (gsize) (n)))
+
 guint32
 chrono_track_builder_add_span (ChronoTrackBuilder *self,
                                gint64              start,
@@ -95,15 +121,15 @@ chrono_track_builder_add_span (ChronoTrackBuilder *self,
     {
       guint32 cap = grow_capacity (self->cap_spans);
 
-      t->start = g_renew (gint64, t->start, cap);
-      self->dur = g_renew (gint64, self->dur, cap);
-      self->name_id = g_renew (guint32, self->name_id, cap);
-      self->cat = g_renew (guint32, self->cat, cap);
-      self->args_off = g_renew (guint64, self->args_off, cap);
-      t->kind = g_renew (guint8, t->kind, cap);
-      t->flags = g_renew (guint8, t->flags, cap);
+      t->start = RENEW_COLUMN (gint64, t->start, cap);
+      self->dur = RENEW_COLUMN (gint64, self->dur, cap);
+      self->name_id = RENEW_COLUMN (guint32, self->name_id, cap);
+      self->cat = RENEW_COLUMN (guint32, self->cat, cap);
+      self->args_off = RENEW_COLUMN (guint64, self->args_off, cap);
+      t->kind = RENEW_COLUMN (guint8, t->kind, cap);
+      t->flags = RENEW_COLUMN (guint8, t->flags, cap);
       if (self->correlation)
-        self->correlation = g_renew (gint64, self->correlation, cap);
+        self->correlation = RENEW_COLUMN (gint64, self->correlation, cap);
       self->cap_spans = cap;
     }
   t->start[i] = start;
@@ -157,10 +183,10 @@ chrono_track_builder_add_instant (ChronoTrackBuilder *self,
     {
       guint32 cap = grow_capacity (self->cap_instants);
 
-      t->inst_ts = g_renew (gint64, t->inst_ts, cap);
-      self->inst_name = g_renew (guint32, self->inst_name, cap);
-      self->inst_cat = g_renew (guint32, self->inst_cat, cap);
-      self->inst_args_off = g_renew (guint64, self->inst_args_off, cap);
+      t->inst_ts = RENEW_COLUMN (gint64, t->inst_ts, cap);
+      self->inst_name = RENEW_COLUMN (guint32, self->inst_name, cap);
+      self->inst_cat = RENEW_COLUMN (guint32, self->inst_cat, cap);
+      self->inst_args_off = RENEW_COLUMN (guint64, self->inst_args_off, cap);
       self->cap_instants = cap;
     }
   t->inst_ts[i] = ts;
@@ -182,8 +208,8 @@ chrono_track_builder_add_sample (ChronoTrackBuilder *self,
     {
       guint32 cap = grow_capacity (self->cap_samples);
 
-      t->sample_ts = g_renew (gint64, t->sample_ts, cap);
-      t->sample_value = g_renew (gdouble, t->sample_value, cap);
+      t->sample_ts = RENEW_COLUMN (gint64, t->sample_ts, cap);
+      t->sample_value = RENEW_COLUMN (gdouble, t->sample_value, cap);
       self->cap_samples = cap;
     }
   t->sample_ts[i] = ts;
