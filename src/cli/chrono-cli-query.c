@@ -3,25 +3,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "chrono-cli.h"
 #include "chrono-cli-load.h"
 #include "chrono-query.h"
-
-/* The analysis takes longer than most queries: run it only for queries
- * that read its tables. */
-static gboolean
-reads_analysis (const char *sql)
-{
-  static const char * const tables[] = { "findings", "ledger", "efficiency", "critical_path" };
-  g_autofree char *lower = g_ascii_strdown (sql, -1);
-
-  for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
-    if (strstr (lower, tables[i]) != NULL)
-      return TRUE;
-  return FALSE;
-}
 
 static ChronoQuery *
 open_engine (char * const *files,
@@ -39,7 +24,7 @@ open_engine (char * const *files,
         return NULL;
       g_ptr_array_add (traces, trace);
     }
-  if (reads_analysis (sql))
+  if (chrono_query_sql_reads_analysis (sql))
     {
       ChronoAnalysisOptions options;
 

@@ -14,6 +14,7 @@ static const ChronoMcpTool *(* const families[]) (guint *n_tools) = {
   chrono_mcp_span_tools,
   chrono_mcp_top_tools,
   chrono_mcp_compare_tools,
+  chrono_mcp_query_tools,
 #ifdef CHRONO_CLI_EXPORT
   chrono_mcp_view_tools,
 #endif

@@ -51,6 +51,7 @@ const ChronoMcpTool *chrono_mcp_analysis_tools (guint *n_tools);
 const ChronoMcpTool *chrono_mcp_span_tools     (guint *n_tools);
 const ChronoMcpTool *chrono_mcp_top_tools      (guint *n_tools);
 const ChronoMcpTool *chrono_mcp_compare_tools  (guint *n_tools);
+const ChronoMcpTool *chrono_mcp_query_tools    (guint *n_tools);
 #ifdef CHRONO_CLI_EXPORT
 const ChronoMcpTool *chrono_mcp_view_tools     (guint *n_tools);
 #endif

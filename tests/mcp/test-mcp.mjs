@@ -35,7 +35,7 @@ function cli (...args) {
 
 // render_view draws with the painters, which a build without GTK lacks (and its CLI lacks export).
 const PICTURES = /^  export /m.test(cli('--help'));
-const TOOLS = ['analyze', 'compare', 'critical_path', 'find_spans', 'open_trace', ...(PICTURES ? ['render_view'] : []),
+const TOOLS = ['analyze', 'compare', 'critical_path', 'find_spans', 'open_trace', 'query', ...(PICTURES ? ['render_view'] : []),
                'span_details', 'top_kernels', 'top_operators'];
 
 // A transport that asks for VERSION in initialize and records what the
@@ -568,6 +568,48 @@ function rawSession (lines, { args = ['--root', TRACES], cwd = undefined, closeA
 
 const INIT = '{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}';
 const PING = (id) => JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' });
+
+test('query answers as the file itself, pages without loss, and only reads', async () => {
+  await withClient({}, async (client) => {
+  const { handle } = await ok(client, 'open_trace', { path: MAIN });
+  const want = new Map();
+  for (const e of fileEvents(MAIN))
+    if (e.ph === 'X' && (e.cat === 'kernel' || e.cat === 'Kernel')) {
+      const w = want.get(e.name) ?? [0, 0];
+      want.set(e.name, [w[0] + 1, w[1] + Math.round(e.dur * 1000)]);
+    }
+  const sql = "SELECT name, count(*), sum(dur) FROM spans WHERE category IN ('kernel', 'Kernel') GROUP BY name ORDER BY name";
+  const { rows, pages, last } = await allPages(client, 'query', { handle, sql, limit: 7 }, 'rows');
+  assert.ok(pages > 1 && want.size > 7);
+  assert.deepEqual(last.columns, ['name', 'count(*)', 'sum(dur)']);
+  assert.equal(last.total, want.size);
+  assert.deepEqual(new Map(rows.map((r) => [r[0], [r[1], r[2]]])), want);
+
+  // The analysis tables hold what analyze finds.
+  const report = JSON.parse(cli('analyze', '--format', 'json', MAIN));
+  const findings = await ok(client, 'query', { handle, sql: 'SELECT rule, time_lost_ns FROM findings ORDER BY time_lost_ns DESC', limit: 500 });
+  assert.deepEqual(findings.rows, report.findings.map((f) => [f.rule, f.time_lost_ns]));
+
+  await fails(client, 'query', { handle, sql: 'DELETE FROM findings' }, /only read the trace/);
+  await fails(client, 'query', { handle, sql: "ATTACH 'x.db' AS x" }, /ATTACH and DETACH are refused/);
+  await fails(client, 'query', { handle, sql: 'PRAGMA temp_store = FILE' }, /PRAGMA statements that change settings/);
+  await fails(client, 'query', { handle, sql: 'SELECT name FROM spans WHERE ORDER BY 1' },
+              /near "ORDER": syntax error \(at line 1, column 30\)/);
+  await fails(client, 'query', { handle, sql: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c',
+                                 max_time_ms: 200 }, /time limit of 200 ms/);
+  const page1 = await ok(client, 'query', { handle, sql, limit: 2 });
+  await fails(client, 'query', { handle, sql: 'SELECT 1', cursor: page1.next_cursor }, /not one of this query's/);
+  });
+});
+
+test('query over two ranks, each its file', async () => {
+  await withClient({}, async (client) => {
+  const { handle } = await ok(client, 'open_trace', { paths: RANKS });
+  const { rows } = await ok(client, 'query', {
+    handle, sql: "SELECT rank, count(*) FROM spans WHERE category = 'kernel' GROUP BY rank ORDER BY rank" });
+  assert.deepEqual(rows, RANKS.map((path, rank) => [rank, fileEvents(path).filter((e) => e.ph === 'X' && e.cat === 'kernel').length]));
+  });
+});
 
 test('malformed JSON-RPC is answered with errors, and the server goes on', async () => {
   const { messages, code } = await rawSession([

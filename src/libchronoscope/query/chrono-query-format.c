@@ -44,31 +44,42 @@ add_cell (JsonBuilder       *builder,
     }
 }
 
+static void
+add_row (JsonBuilder       *builder,
+         ChronoQueryResult *self,
+         guint              row)
+{
+  json_builder_begin_array (builder);
+  for (guint c = 0; c < chrono_query_result_get_n_columns (self); c++)
+    add_cell (builder, self, row, c);
+  json_builder_end_array (builder);
+}
+
 JsonNode *
-chrono_query_result_to_json (ChronoQueryResult *self,
-                             guint              first,
-                             guint              n)
+chrono_query_result_row_to_json (ChronoQueryResult *self,
+                                 guint              row)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  guint n_rows = chrono_query_result_get_n_rows (self);
-  guint n_columns = chrono_query_result_get_n_columns (self);
-  guint end = first < n_rows ? first + MIN (n, n_rows - first) : n_rows;
+
+  add_row (builder, self, row);
+  return json_builder_get_root (builder);
+}
+
+JsonNode *
+chrono_query_result_to_json (ChronoQueryResult *self)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "columns");
   json_builder_begin_array (builder);
-  for (guint c = 0; c < n_columns; c++)
+  for (guint c = 0; c < chrono_query_result_get_n_columns (self); c++)
     json_builder_add_string_value (builder, chrono_query_result_get_column_name (self, c));
   json_builder_end_array (builder);
   json_builder_set_member_name (builder, "rows");
   json_builder_begin_array (builder);
-  for (guint r = first; r < end; r++)
-    {
-      json_builder_begin_array (builder);
-      for (guint c = 0; c < n_columns; c++)
-        add_cell (builder, self, r, c);
-      json_builder_end_array (builder);
-    }
+  for (guint r = 0; r < chrono_query_result_get_n_rows (self); r++)
+    add_row (builder, self, r);
   json_builder_end_array (builder);
   json_builder_end_object (builder);
   return json_builder_get_root (builder);
@@ -77,7 +88,7 @@ chrono_query_result_to_json (ChronoQueryResult *self,
 static char *
 format_json (ChronoQueryResult *self)
 {
-  g_autoptr(JsonNode) root = chrono_query_result_to_json (self, 0, G_MAXUINT);
+  g_autoptr(JsonNode) root = chrono_query_result_to_json (self);
   g_autoptr(JsonGenerator) generator = json_generator_new ();
   GString *out;
 

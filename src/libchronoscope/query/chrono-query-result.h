@@ -60,11 +60,12 @@ gboolean         chrono_query_result_is_truncated    (ChronoQueryResult *self);
 /* How long the query ran, in nanoseconds. */
 gint64           chrono_query_result_get_elapsed_ns  (ChronoQueryResult *self);
 
-/* Rows [FIRST, FIRST + N) (clamped to the rows there are) as
- * {"columns": [names], "rows": [[cells]]}; integers stay exact. */
-JsonNode        *chrono_query_result_to_json         (ChronoQueryResult *self,
-                                                      guint              first,
-                                                      guint              n);
+/* The whole result as {"columns": [names], "rows": [[cells]]};
+ * integers stay exact. */
+JsonNode        *chrono_query_result_to_json         (ChronoQueryResult *self);
+/* One row as a JSON array of its cells. */
+JsonNode        *chrono_query_result_row_to_json     (ChronoQueryResult *self,
+                                                      guint              row);
 /* The whole result in FORMAT, ending in a newline. */
 char            *chrono_query_result_format          (ChronoQueryResult *self,
                                                       ChronoQueryFormat  format);

@@ -373,6 +373,18 @@ chrono_query_get_error_offset (ChronoQuery *self)
   return self->error_offset;
 }
 
+gboolean
+chrono_query_sql_reads_analysis (const char *sql)
+{
+  static const char * const tables[] = { "findings", "ledger", "efficiency", "critical_path" };
+  g_autofree char *lower = g_ascii_strdown (sql, -1);
+
+  for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
+    if (strstr (lower, tables[i]) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
 char *
 chrono_query_dup_schema (ChronoQuery *self)
 {

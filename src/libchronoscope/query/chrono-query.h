@@ -58,6 +58,11 @@ ChronoQueryResult *chrono_query_run              (ChronoQuery             *self,
  * error, -1 when it named no place (or the last query succeeded). */
 gint               chrono_query_get_error_offset (ChronoQuery *self);
 
+/* Whether SQL names one of the analysis tables (findings, ledger,
+ * efficiency, critical_path): the analysis takes longer than most
+ * queries, so callers run it only then. */
+gboolean           chrono_query_sql_reads_analysis (const char *sql);
+
 /* The tables and views with their columns, as CREATE statements, one a
  * line: for people and agents writing queries. */
 char              *chrono_query_dup_schema       (ChronoQuery *self);
