@@ -19,6 +19,7 @@
 #include "chrono-neuron-ops-view.h"
 #include "chrono-neuron-page.h"
 #include "chrono-notes-panel.h"
+#include "chrono-query-page.h"
 #include "chrono-timeline-view.h"
 #include "chrono-trace-set.h"
 #include "chrono-track-index.h"
@@ -386,7 +387,7 @@ create_timeline_view (ChronoDocumentPage *self,
 }
 
 static void
-neuron_timeline_requested_cb (ChronoDocumentPage *self)
+timeline_requested_cb (ChronoDocumentPage *self)
 {
   adw_view_stack_set_visible_child_name (self->view_stack, "timeline");
 }
@@ -403,11 +404,23 @@ add_neuron_page (ChronoDocumentPage  *self,
   adw_view_stack_page_set_icon_name (page, "utilities-system-monitor-symbolic");
   page = adw_view_stack_add_titled (self->view_stack, ops, "neuron-operators", _("Operators"));
   adw_view_stack_page_set_icon_name (page, "view-list-bullet-symbolic");
-  g_signal_connect_object (neuron, "timeline-requested", G_CALLBACK (neuron_timeline_requested_cb), self,
+  g_signal_connect_object (neuron, "timeline-requested", G_CALLBACK (timeline_requested_cb), self,
                            G_CONNECT_SWAPPED);
-  g_signal_connect_object (ops, "timeline-requested", G_CALLBACK (neuron_timeline_requested_cb), self,
+  g_signal_connect_object (ops, "timeline-requested", G_CALLBACK (timeline_requested_cb), self,
                            G_CONNECT_SWAPPED);
   adw_view_stack_set_visible_child (self->view_stack, neuron);
+}
+
+static void
+add_query_page (ChronoDocumentPage  *self,
+                ChronoFindingsPanel *panel)
+{
+  GtkWidget *query = chrono_query_page_new (panel);
+  AdwViewStackPage *page = adw_view_stack_add_titled (self->view_stack, query, "query", _("Query"));
+
+  adw_view_stack_page_set_icon_name (page, "utilities-terminal-symbolic");
+  g_signal_connect_object (query, "timeline-requested", G_CALLBACK (timeline_requested_cb), self,
+                           G_CONNECT_SWAPPED);
 }
 
 /* The findings on the left, the graph around the selection below. */
@@ -426,6 +439,7 @@ add_analysis_views (ChronoDocumentPage *self)
   gtk_paned_set_start_child (self->outer_paned, panel);
   if (chrono_neuron_page_is_for (self->trace))
     add_neuron_page (self, CHRONO_FINDINGS_PANEL (panel));
+  add_query_page (self, CHRONO_FINDINGS_PANEL (panel));
 }
 
 static void

@@ -1,0 +1,166 @@
+/* test-app-query.c: the Query page: a query's rows in the table, a row's
+ * span shown on the timeline, all rows' spans marked; faults, writes,
+ * ATTACH and runaway queries refused inline, a query stopped
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <adwaita.h>
+#include <string.h>
+
+#include "app-test-utils.h"
+#include "chrono-document-page.h"
+#include "chrono-query-page.h"
+#include "chrono-query-row.h"
+#include "chrono-timeline-view.h"
+
+#define REAL_TRACE "param__dlrm_8rank__worker0_step_12.1694128201545.pt.trace.json"
+
+static char *trace_path;
+
+static gboolean
+is_done (gpointer data)
+{
+  return !chrono_query_page_is_running (data);
+}
+
+static void
+run (ChronoQueryPage *page,
+     const char      *sql,
+     guint            timeout_ms)
+{
+  chrono_query_page_run (page, sql);
+  g_assert_true (app_test_spin_until (is_done, page, timeout_ms));
+}
+
+static guint
+count_named (ChronoTrace *trace,
+             const char  *name)
+{
+  guint n = 0;
+
+  for (guint t = 0; t < chrono_trace_get_n_tracks (trace); t++)
+    {
+      const ChronoTrack *track = chrono_trace_get_track (trace, t);
+
+      for (guint32 i = 0; i < track->n_spans; i++)
+        n += g_str_equal (chrono_trace_get_string (trace, chrono_track_get_name (track, i)), name);
+    }
+  return n;
+}
+
+static void
+assert_refused (ChronoQueryPage *page,
+                const char      *sql,
+                const char      *says)
+{
+  g_auto(GStrv) words = NULL;
+  gboolean found = FALSE;
+
+  run (page, sql, 30000);
+  g_assert_null (chrono_query_page_get_result (page));
+  g_assert_nonnull (chrono_query_page_get_error (page));
+  /* SAYS: what the message may say, a|b for either. */
+  words = g_strsplit (says, "|", -1);
+  for (guint i = 0; words[i] != NULL && !found; i++)
+    found = strstr (chrono_query_page_get_error (page), words[i]) != NULL;
+  if (!found)
+    g_error ("%s: \"%s\" does not say \"%s\"", sql, chrono_query_page_get_error (page), says);
+  /* Inline, under the editor. */
+  g_assert_nonnull (app_test_find_label (GTK_WIDGET (page), chrono_query_page_get_error (page)));
+}
+
+static void
+test_query (void)
+{
+  ChronoWindow *window = app_test_get_window ();
+  ChronoDocumentPage *doc = app_test_open_trace (window, trace_path);
+  ChronoTimeline *timeline = chrono_timeline_view_get_timeline (chrono_document_page_get_timeline_view (doc));
+  ChronoTrace *trace = chrono_document_page_get_trace (doc);
+  AdwViewStack *stack = ADW_VIEW_STACK (app_test_find_widget (GTK_WIDGET (doc), ADW_TYPE_VIEW_STACK));
+  ChronoQueryPage *page = CHRONO_QUERY_PAGE (adw_view_stack_get_child_by_name (stack, "query"));
+  ChronoQueryResult *result;
+  GListModel *rows;
+  ChronoSpanRef span, selected;
+  guint n = count_named (trace, "aten::to");
+
+  g_assert_nonnull (page);
+  adw_view_stack_set_visible_child_name (stack, "query");
+  app_test_spin_for (100);
+
+  /* The example in the editor, as Run runs it. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "query.run", NULL));
+  g_assert_true (app_test_spin_until (is_done, page, 30000));
+  g_assert_null (chrono_query_page_get_error (page));
+  g_assert_cmpuint (chrono_query_result_get_n_rows (chrono_query_page_get_result (page)), >, 0);
+  app_test_spin_for (200);
+  app_test_screenshot (GTK_WIDGET (window), "query-page.png");
+
+  /* Each row's id is the span it names. */
+  g_assert_cmpuint (n, >, 5);
+  run (page, "SELECT id, name, ts, dur FROM spans WHERE name = 'aten::to' ORDER BY ts", 30000);
+  result = chrono_query_page_get_result (page);
+  g_assert_nonnull (result);
+  g_assert_cmpuint (chrono_query_result_get_n_rows (result), ==, n);
+  rows = chrono_query_page_get_rows (page);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, n);
+  for (guint r = 0; r < n; r++)
+    {
+      const ChronoTrack *track;
+
+      g_assert_true (chrono_query_page_find_span (page, chrono_query_result_get_int (result, r, 0), &span));
+      track = chrono_trace_get_track (trace, span.track);
+      g_assert_cmpstr (chrono_trace_get_string (trace, chrono_track_get_name (track, span.index)), ==, "aten::to");
+      g_assert_cmpint (track->start[span.index], ==, chrono_query_result_get_int (result, r, 2));
+      g_assert_cmpint (chrono_track_get_dur (track, span.index), ==, chrono_query_result_get_int (result, r, 3));
+    }
+
+  /* A row chosen: its span selected, on the timeline. */
+  gtk_selection_model_select_item (GTK_SELECTION_MODEL (rows), 2, TRUE);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "query.show-row", NULL));
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "timeline");
+  g_assert_true (chrono_timeline_get_selection (timeline, &selected));
+  {
+    g_autoptr(ChronoQueryRow) row = g_list_model_get_item (rows, 2);
+
+    g_assert_true (chrono_query_page_find_span (page, chrono_query_result_get_int (result, chrono_query_row_get_row (row), 0),
+                                                &span));
+  }
+  g_assert_cmpuint (selected.track, ==, span.track);
+  g_assert_cmpuint (selected.index, ==, span.index);
+  adw_view_stack_set_visible_child_name (stack, "query");
+
+  /* Faults, writes, ATTACH and runaway queries, refused inline. */
+  assert_refused (page, "SELEC name FROM spans", "syntax error");
+  app_test_spin_for (200);
+  app_test_screenshot (GTK_WIDGET (window), "query-error.png");
+  assert_refused (page, "DELETE FROM spans", "refused|may not be modified");
+  assert_refused (page, "CREATE TABLE t(x)", "refused|read-only|readonly");
+  assert_refused (page, "ATTACH DATABASE ':memory:' AS other", "ATTACH");
+  assert_refused (page, "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT count(*) FROM r",
+                  "time");
+
+  /* Stopped by hand. */
+  chrono_query_page_run (page, "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT count(*) FROM r");
+  app_test_spin_for (200);
+  g_assert_true (chrono_query_page_is_running (page));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "query.stop", NULL));
+  g_assert_true (app_test_spin_until (is_done, page, 5000));
+  g_assert_nonnull (chrono_query_page_get_error (page));
+  g_assert_null (chrono_query_page_get_result (page));
+
+  app_test_close_all_tabs (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  if (!app_test_init (&argc, &argv))
+    return 77;
+  trace_path = app_test_real_trace (REAL_TRACE);
+  if (trace_path == NULL)
+    return 77;
+
+  g_test_add_func ("/app/query/page", test_query);
+  return g_test_run ();
+}
