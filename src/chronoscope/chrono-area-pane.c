@@ -228,8 +228,10 @@ setup_cell (GtkSignalListItemFactory *factory,
   gboolean text = is_text_column (GPOINTER_TO_UINT (data));
 
   gtk_label_set_xalign (GTK_LABEL (label), text ? 0 : 1);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
-  if (!text)
+  /* Numbers are never cut; names are, in the middle. */
+  if (text)
+    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  else
     gtk_widget_add_css_class (label, "numeric");
   gtk_list_item_set_child (item, label);
 }
@@ -275,8 +277,10 @@ static void
 update_count (ChronoAreaPane *self)
 {
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->filtered));
-  /* Translators: how many rows the area's table shows */
-  g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u row", "%u rows", n), n);
+  g_autofree char *spans = chrono_format_count (self->stats != NULL ? chrono_area_stats_get_n_spans (self->stats) : 0);
+  /* Translators: how many rows the area's table shows, then how many spans the area holds */
+  g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u row · %s spans", "%u rows · %s spans", n),
+                                           n, spans);
 
   gtk_label_set_text (self->count_label, self->stats != NULL ? text : "");
 }
@@ -285,17 +289,11 @@ static void
 update_title (ChronoAreaPane *self)
 {
   g_autofree char *length = chrono_format_duration (self->end_ns - self->start_ns);
-  g_autofree char *spans = chrono_format_count (self->stats != NULL ? chrono_area_stats_get_n_spans (self->stats) : 0);
-  g_autofree char *text = NULL;
   guint n = self->tracks->len;
+  /* Translators: the area: its length and how many tracks */
+  g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s on %u track", "%s on %u tracks", n),
+                                           length, n);
 
-  if (self->stats == NULL)
-    /* Translators: the area being summarized: its length and how many tracks */
-    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s on %u track…", "%s on %u tracks…", n), length, n);
-  else
-    /* Translators: the area: its length, how many tracks, how many spans */
-    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s on %u track · %s spans", "%s on %u tracks · %s spans", n),
-                            length, n, spans);
   gtk_label_set_text (self->title_label, text);
 }
 
