@@ -58,6 +58,7 @@ static const Example host[] = {
   { "c10d", "record_param_comms" },
   { "Gloo", "gloo:all_reduce" },
   { "HCCL", "hccl:allgather" },
+  { "HCCL", "hcom_allReduce__271_0_1" },
 };
 
 /* Compute that merely sounds like communication. */

@@ -199,6 +199,9 @@ ChronoRankData *chrono_rank_data_new  (ChronoTrace                 *trace,
                                        const ChronoAnalysisOptions *options);
 gboolean        chrono_rank_data_has_track (ChronoRankData *data,
                                             guint32         track);
+/* The position in DATA's devices of the device TRACK is a row of, or -1. */
+gint            chrono_rank_data_device_of_track (ChronoRankData *data,
+                                                  guint32         track);
 
 /* The ledger of every device of DATA. PEER_WAITS, when not NULL, holds
  * for each device a GArray of ChronoInterval (or NULL): the time its

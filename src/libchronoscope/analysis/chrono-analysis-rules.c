@@ -385,17 +385,6 @@ step_name (ChronoRankData   *data,
 /* ------------------------------------------------------------------ */
 /* Causes                                                             */
 
-static gint
-device_of_track (ChronoRankData *data,
-                 guint32         track)
-{
-  guint32 process = chrono_trace_get_track (data->trace, track)->process;
-
-  for (guint di = 0; di < data->devices->len; di++)
-    if (g_array_index (data->devices, ChronoDeviceWork, di).process == process)
-      return di;
-  return -1;
-}
 
 /* The clocks of the ranks disagree when the matched collectives start
  * further apart than they last: then the matching says nothing about who
@@ -486,7 +475,7 @@ chrono_analysis_match_collectives (ChronoRankData **ranks,
       for (guint r = 0; r < n_ranks; r++)
         {
           const ChronoWorkItem *it = &g_array_index (ranks[r]->collectives, ChronoWorkItem, k);
-          gint di = device_of_track (ranks[r], it->track);
+          gint di = chrono_rank_data_device_of_track (ranks[r], it->track);
           GArray **waits;
           ChronoInterval *tail;
           ChronoInterval w = { it->start, MIN (last, it->end), last_rank };
@@ -541,7 +530,7 @@ rule_stragglers (Ctx *c)
           for (guint q = 0; q < c->n_ranks; q++)
             {
               const ChronoWorkItem *it = &g_array_index (c->ranks[q]->collectives, ChronoWorkItem, k);
-              gint di = device_of_track (c->ranks[q], it->track);
+              gint di = chrono_rank_data_device_of_track (c->ranks[q], it->track);
               if (q != r && di >= 0)
                 chrono_claim_add (&claim, c->ranks[q], di, it->start, it->end,
                                   CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_PEER), r, G_MAXINT64);
@@ -1097,7 +1086,7 @@ rule_collective_outliers (Ctx            *c,
           gint64 dur = items[k].end - items[k].start;
           gint di;
 
-          if (dur <= 2 * median || (di = device_of_track (data, items[k].track)) < 0)
+          if (dur <= 2 * median || (di = chrono_rank_data_device_of_track (data, items[k].track)) < 0)
             continue;
           outliers++;
           first = MIN (first, items[k].start);

@@ -139,17 +139,42 @@ chrono_lower_bound_near (gconstpointer base,
   return chrono_lower_bound (base, n, size, offset, value);
 }
 
+/* An NPU's streams and its collectives are processes of their own, with
+ * the device's index. */
+static gint
+find_device (GArray  *devices,
+             guint32  process,
+             gint     device)
+{
+  for (guint i = 0; i < devices->len; i++)
+    {
+      ChronoDeviceWork *d = &g_array_index (devices, ChronoDeviceWork, i);
+
+      if (d->process == process || (device >= 0 && d->device == device))
+        return (gint) i;
+    }
+  return -1;
+}
+
+gint
+chrono_rank_data_device_of_track (ChronoRankData *data,
+                                  guint32         track)
+{
+  guint32 process = chrono_trace_get_track (data->trace, track)->process;
+  const ChronoProcess *p = chrono_trace_get_process (data->trace, process);
+
+  return find_device (data->devices, process, p->is_device ? p->device_index : -1);
+}
+
 static ChronoDeviceWork *
 device_for_process (GArray  *devices,
                     guint32  process,
                     gint     device)
 {
-  for (guint i = 0; i < devices->len; i++)
-    {
-      ChronoDeviceWork *d = &g_array_index (devices, ChronoDeviceWork, i);
-      if (d->process == process)
-        return d;
-    }
+  gint i = find_device (devices, process, device);
+
+  if (i >= 0)
+    return &g_array_index (devices, ChronoDeviceWork, i);
   g_array_append_val (devices, ((ChronoDeviceWork) {
     .process = process,
     .device = device,

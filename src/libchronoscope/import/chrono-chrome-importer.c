@@ -14,8 +14,10 @@
 #include <string.h>
 
 #include "chrono-chrome-importer.h"
+#include "chrono-communication.h"
 #include "chrono-json-scanner.h"
 #include "chrono-kineto.h"
+#include "chrono-packed-devices.h"
 #include "chrono-trace-private.h"
 #include "chrono-track-builder.h"
 
@@ -727,6 +729,35 @@ add_v2_bind (Importer           *imp,
   g_array_append_val (imp->v2_events, bind);
 }
 
+/* A span without a category says what it is by its args, as torch_npu
+ * writes them: a task on an NPU stream names its "Task Type", one of
+ * HCCL's steps of a collective its "task type", and a runtime call or a
+ * collective on the device the "connection_id" that joins the two. */
+static void
+classify_by_args (Importer    *imp,
+                  const Event *ev,
+                  guint32      name,
+                  guint8      *kind,
+                  gboolean    *on_device)
+{
+  ChronoStringTable *st = imp->trace->strings;
+  ChronoJsonString value;
+
+  if (args_lookup (imp, ev, "Task Type", &value))
+    {
+      *kind = chrono_kineto_task_kind ((const char *) value.start, value.len);
+      *on_device = TRUE;
+    }
+  else if (args_lookup (imp, ev, "task type", &value))
+    *on_device = TRUE;
+  else if (args_lookup (imp, ev, "connection_id", &value))
+    {
+      *on_device = chrono_communication_family (chrono_string_table_get (st, name),
+                                                chrono_string_table_get_len (st, name)) != NULL;
+      *kind = *on_device ? CHRONO_KIND_COLLECTIVE : CHRONO_KIND_RUNTIME;
+    }
+}
+
 static void
 add_span (Importer    *imp,
           const Event *ev,
@@ -744,6 +775,8 @@ add_span (Importer    *imp,
   guint32 index;
 
   classify (imp, name, cat, ev, &kind, &on_device);
+  if (kind == CHRONO_KIND_OTHER && cat == CHRONO_NO_STRING)
+    classify_by_args (imp, ev, name, &kind, &on_device);
   index = chrono_track_builder_add_span (b, ts, dur, name, cat, args_of (ev), kind, flags);
   if (on_device)
     b->device_votes++;
@@ -755,7 +788,8 @@ add_span (Importer    *imp,
       ChronoJsonString value;
       gint64 correlation;
 
-      if (args_lookup (imp, ev, "correlation", &value) &&
+      if ((args_lookup (imp, ev, "correlation", &value) ||
+           (cat == CHRONO_NO_STRING && args_lookup (imp, ev, "connection_id", &value))) &&
           chrono_json_parse_int64 (value.start, value.len, &correlation) && correlation >= 0)
         chrono_track_builder_set_correlation (b, index, correlation);
     }
@@ -2127,6 +2161,7 @@ chrono_chrome_importer_run (ChronoTrace        *trace,
   input.max_ts = imp.max_ts;
   trace->format = imp.kineto ? "kineto" : "chrome-json";
   chrono_track_builder_finish_trace (trace, &input);
+  chrono_packed_devices_find (trace);
   g_debug ("%s: scanned in %.3f s (%s), built in %.3f s", trace->path, (t1 - t0) / 1e6,
            imp.split_used ? "two halves" :
            imp.handler_used ? "scan and model on two threads" : "one thread", (g_get_monotonic_time () - t1) / 1e6);

@@ -73,6 +73,8 @@ static const Pattern patterns[] = {
   /* The annotations of the Gloo and HCCL (Gaudi) process groups. */
   { "Gloo", "gloo:", AT_START },
   { "HCCL", "hccl:", AT_START },
+  /* Ascend HCCL's collectives on the NPU (hcom_allReduce__271_0_1). */
+  { "HCCL", "hcom_", AT_START },
   /* Neuron system profiles' collective events (cc_exec, ...). */
   { "Neuron collectives", "cc_", AT_START },
   /* All-to-all under any other name, such as TorchRec's

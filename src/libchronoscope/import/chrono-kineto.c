@@ -43,6 +43,27 @@ static const CategoryKind categories[] = {
   { "Trace", CHRONO_KIND_TRACE },
 };
 
+/* Ascend's task types that are not kernels, as CANN's profiler writes
+ * them in the "Task Type" of a task. */
+static const CategoryKind task_types[] = {
+  { "PCIE_DMA_SQE", CHRONO_KIND_MEMCPY },
+  { "SDMA_SQE", CHRONO_KIND_MEMCPY },
+  { "EVENT_RECORD_SQE", CHRONO_KIND_SYNC },
+  { "EVENT_WAIT_SQE", CHRONO_KIND_SYNC },
+  { "NOTIFY_RECORD_SQE", CHRONO_KIND_SYNC },
+  { "NOTIFY_WAIT_SQE", CHRONO_KIND_SYNC },
+  { "PLACE_HOLDER_SQE", CHRONO_KIND_SYNC },
+  /* HCCL's steps, on the stream of the collective they make up. */
+  { "Notify Wait", CHRONO_KIND_OTHER },
+  { "Notify Record", CHRONO_KIND_OTHER },
+  { "Write Value", CHRONO_KIND_OTHER },
+  { "SDMA", CHRONO_KIND_OTHER },
+  { "RDMA", CHRONO_KIND_OTHER },
+  { "Memcpy", CHRONO_KIND_OTHER },
+  { "Reduce Inline", CHRONO_KIND_OTHER },
+  { "Reduce TBE", CHRONO_KIND_OTHER },
+};
+
 static gboolean
 has_prefix (const char *s,
             gsize       len,
@@ -61,13 +82,30 @@ contains (const char *s,
 }
 
 static ChronoKind
+kind_in (const CategoryKind *table,
+         guint               n,
+         const char         *cat,
+         gsize               len,
+         ChronoKind          otherwise)
+{
+  for (guint i = 0; i < n; i++)
+    if (strlen (table[i].cat) == len && memcmp (table[i].cat, cat, len) == 0)
+      return table[i].kind;
+  return otherwise;
+}
+
+static ChronoKind
 kind_of_category (const char *cat,
                   gsize       len)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (categories); i++)
-    if (strlen (categories[i].cat) == len && memcmp (categories[i].cat, cat, len) == 0)
-      return categories[i].kind;
-  return CHRONO_KIND_OTHER;
+  return kind_in (categories, G_N_ELEMENTS (categories), cat, len, CHRONO_KIND_OTHER);
+}
+
+ChronoKind
+chrono_kineto_task_kind (const char *type,
+                         gsize       len)
+{
+  return kind_in (task_types, G_N_ELEMENTS (task_types), type, len, CHRONO_KIND_KERNEL);
 }
 
 gboolean
@@ -80,6 +118,25 @@ chrono_kineto_kind_is_device (ChronoKind kind)
     case CHRONO_KIND_MEMSET:
     case CHRONO_KIND_SYNC:
     case CHRONO_KIND_GPU_ANNOTATION:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+gboolean
+chrono_kineto_kind_is_host (ChronoKind kind)
+{
+  switch (kind)
+    {
+    case CHRONO_KIND_HOST_OP:
+    case CHRONO_KIND_PYTHON:
+    case CHRONO_KIND_ANNOTATION:
+    case CHRONO_KIND_STEP:
+    case CHRONO_KIND_RUNTIME:
+    case CHRONO_KIND_DRIVER:
+    case CHRONO_KIND_ASYNC:
+    case CHRONO_KIND_OVERHEAD:
       return TRUE;
     default:
       return FALSE;

@@ -19,6 +19,15 @@ ChronoKind chrono_kineto_classify          (const char *cat,
                                             gboolean   *on_device);
 /* Whether a span of this kind runs on an accelerator stream. */
 gboolean   chrono_kineto_kind_is_device    (ChronoKind  kind);
+/* Whether a span of this kind is the host's work (an operator, a Python
+ * frame, a runtime call, an annotation, a step). */
+gboolean   chrono_kineto_kind_is_host      (ChronoKind  kind);
+/* The kind of a task on an Ascend NPU stream from its "Task Type": the
+ * queue's copies and its event, notify and placeholder entries, HCCL's
+ * steps of a collective (shown, but the collective is the work), and
+ * kernels for every other type (AI_CORE, MIX_AIV, DSA_SQE, ...). */
+ChronoKind chrono_kineto_task_kind         (const char *type,
+                                            gsize       len);
 /* Whether a kernel's args mark it as a collective ("Collective name"). */
 gboolean   chrono_kineto_args_are_collective (const char *args,
                                               gsize       len);

@@ -1,0 +1,21 @@
+/* chrono-packed-devices.h: the device processes torch_npu packs under its
+ * host process's id
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "chrono-trace-private.h"
+
+G_BEGIN_DECLS
+
+/* Makes devices of the processes whose pid packs a host process's pid
+ * above ten bits and a device id in the lowest five, as torch_npu's
+ * profiler writes an NPU's streams, collectives, counters and its own
+ * overlap analysis, when none of their spans is host work: their rows
+ * become device rows, their device index that id, and their name
+ * "NPU 0 · Ascend Hardware", the word taken from their labels. Runs
+ * once the processes and tracks are named. */
+void chrono_packed_devices_find (ChronoTrace *trace);
+
+G_END_DECLS
