@@ -18,6 +18,7 @@
 #include "chrono-findings-panel.h"
 #include "chrono-format.h"
 #include "chrono-palette.h"
+#include "chrono-profiler-overlap.h"
 #include "chrono-share-bar.h"
 
 /* Settings are often changed a step at a time (spin buttons): wait for
@@ -459,6 +460,23 @@ compare_recoverable (gconstpointer a,
                                                 : (x->breakdown > y->breakdown) - (x->breakdown < y->breakdown);
 }
 
+/* The profiler's own split of a device's time, where the trace has one,
+ * beside ours. */
+static void
+append_profiler_overlaps (ChronoFindingsPanel *self)
+{
+  g_autoptr(GArray) overlaps = chrono_profiler_overlap_find (self->analysis);
+
+  for (guint i = 0; i < overlaps->len; i++)
+    {
+      g_autofree char *text = chrono_profiler_overlap_describe (&g_array_index (overlaps, ChronoProfilerOverlap, i));
+      GtkWidget *label = new_label (text, "caption");
+
+      gtk_widget_add_css_class (label, "numeric");
+      gtk_box_append (self->summary_box, label);
+    }
+}
+
 /* What the trace does not show, then one line a device, those that could
  * win back most first: how much of its time, and by what. */
 static void
@@ -522,6 +540,7 @@ fill_summary (ChronoFindingsPanel *self)
       gtk_widget_add_css_class (label, "numeric");
       gtk_box_append (self->summary_box, label);
     }
+  append_profiler_overlaps (self);
   if (rows->len > MAX_SUMMARY_DEVICES)
     {
       g_autofree char *more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "…and %u more device", "…and %u more devices",

@@ -10,6 +10,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "chrono-analysis-private.h"
+#include "chrono-kineto.h"
 
 static void
 add (GArray     *out,
@@ -44,6 +45,39 @@ add_dropped (ChronoRankData *data,
        g_strdup_printf (_("%s: %" G_GUINT64_FORMAT " events are not in the model; the load said: %s"),
                         base, stats->dropped,
                         stats->warnings->len ? (const char *) stats->warnings->pdata[0] : _("nothing more")));
+}
+
+/* The rank's processes with counters or spans but no host work: what the
+ * analysis reads nothing from, and so what might be a device it does not
+ * know. The profiler's own spans (Kineto's "Trace") and instants are no
+ * sign of one. */
+static char *
+maybe_devices (ChronoRankData *data)
+{
+  ChronoTrace *trace = data->trace;
+  g_autofree guint8 *seen = g_new0 (guint8, data->n_processes);  /* 1 rows, 2 host work */
+  g_autoptr(GString) names = g_string_new (NULL);
+
+  for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
+    {
+      const ChronoTrack *t = chrono_trace_get_track (trace, ti);
+      guint p = t->process - data->first_process;
+
+      if (!chrono_rank_data_has_track (data, ti))
+        continue;
+      if (t->type == CHRONO_TRACK_COUNTER)
+        seen[p] = MAX (seen[p], 1);
+      for (guint32 i = 0; i < t->n_spans && seen[p] < 2; i++)
+        if (chrono_kineto_kind_is_host (t->kind[i]))
+          seen[p] = 2;
+        else if (t->kind[i] != CHRONO_KIND_TRACE)
+          seen[p] = 1;
+    }
+  for (guint p = 0; p < data->n_processes; p++)
+    if (seen[p] == 1)
+      g_string_append_printf (names, "%s%s", names->len ? ", " : "",
+                              chrono_trace_get_string (trace, chrono_trace_get_process (trace, data->first_process + p)->display_name));
+  return g_string_free (g_steal_pointer (&names), FALSE);
 }
 
 void
@@ -82,6 +116,18 @@ chrono_analysis_find_limitations (ChronoRankData **ranks,
                                         "trace holds no device activity (device tracing off, its buffer lost, or "
                                         "the file cut); nothing can be said of the device's time", c.launches),
                               name, c.launches));
+      else if (n_work == 0 && c.host_ops > 0)
+        {
+          g_autofree char *candidates = maybe_devices (data);
+
+          add (out, "no-device", r,
+               *candidates
+               ? g_strdup_printf (_("%s: host operators but no device work the analysis recognises; these "
+                                    "processes hold no host work and might be a device it does not know: %s"),
+                                  name, candidates)
+               : g_strdup_printf (_("%s: host operators but no device work the analysis recognises, and no "
+                                    "process that might be a device: a host-only trace"), name));
+        }
       else if (c.launches >= 10 && c.linked * 2 < c.launches)
         {
           data->device_incomplete = TRUE;

@@ -11,6 +11,7 @@
 #include "chrono-json-util.h"
 #include "chrono-memory-private.h"
 #include "chrono-neuron-regions.h"
+#include "chrono-profiler-overlap.h"
 
 /* A report people read: the costliest findings; the JSON has them all. */
 #define MAX_TABLE_FINDINGS 30
@@ -146,6 +147,7 @@ chrono_analysis_to_json (ChronoAnalysis *self)
     }
   json_builder_end_array (b);
   chrono_neuron_regions_write_json (self, b);
+  chrono_profiler_overlap_write_json (self, b);
 
   json_builder_set_member_name (b, "host_ledger");
   json_builder_begin_array (b);
@@ -520,6 +522,7 @@ chrono_analysis_to_markdown (ChronoAnalysis *self)
                             chrono_analysis_get_n_findings (self) - MAX_TABLE_FINDINGS);
 
   append_ledger (self, s);
+  chrono_profiler_overlap_append_markdown (self, s);
 
   g_string_append_printf (s, "\n## %s\n\n%s\n\n", _("Device time"),
                           _("Times in ms; idle is split as Holistic Trace Analysis does."));

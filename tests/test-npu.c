@@ -1,0 +1,539 @@
+/* test-npu.c: Ascend NPU traces (torch_npu's trace_view.json) analysed as
+ * a GPU's are: the device's rows, its ledger beside the profiler's own
+ * overlap analysis, and the line that says when a trace holds no device
+ * work the analysis knows
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include "chrono-analysis.h"
+#include "chrono-job.h"
+#include "chrono-profiler-overlap.h"
+#include "test-utils.h"
+
+#define LEVEL0 "msinsight__npu_ddp_level0_rank0__trace_view.json"
+#define LEVEL2 "msinsight__npu_ddp_level2_rank0__trace_view.json"
+
+static ChronoAnalysis *
+analyse (ChronoTrace *trace)
+{
+  g_autoptr(GError) error = NULL;
+  ChronoAnalysis *a = chrono_analysis_run (&trace, 1, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (a);
+  return a;
+}
+
+static const ChronoProcess *
+process_named (ChronoTrace *trace,
+               const char  *name)
+{
+  for (guint i = 0; i < chrono_trace_get_n_processes (trace); i++)
+    {
+      const ChronoProcess *p = chrono_trace_get_process (trace, i);
+
+      if (g_strcmp0 (chrono_trace_get_string (trace, p->display_name), name) == 0)
+        return p;
+    }
+  g_error ("no process is named %s", name);
+  return NULL;
+}
+
+/* The kind of the first span named NAME on T. */
+static ChronoKind
+kind_of (ChronoTrace       *trace,
+         const ChronoTrack *t,
+         const char        *name)
+{
+  for (guint32 i = 0; i < t->n_spans; i++)
+    if (strcmp (chrono_trace_get_string (trace, chrono_track_get_name (t, i)), name) == 0)
+      return t->kind[i];
+  g_error ("no span is named %s", name);
+  return CHRONO_KIND_OTHER;
+}
+
+/* The events of the trace NAME, read with json-glib, and the pid of each
+ * process by its name. */
+static JsonArray *
+read_events (const char  *name,
+             JsonNode   **root,
+             GHashTable  *pids)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("CHRONO_TRACES_DIR"), name, NULL);
+  JsonArray *events;
+
+  *root = test_parse_json_file (path);
+  events = json_node_get_array (*root);
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *e = json_array_get_object_element (events, i);
+
+      if (g_strcmp0 (json_object_get_string_member_with_default (e, "name", ""), "process_name") == 0)
+        g_hash_table_insert (pids, g_strdup (json_object_get_string_member (json_object_get_object_member (e, "args"), "name")),
+                             GSIZE_TO_POINTER ((gsize) json_object_get_int_member (e, "pid")));
+    }
+  return events;
+}
+
+static gboolean
+in_process (JsonObject *e,
+            GHashTable *pids,
+            const char *process)
+{
+  return json_object_has_member (e, "pid") && g_hash_table_contains (pids, process) &&
+         (gsize) json_object_get_int_member (e, "pid") == GPOINTER_TO_SIZE (g_hash_table_lookup (pids, process));
+}
+
+static JsonObject *
+args_of (JsonObject *e)
+{
+  return json_object_has_member (e, "args") ? json_object_get_object_member (e, "args") : NULL;
+}
+
+static gint64
+connection_id (JsonObject *e)
+{
+  JsonObject *args = args_of (e);
+
+  return args && json_object_has_member (args, "connection_id") ? json_object_get_int_member (args, "connection_id") : -1;
+}
+
+/* Tasks on the device (its streams, HCCL's collectives) whose
+ * connection_id one of CANN's calls has; a stream's tasks that share a
+ * collective's id are that collective's steps, not tasks of their own. */
+static guint
+count_launched (const char *name)
+{
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GHashTable) pids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) calls = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autoptr(GHashTable) collectives = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  JsonArray *events = read_events (name, &root, pids);
+  guint n = 0;
+
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *e = json_array_get_object_element (events, i);
+      gint64 id = connection_id (e);
+
+      if (id >= 0 && in_process (e, pids, "CANN"))
+        g_hash_table_add (calls, g_memdup2 (&id, sizeof id));
+      if (id >= 0 && in_process (e, pids, "HCCL"))
+        g_hash_table_add (collectives, g_memdup2 (&id, sizeof id));
+    }
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *e = json_array_get_object_element (events, i);
+      gint64 id = connection_id (e);
+      JsonObject *args = args_of (e);
+      const char *type = args ? json_object_get_string_member_with_default (args, "Task Type", "") : "";
+      gboolean work = in_process (e, pids, "HCCL") ||
+                      (in_process (e, pids, "Ascend Hardware") && g_strcmp0 (type, "") != 0 &&
+                       !g_hash_table_contains (collectives, &id));
+
+      if (id >= 0 && work && g_hash_table_contains (calls, &id))
+        n++;
+    }
+  return n;
+}
+
+static void
+test_lanes (void)
+{
+  g_autoptr(ChronoTrace) trace = test_traces_load (LEVEL2);
+  const ChronoProcess *hardware, *hccl, *python;
+  const ChronoTrack *stream, *group;
+  guint launches = 0;
+
+  if (trace == NULL)
+    return;
+  hardware = process_named (trace, "NPU 0 · Ascend Hardware");
+  hccl = process_named (trace, "NPU 0 · HCCL");
+  g_assert_true (hardware->is_device && hccl->is_device);
+  g_assert_cmpint (hardware->device_index, ==, 0);
+  g_assert_cmpint (hccl->device_index, ==, 0);
+  python = process_named (trace, "Python (3178231)");
+  g_assert_false (python->is_device);
+
+  stream = test_track_named (trace, "Stream 2");
+  g_assert_cmpint (stream->type, ==, CHRONO_TRACK_STREAM);
+  g_assert_cmpint (kind_of (trace, stream, "aclnnMuls_MulAiCore_Mul"), ==, CHRONO_KIND_KERNEL);
+  g_assert_cmpint (kind_of (trace, stream, "MEMCPY_ASYNC"), ==, CHRONO_KIND_MEMCPY);
+  g_assert_cmpint (kind_of (trace, stream, "EVENT_WAIT"), ==, CHRONO_KIND_SYNC);
+  /* HCCL's steps are shown on the stream but are not work: the
+   * collective they make up is. */
+  g_assert_cmpint (kind_of (trace, test_track_named (trace, "Stream 4"), "Notify Wait"), ==, CHRONO_KIND_OTHER);
+  group = test_track_named (trace, "Group 0 Communication");
+  g_assert_cmpint (group->type, ==, CHRONO_TRACK_STREAM);
+  g_assert_cmpint (kind_of (trace, group, "hcom_allReduce__271_0_1"), ==, CHRONO_KIND_COLLECTIVE);
+  g_assert_cmpint (test_track_named (trace, "AI Core Freq MHz")->type, ==, CHRONO_TRACK_COUNTER);
+
+  /* CANN's calls are joined to the tasks they launched by connection_id:
+   * as many launches as tasks whose id a CANN call has. */
+  for (guint i = 0; i < chrono_trace_get_n_flows (trace); i++)
+    {
+      const ChronoFlow *f = chrono_trace_get_flow (trace, i);
+      const ChronoTrack *from = chrono_trace_get_track (trace, f->from.track);
+      const ChronoTrack *to = chrono_trace_get_track (trace, f->to.track);
+
+      if (f->type != CHRONO_FLOW_LAUNCH)
+        continue;
+      g_assert_cmpint (from->type, ==, CHRONO_TRACK_THREAD);
+      g_assert_cmpint (to->type, ==, CHRONO_TRACK_STREAM);
+      g_assert_true (chrono_trace_get_process (trace, to->process)->is_device);
+      launches++;
+    }
+  g_assert_cmpuint (launches, ==, count_launched (LEVEL2));
+  g_assert_cmpuint (launches, >, 100);
+}
+
+/* The trace's Overlap Analysis rows, read with json-glib: each row's
+ * spans merged, in ns from the trace's first whole microsecond. */
+typedef struct {
+  gint64 row_ns[CHRONO_N_OVERLAP_ROWS];
+  gint64 start_ns;
+  gint64 end_ns;
+  gint64 origin_us;
+} Theirs;
+
+static const char * const row_names[] = {
+  "Computing", "Communication", "Communication(Not Overlapped)", "Free",
+};
+
+static gint
+compare_pairs (gconstpointer a,
+               gconstpointer b)
+{
+  const gint64 *x = a, *y = b;
+
+  return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+static gint64
+ns_of (const char *ts,
+       gint64      origin_us)
+{
+  const char *dot = strchr (ts, '.');
+
+  return (g_ascii_strtoll (ts, NULL, 10) - origin_us) * 1000 +
+         (dot ? (gint64) (g_ascii_strtod (dot, NULL) * 1000 + 0.5) : 0);
+}
+
+static void
+read_theirs (const char *path,
+             Theirs     *out)
+{
+  g_autoptr(JsonNode) root = test_parse_json_file (path);
+  JsonArray *events = json_node_get_array (root);
+  gint64 overlap_pid = -1;
+  GArray *spans[CHRONO_N_OVERLAP_ROWS];
+
+  memset (out, 0, sizeof *out);
+  out->start_ns = G_MAXINT64;
+  out->end_ns = G_MININT64;
+  for (guint k = 0; k < CHRONO_N_OVERLAP_ROWS; k++)
+    spans[k] = g_array_new (FALSE, FALSE, 2 * sizeof (gint64));
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *e = json_array_get_object_element (events, i);
+
+      if (g_strcmp0 (json_object_get_string_member_with_default (e, "name", ""), "process_name") == 0 &&
+          g_strcmp0 (json_object_get_string_member (json_object_get_object_member (e, "args"), "name"),
+                     "Overlap Analysis") == 0)
+        overlap_pid = json_object_get_int_member (e, "pid");
+      if (out->origin_us == 0 && json_object_has_member (e, "ts"))
+        out->origin_us = g_ascii_strtoll (json_object_get_string_member (e, "ts"), NULL, 10);
+    }
+  g_assert_cmpint (overlap_pid, >=, 0);
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *e = json_array_get_object_element (events, i);
+      const char *name = json_object_get_string_member_with_default (e, "name", "");
+
+      if (json_object_get_int_member_with_default (e, "pid", -1) != overlap_pid ||
+          g_strcmp0 (json_object_get_string_member_with_default (e, "ph", ""), "X") != 0)
+        continue;
+      for (guint k = 0; k < CHRONO_N_OVERLAP_ROWS; k++)
+        if (strcmp (name, row_names[k]) == 0)
+          {
+            gint64 span[2];
+
+            span[0] = ns_of (json_object_get_string_member (e, "ts"), out->origin_us);
+            span[1] = span[0] + (gint64) (json_object_get_double_member (e, "dur") * 1000 + 0.5);
+            g_array_append_val (spans[k], span);
+            out->start_ns = MIN (out->start_ns, span[0]);
+            out->end_ns = MAX (out->end_ns, span[1]);
+          }
+    }
+  for (guint k = 0; k < CHRONO_N_OVERLAP_ROWS; k++)
+    {
+      gint64 reach = G_MININT64;
+
+      g_array_sort (spans[k], compare_pairs);
+      for (guint i = 0; i < spans[k]->len; i++)
+        {
+          const gint64 *s = &g_array_index (spans[k], gint64, 2 * i);
+
+          out->row_ns[k] += MAX (0, s[1] - MAX (s[0], reach));
+          reach = MAX (reach, s[1]);
+        }
+      g_array_unref (spans[k]);
+    }
+}
+
+/* Ours within a hundredth of the window of theirs, which the test reads
+ * from the file itself. */
+static void
+check_overlap (const char *name)
+{
+  g_autoptr(ChronoTrace) trace = test_traces_load (name);
+  g_autoptr(ChronoAnalysis) a = NULL;
+  g_autoptr(GArray) overlaps = NULL;
+  g_autofree char *path = NULL;
+  const ChronoProfilerOverlap *o;
+  gint64 window, hundredth, origin;
+  Theirs theirs;
+
+  if (trace == NULL)
+    return;
+  path = g_build_filename (g_getenv ("CHRONO_TRACES_DIR"), name, NULL);
+  read_theirs (path, &theirs);
+  a = analyse (trace);
+  overlaps = chrono_profiler_overlap_find (a);
+  g_assert_cmpuint (overlaps->len, ==, 1);
+  o = &g_array_index (overlaps, ChronoProfilerOverlap, 0);
+  g_assert_cmpint (o->device, ==, 0);
+
+  /* Theirs as the file says, to the microsecond's rounding. */
+  origin = theirs.origin_us * 1000;
+  g_assert_cmpint (ABS (o->start_ns - origin - theirs.start_ns), <=, 1);
+  g_assert_cmpint (ABS (o->end_ns - origin - theirs.end_ns), <=, 1);
+  for (guint k = 0; k < CHRONO_N_OVERLAP_ROWS; k++)
+    g_assert_cmpint (ABS (o->theirs_ns[k] - theirs.row_ns[k]), <=, 1000);
+
+  window = theirs.end_ns - theirs.start_ns;
+  hundredth = window / 100;
+  g_assert_cmpint (o->compute_ns + o->exposed_ns + o->copy_ns + o->idle_ns, ==, o->end_ns - o->start_ns);
+  g_assert_cmpint (ABS (o->compute_ns - theirs.row_ns[CHRONO_OVERLAP_COMPUTING]), <=, hundredth);
+  g_assert_cmpint (ABS (o->exposed_ns - theirs.row_ns[CHRONO_OVERLAP_NOT_OVERLAPPED]), <=, hundredth);
+  g_assert_cmpint (ABS (o->communication_ns - theirs.row_ns[CHRONO_OVERLAP_COMMUNICATION]), <=, hundredth);
+  /* Copies that ran alone are free in theirs. */
+  g_assert_cmpint (ABS (o->idle_ns + o->copy_ns - theirs.row_ns[CHRONO_OVERLAP_FREE]), <=, hundredth);
+  g_assert_null (chrono_profiler_overlap_note (o));
+}
+
+static void
+test_overlap_level0 (void)
+{
+  check_overlap (LEVEL0);
+}
+
+static void
+test_overlap_level2 (void)
+{
+  check_overlap (LEVEL2);
+}
+
+static const ChronoLimitation *
+limitation (ChronoAnalysis *a,
+            const char     *id)
+{
+  for (guint i = 0; i < chrono_analysis_get_n_limitations (a); i++)
+    if (strcmp (chrono_analysis_get_limitation (a, i)->id, id) == 0)
+      return chrono_analysis_get_limitation (a, i);
+  return NULL;
+}
+
+/* Host operators and no device work: said in one line, never silence. */
+static void
+check_no_device (const char *name,
+                 const char *says)
+{
+  g_autoptr(ChronoTrace) trace = test_traces_load (name);
+  g_autoptr(ChronoAnalysis) a = NULL;
+  const ChronoLimitation *l;
+
+  if (trace == NULL)
+    return;
+  a = analyse (trace);
+  l = limitation (a, "no-device");
+  if (says == NULL)
+    {
+      g_assert_null (l);
+      return;
+    }
+  g_assert_nonnull (l);
+  g_assert_nonnull (strstr (l->message, says));
+}
+
+/* A backend the analysis does not know is named, not ignored. */
+static void
+test_unknown_backend (void)
+{
+  g_autoptr(GString) json = g_string_new ("{\"traceEvents\":[");
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoAnalysis) a = NULL;
+  const ChronoLimitation *l;
+
+  test_append_complete_event (json, "cpu_op", "aten::mm", 1, 1, 0, 100, "");
+  test_append_complete_event (json, "foo_task", "matmul_tile", 2, 7, 10, 50, "");
+  g_string_append (json, ",{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":2,"
+                         "\"args\":{\"name\":\"Foo Accelerator\"}}]}");
+  trace = test_load_json (json->str);
+  a = analyse (trace);
+  l = limitation (a, "no-device");
+  g_assert_nonnull (l);
+  g_assert_nonnull (strstr (l->message, "Foo Accelerator"));
+  g_assert_null (strstr (l->message, "(1)"));
+}
+
+static void
+test_no_device (void)
+{
+  check_no_device ("hta__cpu_only__rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz", "no device work");
+  check_no_device ("hta__distributed_info_unavailable__distributed_info_not_found.json.gz", "no device work");
+  check_no_device (LEVEL0, NULL);
+  check_no_device (LEVEL2, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* Two ranks of one run as a job                                       */
+
+/* Rank 1's clock runs this far ahead of rank 0's, and it reaches the
+ * collective LATE_COLLECTIVE this late. */
+#define SHIFT_US        250
+#define DELAY_US        1500
+#define LATE_COLLECTIVE 1
+
+/* TS, a decimal string of microseconds, moved by US. */
+static void
+move_ts (JsonObject *e,
+         gint64      us)
+{
+  const char *ts = json_object_get_string_member (e, "ts");
+  const char *dot = strchr (ts, '.');
+  g_autofree char *moved = g_strdup_printf ("%" G_GINT64_FORMAT "%s", g_ascii_strtoll (ts, NULL, 10) + us,
+                                            dot ? dot : "");
+
+  json_object_set_string_member (e, "ts", moved);
+}
+
+static gint
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* The start of the K-th of HCCL's collectives (hcom_*), by start. */
+static char *
+collective_start (JsonArray  *events,
+                  GHashTable *pids,
+                  guint       k)
+{
+  g_autoptr(GPtrArray) starts = g_ptr_array_new ();
+
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *e = json_array_get_object_element (events, i);
+
+      if (in_process (e, pids, "HCCL") &&
+          g_str_has_prefix (json_object_get_string_member_with_default (e, "name", ""), "hcom_"))
+        g_ptr_array_add (starts, (gpointer) json_object_get_string_member (e, "ts"));
+    }
+  g_assert_cmpuint (starts->len, >, k);
+  g_ptr_array_sort (starts, compare_strings);
+  return g_strdup (starts->pdata[k]);
+}
+
+/* Rank 1 of the run whose rank 0 wrote NAME, as torch_npu would write it:
+ * its own clock, SHIFT_US ahead; its own rank in HCCL's steps; and the
+ * collective LATE_COLLECTIVE reached DELAY_US after rank 0 reached it,
+ * ending with it (a collective ends when its last rank arrives), so
+ * everything that started with it on rank 0 starts that much later. */
+static char *
+derive_rank1 (const char *name)
+{
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GHashTable) pids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  JsonArray *events = read_events (name, &root, pids);
+  g_autofree char *late = collective_start (events, pids, LATE_COLLECTIVE);
+
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *e = json_array_get_object_element (events, i);
+      JsonObject *args = args_of (e);
+
+      if (!json_object_has_member (e, "ts"))
+        continue;
+      if (strcmp (json_object_get_string_member (e, "ts"), late) == 0)
+        {
+          move_ts (e, DELAY_US);
+          if (json_object_has_member (e, "dur"))
+            json_object_set_double_member (e, "dur", MAX (0, json_object_get_double_member (e, "dur") - DELAY_US));
+        }
+      move_ts (e, SHIFT_US);
+      if (args && json_object_has_member (args, "src rank"))
+        json_object_set_int_member (args, "src rank", 1);
+    }
+  return json_to_string (root, FALSE);
+}
+
+static ChronoRankSummary *
+summarise (ChronoTrace *trace)
+{
+  g_autoptr(GError) error = NULL;
+  ChronoRankSummary *summary = chrono_rank_summary_new_from_trace (trace, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  return summary;
+}
+
+/* The job finds the skew planted at the late collective, and none at the
+ * others, once the clocks are aligned on the collectives' ends. */
+static void
+test_job (void)
+{
+  g_autoptr(ChronoTrace) rank0 = test_traces_load (LEVEL2);
+  g_autoptr(ChronoTrace) rank1 = NULL;
+  g_autoptr(ChronoRankSummary) s0 = NULL;
+  g_autoptr(ChronoRankSummary) s1 = NULL;
+  g_autoptr(JsonNode) job = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  ChronoRankSummary *summaries[2];
+  JsonArray *collectives;
+
+  if (rank0 == NULL)
+    return;
+  text = derive_rank1 (LEVEL2);
+  rank1 = test_load_json (text);
+  summaries[0] = s0 = summarise (rank0);
+  summaries[1] = s1 = summarise (rank1);
+  job = chrono_job_reduce (summaries, 2, NULL, &error);
+  g_assert_no_error (error);
+  collectives = json_object_get_array_member (json_node_get_object (job), "collectives");
+  g_assert_cmpuint (json_array_get_length (collectives), ==, 4);
+  for (guint k = 0; k < json_array_get_length (collectives); k++)
+    {
+      JsonObject *c = json_array_get_object_element (collectives, k);
+
+      g_assert_cmpint (json_object_get_int_member (c, "skew_ns"), ==, k == LATE_COLLECTIVE ? DELAY_US * 1000 : 0);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/npu/lanes", test_lanes);
+  g_test_add_func ("/npu/overlap/level0", test_overlap_level0);
+  g_test_add_func ("/npu/overlap/level2", test_overlap_level2);
+  g_test_add_func ("/npu/no-device", test_no_device);
+  g_test_add_func ("/npu/unknown-backend", test_unknown_backend);
+  g_test_add_func ("/npu/job", test_job);
+  return g_test_run ();
+}
