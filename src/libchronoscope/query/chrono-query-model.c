@@ -248,3 +248,47 @@ chrono_query_model_find_string (ChronoTrace *trace,
       g_array_append_val (ids, id);
   return ids;
 }
+
+int
+chrono_query_vtab_new (sqlite3       *db,
+                       const char    *schema,
+                       gsize          size,
+                       sqlite3_vtab **out)
+{
+  int rc = sqlite3_declare_vtab (db, schema);
+
+  if (rc != SQLITE_OK)
+    return rc;
+  *out = sqlite3_malloc64 (size);
+  if (*out == NULL)
+    return SQLITE_NOMEM;
+  memset (*out, 0, size);
+  return SQLITE_OK;
+}
+
+int
+chrono_query_cursor_new (sqlite3_vtab         *vtab,
+                         gsize                 size,
+                         sqlite3_vtab_cursor **out)
+{
+  *out = sqlite3_malloc64 (size);
+  if (*out == NULL)
+    return SQLITE_NOMEM;
+  memset (*out, 0, size);
+  (*out)->pVtab = vtab;
+  return SQLITE_OK;
+}
+
+int
+chrono_query_vtab_free (sqlite3_vtab *vtab)
+{
+  sqlite3_free (vtab);
+  return SQLITE_OK;
+}
+
+int
+chrono_query_cursor_free (sqlite3_vtab_cursor *cursor)
+{
+  sqlite3_free (cursor);
+  return SQLITE_OK;
+}

@@ -70,6 +70,19 @@ chrono_query_model_span_id (const ChronoQueryModel *model,
   return model->span_base[track] + index;
 }
 
+/* What every virtual table does alike: declares SCHEMA and allocates a
+ * zeroed table of SIZE bytes (a struct that starts with sqlite3_vtab);
+ * allocates a zeroed cursor of SIZE bytes for VTAB; frees either. */
+int  chrono_query_vtab_new    (sqlite3              *db,
+                               const char           *schema,
+                               gsize                 size,
+                               sqlite3_vtab        **out);
+int  chrono_query_cursor_new  (sqlite3_vtab         *vtab,
+                               gsize                 size,
+                               sqlite3_vtab_cursor **out);
+int  chrono_query_vtab_free   (sqlite3_vtab         *vtab);
+int  chrono_query_cursor_free (sqlite3_vtab_cursor  *cursor);
+
 /* Registering the tables and functions on DB, over MODEL (which outlives
  * DB). Each returns an SQLite result code. */
 int chrono_query_register_spans    (sqlite3          *db,

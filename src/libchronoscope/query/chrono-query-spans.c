@@ -90,19 +90,14 @@ spans_connect_common (sqlite3       *db,
                       sqlite3_vtab **out,
                       gboolean       device)
 {
-  SpansTable *table;
-  int rc = sqlite3_declare_vtab (db, device ? device_schema : spans_schema);
+  int rc = chrono_query_vtab_new (db, device ? device_schema : spans_schema, sizeof (SpansTable), out);
 
-  if (rc != SQLITE_OK)
-    return rc;
-  table = sqlite3_malloc (sizeof *table);
-  if (table == NULL)
-    return SQLITE_NOMEM;
-  memset (table, 0, sizeof *table);
-  table->model = aux;
-  table->device = device;
-  *out = &table->base;
-  return SQLITE_OK;
+  if (rc == SQLITE_OK)
+    {
+      ((SpansTable *) *out)->model = aux;
+      ((SpansTable *) *out)->device = device;
+    }
+  return rc;
 }
 
 static int
@@ -125,13 +120,6 @@ device_connect (sqlite3            *db,
                 char              **err)
 {
   return spans_connect_common (db, aux, out, TRUE);
-}
-
-static int
-spans_disconnect (sqlite3_vtab *vtab)
-{
-  sqlite3_free (vtab);
-  return SQLITE_OK;
 }
 
 static char
@@ -229,14 +217,11 @@ static int
 spans_open (sqlite3_vtab         *vtab,
             sqlite3_vtab_cursor **out)
 {
-  SpansCursor *cursor = sqlite3_malloc (sizeof *cursor);
+  int rc = chrono_query_cursor_new (vtab, sizeof (SpansCursor), out);
 
-  if (cursor == NULL)
-    return SQLITE_NOMEM;
-  memset (cursor, 0, sizeof *cursor);
-  cursor->table = (SpansTable *) vtab;
-  *out = &cursor->base;
-  return SQLITE_OK;
+  if (rc == SQLITE_OK)
+    ((SpansCursor *) *out)->table = (SpansTable *) vtab;
+  return rc;
 }
 
 static void
@@ -255,8 +240,7 @@ spans_close (sqlite3_vtab_cursor *base)
   SpansCursor *cursor = (SpansCursor *) base;
 
   clear_names (cursor);
-  sqlite3_free (cursor);
-  return SQLITE_OK;
+  return chrono_query_cursor_free (base);
 }
 
 /* The first index of TRACK whose start is at least TS. */
@@ -705,8 +689,8 @@ spans_rowid (sqlite3_vtab_cursor *base,
  * TABLE and no statement can make another. */
 #define SPANS_MODULE(connect) {                                         \
     .iVersion = 1, .xCreate = NULL, .xConnect = connect,                \
-    .xBestIndex = spans_best_index, .xDisconnect = spans_disconnect,    \
-    .xDestroy = spans_disconnect, .xOpen = spans_open,                  \
+    .xBestIndex = spans_best_index, .xDisconnect = chrono_query_vtab_free, \
+    .xDestroy = chrono_query_vtab_free, .xOpen = spans_open,            \
     .xClose = spans_close, .xFilter = spans_filter, .xNext = spans_next, \
     .xEof = spans_eof, .xColumn = spans_column, .xRowid = spans_rowid,  \
   }

@@ -318,26 +318,14 @@ table_connect (sqlite3            *db,
                char              **err)
 {
   const TableAux *table_aux = aux;
-  Table *table;
-  int rc = sqlite3_declare_vtab (db, table_aux->klass->schema);
+  int rc = chrono_query_vtab_new (db, table_aux->klass->schema, sizeof (Table), out);
 
-  if (rc != SQLITE_OK)
-    return rc;
-  table = sqlite3_malloc (sizeof *table);
-  if (table == NULL)
-    return SQLITE_NOMEM;
-  memset (table, 0, sizeof *table);
-  table->model = table_aux->model;
-  table->klass = table_aux->klass;
-  *out = &table->base;
-  return SQLITE_OK;
-}
-
-static int
-table_disconnect (sqlite3_vtab *vtab)
-{
-  sqlite3_free (vtab);
-  return SQLITE_OK;
+  if (rc == SQLITE_OK)
+    {
+      ((Table *) *out)->model = table_aux->model;
+      ((Table *) *out)->klass = table_aux->klass;
+    }
+  return rc;
 }
 
 static int
@@ -367,21 +355,11 @@ static int
 table_open (sqlite3_vtab         *vtab,
             sqlite3_vtab_cursor **out)
 {
-  Cursor *cursor = sqlite3_malloc (sizeof *cursor);
+  int rc = chrono_query_cursor_new (vtab, sizeof (Cursor), out);
 
-  if (cursor == NULL)
-    return SQLITE_NOMEM;
-  memset (cursor, 0, sizeof *cursor);
-  cursor->table = (Table *) vtab;
-  *out = &cursor->base;
-  return SQLITE_OK;
-}
-
-static int
-table_close (sqlite3_vtab_cursor *cursor)
-{
-  sqlite3_free (cursor);
-  return SQLITE_OK;
+  if (rc == SQLITE_OK)
+    ((Cursor *) *out)->table = (Table *) vtab;
+  return rc;
 }
 
 /* Skips units without rows. */
@@ -478,10 +456,10 @@ static const sqlite3_module table_module = {
   .iVersion = 1,
   .xConnect = table_connect,
   .xBestIndex = table_best_index,
-  .xDisconnect = table_disconnect,
-  .xDestroy = table_disconnect,
+  .xDisconnect = chrono_query_vtab_free,
+  .xDestroy = chrono_query_vtab_free,
   .xOpen = table_open,
-  .xClose = table_close,
+  .xClose = chrono_query_cursor_free,
   .xFilter = table_filter,
   .xNext = table_next,
   .xEof = table_eof,
