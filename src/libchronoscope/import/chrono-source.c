@@ -827,11 +827,18 @@ choose_output (ChronoSource  *self,
                GError       **error)
 {
   guint64 known = known_output_size (self);
+  g_autoptr(GError) local_error = NULL;
 
   if (MAX (known, (guint64) self->in_size * 16) <= SMALL_OUTPUT)
     return TRUE;
-  self->text_file = chrono_text_file_new (self->display_name, known, error);
-  return self->text_file != NULL;
+  self->text_file = chrono_text_file_new (self->display_name, known, &local_error);
+  if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NO_SPACE))
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  /* Where no file can be made at all (read-only folders), memory will do. */
+  return TRUE;
 }
 
 static gboolean
