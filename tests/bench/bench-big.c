@@ -154,6 +154,8 @@ main (int    argc,
     }
   if (dir == NULL)
     dir = g_strdup (g_get_tmp_dir ());
+  /* Each figure as soon as it is measured: a run takes many minutes. */
+  setvbuf (stdout, NULL, _IOLBF, 0);
 
   /* The text and, with --gzip, the compressed copy and its inflated text. */
   needed = (guint64) (size_gb * GB * (gzip ? 2.2 : 1.05));
