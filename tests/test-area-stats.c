@@ -63,6 +63,19 @@ read_events (JsonNode    *root,
   return out;
 }
 
+/* The same for NAME in $CHRONO_TRACES_DIR; ROOT keeps their strings. */
+static GArray *
+read_file_events (const char  *name,
+                  const char  *ph,
+                  gint64       pid,
+                  JsonNode   **root)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("CHRONO_TRACES_DIR"), name, NULL);
+
+  *root = test_parse_json_file (path);
+  return read_events (*root, ph, pid);
+}
+
 static gint
 by_thread_then_nesting (gconstpointer a,
                         gconstpointer b)
@@ -221,7 +234,6 @@ static void
 test_spans (void)
 {
   g_autoptr(ChronoTrace) trace = test_traces_load (DLRM);
-  g_autofree char *path = NULL;
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GArray) events = NULL;
   g_autoptr(GArray) tracks = NULL;
@@ -237,9 +249,7 @@ test_spans (void)
 
   if (trace == NULL)
     return;
-  path = g_build_filename (g_getenv ("CHRONO_TRACES_DIR"), DLRM, NULL);
-  root = test_parse_json_file (path);
-  events = read_events (root, "X", DLRM_PID);
+  events = read_file_events (DLRM, "X", DLRM_PID, &root);
   for (guint i = 0; i < events->len; i++)
     {
       first = MIN (first, g_array_index (events, Event, i).ts);
@@ -301,7 +311,6 @@ static void
 test_counters (void)
 {
   g_autoptr(ChronoTrace) trace = test_traces_load (COUNTERS);
-  g_autofree char *path = NULL;
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GArray) samples = NULL;
   g_autoptr(ChronoAreaStats) stats = NULL;
@@ -314,9 +323,7 @@ test_counters (void)
 
   if (trace == NULL)
     return;
-  path = g_build_filename (g_getenv ("CHRONO_TRACES_DIR"), COUNTERS, NULL);
-  root = test_parse_json_file (path);
-  samples = read_events (root, "C", 14689);
+  samples = read_file_events (COUNTERS, "C", 14689, &root);
   g_assert_cmpuint (samples->len, ==, 42);
   for (guint i = 0; i < samples->len; i++)
     {
