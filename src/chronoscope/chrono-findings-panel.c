@@ -14,6 +14,7 @@
 #include "chrono-background.h"
 #include "chrono-application.h"
 #include "chrono-efficiency-view.h"
+#include "chrono-memory-view.h"
 #include "chrono-export-dialog.h"
 #include "chrono-findings-panel.h"
 #include "chrono-format.h"
@@ -64,6 +65,7 @@ struct _ChronoFindingsPanel
   GtkBox         *path_summary;
   GtkListBox     *segments_list;
   ChronoEfficiencyView *efficiency_view;
+  ChronoMemoryView *memory_view;
 };
 
 G_DEFINE_FINAL_TYPE (ChronoFindingsPanel, chrono_findings_panel, GTK_TYPE_WIDGET)
@@ -1017,6 +1019,7 @@ analysis_done_cb (GObject      *source_object,
   fill_breakdowns (self);
   fill_paths (self);
   chrono_efficiency_view_set_analysis (self->efficiency_view, analysis);
+  chrono_memory_view_set_analysis (self->memory_view, analysis);
   chrono_timeline_set_efficiency (self->timeline, analysis);
   gtk_stack_set_visible_child_name (self->state_stack, "done");
   set_analysing (self, FALSE);
@@ -1090,6 +1093,7 @@ chrono_findings_panel_constructed (GObject *object)
 
   G_OBJECT_CLASS (chrono_findings_panel_parent_class)->constructed (object);
   chrono_efficiency_view_set_timeline (self->efficiency_view, self->timeline);
+  chrono_memory_view_set_timeline (self->memory_view, self->timeline);
 
   if (CHRONO_IS_APPLICATION (application) &&
       (settings = chrono_application_get_settings (CHRONO_APPLICATION (application))) != NULL)
@@ -1204,6 +1208,7 @@ chrono_findings_panel_class_init (ChronoFindingsPanelClass *klass)
                                        "findings.export-picture", NULL);
 
   g_type_ensure (CHRONO_TYPE_EFFICIENCY_VIEW);
+  g_type_ensure (CHRONO_TYPE_MEMORY_VIEW);
   gtk_widget_class_set_css_name (widget_class, "findingspanel");
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/chronoscope/Chronoscope/chrono-findings-panel.ui");
@@ -1222,6 +1227,7 @@ chrono_findings_panel_class_init (ChronoFindingsPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, path_summary);
   gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, segments_list);
   gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, efficiency_view);
+  gtk_widget_class_bind_template_child (widget_class, ChronoFindingsPanel, memory_view);
 }
 
 static GtkSizeRequestMode

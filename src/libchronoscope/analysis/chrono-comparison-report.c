@@ -8,6 +8,7 @@
 #include <json-glib/json-glib.h>
 
 #include "chrono-comparison-efficiency.h"
+#include "chrono-comparison-memory.h"
 #include "chrono-comparison-neuron.h"
 #include "chrono-comparison-private.h"
 #include "chrono-comparison-tree.h"
@@ -344,6 +345,7 @@ chrono_comparison_to_json (ChronoComparison *self)
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(ChronoComparisonTree) tree = NULL;
   g_autoptr(GPtrArray) efficiency = NULL;
+  g_autoptr(GPtrArray) memory = NULL;
 
   g_return_val_if_fail (CHRONO_IS_COMPARISON (self), NULL);
 
@@ -363,6 +365,8 @@ chrono_comparison_to_json (ChronoComparison *self)
   add_divergence (b, self);
   efficiency = chrono_comparison_get_efficiency_rows (self);
   chrono_compare_efficiency_write_json (efficiency, b);
+  memory = chrono_comparison_get_memory_rows (self);
+  chrono_compare_memory_write_json (memory, b);
   tree = chrono_comparison_tree_new (self);
   chrono_comparison_tree_add_json (tree, b);
   json_builder_end_object (b);
@@ -661,6 +665,7 @@ chrono_comparison_to_markdown (ChronoComparison *self)
   GString *s = g_string_new (NULL);
   g_autofree char *a = NULL, *b = NULL;
   g_autoptr(GPtrArray) efficiency = NULL;
+  g_autoptr(GPtrArray) memory = NULL;
 
   g_return_val_if_fail (CHRONO_IS_COMPARISON (self), NULL);
 
@@ -682,6 +687,8 @@ chrono_comparison_to_markdown (ChronoComparison *self)
   append_findings (s, self);
   efficiency = chrono_comparison_get_efficiency_rows (self);
   chrono_compare_efficiency_append_markdown (efficiency, s);
+  memory = chrono_comparison_get_memory_rows (self);
+  chrono_compare_memory_append_markdown (memory, s);
   append_divergence (s, self);
   return g_string_free (s, FALSE);
 }

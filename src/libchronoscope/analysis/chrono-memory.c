@@ -578,10 +578,11 @@ explain_peak (ChronoMemoryDevice *d,
   d->largest = g_array_new (FALSE, FALSE, sizeof (guint));
   for (guint k = 0; k < d->allocations->len; k++)
     {
-      const ChronoMemoryAllocation *a = &g_array_index (d->allocations, ChronoMemoryAllocation, k);
+      ChronoMemoryAllocation *a = &g_array_index (d->allocations, ChronoMemoryAllocation, k);
 
       if (alloc_pos[k] > peak || free_pos[k] <= peak)
         continue;
+      a->at_peak = TRUE;
       d->live_bytes += a->bytes;
       d->n_live++;
       add_to_group (ops, a->op_name, a->bytes);

@@ -39,6 +39,7 @@ typedef struct {
   guint32 module_name;         /* innermost "nn.Module: …" frame, when stacks were recorded */
   ChronoSpanRef free_op;       /* the operator around the free, likewise */
   guint8  category;            /* ChronoMemoryCategory */
+  gboolean at_peak;            /* alive at its device's peak */
 } ChronoMemoryAllocation;
 
 /* Bytes alive at the peak that one operator, module or category holds. */

@@ -1,0 +1,91 @@
+/* test-app-memory.c: the Memory tab beside the findings: each device's
+ * peak and the largest allocations alive then, one chosen selecting the
+ * operator that allocated it; the
+ * memory lanes under the devices on the timeline
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "app-test-utils.h"
+#include "chrono-document-page.h"
+#include "chrono-findings-panel.h"
+#include "chrono-memory-view.h"
+#include "chrono-timeline.h"
+
+#define TRACE "tracelens__h100__Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz"
+
+static guint
+count_memory_rows (ChronoTimeline *timeline)
+{
+  ChronoTimelineScene *scene = chrono_timeline_get_scene (timeline);
+  guint n = 0;
+
+  for (guint i = 0; i < chrono_timeline_scene_get_n_rows (scene); i++)
+    n += chrono_timeline_scene_get_row (scene, i)->memory != NULL;
+  return n;
+}
+
+static void
+test_memory_tab (void)
+{
+  ChronoWindow *window = app_test_get_window ();
+  g_autofree char *path = app_test_real_trace (TRACE);
+  ChronoDocumentPage *page;
+  ChronoFindingsPanel *panel;
+  ChronoMemoryView *view;
+  ChronoTimeline *timeline;
+  ChronoAnalysis *analysis;
+  ChronoMemory * const *memories;
+  const ChronoMemoryAllocation *a = NULL;
+  const ChronoMemoryDevice *gpu;
+  ChronoSpanRef selected;
+  guint n, position;
+
+  if (path == NULL)
+    {
+      g_test_skip ("no shared traces");
+      return;
+    }
+  page = app_test_open_trace (window, path);
+  panel = CHRONO_FINDINGS_PANEL (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_FINDINGS_PANEL));
+  timeline = CHRONO_TIMELINE (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_TIMELINE));
+  g_assert_true (app_test_wait_for_analysis (panel, 60000));
+  analysis = chrono_findings_panel_get_analysis (panel);
+  view = CHRONO_MEMORY_VIEW (app_test_find_widget (GTK_WIDGET (panel), CHRONO_TYPE_MEMORY_VIEW));
+  g_assert_nonnull (view);
+  g_assert_true (chrono_memory_view_get_analysis (view) == analysis);
+  g_assert_true (chrono_memory_view_get_timeline (view) == timeline);
+  gtk_stack_set_visible_child_name (app_test_find_stack (GTK_WIDGET (panel), "memory"), "memory");
+
+  /* One lane for the GPU and one for the host, as the trace has both. */
+  memories = chrono_analysis_get_memories (analysis, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (chrono_memory_get_n_devices (memories[0]), ==, 2);
+  g_assert_cmpuint (count_memory_rows (timeline), ==, 2);
+
+  /* The first allocation row is the GPU's largest alive at its peak. */
+  gpu = chrono_memory_find_device (memories[0], 0, 0);
+  g_assert_nonnull (gpu);
+  for (position = 0; (a = chrono_memory_view_get_allocation (view, position)) == NULL; position++)
+    g_assert_cmpuint (position, <, 50);
+  g_assert_true (a == &g_array_index (gpu->allocations, ChronoMemoryAllocation, g_array_index (gpu->largest, guint, 0)));
+  g_assert_cmpuint (a->op.track, !=, CHRONO_MEMORY_NONE);
+
+  /* Choosing it selects the operator that allocated it. */
+  chrono_memory_view_activate_row (view, position);
+  g_assert_true (chrono_timeline_get_selection (timeline, &selected));
+  g_assert_cmpuint (selected.track, ==, a->op.track);
+  g_assert_cmpuint (selected.index, ==, a->op.index);
+  g_assert_true (app_test_wait_for_paint (GTK_WIDGET (view), 5000));
+  app_test_screenshot (GTK_WIDGET (window), "memory.png");
+  app_test_close_all_tabs (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  if (!app_test_init (&argc, &argv))
+    return 77;
+  g_test_add_func ("/app/memory/tab-and-lanes", test_memory_tab);
+  return g_test_run ();
+}
