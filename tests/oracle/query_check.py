@@ -11,7 +11,8 @@ device work by the operator that launched it (a kernel's runtime call is
 found by its correlation id, the call's operator as the innermost `cpu_op`
 around it on the same thread). And the eight ranks of one job given
 together, by rank. Times are read as the decimal text the profiler wrote
-and turned into integer nanoseconds here.
+and turned into integer nanoseconds here, after the file's
+baseTimeNanoseconds.
 
 Exits 77 when TRACES_DIR does not exist."""
 import decimal
@@ -42,9 +43,12 @@ def read_events(path):
         return None
     if not isinstance(data, dict) or not isinstance(data.get("traceEvents"), list):
         return None
+    # Kineto's times are microseconds after baseTimeNanoseconds when the
+    # file gives one.
+    base = int(data.get("baseTimeNanoseconds", 0))
     events = [e for e in data["traceEvents"] if isinstance(e, dict) and e.get("ph") == "X"]
     for e in events:
-        e["ts_ns"] = ns(e["ts"])
+        e["ts_ns"] = base + ns(e["ts"])
         e["dur_ns"] = ns(e.get("dur", 0))
     return events
 
@@ -87,39 +91,43 @@ def compare(what, path, expected, rows, failures):
 
 
 def launching_operators(events):
-    """{device event name: operator name or None}, following correlation
-    ids and then the innermost cpu_op around the launch on its thread."""
-    by_thread = {}
-    for e in events:
-        if e.get("cat") in OPERATOR:
-            by_thread.setdefault((e.get("pid"), e.get("tid")), []).append(e)
+    """[(device event, operator name or None)], following correlation ids
+    and then the innermost cpu_op around the launch on its thread."""
     launches = {}
     for e in events:
         if e.get("cat") in LAUNCH:
             correlation = (e.get("args") or {}).get("correlation")
             if correlation is not None and correlation not in launches:
                 launches[correlation] = e
+    calls = {id(call) for call in launches.values()}
 
-    def operator(call):
-        best = None
-        for op in by_thread.get((call.get("pid"), call.get("tid")), ()):
-            if op["ts_ns"] <= call["ts_ns"] and call["ts_ns"] + call["dur_ns"] <= op["ts_ns"] + op["dur_ns"]:
-                if best is None or (op["ts_ns"], -op["dur_ns"]) > (best["ts_ns"], -best["dur_ns"]):
-                    best = op
-        return best["name"] if best is not None else None
+    # Per thread, operators and launch calls in time order (an operator
+    # before what starts with it, the longer first), with a stack of the
+    # operators still open.
+    by_thread = {}
+    for e in events:
+        if e.get("cat") in OPERATOR or id(e) in calls:
+            by_thread.setdefault((e.get("pid"), e.get("tid")), []).append(e)
+    operator_of = {}
+    for items in by_thread.values():
+        items.sort(key=lambda e: (e["ts_ns"], 0 if e.get("cat") in OPERATOR else 1, -e["dur_ns"]))
+        stack = []
+        for e in items:
+            while stack and stack[-1]["ts_ns"] + stack[-1]["dur_ns"] < e["ts_ns"]:
+                stack.pop()
+            if e.get("cat") in OPERATOR:
+                stack.append(e)
+                continue
+            end = e["ts_ns"] + e["dur_ns"]
+            around = [op for op in stack if op["ts_ns"] + op["dur_ns"] >= end]
+            operator_of[id(e)] = around[-1]["name"] if around else None
 
-    cache = {}
     out = []
     for e in events:
         if e.get("cat") not in DEVICE_CATEGORIES:
             continue
         call = launches.get((e.get("args") or {}).get("correlation"))
-        if call is None:
-            out.append((e, None))
-            continue
-        if id(call) not in cache:
-            cache[id(call)] = operator(call)
-        out.append((e, cache[id(call)]))
+        out.append((e, operator_of.get(id(call)) if call is not None else None))
     return out
 
 
@@ -191,7 +199,7 @@ def main():
             continue
         n_traces += 1
         n_checks += checks
-        print("%-90s %d checks agree" % (name, checks))
+        print("%-90s %d checks agree" % (name, checks), flush=True)
     ranks = sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.startswith("param__dlrm_8rank__worker"))
     if len(ranks) > 1:
         n_checks += check_ranks(cli, ranks, failures)
