@@ -328,6 +328,12 @@ create_finding_row (ChronoFindingsPanel *self,
   gtk_widget_set_halign (button, GTK_ALIGN_START);
   gtk_widget_add_css_class (button, "flat");
   gtk_box_append (GTK_BOX (details), button);
+  button = gtk_button_new_with_mnemonic (_("_Summarize"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "findings.summarize");
+  gtk_widget_set_tooltip_text (button, _("A table of what the finding's range holds on its tracks"));
+  gtk_widget_set_halign (button, GTK_ALIGN_START);
+  gtk_widget_add_css_class (button, "flat");
+  gtk_box_append (GTK_BOX (details), button);
   gtk_box_append (GTK_BOX (box), details);
   g_object_set_data (G_OBJECT (row), "recommendation", details);
 
@@ -606,6 +612,42 @@ export_picture_action (GtkWidget  *widget,
   gtk_window_present (GTK_WINDOW (chrono_export_dialog_new_for_finding (
     GTK_WINDOW (gtk_widget_get_root (widget)), self->analysis, finding, GTK_WIDGET (self->timeline),
     MAX (gtk_widget_get_width (GTK_WIDGET (self->timeline)), 800), chrono_timeline_get_dark (self->timeline))));
+}
+
+/* The finding's tracks in the timeline's trace. */
+static guint *
+finding_tracks (const ChronoFinding *finding,
+                guint               *n_tracks)
+{
+  guint *tracks = g_new (guint, MAX (1, finding->n_tracks));
+
+  *n_tracks = 0;
+  for (guint i = 0; i < finding->n_tracks; i++)
+    if (finding->tracks[i].trace == 0)
+      tracks[(*n_tracks)++] = finding->tracks[i].track;
+  return tracks;
+}
+
+/* The selected finding's range in the timeline's area table: on its
+ * tracks, or on every track when it names none. */
+static void
+summarize_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  ChronoFindingsPanel *self = CHRONO_FINDINGS_PANEL (widget);
+  GtkListBoxRow *row = gtk_list_box_get_selected_row (self->findings_list);
+  const ChronoFinding *finding;
+  g_autofree guint *tracks = NULL;
+  guint n_tracks;
+
+  if (self->analysis == NULL || row == NULL)
+    return;
+  finding = chrono_analysis_get_finding (self->analysis, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "finding")));
+  tracks = finding_tracks (finding, &n_tracks);
+  gtk_widget_activate_action (GTK_WIDGET (self->timeline), "view.summarize-range", "(xx@au)",
+                              finding->start_ns, finding->end_ns,
+                              g_variant_new_fixed_array (G_VARIANT_TYPE_UINT32, tracks, n_tracks, sizeof (guint)));
 }
 
 static void
@@ -1204,6 +1246,7 @@ chrono_findings_panel_class_init (ChronoFindingsPanelClass *klass)
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
 
   gtk_widget_class_install_action (widget_class, "findings.export-picture", NULL, export_picture_action);
+  gtk_widget_class_install_action (widget_class, "findings.summarize", NULL, summarize_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "findings.export-picture", NULL);
 
@@ -1325,16 +1368,13 @@ chrono_findings_panel_show_finding (ChronoFindingsPanel *self,
 {
   const ChronoFinding *finding;
   g_autofree guint *tracks = NULL;
-  guint n_tracks = 0;
+  guint n_tracks;
 
   g_return_if_fail (CHRONO_IS_FINDINGS_PANEL (self));
   g_return_if_fail (self->analysis != NULL && index < chrono_analysis_get_n_findings (self->analysis));
 
   finding = chrono_analysis_get_finding (self->analysis, index);
-  tracks = g_new (guint, MAX (1, finding->n_tracks));
-  for (guint i = 0; i < finding->n_tracks; i++)
-    if (finding->tracks[i].trace == 0)
-      tracks[n_tracks++] = finding->tracks[i].track;
+  tracks = finding_tracks (finding, &n_tracks);
 
   zoom_to (self, finding->start_ns, finding->end_ns);
   chrono_timeline_set_highlight (self->timeline, finding->start_ns, finding->end_ns, tracks, n_tracks);

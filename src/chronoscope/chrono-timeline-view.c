@@ -760,6 +760,33 @@ span_summarize_action (GtkWidget  *widget,
                                   &span.track, 1);
 }
 
+/* A range and its tracks from elsewhere (a finding): every track when it
+ * names none. */
+static void
+summarize_range_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
+  g_autoptr(GVariant) list = NULL;
+  g_autofree guint *all = NULL;
+  const guint32 *tracks;
+  gint64 start, end;
+  gsize n;
+
+  g_variant_get (parameter, "(xx@au)", &start, &end, &list);
+  tracks = g_variant_get_fixed_array (list, &n, sizeof (guint32));
+  if (n == 0)
+    {
+      n = chrono_trace_get_n_tracks (self->trace);
+      all = g_new (guint, MAX (n, 1));
+      for (guint t = 0; t < n; t++)
+        all[t] = t;
+      tracks = all;
+    }
+  chrono_timeline_view_summarize (self, start, end, tracks, (guint) n);
+}
+
 /**
  * chrono_timeline_view_summarize:
  *
@@ -1045,6 +1072,7 @@ chrono_timeline_view_class_init (ChronoTimelineViewClass *klass)
   gtk_widget_class_install_action (widget_class, "view.area-measure", NULL, area_action);
   gtk_widget_class_install_action (widget_class, "view.area-summarize", NULL, area_action);
   gtk_widget_class_install_action (widget_class, "view.span-summarize", NULL, span_summarize_action);
+  gtk_widget_class_install_action (widget_class, "view.summarize-range", "(xxau)", summarize_range_action);
   gtk_widget_class_install_action (widget_class, "view.area-export", NULL, export_dialog_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, 0, "view.add-note", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_z, GDK_CONTROL_MASK, "view.undo", NULL);

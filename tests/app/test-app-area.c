@@ -10,6 +10,7 @@
 #include "app-test-utils.h"
 #include "chrono-area-item.h"
 #include "chrono-document-page.h"
+#include "chrono-findings-panel.h"
 #include "chrono-timeline-view.h"
 
 #define REAL_TRACE "param__dlrm_8rank__worker0_step_12.1694128201545.pt.trace.json"
@@ -159,6 +160,37 @@ test_area (void)
   app_test_close_all_tabs (window);
 }
 
+/* A finding's Summarize: its range, on its tracks. */
+static void
+test_finding (void)
+{
+  ChronoWindow *window = app_test_get_window ();
+  ChronoDocumentPage *page = app_test_open_trace (window, trace_path);
+  ChronoAreaPane *pane = chrono_timeline_view_get_area_pane (chrono_document_page_get_timeline_view (page));
+  ChronoFindingsPanel *panel = CHRONO_FINDINGS_PANEL (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_FINDINGS_PANEL));
+  GtkListBox *list;
+  GtkListBoxRow *row;
+  const ChronoFinding *finding;
+  ChronoAreaStats *stats;
+
+  g_assert_true (app_test_wait_for_analysis (panel, 60000));
+  list = GTK_LIST_BOX (app_test_find_widget (GTK_WIDGET (panel), GTK_TYPE_LIST_BOX));
+  row = gtk_list_box_get_row_at_index (list, 0);
+  g_assert_nonnull (row);
+  gtk_list_box_select_row (list, row);
+  finding = chrono_analysis_get_finding (chrono_findings_panel_get_analysis (panel),
+                                         GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "finding")));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (panel), "findings.summarize", NULL));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (pane)));
+  g_assert_true (app_test_spin_until (has_stats, pane, 10000));
+  stats = chrono_area_pane_get_stats (pane);
+  g_assert_cmpint (chrono_area_stats_get_start_ns (stats), ==, finding->start_ns);
+  g_assert_cmpint (chrono_area_stats_get_end_ns (stats), ==, finding->end_ns);
+  g_assert_cmpuint (chrono_area_stats_get_n_spans (stats), >, 0);
+
+  app_test_close_all_tabs (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -170,5 +202,6 @@ main (int   argc,
     return 77;
 
   g_test_add_func ("/app/area/summarize", test_area);
+  g_test_add_func ("/app/area/finding", test_finding);
   return g_test_run ();
 }
