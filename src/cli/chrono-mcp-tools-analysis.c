@@ -1,4 +1,4 @@
-/* chrono-mcp-tools-analysis.c: analyze and critical_path, from the analysis report
+/* chrono-mcp-tools-analysis.c: analyze, critical_path and memory, from the analysis report
  *
  * The structured content is the analysis' own JSON report (schema
  * "chronoscope.analysis/N", docs/analysis-schema.md), parsed, so that what
@@ -57,6 +57,23 @@ static const char path_output[] =
   "\"steps\":{\"type\":\"array\",\"description\":\"every step's path: step, trace, total_ns\",\"items\":{\"type\":\"object\","
   "\"properties\":{\"step\":{\"type\":\"string\"},\"trace\":{\"type\":\"integer\"},\"total_ns\":{\"type\":\"integer\"}}}},"
   CHRONO_MCP_SCHEMA_PAGE_OUT "}}";
+
+static const char memory_input[] =
+  "{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"handle\"],\"properties\":{"
+  CHRONO_MCP_SCHEMA_HANDLE "," CHRONO_MCP_SCHEMA_SCOPE_IN "}}";
+
+static const char memory_output[] =
+  "{\"type\":\"object\",\"required\":[\"handle\",\"devices\",\"findings\",\"notes\"],"
+  "\"properties\":{"
+  "\"handle\":{\"type\":\"string\"},"
+  "\"devices\":{\"type\":\"array\",\"description\":\"per device and the host: peak_allocated_bytes, peak_ns, "
+  "reserved_at_peak_bytes, live_at_peak (by_operator, by_module, by_category, largest), steps; "
+  "the analysis report's memory member, docs/analysis-schema.md\",\"items\":{\"type\":\"object\","
+  "\"required\":[\"device\",\"peak_allocated_bytes\",\"peak_ns\"],\"properties\":{"
+  "\"device\":{\"type\":\"string\"},\"peak_allocated_bytes\":{\"type\":\"integer\"},\"peak_ns\":{\"type\":\"integer\"}}}},"
+  "\"findings\":{\"type\":\"array\",\"description\":\"leaks, fragmentation, a full device, large temporaries: "
+  "they cost no time, ranked on a scale of their own\",\"items\":{\"type\":\"object\"}},"
+  "\"notes\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"what the memory events leave unknown\"}}}";
 
 static ChronoMcpAnalysis *
 scoped_analysis (ChronoMcpEntry  *entry,
@@ -359,6 +376,57 @@ critical_path (ChronoMcpContext  *ctx,
   return result;
 }
 
+static JsonNode *
+memory (ChronoMcpContext  *ctx,
+        JsonObject        *args,
+        GString           *text,
+        GError           **error)
+{
+  ChronoMcpEntry *entry = chrono_mcp_arg_entry (ctx, args, error);
+  g_auto(ChronoMcpScope) scope = { 0 };
+  ChronoMcpAnalysis *a;
+  JsonObject *report, *out;
+  JsonArray *devices, *notes;
+  JsonNode *result;
+
+  if (entry == NULL || !chrono_mcp_scope_init (&scope, entry, args, error) ||
+      (a = scoped_analysis (entry, &scope, error)) == NULL)
+    return NULL;
+  report = json_object_get_object_member (json_node_get_object (a->report), "memory");
+  result = json_node_new (JSON_NODE_OBJECT);
+  out = json_object_new ();
+  json_node_take_object (result, out);
+  json_object_set_string_member (out, "handle", entry->handle);
+  for (const char * const *m = (const char * const[]) { "devices", "findings", "notes", NULL }; *m != NULL; m++)
+    json_object_set_member (out, *m, json_node_copy (json_object_get_member (report, *m)));
+
+  devices = json_object_get_array_member (report, "devices");
+  notes = json_object_get_array_member (report, "notes");
+  g_string_append_printf (text, "Handle %s: memory of %u %s.", entry->handle, json_array_get_length (devices),
+                          json_array_get_length (devices) == 1 ? "device" : "devices");
+  for (guint i = 0; i < json_array_get_length (devices); i++)
+    {
+      JsonObject *d = json_array_get_object_element (devices, i);
+      g_autofree char *peak = chrono_format_bytes (json_object_get_int_member (d, "peak_allocated_bytes"));
+      JsonNode *live = json_object_get_member (d, "live_at_peak");
+      JsonArray *ops = JSON_NODE_HOLDS_OBJECT (live) ? json_object_get_array_member (json_node_get_object (live), "by_operator") : NULL;
+
+      g_string_append_printf (text, "\n%s: peak %s at %" G_GINT64_FORMAT " ns", json_object_get_string_member (d, "device"),
+                              peak, json_object_get_int_member (d, "peak_ns"));
+      for (guint k = 0; ops != NULL && k < MIN (json_array_get_length (ops), 3); k++)
+        {
+          JsonObject *g = json_array_get_object_element (ops, k);
+          g_autofree char *bytes = chrono_format_bytes (json_object_get_int_member (g, "bytes"));
+
+          g_string_append_printf (text, "%s %s %s", k == 0 ? "; alive then:" : ",", bytes,
+                                  json_object_get_string_member_with_default (g, "operator", NULL) ?: "outside any operator");
+        }
+    }
+  for (guint i = 0; i < json_array_get_length (notes); i++)
+    g_string_append_printf (text, "\n%s", json_array_get_string_element (notes, i));
+  return result;
+}
+
 static const ChronoMcpTool tools[] = {
   { "analyze", "Find the bottlenecks",
     "Runs Chronoscope's analysis on an opened trace, optionally over a window (start_ns/end_ns), one "
@@ -372,6 +440,13 @@ static const ChronoMcpTool tools[] = {
     "its stretches in time order, each with its category (host compute, device compute, communication, "
     "memcpy, launch or kernel overhead, idle) and the span that made it, and the time per category.",
     path_input, path_output, critical_path },
+  { "memory", "Memory peak and what held it",
+    "Each device's (and the host's) memory from the profiler's memory events (profile_memory=True), "
+    "optionally over a window, one step or one rank: the peak allocated bytes and when, the reserved "
+    "bytes then, what was alive at the peak by operator, nn.Module and category, the largest "
+    "allocations, each step's start, end and peak, and findings on leaks, fragmentation, a full "
+    "device and large temporaries.",
+    memory_input, memory_output, memory },
 };
 
 const ChronoMcpTool *

@@ -35,7 +35,7 @@ function cli (...args) {
 
 // render_view draws with the painters, which a build without GTK lacks (and its CLI lacks export).
 const PICTURES = /^  export /m.test(cli('--help'));
-const TOOLS = ['analyze', 'compare', 'critical_path', 'find_spans', 'open_trace', 'query', ...(PICTURES ? ['render_view'] : []),
+const TOOLS = ['analyze', 'compare', 'critical_path', 'find_spans', 'memory', 'open_trace', 'query', ...(PICTURES ? ['render_view'] : []),
                'span_details', 'top_kernels', 'top_operators'];
 
 // A transport that asks for VERSION in initialize and records what the
@@ -348,6 +348,27 @@ test('critical_path: each step as the analysis reports it', async () => {
       assert.equal(rows[i].start_ns, rows[i - 1].end_ns);
   }
   await fails(client, 'critical_path', { handle, step: 'ProfilerStep#999' }, /no critical path for step/);
+  });
+});
+
+test('memory says what analyze --format json says of memory, over a step too', async () => {
+  await withClient({}, async (client) => {
+  const path = join(TRACES, 'tracelens__h100__Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz');
+  const { handle } = await ok(client, 'open_trace', { path });
+  const report = JSON.parse(cli('analyze', '--format', 'json', path)).memory;
+  const got = await ok(client, 'memory', { handle });
+  assert.deepEqual(got.devices, report.devices);
+  assert.deepEqual(got.findings, report.findings);
+  assert.deepEqual(got.notes, report.notes);
+  assert.ok(got.devices.some((d) => d.device === 'cuda:0' && d.live_at_peak.by_operator.length > 0));
+  const step = got.devices[0].steps[0];
+  const stepReport = JSON.parse(cli('analyze', '--format', 'json', '--range', `${step.start_ns}:${step.end_ns}`, path)).memory;
+  const byStep = await ok(client, 'memory', { handle, start_ns: step.start_ns, end_ns: step.end_ns });
+  assert.deepEqual(byStep.devices, stepReport.devices);
+  // no memory events: no device, and a note that says so
+  const none = await ok(client, 'memory', { handle: (await ok(client, 'open_trace', { path: CONTROL })).handle });
+  assert.deepEqual(none.devices, []);
+  assert.match(none.notes[0], /no memory events/);
   });
 });
 
