@@ -1,0 +1,82 @@
+/* test-app-npu.c: the findings panel of an Ascend NPU trace sets the
+ * profiler's own overlap analysis beside the ledger, and a trace with host
+ * operators and no device work says so
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include "app-test-utils.h"
+#include "chrono-analysis-settings.h"
+#include "chrono-document-page.h"
+#include "chrono-findings-panel.h"
+#include "chrono-window.h"
+
+#define NPU_TRACE "msinsight__npu_ddp_level2_rank0__trace_view.json"
+#define CPU_TRACE "hta__cpu_only__rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz"
+
+/* The findings panel's text once the trace NAME is analysed. */
+static char *
+panel_text (const char  *name,
+            const char  *picture)
+{
+  ChronoWindow *window = app_test_get_window ();
+  g_autofree char *path = app_test_real_trace (name);
+  g_autoptr(GFile) file = NULL;
+  ChronoDocumentPage *page;
+  ChronoFindingsPanel *panel;
+  char *text;
+
+  g_assert_nonnull (path);
+  file = g_file_new_for_path (path);
+  page = chrono_window_open_file (window, file);
+  g_assert_true (app_test_wait_for_state (page, CHRONO_DOCUMENT_STATE_LOADED, 20000));
+  panel = CHRONO_FINDINGS_PANEL (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_FINDINGS_PANEL));
+  g_assert_nonnull (panel);
+  g_assert_true (app_test_wait_for_analysis (panel, 30000));
+  g_assert_true (app_test_wait_for_paint (GTK_WIDGET (panel), 5000));
+  app_test_spin_for (300);
+  app_test_screenshot (GTK_WIDGET (window), picture);
+  text = app_test_get_text (GTK_WIDGET (panel));
+  app_test_close_all_tabs (window);
+  return text;
+}
+
+static void
+test_overlap (void)
+{
+  g_autofree char *text = panel_text (NPU_TRACE, "npu-findings.png");
+
+  g_assert_nonnull (strstr (text, "NPU 0 · Ascend Hardware, the profiler's own overlap analysis over 129.863 ms: "
+                                  "computing 8.868 (ours 8.868)"));
+  g_assert_nonnull (strstr (text, "Within 1 % of the window."));
+  g_assert_null (strstr (text, "no device work the analysis recognises"));
+}
+
+static void
+test_no_device (void)
+{
+  g_autofree char *text = panel_text (CPU_TRACE, "cpu-only-findings.png");
+
+  g_assert_nonnull (strstr (text, "host operators but no device work the analysis recognises"));
+  g_assert_null (strstr (text, "overlap analysis"));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *schemas = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), "..", "..", "data", NULL);
+  g_autofree char *npu = NULL;
+  g_autofree char *cpu = NULL;
+
+  g_setenv ("GSETTINGS_SCHEMA_DIR", schemas, TRUE);
+  if (!app_test_init (&argc, &argv))
+    return 77;
+  /* Without the shared traces there is nothing to look at: a skip. */
+  if ((npu = app_test_real_trace (NPU_TRACE)) == NULL || (cpu = app_test_real_trace (CPU_TRACE)) == NULL)
+    return 77;
+  g_test_add_func ("/app/npu/overlap", test_overlap);
+  g_test_add_func ("/app/npu/no-device", test_no_device);
+  return g_test_run ();
+}
