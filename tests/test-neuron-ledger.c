@@ -603,12 +603,10 @@ test_regions (void)
 
       g_assert_cmpint (json_object_get_int_member (r, "start_ns"), ==, t);
       t = json_object_get_int_member (r, "end_ns");
-      for (GList *l = json_object_get_values (states), *v = l; v; v = v->next)
-        {
-          sum += json_node_get_int (v->data);
-          if (v->next == NULL)
-            g_list_free (l);
-        }
+      g_autoptr(GList) values = json_object_get_values (states);
+
+      for (GList *v = values; v; v = v->next)
+        sum += json_node_get_int (v->data);
       g_assert_cmpint (sum, ==, t - json_object_get_int_member (r, "start_ns"));
       repeating += json_object_get_boolean_member (r, "repeats");
     }

@@ -18,6 +18,7 @@
 
 #include "chrono-analysis-private.h"
 #include "chrono-neuron-metrics.h"
+#include "chrono-neuron-record.h"
 
 /* Sync chains are short; a cycle in a damaged profile must still end. */
 #define MAX_HOPS 64
@@ -92,6 +93,7 @@ typedef struct {
   guint8         *kind_of_name;    /* 0 unknown, 1 plain, 2 transpose, 3 collective */
   GArray         *semaphores;      /* Semaphore, of the whole trace */
   GStringChunk   *owners;
+  ChronoNeuronRecord record;
 } Units;
 
 static void
@@ -214,18 +216,17 @@ is_transpose (Units                *u,
               const ChronoWorkItem *it,
               gboolean              name_says)
 {
-  static const char * const keys[] = { "tensor_instruction_type", "instruction_type", "hlo_name" };
-  char *values[G_N_ELEMENTS (keys)];
-  gboolean transpose;
+  ChronoNeuronRecord *r = &u->record;
+  const char *type, *hlo;
 
-  arg_texts (u->data->trace, it, keys, G_N_ELEMENTS (keys), values);
-  if (values[0] != NULL || values[1] != NULL)
-    transpose = g_ascii_strncasecmp (values[0] ? values[0] : values[1], "TRANSPOSE", 9) == 0;
-  else
-    transpose = name_says || (values[2] != NULL && strstr (values[2], "transpose(") != NULL);
-  for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
-    g_free (values[k]);
-  return transpose;
+  chrono_neuron_record_read (r, chrono_track_get_args (chrono_trace_get_track (u->data->trace, it->track), it->index));
+  type = chrono_neuron_record_text (r, CHRONO_NEURON_F_TYPE);
+  if (type == NULL)
+    type = chrono_neuron_record_text (r, CHRONO_NEURON_F_OLD_TYPE);
+  if (type != NULL)
+    return g_ascii_strncasecmp (type, "TRANSPOSE", 9) == 0;
+  hlo = chrono_neuron_record_text (r, CHRONO_NEURON_F_HLO_NAME);
+  return name_says || (hlo != NULL && strstr (hlo, "transpose(") != NULL);
 }
 
 static guint8
@@ -585,7 +586,7 @@ chrono_neuron_build_ledger (ChronoRankData *data,
   g_autofree guint8 *name_cache = g_new0 (guint8, chrono_trace_get_n_strings (data->trace));
   g_autoptr(GArray) semaphores = g_array_new (FALSE, FALSE, sizeof (Semaphore));
   g_autoptr(GStringChunk) owners = g_string_chunk_new (256);
-  Units u = { data, unit_cache, name_cache, semaphores, owners };
+  Units u = { data, unit_cache, name_cache, semaphores, owners, { 0 } };
   g_autoptr(GArray) tensor = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (ChronoInterval));
   g_autoptr(GArray) matrix = g_array_new (FALSE, FALSE, sizeof (ChronoInterval));
@@ -604,6 +605,7 @@ chrono_neuron_build_ledger (ChronoRankData *data,
   ledger->end = g_array_index (d->busy, ChronoInterval, d->busy->len - 1).end;
 
   find_semaphores (&u);
+  chrono_neuron_record_init (&u.record, data->trace);
   /* Items come by start: so do the Tensor engine's, merged as they come. */
   for (guint k = 0; k < d->items->len; k++)
     if (unit_of_track (&u, items[k].track) == CHRONO_NEURON_UNIT_TENSOR)
@@ -613,6 +615,7 @@ chrono_neuron_build_ledger (ChronoRankData *data,
           merge_into (matrix, items[k].start, items[k].end, tensor->len);
         g_array_append_val (tensor, k);
       }
+  chrono_neuron_record_clear (&u.record);
 
   t = ledger->start;
   for (guint i = 0; i < all->len; i++)

@@ -279,7 +279,8 @@ read_instruction (ChronoNeuronMetrics *m,
   ChronoNeuronInst in = { item->start, item->end, item->track, item->index };
   const char *opcode = chrono_trace_get_string (m->data->trace, chrono_track_get_name (t, item->index));
   gdouble elements;
-  gboolean transpose = r->text[CHRONO_NEURON_F_TYPE] != NULL && g_ascii_strcasecmp (r->text[CHRONO_NEURON_F_TYPE], "TRANSPOSE") == 0;
+  const char *type = chrono_neuron_record_text (r, CHRONO_NEURON_F_TYPE);
+  gboolean transpose = type != NULL && g_ascii_strcasecmp (type, "TRANSPOSE") == 0;
 
   in.tensor = tensor;
   if (tensor && chrono_neuron_record_number (r, CHRONO_NEURON_F_RAW_FLOPS, &in.raw_flops))
@@ -300,7 +301,8 @@ read_instruction (ChronoNeuronMetrics *m,
   in.hbm_write = chrono_neuron_record_number_or (r, CHRONO_NEURON_F_HBM_WRITE, 0);
   in.spill_save = chrono_neuron_record_number_or (r, CHRONO_NEURON_F_SPILL_SAVE, 0);
   in.spill_reload = chrono_neuron_record_number_or (r, CHRONO_NEURON_F_SPILL_RELOAD, 0);
-  if (r->text[CHRONO_NEURON_F_HBM_READ] || r->text[CHRONO_NEURON_F_HBM_WRITE] || r->text[CHRONO_NEURON_F_SPILL_SAVE] || r->text[CHRONO_NEURON_F_SPILL_RELOAD])
+  if (chrono_neuron_record_has (r, CHRONO_NEURON_F_HBM_READ) || chrono_neuron_record_has (r, CHRONO_NEURON_F_HBM_WRITE) ||
+      chrono_neuron_record_has (r, CHRONO_NEURON_F_SPILL_SAVE) || chrono_neuron_record_has (r, CHRONO_NEURON_F_SPILL_RELOAD))
     *any_bytes = TRUE;
   in.hlo_op = intern_op (m, chrono_neuron_record_hlo_op (r));
   in.framework_op = intern_op (m, chrono_neuron_record_framework_op (r));
@@ -324,11 +326,14 @@ read_transfer (ChronoNeuronMetrics  *m,
                const ChronoWorkItem *item)
 {
   Transfer tr = { item->start, item->end };
+  const char *source = chrono_neuron_record_text (r, CHRONO_NEURON_F_SOURCE);
+  const char *dest = chrono_neuron_record_text (r, CHRONO_NEURON_F_DEST);
 
   tr.bytes = chrono_neuron_record_number_or (r, CHRONO_NEURON_F_TRANSFER_BYTES, chrono_neuron_record_number_or (r, CHRONO_NEURON_F_TRANSFER_SIZE, 0));
-  if (r->text[CHRONO_NEURON_F_SOURCE] != NULL && !is_on_core (r->text[CHRONO_NEURON_F_SOURCE]))
+
+  if (source != NULL && !is_on_core (source))
     tr.hbm_read = tr.bytes;
-  if (r->text[CHRONO_NEURON_F_DEST] != NULL && !is_on_core (r->text[CHRONO_NEURON_F_DEST]))
+  if (dest != NULL && !is_on_core (dest))
     tr.hbm_write = tr.bytes;
   if (strstr (queue, "SpillReload") != NULL)
     tr.spill_reload = tr.bytes;

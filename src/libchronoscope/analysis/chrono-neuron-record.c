@@ -1,9 +1,7 @@
 /* chrono-neuron-record.c
  *
- * A JSON profile's records are walked in place with the trace scanner,
- * only the wanted members copied, into buffers reused from record to
- * record: a profile has millions of them. Records of Parquet rows, which
- * have no JSON text, are read through chrono_trace_dup_args().
+ * A record's members are those its importer kept (chrono-neuron-facts.c),
+ * looked up by the record's args offset.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -12,27 +10,14 @@
 
 #include <json-glib/json-glib.h>
 
-#include "chrono-json-scanner.h"
 #include "chrono-neuron-record.h"
-
-static const char * const field_keys[CHRONO_NEURON_N_FIELDS] = {
-  "raw_flops", "adjusted_flops", "flops_transpose", "adjusted_flops_transpose", "tensor_instruction_type",
-  "elements", "tensor_elements", "hbm_read_bytes", "hbm_write_bytes", "spill_save_bytes", "spill_reload_bytes",
-  "hlo_name", "hlo_attrs", "layer", "nki_source_location",
-  "transfer_size", "transfer_bytes", "source", "dest",
-};
 
 void
 chrono_neuron_record_init (ChronoNeuronRecord *r,
                            ChronoTrace        *trace)
 {
   memset (r, 0, sizeof *r);
-  chrono_args_text_init (&r->view, trace);
-  for (guint f = 0; f < CHRONO_NEURON_N_FIELDS; f++)
-    {
-      r->buffers[f] = g_string_new (NULL);
-      r->key_len[f] = strlen (field_keys[f]);
-    }
+  r->facts = chrono_neuron_facts_of_trace (trace);
   r->attrs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   r->name = g_string_new (NULL);
 }
@@ -40,100 +25,25 @@ chrono_neuron_record_init (ChronoNeuronRecord *r,
 void
 chrono_neuron_record_clear (ChronoNeuronRecord *r)
 {
-  g_clear_pointer (&r->args, g_ptr_array_unref);
-  for (guint f = 0; f < CHRONO_NEURON_N_FIELDS; f++)
-    g_string_free (r->buffers[f], TRUE);
   g_clear_pointer (&r->attrs, g_hash_table_unref);
   g_string_free (r->name, TRUE);
-}
-
-static gint
-field_of (const ChronoNeuronRecord *r,
-          const ChronoJsonString   *key)
-{
-  if (key->escaped)
-    return -1;
-  for (guint f = 0; f < CHRONO_NEURON_N_FIELDS; f++)
-    if (r->key_len[f] == key->len && field_keys[f][0] == key->start[0] &&
-        memcmp (field_keys[f], key->start, key->len) == 0)
-      return f;
-  return -1;
-}
-
-/* The members of the object at TEXT; FALSE when it is not one. */
-static gboolean
-scan_object (ChronoNeuronRecord *r,
-             const char         *text,
-             gsize               available)
-{
-  ChronoJsonScanner s = { (const guint8 *) text, (const guint8 *) text + available, NULL, NULL };
-  ChronoJsonString key;
-  gboolean done = FALSE, first = TRUE;
-
-  chrono_json_skip_ws (&s);
-  if (s.p >= s.end || *s.p != '{')
-    return FALSE;
-  s.p++;
-  while (chrono_json_next_member (&s, first, &key, &done) == CHRONO_JSON_OK && !done)
-    {
-      gint f = field_of (r, &key);
-      const guint8 *start = s.p;
-
-      first = FALSE;
-      if (f < 0 || *s.p == 'n')
-        {
-          if (chrono_json_skip_value (&s) != CHRONO_JSON_OK)
-            return FALSE;
-          continue;
-        }
-      if (*s.p == '"')
-        {
-          ChronoJsonString value;
-
-          if (chrono_json_read_string (&s, &value) != CHRONO_JSON_OK)
-            return FALSE;
-          if (value.escaped)
-            chrono_json_unescape (&value, r->buffers[f]);
-          else
-            g_string_append_len (g_string_truncate (r->buffers[f], 0), (const char *) value.start, value.len);
-        }
-      else
-        {
-          if (chrono_json_skip_value (&s) != CHRONO_JSON_OK)
-            return FALSE;
-          g_string_append_len (g_string_truncate (r->buffers[f], 0), (const char *) start, s.p - start);
-        }
-      r->text[f] = r->buffers[f]->str;
-    }
-  return done;
 }
 
 void
 chrono_neuron_record_read (ChronoNeuronRecord *r,
                            guint64             offset)
 {
-  const char *text;
-  gsize available = 0;
+  chrono_neuron_facts_find (r->facts, offset, &r->row);
+}
 
-  memset (r->text, 0, sizeof r->text);
-  if (offset == CHRONO_NO_ARGS)
-    return;
-  text = chrono_args_text_get (&r->view, offset, &available);
-  if (text != NULL && scan_object (r, text, available))
-    return;
-  memset (r->text, 0, sizeof r->text);
-  g_clear_pointer (&r->args, g_ptr_array_unref);
-  r->args = chrono_trace_dup_args (r->view.trace, offset);
-  for (guint i = 0; i < r->args->len; i++)
-    {
-      ChronoArg *a = g_ptr_array_index (r->args, i);
-
-      if (strcmp (a->text, "null") == 0)
-        continue;
-      for (guint f = 0; f < CHRONO_NEURON_N_FIELDS; f++)
-        if (strcmp (a->key, field_keys[f]) == 0)
-          r->text[f] = a->text;
-    }
+const char *
+chrono_neuron_record_text (const ChronoNeuronRecord *r,
+                           ChronoNeuronField         f)
+{
+  g_assert (f >= CHRONO_NEURON_N_NUMBERS);
+  if (!chrono_neuron_record_has (r, f))
+    return NULL;
+  return chrono_neuron_facts_text (r->facts, r->row.text[f - CHRONO_NEURON_N_NUMBERS]);
 }
 
 gboolean
@@ -141,12 +51,11 @@ chrono_neuron_record_number (const ChronoNeuronRecord *r,
                              ChronoNeuronField         f,
                              gdouble                  *value)
 {
-  char *end = NULL;
-
-  if (r->text[f] == NULL)
+  g_assert (f < CHRONO_NEURON_N_NUMBERS);
+  if (!chrono_neuron_record_has (r, f) || isnan (r->row.number[f]))
     return FALSE;
-  *value = g_ascii_strtod (r->text[f], &end);
-  return end != r->text[f] && isfinite (*value);
+  *value = r->row.number[f];
+  return TRUE;
 }
 
 gdouble
@@ -162,7 +71,7 @@ chrono_neuron_record_number_or (const ChronoNeuronRecord *r,
 const char *
 chrono_neuron_record_hlo_op (ChronoNeuronRecord *r)
 {
-  const char *name = r->text[CHRONO_NEURON_F_HLO_NAME], *eq;
+  const char *name = chrono_neuron_record_text (r, CHRONO_NEURON_F_HLO_NAME), *eq;
 
   if (name == NULL || *name == '\0')
     return NULL;
@@ -207,8 +116,9 @@ attrs_name (const char *attrs,
 const char *
 chrono_neuron_record_framework_op (ChronoNeuronRecord *r)
 {
-  const char *layer = r->text[CHRONO_NEURON_F_LAYER];
-  const char *attrs = r->text[CHRONO_NEURON_F_HLO_ATTRS], *nki = r->text[CHRONO_NEURON_F_NKI];
+  const char *layer = chrono_neuron_record_text (r, CHRONO_NEURON_F_LAYER);
+  const char *attrs = chrono_neuron_record_text (r, CHRONO_NEURON_F_HLO_ATTRS);
+  const char *nki = chrono_neuron_record_text (r, CHRONO_NEURON_F_NKI);
   g_autofree char *key = NULL;
   const char *name;
 

@@ -5,43 +5,17 @@
  */
 #pragma once
 
-#include "chrono-trace.h"
+#include "chrono-neuron-facts.h"
 
 G_BEGIN_DECLS
-
-typedef enum {
-  CHRONO_NEURON_F_RAW_FLOPS,
-  CHRONO_NEURON_F_ADJUSTED_FLOPS,
-  CHRONO_NEURON_F_FLOPS_TRANSPOSE,
-  CHRONO_NEURON_F_ADJUSTED_TRANSPOSE,
-  CHRONO_NEURON_F_TYPE,
-  CHRONO_NEURON_F_ELEMENTS,
-  CHRONO_NEURON_F_TENSOR_ELEMENTS,
-  CHRONO_NEURON_F_HBM_READ,
-  CHRONO_NEURON_F_HBM_WRITE,
-  CHRONO_NEURON_F_SPILL_SAVE,
-  CHRONO_NEURON_F_SPILL_RELOAD,
-  CHRONO_NEURON_F_HLO_NAME,
-  CHRONO_NEURON_F_HLO_ATTRS,
-  CHRONO_NEURON_F_LAYER,
-  CHRONO_NEURON_F_NKI,
-  CHRONO_NEURON_F_TRANSFER_SIZE,
-  CHRONO_NEURON_F_TRANSFER_BYTES,
-  CHRONO_NEURON_F_SOURCE,
-  CHRONO_NEURON_F_DEST,
-  CHRONO_NEURON_N_FIELDS
-} ChronoNeuronField;
 
 /* Reads records one after another; what one read gives lasts until the
  * next read. */
 typedef struct {
-  ChronoArgsText view;
-  GPtrArray     *args;                           /* ChronoArg, for records with no JSON text */
-  GString       *buffers[CHRONO_NEURON_N_FIELDS];
-  gsize          key_len[CHRONO_NEURON_N_FIELDS];
-  const char    *text[CHRONO_NEURON_N_FIELDS];   /* NULL when absent or null */
-  GHashTable    *attrs;                          /* hlo_attrs text -> framework operator name */
-  GString       *name;
+  const ChronoNeuronFacts *facts;
+  ChronoNeuronFactRow      row;
+  GHashTable              *attrs;   /* hlo_attrs text -> framework operator name */
+  GString                 *name;
 } ChronoNeuronRecord;
 
 void        chrono_neuron_record_init   (ChronoNeuronRecord *r,
@@ -51,6 +25,16 @@ void        chrono_neuron_record_clear  (ChronoNeuronRecord *r);
 void        chrono_neuron_record_read   (ChronoNeuronRecord *r,
                                          guint64             offset);
 
+static inline gboolean
+chrono_neuron_record_has (const ChronoNeuronRecord *r,
+                          ChronoNeuronField         field)
+{
+  return (r->row.present & (1u << field)) != 0;
+}
+
+/* A text member's text; NULL when absent. */
+const char *chrono_neuron_record_text   (const ChronoNeuronRecord *r,
+                                         ChronoNeuronField         field);
 gboolean    chrono_neuron_record_number (const ChronoNeuronRecord *r,
                                          ChronoNeuronField         field,
                                          gdouble                  *value);

@@ -707,7 +707,7 @@ rule_nki_coverage (Core *core)
 
           chrono_neuron_record_read (&r, chrono_track_get_args (t, it->index));
           c->all++;
-          if (r.text[CHRONO_NEURON_F_NKI] != NULL)
+          if (chrono_neuron_record_has (&r, CHRONO_NEURON_F_NKI))
             c->nki++;
           else
             {

@@ -19,10 +19,12 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <math.h>
 #include <string.h>
 
 #include "chrono-json-scanner.h"
 #include "chrono-neuron-device.h"
+#include "chrono-neuron-facts.h"
 #include "chrono-neuron-device-importer.h"
 
 typedef enum {
@@ -48,12 +50,15 @@ typedef struct {
   const guint8    *deps;           /* '[' of inst_dep_ids */
   Table            table;
   ChronoNeuronReader *reader;      /* which names members of the wrong type */
+  ChronoNeuronFactRow facts;       /* the members the analysis reads */
+  ChronoNeuronFacts  *facts_table;
 } Record;
 
 typedef struct {
   ChronoNeuronReader *reader;
   ChronoNeuronDevice  dev;
   guint32             cats[N_TABLES];
+  ChronoNeuronFacts  *facts;
 } Importer;
 
 /* The predecessor ids of an inst_dep_ids array (already checked by the
@@ -117,6 +122,47 @@ read_int (Record                 *r,
   return st;
 }
 
+/* A member the analysis reads: a number as a number, or a text as it is
+ * written (a string's contents, else the JSON value). */
+static ChronoJsonStatus
+read_fact (Record            *r,
+           ChronoJsonScanner *s,
+           ChronoNeuronField  f)
+{
+  const guint8 *start = s->p;
+  ChronoJsonString text;
+  ChronoJsonStatus st;
+
+  if (f < CHRONO_NEURON_N_NUMBERS)
+    {
+      gdouble *value = &r->facts.number[f];
+      gboolean ok;
+
+      st = chrono_neuron_read_double (s, value, &ok);
+      if (!ok || !isfinite (*value))
+        *value = NAN;
+    }
+  else
+    {
+      GString *scratch = r->reader->scratch;
+
+      if (*s->p == '"')
+        st = chrono_json_read_string (s, &text);
+      else
+        {
+          st = chrono_json_skip_value (s);
+          text = (ChronoJsonString) { start, s->p - start, FALSE };
+        }
+      if (st == CHRONO_JSON_OK && text.escaped && chrono_json_unescape (&text, scratch))
+        r->facts.text[f - CHRONO_NEURON_N_NUMBERS] = chrono_neuron_facts_intern (r->facts_table, scratch->str, scratch->len);
+      else if (st == CHRONO_JSON_OK)
+        r->facts.text[f - CHRONO_NEURON_N_NUMBERS] = chrono_neuron_facts_intern (r->facts_table, (const char *) text.start, text.len);
+    }
+  if (st == CHRONO_JSON_OK)
+    r->facts.present |= 1u << f;
+  return st;
+}
+
 static ChronoJsonStatus
 read_member (ChronoJsonScanner      *s,
              const ChronoJsonString *key,
@@ -161,6 +207,13 @@ read_member (ChronoJsonScanner      *s,
       else
         chrono_neuron_bad_value (r->reader, r->start, r->table, key, s->p, "an array of instruction ids");
     }
+  else if (!key->escaped && *s->p != 'n' && (r->table == TABLE_INSTRUCTION || r->table == TABLE_DMA))
+    {
+      gint f = chrono_neuron_field_of_key ((const char *) key->start, key->len);
+
+      if (f >= 0)
+        return read_fact (r, s, f);
+    }
   return chrono_json_skip_value (s);
 }
 
@@ -175,6 +228,7 @@ parse_record (Importer *imp,
   r->start = s->p;
   r->table = table;
   r->reader = imp->reader;
+  r->facts_table = imp->facts;
   return chrono_neuron_read_record (s, &r->t, read_member, r);
 }
 
@@ -191,6 +245,7 @@ handle_instruction (Importer *imp,
   span = chrono_track_builder_add_span (b, start, dur, r->opcode.start ? chrono_neuron_intern (imp->reader, &r->opcode) : 0,
                                         imp->cats[TABLE_INSTRUCTION], r->start - imp->reader->base,
                                         CHRONO_KIND_INSTRUCTION, r->t.has_dur ? 0 : CHRONO_SPAN_NO_DUR);
+  chrono_neuron_facts_add (imp->facts, r->start - imp->reader->base, &r->facts);
   chrono_neuron_note_time (imp->reader, start, start + dur);
   if (r->has_id)
     chrono_neuron_device_add_id (&imp->dev, CHRONO_NEURON_ID_INSTRUCTION, r->id, b, span);
@@ -213,6 +268,7 @@ handle_dma (Importer *imp,
   span = chrono_track_builder_add_span (b, start, dur, queue->start ? chrono_neuron_intern (imp->reader, queue) : 0,
                                         imp->cats[TABLE_DMA], r->start - imp->reader->base,
                                         CHRONO_KIND_DMA, r->t.has_dur ? 0 : CHRONO_SPAN_NO_DUR);
+  chrono_neuron_facts_add (imp->facts, r->start - imp->reader->base, &r->facts);
   chrono_neuron_note_time (imp->reader, start, start + dur);
   if (r->semaphore.start != NULL)
     chrono_neuron_device_dma_semaphore (&imp->dev, r->semaphore.start, r->semaphore.len, start + dur, b, span);
@@ -361,13 +417,19 @@ chrono_neuron_device_importer_run (ChronoTrace        *trace,
   chrono_neuron_reader_init (&reader, trace, source, table_keys, read_record, read_other, &imp);
   chrono_neuron_reader_watch (&reader, cancellable, progress, user_data);
   imp.reader = &reader;
+  imp.facts = chrono_neuron_facts_new ();
   chrono_neuron_device_init (&imp.dev, &reader);
   for (guint t = 0; t < N_TABLES; t++)
     imp.cats[t] = chrono_neuron_intern_text (&reader, table_keys[t]);
 
   ok = chrono_neuron_reader_run (&reader, error);
   if (ok)
-    chrono_neuron_device_finish (&imp.dev, "inst_dep_ids");
+    {
+      chrono_neuron_device_finish (&imp.dev, "inst_dep_ids");
+      chrono_neuron_facts_seal (imp.facts);
+      chrono_trace_set_neuron_facts (trace, g_steal_pointer (&imp.facts));
+    }
+  g_clear_pointer (&imp.facts, chrono_neuron_facts_free);
 
   chrono_neuron_device_clear (&imp.dev);
   chrono_neuron_reader_clear (&reader);

@@ -48,6 +48,7 @@ struct _ChronoTrace
   /* ChronoRowArgs * or NULL per source (0: the trace's own, N: the Nth
    * of more_sources); NULL when no source has rows for args. */
   GPtrArray         *row_args;
+  ChronoNeuronFacts *neuron_facts;
   ChronoStringTable *strings;
   GArray            *processes;    /* ChronoProcess */
   GPtrArray         *tracks;       /* ChronoTrack *, freed with chrono_track_free */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "chrono-json-scanner.h"
+#include "chrono-neuron-facts.h"
 #include "chrono-trace-private.h"
 
 G_DEFINE_FINAL_TYPE (ChronoTrace, chrono_trace, G_TYPE_OBJECT)
@@ -57,6 +58,7 @@ chrono_trace_finalize (GObject *object)
   g_clear_pointer (&self->args_json, g_byte_array_unref);
   g_clear_pointer (&self->more_sources, g_ptr_array_unref);
   g_clear_pointer (&self->row_args, g_ptr_array_unref);
+  g_clear_pointer (&self->neuron_facts, chrono_neuron_facts_free);
   g_clear_pointer (&self->strings, chrono_string_table_free);
   g_clear_pointer (&self->processes, g_array_unref);
   g_clear_pointer (&self->tracks, g_ptr_array_unref);
@@ -114,6 +116,20 @@ row_args_free (gpointer data)
 
   if (row_args != NULL)
     row_args->free (row_args);
+}
+
+ChronoNeuronFacts *
+chrono_trace_get_neuron_facts (ChronoTrace *self)
+{
+  return self->neuron_facts;
+}
+
+void
+chrono_trace_set_neuron_facts (ChronoTrace       *self,
+                               ChronoNeuronFacts *facts)
+{
+  g_clear_pointer (&self->neuron_facts, chrono_neuron_facts_free);
+  self->neuron_facts = facts;
 }
 
 void

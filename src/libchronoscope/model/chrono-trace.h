@@ -281,6 +281,14 @@ chrono_args_text_get (const ChronoArgsText *view,
   return view->text + offset;
 }
 
+/* The members of a Neuron profile's records that the analysis reads, as
+ * its importer kept them; NULL when none did. Setting them (owned) is
+ * for a reader that gathers them later, once. */
+typedef struct _ChronoNeuronFacts ChronoNeuronFacts;
+ChronoNeuronFacts   *chrono_trace_get_neuron_facts  (ChronoTrace       *self);
+void                 chrono_trace_set_neuron_facts  (ChronoTrace       *self,
+                                                     ChronoNeuronFacts *facts);
+
 /* chrono_trace_prefetch_value() through VIEW. */
 static inline void
 chrono_args_text_prefetch (const ChronoArgsText *view,
