@@ -112,6 +112,7 @@ typedef struct {
   GArray *ledger;        /* ChronoLedgerSegment covering busy's first start to last end */
   guint   breakdown;     /* the device's row in the analysis's breakdowns */
   ChronoNeuronLedger *neuron; /* a NeuronCore's gaps and their causes, else NULL */
+  struct _ChronoNeuronMetrics *neuron_metrics; /* built once for all readers, or NULL */
 } ChronoDeviceWork;
 
 /* A host call that blocked until device work finished. */

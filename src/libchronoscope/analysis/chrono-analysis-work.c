@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "chrono-analysis-private.h"
+#include "chrono-neuron-metrics.h"
 
 gboolean
 chrono_analysis_name_is_sync (const char *name)
@@ -964,6 +965,7 @@ chrono_rank_data_free (ChronoRankData *data)
       g_array_unref (d->copies);
       g_clear_pointer (&d->ledger, g_array_unref);
       chrono_neuron_ledger_free (d->neuron);
+      g_clear_pointer (&d->neuron_metrics, chrono_neuron_metrics_free);
     }
   g_array_unref (data->devices);
   g_array_unref (data->syncs);

@@ -349,8 +349,14 @@ read_records (ChronoNeuronMetrics *m)
   const ChronoDeviceWork *d = &g_array_index (m->data->devices, ChronoDeviceWork, m->device);
   gboolean any_flops = FALSE, any_elements = FALSE, any_bytes = FALSE;
   ChronoNeuronRecord r;
+  gsize items = 0;
 
   chrono_neuron_record_init (&r, trace);
+  /* Room for every item at once: growing by doubling copied them. */
+  for (guint k = 0; k < d->streams->len; k++)
+    items += g_array_index (d->streams, ChronoStreamWork, k).items->len;
+  g_array_set_size (g_array_set_size (m->insts, items), 0);
+  g_array_set_size (g_array_set_size (m->transfers, items), 0);
   for (guint k = 0; k < d->streams->len; k++)
     {
       const ChronoStreamWork *s = &g_array_index (d->streams, ChronoStreamWork, k);
@@ -758,18 +764,35 @@ chrono_neuron_metrics_throttling (ChronoNeuronMetrics *m,
   return TRUE;
 }
 
+ChronoNeuronMetrics *
+chrono_neuron_metrics_of (ChronoRankData                 *data,
+                          guint                           device,
+                          const ChronoAnalysisThresholds *thresholds)
+{
+  static GMutex lock;
+  ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, device);
+
+  /* The report, the operator table and the app's pages read them from
+   * other threads than the rules that built them. */
+  g_mutex_lock (&lock);
+  if (d->neuron_metrics == NULL)
+    d->neuron_metrics = chrono_neuron_metrics_new (data, device, thresholds);
+  g_mutex_unlock (&lock);
+  return d->neuron_metrics;
+}
+
 GPtrArray *
 chrono_neuron_metrics_for_analysis (ChronoAnalysis *analysis)
 {
   const ChronoAnalysisThresholds *th = chrono_efficiency_get_thresholds (chrono_analysis_get_efficiency_data (analysis));
-  GPtrArray *cores = g_ptr_array_new_with_free_func ((GDestroyNotify) chrono_neuron_metrics_free);
+  GPtrArray *cores = g_ptr_array_new ();
   guint n_ranks;
   ChronoRankData **ranks = chrono_analysis_get_ranks (analysis, &n_ranks);
 
   for (guint r = 0; r < n_ranks; r++)
     for (guint di = 0; di < ranks[r]->devices->len; di++)
       {
-        ChronoNeuronMetrics *m = chrono_neuron_metrics_new (ranks[r], di, th);
+        ChronoNeuronMetrics *m = chrono_neuron_metrics_of (ranks[r], di, th);
 
         if (m != NULL)
           g_ptr_array_add (cores, m);

@@ -219,8 +219,14 @@ GArray                  *chrono_neuron_metrics_row_times    (ChronoNeuronMetrics
                                                              gint64               start,
                                                              gint64               end);
 
+/* The metrics of device DEVICE of DATA as chrono_neuron_metrics_new()
+ * gives them, built the first time and kept by DATA; NULL when it is no
+ * NeuronCore. */
+ChronoNeuronMetrics     *chrono_neuron_metrics_of           (ChronoRankData                 *data,
+                                                             guint                           device,
+                                                             const ChronoAnalysisThresholds *thresholds);
 /* The metrics of each NeuronCore of ANALYSIS, in the order of its ranks
- * and devices: GPtrArray of ChronoNeuronMetrics. */
+ * and devices: GPtrArray of ChronoNeuronMetrics, which ANALYSIS keeps. */
 GPtrArray               *chrono_neuron_metrics_for_analysis (ChronoAnalysis *analysis);
 
 /* The report's "neuron" member and its Markdown section. */

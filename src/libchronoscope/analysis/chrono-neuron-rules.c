@@ -753,12 +753,11 @@ chrono_neuron_run_rules (ChronoRuleContext *c,
       g_autofree guint8 *spill_of = NULL;
       g_autoptr(GPtrArray) busy = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
       GArray *by_kind[N_KINDS];
-      g_autoptr(ChronoNeuronMetrics) metrics = NULL;
       Core core = { c, data, di, d->neuron, NULL, NULL, busy };
 
       if (d->neuron == NULL || data->device_incomplete)
         continue;
-      core.metrics = metrics = chrono_neuron_metrics_new (data, di, c->th);
+      core.metrics = chrono_neuron_metrics_of (data, di, c->th);
       core.spill_of = spill_of = g_new0 (guint8, chrono_trace_get_n_tracks (data->trace));
       for (Kind kind = 0; kind < N_KINDS; kind++)
         by_kind[kind] = g_array_new (FALSE, FALSE, sizeof (Stretch));
@@ -783,7 +782,7 @@ chrono_neuron_run_rules (ChronoRuleContext *c,
        * transfers before the rest of DMA: the more specific first. */
       rule_collective_outliers (&core);
       rule_throttling (&core);
-      if (metrics != NULL)
+      if (core.metrics != NULL)
         rule_low_model_flops (&core);
       rule_nki_coverage (&core);
       find_windows (&core, KIND_TRANSPOSE, (const Stretch *) by_kind[KIND_TRANSPOSE]->data,
