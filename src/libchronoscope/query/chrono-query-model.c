@@ -41,6 +41,7 @@ chrono_query_model_init (ChronoQueryModel    *model,
   model->n_tracks = n_tracks;
   model->tracks = g_new (const ChronoTrack *, n_tracks);
   model->track_trace = g_new (ChronoTrace *, n_tracks);
+  model->track_trace_index = g_new (guint, n_tracks);
   model->track_local = g_new (guint32, n_tracks);
   model->track_process = g_new (guint32, n_tracks);
   model->track_rank = g_new (guint, n_tracks);
@@ -71,6 +72,7 @@ chrono_query_model_init (ChronoQueryModel    *model,
 
           model->tracks[g] = track;
           model->track_trace[g] = trace;
+          model->track_trace_index[g] = t;
           model->track_local[g] = i;
           model->track_process[g] = model->trace_first_process[t] + track->process;
           model->track_rank[g] = first_rank + MAX (part, 0);
@@ -92,6 +94,7 @@ chrono_query_model_clear (ChronoQueryModel *model)
   g_free (model->trace_first_process);
   g_free (model->tracks);
   g_free (model->track_trace);
+  g_free (model->track_trace_index);
   g_free (model->track_local);
   g_free (model->track_process);
   g_free (model->track_rank);
@@ -101,6 +104,7 @@ chrono_query_model_clear (ChronoQueryModel *model)
   g_free (model->parents);
   g_free (model->max_dur);
   g_clear_pointer (&model->launches, g_array_unref);
+  g_clear_pointer (&model->by_name, g_free);
   g_clear_pointer (&model->schemas, g_ptr_array_unref);
   memset (model, 0, sizeof *model);
 }
@@ -235,6 +239,70 @@ chrono_query_model_get_launch (ChronoQueryModel *model,
         hi = mid;
     }
   return lo < model->launches->len && launches[lo].to == id ? (gint64) launches[lo].from : -1;
+}
+
+/* A counting sort of the span ids by name, a name being its text: each
+ * trace's string ids are numbered once across the traces. */
+static guint32 *
+build_by_name (ChronoQueryModel *model)
+{
+  guint64 n_spans = model->span_base[model->n_tracks];
+  g_autoptr(GHashTable) numbers = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GPtrArray) maps = g_ptr_array_new_with_free_func (g_free);
+  g_autofree guint64 *next = NULL;
+  guint32 *ids;
+
+  for (guint t = 0; t < model->n_traces; t++)
+    {
+      guint n_strings = chrono_trace_get_n_strings (model->traces[t]);
+      guint32 *map = g_new (guint32, MAX (n_strings, 1));
+
+      for (guint32 id = 0; id < n_strings; id++)
+        {
+          const char *text = chrono_trace_get_string (model->traces[t], id);
+          gpointer number;
+
+          if (!g_hash_table_lookup_extended (numbers, text, NULL, &number))
+            g_hash_table_insert (numbers, (gpointer) text, number = GUINT_TO_POINTER (g_hash_table_size (numbers)));
+          map[id] = GPOINTER_TO_UINT (number);
+        }
+      g_ptr_array_add (maps, map);
+    }
+
+  next = g_new0 (guint64, g_hash_table_size (numbers) + 1);
+  for (guint g = 0; g < model->n_tracks; g++)
+    {
+      const guint32 *map = g_ptr_array_index (maps, model->track_trace_index[g]);
+      const ChronoTrack *track = model->tracks[g];
+
+      if (track->n_spans > 0)
+        CHRONO_INT_COLUMN_FOREACH (&track->name_id, track->n_spans, i, name, { next[map[name] + 1]++; });
+    }
+  for (guint n = 0; n < g_hash_table_size (numbers); n++)
+    next[n + 1] += next[n];
+
+  ids = g_new (guint32, MAX (n_spans, 1));
+  for (guint g = 0; g < model->n_tracks; g++)
+    {
+      const guint32 *map = g_ptr_array_index (maps, model->track_trace_index[g]);
+      const ChronoTrack *track = model->tracks[g];
+
+      if (track->n_spans > 0)
+        CHRONO_INT_COLUMN_FOREACH (&track->name_id, track->n_spans, i, name, {
+          ids[next[map[name]]++] = (guint32) (model->span_base[g] + i);
+        });
+    }
+  return ids;
+}
+
+const guint32 *
+chrono_query_model_get_by_name (ChronoQueryModel *model)
+{
+  if (model->span_base[model->n_tracks] > G_MAXUINT32)
+    return NULL;
+  if (model->by_name == NULL)
+    model->by_name = build_by_name (model);
+  return model->by_name;
 }
 
 GArray *

@@ -23,6 +23,7 @@ typedef struct {
   guint               n_tracks;
   const ChronoTrack **tracks;       /* by global track id */
   ChronoTrace       **track_trace;
+  guint              *track_trace_index;
   guint32            *track_local;  /* the track's index in its trace */
   guint32            *track_process;/* global process id */
   guint              *track_rank;
@@ -37,6 +38,7 @@ typedef struct {
   guint32           **parents;      /* per track: each span's parent index, or CHRONO_QUERY_NO_PARENT */
   gint64             *max_dur;      /* per track, -1 until known */
   GArray             *launches;     /* (device span id, launching span id), by device span */
+  guint32            *by_name;      /* every span id, those of one name together; NULL past 2^32 spans */
 
   /* "CREATE TABLE name(...)" of each table, in the order registered. */
   GPtrArray          *schemas;
@@ -58,6 +60,10 @@ gint64   chrono_query_model_get_max_dur (ChronoQueryModel *model,
 /* The id of the span that launched span ID, or -1. */
 gint64   chrono_query_model_get_launch (ChronoQueryModel *model,
                                         guint64           id);
+/* Every span id, those of one name (the same text in any trace)
+ * together: what a GROUP BY name reads instead of sorting. NULL when
+ * the ids do not fit 32 bits. */
+const guint32 *chrono_query_model_get_by_name (ChronoQueryModel *model);
 /* The ids of the strings of TRACE equal to TEXT, as a sorted array. */
 GArray  *chrono_query_model_find_string (ChronoTrace *trace,
                                          const char  *text);

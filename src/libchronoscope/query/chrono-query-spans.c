@@ -46,6 +46,9 @@ enum {
   ARG_END_GE = 'e',
 };
 
+/* idxNum: the rows come grouped by name. */
+#define GROUPED_BY_NAME 1
+
 typedef struct {
   sqlite3_vtab      base;
   ChronoQueryModel *model;
@@ -60,6 +63,8 @@ typedef struct {
   guint32  index;
   guint32  index_end;
   gboolean single;        /* one id asked for: index and index_end are set */
+  const guint32 *grouped; /* spans in the order of their names, or NULL */
+  guint64  position;      /* in GROUPED */
   gint64   ts_lo;         /* inclusive bounds */
   gint64   ts_hi;
   gint64   end_lo;
@@ -206,6 +211,18 @@ spans_best_index (sqlite3_vtab       *vtab,
         }
     }
   letters[n] = '\0';
+  /* A GROUP BY name (or DISTINCT name) of the whole table reads the spans
+   * already grouped by name instead of sorting them all; with a name
+   * asked for, every row has that name. */
+  if (info->nOrderBy == 1 && info->aOrderBy[0].iColumn == COL_NAME &&
+      sqlite3_vtab_distinct (info) >= 1 && sqlite3_vtab_distinct (info) <= 2 &&
+      (n == 0 || (n == 1 && letters[0] == ARG_NAME)) &&
+      model->span_base[model->n_tracks] <= G_MAXUINT32)
+    {
+      info->orderByConsumed = 1;
+      if (n == 0)
+        info->idxNum = GROUPED_BY_NAME;
+    }
   info->idxStr = sqlite3_mprintf ("%s", letters);
   info->needToFreeIdxStr = 1;
   info->estimatedRows = (sqlite3_int64) MAX (rows, 1);
@@ -276,13 +293,9 @@ row_matches (SpansCursor *cursor)
     return FALSE;
   if (cursor->name_ids != NULL)
     {
-      guint t = 0;
-      GArray *ids;
+      GArray *ids = cursor->name_ids[model->track_trace_index[cursor->track]];
       guint32 name = chrono_track_get_name (track, i);
 
-      while (model->trace_first_track[t + 1] <= cursor->track)
-        t++;
-      ids = cursor->name_ids[t];
       for (guint k = 0; k < ids->len; k++)
         if (g_array_index (ids, guint32, k) == name)
           return TRUE;
@@ -316,6 +329,21 @@ settle (SpansCursor *cursor)
 {
   const ChronoQueryModel *model = cursor->table->model;
 
+  if (cursor->grouped != NULL)
+    {
+      for (; cursor->position < model->span_base[model->n_tracks]; cursor->position++)
+        {
+          guint32 id = cursor->grouped[cursor->position];
+
+          cursor->track = chrono_query_model_find_track (model, id);
+          cursor->index = id - (guint32) model->span_base[cursor->track];
+          if ((!cursor->table->device || model->tracks[cursor->track]->type == CHRONO_TRACK_STREAM) &&
+              row_matches (cursor))
+            return;
+        }
+      cursor->track = cursor->track_end;
+      return;
+    }
   while (cursor->track < cursor->track_end)
     {
       const ChronoTrack *track = model->tracks[cursor->track];
@@ -398,6 +426,8 @@ spans_filter (sqlite3_vtab_cursor  *base,
   cursor->track = 0;
   cursor->track_end = model->n_tracks;
   cursor->single = FALSE;
+  cursor->grouped = NULL;
+  cursor->position = 0;
   cursor->ts_lo = G_MININT64;
   cursor->ts_hi = G_MAXINT64;
   cursor->end_lo = G_MININT64;
@@ -501,7 +531,11 @@ spans_filter (sqlite3_vtab_cursor  *base,
       cursor->track = cursor->track_end = 0;
       return SQLITE_OK;
     }
-  if (cursor->single)
+  if (idx_num == GROUPED_BY_NAME)
+    cursor->grouped = chrono_query_model_get_by_name (model);
+  if (cursor->grouped != NULL)
+    cursor->track_end = model->n_tracks;
+  else if (cursor->single)
     {
       const ChronoTrack *track = model->tracks[cursor->track];
       gint64 ts = track->start[cursor->index];
@@ -520,7 +554,10 @@ spans_next (sqlite3_vtab_cursor *base)
 {
   SpansCursor *cursor = (SpansCursor *) base;
 
-  cursor->index++;
+  if (cursor->grouped != NULL)
+    cursor->position++;
+  else
+    cursor->index++;
   settle (cursor);
   return SQLITE_OK;
 }
