@@ -10,6 +10,7 @@
 #include "chrono-area-item.h"
 #include "chrono-area-pane.h"
 #include "chrono-format.h"
+#include "chrono-sortable-column.h"
 
 typedef enum {
   COLUMN_LABEL,
@@ -616,20 +617,14 @@ add_columns (ChronoAreaPane *self,
 {
   for (Column c = first; c < last; c++)
     {
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      GtkColumnViewColumn *column;
+      GtkColumnViewColumn *column = chrono_sortable_column_append (view, _(column_titles[c]), G_CALLBACK (setup_cell),
+                                                                   G_CALLBACK (bind_cell), compare_cells,
+                                                                   GUINT_TO_POINTER (c));
 
-      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GUINT_TO_POINTER (c));
-      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (c));
-      column = gtk_column_view_column_new (_(column_titles[c]), factory);
-      gtk_column_view_column_set_sorter (column, GTK_SORTER (gtk_custom_sorter_new (compare_cells, GUINT_TO_POINTER (c), NULL)));
-      gtk_column_view_column_set_resizable (column, TRUE);
       gtk_column_view_column_set_expand (column, is_text_column (c));
-      gtk_column_view_append_column (view, column);
       if (c == sorted_by)
         gtk_column_view_sort_by_column (view, column, GTK_SORT_DESCENDING);
       self->columns[c] = column;
-      g_object_unref (column);
     }
 }
 

@@ -10,6 +10,7 @@
 #include "chrono-format.h"
 #include "chrono-query-page.h"
 #include "chrono-query-row.h"
+#include "chrono-sortable-column.h"
 
 /* Queries kept in the history menu. */
 #define HISTORY_SIZE 20
@@ -205,18 +206,8 @@ set_columns (ChronoQueryPage *self)
       gtk_column_view_remove_column (self->result_view, column);
     }
   for (guint c = 0; self->result != NULL && c < chrono_query_result_get_n_columns (self->result); c++)
-    {
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      g_autoptr(GtkColumnViewColumn) column = NULL;
-
-      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GUINT_TO_POINTER (c));
-      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (c));
-      column = gtk_column_view_column_new (chrono_query_result_get_column_name (self->result, c), factory);
-      gtk_column_view_column_set_sorter (column, GTK_SORTER (gtk_custom_sorter_new (compare_cells, GUINT_TO_POINTER (c),
-                                                                                   NULL)));
-      gtk_column_view_column_set_resizable (column, TRUE);
-      gtk_column_view_append_column (self->result_view, column);
-    }
+    chrono_sortable_column_append (self->result_view, chrono_query_result_get_column_name (self->result, c),
+                                   G_CALLBACK (setup_cell), G_CALLBACK (bind_cell), compare_cells, GUINT_TO_POINTER (c));
 }
 
 static void
