@@ -1,11 +1,16 @@
 /* test-memory.c: the memory analysis on a trace written here, with a
  * leak, a temporary, an activation, fragmentation and a nearly full
- * device planted, and what it says without memory events or addresses
+ * device planted, and what it says without memory events or addresses;
+ * the leak and fragmentation planted in the example trace
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <string.h>
 
+#include <glib/gstdio.h>
+
+#include "chrono-example-trace.h"
+#include "chrono-loader.h"
 #include "chrono-memory.h"
 #include "test-utils.h"
 
@@ -234,6 +239,56 @@ test_not_time (void)
   g_string_free (w.s, TRUE);
 }
 
+static const ChronoMemoryFinding *
+finding_evidence (ChronoMemory *memory,
+                  const char   *rule,
+                  const char   *key,
+                  gdouble      *value)
+{
+  const ChronoMemoryFinding *f = finding (memory, rule);
+
+  g_assert_nonnull (f);
+  for (guint k = 0; k < f->n_evidence; k++)
+    if (g_str_equal (f->evidence_keys[k], key))
+      *value = f->evidence_values[k];
+  return f;
+}
+
+/* The example keeps one 64 MiB output a step and reserves 1 GiB more a
+ * step than it uses. */
+static void
+test_example (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("chrono-memory-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "example.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoMemory) memory = NULL;
+  ChronoExampleOptions options;
+  const ChronoMemoryFinding *f;
+  gdouble kept = 0, growth = 0, unused = 0;
+  const guint steps = 20;
+
+  chrono_example_options_init (&options);
+  options.n_steps = steps;
+  g_assert_true (chrono_example_trace_write (path, &options, NULL, &error));
+  trace = chrono_trace_load_file (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  memory = chrono_memory_new (trace, 0, 0, NULL, NULL);
+
+  f = finding_evidence (memory, "memory-growth", "growth_bytes", &growth);
+  g_assert_cmpfloat (growth, ==, (gdouble) (steps - 1) * 64 * MIB);
+  finding_evidence (memory, "memory-growth", "kept_by_operator_bytes", &kept);
+  g_assert_cmpstr (chrono_trace_get_string (trace, f->op_name), ==, "aten::clone");
+  g_assert_cmpfloat (kept, ==, growth);
+  finding_evidence (memory, "memory-fragmentation", "unused_reserved_bytes", &unused);
+  /* Most of the 19 GiB added by the last step's peak is still unused then. */
+  g_assert_cmpfloat (unused, >=, (gdouble) (steps - 1) * 1024 * MIB * 0.9);
+  g_assert_null (finding (memory, "memory-large-temporaries"));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -243,5 +298,6 @@ main (int    argc,
   g_test_add_func ("/memory/range", test_range);
   g_test_add_func ("/memory/none", test_none);
   g_test_add_func ("/memory/not-time", test_not_time);
+  g_test_add_func ("/memory/example", test_example);
   return g_test_run ();
 }

@@ -608,10 +608,11 @@ match_allocations (ChronoMemoryDevice *d,
                    guint               peak)
 {
   g_autoptr(GHashTable) live = g_hash_table_new (g_int64_hash, g_int64_equal);
-  g_autoptr(GArray) alloc_pos = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autoptr(GArray) free_pos = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) alloc_pos = g_array_sized_new (FALSE, FALSE, sizeof (guint), n / 2 + 1);
+  g_autoptr(GArray) free_pos = g_array_sized_new (FALSE, FALSE, sizeof (guint), n / 2 + 1);
 
-  d->allocations = g_array_new (FALSE, TRUE, sizeof (ChronoMemoryAllocation));
+  /* About half the events allocate: grown once rather than copied on. */
+  d->allocations = g_array_sized_new (FALSE, TRUE, sizeof (ChronoMemoryAllocation), n / 2 + 1);
   for (guint k = 0; k < n; k++)
     {
       const MemEvent *e = &ev[k];

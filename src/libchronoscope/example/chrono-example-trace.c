@@ -35,6 +35,14 @@
 #define DAY_NS            (G_GINT64_CONSTANT (86400) * G_GINT64_CONSTANT (1000000000))
 #define MIB               (G_GINT64_CONSTANT (1) << 20)
 #define RESERVE_CHUNK     (G_GINT64_CONSTANT (2) << 30)
+/* Planted for the memory analysis: each step keeps one more copy of its
+ * output (a leak), and the allocator reserves blocks of sizes it cannot
+ * reuse (fragmentation). */
+#define KEPT_OUTPUT_BYTES (64 * MIB)
+#define FRAGMENT_BYTES    (G_GINT64_CONSTANT (1) << 30)
+/* Long traces stay within an 80 GB device. */
+#define KEPT_OUTPUTS_MAX  256
+#define FRAGMENTED_MAX    (G_GINT64_CONSTANT (64) << 30)
 #define PARAMS_PER_LAYER  G_GINT64_CONSTANT (201379840)  /* 12 h^2 + 13 h, h = 4096 */
 #define GPU_SORT_BASE     16777216
 #define NUM_SMS           132
@@ -922,6 +930,19 @@ alloc_activation (Gen    *g,
   memory_event (g, th, a.addr, a.bytes);
 }
 
+/* A copy of the step's output kept in a list by the training loop:
+ * never freed, so memory grows step over step. */
+static void
+keep_output (Gen *g)
+{
+  Thread *th = &g->main_thread;
+
+  op_begin (g, th, CHRONO_EXAMPLE_CAT_CPU_OP, "aten::clone",
+            "\"Input type\": [\"c10::BFloat16\", \"\"], \"Input Dims\": [[8, 1024, 4096], []]", -1);
+  memory_event (g, th, G_GINT64_CONSTANT (0x7f6000000000) + (gint64) g->step * KEPT_OUTPUT_BYTES, KEPT_OUTPUT_BYTES);
+  span_end (g, th, FALSE);
+}
+
 /* Frees the activations allocated since MARK, newest first. */
 static void
 free_activations (Gen    *g,
@@ -1680,7 +1701,11 @@ run_step (Gen     *g,
   forward (g);
   backward (g);
   optimizer (g);
+  if (g->step <= KEPT_OUTPUTS_MAX)
+    keep_output (g);
   run_program (g, th, loss_item, NULL);
+  if (g->reserved + FRAGMENT_BYTES <= FRAGMENTED_MAX)
+    g->reserved += FRAGMENT_BYTES;
   free_activations (g, th, input_mark);
   span_end (g, th, FALSE);
   g->counts.steps++;
