@@ -8,7 +8,8 @@
  * GROUP BY name over spans (best of three) beside a C loop that sums the
  * same columns per name id, and queries of one track in a 1 ms window
  * (20 windows over the trace) beside a C loop that binary-searches and
- * walks that track. Each figure is given as wall time and as the CPU
+ * walks that track; the first of these also finds the track's longest
+ * span, once, and is given apart. Each figure is given as wall time and as the CPU
  * time of the thread that ran it (the load: of the process, over its two
  * threads), which is steadier when other work shares the cores. It
  * checks that both give the same numbers, reports, and exits 1 only when
@@ -173,7 +174,7 @@ main (int argc, char **argv)
   g_autoptr(GArray) sql_window = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) sql_window_cpu = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) loop_window = g_array_new (FALSE, FALSE, sizeof (double));
-  Timing best_sql = { G_MAXDOUBLE, G_MAXDOUBLE }, best_loop = { G_MAXDOUBLE, G_MAXDOUBLE };
+  Timing best_sql = { G_MAXDOUBLE, G_MAXDOUBLE }, best_loop = { G_MAXDOUBLE, G_MAXDOUBLE }, first_query = { 0 };
   double load_wall, load_cpu;
   guint64 n_spans = 0;
   guint busiest = 0, n_names = 0;
@@ -244,8 +245,13 @@ main (int argc, char **argv)
       Timing timing;
 
       result = run (engine, sql, &timing);
-      g_array_append_val (sql_window, timing.wall);
-      g_array_append_val (sql_window_cpu, timing.cpu);
+      if (w == 0)
+        first_query = timing;
+      else
+        {
+          g_array_append_val (sql_window, timing.wall);
+          g_array_append_val (sql_window_cpu, timing.cpu);
+        }
       timing_start (&timing);
       window_loop (track, longest, w0, w0 + WINDOW_NS, &count, &total);
       timing_stop (&timing);
@@ -254,9 +260,10 @@ main (int argc, char **argv)
              (gint64) chrono_query_result_get_real (result, 0, 1) == total;
     }
   g_print ("one track (%u spans), a 1 ms window, %d windows:\n"
-           "  SQL     median %7.3f ms  max %7.3f ms  (CPU: median %7.3f ms) (aim: under 10)\n"
+           "  SQL     first %7.3f ms (CPU %7.3f), with the track's longest span found once\n"
+           "  SQL     then median %7.3f ms  max %7.3f ms  (CPU: median %7.3f ms) (aim: under 10)\n"
            "  C loop  median %7.3f ms  max %7.3f ms\n",
-           track->n_spans, WINDOWS,
+           track->n_spans, WINDOWS, first_query.wall * 1e3, first_query.cpu * 1e3,
            bench_percentile (sql_window, 50) * 1e3, bench_percentile (sql_window, 100) * 1e3,
            bench_percentile (sql_window_cpu, 50) * 1e3,
            bench_percentile (loop_window, 50) * 1e3, bench_percentile (loop_window, 100) * 1e3);
