@@ -111,8 +111,8 @@ fill (ChronoMemoryView *self)
 {
   g_autoptr(GString) notes = g_string_new (NULL);
   ChronoMemory * const *memories = NULL;
-  guint n_memories = 0;
-  GtkWidget *child;
+  guint n_memories = 0, n_devices = 0;
+  GtkWidget *child, *parent;
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->list))) != NULL)
     gtk_list_box_remove (self->list, child);
@@ -122,6 +122,7 @@ fill (ChronoMemoryView *self)
     {
       ChronoTrace *trace = chrono_memory_get_trace (memories[t]);
 
+      n_devices += chrono_memory_get_n_devices (memories[t]);
       for (guint i = 0; i < chrono_memory_get_n_devices (memories[t]); i++)
         add_device (self, trace, chrono_memory_get_device (memories[t], i));
       for (guint i = 0; i < chrono_memory_get_n_findings (memories[t]); i++)
@@ -139,6 +140,10 @@ fill (ChronoMemoryView *self)
                             _("Memory findings cost no time: they are ranked by the share of the peak they concern."));
   gtk_label_set_text (self->notes_label, notes->str);
   gtk_widget_set_visible (GTK_WIDGET (self->notes_label), notes->len > 0);
+  /* A trace without memory events gets no tab: the report's one line
+   * says so, and the panel's tabs keep their width. */
+  if (GTK_IS_STACK (parent = gtk_widget_get_parent (GTK_WIDGET (self))))
+    gtk_stack_page_set_visible (gtk_stack_get_page (GTK_STACK (parent), GTK_WIDGET (self)), n_devices > 0);
 }
 
 const ChronoMemoryAllocation *

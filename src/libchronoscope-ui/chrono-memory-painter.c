@@ -17,24 +17,6 @@
 #define LABEL_HEIGHT 14.0
 #define LABEL_INSET  4.0
 
-/* The first point at or after TS. */
-static guint
-point_at (const ChronoMemoryDevice *d,
-          gint64                    ts)
-{
-  guint lo = 0, hi = d->n_points;
-
-  while (lo < hi)
-    {
-      guint mid = (lo + hi) / 2;
-      if (d->point_ns[mid] < ts)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
 /* The most of VALUES over [T0, T1): the value carried in, then the
  * points inside; FALSE before the first point. *NEXT is the first point
  * at or after T1. */
@@ -68,7 +50,7 @@ chrono_memory_painter_column (const ChronoMemoryDevice *device,
 {
   gint64 t0 = chrono_viewport_x_to_time (viewport, x);
   gint64 t1 = MAX (chrono_viewport_x_to_time (viewport, x + 1), t0 + 1);
-  guint first = point_at (device, t0), next;
+  guint first = chrono_memory_device_point_at (device, t0), next;
 
   *reserved = -1;
   if (device->point_reserved != NULL)
@@ -126,7 +108,7 @@ chrono_memory_painter_paint (const ChronoMemoryDevice *d,
   reserved = d->point_reserved != NULL ? g_new (double, columns) : NULL;
   /* Neighbouring columns share their edge: one search for the window. */
   t0 = chrono_viewport_x_to_time (viewport, 0);
-  first = point_at (d, t0);
+  first = chrono_memory_device_point_at (d, t0);
   for (int c = 0; c < columns; c++)
     {
       gint64 t1 = MAX (chrono_viewport_x_to_time (viewport, c + 1), t0 + 1);

@@ -38,6 +38,7 @@ test_memory_tab (void)
   const ChronoMemoryAllocation *a = NULL;
   const ChronoMemoryDevice *gpu;
   ChronoSpanRef selected;
+  GtkStack *stack;
   guint n, position;
 
   if (path == NULL)
@@ -54,7 +55,10 @@ test_memory_tab (void)
   g_assert_nonnull (view);
   g_assert_true (chrono_memory_view_get_analysis (view) == analysis);
   g_assert_true (chrono_memory_view_get_timeline (view) == timeline);
-  gtk_stack_set_visible_child_name (app_test_find_stack (GTK_WIDGET (panel), "memory"), "memory");
+  /* Its tab shows, as the trace has memory events. */
+  stack = app_test_find_stack (GTK_WIDGET (panel), "memory");
+  g_assert_true (gtk_stack_page_get_visible (gtk_stack_get_page (stack, GTK_WIDGET (view))));
+  gtk_stack_set_visible_child_name (stack, "memory");
 
   /* One lane for the GPU and one for the host, as the trace has both. */
   memories = chrono_analysis_get_memories (analysis, &n);
@@ -80,6 +84,30 @@ test_memory_tab (void)
   app_test_close_all_tabs (window);
 }
 
+/* Without memory events, no tab. */
+static void
+test_no_memory (void)
+{
+  ChronoWindow *window = app_test_get_window ();
+  g_autofree char *path = app_test_real_trace ("hta__nccl_parser__nccl_data.json.gz");
+  ChronoDocumentPage *page;
+  ChronoFindingsPanel *panel;
+  GtkWidget *view;
+
+  if (path == NULL)
+    {
+      g_test_skip ("no shared traces");
+      return;
+    }
+  page = app_test_open_trace (window, path);
+  panel = CHRONO_FINDINGS_PANEL (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_FINDINGS_PANEL));
+  g_assert_true (app_test_wait_for_analysis (panel, 60000));
+  view = app_test_find_widget (GTK_WIDGET (panel), CHRONO_TYPE_MEMORY_VIEW);
+  g_assert_false (gtk_stack_page_get_visible (gtk_stack_get_page (app_test_find_stack (GTK_WIDGET (panel), "memory"), view)));
+  g_assert_cmpuint (count_memory_rows (CHRONO_TIMELINE (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_TIMELINE))), ==, 0);
+  app_test_close_all_tabs (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -87,5 +115,6 @@ main (int   argc,
   if (!app_test_init (&argc, &argv))
     return 77;
   g_test_add_func ("/app/memory/tab-and-lanes", test_memory_tab);
+  g_test_add_func ("/app/memory/none", test_no_memory);
   return g_test_run ();
 }

@@ -429,10 +429,9 @@ chrono_memory_step_at (const ChronoMemoryDevice *d,
   return (gint) lo - 1;
 }
 
-/* The first point at or after TS. */
-static guint
-point_at (const ChronoMemoryDevice *d,
-          gint64                    ts)
+guint
+chrono_memory_device_point_at (const ChronoMemoryDevice *d,
+                               gint64                    ts)
 {
   guint lo = 0, hi = d->n_points;
 
@@ -454,8 +453,8 @@ measure_steps (ChronoMemoryDevice *d,
   for (guint k = 0; k < d->steps->len; k++)
     {
       ChronoMemoryStep *s = &g_array_index (d->steps, ChronoMemoryStep, k);
-      guint first = point_at (d, s->start_ns);
-      guint end = point_at (d, s->end_ns);
+      guint first = chrono_memory_device_point_at (d, s->start_ns);
+      guint end = chrono_memory_device_point_at (d, s->end_ns);
 
       s->start_bytes = first > 0 ? d->point_allocated[first - 1] : before_first;
       s->end_bytes = end > 0 ? d->point_allocated[end - 1] : before_first;

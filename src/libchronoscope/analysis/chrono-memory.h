@@ -136,6 +136,9 @@ const ChronoMemoryDevice  *chrono_memory_get_device    (ChronoMemory  *self,
 const ChronoMemoryDevice  *chrono_memory_find_device   (ChronoMemory  *self,
                                                         guint          part,
                                                         gint           device_id);
+/* The first of DEVICE's points at or after TS; n_points when none. */
+guint                      chrono_memory_device_point_at    (const ChronoMemoryDevice *device,
+                                                             gint64                    ts);
 /* The process the timeline draws DEVICE under: the accelerator of the
  * same file with its index, else the host process that wrote the events. */
 guint                      chrono_memory_device_get_process (ChronoTrace              *trace,
