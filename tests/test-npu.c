@@ -368,6 +368,22 @@ check_no_device (const char *name,
   g_assert_nonnull (strstr (l->message, says));
 }
 
+/* CANN's runtime launch inside the node launch that carries the task's
+ * id is one launch: the level-2 trace is not taken for one whose device
+ * work is missing. */
+static void
+test_launch_layers (void)
+{
+  g_autoptr(ChronoTrace) trace = test_traces_load (LEVEL2);
+  g_autoptr(ChronoAnalysis) a = NULL;
+
+  if (trace == NULL)
+    return;
+  a = analyse (trace);
+  g_assert_null (limitation (a, "missing-device-activity"));
+  g_assert_null (limitation (a, "no-launch-links"));
+}
+
 /* A backend the analysis does not know is named, not ignored. */
 static void
 test_unknown_backend (void)
@@ -534,6 +550,7 @@ main (int   argc,
   g_test_add_func ("/npu/overlap/level2", test_overlap_level2);
   g_test_add_func ("/npu/no-device", test_no_device);
   g_test_add_func ("/npu/unknown-backend", test_unknown_backend);
+  g_test_add_func ("/npu/launch-layers", test_launch_layers);
   g_test_add_func ("/npu/job", test_job);
   return g_test_run ();
 }

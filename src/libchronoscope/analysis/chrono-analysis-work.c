@@ -543,7 +543,8 @@ count_host (ChronoRankData    *data,
             guint32            i,
             const guint8      *launched,
             guint8            *launch_kind,
-            guint             *sampled)
+            guint             *sampled,
+            gint64            *linked_until)
 {
   ChronoHostCounts *c = &data->host;
   guint32 name;
@@ -570,11 +571,17 @@ count_host (ChronoRankData    *data,
 
       launch_kind[name] = is_graph_launch (text) ? 3 : is_launch (text) ? 2 : 1;
     }
-  if (launch_kind[name] == 1)
+  /* A launch inside a linked one is a lower layer of the same launch
+   * (CANN's Runtime@KernelLaunch inside Node@launch), not one of its own. */
+  if (launch_kind[name] == 1 || t->start[i] < *linked_until)
     return;
   c->launches++;
   c->graph_launches += launch_kind[name] == 3;
-  c->linked += launched != NULL && launched[i];
+  if (launched != NULL && launched[i])
+    {
+      c->linked++;
+      *linked_until = MAX (*linked_until, chrono_track_get_end (t, i));
+    }
 }
 
 static void
@@ -592,6 +599,7 @@ collect_host (ChronoRankData *data,
       const ChronoTrack *t = chrono_trace_get_track (trace, ti);
       const guint8 *bits = g_hash_table_lookup (launched, GUINT_TO_POINTER (ti));
       ChronoSyncWait poll = { .track = G_MAXUINT32 };
+      gint64 linked_until = G_MININT64;
 
       if (t->type != CHRONO_TRACK_THREAD || !chrono_rank_data_has_track (data, ti))
         continue;
@@ -602,7 +610,7 @@ collect_host (ChronoRankData *data,
 
           if (end <= data->range_start || start >= data->range_end)
             continue;
-          count_host (data, t, i, bits, launch_kind, &sampled);
+          count_host (data, t, i, bits, launch_kind, &sampled, &linked_until);
           if (t->kind[i] == CHRONO_KIND_STEP)
             {
               ChronoStep step = { ti, i, start, end, end };
