@@ -665,7 +665,7 @@ static gint64
 capacity_of (ChronoTrace *trace,
              gint         device_id)
 {
-  JsonNode *props = chrono_trace_get_metadata (trace, "deviceProperties");
+  g_autoptr(JsonNode) props = chrono_trace_get_metadata (trace, "deviceProperties");
 
   if (props == NULL || !JSON_NODE_HOLDS_ARRAY (props) || device_id < 0)
     return -1;
