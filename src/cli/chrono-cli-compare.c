@@ -144,7 +144,7 @@ chrono_cli_compare (int    argc,
     { "theme", 0, 0, G_OPTION_ARG_STRING, &theme, "The flame graph's colours: light (the default) or dark", "THEME" },
     { "width", 0, 0, G_OPTION_ARG_INT, &width, "The flame graph's width in px (default 1600)", "PX" },
     { "timing", 0, 0, G_OPTION_ARG_NONE, &timing, "Print loading, analysis and comparison times to standard error", NULL },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "A B" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("A B — compare two runs: step time, where the difference comes from, operators and kernels");

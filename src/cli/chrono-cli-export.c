@@ -277,7 +277,7 @@ chrono_cli_export (int    argc,
     { "no-legend", 0, 0, G_OPTION_ARG_NONE, &o.no_legend, "Leave out the legend of colours", NULL },
     { "flops", 0, 0, G_OPTION_ARG_NONE, &o.flops,
       "Under each device's tracks, its achieved TFLOP/s (runs the analysis)", NULL },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "TRACE…" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context =

@@ -56,7 +56,7 @@ job_reduce (int    argc,
   const GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "File to write (default: standard output)", "FILE" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "json (default: chronoscope.job/1) or markdown (a report to read)", "FORMAT" },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "SUMMARY…" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     G_OPTION_ENTRY_NULL
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("SUMMARY… — the job analysis from its ranks' summaries");

@@ -54,7 +54,7 @@ chrono_cli_query (int    argc,
     { "max-rows", 0, 0, G_OPTION_ARG_INT, &max_rows, "Print at most N rows, and say so when there were more (default 10000; 0: no limit)", "N" },
     { "max-time", 0, 0, G_OPTION_ARG_DOUBLE, &max_seconds, "Stop the query after S seconds (default 30; 0: no limit)", "S" },
     { "schema", 0, 0, G_OPTION_ARG_NONE, &schema, "Print the tables and their columns, and run no query", NULL },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args, NULL, "TRACE…" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args, NULL, NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context =

@@ -327,7 +327,7 @@ chrono_cli_report (int    argc,
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &dir, "The folder to write the report and its pictures in", "DIR" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "markdown (default: report.md) or html (report.html, one file)", "FORMAT" },
     { "top", 0, 0, G_OPTION_ARG_INT, &top, "Pictures of the N costliest findings (default 3)", "N" },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "TRACE…" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context =

@@ -68,7 +68,7 @@ chrono_cli_summarize (int    argc,
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "File to write, for one rank (default: standard output)", "FILE" },
     { "output-dir", 'd', 0, G_OPTION_ARG_FILENAME, &output_dir, "Folder to write NAME.summary.json to for each RANK_TRACE", "DIR" },
     { "skip-non-traces", 0, 0, G_OPTION_ARG_NONE, &skip, "Skip files that are not traces, with a message", NULL },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "RANK_TRACE…" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     G_OPTION_ENTRY_NULL
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("RANK_TRACE… — what a job analysis needs from each rank");
