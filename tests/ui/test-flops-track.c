@@ -10,6 +10,7 @@
 #include "chrono-scene-rows.h"
 #include "chrono-timeline-scene.h"
 #include "test-utils.h"
+#include "ui-test-pixel.h"
 
 #define SHAPES    "hta__trace_diff_control__control.json.gz"
 #define NO_SHAPES "hta__cp_alexnet__benchmark_result_2869224_1695835535_trace.json.gz"
@@ -74,14 +75,6 @@ count_derived (ChronoTimelineScene *scene,
   return n;
 }
 
-static guint32
-pixel (cairo_surface_t *surface,
-       int              x,
-       int              y)
-{
-  return *(guint32 *) (cairo_image_surface_get_data (surface) + y * cairo_image_surface_get_stride (surface) + 4 * x);
-}
-
 /* At every zoom, a column is drawn at the area's foot exactly when the
  * series puts FLOPs in its time. */
 static void
@@ -106,8 +99,8 @@ check_columns (Fixture *f,
       gint64 t0 = chrono_viewport_x_to_time (f->viewport, x);
       gint64 t1 = MAX (chrono_viewport_x_to_time (f->viewport, x + 1), t0 + 1);
       gboolean has = chrono_flops_series_get_flops (row->flops, t0, t1) > 0;
-      gboolean drawn = pixel (surface, CHRONO_SCENE_HEADER_WIDTH + x, foot) !=
-                       pixel (surface, CHRONO_SCENE_HEADER_WIDTH + x, above);
+      gboolean drawn = ui_test_pixel (surface, CHRONO_SCENE_HEADER_WIDTH + x, foot) !=
+                       ui_test_pixel (surface, CHRONO_SCENE_HEADER_WIDTH + x, above);
 
       n_drawn += drawn;
       n_wrong += has != drawn;

@@ -10,6 +10,7 @@
 #include "chrono-scene-rows.h"
 #include "chrono-timeline-scene.h"
 #include "test-utils.h"
+#include "ui-test-pixel.h"
 
 #define MEMORY    "tracelens__h100__Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz"
 #define NO_MEMORY "hta__trace_diff_control__control.json.gz"
@@ -32,14 +33,6 @@ scene_for (ChronoTrace     *trace,
                                                 chrono_timeline_scene_get_content_height (scene));
   chrono_viewport_show_all (*viewport);
   return scene;
-}
-
-static guint32
-pixel (cairo_surface_t *surface,
-       int              x,
-       int              y)
-{
-  return *(guint32 *) (cairo_image_surface_get_data (surface) + y * cairo_image_surface_get_stride (surface) + 4 * x);
 }
 
 static void
@@ -77,8 +70,8 @@ test_drawn (void)
     {
       gint64 allocated, reserved;
       gboolean has = chrono_memory_painter_column (row->memory, viewport, x, &allocated, &reserved) && allocated > 0;
-      gboolean drawn = pixel (surface, CHRONO_SCENE_HEADER_WIDTH + x, foot) !=
-                       pixel (surface, CHRONO_SCENE_HEADER_WIDTH + x, above);
+      gboolean drawn = ui_test_pixel (surface, CHRONO_SCENE_HEADER_WIDTH + x, foot) !=
+                       ui_test_pixel (surface, CHRONO_SCENE_HEADER_WIDTH + x, above);
       double peak_x = chrono_viewport_time_to_x (viewport, row->memory->peak_ns);
 
       if (ABS (x - peak_x) < 2)

@@ -13,6 +13,7 @@
 #include "chrono-neuron-lanes-painter.h"
 #include "chrono-scene-rows.h"
 #include "chrono-timeline-scene.h"
+#include "ui-test-pixel.h"
 
 #define WIDTH 600
 
@@ -35,14 +36,6 @@ load_core (void)
 
   g_assert_no_error (error);
   return trace;
-}
-
-static guint32
-pixel (cairo_surface_t *surface,
-       int              x,
-       int              y)
-{
-  return *(guint32 *) (cairo_image_surface_get_data (surface) + y * cairo_image_surface_get_stride (surface) + 4 * x);
 }
 
 /* Each lane's bar in each column is as tall as its share says. */
@@ -70,10 +63,10 @@ check_pixels (const ChronoNeuronSeries *series,
         int drawn = 0;
 
         /* The bar's height: painted pixels from the foot up, then none. */
-        while (drawn < h && pixel (surface, x, (int) i * h + h - 1 - drawn) != 0)
+        while (drawn < h && ui_test_pixel (surface, x, (int) i * h + h - 1 - drawn) != 0)
           drawn++;
         for (int y = drawn; y < h; y++)
-          g_assert_cmpuint (pixel (surface, x, (int) i * h + h - 1 - y), ==, 0);
+          g_assert_cmpuint (ui_test_pixel (surface, x, (int) i * h + h - 1 - y), ==, 0);
         g_assert_cmpint (drawn, ==, expected);
         n_bars += drawn > 0;
         n_empty += drawn == 0;
@@ -178,8 +171,8 @@ test_scene (void)
                                            chrono_viewport_x_to_time (viewport, x + 1));
       int foot = (int) (top + (tensor + 1) * CHRONO_NEURON_LANE_HEIGHT) - 1;
       /* A bar never reaches its lane's top pixel. */
-      gboolean drawn = pixel (surface, CHRONO_SCENE_HEADER_WIDTH + x, foot) !=
-                       pixel (surface, CHRONO_SCENE_HEADER_WIDTH + x, (int) (top + tensor * CHRONO_NEURON_LANE_HEIGHT));
+      gboolean drawn = ui_test_pixel (surface, CHRONO_SCENE_HEADER_WIDTH + x, foot) !=
+                       ui_test_pixel (surface, CHRONO_SCENE_HEADER_WIDTH + x, (int) (top + tensor * CHRONO_NEURON_LANE_HEIGHT));
 
       g_assert_cmpint (drawn, ==, v > 0);
       n_busy += drawn;
