@@ -18,7 +18,7 @@ chrono_neuron_record_init (ChronoNeuronRecord *r,
 {
   memset (r, 0, sizeof *r);
   r->facts = chrono_neuron_facts_of_trace (trace);
-  r->attrs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  r->attrs = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   r->name = g_string_new (NULL);
 }
 
@@ -119,21 +119,23 @@ chrono_neuron_record_framework_op (ChronoNeuronRecord *r)
   const char *layer = chrono_neuron_record_text (r, CHRONO_NEURON_F_LAYER);
   const char *attrs = chrono_neuron_record_text (r, CHRONO_NEURON_F_HLO_ATTRS);
   const char *nki = chrono_neuron_record_text (r, CHRONO_NEURON_F_NKI);
-  g_autofree char *key = NULL;
+  guint64 key;
   const char *name;
 
   if (layer != NULL && *layer != '\0' && strcmp (layer, "Unknown") != 0)
     return layer;
   if (attrs == NULL)
     return nki != NULL && *nki != '\0' ? nki : NULL;
-  /* Debug info repeats from instruction to instruction: parsed once. */
-  key = g_strconcat (attrs, "\n", nki ? nki : "", NULL);
-  name = g_hash_table_lookup (r->attrs, key);
-  if (name == NULL && !g_hash_table_contains (r->attrs, key))
+  /* Debug info repeats from instruction to instruction: parsed once for
+   * each pair of texts, which the facts keep once each. */
+  key = (guint64) r->row.text[CHRONO_NEURON_F_HLO_ATTRS - CHRONO_NEURON_N_NUMBERS] << 32 |
+        (nki != NULL ? r->row.text[CHRONO_NEURON_F_NKI - CHRONO_NEURON_N_NUMBERS] + 1 : 0);
+  name = g_hash_table_lookup (r->attrs, &key);
+  if (name == NULL && !g_hash_table_contains (r->attrs, &key))
     {
       char *made = attrs_name (attrs, nki);
 
-      g_hash_table_insert (r->attrs, g_steal_pointer (&key), made);
+      g_hash_table_insert (r->attrs, g_memdup2 (&key, sizeof key), made);
       name = made;
     }
   return name;

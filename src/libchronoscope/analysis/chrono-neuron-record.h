@@ -14,7 +14,7 @@ G_BEGIN_DECLS
 typedef struct {
   const ChronoNeuronFacts *facts;
   ChronoNeuronFactRow      row;
-  GHashTable              *attrs;   /* hlo_attrs text -> framework operator name */
+  GHashTable              *attrs;   /* hlo_attrs and NKI texts -> framework operator name */
   GString                 *name;
 } ChronoNeuronRecord;
 

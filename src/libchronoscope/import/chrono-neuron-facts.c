@@ -14,13 +14,21 @@
 #include "chrono-neuron-facts.h"
 #include "chrono-string-table.h"
 
-static const char * const field_keys[CHRONO_NEURON_N_FIELDS] = {
-  "raw_flops", "adjusted_flops", "flops_transpose", "adjusted_flops_transpose",
-  "elements", "tensor_elements", "hbm_read_bytes", "hbm_write_bytes", "spill_save_bytes", "spill_reload_bytes",
-  "transfer_size", "transfer_bytes",
-  "tensor_instruction_type", "instruction_type", "hlo_name", "hlo_attrs", "layer", "nki_source_location",
-  "source", "dest",
+#define KEY(text) { text, sizeof text - 1 }
+
+/* Looked up for every member of every record while importing. */
+static const struct {
+  const char *text;
+  gsize       len;
+} field_keys[CHRONO_NEURON_N_FIELDS] = {
+  KEY ("raw_flops"), KEY ("adjusted_flops"), KEY ("flops_transpose"), KEY ("adjusted_flops_transpose"),
+  KEY ("elements"), KEY ("tensor_elements"), KEY ("hbm_read_bytes"), KEY ("hbm_write_bytes"),
+  KEY ("spill_save_bytes"), KEY ("spill_reload_bytes"), KEY ("transfer_size"), KEY ("transfer_bytes"),
+  KEY ("tensor_instruction_type"), KEY ("instruction_type"), KEY ("hlo_name"), KEY ("hlo_attrs"), KEY ("layer"),
+  KEY ("nki_source_location"), KEY ("source"), KEY ("dest"),
 };
+
+#undef KEY
 
 typedef struct {
   guint64 offset;
@@ -63,15 +71,9 @@ chrono_neuron_field_of_key (const char *key,
                             gsize       len)
 {
   for (guint f = 0; f < CHRONO_NEURON_N_FIELDS; f++)
-    if (field_keys[f][0] == key[0] && strlen (field_keys[f]) == len && memcmp (field_keys[f], key, len) == 0)
+    if (field_keys[f].len == len && memcmp (field_keys[f].text, key, len) == 0)
       return f;
   return -1;
-}
-
-const char *
-chrono_neuron_field_key (ChronoNeuronField field)
-{
-  return field_keys[field];
 }
 
 void

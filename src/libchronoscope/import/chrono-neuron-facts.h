@@ -51,7 +51,6 @@ void               chrono_neuron_facts_free (ChronoNeuronFacts *facts);
 /* The field a member's key names, or -1. */
 gint               chrono_neuron_field_of_key (const char *key,
                                                gsize       len);
-const char        *chrono_neuron_field_key    (ChronoNeuronField field);
 
 /* Adds the record whose args are at OFFSET; records are added in
  * ascending OFFSET, except that chrono_neuron_facts_seal() sorts them. */
