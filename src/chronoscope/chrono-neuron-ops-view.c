@@ -1,4 +1,4 @@
-/* chrono-neuron-ops-view.c: a NeuronCore's operators
+/* chrono-neuron-ops-view.c: the NeuronCores' operators
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -14,6 +14,7 @@
 
 typedef enum {
   COLUMN_NAME,
+  COLUMN_CORE,
   COLUMN_INSTRUCTIONS,
   COLUMN_TENSOR,
   COLUMN_HFU,
@@ -24,7 +25,7 @@ typedef enum {
 } Column;
 
 static const char *const column_titles[N_COLUMNS] = {
-  N_("Operator"), N_("Instructions"), N_("Tensor Time"), N_("HFU"), N_("MFU"), N_("HBM Bytes"), N_("Time Lost"),
+  N_("Operator"), N_("Core"), N_("Instructions"), N_("Tensor Time"), N_("HFU"), N_("MFU"), N_("HBM Bytes"), N_("Time Lost"),
 };
 
 struct _ChronoNeuronOpsView
@@ -33,6 +34,7 @@ struct _ChronoNeuronOpsView
 
   ChronoFindingsPanel *panel;
   ChronoNeuronOpKind   level;
+  guint                core;        /* shown, or CHRONO_NEURON_OPS_VIEW_ALL_CORES */
   GListStore          *store;       /* ChronoNeuronOpItem of the level */
   GtkFilterListModel  *filtered;
   GtkSortListModel    *sorted;
@@ -40,10 +42,12 @@ struct _ChronoNeuronOpsView
   GArray              *instructions; /* ChronoSpanRef of the chosen row, by start */
   guint                current;
 
+  GtkDropDown         *core_dropdown;
   GtkDropDown         *level_dropdown;
   GtkSearchEntry      *filter_entry;
   GtkLabel            *count_label;
   GtkColumnView       *column_view;
+  GtkColumnViewColumn *core_column;
 };
 
 G_DEFINE_FINAL_TYPE (ChronoNeuronOpsView, chrono_neuron_ops_view, GTK_TYPE_WIDGET)
@@ -74,13 +78,17 @@ op_of (gpointer item)
 }
 
 static char *
-cell_text (const ChronoNeuronOp *op,
-           Column                column)
+cell_text (gpointer item,
+           Column   column)
 {
+  const ChronoNeuronOp *op = op_of (item);
+
   switch (column)
     {
     case COLUMN_NAME:
       return g_strdup (op->name);
+    case COLUMN_CORE:
+      return g_strdup (chrono_neuron_op_item_get_core_name (item));
     case COLUMN_INSTRUCTIONS:
       return chrono_format_count (op->instructions);
     case COLUMN_TENSOR:
@@ -98,11 +106,15 @@ cell_text (const ChronoNeuronOp *op,
 }
 
 static gdouble
-cell_number (const ChronoNeuronOp *op,
-             Column                column)
+cell_number (gpointer item,
+             Column   column)
 {
+  const ChronoNeuronOp *op = op_of (item);
+
   switch (column)
     {
+    case COLUMN_CORE:
+      return chrono_neuron_op_item_get_core (item);
     case COLUMN_INSTRUCTIONS:
       return (gdouble) op->instructions;
     case COLUMN_TENSOR:
@@ -130,8 +142,8 @@ compare_cells (gconstpointer a,
 
   if (column == COLUMN_NAME)
     return g_utf8_collate (op_of ((gpointer) a)->name, op_of ((gpointer) b)->name);
-  x = cell_number (op_of ((gpointer) a), column);
-  y = cell_number (op_of ((gpointer) b), column);
+  x = cell_number ((gpointer) a, column);
+  y = cell_number ((gpointer) b, column);
   return (x > y) - (x < y);
 }
 
@@ -142,9 +154,11 @@ setup_cell (GtkSignalListItemFactory *factory,
 {
   GtkWidget *label = gtk_label_new (NULL);
 
-  gtk_label_set_xalign (GTK_LABEL (label), GPOINTER_TO_UINT (data) == COLUMN_NAME ? 0 : 1);
+  gboolean text = GPOINTER_TO_UINT (data) == COLUMN_NAME || GPOINTER_TO_UINT (data) == COLUMN_CORE;
+
+  gtk_label_set_xalign (GTK_LABEL (label), text ? 0 : 1);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
-  if (GPOINTER_TO_UINT (data) != COLUMN_NAME)
+  if (!text)
     gtk_widget_add_css_class (label, "numeric");
   gtk_list_item_set_child (item, label);
 }
@@ -154,7 +168,7 @@ bind_cell (GtkSignalListItemFactory *factory,
            GtkListItem              *item,
            gpointer                  data)
 {
-  g_autofree char *text = cell_text (op_of (gtk_list_item_get_item (item)), GPOINTER_TO_UINT (data));
+  g_autofree char *text = cell_text (gtk_list_item_get_item (item), GPOINTER_TO_UINT (data));
 
   gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
   if (GPOINTER_TO_UINT (data) == COLUMN_NAME)
@@ -186,25 +200,68 @@ update_count (ChronoNeuronOpsView *self)
   gtk_label_set_text (self->count_label, text);
 }
 
+/* The analysis's NeuronCores, in the order of its operator tables. */
+static GPtrArray *
+dup_cores (ChronoNeuronOpsView *self)
+{
+  ChronoAnalysis *analysis = chrono_findings_panel_get_analysis (self->panel);
+
+  return analysis != NULL ? chrono_neuron_metrics_for_analysis (analysis) : g_ptr_array_new ();
+}
+
+static const char *
+core_name (ChronoNeuronMetrics *metrics)
+{
+  ChronoTrace *trace = chrono_neuron_metrics_get_rank (metrics)->trace;
+
+  return chrono_trace_get_string (trace, chrono_trace_get_process (trace, chrono_neuron_metrics_get_device (metrics)->process)->name);
+}
+
 static void
 fill (ChronoNeuronOpsView *self)
 {
   ChronoAnalysis *analysis = chrono_findings_panel_get_analysis (self->panel);
-  g_autoptr(ChronoNeuronOpTable) table = analysis != NULL ? chrono_analysis_get_neuron_ops (analysis, 0) : NULL;
+  g_autoptr(GPtrArray) cores = dup_cores (self);
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
 
-  g_list_store_remove_all (self->store);
   g_array_set_size (self->instructions, 0);
-  for (guint i = 0; table != NULL && i < chrono_neuron_op_table_get_n_ops (table); i++)
+  for (guint c = 0; c < cores->len; c++)
     {
-      const ChronoNeuronOp *op = chrono_neuron_op_table_get_op (table, i);
-      g_autoptr(ChronoNeuronOpItem) item = NULL;
+      g_autoptr(ChronoNeuronOpTable) table = NULL;
 
-      if (op->kind != self->level)
+      if (self->core != CHRONO_NEURON_OPS_VIEW_ALL_CORES && self->core != c)
         continue;
-      item = chrono_neuron_op_item_new (op);
-      g_list_store_append (self->store, item);
+      table = chrono_analysis_get_neuron_ops (analysis, c);
+      for (guint i = 0; table != NULL && i < chrono_neuron_op_table_get_n_ops (table); i++)
+        {
+          const ChronoNeuronOp *op = chrono_neuron_op_table_get_op (table, i);
+
+          if (op->kind == self->level)
+            g_ptr_array_add (items, chrono_neuron_op_item_new (op, c, core_name (g_ptr_array_index (cores, c))));
+        }
     }
+  g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)), items->pdata, items->len);
   update_count (self);
+}
+
+/* A choice of core when the profile has more than one, and the column
+ * that tells their rows apart. */
+static void
+analysis_changed_cb (ChronoNeuronOpsView *self)
+{
+  g_autoptr(GPtrArray) cores = dup_cores (self);
+  g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
+  /* A new model resets the dropdown's choice. */
+  guint core = self->core != CHRONO_NEURON_OPS_VIEW_ALL_CORES && self->core < cores->len ? self->core
+                                                                                        : CHRONO_NEURON_OPS_VIEW_ALL_CORES;
+
+  gtk_string_list_append (names, _("All cores"));
+  for (guint c = 0; c < cores->len; c++)
+    gtk_string_list_append (names, core_name (g_ptr_array_index (cores, c)));
+  gtk_drop_down_set_model (self->core_dropdown, G_LIST_MODEL (names));
+  gtk_widget_set_visible (GTK_WIDGET (self->core_dropdown), cores->len > 1);
+  gtk_column_view_column_set_visible (self->core_column, cores->len > 1);
+  chrono_neuron_ops_view_set_core (self, core);
 }
 
 /* -------------------------------------------------------------------- */
@@ -221,22 +278,23 @@ select_current (ChronoNeuronOpsView *self)
   chrono_timeline_reveal_span (timeline, g_array_index (self->instructions, ChronoSpanRef, self->current));
 }
 
-/* The instructions of OP that do FLOPs or move bytes, as the metrics
- * account for them. */
+/* The instructions of ITEM's operator on its core that do FLOPs or move
+ * bytes, as the metrics account for them. */
 static void
-find_instructions (ChronoNeuronOpsView  *self,
-                   const ChronoNeuronOp *op)
+find_instructions (ChronoNeuronOpsView *self,
+                   gpointer             item)
 {
-  ChronoAnalysis *analysis = chrono_findings_panel_get_analysis (self->panel);
-  g_autoptr(GPtrArray) cores = analysis != NULL ? chrono_neuron_metrics_for_analysis (analysis) : NULL;
+  g_autoptr(GPtrArray) cores = dup_cores (self);
+  const ChronoNeuronOp *op = op_of (item);
+  guint core = chrono_neuron_op_item_get_core (item);
   ChronoNeuronMetrics *metrics;
   const ChronoNeuronInst *insts;
   guint n = 0;
 
   g_array_set_size (self->instructions, 0);
-  if (cores == NULL || cores->len == 0)
+  if (core >= cores->len)
     return;
-  metrics = g_ptr_array_index (cores, 0);
+  metrics = g_ptr_array_index (cores, core);
   insts = chrono_neuron_metrics_get_insts (metrics, &n);
   for (guint i = 0; i < n; i++)
     {
@@ -257,7 +315,7 @@ chrono_neuron_ops_view_activate (ChronoNeuronOpsView *self,
   g_return_if_fail (CHRONO_IS_NEURON_OPS_VIEW (self));
   if (item == NULL)
     return;
-  find_instructions (self, op_of (item));
+  find_instructions (self, item);
   timeline = dup_timeline (self);
   chrono_timeline_set_path (timeline, (const ChronoSpanRef *) self->instructions->data, self->instructions->len);
   self->current = 0;
@@ -269,30 +327,34 @@ gboolean
 chrono_neuron_ops_view_show_instruction (ChronoNeuronOpsView *self,
                                          ChronoSpanRef        instruction)
 {
-  ChronoAnalysis *analysis = chrono_findings_panel_get_analysis (self->panel);
-  g_autoptr(GPtrArray) cores = analysis != NULL ? chrono_neuron_metrics_for_analysis (analysis) : NULL;
+  g_autoptr(GPtrArray) cores = dup_cores (self);
   g_autofree char *name = NULL;
   ChronoNeuronOpKind level = CHRONO_NEURON_OP_HLO;
-  const ChronoNeuronInst *insts;
-  ChronoNeuronMetrics *metrics;
   GListModel *rows;
-  guint n = 0;
+  guint core = 0;
 
   g_return_val_if_fail (CHRONO_IS_NEURON_OPS_VIEW (self), FALSE);
-  if (cores == NULL || cores->len == 0)
-    return FALSE;
-  metrics = g_ptr_array_index (cores, 0);
-  insts = chrono_neuron_metrics_get_insts (metrics, &n);
-  for (guint i = 0; i < n && name == NULL; i++)
-    if (insts[i].track == instruction.track && insts[i].index == instruction.index)
-      {
-        level = insts[i].hlo_op != G_MAXUINT32 ? CHRONO_NEURON_OP_HLO : CHRONO_NEURON_OP_FRAMEWORK;
-        if (insts[i].hlo_op != G_MAXUINT32 || insts[i].framework_op != G_MAXUINT32)
-          name = g_strdup (chrono_neuron_metrics_op_name (metrics, level == CHRONO_NEURON_OP_HLO ? insts[i].hlo_op
-                                                                                                 : insts[i].framework_op));
-      }
+  for (; core < cores->len && name == NULL; core++)
+    {
+      ChronoNeuronMetrics *metrics = g_ptr_array_index (cores, core);
+      guint n = 0;
+      const ChronoNeuronInst *insts = chrono_neuron_metrics_get_insts (metrics, &n);
+
+      for (guint i = 0; i < n && name == NULL; i++)
+        if (insts[i].track == instruction.track && insts[i].index == instruction.index)
+          {
+            level = insts[i].hlo_op != G_MAXUINT32 ? CHRONO_NEURON_OP_HLO : CHRONO_NEURON_OP_FRAMEWORK;
+            if (insts[i].hlo_op != G_MAXUINT32 || insts[i].framework_op != G_MAXUINT32)
+              name = g_strdup (chrono_neuron_metrics_op_name (metrics, level == CHRONO_NEURON_OP_HLO ? insts[i].hlo_op
+                                                                                                     : insts[i].framework_op));
+          }
+    }
   if (name == NULL)
     return FALSE;
+  /* The loop stepped past the core it found. */
+  core--;
+  if (self->core != CHRONO_NEURON_OPS_VIEW_ALL_CORES)
+    chrono_neuron_ops_view_set_core (self, core);
   chrono_neuron_ops_view_set_level (self, level);
   gtk_editable_set_text (GTK_EDITABLE (self->filter_entry), name);
   rows = G_LIST_MODEL (self->sorted);
@@ -300,7 +362,7 @@ chrono_neuron_ops_view_show_instruction (ChronoNeuronOpsView *self,
     {
       g_autoptr(GObject) item = g_list_model_get_item (rows, r);
 
-      if (g_strcmp0 (op_of (item)->name, name) != 0)
+      if (g_strcmp0 (op_of (item)->name, name) != 0 || chrono_neuron_op_item_get_core (CHRONO_NEURON_OP_ITEM (item)) != core)
         continue;
       gtk_selection_model_select_item (gtk_column_view_get_model (self->column_view), r, TRUE);
       chrono_neuron_ops_view_activate (self, r);
@@ -360,6 +422,19 @@ chrono_neuron_ops_view_set_level (ChronoNeuronOpsView *self,
   fill (self);
 }
 
+void
+chrono_neuron_ops_view_set_core (ChronoNeuronOpsView *self,
+                                 guint                core)
+{
+  guint position = core == CHRONO_NEURON_OPS_VIEW_ALL_CORES ? 0 : core + 1;
+
+  g_return_if_fail (CHRONO_IS_NEURON_OPS_VIEW (self));
+  self->core = core;
+  if (gtk_drop_down_get_selected (self->core_dropdown) != position)
+    gtk_drop_down_set_selected (self->core_dropdown, position);
+  fill (self);
+}
+
 GListModel *
 chrono_neuron_ops_view_get_rows (ChronoNeuronOpsView *self)
 {
@@ -370,7 +445,18 @@ chrono_neuron_ops_view_get_rows (ChronoNeuronOpsView *self)
 static void
 level_selected_cb (ChronoNeuronOpsView *self)
 {
-  chrono_neuron_ops_view_set_level (self, gtk_drop_down_get_selected (self->level_dropdown));
+  if (gtk_drop_down_get_selected (self->level_dropdown) != (guint) self->level)
+    chrono_neuron_ops_view_set_level (self, gtk_drop_down_get_selected (self->level_dropdown));
+}
+
+static void
+core_selected_cb (ChronoNeuronOpsView *self)
+{
+  guint position = gtk_drop_down_get_selected (self->core_dropdown);
+  guint core = position == 0 || position == GTK_INVALID_LIST_POSITION ? CHRONO_NEURON_OPS_VIEW_ALL_CORES : position - 1;
+
+  if (core != self->core)
+    chrono_neuron_ops_view_set_core (self, core);
 }
 
 static void
@@ -395,6 +481,8 @@ add_columns (ChronoNeuronOpsView *self)
       gtk_column_view_column_set_resizable (column, TRUE);
       gtk_column_view_column_set_expand (column, c == COLUMN_NAME);
       gtk_column_view_append_column (self->column_view, column);
+      if (c == COLUMN_CORE)
+        self->core_column = column;
       /* Most Tensor time first, as the library orders them. */
       if (c == COLUMN_TENSOR)
         gtk_column_view_sort_by_column (self->column_view, column, GTK_SORT_DESCENDING);
@@ -440,6 +528,7 @@ chrono_neuron_ops_view_class_init (ChronoNeuronOpsViewClass *klass)
                                               0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/chronoscope/Chronoscope/chrono-neuron-ops-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, ChronoNeuronOpsView, core_dropdown);
   gtk_widget_class_bind_template_child (widget_class, ChronoNeuronOpsView, level_dropdown);
   gtk_widget_class_bind_template_child (widget_class, ChronoNeuronOpsView, filter_entry);
   gtk_widget_class_bind_template_child (widget_class, ChronoNeuronOpsView, count_label);
@@ -457,6 +546,7 @@ chrono_neuron_ops_view_init (ChronoNeuronOpsView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   self->instructions = g_array_new (FALSE, FALSE, sizeof (ChronoSpanRef));
+  self->core = CHRONO_NEURON_OPS_VIEW_ALL_CORES;
   self->store = g_list_store_new (CHRONO_TYPE_NEURON_OP_ITEM);
   self->filter = gtk_custom_filter_new (filter_row, self, NULL);
   self->filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (self->store)), GTK_FILTER (self->filter));
@@ -466,6 +556,7 @@ chrono_neuron_ops_view_init (ChronoNeuronOpsView *self)
   gtk_column_view_set_model (self->column_view,
                              GTK_SELECTION_MODEL (gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->sorted)))));
   g_signal_connect_swapped (self->level_dropdown, "notify::selected", G_CALLBACK (level_selected_cb), self);
+  g_signal_connect_swapped (self->core_dropdown, "notify::selected", G_CALLBACK (core_selected_cb), self);
   g_signal_connect_swapped (self->filter_entry, "notify::text", G_CALLBACK (filter_changed_cb), self);
 }
 
@@ -477,7 +568,7 @@ chrono_neuron_ops_view_new (ChronoFindingsPanel *panel)
   g_return_val_if_fail (CHRONO_IS_FINDINGS_PANEL (panel), NULL);
   self = g_object_new (CHRONO_TYPE_NEURON_OPS_VIEW, NULL);
   self->panel = g_object_ref (panel);
-  g_signal_connect_object (panel, "notify::analysis", G_CALLBACK (fill), self, G_CONNECT_SWAPPED);
-  fill (self);
+  g_signal_connect_object (panel, "notify::analysis", G_CALLBACK (analysis_changed_cb), self, G_CONNECT_SWAPPED);
+  analysis_changed_cb (self);
   return GTK_WIDGET (self);
 }

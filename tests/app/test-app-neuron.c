@@ -15,6 +15,7 @@
 #include "chrono-document-page.h"
 #include "chrono-neuron-execution.h"
 #include "chrono-neuron-ledger.h"
+#include "chrono-neuron-metrics.h"
 #include "chrono-neuron-op-item.h"
 #include "chrono-neuron-ops-view.h"
 #include "chrono-neuron-page.h"
@@ -346,6 +347,23 @@ rows_are (gpointer data)
   return g_list_model_get_n_items (r->rows) == r->n;
 }
 
+/* The column of the table titled TITLE. */
+static GtkColumnViewColumn *
+column_titled (GtkColumnView *columns,
+               const char    *title)
+{
+  GListModel *list = gtk_column_view_get_columns (columns);
+
+  for (guint c = 0; c < g_list_model_get_n_items (list); c++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (list, c);
+
+      if (g_strcmp0 (gtk_column_view_column_get_title (column), title) == 0)
+        return column;
+    }
+  return NULL;
+}
+
 /* The operator table: the library's rows at each level, filtered and
  * sorted; a row's instructions marked on the timeline, stepped through. */
 static void
@@ -365,7 +383,7 @@ test_operators (void)
   ChronoTimeline *timeline;
   GListModel *rows;
   GtkColumnView *columns;
-  GListModel *column_list;
+  GtkColumnViewColumn *column;
   const ChronoSpanRef *marked;
   ChronoSpanRef selected, chosen;
   ChronoSpanDetails *details;
@@ -401,20 +419,16 @@ test_operators (void)
 
   /* Sorted by a column, both ways. */
   columns = GTK_COLUMN_VIEW (app_test_find_widget (GTK_WIDGET (view), GTK_TYPE_COLUMN_VIEW));
-  column_list = gtk_column_view_get_columns (columns);
-  for (guint c = 0; c < g_list_model_get_n_items (column_list); c++)
-    {
-      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (column_list, c);
-
-      if (g_strcmp0 (gtk_column_view_column_get_title (column), "Instructions") != 0)
-        continue;
-      gtk_column_view_sort_by_column (columns, column, GTK_SORT_ASCENDING);
-      for (guint i = 1; i < n_all; i++)
-        g_assert_cmpuint (row_op (rows, i - 1)->instructions, <=, row_op (rows, i)->instructions);
-      gtk_column_view_sort_by_column (columns, column, GTK_SORT_DESCENDING);
-      for (guint i = 1; i < n_all; i++)
-        g_assert_cmpuint (row_op (rows, i - 1)->instructions, >=, row_op (rows, i)->instructions);
-    }
+  column = column_titled (columns, "Instructions");
+  g_assert_nonnull (column);
+  /* One core: no column to tell cores apart. */
+  g_assert_false (gtk_column_view_column_get_visible (column_titled (columns, "Core")));
+  gtk_column_view_sort_by_column (columns, column, GTK_SORT_ASCENDING);
+  for (guint i = 1; i < n_all; i++)
+    g_assert_cmpuint (row_op (rows, i - 1)->instructions, <=, row_op (rows, i)->instructions);
+  gtk_column_view_sort_by_column (columns, column, GTK_SORT_DESCENDING);
+  for (guint i = 1; i < n_all; i++)
+    g_assert_cmpuint (row_op (rows, i - 1)->instructions, >=, row_op (rows, i)->instructions);
 
   /* Filtered by name: the operators whose name holds the first's. */
   needle = g_strdup (row_op (rows, 0)->name);
@@ -467,6 +481,112 @@ test_operators (void)
   g_rmdir (dir);
 }
 
+static guint
+row_core (GListModel *rows,
+          guint       i)
+{
+  g_autoptr(ChronoNeuronOpItem) item = g_list_model_get_item (rows, i);
+
+  return chrono_neuron_op_item_get_core (item);
+}
+
+/* A folder of two NeuronCores' profiles: both cores' operators in one
+ * table, told apart by a Core column; a row of the second core leads to
+ * its instructions on that core's tracks, and a core chosen shows its
+ * rows alone. */
+static void
+test_operators_of_two_cores (void)
+{
+  ChronoWindow *window = app_test_get_window ();
+  g_autofree char *dir = g_build_filename (app_test_tmp_dir (), "neuron-cores", NULL);
+  g_autofree char *first = g_build_filename (dir, "device_profile_nc0.json", NULL);
+  g_autofree char *second = g_build_filename (dir, "device_profile_nc1.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (dir);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) cores = NULL;
+  g_autoptr(ChronoNeuronOpTable) table0 = NULL, table1 = NULL;
+  NeuronGenOptions options;
+  NeuronGenCounts counts;
+  ChronoDocumentPage *page;
+  ChronoFindingsPanel *panel;
+  ChronoAnalysis *analysis;
+  ChronoNeuronOpsView *view;
+  ChronoTimeline *timeline;
+  GtkColumnView *columns;
+  GtkColumnViewColumn *core_column;
+  GListModel *rows;
+  const ChronoSpanRef *marked;
+  ChronoSpanRef selected;
+  guint32 process1;
+  guint n0, n1, n_marked, n_second = 0;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  neuron_gen_options_init (&options);
+  options.plant = "compute,dma-bound";
+  options.instance = "trn2";
+  g_assert_true (neuron_gen_write_device (first, &options, &counts, &error));
+  g_assert_no_error (error);
+  options.nc_idx = 1;
+  options.plant = "transpose,engine-bound";
+  g_assert_true (neuron_gen_write_device (second, &options, &counts, &error));
+  g_assert_no_error (error);
+  app_test_close_all_tabs (window);
+  page = chrono_window_open_file (window, file);
+  g_assert_true (app_test_wait_for_state (page, CHRONO_DOCUMENT_STATE_LOADED, LOAD_TIMEOUT_MS));
+  panel = CHRONO_FINDINGS_PANEL (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_FINDINGS_PANEL));
+  timeline = CHRONO_TIMELINE (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_TIMELINE));
+  g_assert_true (app_test_wait_for_analysis (panel, LOAD_TIMEOUT_MS));
+  analysis = chrono_findings_panel_get_analysis (panel);
+  cores = chrono_neuron_metrics_for_analysis (analysis);
+  g_assert_cmpuint (cores->len, ==, 2);
+  process1 = chrono_neuron_metrics_get_device (g_ptr_array_index (cores, 1))->process;
+  table0 = chrono_analysis_get_neuron_ops (analysis, 0);
+  table1 = chrono_analysis_get_neuron_ops (analysis, 1);
+  n0 = count_kind (table0, CHRONO_NEURON_OP_HLO);
+  n1 = count_kind (table1, CHRONO_NEURON_OP_HLO);
+  g_assert_cmpuint (n1, >, 0);
+
+  view = CHRONO_NEURON_OPS_VIEW (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_NEURON_OPS_VIEW));
+  rows = chrono_neuron_ops_view_get_rows (view);
+  chrono_neuron_ops_view_set_level (view, CHRONO_NEURON_OP_HLO);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, n0 + n1);
+  for (guint i = 0; i < n0 + n1; i++)
+    n_second += row_core (rows, i) == 1;
+  g_assert_cmpuint (n_second, ==, n1);
+
+  /* The Core column shows, and sorts the second core's rows first. */
+  columns = GTK_COLUMN_VIEW (app_test_find_widget (GTK_WIDGET (view), GTK_TYPE_COLUMN_VIEW));
+  core_column = column_titled (columns, "Core");
+  g_assert_nonnull (core_column);
+  g_assert_true (gtk_column_view_column_get_visible (core_column));
+  gtk_column_view_sort_by_column (columns, core_column, GTK_SORT_DESCENDING);
+  g_assert_cmpuint (row_core (rows, 0), ==, 1);
+  g_assert_cmpuint (row_core (rows, n0 + n1 - 1), ==, 0);
+
+  /* Its row's instructions are the second core's, the first selected. */
+  chrono_neuron_ops_view_activate (view, 0);
+  marked = chrono_neuron_ops_view_get_instructions (view, &n_marked);
+  g_assert_cmpuint (n_marked, >, 0);
+  for (guint i = 0; i < n_marked; i++)
+    g_assert_cmpuint (chrono_trace_get_track (chrono_document_page_get_trace (page), marked[i].track)->process, ==, process1);
+  g_assert_true (chrono_timeline_get_selection (timeline, &selected));
+  g_assert_cmpuint (selected.track, ==, marked[0].track);
+  g_assert_cmpuint (selected.index, ==, marked[0].index);
+
+  /* One core chosen: its rows alone. */
+  chrono_neuron_ops_view_set_core (view, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, n1);
+  for (guint i = 0; i < n1; i++)
+    g_assert_cmpuint (row_core (rows, i), ==, 1);
+  chrono_neuron_ops_view_set_core (view, CHRONO_NEURON_OPS_VIEW_ALL_CORES);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, n0 + n1);
+
+  app_test_close_all_tabs (window);
+  g_unlink (first);
+  g_unlink (second);
+  g_rmdir (dir);
+}
+
 /* A GPU trace opens on its timeline, with no NeuronCores' page. */
 static void
 test_gpu_trace (void)
@@ -493,6 +613,7 @@ main (int   argc,
     return 77;
   g_test_add_func ("/app/neuron/device-profile", test_device_profile);
   g_test_add_func ("/app/neuron/operators", test_operators);
+  g_test_add_func ("/app/neuron/operators-of-two-cores", test_operators_of_two_cores);
   g_test_add_func ("/app/neuron/gpu-trace", test_gpu_trace);
   return g_test_run ();
 }
