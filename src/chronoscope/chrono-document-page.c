@@ -16,6 +16,7 @@
 #include "chrono-graph-pane.h"
 #include "chrono-load-banner.h"
 #include "chrono-loader.h"
+#include "chrono-neuron-navigation.h"
 #include "chrono-neuron-ops-view.h"
 #include "chrono-neuron-page.h"
 #include "chrono-notes-panel.h"
@@ -712,6 +713,29 @@ show_operator_action (GtkWidget  *widget,
     chrono_neuron_ops_view_show_instruction (CHRONO_NEURON_OPS_VIEW (ops), span);
 }
 
+/* In a Neuron profile folder: the execution a span belongs to zoomed to
+ * on the timeline, over the core that ran it, its first instruction
+ * selected; the span given, or the one selected. */
+static void
+show_execution_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  ChronoDocumentPage *self = CHRONO_DOCUMENT_PAGE (widget);
+  ChronoTimeline *timeline;
+  ChronoSpanRef span;
+
+  if (self->timeline_view == NULL)
+    return;
+  timeline = chrono_timeline_view_get_timeline (self->timeline_view);
+  if (parameter != NULL)
+    g_variant_get (parameter, "(uu)", &span.track, &span.index);
+  else if (!chrono_timeline_get_selection (timeline, &span))
+    return;
+  if (chrono_neuron_show_execution_of (timeline, span))
+    timeline_requested_cb (self);
+}
+
 static void
 show_all_tracks_action (GtkWidget  *widget,
                         const char *action_name,
@@ -898,6 +922,8 @@ chrono_document_page_class_init (ChronoDocumentPageClass *klass)
   gtk_widget_class_install_action (widget_class, "document.show-track", "u", show_track_action);
   gtk_widget_class_install_action (widget_class, "document.show-all-tracks", NULL, show_all_tracks_action);
   gtk_widget_class_install_action (widget_class, "document.show-operator", "(uu)", show_operator_action);
+  gtk_widget_class_install_action (widget_class, "document.show-execution", "(uu)", show_execution_action);
+  gtk_widget_class_install_action (widget_class, "document.show-selected-execution", NULL, show_execution_action);
   gtk_widget_class_install_property_action (widget_class, "document.show-findings", "show-findings");
   gtk_widget_class_install_property_action (widget_class, "document.show-graph", "show-graph");
   gtk_widget_class_install_property_action (widget_class, "document.show-notes", "show-notes");
@@ -909,6 +935,7 @@ chrono_document_page_class_init (ChronoDocumentPageClass *klass)
    * the page, which the window cannot see. */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "document.show-findings", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F8, 0, "document.show-graph", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_x, 0, "document.show-selected-execution", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "document.show-notes", NULL);
 

@@ -14,6 +14,7 @@
 #include "chrono-format.h"
 #include "chrono-neuron-lanes-painter.h"
 #include "chrono-neuron-metrics.h"
+#include "chrono-neuron-navigation.h"
 #include "chrono-neuron-page.h"
 #include "chrono-palette.h"
 #include "chrono-share-bar.h"
@@ -24,9 +25,15 @@
 /* A gap shown on the timeline fills this share of the view. */
 #define GAP_ZOOM_SHARE 0.6
 
-/* A finding, or a core's longest gap of one cause. */
+typedef enum {
+  PENDING_FINDING,
+  PENDING_GAP,                      /* a core's longest gap of one cause */
+  PENDING_WINDOW,                   /* a core's window: the whole profile or the execution chosen */
+} PendingKind;
+
+/* What waits for the timeline to have a size. */
 typedef struct {
-  gboolean          finding;
+  PendingKind       kind;
   guint             index;          /* the finding's, or the core's */
   ChronoLedgerState state;
 } Pending;
@@ -414,14 +421,43 @@ show_gap (ChronoNeuronPage  *self,
     chrono_timeline_select (timeline, &g_array_index (chain, ChronoSpanRef, 0));
 }
 
+/* The window the figures are of, over core CORE's tracks. */
+static void
+show_window (ChronoNeuronPage *self,
+             ChronoTimeline   *timeline,
+             guint             core)
+{
+  g_autoptr(GPtrArray) cores = chrono_neuron_metrics_for_analysis (self->analysis);
+  JsonObject *w = get_window (self);
+  guint32 process;
+  gint64 start, end;
+
+  if (w == NULL || core >= cores->len)
+    return;
+  process = chrono_neuron_metrics_get_device (g_ptr_array_index (cores, core))->process;
+  start = json_object_get_int_member (w, "start_ns");
+  end = json_object_get_int_member (w, "end_ns");
+  chrono_neuron_window_to_trace_clock (chrono_timeline_get_trace (timeline), process, &start, &end);
+  chrono_neuron_show_window (timeline, process, start, end);
+}
+
 static void
 run_pending (ChronoNeuronPage *self,
              ChronoTimeline   *timeline)
 {
-  if (self->pending.finding)
-    chrono_findings_panel_show_finding (self->panel, self->pending.index);
-  else
-    show_gap (self, timeline, self->pending.index, self->pending.state);
+  switch (self->pending.kind)
+    {
+    case PENDING_FINDING:
+      chrono_findings_panel_show_finding (self->panel, self->pending.index);
+      break;
+    case PENDING_GAP:
+      show_gap (self, timeline, self->pending.index, self->pending.state);
+      break;
+    case PENDING_WINDOW:
+    default:
+      show_window (self, timeline, self->pending.index);
+      break;
+    }
 }
 
 static gboolean
@@ -461,7 +497,7 @@ static void
 cause_clicked_cb (GtkButton        *button,
                   ChronoNeuronPage *self)
 {
-  show_on_timeline (self, (Pending) { FALSE, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "core")),
+  show_on_timeline (self, (Pending) { PENDING_GAP, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "core")),
                                       GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "state")) });
 }
 
@@ -485,7 +521,7 @@ bar_pressed_cb (GtkGestureClick  *gesture,
       at -= state_ns[ledger_states[i].state];
       if (at < 0)
         {
-          show_on_timeline (self, (Pending) { FALSE, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (bar), "core")),
+          show_on_timeline (self, (Pending) { PENDING_GAP, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (bar), "core")),
                                               ledger_states[i].state });
           return;
         }
@@ -613,7 +649,7 @@ finding_activated_cb (GtkListBox       *list,
                       GtkListBoxRow    *row,
                       ChronoNeuronPage *self)
 {
-  show_on_timeline (self, (Pending) { TRUE, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "finding")), 0 });
+  show_on_timeline (self, (Pending) { PENDING_FINDING, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "finding")), 0 });
 }
 
 static void
@@ -777,6 +813,17 @@ core_selected_cb (ChronoNeuronPage *self)
 }
 
 static void
+show_window_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  ChronoNeuronPage *self = CHRONO_NEURON_PAGE (widget);
+
+  if (get_window (self) != NULL)
+    show_on_timeline (self, (Pending) { PENDING_WINDOW, self->core, 0 });
+}
+
+static void
 execution_selected_cb (ChronoNeuronPage *self)
 {
   if (self->filling)
@@ -927,6 +974,8 @@ chrono_neuron_page_class_init (ChronoNeuronPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ChronoNeuronPage, engines_list);
   gtk_widget_class_bind_template_child (widget_class, ChronoNeuronPage, dma_list);
   gtk_widget_class_bind_template_callback (widget_class, finding_activated_cb);
+  gtk_widget_class_install_action (widget_class, "neuron.show-window", NULL, show_window_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_x, 0, "neuron.show-window", NULL);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }

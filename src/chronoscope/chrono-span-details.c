@@ -192,7 +192,15 @@ add_execution_links (ChronoSpanDetails *self)
     add_link (self, _("Execution launched by"), partner);
   if (!chrono_trace_get_process (trace, track->process)->is_device &&
       chrono_neuron_execution_first_instruction (trace, &execution, &partner) && ++n)
-    add_link (self, _("Its instructions, from the first"), partner);
+    {
+      GtkWidget *button = gtk_button_new_with_label (_("Show Device Instructions"));
+
+      add_link (self, _("Its instructions, from the first"), partner);
+      gtk_widget_set_tooltip_text (button, _("The execution zoomed to on the timeline, its instructions marked over the core that ran them (X)"));
+      gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "(uu)", self->span.track, self->span.index);
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "document.show-execution");
+      gtk_box_append (self->links_box, button);
+    }
   return n;
 }
 

@@ -85,20 +85,33 @@ button_labelled (GtkWidget  *root,
   return NULL;
 }
 
-/* The report's figure KEY of the first NeuronCore. */
+/* The report's figure KEY of the first NeuronCore, or of its execution
+ * EXECUTION's window (from 1; 0 the whole profile). */
 static gdouble
-report_figure (ChronoAnalysis *analysis,
-               const char     *key)
+report_window_figure (ChronoAnalysis *analysis,
+                      guint           execution,
+                      const char     *key)
 {
   g_autofree char *json = chrono_analysis_to_json (analysis);
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
   JsonArray *cores;
+  JsonObject *core;
 
   g_assert_true (json_parser_load_from_data (parser, json, -1, &error));
   cores = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "neuron");
   g_assert_cmpuint (json_array_get_length (cores), >, 0);
-  return json_object_get_double_member (json_array_get_object_element (cores, 0), key);
+  core = json_array_get_object_element (cores, 0);
+  if (execution > 0)
+    core = json_array_get_object_element (json_object_get_array_member (core, "executions"), execution - 1);
+  return json_object_get_double_member (core, key);
+}
+
+static gdouble
+report_figure (ChronoAnalysis *analysis,
+               const char     *key)
+{
+  return report_window_figure (analysis, 0, key);
 }
 
 typedef struct {
@@ -107,6 +120,17 @@ typedef struct {
   gint64          end;
 } Range;
 
+/* The view holds the range and little more: zoomed to it. */
+static gboolean
+zoomed_to_range (gpointer data)
+{
+  Range *r = data;
+  gint64 width = chrono_viewport_get_end_ns (r->viewport) - chrono_viewport_get_start_ns (r->viewport);
+
+  return chrono_viewport_get_start_ns (r->viewport) <= r->start && chrono_viewport_get_end_ns (r->viewport) >= r->end &&
+         width <= (r->end - r->start) * 11 / 10 + 1000;
+}
+
 static gboolean
 range_in_view (gpointer data)
 {
@@ -114,6 +138,15 @@ range_in_view (gpointer data)
 
   return chrono_viewport_get_start_ns (r->viewport) <= r->start && chrono_viewport_get_end_ns (r->viewport) >= r->end &&
          chrono_viewport_get_end_ns (r->viewport) - chrono_viewport_get_start_ns (r->viewport) < 4 * (r->end - r->start) + 1000;
+}
+
+static const ChronoTracePart *
+device_part (ChronoTrace *trace)
+{
+  for (guint i = 0; i < chrono_trace_get_n_parts (trace); i++)
+    if (g_str_has_prefix (chrono_trace_get_part (trace, i)->format, "neuron-device"))
+      return chrono_trace_get_part (trace, i);
+  g_assert_not_reached ();
 }
 
 /* For the user guide: light, or dark under ADW_DEBUG_COLOR_SCHEME=prefer-dark. */
@@ -136,9 +169,11 @@ check_execution_links (ChronoDocumentPage *page,
 {
   ChronoTrace *trace = chrono_document_page_get_trace (page);
   ChronoSpanDetails *details = CHRONO_SPAN_DETAILS (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_SPAN_DETAILS));
+  ChronoViewport *viewport = chrono_timeline_get_viewport (timeline);
   ChronoNeuronExecution execution = { { G_MAXUINT32, 0 }, 0, 0 };
-  ChronoSpanRef first, selected;
-  GtkWidget *link;
+  ChronoSpanRef first, selected, launcher;
+  GtkWidget *link, *button;
+  Range range;
 
   for (guint32 ti = 0; ti < chrono_trace_get_n_tracks (trace) && execution.running.track == G_MAXUINT32; ti++)
     {
@@ -166,6 +201,29 @@ check_execution_links (ChronoDocumentPage *page,
   chrono_span_details_show_span (details, &first);
   g_assert_nonnull (app_test_find_label (GTK_WIDGET (details), "Runs in execution"));
   g_assert_nonnull (app_test_find_label (GTK_WIDGET (details), "Execution launched by"));
+
+  /* The execution selected, its shortcut's action zooms to it. */
+  chrono_viewport_show_all (viewport);
+  chrono_timeline_select (timeline, &execution.running);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "document.show-selected-execution", NULL));
+  range = (Range) { viewport, execution.start_ns, execution.end_ns };
+  g_assert_true (app_test_spin_until (zoomed_to_range, &range, 5000));
+  g_assert_true (chrono_timeline_get_selection (timeline, &selected));
+  g_assert_cmpuint (selected.track, ==, first.track);
+  g_assert_cmpuint (selected.index, ==, first.index);
+
+  /* From the host call that launched it to the instructions it ran. */
+  g_assert_true (chrono_neuron_execution_launcher (trace, &execution, &launcher));
+  chrono_viewport_show_all (viewport);
+  chrono_timeline_select (timeline, &launcher);
+  chrono_span_details_show_span (details, &launcher);
+  button = button_labelled (GTK_WIDGET (details), "Show Device Instructions");
+  g_assert_nonnull (button);
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_true (app_test_spin_until (zoomed_to_range, &range, 5000));
+  g_assert_true (chrono_timeline_get_selection (timeline, &selected));
+  g_assert_cmpuint (selected.track, ==, first.track);
+  g_assert_cmpuint (selected.index, ==, first.index);
 }
 
 static void
@@ -193,6 +251,7 @@ test_device_profile (void)
   const ChronoNeuronGap *longest = NULL;
   ChronoSpanRef selected;
   Range range;
+  gint64 shift;
 
   g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
   neuron_gen_options_init (&options);
@@ -234,6 +293,18 @@ test_device_profile (void)
   whole = g_strdup (value_of (row_titled (neuron, "Total time")));
   chrono_neuron_page_set_window (CHRONO_NEURON_PAGE (neuron), 1);
   g_assert_cmpstr (value_of (row_titled (neuron, "Total time")), !=, whole);
+  /* Shown on the timeline: zoomed to that execution. */
+  chrono_viewport_show_all (viewport);
+  g_assert_true (gtk_widget_activate_action (neuron, "neuron.show-window", NULL));
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "timeline");
+  /* The execution's times are the device's: the folder moved the
+   * device profile onto the host's clock. */
+  shift = device_part (chrono_document_page_get_trace (page))->shift_ns;
+  range = (Range) { viewport, (gint64) report_window_figure (analysis, 1, "start_ns") + shift,
+                    (gint64) report_window_figure (analysis, 1, "end_ns") + shift };
+  g_assert_cmpint (range.end - range.start, <, (gint64) report_figure (analysis, "total_time_ns"));
+  g_assert_true (app_test_spin_until (zoomed_to_range, &range, 5000));
+  adw_view_stack_set_visible_child_name (stack, "neuron");
   chrono_neuron_page_set_window (CHRONO_NEURON_PAGE (neuron), 0);
   g_assert_cmpstr (value_of (row_titled (neuron, "Total time")), ==, whole);
 
