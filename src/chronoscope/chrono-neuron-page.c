@@ -367,21 +367,43 @@ state_color (ChronoLedgerState state,
     chrono_palette_idle_color (state == CHRONO_LEDGER_IDLE_SEMAPHORE ? 1 : 2, dark, color);
 }
 
+/* The window the figures are of, on the trace's clock, and the process
+ * that draws core CORE. */
+static gboolean
+window_on_trace (ChronoNeuronPage *self,
+                 guint             core,
+                 gint64           *start,
+                 gint64           *end,
+                 guint32          *process)
+{
+  g_autoptr(GPtrArray) cores = chrono_neuron_metrics_for_analysis (self->analysis);
+  JsonObject *w = get_window (self);
+  ChronoNeuronMetrics *metrics;
+
+  if (w == NULL || core >= cores->len)
+    return FALSE;
+  metrics = g_ptr_array_index (cores, core);
+  *process = chrono_neuron_metrics_get_device (metrics)->process;
+  *start = json_object_get_int_member (w, "start_ns");
+  *end = json_object_get_int_member (w, "end_ns");
+  chrono_neuron_window_to_trace_clock (chrono_neuron_metrics_get_rank (metrics)->trace, *process, start, end);
+  return TRUE;
+}
+
 /* The core's window, or the chosen execution's. */
 static void
 window_range (ChronoNeuronPage         *self,
+              guint                     core,
               const ChronoNeuronLedger *ledger,
               gint64                   *start,
               gint64                   *end)
 {
-  JsonObject *w = get_window (self);
+  guint32 process;
 
-  *start = chrono_neuron_ledger_get_start (ledger);
-  *end = chrono_neuron_ledger_get_end (ledger);
-  if (self->window > 0 && w != NULL)
+  if (self->window == 0 || !window_on_trace (self, core, start, end, &process))
     {
-      *start = json_object_get_int_member (w, "start_ns");
-      *end = json_object_get_int_member (w, "end_ns");
+      *start = chrono_neuron_ledger_get_start (ledger);
+      *end = chrono_neuron_ledger_get_end (ledger);
     }
 }
 
@@ -399,7 +421,7 @@ show_gap (ChronoNeuronPage  *self,
   g_autoptr(GArray) chain = g_array_new (FALSE, FALSE, sizeof (ChronoSpanRef));
   gint64 start, end, length, margin;
 
-  window_range (self, ledger, &start, &end);
+  window_range (self, core, ledger, &start, &end);
   for (guint i = 0; i < chrono_neuron_ledger_get_n_gaps (ledger); i++)
     {
       const ChronoNeuronGap *gap = chrono_neuron_ledger_get_gap (ledger, i);
@@ -427,18 +449,11 @@ show_window (ChronoNeuronPage *self,
              ChronoTimeline   *timeline,
              guint             core)
 {
-  g_autoptr(GPtrArray) cores = chrono_neuron_metrics_for_analysis (self->analysis);
-  JsonObject *w = get_window (self);
   guint32 process;
   gint64 start, end;
 
-  if (w == NULL || core >= cores->len)
-    return;
-  process = chrono_neuron_metrics_get_device (g_ptr_array_index (cores, core))->process;
-  start = json_object_get_int_member (w, "start_ns");
-  end = json_object_get_int_member (w, "end_ns");
-  chrono_neuron_window_to_trace_clock (chrono_timeline_get_trace (timeline), process, &start, &end);
-  chrono_neuron_show_window (timeline, process, start, end);
+  if (window_on_trace (self, core, &start, &end, &process))
+    chrono_neuron_show_window (timeline, process, start, end);
 }
 
 static void
@@ -584,7 +599,7 @@ add_ledger_bar (ChronoNeuronPage         *self,
   GtkGesture *click = gtk_gesture_click_new ();
   gint64 start, end, total = 0;
 
-  window_range (self, ledger, &start, &end);
+  window_range (self, core, ledger, &start, &end);
   chrono_neuron_ledger_sum (ledger, start, end, state_ns);
   for (guint i = 0; i < G_N_ELEMENTS (ledger_states); i++)
     {

@@ -293,6 +293,8 @@ test_device_profile (void)
   whole = g_strdup (value_of (row_titled (neuron, "Total time")));
   chrono_neuron_page_set_window (CHRONO_NEURON_PAGE (neuron), 1);
   g_assert_cmpstr (value_of (row_titled (neuron, "Total time")), !=, whole);
+  /* Its ledger is of its own instructions, on the host's clock. */
+  g_assert_nonnull (button_labelled (neuron, "Waiting for DMA"));
   /* Shown on the timeline: zoomed to that execution. */
   chrono_viewport_show_all (viewport);
   g_assert_true (gtk_widget_activate_action (neuron, "neuron.show-window", NULL));
