@@ -32,7 +32,6 @@ struct _ChronoQueryPage
   ChronoFindingsPanel *panel;
   ChronoTimeline      *timeline;
   ChronoTrace         *trace;
-  guint64             *span_base;   /* per track, then the total */
   ChronoQuery         *query;       /* made when first needed */
   gboolean             stale;       /* the analysis changed while a query ran */
   GCancellable        *cancellable; /* of the query that runs */
@@ -87,33 +86,18 @@ analysis_changed_cb (ChronoQueryPage *self)
     g_clear_object (&self->query);
 }
 
-gboolean
-chrono_query_page_find_span (ChronoQueryPage *self,
-                             gint64           id,
-                             ChronoSpanRef   *span)
+/* The span whose id is in COLUMN of row R, as the engine numbers them. */
+static gboolean
+find_span (ChronoQueryPage *self,
+           guint            r,
+           gint             column,
+           ChronoSpanRef   *span)
 {
-  guint n_tracks = chrono_trace_get_n_tracks (self->trace);
-  guint lo = 0, hi = n_tracks;
+  g_autoptr(GError) error = NULL;
 
-  g_return_val_if_fail (CHRONO_IS_QUERY_PAGE (self), FALSE);
-  /* The engine numbers spans track after track (chrono-query-private.h):
-   * the track is the last one whose first id is at most ID. */
-  if (id < 0 || (guint64) id >= self->span_base[n_tracks])
-    return FALSE;
-  while (hi - lo > 1)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (self->span_base[mid] <= (guint64) id)
-        lo = mid;
-      else
-        hi = mid;
-    }
-  while (lo + 1 < n_tracks && self->span_base[lo + 1] <= (guint64) id)
-    lo++;
-  span->track = lo;
-  span->index = (guint32) ((guint64) id - self->span_base[lo]);
-  return TRUE;
+  return column >= 0 && chrono_query_result_get_cell_type (self->result, r, (guint) column) == CHRONO_QUERY_INTEGER &&
+         ensure_query (self, &error) != NULL &&
+         chrono_query_find_span (self->query, chrono_query_result_get_int (self->result, r, (guint) column), NULL, span);
 }
 
 /* -------------------------------------------------------------------- */
@@ -429,7 +413,7 @@ show_row (ChronoQueryPage *self,
   gint64 start, end;
   guint t;
 
-  if (id >= 0 && chrono_query_page_find_span (self, chrono_query_result_get_int (self->result, r, id), &span))
+  if (find_span (self, r, id, &span))
     {
       chrono_timeline_select (self->timeline, &span);
       chrono_timeline_reveal_span (self->timeline, span);
@@ -497,8 +481,7 @@ mark_action (GtkWidget  *widget,
     {
       ChronoSpanRef span;
 
-      if (chrono_query_result_get_cell_type (self->result, r, id) == CHRONO_QUERY_INTEGER &&
-          chrono_query_page_find_span (self, chrono_query_result_get_int (self->result, r, id), &span))
+      if (find_span (self, r, id, &span))
         g_array_append_val (spans, span);
     }
   chrono_timeline_set_path (self->timeline, (const ChronoSpanRef *) spans->data, spans->len);
@@ -577,7 +560,6 @@ chrono_query_page_finalize (GObject *object)
   g_clear_object (&self->query);
   g_clear_object (&self->trace);
   g_clear_object (&self->cancellable);
-  g_free (self->span_base);
   g_free (self->error);
   g_ptr_array_unref (self->history);
   G_OBJECT_CLASS (chrono_query_page_parent_class)->finalize (object);
@@ -642,18 +624,12 @@ GtkWidget *
 chrono_query_page_new (ChronoFindingsPanel *panel)
 {
   ChronoQueryPage *self;
-  guint n_tracks;
 
   g_return_val_if_fail (CHRONO_IS_FINDINGS_PANEL (panel), NULL);
   self = g_object_new (CHRONO_TYPE_QUERY_PAGE, NULL);
   self->panel = g_object_ref (panel);
   g_object_get (panel, "timeline", &self->timeline, NULL);
   self->trace = g_object_ref (chrono_timeline_get_trace (self->timeline));
-  n_tracks = chrono_trace_get_n_tracks (self->trace);
-  self->span_base = g_new (guint64, n_tracks + 1);
-  self->span_base[0] = 0;
-  for (guint t = 0; t < n_tracks; t++)
-    self->span_base[t + 1] = self->span_base[t] + chrono_trace_get_track (self->trace, t)->n_spans;
   g_signal_connect_object (panel, "notify::analysis", G_CALLBACK (analysis_changed_cb), self, G_CONNECT_SWAPPED);
   return GTK_WIDGET (self);
 }

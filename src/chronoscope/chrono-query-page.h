@@ -29,9 +29,5 @@ ChronoQueryResult *chrono_query_page_get_result (ChronoQueryPage     *self);
 const char        *chrono_query_page_get_error  (ChronoQueryPage     *self);
 /* The result's rows as the table shows them: ChronoQueryRow. */
 GListModel        *chrono_query_page_get_rows   (ChronoQueryPage     *self);
-/* The span of a spans table's ID, FALSE when there is none. */
-gboolean           chrono_query_page_find_span  (ChronoQueryPage     *self,
-                                                 gint64               id,
-                                                 ChronoSpanRef       *span);
 
 G_END_DECLS

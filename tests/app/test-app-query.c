@@ -69,6 +69,27 @@ assert_refused (ChronoQueryPage *page,
   g_assert_nonnull (app_test_find_label (GTK_WIDGET (page), chrono_query_page_get_error (page)));
 }
 
+/* The timeline's selection is the span of row POSITION of ROWS: the
+ * aten::to span that starts at the row's ts and lasts its dur. */
+static void
+assert_selected (ChronoTimeline    *timeline,
+                 ChronoTrace       *trace,
+                 ChronoQueryResult *result,
+                 GListModel        *rows,
+                 guint              position)
+{
+  g_autoptr(ChronoQueryRow) row = g_list_model_get_item (rows, position);
+  guint r = chrono_query_row_get_row (row);
+  const ChronoTrack *track;
+  ChronoSpanRef selected;
+
+  g_assert_true (chrono_timeline_get_selection (timeline, &selected));
+  track = chrono_trace_get_track (trace, selected.track);
+  g_assert_cmpstr (chrono_trace_get_string (trace, chrono_track_get_name (track, selected.index)), ==, "aten::to");
+  g_assert_cmpint (track->start[selected.index], ==, chrono_query_result_get_int (result, r, 2));
+  g_assert_cmpint (chrono_track_get_dur (track, selected.index), ==, chrono_query_result_get_int (result, r, 3));
+}
+
 static void
 test_query (void)
 {
@@ -80,7 +101,9 @@ test_query (void)
   ChronoQueryPage *page = CHRONO_QUERY_PAGE (adw_view_stack_get_child_by_name (stack, "query"));
   ChronoQueryResult *result;
   GListModel *rows;
-  ChronoSpanRef span, selected;
+  g_autoptr(ChronoQuery) engine = NULL;
+  g_autoptr(GError) error = NULL;
+  ChronoSpanRef span;
   guint n = count_named (trace, "aten::to");
 
   g_assert_nonnull (page);
@@ -95,7 +118,7 @@ test_query (void)
   app_test_spin_for (200);
   app_test_screenshot (GTK_WIDGET (window), "query-page.png");
 
-  /* Each row's id is the span it names. */
+  /* Each row's id is the span it names, in the engine's public numbering. */
   g_assert_cmpuint (n, >, 5);
   run (page, "SELECT id, name, ts, dur FROM spans WHERE name = 'aten::to' ORDER BY ts", 30000);
   result = chrono_query_page_get_result (page);
@@ -103,11 +126,17 @@ test_query (void)
   g_assert_cmpuint (chrono_query_result_get_n_rows (result), ==, n);
   rows = chrono_query_page_get_rows (page);
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, n);
+  engine = chrono_query_new (&trace, 1, NULL, &error);
+  g_assert_no_error (error);
   for (guint r = 0; r < n; r++)
     {
+      gint64 id = chrono_query_result_get_int (result, r, 0);
       const ChronoTrack *track;
+      guint t;
 
-      g_assert_true (chrono_query_page_find_span (page, chrono_query_result_get_int (result, r, 0), &span));
+      g_assert_true (chrono_query_find_span (engine, id, &t, &span));
+      g_assert_cmpuint (t, ==, 0);
+      g_assert_cmpint (chrono_query_get_span_id (engine, 0, span), ==, id);
       track = chrono_trace_get_track (trace, span.track);
       g_assert_cmpstr (chrono_trace_get_string (trace, chrono_track_get_name (track, span.index)), ==, "aten::to");
       g_assert_cmpint (track->start[span.index], ==, chrono_query_result_get_int (result, r, 2));
@@ -118,15 +147,15 @@ test_query (void)
   gtk_selection_model_select_item (GTK_SELECTION_MODEL (rows), 2, TRUE);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "query.show-row", NULL));
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "timeline");
-  g_assert_true (chrono_timeline_get_selection (timeline, &selected));
-  {
-    g_autoptr(ChronoQueryRow) row = g_list_model_get_item (rows, 2);
+  assert_selected (timeline, trace, result, rows, 2);
+  adw_view_stack_set_visible_child_name (stack, "query");
+  app_test_spin_for (100);
 
-    g_assert_true (chrono_query_page_find_span (page, chrono_query_result_get_int (result, chrono_query_row_get_row (row), 0),
-                                                &span));
-  }
-  g_assert_cmpuint (selected.track, ==, span.track);
-  g_assert_cmpuint (selected.index, ==, span.index);
+  /* A row activated in the table (Enter or a double click): the same. */
+  chrono_timeline_select (timeline, NULL);
+  g_signal_emit_by_name (app_test_find_widget (GTK_WIDGET (page), GTK_TYPE_COLUMN_VIEW), "activate", 4);
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "timeline");
+  assert_selected (timeline, trace, result, rows, 4);
   adw_view_stack_set_visible_child_name (stack, "query");
 
   /* Faults, writes, ATTACH and runaway queries, refused inline. */

@@ -395,3 +395,44 @@ chrono_query_dup_schema (ChronoQuery *self)
     g_string_append_printf (out, "%s;\n", (const char *) g_ptr_array_index (self->model.schemas, i));
   return g_string_free (out, FALSE);
 }
+
+gint64
+chrono_query_get_span_id (ChronoQuery   *self,
+                          guint          trace,
+                          ChronoSpanRef  span)
+{
+  const ChronoQueryModel *model;
+  guint32 track;
+
+  g_return_val_if_fail (CHRONO_IS_QUERY (self), -1);
+  model = &self->model;
+  if (trace >= model->n_traces ||
+      span.track >= model->trace_first_track[trace + 1] - model->trace_first_track[trace])
+    return -1;
+  track = model->trace_first_track[trace] + span.track;
+  if (span.index >= model->tracks[track]->n_spans)
+    return -1;
+  return (gint64) chrono_query_model_span_id (model, track, span.index);
+}
+
+gboolean
+chrono_query_find_span (ChronoQuery   *self,
+                        gint64         id,
+                        guint         *trace,
+                        ChronoSpanRef *span)
+{
+  const ChronoQueryModel *model;
+  guint32 track;
+
+  g_return_val_if_fail (CHRONO_IS_QUERY (self), FALSE);
+  g_return_val_if_fail (span != NULL, FALSE);
+  model = &self->model;
+  if (id < 0 || (guint64) id >= model->span_base[model->n_tracks])
+    return FALSE;
+  track = chrono_query_model_find_track (model, (guint64) id);
+  if (trace != NULL)
+    *trace = model->track_trace_index[track];
+  span->track = model->track_local[track];
+  span->index = (guint32) ((guint64) id - model->span_base[track]);
+  return TRUE;
+}

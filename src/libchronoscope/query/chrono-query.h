@@ -67,4 +67,22 @@ gboolean           chrono_query_sql_reads_analysis (const char *sql);
  * line: for people and agents writing queries. */
 char              *chrono_query_dup_schema       (ChronoQuery *self);
 
+/* Span ids: the one number that spans.id (and parent_id, launch_id,
+ * op_id, findings.span_id, critical_path.span_id) gives a span, for the
+ * app, the command line and agents alike. The spans are numbered from 0,
+ * track after track of each trace, trace after trace, in the order the
+ * engine was given them (docs/query.md). */
+
+/* The id of SPAN of the engine's trace TRACE (an index into its traces);
+ * -1 when there is no such span. */
+gint64             chrono_query_get_span_id      (ChronoQuery   *self,
+                                                  guint          trace,
+                                                  ChronoSpanRef  span);
+/* The trace (an index, TRACE may be NULL) and the span of ID; FALSE when
+ * no span has that id. */
+gboolean           chrono_query_find_span        (ChronoQuery   *self,
+                                                  gint64         id,
+                                                  guint         *trace,
+                                                  ChronoSpanRef *span);
+
 G_END_DECLS
