@@ -4,7 +4,9 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
 #include <string.h>
 
 #include "chrono-format.h"
@@ -307,18 +309,103 @@ run_done_cb (GObject      *source,
   update_actions (self);
 }
 
+/* The history is the user's, shared by every window and kept across
+ * runs: a JSON array of query texts, the last run first. */
+static char *
+history_path (void)
+{
+  return g_build_filename (g_get_user_data_dir (), "chronoscope", "query-history.json", NULL);
+}
+
+/* Puts SQL first in the history, once, and keeps it to HISTORY_SIZE. */
 static void
-remember (ChronoQueryPage *self,
-          const char      *sql)
+add_to_history (ChronoQueryPage *self,
+                const char      *sql,
+                gboolean         first)
+{
+  for (guint i = 0; i < self->history->len; i++)
+    if (g_str_equal (g_ptr_array_index (self->history, i), sql))
+      {
+        if (!first)
+          return;
+        g_ptr_array_remove_index (self->history, i);
+        break;
+      }
+  if (first)
+    g_ptr_array_insert (self->history, 0, g_strdup (sql));
+  else
+    g_ptr_array_add (self->history, g_strdup (sql));
+  if (self->history->len > HISTORY_SIZE)
+    g_ptr_array_set_size (self->history, HISTORY_SIZE);
+}
+
+/* The history as the file has it now (another window may have added to
+ * it); a missing file is an empty history. */
+static void
+load_history (ChronoQueryPage *self)
+{
+  g_autofree char *path = history_path ();
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonNode *root;
+  JsonArray *array;
+
+  g_ptr_array_set_size (self->history, 0);
+  if (!json_parser_load_from_mapped_file (parser, path, &error))
+    {
+      if (!g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+        g_warning ("%s: %s", path, error->message);
+      return;
+    }
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_ARRAY (root))
+    {
+      g_warning ("%s: expected a JSON array of query texts", path);
+      return;
+    }
+  array = json_node_get_array (root);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *node = json_array_get_element (array, i);
+
+      if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+        add_to_history (self, json_node_get_string (node), FALSE);
+      else
+        g_warning ("%s: element %u: expected a query's text, a string", path, i);
+    }
+}
+
+static void
+save_history (ChronoQueryPage *self)
+{
+  g_autofree char *path = history_path ();
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < self->history->len; i++)
+    json_builder_add_string_value (builder, g_ptr_array_index (self->history, i));
+  json_builder_end_array (builder);
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  text = json_generator_to_data (generator, NULL);
+  /* Written whole or not at all: a new file renamed over the old. */
+  if (g_mkdir_with_parents (dir, 0700) != 0 ||
+      !g_file_set_contents_full (path, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, &error))
+    g_warning ("%s: the query history was not saved: %s", path,
+               error != NULL ? error->message : g_strerror (errno));
+}
+
+static void
+update_history_menu (ChronoQueryPage *self)
 {
   g_autoptr(GMenu) menu = g_menu_new ();
 
-  for (guint i = 0; i < self->history->len; i++)
-    if (g_str_equal (g_ptr_array_index (self->history, i), sql))
-      g_ptr_array_remove_index (self->history, i);
-  g_ptr_array_insert (self->history, 0, g_strdup (sql));
-  if (self->history->len > HISTORY_SIZE)
-    g_ptr_array_set_size (self->history, HISTORY_SIZE);
   for (guint i = 0; i < self->history->len; i++)
     {
       g_autofree char *line = g_strdup (g_ptr_array_index (self->history, i));
@@ -333,6 +420,16 @@ remember (ChronoQueryPage *self,
       g_menu_append_item (menu, item);
     }
   gtk_menu_button_set_menu_model (self->history_button, G_MENU_MODEL (menu));
+}
+
+static void
+remember (ChronoQueryPage *self,
+          const char      *sql)
+{
+  load_history (self);
+  add_to_history (self, sql, TRUE);
+  save_history (self);
+  update_history_menu (self);
 }
 
 void
@@ -603,6 +700,8 @@ chrono_query_page_init (ChronoQueryPage *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   self->history = g_ptr_array_new_with_free_func (g_free);
+  load_history (self);
+  update_history_menu (self);
   self->rows = g_list_store_new (CHRONO_TYPE_QUERY_ROW);
   sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->rows)),
                                     g_object_ref (gtk_column_view_get_sorter (self->result_view)));

@@ -1,10 +1,12 @@
 /* test-app-query.c: the Query page: a query's rows in the table, a row's
  * span shown on the timeline, all rows' spans marked; faults, writes,
- * ATTACH and runaway queries refused inline, a query stopped
+ * ATTACH and runaway queries refused inline, a query stopped; the
+ * history kept across runs
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <adwaita.h>
+#include <json-glib/json-glib.h>
 #include <string.h>
 
 #include "app-test-utils.h"
@@ -88,6 +90,85 @@ assert_selected (ChronoTimeline    *timeline,
   g_assert_cmpstr (chrono_trace_get_string (trace, chrono_track_get_name (track, selected.index)), ==, "aten::to");
   g_assert_cmpint (track->start[selected.index], ==, chrono_query_result_get_int (result, r, 2));
   g_assert_cmpint (chrono_track_get_dur (track, selected.index), ==, chrono_query_result_get_int (result, r, 3));
+}
+
+static char *
+history_path (void)
+{
+  return g_build_filename (g_get_user_data_dir (), "chronoscope", "query-history.json", NULL);
+}
+
+/* The history file's queries, the last run first. */
+static GStrv
+read_history (void)
+{
+  g_autofree char *path = history_path ();
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  JsonArray *array;
+
+  json_parser_load_from_file (parser, path, &error);
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_ARRAY (json_parser_get_root (parser)));
+  array = json_node_get_array (json_parser_get_root (parser));
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    g_strv_builder_add (builder, json_array_get_string_element (array, i));
+  return g_strv_builder_end (builder);
+}
+
+/* The history of a run before: the page offers it, and each query run
+ * goes first in the file, once, in at most twenty. */
+static void
+test_history (void)
+{
+  ChronoWindow *window = app_test_get_window ();
+  g_autofree char *path = history_path ();
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(GError) error = NULL;
+  ChronoDocumentPage *doc;
+  AdwViewStack *stack;
+  ChronoQueryPage *page;
+  GMenuModel *menu;
+  g_autofree char *label = NULL;
+  g_auto(GStrv) history = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_file_set_contents (path, "[\"SELECT 1 AS earlier\", \"SELECT 2 AS before\", \"SELECT 1 AS earlier\"]", -1, &error);
+  g_assert_no_error (error);
+
+  doc = app_test_open_trace (window, trace_path);
+  stack = ADW_VIEW_STACK (app_test_find_widget (GTK_WIDGET (doc), ADW_TYPE_VIEW_STACK));
+  page = CHRONO_QUERY_PAGE (adw_view_stack_get_child_by_name (stack, "query"));
+  menu = gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (app_test_find_widget (GTK_WIDGET (page), GTK_TYPE_MENU_BUTTON)));
+  g_assert_nonnull (menu);
+  g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 2);
+  g_assert_true (g_menu_model_get_item_attribute (menu, 0, G_MENU_ATTRIBUTE_LABEL, "s", &label));
+  g_assert_cmpstr (label, ==, "SELECT 1 AS earlier");
+
+  /* Run again, a query goes first and only once. */
+  run (page, "SELECT 2 AS before", 30000);
+  history = read_history ();
+  g_assert_cmpuint (g_strv_length (history), ==, 2);
+  g_assert_cmpstr (history[0], ==, "SELECT 2 AS before");
+  g_assert_cmpstr (history[1], ==, "SELECT 1 AS earlier");
+
+  /* Bounded: the oldest fall out. */
+  for (guint i = 0; i < 25; i++)
+    {
+      g_autofree char *sql = g_strdup_printf ("SELECT %u AS n", i);
+
+      run (page, sql, 30000);
+    }
+  g_clear_pointer (&history, g_strfreev);
+  history = read_history ();
+  g_assert_cmpuint (g_strv_length (history), ==, 20);
+  g_assert_cmpstr (history[0], ==, "SELECT 24 AS n");
+  g_assert_cmpstr (history[19], ==, "SELECT 5 AS n");
+  menu = gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (app_test_find_widget (GTK_WIDGET (page), GTK_TYPE_MENU_BUTTON)));
+  g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 20);
+
+  app_test_close_all_tabs (window);
 }
 
 static void
@@ -191,5 +272,6 @@ main (int   argc,
     return 77;
 
   g_test_add_func ("/app/query/page", test_query);
+  g_test_add_func ("/app/query/history", test_history);
   return g_test_run ();
 }
