@@ -12,16 +12,12 @@
 #include <math.h>
 
 #include "chrono-format.h"
-#include "chrono-neuron-lanes-painter.h"
+#include "chrono-neuron-figures.h"
+#include "chrono-neuron-ledger-bar.h"
 #include "chrono-neuron-metrics.h"
 #include "chrono-neuron-navigation.h"
 #include "chrono-neuron-page.h"
-#include "chrono-palette.h"
-#include "chrono-share-bar.h"
 
-/* Ours and the profiler's may differ by this share before a mark says so,
- * as in the report. */
-#define DIFFERENCE_TOLERANCE 0.02
 /* A gap shown on the timeline fills this share of the view. */
 #define GAP_ZOOM_SHARE 0.6
 
@@ -117,254 +113,6 @@ get_window (ChronoNeuronPage *self)
   if (executions == NULL || self->window > json_array_get_length (executions))
     return core;
   return json_array_get_object_element (executions, self->window - 1);
-}
-
-/* A number of OBJECT, NAN when null or missing. */
-static gdouble
-number (JsonObject *object,
-        const char *key)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, key) : NULL;
-
-  if (node == NULL || json_node_get_value_type (node) == G_TYPE_INVALID || JSON_NODE_HOLDS_NULL (node))
-    return NAN;
-  return json_node_get_double (node);
-}
-
-/* -------------------------------------------------------------------- */
-/* Rows                                                                 */
-
-static void
-clear_list (GtkListBox *list)
-{
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (list))) != NULL)
-    gtk_list_box_remove (list, child);
-}
-
-static GtkWidget *
-new_row (const char *title,
-         const char *subtitle)
-{
-  GtkWidget *row = adw_action_row_new ();
-
-  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-  if (subtitle != NULL)
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
-  return row;
-}
-
-static GtkWidget *
-value_label (const char *text)
-{
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_widget_add_css_class (label, "numeric");
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  return label;
-}
-
-typedef enum {
-  UNIT_PERCENT,
-  UNIT_DURATION,
-  UNIT_RATIO,    /* FLOP per byte */
-  UNIT_COUNT,
-  UNIT_BYTES,
-} Unit;
-
-static char *
-format_value (gdouble value,
-              Unit    unit)
-{
-  if (!isfinite (value))
-    return g_strdup (_("unknown"));
-  switch (unit)
-    {
-    case UNIT_PERCENT:
-      return g_strdup_printf (_("%.1f %%"), value);
-    case UNIT_DURATION:
-      return chrono_format_duration ((gint64) value);
-    case UNIT_RATIO:
-      return g_strdup_printf (_("%.1f FLOP/B"), value);
-    case UNIT_COUNT:
-      return chrono_format_count ((guint64) value);
-    case UNIT_BYTES:
-    default:
-      return chrono_format_bytes ((guint64) value);
-    }
-}
-
-/* A figure, the profiler's beside it when it has one, and a mark where
- * the two differ by more than the tolerance. */
-static void
-add_figure (ChronoNeuronPage *self,
-            const char       *title,
-            const char       *explanation,
-            gdouble           ours,
-            gdouble           theirs,
-            Unit              unit)
-{
-  g_autofree char *ours_text = format_value (ours, unit);
-  g_autofree char *theirs_text = format_value (theirs, unit);
-  g_autofree char *subtitle = NULL;
-  GtkWidget *row;
-
-  /* Translators: the profiler's own value of a figure, under ours */
-  subtitle = isfinite (theirs) ? g_strdup_printf (_("%s · profiler: %s"), explanation, theirs_text)
-                               : g_strdup (explanation);
-  row = new_row (title, subtitle);
-  if (isfinite (ours) && isfinite (theirs) &&
-      fabs (ours - theirs) > DIFFERENCE_TOLERANCE * MAX (fabs (ours), fabs (theirs)))
-    {
-      GtkWidget *mark = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
-      g_autofree char *why = g_strdup_printf (_("Differs from the profiler's %s by %+.1f %%"), theirs_text,
-                                              theirs != 0 ? 100 * (ours - theirs) / fabs (theirs) : 100.0);
-
-      gtk_widget_add_css_class (mark, "warning");
-      gtk_widget_set_tooltip_text (mark, why);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (mark), GTK_ACCESSIBLE_PROPERTY_LABEL, why, -1);
-      adw_action_row_add_suffix (ADW_ACTION_ROW (row), mark);
-    }
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), value_label (ours_text));
-  gtk_list_box_append (self->figures_list, row);
-}
-
-static void
-fill_figures (ChronoNeuronPage *self)
-{
-  JsonObject *w = get_window (self);
-  /* The profiler summarises the whole profile only. */
-  JsonObject *p = self->window == 0 ? json_object_get_object_member (get_core (self), "profiler") : NULL;
-  g_autofree char *ridge = format_value (number (w, "ridge_flops_per_byte"), UNIT_RATIO);
-  g_autofree char *intensity = NULL;
-
-  clear_list (self->figures_list);
-  add_figure (self, _("Total time"), _("The window the figures are of"), number (w, "total_time_ns"),
-              number (p, "total_time_ns"), UNIT_DURATION);
-  add_figure (self, _("HFU"), _("Hardware FLOPs utilisation: every FLOP the Tensor engine did, over its peak"),
-              number (w, "hfu_percent"), number (p, "hfu_percent"), UNIT_PERCENT);
-  add_figure (self, _("MFU"), _("Model FLOPs utilisation: without transposes"), number (w, "mfu_percent"),
-              number (p, "mfu_percent"), UNIT_PERCENT);
-  add_figure (self, _("MBU"), _("Memory bandwidth utilisation: HBM bytes over one stack's bandwidth"),
-              number (w, "mbu_percent"), number (p, "mbu_percent"), UNIT_PERCENT);
-  /* Translators: %s is the ridge point, "218.8 FLOP/B" */
-  intensity = number (w, "arithmetic_intensity") < number (w, "ridge_flops_per_byte")
-              ? g_strdup_printf (_("Matmul FLOPs per HBM byte: under the ridge point, %s, so memory bound"), ridge)
-              : g_strdup_printf (_("Matmul FLOPs per HBM byte: over the ridge point, %s, so compute can bind"), ridge);
-  add_figure (self, _("Arithmetic intensity"), intensity, number (w, "arithmetic_intensity"),
-              number (p, "arithmetic_intensity"), UNIT_RATIO);
-  if (isfinite (number (w, "throttled_active_percent")))
-    add_figure (self, _("Throttled"), _("The Tensor engine's active time lost to throttling"),
-                number (w, "throttled_active_percent"), NAN, UNIT_PERCENT);
-}
-
-static void
-fill_engines (ChronoNeuronPage *self)
-{
-  JsonObject *w = get_window (self);
-  JsonArray *engines = w != NULL ? json_object_get_array_member (w, "engines") : NULL;
-
-  clear_list (self->engines_list);
-  for (guint i = 0; engines != NULL && i < json_array_get_length (engines); i++)
-    {
-      JsonObject *e = json_array_get_object_element (engines, i);
-      gdouble share = number (e, "active_share");
-      g_autofree char *count = chrono_format_count ((guint64) number (e, "instructions"));
-      /* Translators: an engine's instruction count */
-      g_autofree char *subtitle = g_strdup_printf (_("%s instructions"), count);
-      g_autofree char *text = format_value (100 * share, UNIT_PERCENT);
-      GtkWidget *row = new_row (json_object_get_string_member (e, "engine"), subtitle);
-      GtkWidget *bar = gtk_level_bar_new_for_interval (0, 1);
-
-      gtk_level_bar_set_value (GTK_LEVEL_BAR (bar), isfinite (share) ? CLAMP (share, 0, 1) : 0);
-      gtk_widget_set_size_request (bar, 160, -1);
-      gtk_widget_set_valign (bar, GTK_ALIGN_CENTER);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (bar), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
-      adw_action_row_add_suffix (ADW_ACTION_ROW (row), bar);
-      adw_action_row_add_suffix (ADW_ACTION_ROW (row), value_label (text));
-      gtk_list_box_append (self->engines_list, row);
-    }
-}
-
-static void
-add_plain (GtkListBox *list,
-           const char *title,
-           const char *subtitle,
-           gdouble     value,
-           Unit        unit)
-{
-  g_autofree char *text = format_value (value, unit);
-  GtkWidget *row = new_row (title, subtitle);
-
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), value_label (text));
-  gtk_list_box_append (list, row);
-}
-
-static void
-fill_dma (ChronoNeuronPage *self)
-{
-  JsonObject *w = get_window (self);
-  JsonObject *dma = w != NULL ? json_object_get_object_member (w, "dma") : NULL;
-  g_autofree char *small = g_strdup_printf (_("Transfers under %s, which cost their setup more than their bytes"),
-                                            "4 KiB");
-
-  clear_list (self->dma_list);
-  add_plain (self->dma_list, _("Transfers"), NULL, number (dma, "transfers"), UNIT_COUNT);
-  add_plain (self->dma_list, _("Bytes moved"), NULL, number (dma, "bytes"), UNIT_BYTES);
-  add_plain (self->dma_list, _("Average transfer"), NULL, number (dma, "average_bytes"), UNIT_BYTES);
-  add_plain (self->dma_list, _("Small transfers"), small, 100 * number (dma, "small_share"), UNIT_PERCENT);
-  add_plain (self->dma_list, _("HBM read"), NULL, number (w, "hbm_read_bytes"), UNIT_BYTES);
-  add_plain (self->dma_list, _("HBM written"), NULL, number (w, "hbm_write_bytes"), UNIT_BYTES);
-  add_plain (self->dma_list, _("Spilled"), _("State buffer saved to HBM"), number (w, "spill_save_bytes"), UNIT_BYTES);
-  add_plain (self->dma_list, _("Reloaded"), _("Spills read back"), number (w, "spill_reload_bytes"), UNIT_BYTES);
-}
-
-/* -------------------------------------------------------------------- */
-/* The Tensor engine's ledger                                           */
-
-static const struct {
-  ChronoLedgerState state;
-  const char       *title;
-} ledger_states[] = {
-  { CHRONO_LEDGER_COMPUTE, N_("Compute") },
-  { CHRONO_LEDGER_TRANSPOSE, N_("Transposes") },
-  { CHRONO_LEDGER_IDLE_DMA, N_("Waiting for DMA") },
-  { CHRONO_LEDGER_IDLE_VECTOR, N_("Waiting for Vector") },
-  { CHRONO_LEDGER_IDLE_SCALAR, N_("Waiting for Scalar") },
-  { CHRONO_LEDGER_IDLE_GPSIMD, N_("Waiting for GpSimd") },
-  { CHRONO_LEDGER_IDLE_COLLECTIVE, N_("Waiting for collectives") },
-  { CHRONO_LEDGER_IDLE_SEMAPHORE, N_("Waiting on a semaphore") },
-  { CHRONO_LEDGER_IDLE_NOT_QUEUED, N_("Nothing queued") },
-};
-
-/* Each cause in the colour of the engine it waited for, as the
- * timeline's utilisation lanes draw it. */
-static void
-state_color (ChronoLedgerState state,
-             GdkRGBA          *color)
-{
-  static const struct { ChronoLedgerState state; ChronoNeuronLane lane; } engines[] = {
-    { CHRONO_LEDGER_COMPUTE, CHRONO_NEURON_LANE_TENSOR }, { CHRONO_LEDGER_TRANSPOSE, CHRONO_NEURON_LANE_TENSOR },
-    { CHRONO_LEDGER_IDLE_DMA, CHRONO_NEURON_LANE_DMA }, { CHRONO_LEDGER_IDLE_VECTOR, CHRONO_NEURON_LANE_VECTOR },
-    { CHRONO_LEDGER_IDLE_SCALAR, CHRONO_NEURON_LANE_SCALAR }, { CHRONO_LEDGER_IDLE_GPSIMD, CHRONO_NEURON_LANE_GPSIMD },
-  };
-  gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
-
-  for (guint i = 0; i < G_N_ELEMENTS (engines); i++)
-    if (engines[i].state == state)
-      {
-        chrono_neuron_lanes_painter_lane_color (engines[i].lane, dark, color);
-        /* Transposes keep the Tensor engine busy for nothing: paler. */
-        if (state == CHRONO_LEDGER_TRANSPOSE)
-          color->alpha = 0.45f;
-        return;
-      }
-  if (state == CHRONO_LEDGER_IDLE_COLLECTIVE)
-    chrono_palette_merged_color (CHRONO_KIND_COLLECTIVE, dark, color);
-  else
-    chrono_palette_idle_color (state == CHRONO_LEDGER_IDLE_SEMAPHORE ? 1 : 2, dark, color);
 }
 
 /* The window the figures are of, on the trace's clock, and the process
@@ -509,79 +257,11 @@ show_on_timeline (ChronoNeuronPage *self,
 }
 
 static void
-cause_clicked_cb (GtkButton        *button,
-                  ChronoNeuronPage *self)
+cause_chosen_cb (ChronoNeuronLedgerBar *bar,
+                 guint                  state,
+                 ChronoNeuronPage      *self)
 {
-  show_on_timeline (self, (Pending) { PENDING_GAP, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "core")),
-                                      GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "state")) });
-}
-
-/* A click on the bar is a click on its cause's entry. */
-static void
-bar_pressed_cb (GtkGestureClick  *gesture,
-                int               n_press,
-                double            x,
-                double            y,
-                ChronoNeuronPage *self)
-{
-  GtkWidget *bar = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
-  const gint64 *state_ns = g_object_get_data (G_OBJECT (bar), "state-ns");
-  gint64 total = 0, at;
-
-  for (guint i = 0; i < G_N_ELEMENTS (ledger_states); i++)
-    total += state_ns[ledger_states[i].state];
-  at = (gint64) (total * x / MAX (gtk_widget_get_width (bar), 1));
-  for (guint i = 0; i < G_N_ELEMENTS (ledger_states); i++)
-    {
-      at -= state_ns[ledger_states[i].state];
-      if (at < 0)
-        {
-          show_on_timeline (self, (Pending) { PENDING_GAP, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (bar), "core")),
-                                              ledger_states[i].state });
-          return;
-        }
-    }
-}
-
-static GtkWidget *
-legend_entry (ChronoNeuronPage *self,
-              guint             core,
-              guint             i,
-              gint64            ns,
-              gint64            total)
-{
-  g_autofree char *duration = chrono_format_duration (ns);
-  /* Translators: a ledger state's share and time: "Waiting for DMA 32 % · 1.2 ms" */
-  g_autofree char *text = g_strdup_printf (_("%s %.0f %% · %s"), _(ledger_states[i].title), 100.0 * ns / MAX (total, 1),
-                                           duration);
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *swatch = chrono_share_bar_new ();
-  GdkRGBA color;
-  double one = 1;
-
-  state_color (ledger_states[i].state, &color);
-  chrono_share_bar_set_parts (CHRONO_SHARE_BAR (swatch), &one, &color, 1, 1);
-  gtk_widget_set_size_request (swatch, 12, 12);
-  gtk_widget_set_valign (swatch, GTK_ALIGN_CENTER);
-  gtk_box_append (GTK_BOX (box), swatch);
-  gtk_box_append (GTK_BOX (box), gtk_label_new (text));
-  /* Idle time has gaps to show; compute is the rest. */
-  if (ledger_states[i].state != CHRONO_LEDGER_COMPUTE && ledger_states[i].state != CHRONO_LEDGER_TRANSPOSE)
-    {
-      GtkWidget *button = gtk_button_new ();
-      g_autofree char *tip = g_strdup_printf (_("Show the longest gap of “%s” on the timeline"), _(ledger_states[i].title));
-
-      gtk_button_set_child (GTK_BUTTON (button), box);
-      gtk_widget_add_css_class (button, "flat");
-      gtk_widget_set_tooltip_text (button, tip);
-      g_object_set_data (G_OBJECT (button), "core", GUINT_TO_POINTER (core));
-      g_object_set_data (G_OBJECT (button), "state", GUINT_TO_POINTER (ledger_states[i].state));
-      g_signal_connect_object (button, "clicked", G_CALLBACK (cause_clicked_cb), self, 0);
-      return button;
-    }
-  gtk_widget_set_margin_start (box, 12);
-  gtk_widget_set_margin_end (box, 12);
-  return box;
+  show_on_timeline (self, (Pending) { PENDING_GAP, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (bar), "core")), state });
 }
 
 static void
@@ -590,42 +270,16 @@ add_ledger_bar (ChronoNeuronPage         *self,
                 const ChronoNeuronLedger *ledger)
 {
   JsonObject *c = json_array_get_object_element (json_node_get_array (self->cores), core);
-  gint64 *state_ns = g_new0 (gint64, CHRONO_N_LEDGER_STATES);
-  double values[G_N_ELEMENTS (ledger_states)];
-  GdkRGBA colors[G_N_ELEMENTS (ledger_states)];
-  GtkWidget *bar = chrono_share_bar_new ();
-  GtkWidget *legend = gtk_flow_box_new ();
-  GtkWidget *name = gtk_label_new (json_object_get_string_member (c, "device_name"));
-  GtkGesture *click = gtk_gesture_click_new ();
-  gint64 start, end, total = 0;
+  gint64 state_ns[CHRONO_N_LEDGER_STATES] = { 0 };
+  GtkWidget *bar;
+  gint64 start, end;
 
   window_range (self, core, ledger, &start, &end);
   chrono_neuron_ledger_sum (ledger, start, end, state_ns);
-  for (guint i = 0; i < G_N_ELEMENTS (ledger_states); i++)
-    {
-      values[i] = state_ns[ledger_states[i].state];
-      total += state_ns[ledger_states[i].state];
-      state_color (ledger_states[i].state, &colors[i]);
-    }
-  chrono_share_bar_set_parts (CHRONO_SHARE_BAR (bar), values, colors, G_N_ELEMENTS (ledger_states), MAX (total, 1));
-  gtk_widget_set_size_request (bar, -1, 20);
-  g_object_set_data_full (G_OBJECT (bar), "state-ns", state_ns, g_free);
+  bar = chrono_neuron_ledger_bar_new (json_object_get_string_member (c, "device_name"), state_ns);
   g_object_set_data (G_OBJECT (bar), "core", GUINT_TO_POINTER (core));
-  g_signal_connect_object (click, "pressed", G_CALLBACK (bar_pressed_cb), self, 0);
-  gtk_widget_add_controller (bar, GTK_EVENT_CONTROLLER (click));
-  gtk_widget_set_cursor_from_name (bar, "pointer");
-
-  gtk_label_set_xalign (GTK_LABEL (name), 0);
-  gtk_widget_add_css_class (name, "heading");
-  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (legend), GTK_SELECTION_NONE);
-  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (legend), 3);
-  gtk_flow_box_set_homogeneous (GTK_FLOW_BOX (legend), FALSE);
-  for (guint i = 0; i < G_N_ELEMENTS (ledger_states); i++)
-    if (state_ns[ledger_states[i].state] > 0)
-      gtk_flow_box_append (GTK_FLOW_BOX (legend), legend_entry (self, core, i, state_ns[ledger_states[i].state], total));
-  gtk_box_append (self->ledger_box, name);
+  g_signal_connect_object (bar, "cause-chosen", G_CALLBACK (cause_chosen_cb), self, 0);
   gtk_box_append (self->ledger_box, bar);
-  gtk_box_append (self->ledger_box, legend);
 }
 
 static void
@@ -672,7 +326,7 @@ fill_findings (ChronoNeuronPage *self)
 {
   guint breakdown = g_array_index (self->breakdowns, guint, self->core);
 
-  clear_list (self->findings_list);
+  chrono_neuron_figures_clear (self->findings_list);
   for (guint i = 0; i < chrono_analysis_get_n_findings (self->analysis); i++)
     {
       const ChronoFinding *f = chrono_analysis_get_finding (self->analysis, i);
@@ -684,7 +338,7 @@ fill_findings (ChronoNeuronPage *self)
       lost = chrono_format_duration (f->time_lost_ns);
       /* Translators: under a finding: "1.2 ms lost · high" */
       subtitle = g_strdup_printf (_("%s lost · %s"), lost, chrono_severity_to_string (f->severity));
-      row = new_row (f->title, subtitle);
+      row = chrono_neuron_figures_row_new (f->title, subtitle);
       gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), gtk_image_new_from_icon_name ("go-next-symbolic"));
       gtk_widget_set_tooltip_text (row, f->recommendation);
@@ -710,11 +364,13 @@ fill_window (ChronoNeuronPage *self)
   title = instance != NULL ? g_strdup_printf (_("%s · %s"), json_object_get_string_member (core, "device_name"), instance)
                            : g_strdup (json_object_get_string_member (core, "device_name"));
   gtk_label_set_text (self->title_label, title);
-  fill_figures (self);
+  /* The profiler summarises the whole profile only. */
+  chrono_neuron_figures_fill (self->figures_list, get_window (self),
+                              self->window == 0 ? json_object_get_object_member (core, "profiler") : NULL);
   fill_ledger (self);
   fill_findings (self);
-  fill_engines (self);
-  fill_dma (self);
+  chrono_neuron_figures_fill_engines (self->engines_list, get_window (self));
+  chrono_neuron_figures_fill_dma (self->dma_list, get_window (self));
 }
 
 static void
@@ -722,7 +378,7 @@ fill_executions (ChronoNeuronPage *self)
 {
   JsonArray *executions = json_object_get_array_member (get_core (self), "executions");
   g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
-  g_autofree char *whole = chrono_format_duration ((gint64) number (get_core (self), "total_time_ns"));
+  g_autofree char *whole = chrono_format_duration ((gint64) chrono_neuron_figures_number (get_core (self), "total_time_ns"));
   /* Translators: the first choice of the execution dropdown */
   g_autofree char *first = g_strdup_printf (_("Whole profile (%s)"), whole);
   guint n = executions != NULL ? json_array_get_length (executions) : 0;
