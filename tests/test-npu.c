@@ -540,6 +540,76 @@ test_job (void)
     }
 }
 
+/* The critical path of the level-2 step walks the NPU: the host waits in
+ * CANN's stream synchronisation, written in a process of its own on the
+ * same thread as the step, for the device, whose path runs through its
+ * tasks and HCCL's all-reduce. Each segment lies inside the span it
+ * names, host calls on threads and work on the device's rows, and the
+ * segments cover the step without gaps. */
+static void
+test_critical_path (void)
+{
+  g_autoptr(ChronoTrace) trace = test_traces_load (LEVEL2);
+  g_autoptr(ChronoAnalysis) a = NULL;
+  const ChronoCriticalPath *p;
+  const ChronoTrack *step_thread;
+  gint64 at, sum = 0;
+  gboolean waited = FALSE, hccl = FALSE;
+
+  if (trace == NULL)
+    return;
+  a = analyse (trace);
+  g_assert_cmpuint (chrono_analysis_get_n_paths (a), ==, 1);
+  p = chrono_analysis_get_path (a, 0);
+  g_assert_cmpstr (p->name, ==, "ProfilerStep#50");
+  step_thread = chrono_trace_get_track (trace, p->track);
+  g_assert_cmpint (p->total_ns, ==, p->end_ns - p->start_ns);
+  g_assert_cmpint (p->end_ns, <=, chrono_trace_get_end_ns (trace));
+  at = p->start_ns;
+  for (guint k = 0; k < p->n_segments; k++)
+    {
+      const ChronoPathSegment *s = &p->segments[k];
+      const ChronoTrack *t;
+      const ChronoProcess *proc;
+
+      g_assert_cmpint (s->start_ns, ==, at);
+      g_assert_cmpint (s->end_ns, >, s->start_ns);
+      at = s->end_ns;
+      sum += s->end_ns - s->start_ns;
+      if (!s->has_node)
+        continue;
+      t = chrono_trace_get_track (trace, s->node.span.track);
+      proc = chrono_trace_get_process (trace, t->process);
+      g_assert_cmpint (s->start_ns, >=, t->start[s->node.span.index]);
+      g_assert_cmpint (s->end_ns, <=, chrono_track_get_end (t, s->node.span.index));
+      if (s->category == CHRONO_PATH_DEVICE_COMPUTE || s->category == CHRONO_PATH_COMMUNICATION ||
+          s->category == CHRONO_PATH_MEMCPY)
+        {
+          g_assert_true (proc->is_device);
+          g_assert_cmpint (t->type, ==, CHRONO_TRACK_STREAM);
+        }
+      else
+        g_assert_cmpint (t->type, ==, CHRONO_TRACK_THREAD);
+      hccl |= s->category == CHRONO_PATH_COMMUNICATION &&
+              strcmp (chrono_trace_get_string (trace, t->name), "Group 0 Communication") == 0;
+      if (s->category == CHRONO_PATH_HOST_COMPUTE && t != step_thread)
+        {
+          /* CANN's synchronisation, on the step's own thread. */
+          g_assert_nonnull (strstr (chrono_trace_get_string (trace, chrono_track_get_name (t, s->node.span.index)),
+                                    "Synchronize"));
+          g_assert_cmpint (t->tid.value, ==, step_thread->tid.value);
+          waited = TRUE;
+        }
+    }
+  g_assert_cmpint (at, ==, p->end_ns);
+  g_assert_cmpint (sum, ==, p->total_ns);
+  g_assert_true (waited);
+  g_assert_true (hccl);
+  g_assert_cmpint (p->by_category[CHRONO_PATH_DEVICE_COMPUTE], >, 0);
+  /* The all-reduce the host waited for is most of the step. */
+  g_assert_cmpint (p->by_category[CHRONO_PATH_COMMUNICATION], >, p->total_ns / 2);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -552,5 +622,6 @@ main (int   argc,
   g_test_add_func ("/npu/unknown-backend", test_unknown_backend);
   g_test_add_func ("/npu/launch-layers", test_launch_layers);
   g_test_add_func ("/npu/job", test_job);
+  g_test_add_func ("/npu/critical-path", test_critical_path);
   return g_test_run ();
 }

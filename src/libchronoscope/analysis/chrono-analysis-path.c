@@ -11,6 +11,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "chrono-analysis-private.h"
+#include "chrono-packed-devices.h"
 
 typedef struct {
   ChronoRankData *data;
@@ -68,7 +69,8 @@ category_of (guint8 cls)
     }
 }
 
-/* The last synchronising call on TRACK that ended by T and waited for work. */
+/* The last synchronising call on TRACK's thread that ended by T and
+ * waited for work. */
 static const ChronoSyncWait *
 last_sync (Walk    *w,
            guint32  track,
@@ -82,7 +84,8 @@ last_sync (Walk    *w,
     {
       if (syncs[k].start < w->window_start)
         break;
-      if (syncs[k].track == track && syncs[k].end <= t && syncs[k].device >= 0)
+      if (syncs[k].end <= t && syncs[k].device >= 0 &&
+          chrono_packed_devices_same_thread (w->data->trace, syncs[k].track, track))
         return &syncs[k];
     }
   return NULL;

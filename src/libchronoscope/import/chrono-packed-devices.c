@@ -85,3 +85,31 @@ chrono_packed_devices_find (ChronoTrace *trace)
         }
     }
 }
+
+static gboolean
+packs (const ChronoProcess *packed,
+       const ChronoProcess *host)
+{
+  return !packed->pid.is_string && !host->pid.is_string && packed->pid.value >= (1 << PACK_SHIFT) &&
+         packed->pid.value >> PACK_SHIFT == host->pid.value;
+}
+
+gboolean
+chrono_packed_devices_same_thread (ChronoTrace *trace,
+                                   guint32      a,
+                                   guint32      b)
+{
+  const ChronoTrack *ta, *tb;
+  const ChronoProcess *pa, *pb;
+
+  if (a == b)
+    return TRUE;
+  ta = g_ptr_array_index (trace->tracks, a);
+  tb = g_ptr_array_index (trace->tracks, b);
+  if (ta->type != CHRONO_TRACK_THREAD || tb->type != CHRONO_TRACK_THREAD ||
+      ta->tid.is_string || tb->tid.is_string || ta->tid.value != tb->tid.value)
+    return FALSE;
+  pa = &g_array_index (trace->processes, ChronoProcess, ta->process);
+  pb = &g_array_index (trace->processes, ChronoProcess, tb->process);
+  return packs (pa, pb) || packs (pb, pa);
+}

@@ -18,4 +18,12 @@ G_BEGIN_DECLS
  * once the processes and tracks are named. */
 void chrono_packed_devices_find (ChronoTrace *trace);
 
+/* Whether thread rows A and B are one thread of the system: the same
+ * row, or rows of the same thread id in a host process and a process
+ * packed under it, as torch_npu writes the CANN runtime's calls beside
+ * the Python thread that made them. */
+gboolean chrono_packed_devices_same_thread (ChronoTrace *trace,
+                                            guint32      a,
+                                            guint32      b);
+
 G_END_DECLS
