@@ -18,7 +18,10 @@ For every trace given (a folder: its *.json and *.json.gz files that hold
      operator holds (the innermost cpu_op on the allocating thread around
      the event), for every operator the report lists and for the five
      largest here;
-  4. a trace with no memory events reports no device.
+  4. a trace with no memory events reports no device;
+  5. memory read from counters ("C" events whose series says it counts
+     memory in KB or bytes, as Ascend's msprof writes "APP/HBM" in "KB"):
+     the largest sample and its first time, per series.
 
 Prints one line per difference; exits 1 on any, 77 (skipped) when there
 is no trace to read."""
@@ -115,18 +118,64 @@ def independent(path):
     return out
 
 
+MEMORY_WORDS = ('mem', 'rss', 'heap', 'hbm', 'ddr', 'vram')
+
+
+def counter_series(path):
+    """The memory counters' series by the name the trace gives them
+    (event name, its id, the args key): (peak bytes, first time at it)."""
+    events, base = load(path)
+    series = {}
+    for e in events:
+        if not isinstance(e, dict) or e.get('ph') != 'C' or not isinstance(e.get('args'), dict):
+            continue
+        for key, value in e['args'].items():
+            name = '%s%s %s' % (e.get('name', ''), ' id: %s' % e['id'] if 'id' in e else '', key)
+            low = name.lower()
+            if not any(w in low for w in MEMORY_WORDS) or 'unused' in low or '/s' in low:
+                continue
+            scale = 1024 if key == 'KB' else 1 if low.endswith('bytes') else None
+            if scale is None:
+                continue
+            series.setdefault(name, []).append((ns(e['ts']) + base, int(decimal.Decimal(value) * scale)))
+    out = {}
+    for name, samples in series.items():
+        samples.sort(key=lambda x: x[0])
+        best = max(v for _, v in samples)
+        if best <= 0:
+            continue  # never in use: no lane, no device
+        out[name] = (best, next(ts for ts, v in samples if v == best))
+    return out
+
+
+def check_counters(report, path):
+    problems = []
+    name = os.path.basename(path)
+    got = {d['counter']: d for d in report['devices'] if d['source'] == 'counter'}
+    want = counter_series(path)
+    if set(got) != set(want):
+        problems.append('%s: memory counters %s, expected %s' % (name, sorted(got), sorted(want)))
+    for key in set(got) & set(want):
+        d = got[key]
+        if (d['peak_allocated_bytes'], d['peak_ns']) != want[key]:
+            problems.append('%s %s: peak %d at %d, expected %d at %d'
+                            % (name, key, d['peak_allocated_bytes'], d['peak_ns'], *want[key]))
+    return problems
+
+
 def check(cli, path):
     problems = []
     run = subprocess.run([cli, 'analyze', '--format', 'json', path], capture_output=True, text=True)
     if run.returncode != 0:
         return ['%s: analyze failed: %s' % (path, run.stderr.strip())]
     report = json.loads(run.stdout)['memory']
-    got = {(d['device_type'], d['device_id']): d for d in report['devices']}
+    problems += check_counters(report, path)
+    got = {(d['device_type'], d['device_id']): d for d in report['devices'] if d['source'] != 'counter'}
     want = independent(path)
     name = os.path.basename(path)
     if set(got) != set(want):
         problems.append('%s: devices %s, expected %s' % (name, sorted(got), sorted(want)))
-    if not want and not any('no memory events' in n for n in report['notes']):
+    if not report['devices'] and not any('no memory events' in n for n in report['notes']):
         problems.append('%s: no memory events, and no note says so' % name)
     for key in set(got) & set(want):
         d, w = got[key], want[key]
@@ -158,7 +207,9 @@ def has_memory(path):
     opener = gzip.open if path.endswith('.gz') else open
     try:
         with opener(path, 'rt', errors='replace') as f:
-            return '"[memory]"' in f.read()
+            text = f.read()
+            # Allocator events, or counters in KB (Ascend's memory).
+            return '"[memory]"' in text or '"KB"' in text
     except OSError:
         return False
 

@@ -140,10 +140,14 @@ write_device (JsonBuilder              *b,
   chrono_json_add_string (b, "device", d->label);
   chrono_json_add_int (b, "device_type", d->device_type);
   chrono_json_add_int (b, "device_id", d->device_id);
-  chrono_json_add_string (b, "source", d->has_totals ? "total_allocated" : "bytes_from_first_event");
+  chrono_json_add_string (b, "source", d->counter_name != CHRONO_NO_STRING ? "counter"
+                                       : d->has_totals ? "total_allocated" : "bytes_from_first_event");
+  chrono_json_add_nullable_string (b, "counter", d->counter_name != CHRONO_NO_STRING
+                                                 ? chrono_trace_get_string (trace, d->counter_name) : NULL);
   chrono_json_add_int (b, "events", d->n_events);
-  chrono_json_add_int (b, "allocations", d->n_allocations);
-  chrono_json_add_int (b, "frees", d->n_frees);
+  /* A counter samples what is in use, not what was allocated or freed. */
+  add_nullable_int (b, "allocations", d->n_allocations, d->counter_name == CHRONO_NO_STRING);
+  add_nullable_int (b, "frees", d->n_frees, d->counter_name == CHRONO_NO_STRING);
   add_nullable_int (b, "unmatched_frees", d->n_unmatched_frees, d->has_addresses);
   add_nullable_int (b, "unfreed", d->n_unfreed, d->has_addresses);
   chrono_json_add_int (b, "peak_allocated_bytes", d->peak_allocated_bytes);
@@ -220,7 +224,10 @@ append_device (GString                  *out,
   g_autofree char *peak = chrono_format_bytes (d->peak_allocated_bytes);
   g_autofree char *at = chrono_format_duration (d->peak_ns - chrono_trace_get_start_ns (trace));
 
-  g_string_append_printf (out, _("**%s**: peak %s allocated at %s"), d->label, peak, at);
+  if (d->counter_name != CHRONO_NO_STRING)
+    g_string_append_printf (out, _("**%s**: peak %s in use at %s"), d->label, peak, at);
+  else
+    g_string_append_printf (out, _("**%s**: peak %s allocated at %s"), d->label, peak, at);
   if (d->reserved_at_peak_bytes > 0)
     {
       g_autofree char *reserved = chrono_format_bytes (d->reserved_at_peak_bytes);

@@ -252,6 +252,7 @@ device_for (Collect            *c,
     d.has_totals = TRUE;
     d.has_addresses = TRUE;
     d.capacity_bytes = -1;
+    d.counter_name = CHRONO_NO_STRING;
     *k = key;
     g_array_append_val (c->self->devices, d);
     g_hash_table_insert (c->device_of_key, k, GUINT_TO_POINTER (c->self->devices->len - 1));
@@ -467,6 +468,25 @@ measure_steps (ChronoMemoryDevice *d,
             s->peak_ns = d->point_ns[p];
           }
     }
+}
+
+void
+chrono_memory_device_measure_steps (ChronoTrace        *trace,
+                                    ChronoMemoryDevice *d,
+                                    gint64              before_first)
+{
+  collect_steps (trace, d);
+  measure_steps (d, before_first);
+}
+
+void
+chrono_memory_device_init_unmatched (ChronoMemoryDevice *d)
+{
+  d->allocations = g_array_new (FALSE, TRUE, sizeof (ChronoMemoryAllocation));
+  d->by_operator = g_array_new (FALSE, FALSE, sizeof (ChronoMemoryGroup));
+  d->by_module = g_array_new (FALSE, FALSE, sizeof (ChronoMemoryGroup));
+  d->by_category = g_array_new (FALSE, FALSE, sizeof (ChronoMemoryGroup));
+  d->largest = g_array_new (FALSE, FALSE, sizeof (guint));
 }
 
 static ChronoMemoryCategory
@@ -726,17 +746,12 @@ analyse_device (ChronoMemory       *self,
   before_first = d->has_totals ? ev[0].total_allocated - ev[0].bytes : 0;
   d->capacity_bytes = capacity_of (self->trace, d->device_id);
 
-  collect_steps (self->trace, d);
-  measure_steps (d, before_first);
+  chrono_memory_device_measure_steps (self->trace, d, before_first);
   if (d->has_addresses)
     match_allocations (d, self->trace, ev, n, peak);
   else
     {
-      d->allocations = g_array_new (FALSE, TRUE, sizeof (ChronoMemoryAllocation));
-      d->by_operator = g_array_new (FALSE, FALSE, sizeof (ChronoMemoryGroup));
-      d->by_module = g_array_new (FALSE, FALSE, sizeof (ChronoMemoryGroup));
-      d->by_category = g_array_new (FALSE, FALSE, sizeof (ChronoMemoryGroup));
-      d->largest = g_array_new (FALSE, FALSE, sizeof (guint));
+      chrono_memory_device_init_unmatched (d);
       for (guint k = 0; k < n; k++)
         {
           d->n_allocations += ev[k].bytes > 0;
@@ -759,6 +774,13 @@ add_notes (ChronoMemory *self,
     {
       const ChronoMemoryDevice *d = &g_array_index (self->devices, ChronoMemoryDevice, i);
 
+      if (d->counter_name != CHRONO_NO_STRING)
+        {
+          g_ptr_array_add (self->notes, g_strdup_printf (_("%s: read from the counter “%s”, which samples how much is in use but not which allocations: "
+                                                           "what was alive at the peak, and which operators allocated it, cannot be told from this trace."),
+                                                         d->label, chrono_trace_get_string (self->trace, d->counter_name)));
+          continue;
+        }
       if (!d->has_totals)
         g_ptr_array_add (self->notes, g_strdup_printf (_("%s: the events carry no Total Allocated; bytes are counted from the first event, so what was allocated before it is not in them."), d->label));
       if (!d->has_addresses)
@@ -826,6 +848,7 @@ chrono_memory_new (ChronoTrace   *trace,
       analyse_device (self, &g_array_index (self->devices, ChronoMemoryDevice, ev->device), ev, n);
       k += n;
     }
+  chrono_memory_read_counters (trace, c.start_ns, c.end_ns, self->devices);
   for (guint i = 0; i < self->devices->len; i++)
     chrono_memory_find_issues (trace, &g_array_index (self->devices, ChronoMemoryDevice, i), i, self->findings);
   g_array_sort (self->findings, compare_findings);

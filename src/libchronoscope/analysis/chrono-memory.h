@@ -98,6 +98,10 @@ typedef struct {
   gint64  *point_ns;
   gint64  *point_allocated;
   gint64  *point_reserved;     /* NULL without totals */
+  /* The counter track's name when the device was read from a sampled
+   * counter (Perfetto, Neuron) rather than allocator events: then it has
+   * neither totals nor addresses, only bytes in use over time. */
+  guint32  counter_name;       /* CHRONO_NO_STRING for allocator events */
 } ChronoMemoryDevice;
 
 /* A finding about memory: it costs no time, so it is ranked on a scale
