@@ -217,11 +217,35 @@ chrono_track_builder_add_sample (ChronoTrackBuilder *self,
   t->n_samples = i + 1;
 }
 
+/* The columns of SELF, which it keeps for nothing but its key after an
+ * append. */
+static void
+release_columns (ChronoTrackBuilder *self)
+{
+  ChronoTrack *t = &self->track;
+
+  g_clear_pointer (&self->dur, g_free);
+  g_clear_pointer (&self->name_id, g_free);
+  g_clear_pointer (&self->cat, g_free);
+  g_clear_pointer (&self->args_off, g_free);
+  g_clear_pointer (&self->correlation, g_free);
+  g_clear_pointer (&self->inst_name, g_free);
+  g_clear_pointer (&self->inst_cat, g_free);
+  g_clear_pointer (&self->inst_args_off, g_free);
+  g_clear_pointer (&self->marks, g_array_unref);
+  chrono_track_clear (t);
+  /* What names the track stays; its contents go. */
+  *t = (ChronoTrack) { .type = t->type, .process = t->process, .tid = t->tid, .name = t->name,
+                       .display_name = t->display_name, .sort_index = t->sort_index,
+                       .has_sort_index = t->has_sort_index };
+  self->cap_spans = self->cap_instants = self->cap_samples = 0;
+}
+
 void
-chrono_track_builder_append (ChronoTrackBuilder       *self,
-                             const ChronoTrackBuilder *src,
-                             const guint32            *strings,
-                             guint32                   v2_offset)
+chrono_track_builder_append (ChronoTrackBuilder *self,
+                             ChronoTrackBuilder *src,
+                             const guint32      *strings,
+                             guint32             v2_offset)
 {
   const ChronoTrack *t = &src->track;
 
@@ -259,6 +283,9 @@ chrono_track_builder_append (ChronoTrackBuilder       *self,
       self->track.sort_index = t->sort_index;
       self->track.has_sort_index = TRUE;
     }
+  /* Freed track by track, not with the whole half: two copies of a
+   * large trace's columns would otherwise be the peak of its load. */
+  release_columns (src);
 }
 
 /* -------------------------------------------------------------------- */
@@ -573,13 +600,13 @@ find_enclosing (const ChronoTrackBuilder *b,
     {
       if (t->lane[i] != 0)
         {
-          if (t->start[i] + b->dur[i] >= ts)
+          if (chrono_track_get_end (t, i) >= ts)
             return i;
           continue;
         }
       if (t->depth[i] >= min_depth)
         continue;
-      if (t->start[i] + b->dur[i] >= ts)
+      if (chrono_track_get_end (t, i) >= ts)
         return i;
       min_depth = t->depth[i];
       if (min_depth == 0)
@@ -738,12 +765,17 @@ bind_v1_flows (GArray    *events,
   g_autofree guint32 *order = NULL;
   RefMap open;
   guint64 unmatched = 0;
+  guint32 n_keys = 0;
 
   for (guint32 i = 0; i < n; i++)
-    ts[i] = ev[i].ts;
+    {
+      ts[i] = ev[i].ts;
+      n_keys += ev[i].ph != 'f';
+    }
   order = sort_order (ts, NULL, n);
   bind_flow_events (ev, order, n, n_tracks, builders, refs);
-  ref_map_init (&open, n);
+  /* Only an 's' or a 't' adds a key: the map is sized for those. */
+  ref_map_init (&open, n_keys);
 
   for (guint32 k = 0; k < n; k++)
     {
@@ -811,6 +843,22 @@ bind_v2_flows (GArray *binds,
 }
 
 /* A runtime call and the GPU work it launched share a correlation id. */
+static inline gboolean
+is_launch (const ChronoTrack *t,
+           guint32            i,
+           gint64             correlation)
+{
+  return correlation >= 0 && (t->kind[i] == CHRONO_KIND_RUNTIME || t->kind[i] == CHRONO_KIND_DRIVER);
+}
+
+/* The tracks of TYPE that have correlations and became rows. */
+static inline gboolean
+has_correlations (const ChronoTrackBuilder *b,
+                  ChronoTrackType           type)
+{
+  return b->final_index != G_MAXUINT32 && b->track.correlation.data != NULL && b->track.type == type;
+}
+
 static void
 link_launches (GPtrArray *builders,
                GArray    *flows)
@@ -818,13 +866,16 @@ link_launches (GPtrArray *builders,
   RefMap launches;
   guint64 n = 0;
 
+  /* Sized for the launches alone: most host spans with a correlation do
+   * not launch, and the map is the largest thing a load holds then. */
   for (guint bi = 0; bi < builders->len; bi++)
     {
       const ChronoTrackBuilder *b = g_ptr_array_index (builders, bi);
+      const ChronoTrack *t = &b->track;
 
-      if (b->final_index != G_MAXUINT32 && b->correlation != NULL &&
-          b->track.type == CHRONO_TRACK_THREAD)
-        n += b->track.n_spans;
+      if (has_correlations (b, CHRONO_TRACK_THREAD))
+        CHRONO_INT_COLUMN_FOREACH (&t->correlation, t->n_spans, i, correlation,
+                                   n += is_launch (t, i, correlation););
     }
   ref_map_init (&launches, n);
 
@@ -833,17 +884,16 @@ link_launches (GPtrArray *builders,
       const ChronoTrackBuilder *b = g_ptr_array_index (builders, bi);
       const ChronoTrack *t = &b->track;
 
-      if (b->final_index == G_MAXUINT32 || b->correlation == NULL || t->type != CHRONO_TRACK_THREAD)
+      if (!has_correlations (b, CHRONO_TRACK_THREAD))
         continue;
-      for (guint32 i = 0; i < t->n_spans; i++)
-        if (b->correlation[i] >= 0 &&
-            (t->kind[i] == CHRONO_KIND_RUNTIME || t->kind[i] == CHRONO_KIND_DRIVER))
+      CHRONO_INT_COLUMN_FOREACH (&t->correlation, t->n_spans, i, correlation,
+        if (is_launch (t, i, correlation))
           {
             /* The first launch with an id wins. */
-            ChronoSpanRef *ref = ref_map_find (&launches, (guint64) b->correlation[i], FALSE);
+            ChronoSpanRef *ref = ref_map_find (&launches, (guint64) correlation, FALSE);
             if (ref == NULL)
-              *ref_map_find (&launches, (guint64) b->correlation[i], TRUE) = (ChronoSpanRef) { b->final_index, i };
-          }
+              *ref_map_find (&launches, (guint64) correlation, TRUE) = (ChronoSpanRef) { b->final_index, i };
+          });
     }
 
   for (guint bi = 0; bi < builders->len; bi++)
@@ -851,18 +901,13 @@ link_launches (GPtrArray *builders,
       const ChronoTrackBuilder *b = g_ptr_array_index (builders, bi);
       const ChronoTrack *t = &b->track;
 
-      if (b->final_index == G_MAXUINT32 || b->correlation == NULL || t->type != CHRONO_TRACK_STREAM)
+      if (!has_correlations (b, CHRONO_TRACK_STREAM))
         continue;
-      for (guint32 i = 0; i < t->n_spans; i++)
-        {
-          const ChronoSpanRef *from;
+      CHRONO_INT_COLUMN_FOREACH (&t->correlation, t->n_spans, i, correlation,
+        const ChronoSpanRef *from = correlation >= 0 ? ref_map_find (&launches, (guint64) correlation, FALSE) : NULL;
 
-          if (b->correlation[i] < 0)
-            continue;
-          from = ref_map_find (&launches, (guint64) b->correlation[i], FALSE);
-          if (from != NULL)
-            add_flow (flows, *from, (ChronoSpanRef) { b->final_index, i }, CHRONO_FLOW_LAUNCH);
-        }
+        if (from != NULL)
+          add_flow (flows, *from, (ChronoSpanRef) { b->final_index, i }, CHRONO_FLOW_LAUNCH););
     }
   ref_map_clear (&launches);
 }
@@ -1033,13 +1078,14 @@ shift_times (ChronoTrack *t,
       (column) = g_renew (type, (column), MAX ((n), 1)); \
   } G_STMT_END
 
-static ChronoTrack *
-take_track (ChronoTrackBuilder *b)
+/* Makes the model's columns from the full-width ones, each freed as soon
+ * as its narrow copy exists: done per track as soon as it is laid out, so
+ * that binding flows, the most a load holds at once, runs beside the
+ * narrow columns only. */
+static void
+narrow_columns (ChronoTrackBuilder *b)
 {
-  ChronoTrack *t = g_new (ChronoTrack, 1);
-
-  *t = b->track;
-  memset (&b->track, 0, sizeof b->track);
+  ChronoTrack *t = &b->track;
 
   SHRINK (gint64, t->start, t->n_spans);
   SHRINK (guint8, t->kind, t->n_spans);
@@ -1056,6 +1102,15 @@ take_track (ChronoTrackBuilder *b)
   chrono_int_column_take (&t->inst_args_off, (gint64 *) g_steal_pointer (&b->inst_args_off), t->n_instants);
   SHRINK (gint64, t->sample_ts, t->n_samples);
   SHRINK (gdouble, t->sample_value, t->n_samples);
+}
+
+static ChronoTrack *
+take_track (ChronoTrackBuilder *b)
+{
+  ChronoTrack *t = g_new (ChronoTrack, 1);
+
+  *t = b->track;
+  memset (&b->track, 0, sizeof b->track);
   return t;
 }
 
@@ -1094,6 +1149,7 @@ prepare_tracks (gpointer data)
       sort_instants (b);
       sort_samples (t);
       lay_out (b);
+      narrow_columns (b);
     }
   return NULL;
 }

@@ -126,12 +126,13 @@ void     chrono_track_builder_add_sample      (ChronoTrackBuilder *self,
                                                gint64              ts,
                                                gdouble             value);
 
-/* Appends what SRC holds after what SELF holds; SRC's string ids map
- * through STRINGS, its marks' v2 bind indices move by V2_OFFSET. */
-void     chrono_track_builder_append          (ChronoTrackBuilder       *self,
-                                               const ChronoTrackBuilder *src,
-                                               const guint32            *strings,
-                                               guint32                   v2_offset);
+/* Moves what SRC holds after what SELF holds, leaving SRC empty but for
+ * its key and names; SRC's string ids map through STRINGS, its marks' v2
+ * bind indices move by V2_OFFSET. */
+void     chrono_track_builder_append          (ChronoTrackBuilder *self,
+                                               ChronoTrackBuilder *src,
+                                               const guint32      *strings,
+                                               guint32             v2_offset);
 
 /* Moves the built tracks into TRACE and makes its flows and statistics. */
 void     chrono_track_builder_finish_trace    (ChronoTrace        *trace,
