@@ -181,3 +181,95 @@ chrono_memory_painter_snapshot_axis (GtkSnapshot              *snapshot,
                                 &colors->text);
     }
 }
+
+/* The largest allocation made in [T0, T1), or NULL. */
+static const ChronoMemoryAllocation *
+largest_made_in (const ChronoMemoryDevice *d,
+                 gint64                    t0,
+                 gint64                    t1)
+{
+  const ChronoMemoryAllocation *best = NULL;
+  guint lo = 0, hi = d->allocations->len;
+
+  /* Allocations are in time order: the first at or after T0. */
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (g_array_index (d->allocations, ChronoMemoryAllocation, mid).alloc_ns < t0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (guint k = lo; k < d->allocations->len; k++)
+    {
+      const ChronoMemoryAllocation *a = &g_array_index (d->allocations, ChronoMemoryAllocation, k);
+
+      if (a->alloc_ns >= t1)
+        break;
+      if (best == NULL || a->bytes > best->bytes)
+        best = a;
+    }
+  return best;
+}
+
+char *
+chrono_memory_painter_dup_tooltip (const ChronoMemoryDevice *device,
+                                   ChronoTrace              *trace,
+                                   ChronoViewport           *viewport,
+                                   double                    x)
+{
+  gint64 t0 = chrono_viewport_x_to_time (viewport, x);
+  gint64 t1 = MAX (chrono_viewport_x_to_time (viewport, x + 1), t0 + 1);
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *title = g_markup_printf_escaped ("<b>%s</b>", device->label);
+  g_autofree char *width = chrono_format_duration (t1 - t0);
+  const ChronoMemoryAllocation *a;
+  gint64 allocated, reserved;
+
+  g_string_append (text, title);
+  if (!chrono_memory_painter_column (device, viewport, x, &allocated, &reserved))
+    {
+      g_string_append_c (text, '\n');
+      g_string_append (text, _("Before the first memory event"));
+      return g_string_free (g_steal_pointer (&text), FALSE);
+    }
+  {
+    g_autofree char *used = chrono_format_bytes (allocated);
+    g_autofree char *line = NULL;
+
+    if (device->counter_name != CHRONO_NO_STRING)
+      /* Translators: a memory counter under the pointer: the most in use
+       * over the time one pixel spans */
+      line = g_markup_printf_escaped (_("%s in use, at most, over %s"), used, width);
+    else if (reserved >= 0)
+      {
+        g_autofree char *held = chrono_format_bytes (reserved);
+        /* Translators: the allocator's bytes under the pointer, the most
+         * over the time one pixel spans */
+        line = g_markup_printf_escaped (_("%s allocated · %s reserved, at most, over %s"), used, held, width);
+      }
+    else
+      line = g_markup_printf_escaped (_("%s allocated, at most, over %s"), used, width);
+    g_string_append_printf (text, "\n%s", line);
+  }
+  a = largest_made_in (device, t0, t1);
+  if (a != NULL)
+    {
+      g_autofree char *bytes = chrono_format_bytes (a->bytes);
+      const char *op = a->op_name != CHRONO_NO_STRING ? chrono_trace_get_string (trace, a->op_name)
+                                                      : _("outside any operator");
+      g_autofree char *line = NULL;
+
+      if (a->free_ns >= 0)
+        {
+          g_autofree char *lived = chrono_format_duration (a->free_ns - a->alloc_ns);
+          /* Translators: the largest allocation under the pointer: its
+           * bytes, the operator that made it, how long it lived */
+          line = g_markup_printf_escaped (_("Allocated here: %s by %s, freed %s later"), bytes, op, lived);
+        }
+      else
+        line = g_markup_printf_escaped (_("Allocated here: %s by %s, not freed in the trace"), bytes, op);
+      g_string_append_printf (text, "\n%s", line);
+    }
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}

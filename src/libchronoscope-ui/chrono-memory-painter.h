@@ -45,4 +45,12 @@ void           chrono_memory_painter_snapshot_axis (GtkSnapshot             *sna
                                                     double                   height,
                                                     double                   top);
 
+/* The tooltip's markup at pixel column X: the most allocated and
+ * reserved (or in use, for a counter) over the column's time, and the
+ * largest allocation made in it, with its operator and its lifetime. */
+char          *chrono_memory_painter_dup_tooltip   (const ChronoMemoryDevice *device,
+                                                    ChronoTrace              *trace,
+                                                    ChronoViewport           *viewport,
+                                                    double                    x);
+
 G_END_DECLS

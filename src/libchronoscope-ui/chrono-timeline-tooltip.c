@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "chrono-flops-painter.h"
+#include "chrono-memory-painter.h"
 #include "chrono-neuron-lanes-painter.h"
 #include "chrono-format.h"
 #include "chrono-timeline-private.h"
@@ -58,6 +59,24 @@ set_neuron_tooltip (ChronoTimeline *self,
   gtk_tooltip_set_text (tooltip, text->str);
 }
 
+/* A device's memory at X (the whole row when X is negative). */
+static void
+set_memory_tooltip (ChronoTimeline *self,
+                    GtkTooltip     *tooltip,
+                    const Row      *row,
+                    double          x)
+{
+  g_autofree char *markup = NULL;
+
+  if (x < 0)
+    /* Translators: the tooltip of a memory row's name */
+    markup = g_markup_printf_escaped (_("<b>Memory of %s</b>\nBytes allocated and reserved over time, the peak marked"),
+                                      row->memory->label);
+  else
+    markup = chrono_memory_painter_dup_tooltip (row->memory, self->trace, self->viewport, floor (x));
+  gtk_tooltip_set_markup (tooltip, markup);
+}
+
 /* What the derived counter ROW shows at X in the track area (the whole
  * row when X is negative), against its device's peak. */
 static void
@@ -77,6 +96,11 @@ set_flops_tooltip (ChronoTimeline *self,
   if (row->neuron != NULL)
     {
       set_neuron_tooltip (self, tooltip, row, x);
+      return;
+    }
+  if (row->memory != NULL)
+    {
+      set_memory_tooltip (self, tooltip, row, x);
       return;
     }
   if (row->flops == NULL)

@@ -1,11 +1,14 @@
 /* test-memory-track.c: each device's memory drawn under its tracks by
  * the headless scene: pixels where its events put bytes, none before its
- * first event, and no lane for a trace without memory events
+ * first event, its tooltip, and no lane for a trace without memory
+ * events
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <math.h>
 #include <string.h>
 
+#include "chrono-format.h"
 #include "chrono-memory-painter.h"
 #include "chrono-scene-rows.h"
 #include "chrono-timeline-scene.h"
@@ -85,6 +88,72 @@ test_drawn (void)
   cairo_surface_destroy (surface);
 }
 
+/* The tooltip at the peak's column says the peak's bytes; at the column
+ * of the largest allocation alive at the peak, the largest allocation
+ * made in that column, by its operator. */
+static void
+test_tooltip (void)
+{
+  g_autoptr(ChronoTrace) trace = test_traces_load (MEMORY);
+  g_autoptr(ChronoAnalysis) analysis = NULL;
+  g_autoptr(ChronoViewport) viewport = NULL;
+  g_autoptr(ChronoTimelineScene) scene = NULL;
+  const ChronoMemoryDevice *d = NULL;
+  const ChronoMemoryAllocation *big, *want = NULL;
+  g_autofree char *peak_text = NULL;
+  g_autofree char *at_peak = NULL;
+  g_autofree char *at_alloc = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *want_text = NULL;
+  double x;
+  gint64 t0, t1;
+
+  if (trace == NULL)
+    return;
+  scene = scene_for (trace, &analysis, &viewport);
+  for (guint i = 0; i < chrono_timeline_scene_get_n_rows (scene); i++)
+    if (chrono_timeline_scene_get_row (scene, i)->memory != NULL &&
+        chrono_timeline_scene_get_row (scene, i)->memory->device_id == 0)
+      d = chrono_timeline_scene_get_row (scene, i)->memory;
+  g_assert_nonnull (d);
+
+  x = floor (chrono_viewport_time_to_x (viewport, d->peak_ns));
+  at_peak = chrono_memory_painter_dup_tooltip (d, trace, viewport, x);
+  peak_text = chrono_format_bytes (d->peak_allocated_bytes);
+  g_assert_nonnull (strstr (at_peak, d->label));
+  g_assert_true (g_str_has_prefix (strstr (at_peak, "\n") + 1, peak_text));
+  g_assert_nonnull (strstr (at_peak, " allocated · "));
+
+  g_assert_cmpuint (d->largest->len, >, 0);
+  big = &g_array_index (d->allocations, ChronoMemoryAllocation, g_array_index (d->largest, guint, 0));
+  x = floor (chrono_viewport_time_to_x (viewport, big->alloc_ns));
+  t0 = chrono_viewport_x_to_time (viewport, x);
+  t1 = MAX (chrono_viewport_x_to_time (viewport, x + 1), t0 + 1);
+  for (guint k = 0; k < d->allocations->len; k++)
+    {
+      const ChronoMemoryAllocation *a = &g_array_index (d->allocations, ChronoMemoryAllocation, k);
+      if (a->alloc_ns >= t0 && a->alloc_ns < t1 && (want == NULL || a->bytes > want->bytes))
+        want = a;
+    }
+  g_assert_nonnull (want);
+  at_alloc = chrono_memory_painter_dup_tooltip (d, trace, viewport, x);
+  {
+    g_autofree char *bytes = chrono_format_bytes (want->bytes);
+    g_autofree char *op = g_markup_escape_text (want->op_name != CHRONO_NO_STRING
+                                                ? chrono_trace_get_string (trace, want->op_name)
+                                                : "outside any operator", -1);
+    want_text = g_strdup_printf ("Allocated here: %s by %s, ", bytes, op);
+  }
+  g_assert_nonnull (strstr (at_alloc, want_text));
+
+  /* Left of the first event there is nothing to say but that. */
+  if (chrono_viewport_time_to_x (viewport, d->point_ns[0]) >= 1)
+    {
+      before = chrono_memory_painter_dup_tooltip (d, trace, viewport, 0);
+      g_assert_nonnull (strstr (before, "Before the first memory event"));
+    }
+}
+
 static void
 test_none (void)
 {
@@ -106,6 +175,7 @@ main (int    argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/memory-track/drawn", test_drawn);
+  g_test_add_func ("/memory-track/tooltip", test_tooltip);
   g_test_add_func ("/memory-track/none", test_none);
   return g_test_run ();
 }
