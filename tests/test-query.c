@@ -174,6 +174,27 @@ fill (const char *template,
  * scan and, written with a unary + that hides the column from the
  * planner, tested by SQLite on every row; and a window's count is the
  * one a loop over the model finds. */
+/* The plan of SQL scans spans with the constraints SCAN says (the
+ * letters of the scan's index). */
+static void
+assert_plan (ChronoQuery *engine,
+             const char  *sql,
+             const char  *scan)
+{
+  g_autofree char *explain = g_strconcat ("EXPLAIN QUERY PLAN ", sql, NULL);
+  g_autoptr(ChronoQueryResult) plan = run (engine, explain);
+  gboolean found = FALSE;
+
+  for (guint r = 0; r < chrono_query_result_get_n_rows (plan); r++)
+    {
+      const char *detail = chrono_query_result_get_text (plan, r, 3);
+
+      found |= g_str_has_suffix (detail, scan);
+    }
+  if (!found)
+    g_error ("%s: the plan does not scan with %s", sql, scan);
+}
+
 static void
 test_pushdown (void)
 {
@@ -190,6 +211,10 @@ test_pushdown (void)
     "@id = 35571 AND @ts > %1$lld",
     "@track_id = 1 AND @name = 'aten::add_'",
     "@ts > %1$lld + 0.5 AND @ts < %2$lld - 0.5",
+    "@track_id IN (1, 3, 2, 99999, NULL) AND @ts < %2$lld AND @ts_end > %1$lld",
+    "@name IN ('cudaLaunchKernel', 'aten::add_', 'no such name') AND @ts_end > %1$lld",
+    "@track_id IN (1, 2) AND @name IN ('aten::add_', 'aten::empty')",
+    "@name IN (SELECT name FROM spans WHERE id < 50) AND @ts >= %1$lld",
   };
 
   if (trace == NULL)
@@ -233,6 +258,14 @@ test_pushdown (void)
     }
   assert_grouping_alike (engine, "spans");
   assert_grouping_alike (engine, "device_work");
+  /* IN lists reach the scan whole (T, N), not as one scan per value or a
+   * scan of every span tested afterwards. */
+  assert_plan (engine, "SELECT count(*) FROM spans WHERE track_id IN (1, 2)", "INDEX 0:T");
+  assert_plan (engine, "SELECT count(*) FROM spans WHERE name IN ('a', 'b')", "INDEX 0:N");
+  assert_plan (engine, "SELECT count(*) FROM device_work WHERE track_id IN (1, 2) AND name IN ('a', 'b')",
+               "INDEX 0:TN");
+  assert_plan (engine, "SELECT count(*) FROM spans WHERE track_id IN (SELECT id FROM tracks WHERE type = 'stream')",
+               "INDEX 0:T");
   /* A real query's answer is not empty. */
   g_assert_cmpint (run_int (engine, "SELECT count(*) FROM spans WHERE name = 'cudaLaunchKernel'"), >, 1000);
 }

@@ -5,7 +5,9 @@
  * or a rank limits the tracks visited, ts bounds are found by binary
  * search in each track's sorted starts, a lower bound on ts_end becomes
  * one on ts through the track's longest span, and a name is compared as
- * its interned id.
+ * its interned id. An IN list of tracks or names is taken whole
+ * (sqlite3_vtab_in): one scan visits only those tracks, or tests each
+ * span's name id against the set, rather than one scan per value.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -35,8 +37,10 @@ static const char device_schema[] =
 enum {
   ARG_ID = 'i',
   ARG_TRACK = 't',
+  ARG_TRACK_IN = 'T',
   ARG_RANK = 'r',
   ARG_NAME = 'n',
+  ARG_NAME_IN = 'N',
   ARG_TS_GT = '>',
   ARG_TS_GE = 'g',
   ARG_TS_LT = '<',
@@ -68,7 +72,8 @@ typedef struct {
   gint64   ts_lo;         /* inclusive bounds */
   gint64   ts_hi;
   gint64   end_lo;
-  GArray **name_ids;      /* per trace, NULL when no name was asked for */
+  GArray **name_ids;      /* per trace, sorted; NULL when no name was asked for */
+  guint8  *track_set;     /* per track, whether an IN list names it; NULL for all */
 } SpansCursor;
 
 static gboolean
@@ -181,9 +186,14 @@ spans_best_index (sqlite3_vtab       *vtab,
       if (!constraint->usable)
         continue;
       letter = constraint_letter (constraint->iColumn, constraint->op);
-      /* One of each kind is enough; SQLite checks any others itself. */
-      if (letter == 0 || memchr (letters, letter, n) != NULL)
+      /* One constraint on a track or a name, and one of each other kind,
+       * is enough; SQLite checks any others itself. */
+      if (letter == 0 || memchr (letters, letter, n) != NULL ||
+          (letter == ARG_TRACK && memchr (letters, ARG_TRACK_IN, n) != NULL) ||
+          (letter == ARG_NAME && memchr (letters, ARG_NAME_IN, n) != NULL))
         continue;
+      if ((letter == ARG_TRACK || letter == ARG_NAME) && sqlite3_vtab_in (info, c, 1))
+        letter = letter == ARG_TRACK ? ARG_TRACK_IN : ARG_NAME_IN;
       letters[n++] = letter;
       info->aConstraintUsage[c].argvIndex = n;
       info->aConstraintUsage[c].omit = 1;
@@ -196,11 +206,17 @@ spans_best_index (sqlite3_vtab       *vtab,
         case ARG_TRACK:
           rows /= MAX (model->n_tracks, 1);
           break;
+        case ARG_TRACK_IN:
+          rows = rows * 4 / MAX (model->n_tracks, 4);
+          break;
         case ARG_RANK:
           rows /= MAX (model->n_ranks, 1);
           break;
         case ARG_NAME:
           rows /= 50;
+          break;
+        case ARG_NAME_IN:
+          rows /= 10;
           break;
         case ARG_TS_EQ:
           rows /= 10000;
@@ -242,8 +258,9 @@ spans_open (sqlite3_vtab         *vtab,
 }
 
 static void
-clear_names (SpansCursor *cursor)
+clear_sets (SpansCursor *cursor)
 {
+  g_clear_pointer (&cursor->track_set, g_free);
   if (cursor->name_ids == NULL)
     return;
   for (guint t = 0; t < cursor->table->model->n_traces; t++)
@@ -256,7 +273,7 @@ spans_close (sqlite3_vtab_cursor *base)
 {
   SpansCursor *cursor = (SpansCursor *) base;
 
-  clear_names (cursor);
+  clear_sets (cursor);
   return chrono_query_cursor_free (base);
 }
 
@@ -295,11 +312,18 @@ row_matches (SpansCursor *cursor)
     {
       GArray *ids = cursor->name_ids[model->track_trace_index[cursor->track]];
       guint32 name = chrono_track_get_name (track, i);
+      guint lo = 0, hi = ids->len;
 
-      for (guint k = 0; k < ids->len; k++)
-        if (g_array_index (ids, guint32, k) == name)
-          return TRUE;
-      return FALSE;
+      while (lo < hi)
+        {
+          guint mid = lo + (hi - lo) / 2;
+
+          if (g_array_index (ids, guint32, mid) < name)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      return lo < ids->len && g_array_index (ids, guint32, lo) == name;
     }
   return TRUE;
 }
@@ -348,7 +372,8 @@ settle (SpansCursor *cursor)
     {
       const ChronoTrack *track = model->tracks[cursor->track];
       gboolean wanted = track->n_spans > 0 &&
-                        (!cursor->table->device || track->type == CHRONO_TRACK_STREAM);
+                        (!cursor->table->device || track->type == CHRONO_TRACK_STREAM) &&
+                        (cursor->track_set == NULL || cursor->track_set[cursor->track]);
 
       if (wanted)
         for (; cursor->index < cursor->index_end; cursor->index++)
@@ -410,6 +435,87 @@ read_bound (sqlite3_value *value,
     }
 }
 
+/* Adds the ids of the name VALUE to the cursor's names; FALSE when it is
+ * NULL (which equals nothing). */
+static gboolean
+add_name (SpansCursor   *cursor,
+          sqlite3_value *value)
+{
+  ChronoQueryModel *model = cursor->table->model;
+  const char *text = (const char *) sqlite3_value_text (value);
+
+  if (text == NULL)
+    return FALSE;
+  if (cursor->name_ids == NULL)
+    {
+      cursor->name_ids = g_new (GArray *, model->n_traces);
+      for (guint t = 0; t < model->n_traces; t++)
+        cursor->name_ids[t] = g_array_new (FALSE, FALSE, sizeof (guint32));
+    }
+  for (guint t = 0; t < model->n_traces; t++)
+    {
+      g_autoptr(GArray) ids = chrono_query_model_find_string (model->traces[t], text);
+
+      g_array_append_vals (cursor->name_ids[t], ids->data, ids->len);
+    }
+  return TRUE;
+}
+
+static gint
+compare_ids (gconstpointer a,
+             gconstpointer b)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* The names of an IN list, as one sorted set of ids per trace; FALSE when
+ * the list has no name. */
+static gboolean
+filter_names (SpansCursor   *cursor,
+              sqlite3_value *list)
+{
+  sqlite3_value *value = NULL;
+  gboolean any = FALSE;
+
+  for (int rc = sqlite3_vtab_in_first (list, &value); rc == SQLITE_OK && value != NULL;
+       rc = sqlite3_vtab_in_next (list, &value))
+    any |= add_name (cursor, value);
+  if (!any)
+    return FALSE;
+  for (guint t = 0; t < cursor->table->model->n_traces; t++)
+    g_array_sort (cursor->name_ids[t], compare_ids);
+  return TRUE;
+}
+
+/* The tracks of an IN list: the scan runs from the first to the last and
+ * skips the others. FALSE when the list names no track. */
+static gboolean
+filter_tracks (SpansCursor   *cursor,
+               sqlite3_value *list)
+{
+  ChronoQueryModel *model = cursor->table->model;
+  sqlite3_value *value = NULL;
+  guint32 first = model->n_tracks, last = 0;
+
+  cursor->track_set = g_new0 (guint8, MAX (model->n_tracks, 1));
+  for (int rc = sqlite3_vtab_in_first (list, &value); rc == SQLITE_OK && value != NULL;
+       rc = sqlite3_vtab_in_next (list, &value))
+    {
+      gint64 v;
+
+      if (!read_bound (value, ARG_TS_EQ, &v) || v < 0 || v >= model->n_tracks)
+        continue;
+      cursor->track_set[v] = 1;
+      first = MIN (first, (guint32) v);
+      last = MAX (last, (guint32) v + 1);
+    }
+  cursor->track = MAX (cursor->track, first);
+  cursor->track_end = MIN (cursor->track_end, last);
+  return first < last;
+}
+
 static int
 spans_filter (sqlite3_vtab_cursor  *base,
               int                   idx_num,
@@ -422,7 +528,7 @@ spans_filter (sqlite3_vtab_cursor  *base,
   guint64 n_spans = model->span_base[model->n_tracks];
   gboolean empty = FALSE;
 
-  clear_names (cursor);
+  clear_sets (cursor);
   cursor->track = 0;
   cursor->track_end = model->n_tracks;
   cursor->single = FALSE;
@@ -439,16 +545,12 @@ spans_filter (sqlite3_vtab_cursor  *base,
 
       if (letter == ARG_NAME)
         {
-          const char *text = (const char *) sqlite3_value_text (argv[a]);
-
-          if (text == NULL)
-            {
-              empty = TRUE;
-              continue;
-            }
-          cursor->name_ids = g_new (GArray *, model->n_traces);
-          for (guint t = 0; t < model->n_traces; t++)
-            cursor->name_ids[t] = chrono_query_model_find_string (model->traces[t], text);
+          empty = !add_name (cursor, argv[a]);
+          continue;
+        }
+      if (letter == ARG_NAME_IN || letter == ARG_TRACK_IN)
+        {
+          empty = !(letter == ARG_NAME_IN ? filter_names (cursor, argv[a]) : filter_tracks (cursor, argv[a]));
           continue;
         }
       if (!read_bound (argv[a], letter, &v))
