@@ -10,6 +10,8 @@
 #include "chrono-analysis.h"
 #include "chrono-job.h"
 #include "chrono-profiler-overlap.h"
+#include "chrono-trace-set.h"
+#include "chrono-loader.h"
 #include "test-utils.h"
 
 #define LEVEL0 "msinsight__npu_ddp_level0_rank0__trace_view.json"
@@ -149,12 +151,12 @@ test_lanes (void)
 
   if (trace == NULL)
     return;
-  hardware = process_named (trace, "NPU 0 · Ascend Hardware");
-  hccl = process_named (trace, "NPU 0 · HCCL");
+  hardware = process_named (trace, "Rank 0 · NPU 0 · Ascend Hardware");
+  hccl = process_named (trace, "Rank 0 · NPU 0 · HCCL");
   g_assert_true (hardware->is_device && hccl->is_device);
   g_assert_cmpint (hardware->device_index, ==, 0);
   g_assert_cmpint (hccl->device_index, ==, 0);
-  python = process_named (trace, "Python (3178231)");
+  python = process_named (trace, "Rank 0 · Python (3178231)");
   g_assert_false (python->is_device);
 
   stream = test_track_named (trace, "Stream 2");
@@ -610,6 +612,94 @@ test_critical_path (void)
   g_assert_cmpint (p->by_category[CHRONO_PATH_COMMUNICATION], >, p->total_ns / 2);
 }
 
+/* TEXT written as the Ascend profiler keeps a rank's output, under the
+ * folder FOLDER of DIR; the file's path. */
+static char *
+write_output (const char *dir,
+              const char *folder,
+              const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = g_build_filename (dir, folder, "ASCEND_PROFILER_OUTPUT", NULL);
+  char *path = g_build_filename (out, "trace_view.json", NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (out, 0700), ==, 0);
+  g_file_set_contents (path, text, -1, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+static ChronoTrace *
+load_path (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  ChronoTrace *trace = chrono_trace_load_file (path, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  return trace;
+}
+
+/* The rank torch_npu's trace does not declare: the one HCCL's tasks name
+ * as their source, else the one the names its output is kept under say;
+ * two ranks' files open as one job, each with its own. */
+static void
+test_rank (void)
+{
+  g_autoptr(ChronoTrace) level0 = test_traces_load (LEVEL0);
+  g_autoptr(ChronoTrace) level2 = test_traces_load (LEVEL2);
+  g_autoptr(ChronoTrace) folder = NULL;
+  g_autoptr(ChronoTrace) unnamed = NULL;
+  g_autoptr(ChronoTrace) job = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *text0 = NULL;
+  g_autofree char *text1 = NULL;
+  g_autofree char *path2 = NULL;
+  g_autofree char *path1 = NULL;
+  g_autofree char *path3 = NULL;
+  g_autofree char *path_none = NULL;
+  const char *paths[3];
+
+  if (level0 == NULL)
+    return;
+  /* Level 0 has no HCCL tasks, so its file's name tells. */
+  g_assert_cmpint (chrono_trace_get_rank (level0), ==, 0);
+  g_assert_cmpint (chrono_trace_get_rank (level2), ==, 0);
+  process_named (level2, "Rank 0 · Python (3178231)");
+  process_named (level2, "Rank 0 · NPU 0 · Ascend Hardware");
+
+  dir = g_dir_make_tmp ("chrono-npu-XXXXXX", &error);
+  g_assert_no_error (error);
+  path2 = g_build_filename (g_getenv ("CHRONO_TRACES_DIR"), LEVEL0, NULL);
+  g_file_get_contents (path2, &text0, NULL, &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&path2, g_free);
+  path3 = write_output (dir, "rank3_ascend_pt", text0);
+  path_none = write_output (dir, "node7_1234_20250109_ascend_pt", text0);
+  folder = load_path (path3);
+  g_assert_cmpint (chrono_trace_get_rank (folder), ==, 3);
+  process_named (folder, "Rank 3 · NPU 0 · Ascend Hardware");
+  unnamed = load_path (path_none);
+  g_assert_cmpint (chrono_trace_get_rank (unnamed), ==, -1);
+  process_named (unnamed, "NPU 0 · Ascend Hardware");
+
+  /* Rank 1's output kept under a folder that names no rank: its HCCL
+   * tasks tell. */
+  text1 = derive_rank1 (LEVEL2);
+  path1 = write_output (dir, "worker_b_ascend_pt", text1);
+  path2 = g_build_filename (g_getenv ("CHRONO_TRACES_DIR"), LEVEL2, NULL);
+  paths[0] = path2;
+  paths[1] = path1;
+  paths[2] = NULL;
+  job = chrono_trace_load_set (paths, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (chrono_trace_get_n_parts (job), ==, 2);
+  g_assert_cmpint (chrono_trace_get_part (job, 0)->rank, ==, 0);
+  g_assert_cmpint (chrono_trace_get_part (job, 1)->rank, ==, 1);
+  process_named (job, "Rank 1 · NPU 0 · Ascend Hardware");
+  test_remove_tree (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -623,5 +713,6 @@ main (int   argc,
   g_test_add_func ("/npu/launch-layers", test_launch_layers);
   g_test_add_func ("/npu/job", test_job);
   g_test_add_func ("/npu/critical-path", test_critical_path);
+  g_test_add_func ("/npu/rank", test_rank);
   return g_test_run ();
 }

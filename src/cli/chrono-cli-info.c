@@ -44,9 +44,11 @@ summary_text (ChronoTrace *trace,
   else if (g_strcmp0 (chrono_trace_get_compression (trace), "none") != 0)
     g_string_append (out, "  text        decompressed into memory\n");
   g_string_append_printf (out, "  duration    %s\n", duration);
-  if (chrono_trace_get_rank (trace) >= 0)
+  if (chrono_trace_get_rank (trace) >= 0 && chrono_trace_get_world_size (trace) > 0)
     g_string_append_printf (out, "  rank        %d of %d\n", chrono_trace_get_rank (trace),
                             chrono_trace_get_world_size (trace));
+  else if (chrono_trace_get_rank (trace) >= 0)
+    g_string_append_printf (out, "  rank        %d (the world size is not in the trace)\n", chrono_trace_get_rank (trace));
   g_string_append_printf (out, "  events      %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " spans, %"
                           G_GUINT64_FORMAT " async spans, %" G_GUINT64_FORMAT " instants, %" G_GUINT64_FORMAT " counter samples, %"
                           G_GUINT64_FORMAT " flows, %" G_GUINT64_FORMAT " launches)\n",

@@ -44,12 +44,123 @@ device_word (ChronoTrace *trace,
   return "Device";
 }
 
+/* HCCL's tasks name the rank that wrote them their "src rank": the
+ * trace's rank when every task that says agrees, else -1. */
+static gint
+rank_of_tasks (ChronoTrace    *trace,
+               const gboolean *device)
+{
+  static const char key[] = "\"src rank\"";
+  gint64 rank = -1;
+
+  for (guint ti = 0; ti < trace->tracks->len; ti++)
+    {
+      const ChronoTrack *t = g_ptr_array_index (trace->tracks, ti);
+
+      for (guint32 i = 0; device[t->process] && i < t->n_spans; i++)
+        {
+          guint64 off = chrono_track_get_args (t, i);
+          gsize len;
+          const char *text = off != CHRONO_NO_ARGS ? chrono_trace_get_raw_value (trace, off, &len) : NULL;
+          const char *at = text ? memmem (text, len, key, sizeof key - 1) : NULL;
+          const char *end = text + len;
+          char *num_end;
+          gint64 value;
+
+          if (at == NULL)
+            continue;
+          for (at += sizeof key - 1; at < end && (*at == ' ' || *at == ':'); at++)
+            ;
+          value = at < end && g_ascii_isdigit (*at) ? g_ascii_strtoll (at, &num_end, 10) : -1;
+          if (value < 0 || value > G_MAXINT || (rank >= 0 && value != rank))
+            return -1;
+          rank = value;
+        }
+    }
+  return (gint) rank;
+}
+
+/* The number after the last "rank" in NAME ("rank3", "rank_3",
+ * "rank-3"), or -1. */
+static gint
+rank_in_name (const char *name)
+{
+  g_autofree char *lower = g_ascii_strdown (name, -1);
+  gint rank = -1;
+
+  for (const char *at = strstr (lower, "rank"); at; at = strstr (at + 1, "rank"))
+    {
+      const char *num = at + 4;
+
+      if (at > lower && g_ascii_isalpha (at[-1]))
+        continue;
+      if (*num == '_' || *num == '-')
+        num++;
+      if (g_ascii_isdigit (*num))
+        rank = (gint) MIN (g_ascii_strtoll (num, NULL, 10), G_MAXINT);
+    }
+  return rank;
+}
+
+/* The rank from the names the Ascend profiler's output is kept under:
+ * the file's own name, then its folders, nearest first
+ * ("rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json"). */
+static gint
+rank_of_path (const char *path)
+{
+  g_autofree char *dir = NULL;
+  gint rank;
+
+  if (path == NULL)
+    return -1;
+  for (dir = g_strdup (path); strcmp (dir, ".") != 0 && strcmp (dir, "/") != 0;)
+    {
+      g_autofree char *base = g_path_get_basename (dir);
+      char *parent;
+
+      if ((rank = rank_in_name (base)) >= 0)
+        return rank;
+      parent = g_path_get_dirname (dir);
+      g_free (dir);
+      dir = parent;
+    }
+  return -1;
+}
+
+/* A trace that declares no rank takes the one its HCCL tasks or its
+ * path name; its host processes are named after it, as the track
+ * builder names those of a trace that declares one. */
+static void
+name_rank (ChronoTrace    *trace,
+           const gboolean *device)
+{
+  gint rank = rank_of_tasks (trace, device);
+
+  if (rank < 0)
+    rank = rank_of_path (trace->path);
+  if (rank < 0)
+    return;
+  trace->rank = rank;
+  for (guint pi = 0; pi < trace->processes->len; pi++)
+    {
+      ChronoProcess *p = &g_array_index (trace->processes, ChronoProcess, pi);
+      g_autofree char *display = NULL;
+
+      if (device[pi] || p->is_device)
+        continue;
+      display = g_strdup_printf ("Rank %d · %s", rank, chrono_string_table_get (trace->strings, p->display_name));
+      p->display_name = chrono_string_table_intern (trace->strings, display, strlen (display));
+    }
+}
+
 void
 chrono_packed_devices_find (ChronoTrace *trace)
 {
   guint n = trace->processes->len;
   g_autofree guint *host_rows = g_new0 (guint, n);
   g_autofree gboolean *hosted = g_new0 (gboolean, n);
+  g_autofree gboolean *device = g_new0 (gboolean, n);
+  gboolean any = FALSE;
 
   for (guint ti = 0; ti < trace->tracks->len; ti++)
     {
@@ -61,14 +172,23 @@ chrono_packed_devices_find (ChronoTrace *trace)
     }
   for (guint pi = 0; pi < n; pi++)
     {
+      const ChronoProcess *p = &g_array_index (trace->processes, ChronoProcess, pi);
+
+      device[pi] = !p->pid.is_string && p->pid.value >= (1 << PACK_SHIFT) && !hosted[pi] &&
+                   host_process (trace, p->pid.value >> PACK_SHIFT, host_rows) >= 0;
+      any |= device[pi];
+    }
+  if (any && trace->rank < 0)
+    name_rank (trace, device);
+  for (guint pi = 0; pi < n; pi++)
+    {
       ChronoProcess *p = &g_array_index (trace->processes, ChronoProcess, pi);
       gint64 host = p->pid.value >> PACK_SHIFT;
       const char *name = chrono_string_table_get (trace->strings, p->name);
       g_autofree char *rank = NULL;
       g_autofree char *display = NULL;
 
-      if (p->pid.is_string || p->pid.value < (1 << PACK_SHIFT) || hosted[pi] ||
-          host_process (trace, host, host_rows) < 0)
+      if (!device[pi])
         continue;
       p->is_device = TRUE;
       p->device_index = (gint) (p->pid.value & DEVICE_MASK);

@@ -14,8 +14,9 @@ G_BEGIN_DECLS
  * profiler writes an NPU's streams, collectives, counters and its own
  * overlap analysis, when none of their spans is host work: their rows
  * become device rows, their device index that id, and their name
- * "NPU 0 · Ascend Hardware", the word taken from their labels. Runs
- * once the processes and tracks are named. */
+ * "NPU 0 · Ascend Hardware", the word taken from their labels. A trace
+ * with such devices that declares no rank takes the one its HCCL tasks
+ * or its path name. Runs once the processes and tracks are named. */
 void chrono_packed_devices_find (ChronoTrace *trace);
 
 /* Whether thread rows A and B are one thread of the system: the same
