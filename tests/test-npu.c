@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "chrono-analysis.h"
+#include "chrono-comparison.h"
 #include "chrono-job.h"
 #include "chrono-profiler-overlap.h"
 #include "chrono-trace-set.h"
@@ -700,6 +701,54 @@ test_rank (void)
   test_remove_tree (dir);
 }
 
+static const ChronoCompareRow *
+kernel_row (ChronoComparison *c,
+            const char       *name)
+{
+  for (guint i = 0; i < chrono_comparison_get_n_kernels (c); i++)
+    if (strcmp (chrono_comparison_get_kernel (c, i)->name, name) == 0)
+      return chrono_comparison_get_kernel (c, i);
+  return NULL;
+}
+
+/* Two NPU traces compared task by task, by name as a GPU's kernels are:
+ * HCCL's all-reduce, named after a different operator number in each
+ * run, is one row, and no row is a stream or a process. */
+static void
+test_compare (void)
+{
+  g_autoptr(ChronoTrace) level0 = test_traces_load (LEVEL0);
+  g_autoptr(ChronoTrace) level2 = test_traces_load (LEVEL2);
+  g_autoptr(ChronoAnalysis) a = NULL;
+  g_autoptr(ChronoAnalysis) b = NULL;
+  g_autoptr(ChronoComparison) c = NULL;
+  g_autoptr(GError) error = NULL;
+  const ChronoCompareRow *row;
+
+  if (level0 == NULL)
+    return;
+  a = analyse (level0);
+  b = analyse (level2);
+  c = chrono_comparison_run (a, b, NULL, NULL, &error);
+  g_assert_no_error (error);
+  row = kernel_row (c, "hcom_allReduce__N_N_N");
+  g_assert_nonnull (row);
+  g_assert_cmpint (row->match, ==, CHRONO_COMPARE_MATCH_NAME);
+  g_assert_cmpuint (row->a.count, ==, 4);
+  g_assert_cmpuint (row->b.count, ==, 4);
+  row = kernel_row (c, "aclnnMm_MatMulCommon_MatMulV2");
+  g_assert_nonnull (row);
+  g_assert_cmpuint (row->a.count, ==, 5);
+  g_assert_cmpuint (row->b.count, ==, 5);
+  for (guint i = 0; i < chrono_comparison_get_n_kernels (c); i++)
+    {
+      const char *name = chrono_comparison_get_kernel (c, i)->name;
+
+      g_assert_false (g_str_has_prefix (name, "Stream ") || strstr (name, "Communication") != NULL ||
+                      strstr (name, "Ascend Hardware") != NULL);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -714,5 +763,6 @@ main (int   argc,
   g_test_add_func ("/npu/job", test_job);
   g_test_add_func ("/npu/critical-path", test_critical_path);
   g_test_add_func ("/npu/rank", test_rank);
+  g_test_add_func ("/npu/compare", test_compare);
   return g_test_run ();
 }
