@@ -165,6 +165,11 @@ main (int    argc,
       return 2;
     }
   dir = keep != NULL ? g_strdup (keep) : g_dir_make_tmp ("bench-memory-XXXXXX", NULL);
+  if (dir == NULL || g_mkdir_with_parents (dir, 0755) != 0)
+    {
+      g_printerr ("cannot make a folder for the traces\n");
+      return 1;
+    }
   with = g_build_filename (dir, "memory.json", NULL);
   without = g_build_filename (dir, "plain.json", NULL);
   write_trace (with, (guint64) n_events, "[memory]");
