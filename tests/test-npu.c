@@ -749,6 +749,78 @@ test_compare (void)
     }
 }
 
+/* What ARGV writes on standard output given INPUT. */
+static char *
+run_cli (const char * const *argv,
+         const char         *input)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocess) p = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                                      G_SUBPROCESS_FLAGS_STDERR_SILENCE, &error);
+  char *out = NULL;
+
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (p, input, NULL, &out, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_successful (p));
+  return out;
+}
+
+/* The MCP server's analyze gives the profiler's own overlap analysis
+ * beside our ledger as analyze --format json does, and says it in its
+ * text as the app does. */
+static void
+test_mcp_overlap (void)
+{
+  const char *traces = g_getenv ("CHRONO_TRACES_DIR");
+  g_autofree char *path = g_build_filename (traces, LEVEL2, NULL);
+  const char *analyze_argv[] = { g_getenv ("CHRONO_CLI"), "analyze", "--format", "json", path, NULL };
+  const char *mcp_argv[] = { g_getenv ("CHRONO_CLI"), "mcp", "--root", traces, NULL };
+  const char *input =
+    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+    "\"capabilities\":{},\"clientInfo\":{\"name\":\"test\",\"version\":\"1\"}}}\n"
+    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
+    "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"open_trace\","
+    "\"arguments\":{\"path\":\"" LEVEL2 "\"}}}\n"
+    "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"analyze\","
+    "\"arguments\":{\"handle\":\"h1\"}}}\n";
+  g_autofree char *report_text = NULL;
+  g_autofree char *answers = NULL;
+  g_autofree char *theirs = NULL;
+  g_autofree char *served = NULL;
+  g_autoptr(JsonNode) report = NULL;
+  g_autoptr(JsonNode) answer = NULL;
+  g_auto(GStrv) lines = NULL;
+  JsonObject *result;
+  const char *text;
+  guint n;
+
+  if (traces == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
+    return;
+  report_text = run_cli (analyze_argv, NULL);
+  report = json_from_string (report_text, NULL);
+  g_assert_nonnull (report);
+  answers = run_cli (mcp_argv, input);
+  lines = g_strsplit (g_strstrip (answers), "\n", -1);
+  n = g_strv_length (lines);
+  g_assert_cmpuint (n, ==, 3);
+  answer = json_from_string (lines[n - 1], NULL);
+  g_assert_nonnull (answer);
+  result = json_object_get_object_member (json_node_get_object (answer), "result");
+  g_assert_false (json_object_get_boolean_member_with_default (result, "isError", FALSE));
+
+  theirs = json_to_string (json_object_get_member (json_node_get_object (report), "profiler_overlap"), FALSE);
+  served = json_to_string (json_object_get_member (json_object_get_object_member (result, "structuredContent"),
+                                                   "profiler_overlap"), FALSE);
+  g_assert_cmpstr (served, ==, theirs);
+  g_assert_nonnull (strstr (theirs, "\"not_overlapped\":95962016"));
+  text = json_object_get_string_member (json_array_get_object_element (json_object_get_array_member (result, "content"), 0),
+                                        "text");
+  g_assert_nonnull (strstr (text, "Rank 0 · NPU 0 · Ascend Hardware, the profiler's own overlap analysis over 129.863 ms: "
+                                  "computing 8.868 (ours 8.868), communication not overlapped 95.962 (ours 95.962), "
+                                  "free 25.033 (ours 25.033 idle and copies). Within 1 % of the window."));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -764,5 +836,6 @@ main (int   argc,
   g_test_add_func ("/npu/critical-path", test_critical_path);
   g_test_add_func ("/npu/rank", test_rank);
   g_test_add_func ("/npu/compare", test_compare);
+  g_test_add_func ("/npu/mcp-overlap", test_mcp_overlap);
   return g_test_run ();
 }

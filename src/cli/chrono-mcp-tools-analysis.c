@@ -14,6 +14,7 @@
 #include "chrono-mcp-page.h"
 #include "chrono-mcp-scope.h"
 #include "chrono-mcp-spans.h"
+#include "chrono-profiler-overlap.h"
 
 /* Steps listed beside one step's path. */
 #define MAX_STEPS_LISTED 200
@@ -31,6 +32,8 @@ static const char analyze_output[] =
   "\"traces\":{\"type\":\"array\",\"items\":{\"type\":\"object\"}},"
   "\"breakdown\":{\"type\":\"array\",\"items\":{\"type\":\"object\"},\"description\":\"per device, then its streams\"},"
   "\"critical_path\":{\"type\":\"array\",\"items\":{\"type\":\"object\"},\"description\":\"per step\"},"
+  "\"profiler_overlap\":{\"type\":\"array\",\"items\":{\"type\":\"object\"},\"description\":\"per device whose "
+  "trace holds its profiler's own overlap analysis (Ascend NPU): theirs beside our ledger over their window\"},"
   "\"efficiency_rows\":{\"type\":\"integer\",\"description\":\"the report's operator efficiency rows, which top_operators gives with each operator\"},"
   "\"findings\":{\"type\":\"array\",\"description\":\"most costly first\",\"items\":{\"type\":\"object\",\"required\":[\"rule\",\"title\"],"
   "\"properties\":{\"rule\":{\"type\":\"string\"},\"severity\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"},"
@@ -155,6 +158,22 @@ summarise_report (GString    *text,
     }
 }
 
+/* The profiler's own split of each device's time beside our ledger, in
+ * the words the app and the report use. */
+static void
+summarise_overlap (GString        *text,
+                   ChronoAnalysis *analysis)
+{
+  g_autoptr(GArray) overlaps = chrono_profiler_overlap_find (analysis);
+
+  for (guint i = 0; i < overlaps->len; i++)
+    {
+      g_autofree char *line = chrono_profiler_overlap_describe (&g_array_index (overlaps, ChronoProfilerOverlap, i));
+
+      g_string_append_printf (text, "\n%s", line);
+    }
+}
+
 static JsonNode *
 analyze (ChronoMcpContext  *ctx,
          JsonObject        *args,
@@ -248,6 +267,7 @@ analyze (ChronoMcpContext  *ctx,
   }
   summarise_devices (text, json_object_get_array_member (report, "breakdown"));
   summarise_report (text, report);
+  summarise_overlap (text, a->analysis);
   chrono_mcp_page_finish (page, out, "findings", n, next, text);
   return result;
 }

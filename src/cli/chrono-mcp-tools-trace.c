@@ -127,8 +127,10 @@ open_trace (ChronoMcpContext  *ctx,
                               chrono_trace_get_path (trace), chrono_trace_get_format (trace), duration,
                               stats->spans, chrono_trace_get_n_tracks (trace),
                               chrono_trace_get_start_ns (trace), chrono_trace_get_end_ns (trace));
-      if (chrono_trace_get_rank (trace) >= 0)
+      if (chrono_trace_get_rank (trace) >= 0 && chrono_trace_get_world_size (trace) > 0)
         g_string_append_printf (text, ", rank %d of %d", chrono_trace_get_rank (trace), chrono_trace_get_world_size (trace));
+      else if (chrono_trace_get_rank (trace) >= 0)
+        g_string_append_printf (text, ", rank %d (world size unknown)", chrono_trace_get_rank (trace));
       if (stats->truncated)
         g_string_append (text, "; the file is incomplete: what it holds is analysed");
       if (stats->warnings->len > 0)
