@@ -48,15 +48,25 @@ struct _ChronoNeuronOpsView
   GtkLabel            *count_label;
   GtkColumnView       *column_view;
   GtkColumnViewColumn *core_column;
+  GtkStack            *state_stack;
+  GPtrArray           *all;         /* every ChronoNeuronOpItem, NULL while they are built */
+  GCancellable        *cancellable; /* of their building */
 };
 
 G_DEFINE_FINAL_TYPE (ChronoNeuronOpsView, chrono_neuron_ops_view, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_READY,
+  N_PROPS
+};
 
 enum {
   TIMELINE_REQUESTED,
   N_SIGNALS
 };
 
+static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 static ChronoTimeline *
@@ -217,31 +227,64 @@ core_name (ChronoNeuronMetrics *metrics)
   return chrono_trace_get_string (trace, chrono_trace_get_process (trace, chrono_neuron_metrics_get_device (metrics)->process)->name);
 }
 
+/* The rows of the chosen level and core, from all of them. */
 static void
 fill (ChronoNeuronOpsView *self)
 {
-  ChronoAnalysis *analysis = chrono_findings_panel_get_analysis (self->panel);
-  g_autoptr(GPtrArray) cores = dup_cores (self);
-  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) items = g_ptr_array_new ();
 
   g_array_set_size (self->instructions, 0);
-  for (guint c = 0; c < cores->len; c++)
+  for (guint i = 0; self->all != NULL && i < self->all->len; i++)
     {
-      g_autoptr(ChronoNeuronOpTable) table = NULL;
+      ChronoNeuronOpItem *item = g_ptr_array_index (self->all, i);
 
-      if (self->core != CHRONO_NEURON_OPS_VIEW_ALL_CORES && self->core != c)
-        continue;
-      table = chrono_analysis_get_neuron_ops (analysis, c);
-      for (guint i = 0; table != NULL && i < chrono_neuron_op_table_get_n_ops (table); i++)
-        {
-          const ChronoNeuronOp *op = chrono_neuron_op_table_get_op (table, i);
-
-          if (op->kind == self->level)
-            g_ptr_array_add (items, chrono_neuron_op_item_new (op, c, core_name (g_ptr_array_index (cores, c))));
-        }
+      if (chrono_neuron_op_item_get_op (item)->kind == self->level &&
+          (self->core == CHRONO_NEURON_OPS_VIEW_ALL_CORES || self->core == chrono_neuron_op_item_get_core (item)))
+        g_ptr_array_add (items, item);
     }
   g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)), items->pdata, items->len);
   update_count (self);
+}
+
+/* Every core's operator table, at both levels, on a worker thread: the
+ * tables take longer than a frame on a large profile. */
+static void
+build_rows (GTask        *task,
+            gpointer      source,
+            gpointer      data,
+            GCancellable *cancellable)
+{
+  ChronoAnalysis *analysis = data;
+  g_autoptr(GPtrArray) cores = chrono_neuron_metrics_for_analysis (analysis);
+  g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint c = 0; c < cores->len && !g_cancellable_is_cancelled (cancellable); c++)
+    {
+      g_autoptr(ChronoNeuronOpTable) table = chrono_analysis_get_neuron_ops (analysis, c);
+
+      for (guint i = 0; table != NULL && i < chrono_neuron_op_table_get_n_ops (table); i++)
+        g_ptr_array_add (all, chrono_neuron_op_item_new (chrono_neuron_op_table_get_op (table, i), c,
+                                                         core_name (g_ptr_array_index (cores, c))));
+    }
+  g_task_return_pointer (task, g_steal_pointer (&all), (GDestroyNotify) g_ptr_array_unref);
+}
+
+static void
+rows_built_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      data)
+{
+  ChronoNeuronOpsView *self = CHRONO_NEURON_OPS_VIEW (source);
+  GPtrArray *all = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  /* Cancelled: another analysis came, or the view went. */
+  if (all == NULL)
+    return;
+  g_clear_pointer (&self->all, g_ptr_array_unref);
+  self->all = all;
+  gtk_stack_set_visible_child_name (self->state_stack, "done");
+  fill (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READY]);
 }
 
 /* A choice of core when the profile has more than one, and the column
@@ -249,7 +292,9 @@ fill (ChronoNeuronOpsView *self)
 static void
 analysis_changed_cb (ChronoNeuronOpsView *self)
 {
+  ChronoAnalysis *analysis = chrono_findings_panel_get_analysis (self->panel);
   g_autoptr(GPtrArray) cores = dup_cores (self);
+  g_autoptr(GTask) task = NULL;
   g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
   /* A new model resets the dropdown's choice. */
   guint core = self->core != CHRONO_NEURON_OPS_VIEW_ALL_CORES && self->core < cores->len ? self->core
@@ -261,7 +306,26 @@ analysis_changed_cb (ChronoNeuronOpsView *self)
   gtk_drop_down_set_model (self->core_dropdown, G_LIST_MODEL (names));
   gtk_widget_set_visible (GTK_WIDGET (self->core_dropdown), cores->len > 1);
   gtk_column_view_column_set_visible (self->core_column, cores->len > 1);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->all, g_ptr_array_unref);
   chrono_neuron_ops_view_set_core (self, core);
+  gtk_stack_set_visible_child_name (self->state_stack, "building");
+  if (analysis == NULL)
+    return;
+  self->cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->cancellable, rows_built_cb, NULL);
+  g_task_set_source_tag (task, analysis_changed_cb);
+  g_task_set_task_data (task, g_object_ref (analysis), g_object_unref);
+  g_task_run_in_thread (task, build_rows);
+}
+
+gboolean
+chrono_neuron_ops_view_get_ready (ChronoNeuronOpsView *self)
+{
+  g_return_val_if_fail (CHRONO_IS_NEURON_OPS_VIEW (self), FALSE);
+  return self->all != NULL;
 }
 
 /* -------------------------------------------------------------------- */
@@ -499,6 +563,9 @@ chrono_neuron_ops_view_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), CHRONO_TYPE_NEURON_OPS_VIEW);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->all, g_ptr_array_unref);
   g_clear_object (&self->panel);
   g_clear_object (&self->sorted);
   g_clear_object (&self->store);
@@ -515,6 +582,24 @@ chrono_neuron_ops_view_finalize (GObject *object)
 }
 
 static void
+chrono_neuron_ops_view_get_property (GObject    *object,
+                                     guint       prop_id,
+                                     GValue     *value,
+                                     GParamSpec *pspec)
+{
+  ChronoNeuronOpsView *self = CHRONO_NEURON_OPS_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_READY:
+      g_value_set_boolean (value, chrono_neuron_ops_view_get_ready (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 chrono_neuron_ops_view_class_init (ChronoNeuronOpsViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -522,6 +607,12 @@ chrono_neuron_ops_view_class_init (ChronoNeuronOpsViewClass *klass)
 
   object_class->dispose = chrono_neuron_ops_view_dispose;
   object_class->finalize = chrono_neuron_ops_view_finalize;
+  object_class->get_property = chrono_neuron_ops_view_get_property;
+
+  /* The rows are built: FALSE from a new analysis until they are. */
+  properties[PROP_READY] =
+    g_param_spec_boolean ("ready", NULL, NULL, FALSE, G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* A row or a step chosen: the timeline shows it. */
   signals[TIMELINE_REQUESTED] = g_signal_new ("timeline-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
@@ -533,6 +624,7 @@ chrono_neuron_ops_view_class_init (ChronoNeuronOpsViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ChronoNeuronOpsView, filter_entry);
   gtk_widget_class_bind_template_child (widget_class, ChronoNeuronOpsView, count_label);
   gtk_widget_class_bind_template_child (widget_class, ChronoNeuronOpsView, column_view);
+  gtk_widget_class_bind_template_child (widget_class, ChronoNeuronOpsView, state_stack);
   gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
   gtk_widget_class_install_action (widget_class, "ops.previous-instruction", NULL, step_action);
   gtk_widget_class_install_action (widget_class, "ops.next-instruction", NULL, step_action);

@@ -28,6 +28,9 @@ void                chrono_neuron_ops_view_set_level (ChronoNeuronOpsView *self,
  * CHRONO_NEURON_OPS_VIEW_ALL_CORES. */
 void                chrono_neuron_ops_view_set_core  (ChronoNeuronOpsView *self,
                                                       guint                core);
+/* Whether the rows are built: they are on a worker thread after each new
+ * analysis ("ready" notifies when they are). */
+gboolean            chrono_neuron_ops_view_get_ready (ChronoNeuronOpsView *self);
 /* The rows shown, after the filter, in their order. */
 GListModel         *chrono_neuron_ops_view_get_rows  (ChronoNeuronOpsView *self);
 /* As a click would: row POSITION's instructions marked on the timeline,

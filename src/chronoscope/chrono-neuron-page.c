@@ -47,6 +47,7 @@ struct _ChronoNeuronPage
   gboolean             filling;     /* the dropdowns change under the page's own hand */
   Pending              pending;     /* to show on the timeline once it has a size */
   guint                pending_tick;
+  GCancellable        *cancellable; /* of the report being written */
 
   GtkStack            *state_stack;
   GtkLabel            *title_label;
@@ -321,23 +322,53 @@ finding_activated_cb (GtkListBox       *list,
   show_on_timeline (self, (Pending) { PENDING_FINDING, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "finding")), 0 });
 }
 
+/* The findings of one rule: a profile that repeats its layers draws
+ * one finding a window, hundreds of the same. */
+typedef struct {
+  guint  first;      /* the first in the analysis's ranking */
+  guint  n;
+  gint64 lost_ns;
+} Insight;
+
 static void
 fill_findings (ChronoNeuronPage *self)
 {
   guint breakdown = g_array_index (self->breakdowns, guint, self->core);
+  g_autoptr(GHashTable) by_rule = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GArray) insights = g_array_new (FALSE, FALSE, sizeof (Insight));
 
   chrono_neuron_figures_clear (self->findings_list);
   for (guint i = 0; i < chrono_analysis_get_n_findings (self->analysis); i++)
     {
       const ChronoFinding *f = chrono_analysis_get_finding (self->analysis, i);
-      g_autofree char *lost = NULL, *subtitle = NULL;
-      GtkWidget *row;
+      gpointer at;
 
       if (!finding_is_of_core (f, breakdown))
         continue;
-      lost = chrono_format_duration (f->time_lost_ns);
+      if (!g_hash_table_lookup_extended (by_rule, f->rule, NULL, &at))
+        {
+          at = GUINT_TO_POINTER (insights->len);
+          g_hash_table_insert (by_rule, (gpointer) f->rule, at);
+          g_array_append_val (insights, ((Insight) { i, 0, 0 }));
+        }
+      g_array_index (insights, Insight, GPOINTER_TO_UINT (at)).n++;
+      g_array_index (insights, Insight, GPOINTER_TO_UINT (at)).lost_ns += f->time_lost_ns;
+    }
+  for (guint k = 0; k < insights->len; k++)
+    {
+      const Insight *insight = &g_array_index (insights, Insight, k);
+      const ChronoFinding *f = chrono_analysis_get_finding (self->analysis, insight->first);
+      g_autofree char *lost = chrono_format_duration (insight->lost_ns);
+      g_autofree char *subtitle = NULL;
+      guint i = insight->first;
+      GtkWidget *row;
+
       /* Translators: under a finding: "1.2 ms lost · high" */
-      subtitle = g_strdup_printf (_("%s lost · %s"), lost, chrono_severity_to_string (f->severity));
+      subtitle = insight->n == 1 ? g_strdup_printf (_("%s lost · %s"), lost, chrono_severity_to_string (f->severity))
+                 /* Translators: under a finding found in several windows: "1.2 ms lost in 12 windows · high" */
+                 : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s lost in %u window · %s", "%s lost in %u windows · %s",
+                                                 insight->n),
+                                    lost, insight->n, chrono_severity_to_string (f->severity));
       row = chrono_neuron_figures_row_new (f->title, subtitle);
       gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), gtk_image_new_from_icon_name ("go-next-symbolic"));
@@ -424,26 +455,40 @@ find_breakdowns (ChronoNeuronPage *self)
     }
 }
 
+/* The report's "neuron" member, on a worker thread: the metrics of every
+ * window and the operator tables take longer than a frame. */
 static void
-analysis_changed_cb (ChronoNeuronPage *self)
+write_report (GTask        *task,
+              gpointer      source,
+              gpointer      data,
+              GCancellable *cancellable)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonNode) root = NULL;
-  g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
-  JsonArray *cores;
 
-  g_set_object (&self->analysis, chrono_findings_panel_get_analysis (self->panel));
-  g_clear_pointer (&self->cores, json_node_unref);
-  if (self->analysis == NULL)
-    {
-      gtk_stack_set_visible_child_name (self->state_stack, "analysing");
-      return;
-    }
   json_builder_begin_object (builder);
-  chrono_neuron_metrics_write_json (self->analysis, builder);
+  chrono_neuron_metrics_write_json (data, builder);
   json_builder_end_object (builder);
   root = json_builder_get_root (builder);
-  self->cores = json_node_ref (json_object_get_member (json_node_get_object (root), "neuron"));
+  g_task_return_pointer (task, json_node_ref (json_object_get_member (json_node_get_object (root), "neuron")),
+                         (GDestroyNotify) json_node_unref);
+}
+
+static void
+report_written_cb (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      data)
+{
+  ChronoNeuronPage *self = CHRONO_NEURON_PAGE (source);
+  g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
+  JsonNode *node = g_task_propagate_pointer (G_TASK (result), NULL);
+  JsonArray *cores;
+
+  /* Cancelled: another analysis came, or the page went. */
+  if (node == NULL)
+    return;
+  g_clear_pointer (&self->cores, json_node_unref);
+  self->cores = node;
   cores = json_node_get_array (self->cores);
   find_breakdowns (self);
 
@@ -467,6 +512,25 @@ analysis_changed_cb (ChronoNeuronPage *self)
     }
   self->filling = FALSE;
   gtk_stack_set_visible_child_name (self->state_stack, "done");
+}
+
+static void
+analysis_changed_cb (ChronoNeuronPage *self)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_set_object (&self->analysis, chrono_findings_panel_get_analysis (self->panel));
+  g_clear_pointer (&self->cores, json_node_unref);
+  gtk_stack_set_visible_child_name (self->state_stack, "analysing");
+  if (self->analysis == NULL)
+    return;
+  self->cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->cancellable, report_written_cb, NULL);
+  g_task_set_source_tag (task, analysis_changed_cb);
+  g_task_set_task_data (task, g_object_ref (self->analysis), g_object_unref);
+  g_task_run_in_thread (task, write_report);
 }
 
 static void
@@ -551,6 +615,8 @@ chrono_neuron_page_dispose (GObject *object)
       gtk_widget_remove_tick_callback (GTK_WIDGET (timeline), self->pending_tick);
       self->pending_tick = 0;
     }
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
   gtk_widget_dispose_template (GTK_WIDGET (self), CHRONO_TYPE_NEURON_PAGE);
   g_clear_object (&self->analysis);
   g_clear_object (&self->panel);

@@ -420,6 +420,13 @@ rows_are (gpointer data)
   return g_list_model_get_n_items (r->rows) == r->n;
 }
 
+/* The operators' rows are built on a worker thread. */
+static gboolean
+ops_ready (gpointer data)
+{
+  return chrono_neuron_ops_view_get_ready (data);
+}
+
 /* The column of the table titled TITLE. */
 static GtkColumnViewColumn *
 column_titled (GtkColumnView *columns,
@@ -478,6 +485,7 @@ test_operators (void)
   g_assert_true (app_test_wait_for_analysis (panel, LOAD_TIMEOUT_MS));
   view = CHRONO_NEURON_OPS_VIEW (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_NEURON_OPS_VIEW));
   g_assert_nonnull (view);
+  g_assert_true (app_test_spin_until (ops_ready, view, LOAD_TIMEOUT_MS));
   table = chrono_analysis_get_neuron_ops (chrono_findings_panel_get_analysis (panel), 0);
   g_assert_nonnull (table);
   rows = chrono_neuron_ops_view_get_rows (view);
@@ -620,6 +628,7 @@ test_operators_of_two_cores (void)
   g_assert_cmpuint (n1, >, 0);
 
   view = CHRONO_NEURON_OPS_VIEW (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_NEURON_OPS_VIEW));
+  g_assert_true (app_test_spin_until (ops_ready, view, LOAD_TIMEOUT_MS));
   rows = chrono_neuron_ops_view_get_rows (view);
   chrono_neuron_ops_view_set_level (view, CHRONO_NEURON_OP_HLO);
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, n0 + n1);
