@@ -9,6 +9,7 @@
 
 #include "chrono-analysis.h"
 #include "chrono-comparison.h"
+#include "chrono-efficiency.h"
 #include "chrono-job.h"
 #include "chrono-profiler-overlap.h"
 #include "chrono-trace-set.h"
@@ -821,6 +822,46 @@ test_mcp_overlap (void)
                                   "free 25.033 (ours 25.033 idle and copies). Within 1 % of the window."));
 }
 
+/* The efficiency notes of TRACE analysed with PEAK_GFLOPS and
+ * PEAK_GBPS (0 for the table's) that name Ascend Hardware's missing
+ * peaks. */
+static guint
+peak_notes (ChronoTrace *trace,
+            guint        peak_gflops,
+            guint        peak_gbps)
+{
+  ChronoAnalysisOptions options;
+  g_autoptr(ChronoAnalysis) a = NULL;
+  g_autoptr(GError) error = NULL;
+  const char * const *notes;
+  guint n = 0;
+
+  chrono_analysis_options_init (&options);
+  options.thresholds.peak_gflops = peak_gflops;
+  options.thresholds.peak_memory_gbps = peak_gbps;
+  a = chrono_analysis_run (&trace, 1, &options, NULL, &error);
+  g_assert_no_error (error);
+  notes = chrono_analysis_get_efficiency_notes (a);
+  for (guint i = 0; notes && notes[i]; i++)
+    n += strstr (notes[i], "no figures for Rank 0 · NPU 0 · Ascend Hardware") != NULL &&
+         strstr (notes[i], "--peak-tflops and --peak-tbps") != NULL;
+  return n;
+}
+
+/* No public peak of an Ascend NPU is in the table: the analysis says the
+ * peaks must be given, until both are. */
+static void
+test_peaks (void)
+{
+  g_autoptr(ChronoTrace) trace = test_traces_load (LEVEL2);
+
+  if (trace == NULL)
+    return;
+  g_assert_cmpuint (peak_notes (trace, 0, 0), ==, 1);
+  g_assert_cmpuint (peak_notes (trace, 300000, 0), ==, 1);
+  g_assert_cmpuint (peak_notes (trace, 300000, 1600), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -837,5 +878,6 @@ main (int   argc,
   g_test_add_func ("/npu/rank", test_rank);
   g_test_add_func ("/npu/compare", test_compare);
   g_test_add_func ("/npu/mcp-overlap", test_mcp_overlap);
+  g_test_add_func ("/npu/peaks", test_peaks);
   return g_test_run ();
 }

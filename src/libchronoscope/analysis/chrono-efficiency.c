@@ -15,6 +15,7 @@
 #include "chrono-efficiency-private.h"
 #include "chrono-flops-series.h"
 #include "chrono-op-models.h"
+#include "chrono-packed-devices.h"
 
 #define NO_CALL G_MAXUINT32
 /* How far ahead on a thread the args of calls are fetched. */
@@ -429,6 +430,30 @@ add_note (ChronoEfficiency *self,
   g_ptr_array_add (self->notes, note);
 }
 
+/* torch_npu's devices carry no name the peak table could match, and no
+ * public peak of an Ascend NPU could be cited for the table: the peaks
+ * must be given. */
+static void
+note_packed_device (ChronoEfficiency *self,
+                    ChronoRankData   *data,
+                    guint             di)
+{
+  const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+  const ChronoTrack *t;
+
+  if (d->streams->len == 0)
+    return;
+  t = chrono_trace_get_track (data->trace, g_array_index (d->streams, ChronoStreamWork, 0).track);
+  if (!chrono_packed_devices_is_packed (data->trace, t->process))
+    return;
+  add_note (self, g_strdup_printf (_("Trace %u: the peak table has no figures for %s (none published that "
+                                     "could be cited): give its peaks with --peak-tflops and --peak-tbps, or "
+                                     "the peak-gflops and peak-memory-gbps settings, for a roofline."),
+                                   data->trace_index,
+                                   chrono_trace_get_string (data->trace,
+                                                            chrono_trace_get_process (data->trace, t->process)->display_name)));
+}
+
 /* Each piece of device work launched inside a call, by row: a row is a
  * shape on a device (KEYS), its pieces in ROW_PIECES. */
 static void
@@ -537,6 +562,8 @@ compute_rank (ChronoEfficiency               *self,
                      th, &peaks[di]);
       if (peaks[di].known)
         g_hash_table_add (self->known, GUINT_TO_POINTER (data->rank_index << 16 | di));
+      else
+        note_packed_device (self, data, di);
     }
   collect_pieces (data, calls, shapes->len, owners, keys, row_pieces);
   /* A cost per call at most: reserved, so that the costs never grow by

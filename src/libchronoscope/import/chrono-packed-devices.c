@@ -215,6 +215,20 @@ packs (const ChronoProcess *packed,
 }
 
 gboolean
+chrono_packed_devices_is_packed (ChronoTrace *trace,
+                                 guint        process)
+{
+  const ChronoProcess *p = &g_array_index (trace->processes, ChronoProcess, process);
+
+  if (!p->is_device)
+    return FALSE;
+  for (guint i = 0; i < trace->processes->len; i++)
+    if (i != process && packs (p, &g_array_index (trace->processes, ChronoProcess, i)))
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
 chrono_packed_devices_same_thread (ChronoTrace *trace,
                                    guint32      a,
                                    guint32      b)
