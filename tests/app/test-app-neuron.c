@@ -420,6 +420,24 @@ rows_are (gpointer data)
   return g_list_model_get_n_items (r->rows) == r->n;
 }
 
+/* FILE opened alone, loaded and analysed. */
+static ChronoDocumentPage *
+open_analysed (ChronoWindow         *window,
+               GFile                *file,
+               ChronoFindingsPanel **panel,
+               ChronoTimeline      **timeline)
+{
+  ChronoDocumentPage *page;
+
+  app_test_close_all_tabs (window);
+  page = chrono_window_open_file (window, file);
+  g_assert_true (app_test_wait_for_state (page, CHRONO_DOCUMENT_STATE_LOADED, LOAD_TIMEOUT_MS));
+  *panel = CHRONO_FINDINGS_PANEL (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_FINDINGS_PANEL));
+  *timeline = CHRONO_TIMELINE (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_TIMELINE));
+  g_assert_true (app_test_wait_for_analysis (*panel, LOAD_TIMEOUT_MS));
+  return page;
+}
+
 /* The operators' rows are built on a worker thread. */
 static gboolean
 ops_ready (gpointer data)
@@ -477,12 +495,7 @@ test_operators (void)
   options.instance = "trn2";
   g_assert_true (neuron_gen_write_device (device, &options, &counts, &error));
   g_assert_no_error (error);
-  app_test_close_all_tabs (window);
-  page = chrono_window_open_file (window, file);
-  g_assert_true (app_test_wait_for_state (page, CHRONO_DOCUMENT_STATE_LOADED, LOAD_TIMEOUT_MS));
-  panel = CHRONO_FINDINGS_PANEL (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_FINDINGS_PANEL));
-  timeline = CHRONO_TIMELINE (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_TIMELINE));
-  g_assert_true (app_test_wait_for_analysis (panel, LOAD_TIMEOUT_MS));
+  page = open_analysed (window, file, &panel, &timeline);
   view = CHRONO_NEURON_OPS_VIEW (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_NEURON_OPS_VIEW));
   g_assert_nonnull (view);
   g_assert_true (app_test_spin_until (ops_ready, view, LOAD_TIMEOUT_MS));
@@ -611,12 +624,7 @@ test_operators_of_two_cores (void)
   options.plant = "transpose,engine-bound";
   g_assert_true (neuron_gen_write_device (second, &options, &counts, &error));
   g_assert_no_error (error);
-  app_test_close_all_tabs (window);
-  page = chrono_window_open_file (window, file);
-  g_assert_true (app_test_wait_for_state (page, CHRONO_DOCUMENT_STATE_LOADED, LOAD_TIMEOUT_MS));
-  panel = CHRONO_FINDINGS_PANEL (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_FINDINGS_PANEL));
-  timeline = CHRONO_TIMELINE (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_TIMELINE));
-  g_assert_true (app_test_wait_for_analysis (panel, LOAD_TIMEOUT_MS));
+  page = open_analysed (window, file, &panel, &timeline);
   analysis = chrono_findings_panel_get_analysis (panel);
   cores = chrono_neuron_metrics_for_analysis (analysis);
   g_assert_cmpuint (cores->len, ==, 2);
