@@ -15,10 +15,30 @@
 #define NPU_TRACE "msinsight__npu_ddp_level2_rank0__trace_view.json"
 #define CPU_TRACE "hta__cpu_only__rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz"
 
-/* The findings panel's text once the trace NAME is analysed. */
+/* The stack under ROOT that has a page named NAME. */
+static GtkStack *
+stack_with (GtkWidget  *root,
+            const char *name)
+{
+  if (GTK_IS_STACK (root) && gtk_stack_get_child_by_name (GTK_STACK (root), name) != NULL)
+    return GTK_STACK (root);
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkStack *found = stack_with (child, name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The findings panel's text once the trace NAME is analysed, its tab
+ * VIEW shown (NULL: the findings) in the pictures PICTURES (light, then
+ * dark when there is a second). */
 static char *
-panel_text (const char  *name,
-            const char  *picture)
+panel_view_text (const char         *name,
+                 const char         *view,
+                 const char * const *pictures)
 {
   ChronoWindow *window = app_test_get_window ();
   g_autofree char *path = app_test_real_trace (name);
@@ -35,11 +55,33 @@ panel_text (const char  *name,
   g_assert_nonnull (panel);
   g_assert_true (app_test_wait_for_analysis (panel, 30000));
   g_assert_true (app_test_wait_for_paint (GTK_WIDGET (panel), 5000));
-  app_test_spin_for (300);
-  app_test_screenshot (GTK_WIDGET (window), picture);
+  if (view != NULL)
+    {
+      GtkStack *stack = stack_with (GTK_WIDGET (panel), view);
+
+      g_assert_nonnull (stack);
+      gtk_stack_set_visible_child_name (stack, view);
+    }
+  for (guint i = 0; pictures[i] != NULL; i++)
+    {
+      adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                          i == 0 ? ADW_COLOR_SCHEME_FORCE_LIGHT : ADW_COLOR_SCHEME_FORCE_DARK);
+      app_test_spin_for (300);
+      app_test_screenshot (GTK_WIDGET (window), pictures[i]);
+    }
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
   text = app_test_get_text (GTK_WIDGET (panel));
   app_test_close_all_tabs (window);
   return text;
+}
+
+static char *
+panel_text (const char *name,
+            const char *picture)
+{
+  const char *pictures[] = { picture, NULL };
+
+  return panel_view_text (name, NULL, pictures);
 }
 
 static void
@@ -51,6 +93,19 @@ test_overlap (void)
                                   "computing 8.868 (ours 8.868)"));
   g_assert_nonnull (strstr (text, "Within 1 % of the window."));
   g_assert_null (strstr (text, "no device work the analysis recognises"));
+}
+
+/* The Critical Path tab of the NPU step: the host's wait in CANN's
+ * synchronisation leads into HCCL's all-reduce and the device's tasks. */
+static void
+test_critical_path (void)
+{
+  const char *pictures[] = { "npu-critical-path.png", "npu-critical-path-dark.png", NULL };
+  g_autofree char *text = panel_view_text (NPU_TRACE, "path", pictures);
+
+  g_assert_nonnull (strstr (text, "148.786 ms along"));
+  g_assert_nonnull (strstr (text, "Communication  99.973 ms (67%)"));
+  g_assert_nonnull (strstr (text, "Device compute"));
 }
 
 static void
@@ -77,6 +132,7 @@ main (int   argc,
   if ((npu = app_test_real_trace (NPU_TRACE)) == NULL || (cpu = app_test_real_trace (CPU_TRACE)) == NULL)
     return 77;
   g_test_add_func ("/app/npu/overlap", test_overlap);
+  g_test_add_func ("/app/npu/critical-path", test_critical_path);
   g_test_add_func ("/app/npu/no-device", test_no_device);
   return g_test_run ();
 }
