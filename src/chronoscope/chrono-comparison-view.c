@@ -55,6 +55,7 @@ struct _ChronoComparisonView
   GtkBox               *timeline_box_a;
   GtkBox               *timeline_box_b;
   ChronoDiffTable      *diff_table;
+  ChronoComparisonMemoryView *memory_view;
   ChronoDiffFlame      *diff_flame;
   GtkPopover           *align_popover;
   GtkDropDown          *align_dropdown;
@@ -280,6 +281,7 @@ show_comparison (ChronoComparisonView *self)
       follow (self, 0);
     }
   chrono_diff_table_set_comparison (self->diff_table, self->comparison);
+  chrono_comparison_memory_view_set_comparison (self->memory_view, self->comparison);
   update_headers (self);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "comparison.export-picture", TRUE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "comparison.export-report", TRUE);
@@ -914,6 +916,7 @@ chrono_comparison_view_class_init (ChronoComparisonViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ChronoComparisonView, timeline_box_b);
   gtk_widget_class_bind_template_child (widget_class, ChronoComparisonView, diff_flame);
   gtk_widget_class_bind_template_child (widget_class, ChronoComparisonView, diff_table);
+  gtk_widget_class_bind_template_child (widget_class, ChronoComparisonView, memory_view);
   gtk_widget_class_bind_template_child (widget_class, ChronoComparisonView, align_popover);
   gtk_widget_class_bind_template_child (widget_class, ChronoComparisonView, align_dropdown);
   gtk_widget_class_bind_template_child (widget_class, ChronoComparisonView, marker_entry);
@@ -929,6 +932,7 @@ chrono_comparison_view_class_init (ChronoComparisonViewClass *klass)
 
   g_type_ensure (CHRONO_TYPE_DIFF_TABLE);
   g_type_ensure (CHRONO_TYPE_DIFF_FLAME);
+  g_type_ensure (CHRONO_TYPE_COMPARISON_MEMORY_VIEW);
 }
 
 static void
@@ -1001,6 +1005,13 @@ chrono_comparison_view_get_timeline (ChronoComparisonView *self,
 {
   g_return_val_if_fail (CHRONO_IS_COMPARISON_VIEW (self), NULL);
   return self->timelines[side == CHRONO_COMPARE_SIDE_B];
+}
+
+ChronoComparisonMemoryView *
+chrono_comparison_view_get_memory_view (ChronoComparisonView *self)
+{
+  g_return_val_if_fail (CHRONO_IS_COMPARISON_VIEW (self), NULL);
+  return self->memory_view;
 }
 
 ChronoDiffTable *

@@ -10,6 +10,7 @@
 #include <gtk/gtk.h>
 
 #include "chrono-comparison.h"
+#include "chrono-comparison-memory-view.h"
 #include "chrono-comparison-setup.h"
 #include "chrono-diff-flame.h"
 #include "chrono-diff-row.h"
@@ -41,6 +42,8 @@ void              chrono_comparison_view_cancel         (ChronoComparisonView *s
 ChronoTimeline   *chrono_comparison_view_get_timeline   (ChronoComparisonView *self,
                                                         ChronoCompareSideId   side);
 ChronoDiffTable  *chrono_comparison_view_get_diff_table (ChronoComparisonView *self);
+/* The Memory page: each device's peak in both runs. */
+ChronoComparisonMemoryView *chrono_comparison_view_get_memory_view (ChronoComparisonView *self);
 
 /* B's time scaled by the lengths of the step pair in view, so that B's
  * step is drawn as long as A's; the pair starts together either way. */
