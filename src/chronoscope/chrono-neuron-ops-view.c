@@ -288,7 +288,7 @@ rows_built_cb (GObject      *source,
 }
 
 /* A choice of core when the profile has more than one, and the column
- * that tells their rows apart. */
+ * that tells their rows apart; the rows built again. */
 static void
 analysis_changed_cb (ChronoNeuronOpsView *self)
 {
@@ -309,7 +309,11 @@ analysis_changed_cb (ChronoNeuronOpsView *self)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  g_clear_pointer (&self->all, g_ptr_array_unref);
+  if (self->all != NULL)
+    {
+      g_clear_pointer (&self->all, g_ptr_array_unref);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READY]);
+    }
   chrono_neuron_ops_view_set_core (self, core);
   gtk_stack_set_visible_child_name (self->state_stack, "building");
   if (analysis == NULL)
