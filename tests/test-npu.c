@@ -712,9 +712,10 @@ kernel_row (ChronoComparison *c,
   return NULL;
 }
 
-/* Two NPU traces compared task by task, by name as a GPU's kernels are:
- * HCCL's all-reduce, named after a different operator number in each
- * run, is one row, and no row is a stream or a process. */
+/* Two NPU traces compared task by task, by name as a GPU's kernels are,
+ * under the operators that launched them: HCCL's all-reduce, named after
+ * a different operator number in each run, is one row, and no row is a
+ * stream or a process. */
 static void
 test_compare (void)
 {
@@ -741,6 +742,21 @@ test_compare (void)
   g_assert_nonnull (row);
   g_assert_cmpuint (row->a.count, ==, 5);
   g_assert_cmpuint (row->b.count, ==, 5);
+  /* Its operator, from the flow torch_npu writes from the operator's
+   * thread to the task, on both sides. */
+  g_assert_nonnull (row->op);
+  g_assert_true (g_str_has_prefix (row->op, "aclnnMm"));
+  g_assert_cmpint (row->match, ==, CHRONO_COMPARE_MATCH_NAME);
+  g_assert_cmpuint (chrono_comparison_get_n_ops (c), >, 0);
+  for (guint i = 0; i < chrono_comparison_get_n_ops (c); i++)
+    {
+      row = chrono_comparison_get_op (c, i);
+      if (strcmp (row->name, "aclnnMm") == 0)
+        break;
+    }
+  g_assert_cmpstr (row->name, ==, "aclnnMm");
+  g_assert_cmpint (row->a.device_ns, >, 0);
+  g_assert_cmpint (row->b.device_ns, >, 0);
   for (guint i = 0; i < chrono_comparison_get_n_kernels (c); i++)
     {
       const char *name = chrono_comparison_get_kernel (c, i)->name;

@@ -10,6 +10,7 @@
 #include "chrono-json-scanner.h"
 #include "chrono-neuron-metrics.h"
 #include "chrono-op-models.h"
+#include "chrono-packed-devices.h"
 
 #define NO_OP G_MAXUINT32
 #define NO_KEY G_MAXUINT32
@@ -74,6 +75,7 @@ typedef struct {
   GHashTable     *raw_ids;        /* RawKey -> index into raws + 1 */
   GArray         *raw_key;        /* guint32 by raw: its key, NO_KEY until asked for */
   guint32        *last_raw;       /* by name: the raw of its last call read, or NO_KEY */
+  GHashTable     *flows_in;       /* an NPU task -> the host span its flow comes from; NULL elsewhere */
   ChronoArgsText  args;
 } SideOps;
 
@@ -579,6 +581,8 @@ charge_work (Matcher    *m,
           const ChronoTrack *t = chrono_trace_get_track (trace, it->track);
           guint32 name = chrono_track_get_name (t, it->index);
           guint32 op = NO_OP, key = NO_KEY;
+          guint32 op_track = it->launch_track;
+          gint64 op_ts = it->launch_start;
           gint64 cache_key;
           guint slot;
           RowBuild *rb;
@@ -587,12 +591,24 @@ charge_work (Matcher    *m,
             continue;
           if (launched && threads[it->launch_track])
             op = threads[it->launch_track]->op[it->launch_index];
+          if (op == NO_OP && so->flows_in != NULL)
+            {
+              gint64 task = (gint64) it->track << 32 | it->index;
+              const ChronoSpanRef *from = g_hash_table_lookup (so->flows_in, &task);
+
+              if (from != NULL && threads[from->track] != NULL)
+                {
+                  op_track = from->track;
+                  op_ts = chrono_trace_get_track (trace, from->track)->start[from->index];
+                  op = threads[op_track]->op[from->index];
+                }
+            }
           if (op != NO_OP)
             {
-              Launch l = { it->launch_start, it->launch_track, op, NO_KEY };
+              Launch l = { op_ts, op_track, op, NO_KEY };
 
-              l.key = key = op_key (m, so, threads[it->launch_track], op);
-              threads[it->launch_track]->device_ns[op] += it->end - it->start;
+              l.key = key = op_key (m, so, threads[op_track], op);
+              threads[op_track]->device_ns[op] += it->end - it->start;
               g_array_append_val (launches[u], l);
             }
           if (normal[name] == G_MAXUINT32)
@@ -615,7 +631,7 @@ charge_work (Matcher    *m,
           recent[slot].rb = rb;
           if (rb->row->name == NULL)
             {
-              ThreadOps *ops = op != NO_OP ? threads[it->launch_track] : NULL;
+              ThreadOps *ops = op != NO_OP ? threads[op_track] : NULL;
 
               rb->cls = it->cls;
               rb->row->name = g_strdup (normal_names->pdata[normal[name]]);
@@ -704,6 +720,41 @@ sequence (Matcher *m,
   return seq;
 }
 
+/* torch_npu's operators hand their work to a second thread that
+ * launches it, so no operator encloses a launch; the flow torch_npu
+ * writes from the operator's thread to each task names the operator.
+ * Read only for torch_npu's devices: task (track << 32 | span) -> the
+ * host span. */
+static GHashTable *
+packed_flows_in (ChronoRankData *data)
+{
+  ChronoTrace *trace = data->trace;
+  gboolean packed = FALSE;
+  GHashTable *in;
+
+  for (guint di = 0; di < data->devices->len && !packed; di++)
+    {
+      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+
+      packed = d->streams->len > 0 &&
+               chrono_packed_devices_holds_track (trace, g_array_index (d->streams, ChronoStreamWork, 0).track);
+    }
+  if (!packed)
+    return NULL;
+  in = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  for (guint f = 0; f < chrono_trace_get_n_flows (trace); f++)
+    {
+      const ChronoFlow *flow = chrono_trace_get_flow (trace, f);
+      gint64 key = (gint64) flow->to.track << 32 | flow->to.index;
+
+      if ((flow->type == CHRONO_FLOW_V1 || flow->type == CHRONO_FLOW_V2) &&
+          chrono_trace_get_track (trace, flow->to.track)->type == CHRONO_TRACK_STREAM &&
+          chrono_trace_get_track (trace, flow->from.track)->type == CHRONO_TRACK_THREAD)
+        g_hash_table_insert (in, g_memdup2 (&key, sizeof key), g_memdup2 (&flow->from, sizeof flow->from));
+    }
+  return in;
+}
+
 static void
 side_ops_read (SideOps *so)
 {
@@ -713,6 +764,7 @@ side_ops_read (SideOps *so)
   chrono_args_text_init (&so->args, trace);
   so->op_cats = chrono_compare_operator_categories (so->data);
   so->threads = g_new0 (ThreadOps *, n_tracks);
+  so->flows_in = packed_flows_in (so->data);
   so->raws = g_array_new (FALSE, FALSE, sizeof (RawKey));
   so->raw_key = g_array_new (FALSE, FALSE, sizeof (guint32));
   so->raw_ids = g_hash_table_new_full (raw_key_hash, raw_key_equal, g_free, NULL);
@@ -753,6 +805,7 @@ side_ops_clear (SideOps *so)
   g_array_unref (so->raw_key);
   g_hash_table_unref (so->raw_ids);
   g_free (so->last_raw);
+  g_clear_pointer (&so->flows_in, g_hash_table_unref);
   g_array_unref (so->slots);
 }
 

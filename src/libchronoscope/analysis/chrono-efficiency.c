@@ -439,13 +439,15 @@ note_packed_device (ChronoEfficiency *self,
                     guint             di)
 {
   const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+  guint32 track;
   const ChronoTrack *t;
 
   if (d->streams->len == 0)
     return;
-  t = chrono_trace_get_track (data->trace, g_array_index (d->streams, ChronoStreamWork, 0).track);
-  if (!chrono_packed_devices_is_packed (data->trace, t->process))
+  track = g_array_index (d->streams, ChronoStreamWork, 0).track;
+  if (!chrono_packed_devices_holds_track (data->trace, track))
     return;
+  t = chrono_trace_get_track (data->trace, track);
   add_note (self, g_strdup_printf (_("Trace %u: the peak table has no figures for %s (none published that "
                                      "could be cited): give its peaks with --peak-tflops and --peak-tbps, or "
                                      "the peak-gflops and peak-memory-gbps settings, for a roofline."),

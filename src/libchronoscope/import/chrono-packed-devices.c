@@ -215,9 +215,10 @@ packs (const ChronoProcess *packed,
 }
 
 gboolean
-chrono_packed_devices_is_packed (ChronoTrace *trace,
-                                 guint        process)
+chrono_packed_devices_holds_track (ChronoTrace *trace,
+                                   guint32      track)
 {
+  guint process = ((const ChronoTrack *) g_ptr_array_index (trace->tracks, track))->process;
   const ChronoProcess *p = &g_array_index (trace->processes, ChronoProcess, process);
 
   if (!p->is_device)

@@ -19,10 +19,10 @@ G_BEGIN_DECLS
  * or its path name. Runs once the processes and tracks are named. */
 void chrono_packed_devices_find (ChronoTrace *trace);
 
-/* Whether the process PROCESS is a device chrono_packed_devices_find()
- * made of a process packed under a host process. */
-gboolean chrono_packed_devices_is_packed (ChronoTrace *trace,
-                                          guint        process);
+/* Whether row TRACK is in a device chrono_packed_devices_find() made of
+ * a process packed under a host process. */
+gboolean chrono_packed_devices_holds_track (ChronoTrace *trace,
+                                            guint32      track);
 
 /* Whether thread rows A and B are one thread of the system: the same
  * row, or rows of the same thread id in a host process and a process
