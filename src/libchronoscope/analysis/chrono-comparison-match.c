@@ -720,41 +720,6 @@ sequence (Matcher *m,
   return seq;
 }
 
-/* torch_npu's operators hand their work to a second thread that
- * launches it, so no operator encloses a launch; the flow torch_npu
- * writes from the operator's thread to each task names the operator.
- * Read only for torch_npu's devices: task (track << 32 | span) -> the
- * host span. */
-static GHashTable *
-packed_flows_in (ChronoRankData *data)
-{
-  ChronoTrace *trace = data->trace;
-  gboolean packed = FALSE;
-  GHashTable *in;
-
-  for (guint di = 0; di < data->devices->len && !packed; di++)
-    {
-      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
-
-      packed = d->streams->len > 0 &&
-               chrono_packed_devices_holds_track (trace, g_array_index (d->streams, ChronoStreamWork, 0).track);
-    }
-  if (!packed)
-    return NULL;
-  in = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-  for (guint f = 0; f < chrono_trace_get_n_flows (trace); f++)
-    {
-      const ChronoFlow *flow = chrono_trace_get_flow (trace, f);
-      gint64 key = (gint64) flow->to.track << 32 | flow->to.index;
-
-      if ((flow->type == CHRONO_FLOW_V1 || flow->type == CHRONO_FLOW_V2) &&
-          chrono_trace_get_track (trace, flow->to.track)->type == CHRONO_TRACK_STREAM &&
-          chrono_trace_get_track (trace, flow->from.track)->type == CHRONO_TRACK_THREAD)
-        g_hash_table_insert (in, g_memdup2 (&key, sizeof key), g_memdup2 (&flow->from, sizeof flow->from));
-    }
-  return in;
-}
-
 static void
 side_ops_read (SideOps *so)
 {
@@ -764,7 +729,7 @@ side_ops_read (SideOps *so)
   chrono_args_text_init (&so->args, trace);
   so->op_cats = chrono_compare_operator_categories (so->data);
   so->threads = g_new0 (ThreadOps *, n_tracks);
-  so->flows_in = packed_flows_in (so->data);
+  so->flows_in = chrono_packed_devices_flows_in (so->data->trace);
   so->raws = g_array_new (FALSE, FALSE, sizeof (RawKey));
   so->raw_key = g_array_new (FALSE, FALSE, sizeof (guint32));
   so->raw_ids = g_hash_table_new_full (raw_key_hash, raw_key_equal, g_free, NULL);

@@ -248,3 +248,29 @@ chrono_packed_devices_same_thread (ChronoTrace *trace,
   pb = &g_array_index (trace->processes, ChronoProcess, tb->process);
   return packs (pa, pb) || packs (pb, pa);
 }
+
+GHashTable *
+chrono_packed_devices_flows_in (ChronoTrace *trace)
+{
+  gboolean packed = FALSE;
+  GHashTable *in;
+
+  for (guint t = 0; t < trace->tracks->len && !packed; t++)
+    packed = ((const ChronoTrack *) g_ptr_array_index (trace->tracks, t))->type == CHRONO_TRACK_STREAM &&
+             chrono_packed_devices_holds_track (trace, t);
+  if (!packed)
+    return NULL;
+  in = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  for (guint f = 0; f < trace->flows->len; f++)
+    {
+      const ChronoFlow *flow = &g_array_index (trace->flows, ChronoFlow, f);
+      const ChronoTrack *to = g_ptr_array_index (trace->tracks, flow->to.track);
+      const ChronoTrack *from = g_ptr_array_index (trace->tracks, flow->from.track);
+      gint64 key = (gint64) flow->to.track << 32 | flow->to.index;
+
+      if ((flow->type == CHRONO_FLOW_V1 || flow->type == CHRONO_FLOW_V2) &&
+          to->type == CHRONO_TRACK_STREAM && from->type == CHRONO_TRACK_THREAD)
+        g_hash_table_insert (in, g_memdup2 (&key, sizeof key), g_memdup2 (&flow->from, sizeof flow->from));
+    }
+  return in;
+}

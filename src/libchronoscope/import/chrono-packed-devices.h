@@ -24,6 +24,13 @@ void chrono_packed_devices_find (ChronoTrace *trace);
 gboolean chrono_packed_devices_holds_track (ChronoTrace *trace,
                                             guint32      track);
 
+/* torch_npu's operators hand their work to a second thread that
+ * launches it, so no operator encloses a launch; it writes a flow from
+ * the operator's thread to each task instead. For a trace with packed
+ * devices, each task's (track << 32 | span, a gint64) host span the flow
+ * comes from (a ChronoSpanRef); NULL for other traces. */
+GHashTable *chrono_packed_devices_flows_in (ChronoTrace *trace);
+
 /* Whether thread rows A and B are one thread of the system: the same
  * row, or rows of the same thread id in a host process and a process
  * packed under it, as torch_npu writes the CANN runtime's calls beside
