@@ -135,6 +135,12 @@ test_peaks (void)
         }
     }
   g_assert_true (checked_gpu);
+
+  /* The page shown, for people to look at. */
+  gtk_stack_set_visible_child (GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (memory))), GTK_WIDGET (memory));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (chrono_comparison_memory_view_get_grid (memory, 0))));
+  app_test_spin_for (300);
+  app_test_screenshot (GTK_WIDGET (window), "compare-memory.png");
 }
 
 int
