@@ -1,62 +1,24 @@
-/* chrono-timeline-view.c
+/* chrono-timeline-view.c: the timeline with its span details, area
+ * table, track layout and notes; its search is in
+ * chrono-timeline-view-search.c, its pictures and notes files in
+ * chrono-timeline-view-export.c
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
-#include <adwaita.h>
 #include <glib/gi18n.h>
-#include <string.h>
 
-#include "chrono-error-dialog.h"
 #include "chrono-annotation-editor.h"
-#include "chrono-annotations.h"
-#include "chrono-area-pane.h"
-#include "chrono-export-dialog.h"
 #include "chrono-format.h"
-#include "chrono-picture.h"
-#include "chrono-sidecar.h"
-#include "chrono-timeline-view.h"
+#include "chrono-timeline-view-private.h"
 #include "chrono-track-keys.h"
 
-#define NO_MATCH G_MAXUINT
 /* The name of the track layout in the sidecar. */
 #define TRACKS_SECTION "tracks"
 /* And the annotations, as the notes file holds them. */
 #define ANNOTATIONS_SECTION "annotations"
 
-struct _ChronoTimelineView
-{
-  GtkWidget          parent_instance;
-
-  ChronoTrace       *trace;
-  GPtrArray         *indexes;  /* built by the loading thread, until constructed */
-  ChronoTimeline    *timeline;
-  ChronoSpanDetails *details;
-  ChronoSidecar     *sidecar;
-  GMenu             *hidden_menu;
-  ChronoAnnotations *annotations;
-  GStrv              track_keys;     /* what annotations anchor on */
-  GtkFileChooserNative *chooser;
-  /* The area last dragged out with Shift, for its menu. */
-  gint64             area_start;
-  gint64             area_end;
-  GArray            *area_tracks;    /* guint */
-  /* A measurement or an arrow drawn, waiting for its label. */
-  ChronoAnnotation  *pending;
-  guint32            annotation_color;  /* what new ones get; 0 for the accent */
-
-  ChronoSearch      *search;
-  GCancellable      *search_cancellable;
-  guint              current_match;  /* rank of CURRENT, or NO_MATCH */
-  ChronoSpanRef      current;
-
-  GtkSearchBar      *search_bar;
-  GtkSearchEntry    *search_entry;
-  GtkLabel          *match_label;
-  GtkPaned          *paned;
-  ChronoAreaPane    *area_pane;
-};
 
 G_DEFINE_FINAL_TYPE (ChronoTimelineView, chrono_timeline_view, GTK_TYPE_WIDGET)
 
@@ -69,191 +31,6 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
-
-/* -------------------------------------------------------------------- */
-/* Search                                                               */
-
-static void
-update_matches (ChronoTimelineView *self)
-{
-  guint n = self->search != NULL ? chrono_search_get_n_matches (self->search) : 0;
-  g_autofree char *total = chrono_format_count (n);
-  g_autofree char *text = NULL;
-
-  if (self->search == NULL)
-    text = g_strdup ("");
-  else if (n == 0)
-    text = g_strdup (_("No matches"));
-  else if (self->current_match == NO_MATCH)
-    /* Translators: how many spans a search found */
-    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s match", "%s matches", n), total);
-  else
-    {
-      g_autofree char *current = chrono_format_count (self->current_match + 1);
-
-      /* Translators: the match shown and how many there are, "12 of 3,456" */
-      text = g_strdup_printf (_("%s of %s"), current, total);
-    }
-  gtk_label_set_label (self->match_label, text);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.find-next", n > 0);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.find-previous", n > 0);
-}
-
-static void
-go_to_match (ChronoTimelineView *self,
-             ChronoSpanRef       span)
-{
-  self->current = span;
-  self->current_match = chrono_search_get_rank (self->search, span);
-  chrono_timeline_select (self->timeline, &span);
-  chrono_timeline_reveal_span (self->timeline, span);
-  chrono_span_details_show_span (self->details, &span);
-  update_matches (self);
-}
-
-static void
-set_search (ChronoTimelineView *self,
-            ChronoSearch       *search)
-{
-  g_set_object (&self->search, search);
-  self->current_match = NO_MATCH;
-  chrono_timeline_set_search (self->timeline, search);
-  update_matches (self);
-}
-
-static void
-search_done_cb (GObject      *source_object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(ChronoTimelineView) self = user_data;
-  g_autoptr(ChronoSearch) search = NULL;
-  g_autoptr(GError) error = NULL;
-  gboolean new_text;
-
-  search = chrono_search_new_finish (result, &error);
-  if (search == NULL)
-    return;  /* cancelled by a newer search */
-  g_clear_object (&self->search_cancellable);
-  new_text = self->search == NULL ||
-             !g_str_equal (chrono_search_get_text (self->search), chrono_search_get_text (search));
-  set_search (self, search);
-  /* Like a browser: new text goes to the first match from where the
-   * person is looking; the same text again (tracks shown or hidden)
-   * stays put. */
-  if (new_text && chrono_search_get_n_matches (search) > 0)
-    chrono_timeline_view_find (self, 1);
-}
-
-static void
-run_search (ChronoTimelineView *self)
-{
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
-  ChronoTrackLayout *layout = chrono_timeline_get_track_layout (self->timeline);
-  guint n_tracks = chrono_trace_get_n_tracks (self->trace);
-  g_autofree gboolean *hidden = g_new (gboolean, MAX (n_tracks, 1));
-
-  g_cancellable_cancel (self->search_cancellable);
-  g_clear_object (&self->search_cancellable);
-  if (*text == '\0')
-    {
-      set_search (self, NULL);
-      return;
-    }
-
-  /* Hidden tracks are out of sight: their matches would lead nowhere. */
-  for (guint t = 0; t < n_tracks; t++)
-    hidden[t] = chrono_track_layout_is_hidden (layout, t);
-  self->search_cancellable = g_cancellable_new ();
-  chrono_search_new_async (self->trace, text, hidden, self->search_cancellable,
-                           search_done_cb, g_object_ref (self));
-}
-
-static void
-search_changed_cb (ChronoTimelineView *self)
-{
-  run_search (self);
-}
-
-static void
-search_mode_changed_cb (ChronoTimelineView *self)
-{
-  if (gtk_search_bar_get_search_mode (self->search_bar))
-    return;
-  /* Closing the search clears it, and its marks. */
-  g_cancellable_cancel (self->search_cancellable);
-  g_clear_object (&self->search_cancellable);
-  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
-  set_search (self, NULL);
-  gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
-}
-
-static void
-entry_activate_cb (ChronoTimelineView *self)
-{
-  chrono_timeline_view_find (self, 1);
-}
-
-static void
-entry_next_match_cb (ChronoTimelineView *self)
-{
-  chrono_timeline_view_find (self, 1);
-}
-
-static void
-entry_previous_match_cb (ChronoTimelineView *self)
-{
-  chrono_timeline_view_find (self, -1);
-}
-
-static gboolean
-entry_key_pressed_cb (ChronoTimelineView *self,
-                      guint               keyval,
-                      guint               keycode,
-                      GdkModifierType     state)
-{
-  if ((keyval == GDK_KEY_Return || keyval == GDK_KEY_KP_Enter) && (state & GDK_SHIFT_MASK))
-    {
-      chrono_timeline_view_find (self, -1);
-      return GDK_EVENT_STOP;
-    }
-  return GDK_EVENT_PROPAGATE;
-}
-
-static void
-close_search_cb (ChronoTimelineView *self)
-{
-  gtk_search_bar_set_search_mode (self->search_bar, FALSE);
-}
-
-/* Escape closes the search wherever the focus is in the view, not only in
- * its entry. */
-/* Escape closes the search first, then the details of the selected span. */
-static gboolean
-escape_cb (GtkWidget *widget,
-           GVariant  *args,
-           gpointer   user_data)
-{
-  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
-
-  if (gtk_search_bar_get_search_mode (self->search_bar))
-    {
-      gtk_search_bar_set_search_mode (self->search_bar, FALSE);
-      return TRUE;
-    }
-  if (gtk_widget_get_visible (GTK_WIDGET (self->details)))
-    return gtk_widget_activate_action (GTK_WIDGET (self->details), "details.close", NULL);
-  return FALSE;
-}
-
-static void
-find_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  chrono_timeline_view_find (CHRONO_TIMELINE_VIEW (widget),
-                             g_str_equal (action_name, "view.find-next") ? 1 : -1);
-}
 
 /* -------------------------------------------------------------------- */
 /* Track layout and its sidecar                                         */
@@ -308,7 +85,7 @@ layout_changed_cb (ChronoTimelineView *self,
   update_hidden_menu (self);
   /* Matches in tracks just hidden or shown come and go. */
   if (self->search != NULL || self->search_cancellable != NULL)
-    run_search (self);
+    chrono_timeline_view_run_search (self);
 
   chrono_sidecar_set_section (self->sidecar, TRACKS_SECTION, chrono_track_layout_to_json (layout));
   if (!chrono_sidecar_save (self->sidecar, &error))
@@ -556,192 +333,6 @@ history_action (GtkWidget  *widget,
     chrono_annotations_redo (self->annotations);
 }
 
-static void
-export_notes_to_action (GtkWidget  *widget,
-                        const char *action_name,
-                        GVariant   *parameter)
-{
-  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
-  g_autofree char *name = g_path_get_basename (chrono_trace_get_path (self->trace));
-  g_autoptr(GError) error = NULL;
-
-  if (!chrono_annotations_export (self->annotations, g_variant_get_string (parameter, NULL), name, &error))
-    chrono_show_error (GTK_WIDGET (self), _("Could Not Export the Notes"), error);
-}
-
-static void
-import_notes_from_action (GtkWidget  *widget,
-                          const char *action_name,
-                          GVariant   *parameter)
-{
-  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
-  g_autoptr(GError) error = NULL;
-
-  if (!chrono_annotations_import (self->annotations, g_variant_get_string (parameter, NULL), &error))
-    chrono_show_error (GTK_WIDGET (self), _("Could Not Import the Notes"), error);
-}
-
-/* START to END of the timeline as it shows, without the selection;
- * ONLY, when not NULL, the tracks to keep. *SUBTITLE gets the range. */
-static ChronoTimelineScene *
-make_scene (ChronoTimelineView  *self,
-            gint64               start,
-            gint64               end,
-            GArray              *only,
-            char               **subtitle)
-{
-  ChronoViewport *shown = chrono_timeline_get_viewport (self->timeline);
-  ChronoTrackLayout *layout = chrono_timeline_get_track_layout (self->timeline);
-  g_autoptr(ChronoTrackLayout) own = NULL;
-  g_autoptr(ChronoViewport) viewport = chrono_viewport_new ();
-  g_autofree char *from = NULL, *to = NULL;
-  ChronoTimelineScene *scene;
-  gint64 zero = chrono_trace_get_start_ns (self->trace);
-
-  if (only != NULL)
-    {
-      g_autoptr(JsonNode) order = chrono_track_layout_to_json (layout);
-      g_autofree gboolean *keep = g_new0 (gboolean, chrono_trace_get_n_tracks (self->trace));
-
-      own = chrono_track_layout_new (self->trace);
-      chrono_track_layout_load_json (own, order, NULL);
-      for (guint i = 0; i < only->len; i++)
-        keep[g_array_index (only, guint, i)] = TRUE;
-      for (guint t = 0; t < chrono_trace_get_n_tracks (self->trace); t++)
-        if (!keep[t])
-          chrono_track_layout_set_hidden (own, t, TRUE);
-      layout = own;
-    }
-  chrono_viewport_set_bounds (viewport, chrono_viewport_get_bounds_start_ns (shown),
-                              chrono_viewport_get_bounds_end_ns (shown));
-  scene = chrono_timeline_scene_new (self->trace, NULL, layout, viewport);
-  chrono_timeline_scene_set_pango_context (scene, gtk_widget_get_pango_context (GTK_WIDGET (self->timeline)));
-  chrono_timeline_scene_set_dark (scene, chrono_timeline_get_dark (self->timeline));
-  chrono_timeline_scene_set_annotations (scene, self->annotations);
-  /* An area's tracks whole; the view as tall as it shows. */
-  chrono_timeline_scene_set_size (scene, gtk_widget_get_width (GTK_WIDGET (self->timeline)),
-                                  only != NULL ? chrono_timeline_scene_get_ruler_height (scene) +
-                                                 chrono_timeline_scene_get_content_height (scene)
-                                               : gtk_widget_get_height (GTK_WIDGET (self->timeline)));
-  chrono_viewport_zoom_to_range (viewport, start, end);
-  from = chrono_format_duration (chrono_viewport_get_start_ns (viewport) - zero);
-  to = chrono_format_duration (chrono_viewport_get_end_ns (viewport) - zero);
-  /* Translators: a picture's subtitle: the time range it shows */
-  *subtitle = g_strdup_printf (_("%s to %s from the start"), from, to);
-  return scene;
-}
-
-/* The area last selected, or the view as it shows. */
-static ChronoTimelineScene *
-make_export_scene (ChronoTimelineView  *self,
-                   gboolean             area,
-                   char               **subtitle)
-{
-  ChronoViewport *shown = chrono_timeline_get_viewport (self->timeline);
-
-  if (area)
-    return make_scene (self, self->area_start, self->area_end, self->area_tracks, subtitle);
-  return make_scene (self, chrono_viewport_get_start_ns (shown), chrono_viewport_get_end_ns (shown), NULL,
-                     subtitle);
-}
-
-/* Into PATH, PNG, SVG or PDF by its name, as the dialog's defaults are. */
-static void
-export_picture_to_action (GtkWidget  *widget,
-                          const char *action_name,
-                          GVariant   *parameter)
-{
-  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
-  const char *path = g_variant_get_string (parameter, NULL);
-  g_autofree char *name = g_path_get_basename (chrono_trace_get_path (self->trace));
-  g_autofree char *subtitle = NULL;
-  g_autoptr(ChronoTimelineScene) scene = NULL;
-  g_autoptr(GError) error = NULL;
-  ChronoPictureOptions options = { name, NULL, TRUE, 1 };
-  ChronoPictureFormat format;
-
-  if (!chrono_picture_format_for_path (path, &format))
-    {
-      g_set_error (&error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME,
-                   _("%s: the name must end in .png, .svg or .pdf"), path);
-      chrono_show_error (GTK_WIDGET (self), _("Could Not Export the Picture"), error);
-      return;
-    }
-  scene = make_export_scene (self, g_str_equal (action_name, "view.export-area-to"), &subtitle);
-  options.subtitle = subtitle;
-  if (!chrono_picture_write (scene, &options, format, path, &error))
-    chrono_show_error (GTK_WIDGET (self), _("Could Not Export the Picture"), error);
-}
-
-/* Export Picture…: the dialog, for the view or the area. */
-static void
-export_dialog_action (GtkWidget  *widget,
-                      const char *action_name,
-                      GVariant   *parameter)
-{
-  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
-  g_autofree char *name = g_path_get_basename (chrono_trace_get_path (self->trace));
-  g_autofree char *stem = g_strndup (name, strcspn (name, "."));
-  g_autofree char *subtitle = NULL;
-  g_autoptr(ChronoTimelineScene) scene = make_export_scene (self, g_str_equal (action_name, "view.area-export"),
-                                                            &subtitle);
-
-  gtk_window_present (GTK_WINDOW (chrono_export_dialog_new (GTK_WINDOW (gtk_widget_get_root (widget)), scene, name,
-                                                            subtitle, stem)));
-}
-
-static void
-chooser_response_cb (GtkNativeDialog    *chooser,
-                     int                 response,
-                     ChronoTimelineView *self)
-{
-  const char *action = g_object_get_data (G_OBJECT (chooser), "chrono-action");
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-      g_autofree char *path = g_file_get_path (file);
-
-      if (path != NULL)
-        gtk_widget_activate_action (GTK_WIDGET (self), action, "s", path);
-    }
-  g_clear_object (&self->chooser);
-}
-
-/* A file chooser whose file goes to ACTION, which takes its path. */
-static void
-choose_file (ChronoTimelineView   *self,
-             const char           *title,
-             GtkFileChooserAction  mode,
-             const char           *suggested,
-             const char           *action)
-{
-  g_clear_object (&self->chooser);
-  self->chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))),
-                                               mode, NULL, NULL);
-  if (suggested != NULL)
-    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), suggested);
-  g_object_set_data (G_OBJECT (self->chooser), "chrono-action", (gpointer) action);
-  g_signal_connect_object (self->chooser, "response", G_CALLBACK (chooser_response_cb), self, 0);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
-}
-
-static void
-choose_file_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
-{
-  ChronoTimelineView *self = CHRONO_TIMELINE_VIEW (widget);
-  g_autofree char *base = g_path_get_basename (chrono_trace_get_path (self->trace));
-  g_autofree char *stem = g_strndup (base, strcspn (base, "."));
-  g_autofree char *notes = g_strconcat (stem, ".notes.json", NULL);
-
-  if (g_str_equal (action_name, "view.export-notes"))
-    choose_file (self, _("Export Notes"), GTK_FILE_CHOOSER_ACTION_SAVE, notes, "view.export-notes-to");
-  else
-    choose_file (self, _("Import Notes"), GTK_FILE_CHOOSER_ACTION_OPEN, NULL, "view.import-notes-from");
-}
-
 /* The selected span's time on its track: it and what it holds. */
 static void
 span_summarize_action (GtkWidget  *widget,
@@ -938,7 +529,7 @@ chrono_timeline_view_constructed (GObject *object)
   chrono_area_pane_set_timeline (self->area_pane, self->timeline);
   gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
   load_sidecar (self);
-  update_matches (self);
+  chrono_timeline_view_update_matches (self);
 }
 
 static void
@@ -1045,9 +636,6 @@ chrono_timeline_view_class_init (ChronoTimelineViewClass *klass)
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  gtk_widget_class_install_action (widget_class, "view.find-next", NULL, find_action);
-  gtk_widget_class_install_action (widget_class, "view.find-previous", NULL, find_action);
-  gtk_widget_class_add_binding (widget_class, GDK_KEY_Escape, 0, escape_cb, NULL);
 
   gtk_widget_class_install_action (widget_class, "view.add-note", NULL, add_note_action);
   gtk_widget_class_install_property_action (widget_class, "view.annotation-color", "annotation-color");
@@ -1057,14 +645,6 @@ chrono_timeline_view_class_init (ChronoTimelineViewClass *klass)
   gtk_widget_class_install_action (widget_class, "view.add-pending-text", "s", add_pending_text_action);
   gtk_widget_class_install_action (widget_class, "view.undo", NULL, history_action);
   gtk_widget_class_install_action (widget_class, "view.redo", NULL, history_action);
-  gtk_widget_class_install_action (widget_class, "view.export-notes", NULL, choose_file_action);
-  gtk_widget_class_install_action (widget_class, "view.import-notes", NULL, choose_file_action);
-  gtk_widget_class_install_action (widget_class, "view.export-picture", NULL, export_dialog_action);
-  /* The same, given the file's path. */
-  gtk_widget_class_install_action (widget_class, "view.export-notes-to", "s", export_notes_to_action);
-  gtk_widget_class_install_action (widget_class, "view.import-notes-from", "s", import_notes_from_action);
-  gtk_widget_class_install_action (widget_class, "view.export-picture-to", "s", export_picture_to_action);
-  gtk_widget_class_install_action (widget_class, "view.export-area-to", "s", export_picture_to_action);
   /* On the area last dragged out with Shift. */
   gtk_widget_class_install_action (widget_class, "view.area-zoom", NULL, area_action);
   gtk_widget_class_install_action (widget_class, "view.area-note", NULL, area_action);
@@ -1073,11 +653,9 @@ chrono_timeline_view_class_init (ChronoTimelineViewClass *klass)
   gtk_widget_class_install_action (widget_class, "view.area-summarize", NULL, area_action);
   gtk_widget_class_install_action (widget_class, "view.span-summarize", NULL, span_summarize_action);
   gtk_widget_class_install_action (widget_class, "view.summarize-range", "(xxau)", summarize_range_action);
-  gtk_widget_class_install_action (widget_class, "view.area-export", NULL, export_dialog_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, 0, "view.add-note", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_z, GDK_CONTROL_MASK, "view.undo", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_z, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "view.redo", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "view.export-picture", NULL);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "timelineview");
@@ -1085,17 +663,12 @@ chrono_timeline_view_class_init (ChronoTimelineViewClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/chronoscope/Chronoscope/chrono-timeline-view.ui");
   gtk_widget_class_bind_template_child (widget_class, ChronoTimelineView, search_bar);
-  gtk_widget_class_bind_template_callback (widget_class, close_search_cb);
   gtk_widget_class_bind_template_child (widget_class, ChronoTimelineView, search_entry);
   gtk_widget_class_bind_template_child (widget_class, ChronoTimelineView, match_label);
   gtk_widget_class_bind_template_child (widget_class, ChronoTimelineView, paned);
   gtk_widget_class_bind_template_child (widget_class, ChronoTimelineView, area_pane);
-  gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
-  gtk_widget_class_bind_template_callback (widget_class, search_mode_changed_cb);
-  gtk_widget_class_bind_template_callback (widget_class, entry_activate_cb);
-  gtk_widget_class_bind_template_callback (widget_class, entry_next_match_cb);
-  gtk_widget_class_bind_template_callback (widget_class, entry_previous_match_cb);
-  gtk_widget_class_bind_template_callback (widget_class, entry_key_pressed_cb);
+  chrono_timeline_view_class_add_search (widget_class);
+  chrono_timeline_view_class_add_export (widget_class);
 }
 
 static void
@@ -1165,76 +738,6 @@ chrono_timeline_view_get_sidecar (ChronoTimelineView *self)
 {
   g_return_val_if_fail (CHRONO_IS_TIMELINE_VIEW (self), NULL);
   return self->sidecar;
-}
-
-GtkSearchBar *
-chrono_timeline_view_get_search_bar (ChronoTimelineView *self)
-{
-  g_return_val_if_fail (CHRONO_IS_TIMELINE_VIEW (self), NULL);
-  return self->search_bar;
-}
-
-void
-chrono_timeline_view_start_search (ChronoTimelineView *self)
-{
-  g_return_if_fail (CHRONO_IS_TIMELINE_VIEW (self));
-
-  gtk_search_bar_set_search_mode (self->search_bar, TRUE);
-  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
-}
-
-void
-chrono_timeline_view_find (ChronoTimelineView *self,
-                           int                 direction)
-{
-  ChronoSpanRef match;
-  gboolean found;
-
-  g_return_if_fail (CHRONO_IS_TIMELINE_VIEW (self));
-
-  if (self->search == NULL || chrono_search_get_n_matches (self->search) == 0)
-    return;
-  direction = direction > 0 ? 1 : -1;
-  if (self->current_match != NO_MATCH)
-    found = chrono_search_step (self->search, &self->current, direction, &match);
-  else if (direction > 0)
-    /* From the left edge of the view: the first match at or after it ... */
-    found = chrono_search_find_from (self->search,
-                                     chrono_viewport_get_start_ns (chrono_timeline_get_viewport (self->timeline)),
-                                     &match);
-  else
-    {
-      /* ... or the last one before it. */
-      ChronoSpanRef edge;
-
-      found = chrono_search_find_from (self->search,
-                                       chrono_viewport_get_start_ns (chrono_timeline_get_viewport (self->timeline)),
-                                       &edge) &&
-              chrono_search_step (self->search, &edge, -1, &match);
-    }
-  /* Past the last match comes the first, and the other way round. */
-  if (!found)
-    found = chrono_search_step (self->search, NULL, direction, &match);
-  g_return_if_fail (found);
-  go_to_match (self, match);
-}
-
-ChronoSearch *
-chrono_timeline_view_get_search (ChronoTimelineView *self)
-{
-  g_return_val_if_fail (CHRONO_IS_TIMELINE_VIEW (self), NULL);
-  return self->search;
-}
-
-guint
-chrono_timeline_view_get_current_match (ChronoTimelineView *self,
-                                        ChronoSpanRef      *span)
-{
-  g_return_val_if_fail (CHRONO_IS_TIMELINE_VIEW (self), NO_MATCH);
-
-  if (span != NULL && self->current_match != NO_MATCH)
-    *span = self->current;
-  return self->current_match;
 }
 
 GMenuModel *
