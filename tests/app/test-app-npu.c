@@ -15,23 +15,6 @@
 #define NPU_TRACE "msinsight__npu_ddp_level2_rank0__trace_view.json"
 #define CPU_TRACE "hta__cpu_only__rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz"
 
-/* The stack under ROOT that has a page named NAME. */
-static GtkStack *
-stack_with (GtkWidget  *root,
-            const char *name)
-{
-  if (GTK_IS_STACK (root) && gtk_stack_get_child_by_name (GTK_STACK (root), name) != NULL)
-    return GTK_STACK (root);
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkStack *found = stack_with (child, name);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* The findings panel's text once the trace NAME is analysed, its tab
  * VIEW shown (NULL: the findings) in the pictures PICTURES (light, then
  * dark when there is a second). */
@@ -57,7 +40,7 @@ panel_view_text (const char         *name,
   g_assert_true (app_test_wait_for_paint (GTK_WIDGET (panel), 5000));
   if (view != NULL)
     {
-      GtkStack *stack = stack_with (GTK_WIDGET (panel), view);
+      GtkStack *stack = app_test_find_stack (GTK_WIDGET (panel), view);
 
       g_assert_nonnull (stack);
       gtk_stack_set_visible_child_name (stack, view);
