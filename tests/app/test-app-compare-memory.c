@@ -19,12 +19,14 @@
 static char *path_a;
 static char *path_b;
 
+/* The Memory page has the comparison, or the comparison failed. */
 static gboolean
-has_comparison (gpointer data)
+memory_page_filled (gpointer data)
 {
   ChronoComparisonView *view = data;
 
-  return chrono_comparison_view_get_comparison (view) != NULL || chrono_comparison_view_get_error (view) != NULL;
+  return chrono_comparison_memory_view_get_comparison (chrono_comparison_view_get_memory_view (view)) != NULL ||
+         chrono_comparison_view_get_error (view) != NULL;
 }
 
 static const char *
@@ -92,7 +94,7 @@ test_peaks (void)
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (app_test_wait_for_state (page, CHRONO_DOCUMENT_STATE_LOADED, 60000));
   view = chrono_document_page_get_comparison_view (page);
-  g_assert_true (app_test_spin_until (has_comparison, view, 60000));
+  g_assert_true (app_test_spin_until (memory_page_filled, view, 60000));
   g_assert_no_error ((GError *) chrono_comparison_view_get_error (view));
   comparison = chrono_comparison_view_get_comparison (view);
   memory = chrono_comparison_view_get_memory_view (view);

@@ -38,6 +38,20 @@ scene_for (ChronoTrace     *trace,
   return scene;
 }
 
+/* The memory row of the first GPU. */
+static const ChronoSceneRow *
+gpu_memory_row (ChronoTimelineScene *scene)
+{
+  const ChronoSceneRow *row = NULL;
+
+  for (guint i = 0; i < chrono_timeline_scene_get_n_rows (scene); i++)
+    if (chrono_timeline_scene_get_row (scene, i)->memory != NULL &&
+        chrono_timeline_scene_get_row (scene, i)->memory->device_id == 0)
+      row = chrono_timeline_scene_get_row (scene, i);
+  g_assert_nonnull (row);
+  return row;
+}
+
 static void
 test_drawn (void)
 {
@@ -45,7 +59,7 @@ test_drawn (void)
   g_autoptr(ChronoAnalysis) analysis = NULL;
   g_autoptr(ChronoViewport) viewport = NULL;
   g_autoptr(ChronoTimelineScene) scene = NULL;
-  const ChronoSceneRow *row = NULL;
+  const ChronoSceneRow *row;
   cairo_surface_t *surface;
   cairo_t *cr;
   int foot, above;
@@ -54,11 +68,7 @@ test_drawn (void)
   if (trace == NULL)
     return;
   scene = scene_for (trace, &analysis, &viewport);
-  for (guint i = 0; i < chrono_timeline_scene_get_n_rows (scene); i++)
-    if (chrono_timeline_scene_get_row (scene, i)->memory != NULL &&
-        chrono_timeline_scene_get_row (scene, i)->memory->device_id == 0)
-      row = chrono_timeline_scene_get_row (scene, i);
-  g_assert_nonnull (row);
+  row = gpu_memory_row (scene);
   /* Under the GPU's tracks. */
   g_assert_true (chrono_trace_get_process (trace, row->process)->is_device);
 
@@ -98,7 +108,7 @@ test_tooltip (void)
   g_autoptr(ChronoAnalysis) analysis = NULL;
   g_autoptr(ChronoViewport) viewport = NULL;
   g_autoptr(ChronoTimelineScene) scene = NULL;
-  const ChronoMemoryDevice *d = NULL;
+  const ChronoMemoryDevice *d;
   const ChronoMemoryAllocation *big, *want = NULL;
   g_autofree char *peak_text = NULL;
   g_autofree char *at_peak = NULL;
@@ -111,11 +121,7 @@ test_tooltip (void)
   if (trace == NULL)
     return;
   scene = scene_for (trace, &analysis, &viewport);
-  for (guint i = 0; i < chrono_timeline_scene_get_n_rows (scene); i++)
-    if (chrono_timeline_scene_get_row (scene, i)->memory != NULL &&
-        chrono_timeline_scene_get_row (scene, i)->memory->device_id == 0)
-      d = chrono_timeline_scene_get_row (scene, i)->memory;
-  g_assert_nonnull (d);
+  d = gpu_memory_row (scene)->memory;
 
   x = floor (chrono_viewport_time_to_x (viewport, d->peak_ns));
   at_peak = chrono_memory_painter_dup_tooltip (d, trace, viewport, x);
