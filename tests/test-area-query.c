@@ -1,6 +1,7 @@
 /* test-area-query.c: the area table's numbers and the query engine's for
  * the same area, which must be equal: spans by name, category and kind,
- * per track too, and counters, on real traces
+ * per track too, and counters, on real traces; and a row's spans, by
+ * their ids, the engine's spans of that area and label
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -89,6 +90,36 @@ find_row (ChronoAreaStats *stats,
   return NULL;
 }
 
+/* The spans of the table's first row, by their public ids, are those the
+ * engine gives for the same area and label: the same ids, in order. */
+static void
+check_ids (ChronoQuery     *query,
+           ChronoAreaStats *stats,
+           const char      *list,
+           gint64           s,
+           gint64           e,
+           const char      *column)
+{
+  const ChronoAreaRow *row = chrono_area_stats_get_row (stats, 0);
+  g_auto(GStrv) parts = g_strsplit (row->label, "'", -1);
+  g_autofree char *quoted = g_strjoinv ("''", parts);
+  g_autofree char *sql = g_strdup_printf ("SELECT id FROM spans WHERE track_id IN (%s) AND ts < %" G_GINT64_FORMAT
+                                          " AND (ts_end > %" G_GINT64_FORMAT " OR (dur = 0 AND ts >= %"
+                                          G_GINT64_FORMAT ")) AND %s = '%s' ORDER BY id",
+                                          list, e, s, s, column, quoted);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ChronoQueryResult) result = chrono_query_run (query, sql, NULL, NULL, &error);
+  const ChronoSpanRef *spans;
+  guint n;
+
+  g_assert_no_error (error);
+  spans = chrono_area_stats_get_row_spans (stats, 0, &n);
+  g_assert_cmpuint (n, >, 0);
+  g_assert_cmpuint (chrono_query_result_get_n_rows (result), ==, n);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpint (chrono_query_get_span_id (query, 0, spans[i]), ==, chrono_query_result_get_int (result, i, 0));
+}
+
 /* Every row of the engine's is one of the table's, with the same numbers,
  * and there are as many. */
 static void
@@ -127,6 +158,8 @@ check_agree (ChronoQuery        *query,
       g_assert_cmpfloat_with_epsilon (row->mean_ns, chrono_query_result_get_real (result, r, 9), 1e-6);
       g_assert_cmpfloat_with_epsilon (row->share, chrono_query_result_get_real (result, r, 10), 1e-12);
     }
+  if (grouping != CHRONO_AREA_BY_KIND && !per_track)
+    check_ids (query, stats, list, s, e, columns[grouping]);
 }
 
 /* The middle third of the rank, over every track with spans: its host
