@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "chrono-comparison-memory.h"
 #include "chrono-memory.h"
 #include "chrono-memory-private.h"
 #include "perfetto-writer.h"
@@ -192,6 +193,37 @@ test_ascend (void)
   g_assert_null (device_named (memory, "APP/DDR KB"));
 }
 
+/* Two runs' counters pair by name, one row each, never merged into one. */
+static void
+test_ascend_compare (void)
+{
+  g_autoptr(ChronoTrace) a = test_traces_load ("msinsight__npu_ddp_level0_rank0__trace_view.json");
+  g_autoptr(ChronoTrace) b = test_traces_load ("msinsight__npu_ddp_level2_rank0__trace_view.json");
+  g_autoptr(ChronoAnalysis) analysis_a = NULL;
+  g_autoptr(ChronoAnalysis) analysis_b = NULL;
+  g_autoptr(ChronoComparison) comparison = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (a == NULL || b == NULL)
+    return;
+  analysis_a = chrono_analysis_run (&a, 1, NULL, NULL, NULL);
+  analysis_b = chrono_analysis_run (&b, 1, NULL, NULL, NULL);
+  comparison = chrono_comparison_run (analysis_a, analysis_b, NULL, NULL, &error);
+  g_assert_no_error (error);
+  rows = chrono_comparison_get_memory_rows (comparison);
+  g_assert_cmpuint (rows->len, ==, 4);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const ChronoCompareMemory *row = rows->pdata[i];
+
+      g_assert_nonnull (row->a);
+      g_assert_nonnull (row->b);
+      g_assert_cmpstr (row->a->label, ==, row->b->label);
+      g_assert_cmpstr (row->device, ==, row->a->label);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -201,5 +233,6 @@ main (int    argc,
   g_test_add_func ("/memory-counters/perfetto", test_perfetto);
   g_test_add_func ("/memory-counters/neuron-json", test_neuron_json);
   g_test_add_func ("/memory-counters/ascend", test_ascend);
+  g_test_add_func ("/memory-counters/ascend-compare", test_ascend_compare);
   return g_test_run ();
 }

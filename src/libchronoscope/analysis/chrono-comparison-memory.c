@@ -91,7 +91,13 @@ find_row (GPtrArray                *rows,
       ChronoCompareMemory *row = rows->pdata[i];
       const ChronoMemoryDevice *other = row->a != NULL ? row->a : row->b;
 
-      if (other->device_id == d->device_id && (other->device_type == 0) == (d->device_type == 0))
+      /* Counters pair by name (APP/HBM KB with APP/HBM KB), never with
+       * a device of the allocator's. */
+      if ((other->counter_name != CHRONO_NO_STRING) != (d->counter_name != CHRONO_NO_STRING))
+        continue;
+      if (d->counter_name != CHRONO_NO_STRING ? g_str_equal (other->label, d->label)
+                                              : other->device_id == d->device_id &&
+                                                (other->device_type == 0) == (d->device_type == 0))
         return row;
     }
   return NULL;
