@@ -1,7 +1,7 @@
 /* test-memory-track.c: each device's memory drawn under its tracks by
  * the headless scene: pixels where its events put bytes, none before its
- * first event, its tooltip, and no lane for a trace without memory
- * events
+ * first event, its tooltip, lanes from memory counters, and no lane for
+ * a trace without memory events
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -17,6 +17,7 @@
 
 #define MEMORY    "tracelens__h100__Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz"
 #define NO_MEMORY "hta__trace_diff_control__control.json.gz"
+#define COUNTERS  "msinsight__npu_ddp_level0_rank0__trace_view.json"
 #define WIDTH     1400
 
 static ChronoTimelineScene *
@@ -160,6 +161,51 @@ test_tooltip (void)
     }
 }
 
+/* Ascend's memory counters (KB) drawn as lanes: pixels under their
+ * process where the samples are, and none for the DDR counters that
+ * never leave zero. */
+static void
+test_counters (void)
+{
+  g_autoptr(ChronoTrace) trace = test_traces_load (COUNTERS);
+  g_autoptr(ChronoAnalysis) analysis = NULL;
+  g_autoptr(ChronoViewport) viewport = NULL;
+  g_autoptr(ChronoTimelineScene) scene = NULL;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  guint n_rows = 0;
+
+  if (trace == NULL)
+    return;
+  scene = scene_for (trace, &analysis, &viewport);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, (int) chrono_timeline_scene_get_height (scene));
+  cr = cairo_create (surface);
+  chrono_timeline_scene_draw (scene, cr);
+  cairo_surface_flush (surface);
+  for (guint i = 0; i < chrono_timeline_scene_get_n_rows (scene); i++)
+    {
+      const ChronoSceneRow *row = chrono_timeline_scene_get_row (scene, i);
+      int foot, above;
+      guint n_drawn = 0;
+
+      if (row->memory == NULL)
+        continue;
+      n_rows++;
+      g_assert_cmpuint (row->memory->counter_name, !=, CHRONO_NO_STRING);
+      g_assert_cmpint (row->memory->peak_allocated_bytes, >, 0);
+      g_assert_null (strstr (row->memory->label, "DDR"));
+      foot = (int) (chrono_timeline_scene_get_row_top (scene, row) + CHRONO_SCENE_TRACK_PAD + CHRONO_SCENE_MEMORY_HEIGHT - 2);
+      above = (int) chrono_timeline_scene_get_row_top (scene, row) + 1;
+      for (int x = 30; x < WIDTH - CHRONO_SCENE_HEADER_WIDTH; x++)
+        n_drawn += ui_test_pixel (surface, CHRONO_SCENE_HEADER_WIDTH + x, foot) !=
+                   ui_test_pixel (surface, CHRONO_SCENE_HEADER_WIDTH + x, above);
+      g_assert_cmpuint (n_drawn, >, 10);
+    }
+  g_assert_cmpuint (n_rows, >, 0);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
 static void
 test_none (void)
 {
@@ -182,6 +228,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/memory-track/drawn", test_drawn);
   g_test_add_func ("/memory-track/tooltip", test_tooltip);
+  g_test_add_func ("/memory-track/counters", test_counters);
   g_test_add_func ("/memory-track/none", test_none);
   return g_test_run ();
 }
