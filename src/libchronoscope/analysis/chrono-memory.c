@@ -331,7 +331,16 @@ collect_track (Collect           *c,
 {
   const ChronoTrack *t = chrono_trace_get_track (c->self->trace, track);
   guint first = c->events->len;
+  guint n = first;
+  guint n_memory = 0;
 
+  /* Room for the track's memory events at once, rather than growing
+   * event by event (each growth copies all the events so far). */
+  for (guint32 i = 0; i < t->n_instants; i++)
+    n_memory += string_class (c, chrono_track_get_inst_name (t, i)) == 2;
+  if (n_memory == 0)
+    return;
+  g_array_set_size (c->events, first + n_memory);
   for (guint32 i = 0; i < t->n_instants; i++)
     {
       MemEvent e = { 0 };
@@ -354,10 +363,11 @@ collect_track (Collect           *c,
           c->unreadable++;
           continue;
         }
-      e.seq = c->events->len;
+      e.seq = n;
       e.device = device_for (c, t, &a);
-      g_array_append_val (c->events, e);
+      g_array_index (c->events, MemEvent, n++) = e;
     }
+  g_array_set_size (c->events, n);
   if (c->events->len > first && t->type == CHRONO_TRACK_THREAD)
     attribute_track (c, t, track, first, open);
 }
@@ -375,6 +385,15 @@ compare_events (gconstpointer a,
   if (x->ts != y->ts)
     return x->ts < y->ts ? -1 : 1;
   return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static gboolean
+events_sorted (GArray *events)
+{
+  for (guint k = 1; k < events->len; k++)
+    if (compare_events (&g_array_index (events, MemEvent, k - 1), &g_array_index (events, MemEvent, k)) > 0)
+      return FALSE;
+  return TRUE;
 }
 
 static gint
@@ -837,7 +856,10 @@ chrono_memory_new (ChronoTrace   *trace,
   if (g_cancellable_is_cancelled (cancellable))
     return NULL;
 
-  g_array_sort (events, compare_events);
+  /* The events of one device on one thread are in time order already:
+   * the sort, and the copy of them all it makes, only when they are not. */
+  if (!events_sorted (events))
+    g_array_sort (events, compare_events);
   for (guint k = 0; k < events->len;)
     {
       const MemEvent *ev = &g_array_index (events, MemEvent, k);
