@@ -182,6 +182,7 @@ typedef struct {
   GArray      *deps;     /* ChronoWorkDep */
   GArray      *deps_to;  /* ChronoDepTo by span key of the later work */
   GHashTable  *flows_of; /* span key -> GArray of flow indices (both ends), made on demand */
+  GHashTable  *item_of;  /* stream track -> ChronoTrackItems, made on demand */
   ChronoHostCounts host;
 } ChronoRankData;
 

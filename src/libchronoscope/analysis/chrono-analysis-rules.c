@@ -941,24 +941,16 @@ span_ref_equal (gconstpointer a,
   return x->track == y->track && x->index == y->index;
 }
 
-/* The spans of DATA's critical paths that wait on a dependency: the
- * paths are long, the dependencies few. */
+/* The spans of DATA's critical paths that wait on a dependency. */
 static GHashTable *
 waits_on_path (ChronoRankData *data,
                GArray         *paths)
 {
   GHashTable *spans = g_hash_table_new (span_ref_hash, span_ref_equal);
-  g_autoptr(GHashTable) waiting = g_hash_table_new (span_ref_hash, span_ref_equal);
-  g_autofree ChronoSpanRef *refs = g_new (ChronoSpanRef, MAX (data->deps->len, 1));
+  const ChronoDepTo *deps_to = (const ChronoDepTo *) data->deps_to->data;
 
-  for (guint i = 0; i < data->deps->len; i++)
-    {
-      const ChronoWorkDep *dep = &g_array_index (data->deps, ChronoWorkDep, i);
-      const ChronoWorkItem *to = item_at (data, dep->to_device, dep->to_item);
-
-      refs[i] = (ChronoSpanRef) { to->track, to->index };
-      g_hash_table_add (waiting, &refs[i]);
-    }
+  /* The dependencies are sorted by the span that waits: a path's span
+   * waits when it is found among them. */
   for (guint i = 0; i < paths->len && data->deps->len > 0; i++)
     {
       const ChronoCriticalPath *p = &g_array_index (paths, ChronoCriticalPath, i);
@@ -966,8 +958,18 @@ waits_on_path (ChronoRankData *data,
       if (p->rank != data->rank_index)
         continue;
       for (guint k = 0; k < p->n_segments; k++)
-        if (p->segments[k].has_node && g_hash_table_contains (waiting, &p->segments[k].node.span))
-          g_hash_table_add (spans, &p->segments[k].node.span);
+        {
+          const ChronoSpanRef *span = &p->segments[k].node.span;
+          gint64 key;
+          guint at;
+
+          if (!p->segments[k].has_node)
+            continue;
+          key = chrono_span_key (span->track, span->index);
+          at = chrono_lower_bound (deps_to, data->deps_to->len, sizeof *deps_to, G_STRUCT_OFFSET (ChronoDepTo, key), key);
+          if (at < data->deps_to->len && deps_to[at].key == key)
+            g_hash_table_add (spans, (gpointer) span);
+        }
     }
   return spans;
 }

@@ -672,33 +672,59 @@ collect_host (ChronoRankData *data,
     }
 }
 
+/* Where each span of a stream track is among its device's items: a
+ * flow's two ends are found in constant time, not by searching. */
+typedef struct {
+  guint   device;
+  guint32 item[];        /* by span index; G_MAXUINT32 when not an item */
+} ChronoTrackItems;
+
+static GHashTable *
+index_items (ChronoRankData *data)
+{
+  GHashTable *map = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+
+  for (guint di = 0; di < data->devices->len; di++)
+    {
+      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+
+      for (guint s = 0; s < d->streams->len; s++)
+        {
+          guint32 track = g_array_index (d->streams, ChronoStreamWork, s).track;
+          guint32 n = chrono_trace_get_track (data->trace, track)->n_spans;
+          ChronoTrackItems *entry = g_malloc (sizeof *entry + n * sizeof (guint32));
+
+          entry->device = di;
+          memset (entry->item, 0xff, n * sizeof (guint32));
+          g_hash_table_insert (map, GUINT_TO_POINTER (track), entry);
+        }
+      for (guint k = 0; k < d->items->len; k++)
+        {
+          const ChronoWorkItem *it = &g_array_index (d->items, ChronoWorkItem, k);
+          ChronoTrackItems *entry = g_hash_table_lookup (map, GUINT_TO_POINTER (it->track));
+
+          entry->item[it->index] = k;
+        }
+    }
+  return map;
+}
+
 gboolean
 chrono_rank_data_find_item (ChronoRankData *data,
                             ChronoSpanRef   span,
                             guint          *device,
                             guint          *item)
 {
-  const ChronoTrack *t = chrono_trace_get_track (data->trace, span.track);
+  const ChronoTrackItems *entry;
 
-  if (t->type != CHRONO_TRACK_STREAM)
+  if (data->item_of == NULL)
+    data->item_of = index_items (data);
+  entry = g_hash_table_lookup (data->item_of, GUINT_TO_POINTER (span.track));
+  if (entry == NULL || entry->item[span.index] == G_MAXUINT32)
     return FALSE;
-  for (guint di = 0; di < data->devices->len; di++)
-    {
-      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
-      const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
-      gint64 start = MAX (t->start[span.index], data->range_start);
-      guint lo = chrono_lower_bound (items, d->items->len, sizeof *items,
-                                     G_STRUCT_OFFSET (ChronoWorkItem, start), start);
-
-      for (guint k = lo; k < d->items->len && items[k].start == start; k++)
-        if (items[k].track == span.track && items[k].index == span.index)
-          {
-            *device = di;
-            *item = k;
-            return TRUE;
-          }
-    }
-  return FALSE;
+  *device = entry->device;
+  *item = entry->item[span.index];
+  return TRUE;
 }
 
 static void
@@ -940,13 +966,15 @@ chrono_rank_data_new (ChronoTrace                 *trace,
   data->syncs = g_array_new (FALSE, FALSE, sizeof (ChronoSyncWait));
   data->steps = g_array_new (FALSE, FALSE, sizeof (ChronoStep));
   data->collectives = g_array_new (FALSE, FALSE, sizeof (ChronoWorkItem));
-  data->deps = g_array_new (FALSE, FALSE, sizeof (ChronoWorkDep));
-  data->deps_to = g_array_new (FALSE, FALSE, sizeof (ChronoDepTo));
   {
     g_autoptr(GHashTable) launched = g_hash_table_new_full (NULL, NULL, NULL, g_free);
     g_autoptr(GArray) other_flows = g_array_new (FALSE, FALSE, sizeof (guint));
 
     collect_work (data, launched, other_flows);
+    /* A dependency at most per flow, and a few event waits: reserved, so
+     * that a million of them are not copied as they grow. */
+    data->deps = g_array_sized_new (FALSE, FALSE, sizeof (ChronoWorkDep), other_flows->len + 64);
+    data->deps_to = g_array_sized_new (FALSE, FALSE, sizeof (ChronoDepTo), other_flows->len + 64);
     collect_host (data, launched);
     collect_event_waits (data);
     collect_flow_deps (data, other_flows);
@@ -982,6 +1010,7 @@ chrono_rank_data_free (ChronoRankData *data)
   g_array_unref (data->deps);
   g_array_unref (data->deps_to);
   g_clear_pointer (&data->flows_of, g_hash_table_unref);
+  g_clear_pointer (&data->item_of, g_hash_table_unref);
   g_object_unref (data->trace);
   g_free (data);
 }
