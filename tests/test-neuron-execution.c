@@ -8,6 +8,7 @@
 
 #include <glib/gstdio.h>
 
+#include "chrono-analysis.h"
 #include "chrono-neuron-execution.h"
 #include "chrono-trace-set.h"
 #include "neuron-gen.h"
@@ -151,11 +152,74 @@ test_folder (void)
   g_rmdir (dir);
 }
 
+/* In a profile folder the device's Metadata keeps the device's clock:
+ * each execution's figures are still over its own instructions, on the
+ * trace's clock, and together they hold all of the core's FLOPs. */
+static void
+test_folder_metrics (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("neuron-execution-XXXXXX", &error);
+  g_autofree char *device = g_build_filename (dir, "device_profile_model_1.json", NULL);
+  g_autofree char *system = g_build_filename (dir, "system_profile.json", NULL);
+  const char *paths[] = { dir, NULL };
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoAnalysis) analysis = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *json = NULL;
+  NeuronGenOptions options;
+  NeuronGenCounts counts;
+  JsonObject *core;
+  JsonArray *executions;
+  gdouble flops = 0;
+  gint64 shift = 0;
+
+  neuron_gen_options_init (&options);
+  options.plant = "compute,dma-bound";
+  options.instance = "trn2";
+  options.plant_executions = 3;
+  g_assert_true (neuron_gen_write_device (device, &options, &counts, &error));
+  g_assert_true (neuron_gen_write_system (system, &options, &counts, &error));
+  g_assert_no_error (error);
+  trace = chrono_trace_load_set (paths, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < chrono_trace_get_n_parts (trace); i++)
+    if (chrono_trace_get_part (trace, i)->shift_ns != 0)
+      shift = chrono_trace_get_part (trace, i)->shift_ns;
+  /* Otherwise this would not test the clocks. */
+  g_assert_cmpint (shift, !=, 0);
+
+  analysis = chrono_analysis_run (&trace, 1, NULL, NULL, &error);
+  g_assert_no_error (error);
+  json = chrono_analysis_to_json (analysis);
+  g_assert_true (json_parser_load_from_data (parser, json, -1, &error));
+  core = json_array_get_object_element (json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "neuron"), 0);
+  executions = json_object_get_array_member (core, "executions");
+  g_assert_cmpuint (json_array_get_length (executions), ==, 3);
+  for (guint i = 0; i < json_array_get_length (executions); i++)
+    {
+      JsonObject *e = json_array_get_object_element (executions, i);
+
+      g_assert_cmpint (json_object_get_int_member (e, "start_ns"), >=, json_object_get_int_member (core, "start_ns"));
+      /* The runtime may close an execution after its last instruction. */
+      g_assert_cmpint (json_object_get_int_member (e, "start_ns"), <, json_object_get_int_member (core, "end_ns"));
+      g_assert_cmpfloat (json_object_get_double_member (e, "hfu_percent"), >, 0);
+      flops += json_object_get_double_member (e, "hardware_flops");
+    }
+  g_assert_cmpfloat_with_epsilon (flops, json_object_get_double_member (core, "hardware_flops"),
+                                  1e-9 * json_object_get_double_member (core, "hardware_flops"));
+
+  g_unlink (device);
+  g_unlink (system);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/neuron-execution/folder", test_folder);
+  g_test_add_func ("/neuron-execution/folder-metrics", test_folder_metrics);
   return g_test_run ();
 }

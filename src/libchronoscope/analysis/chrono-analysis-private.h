@@ -334,6 +334,8 @@ const ChronoDepTo *chrono_rank_data_deps_to (ChronoRankData       *data,
                                              guint                *n_deps);
 
 /* The device work that SPAN is, if any. */
+gint64          chrono_rank_data_clock_shift (ChronoRankData *data,
+                                              guint32         process);
 gboolean        chrono_rank_data_find_item (ChronoRankData *data,
                                             ChronoSpanRef   span,
                                             guint          *device,

@@ -672,6 +672,23 @@ collect_host (ChronoRankData *data,
     }
 }
 
+/* What a file's own times need added to be on the trace's clock, for
+ * PROCESS's file: its metadata keeps the file's clock when the file is
+ * one of a profile folder's. */
+gint64
+chrono_rank_data_clock_shift (ChronoRankData *data,
+                              guint32         process)
+{
+  for (guint i = 0; i < chrono_trace_get_n_parts (data->trace); i++)
+    {
+      const ChronoTracePart *part = chrono_trace_get_part (data->trace, i);
+
+      if (process >= part->first_process && process < part->first_process + part->n_processes)
+        return part->shift_ns;
+    }
+  return 0;
+}
+
 /* Where each span of a stream track is among its device's items: a
  * flow's two ends are found in constant time, not by searching. */
 typedef struct {

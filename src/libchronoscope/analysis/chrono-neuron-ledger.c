@@ -730,6 +730,7 @@ chrono_neuron_add_execution_rows (ChronoRankData         *data,
 {
   g_autoptr(JsonNode) node = chrono_trace_get_metadata (data->trace, "neuron_executions");
   JsonArray *executions = node && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+  gint64 shift = chrono_rank_data_clock_shift (data, d->process);
 
   for (guint i = 0; executions && i < json_array_get_length (executions); i++)
     {
@@ -742,8 +743,8 @@ chrono_neuron_add_execution_rows (ChronoRankData         *data,
       if (!chrono_neuron_summary_number (o, "execution_start_ts", &start) ||
           !chrono_neuron_summary_number (o, "execution_end_ts", &end))
         continue;
-      row.start_ns = MAX ((gint64) start, d->neuron->start);
-      row.end_ns = MIN ((gint64) end, d->neuron->end);
+      row.start_ns = MAX ((gint64) start + shift, d->neuron->start);
+      row.end_ns = MIN ((gint64) end + shift, d->neuron->end);
       if (row.end_ns <= row.start_ns)
         continue;
       row.name = g_strdup_printf ("execution %.0f", index);

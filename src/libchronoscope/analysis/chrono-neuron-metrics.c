@@ -429,9 +429,11 @@ read_throttle (ChronoNeuronMetrics *m)
 }
 
 static void
-read_executions (ChronoNeuronMetrics *m)
+read_executions (ChronoNeuronMetrics    *m,
+                 const ChronoDeviceWork *d)
 {
   g_autoptr(JsonNode) node = chrono_trace_get_metadata (m->data->trace, "neuron_executions");
+  gint64 shift = chrono_rank_data_clock_shift (m->data, d->process);
 
   m->executions = g_array_new (FALSE, FALSE, sizeof (ChronoStep));
   if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
@@ -446,7 +448,7 @@ read_executions (ChronoNeuronMetrics *m)
       if (chrono_neuron_summary_number (o, "execution_start_ts", &start) &&
           chrono_neuron_summary_number (o, "execution_end_ts", &end) && end > start)
         {
-          ChronoStep step = { CHRONO_NO_TRACK, (guint32) index, (gint64) start, (gint64) end, (gint64) end };
+          ChronoStep step = { CHRONO_NO_TRACK, (guint32) index, (gint64) start + shift, (gint64) end + shift, (gint64) end + shift };
           g_array_append_val (m->executions, step);
         }
     }
@@ -460,13 +462,14 @@ find_window (ChronoNeuronMetrics    *m,
              const ChronoDeviceWork *d)
 {
   JsonObject *md = object_of (m->metadata);
+  gint64 shift = chrono_rank_data_clock_shift (m->data, d->process);
   gdouble first, last;
 
   m->start = g_array_index (d->busy, ChronoInterval, 0).start;
   m->end = g_array_index (d->busy, ChronoInterval, d->busy->len - 1).end;
   if (chrono_neuron_summary_number (md, "first_hw_timestamp", &first) &&
       chrono_neuron_summary_number (md, "last_hw_timestamp", &last) &&
-      first <= m->start && last >= m->end && m->data->range_start <= first && m->data->range_end >= last)
+      (first += shift) <= m->start && (last += shift) >= m->end && m->data->range_start <= first && m->data->range_end >= last)
     {
       m->start = (gint64) first;
       m->end = (gint64) last;
@@ -499,7 +502,7 @@ chrono_neuron_metrics_new (ChronoRankData                 *data,
   find_peak (m, thresholds);
   read_records (m);
   read_throttle (m);
-  read_executions (m);
+  read_executions (m, d);
 
   /* The Tensor engine is the union of its two rows. */
   all = g_array_new (FALSE, FALSE, sizeof (ChronoWorkItem));
