@@ -38,6 +38,10 @@
 #define LINE_WIDTH_CHARS 28
 /* Rows of a critical path listed; the rest are counted. */
 #define MAX_SEGMENT_ROWS   400
+/* Findings listed at first, and added at each "Show more": a row for
+ * each of hundreds of findings, built and measured at once, holds the
+ * window up for seconds. */
+#define FINDING_ROWS_BATCH 50
 
 struct _ChronoFindingsPanel
 {
@@ -58,6 +62,8 @@ struct _ChronoFindingsPanel
   GtkWidget      *view_switcher;
   GtkDropDown    *rule_dropdown;
   GtkListBox     *findings_list;
+  GtkWidget      *more_row;     /* "Show more" after the listed findings, or NULL */
+  guint           next_finding; /* the first finding not yet looked at for a row */
   GtkBox         *breakdown_box;
   GtkDropDown    *path_dropdown;
   GtkToggleButton *path_toggle;
@@ -343,41 +349,136 @@ create_finding_row (ChronoFindingsPanel *self,
   return row;
 }
 
-static gboolean
-filter_finding_cb (GtkListBoxRow *row,
-                   gpointer       user_data)
+/* The rule the list is filtered by, or NULL for every rule. */
+static const char *
+get_selected_rule (ChronoFindingsPanel *self)
 {
-  ChronoFindingsPanel *self = user_data;
   guint selected = gtk_drop_down_get_selected (self->rule_dropdown);
-  const char *rule;
-  guint index;
 
-  if (self->analysis == NULL || selected == GTK_INVALID_LIST_POSITION ||
-      selected >= self->rule_ids->len || (rule = g_ptr_array_index (self->rule_ids, selected)) == NULL)
-    return TRUE;
-  index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "finding"));
-  return g_str_equal (chrono_analysis_get_finding (self->analysis, index)->rule, rule);
+  if (selected == GTK_INVALID_LIST_POSITION || selected >= self->rule_ids->len)
+    return NULL;
+  return g_ptr_array_index (self->rule_ids, selected);
+}
+
+/* How many findings from FROM on the selected rule lets through. */
+static guint
+count_shown_findings (ChronoFindingsPanel *self,
+                      guint                from)
+{
+  const char *rule = get_selected_rule (self);
+  guint n_findings = chrono_analysis_get_n_findings (self->analysis);
+  guint n = 0;
+
+  for (guint i = from; i < n_findings; i++)
+    n += rule == NULL || g_str_equal (chrono_analysis_get_finding (self->analysis, i)->rule, rule);
+  return n;
+}
+
+static GtkWidget *
+create_more_row (void)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_widget_set_margin_top (label, 8);
+  gtk_widget_set_margin_bottom (label, 8);
+  gtk_widget_add_css_class (label, "accent");
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), label);
+  gtk_list_box_row_set_selectable (GTK_LIST_BOX_ROW (row), FALSE);
+  gtk_widget_add_css_class (row, "findings-more");
+  return row;
+}
+
+/* Rows for the next batch of the findings the rule lets through, before
+ * a row that adds the batch after them, if any is left. */
+static void
+append_finding_rows (ChronoFindingsPanel *self)
+{
+  const char *rule = get_selected_rule (self);
+  guint n_findings = chrono_analysis_get_n_findings (self->analysis);
+  int position = self->more_row != NULL ? gtk_list_box_row_get_index (GTK_LIST_BOX_ROW (self->more_row)) : -1;
+  GtkWidget *first = NULL;
+  guint added = 0, rest;
+
+  for (; self->next_finding < n_findings && added < FINDING_ROWS_BATCH; self->next_finding++)
+    if (rule == NULL || g_str_equal (chrono_analysis_get_finding (self->analysis, self->next_finding)->rule, rule))
+      {
+        GtkWidget *row = create_finding_row (self, self->next_finding);
+
+        gtk_list_box_insert (self->findings_list, row, position < 0 ? -1 : position + (int) added);
+        first = first != NULL ? first : row;
+        added++;
+      }
+
+  rest = count_shown_findings (self, self->next_finding);
+  if (rest > 0)
+    {
+      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Show %u More Finding",
+                                                            "Show %u More Findings", MIN (rest, FINDING_ROWS_BATCH)),
+                                               MIN (rest, FINDING_ROWS_BATCH));
+
+      if (self->more_row == NULL)
+        {
+          self->more_row = create_more_row ();
+          gtk_list_box_append (self->findings_list, self->more_row);
+        }
+      gtk_label_set_label (GTK_LABEL (gtk_list_box_row_get_child (GTK_LIST_BOX_ROW (self->more_row))), text);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self->more_row), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
+    }
+  else if (self->more_row != NULL)
+    {
+      /* Keyboard focus stays in the list, on the first row it added. */
+      gboolean had_focus = gtk_widget_has_focus (self->more_row);
+
+      gtk_list_box_remove (self->findings_list, self->more_row);
+      self->more_row = NULL;
+      if (had_focus && first != NULL)
+        gtk_widget_grab_focus (first);
+    }
 }
 
 static void
-update_count (ChronoFindingsPanel *self)
+clear_finding_rows (ChronoFindingsPanel *self)
 {
-  guint n = 0;
-  g_autofree char *text = NULL;
-
-  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->findings_list)); row;
-       row = gtk_widget_get_next_sibling (row))
-    n += GTK_IS_LIST_BOX_ROW (row) && filter_finding_cb (GTK_LIST_BOX_ROW (row), self);
-  text = n == 0 ? g_strdup (_("No bottleneck found"))
-                : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u finding", "%u findings", n), n);
-  gtk_label_set_label (self->count_label, text);
+  remove_children (GTK_WIDGET (self->findings_list));
+  self->more_row = NULL;
+  self->next_finding = 0;
 }
 
+static guint
+get_row_finding (GtkListBoxRow *row)
+{
+  return GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "finding"));
+}
+
+/* The list again, for the selected rule, with the selected finding still
+ * selected if it is listed, else the first. */
 static void
 rule_selected_cb (ChronoFindingsPanel *self)
 {
-  gtk_list_box_invalidate_filter (self->findings_list);
-  update_count (self);
+  GtkListBoxRow *selected = gtk_list_box_get_selected_row (self->findings_list);
+  guint finding = selected != NULL ? get_row_finding (selected) : G_MAXUINT;
+  g_autofree char *text = NULL;
+  GtkListBoxRow *row;
+  guint n;
+
+  if (self->analysis == NULL)
+    return;
+  n = count_shown_findings (self, 0);
+  clear_finding_rows (self);
+  append_finding_rows (self);
+
+  selected = row = gtk_list_box_get_row_at_index (self->findings_list, 0);
+  for (int i = 0; row != NULL && row != GTK_LIST_BOX_ROW (self->more_row);
+       row = gtk_list_box_get_row_at_index (self->findings_list, ++i))
+    if (get_row_finding (row) == finding)
+      selected = row;
+  if (selected != NULL && selected != GTK_LIST_BOX_ROW (self->more_row))
+    gtk_list_box_select_row (self->findings_list, selected);
+
+  text = n == 0 ? g_strdup (_("No bottleneck found"))
+                : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u finding", "%u findings", n), n);
+  gtk_label_set_label (self->count_label, text);
 }
 
 static void
@@ -389,13 +490,9 @@ fill_findings (ChronoFindingsPanel *self)
   const ChronoRule *rule = chrono_analysis_get_rules (&n_rules);
   g_autofree char *all = NULL;
 
-  remove_children (GTK_WIDGET (self->findings_list));
-  for (guint i = 0; i < n_findings; i++)
-    gtk_list_box_append (self->findings_list, create_finding_row (self, i));
-  /* The costliest with its advice; nothing moves until one is activated. */
-  if (n_findings > 0)
-    gtk_list_box_select_row (self->findings_list, gtk_list_box_get_row_at_index (self->findings_list, 0));
-
+  /* The costliest with its advice, selected by rule_selected_cb below;
+   * nothing moves until one is activated. */
+  clear_finding_rows (self);
   /* Only the rules that found something, each with its count. */
   g_ptr_array_set_size (self->rule_ids, 0);
   all = g_strdup_printf (_("All Rules (%u)"), n_findings);
@@ -608,7 +705,7 @@ export_picture_action (GtkWidget  *widget,
 
   if (self->analysis == NULL || row == NULL)
     return;
-  finding = chrono_analysis_get_finding (self->analysis, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "finding")));
+  finding = chrono_analysis_get_finding (self->analysis, get_row_finding (row));
   gtk_window_present (GTK_WINDOW (chrono_export_dialog_new_for_finding (
     GTK_WINDOW (gtk_widget_get_root (widget)), self->analysis, finding, GTK_WIDGET (self->timeline),
     MAX (gtk_widget_get_width (GTK_WIDGET (self->timeline)), 800), chrono_timeline_get_dark (self->timeline))));
@@ -643,7 +740,7 @@ summarize_action (GtkWidget  *widget,
 
   if (self->analysis == NULL || row == NULL)
     return;
-  finding = chrono_analysis_get_finding (self->analysis, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "finding")));
+  finding = chrono_analysis_get_finding (self->analysis, get_row_finding (row));
   tracks = finding_tracks (finding, &n_tracks);
   gtk_widget_activate_action (GTK_WIDGET (self->timeline), "view.summarize-range", "(xx@au)",
                               finding->start_ns, finding->end_ns,
@@ -655,7 +752,10 @@ finding_activated_cb (GtkListBox          *list,
                       GtkListBoxRow       *row,
                       ChronoFindingsPanel *self)
 {
-  chrono_findings_panel_show_finding (self, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "finding")));
+  if (GTK_WIDGET (row) == self->more_row)
+    append_finding_rows (self);
+  else
+    chrono_findings_panel_show_finding (self, get_row_finding (row));
 }
 
 /* Devices */
@@ -1324,7 +1424,6 @@ chrono_findings_panel_init (ChronoFindingsPanel *self)
    * the timeline. */
   gtk_box_layout_set_homogeneous (GTK_BOX_LAYOUT (gtk_widget_get_layout_manager (self->view_switcher)), FALSE);
 
-  gtk_list_box_set_filter_func (self->findings_list, filter_finding_cb, self, NULL);
   g_signal_connect (self->findings_list, "row-activated", G_CALLBACK (finding_activated_cb), self);
   g_signal_connect (self->findings_list, "row-selected", G_CALLBACK (finding_selected_cb), self);
   g_signal_connect (self->segments_list, "row-activated", G_CALLBACK (segment_activated_cb), self);

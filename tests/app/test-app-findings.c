@@ -49,12 +49,16 @@ find_named (GtkWidget  *root,
   return NULL;
 }
 
-/* The rows of the findings list that the filter lets through, in order. */
+/* The rows of the findings list that the filter lets through, in order,
+ * each batch after the first shown by activating "Show more". */
 static GPtrArray *
 get_shown_rows (GtkListBox *list)
 {
   GPtrArray *rows = g_ptr_array_new ();
+  GtkWidget *more;
 
+  while ((more = app_test_find_css_class (GTK_WIDGET (list), "findings-more")) != NULL)
+    g_signal_emit_by_name (list, "row-activated", more);
   for (int i = 0; gtk_list_box_get_row_at_index (list, i) != NULL; i++)
     {
       GtkListBoxRow *row = gtk_list_box_get_row_at_index (list, i);
