@@ -12,30 +12,6 @@
 #define WINDOW_MARGIN 0.02
 
 void
-chrono_neuron_window_to_trace_clock (ChronoTrace *trace,
-                                     guint32      process,
-                                     gint64      *start,
-                                     gint64      *end)
-{
-  for (guint i = 0; i < chrono_trace_get_n_parts (trace); i++)
-    {
-      const ChronoTracePart *part = chrono_trace_get_part (trace, i);
-
-      if (process < part->first_process || process >= part->first_process + part->n_processes)
-        continue;
-      /* A profile folder puts the device on the host's clock, but the
-       * Metadata's times stay on the device's. */
-      if ((*end <= part->start_ns || *start >= part->end_ns) &&
-          *end + part->shift_ns > part->start_ns && *start + part->shift_ns < part->end_ns)
-        {
-          *start += part->shift_ns;
-          *end += part->shift_ns;
-        }
-      return;
-    }
-}
-
-void
 chrono_neuron_show_window (ChronoTimeline *timeline,
                            guint32         process,
                            gint64          start,

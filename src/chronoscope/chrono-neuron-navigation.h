@@ -16,13 +16,6 @@ void     chrono_neuron_show_window       (ChronoTimeline *timeline,
                                           guint32         process,
                                           gint64          start,
                                           gint64          end);
-/* [*START, *END) of the profile's own metadata (an execution's window)
- * on the trace's clock: shifted as the file of PROCESS was when the
- * window lies outside that file's times and the shifted one inside. */
-void     chrono_neuron_window_to_trace_clock (ChronoTrace *trace,
-                                              guint32      process,
-                                              gint64      *start,
-                                              gint64      *end);
 /* The execution SPAN belongs to (its nc_exec_running, an instruction it
  * ran, the host call that launched it) shown so, over the tracks of the
  * core that ran it, its first instruction selected. FALSE when SPAN

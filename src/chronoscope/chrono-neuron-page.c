@@ -135,7 +135,6 @@ window_on_trace (ChronoNeuronPage *self,
   *process = chrono_neuron_metrics_get_device (metrics)->process;
   *start = json_object_get_int_member (w, "start_ns");
   *end = json_object_get_int_member (w, "end_ns");
-  chrono_neuron_window_to_trace_clock (chrono_neuron_metrics_get_rank (metrics)->trace, *process, start, end);
   return TRUE;
 }
 
