@@ -41,8 +41,10 @@ core_of (ChronoTrace   *trace,
   return json_object_get_int_member (json_node_get_object (args), "nc_idx");
 }
 
-static void
-test_folder (void)
+/* A profile folder of three executions, device and system profiles,
+ * loaded; its files are gone once it is. */
+static ChronoTrace *
+load_folder (NeuronGenCounts *counts)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("neuron-execution-XXXXXX", &error);
@@ -50,20 +52,32 @@ test_folder (void)
   g_autofree char *system = g_build_filename (dir, "system_profile.json", NULL);
   const char *paths[] = { dir, NULL };
   g_autoptr(ChronoTrace) trace = NULL;
-  g_autoptr(GArray) runs = g_array_new (FALSE, FALSE, sizeof (ChronoSpanRef));
   NeuronGenOptions options;
-  NeuronGenCounts counts;
-  guint n_instructions = 0;
 
   neuron_gen_options_init (&options);
   options.plant = "compute,dma-bound";
   options.instance = "trn2";
   options.plant_executions = 3;
-  g_assert_true (neuron_gen_write_device (device, &options, &counts, &error));
-  g_assert_true (neuron_gen_write_system (system, &options, &counts, &error));
+  g_assert_true (neuron_gen_write_device (device, &options, counts, &error));
+  g_assert_true (neuron_gen_write_system (system, &options, counts, &error));
   g_assert_no_error (error);
   trace = chrono_trace_load_set (paths, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
+  g_unlink (device);
+  g_unlink (system);
+  g_rmdir (dir);
+  return g_steal_pointer (&trace);
+}
+
+static void
+test_folder (void)
+{
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(GArray) runs = g_array_new (FALSE, FALSE, sizeof (ChronoSpanRef));
+  NeuronGenCounts counts;
+  guint n_instructions = 0;
+
+  trace = load_folder (&counts);
 
   /* The runtime's executions, each its own. */
   for (guint32 ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
@@ -146,10 +160,6 @@ test_folder (void)
       g_assert_cmpint (lt->start[launcher.index], <=, e.start_ns);
       g_assert_cmpint (chrono_track_get_end (lt, launcher.index), >=, e.start_ns);
     }
-
-  g_unlink (device);
-  g_unlink (system);
-  g_rmdir (dir);
 }
 
 /* In a profile folder the device's Metadata keeps the device's clock:
@@ -159,30 +169,17 @@ static void
 test_folder_metrics (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("neuron-execution-XXXXXX", &error);
-  g_autofree char *device = g_build_filename (dir, "device_profile_model_1.json", NULL);
-  g_autofree char *system = g_build_filename (dir, "system_profile.json", NULL);
-  const char *paths[] = { dir, NULL };
   g_autoptr(ChronoTrace) trace = NULL;
   g_autoptr(ChronoAnalysis) analysis = NULL;
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autofree char *json = NULL;
-  NeuronGenOptions options;
   NeuronGenCounts counts;
   JsonObject *core;
   JsonArray *executions;
   gdouble flops = 0;
   gint64 shift = 0;
 
-  neuron_gen_options_init (&options);
-  options.plant = "compute,dma-bound";
-  options.instance = "trn2";
-  options.plant_executions = 3;
-  g_assert_true (neuron_gen_write_device (device, &options, &counts, &error));
-  g_assert_true (neuron_gen_write_system (system, &options, &counts, &error));
-  g_assert_no_error (error);
-  trace = chrono_trace_load_set (paths, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
+  trace = load_folder (&counts);
   for (guint i = 0; i < chrono_trace_get_n_parts (trace); i++)
     if (chrono_trace_get_part (trace, i)->shift_ns != 0)
       shift = chrono_trace_get_part (trace, i)->shift_ns;
@@ -208,10 +205,6 @@ test_folder_metrics (void)
     }
   g_assert_cmpfloat_with_epsilon (flops, json_object_get_double_member (core, "hardware_flops"),
                                   1e-9 * json_object_get_double_member (core, "hardware_flops"));
-
-  g_unlink (device);
-  g_unlink (system);
-  g_rmdir (dir);
 }
 
 int
