@@ -60,15 +60,16 @@ rank_of_tasks (ChronoTrace    *trace,
       for (guint32 i = 0; device[t->process] && i < t->n_spans; i++)
         {
           guint64 off = chrono_track_get_args (t, i);
-          gsize len;
+          gsize len = 0;
           const char *text = off != CHRONO_NO_ARGS ? chrono_trace_get_raw_value (trace, off, &len) : NULL;
           const char *at = text ? memmem (text, len, key, sizeof key - 1) : NULL;
-          const char *end = text + len;
+          const char *end;
           char *num_end;
           gint64 value;
 
           if (at == NULL)
             continue;
+          end = text + len;
           for (at += sizeof key - 1; at < end && (*at == ' ' || *at == ':'); at++)
             ;
           value = at < end && g_ascii_isdigit (*at) ? g_ascii_strtoll (at, &num_end, 10) : -1;
