@@ -25,7 +25,7 @@ struct _ChronoSceneRows
 
   const ChronoFlopsSeries **flops;  /* process -> its device's series, or NULL */
   const ChronoNeuronSeries **neuron; /* process -> its NeuronCore's lanes, or NULL */
-  const ChronoMemoryDevice **memory; /* process -> the memory under its tracks, or NULL */
+  GArray            *memory;     /* MemoryRow, by process, accelerators first */
   gboolean           note_devices;
 };
 
@@ -79,7 +79,7 @@ chrono_scene_rows_free (ChronoSceneRows *self)
   g_free (self->group_rows);
   g_free (self->flops);
   g_free (self->neuron);
-  g_free (self->memory);
+  g_clear_pointer (&self->memory, g_array_unref);
   g_ptr_array_unref (self->indexes);
   g_object_unref (self->layout);
   g_object_unref (self->trace);
@@ -175,33 +175,68 @@ chrono_scene_rows_set_neuron (ChronoSceneRows                  *self,
                                           MAX (chrono_trace_get_n_processes (self->trace), 1));
 }
 
-void
-chrono_scene_rows_set_memory (ChronoSceneRows                  *self,
-                              const ChronoMemoryDevice * const *by_process)
+typedef struct {
+  guint                     process;
+  guint                     order;     /* in the analysis's order */
+  const ChronoMemoryDevice *device;
+} MemoryRow;
+
+/* By process; within one, accelerators before the host, then as the
+ * analysis lists them. */
+static gint
+compare_memory_rows (gconstpointer a,
+                     gconstpointer b)
 {
-  g_clear_pointer (&self->memory, g_free);
-  if (by_process != NULL)
-    self->memory = g_memdup2 (by_process, sizeof (ChronoMemoryDevice *) *
-                                          MAX (chrono_trace_get_n_processes (self->trace), 1));
+  const MemoryRow *x = a, *y = b;
+  gboolean x_host = x->device->device_id < 0, y_host = y->device->device_id < 0;
+
+  if (x->process != y->process)
+    return x->process < y->process ? -1 : 1;
+  if (x_host != y_host)
+    return x_host ? 1 : -1;
+  return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* Under an expanded process's tracks: the memory of its device, or of
- * the host, when the trace recorded it. */
+void
+chrono_scene_rows_set_memory (ChronoSceneRows                  *self,
+                              const ChronoMemoryDevice * const *devices,
+                              guint                             n)
+{
+  g_clear_pointer (&self->memory, g_array_unref);
+  if (n == 0)
+    return;
+  self->memory = g_array_sized_new (FALSE, FALSE, sizeof (MemoryRow), n);
+  for (guint i = 0; i < n; i++)
+    {
+      MemoryRow m = { chrono_memory_device_get_process (self->trace, devices[i]), i, devices[i] };
+      g_array_append_val (self->memory, m);
+    }
+  g_array_sort (self->memory, compare_memory_rows);
+}
+
+/* Under an expanded process's tracks: the memory of its devices, and of
+ * the host, when the trace recorded it, a row each. */
 static void
 append_memory_row (ChronoSceneRows *self,
                    guint            process,
                    double          *y)
 {
-  ChronoSceneRow row = { .track = NO_TRACK, .process = process, .y = *y, .derived = TRUE };
-
-  if (self->memory == NULL || process == NO_TRACK || self->memory[process] == NULL ||
+  if (self->memory == NULL || process == NO_TRACK ||
       chrono_track_layout_is_collapsed (self->layout, process) ||
       chrono_track_layout_is_counter_hidden (self->layout, process))
     return;
-  row.memory = self->memory[process];
-  row.height = CHRONO_SCENE_MEMORY_HEIGHT + 2 * TRACK_PAD;
-  g_array_append_val (self->rows, row);
-  *y += row.height;
+  for (guint i = 0; i < self->memory->len; i++)
+    {
+      const MemoryRow *m = &g_array_index (self->memory, MemoryRow, i);
+      ChronoSceneRow row = { .track = NO_TRACK, .process = process, .y = *y, .derived = TRUE };
+
+      if (m->process != process)
+        continue;
+      row.memory = m->device;
+      row.height = CHRONO_SCENE_MEMORY_HEIGHT + 2 * TRACK_PAD;
+      g_array_append_val (self->rows, row);
+      *y += row.height;
+    }
 }
 
 /* Above an expanded NeuronCore's engines: their utilisation lanes. */

@@ -38,10 +38,13 @@ void                  chrono_scene_rows_set_flops    (ChronoSceneRows   *self,
  * above its tracks; NULL for none. Taken at the next build. */
 void                  chrono_scene_rows_set_neuron   (ChronoSceneRows   *self,
                                                       const ChronoNeuronSeries * const *by_process);
-/* BY_PROCESS: process -> the memory drawn under its tracks or NULL;
- * NULL for none. Taken at the next build. */
+/* DEVICES: the N memories drawn, each under the tracks of its process
+ * (chrono_memory_device_get_process), a row each: a process with several
+ * devices gets several rows, accelerators before the host's. N 0 for
+ * none. Taken at the next build. */
 void                  chrono_scene_rows_set_memory   (ChronoSceneRows   *self,
-                                                      const ChronoMemoryDevice * const *by_process);
+                                                      const ChronoMemoryDevice * const *devices,
+                                                      guint              n);
 /* The rows again, from the layout as it is now. */
 void                  chrono_scene_rows_build        (ChronoSceneRows   *self);
 guint                 chrono_scene_rows_get_n        (ChronoSceneRows   *self);

@@ -955,25 +955,16 @@ static void
 set_memory (ChronoTimelineScene *self,
             ChronoAnalysis      *analysis)
 {
-  g_autofree const ChronoMemoryDevice **by_process = NULL;
+  g_autoptr(GPtrArray) devices = g_ptr_array_new ();
   ChronoMemory * const *memories = NULL;
-  guint n_memories = 0, n_found = 0;
+  guint n_memories = 0;
 
   if (analysis != NULL)
     memories = chrono_analysis_get_memories (analysis, &n_memories);
-  by_process = g_new0 (const ChronoMemoryDevice *, MAX (chrono_trace_get_n_processes (self->trace), 1));
   for (guint t = 0; t < n_memories; t++)
     for (guint i = 0; i < chrono_memory_get_n_devices (memories[t]) && chrono_memory_get_trace (memories[t]) == self->trace; i++)
-      {
-        const ChronoMemoryDevice *device = chrono_memory_get_device (memories[t], i);
-        guint process = chrono_memory_device_get_process (self->trace, device);
-
-        /* An accelerator drawn under the host's process goes before the host's own. */
-        if (by_process[process] == NULL || by_process[process]->device_id < 0)
-          by_process[process] = device;
-        n_found++;
-      }
-  chrono_scene_rows_set_memory (self->rows, n_found > 0 ? by_process : NULL);
+      g_ptr_array_add (devices, (gpointer) chrono_memory_get_device (memories[t], i));
+  chrono_scene_rows_set_memory (self->rows, (const ChronoMemoryDevice * const *) devices->pdata, devices->len);
 }
 
 /**

@@ -206,6 +206,60 @@ test_counters (void)
   cairo_surface_destroy (surface);
 }
 
+/* Every device the analysis found has a row of its own, under its
+ * process: a process with several (Ascend's memory counters, or the host
+ * and an accelerator drawn under it) has several rows. */
+static void
+check_one_row_each (const char *name)
+{
+  g_autoptr(ChronoTrace) trace = test_traces_load (name);
+  g_autoptr(ChronoAnalysis) analysis = NULL;
+  g_autoptr(ChronoViewport) viewport = NULL;
+  g_autoptr(ChronoTimelineScene) scene = NULL;
+  ChronoMemory * const *memories;
+  guint n_memories, n_devices, n_rows = 0, n_shared = 0;
+
+  if (trace == NULL)
+    return;
+  scene = scene_for (trace, &analysis, &viewport);
+  memories = chrono_analysis_get_memories (analysis, &n_memories);
+  g_assert_cmpuint (n_memories, ==, 1);
+  n_devices = chrono_memory_get_n_devices (memories[0]);
+  g_assert_cmpuint (n_devices, >=, 2);
+  for (guint d = 0; d < n_devices; d++)
+    {
+      const ChronoMemoryDevice *device = chrono_memory_get_device (memories[0], d);
+      guint found = 0;
+
+      for (guint i = 0; i < chrono_timeline_scene_get_n_rows (scene); i++)
+        {
+          const ChronoSceneRow *row = chrono_timeline_scene_get_row (scene, i);
+
+          if (row->memory != device)
+            continue;
+          found++;
+          g_assert_cmpuint (row->process, ==, chrono_memory_device_get_process (trace, device));
+        }
+      g_assert_cmpuint (found, ==, 1);
+      for (guint e = 0; e < d; e++)
+        n_shared += chrono_memory_device_get_process (trace, device) ==
+                    chrono_memory_device_get_process (trace, chrono_memory_get_device (memories[0], e));
+    }
+  for (guint i = 0; i < chrono_timeline_scene_get_n_rows (scene); i++)
+    n_rows += chrono_timeline_scene_get_row (scene, i)->memory != NULL;
+  g_assert_cmpuint (n_rows, ==, n_devices);
+  g_test_message ("%s: %u memory rows, %u sharing a process", name, n_rows, n_shared);
+}
+
+static void
+test_one_row_each (void)
+{
+  /* CPU and cuda:0, the GPU's under its own process. */
+  check_one_row_each (MEMORY);
+  /* Several memory counters under one process. */
+  check_one_row_each (COUNTERS);
+}
+
 static void
 test_none (void)
 {
@@ -229,6 +283,7 @@ main (int    argc,
   g_test_add_func ("/memory-track/drawn", test_drawn);
   g_test_add_func ("/memory-track/tooltip", test_tooltip);
   g_test_add_func ("/memory-track/counters", test_counters);
+  g_test_add_func ("/memory-track/one-row-each", test_one_row_each);
   g_test_add_func ("/memory-track/none", test_none);
   return g_test_run ();
 }
