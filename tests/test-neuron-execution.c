@@ -10,6 +10,7 @@
 
 #include "chrono-analysis.h"
 #include "chrono-neuron-execution.h"
+#include "chrono-query.h"
 #include "chrono-trace-set.h"
 #include "neuron-gen.h"
 
@@ -41,15 +42,18 @@ core_of (ChronoTrace   *trace,
   return json_object_get_int_member (json_node_get_object (args), "nc_idx");
 }
 
-/* A profile folder of three executions, device and system profiles,
- * loaded; its files are gone once it is. */
+/* A profile folder of three executions, device and system profiles (and
+ * with TORCH the PyTorch trace of the Neuron backend), loaded; its files
+ * are gone once it is. */
 static ChronoTrace *
-load_folder (NeuronGenCounts *counts)
+load_folder (NeuronGenCounts *counts,
+             gboolean         torch)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("neuron-execution-XXXXXX", &error);
   g_autofree char *device = g_build_filename (dir, "device_profile_model_1.json", NULL);
   g_autofree char *system = g_build_filename (dir, "system_profile.json", NULL);
+  g_autofree char *pytorch = g_build_filename (dir, "trace.json", NULL);
   const char *paths[] = { dir, NULL };
   g_autoptr(ChronoTrace) trace = NULL;
   NeuronGenOptions options;
@@ -60,11 +64,13 @@ load_folder (NeuronGenCounts *counts)
   options.plant_executions = 3;
   g_assert_true (neuron_gen_write_device (device, &options, counts, &error));
   g_assert_true (neuron_gen_write_system (system, &options, counts, &error));
+  g_assert_true (!torch || neuron_gen_write_torch (pytorch, &options, counts, &error));
   g_assert_no_error (error);
   trace = chrono_trace_load_set (paths, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_unlink (device);
   g_unlink (system);
+  g_unlink (pytorch);
   g_rmdir (dir);
   return g_steal_pointer (&trace);
 }
@@ -77,7 +83,7 @@ test_folder (void)
   NeuronGenCounts counts;
   guint n_instructions = 0;
 
-  trace = load_folder (&counts);
+  trace = load_folder (&counts, FALSE);
 
   /* The runtime's executions, each its own. */
   for (guint32 ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
@@ -179,7 +185,7 @@ test_folder_metrics (void)
   gdouble flops = 0;
   gint64 shift = 0;
 
-  trace = load_folder (&counts);
+  trace = load_folder (&counts, FALSE);
   for (guint i = 0; i < chrono_trace_get_n_parts (trace); i++)
     if (chrono_trace_get_part (trace, i)->shift_ns != 0)
       shift = chrono_trace_get_part (trace, i)->shift_ns;
@@ -207,6 +213,126 @@ test_folder_metrics (void)
                                   1e-9 * json_object_get_double_member (core, "hardware_flops"));
 }
 
+/* The integer arg KEY of a span, or -1. */
+static gint64
+int_arg (ChronoTrace   *trace,
+         ChronoSpanRef  span,
+         const char    *key)
+{
+  g_autoptr(JsonNode) args = chrono_trace_get_span_args (trace, span);
+
+  if (args == NULL || !json_object_has_member (json_node_get_object (args), key))
+    return -1;
+  return json_object_get_int_member (json_node_get_object (args), key);
+}
+
+/* The first span off the device named NAME, in track order, whose time
+ * holds TS; FALSE when there is none. */
+static gboolean
+host_span_over (ChronoTrace   *trace,
+                const char    *name,
+                gint64         ts,
+                gint64         core,
+                ChronoSpanRef *found)
+{
+  for (guint32 ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
+    {
+      const ChronoTrack *track = chrono_trace_get_track (trace, ti);
+
+      if (chrono_trace_get_process (trace, track->process)->is_device)
+        continue;
+      for (guint32 i = 0; i < track->n_spans; i++)
+        if (named (trace, track, i, name) && track->start[i] <= ts &&
+            (core < 0 ? chrono_track_get_end (track, i) >= ts : chrono_track_get_end (track, i) > ts) &&
+            (core < 0 || core_of (trace, (ChronoSpanRef) { ti, i }) == core))
+          {
+            *found = (ChronoSpanRef) { ti, i };
+            return TRUE;
+          }
+    }
+  return FALSE;
+}
+
+/* device_work of a profile folder: each instruction and transfer is
+ * launched by the nrt_execute over the start of the nc_exec_running that
+ * holds its start, and with the PyTorch trace its operator is the cpu_op
+ * whose External id the PyTorch record of that call carries; all of it
+ * scanned here, span by span. */
+static void
+check_device_work (gboolean torch)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoQuery) query = NULL;
+  g_autoptr(ChronoQueryResult) result = NULL;
+  NeuronGenCounts counts;
+  guint n_ops = 0;
+
+  trace = load_folder (&counts, torch);
+  query = chrono_query_new (&trace, 1, NULL, &error);
+  g_assert_no_error (error);
+  result = chrono_query_run (query, "SELECT id, launch_id, op_id, op_name FROM device_work "
+                                    "WHERE kind IN ('instruction', 'dma') ORDER BY id", NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (chrono_query_result_get_n_rows (result), ==, counts.instructions + counts.dma);
+
+  for (guint r = 0; r < chrono_query_result_get_n_rows (result); r++)
+    {
+      ChronoSpanRef span, running, launcher, record, op = { 0 };
+      const ChronoTrack *track;
+      gint64 core, external = -1;
+      gboolean has_op = FALSE;
+
+      g_assert_true (chrono_query_find_span (query, chrono_query_result_get_int (result, r, 0), NULL, &span));
+      track = chrono_trace_get_track (trace, span.track);
+      core = chrono_trace_get_process (trace, track->process)->device_index;
+      g_assert_true (host_span_over (trace, "nc_exec_running", track->start[span.index], core, &running));
+      g_assert_true (host_span_over (trace, "nrt_execute", chrono_trace_get_track (trace, running.track)->start[running.index],
+                                     -1, &launcher));
+      g_assert_cmpint (chrono_query_result_get_int (result, r, 1), ==, chrono_query_get_span_id (query, 0, launcher));
+
+      /* PyTorch's record of the call names its operator. */
+      for (guint32 ti = 0; torch && ti < chrono_trace_get_n_tracks (trace) && external < 0; ti++)
+        {
+          const ChronoTrack *t = chrono_trace_get_track (trace, ti);
+          gint64 ts = chrono_trace_get_track (trace, running.track)->start[running.index];
+
+          for (guint32 i = 0; i < t->n_spans && external < 0; i++)
+            if (named (trace, t, i, "nrt_execute") && t->start[i] <= ts && chrono_track_get_end (t, i) >= ts)
+              external = int_arg (trace, record = (ChronoSpanRef) { ti, i }, "External id");
+        }
+      for (guint32 ti = 0; external >= 0 && ti < chrono_trace_get_n_tracks (trace) && !has_op; ti++)
+        {
+          const ChronoTrack *t = chrono_trace_get_track (trace, ti);
+
+          for (guint32 i = 0; i < t->n_spans && !has_op; i++)
+            if (t->kind[i] == CHRONO_KIND_HOST_OP && int_arg (trace, (ChronoSpanRef) { ti, i }, "External id") == external)
+              {
+                op = (ChronoSpanRef) { ti, i };
+                has_op = TRUE;
+              }
+        }
+      g_assert_true (has_op == torch);
+      if (!has_op)
+        {
+          g_assert_cmpint (chrono_query_result_get_cell_type (result, r, 2), ==, CHRONO_QUERY_NULL);
+          g_assert_cmpint (chrono_query_result_get_cell_type (result, r, 3), ==, CHRONO_QUERY_NULL);
+          continue;
+        }
+      g_assert_cmpint (chrono_query_result_get_int (result, r, 2), ==, chrono_query_get_span_id (query, 0, op));
+      g_assert_cmpstr (chrono_query_result_get_text (result, r, 3), ==, "aten::mm");
+      n_ops++;
+    }
+  g_assert_cmpuint (n_ops, ==, torch ? counts.instructions + counts.dma : 0);
+}
+
+static void
+test_device_work (void)
+{
+  check_device_work (FALSE);
+  check_device_work (TRUE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -214,5 +340,6 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/neuron-execution/folder", test_folder);
   g_test_add_func ("/neuron-execution/folder-metrics", test_folder_metrics);
+  g_test_add_func ("/neuron-execution/device-work", test_device_work);
   return g_test_run ();
 }

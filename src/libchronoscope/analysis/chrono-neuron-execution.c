@@ -26,27 +26,33 @@ on_device (ChronoTrace       *trace,
   return chrono_trace_get_process (trace, track->process)->is_device;
 }
 
-/* Whether span I of TRACK runs on NeuronCore CORE (its nc_idx); any
- * span does for a CORE of -1. */
+/* The NeuronCore span I of TRACK names (its nc_idx), or -1. */
+static gint
+core_of (ChronoTrace       *trace,
+         const ChronoTrack *track,
+         guint32            i)
+{
+  g_autoptr(GPtrArray) args = chrono_trace_dup_args (trace, chrono_track_get_args (track, i));
+
+  for (guint a = 0; a < args->len; a++)
+    {
+      const ChronoArg *arg = g_ptr_array_index (args, a);
+
+      if (strcmp (arg->key, "nc_idx") == 0)
+        return (gint) g_ascii_strtoll (arg->text, NULL, 10);
+    }
+  return -1;
+}
+
+/* Whether span I of TRACK runs on NeuronCore CORE; any span does for a
+ * CORE of -1. */
 static gboolean
 of_core (ChronoTrace       *trace,
          const ChronoTrack *track,
          guint32            i,
          gint               core)
 {
-  g_autoptr(GPtrArray) args = NULL;
-
-  if (core < 0)
-    return TRUE;
-  args = chrono_trace_dup_args (trace, chrono_track_get_args (track, i));
-  for (guint a = 0; a < args->len; a++)
-    {
-      const ChronoArg *arg = g_ptr_array_index (args, a);
-
-      if (strcmp (arg->key, "nc_idx") == 0)
-        return g_ascii_strtoll (arg->text, NULL, 10) == core;
-    }
-  return FALSE;
+  return core < 0 || core_of (trace, track, i) == core;
 }
 
 /* The first span named NAME, off the device and of CORE, that holds
@@ -171,4 +177,40 @@ chrono_neuron_execution_launcher (ChronoTrace                 *trace,
                                   ChronoSpanRef               *launcher)
 {
   return find_host_span (trace, "nrt_execute", -1, execution->start_ns, execution->start_ns, FALSE, launcher);
+}
+
+static gint
+compare_starts (gconstpointer a,
+                gconstpointer b)
+{
+  const ChronoNeuronCoreExecution *x = a, *y = b;
+
+  return (x->execution.start_ns > y->execution.start_ns) - (x->execution.start_ns < y->execution.start_ns);
+}
+
+GArray *
+chrono_neuron_execution_list (ChronoTrace *trace)
+{
+  GArray *list = g_array_new (FALSE, FALSE, sizeof (ChronoNeuronCoreExecution));
+
+  if (!has_system_profile (trace))
+    return list;
+  for (guint32 ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
+    {
+      const ChronoTrack *track = chrono_trace_get_track (trace, ti);
+
+      if (on_device (trace, track))
+        continue;
+      for (guint32 i = 0; i < track->n_spans; i++)
+        if (span_named (trace, track, i, "nc_exec_running"))
+          {
+            ChronoNeuronCoreExecution e;
+
+            set_execution (trace, (ChronoSpanRef) { ti, i }, &e.execution);
+            e.core = core_of (trace, track, i);
+            g_array_append_val (list, e);
+          }
+    }
+  g_array_sort (list, compare_starts);
+  return list;
 }

@@ -32,4 +32,15 @@ gboolean chrono_neuron_execution_launcher     (ChronoTrace                 *trac
                                                const ChronoNeuronExecution *execution,
                                                ChronoSpanRef               *launcher);
 
+/* Every execution of TRACE (its NeuronCore's nc_exec_running spans, off
+ * the device), with its core's nc_idx, by start: what
+ * chrono_neuron_execution_find() looks among, listed once for a pass over
+ * many instructions. Empty without a system profile. */
+typedef struct {
+  ChronoNeuronExecution execution;
+  gint                  core;   /* -1 when the span names none */
+} ChronoNeuronCoreExecution;
+
+GArray  *chrono_neuron_execution_list         (ChronoTrace                 *trace);
+
 G_END_DECLS

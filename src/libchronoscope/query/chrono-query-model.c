@@ -4,12 +4,9 @@
  */
 #include <string.h>
 
+#include "chrono-kineto.h"
+#include "chrono-neuron-execution.h"
 #include "chrono-query-private.h"
-
-typedef struct {
-  guint64 to;
-  guint64 from;
-} Launch;
 
 void
 chrono_query_model_init (ChronoQueryModel    *model,
@@ -181,20 +178,225 @@ chrono_query_model_get_max_dur (ChronoQueryModel *model,
   return max;
 }
 
+guint32
+chrono_query_model_lower_bound (const ChronoTrack *track,
+                                gint64             ts)
+{
+  guint32 lo = 0;
+  guint32 hi = track->n_spans;
+
+  while (lo < hi)
+    {
+      guint32 mid = lo + (hi - lo) / 2;
+
+      if (track->start[mid] < ts)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* Whether span INDEX of TRACK is an operator: a host op, or a collective
+ * whose category is an operator's (record_param_comms, not the
+ * nccl:all_reduce annotation around or inside it). */
+static gboolean
+is_operator (ChronoQueryModel *model,
+             guint32           track,
+             guint32           index)
+{
+  const ChronoTrack *t = model->tracks[track];
+  const char *cat;
+  gboolean on_device;
+
+  if (t->kind[index] == CHRONO_KIND_HOST_OP)
+    return TRUE;
+  if (t->kind[index] != CHRONO_KIND_COLLECTIVE)
+    return FALSE;
+  cat = chrono_trace_get_string (model->track_trace[track], chrono_track_get_cat (t, index));
+  return chrono_kineto_classify (cat, strlen (cat), "", 0, &on_device) == CHRONO_KIND_HOST_OP;
+}
+
+gint64
+chrono_query_model_find_operator (ChronoQueryModel *model,
+                                  guint64           id)
+{
+  guint32 track = chrono_query_model_find_track (model, id);
+  guint32 index = (guint32) (id - model->span_base[track]);
+
+  while (index != CHRONO_QUERY_NO_PARENT)
+    {
+      if (is_operator (model, track, index))
+        return (gint64) chrono_query_model_span_id (model, track, index);
+      index = chrono_query_model_get_parent (model, track, index);
+    }
+  return -1;
+}
+
 static int
 compare_launch (gconstpointer a,
                 gconstpointer b)
 {
-  const Launch *x = a;
-  const Launch *y = b;
+  const ChronoQueryLaunch *x = a;
+  const ChronoQueryLaunch *y = b;
 
   return x->to < y->to ? -1 : x->to > y->to;
+}
+
+/* The integer value of arg KEY of span INDEX of TRACK, or -1. */
+static gint64
+int_arg (ChronoQueryModel *model,
+         guint32           track,
+         guint32           index,
+         const char       *key)
+{
+  g_autoptr(GPtrArray) args = chrono_trace_dup_args (model->track_trace[track],
+                                                     chrono_track_get_args (model->tracks[track], index));
+
+  for (guint a = 0; a < args->len; a++)
+    {
+      const ChronoArg *arg = g_ptr_array_index (args, a);
+
+      if (strcmp (arg->key, key) == 0)
+        return g_ascii_strtoll (arg->text, NULL, 10);
+    }
+  return -1;
+}
+
+/* Trace T's operators by their "External id", made when first needed. */
+static GHashTable *
+operators_by_external_id (ChronoQueryModel *model,
+                          guint             t,
+                          GHashTable      **table)
+{
+  if (*table != NULL)
+    return *table;
+  *table = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  for (guint32 g = model->trace_first_track[t]; g < model->trace_first_track[t + 1]; g++)
+    for (guint32 i = 0; i < model->tracks[g]->n_spans; i++)
+      {
+        gint64 external;
+
+        if (is_operator (model, g, i) && (external = int_arg (model, g, i, "External id")) >= 0 &&
+            !g_hash_table_contains (*table, &external))
+          g_hash_table_insert (*table, g_memdup2 (&external, sizeof external),
+                               GSIZE_TO_POINTER (chrono_query_model_span_id (model, g, i) + 1));
+      }
+  return *table;
+}
+
+/* The operator of the Neuron runtime call LAUNCHER (a span of trace T)
+ * over an execution that starts at START: the innermost one around it;
+ * else, when PyTorch recorded the same call (a span of that name over the
+ * start) on a thread of its own, the operator that its "External id"
+ * names, as Kineto links a runtime record to the operator that made it.
+ * -1 when there is none. */
+static gint64
+neuron_operator (ChronoQueryModel *model,
+                 guint             t,
+                 guint64           launcher,
+                 gint64            start,
+                 GHashTable      **by_external_id)
+{
+  guint32 lt = chrono_query_model_find_track (model, launcher);
+  guint32 name = chrono_track_get_name (model->tracks[lt], (guint32) (launcher - model->span_base[lt]));
+  gint64 op = chrono_query_model_find_operator (model, launcher);
+
+  for (guint32 g = model->trace_first_track[t]; op < 0 && g < model->trace_first_track[t + 1]; g++)
+    {
+      const ChronoTrack *track = model->tracks[g];
+
+      for (guint32 i = 0; op < 0 && i < track->n_spans && track->start[i] <= start; i++)
+        {
+          gint64 external;
+
+          if (chrono_track_get_name (track, i) == name && chrono_track_get_end (track, i) >= start &&
+              (external = int_arg (model, g, i, "External id")) >= 0)
+            op = (gint64) GPOINTER_TO_SIZE (g_hash_table_lookup (operators_by_external_id (model, t, by_external_id),
+                                                                 &external)) - 1;
+        }
+    }
+  return op;
+}
+
+/* A Neuron profile folder's device work: the instructions and transfers
+ * of a NeuronCore's row that start within one of its executions were
+ * launched by the execution's nrt_execute (chrono-neuron-execution.h),
+ * and so was the execution's own nc_exec_running. Each row's spans of one
+ * execution are one run of ids, found by a pair of binary searches, and
+ * the launch is looked for once per execution that holds any. */
+static void
+add_neuron_launches (ChronoQueryModel *model,
+                     guint             t,
+                     GArray           *launches)
+{
+  ChronoTrace *trace = model->traces[t];
+  g_autoptr(GArray) executions = chrono_neuron_execution_list (trace);
+  g_autoptr(GArray) runs = g_array_new (FALSE, FALSE, sizeof (ChronoQueryLaunch));
+  g_autoptr(GHashTable) by_external_id = NULL;
+  g_autofree ChronoQueryLaunch *found = g_new0 (ChronoQueryLaunch, MAX (executions->len, 1));
+  g_autofree gboolean *used = g_new0 (gboolean, MAX (executions->len, 1));
+  guint32 first = model->trace_first_track[t];
+
+  /* The runs, each with its execution's index in FROM for now. */
+  for (guint32 g = first; g < model->trace_first_track[t + 1]; g++)
+    {
+      const ChronoTrack *track = model->tracks[g];
+      const ChronoProcess *process = chrono_trace_get_process (trace, track->process);
+
+      if (!process->is_device || track->type != CHRONO_TRACK_STREAM || track->n_spans == 0)
+        continue;
+      for (guint e = 0; e < executions->len; e++)
+        {
+          const ChronoNeuronCoreExecution *x = &g_array_index (executions, ChronoNeuronCoreExecution, e);
+          guint32 lo, hi;
+          ChronoQueryLaunch run;
+
+          if (x->core != process->device_index)
+            continue;
+          lo = chrono_query_model_lower_bound (track, x->execution.start_ns);
+          hi = chrono_query_model_lower_bound (track, x->execution.end_ns);
+          if (lo >= hi)
+            continue;
+          run = (ChronoQueryLaunch) { chrono_query_model_span_id (model, g, lo), chrono_query_model_span_id (model, g, hi), e, -1 };
+          g_array_append_val (runs, run);
+          used[e] = TRUE;
+        }
+    }
+
+  for (guint e = 0; e < executions->len; e++)
+    {
+      const ChronoNeuronCoreExecution *x = &g_array_index (executions, ChronoNeuronCoreExecution, e);
+      ChronoSpanRef launcher;
+
+      if (!used[e] || !chrono_neuron_execution_launcher (trace, &x->execution, &launcher))
+        {
+          used[e] = FALSE;
+          continue;
+        }
+      found[e].from = chrono_query_model_span_id (model, first + launcher.track, launcher.index);
+      found[e].op = neuron_operator (model, t, found[e].from, x->execution.start_ns, &by_external_id);
+      found[e].to = chrono_query_model_span_id (model, first + x->execution.running.track, x->execution.running.index);
+      found[e].to_end = found[e].to + 1;
+      g_array_append_val (launches, found[e]);
+    }
+  for (guint r = 0; r < runs->len; r++)
+    {
+      ChronoQueryLaunch *run = &g_array_index (runs, ChronoQueryLaunch, r);
+      guint e = (guint) run->from;
+
+      if (!used[e])
+        continue;
+      run->from = found[e].from;
+      run->op = found[e].op;
+      g_array_append_val (launches, *run);
+    }
 }
 
 static GArray *
 build_launches (ChronoQueryModel *model)
 {
-  GArray *launches = g_array_new (FALSE, FALSE, sizeof (Launch));
+  GArray *launches = g_array_new (FALSE, FALSE, sizeof (ChronoQueryLaunch));
 
   for (guint t = 0; t < model->n_traces; t++)
     {
@@ -204,41 +406,50 @@ build_launches (ChronoQueryModel *model)
       for (guint f = 0; f < chrono_trace_get_n_flows (trace); f++)
         {
           const ChronoFlow *flow = chrono_trace_get_flow (trace, f);
-          Launch launch;
+          ChronoQueryLaunch launch;
 
           if (flow->type != CHRONO_FLOW_LAUNCH)
             continue;
           launch.to = chrono_query_model_span_id (model, first + flow->to.track, flow->to.index);
+          launch.to_end = launch.to + 1;
           launch.from = chrono_query_model_span_id (model, first + flow->from.track, flow->from.index);
+          launch.op = CHRONO_QUERY_OP_AROUND;
           g_array_append_val (launches, launch);
         }
+      add_neuron_launches (model, t, launches);
     }
   g_array_sort (launches, compare_launch);
   return launches;
 }
 
-gint64
+const ChronoQueryLaunch *
 chrono_query_model_get_launch (ChronoQueryModel *model,
                                guint64           id)
 {
-  const Launch *launches;
+  const ChronoQueryLaunch *launches;
   guint lo = 0;
   guint hi;
 
   if (model->launches == NULL)
     model->launches = build_launches (model);
-  launches = (const Launch *) (gpointer) model->launches->data;
+  launches = (const ChronoQueryLaunch *) (gpointer) model->launches->data;
   hi = model->launches->len;
+  if (model->launch_hint < hi && launches[model->launch_hint].to <= id && id < launches[model->launch_hint].to_end)
+    return &launches[model->launch_hint];
+  /* The last launch that starts at or before ID. */
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
 
-      if (launches[mid].to < id)
+      if (launches[mid].to <= id)
         lo = mid + 1;
       else
         hi = mid;
     }
-  return lo < model->launches->len && launches[lo].to == id ? (gint64) launches[lo].from : -1;
+  if (lo == 0 || id >= launches[lo - 1].to_end)
+    return NULL;
+  model->launch_hint = lo - 1;
+  return &launches[lo - 1];
 }
 
 /* A counting sort of the span ids by name, a name being its text: each

@@ -14,6 +14,20 @@ G_BEGIN_DECLS
 
 #define CHRONO_QUERY_NO_PARENT G_MAXUINT32
 
+/* A launch: the device spans TO to TO_END - 1 (a kernel's flow gives one,
+ * a Neuron execution the run of a row's instructions within it) and the
+ * runtime call FROM that launched them; OP is the operator of the call,
+ * -1 for none, or CHRONO_QUERY_OP_AROUND: the innermost operator around
+ * FROM, found when asked. */
+#define CHRONO_QUERY_OP_AROUND (-2)
+
+typedef struct {
+  guint64 to;
+  guint64 to_end;
+  guint64 from;
+  gint64  op;
+} ChronoQueryLaunch;
+
 /* The traces seen as one: tracks, processes and spans get ids that run on
  * across the traces, so the tables of several ranks join as one. A span's
  * id is span_base[track] + its index in the track. */
@@ -37,7 +51,8 @@ typedef struct {
   /* Built when a query first needs them. */
   guint32           **parents;      /* per track: each span's parent index, or CHRONO_QUERY_NO_PARENT */
   gint64             *max_dur;      /* per track, -1 until known */
-  GArray             *launches;     /* (device span id, launching span id), by device span */
+  GArray             *launches;     /* ChronoQueryLaunch, by first device span */
+  guint               launch_hint;  /* the last one found: a scan asks in order */
   guint32            *by_name;      /* every span id, those of one name together; NULL past 2^32 spans */
 
   /* "CREATE TABLE name(...)" of each table, in the order registered. */
@@ -57,9 +72,15 @@ guint32  chrono_query_model_get_parent (ChronoQueryModel *model,
                                         guint32           index);
 gint64   chrono_query_model_get_max_dur (ChronoQueryModel *model,
                                          guint32           track);
-/* The id of the span that launched span ID, or -1. */
-gint64   chrono_query_model_get_launch (ChronoQueryModel *model,
-                                        guint64           id);
+/* The first index of TRACK whose start is at least TS. */
+guint32  chrono_query_model_lower_bound (const ChronoTrack *track,
+                                         gint64             ts);
+/* The launch of span ID, or NULL. */
+const ChronoQueryLaunch *chrono_query_model_get_launch (ChronoQueryModel *model,
+                                                        guint64           id);
+/* The innermost operator around span ID (a launch call), or -1. */
+gint64   chrono_query_model_find_operator (ChronoQueryModel *model,
+                                           guint64           id);
 /* Every span id, those of one name (the same text in any trace)
  * together: what a GROUP BY name reads instead of sorting. NULL when
  * the ids do not fit 32 bits. */

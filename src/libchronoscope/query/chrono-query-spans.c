@@ -14,7 +14,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "chrono-kineto.h"
 #include "chrono-query-private.h"
 
 enum {
@@ -277,26 +276,6 @@ spans_close (sqlite3_vtab_cursor *base)
   return chrono_query_cursor_free (base);
 }
 
-/* The first index of TRACK whose start is at least TS. */
-static guint32
-lower_bound (const ChronoTrack *track,
-             gint64             ts)
-{
-  guint32 lo = 0;
-  guint32 hi = track->n_spans;
-
-  while (lo < hi)
-    {
-      guint32 mid = lo + (hi - lo) / 2;
-
-      if (track->start[mid] < ts)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
 static gboolean
 row_matches (SpansCursor *cursor)
 {
@@ -342,8 +321,8 @@ enter_track (SpansCursor *cursor)
       if (cursor->end_lo > G_MININT64 + longest)
         lo = MAX (lo, cursor->end_lo - longest);
     }
-  cursor->index = lo == G_MININT64 ? 0 : lower_bound (track, lo);
-  cursor->index_end = cursor->ts_hi == G_MAXINT64 ? track->n_spans : lower_bound (track, cursor->ts_hi + 1);
+  cursor->index = lo == G_MININT64 ? 0 : chrono_query_model_lower_bound (track, lo);
+  cursor->index_end = cursor->ts_hi == G_MAXINT64 ? track->n_spans : chrono_query_model_lower_bound (track, cursor->ts_hi + 1);
 }
 
 /* Moves to the next matching row from the current position, the current
@@ -684,54 +663,20 @@ result_span_id (sqlite3_context  *ctx,
     sqlite3_result_int64 (ctx, (sqlite3_int64) chrono_query_model_span_id (model, track, index));
 }
 
-/* Whether span INDEX of TRACK is an operator: a host op, or a collective
- * whose category is an operator's (record_param_comms, not the
- * nccl:all_reduce annotation around or inside it). */
-static gboolean
-is_operator (ChronoQueryModel *model,
-             guint32           track,
-             guint32           index)
-{
-  const ChronoTrack *t = model->tracks[track];
-  const char *cat;
-  gboolean on_device;
-
-  if (t->kind[index] == CHRONO_KIND_HOST_OP)
-    return TRUE;
-  if (t->kind[index] != CHRONO_KIND_COLLECTIVE)
-    return FALSE;
-  cat = chrono_trace_get_string (model->track_trace[track], chrono_track_get_cat (t, index));
-  return chrono_kineto_classify (cat, strlen (cat), "", 0, &on_device) == CHRONO_KIND_HOST_OP;
-}
-
-/* The innermost operator around span ID (a launch call), or -1. */
-static gint64
-find_operator (ChronoQueryModel *model,
-               guint64           id)
-{
-  guint32 track = chrono_query_model_find_track (model, id);
-  guint32 index = (guint32) (id - model->span_base[track]);
-
-  while (index != CHRONO_QUERY_NO_PARENT)
-    {
-      if (is_operator (model, track, index))
-        return (gint64) chrono_query_model_span_id (model, track, index);
-      index = chrono_query_model_get_parent (model, track, index);
-    }
-  return -1;
-}
-
 static void
 result_device_column (sqlite3_context  *ctx,
                       ChronoQueryModel *model,
                       guint64           id,
                       int               column)
 {
-  gint64 launch = chrono_query_model_get_launch (model, id);
-  gint64 op = launch >= 0 ? find_operator (model, (guint64) launch) : -1;
-  gint64 value = column == COL_LAUNCH ? launch : op;
+  const ChronoQueryLaunch *launch = chrono_query_model_get_launch (model, id);
+  gint64 value = -1;
   guint32 track;
 
+  if (launch != NULL && column == COL_LAUNCH)
+    value = (gint64) launch->from;
+  else if (launch != NULL)
+    value = launch->op == CHRONO_QUERY_OP_AROUND ? chrono_query_model_find_operator (model, launch->from) : launch->op;
   if (value < 0)
     {
       sqlite3_result_null (ctx);
@@ -742,11 +687,11 @@ result_device_column (sqlite3_context  *ctx,
       sqlite3_result_int64 (ctx, value);
       return;
     }
-  track = chrono_query_model_find_track (model, (guint64) op);
+  track = chrono_query_model_find_track (model, (guint64) value);
   sqlite3_result_text (ctx,
                        chrono_trace_get_string (model->track_trace[track],
                                                 chrono_track_get_name (model->tracks[track],
-                                                                       (guint32) ((guint64) op - model->span_base[track]))),
+                                                                       (guint32) ((guint64) value - model->span_base[track]))),
                        -1, SQLITE_STATIC);
 }
 
