@@ -26,6 +26,15 @@
 #include "chrono-neuron-ledger.h"
 #include "neuron-gen.h"
 
+static long
+minor_faults (void)
+{
+  struct rusage usage;
+
+  getrusage (RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
+}
+
 static void
 measure (const char *path)
 {
@@ -35,8 +44,10 @@ measure (const char *path)
   guint gaps = 0;
   gint64 t0, t1, t2;
   double c0, c1, c2;
+  long f0, f1, f2;
   struct rusage usage;
 
+  f0 = minor_faults ();
   c0 = bench_process_cpu_s ();
   t0 = g_get_monotonic_time ();
   trace = chrono_trace_load_file (path, NULL, NULL, NULL, &error);
@@ -47,9 +58,11 @@ measure (const char *path)
     }
   t1 = g_get_monotonic_time ();
   c1 = bench_process_cpu_s ();
+  f1 = minor_faults ();
   analysis = chrono_analysis_run (&trace, 1, NULL, NULL, &error);
   t2 = g_get_monotonic_time ();
   c2 = bench_process_cpu_s ();
+  f2 = minor_faults ();
   g_assert_no_error (error);
   for (guint b = 0; b < chrono_analysis_get_n_breakdowns (analysis); b++)
     {
@@ -60,10 +73,11 @@ measure (const char *path)
   getrusage (RUSAGE_SELF, &usage);
   printf ("%s\n  %.1f MB, load %.3f s, analysis %.3f s (%.2f× loading; target 0.30×), "
           "%u Tensor engine gaps walked, %u findings, peak RSS %ld MB\n"
-          "  CPU time over all threads: load %.3f s, analysis %.3f s (%.2f×)\n",
+          "  CPU time over all threads: load %.3f s, analysis %.3f s (%.2f×)\n"
+          "  page faults: load %ld, analysis %ld\n",
           path, chrono_trace_get_source_size (trace) / 1e6, (t1 - t0) / 1e6, (t2 - t1) / 1e6,
           (double) (t2 - t1) / MAX (t1 - t0, 1), gaps, chrono_analysis_get_n_findings (analysis),
-          usage.ru_maxrss / 1024, c1 - c0, c2 - c1, (c2 - c1) / MAX (c1 - c0, 1e-9));
+          usage.ru_maxrss / 1024, c1 - c0, c2 - c1, (c2 - c1) / MAX (c1 - c0, 1e-9), f1 - f0, f2 - f1);
 }
 
 int

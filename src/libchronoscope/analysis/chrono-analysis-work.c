@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "chrono-analysis-private.h"
+#include "chrono-huge-pages.h"
 #include "chrono-neuron-metrics.h"
 
 gboolean
@@ -225,7 +226,7 @@ merge_streams (ChronoDeviceWork *d)
       total += items->len;
       last[s] = G_MAXUINT32;
     }
-  g_array_set_size (d->items, total);
+  chrono_huge_array_set_size (d->items, total);
   if (n_streams > MERGE_MAX_STREAMS)
     {
       g_autoptr(GHashTable) prev_of = g_hash_table_new (NULL, NULL);
@@ -303,10 +304,11 @@ merge_classes (ChronoDeviceWork *d)
 {
   const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
 
-  d->busy = g_array_new (FALSE, FALSE, sizeof (ChronoInterval));
-  d->compute = g_array_new (FALSE, FALSE, sizeof (ChronoInterval));
-  d->communication = g_array_new (FALSE, FALSE, sizeof (ChronoInterval));
-  d->copies = g_array_new (FALSE, FALSE, sizeof (ChronoInterval));
+  /* An interval at most per item: reserved, never copied as they grow. */
+  d->busy = chrono_huge_array_sized_new (sizeof (ChronoInterval), d->items->len);
+  d->compute = chrono_huge_array_sized_new (sizeof (ChronoInterval), d->items->len);
+  d->communication = chrono_huge_array_sized_new (sizeof (ChronoInterval), d->items->len);
+  d->copies = chrono_huge_array_sized_new (sizeof (ChronoInterval), d->items->len);
   for (guint i = 0; i < d->items->len; i++)
     {
       if (items[i].end <= items[i].start)
@@ -411,7 +413,7 @@ collect_work (ChronoRankData *data,
       launch = g_hash_table_lookup (launchers, GUINT_TO_POINTER (ti));
       /* At most an item per span: reserved, so that it never grows by
        * copying; the room left is never touched. */
-      sw.items = g_array_sized_new (FALSE, FALSE, sizeof (ChronoWorkItem), t->n_spans);
+      sw.items = chrono_huge_array_sized_new (sizeof (ChronoWorkItem), t->n_spans);
       for (guint32 i = 0; i < t->n_spans; i++)
         {
           gint cls = work_class (trace, t, i);
@@ -990,8 +992,8 @@ chrono_rank_data_new (ChronoTrace                 *trace,
     collect_work (data, launched, other_flows);
     /* A dependency at most per flow, and a few event waits: reserved, so
      * that a million of them are not copied as they grow. */
-    data->deps = g_array_sized_new (FALSE, FALSE, sizeof (ChronoWorkDep), other_flows->len + 64);
-    data->deps_to = g_array_sized_new (FALSE, FALSE, sizeof (ChronoDepTo), other_flows->len + 64);
+    data->deps = chrono_huge_array_sized_new (sizeof (ChronoWorkDep), other_flows->len + 64);
+    data->deps_to = chrono_huge_array_sized_new (sizeof (ChronoDepTo), other_flows->len + 64);
     collect_host (data, launched);
     collect_event_waits (data);
     collect_flow_deps (data, other_flows);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "chrono-efficiency-private.h"
+#include "chrono-huge-pages.h"
 #include "chrono-neuron-metrics.h"
 #include "chrono-neuron-record.h"
 
@@ -355,8 +356,8 @@ read_records (ChronoNeuronMetrics *m)
   /* Room for every item at once: growing by doubling copied them. */
   for (guint k = 0; k < d->streams->len; k++)
     items += g_array_index (d->streams, ChronoStreamWork, k).items->len;
-  g_array_set_size (g_array_set_size (m->insts, items), 0);
-  g_array_set_size (g_array_set_size (m->transfers, items), 0);
+  g_array_set_size (chrono_huge_array_set_size (m->insts, items), 0);
+  g_array_set_size (chrono_huge_array_set_size (m->transfers, items), 0);
   for (guint k = 0; k < d->streams->len; k++)
     {
       const ChronoStreamWork *s = &g_array_index (d->streams, ChronoStreamWork, k);

@@ -1,0 +1,32 @@
+/* chrono-huge-pages.h: large arrays on transparent huge pages
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* From this size a block asks for transparent huge pages: one fault then
+ * makes 2 MiB ready where 4 KiB pages take 512, which on a virtual
+ * machine is most of the cost of filling a fresh array. */
+#define CHRONO_HUGE_BLOCK ((gsize) 4 << 20)
+
+/* Advises the whole 2 MiB pages of [P, P + BYTES), when BYTES is at least
+ * CHRONO_HUGE_BLOCK; a hint only, without effect where the kernel has no
+ * transparent huge pages. */
+void    chrono_huge_pages_advise (gpointer p,
+                                  gsize    bytes);
+
+/* An empty GArray with room for RESERVED elements, advised as above: the
+ * room it does not fill is never touched. */
+GArray *chrono_huge_array_sized_new (guint element_size,
+                                     guint reserved);
+
+/* Sets ARRAY's length to N (its new elements unset) and advises its
+ * storage; returns ARRAY. */
+GArray *chrono_huge_array_set_size (GArray *array,
+                                    guint   n);
+
+G_END_DECLS
