@@ -494,4 +494,7 @@ gboolean chrono_analysis_collective_peer  (ChronoRankData **ranks,
 ChronoRankData **chrono_analysis_get_ranks (ChronoAnalysis *self,
                                             guint          *n_ranks);
 
+/* The NeuronCores' series made during the run; NULL when it made none. */
+GPtrArray *chrono_analysis_get_neuron_series (ChronoAnalysis *self);
+
 G_END_DECLS

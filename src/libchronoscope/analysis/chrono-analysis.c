@@ -8,6 +8,7 @@
 #include "chrono-efficiency-private.h"
 #include "chrono-memory.h"
 #include "chrono-neuron-metrics.h"
+#include "chrono-neuron-series.h"
 
 struct _ChronoAnalysis
 {
@@ -25,6 +26,7 @@ struct _ChronoAnalysis
   GArray    *limitations; /* ChronoLimitation */
   ChronoEfficiency *efficiency;
   GPtrArray *memories;    /* ChronoMemory *, one per trace */
+  GPtrArray *neuron_series; /* ChronoNeuronSeries *, made with the FLOPs series; else NULL */
 };
 
 G_DEFINE_FINAL_TYPE (ChronoAnalysis, chrono_analysis, G_TYPE_OBJECT)
@@ -127,6 +129,7 @@ chrono_analysis_finalize (GObject *object)
   g_array_unref (self->limitations);
   g_clear_pointer (&self->efficiency, chrono_efficiency_free);
   g_clear_pointer (&self->memories, g_ptr_array_unref);
+  g_clear_pointer (&self->neuron_series, g_ptr_array_unref);
   g_ptr_array_unref (self->ranks);
   g_ptr_array_unref (self->traces);
 
@@ -347,6 +350,9 @@ chrono_analysis_run (ChronoTrace * const          *traces,
   g_array_sort (self->findings, compare_findings);
   for (guint r = 0; r < n_ranks && !self->options.without_ledger_rows; r++)
     add_ledger_rows (self, ranks[r]);
+  /* Whoever draws the series asks for them here, off its main thread. */
+  if (self->options.with_flops_series)
+    self->neuron_series = chrono_neuron_series_for_analysis (self);
   return g_steal_pointer (&self);
 }
 
@@ -622,6 +628,12 @@ ChronoEfficiency *
 chrono_analysis_get_efficiency_data (ChronoAnalysis *self)
 {
   return self->efficiency;
+}
+
+GPtrArray *
+chrono_analysis_get_neuron_series (ChronoAnalysis *self)
+{
+  return self->neuron_series;
 }
 
 ChronoMemory * const *

@@ -247,9 +247,14 @@ chrono_neuron_series_sample (const ChronoNeuronSeries *self,
 GPtrArray *
 chrono_neuron_series_for_analysis (ChronoAnalysis *analysis)
 {
-  g_autoptr(GPtrArray) cores = chrono_neuron_metrics_for_analysis (analysis);
-  GPtrArray *all = g_ptr_array_new_with_free_func ((GDestroyNotify) chrono_neuron_series_free);
+  GPtrArray *kept = chrono_analysis_get_neuron_series (analysis);
+  g_autoptr(GPtrArray) cores = NULL;
+  GPtrArray *all;
 
+  if (kept != NULL)
+    return g_ptr_array_ref (kept);
+  cores = chrono_neuron_metrics_for_analysis (analysis);
+  all = g_ptr_array_new_with_free_func ((GDestroyNotify) chrono_neuron_series_free);
   for (guint c = 0; c < cores->len; c++)
     {
       ChronoNeuronMetrics *metrics = g_ptr_array_index (cores, c);

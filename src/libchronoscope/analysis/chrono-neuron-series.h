@@ -61,7 +61,8 @@ void                chrono_neuron_series_sample    (const ChronoNeuronSeries *se
                                                     gdouble                  *values);
 
 /* One series per NeuronCore of ANALYSIS, in the order of
- * chrono_neuron_metrics_for_analysis: GPtrArray of ChronoNeuronSeries. */
+ * chrono_neuron_metrics_for_analysis: GPtrArray of ChronoNeuronSeries.
+ * An analysis run with the FLOPs series made them already: those. */
 GPtrArray          *chrono_neuron_series_for_analysis (ChronoAnalysis *analysis);
 
 G_END_DECLS
