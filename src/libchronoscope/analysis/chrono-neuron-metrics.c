@@ -60,6 +60,8 @@ struct _ChronoNeuronMetrics
   GArray                  *executions;
   GPtrArray               *op_names;
   GHashTable              *op_index;    /* name -> index + 1 */
+  GHashTable              *hlo_of_text; /* while reading: HLO name's text id + 1 -> operator */
+  GHashTable              *op_of_name;  /* while reading: framework name's address -> operator */
 };
 
 const char *
@@ -253,6 +255,42 @@ intern_op (ChronoNeuronMetrics *m,
   return m->op_names->len - 1;
 }
 
+/* Many instructions share an HLO instruction and a framework operator:
+ * each is named once per text the facts keep, not once per instruction. */
+static guint32
+hlo_op_of (ChronoNeuronMetrics *m,
+           ChronoNeuronRecord  *r)
+{
+  gpointer key, found;
+  guint32 op;
+
+  if (!chrono_neuron_record_has (r, CHRONO_NEURON_F_HLO_NAME))
+    return G_MAXUINT32;
+  key = GUINT_TO_POINTER (r->row.text[CHRONO_NEURON_F_HLO_NAME - CHRONO_NEURON_N_NUMBERS] + 1);
+  if (g_hash_table_lookup_extended (m->hlo_of_text, key, NULL, &found))
+    return GPOINTER_TO_UINT (found);
+  op = intern_op (m, chrono_neuron_record_hlo_op (r));
+  g_hash_table_insert (m->hlo_of_text, key, GUINT_TO_POINTER (op));
+  return op;
+}
+
+static guint32
+framework_op_of (ChronoNeuronMetrics *m,
+                 ChronoNeuronRecord  *r)
+{
+  const char *name = chrono_neuron_record_framework_op (r);
+  gpointer found;
+  guint32 op;
+
+  if (name == NULL)
+    return G_MAXUINT32;
+  if (g_hash_table_lookup_extended (m->op_of_name, name, NULL, &found))
+    return GPOINTER_TO_UINT (found);
+  op = intern_op (m, name);
+  g_hash_table_insert (m->op_of_name, (gpointer) name, GUINT_TO_POINTER (op));
+  return op;
+}
+
 static gboolean
 is_tensor_track (ChronoTrace       *trace,
                  const ChronoTrack *t)
@@ -305,8 +343,8 @@ read_instruction (ChronoNeuronMetrics *m,
   if (chrono_neuron_record_has (r, CHRONO_NEURON_F_HBM_READ) || chrono_neuron_record_has (r, CHRONO_NEURON_F_HBM_WRITE) ||
       chrono_neuron_record_has (r, CHRONO_NEURON_F_SPILL_SAVE) || chrono_neuron_record_has (r, CHRONO_NEURON_F_SPILL_RELOAD))
     *any_bytes = TRUE;
-  in.hlo_op = intern_op (m, chrono_neuron_record_hlo_op (r));
-  in.framework_op = intern_op (m, chrono_neuron_record_framework_op (r));
+  in.hlo_op = hlo_op_of (m, r);
+  in.framework_op = framework_op_of (m, r);
   if (tensor || in.hbm_read + in.hbm_write + in.spill_save + in.spill_reload > 0 ||
       in.hlo_op != G_MAXUINT32 || in.framework_op != G_MAXUINT32)
     g_array_append_val (m->insts, in);
@@ -353,6 +391,8 @@ read_records (ChronoNeuronMetrics *m)
   gsize items = 0;
 
   chrono_neuron_record_init (&r, trace);
+  m->hlo_of_text = g_hash_table_new (NULL, NULL);
+  m->op_of_name = g_hash_table_new (NULL, NULL);
   /* Room for every item at once: growing by doubling copied them. */
   for (guint k = 0; k < d->streams->len; k++)
     items += g_array_index (d->streams, ChronoStreamWork, k).items->len;
@@ -387,6 +427,8 @@ read_records (ChronoNeuronMetrics *m)
         }
     }
   chrono_neuron_record_clear (&r);
+  g_clear_pointer (&m->hlo_of_text, g_hash_table_unref);
+  g_clear_pointer (&m->op_of_name, g_hash_table_unref);
   g_array_sort_with_data (m->insts, chrono_compare_int64_at, GSIZE_TO_POINTER (G_STRUCT_OFFSET (ChronoNeuronInst, start)));
   g_array_sort_with_data (m->transfers, chrono_compare_int64_at, GSIZE_TO_POINTER (G_STRUCT_OFFSET (Transfer, start)));
   m->flops_source = any_flops ? CHRONO_NEURON_FLOPS_PROFILER

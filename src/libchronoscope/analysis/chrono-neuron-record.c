@@ -33,7 +33,7 @@ void
 chrono_neuron_record_read (ChronoNeuronRecord *r,
                            guint64             offset)
 {
-  chrono_neuron_facts_find (r->facts, offset, &r->row);
+  chrono_neuron_facts_find (r->facts, offset, &r->near, &r->row);
 }
 
 const char *

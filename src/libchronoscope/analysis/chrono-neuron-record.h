@@ -14,6 +14,7 @@ G_BEGIN_DECLS
 typedef struct {
   const ChronoNeuronFacts *facts;
   ChronoNeuronFactRow      row;
+  guint                    near;    /* where the facts had the last record */
   GHashTable              *attrs;   /* hlo_attrs and NKI texts -> framework operator name */
   GString                 *name;
 } ChronoNeuronRecord;

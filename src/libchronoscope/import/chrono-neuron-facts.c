@@ -136,14 +136,29 @@ chrono_neuron_facts_seal (ChronoNeuronFacts *facts)
 gboolean
 chrono_neuron_facts_find (const ChronoNeuronFacts *facts,
                           guint64                  offset,
+                          guint                   *near,
                           ChronoNeuronFactRow     *row)
 {
   const Entry *entries = (const Entry *) facts->entries->data;
-  guint lo = 0, hi = facts->entries->len;
+  guint n = facts->entries->len, lo = 0, hi = n;
   const guint64 *cell;
 
   g_assert (facts->sorted);
   row->present = 0;
+  /* Records are mostly read in the order of the file, a few apart: the
+   * search gallops on from the last one found. */
+  if (*near < n && entries[*near].offset <= offset)
+    {
+      guint step = 1;
+
+      lo = *near;
+      while (lo + step < n && entries[lo + step].offset < offset)
+        {
+          lo += step;
+          step *= 2;
+        }
+      hi = MIN (lo + step + 1, n);
+    }
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
@@ -153,8 +168,9 @@ chrono_neuron_facts_find (const ChronoNeuronFacts *facts,
       else
         hi = mid;
     }
-  if (lo == facts->entries->len || entries[lo].offset != offset)
+  if (lo == n || entries[lo].offset != offset)
     return FALSE;
+  *near = lo;
   row->present = entries[lo].present;
   cell = &g_array_index (facts->cells, guint64, entries[lo].first);
   for (guint f = 0; f < CHRONO_NEURON_N_FIELDS; f++)

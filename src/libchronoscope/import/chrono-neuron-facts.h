@@ -58,9 +58,12 @@ void               chrono_neuron_facts_add  (ChronoNeuronFacts         *facts,
                                              guint64                    offset,
                                              const ChronoNeuronFactRow *row);
 void               chrono_neuron_facts_seal (ChronoNeuronFacts *facts);
-/* The record at OFFSET into ROW; FALSE (ROW empty) when there is none. */
+/* The record at OFFSET into ROW; FALSE (ROW empty) when there is none.
+ * NEAR is where the last record was found (0 at first), and becomes
+ * where this one is: records read in order are found at once. */
 gboolean           chrono_neuron_facts_find (const ChronoNeuronFacts *facts,
                                              guint64                  offset,
+                                             guint                   *near,
                                              ChronoNeuronFactRow     *row);
 gsize              chrono_neuron_facts_size (const ChronoNeuronFacts *facts);
 /* Texts are kept by the facts, apart from the trace's strings. */
