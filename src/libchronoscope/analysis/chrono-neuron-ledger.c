@@ -587,18 +587,21 @@ chrono_neuron_build_ledger (ChronoRankData *data,
   g_autoptr(GArray) semaphores = g_array_new (FALSE, FALSE, sizeof (Semaphore));
   g_autoptr(GStringChunk) owners = g_string_chunk_new (256);
   Units u = { data, unit_cache, name_cache, semaphores, owners, { 0 } };
-  g_autoptr(GArray) tensor = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (ChronoInterval));
-  g_autoptr(GArray) matrix = g_array_new (FALSE, FALSE, sizeof (ChronoInterval));
+  guint n = d->items->len;
+  /* Room for what the core's items can make, reserved at once: arrays
+   * grown by doubling were copied, and the room left is never touched. */
+  g_autoptr(GArray) tensor = g_array_sized_new (FALSE, FALSE, sizeof (guint), n);
+  g_autoptr(GArray) all = g_array_sized_new (FALSE, FALSE, sizeof (ChronoInterval), n);
+  g_autoptr(GArray) matrix = g_array_sized_new (FALSE, FALSE, sizeof (ChronoInterval), n);
   ChronoNeuronLedger *ledger = g_new0 (ChronoNeuronLedger, 1);
   gint64 t;
   guint pos = 0;
 
-  d->ledger = g_array_new (FALSE, FALSE, sizeof (ChronoLedgerSegment));
+  d->ledger = g_array_sized_new (FALSE, FALSE, sizeof (ChronoLedgerSegment), 2 * n + 2);
   d->neuron = ledger;
   ledger->segments = g_array_ref (d->ledger);
-  ledger->gaps = g_array_new (FALSE, FALSE, sizeof (ChronoNeuronGap));
-  ledger->links = g_array_new (FALSE, FALSE, sizeof (ChronoNeuronLink));
+  ledger->gaps = g_array_sized_new (FALSE, FALSE, sizeof (ChronoNeuronGap), n + 1);
+  ledger->links = g_array_sized_new (FALSE, FALSE, sizeof (ChronoNeuronLink), n + 1);
   if (d->busy->len == 0)
     return;
   ledger->start = g_array_index (d->busy, ChronoInterval, 0).start;

@@ -130,20 +130,22 @@ static const ChronoNeuronUnit unit_of_cause[CHRONO_N_LEDGER_STATES] = {
 /* The gap's stretch of the path, appended in time order to SEGMENTS:
  * back from the work that ended it (the Tensor instruction after it, or
  * for the tail the work that ends the window), through whatever held
- * each piece of work, while that ended inside the gap. */
+ * each piece of work, while that ended inside the gap. BACK is room for
+ * the stretch as it is found, from its end. */
 static void
 gap_path (ChronoRankData           *data,
           guint                     device,
           const ChronoNeuronLedger *ledger,
           const ChronoNeuronGap    *gap,
+          GArray                   *back,
           GArray                   *segments)
 {
-  g_autoptr(GArray) back = g_array_new (FALSE, FALSE, sizeof (ChronoPathSegment));
   const ChronoNeuronLink *first = chrono_neuron_ledger_get_link (ledger, gap->first_link);
   gint64 cursor = gap->end_ns;
   guint d = device, item, budget = 4096;
   gboolean on;
 
+  g_array_set_size (back, 0);
   on = chrono_rank_data_find_item (data, first->span, &d, &item);
   if (on && !gap->tail)
     {
@@ -184,12 +186,14 @@ chrono_neuron_add_paths (ChronoRankData *data,
       const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
       const ChronoNeuronLedger *ledger = d->neuron;
       g_autoptr(GArray) segments = NULL;
+      g_autoptr(GArray) back = NULL;
       ChronoCriticalPath path = { 0 };
       gint64 t;
 
       if (ledger == NULL || chrono_neuron_ledger_get_end (ledger) <= chrono_neuron_ledger_get_start (ledger))
         continue;
       segments = g_array_new (FALSE, FALSE, sizeof (ChronoPathSegment));
+      back = g_array_new (FALSE, FALSE, sizeof (ChronoPathSegment));
       t = chrono_neuron_ledger_get_start (ledger);
       for (guint g = 0; g < chrono_neuron_ledger_get_n_gaps (ledger); g++)
         {
@@ -198,7 +202,7 @@ chrono_neuron_add_paths (ChronoRankData *data,
           /* Between gaps the Tensor engine computes. */
           if (gap->start_ns > t)
             g_array_append_val (segments, ((ChronoPathSegment) { CHRONO_PATH_DEVICE_COMPUTE, t, gap->start_ns }));
-          gap_path (data, di, ledger, gap, segments);
+          gap_path (data, di, ledger, gap, back, segments);
           t = gap->end_ns;
         }
       if (chrono_neuron_ledger_get_end (ledger) > t)
