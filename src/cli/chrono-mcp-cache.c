@@ -40,6 +40,7 @@ entry_free (ChronoMcpEntry *entry)
   g_ptr_array_unref (entry->paths);
   g_hash_table_unref (entry->analyses);
   g_ptr_array_unref (entry->name_indexes);
+  g_clear_object (&entry->query);
   g_free (entry);
 }
 
@@ -257,4 +258,13 @@ chrono_mcp_entry_get_analysis (ChronoMcpEntry              *entry,
   a->report = report;
   g_hash_table_insert (entry->analyses, g_strdup (key), a);
   return a;
+}
+
+ChronoQuery *
+chrono_mcp_entry_get_query (ChronoMcpEntry  *entry,
+                            GError         **error)
+{
+  if (entry->query == NULL)
+    entry->query = chrono_query_new ((ChronoTrace * const *) entry->traces->pdata, entry->traces->len, NULL, error);
+  return entry->query;
 }

@@ -8,6 +8,7 @@
 
 #include "chrono-analysis.h"
 #include "chrono-mcp-name-index.h"
+#include "chrono-query.h"
 #include "chrono-trace.h"
 
 G_BEGIN_DECLS
@@ -27,6 +28,7 @@ typedef struct {
   guint64     last_use;
   GHashTable *analyses;     /* scope key -> ChronoMcpAnalysis */
   GPtrArray  *name_indexes; /* ChronoMcpNameIndex, one per trace */
+  ChronoQuery *query;       /* the engine without the analysis, made when first needed */
 } ChronoMcpEntry;
 
 #define CHRONO_MCP_TYPE_CACHE (chrono_mcp_cache_get_type ())
@@ -61,6 +63,13 @@ ChronoMcpAnalysis *chrono_mcp_entry_get_analysis (ChronoMcpEntry              *e
                                                   const guint                 *indices,
                                                   guint                        n_indices,
                                                   const ChronoAnalysisOptions *options,
+                                                  GError                     **error);
+
+/* The query engine over the entry's traces, without the analysis: kept
+ * while the entry is loaded, so what its tables build once (parents,
+ * launches, a track's longest span, the names' index) serves every
+ * query, and its span ids are the ones the tools give. */
+ChronoQuery       *chrono_mcp_entry_get_query    (ChronoMcpEntry              *entry,
                                                   GError                     **error);
 
 G_END_DECLS

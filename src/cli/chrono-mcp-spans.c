@@ -9,19 +9,34 @@
 #include "chrono-format.h"
 #include "chrono-mcp-spans.h"
 
-char *
-chrono_mcp_span_id (guint         trace,
-                    ChronoSpanRef ref)
+/* The numbering of the entry's spans, as the query tool's engine gives it. */
+static ChronoQuery *
+numbering (ChronoMcpEntry *entry)
 {
-  return g_strdup_printf ("%u:%u:%u", trace, ref.track, ref.index);
+  g_autoptr(GError) error = NULL;
+  ChronoQuery *query = chrono_mcp_entry_get_query (entry, &error);
+
+  /* Only a failure to allocate SQLite's connection gets here. */
+  if (query == NULL)
+    g_error ("%s", error->message);
+  return query;
 }
 
-gboolean
-chrono_mcp_span_parse_id (ChronoMcpEntry  *entry,
-                          const char      *id,
-                          guint           *trace,
-                          ChronoSpanRef   *ref,
-                          GError         **error)
+gint64
+chrono_mcp_span_id (ChronoMcpEntry *entry,
+                    guint           trace,
+                    ChronoSpanRef   ref)
+{
+  return chrono_query_get_span_id (numbering (entry), trace, ref);
+}
+
+/* The older "TRACE:TRACK:INDEX" form. */
+static gboolean
+parse_triple (ChronoMcpEntry  *entry,
+              const char      *id,
+              guint           *trace,
+              ChronoSpanRef   *ref,
+              GError         **error)
 {
   g_auto(GStrv) parts = g_strsplit (id, ":", -1);
   guint64 v[3];
@@ -33,7 +48,7 @@ chrono_mcp_span_parse_id (ChronoMcpEntry  *entry,
       !g_ascii_string_to_unsigned (parts[2], 10, 0, G_MAXUINT32, &v[2], NULL))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "“%s” is not a span id: ids look like 0:12:345, as find_spans returns them", id);
+                   "“%s” is not a span id: ids are integers, as find_spans and the query tool's spans.id give them", id);
       return FALSE;
     }
   if (v[0] >= entry->traces->len ||
@@ -47,6 +62,46 @@ chrono_mcp_span_parse_id (ChronoMcpEntry  *entry,
   *trace = v[0];
   ref->track = v[1];
   ref->index = v[2];
+  return TRUE;
+}
+
+gboolean
+chrono_mcp_span_parse_id (ChronoMcpEntry  *entry,
+                          JsonNode        *id,
+                          guint           *trace,
+                          ChronoSpanRef   *ref,
+                          GError         **error)
+{
+  gint64 number;
+  const char *text;
+
+  if (id != NULL && json_node_get_value_type (id) == G_TYPE_INT64)
+    number = json_node_get_int (id);
+  else if (id != NULL && json_node_get_value_type (id) == G_TYPE_STRING)
+    {
+      text = json_node_get_string (id);
+      if (strchr (text, ':') != NULL)
+        return parse_triple (entry, text, trace, ref, error);
+      if (!g_ascii_string_to_signed (text, 10, 0, G_MAXINT64, &number, NULL))
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                       "“%s” is not a span id: ids are integers, as find_spans and the query tool's spans.id give them", text);
+          return FALSE;
+        }
+    }
+  else
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                           "a span id is an integer, as find_spans and the query tool's spans.id give them");
+      return FALSE;
+    }
+  if (!chrono_query_find_span (numbering (entry), number, trace, ref))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "handle “%s” has no span %" G_GINT64_FORMAT ": span ids belong to the handle that returned them",
+                   entry->handle, number);
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -71,10 +126,9 @@ chrono_mcp_span_row (ChronoMcpEntry *entry,
   const ChronoProcess *process = chrono_trace_get_process (t, track->process);
   JsonObject *row = json_object_new ();
   JsonNode *node = json_node_new (JSON_NODE_OBJECT);
-  g_autofree char *id = chrono_mcp_span_id (trace, ref);
   gint64 start = track->start[ref.index], dur = chrono_track_get_dur (track, ref.index);
 
-  json_object_set_string_member (row, "id", id);
+  json_object_set_int_member (row, "id", chrono_mcp_span_id (entry, trace, ref));
   chrono_mcp_set_name (row, chrono_trace_get_string (t, chrono_track_get_name (track, ref.index)));
   json_object_set_string_member (row, "kind", chrono_kind_to_string (track->kind[ref.index]));
   json_object_set_string_member (row, "category", chrono_trace_get_string (t, chrono_track_get_cat (track, ref.index)));

@@ -8,13 +8,18 @@
 
 G_BEGIN_DECLS
 
-/* A span's id: "TRACE:TRACK:INDEX", the trace's position in its handle,
- * the track's index in the trace and the span's in the track. */
-char     *chrono_mcp_span_id        (guint            trace,
+/* A span's id: the integer the query tool's spans.id gives it (the
+ * engine's numbering over the entry's traces, chrono-query.h), for span
+ * REF of the entry's trace TRACE. */
+gint64    chrono_mcp_span_id        (ChronoMcpEntry  *entry,
+                                     guint            trace,
                                      ChronoSpanRef    ref);
-/* FALSE with a message when ID is not a span of ENTRY. */
+/* The span of ID: an integer as the tools and the query give them, the
+ * same integer as text, or the older "TRACE:TRACK:INDEX" (the trace's
+ * position in its handle, the track's index in the trace and the span's
+ * in the track). FALSE with a message when it names no span of ENTRY. */
 gboolean  chrono_mcp_span_parse_id  (ChronoMcpEntry  *entry,
-                                     const char      *id,
+                                     JsonNode        *id,
                                      guint           *trace,
                                      ChronoSpanRef   *ref,
                                      GError         **error);
@@ -33,7 +38,7 @@ void      chrono_mcp_set_name       (JsonObject      *o,
 #define CHRONO_MCP_SCHEMA_SPAN \
   "{\"type\":\"object\",\"required\":[\"id\",\"name\",\"kind\",\"track\",\"start_ns\",\"end_ns\",\"dur_ns\"]," \
   "\"properties\":{" \
-  "\"id\":{\"type\":\"string\",\"description\":\"pass to span_details\"}," \
+  "\"id\":{\"type\":\"integer\",\"description\":\"the span's id, the one the query tool's spans.id gives it; pass to span_details\"}," \
   "\"name\":{\"type\":\"string\"},\"short_name\":{\"type\":\"string\",\"description\":\"the name as lists show it, " \
   "when it differs\"},\"kind\":{\"type\":\"string\"},\"category\":{\"type\":\"string\"}," \
   "\"trace\":{\"type\":\"integer\"},\"rank\":{\"type\":\"integer\"}," \

@@ -458,7 +458,8 @@ static const ChronoMcpTool tools[] = {
   { "critical_path", "Critical path of a step",
     "The longest dependency chain through one profiler step (the longest step when none is named): "
     "its stretches in time order, each with its category (host compute, device compute, communication, "
-    "memcpy, launch or kernel overhead, idle) and the span that made it, and the time per category.",
+    "memcpy, launch or kernel overhead, idle) and the span that made it (with its integer id, the query "
+    "tool's spans.id, for span_details), and the time per category.",
     path_input, path_output, critical_path },
   { "memory", "Memory peak and what held it",
     "Each device's (and the host's) memory from the profiler's memory events (profile_memory=True), "

@@ -58,8 +58,13 @@ query (ChronoMcpContext  *ctx,
        (analysis = chrono_mcp_entry_get_analysis (entry, scope.key, scope.indices, scope.n_indices,
                                                   &scope.options, error)) == NULL))
     return NULL;
-  engine = chrono_query_new ((ChronoTrace * const *) entry->traces->pdata, entry->traces->len,
-                             analysis != NULL ? analysis->analysis : NULL, error);
+  /* A query of the trace alone runs on the entry's engine, whose indexes
+   * are built once; one that reads the analysis, on an engine with it. */
+  if (analysis != NULL)
+    engine = chrono_query_new ((ChronoTrace * const *) entry->traces->pdata, entry->traces->len,
+                               analysis->analysis, error);
+  else if ((engine = chrono_mcp_entry_get_query (entry, error)) != NULL)
+    g_object_ref (engine);
   if (engine == NULL)
     return NULL;
 

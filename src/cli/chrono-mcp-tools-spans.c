@@ -38,7 +38,8 @@ static const char find_output[] =
 static const char details_input[] =
   "{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"handle\",\"id\"],\"properties\":{"
   CHRONO_MCP_SCHEMA_HANDLE ","
-  "\"id\":{\"type\":\"string\",\"description\":\"A span id from find_spans, critical_path or an earlier span_details\"},"
+  "\"id\":{\"type\":[\"integer\",\"string\"],\"description\":\"A span id: an integer from find_spans, critical_path, an earlier span_details, "
+  "or a query's spans.id (and parent_id, device_work.launch_id, op_id, findings.span_id, critical_path.span_id)\"},"
   "\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":500,\"description\":\"Most rows in each list (default 50)\"}}}";
 
 #define RELATED_SCHEMA(extra) \
@@ -317,11 +318,12 @@ parse_position (ChronoMcpEntry  *entry,
                 Hit             *after,
                 GError         **error)
 {
+  g_autoptr(JsonNode) id = json_node_init_string (json_node_alloc (), position);
   ChronoSpanRef ref;
   guint trace;
   const ChronoTrack *track;
 
-  if (!chrono_mcp_span_parse_id (entry, position, &trace, &ref, error))
+  if (!chrono_mcp_span_parse_id (entry, id, &trace, &ref, error))
     return FALSE;
   track = chrono_trace_get_track (g_ptr_array_index (entry->traces, trace), ref.track);
   after->trace = trace;
@@ -469,7 +471,7 @@ find_spans (ChronoMcpContext  *ctx,
       const Hit *last = &best->hits[chrono_mcp_page_get_n_rows (page) - 1];
       ChronoSpanRef ref = { last->track, last->index };
 
-      next = chrono_mcp_span_id (last->trace, ref);
+      next = g_strdup_printf ("%" G_GINT64_FORMAT, chrono_mcp_span_id (entry, last->trace, ref));
     }
 
   result = json_node_new (JSON_NODE_OBJECT);
@@ -481,13 +483,13 @@ find_spans (ChronoMcpContext  *ctx,
     {
       g_autofree char *d = chrono_format_duration (best->hits[0].dur);
       ChronoSpanRef ref = { best->hits[0].track, best->hits[0].index };
-      g_autofree char *id = chrono_mcp_span_id (best->hits[0].trace, ref);
+      gint64 id = chrono_mcp_span_id (entry, best->hits[0].trace, ref);
       ChronoTrace *trace = g_ptr_array_index (entry->traces, best->hits[0].trace);
       g_autofree char *name = chrono_format_short_name (
         chrono_trace_get_string (trace, chrono_track_get_name (chrono_trace_get_track (trace, ref.track), ref.index)),
         CHRONO_SHORT_NAME_WIDTH);
 
-      g_string_append_printf (text, "; %s: %s %s (%s, %s)", duration ? "longest" : "first", id, name,
+      g_string_append_printf (text, "; %s: %" G_GINT64_FORMAT " %s (%s, %s)", duration ? "longest" : "first", id, name,
                               d, chrono_kind_to_string (chrono_trace_get_track (trace, ref.track)->kind[ref.index]));
     }
   g_string_append_c (text, '.');
@@ -581,7 +583,7 @@ span_details (ChronoMcpContext  *ctx,
   const ChronoTrack *track;
   guint ti;
 
-  if (entry == NULL || !chrono_mcp_span_parse_id (entry, chrono_mcp_arg_string (args, "id"), &ti, &ref, error) ||
+  if (entry == NULL || !chrono_mcp_span_parse_id (entry, json_object_get_member (args, "id"), &ti, &ref, error) ||
       !chrono_mcp_scope_init (&scope, entry, no_args, error) ||
       (a = chrono_mcp_entry_get_analysis (entry, scope.key, scope.indices, scope.n_indices, &scope.options, error)) == NULL)
     return NULL;
@@ -707,15 +709,17 @@ span_details (ChronoMcpContext  *ctx,
 static const ChronoMcpTool tools[] = {
   { "find_spans", "Find spans",
     "Searches the spans of an opened trace by name (text or a pattern), kind, track, rank, time window "
-    "and minimum duration, in time order or longest first. Each span comes with an id for span_details. "
+    "and minimum duration, in time order or longest first. Each span comes with its id, an integer: the one "
+    "the query tool's spans.id gives it, to pass to span_details. "
     "Paged; total says how many match.",
     find_input, find_output, find_spans },
   { "span_details", "Explain one span",
     "Everything about one span: its args, the flows into and out of it, for device work the call that "
     "launched it and for a launch call the kernels it launched, the host spans enclosing it (operators, "
     "Python, annotations), and the spans it depends on or that depend on it in the dependency graph, "
-    "with whether they lie on a critical path. The first call on a handle runs its analysis for the "
-    "dependency graph.",
+    "with whether they lie on a critical path. Takes the span's integer id from find_spans, critical_path "
+    "or the query tool (spans.id, device_work.launch_id, findings.span_id...); the older form 0:12:345 is "
+    "read too. The first call on a handle runs its analysis for the dependency graph.",
     details_input, details_output, span_details },
 };
 

@@ -284,7 +284,49 @@ test('span_details: args, launch, kernels, enclosing operators, dependencies', a
   assert.ok(launch.kernels.some((k) => k.id === kernel.id));
   assert.equal(launch.args.correlation, d.args.correlation);
   await fails(client, 'span_details', { handle, id: '0:999999:0' }, /has no span 0:999999:0/);
+  await fails(client, 'span_details', { handle, id: 99999999999 }, /has no span 99999999999/);
   await fails(client, 'span_details', { handle, id: 'kernel-7' }, /not a span id/);
+  });
+});
+
+test('one span id: find_spans, critical_path and span_details take and give the query\'s spans.id', async () => {
+  await withClient({}, async (client) => {
+  const { handle } = await ok(client, 'open_trace', { path: MAIN });
+  const at = async (id) => (await ok(client, 'query', { handle, sql: `SELECT name, ts, dur, kind FROM spans WHERE id = ${id}` })).rows;
+
+  // find_spans gives the id that spans.id has
+  const found = await ok(client, 'find_spans', { handle, name: 'gemm', sort: 'duration', limit: 20 });
+  assert.ok(found.spans.length > 1);
+  for (const s of found.spans) {
+    assert.ok(Number.isInteger(s.id));
+    assert.deepEqual(await at(s.id), [[s.name, s.start_ns, s.dur_ns, s.kind]]);
+  }
+
+  // a query's id goes to span_details as it is, as a number or as text
+  const { rows: [[id, name, ts, launch, op]] } = await ok(client, 'query', {
+    handle, sql: "SELECT id, name, ts, launch_id, op_id FROM device_work WHERE kind = 'kernel' AND op_id IS NOT NULL ORDER BY dur DESC LIMIT 1" });
+  for (const given of [id, String(id)]) {
+    const d = await ok(client, 'span_details', { handle, id: given });
+    assert.equal(d.span.id, id);
+    assert.equal(d.span.name, name);
+    assert.equal(d.span.start_ns, ts);
+    assert.equal(d.launch.id, launch);
+    assert.ok(d.enclosing.some((s) => s.id === op));
+  }
+  // and the older form names the same span
+  const d = await ok(client, 'span_details', { handle, id });
+  const older = await ok(client, 'query', { handle, sql: `SELECT track_id, id - (SELECT min(id) FROM spans WHERE track_id = s.track_id) FROM spans s WHERE id = ${id}` });
+  const [[track, index]] = older.rows;
+  assert.equal((await ok(client, 'span_details', { handle, id: `0:${track}:${index}` })).span.id, d.span.id);
+
+  // critical_path's spans too
+  const path = await ok(client, 'critical_path', { handle, limit: 30 });
+  const spans = path.stretches.filter((s) => s.span).map((s) => s.span);
+  assert.ok(spans.length > 0);
+  for (const s of spans)
+    assert.deepEqual(await at(s.id), [[s.name, s.start_ns, s.dur_ns, s.kind]]);
+  const onPath = await ok(client, 'query', { handle, sql: `SELECT count(*) FROM critical_path WHERE span_id = ${spans[0].id}` });
+  assert.ok(onPath.rows[0][0] > 0);
   });
 });
 
@@ -614,6 +656,7 @@ test('query answers as the file itself, pages without loss, and only reads', asy
   await fails(client, 'query', { handle, sql: 'DELETE FROM findings' }, /only read the trace/);
   await fails(client, 'query', { handle, sql: "ATTACH 'x.db' AS x" }, /ATTACH and DETACH are refused/);
   await fails(client, 'query', { handle, sql: 'PRAGMA temp_store = FILE' }, /PRAGMA statements that change settings/);
+  await fails(client, 'query', { handle, sql: "SELECT load_extension('libm')" }, /loading extensions is refused/);
   await fails(client, 'query', { handle, sql: 'SELECT name FROM spans WHERE ORDER BY 1' },
               /near "ORDER": syntax error \(at line 1, column 30\)/);
   await fails(client, 'query', { handle, sql: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c',
