@@ -246,6 +246,8 @@ test_query (void)
   assert_refused (page, "DELETE FROM spans", "refused|may not be modified");
   assert_refused (page, "CREATE TABLE t(x)", "refused|read-only|readonly");
   assert_refused (page, "ATTACH DATABASE ':memory:' AS other", "ATTACH");
+  assert_refused (page, "PRAGMA temp_store = FILE", "PRAGMA statements that change settings");
+  assert_refused (page, "SELECT load_extension('libm')", "loading extensions is refused");
   assert_refused (page, "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT count(*) FROM r",
                   "time");
 

@@ -3,8 +3,8 @@
 query` answers against the same sums computed here, from the trace files
 themselves, with nothing but the standard library.
 
-For every Kineto trace (JSON, plain or gzip) in TRACES_DIR, or only the
-TRACEs named, it compares: host operators by name (count, total time),
+For every Kineto trace (JSON, plain or gzip) in TRACES_DIR, and Torch
+NPU's (Ascend) trace_view.json, or only the TRACEs named, it compares: host operators by name (count, total time),
 kernels by name (count, total, shortest, longest), the kernels inside a
 window of time (how many, and their time clipped to the window), and the
 device work by the operator that launched it (a kernel's runtime call is
@@ -14,13 +14,21 @@ together, by rank. Times are read as the decimal text the profiler wrote
 and turned into integer nanoseconds here, after the file's
 baseTimeNanoseconds.
 
+And that the command line refuses what would write or escape: writes,
+ATTACH, VACUUM INTO, PRAGMAs that change settings, load_extension and a
+query past its --max-time each fail with a message saying why, and
+nothing is written beside the trace or in the folder it runs in.
+
 Exits 77 when TRACES_DIR does not exist."""
 import decimal
 import gzip
 import json
 import os
+import re
 import subprocess
 import sys
+import tempfile
+import time
 
 # Current and legacy (2020-2022) spellings.
 OPERATOR = ("cpu_op", "Operator")
@@ -41,6 +49,9 @@ def read_events(path):
             data = json.load(f, parse_float=decimal.Decimal)
     except (OSError, ValueError, EOFError):
         return None
+    # Torch NPU's trace_view.json (Ascend) is the bare array of events.
+    if isinstance(data, list):
+        data = {"traceEvents": data}
     if not isinstance(data, dict) or not isinstance(data.get("traceEvents"), list):
         return None
     # Kineto's times are microseconds after baseTimeNanoseconds when the
@@ -180,6 +191,45 @@ def check_ranks(cli, paths, failures):
     return compare("kernels by rank", paths[0], expected, rows, failures)
 
 
+def check_refusals(cli, path, failures):
+    """Runs refused statements on PATH, seen through a folder of its own
+    (a link to it) that is also the working directory; returns the number
+    of checks."""
+    checks = 0
+    with tempfile.TemporaryDirectory() as folder:
+        trace = os.path.join(folder, os.path.basename(path))
+        os.symlink(os.path.abspath(path), trace)
+        out = os.path.join(folder, "out.db")
+        refused = [
+            ("DELETE FROM spans", "refused|may not be modified"),
+            ("INSERT INTO spans (id) VALUES (1)", "refused|may not be modified"),
+            ("CREATE TABLE t (x)", "refused"),
+            ("CREATE TEMP TABLE t (x)", "refused"),
+            ("ATTACH '%s' AS out" % out, "ATTACH and DETACH are refused"),
+            ("VACUUM INTO '%s'" % out, "refused"),
+            ("PRAGMA temp_store = FILE", "PRAGMA statements that change settings are refused"),
+            ("PRAGMA journal_mode = WAL", "PRAGMA statements that change settings are refused"),
+            ("SELECT load_extension('libm')", "loading extensions is refused"),
+        ]
+        for sql, why in refused:
+            r = subprocess.run([cli, "query", trace, sql], capture_output=True, text=True, cwd=folder)
+            if r.returncode == 0 or not re.search(why, r.stderr) or "Traceback" in r.stderr:
+                failures.append("refusals: %r exited %d with %r" % (sql, r.returncode, r.stderr.strip()))
+            checks += 1
+        forever = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
+        t0 = time.monotonic()
+        r = subprocess.run([cli, "query", "--max-time", "0.3", trace, forever], capture_output=True, text=True, cwd=folder)
+        took = time.monotonic() - t0
+        if r.returncode == 0 or "time limit of 300 ms" not in r.stderr or took > 20:
+            failures.append("refusals: a runaway query exited %d after %.1f s with %r" % (r.returncode, took, r.stderr.strip()))
+        checks += 1
+        left = sorted(os.listdir(folder))
+        if left != [os.path.basename(path)]:
+            failures.append("refusals: the queries left %s beside the trace" % left)
+        checks += 1
+    return checks
+
+
 def main():
     if len(sys.argv) < 3:
         raise SystemExit(__doc__)
@@ -200,6 +250,10 @@ def main():
         n_traces += 1
         n_checks += checks
         print("%-90s %d checks agree" % (name, checks), flush=True)
+    small = os.path.join(folder, "kineto__docs__after_fix_trace.json")
+    if os.path.exists(small):
+        n_checks += check_refusals(cli, small, failures)
+        print("writes, ATTACH, VACUUM, PRAGMAs, load_extension and a runaway query refused from the command line")
     ranks = sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.startswith("param__dlrm_8rank__worker"))
     if len(ranks) > 1:
         n_checks += check_ranks(cli, ranks, failures)
