@@ -56,13 +56,100 @@ chrono_memory_counter_scale (const char *name)
   return 0;
 }
 
-/* "Host memory (bytes)" is the host's; other counters keep their name. */
+/* Neuron's host memory is the host's, an HBM's counter is called after
+ * its device and HBM ("Device 0 HBM 1"); other counters keep their name. */
 static char *
 counter_label (const char *name)
 {
   if (strcmp (name, "Host memory (bytes)") == 0)
     return g_strdup ("host");
+  if (g_str_has_suffix (name, " memory (bytes)") && strstr (name, "HBM") != NULL)
+    return g_strndup (name, strlen (name) - strlen (" memory (bytes)"));
   return g_strdup (name);
+}
+
+#define PART_SEPARATOR " · "
+
+const char *
+chrono_memory_part_name (const char *counter)
+{
+  const char *sep = g_strrstr (counter, PART_SEPARATOR);
+
+  return sep != NULL ? sep + strlen (PART_SEPARATOR) : counter;
+}
+
+/* "process\nname" of each counter track, to find a part's whole. */
+static char *
+counter_key (const ChronoTrack *t,
+             const char        *name,
+             gsize              len)
+{
+  return g_strdup_printf ("%u\n%.*s", t->process, (int) len, name);
+}
+
+/* Whether T is a part of another counter of its process: its name is
+ * that one's, " · " and the part's. */
+static gboolean
+is_part (ChronoTrace       *trace,
+         const ChronoTrack *t,
+         GHashTable        *counters)
+{
+  const char *name = chrono_trace_get_string (trace, t->name);
+  const char *sep = g_strrstr (name, PART_SEPARATOR);
+  g_autofree char *key = NULL;
+
+  if (sep == NULL)
+    return FALSE;
+  key = counter_key (t, name, sep - name);
+  return g_hash_table_contains (counters, key);
+}
+
+static gint
+compare_groups (gconstpointer a,
+                gconstpointer b)
+{
+  const ChronoMemoryGroup *x = a, *y = b;
+
+  return x->bytes > y->bytes ? -1 : x->bytes < y->bytes;
+}
+
+/* The bytes of each part of WHOLE at D's peak: its last sample by then. */
+static void
+read_parts (ChronoTrace        *trace,
+            const ChronoTrack  *whole,
+            ChronoMemoryDevice *d)
+{
+  const char *name = chrono_trace_get_string (trace, whole->name);
+  gsize len = strlen (name);
+
+  for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
+    {
+      const ChronoTrack *t = chrono_trace_get_track (trace, ti);
+      const char *part;
+      ChronoMemoryGroup g = { 0 };
+      gboolean found = FALSE;
+
+      if (t->type != CHRONO_TRACK_COUNTER || t->process != whole->process || t->name == CHRONO_NO_STRING)
+        continue;
+      part = chrono_trace_get_string (trace, t->name);
+      if (strncmp (part, name, len) != 0 || strncmp (part + len, PART_SEPARATOR, strlen (PART_SEPARATOR)) != 0 ||
+          strstr (part + len + strlen (PART_SEPARATOR), PART_SEPARATOR) != NULL)
+        continue;
+      for (guint32 i = 0; i < t->n_samples && t->sample_ts[i] <= d->peak_ns; i++)
+        if (isfinite (t->sample_value[i]))
+          {
+            g.bytes = (gint64) llround (t->sample_value[i]);
+            found = TRUE;
+          }
+      if (!found)
+        continue;
+      g.name = t->name;
+      if (d->parts_at_peak == NULL)
+        d->parts_at_peak = g_array_new (FALSE, FALSE, sizeof (ChronoMemoryGroup));
+      g_array_append_val (d->parts_at_peak, g);
+    }
+  if (d->parts_at_peak != NULL)
+    g_array_sort (d->parts_at_peak, compare_groups);
 }
 
 static void
@@ -115,6 +202,7 @@ read_counter (ChronoTrace       *trace,
    * sample stands for it. */
   chrono_memory_device_measure_steps (trace, &d, d.point_allocated[0]);
   chrono_memory_device_init_unmatched (&d);
+  read_parts (trace, t, &d);
   g_array_append_val (devices, d);
 }
 
@@ -124,15 +212,32 @@ chrono_memory_read_counters (ChronoTrace *trace,
                              gint64       end_ns,
                              GArray      *devices)
 {
+  g_autoptr(GHashTable) counters = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GArray) memory = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) scales = g_array_new (FALSE, FALSE, sizeof (gint64));
+
   for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
     {
       const ChronoTrack *t = chrono_trace_get_track (trace, ti);
+      const char *name;
       gint64 scale;
 
       if (t->type != CHRONO_TRACK_COUNTER || t->n_samples == 0 || t->name == CHRONO_NO_STRING)
         continue;
-      scale = chrono_memory_counter_scale (chrono_trace_get_string (trace, t->name));
-      if (scale > 0)
-        read_counter (trace, t, scale, start_ns, end_ns, devices);
+      name = chrono_trace_get_string (trace, t->name);
+      scale = chrono_memory_counter_scale (name);
+      if (scale <= 0)
+        continue;
+      g_hash_table_add (counters, counter_key (t, name, strlen (name)));
+      g_array_append_val (memory, ti);
+      g_array_append_val (scales, scale);
+    }
+  /* A part is shown with its whole, not as a memory of its own. */
+  for (guint k = 0; k < memory->len; k++)
+    {
+      const ChronoTrack *t = chrono_trace_get_track (trace, g_array_index (memory, guint, k));
+
+      if (!is_part (trace, t, counters))
+        read_counter (trace, t, g_array_index (scales, gint64, k), start_ns, end_ns, devices);
     }
 }

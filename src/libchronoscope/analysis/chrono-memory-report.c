@@ -128,6 +128,25 @@ write_steps (JsonBuilder              *b,
 }
 
 static void
+write_parts (JsonBuilder              *b,
+             ChronoTrace              *trace,
+             const ChronoMemoryDevice *d)
+{
+  json_builder_set_member_name (b, "parts_at_peak");
+  json_builder_begin_array (b);
+  for (guint k = 0; d->parts_at_peak != NULL && k < d->parts_at_peak->len; k++)
+    {
+      const ChronoMemoryGroup *g = &g_array_index (d->parts_at_peak, ChronoMemoryGroup, k);
+
+      json_builder_begin_object (b);
+      chrono_json_add_string (b, "part", chrono_memory_part_name (chrono_trace_get_string (trace, g->name)));
+      chrono_json_add_int (b, "bytes", g->bytes);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+static void
 write_device (JsonBuilder              *b,
               ChronoTrace              *trace,
               guint                     trace_index,
@@ -158,6 +177,7 @@ write_device (JsonBuilder              *b,
   add_nullable_int (b, "capacity_bytes", d->capacity_bytes, d->capacity_bytes > 0);
   write_live (b, trace, d);
   write_steps (b, trace, d);
+  write_parts (b, trace, d);
   json_builder_end_object (b);
 }
 
@@ -233,7 +253,24 @@ append_device (GString                  *out,
       g_autofree char *reserved = chrono_format_bytes (d->reserved_at_peak_bytes);
       g_string_append_printf (out, _(", %s reserved then"), reserved);
     }
-  g_string_append (out, ".\n\n");
+  g_string_append (out, ".");
+  if (d->parts_at_peak != NULL && d->parts_at_peak->len > 0)
+    {
+      g_string_append_printf (out, " %s", _("Then:"));
+      for (guint k = 0; k < MIN (d->parts_at_peak->len, MARKDOWN_ROWS); k++)
+        {
+          const ChronoMemoryGroup *g = &g_array_index (d->parts_at_peak, ChronoMemoryGroup, k);
+          g_autofree char *bytes = chrono_format_bytes (g->bytes);
+
+          g_string_append_printf (out, "%s %s %s", k > 0 ? "," : "",
+                                  chrono_memory_part_name (chrono_trace_get_string (trace, g->name)), bytes);
+        }
+      if (d->parts_at_peak->len > MARKDOWN_ROWS)
+        g_string_append_printf (out, ngettext (", and %u more", ", and %u more", d->parts_at_peak->len - MARKDOWN_ROWS),
+                                d->parts_at_peak->len - MARKDOWN_ROWS);
+      g_string_append_c (out, '.');
+    }
+  g_string_append (out, "\n\n");
   if (d->by_operator->len > 0)
     {
       g_autofree char *live = chrono_format_bytes (d->live_bytes);

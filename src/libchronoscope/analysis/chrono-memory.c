@@ -61,6 +61,7 @@ device_clear (ChronoMemoryDevice *d)
   g_clear_pointer (&d->largest, g_array_unref);
   g_clear_pointer (&d->allocations, g_array_unref);
   g_clear_pointer (&d->steps, g_array_unref);
+  g_clear_pointer (&d->parts_at_peak, g_array_unref);
   g_free (d->point_ns);
   g_free (d->point_allocated);
   g_free (d->point_reserved);

@@ -102,7 +102,14 @@ typedef struct {
    * counter (Perfetto, Neuron) rather than allocator events: then it has
    * neither totals nor addresses, only bytes in use over time. */
   guint32  counter_name;       /* CHRONO_NO_STRING for allocator events */
+  /* For a counter whose parts are counters of their own, named after it
+   * ("Device 0 HBM 0 memory (bytes) · weights"): each part's bytes at the
+   * peak, most first, its name the part's counter; NULL otherwise. */
+  GArray  *parts_at_peak;      /* ChronoMemoryGroup, allocations 0 */
 } ChronoMemoryDevice;
+
+/* The part's own name in a part counter's name ("weights"). */
+const char                *chrono_memory_part_name     (const char    *counter);
 
 /* A finding about memory: it costs no time, so it is ranked on a scale
  * of its own, by the share of the peak (or the device) it concerns. */

@@ -10,7 +10,11 @@
  * the JSON profile's summary is.
  *
  * A table is known by its file name (Explorer writes <Table>.parquet, or
- * <Table>_<n>.parquet for a large one), or else by its columns.
+ * <Table>_<n>.parquet for a large one), or else by its columns. The
+ * time-series tables are counters (chrono-neuron-parquet-counters.c); a
+ * folder of a system profile's tables, on the host's clock, is a system
+ * profile, and its counters are left out of a device profile's folder,
+ * whose clock starts at 0.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -20,6 +24,7 @@
 #include <json-glib/json-glib.h>
 
 #include "chrono-neuron-device.h"
+#include "chrono-neuron-parquet-counters.h"
 #include "chrono-neuron-parquet-importer.h"
 #include "chrono-neuron-parquet-rows.h"
 #include "chrono-parquet-reader.h"
@@ -139,6 +144,9 @@ typedef struct {
   guint               tables_read;
   guint64             unknown_flow_tables;
   ChronoParquetRows  *rows;           /* the table files kept for the spans' details */
+  ChronoNeuronCounters counters;
+  gboolean            system;         /* a system profile's tables only */
+  guint64             left_out_system; /* system counter tables in a device profile's folder */
 } Importer;
 
 /* -------------------------------------------------------------------- */
@@ -148,45 +156,123 @@ typedef struct {
  * columns are never taken for one of ours (DmaPacket's look like
  * DmaPacketAggregated's). */
 static const char * const other_tables[] = {
-  "ActiveTime", "AssemblyInstruction", "BirInstruction", "CcStream", "CoreBarriers", "CpuUsage",
-  "DeviceProfileList", "DmaPacket", "DmaQueuesInfo", "DmaUsage", "DmaUsageSummary", "Error",
-  "FrameworkInstruction", "FrameworkNode", "HbmUsage", "HbmUsageSummaryByType",
-  "HloInstruction", "HostMemUsage", "KernelInstructions", "KernelIterationVariables",
+  "ActiveTime", "AssemblyInstruction", "BirInstruction", "CcStream", "CoreBarriers",
+  "DeviceProfileList", "DmaPacket", "DmaQueuesInfo", "DmaUsageSummary", "Error",
+  "FrameworkInstruction", "FrameworkNode", "HbmUsageSummaryByType",
+  "HloInstruction", "KernelInstructions", "KernelIterationVariables",
   "KernelStackFrames", "MemoryBandwidthPoint", "MemoryBandwidthResponse", "MemoryBandwidthSeries",
-  "NeffHeader", "OpcodeSummary", "PendingDma", "PenguinInstruction", "PsumUsage",
-  "SbufAllocation", "SbufUsage", "SchemaFields", "StackFrame", "StackFrameFileLocation",
-  "StackFrameFileName", "StackFrameFunctionName", "SystemProfileEvents", "SystemProfileHbmUsage",
+  "NeffHeader", "OpcodeSummary", "PenguinInstruction",
+  "SbufAllocation", "SchemaFields", "StackFrame", "StackFrameFileLocation",
+  "StackFrameFileName", "StackFrameFunctionName", "SystemProfileEvents",
   "SystemProfileMetadata", "TensorInfo", "ThrottleSummary", "Warning", NULL
 };
+/* Tables only a system profile has. */
+static const char * const system_tables[] = {
+  "SystemProfileEvents", "SystemProfileMetadata", "DeviceProfileList", NULL
+};
 
-/* "Instruction_3.parquet" -> TABLE_INSTRUCTION; N_TABLES + 1 for a table
- * of Explorer's that is not read, TABLE_OTHER for any other name. */
-#define TABLE_NOT_READ (N_TABLES + 1)
-
-static guint
-table_of_name (const char *path)
+/* "Instruction_3.parquet" -> "Instruction": its length in BASE, or 0
+ * when PATH has none. */
+static gsize
+table_base (const char  *path,
+            char       **base)
 {
-  g_autofree char *base = path ? g_path_get_basename (path) : NULL;
   gsize len;
 
-  if (base == NULL)
-    return TABLE_OTHER;
-  len = strlen (base);
-  if (len > 8 && g_ascii_strcasecmp (base + len - 8, ".parquet") == 0)
+  *base = path ? g_path_get_basename (path) : NULL;
+  if (*base == NULL)
+    return 0;
+  len = strlen (*base);
+  if (len > 8 && g_ascii_strcasecmp (*base + len - 8, ".parquet") == 0)
     len -= 8;
-  for (gsize i = len; i > 0 && g_ascii_isdigit (base[i - 1]); i--)
-    if (i - 1 > 0 && base[i - 2] == '_')
+  for (gsize i = len; i > 0 && g_ascii_isdigit ((*base)[i - 1]); i--)
+    if (i - 1 > 0 && (*base)[i - 2] == '_')
       {
         len = i - 2;
         break;
       }
+  return len;
+}
+
+static gboolean
+in_list (const char * const *names,
+         const char         *base,
+         gsize               len)
+{
+  for (guint t = 0; names[t]; t++)
+    if (strlen (names[t]) == len && strncmp (base, names[t], len) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* "Instruction_3.parquet" -> TABLE_INSTRUCTION; N_TABLES + 1 for a table
+ * of Explorer's that is not read, N_TABLES + 2 for a counter table,
+ * TABLE_OTHER for any other name. */
+#define TABLE_NOT_READ (N_TABLES + 1)
+#define TABLE_COUNTER  (N_TABLES + 2)
+
+static guint
+table_of_name (const char *path)
+{
+  g_autofree char *base = NULL;
+  gsize len = table_base (path, &base);
+
+  if (base == NULL)
+    return TABLE_OTHER;
   for (guint t = 0; t < N_TABLES; t++)
     if (strlen (table_names[t]) == len && strncmp (base, table_names[t], len) == 0)
       return t;
-  for (guint t = 0; other_tables[t]; t++)
-    if (strlen (other_tables[t]) == len && strncmp (base, other_tables[t], len) == 0)
-      return TABLE_NOT_READ;
+  if (chrono_neuron_parquet_counter_table (base, len) >= 0)
+    return TABLE_COUNTER;
+  if (in_list (other_tables, base, len))
+    return TABLE_NOT_READ;
   return TABLE_OTHER;
+}
+
+/* Whether PATHS are a system profile's tables: one of the tables only it
+ * has, or one of its counters, and none the device model reads. */
+static gboolean
+is_system_profile (const char * const *paths)
+{
+  gboolean system = FALSE;
+
+  for (guint i = 0; paths[i]; i++)
+    {
+      g_autofree char *base = NULL;
+      gsize len = table_base (paths[i], &base);
+      guint table = table_of_name (paths[i]);
+      gint counter = chrono_neuron_parquet_counter_table (base ? base : "", len);
+
+      if (table < N_TABLES || table == TABLE_OTHER || (counter >= 0 && !chrono_neuron_parquet_counter_is_system (counter)))
+        return FALSE;
+      system |= (base != NULL && in_list (system_tables, base, len)) ||
+                (counter >= 0 && chrono_neuron_parquet_counter_is_system (counter));
+    }
+  return system;
+}
+
+/* A counter table of F: FALSE with ERROR when it cannot be read. */
+static gboolean
+read_counter_file (Importer          *imp,
+                   const char        *name,
+                   ChronoParquetFile *f,
+                   GError           **error)
+{
+  g_autofree char *base = NULL;
+  gsize len = table_base (name, &base);
+  gint table = chrono_neuron_parquet_counter_table (base, len);
+
+  /* The host's epoch clock is not the device profile's. */
+  if (chrono_neuron_parquet_counter_is_system (table) != imp->system)
+    {
+      if (!imp->system)
+        imp->left_out_system++;
+      return TRUE;
+    }
+  if (!chrono_neuron_parquet_read_counters (&imp->counters, f, table, error))
+    return FALSE;
+  imp->tables_read++;
+  return TRUE;
 }
 
 static Table
@@ -820,6 +906,8 @@ read_file (Importer      *imp,
   by_name = table_of_name (name);
   if (by_name == TABLE_NOT_READ)
     return TRUE;  /* a table the model has no use for */
+  if (by_name == TABLE_COUNTER)
+    return read_counter_file (imp, name, f, error);
   table = by_name == TABLE_OTHER ? table_of_columns (f) : (Table) by_name;
   if (table == TABLE_OTHER)
     return TRUE;
@@ -911,6 +999,7 @@ importer_init (Importer           *imp,
   memset (imp, 0, sizeof *imp);
   chrono_neuron_reader_init_model (&imp->reader, trace);
   chrono_neuron_device_init (&imp->dev, &imp->reader);
+  chrono_neuron_counters_init (&imp->counters, &imp->reader);
   for (guint t = 0; t < TABLE_FLOW; t++)
     imp->cats[t] = chrono_neuron_intern_text (&imp->reader, table_cats[t]);
   imp->kept_ranges = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
@@ -924,6 +1013,7 @@ importer_finish (Importer *imp)
 {
   ChronoTrace *trace = imp->reader.trace;
 
+  trace->stats.file_bytes = imp->bytes_done;
   if (imp->kept != NULL)
     {
       g_autoptr(GBytes) bytes = g_string_free_to_bytes (g_steal_pointer (&imp->kept));
@@ -934,7 +1024,6 @@ importer_finish (Importer *imp)
        * point into it, as into a JSON profile. */
       g_clear_pointer (&trace->source, chrono_source_unref);
       trace->source = chrono_source_new_for_bytes (bytes, NULL);
-      trace->stats.file_bytes = imp->bytes_done;
       g_hash_table_iter_init (&iter, imp->kept_ranges);
       while (g_hash_table_iter_next (&iter, &key, &range))
         {
@@ -947,12 +1036,23 @@ importer_finish (Importer *imp)
   if (imp->unknown_flow_tables > 0)
     chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " Flow rows join tables other than instructions "
                               "and DMA transfers; left out", imp->unknown_flow_tables);
-  chrono_neuron_device_finish (&imp->dev, "Flow rows");
+  if (imp->left_out_system > 0)
+    chrono_trace_add_warning (trace, "%" G_GUINT64_FORMAT " system profile tables (host memory, HBM or CPU use) "
+                              "are among a device profile's, whose clock starts at 0; left out: open them "
+                              "as a folder of their own", imp->left_out_system);
+  if (imp->system)
+    {
+      chrono_neuron_counters_finish (&imp->counters);
+      chrono_neuron_reader_finish (&imp->reader, "neuron-system", NULL);
+    }
+  else
+    chrono_neuron_device_finish (&imp->dev, "Flow rows");
 }
 
 static void
 importer_clear (Importer *imp)
 {
+  chrono_neuron_counters_clear (&imp->counters);
   chrono_neuron_device_clear (&imp->dev);
   chrono_neuron_reader_clear (&imp->reader);
   if (imp->rows)
@@ -994,6 +1094,7 @@ chrono_neuron_parquet_load (const char         *name,
   gboolean ok = TRUE;
 
   importer_init (&imp, trace, cancellable, progress, user_data);
+  imp.system = is_system_profile (paths);
   for (guint i = 0; paths[i]; i++)
     {
       GStatBuf buf;
@@ -1057,6 +1158,10 @@ chrono_neuron_parquet_importer_run (ChronoTrace        *trace,
     return FALSE;
   importer_init (&imp, trace, cancellable, progress, user_data);
   imp.bytes_total = len;
+  {
+    const char * const one[] = { chrono_trace_get_path (trace), NULL };
+    imp.system = is_system_profile (one);
+  }
   ok = read_file (&imp, chrono_trace_get_path (trace), source, error);
   imp.bytes_done = len;
   if (ok && imp.tables_read == 0)

@@ -8,7 +8,10 @@
  * process_id, lnc_idx, size and tensor_id may be strings.
  *
  * Rows follow the AWS tools: a process per (instance, pid) with its
- * threads, a "NeuronCore n (hardware)" row per core, and counters.
+ * threads, a "NeuronCore n (hardware)" row per core, and counters:
+ * host memory under the instance, HBM usage (device_mem_usage, read by
+ * one consumer only, its shape taken to be SystemProfileHbmUsage's)
+ * under a process per device.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -16,6 +19,7 @@
 
 #include "chrono-communication.h"
 #include "chrono-neuron.h"
+#include "chrono-neuron-counters.h"
 #include "chrono-neuron-system-importer.h"
 
 typedef enum {
@@ -23,18 +27,18 @@ typedef enum {
   TABLE_EVENT,
   TABLE_MEM_USAGE,
   TABLE_CPU_UTIL,
+  TABLE_DEVICE_MEM_USAGE,
   N_TABLES
 } Table;
 
 /* The documentation says trace_events; newer output writes trace_event. */
 static const char * const table_keys[N_TABLES + 1] = {
-  "trace_events", "trace_event", "mem_usage", "cpu_util", NULL
+  "trace_events", "trace_event", "mem_usage", "cpu_util", "device_mem_usage", NULL
 };
 
 enum {
   SORT_THREAD = 0,
   SORT_HARDWARE = 1000,
-  SORT_COUNTER = 2000,
 };
 
 typedef struct {
@@ -44,12 +48,13 @@ typedef struct {
   gboolean         has_thread, has_nc, has_type, has_value;
   gdouble          value;
   ChronoJsonString name, instance, process, source, cpu;
+  ChronoNeuronHbmSample hbm;
 } Event;
 
 typedef struct {
-  ChronoNeuronReader *reader;
-  GHashTable         *processes;   /* display string id -> index + 1 */
-  guint32             cat;
+  ChronoNeuronReader  *reader;
+  ChronoNeuronCounters counters;
+  guint32              cat;
   guint64             unknown_tables;
 } Importer;
 
@@ -57,6 +62,50 @@ static const char * const hardware_names[] = {
   "nc_exec_running", "cc_running", "cc_exec_barrier", "numerical_err",
   "nrt_model_switch", "nc_model_switch", "timestamp_sync_point", "hw_notify", NULL
 };
+
+/* An HBM sample's members, by their SystemProfileHbmUsage names; the
+ * device may also be called neuron_device_idx, device_id or nd_idx, and
+ * the total used_bytes. */
+static ChronoJsonStatus
+read_hbm_member (ChronoJsonScanner      *s,
+                 const ChronoJsonString *key,
+                 ChronoNeuronHbmSample  *hbm)
+{
+  guint64 v;
+  gboolean ok = FALSE;
+  ChronoJsonStatus st;
+  gint part;
+
+  if (chrono_neuron_str_is (key, "device_idx", 10) || chrono_neuron_str_is (key, "neuron_device_idx", 17) ||
+      chrono_neuron_str_is (key, "device_id", 9) || chrono_neuron_str_is (key, "nd_idx", 6))
+    {
+      if ((st = chrono_neuron_read_int (s, &v, &ok)) == CHRONO_JSON_OK && ok && v <= G_MAXINT32)
+        hbm->device = (gint64) v;
+      return st;
+    }
+  if (chrono_neuron_str_is (key, "hbm_idx", 7))
+    {
+      if ((st = chrono_neuron_read_int (s, &v, &ok)) == CHRONO_JSON_OK && ok && v <= G_MAXINT32)
+        hbm->hbm = (gint64) v;
+      return st;
+    }
+  if (chrono_neuron_str_is (key, "total_bytes", 11) || chrono_neuron_str_is (key, "used_bytes", 10))
+    {
+      if ((st = chrono_neuron_read_int (s, &v, &ok)) == CHRONO_JSON_OK && ok && v <= G_MAXINT64)
+        hbm->total = (gint64) v;
+      return st;
+    }
+  if ((part = chrono_neuron_hbm_part ((const char *) key->start, key->len)) >= 0)
+    {
+      if ((st = chrono_neuron_read_int (s, &v, &ok)) == CHRONO_JSON_OK && ok && v <= G_MAXINT64)
+        {
+          hbm->parts[part] = (gint64) v;
+          hbm->has_parts |= 1u << part;
+        }
+      return st;
+    }
+  return chrono_json_skip_value (s);
+}
 
 static ChronoJsonStatus
 read_member (ChronoJsonScanner      *s,
@@ -94,7 +143,7 @@ read_member (ChronoJsonScanner      *s,
     return chrono_neuron_read_string (s, &ev->cpu);
   if (chrono_neuron_str_is (key, "usage", 5) || chrono_neuron_str_is (key, "util", 4))
     return chrono_neuron_read_double (s, &ev->value, &ev->has_value);
-  return chrono_json_skip_value (s);
+  return read_hbm_member (s, key, &ev->hbm);
 }
 
 static ChronoJsonStatus
@@ -104,6 +153,7 @@ parse_event (Importer *imp,
   ChronoJsonScanner *s = &imp->reader->s;
 
   memset (ev, 0, sizeof *ev);
+  ev->hbm.device = ev->hbm.hbm = ev->hbm.total = -1;
   ev->start = s->p;
   return chrono_neuron_read_record (s, &ev->t, read_member, ev);
 }
@@ -113,31 +163,15 @@ static guint32
 process_for (Importer    *imp,
              const Event *ev)
 {
-  ChronoTrace *trace = imp->reader->trace;
   g_autofree char *display = NULL;
-  guint32 name;
-  gpointer found;
-  ChronoProcess process = { 0 };
 
-  if (ev->process.start != NULL)
-    display = g_strdup_printf ("%.*s%spid %.*s",
-                               (int) ev->instance.len, ev->instance.start ? (const char *) ev->instance.start : "",
-                               ev->instance.start ? " · " : "",
-                               (int) ev->process.len, (const char *) ev->process.start);
-  else if (ev->instance.start != NULL)
-    display = g_strdup_printf ("%.*s", (int) ev->instance.len, (const char *) ev->instance.start);
-  else
-    display = g_strdup ("Host");
-  name = chrono_neuron_intern_text (imp->reader, display);
-  found = g_hash_table_lookup (imp->processes, GUINT_TO_POINTER (name));
-  if (found != NULL)
-    return GPOINTER_TO_UINT (found) - 1;
-  process.pid = (ChronoId) { name, TRUE };
-  process.name = name;
-  process.device_index = -1;
-  g_array_append_val (trace->processes, process);
-  g_hash_table_insert (imp->processes, GUINT_TO_POINTER (name), GUINT_TO_POINTER (trace->processes->len));
-  return trace->processes->len - 1;
+  if (ev->process.start == NULL)
+    return chrono_neuron_counters_host (&imp->counters, (const char *) ev->instance.start, ev->instance.len);
+  display = g_strdup_printf ("%.*s%spid %.*s",
+                             (int) ev->instance.len, ev->instance.start ? (const char *) ev->instance.start : "",
+                             ev->instance.start ? " · " : "",
+                             (int) ev->process.len, (const char *) ev->process.start);
+  return chrono_neuron_counters_process (&imp->counters, display);
 }
 
 static gboolean
@@ -216,22 +250,29 @@ handle_sample (Importer *imp,
 {
   ChronoNeuronReader *reader = imp->reader;
   g_autofree char *series = NULL;
-  ChronoTrackBuilder *b;
 
+  if (table == TABLE_DEVICE_MEM_USAGE)
+    {
+      ev->hbm.ts = (gint64) ev->t.ts;
+      if (ev->hbm.total < 0 && ev->has_value)
+        ev->hbm.total = (gint64) ev->value;
+      if (ev->hbm.total < 0 && ev->hbm.has_parts == 0)
+        chrono_neuron_skip_record (reader, ev->start, table, "has no total_bytes, usage or *_bytes category");
+      else
+        chrono_neuron_counters_add_hbm (&imp->counters, (const char *) ev->instance.start, ev->instance.len, &ev->hbm);
+      return;
+    }
   if (!ev->has_value)
     {
       chrono_neuron_skip_record (reader, ev->start, table, "has no value");
       return;
     }
   if (table == TABLE_MEM_USAGE)
-    series = g_strdup ("Host memory (bytes)");
+    series = g_strdup (CHRONO_NEURON_HOST_MEMORY);
   else
     series = g_strdup_printf ("CPU %.*s utilization (%%)", (int) ev->cpu.len,
                               ev->cpu.start ? (const char *) ev->cpu.start : "");
-  b = chrono_neuron_track (reader, process_for (imp, ev), CHRONO_TRACK_COUNTER,
-                           chrono_neuron_intern_text (reader, series), SORT_COUNTER);
-  chrono_track_builder_add_sample (b, (gint64) ev->t.ts, ev->value);
-  chrono_neuron_note_time (reader, (gint64) ev->t.ts, (gint64) ev->t.ts);
+  chrono_neuron_counters_sample (&imp->counters, process_for (imp, ev), series, (gint64) ev->t.ts, ev->value);
 }
 
 static ChronoJsonStatus
@@ -285,13 +326,16 @@ chrono_neuron_system_importer_run (ChronoTrace        *trace,
   chrono_neuron_reader_init (&reader, trace, source, table_keys, read_record, read_other, &imp);
   chrono_neuron_reader_watch (&reader, cancellable, progress, user_data);
   imp.reader = &reader;
-  imp.processes = g_hash_table_new (NULL, NULL);
+  chrono_neuron_counters_init (&imp.counters, &reader);
   imp.cat = chrono_neuron_intern_text (&reader, "neuron_system");
 
   ok = chrono_neuron_reader_run (&reader, error);
   if (ok)
-    chrono_neuron_reader_finish (&reader, "neuron-system", NULL);
+    {
+      chrono_neuron_counters_finish (&imp.counters);
+      chrono_neuron_reader_finish (&reader, "neuron-system", NULL);
+    }
   chrono_neuron_reader_clear (&reader);
-  g_hash_table_unref (imp.processes);
+  chrono_neuron_counters_clear (&imp.counters);
   return ok;
 }
