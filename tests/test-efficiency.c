@@ -11,6 +11,7 @@
 #include "chrono-analysis.h"
 #include "chrono-efficiency.h"
 #include "chrono-example-trace.h"
+#include "chrono-op-inputs.h"
 #include "chrono-op-models.h"
 #include "neuron-gen.h"
 #include "test-utils.h"
@@ -155,16 +156,6 @@ analyse_attention (const char *device,
   return a;
 }
 
-static const ChronoEfficiencyRow *
-find_row (ChronoAnalysis *a,
-          const char     *op)
-{
-  for (guint i = 0; i < chrono_analysis_get_n_efficiency (a); i++)
-    if (strcmp (chrono_analysis_get_efficiency (a, i)->op, op) == 0)
-      return chrono_analysis_get_efficiency (a, i);
-  return NULL;
-}
-
 static void
 check_roofline (const ChronoEfficiencyRow *r,
                 gdouble                    tflops,
@@ -184,18 +175,18 @@ static void
 test_attention (void)
 {
   g_autoptr(ChronoAnalysis) a = analyse_attention ("NVIDIA H100 80GB HBM3", 0, 0);
-  const ChronoEfficiencyRow *fwd = find_row (a, "aten::scaled_dot_product_attention");
-  const ChronoEfficiencyRow *bwd = find_row (a, "aten::_scaled_dot_product_flash_attention_backward");
-  const ChronoEfficiencyRow *addmm = find_row (a, "aten::addmm");
+  const ChronoEfficiencyRow *fwd = test_efficiency_row (a, "aten::scaled_dot_product_attention", NULL);
+  const ChronoEfficiencyRow *bwd = test_efficiency_row (a, "aten::_scaled_dot_product_flash_attention_backward", NULL);
+  const ChronoEfficiencyRow *addmm = test_efficiency_row (a, "aten::addmm", NULL);
   gdouble qkv = (gdouble) B * H * S * D * 2;
   gdouble flops, mfu;
 
   /* The children of the modelled operator have no rows of their own;
    * aten::linear counts through aten::addmm; aten::mm has no shapes. */
   g_assert_cmpuint (chrono_analysis_get_n_efficiency (a), ==, 3);
-  g_assert_null (find_row (a, "aten::_flash_attention_forward"));
-  g_assert_null (find_row (a, "aten::linear"));
-  g_assert_null (find_row (a, "aten::mm"));
+  g_assert_null (test_efficiency_row (a, "aten::_flash_attention_forward", NULL));
+  g_assert_null (test_efficiency_row (a, "aten::linear", NULL));
+  g_assert_null (test_efficiency_row (a, "aten::mm", NULL));
 
   /* FlashAttention-2's count, halved under the causal mask. */
   g_assert_nonnull (fwd);
@@ -244,7 +235,7 @@ test_unknown_device (void)
 {
   g_autoptr(ChronoAnalysis) a = analyse_attention ("Mystery Accelerator 9000", 0, 0);
   g_autoptr(ChronoAnalysis) set = analyse_attention ("Mystery Accelerator 9000", 500000, 2000);
-  const ChronoEfficiencyRow *r = find_row (a, "aten::scaled_dot_product_attention");
+  const ChronoEfficiencyRow *r = test_efficiency_row (a, "aten::scaled_dot_product_attention", NULL);
   const char * const *notes = chrono_analysis_get_efficiency_notes (a);
   g_autofree char *json = chrono_analysis_to_json (a);
 
@@ -260,7 +251,7 @@ test_unknown_device (void)
   g_assert_nonnull (strstr (json, "\"roofline_ns\" : null"));
 
   /* Peaks from the settings give it one. */
-  r = find_row (set, "aten::scaled_dot_product_attention");
+  r = test_efficiency_row (set, "aten::scaled_dot_product_attention", NULL);
   check_roofline (r, 500, 2);
   g_assert_null (chrono_analysis_get_efficiency_notes (set)[0]);
 }
@@ -307,8 +298,8 @@ test_convolution (void)
 
   g_assert_no_error (error);
   g_assert_cmpuint (chrono_analysis_get_n_efficiency (a), ==, 2);
-  fwd = find_row (a, "aten::conv2d");
-  bwd = find_row (a, "aten::convolution_backward");
+  fwd = test_efficiency_row (a, "aten::conv2d", NULL);
+  bwd = test_efficiency_row (a, "aten::convolution_backward", NULL);
   g_assert_nonnull (fwd);
   g_assert_nonnull (bwd);
   g_assert_cmpfloat (fwd->flops, ==, fwd_flops);
@@ -645,21 +636,6 @@ test_example (void)
   g_rmdir (dir);
 }
 
-static const ChronoEfficiencyRow *
-find_shape (ChronoAnalysis *a,
-            const char     *op,
-            const char     *dims)
-{
-  for (guint i = 0; i < chrono_analysis_get_n_efficiency (a); i++)
-    {
-      const ChronoEfficiencyRow *r = chrono_analysis_get_efficiency (a, i);
-
-      if (strcmp (r->op, op) == 0 && strcmp (r->input_dims, dims) == 0)
-        return r;
-    }
-  return NULL;
-}
-
 /* mul.out writes its last tensor; FP32 GEMMs faster than FP32 ran as TF32. */
 static void
 test_real_details (void)
@@ -676,7 +652,7 @@ test_real_details (void)
     return;
   a = chrono_analysis_run (&a100, 1, NULL, NULL, &error);
   g_assert_no_error (error);
-  r = find_shape (a, "aten::mul", "[[11192, 8192], [], [11192, 8192]]");
+  r = test_efficiency_row (a, "aten::mul", "[[11192, 8192], [], [11192, 8192]]");
   g_assert_nonnull (r);
   g_assert_cmpfloat (r->bytes, ==, 2.0 * 4 * 11192 * 8192);
   g_assert_cmpfloat (r->flops, ==, 11192.0 * 8192);
@@ -895,6 +871,60 @@ test_find_member_real (void)
     }
 }
 
+/* torch_npu's shapes and types, written as text as its traces do, cost
+ * what Kineto's arrays do, and read as those arrays. */
+static void
+test_text_shapes (void)
+{
+  static const struct { const char *op, *dims, *types, *dims_array, *types_array; } cases[] = {
+    { "aten::addmm", "\"4096;\\r\\n32,9216;\\r\\n9216,4096;\\r\\n;\\r\\n\"",
+      "\"float;\\r\\nfloat;\\r\\nfloat;\\r\\nScalar;\\r\\nScalar\"",
+      "[[4096],[32,9216],[9216,4096],[],[]]", "[\"float\",\"float\",\"float\",\"Scalar\",\"Scalar\"]" },
+    { "aten::mm", "\"32,1000;\\r\\n1000,4096\"", "\"float;\\r\\nfloat\"", "[[32,1000],[1000,4096]]", "[\"float\",\"float\"]" },
+    { "aten::convolution_backward", "\"32,256,13,13;\\r\\n32,384,13,13;\\r\\n256,384,3,3;\\r\\n;\\r\\n\"",
+      "\"float;\\r\\nfloat;\\r\\nfloat;\\r\\nScalarList;\\r\\nScalarList\"",
+      "[[32,256,13,13],[32,384,13,13],[256,384,3,3],[],[]]",
+      "[\"float\",\"float\",\"float\",\"ScalarList\",\"ScalarList\"]" },
+    { "aten::mul", "\"4096,9216;\\r\\n;\\r\\n4096,9216\"", "\"float;\\r\\ndouble;\\r\\nfloat\"",
+      "[[4096,9216],[],[4096,9216]]", "[\"float\",\"double\",\"float\"]" },
+    /* white space of every kind, and a lone input */
+    { "aten::relu", " \"  32, 4096 \" ", "\"float\"", "[[32,4096]]", "[\"float\"]" },
+  };
+  /* Items that are not a shape, and values that are not text. */
+  static const char * const not_shapes[] = { "\"4096,x\"", "\"1,,2\"", "\"4,\"", "\",4\"", "[[1]]", "12", "\"unclosed", "" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      gint model = chrono_op_model_find (cases[i].op);
+      g_autofree char *dims = chrono_op_inputs_from_text (cases[i].dims, strlen (cases[i].dims), TRUE);
+      g_autofree char *types = chrono_op_inputs_from_text (cases[i].types, strlen (cases[i].types), FALSE);
+      ChronoOpCost text, array;
+
+      g_assert_cmpstr (dims, ==, cases[i].dims_array);
+      g_assert_cmpstr (types, ==, cases[i].types_array);
+      g_assert_true (chrono_op_model_cost (model, cases[i].dims, strlen (cases[i].dims), cases[i].types,
+                                           strlen (cases[i].types), NULL, 0, &text));
+      g_assert_true (chrono_op_model_cost (model, cases[i].dims_array, strlen (cases[i].dims_array),
+                                           cases[i].types_array, strlen (cases[i].types_array), NULL, 0, &array));
+      g_assert_cmpfloat (text.flops, ==, array.flops);
+      g_assert_cmpfloat (text.bytes, ==, array.bytes);
+      g_assert_cmpint (text.dtype, ==, array.dtype);
+      g_assert_cmpfloat (text.flops, >, 0);
+    }
+  /* An empty item is an input without dimensions: a scalar, None, a list. */
+  {
+    g_autofree char *one = chrono_op_inputs_from_text ("\"\"", 2, TRUE);
+    g_autofree char *three = chrono_op_inputs_from_text ("\";\\r\\n;\\r\\n\"", 12, TRUE);
+    g_autofree char *copy = chrono_op_inputs_dup ("[[1], []]", 9, TRUE);
+
+    g_assert_cmpstr (one, ==, "[[]]");
+    g_assert_cmpstr (three, ==, "[[],[],[]]");
+    g_assert_cmpstr (copy, ==, "[[1], []]");
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (not_shapes); i++)
+    g_assert_null (chrono_op_inputs_from_text (not_shapes[i], strlen (not_shapes[i]), TRUE));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -912,5 +942,6 @@ main (int    argc,
   g_test_add_func ("/efficiency/neuron", test_neuron);
   g_test_add_func ("/efficiency/find-member", test_find_member);
   g_test_add_func ("/efficiency/find-member-real", test_find_member_real);
+  g_test_add_func ("/efficiency/text-shapes", test_text_shapes);
   return g_test_run ();
 }

@@ -158,16 +158,6 @@ test_neuron_json (void)
   g_assert_true (json_object_get_null_member (device, "allocations"));
 }
 
-static const ChronoMemoryDevice *
-device_named (ChronoMemory *memory,
-              const char   *label)
-{
-  for (guint i = 0; i < chrono_memory_get_n_devices (memory); i++)
-    if (g_str_equal (chrono_memory_get_device (memory, i)->label, label))
-      return chrono_memory_get_device (memory, i);
-  return NULL;
-}
-
 /* Ascend's msprof writes the memory in use as counters in KB: the peaks
  * are the file's largest samples (2,403,376 KB of HBM on the device, at
  * 1736405443776583.100 µs), and the DDR counters, zero throughout, make
@@ -183,14 +173,14 @@ test_ascend (void)
     return;
   memory = chrono_memory_new (trace, 0, 0, NULL, NULL);
   g_assert_cmpuint (chrono_memory_get_n_devices (memory), ==, 4);
-  d = device_named (memory, "Device/HBM KB");
+  d = test_memory_device_named (memory, "Device/HBM KB");
   g_assert_nonnull (d);
   g_assert_cmpint (d->peak_allocated_bytes, ==, G_GINT64_CONSTANT (2403376) * 1024);
   g_assert_cmpint (d->peak_ns, ==, G_GINT64_CONSTANT (1736405443776583100));
-  d = device_named (memory, "APP/HBM KB");
+  d = test_memory_device_named (memory, "APP/HBM KB");
   g_assert_nonnull (d);
   g_assert_cmpint (d->peak_allocated_bytes, ==, G_GINT64_CONSTANT (2160232) * 1024);
-  g_assert_null (device_named (memory, "APP/DDR KB"));
+  g_assert_null (test_memory_device_named (memory, "APP/DDR KB"));
 }
 
 /* Two runs' counters pair by name, one row each, never merged into one. */

@@ -16,6 +16,7 @@
 #include "chrono-parquet-reader.h"
 #include "chrono-trace-set.h"
 #include "neuron-gen.h"
+#include "test-utils.h"
 
 typedef struct {
   const char *codec;
@@ -444,6 +445,105 @@ copy_file (const char *from,
   g_assert_true (g_file_set_contents (to, contents, len, NULL));
 }
 
+/* The memory the system profile sampled, planted by the generator:
+ * host memory's peak and device 0's HBM 0 peak, with its categories
+ * then, at the nanosecond they were written (epoch times above 2^53). */
+static void
+check_system_memory (ChronoTrace           *trace,
+                     const NeuronGenCounts *c)
+{
+  g_autoptr(ChronoMemory) memory = chrono_memory_new (trace, 0, 0, NULL, NULL);
+  const ChronoMemoryDevice *host = test_memory_device_named (memory, "host");
+  const ChronoMemoryDevice *hbm = test_memory_device_named (memory, "Device 0 HBM 0");
+  guint n_parts = 0;
+
+  g_assert_cmpstr (chrono_trace_get_format (trace), ==, "neuron-system");
+  /* Host, HBM 0 and HBM 1: CPU use is no memory. */
+  g_assert_cmpuint (chrono_memory_get_n_devices (memory), ==, 3);
+  g_assert_nonnull (test_memory_device_named (memory, "Device 0 HBM 1"));
+  g_assert_nonnull (host);
+  g_assert_cmpuint (host->n_points, ==, c->mem_samples);
+  g_assert_cmpint (host->peak_allocated_bytes, ==, c->host_peak_bytes);
+  g_assert_cmpint (host->peak_ns, ==, c->host_peak_ns);
+  g_assert_null (host->parts_at_peak);
+  g_assert_nonnull (hbm);
+  g_assert_cmpint (hbm->peak_allocated_bytes, ==, c->hbm_peak_bytes);
+  g_assert_cmpint (hbm->peak_ns, ==, c->hbm_peak_ns);
+  g_assert_cmpstr (chrono_trace_get_string (trace, chrono_trace_get_process (trace, hbm->host_process)->name), ==,
+                   "i-0f207fb2a99bd2d08 · Neuron device 0");
+  g_assert_nonnull (hbm->parts_at_peak);
+  for (guint p = 0; p < NEURON_GEN_HBM_CATEGORIES; p++)
+    {
+      gboolean found = FALSE;
+
+      for (guint k = 0; k < hbm->parts_at_peak->len; k++)
+        {
+          const ChronoMemoryGroup *g = &g_array_index (hbm->parts_at_peak, ChronoMemoryGroup, k);
+
+          if (g_str_equal (chrono_memory_part_name (chrono_trace_get_string (trace, g->name)),
+                           neuron_gen_hbm_categories[p]))
+            {
+              g_assert_cmpint (g->bytes, ==, c->hbm_peak_parts[p]);
+              found = TRUE;
+            }
+        }
+      /* Only the categories ever in use have a row. */
+      g_assert_cmpint (found, ==, c->hbm_peak_parts[p] > 0);
+      n_parts += found;
+    }
+  g_assert_cmpuint (n_parts, ==, hbm->parts_at_peak->len);
+}
+
+/* The system profile's JSON and its Parquet twin (HostMemUsage,
+ * SystemProfileHbmUsage, CpuUsage) give the same memory; the twin's
+ * tables among a device profile's are left out, with a warning, as
+ * their clock is not the device's. */
+static void
+test_system_memory (Fixture       *f,
+                    gconstpointer  data)
+{
+  NeuronGenParquetOptions o;
+  g_autofree char *system = g_build_filename (f->dir, "system_profile.json", NULL);
+  g_autofree char *folder = g_build_filename (f->dir, "system@latest", NULL);
+  g_autoptr(ChronoTrace) json = NULL;
+  g_autoptr(ChronoTrace) pq = NULL;
+  g_autoptr(ChronoTrace) mixed = NULL;
+  g_autoptr(ChronoMemory) mixed_memory = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *tables[] = { "HostMemUsage", "SystemProfileHbmUsage", "CpuUsage" };
+
+  if (!writer_or_skip ())
+    return;
+  neuron_gen_parquet_options_init (&o);
+  write_twins (f, &o, NULL);
+  g_assert_true (neuron_gen_write_system (system, &f->options, &f->counts, &error));
+  g_assert_no_error (error);
+  neuron_gen_write_parquet (system, folder, &o, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (f->counts.mem_samples, ==, NEURON_GEN_MEM_SAMPLES);
+
+  json = chrono_trace_load_file (system, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  check_system_memory (json, &f->counts);
+  pq = load_folder (folder);
+  check_system_memory (pq, &f->counts);
+  g_assert_cmpuint (chrono_trace_get_stats (pq)->counter_samples, ==, chrono_trace_get_stats (json)->counter_samples);
+
+  for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("%s.parquet", tables[i]);
+      g_autofree char *from = g_build_filename (folder, name, NULL);
+      g_autofree char *to = g_build_filename (f->folder, name, NULL);
+
+      copy_file (from, to);
+    }
+  mixed = load_folder (f->folder);
+  g_assert_cmpstr (chrono_trace_get_format (mixed), ==, "neuron-device");
+  g_assert_true (has_warning (mixed, "3 system profile tables", "left out"));
+  mixed_memory = chrono_memory_new (mixed, 0, 0, NULL, NULL);
+  g_assert_cmpuint (chrono_memory_get_n_devices (mixed_memory), ==, 0);
+}
+
 /* Explorer's tables that are not read are known by name, even where their
  * columns look like those of one that is (DmaPacket's like
  * DmaPacketAggregated's): the profile stays its JSON twin. */
@@ -551,6 +651,7 @@ main (int    argc,
   g_test_add ("/neuron-parquet/damaged/wrong-type", Fixture, GINT_TO_POINTER (NEURON_GEN_PQ_WRONG_TYPE),
               fixture_setup, test_damaged, fixture_teardown);
   g_test_add ("/neuron-parquet/with-system-profile", Fixture, NULL, fixture_setup, test_with_system, fixture_teardown);
+  g_test_add ("/neuron-parquet/system-memory", Fixture, NULL, fixture_setup, test_system_memory, fixture_teardown);
   g_test_add ("/neuron-parquet/other-tables", Fixture, NULL, fixture_setup, test_other_tables, fixture_teardown);
   g_test_add ("/neuron-parquet/single-table", Fixture, NULL, fixture_setup, test_single_table, fixture_teardown);
   return g_test_run ();

@@ -273,6 +273,25 @@ test_big_ids (Fixture       *f,
   g_assert_cmpuint (f->counts.last_id, >=, G_GUINT64_CONSTANT (1) << 53);
 }
 
+/* The planted peaks of host memory and of device 0's HBM 0, exactly
+ * where the system profile put them: its clock is the trace's. */
+static void
+check_memory_peaks (ChronoTrace           *trace,
+                    const NeuronGenCounts *c)
+{
+  g_autoptr(ChronoMemory) memory = chrono_memory_new (trace, 0, 0, NULL, NULL);
+  const ChronoMemoryDevice *host = test_memory_device_named (memory, "host");
+  const ChronoMemoryDevice *hbm = test_memory_device_named (memory, "Device 0 HBM 0");
+
+  g_assert_nonnull (host);
+  g_assert_nonnull (hbm);
+  g_assert_cmpint (host->peak_allocated_bytes, ==, c->host_peak_bytes);
+  g_assert_cmpint (host->peak_ns, ==, c->host_peak_ns);
+  g_assert_cmpint (hbm->peak_allocated_bytes, ==, c->hbm_peak_bytes);
+  g_assert_cmpint (hbm->peak_ns, ==, c->hbm_peak_ns);
+  g_assert_cmpuint (hbm->n_points, ==, c->mem_samples);
+}
+
 static void
 test_system (Fixture       *f,
              gconstpointer  data)
@@ -296,6 +315,7 @@ test_system (Fixture       *f,
   /* Each there, once. */
   test_track_named (trace, "thread 1627711");
   test_track_named (trace, "Host memory (bytes)");
+  check_memory_peaks (trace, &f->counts);
 }
 
 /* The folder as one document: the device profile sits on the host clock
@@ -316,7 +336,9 @@ test_folder (Fixture       *f,
   fixture_write (f);
   trace = chrono_trace_load_set (paths, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (chrono_trace_get_n_processes (trace), ==, 5);
+  /* With the system profile's, for its instance and its Neuron device. */
+  g_assert_cmpuint (chrono_trace_get_n_processes (trace), ==, 6);
+  check_memory_peaks (trace, &f->counts);
   g_assert_true (strstr (chrono_trace_get_format (trace), "neuron-device") != NULL);
   g_assert_true (strstr (chrono_trace_get_format (trace), "kineto") != NULL);
   tensor = test_track_named (trace, "Tensor (PE)");
@@ -610,7 +632,8 @@ test_cli (Fixture       *f,
     node = json_from_string (merged, &error);
     g_assert_no_error (error);
     o = json_node_get_object (node);
-    g_assert_cmpint (json_object_get_int_member (o, "processes"), ==, 3);
+    /* The core, the runtime's process, the instance and its Neuron device. */
+    g_assert_cmpint (json_object_get_int_member (o, "processes"), ==, 4);
     g_assert_cmpint (json_object_get_int_member (o, "start_ns"), <, f->counts.exec_start_ns);
     g_assert_cmpint (json_object_get_int_member (o, "dependencies"), ==,
                      f->counts.dep_edges + f->counts.semaphore_edges);

@@ -1,7 +1,7 @@
 /* test-npu.c: Ascend NPU traces (torch_npu's trace_view.json) analysed as
  * a GPU's are: the device's rows, its ledger beside the profiler's own
- * overlap analysis, and the line that says when a trace holds no device
- * work the analysis knows
+ * overlap analysis, its operators' efficiency, and the line that says
+ * when a trace holds no device work the analysis knows
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -757,6 +757,18 @@ test_compare (void)
   g_assert_cmpstr (row->name, ==, "aclnnMm");
   g_assert_cmpint (row->a.device_ns, >, 0);
   g_assert_cmpint (row->b.device_ns, >, 0);
+  /* Operators keyed by their shapes as Kineto's are, torch_npu's text
+   * ("32,4096") written as the array it stands for. */
+  for (guint i = 0; i < chrono_comparison_get_n_ops (c); i++)
+    {
+      row = chrono_comparison_get_op (c, i);
+      g_assert_null (strchr (row->key, ';'));
+      g_assert_null (strstr (row->key, "\\r"));
+      if (strcmp (row->key, "AddmmBackward0 [[32,4096]]") == 0)
+        break;
+    }
+  g_assert_cmpstr (row->key, ==, "AddmmBackward0 [[32,4096]]");
+  g_assert_cmpuint (row->a.count, ==, row->b.count);
   for (guint i = 0; i < chrono_comparison_get_n_kernels (c); i++)
     {
       const char *name = chrono_comparison_get_kernel (c, i)->name;
@@ -840,11 +852,14 @@ test_mcp_overlap (void)
 
 /* The efficiency notes of TRACE analysed with PEAK_GFLOPS and
  * PEAK_GBPS (0 for the table's) that name Ascend Hardware's missing
- * peaks. */
+ * peaks; in N_ROWS, its efficiency rows, and in N_ROOFLINE, those with a
+ * roofline. */
 static guint
 peak_notes (ChronoTrace *trace,
             guint        peak_gflops,
-            guint        peak_gbps)
+            guint        peak_gbps,
+            guint       *n_rows,
+            guint       *n_roofline)
 {
   ChronoAnalysisOptions options;
   g_autoptr(ChronoAnalysis) a = NULL;
@@ -859,23 +874,134 @@ peak_notes (ChronoTrace *trace,
   g_assert_no_error (error);
   notes = chrono_analysis_get_efficiency_notes (a);
   for (guint i = 0; notes && notes[i]; i++)
-    n += strstr (notes[i], "no figures for Rank 0 · NPU 0 · Ascend Hardware") != NULL &&
-         strstr (notes[i], "--peak-tflops and --peak-tbps") != NULL;
+    {
+      n += strstr (notes[i], "no figures for Rank 0 · NPU 0 · Ascend Hardware") != NULL &&
+           strstr (notes[i], "--peak-tflops and --peak-tbps") != NULL;
+      /* That note says it for the device; no other note names it. */
+      g_assert_null (strstr (notes[i], "(null)"));
+      g_assert_null (strstr (notes[i], "is not in the peak table"));
+    }
+  *n_rows = chrono_analysis_get_n_efficiency (a);
+  *n_roofline = 0;
+  for (guint i = 0; i < chrono_analysis_get_n_efficiency (a); i++)
+    *n_roofline += chrono_analysis_get_efficiency (a, i)->has_roofline;
   return n;
 }
 
 /* No public peak of an Ascend NPU is in the table: the analysis says the
- * peaks must be given, until both are. */
+ * peaks must be given, until both are; then every row has its roofline. */
 static void
 test_peaks (void)
 {
   g_autoptr(ChronoTrace) trace = test_traces_load (LEVEL2);
+  guint n_rows, n_roofline;
 
   if (trace == NULL)
     return;
-  g_assert_cmpuint (peak_notes (trace, 0, 0), ==, 1);
-  g_assert_cmpuint (peak_notes (trace, 300000, 0), ==, 1);
-  g_assert_cmpuint (peak_notes (trace, 300000, 1600), ==, 0);
+  g_assert_cmpuint (peak_notes (trace, 0, 0, &n_rows, &n_roofline), ==, 1);
+  g_assert_cmpuint (n_rows, >, 0);
+  g_assert_cmpuint (n_roofline, ==, 0);
+  g_assert_cmpuint (peak_notes (trace, 300000, 0, &n_rows, &n_roofline), ==, 1);
+  g_assert_cmpuint (n_roofline, ==, 0);
+  g_assert_cmpuint (peak_notes (trace, 300000, 1600, &n_rows, &n_roofline), ==, 0);
+  g_assert_cmpuint (n_rows, >, 0);
+  g_assert_cmpuint (n_roofline, ==, n_rows);
+}
+
+/* Work a flow joins to an operator, when its launch lies in none: torch_npu's
+ * operators hand their tasks to a thread that launches them, and write a
+ * flow from the operator to each task. Work launched inside an operator
+ * stays with it whatever flow reaches it; a flow from outside a modelled
+ * operator gives nothing. */
+static const char handed_trace[] =
+  "{\"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA H100 80GB HBM3\"}], \"traceEvents\": [\n"
+  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":20,"
+  " \"args\":{\"Input Dims\": \"64,128;\\r\\n128,256\", \"Input type\": \"float;\\r\\nfloat\"}},\n"
+  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aclnnMm\",\"pid\":1,\"tid\":1,\"ts\":12,\"dur\":5},\n"
+  "{\"ph\":\"s\",\"cat\":\"async_npu\",\"name\":\"torch_to_npu\",\"id\":1,\"pid\":1,\"tid\":1,\"ts\":12,\"bp\":\"e\"},\n"
+  "{\"ph\":\"s\",\"cat\":\"async_npu\",\"name\":\"torch_to_npu\",\"id\":3,\"pid\":1,\"tid\":1,\"ts\":13,\"bp\":\"e\"},\n"
+  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::copy_\",\"pid\":1,\"tid\":1,\"ts\":40,\"dur\":5,"
+  " \"args\":{\"Input Dims\": \"64,128;\\r\\n64,128;\\r\\n\", \"Input type\": \"float;\\r\\nfloat;\\r\\nScalar\"}},\n"
+  "{\"ph\":\"s\",\"cat\":\"async_npu\",\"name\":\"torch_to_npu\",\"id\":2,\"pid\":1,\"tid\":1,\"ts\":41,\"bp\":\"e\"},\n"
+  "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::addmm\",\"pid\":1,\"tid\":1,\"ts\":50,\"dur\":20,"
+  " \"args\":{\"Input Dims\": \"256;\\r\\n64,128;\\r\\n128,256;\\r\\n;\\r\\n\", \"Input type\": \"float;\\r\\nfloat;\\r\\nfloat;\\r\\nScalar;\\r\\nScalar\"}},\n"
+  "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":52,\"dur\":3,\"args\":{\"correlation\":3}},\n"
+  /* the launching thread, inside no operator */
+  "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":2,\"ts\":20,\"dur\":3,\"args\":{\"correlation\":1}},\n"
+  "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":2,\"ts\":46,\"dur\":3,\"args\":{\"correlation\":2}},\n"
+  "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"MatMul\",\"pid\":0,\"tid\":7,\"ts\":100,\"dur\":50,\"args\":{\"correlation\":1,\"stream\":7,\"device\":0}},\n"
+  "{\"ph\":\"f\",\"cat\":\"async_npu\",\"name\":\"torch_to_npu\",\"id\":1,\"pid\":0,\"tid\":7,\"ts\":100,\"bp\":\"e\"},\n"
+  "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"Copy\",\"pid\":0,\"tid\":7,\"ts\":200,\"dur\":30,\"args\":{\"correlation\":2,\"stream\":7,\"device\":0}},\n"
+  "{\"ph\":\"f\",\"cat\":\"async_npu\",\"name\":\"torch_to_npu\",\"id\":2,\"pid\":0,\"tid\":7,\"ts\":200,\"bp\":\"e\"},\n"
+  "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"Gemm\",\"pid\":0,\"tid\":7,\"ts\":300,\"dur\":20,\"args\":{\"correlation\":3,\"stream\":7,\"device\":0}},\n"
+  "{\"ph\":\"f\",\"cat\":\"async_npu\",\"name\":\"torch_to_npu\",\"id\":3,\"pid\":0,\"tid\":7,\"ts\":300,\"bp\":\"e\"},\n"
+  "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,\"args\":{\"name\":\"GPU 0\"}},\n"
+  "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":0,\"args\":{\"labels\":\"GPU 0\"}}\n"
+  "]}";
+
+static void
+test_efficiency_handed (void)
+{
+  g_autoptr(ChronoTrace) trace = test_load_json (handed_trace);
+  g_autoptr(ChronoAnalysis) a = analyse (trace);
+  const ChronoEfficiencyRow *mm = test_efficiency_row (a, "aten::mm", "[[64,128],[128,256]]");
+  const ChronoEfficiencyRow *addmm = test_efficiency_row (a, "aten::addmm", NULL);
+
+  g_assert_cmpuint (chrono_analysis_get_n_efficiency (a), ==, 2);
+  g_assert_nonnull (mm);
+  g_assert_cmpstr (mm->input_types, ==, "[\"float\",\"float\"]");
+  g_assert_cmpuint (mm->count, ==, 1);
+  g_assert_cmpfloat (mm->flops, ==, 2.0 * 64 * 128 * 256);
+  g_assert_cmpint (mm->gpu_time_ns, ==, 50000);
+  /* Its second flow reaches work launched inside aten::addmm. */
+  g_assert_nonnull (addmm);
+  g_assert_cmpint (addmm->gpu_time_ns, ==, 20000);
+  g_assert_null (test_efficiency_row (a, "aten::copy_", NULL));
+}
+
+/* The real traces' operators, their FLOPs from the shapes torch_npu
+ * writes as text and their device time from the tasks its flows join to
+ * them; tests/oracle/npu_efficiency_check.py checks every GEMM's figures
+ * against the file. */
+static void
+test_efficiency (void)
+{
+  static const char * const names[] = { LEVEL0, LEVEL2 };
+
+  for (guint n = 0; n < G_N_ELEMENTS (names); n++)
+    {
+      g_autoptr(ChronoTrace) trace = test_traces_load (names[n]);
+      g_autoptr(ChronoAnalysis) a = NULL;
+      const ChronoEfficiencyRow *r;
+      guint gemm_calls = 0, convolutions = 0;
+
+      if (trace == NULL)
+        return;
+      a = analyse (trace);
+      r = test_efficiency_row (a, "aten::mm", "[[32,4096],[4096,9216]]");
+      g_assert_nonnull (r);
+      g_assert_cmpfloat (r->flops, ==, 2.0 * 32 * 4096 * 9216);
+      g_assert_cmpint (r->gpu_time_ns, >, 0);
+      g_assert_cmpfloat (r->achieved_tflops, ==, r->flops * r->count / (r->gpu_time_ns * 1e3));
+      g_assert_nonnull (test_efficiency_row (a, "aten::addmm", "[[4096],[32,9216],[9216,4096],[],[]]"));
+      for (guint i = 0; i < chrono_analysis_get_n_efficiency (a); i++)
+        {
+          g_autoptr(JsonNode) dims = NULL;
+
+          r = chrono_analysis_get_efficiency (a, i);
+          g_assert_cmpint (r->gpu_time_ns, >, 0);
+          dims = json_from_string (r->input_dims, NULL);
+          g_assert_true (dims != NULL && JSON_NODE_HOLDS_ARRAY (dims));
+          g_assert_false (r->has_roofline);
+          if (strcmp (r->family, "gemm") == 0)
+            gemm_calls += r->count;
+          convolutions += strcmp (r->op, "aten::convolution_backward") == 0;
+        }
+      /* aten::linear's three addmm, and the six mm of their gradients; the
+       * five convolutions' backward (the forward ones lack their strides). */
+      g_assert_cmpuint (gemm_calls, ==, 9);
+      g_assert_cmpuint (convolutions, ==, 5);
+    }
 }
 
 int
@@ -895,5 +1021,7 @@ main (int   argc,
   g_test_add_func ("/npu/compare", test_compare);
   g_test_add_func ("/npu/mcp-overlap", test_mcp_overlap);
   g_test_add_func ("/npu/peaks", test_peaks);
+  g_test_add_func ("/npu/efficiency/handed", test_efficiency_handed);
+  g_test_add_func ("/npu/efficiency", test_efficiency);
   return g_test_run ();
 }

@@ -183,3 +183,13 @@ test_remove_tree (const char *path)
     }
   g_rmdir (path);
 }
+
+const ChronoMemoryDevice *
+test_memory_device_named (ChronoMemory *memory,
+                          const char   *label)
+{
+  for (guint i = 0; i < chrono_memory_get_n_devices (memory); i++)
+    if (g_str_equal (chrono_memory_get_device (memory, i)->label, label))
+      return chrono_memory_get_device (memory, i);
+  return NULL;
+}

@@ -7,6 +7,7 @@
 #include <json-glib/json-glib.h>
 
 #include "chrono-loader.h"
+#include "chrono-memory.h"
 
 G_BEGIN_DECLS
 
@@ -45,5 +46,8 @@ void               test_remove_tree        (const char        *path);
 /* The JSON file at PATH (gzip when its name ends in .gz), which must
  * parse, read with json-glib as a check independent of the loader. */
 JsonNode          *test_parse_json_file    (const char        *path);
+/* The device of MEMORY labelled LABEL ("host", "cuda:0"), or NULL. */
+const ChronoMemoryDevice  *test_memory_device_named (ChronoMemory *memory,
+                                                     const char   *label);
 
 G_END_DECLS

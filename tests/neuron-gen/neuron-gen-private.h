@@ -5,6 +5,7 @@
 #pragma once
 
 #include <stdio.h>
+#include <string.h>
 
 #include "neuron-gen.h"
 
@@ -40,6 +41,15 @@ void     neuron_gen_put_int       (NeuronGenWriter        *w,
 void     neuron_gen_put_uint      (NeuronGenWriter        *w,
                                    const NeuronGenOptions *o,
                                    guint64                 value);
+
+/* The system profile's mem_usage, device_mem_usage and cpu_util arrays
+ * (neuron-gen-memory.c), NEURON_GEN_MEM_SAMPLES each from START, STEP
+ * apart; the peaks go into C. */
+void     neuron_gen_write_memory  (NeuronGenWriter        *w,
+                                   const NeuronGenOptions *o,
+                                   NeuronGenCounts        *c,
+                                   gint64                  start,
+                                   gint64                  step);
 
 /* The planted profile (neuron-gen-plant.c). */
 gboolean neuron_gen_plant_write_device (const char             *path,

@@ -50,7 +50,7 @@ main (int    argc,
     { "instance", 0, 0, G_OPTION_ARG_STRING, &instance, "Hardware of the planted profile: trn1, trn2 (default), trn3 or inf2", "NAME" },
     { "steps", 0, 0, G_OPTION_ARG_INT, &steps, "Tensor steps per planted phase (default 16)", "N" },
     { "executions", 0, 0, G_OPTION_ARG_INT, &executions, "Run the planted phases in N executions (default 1)", "N" },
-    { "parquet", 0, 0, G_OPTION_ARG_NONE, &parquet, "Also the Parquet tables, in DIR/tables", NULL },
+    { "parquet", 0, 0, G_OPTION_ARG_NONE, &parquet, "Also the Parquet tables, in DIR/tables and DIR/system-tables", NULL },
     { "codec", 0, 0, G_OPTION_ARG_STRING, &codec, "Parquet codec: none, snappy, gzip or zstd", "CODEC" },
     { "pages", 0, 0, G_OPTION_ARG_INT, &pages, "Parquet data page version, 1 or 2", "V" },
     { "row-group", 0, 0, G_OPTION_ARG_INT, &row_group, "Rows per Parquet row group", "N" },
@@ -127,6 +127,7 @@ main (int    argc,
     {
       static const char * const pq_names[] = { "", "truncated-footer", "bad-page-header", "wrong-type" };
       g_autofree char *tables = g_build_filename (rest[0], "tables", NULL);
+      g_autofree char *system_tables = g_build_filename (rest[0], "system-tables", NULL);
       NeuronGenParquetOptions po;
       g_autofree char *why = NULL;
       guint i = 0;
@@ -152,7 +153,8 @@ main (int    argc,
           g_printerr ("neuron-gen: %s\n", why);
           return 1;
         }
-      if (!neuron_gen_write_parquet (device, tables, &po, NULL, &error))
+      if (!neuron_gen_write_parquet (device, tables, &po, NULL, &error) ||
+          !neuron_gen_write_parquet (system, system_tables, &po, NULL, &error))
         {
           g_printerr ("neuron-gen: %s\n", error->message);
           return 1;

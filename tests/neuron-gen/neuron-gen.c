@@ -551,13 +551,10 @@ neuron_gen_write_system (const char             *path,
   system_event (&w, o, counts, "PjitFunction(matmul_allgather)", h - 80000, exec_dur + 150000,
                 ", \"group\": \"framework-80375131\", \"type\": 99999, \"thread_id\": 80375131, "
                 "\"trace_event_source\": \"framework\"");
-  neuron_gen_put (&w, "\n  ],\n  \"mem_usage\": [ {");
-  neuron_gen_put_int (&w, o, "timestamp", h - 100000);
-  neuron_gen_put (&w, ", \"duration\": 1, \"instance_id\": \"i-0f207fb2a99bd2d08\", \"usage\": 51805806592, "
-       "\"percent_usage\": 9.728179797845964 } ],\n  \"cpu_util\": [ {");
-  neuron_gen_put_int (&w, o, "timestamp", h - 100000);
-  neuron_gen_put (&w, ", \"duration\": 1, \"instance_id\": \"i-0f207fb2a99bd2d08\", \"cpu_id\": \"47\", "
-       "\"util\": 2.3255813 } ]\n}\n");
+  neuron_gen_put (&w, "\n  ],");
+  /* Samples from before the first event to past the execution. */
+  neuron_gen_write_memory (&w, o, counts, h - 100000, MAX (exec_dur / 8, 1000));
+  neuron_gen_put (&w, "\n}\n");
   return neuron_gen_writer_close (&w, path, NULL, error);
 }
 

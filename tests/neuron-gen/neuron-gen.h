@@ -27,6 +27,17 @@ typedef enum {
 
 #define NEURON_GEN_N_QUEUES 4
 
+/* The system profile's memory samples: host memory (mem_usage) and the
+ * HBM of device 0, HBM indices 0 and 1 (device_mem_usage, by category),
+ * this many each; the host's peak is sample NEURON_GEN_HOST_PEAK_SAMPLE,
+ * HBM 0's sample NEURON_GEN_HBM_PEAK_SAMPLE. */
+#define NEURON_GEN_MEM_SAMPLES      16
+#define NEURON_GEN_HOST_PEAK_SAMPLE 11
+#define NEURON_GEN_HBM_PEAK_SAMPLE  9
+/* SystemProfileHbmUsage's categories, its columns without "_bytes". */
+#define NEURON_GEN_HBM_CATEGORIES   22
+extern const char * const neuron_gen_hbm_categories[NEURON_GEN_HBM_CATEGORIES];
+
 typedef enum {
   NEURON_GEN_VALID,
   NEURON_GEN_TRUNCATED,      /* cut in the middle of an instruction */
@@ -88,6 +99,12 @@ typedef struct {
   /* System profile */
   guint64 system_events;
   gint64  exec_start_ns;      /* host ns of nc_exec_running for nc_idx */
+  guint64 mem_samples;        /* per memory series */
+  gint64  host_peak_bytes;    /* mem_usage's planted peak, and when */
+  gint64  host_peak_ns;
+  gint64  hbm_peak_bytes;     /* device 0 HBM 0's, its categories then */
+  gint64  hbm_peak_ns;
+  gint64  hbm_peak_parts[NEURON_GEN_HBM_CATEGORIES];
   /* PyTorch trace */
   guint64 torch_events;
 } NeuronGenCounts;

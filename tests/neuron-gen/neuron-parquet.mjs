@@ -8,7 +8,9 @@
 //          [--damage truncated-footer|bad-page-header|wrong-type]
 //
 // MODULES_DIR holds node_modules with parquet-wasm and apache-arrow. The
-// JSON has one record a line, as neuron-gen writes it; inst_dep_ids become
+// JSON has one record a line, as neuron-gen writes it: a device profile,
+// or a system profile, whose mem_usage, device_mem_usage and cpu_util
+// become HostMemUsage, SystemProfileHbmUsage and CpuUsage; inst_dep_ids become
 // Flow rows, and every field of a record that the tables here do not name
 // becomes a column of its own name (the profile's JSON uses the Parquet
 // names for them). Prints what it wrote as one JSON object.
@@ -64,6 +66,9 @@ const tables = {
   CcOp: { start_ts: [], end_ts: [], duration_ns: [], operation: [], algorithm: [], dtype: [], op_id: [],
           input_size: [], output_size: [], replica_group: [], trigger_engine: [] },
   CcInstruction: { start_ts: [], end_ts: [], duration_ns: [], core_idx: [], description: [], trigger_engine: [] },
+  HostMemUsage: { timestamp: [], used_bytes: [], used_percent: [], instance_id: [] },
+  SystemProfileHbmUsage: { timestamp: [], total_bytes: [] },
+  CpuUsage: { timestamp: [], util_percent: [], cpu_id: [], instance_id: [] },
   Summary: {},
   Throttle: {}, ThrottleSummary: {}, ExecutionInfo: {}, Metadata: {}, StackFrame: {}, StackFrameFileLocation: {},
   StackFrameFileName: {}, StackFrameFunctionName: {},
@@ -84,7 +89,8 @@ const keyTable = { instruction: 'Instruction', dma: 'DmaPacketAggregated', semap
                    throttle_summary: 'ThrottleSummary', execution_info: 'ExecutionInfo', metadata: 'Metadata',
                    stack_frame: 'StackFrame',
                    stack_frame_file_location: 'StackFrameFileLocation', stack_frame_file_name: 'StackFrameFileName',
-                   stack_frame_function_name: 'StackFrameFunctionName' };
+                   stack_frame_function_name: 'StackFrameFunctionName', mem_usage: 'HostMemUsage',
+                   device_mem_usage: 'SystemProfileHbmUsage', cpu_util: 'CpuUsage' };
 // Fields of a record the tables above already carry (under these or other
 // names), or that have no column; every other field gets a column of its
 // own name, null in the rows without it.
@@ -99,6 +105,10 @@ const carried = {
   CcOp: new Set(['start_ts', 'end_ts', 'operation', 'algorithm', 'dtype', 'op_id', 'input_size', 'output_size',
                  'replica_group', 'trigger_engine']),
   CcInstruction: new Set(['start_ts', 'end_ts', 'core_idx', 'description', 'trigger_engine']),
+  HostMemUsage: new Set(['timestamp', 'duration', 'instance_id', 'usage', 'percent_usage']),
+  CpuUsage: new Set(['timestamp', 'duration', 'instance_id', 'cpu_id', 'util']),
+  // Its records already use the table's names.
+  SystemProfileHbmUsage: new Set(['timestamp', 'duration']),
 };
 const renamed = { 'Instruction.elements': 'tensor_elements' };
 
@@ -163,6 +173,14 @@ for await (const line of input) {
     t.algorithm.push(r.algorithm); t.dtype.push(r.dtype); t.op_id.push(big(r.op_id));
     t.input_size.push(big(r.input_size)); t.output_size.push(big(r.output_size));
     t.replica_group.push(r.replica_group); t.trigger_engine.push(r.trigger_engine);
+  } else if (current === 'HostMemUsage') {
+    t.timestamp.push(big(r.timestamp)); t.used_bytes.push(big(r.usage)); t.used_percent.push(r.percent_usage);
+    t.instance_id.push(r.instance_id);
+  } else if (current === 'SystemProfileHbmUsage') {
+    t.timestamp.push(big(r.timestamp));
+  } else if (current === 'CpuUsage') {
+    t.timestamp.push(big(r.timestamp)); t.util_percent.push(r.util); t.cpu_id.push(r.cpu_id);
+    t.instance_id.push(r.instance_id);
   } else if (current === 'CcInstruction') {
     const s = big(r.start_ts), e = big(r.end_ts);
     t.start_ts.push(s); t.end_ts.push(e); t.duration_ns.push(e - s); t.core_idx.push(big(r.core_idx));

@@ -9,6 +9,7 @@
 #include "chrono-comparison-private.h"
 #include "chrono-json-scanner.h"
 #include "chrono-neuron-metrics.h"
+#include "chrono-op-inputs.h"
 #include "chrono-op-models.h"
 #include "chrono-packed-devices.h"
 
@@ -204,7 +205,8 @@ chrono_compare_input_dims (const ChronoArgsText *args,
   gsize available;
 
   if ((text = chrono_args_text_get (args, offset, &available)) == NULL ||
-      (value = chrono_op_model_find_member (text, available, "Input Dims")) == NULL || *value != '[')
+      (value = chrono_op_model_find_member (text, available, "Input Dims")) == NULL ||
+      (*value != '[' && *value != '"'))
     return FALSE;
   s.p = (const guint8 *) value;
   s.end = (const guint8 *) text + available;
@@ -336,6 +338,13 @@ chrono_compare_op_key_append (GString    *key,
                               const char *dims,
                               gsize       dims_len)
 {
+  g_autofree char *array = chrono_op_inputs_from_text (dims, dims_len, TRUE);
+
+  if (array)
+    {
+      dims = array;
+      dims_len = strlen (array);
+    }
   g_string_append (key, name);
   if (dims_len > 0)
     g_string_append_c (key, ' ');

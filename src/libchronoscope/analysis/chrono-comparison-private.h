@@ -101,16 +101,18 @@ chrono_compare_is_operator (const ChronoTrack *t,
          (t->kind[i] == CHRONO_KIND_COLLECTIVE && op_cats[chrono_track_get_cat (t, i)]);
 }
 
-/* Kineto's "Input Dims" in the args at OFFSET, as the file writes it:
- * DIMS points into the trace's retained source, read through ARGS. LIKE (LIKE_LEN bytes, or
- * none) is the text of shapes the call likely has. */
+/* Kineto's "Input Dims" in the args at OFFSET (an array, or torch_npu's
+ * text), as the file writes it: DIMS points into the trace's retained
+ * source, read through ARGS. LIKE (LIKE_LEN bytes, or none) is the text
+ * of shapes the call likely has. */
 gboolean chrono_compare_input_dims  (const ChronoArgsText *args,
                                      guint64            offset,
                                      const char        *like,
                                      gsize              like_len,
                                      const char       **dims,
                                      gsize             *dims_len);
-/* Appends an operator's key: NAME, and its DIMS without white space. */
+/* Appends an operator's key: NAME, and its DIMS without white space,
+ * torch_npu's text written as the array it stands for. */
 void     chrono_compare_op_key_append (GString         *key,
                                        const char      *name,
                                        const char      *dims,

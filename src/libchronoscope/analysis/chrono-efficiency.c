@@ -2,7 +2,9 @@
  *
  * An operator's GPU time is the union of the device work launched from
  * inside it: kernels, copies and sets whose launching runtime call's
- * innermost enclosing operator is it or one of its descendants.
+ * innermost enclosing operator is it or one of its descendants; or,
+ * when their launch lies in no operator, that a flow joins to an
+ * operator inside it.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -14,6 +16,7 @@
 
 #include "chrono-efficiency-private.h"
 #include "chrono-flops-series.h"
+#include "chrono-op-inputs.h"
 #include "chrono-op-models.h"
 #include "chrono-packed-devices.h"
 
@@ -89,6 +92,7 @@ struct _ChronoEfficiency
   GArray     *calls;          /* Call, of the trace read last */
   GArray     *shapes;         /* Shape */
   GHashTable *owners;         /* track -> guint32[n_spans] of call indices */
+  GHashTable *handed;         /* device work a call's operator flows to, or NULL: see collect_handed() */
   guint       n_shaped;       /* calls read with shapes */
   guint       n_unshaped;     /* modelled operators' calls without shapes */
   GHashTable *unmodelled;     /* interned op name -> calls whose shapes do not fit */
@@ -260,6 +264,47 @@ collect_calls (ChronoTrace *trace,
   return owners;
 }
 
+/* torch_npu's operators hand their work to a thread that launches it:
+ * no operator encloses the launch, but a flow goes from the operator to
+ * each of its device tasks. The device spans reached by a flow from an
+ * operator inside a call: (track << 32 | span) -> the call; NULL when
+ * there are none. Kineto's flows to kernels come from the runtime call
+ * that launched them, which the launch links already give. */
+static GHashTable *
+collect_handed (ChronoTrace *trace,
+                GHashTable  *owners)
+{
+  GHashTable *handed = NULL;
+  guint32 last_track = G_MAXUINT32;
+  const ChronoTrack *from = NULL;
+  const guint32 *owner = NULL;
+
+  for (guint f = 0; f < chrono_trace_get_n_flows (trace); f++)
+    {
+      const ChronoFlow *flow = chrono_trace_get_flow (trace, f);
+      gint64 key;
+
+      if (flow->type != CHRONO_FLOW_V1 && flow->type != CHRONO_FLOW_V2)
+        continue;
+      if (flow->from.track != last_track)
+        {
+          last_track = flow->from.track;
+          from = chrono_trace_get_track (trace, last_track);
+          owner = g_hash_table_lookup (owners, GUINT_TO_POINTER (last_track));
+        }
+      if (owner == NULL || owner[flow->from.index] == NO_CALL || from->kind[flow->from.index] != CHRONO_KIND_HOST_OP ||
+          chrono_trace_get_track (trace, flow->to.track)->type != CHRONO_TRACK_STREAM)
+        continue;
+      if (handed == NULL)
+        handed = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+      key = (gint64) flow->to.track << 32 | flow->to.index;
+      /* The first flow to a task wins. */
+      if (!g_hash_table_contains (handed, &key))
+        g_hash_table_insert (handed, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (owner[flow->from.index]));
+    }
+  return handed;
+}
+
 /* deviceProperties: device index -> name. */
 static GHashTable *
 device_names (ChronoTrace *trace)
@@ -367,6 +412,7 @@ typedef struct {
   const ChronoDevicePeaks *table;
   ChronoDevicePeaks        custom;
   gboolean                 known;
+  gboolean                 packed;   /* torch_npu's device: its note says why there are no peaks */
 } Peaks;
 
 static void
@@ -432,8 +478,8 @@ add_note (ChronoEfficiency *self,
 
 /* torch_npu's devices carry no name the peak table could match, and no
  * public peak of an Ascend NPU could be cited for the table: the peaks
- * must be given. */
-static void
+ * must be given. Whether device DI is one. */
+static gboolean
 note_packed_device (ChronoEfficiency *self,
                     ChronoRankData   *data,
                     guint             di)
@@ -443,10 +489,10 @@ note_packed_device (ChronoEfficiency *self,
   const ChronoTrack *t;
 
   if (d->streams->len == 0)
-    return;
+    return FALSE;
   track = g_array_index (d->streams, ChronoStreamWork, 0).track;
   if (!chrono_packed_devices_holds_track (data->trace, track))
-    return;
+    return FALSE;
   t = chrono_trace_get_track (data->trace, track);
   add_note (self, g_strdup_printf (_("Trace %u: the peak table has no figures for %s (none published that "
                                      "could be cited): give its peaks with --peak-tflops and --peak-tbps, or "
@@ -454,15 +500,18 @@ note_packed_device (ChronoEfficiency *self,
                                    data->trace_index,
                                    chrono_trace_get_string (data->trace,
                                                             chrono_trace_get_process (data->trace, t->process)->display_name)));
+  return TRUE;
 }
 
-/* Each piece of device work launched inside a call, by row: a row is a
- * shape on a device (KEYS), its pieces in ROW_PIECES. */
+/* Each piece of device work launched inside a call, or HANDED to one
+ * (see collect_handed()), by row: a row is a shape on a device (KEYS),
+ * its pieces in ROW_PIECES. */
 static void
 collect_pieces (ChronoRankData *data,
                 GArray         *calls,
                 guint           n_shapes,
                 GHashTable     *owners,
+                GHashTable     *handed,
                 GArray         *keys,
                 GPtrArray      *row_pieces)
 {
@@ -481,20 +530,32 @@ collect_pieces (ChronoRankData *data,
       for (guint k = 0; k < d->items->len; k++)
         {
           const ChronoWorkItem *it = &g_array_index (d->items, ChronoWorkItem, k);
+          guint32 c = NO_CALL;
           const Call *call;
           guint *row;
 
-          if (it->launch_start == G_MININT64)
-            continue;
-          /* Most work is launched from one thread. */
-          if (it->launch_track != owner_track)
+          if (it->launch_start != G_MININT64)
             {
-              owner_track = it->launch_track;
-              owner = g_hash_table_lookup (owners, GUINT_TO_POINTER (owner_track));
+              /* Most work is launched from one thread. */
+              if (it->launch_track != owner_track)
+                {
+                  owner_track = it->launch_track;
+                  owner = g_hash_table_lookup (owners, GUINT_TO_POINTER (owner_track));
+                }
+              if (owner != NULL)
+                c = owner[it->launch_index];
             }
-          if (owner == NULL || owner[it->launch_index] == NO_CALL)
+          if (c == NO_CALL && handed != NULL)
+            {
+              gint64 key = (gint64) it->track << 32 | it->index;
+              gpointer found;
+
+              if (g_hash_table_lookup_extended (handed, &key, NULL, &found))
+                c = GPOINTER_TO_UINT (found);
+            }
+          if (c == NO_CALL)
             continue;
-          call = &g_array_index (calls, Call, owner[it->launch_index]);
+          call = &g_array_index (calls, Call, c);
           row = &row_of[(gsize) call->shape * data->devices->len + di];
           if (*row == G_MAXUINT)
             {
@@ -505,8 +566,7 @@ collect_pieces (ChronoRankData *data,
               g_ptr_array_add (row_pieces, g_array_new (FALSE, FALSE, sizeof (Piece)));
             }
           /* A row is of one device, whose work comes by start. */
-          g_array_append_val (g_ptr_array_index (row_pieces, *row),
-                              ((Piece) { owner[it->launch_index], it->start, it->end }));
+          g_array_append_val (g_ptr_array_index (row_pieces, *row), ((Piece) { c, it->start, it->end }));
         }
     }
 }
@@ -565,9 +625,9 @@ compute_rank (ChronoEfficiency               *self,
       if (peaks[di].known)
         g_hash_table_add (self->known, GUINT_TO_POINTER (data->rank_index << 16 | di));
       else
-        note_packed_device (self, data, di);
+        peaks[di].packed = note_packed_device (self, data, di);
     }
-  collect_pieces (data, calls, shapes->len, owners, keys, row_pieces);
+  collect_pieces (data, calls, shapes->len, owners, self->handed, keys, row_pieces);
   /* A cost per call at most: reserved, so that the costs never grow by
    * copying (a smaller size keeps the room). */
   g_array_set_size (self->call_costs, self->call_costs->len + calls->len);
@@ -629,8 +689,8 @@ compute_rank (ChronoEfficiency               *self,
           continue;
         }
       r.op = chrono_trace_get_string (trace, key->name);
-      r.input_dims = g_strndup (key->dims, key->dims_len);
-      r.input_types = g_strndup (key->types, key->types_len);
+      r.input_dims = chrono_op_inputs_dup (key->dims, key->dims_len, TRUE);
+      r.input_types = chrono_op_inputs_dup (key->types, key->types_len, FALSE);
       r.concrete_inputs = key->concrete ? g_strndup (key->concrete, key->concrete_len) : NULL;
       r.family = cost.family;
       r.dtype = cost.dtype;
@@ -671,10 +731,14 @@ compute_rank (ChronoEfficiency               *self,
           r.excess_ns = MAX (0, r.gpu_time_ns - r.roofline_ns);
         }
       else if (!pk->known)
-        add_note (self, g_strdup_printf (_("Trace %u: device %d (“%s”) is not in the peak table: "
-                                           "achieved figures without a roofline; set its peaks to get one."),
-                                         data->trace_index, d->device,
-                                         r.device_name ? r.device_name : _("no name in deviceProperties")));
+        {
+          /* A torch_npu device's own note says so already. */
+          if (!pk->packed)
+            add_note (self, g_strdup_printf (_("Trace %u: device %d (“%s”) is not in the peak table: "
+                                               "achieved figures without a roofline; set its peaks to get one."),
+                                             data->trace_index, d->device,
+                                             r.device_name ? r.device_name : _("no name in deviceProperties")));
+        }
       else
         add_note (self, g_strdup_printf (_("Trace %u: %s has no %s %s peak: %s without a roofline."),
                                          data->trace_index, pk->table ? pk->table->name : r.device_name,
@@ -748,6 +812,7 @@ clear_calls (ChronoEfficiency *self)
   g_clear_pointer (&self->calls, g_array_unref);
   g_clear_pointer (&self->shapes, g_array_unref);
   g_clear_pointer (&self->owners, g_hash_table_unref);
+  g_clear_pointer (&self->handed, g_hash_table_unref);
 }
 
 /* The worker: the traces and ranks as the analysis reads them, until the
@@ -779,6 +844,7 @@ run_worker (gpointer user_data)
           self->calls = g_array_new (FALSE, FALSE, sizeof (Call));
           self->shapes = g_array_new (FALSE, FALSE, sizeof (Shape));
           self->owners = collect_calls (job->trace, self->calls, self->shapes, &self->n_unshaped);
+          self->handed = collect_handed (job->trace, self->owners);
           self->n_shaped += self->calls->len;
         }
       else

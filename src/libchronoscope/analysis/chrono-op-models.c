@@ -9,6 +9,7 @@
 
 #include "chrono-op-models.h"
 #include "chrono-json-scanner.h"
+#include "chrono-op-inputs.h"
 
 #define MAX_INPUTS 32
 #define MAX_RANK   8
@@ -1007,12 +1008,25 @@ chrono_op_model_cost (gint          model,
   const Model *m;
   Inputs in;
   gboolean ok;
+  g_autofree char *dims_array = NULL;
+  g_autofree char *types_array = NULL;
 
   g_return_val_if_fail (model >= 0 && (guint) model < G_N_ELEMENTS (models), FALSE);
 
   m = &models[model];
   memset (&in, 0, sizeof in);
   memset (cost, 0, sizeof *cost);
+  /* torch_npu's shapes and types, written as text, read as Kineto's arrays. */
+  if ((dims_array = chrono_op_inputs_from_text (dims, dims_len, TRUE)) != NULL)
+    {
+      dims = dims_array;
+      dims_len = strlen (dims_array);
+    }
+  if (types != NULL && (types_array = chrono_op_inputs_from_text (types, types_len, FALSE)) != NULL)
+    {
+      types = types_array;
+      types_len = strlen (types_array);
+    }
   if (!parse_dims (dims, dims + dims_len, &in))
     return FALSE;
   if (types == NULL || !parse_strings (types, types + types_len, set_type, &in))

@@ -22,8 +22,9 @@ gint     chrono_op_model_find           (const char *name);
  * is_causal): they then tell calls apart as shapes do. */
 gboolean chrono_op_model_reads_concrete (gint model);
 /* The cost of one call from the raw JSON text of its "Input Dims",
- * "Input type" and "Concrete Inputs" arrays (CONCRETE may be NULL).
- * FALSE when the shapes do not fit the model. */
+ * "Input type" and "Concrete Inputs" arrays (CONCRETE may be NULL);
+ * shapes and types written as text, as torch_npu does, are read as the
+ * arrays they stand for. FALSE when the shapes do not fit the model. */
 gboolean chrono_op_model_cost           (gint          model,
                                          const char   *dims,
                                          gsize         dims_len,
