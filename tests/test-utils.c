@@ -184,6 +184,21 @@ test_remove_tree (const char *path)
   g_rmdir (path);
 }
 
+const ChronoEfficiencyRow *
+test_efficiency_row (ChronoAnalysis *a,
+                     const char     *op,
+                     const char     *dims)
+{
+  for (guint i = 0; i < chrono_analysis_get_n_efficiency (a); i++)
+    {
+      const ChronoEfficiencyRow *r = chrono_analysis_get_efficiency (a, i);
+
+      if (strcmp (r->op, op) == 0 && (dims == NULL || strcmp (r->input_dims, dims) == 0))
+        return r;
+    }
+  return NULL;
+}
+
 const ChronoMemoryDevice *
 test_memory_device_named (ChronoMemory *memory,
                           const char   *label)

@@ -6,6 +6,8 @@
 
 #include <json-glib/json-glib.h>
 
+#include "chrono-analysis.h"
+#include "chrono-efficiency.h"
 #include "chrono-loader.h"
 #include "chrono-memory.h"
 
@@ -46,6 +48,11 @@ void               test_remove_tree        (const char        *path);
 /* The JSON file at PATH (gzip when its name ends in .gz), which must
  * parse, read with json-glib as a check independent of the loader. */
 JsonNode          *test_parse_json_file    (const char        *path);
+/* The first efficiency row of operator OP with the shapes DIMS, as the
+ * row writes them (NULL: any); NULL when there is none. */
+const ChronoEfficiencyRow *test_efficiency_row (ChronoAnalysis *a,
+                                                const char     *op,
+                                                const char     *dims);
 /* The device of MEMORY labelled LABEL ("host", "cuda:0"), or NULL. */
 const ChronoMemoryDevice  *test_memory_device_named (ChronoMemory *memory,
                                                      const char   *label);
