@@ -769,70 +769,6 @@ static const struct {
   [TABLE_EXECUTION] = { "neuron_executions", TRUE },
 };
 
-static void
-add_cell (JsonBuilder               *builder,
-          ChronoParquetType          type,
-          const ChronoParquetColumn *col,
-          guint64                    row)
-{
-  if (col->present && !col->present[row])
-    json_builder_add_null_value (builder);
-  else if (type == CHRONO_PARQUET_BOOLEAN)
-    json_builder_add_boolean_value (builder, col->v.i64[row] != 0);
-  else if (type == CHRONO_PARQUET_INT32 || type == CHRONO_PARQUET_INT64)
-    json_builder_add_int_value (builder, col->v.i64[row]);
-  else if (type == CHRONO_PARQUET_FLOAT || type == CHRONO_PARQUET_DOUBLE)
-    json_builder_add_double_value (builder, col->v.f64[row]);
-  else
-    {
-      const ChronoParquetBytes *b = &col->entries[col->v.index[row]];
-      g_autofree char *text = g_utf8_make_valid ((const char *) b->data, b->len);
-      json_builder_add_string_value (builder, text);
-    }
-}
-
-/* Rows [0, N_ROWS) of row group GROUP of F as objects added to BUILDER. */
-static gboolean
-add_rows (JsonBuilder       *builder,
-          ChronoParquetFile *f,
-          guint              group,
-          guint64            n_rows,
-          GError           **error)
-{
-  static const gint any[] = {
-    CHRONO_PARQUET_BOOLEAN, CHRONO_PARQUET_INT32, CHRONO_PARQUET_INT64, CHRONO_PARQUET_FLOAT,
-    CHRONO_PARQUET_DOUBLE, CHRONO_PARQUET_BYTE_ARRAY, -1
-  };
-  guint n_cols = chrono_parquet_file_get_n_columns (f);
-  g_autofree ChronoParquetColumn *cols = g_new0 (ChronoParquetColumn, MAX (n_cols, 1));
-  g_autofree gboolean *ok = g_new0 (gboolean, MAX (n_cols, 1));
-  gboolean read = TRUE;
-
-  for (guint c = 0; c < n_cols && read; c++)
-    {
-      ChronoParquetType type = chrono_parquet_file_get_column_type (f, c);
-
-      if (type == CHRONO_PARQUET_INT96 || type == CHRONO_PARQUET_FIXED_LEN_BYTE_ARRAY)
-        continue;
-      read = ok[c] = chrono_parquet_file_read_column (f, group, c, any, &cols[c], error);
-    }
-  for (guint64 r = 0; r < n_rows && read; r++)
-    {
-      json_builder_begin_object (builder);
-      for (guint c = 0; c < n_cols; c++)
-        if (ok[c])
-          {
-            json_builder_set_member_name (builder, chrono_parquet_file_get_column_name (f, c));
-            add_cell (builder, chrono_parquet_file_get_column_type (f, c), &cols[c], r);
-          }
-      json_builder_end_object (builder);
-    }
-  for (guint c = 0; c < n_cols; c++)
-    if (ok[c])
-      chrono_parquet_column_clear (&cols[c]);
-  return read;
-}
-
 static gboolean
 read_kept_table (Importer          *imp,
                  ChronoParquetFile *f,
@@ -854,7 +790,7 @@ read_kept_table (Importer          *imp,
   if (all)
     json_builder_begin_array (builder);
   for (guint group = 0; group < (all ? n_groups : 1); group++)
-    if (!add_rows (builder, f, group, all ? chrono_parquet_file_get_n_rows (f, group) : 1, error))
+    if (!chrono_parquet_rows_add_json (builder, f, group, all ? chrono_parquet_file_get_n_rows (f, group) : 1, error))
       return FALSE;
   if (all)
     json_builder_end_array (builder);

@@ -223,3 +223,66 @@ chrono_parquet_rows_row (guint64 group,
 {
   return group != CHRONO_NO_ARGS && row < ARGS_MAX_ROWS ? group | row : CHRONO_NO_ARGS;
 }
+
+static void
+add_cell (JsonBuilder               *builder,
+          ChronoParquetType          type,
+          const ChronoParquetColumn *col,
+          guint64                    row)
+{
+  if (col->present && !col->present[row])
+    json_builder_add_null_value (builder);
+  else if (type == CHRONO_PARQUET_BOOLEAN)
+    json_builder_add_boolean_value (builder, col->v.i64[row] != 0);
+  else if (type == CHRONO_PARQUET_INT32 || type == CHRONO_PARQUET_INT64)
+    json_builder_add_int_value (builder, col->v.i64[row]);
+  else if (type == CHRONO_PARQUET_FLOAT || type == CHRONO_PARQUET_DOUBLE)
+    json_builder_add_double_value (builder, col->v.f64[row]);
+  else
+    {
+      const ChronoParquetBytes *b = &col->entries[col->v.index[row]];
+      g_autofree char *text = g_utf8_make_valid ((const char *) b->data, b->len);
+      json_builder_add_string_value (builder, text);
+    }
+}
+
+gboolean
+chrono_parquet_rows_add_json (JsonBuilder       *builder,
+                              ChronoParquetFile *f,
+                              guint              group,
+                              guint64            n_rows,
+                              GError           **error)
+{
+  static const gint any[] = {
+    CHRONO_PARQUET_BOOLEAN, CHRONO_PARQUET_INT32, CHRONO_PARQUET_INT64, CHRONO_PARQUET_FLOAT,
+    CHRONO_PARQUET_DOUBLE, CHRONO_PARQUET_BYTE_ARRAY, -1
+  };
+  guint n_cols = chrono_parquet_file_get_n_columns (f);
+  g_autofree ChronoParquetColumn *cols = g_new0 (ChronoParquetColumn, MAX (n_cols, 1));
+  g_autofree gboolean *ok = g_new0 (gboolean, MAX (n_cols, 1));
+  gboolean read = TRUE;
+
+  for (guint c = 0; c < n_cols && read; c++)
+    {
+      ChronoParquetType type = chrono_parquet_file_get_column_type (f, c);
+
+      if (type == CHRONO_PARQUET_INT96 || type == CHRONO_PARQUET_FIXED_LEN_BYTE_ARRAY)
+        continue;
+      read = ok[c] = chrono_parquet_file_read_column (f, group, c, any, &cols[c], error);
+    }
+  for (guint64 r = 0; r < n_rows && read; r++)
+    {
+      json_builder_begin_object (builder);
+      for (guint c = 0; c < n_cols; c++)
+        if (ok[c])
+          {
+            json_builder_set_member_name (builder, chrono_parquet_file_get_column_name (f, c));
+            add_cell (builder, chrono_parquet_file_get_column_type (f, c), &cols[c], r);
+          }
+      json_builder_end_object (builder);
+    }
+  for (guint c = 0; c < n_cols; c++)
+    if (ok[c])
+      chrono_parquet_column_clear (&cols[c]);
+  return read;
+}

@@ -8,6 +8,8 @@
  */
 #pragma once
 
+#include <json-glib/json-glib.h>
+
 #include "chrono-parquet-reader.h"
 #include "chrono-source.h"
 #include "chrono-trace-private.h"
@@ -31,5 +33,12 @@ guint64            chrono_parquet_rows_group       (guint64             file,
                                                     guint               group);
 guint64            chrono_parquet_rows_row         (guint64             group,
                                                     guint64             row);
+/* Rows [0, N_ROWS) of row group GROUP of F, every column, as objects
+ * added to BUILDER (the small tables Summary, Metadata ... kept whole). */
+gboolean           chrono_parquet_rows_add_json    (JsonBuilder        *builder,
+                                                    ChronoParquetFile  *f,
+                                                    guint               group,
+                                                    guint64             n_rows,
+                                                    GError            **error);
 
 G_END_DECLS
