@@ -210,17 +210,14 @@ test_counters (void)
  * process: a process with several (Ascend's memory counters, or the host
  * and an accelerator drawn under it) has several rows. */
 static void
-check_one_row_each (const char *name)
+check_one_row_each (ChronoTrace *trace)
 {
-  g_autoptr(ChronoTrace) trace = test_traces_load (name);
   g_autoptr(ChronoAnalysis) analysis = NULL;
   g_autoptr(ChronoViewport) viewport = NULL;
   g_autoptr(ChronoTimelineScene) scene = NULL;
   ChronoMemory * const *memories;
   guint n_memories, n_devices, n_rows = 0, n_shared = 0;
 
-  if (trace == NULL)
-    return;
   scene = scene_for (trace, &analysis, &viewport);
   memories = chrono_analysis_get_memories (analysis, &n_memories);
   g_assert_cmpuint (n_memories, ==, 1);
@@ -248,16 +245,67 @@ check_one_row_each (const char *name)
   for (guint i = 0; i < chrono_timeline_scene_get_n_rows (scene); i++)
     n_rows += chrono_timeline_scene_get_row (scene, i)->memory != NULL;
   g_assert_cmpuint (n_rows, ==, n_devices);
-  g_test_message ("%s: %u memory rows, %u sharing a process", name, n_rows, n_shared);
+  g_test_message ("%s: %u memory rows, %u sharing a process", chrono_trace_get_path (trace), n_rows, n_shared);
 }
 
 static void
 test_one_row_each (void)
 {
   /* CPU and cuda:0, the GPU's under its own process. */
-  check_one_row_each (MEMORY);
+  g_autoptr(ChronoTrace) memory = test_traces_load (MEMORY);
   /* Several memory counters under one process. */
-  check_one_row_each (COUNTERS);
+  g_autoptr(ChronoTrace) counters = test_traces_load (COUNTERS);
+
+  if (memory != NULL)
+    check_one_row_each (memory);
+  if (counters != NULL)
+    check_one_row_each (counters);
+}
+
+/* A Neuron system profile: the host's memory under the instance, and
+ * both HBMs of device 0 under that device, a lane each; their categories
+ * are counters beside them, no lanes of their own. */
+static void
+test_neuron_hbm (void)
+{
+  g_autoptr(ChronoTrace) trace = test_load_json (
+    "{\"trace_events\":[],"
+    "\"mem_usage\":[{\"timestamp\":1700000000000000000,\"instance_id\":\"i-1\",\"usage\":5000000000},"
+    "{\"timestamp\":1700000000000100000,\"instance_id\":\"i-1\",\"usage\":5100000000}],"
+    "\"device_mem_usage\":["
+    "{\"timestamp\":1700000000000000000,\"instance_id\":\"i-1\",\"device_idx\":0,\"hbm_idx\":0,"
+    "\"total_bytes\":3000,\"weights_bytes\":2000,\"tensors_bytes\":1000,\"io_bytes\":0},"
+    "{\"timestamp\":1700000000000100000,\"instance_id\":\"i-1\",\"device_idx\":0,\"hbm_idx\":0,"
+    "\"total_bytes\":4000,\"weights_bytes\":2000,\"tensors_bytes\":2000,\"io_bytes\":0},"
+    "{\"timestamp\":1700000000000000000,\"instance_id\":\"i-1\",\"device_idx\":0,\"hbm_idx\":1,"
+    "\"weights_bytes\":500,\"tensors_bytes\":700},"
+    "{\"timestamp\":1700000000000100000,\"instance_id\":\"i-1\",\"device_idx\":0,\"hbm_idx\":1,"
+    "\"weights_bytes\":500,\"tensors_bytes\":100}]}");
+  g_autoptr(ChronoAnalysis) analysis = NULL;
+  g_autoptr(ChronoViewport) viewport = NULL;
+  g_autoptr(ChronoTimelineScene) scene = scene_for (trace, &analysis, &viewport);
+  ChronoMemory * const *memories;
+  const ChronoMemoryDevice *hbm0, *hbm1;
+  guint n;
+
+  check_one_row_each (trace);
+  memories = chrono_analysis_get_memories (analysis, &n);
+  g_assert_cmpuint (chrono_memory_get_n_devices (memories[0]), ==, 3);
+  hbm0 = test_memory_device_named (memories[0], "Device 0 HBM 0");
+  hbm1 = test_memory_device_named (memories[0], "Device 0 HBM 1");
+  g_assert_nonnull (hbm0);
+  g_assert_nonnull (hbm1);
+  g_assert_cmpuint (chrono_memory_device_get_process (trace, hbm0), ==, chrono_memory_device_get_process (trace, hbm1));
+  g_assert_cmpstr (chrono_trace_get_string (trace, chrono_trace_get_process (trace, hbm0->host_process)->name), ==,
+                   "i-1 · Neuron device 0");
+  /* HBM 1 has no total: the sum of its categories. */
+  g_assert_cmpint (hbm0->peak_allocated_bytes, ==, 4000);
+  g_assert_cmpint (hbm1->peak_allocated_bytes, ==, 1200);
+  g_assert_cmpint (hbm1->peak_ns, ==, G_GINT64_CONSTANT (1700000000000000000));
+  /* io never above 0: no row of its own. */
+  g_assert_cmpuint (hbm0->parts_at_peak->len, ==, 2);
+  for (guint t = 0; t < chrono_trace_get_n_tracks (trace); t++)
+    g_assert_null (strstr (chrono_trace_get_string (trace, chrono_trace_get_track (trace, t)->name), "· io"));
 }
 
 static void
@@ -284,6 +332,7 @@ main (int    argc,
   g_test_add_func ("/memory-track/tooltip", test_tooltip);
   g_test_add_func ("/memory-track/counters", test_counters);
   g_test_add_func ("/memory-track/one-row-each", test_one_row_each);
+  g_test_add_func ("/memory-track/neuron-hbm", test_neuron_hbm);
   g_test_add_func ("/memory-track/none", test_none);
   return g_test_run ();
 }
