@@ -158,6 +158,32 @@ test_neuron_json (void)
   g_assert_true (json_object_get_null_member (device, "allocations"));
 }
 
+/* An HBM sample with neither a total nor a category is skipped, with a
+ * warning that says where and what it lacks; the others still count. */
+static void
+test_neuron_bad_hbm (void)
+{
+  g_autoptr(ChronoTrace) trace = test_load_json (
+    "{\"trace_events\":[],\"device_mem_usage\":["
+    "{\"timestamp\":1700000000000000000,\"device_idx\":1,\"hbm_idx\":0,\"total_bytes\":7000},"
+    "{\"timestamp\":1700000000000100000,\"device_idx\":1,\"hbm_idx\":0,\"percent\":3}]}");
+  g_autoptr(ChronoMemory) memory = chrono_memory_new (trace, 0, 0, NULL, NULL);
+  const ChronoLoadStats *stats = chrono_trace_get_stats (trace);
+  const ChronoMemoryDevice *d = test_memory_device_named (memory, "Device 1 HBM 0");
+  gboolean warned = FALSE;
+
+  for (guint i = 0; i < stats->warnings->len; i++)
+    warned |= strstr (g_ptr_array_index (stats->warnings, i),
+                      "a record of \"device_mem_usage\" has no total_bytes, usage or *_bytes category; skipped") != NULL;
+  g_assert_true (warned);
+  g_assert_nonnull (d);
+  g_assert_cmpuint (d->n_points, ==, 1);
+  g_assert_cmpint (d->peak_allocated_bytes, ==, 7000);
+  /* Without an instance, the device's process is named for the device alone. */
+  g_assert_cmpstr (chrono_trace_get_string (trace, chrono_trace_get_process (trace, d->host_process)->name), ==,
+                   "Neuron device 1");
+}
+
 /* Ascend's msprof writes the memory in use as counters in KB: the peaks
  * are the file's largest samples (2,403,376 KB of HBM on the device, at
  * 1736405443776583.100 µs), and the DDR counters, zero throughout, make
@@ -222,6 +248,7 @@ main (int    argc,
   g_test_add_func ("/memory-counters/scale", test_scale);
   g_test_add_func ("/memory-counters/perfetto", test_perfetto);
   g_test_add_func ("/memory-counters/neuron-json", test_neuron_json);
+  g_test_add_func ("/memory-counters/neuron-bad-hbm", test_neuron_bad_hbm);
   g_test_add_func ("/memory-counters/ascend", test_ascend);
   g_test_add_func ("/memory-counters/ascend-compare", test_ascend_compare);
   return g_test_run ();
