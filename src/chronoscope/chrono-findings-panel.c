@@ -16,10 +16,9 @@
 #include "chrono-efficiency-view.h"
 #include "chrono-memory-view.h"
 #include "chrono-export-dialog.h"
+#include "chrono-findings-content.h"
 #include "chrono-findings-panel.h"
 #include "chrono-format.h"
-#include "chrono-palette.h"
-#include "chrono-profiler-overlap.h"
 #include "chrono-share-bar.h"
 
 /* Settings are often changed a step at a time (spin buttons): wait for
@@ -27,15 +26,6 @@
 #define RERUN_DELAY_MS     300
 /* A finding's range fills this fraction of the view. */
 #define FINDING_ZOOM_SHARE 0.8
-/* Devices whose recoverable time opens the findings; the rest are counted. */
-#define MAX_SUMMARY_DEVICES 4
-/* Limitations told over the list; the rest are in the tooltip of the
- * line that counts them, so the summary stays short at any width. */
-#define MAX_SUMMARY_LIMITATIONS 3
-/* A wrapped line asks for no more width than this, in characters: it
- * would otherwise ask for its whole length on one line and widen the
- * panel over the timeline. */
-#define LINE_WIDTH_CHARS 28
 /* Rows of a critical path listed; the rest are counted. */
 #define MAX_SEGMENT_ROWS   400
 /* Findings listed at first, and added at each "Show more": a row for
@@ -100,254 +90,7 @@ get_trace (ChronoFindingsPanel *self)
   return chrono_timeline_get_trace (self->timeline);
 }
 
-static void
-remove_children (GtkWidget *widget)
-{
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (widget)) != NULL)
-    {
-      if (GTK_IS_LIST_BOX (widget))
-        gtk_list_box_remove (GTK_LIST_BOX (widget), child);
-      else if (GTK_IS_BOX (widget))
-        gtk_box_remove (GTK_BOX (widget), child);
-      else
-        gtk_widget_unparent (child);
-    }
-}
-
-static gboolean
-is_dark (void)
-{
-  return adw_style_manager_get_dark (adw_style_manager_get_default ());
-}
-
-static GtkWidget *
-new_label (const char *text,
-           const char *css_class)
-{
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), LINE_WIDTH_CHARS);
-  if (css_class != NULL)
-    gtk_widget_add_css_class (label, css_class);
-  return label;
-}
-
-/* A time of the trace, from its start, as the ruler shows it. */
-static char *
-format_time (ChronoFindingsPanel *self,
-             gint64               ns)
-{
-  return chrono_format_duration (ns - chrono_trace_get_start_ns (get_trace (self)));
-}
-
-static char *
-format_span_name (ChronoFindingsPanel *self,
-                  ChronoSpanRef        span)
-{
-  ChronoTrace *trace = get_trace (self);
-  const ChronoTrack *track = chrono_trace_get_track (trace, span.track);
-
-  return g_strdup (chrono_trace_get_string (trace, chrono_track_get_name (track, span.index)));
-}
-
-/* "median_gap_ns" = 12000 reads "median gap 12.0 µs". */
-static char *
-format_evidence (const ChronoEvidence *evidence)
-{
-  g_autofree char *key = g_strdup (evidence->key);
-  g_autofree char *value = NULL;
-  char *suffix = strrchr (key, '_');
-
-  if (suffix != NULL && g_str_equal (suffix, "_ns"))
-    value = chrono_format_duration ((gint64) evidence->value);
-  else if (suffix != NULL && g_str_equal (suffix, "_bytes"))
-    value = g_format_size ((guint64) evidence->value);
-  else if (suffix != NULL && (g_str_equal (suffix, "_percent") || g_str_equal (suffix, "_pct")))
-    value = g_strdup_printf ("%.0f%%", evidence->value);
-  else
-    {
-      suffix = NULL;
-      value = evidence->value == (gint64) evidence->value
-        ? chrono_format_count ((guint64) MAX (0, evidence->value))
-        : g_strdup_printf ("%.3g", evidence->value);
-    }
-  if (suffix != NULL)
-    *suffix = '\0';
-  g_strdelimit (key, "_-", ' ');
-  return g_strdup_printf ("%s %s", key, value);
-}
-
-/* Colours of what a stretch of time was spent on, from the span kinds
- * that do such work, so they match the timeline. */
-static void
-get_kind_color (ChronoKind  kind,
-                GdkRGBA    *color)
-{
-  chrono_palette_merged_color (kind, is_dark (), color);
-}
-
-static void
-get_idle_color (guint    shade,
-                GdkRGBA *color)
-{
-  chrono_palette_idle_color (shade, is_dark (), color);
-}
-
-static void
-get_category_color (ChronoPathCategory category,
-                    GdkRGBA           *color)
-{
-  static const ChronoKind kinds[CHRONO_N_PATH_CATEGORIES] = {
-    [CHRONO_PATH_HOST_COMPUTE] = CHRONO_KIND_HOST_OP,
-    [CHRONO_PATH_DEVICE_COMPUTE] = CHRONO_KIND_KERNEL,
-    [CHRONO_PATH_COMMUNICATION] = CHRONO_KIND_COLLECTIVE,
-    [CHRONO_PATH_MEMCPY] = CHRONO_KIND_MEMCPY,
-    [CHRONO_PATH_LAUNCH_OVERHEAD] = CHRONO_KIND_RUNTIME,
-    [CHRONO_PATH_KERNEL_OVERHEAD] = CHRONO_KIND_OVERHEAD,
-  };
-
-  if (category == CHRONO_PATH_IDLE)
-    get_idle_color (0, color);
-  else
-    get_kind_color (kinds[category], color);
-}
-
-static const char *
-get_category_title (ChronoPathCategory category)
-{
-  switch (category)
-    {
-    case CHRONO_PATH_HOST_COMPUTE:    return _("Host compute");
-    case CHRONO_PATH_DEVICE_COMPUTE:  return _("Device compute");
-    case CHRONO_PATH_COMMUNICATION:   return _("Communication");
-    case CHRONO_PATH_MEMCPY:          return _("Memory copies");
-    case CHRONO_PATH_LAUNCH_OVERHEAD: return _("Launch overhead");
-    case CHRONO_PATH_KERNEL_OVERHEAD: return _("Kernel overhead");
-    case CHRONO_PATH_IDLE:            return _("Waiting");
-    case CHRONO_N_PATH_CATEGORIES:    break;
-    }
-  g_return_val_if_reached (NULL);
-}
-
-/* A coloured dot before TEXT, in markup. */
-static char *
-dot_markup (const GdkRGBA *color,
-            const char    *text)
-{
-  g_autofree char *rgb = g_strdup_printf ("#%02x%02x%02x", (guint) (color->red * 255 + 0.5),
-                                          (guint) (color->green * 255 + 0.5), (guint) (color->blue * 255 + 0.5));
-
-  return g_markup_printf_escaped ("<span foreground=\"%s\">●</span> %s", rgb, text);
-}
-
 /* Findings */
-
-static GtkWidget *
-create_finding_row (ChronoFindingsPanel *self,
-                    guint                index)
-{
-  const ChronoFinding *finding = chrono_analysis_get_finding (self->analysis, index);
-  GtkWidget *row = gtk_list_box_row_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  GtkWidget *top = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget *severity, *title, *label, *details, *button;
-  g_autofree char *lost = chrono_format_duration (finding->time_lost_ns);
-  g_autofree char *from = format_time (self, finding->start_ns);
-  g_autofree char *to = format_time (self, finding->end_ns);
-  g_autofree char *numbers = NULL;
-  g_autoptr(GString) evidence = g_string_new (NULL);
-  g_autofree char *recommendation = NULL;
-
-  gtk_widget_set_margin_start (box, 12);
-  gtk_widget_set_margin_end (box, 12);
-  gtk_widget_set_margin_top (box, 8);
-  gtk_widget_set_margin_bottom (box, 8);
-
-  severity = gtk_label_new (NULL);
-  switch (finding->severity)
-    {
-    case CHRONO_SEVERITY_HIGH:
-      gtk_label_set_label (GTK_LABEL (severity), C_("severity", "High"));
-      break;
-    case CHRONO_SEVERITY_MEDIUM:
-      gtk_label_set_label (GTK_LABEL (severity), C_("severity", "Medium"));
-      break;
-    case CHRONO_SEVERITY_LOW:
-      gtk_label_set_label (GTK_LABEL (severity), C_("severity", "Low"));
-      break;
-    }
-  gtk_widget_set_valign (severity, GTK_ALIGN_START);
-  gtk_widget_add_css_class (severity, "severity");
-  gtk_widget_add_css_class (severity, chrono_severity_to_string (finding->severity));
-  title = new_label (finding->title, "finding-title");
-  gtk_widget_set_hexpand (title, TRUE);
-  gtk_box_append (GTK_BOX (top), severity);
-  gtk_box_append (GTK_BOX (top), title);
-  gtk_box_append (GTK_BOX (box), top);
-
-  if (chrono_analysis_get_n_ranks (self->analysis) > 1)
-    /* Translators: time lost, where, and the rank: "12.3 ms lost · 1.2 s – 1.4 s · rank 3" */
-    numbers = g_strdup_printf (_("%s lost · %s – %s · %s"), lost, from, to,
-                               chrono_analysis_get_rank (self->analysis, finding->rank)->label);
-  else
-    /* Translators: time lost, then where: "12.3 ms lost · 1.2 s – 1.4 s" */
-    numbers = g_strdup_printf (_("%s lost · %s – %s"), lost, from, to);
-  label = new_label (numbers, "finding-numbers");
-  gtk_widget_add_css_class (label, "numeric");
-  gtk_box_append (GTK_BOX (box), label);
-
-  for (guint i = 0; i < finding->n_evidence; i++)
-    {
-      g_autofree char *text = format_evidence (&finding->evidence[i]);
-
-      if (i > 0)
-        g_string_append (evidence, " · ");
-      g_string_append (evidence, text);
-    }
-  if (evidence->len > 0)
-    {
-      label = new_label (evidence->str, "finding-evidence");
-      gtk_widget_add_css_class (label, "dim-label");
-      gtk_widget_add_css_class (label, "caption");
-      gtk_box_append (GTK_BOX (box), label);
-    }
-
-  /* Shown for the selected finding only: many share their advice. */
-  details = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_widget_set_visible (details, FALSE);
-  if (finding->recommendation != NULL)
-    {
-      /* Translators: what to try about a finding */
-      recommendation = g_strdup_printf (_("Try: %s"), finding->recommendation);
-      label = new_label (recommendation, "finding-recommendation");
-      gtk_widget_add_css_class (label, "caption");
-      gtk_box_append (GTK_BOX (details), label);
-    }
-  button = gtk_button_new_with_mnemonic (_("_Export Picture…"));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "findings.export-picture");
-  gtk_widget_set_tooltip_text (button, _("The finding framed on its evidence, as the report draws it"));
-  gtk_widget_set_halign (button, GTK_ALIGN_START);
-  gtk_widget_add_css_class (button, "flat");
-  gtk_box_append (GTK_BOX (details), button);
-  button = gtk_button_new_with_mnemonic (_("_Summarize"));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "findings.summarize");
-  gtk_widget_set_tooltip_text (button, _("A table of what the finding's range holds on its tracks"));
-  gtk_widget_set_halign (button, GTK_ALIGN_START);
-  gtk_widget_add_css_class (button, "flat");
-  gtk_box_append (GTK_BOX (details), button);
-  gtk_box_append (GTK_BOX (box), details);
-  g_object_set_data (G_OBJECT (row), "recommendation", details);
-
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-  g_object_set_data (G_OBJECT (row), "finding", GUINT_TO_POINTER (index));
-  gtk_widget_set_tooltip_text (row, finding->rule);
-  return row;
-}
 
 /* The rule the list is filtered by, or NULL for every rule. */
 static const char *
@@ -374,21 +117,6 @@ count_shown_findings (ChronoFindingsPanel *self,
   return n;
 }
 
-static GtkWidget *
-create_more_row (void)
-{
-  GtkWidget *row = gtk_list_box_row_new ();
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_widget_set_margin_top (label, 8);
-  gtk_widget_set_margin_bottom (label, 8);
-  gtk_widget_add_css_class (label, "accent");
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), label);
-  gtk_list_box_row_set_selectable (GTK_LIST_BOX_ROW (row), FALSE);
-  gtk_widget_add_css_class (row, "findings-more");
-  return row;
-}
-
 /* Rows for the next batch of the findings the rule lets through, before
  * a row that adds the batch after them, if any is left. */
 static void
@@ -403,7 +131,7 @@ append_finding_rows (ChronoFindingsPanel *self)
   for (; self->next_finding < n_findings && added < FINDING_ROWS_BATCH; self->next_finding++)
     if (rule == NULL || g_str_equal (chrono_analysis_get_finding (self->analysis, self->next_finding)->rule, rule))
       {
-        GtkWidget *row = create_finding_row (self, self->next_finding);
+        GtkWidget *row = chrono_findings_create_finding_row (self->analysis, get_trace (self), self->next_finding);
 
         gtk_list_box_insert (self->findings_list, row, position < 0 ? -1 : position + (int) added);
         first = first != NULL ? first : row;
@@ -419,7 +147,7 @@ append_finding_rows (ChronoFindingsPanel *self)
 
       if (self->more_row == NULL)
         {
-          self->more_row = create_more_row ();
+          self->more_row = chrono_findings_create_more_row ();
           gtk_list_box_append (self->findings_list, self->more_row);
         }
       gtk_label_set_label (GTK_LABEL (gtk_list_box_row_get_child (GTK_LIST_BOX_ROW (self->more_row))), text);
@@ -440,7 +168,7 @@ append_finding_rows (ChronoFindingsPanel *self)
 static void
 clear_finding_rows (ChronoFindingsPanel *self)
 {
-  remove_children (GTK_WIDGET (self->findings_list));
+  chrono_findings_remove_children (GTK_WIDGET (self->findings_list));
   self->more_row = NULL;
   self->next_finding = 0;
 }
@@ -518,144 +246,6 @@ fill_findings (ChronoFindingsPanel *self)
   g_signal_handlers_unblock_by_func (self->rule_dropdown, rule_selected_cb, self);
   gtk_widget_set_sensitive (GTK_WIDGET (self->rule_dropdown), n_findings > 0);
   rule_selected_cb (self);
-}
-
-/* The device a breakdown row is: its streams' process, and its rank. */
-static char *
-get_device_name (ChronoFindingsPanel *self,
-                 guint                row)
-{
-  ChronoTrace *trace = get_trace (self);
-  const ChronoBreakdown *b = chrono_analysis_get_breakdown (self->analysis, row);
-  const ChronoBreakdown *stream = row + 1 < chrono_analysis_get_n_breakdowns (self->analysis)
-                                  ? chrono_analysis_get_breakdown (self->analysis, row + 1) : NULL;
-  const ChronoRankInfo *rank = chrono_analysis_get_rank (self->analysis, b->rank);
-  const char *name;
-
-  if (stream == NULL || stream->where.track == CHRONO_NO_TRACK || stream->where.track >= chrono_trace_get_n_tracks (trace))
-    return g_strdup (rank->label);
-  name = chrono_trace_get_string (trace, chrono_trace_get_process (trace,
-                                  chrono_trace_get_track (trace, stream->where.track)->process)->display_name);
-  if (chrono_analysis_get_n_ranks (self->analysis) > 1 && rank->rank >= 0 && strstr (name, "ank ") == NULL)
-    /* Translators: a device and the rank it belongs to, "GPU 3 · rank 12" */
-    return g_strdup_printf (_("%s · %s"), name, rank->label);
-  return g_strdup (name);
-}
-
-static const char *
-rule_title (const char *id)
-{
-  guint n_rules;
-  const ChronoRule *rules = chrono_analysis_get_rules (&n_rules);
-
-  for (guint i = 0; i < n_rules; i++)
-    if (g_str_equal (rules[i].id, id))
-      return g_dgettext (GETTEXT_PACKAGE, rules[i].title);
-  return id;
-}
-
-static gint
-compare_recoverable (gconstpointer a,
-                     gconstpointer b)
-{
-  const ChronoLedgerRow *x = *(const ChronoLedgerRow * const *) a;
-  const ChronoLedgerRow *y = *(const ChronoLedgerRow * const *) b;
-
-  return x->recoverable_ns != y->recoverable_ns ? (x->recoverable_ns > y->recoverable_ns ? -1 : 1)
-                                                : (x->breakdown > y->breakdown) - (x->breakdown < y->breakdown);
-}
-
-/* The profiler's own split of a device's time, where the trace has one,
- * beside ours. */
-static void
-append_profiler_overlaps (ChronoFindingsPanel *self)
-{
-  g_autoptr(GArray) overlaps = chrono_profiler_overlap_find (self->analysis);
-
-  for (guint i = 0; i < overlaps->len; i++)
-    {
-      g_autofree char *text = chrono_profiler_overlap_describe (&g_array_index (overlaps, ChronoProfilerOverlap, i));
-      GtkWidget *label = new_label (text, "caption");
-
-      gtk_widget_add_css_class (label, "numeric");
-      gtk_box_append (self->summary_box, label);
-    }
-}
-
-/* What the trace does not show, then one line a device, those that could
- * win back most first: how much of its time, and by what. */
-static void
-fill_summary (ChronoFindingsPanel *self)
-{
-  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
-  guint n_limitations = chrono_analysis_get_n_limitations (self->analysis);
-
-  remove_children (GTK_WIDGET (self->summary_box));
-  for (guint i = 0; i < MIN (n_limitations, MAX_SUMMARY_LIMITATIONS); i++)
-    {
-      GtkWidget *label = new_label (chrono_analysis_get_limitation (self->analysis, i)->message, "warning");
-      gtk_widget_add_css_class (label, "caption");
-      gtk_box_append (self->summary_box, label);
-    }
-  if (n_limitations > MAX_SUMMARY_LIMITATIONS)
-    {
-      guint more = n_limitations - MAX_SUMMARY_LIMITATIONS;
-      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "…and %u more thing the trace does not show",
-                                                            "…and %u more things the trace does not show", more),
-                                               more);
-      g_autoptr(GString) rest = g_string_new (NULL);
-      GtkWidget *label = new_label (text, "warning");
-
-      for (guint i = MAX_SUMMARY_LIMITATIONS; i < n_limitations; i++)
-        g_string_append_printf (rest, "%s%s", rest->len > 0 ? "\n" : "",
-                                chrono_analysis_get_limitation (self->analysis, i)->message);
-      gtk_widget_set_tooltip_text (label, rest->str);
-      gtk_widget_add_css_class (label, "caption");
-      gtk_box_append (self->summary_box, label);
-    }
-  for (guint i = 0; i < chrono_analysis_get_n_ledger_rows (self->analysis); i++)
-    if (chrono_analysis_get_ledger_row (self->analysis, i)->step < 0)
-      g_ptr_array_add (rows, (gpointer) chrono_analysis_get_ledger_row (self->analysis, i));
-  g_ptr_array_sort (rows, compare_recoverable);
-  for (guint i = 0; i < MIN (rows->len, MAX_SUMMARY_DEVICES); i++)
-    {
-      const ChronoLedgerRow *r = rows->pdata[i];
-      g_autoptr(GArray) shares = chrono_analysis_dup_recoverable_by_rule (self->analysis, r->breakdown);
-      g_autofree char *name = NULL;
-      g_autofree char *recoverable = NULL;
-      g_autofree char *window = NULL;
-      g_autoptr(GString) text = NULL;
-      GtkWidget *label;
-
-      name = get_device_name (self, r->breakdown);
-      recoverable = chrono_format_duration (r->recoverable_ns);
-      window = chrono_format_duration (r->end_ns - r->start_ns);
-      text = g_string_new (NULL);
-      /* Translators: "GPU 0: 6.4 ms of 13.0 ms (49%) could be recovered" */
-      g_string_append_printf (text, _("%s: %s of %s (%.0f%%) could be recovered"), name, recoverable, window,
-                              r->end_ns > r->start_ns ? 100.0 * r->recoverable_ns / (r->end_ns - r->start_ns) : 0.0);
-      for (guint q = 0; q < MIN (shares->len, 3); q++)
-        {
-          const ChronoRuleShare *rs = &g_array_index (shares, ChronoRuleShare, q);
-          g_autofree char *ns = chrono_format_duration (rs->ns);
-          /* Translators: what a share of the recoverable time comes from, "Data loading 3.1 ms" */
-          g_string_append_printf (text, q == 0 ? _(": %s %s") : _(", %s %s"), rule_title (rs->rule), ns);
-        }
-      label = new_label (text->str, "caption");
-      gtk_widget_add_css_class (label, "numeric");
-      gtk_box_append (self->summary_box, label);
-    }
-  append_profiler_overlaps (self);
-  if (rows->len > MAX_SUMMARY_DEVICES)
-    {
-      g_autofree char *more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "…and %u more device", "…and %u more devices",
-                                                         rows->len - MAX_SUMMARY_DEVICES),
-                                               rows->len - MAX_SUMMARY_DEVICES);
-      GtkWidget *label = new_label (more, "caption");
-      gtk_widget_add_css_class (label, "dim-label");
-      gtk_box_append (self->summary_box, label);
-    }
-  gtk_widget_set_visible (GTK_WIDGET (self->summary_box), gtk_widget_get_first_child (GTK_WIDGET (self->summary_box)) != NULL);
 }
 
 /* Selects SPAN as a click on the timeline would, so the details follow. */
@@ -758,118 +348,6 @@ finding_activated_cb (GtkListBox          *list,
     chrono_findings_panel_show_finding (self, get_row_finding (row));
 }
 
-/* Devices */
-
-static void
-append_legend (GtkBox        *box,
-               const char   **titles,
-               const GdkRGBA *colors,
-               guint          n)
-{
-  GtkWidget *flow = gtk_flow_box_new ();
-
-  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (flow), GTK_SELECTION_NONE);
-  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (flow), 4);
-  gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (flow), 8);
-  gtk_widget_set_can_target (flow, FALSE);
-  for (guint i = 0; i < n; i++)
-    {
-      g_autofree char *markup = dot_markup (&colors[i], titles[i]);
-      GtkWidget *label = gtk_label_new (NULL);
-
-      gtk_label_set_markup (GTK_LABEL (label), markup);
-      gtk_label_set_xalign (GTK_LABEL (label), 0);
-      gtk_widget_add_css_class (label, "caption");
-      gtk_flow_box_append (GTK_FLOW_BOX (flow), label);
-    }
-  gtk_box_append (box, flow);
-}
-
-static char *
-get_breakdown_name (ChronoFindingsPanel   *self,
-                    const ChronoBreakdown *breakdown)
-{
-  ChronoTrace *trace = get_trace (self);
-
-  if (breakdown->where.track < chrono_trace_get_n_tracks (trace))
-    return g_strdup (chrono_trace_get_string (trace, chrono_trace_get_track (trace, breakdown->where.track)->display_name));
-  return g_strdup (_("Stream"));
-}
-
-static void
-fill_breakdowns (ChronoFindingsPanel *self)
-{
-  const char *titles[] = { _("Compute"), _("Communication"), _("Memory copies"), _("Memory sets"),
-                           _("Idle: host"), _("Idle: kernel wait"), _("Idle: other") };
-  GdkRGBA colors[G_N_ELEMENTS (titles)];
-  guint n = chrono_analysis_get_n_breakdowns (self->analysis);
-
-  get_kind_color (CHRONO_KIND_KERNEL, &colors[0]);
-  get_kind_color (CHRONO_KIND_COLLECTIVE, &colors[1]);
-  get_kind_color (CHRONO_KIND_MEMCPY, &colors[2]);
-  get_kind_color (CHRONO_KIND_MEMSET, &colors[3]);
-  for (guint i = 0; i < 3; i++)
-    get_idle_color (i, &colors[4 + i]);
-
-  remove_children (GTK_WIDGET (self->breakdown_box));
-  if (n == 0)
-    {
-      gtk_box_append (self->breakdown_box, new_label (_("No accelerator work in this trace."), "dim-label"));
-      return;
-    }
-  append_legend (self->breakdown_box, titles, colors, G_N_ELEMENTS (titles));
-
-  for (guint i = 0; i < n; i++)
-    {
-      const ChronoBreakdown *b = chrono_analysis_get_breakdown (self->analysis, i);
-      gboolean device = b->where.track == CHRONO_NO_TRACK;
-      double work = b->compute_ns + b->communication_ns + b->memcpy_ns + b->memset_ns;
-      /* Work on several streams at once can add up to more than busy:
-       * shares of busy time, then the idle parts. */
-      double scale = work > 0 ? b->busy_ns / work : 0;
-      double values[] = { b->compute_ns * scale, b->communication_ns * scale, b->memcpy_ns * scale,
-                          b->memset_ns * scale, b->idle_host_wait_ns, b->idle_kernel_wait_ns, b->idle_other_ns };
-      g_autofree char *name = device ? get_device_name (self, i) : get_breakdown_name (self, b);
-      g_autofree char *window = chrono_format_duration (b->end_ns - b->start_ns);
-      g_autofree char *busy = chrono_format_duration (b->busy_ns);
-      g_autofree char *idle = chrono_format_duration (b->idle_ns);
-      g_autofree char *summary = NULL;
-      g_autofree char *overlap = NULL;
-      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-      GtkWidget *bar = chrono_share_bar_new ();
-      GtkWidget *label;
-
-      if (device && i > 0)
-        gtk_box_append (self->breakdown_box, gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
-      label = new_label (name, device ? "heading" : NULL);
-      gtk_box_append (GTK_BOX (box), label);
-      chrono_share_bar_set_parts (CHRONO_SHARE_BAR (bar), values, colors, G_N_ELEMENTS (values),
-                                  MAX (1, b->end_ns - b->start_ns));
-      gtk_box_append (GTK_BOX (box), bar);
-      /* Translators: busy and idle time of a device, "busy 4.1 ms (46%) · idle 4.8 ms of 8.9 ms" */
-      summary = g_strdup_printf (_("busy %s (%.0f%%) · idle %s of %s"), busy,
-                                 b->end_ns > b->start_ns ? 100.0 * b->busy_ns / (b->end_ns - b->start_ns) : 0.0,
-                                 idle, window);
-      label = new_label (summary, "caption");
-      gtk_widget_add_css_class (label, "dim-label");
-      gtk_widget_add_css_class (label, "numeric");
-      gtk_box_append (GTK_BOX (box), label);
-      if (device && b->communication_ns > 0)
-        {
-          g_autofree char *overlapped = chrono_format_duration (b->overlap_ns);
-          g_autofree char *comm = chrono_format_duration (b->communication_ns);
-
-          /* Translators: "communication 5.8 ms, 0.3 ms of it overlapped with compute" */
-          overlap = g_strdup_printf (_("communication %s, %s of it overlapped with compute"), comm, overlapped);
-          label = new_label (overlap, "caption");
-          gtk_widget_add_css_class (label, "dim-label");
-          gtk_box_append (GTK_BOX (box), label);
-        }
-      gtk_widget_add_css_class (box, "breakdown");
-      gtk_box_append (self->breakdown_box, box);
-    }
-}
-
 /* Critical paths */
 
 static void
@@ -898,19 +376,19 @@ create_segment_row (ChronoFindingsPanel     *self,
   GtkWidget *row = gtk_list_box_row_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
   GtkWidget *name, *duration;
-  g_autofree char *full = segment->has_node ? format_span_name (self, segment->node.span)
-                                            : g_strdup (get_category_title (segment->category));
+  g_autofree char *full = segment->has_node ? chrono_findings_format_span_name (get_trace (self), segment->node.span)
+                                            : g_strdup (chrono_findings_get_category_title (segment->category));
   /* The list tells kernels apart by their short names; the tooltip has
    * the name whole. */
   g_autofree char *what = chrono_format_short_name (full, CHRONO_SHORT_NAME_WIDTH);
   g_autofree char *dur = chrono_format_duration (segment->end_ns - segment->start_ns);
   g_autofree char *markup = NULL;
   g_autofree char *tooltip = NULL;
-  g_autofree char *at = format_time (self, segment->start_ns);
+  g_autofree char *at = chrono_findings_format_time (get_trace (self), segment->start_ns);
   GdkRGBA color;
 
-  get_category_color (segment->category, &color);
-  markup = dot_markup (&color, what);
+  chrono_findings_get_category_color (segment->category, &color);
+  markup = chrono_findings_dot_markup (&color, what);
   name = gtk_label_new (NULL);
   gtk_label_set_markup (GTK_LABEL (name), markup);
   gtk_label_set_xalign (GTK_LABEL (name), 0);
@@ -927,7 +405,7 @@ create_segment_row (ChronoFindingsPanel     *self,
   gtk_widget_set_margin_bottom (box, 3);
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
   /* Translators: a stretch of the critical path: what, what it was doing, when */
-  tooltip = g_strdup_printf (_("%s\n%s at %s"), full, get_category_title (segment->category), at);
+  tooltip = g_strdup_printf (_("%s\n%s at %s"), full, chrono_findings_get_category_title (segment->category), at);
   gtk_widget_set_tooltip_text (row, tooltip);
   g_object_set_data (G_OBJECT (row), "segment", GUINT_TO_POINTER (index));
   return row;
@@ -961,8 +439,8 @@ path_selected_cb (ChronoFindingsPanel *self)
   g_autofree guint *order = NULL;
   GtkWidget *label;
 
-  remove_children (GTK_WIDGET (self->path_summary));
-  remove_children (GTK_WIDGET (self->segments_list));
+  chrono_findings_remove_children (GTK_WIDGET (self->path_summary));
+  chrono_findings_remove_children (GTK_WIDGET (self->segments_list));
   update_path_marks (self);
   if (self->analysis == NULL || index >= chrono_analysis_get_n_paths (self->analysis))
     return;
@@ -973,11 +451,11 @@ path_selected_cb (ChronoFindingsPanel *self)
   heading = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s along %u stretch", "%s along %u stretches",
                                           path->n_segments),
                              total, path->n_segments);
-  gtk_box_append (self->path_summary, new_label (heading, "heading"));
+  gtk_box_append (self->path_summary, chrono_findings_new_label (heading, "heading"));
   for (guint c = 0; c < CHRONO_N_PATH_CATEGORIES; c++)
     {
       values[c] = path->by_category[c];
-      get_category_color (c, &colors[c]);
+      chrono_findings_get_category_color (c, &colors[c]);
     }
   bar = chrono_share_bar_new ();
   chrono_share_bar_set_parts (CHRONO_SHARE_BAR (bar), values, colors, CHRONO_N_PATH_CATEGORIES,
@@ -992,9 +470,9 @@ path_selected_cb (ChronoFindingsPanel *self)
       if (path->by_category[c] <= 0)
         continue;
       dur = chrono_format_duration (path->by_category[c]);
-      text = g_strdup_printf ("%s  %s (%.0f%%)", get_category_title (c), dur,
+      text = g_strdup_printf ("%s  %s (%.0f%%)", chrono_findings_get_category_title (c), dur,
                               100.0 * path->by_category[c] / MAX (1, path->total_ns));
-      markup = dot_markup (&colors[c], text);
+      markup = chrono_findings_dot_markup (&colors[c], text);
       label = gtk_label_new (NULL);
       gtk_label_set_markup (GTK_LABEL (label), markup);
       gtk_label_set_xalign (GTK_LABEL (label), 0);
@@ -1002,7 +480,7 @@ path_selected_cb (ChronoFindingsPanel *self)
       gtk_box_append (self->path_summary, label);
     }
 
-  label = new_label (_("Longest stretches first; activate one to see it in the timeline."), "caption");
+  label = chrono_findings_new_label (_("Longest stretches first; activate one to see it in the timeline."), "caption");
   gtk_widget_add_css_class (label, "dim-label");
   gtk_widget_set_margin_top (label, 6);
   gtk_box_append (self->path_summary, label);
@@ -1020,7 +498,7 @@ path_selected_cb (ChronoFindingsPanel *self)
                                                             "…and %u more stretches",
                                                             path->n_segments - MAX_SEGMENT_ROWS),
                                                path->n_segments - MAX_SEGMENT_ROWS);
-      label = new_label (more, "dim-label");
+      label = chrono_findings_new_label (more, "dim-label");
       gtk_widget_set_margin_start (label, 12);
       gtk_widget_set_margin_top (label, 6);
       gtk_widget_set_margin_bottom (label, 6);
@@ -1156,9 +634,9 @@ analysis_done_cb (GObject      *source_object,
     }
 
   g_set_object (&self->analysis, analysis);
-  fill_summary (self);
+  chrono_findings_fill_summary (self->summary_box, self->analysis, get_trace (self));
   fill_findings (self);
-  fill_breakdowns (self);
+  chrono_findings_fill_breakdowns (self->breakdown_box, self->analysis, get_trace (self));
   fill_paths (self);
   chrono_efficiency_view_set_analysis (self->efficiency_view, analysis);
   chrono_memory_view_set_analysis (self->memory_view, analysis);
@@ -1221,7 +699,7 @@ dark_changed_cb (ChronoFindingsPanel *self)
   /* The colours of the bars and dots follow the theme. */
   if (self->analysis != NULL)
     {
-      fill_breakdowns (self);
+      chrono_findings_fill_breakdowns (self->breakdown_box, self->analysis, get_trace (self));
       path_selected_cb (self);
     }
 }
