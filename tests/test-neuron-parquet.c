@@ -284,6 +284,15 @@ check_details (ChronoTrace *trace)
 
           g_assert_cmpstr (start, ==, start_ns);
           g_assert_cmpstr (dur, ==, dur_ns);
+          /* A field read alone, without the row's text, reads the same. */
+          for (guint a = 0; a < args->len; a++)
+            {
+              const ChronoArg *arg = g_ptr_array_index (args, a);
+              g_autofree char *first = arg_of (args, arg->key);
+              g_autofree char *alone = chrono_trace_dup_arg (trace, chrono_track_get_args (track, i), arg->key);
+
+              g_assert_cmpstr (alone, ==, first);
+            }
           if (opcode || operation || description)
             g_assert_cmpstr (opcode ? opcode : operation ? operation : description, ==, name);
           else

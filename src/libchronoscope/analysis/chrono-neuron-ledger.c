@@ -191,21 +191,14 @@ arg_texts (ChronoTrace          *trace,
   guint64 args = chrono_track_get_args (chrono_trace_get_track (trace, it->track), it->index);
   gsize len = 0;
   const char *text = chrono_trace_get_raw_value (trace, args, &len);
-  g_autoptr(GPtrArray) members = NULL;
 
   for (guint k = 0; k < n; k++)
     {
       g_autofree char *quoted = g_strdup_printf ("\"%s\"", keys[k]);
-      values[k] = text != NULL ? member_text (text, len, quoted) : NULL;
+
+      /* Table rows (Parquet) have no text to search. */
+      values[k] = text != NULL ? member_text (text, len, quoted) : chrono_trace_dup_arg (trace, args, keys[k]);
     }
-  if (text != NULL)
-    return;
-  /* Table rows (Parquet) have no text to search. */
-  members = chrono_trace_dup_args (trace, args);
-  for (guint a = 0; a < members->len; a++)
-    for (guint k = 0; k < n; k++)
-      if (values[k] == NULL && strcmp (((ChronoArg *) g_ptr_array_index (members, a))->key, keys[k]) == 0)
-        values[k] = g_strdup (((ChronoArg *) g_ptr_array_index (members, a))->text);
 }
 
 /* Whether a Tensor instruction is a transpose: its instruction type says

@@ -65,7 +65,6 @@ arg_number (ChronoTrace        *trace,
             const char * const *keys)
 {
   guint64 args = chrono_track_get_args (chrono_trace_get_track (trace, span.track), span.index);
-  g_autoptr(GPtrArray) members = NULL;
   gdouble value = 0;
 
   for (guint k = 0; keys[k] != NULL; k++)
@@ -75,11 +74,13 @@ arg_number (ChronoTrace        *trace,
         return value;
     }
   /* Table rows (Parquet) have no text to search. */
-  members = chrono_trace_dup_args (trace, args);
   for (guint k = 0; keys[k] != NULL; k++)
-    for (guint a = 0; a < members->len; a++)
-      if (strcmp (((ChronoArg *) g_ptr_array_index (members, a))->key, keys[k]) == 0)
-        return g_ascii_strtod (((ChronoArg *) g_ptr_array_index (members, a))->text, NULL);
+    {
+      g_autofree char *text = chrono_trace_dup_arg (trace, args, keys[k]);
+
+      if (text != NULL)
+        return g_ascii_strtod (text, NULL);
+    }
   return 0;
 }
 

@@ -13,6 +13,7 @@
 #include "chrono-json-scanner.h"
 #include "chrono-neuron-facts.h"
 #include "chrono-string-table.h"
+#include "chrono-trace-private.h"
 
 #define KEY(text) { text, sizeof text - 1 }
 
@@ -257,23 +258,53 @@ scan_object (ChronoNeuronFacts   *facts,
   return done;
 }
 
-/* Records of table rows (Parquet) have no JSON text of their own. */
+/* Records of table rows (Parquet) have no JSON text of their own: their
+ * fields come from the table, or else from their args. */
+typedef struct {
+  ChronoNeuronFacts   *facts;
+  ChronoNeuronFactRow *row;
+} RowFields;
+
+static void
+add_field (const char *key,
+           const char *text,
+           gsize       len,
+           gpointer    user_data)
+{
+  RowFields *rf = user_data;
+  gint f = chrono_neuron_field_of_key (key, strlen (key));
+
+  if (f >= 0 && text != NULL && !(len == 4 && memcmp (text, "null", 4) == 0))
+    set_text (rf->facts, rf->row, f, text, len);
+}
+
 static void
 read_members (ChronoNeuronFacts   *facts,
               ChronoTrace         *trace,
               guint64              offset,
               ChronoNeuronFactRow *row)
 {
-  g_autoptr(GPtrArray) args = chrono_trace_dup_args (trace, offset);
+  g_autoptr(GPtrArray) args = NULL;
+  RowFields rf = { facts, row };
 
+  if (chrono_trace_row_fields (trace, offset, add_field, &rf))
+    return;
+  args = chrono_trace_dup_args (trace, offset);
   for (guint i = 0; i < args->len; i++)
     {
       const ChronoArg *a = g_ptr_array_index (args, i);
-      gint f = chrono_neuron_field_of_key (a->key, strlen (a->key));
 
-      if (f >= 0 && strcmp (a->text, "null") != 0)
-        set_text (facts, row, f, a->text, strlen (a->text));
+      add_field (a->key, a->text, strlen (a->text), &rf);
     }
+}
+
+static gint
+compare_offsets (gconstpointer a,
+                 gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  return (x > y) - (x < y);
 }
 
 static ChronoNeuronFacts *
@@ -281,6 +312,7 @@ gather (ChronoTrace *trace)
 {
   ChronoNeuronFacts *facts = chrono_neuron_facts_new ();
   g_autoptr(GString) scratch = g_string_new (NULL);
+  g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (guint64));
   ChronoArgsText view;
 
   chrono_args_text_init (&view, trace);
@@ -299,12 +331,19 @@ gather (ChronoTrace *trace)
             continue;
           text = chrono_args_text_get (&view, offset, &available);
           if (text == NULL || !scan_object (facts, text, available, scratch, &row))
-            {
-              row = (ChronoNeuronFactRow) { 0 };
-              read_members (facts, trace, offset, &row);
-            }
-          chrono_neuron_facts_add (facts, offset, &row);
+            g_array_append_val (rows, offset);
+          else
+            chrono_neuron_facts_add (facts, offset, &row);
         }
+    }
+  /* In the order of the tables, each part of which is then decoded once. */
+  g_array_sort (rows, compare_offsets);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      ChronoNeuronFactRow row = { 0 };
+
+      read_members (facts, trace, g_array_index (rows, guint64, i), &row);
+      chrono_neuron_facts_add (facts, g_array_index (rows, guint64, i), &row);
     }
   chrono_neuron_facts_seal (facts);
   return facts;

@@ -69,9 +69,12 @@ clear_cache (ChronoParquetRows *ra)
   ra->cached = G_MAXUINT64;
 }
 
-static char *
-render_row (ChronoParquetRows *ra,
-            guint64  offset)
+/* The file of the row at OFFSET and the row in its group, the group's
+ * columns decoded into the cache; NULL past the files. */
+static ChronoParquetFile *
+decode_group (ChronoParquetRows *ra,
+              guint64            offset,
+              guint64           *row)
 {
   static const gint any[] = {
     CHRONO_PARQUET_BOOLEAN, CHRONO_PARQUET_INT32, CHRONO_PARQUET_INT64, CHRONO_PARQUET_FLOAT,
@@ -79,14 +82,13 @@ render_row (ChronoParquetRows *ra,
   };
   guint file = (guint) (offset >> ARGS_FILE_SHIFT);
   guint group = (guint) ((offset >> ARGS_GROUP_SHIFT) % ARGS_MAX_GROUPS);
-  guint64 row = offset % ARGS_MAX_ROWS;
   ChronoParquetFile *f;
-  GString *out;
 
+  *row = offset % ARGS_MAX_ROWS;
   if (file >= ra->files->len)
     return NULL;
   f = ((TableFile *) g_ptr_array_index (ra->files, file))->file;
-  if (group >= chrono_parquet_file_get_n_row_groups (f) || row >= chrono_parquet_file_get_n_rows (f, group))
+  if (group >= chrono_parquet_file_get_n_row_groups (f) || *row >= chrono_parquet_file_get_n_rows (f, group))
     return NULL;
   if (ra->cached != (offset >> ARGS_GROUP_SHIFT))
     {
@@ -99,11 +101,64 @@ render_row (ChronoParquetRows *ra,
         ra->cols_ok[c] = chrono_parquet_file_read_column (f, group, c, any, &ra->cols[c], NULL);
       ra->cached = offset >> ARGS_GROUP_SHIFT;
     }
+  return f;
+}
+
+/* Column C's value at ROW as JSON would write it, into BUF for a number;
+ * a string's bytes are given as they are. FALSE for null. */
+static gboolean
+cell_text (const ChronoParquetColumn *col,
+           guint64                    row,
+           char                       buf[G_ASCII_DTOSTR_BUF_SIZE],
+           const guint8             **text,
+           gsize                     *len,
+           gboolean                  *is_string)
+{
+  *is_string = FALSE;
+  if (col->present && !col->present[row])
+    return FALSE;
+  if (col->type == CHRONO_PARQUET_BOOLEAN)
+    g_strlcpy (buf, col->v.i64[row] ? "true" : "false", G_ASCII_DTOSTR_BUF_SIZE);
+  else if (col->type == CHRONO_PARQUET_INT32 || col->type == CHRONO_PARQUET_INT64)
+    g_snprintf (buf, G_ASCII_DTOSTR_BUF_SIZE, "%" G_GINT64_FORMAT, col->v.i64[row]);
+  else if (col->type == CHRONO_PARQUET_FLOAT || col->type == CHRONO_PARQUET_DOUBLE)
+    {
+      if (!isfinite (col->v.f64[row]))
+        return FALSE;
+      g_ascii_dtostr (buf, G_ASCII_DTOSTR_BUF_SIZE, col->v.f64[row]);
+    }
+  else
+    {
+      const ChronoParquetBytes *b = &col->entries[col->v.index[row]];
+
+      *text = b->data;
+      *len = b->len;
+      *is_string = TRUE;
+      return TRUE;
+    }
+  *text = (const guint8 *) buf;
+  *len = strlen (buf);
+  return TRUE;
+}
+
+static char *
+render_row (ChronoParquetRows *ra,
+            guint64            offset)
+{
+  guint64 row;
+  ChronoParquetFile *f = decode_group (ra, offset, &row);
+  GString *out;
+
+  if (f == NULL)
+    return NULL;
   out = g_string_new ("{");
   for (guint c = 0; c < ra->n_cols; c++)
     {
-      const ChronoParquetColumn *col = &ra->cols[c];
       const char *name = chrono_parquet_file_get_column_name (f, c);
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      const guint8 *text;
+      gsize len;
+      gboolean is_string;
 
       if (!ra->cols_ok[c])
         continue;
@@ -111,26 +166,12 @@ render_row (ChronoParquetRows *ra,
         g_string_append_c (out, ',');
       append_json_string (out, (const guint8 *) name, strlen (name));
       g_string_append_c (out, ':');
-      if (col->present && !col->present[row])
+      if (!cell_text (&ra->cols[c], row, buf, &text, &len, &is_string))
         g_string_append (out, "null");
-      else if (col->type == CHRONO_PARQUET_BOOLEAN)
-        g_string_append (out, col->v.i64[row] ? "true" : "false");
-      else if (col->type == CHRONO_PARQUET_INT32 || col->type == CHRONO_PARQUET_INT64)
-        g_string_append_printf (out, "%" G_GINT64_FORMAT, col->v.i64[row]);
-      else if (col->type == CHRONO_PARQUET_FLOAT || col->type == CHRONO_PARQUET_DOUBLE)
-        {
-          char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-          if (isfinite (col->v.f64[row]))
-            g_string_append (out, g_ascii_dtostr (buf, sizeof buf, col->v.f64[row]));
-          else
-            g_string_append (out, "null");
-        }
+      else if (is_string)
+        append_json_string (out, text, len);
       else
-        {
-          const ChronoParquetBytes *b = &col->entries[col->v.index[row]];
-          append_json_string (out, b->data, b->len);
-        }
+        g_string_append_len (out, (const char *) text, len);
     }
   g_string_append_c (out, '}');
   return g_string_free (out, FALSE);
@@ -147,6 +188,49 @@ row_args_row (ChronoRowArgs *self,
   text = render_row (ra, offset);
   g_mutex_unlock (&ra->lock);
   return text;
+}
+
+/* The same values as the row's JSON text gives once parsed: strings made
+ * valid UTF-8 as there, without writing and parsing the text. */
+static gboolean
+row_args_fields (ChronoRowArgs     *self,
+                 guint64            offset,
+                 ChronoRowFieldFunc func,
+                 gpointer           user_data)
+{
+  ChronoParquetRows *ra = (ChronoParquetRows *) self;
+  ChronoParquetFile *f;
+  guint64 row;
+
+  g_mutex_lock (&ra->lock);
+  f = decode_group (ra, offset, &row);
+  for (guint c = 0; f != NULL && c < ra->n_cols; c++)
+    {
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      const guint8 *text;
+      gsize len;
+      gboolean is_string;
+
+      if (!ra->cols_ok[c])
+        continue;
+      if (!cell_text (&ra->cols[c], row, buf, &text, &len, &is_string))
+        {
+          func (chrono_parquet_file_get_column_name (f, c), NULL, 0, user_data);
+          continue;
+        }
+      /* The text stops at a NUL, as the row's JSON text did. */
+      len = is_string ? strnlen ((const char *) text, len) : len;
+      if (is_string && !g_utf8_validate_len ((const char *) text, len, NULL))
+        {
+          g_autofree char *valid = g_utf8_make_valid ((const char *) text, len);
+
+          func (chrono_parquet_file_get_column_name (f, c), valid, strlen (valid), user_data);
+        }
+      else
+        func (chrono_parquet_file_get_column_name (f, c), (const char *) text, len, user_data);
+    }
+  g_mutex_unlock (&ra->lock);
+  return f != NULL;
 }
 
 static void
@@ -174,6 +258,7 @@ chrono_parquet_rows_new (void)
   ChronoParquetRows *ra = g_new0 (ChronoParquetRows, 1);
 
   ra->parent.row = row_args_row;
+  ra->parent.fields = row_args_fields;
   ra->parent.free = row_args_free;
   ra->files = g_ptr_array_new ();
   ra->cached = G_MAXUINT64;

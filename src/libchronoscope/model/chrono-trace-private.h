@@ -22,15 +22,30 @@ typedef struct {
 #define CHRONO_MAX_SOURCES  255
 #define CHRONO_OFFSET_MASK  ((G_GUINT64_CONSTANT (1) << CHRONO_SOURCE_SHIFT) - 1)
 
+/* A field of a table row: its key, and its value as the JSON text of the
+ * row would read once parsed (a number's or a boolean's text, a
+ * string's characters, not NUL-terminated); TEXT NULL for null. */
+typedef void (*ChronoRowFieldFunc) (const char *key,
+                                    const char *text,
+                                    gsize       len,
+                                    gpointer    user_data);
+
 /* Args that are rows of a table rather than JSON text: ROW gives the
  * fields of the row an args offset names as the text of a JSON object
- * (freed with g_free), or NULL; it may be called from any thread. */
+ * (freed with g_free), or NULL; FIELDS gives them one by one, without
+ * that text, and FALSE for no such row. Both may be called from any
+ * thread; rows asked for in the order of their offsets decode each part
+ * of a table once. */
 typedef struct _ChronoRowArgs ChronoRowArgs;
 struct _ChronoRowArgs
 {
-  char *(*row)  (ChronoRowArgs *self,
-                 guint64        offset);
-  void  (*free) (ChronoRowArgs *self);
+  char    *(*row)    (ChronoRowArgs     *self,
+                      guint64            offset);
+  gboolean (*fields) (ChronoRowArgs     *self,
+                      guint64            offset,
+                      ChronoRowFieldFunc func,
+                      gpointer           user_data);
+  void     (*free)   (ChronoRowArgs     *self);
 };
 
 struct _ChronoTrace
@@ -75,6 +90,12 @@ void         chrono_trace_set_single_part (ChronoTrace *self);
 void         chrono_trace_set_row_args (ChronoTrace   *self,
                                         guint          source,
                                         ChronoRowArgs *row_args);
+/* The fields of the table row OFFSET names, to FUNC; FALSE (FUNC not
+ * called) when its source keeps args as text. */
+gboolean     chrono_trace_row_fields   (ChronoTrace        *self,
+                                        guint64             offset,
+                                        ChronoRowFieldFunc  func,
+                                        gpointer            user_data);
 void         chrono_trace_add_warning (ChronoTrace *self,
                                        const char  *format,
                                        ...) G_GNUC_PRINTF (2, 3);

@@ -160,6 +160,21 @@ row_text (ChronoTrace *self,
   return row_args->row (row_args, offset & CHRONO_OFFSET_MASK);
 }
 
+gboolean
+chrono_trace_row_fields (ChronoTrace        *self,
+                         guint64             offset,
+                         ChronoRowFieldFunc  func,
+                         gpointer            user_data)
+{
+  guint index = (guint) (offset >> CHRONO_SOURCE_SHIFT);
+  ChronoRowArgs *row_args;
+
+  if (offset == CHRONO_NO_ARGS || self->row_args == NULL || index >= self->row_args->len ||
+      (row_args = g_ptr_array_index (self->row_args, index)) == NULL)
+    return FALSE;
+  return row_args->fields (row_args, offset & CHRONO_OFFSET_MASK, func, user_data);
+}
+
 static gboolean
 has_row_args (ChronoTrace *self,
               guint64      offset)
@@ -683,6 +698,43 @@ chrono_trace_dup_args (ChronoTrace *self,
       g_ptr_array_add (args, arg);
     }
   return args;
+}
+
+typedef struct {
+  const char *key;
+  char       *text;
+} FindField;
+
+static void
+find_field (const char *key,
+            const char *text,
+            gsize       len,
+            gpointer    user_data)
+{
+  FindField *ff = user_data;
+
+  if (ff->text == NULL && strcmp (key, ff->key) == 0)
+    ff->text = text != NULL ? g_strndup (text, len) : g_strdup ("null");
+}
+
+char *
+chrono_trace_dup_arg (ChronoTrace *self,
+                      guint64      offset,
+                      const char  *key)
+{
+  g_autoptr(GPtrArray) args = NULL;
+  FindField ff = { key, NULL };
+
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
+  g_return_val_if_fail (key != NULL, NULL);
+
+  if (chrono_trace_row_fields (self, offset, find_field, &ff))
+    return ff.text;
+  args = chrono_trace_dup_args (self, offset);
+  for (guint i = 0; i < args->len; i++)
+    if (strcmp (((ChronoArg *) g_ptr_array_index (args, i))->key, key) == 0)
+      return g_strdup (((ChronoArg *) g_ptr_array_index (args, i))->text);
+  return NULL;
 }
 
 JsonNode *

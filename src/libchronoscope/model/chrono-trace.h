@@ -303,6 +303,12 @@ chrono_args_text_prefetch (const ChronoArgsText *view,
  * an empty array when there is none. */
 GPtrArray           *chrono_trace_dup_args          (ChronoTrace *self,
                                                      guint64      offset);
+/* The text of the first member KEY of the args at OFFSET, as
+ * chrono_trace_dup_args() gives it, or NULL; a table row's (Parquet)
+ * without writing the row as text. */
+char                *chrono_trace_dup_arg           (ChronoTrace *self,
+                                                     guint64      offset,
+                                                     const char  *key);
 /* Parses the JSON value that starts at OFFSET in the retained source with
  * json-glib: args are kept as text until someone asks for them. */
 JsonNode            *chrono_trace_parse_value_at    (ChronoTrace *self,
