@@ -14,6 +14,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "chrono-efficiency-peaks.h"
 #include "chrono-efficiency-private.h"
 #include "chrono-flops-series.h"
 #include "chrono-op-inputs.h"
@@ -305,34 +306,6 @@ collect_handed (ChronoTrace *trace,
   return handed;
 }
 
-/* deviceProperties: device index -> name. */
-static GHashTable *
-device_names (ChronoTrace *trace)
-{
-  GHashTable *names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  g_autoptr(JsonNode) props = chrono_trace_get_metadata (trace, "deviceProperties");
-  JsonArray *array;
-
-  if (props == NULL || !JSON_NODE_HOLDS_ARRAY (props))
-    return names;
-  array = json_node_get_array (props);
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      JsonNode *node = json_array_get_element (array, i);
-      JsonObject *o;
-
-      if (!JSON_NODE_HOLDS_OBJECT (node))
-        continue;
-      o = json_node_get_object (node);
-      if (json_object_has_member (o, "id") && json_object_has_member (o, "name") &&
-          JSON_NODE_HOLDS_VALUE (json_object_get_member (o, "name")) &&
-          json_node_get_value_type (json_object_get_member (o, "name")) == G_TYPE_STRING)
-        g_hash_table_insert (names, GINT_TO_POINTER ((gint) json_object_get_int_member (o, "id")),
-                             g_strdup (json_object_get_string_member (o, "name")));
-    }
-  return names;
-}
-
 static gint
 compare_rows (gconstpointer a,
               gconstpointer b)
@@ -405,62 +378,6 @@ sort_call_costs (GArray *costs)
       b[kept++] = n;
       g_array_set_size (bounds, kept);
     }
-}
-
-/* The peaks that apply on a device: the table's, with the user's overrides. */
-typedef struct {
-  const ChronoDevicePeaks *table;
-  ChronoDevicePeaks        custom;
-  gboolean                 known;
-  gboolean                 packed;   /* torch_npu's device: its note says why there are no peaks */
-} Peaks;
-
-static void
-resolve_peaks (const char                     *device_name,
-               const ChronoAnalysisThresholds *th,
-               Peaks                          *peaks)
-{
-  peaks->table = chrono_device_peaks_lookup (device_name);
-  peaks->known = peaks->table != NULL || (th->peak_gflops > 0 && th->peak_memory_gbps > 0);
-  if (peaks->table)
-    peaks->custom = *peaks->table;
-  else
-    peaks->custom = (ChronoDevicePeaks) { 0 };
-  if (th->peak_gflops > 0)
-    for (guint d = 0; d < CHRONO_N_DTYPES; d++)
-      peaks->custom.matrix_tflops[d] = peaks->custom.vector_tflops[d] = th->peak_gflops / 1000.0;
-  if (th->peak_memory_gbps > 0)
-    peaks->custom.memory_tbps = th->peak_memory_gbps / 1000.0;
-}
-
-/* The roofline of one call at PEAKS: the longer of its compute and
- * memory times, in ns. FALSE when the peak it needs is unknown. */
-static gboolean
-call_roofline (const ChronoDevicePeaks *peaks,
-               const ChronoOpCost      *cost,
-               gdouble                 *ns,
-               ChronoBound             *bound)
-{
-  gdouble tflops = chrono_device_peaks_tflops (peaks, cost->dtype, cost->matrix);
-  gdouble memory_ns, compute_ns;
-
-  if (peaks->memory_tbps <= 0)
-    return FALSE;
-  memory_ns = cost->bytes / (peaks->memory_tbps * 1e3);
-  if (tflops <= 0)
-    {
-      /* Matrix work needs its peak; vector work without a quoted vector
-       * rate is bounded by memory, which it is long before. */
-      if (cost->matrix)
-        return FALSE;
-      *ns = memory_ns;
-      *bound = CHRONO_BOUND_MEMORY;
-      return TRUE;
-    }
-  compute_ns = cost->flops / (tflops * 1e3);
-  *ns = MAX (compute_ns, memory_ns);
-  *bound = compute_ns >= memory_ns ? CHRONO_BOUND_COMPUTE : CHRONO_BOUND_MEMORY;
-  return TRUE;
 }
 
 static void
@@ -606,11 +523,11 @@ compute_rank (ChronoEfficiency               *self,
   GArray *calls = self->calls;
   GArray *shapes = self->shapes;
   GHashTable *owners = self->owners;
-  g_autoptr(GHashTable) names = device_names (trace);
+  g_autoptr(GHashTable) names = chrono_efficiency_device_names (trace);
   g_autoptr(GPtrArray) row_pieces = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (RowKey));
   g_autofree guint *seen_in = NULL;
-  g_autofree Peaks *peaks = g_new0 (Peaks, MAX (data->devices->len, 1));
+  g_autofree ChronoEfficiencyPeaks *peaks = g_new0 (ChronoEfficiencyPeaks, MAX (data->devices->len, 1));
   g_autofree gint64 *piece_ns = NULL;     /* call -> its device time, while a row is read */
   g_autoptr(GPtrArray) device_pieces = NULL;  /* device -> GArray of ChronoFlopsPiece */
   g_autofree gdouble *device_flops = NULL;    /* device × dtype × matrix */
@@ -620,7 +537,7 @@ compute_rank (ChronoEfficiency               *self,
 
   for (guint di = 0; di < data->devices->len; di++)
     {
-      resolve_peaks (g_hash_table_lookup (names, GINT_TO_POINTER (g_array_index (data->devices, ChronoDeviceWork, di).device)),
+      chrono_efficiency_resolve_peaks (g_hash_table_lookup (names, GINT_TO_POINTER (g_array_index (data->devices, ChronoDeviceWork, di).device)),
                      th, &peaks[di]);
       if (peaks[di].known)
         g_hash_table_add (self->known, GUINT_TO_POINTER (data->rank_index << 16 | di));
@@ -646,7 +563,7 @@ compute_rank (ChronoEfficiency               *self,
       const Shape *key = &g_array_index (shapes, Shape, where->shape);
       GArray *pieces = g_ptr_array_index (row_pieces, row);
       const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, where->device_position);
-      const Peaks *pk = &peaks[where->device_position];
+      const ChronoEfficiencyPeaks *pk = &peaks[where->device_position];
       /* At most one of each per piece: reserved, so that none grows by copying. */
       g_autoptr(GArray) intervals = g_array_sized_new (FALSE, FALSE, sizeof (ChronoTimeInterval), pieces->len);
       g_autoptr(GArray) spans = g_array_sized_new (FALSE, FALSE, sizeof (ChronoSpanRef), pieces->len);
@@ -721,7 +638,7 @@ compute_rank (ChronoEfficiency               *self,
           r.achieved_tflops > chrono_device_peaks_tflops (&pk->custom, CHRONO_DTYPE_FP32, TRUE) &&
           chrono_device_peaks_tflops (&pk->custom, CHRONO_DTYPE_TF32, TRUE) > 0)
         cost.dtype = r.dtype = CHRONO_DTYPE_TF32;
-      if (pk->known && call_roofline (&pk->custom, &cost, &call_ns, &bound))
+      if (pk->known && chrono_efficiency_call_roofline (&pk->custom, &cost, &call_ns, &bound))
         {
           r.peaks = pk->table;
           r.has_roofline = TRUE;
