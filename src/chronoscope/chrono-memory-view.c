@@ -74,6 +74,17 @@ add_device (ChronoMemoryView         *self,
   g_autofree char *heading = g_strdup_printf (_("%s: peak %s at %s"), d->label, peak, at);
 
   add_row (self, heading, "heading", FALSE);
+  /* A counter with parts (Neuron's HBM by category): each part then. */
+  for (guint k = 0; d->parts_at_peak != NULL && k < d->parts_at_peak->len; k++)
+    {
+      const ChronoMemoryGroup *g = &g_array_index (d->parts_at_peak, ChronoMemoryGroup, k);
+      g_autofree char *bytes = chrono_format_bytes (g->bytes);
+      /* Translators: a part of a device's memory at its peak: "2.1 GB in weights". */
+      g_autofree char *text = g_strdup_printf (_("%s in %s"), bytes,
+                                               chrono_memory_part_name (chrono_trace_get_string (trace, g->name)));
+
+      add_row (self, text, "dim-label", FALSE);
+    }
   if (!d->has_addresses)
     return;
   for (guint k = 0; k < MIN (d->by_operator->len, TOP_OPERATORS); k++)

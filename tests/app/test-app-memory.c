@@ -5,8 +5,11 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <string.h>
+
 #include "app-test-utils.h"
 #include "chrono-document-page.h"
+#include "chrono-format.h"
 #include "chrono-findings-panel.h"
 #include "chrono-memory-view.h"
 #include "chrono-timeline.h"
@@ -84,6 +87,58 @@ test_memory_tab (void)
   app_test_close_all_tabs (window);
 }
 
+/* Whether TEXT has BEFORE, BYTES as the app writes them, then AFTER. */
+static gboolean
+has_line (const char *text,
+          const char *before,
+          gint64      bytes,
+          const char *after)
+{
+  g_autofree char *size = chrono_format_bytes (bytes);
+  g_autofree char *line = g_strconcat (before, size, after, NULL);
+
+  return strstr (text, line) != NULL;
+}
+
+/* A Neuron system profile: its HBM's categories at the peak in the
+ * tab, and a lane for the host and for each HBM. */
+static void
+test_neuron_hbm (void)
+{
+  static const char json[] =
+    "{\"trace_events\":[],"
+    "\"mem_usage\":[{\"timestamp\":1700000000000000000,\"instance_id\":\"i-1\",\"usage\":5000000000},"
+    "{\"timestamp\":1700000000000100000,\"instance_id\":\"i-1\",\"usage\":5100000000}],"
+    "\"device_mem_usage\":["
+    "{\"timestamp\":1700000000000000000,\"instance_id\":\"i-1\",\"device_idx\":0,\"hbm_idx\":0,"
+    "\"total_bytes\":3000000000,\"weights_bytes\":2000000000,\"tensors_bytes\":1000000000},"
+    "{\"timestamp\":1700000000000100000,\"instance_id\":\"i-1\",\"device_idx\":0,\"hbm_idx\":0,"
+    "\"total_bytes\":4000000000,\"weights_bytes\":2000000000,\"tensors_bytes\":2000000000},"
+    "{\"timestamp\":1700000000000050000,\"instance_id\":\"i-1\",\"device_idx\":0,\"hbm_idx\":1,"
+    "\"total_bytes\":1000000000,\"weights_bytes\":1000000000}]}";
+  ChronoWindow *window = app_test_get_window ();
+  g_autofree char *path = g_build_filename (app_test_tmp_dir (), "system_profile.json", NULL);
+  g_autofree char *text = NULL;
+  ChronoDocumentPage *page;
+  ChronoFindingsPanel *panel;
+  GtkWidget *view;
+
+  g_assert_true (g_file_set_contents (path, json, -1, NULL));
+  page = app_test_open_trace (window, path);
+  panel = CHRONO_FINDINGS_PANEL (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_FINDINGS_PANEL));
+  g_assert_true (app_test_wait_for_analysis (panel, 60000));
+  view = app_test_find_widget (GTK_WIDGET (panel), CHRONO_TYPE_MEMORY_VIEW);
+  g_assert_true (gtk_stack_page_get_visible (gtk_stack_get_page (app_test_find_stack (GTK_WIDGET (panel), "memory"), view)));
+  text = app_test_get_text (view);
+  g_assert_true (has_line (text, "Device 0 HBM 0: peak ", 4000000000, " at "));
+  g_assert_true (has_line (text, "", 2000000000, " in weights"));
+  g_assert_true (has_line (text, "", 2000000000, " in tensors"));
+  g_assert_true (has_line (text, "Device 0 HBM 1: peak ", 1000000000, " at "));
+  g_assert_true (has_line (text, "host: peak ", 5100000000, " at "));
+  g_assert_cmpuint (count_memory_rows (CHRONO_TIMELINE (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_TIMELINE))), ==, 3);
+  app_test_close_all_tabs (window);
+}
+
 /* Without memory events, no tab. */
 static void
 test_no_memory (void)
@@ -115,6 +170,7 @@ main (int   argc,
   if (!app_test_init (&argc, &argv))
     return 77;
   g_test_add_func ("/app/memory/tab-and-lanes", test_memory_tab);
+  g_test_add_func ("/app/memory/neuron-hbm", test_neuron_hbm);
   g_test_add_func ("/app/memory/none", test_no_memory);
   return g_test_run ();
 }
