@@ -136,6 +136,9 @@ test_neuron_hbm (void)
   g_assert_true (has_line (text, "Device 0 HBM 1: peak ", 1000000000, " at "));
   g_assert_true (has_line (text, "host: peak ", 5100000000, " at "));
   g_assert_cmpuint (count_memory_rows (CHRONO_TIMELINE (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_TIMELINE))), ==, 3);
+  gtk_stack_set_visible_child_name (app_test_find_stack (GTK_WIDGET (panel), "memory"), "memory");
+  g_assert_true (app_test_wait_for_paint (view, 5000));
+  app_test_screenshot (GTK_WIDGET (window), "memory-neuron.png");
   app_test_close_all_tabs (window);
 }
 
