@@ -281,9 +281,7 @@ test_neuron_hbm (void)
     "\"weights_bytes\":500,\"tensors_bytes\":700},"
     "{\"timestamp\":1700000000000100000,\"instance_id\":\"i-1\",\"device_idx\":0,\"hbm_idx\":1,"
     "\"weights_bytes\":500,\"tensors_bytes\":100}]}");
-  g_autoptr(ChronoAnalysis) analysis = NULL;
-  g_autoptr(ChronoViewport) viewport = NULL;
-  g_autoptr(ChronoTimelineScene) scene = scene_for (trace, &analysis, &viewport);
+  g_autoptr(ChronoAnalysis) analysis = chrono_analysis_run (&trace, 1, NULL, NULL, NULL);
   ChronoMemory * const *memories;
   const ChronoMemoryDevice *hbm0, *hbm1;
   guint n;
