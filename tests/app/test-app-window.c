@@ -267,9 +267,13 @@ test_open_folder (void)
   g_assert_true (app_test_wait_for_state (page, CHRONO_DOCUMENT_STATE_LOADED, LOAD_TIMEOUT_MS));
   g_assert_cmpuint (n_tabs (window), ==, 1);
   trace = chrono_document_page_get_trace (page);
-  g_assert_cmpuint (chrono_trace_get_n_processes (trace), ==, 3);
+  /* The core, the runtime's process, the instance's host memory and its
+   * Neuron device's HBM. */
+  g_assert_cmpuint (chrono_trace_get_n_processes (trace), ==, 4);
   g_assert_cmpstr (chrono_trace_get_string (trace, chrono_trace_get_process (trace, 0)->display_name),
                    ==, "NeuronCore 0");
+  g_assert_true (g_str_has_suffix (chrono_trace_get_string (trace, chrono_trace_get_process (trace, 3)->display_name),
+                                   " · Neuron device 0"));
   g_assert_cmpint (chrono_trace_get_start_ns (trace), <, counts.exec_start_ns);
 
   adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (app_test_find_widget (GTK_WIDGET (page),
