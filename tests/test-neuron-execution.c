@@ -278,7 +278,7 @@ check_device_work (gboolean torch)
 
   for (guint r = 0; r < chrono_query_result_get_n_rows (result); r++)
     {
-      ChronoSpanRef span, running, launcher, record, op = { 0 };
+      ChronoSpanRef span, running = { 0 }, launcher = { 0 }, record, op = { 0 };
       const ChronoTrack *track;
       gint64 core, external = -1;
       gboolean has_op = FALSE;
