@@ -211,23 +211,20 @@ add_operator_link (ChronoSpanDetails *self)
 {
   ChronoTrace *trace = get_trace (self);
   const ChronoTrack *track = chrono_trace_get_track (trace, self->span.track);
-  g_autoptr(GPtrArray) args = NULL;
+  g_autofree char *hlo_name = NULL;
   GtkWidget *button;
 
   if (track->kind[self->span.index] != CHRONO_KIND_INSTRUCTION)
     return 0;
-  args = chrono_trace_dup_args (trace, chrono_track_get_args (track, self->span.index));
-  for (guint i = 0; i < args->len; i++)
-    if (strcmp (((ChronoArg *) g_ptr_array_index (args, i))->key, "hlo_name") == 0)
-      {
-        button = gtk_button_new_with_label (_("Show Its Operator"));
-        gtk_widget_set_tooltip_text (button, _("Its operator in the Operators tab, all its instructions marked"));
-        gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "(uu)", self->span.track, self->span.index);
-        gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "document.show-operator");
-        gtk_box_append (self->links_box, button);
-        return 1;
-      }
-  return 0;
+  hlo_name = chrono_trace_dup_arg (trace, chrono_track_get_args (track, self->span.index), "hlo_name");
+  if (hlo_name == NULL)
+    return 0;
+  button = gtk_button_new_with_label (_("Show Its Operator"));
+  gtk_widget_set_tooltip_text (button, _("Its operator in the Operators tab, all its instructions marked"));
+  gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "(uu)", self->span.track, self->span.index);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "document.show-operator");
+  gtk_box_append (self->links_box, button);
+  return 1;
 }
 
 static void

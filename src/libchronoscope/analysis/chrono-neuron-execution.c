@@ -6,8 +6,6 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <string.h>
-
 #include "chrono-neuron-execution.h"
 
 static gboolean
@@ -32,16 +30,9 @@ core_of (ChronoTrace       *trace,
          const ChronoTrack *track,
          guint32            i)
 {
-  g_autoptr(GPtrArray) args = chrono_trace_dup_args (trace, chrono_track_get_args (track, i));
+  g_autofree char *text = chrono_trace_dup_arg (trace, chrono_track_get_args (track, i), "nc_idx");
 
-  for (guint a = 0; a < args->len; a++)
-    {
-      const ChronoArg *arg = g_ptr_array_index (args, a);
-
-      if (strcmp (arg->key, "nc_idx") == 0)
-        return (gint) g_ascii_strtoll (arg->text, NULL, 10);
-    }
-  return -1;
+  return text != NULL ? (gint) g_ascii_strtoll (text, NULL, 10) : -1;
 }
 
 /* Whether span I of TRACK runs on NeuronCore CORE; any span does for a

@@ -4,8 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <string.h>
-#include <sys/mman.h>
 
+#include "chrono-huge-pages.h"
 #include "chrono-track-builder.h"
 
 guint
@@ -77,22 +77,14 @@ grow_capacity (guint32 cap)
  * 2 MiB ready where 4 KiB pages take 512, and growing a column this large
  * moves its mapping (mremap) with the hint. Smaller ones would round up. */
 #define HUGE_COLUMN ((gsize) 8 << 20)
-#define HUGE_PAGE   ((guintptr) 2 << 20)
 
 static gpointer
 renew_column (gpointer p,
               gsize    bytes)
 {
   p = g_realloc (p, bytes);
-#ifdef MADV_HUGEPAGE
   if (bytes >= HUGE_COLUMN)
-    {
-      guintptr start = ((guintptr) p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-      guintptr end = ((guintptr) p + bytes) & ~(HUGE_PAGE - 1);
-
-      madvise ((void *) start, end - start, MADV_HUGEPAGE);
-    }
-#endif
+    chrono_huge_pages_advise (p, bytes);
   return p;
 }
 

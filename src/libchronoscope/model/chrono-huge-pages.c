@@ -16,7 +16,7 @@ chrono_huge_pages_advise (gpointer p,
   guintptr start = ((guintptr) p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
   guintptr end = ((guintptr) p + bytes) & ~(HUGE_PAGE - 1);
 
-  if (p != NULL && bytes >= CHRONO_HUGE_BLOCK && end > start)
+  if (p != NULL && end > start)
     madvise ((void *) start, end - start, MADV_HUGEPAGE);
 #endif
 }
@@ -26,8 +26,10 @@ chrono_huge_array_sized_new (guint element_size,
                              guint reserved)
 {
   GArray *array = g_array_sized_new (FALSE, FALSE, element_size, reserved);
+  gsize bytes = (gsize) reserved * element_size;
 
-  chrono_huge_pages_advise (array->data, (gsize) reserved * element_size);
+  if (bytes >= CHRONO_HUGE_BLOCK)
+    chrono_huge_pages_advise (array->data, bytes);
   return array;
 }
 
@@ -35,7 +37,10 @@ GArray *
 chrono_huge_array_set_size (GArray *array,
                             guint   n)
 {
+  gsize bytes = (gsize) n * g_array_get_element_size (array);
+
   g_array_set_size (array, n);
-  chrono_huge_pages_advise (array->data, (gsize) n * g_array_get_element_size (array));
+  if (bytes >= CHRONO_HUGE_BLOCK)
+    chrono_huge_pages_advise (array->data, bytes);
   return array;
 }

@@ -8,24 +8,23 @@
 
 G_BEGIN_DECLS
 
-/* From this size a block asks for transparent huge pages: one fault then
+/* From this size an array asks for transparent huge pages: one fault then
  * makes 2 MiB ready where 4 KiB pages take 512, which on a virtual
  * machine is most of the cost of filling a fresh array. */
 #define CHRONO_HUGE_BLOCK ((gsize) 4 << 20)
 
-/* Advises the whole 2 MiB pages of [P, P + BYTES), when BYTES is at least
- * CHRONO_HUGE_BLOCK; a hint only, without effect where the kernel has no
- * transparent huge pages. */
+/* Advises the whole 2 MiB pages of [P, P + BYTES); a hint only, without
+ * effect where the kernel has no transparent huge pages. */
 void    chrono_huge_pages_advise (gpointer p,
                                   gsize    bytes);
 
-/* An empty GArray with room for RESERVED elements, advised as above: the
- * room it does not fill is never touched. */
+/* An empty GArray with room for RESERVED elements, advised when that is
+ * CHRONO_HUGE_BLOCK or more: the room it does not fill is never touched. */
 GArray *chrono_huge_array_sized_new (guint element_size,
                                      guint reserved);
 
-/* Sets ARRAY's length to N (its new elements unset) and advises its
- * storage; returns ARRAY. */
+/* Sets ARRAY's length to N (its new elements unset), advised as above;
+ * returns ARRAY. */
 GArray *chrono_huge_array_set_size (GArray *array,
                                     guint   n);
 

@@ -250,17 +250,10 @@ int_arg (ChronoQueryModel *model,
          guint32           index,
          const char       *key)
 {
-  g_autoptr(GPtrArray) args = chrono_trace_dup_args (model->track_trace[track],
-                                                     chrono_track_get_args (model->tracks[track], index));
+  g_autofree char *text = chrono_trace_dup_arg (model->track_trace[track],
+                                                chrono_track_get_args (model->tracks[track], index), key);
 
-  for (guint a = 0; a < args->len; a++)
-    {
-      const ChronoArg *arg = g_ptr_array_index (args, a);
-
-      if (strcmp (arg->key, key) == 0)
-        return g_ascii_strtoll (arg->text, NULL, 10);
-    }
-  return -1;
+  return text != NULL ? g_ascii_strtoll (text, NULL, 10) : -1;
 }
 
 /* Trace T's operators by their "External id", made when first needed. */
