@@ -470,6 +470,13 @@ app_test_ticker_stop (AppTestTicker *ticker)
   tick_cb (ticker);
 }
 
+void
+app_test_ticker_assert_responsive (const AppTestTicker *ticker)
+{
+  g_assert_cmpint (ticker->max_gap_us, <, APP_TEST_MAX_GAP_US);
+  g_assert_cmpuint (ticker->long_gaps, <=, APP_TEST_MAX_LONG_GAPS);
+}
+
 char *
 app_test_real_trace (const char *name)
 {

@@ -508,7 +508,7 @@ test_folder_progress_cancel (void)
   g_assert_cmpint (chrono_job_page_get_state (page), ==, CHRONO_DOCUMENT_STATE_CANCELLED);
   g_assert_nonnull (app_test_find_label (GTK_WIDGET (page), "Loading Cancelled"));
   g_test_message ("longest main loop turn while summarising: %" G_GINT64_FORMAT " ms", ticker.max_gap_us / 1000);
-  g_assert_cmpuint (ticker.long_gaps, ==, 0);
+  app_test_ticker_assert_responsive (&ticker);
   app_test_close_all_tabs (window);
 }
 
