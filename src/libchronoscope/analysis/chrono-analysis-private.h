@@ -8,6 +8,7 @@
 
 #include "chrono-analysis.h"
 #include "chrono-neuron-ledger.h"
+#include "chrono-sort.h"
 
 G_BEGIN_DECLS
 
@@ -20,10 +21,6 @@ typedef enum {
   CHRONO_WORK_MEMSET,
 } ChronoWorkClass;
 
-/* Sorts records by the gint64 at OFFSET (a GCompareDataFunc). */
-gint    chrono_compare_int64_at    (gconstpointer a,
-                                    gconstpointer b,
-                                    gpointer      offset);
 /* The first of N records of SIZE bytes at BASE, sorted by the gint64 at
  * OFFSET, whose value is at least VALUE; N when there is none. */
 guint   chrono_lower_bound         (gconstpointer base,

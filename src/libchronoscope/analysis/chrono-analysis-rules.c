@@ -355,8 +355,8 @@ clocks_agree (ChronoRankData **ranks,
       skews[k] = last - first;
       durs[k] = longest;
     }
-  g_qsort_with_data (skews, n, sizeof (gint64), chrono_compare_int64_at, GSIZE_TO_POINTER (0));
-  g_qsort_with_data (durs, n, sizeof (gint64), chrono_compare_int64_at, GSIZE_TO_POINTER (0));
+  chrono_sort_by_int64 (skews, n, sizeof (gint64), 0);
+  chrono_sort_by_int64 (durs, n, sizeof (gint64), 0);
   return skews[n / 2] <= durs[n / 2];
 }
 

@@ -94,17 +94,6 @@ compare_items (gconstpointer a,
   return x->track < y->track ? -1 : x->track > y->track;
 }
 
-gint
-chrono_compare_int64_at (gconstpointer a,
-                         gconstpointer b,
-                         gpointer      offset)
-{
-  gint64 x = G_STRUCT_MEMBER (gint64, a, GPOINTER_TO_SIZE (offset));
-  gint64 y = G_STRUCT_MEMBER (gint64, b, GPOINTER_TO_SIZE (offset));
-
-  return x < y ? -1 : x > y;
-}
-
 guint
 chrono_lower_bound (gconstpointer base,
                     guint         n,
@@ -459,8 +448,7 @@ collect_work (ChronoRankData *data,
             g_array_append_val (data->collectives, *it);
         }
     }
-  g_array_sort_with_data (data->collectives, chrono_compare_int64_at,
-                          GSIZE_TO_POINTER (G_STRUCT_OFFSET (ChronoWorkItem, start)));
+  chrono_array_sort_by_int64 (data->collectives, G_STRUCT_OFFSET (ChronoWorkItem, start));
 }
 
 gboolean
@@ -647,10 +635,8 @@ collect_host (ChronoRankData *data,
         }
       close_poll (data, &poll);
     }
-  g_array_sort_with_data (data->syncs, chrono_compare_int64_at,
-                          GSIZE_TO_POINTER (G_STRUCT_OFFSET (ChronoSyncWait, start)));
-  g_array_sort_with_data (data->steps, chrono_compare_int64_at,
-                          GSIZE_TO_POINTER (G_STRUCT_OFFSET (ChronoStep, start)));
+  chrono_array_sort_by_int64 (data->syncs, G_STRUCT_OFFSET (ChronoSyncWait, start));
+  chrono_array_sort_by_int64 (data->steps, G_STRUCT_OFFSET (ChronoStep, start));
 
   /* A step lasts until the device work it launched is done. */
   for (guint di = 0; di < data->devices->len && data->steps->len > 0; di++)
@@ -756,18 +742,6 @@ add_dep (ChronoRankData *data,
 
   g_array_append_val (data->deps, dep);
   g_array_append_val (data->deps_to, entry);
-}
-
-static gint
-dep_to_compare (gconstpointer a,
-                gconstpointer b)
-{
-  const ChronoDepTo *x = a;
-  const ChronoDepTo *y = b;
-
-  if (x->key != y->key)
-    return x->key < y->key ? -1 : 1;
-  return (x->dep > y->dep) - (x->dep < y->dep);
 }
 
 const ChronoDepTo *
@@ -999,8 +973,9 @@ chrono_rank_data_new (ChronoTrace                 *trace,
     collect_flow_deps (data, other_flows);
   }
   /* Sorted once rather than hashed per dependency: the ledger and the
-   * paths look up the dependencies of every gap they walk. */
-  g_array_sort (data->deps_to, dep_to_compare);
+   * paths look up the dependencies of every gap they walk. Appended in
+   * the order of the dependencies, a stable sort keeps a span's in it. */
+  chrono_array_sort_by_int64 (data->deps_to, G_STRUCT_OFFSET (ChronoDepTo, key));
   return data;
 }
 

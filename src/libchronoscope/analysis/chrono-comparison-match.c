@@ -369,8 +369,7 @@ chrono_compare_make_slots (ChronoComparison *self,
 
       g_array_append_val (slots, s);
     }
-  g_array_sort_with_data (slots, chrono_compare_int64_at,
-                          GSIZE_TO_POINTER (G_STRUCT_OFFSET (ChronoCompareSlot, start)));
+  chrono_array_sort_by_int64 (slots, G_STRUCT_OFFSET (ChronoCompareSlot, start));
   return slots;
 }
 

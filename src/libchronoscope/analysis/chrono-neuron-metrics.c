@@ -429,8 +429,8 @@ read_records (ChronoNeuronMetrics *m)
   chrono_neuron_record_clear (&r);
   g_clear_pointer (&m->hlo_of_text, g_hash_table_unref);
   g_clear_pointer (&m->op_of_name, g_hash_table_unref);
-  g_array_sort_with_data (m->insts, chrono_compare_int64_at, GSIZE_TO_POINTER (G_STRUCT_OFFSET (ChronoNeuronInst, start)));
-  g_array_sort_with_data (m->transfers, chrono_compare_int64_at, GSIZE_TO_POINTER (G_STRUCT_OFFSET (Transfer, start)));
+  chrono_array_sort_by_int64 (m->insts, G_STRUCT_OFFSET (ChronoNeuronInst, start));
+  chrono_array_sort_by_int64 (m->transfers, G_STRUCT_OFFSET (Transfer, start));
   m->flops_source = any_flops ? CHRONO_NEURON_FLOPS_PROFILER
                   : any_elements ? CHRONO_NEURON_FLOPS_ELEMENTS : CHRONO_NEURON_FLOPS_NONE;
   if (any_bytes)
@@ -468,7 +468,7 @@ read_throttle (ChronoNeuronMetrics *m)
           g_array_append_val (m->throttle, t);
         }
     }
-  g_array_sort_with_data (m->throttle, chrono_compare_int64_at, GSIZE_TO_POINTER (G_STRUCT_OFFSET (Throttle, start)));
+  chrono_array_sort_by_int64 (m->throttle, G_STRUCT_OFFSET (Throttle, start));
 }
 
 static void
@@ -559,7 +559,7 @@ chrono_neuron_metrics_new (ChronoRankData                 *data,
           t->kind[g_array_index (s->items, ChronoWorkItem, 0).index] == CHRONO_KIND_INSTRUCTION)
         g_array_append_vals (all, s->items->data, s->items->len);
     }
-  g_array_sort_with_data (all, chrono_compare_int64_at, GSIZE_TO_POINTER (G_STRUCT_OFFSET (ChronoWorkItem, start)));
+  chrono_array_sort_by_int64 (all, G_STRUCT_OFFSET (ChronoWorkItem, start));
   m->tensor_busy = chrono_intervals_merge ((const ChronoWorkItem *) all->data, all->len, ~0u);
   return m;
 }
@@ -789,7 +789,7 @@ chrono_neuron_metrics_throttling (ChronoNeuronMetrics *m,
           if (t->end < e)
             g_array_append_val (cuts, t->end);
         }
-      g_array_sort_with_data (cuts, chrono_compare_int64_at, GSIZE_TO_POINTER (0));
+      chrono_array_sort_by_int64 (cuts, 0);
       for (guint c = 0; c + 1 < cuts->len; c++)
         {
           gint64 x = g_array_index (cuts, gint64, c), y = g_array_index (cuts, gint64, c + 1);

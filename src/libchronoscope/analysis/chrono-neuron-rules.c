@@ -600,7 +600,7 @@ rule_throttling (Core *core)
           chrono_neuron_summary_number (o, "k", &k) && chrono_neuron_summary_number (o, "n", &n) && n > 0 && dur > 0)
         g_array_append_val (records, ((Throttle) { (gint64) ts, (gint64) (ts + dur), CLAMP (k / n, 0, 1) }));
     }
-  g_array_sort_with_data (records, chrono_compare_int64_at, GSIZE_TO_POINTER (G_STRUCT_OFFSET (Throttle, start)));
+  chrono_array_sort_by_int64 (records, G_STRUCT_OFFSET (Throttle, start));
   r = (const Throttle *) records->data;
   for (guint i = 1; i <= records->len; i++)
     if (i == records->len ||

@@ -31,7 +31,7 @@ chrono_rule_slow_steps (Ctx            *c,
       const ChronoStep *s = &g_array_index (data->steps, ChronoStep, i);
       durs[i] = s->work_end - s->start;
     }
-  g_qsort_with_data (durs, n, sizeof (gint64), chrono_compare_int64_at, GSIZE_TO_POINTER (0));
+  chrono_sort_by_int64 (durs, n, sizeof (gint64), 0);
   median = durs[n / 2];
   for (guint i = 0; i < n; i++)
     {
