@@ -435,6 +435,11 @@ ChronoFinding *chrono_rule_add_finding (ChronoRuleContext *c,
                                         gint64             lost,
                                         const char        *recommendation,
                                         char              *title);
+/* Whether D's ledger has any of the states in MASK: a NeuronCore's
+ * follows its Tensor engine and has none of a GPU's copy, communication
+ * or launch states, so a rule claiming only those can pass it by. */
+gboolean       chrono_rule_device_can_hold (const ChronoDeviceWork *d,
+                                            guint                   mask);
 /* What CLAIM can get, at most LIMIT; 0 below min-time-lost. */
 gint64         chrono_rule_measure     (ChronoRuleContext *c,
                                         ChronoClaim       *claim,

@@ -224,6 +224,19 @@ chrono_rule_add_finding (ChronoRuleContext *c,
 
 /* What CLAIM can get, at most LIMIT; 0 when that is below the least a
  * finding must cost, so the rule reports nothing. */
+gboolean
+chrono_rule_device_can_hold (const ChronoDeviceWork *d,
+                             guint                   mask)
+{
+  guint neuron = 0;
+
+  if (d->neuron == NULL)
+    return TRUE;
+  for (guint k = 0; k < G_N_ELEMENTS (chrono_neuron_ledger_states); k++)
+    neuron |= CHRONO_LEDGER_MASK (chrono_neuron_ledger_states[k]);
+  return (mask & neuron) != 0;
+}
+
 gint64
 chrono_rule_measure (ChronoRuleContext *c,
                      ChronoClaim       *claim,

@@ -154,6 +154,9 @@ chrono_rule_small_copies (Ctx            *c,
       g_auto(ChronoClaim) claim = { NULL };
       ChronoFinding *f;
 
+      /* Each copy's size is read from its record: not for nothing. */
+      if (!chrono_rule_device_can_hold (d, CHRONO_LEDGER_MASK (CHRONO_LEDGER_COPY)))
+        continue;
       chrono_claim_init (&claim);
       for (guint k = 0; k < d->items->len; k++)
         {
