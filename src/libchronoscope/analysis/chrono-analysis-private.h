@@ -180,6 +180,7 @@ typedef struct {
   GArray      *deps_to;  /* ChronoDepTo by span key of the later work */
   GHashTable  *flows_of; /* span key -> GArray of flow indices (both ends), made on demand */
   GHashTable  *item_of;  /* stream track -> ChronoTrackItems, made on demand */
+  GThread     *metrics;  /* reading its NeuronCores' metrics, or NULL */
   ChronoHostCounts host;
 } ChronoRankData;
 
@@ -196,6 +197,9 @@ ChronoRankData *chrono_rank_data_new  (ChronoTrace                 *trace,
                                        guint                        rank_index,
                                        const ChronoTracePart       *part,
                                        const ChronoAnalysisOptions *options);
+/* Waits for the NeuronCore metrics that chrono_rank_data_new() started
+ * reading as soon as the cores' work was gathered. */
+void            chrono_rank_data_join_metrics (ChronoRankData *data);
 gboolean        chrono_rank_data_has_track (ChronoRankData *data,
                                             guint32         track);
 /* The position in DATA's devices of the device TRACK is a row of, or -1. */

@@ -931,6 +931,47 @@ collect_flow_deps (ChronoRankData *data,
     }
 }
 
+typedef struct {
+  ChronoRankData                 *data;
+  const ChronoAnalysisThresholds *thresholds;
+} MetricsJob;
+
+/* Each NeuronCore's metrics read every instruction's record again: they
+ * need only the gathered work, so they are read while the dependencies
+ * and the ledgers are made, and the rules find them ready. */
+static gpointer
+read_metrics (gpointer user_data)
+{
+  g_autofree MetricsJob *job = user_data;
+
+  for (guint d = 0; d < job->data->devices->len; d++)
+    chrono_neuron_metrics_of (job->data, d, job->thresholds);
+  return NULL;
+}
+
+static void
+start_metrics (ChronoRankData                 *data,
+               const ChronoAnalysisThresholds *thresholds)
+{
+  MetricsJob *job;
+
+  for (guint d = 0; d < data->devices->len; d++)
+    if (chrono_neuron_is_core (data->trace, &g_array_index (data->devices, ChronoDeviceWork, d)))
+      {
+        job = g_new (MetricsJob, 1);
+        *job = (MetricsJob) { data, thresholds };
+        data->metrics = g_thread_new ("chrono-neuron", read_metrics, job);
+        return;
+      }
+}
+
+void
+chrono_rank_data_join_metrics (ChronoRankData *data)
+{
+  if (data->metrics != NULL)
+    g_thread_join (g_steal_pointer (&data->metrics));
+}
+
 ChronoRankData *
 chrono_rank_data_new (ChronoTrace                 *trace,
                       guint32                      trace_index,
@@ -964,6 +1005,8 @@ chrono_rank_data_new (ChronoTrace                 *trace,
     g_autoptr(GArray) other_flows = g_array_new (FALSE, FALSE, sizeof (guint));
 
     collect_work (data, launched, other_flows);
+    /* The devices are all found: what follows adds none. */
+    start_metrics (data, &options->thresholds);
     /* A dependency at most per flow, and a few event waits: reserved, so
      * that a million of them are not copied as they grow. */
     data->deps = chrono_huge_array_sized_new (sizeof (ChronoWorkDep), other_flows->len + 64);
@@ -982,6 +1025,7 @@ chrono_rank_data_new (ChronoTrace                 *trace,
 void
 chrono_rank_data_free (ChronoRankData *data)
 {
+  chrono_rank_data_join_metrics (data);
   for (guint i = 0; i < data->devices->len; i++)
     {
       ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, i);

@@ -264,24 +264,6 @@ run_paths (gpointer user_data)
   return NULL;
 }
 
-/* Each NeuronCore's metrics read every instruction's record again: they
- * need only the gathered work, so they are read while the ledgers are
- * built, and the rules find them ready. */
-static gpointer
-run_neuron_metrics (gpointer user_data)
-{
-  ChronoAnalysis *self = user_data;
-
-  for (guint r = 0; r < self->ranks->len; r++)
-    {
-      ChronoRankData *data = self->ranks->pdata[r];
-
-      for (guint d = 0; d < data->devices->len; d++)
-        chrono_neuron_metrics_of (data, d, &self->options.thresholds);
-    }
-  return NULL;
-}
-
 ChronoAnalysis *
 chrono_analysis_run (ChronoTrace * const          *traces,
                      guint                         n_traces,
@@ -291,7 +273,7 @@ chrono_analysis_run (ChronoTrace * const          *traces,
 {
   g_autoptr(ChronoAnalysis) self = g_object_new (CHRONO_TYPE_ANALYSIS, NULL);
   g_autoptr(GPtrArray) peer_waits = NULL;
-  GThread *paths, *neuron;
+  GThread *paths;
   ChronoRankData **ranks;
   guint n_ranks;
 
@@ -328,7 +310,6 @@ chrono_analysis_run (ChronoTrace * const          *traces,
   peer_waits = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   chrono_analysis_match_collectives (ranks, n_ranks, peer_waits);
   paths = g_thread_new ("chrono-paths", run_paths, self);
-  neuron = g_thread_new ("chrono-neuron", run_neuron_metrics, self);
   for (guint r = 0; r < n_ranks && !g_cancellable_is_cancelled (cancellable); r++)
     {
       chrono_rank_data_build_ledgers (ranks[r], r < peer_waits->len ? peer_waits->pdata[r] : NULL,
@@ -336,9 +317,11 @@ chrono_analysis_run (ChronoTrace * const          *traces,
       chrono_analysis_compute_breakdowns (ranks[r], &self->options.thresholds, self->breakdowns);
     }
   g_thread_join (paths);
-  g_thread_join (neuron);
   for (guint r = 0; r < n_ranks; r++)
-    chrono_neuron_add_paths (ranks[r], self->paths);
+    {
+      chrono_rank_data_join_metrics (ranks[r]);
+      chrono_neuron_add_paths (ranks[r], self->paths);
+    }
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
   /* The efficiency read the operators' shapes meanwhile; its rule needs it. */

@@ -5,7 +5,7 @@
  * analysis there. Times within one profile differ only in their low
  * bits, so a least-significant-digit radix sort of (key, index) pairs
  * needs three or four passes over the digits that do differ; the records
- * are then moved once.
+ * are then moved once, in place.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -41,7 +41,7 @@ chrono_sort_by_int64 (gpointer base,
 {
   guint8 *bytes = base;
   g_autofree Pair *pairs = NULL, *other = NULL;
-  g_autofree guint8 *moved = NULL;
+  g_autofree guint8 *held = NULL;
   g_autofree gsize *count = NULL;
   guint64 first, differ = 0;
   gboolean sorted = TRUE;
@@ -90,10 +90,27 @@ chrono_sort_by_int64 (gpointer base,
       other = swap;
     }
 
-  moved = g_malloc (n * size);
+  /* Each record to its place, cycle by cycle: the place of record i is
+   * taken by record pairs[i].index, and a place done points at itself. */
+  held = g_malloc (size);
   for (gsize i = 0; i < n; i++)
-    memcpy (moved + i * size, bytes + pairs[i].index * size, size);
-  memcpy (bytes, moved, n * size);
+    {
+      gsize j = i;
+
+      if (pairs[i].index == i)
+        continue;
+      memcpy (held, bytes + i * size, size);
+      while (pairs[j].index != i)
+        {
+          gsize from = pairs[j].index;
+
+          memcpy (bytes + j * size, bytes + from * size, size);
+          pairs[j].index = j;
+          j = from;
+        }
+      memcpy (bytes + j * size, held, size);
+      pairs[j].index = j;
+    }
 }
 
 void
