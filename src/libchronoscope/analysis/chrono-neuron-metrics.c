@@ -37,6 +37,10 @@ typedef struct {
   gboolean      dma;
   const GArray *items;         /* ChronoWorkItem, the device's */
   GArray       *merged;
+  guint32       track;
+  guint64       nki;           /* instructions with an NKI source location */
+  gint64        plain_first;   /* the span of those without */
+  gint64        plain_last;
 } Row;
 
 struct _ChronoNeuronMetrics
@@ -402,28 +406,41 @@ read_records (ChronoNeuronMetrics *m)
     {
       const ChronoStreamWork *s = &g_array_index (d->streams, ChronoStreamWork, k);
       const ChronoTrack *t = chrono_trace_get_track (trace, s->track);
-      gboolean tensor = is_tensor_track (trace, t);
+      gboolean tensor = is_tensor_track (trace, t), reading = TRUE;
+      Row *row_of = NULL;
       ChronoKind first = s->items->len > 0 ? t->kind[g_array_index (s->items, ChronoWorkItem, 0).index] : CHRONO_KIND_OTHER;
 
       if (first == CHRONO_KIND_INSTRUCTION || first == CHRONO_KIND_DMA)
         {
           Row row = { chrono_trace_get_string (trace, t->display_name), first == CHRONO_KIND_DMA, s->items,
-                      chrono_intervals_merge ((const ChronoWorkItem *) s->items->data, s->items->len, ~0u) };
+                      chrono_intervals_merge ((const ChronoWorkItem *) s->items->data, s->items->len, ~0u),
+                      s->track, 0, G_MAXINT64, G_MININT64 };
 
           g_array_append_val (m->rows, row);
+          row_of = &g_array_index (m->rows, Row, m->rows->len - 1);
         }
       for (guint i = 0; i < s->items->len; i++)
         {
           const ChronoWorkItem *item = &g_array_index (s->items, ChronoWorkItem, i);
           ChronoKind kind = t->kind[item->index];
 
-          if (kind != CHRONO_KIND_INSTRUCTION && kind != CHRONO_KIND_DMA)
+          /* The metrics stop at the first item that is neither; the NKI
+           * count, for the rules, takes the whole row. */
+          reading = reading && (kind == CHRONO_KIND_INSTRUCTION || kind == CHRONO_KIND_DMA);
+          if (!reading && row_of == NULL)
             break;
           chrono_neuron_record_read (&r, chrono_track_get_args (t, item->index));
-          if (kind == CHRONO_KIND_INSTRUCTION)
+          if (reading && kind == CHRONO_KIND_INSTRUCTION)
             read_instruction (m, &r, t, item, tensor, &any_flops, &any_elements, &any_bytes);
-          else
+          else if (reading)
             read_transfer (m, &r, chrono_trace_get_string (trace, t->display_name), item);
+          if (row_of != NULL && chrono_neuron_record_has (&r, CHRONO_NEURON_F_NKI))
+            row_of->nki++;
+          else if (row_of != NULL)
+            {
+              row_of->plain_first = MIN (row_of->plain_first, item->start);
+              row_of->plain_last = MAX (row_of->plain_last, item->end);
+            }
         }
     }
   chrono_neuron_record_clear (&r);
@@ -901,6 +918,29 @@ chrono_neuron_metrics_window (ChronoNeuronMetrics *m,
   w->v[CHRONO_NEURON_DMA_TRANSFERS] = (gdouble) w->t.dma_transfers;
 }
 
+
+gboolean
+chrono_neuron_metrics_nki (ChronoNeuronMetrics *m,
+                           guint32              track,
+                           guint64             *nki,
+                           guint64             *all,
+                           gint64              *first,
+                           gint64              *last)
+{
+  for (guint r = 0; r < m->rows->len; r++)
+    {
+      const Row *row = &g_array_index (m->rows, Row, r);
+
+      if (row->track != track)
+        continue;
+      *nki = row->nki;
+      *all = row->items->len;
+      *first = row->plain_first;
+      *last = row->plain_last;
+      return TRUE;
+    }
+  return FALSE;
+}
 
 GArray *
 chrono_neuron_metrics_row_times (ChronoNeuronMetrics *m,

@@ -213,6 +213,16 @@ typedef struct {
   gint64      active_ns;       /* their union inside the window */
 } ChronoNeuronRowTime;
 
+/* Of the instructions on the core's row TRACK, ALL, those with an NKI
+ * source location NKI, and FIRST to LAST the span of those without;
+ * FALSE when TRACK is no row of the core. */
+gboolean                 chrono_neuron_metrics_nki          (ChronoNeuronMetrics *metrics,
+                                                             guint32              track,
+                                                             guint64             *nki,
+                                                             guint64             *all,
+                                                             gint64              *first,
+                                                             gint64              *last);
+
 /* Each engine's and DMA queue's time in [START, END), in the core's row
  * order: GArray of ChronoNeuronRowTime. */
 GArray                  *chrono_neuron_metrics_row_times    (ChronoNeuronMetrics *metrics,

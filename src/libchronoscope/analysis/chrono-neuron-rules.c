@@ -48,6 +48,7 @@ typedef struct {
   ChronoNeuronMetrics *metrics;
   guint8             *spill_of;    /* per track: 0 unknown, 1 no, 2 a spill queue */
   GPtrArray          *busy;        /* each row's work merged, made when first asked */
+  ChronoNeuronRecord  record;      /* the members the import kept */
 } Core;
 
 static guint32
@@ -85,13 +86,20 @@ arg_number (ChronoTrace        *trace,
 }
 
 /* The bytes of a DMA transfer: "transfer_size" in the JSON,
- * "transfer_bytes" in the Parquet. */
+ * "transfer_bytes" in the Parquet, as the import kept them; else read
+ * from its args. */
 static gdouble
-transfer_bytes (ChronoTrace   *trace,
+transfer_bytes (Core          *core,
                 ChronoSpanRef  span)
 {
   static const char * const keys[] = { "transfer_size", "transfer_bytes", "bytes", NULL };
+  ChronoTrace *trace = core->data->trace;
+  gdouble value;
 
+  chrono_neuron_record_read (&core->record, chrono_track_get_args (chrono_trace_get_track (trace, span.track), span.index));
+  if (chrono_neuron_record_number (&core->record, CHRONO_NEURON_F_TRANSFER_SIZE, &value) ||
+      chrono_neuron_record_number (&core->record, CHRONO_NEURON_F_TRANSFER_BYTES, &value))
+    return value;
   return arg_number (trace, span, keys);
 }
 
@@ -116,7 +124,7 @@ kind_of_gap (Core                  *core,
           }
         if (core->spill_of[track] == 2)
           return KIND_SPILL;
-        bytes = transfer_bytes (trace, dma->span);
+        bytes = transfer_bytes (core, dma->span);
         return bytes > 0 && bytes < core->c->th->small_dma_max_bytes ? KIND_SMALL_DMA : KIND_DMA;
       }
     case CHRONO_LEDGER_IDLE_VECTOR:     return KIND_VECTOR;
@@ -675,18 +683,18 @@ typedef struct {
 } NkiCount;
 
 /* Each engine's instructions with an NKI source location against all,
- * in one pass over their args: the metrics keep no NKI source. A profile
- * with none is the compiler's alone, which is no finding. */
+ * as the metrics counted them. A profile with none is the compiler's
+ * alone, which is no finding. */
 static void
 rule_nki_coverage (Core *core)
 {
   const ChronoDeviceWork *d = &g_array_index (core->data->devices, ChronoDeviceWork, core->device);
   ChronoTrace *trace = core->data->trace;
   NkiCount counts[G_N_ELEMENTS (nki_engines)] = { { 0 } };
-  ChronoNeuronRecord r;
   guint64 nki = 0;
 
-  chrono_neuron_record_init (&r, trace);
+  if (core->metrics == NULL)
+    return;
   for (guint k = 0; k < d->streams->len; k++)
     {
       const ChronoStreamWork *s = &g_array_index (d->streams, ChronoStreamWork, k);
@@ -702,23 +710,24 @@ rule_nki_coverage (Core *core)
       if (c->tracks == NULL)
         *c = (NkiCount) { 0, 0, G_MAXINT64, G_MININT64, g_array_new (FALSE, FALSE, sizeof (guint32)) };
       g_array_append_val (c->tracks, s->track);
-      for (guint i = 0; i < s->items->len; i++)
-        {
-          const ChronoWorkItem *it = &g_array_index (s->items, ChronoWorkItem, i);
+      {
+        guint64 row_nki = 0, row_all = s->items->len;
+        gint64 first = G_MAXINT64, last = G_MININT64;
 
-          chrono_neuron_record_read (&r, chrono_track_get_args (t, it->index));
-          c->all++;
-          if (chrono_neuron_record_has (&r, CHRONO_NEURON_F_NKI))
-            c->nki++;
-          else
+        /* A row of no instructions has no NKI source either. */
+        if (!chrono_neuron_metrics_nki (core->metrics, s->track, &row_nki, &row_all, &first, &last))
+          for (guint i = 0; i < s->items->len; i++)
             {
-              c->first = MIN (c->first, it->start);
-              c->last = MAX (c->last, it->end);
+              first = MIN (first, g_array_index (s->items, ChronoWorkItem, i).start);
+              last = MAX (last, g_array_index (s->items, ChronoWorkItem, i).end);
             }
-        }
-      nki += c->nki;
+        c->all += row_all;
+        c->nki += row_nki;
+        c->first = MIN (c->first, first);
+        c->last = MAX (c->last, last);
+        nki += row_nki;
+      }
     }
-  chrono_neuron_record_clear (&r);
   for (guint e = 0; e < G_N_ELEMENTS (nki_engines); e++)
     {
       NkiCount *c = &counts[e];
@@ -759,6 +768,7 @@ chrono_neuron_run_rules (ChronoRuleContext *c,
       if (d->neuron == NULL || data->device_incomplete)
         continue;
       core.metrics = chrono_neuron_metrics_of (data, di, c->th);
+      chrono_neuron_record_init (&core.record, data->trace);
       core.spill_of = spill_of = g_new0 (guint8, chrono_trace_get_n_tracks (data->trace));
       for (Kind kind = 0; kind < N_KINDS; kind++)
         by_kind[kind] = g_array_new (FALSE, FALSE, sizeof (Stretch));
@@ -792,5 +802,6 @@ chrono_neuron_run_rules (ChronoRuleContext *c,
         find_windows (&core, kind, (const Stretch *) by_kind[kind]->data, by_kind[kind]->len);
       for (Kind kind = 0; kind < N_KINDS; kind++)
         g_array_unref (by_kind[kind]);
+      chrono_neuron_record_clear (&core.record);
     }
 }
