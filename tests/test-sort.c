@@ -70,6 +70,42 @@ check (KeyFunc key,
     }
 }
 
+/* A record no larger than the sort's own (key, index) pairs, which it
+ * sorts without them. */
+typedef struct {
+  gint64  start;
+  guint32 tag;
+  guint32 pad;
+} Small;
+
+static gint
+compare_small (gconstpointer a,
+               gconstpointer b,
+               gpointer      unused)
+{
+  const Small *x = a;
+  const Small *y = b;
+
+  return (x->start > y->start) - (x->start < y->start);
+}
+
+static void
+check_small (KeyFunc key,
+             guint   n,
+             guint32 seed)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  g_autofree Small *ours = g_new0 (Small, MAX (n, 1));
+  g_autofree Small *theirs = NULL;
+
+  for (guint i = 0; i < n; i++)
+    ours[i] = (Small) { key (rand, i, n), i, 0 };
+  theirs = g_memdup2 (ours, MAX (n, 1) * sizeof *ours);
+  g_qsort_with_data (theirs, n, sizeof *theirs, compare_small, NULL);
+  chrono_sort_by_int64 (ours, n, sizeof *ours, G_STRUCT_OFFSET (Small, start));
+  g_assert_cmpmem (ours, n * sizeof *ours, theirs, n * sizeof *theirs);
+}
+
 static void
 test_like_a_stable_sort (void)
 {
@@ -78,7 +114,10 @@ test_like_a_stable_sort (void)
 
   for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
     for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
-      check (keys[k], sizes[s], 17 * k + s);
+      {
+        check (keys[k], sizes[s], 17 * k + s);
+        check_small (keys[k], sizes[s], 31 * k + s);
+      }
 }
 
 /* Plain gint64 values, and a GArray. */
