@@ -334,9 +334,17 @@ unresolved_wait (Units  *u,
   ChronoLedgerState state = CHRONO_LEDGER_IDLE_SEMAPHORE;
   gint64 latest = G_MININT64;
   guint matched = 0;
+  gdouble waits;
 
   for (guint k = 0; k < n_deps; k++)
     matched += g_array_index (data->deps, ChronoWorkDep, deps[k].dep).semaphore;
+  /* The import counted each instruction's waits: most have none, or
+   * none that a span did not satisfy, and their operands stay unread. */
+  chrono_neuron_record_read (&u->record, chrono_track_get_args (chrono_trace_get_track (data->trace, it->track), it->index));
+  if (!chrono_neuron_record_number (&u->record, CHRONO_NEURON_F_SEM_WAITS, &waits))
+    waits = 0;
+  if (waits <= matched)
+    return CHRONO_N_LEDGER_STATES;
   parse_waits (data, it, sems);
   if (sems->len <= matched)
     return CHRONO_N_LEDGER_STATES;

@@ -232,6 +232,18 @@ parse_record (Importer *imp,
   return chrono_neuron_read_record (s, &r->t, read_member, r);
 }
 
+/* Its operands' semaphore waits, which the ledger asks of every
+ * instruction it walks back to: counted here, where they are read. */
+static void
+count_waits (Record *r)
+{
+  if (r->operands.start == NULL)
+    return;
+  r->facts.number[CHRONO_NEURON_F_SEM_WAITS] = chrono_neuron_count_waits ((const char *) r->operands.start,
+                                                                          r->operands.len);
+  r->facts.present |= 1u << CHRONO_NEURON_F_SEM_WAITS;
+}
+
 static void
 handle_instruction (Importer *imp,
                     Record   *r)
@@ -245,6 +257,7 @@ handle_instruction (Importer *imp,
   span = chrono_track_builder_add_span (b, start, dur, r->opcode.start ? chrono_neuron_intern (imp->reader, &r->opcode) : 0,
                                         imp->cats[TABLE_INSTRUCTION], r->start - imp->reader->base,
                                         CHRONO_KIND_INSTRUCTION, r->t.has_dur ? 0 : CHRONO_SPAN_NO_DUR);
+  count_waits (r);
   chrono_neuron_facts_add (imp->facts, r->start - imp->reader->base, &r->facts);
   chrono_neuron_note_time (imp->reader, start, start + dur);
   if (r->has_id)
@@ -268,6 +281,7 @@ handle_dma (Importer *imp,
   span = chrono_track_builder_add_span (b, start, dur, queue->start ? chrono_neuron_intern (imp->reader, queue) : 0,
                                         imp->cats[TABLE_DMA], r->start - imp->reader->base,
                                         CHRONO_KIND_DMA, r->t.has_dur ? 0 : CHRONO_SPAN_NO_DUR);
+  count_waits (r);
   chrono_neuron_facts_add (imp->facts, r->start - imp->reader->base, &r->facts);
   chrono_neuron_note_time (imp->reader, start, start + dur);
   if (r->semaphore.start != NULL)

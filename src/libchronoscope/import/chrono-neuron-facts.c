@@ -25,6 +25,7 @@ static const struct {
   KEY ("raw_flops"), KEY ("adjusted_flops"), KEY ("flops_transpose"), KEY ("adjusted_flops_transpose"),
   KEY ("elements"), KEY ("tensor_elements"), KEY ("hbm_read_bytes"), KEY ("hbm_write_bytes"),
   KEY ("spill_save_bytes"), KEY ("spill_reload_bytes"), KEY ("transfer_size"), KEY ("transfer_bytes"),
+  KEY ("operands"),
   KEY ("tensor_instruction_type"), KEY ("instruction_type"), KEY ("hlo_name"), KEY ("hlo_attrs"), KEY ("layer"),
   KEY ("nki_source_location"), KEY ("source"), KEY ("dest"),
 };
@@ -65,6 +66,21 @@ chrono_neuron_facts_free (ChronoNeuronFacts *facts)
   g_array_unref (facts->cells);
   chrono_string_table_free (facts->texts);
   g_free (facts);
+}
+
+guint
+chrono_neuron_count_waits (const char *operands,
+                           gsize       len)
+{
+  const char *p = operands, *end = operands + len;
+  guint n = 0;
+
+  while ((p = memmem (p, end - p, "$S[", 3)) != NULL)
+    {
+      n++;
+      p += 3;
+    }
+  return n;
 }
 
 gint
@@ -202,7 +218,9 @@ set_text (ChronoNeuronFacts   *facts,
           const char          *text,
           gsize                len)
 {
-  if (f < CHRONO_NEURON_N_NUMBERS)
+  if (f == CHRONO_NEURON_F_SEM_WAITS)
+    row->number[f] = chrono_neuron_count_waits (text, len);
+  else if (f < CHRONO_NEURON_N_NUMBERS)
     {
       if (!chrono_json_parse_double ((const guint8 *) text, len, &row->number[f]) || !isfinite (row->number[f]))
         row->number[f] = NAN;
@@ -246,7 +264,9 @@ scan_object (ChronoNeuronFacts   *facts,
         {
           if (chrono_json_skip_value (&s) != CHRONO_JSON_OK)
             return FALSE;
-          set_text (facts, row, f, (const char *) start, s.p - start);
+          /* Operands are a string or none. */
+          if (f != CHRONO_NEURON_F_SEM_WAITS)
+            set_text (facts, row, f, (const char *) start, s.p - start);
         }
       else if (chrono_json_read_string (&s, &value) != CHRONO_JSON_OK)
         return FALSE;

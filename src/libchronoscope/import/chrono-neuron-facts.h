@@ -23,6 +23,7 @@ typedef enum {
   CHRONO_NEURON_F_SPILL_RELOAD,
   CHRONO_NEURON_F_TRANSFER_SIZE,
   CHRONO_NEURON_F_TRANSFER_BYTES,
+  CHRONO_NEURON_F_SEM_WAITS,      /* of a string "operands": its "$S[" waits */
   CHRONO_NEURON_F_TYPE,
   CHRONO_NEURON_F_OLD_TYPE,
   CHRONO_NEURON_F_HLO_NAME,
@@ -47,6 +48,10 @@ typedef struct {
 
 ChronoNeuronFacts *chrono_neuron_facts_new  (void);
 void               chrono_neuron_facts_free (ChronoNeuronFacts *facts);
+
+/* The semaphore waits ("$S[n]") in the operands text OPERANDS. */
+guint              chrono_neuron_count_waits  (const char *operands,
+                                               gsize       len);
 
 /* The field a member's key names, or -1. */
 gint               chrono_neuron_field_of_key (const char *key,
