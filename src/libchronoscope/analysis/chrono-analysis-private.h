@@ -467,12 +467,15 @@ void           chrono_neuron_run_rules     (ChronoRuleContext *c,
                                             ChronoRankData    *data);
 
 /* Adds findings to OUT (ChronoFinding); the caller ranks them. ANALYSIS
- * gives the operators' efficiency, already worked out. */
+ * gives the operators' efficiency, already worked out. PATHS_PENDING,
+ * when not NULL, is still adding to PATHS: it is joined before the first
+ * rule that reads them. */
 void    chrono_analysis_run_rules          (ChronoAnalysis                 *analysis,
                                             ChronoRankData                **ranks,
                                             guint                           n_ranks,
                                             GArray                         *breakdowns,
                                             GArray                         *paths,
+                                            GThread                        *paths_pending,
                                             const ChronoAnalysisThresholds *thresholds,
                                             GArray                         *out);
 

@@ -459,6 +459,7 @@ chrono_analysis_run_rules (ChronoAnalysis                 *analysis,
                            guint                           n_ranks,
                            GArray                         *breakdowns,
                            GArray                         *paths,
+                           GThread                        *paths_pending,
                            const ChronoAnalysisThresholds *thresholds,
                            GArray                         *out)
 {
@@ -474,6 +475,8 @@ chrono_analysis_run_rules (ChronoAnalysis                 *analysis,
       chrono_rule_device_syncs (&c, ranks[r]);
       chrono_rule_copies (&c, ranks[r]);
       chrono_rule_launch_bound (&c, ranks[r]);
+      if (paths_pending != NULL)
+        g_thread_join (g_steal_pointer (&paths_pending));
       chrono_rule_host_bound (&c, ranks[r], paths);
       chrono_rule_dependency_waits (&c, ranks[r], paths);
       chrono_rule_collective_outliers (&c, ranks[r]);
@@ -481,6 +484,8 @@ chrono_analysis_run_rules (ChronoAnalysis                 *analysis,
       chrono_rule_small_copies (&c, ranks[r]);
       chrono_rule_copies_exposed (&c, ranks[r]);
     }
+  if (paths_pending != NULL)
+    g_thread_join (paths_pending);
   chrono_rule_low_efficiency (&c, analysis);
   for (guint r = 0; r < n_ranks; r++)
     {

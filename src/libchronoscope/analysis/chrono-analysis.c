@@ -203,6 +203,18 @@ add_ranks (ChronoAnalysis *self,
     }
 }
 
+/* The NeuronCores' critical paths read only their ledgers: they are
+ * walked while the rules that do not need paths run. */
+static gpointer
+add_neuron_paths (gpointer user_data)
+{
+  ChronoAnalysis *self = user_data;
+
+  for (guint r = 0; r < self->ranks->len; r++)
+    chrono_neuron_add_paths (self->ranks->pdata[r], self->paths);
+  return NULL;
+}
+
 /* Each device's ledger over its window, then over each step of its rank
  * (or each execution of a NeuronCore). */
 static void
@@ -273,7 +285,7 @@ chrono_analysis_run (ChronoTrace * const          *traces,
 {
   g_autoptr(ChronoAnalysis) self = g_object_new (CHRONO_TYPE_ANALYSIS, NULL);
   g_autoptr(GPtrArray) peer_waits = NULL;
-  GThread *paths;
+  GThread *paths, *neuron_paths;
   ChronoRankData **ranks;
   guint n_ranks;
 
@@ -318,18 +330,16 @@ chrono_analysis_run (ChronoTrace * const          *traces,
     }
   g_thread_join (paths);
   for (guint r = 0; r < n_ranks; r++)
-    {
-      chrono_rank_data_join_metrics (ranks[r]);
-      chrono_neuron_add_paths (ranks[r], self->paths);
-    }
+    chrono_rank_data_join_metrics (ranks[r]);
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
+  neuron_paths = g_thread_new ("chrono-neuron-paths", add_neuron_paths, self);
   /* The efficiency read the operators' shapes meanwhile; its rule needs it. */
   chrono_efficiency_finish (self->efficiency);
   /* What the traces lack decides what the rules may claim. */
   chrono_analysis_find_limitations (ranks, n_ranks, self->limitations);
-  chrono_analysis_run_rules (self, ranks, n_ranks, self->breakdowns, self->paths, &self->options.thresholds,
-                             self->findings);
+  chrono_analysis_run_rules (self, ranks, n_ranks, self->breakdowns, self->paths, neuron_paths,
+                             &self->options.thresholds, self->findings);
   g_array_sort (self->findings, compare_findings);
   for (guint r = 0; r < n_ranks && !self->options.without_ledger_rows; r++)
     add_ledger_rows (self, ranks[r]);
