@@ -385,69 +385,122 @@ read_transfer (ChronoNeuronMetrics  *m,
   g_array_append_val (m->transfers, tr);
 }
 
+/* A row of the core as the records are read, all rows at once. */
+typedef struct {
+  const ChronoStreamWork *s;
+  const ChronoTrack      *t;
+  guint                   row;     /* in the metrics' rows */
+  guint                   next;    /* its next item */
+  gboolean                tensor;
+  gboolean                reading; /* until an item neither instruction nor transfer */
+} Cursor;
+
+/* Whether cursor A's next item comes before B's: by start, then by row,
+ * the order a stable sort of the rows one after the other gives. */
+static gboolean
+cursor_before (const Cursor *cursors,
+               guint         a,
+               guint         b)
+{
+  gint64 x = g_array_index (cursors[a].s->items, ChronoWorkItem, cursors[a].next).start;
+  gint64 y = g_array_index (cursors[b].s->items, ChronoWorkItem, cursors[b].next).start;
+
+  return x < y || (x == y && a < b);
+}
+
+static void
+sift_down (const Cursor *cursors,
+           guint        *heap,
+           guint         n,
+           guint         at)
+{
+  for (;;)
+    {
+      guint least = at, l = 2 * at + 1, r = l + 1, swap;
+
+      if (l < n && cursor_before (cursors, heap[l], heap[least]))
+        least = l;
+      if (r < n && cursor_before (cursors, heap[r], heap[least]))
+        least = r;
+      if (least == at)
+        return;
+      swap = heap[at];
+      heap[at] = heap[least];
+      heap[least] = swap;
+      at = least;
+    }
+}
+
+/* Every instruction's and transfer's record, the rows merged by start:
+ * the instructions and transfers come out in order, and the records are
+ * read nearly in the order of the file. */
 static void
 read_records (ChronoNeuronMetrics *m)
 {
   ChronoTrace *trace = m->data->trace;
   const ChronoDeviceWork *d = &g_array_index (m->data->devices, ChronoDeviceWork, m->device);
   gboolean any_flops = FALSE, any_elements = FALSE, any_bytes = FALSE;
+  g_autofree Cursor *cursors = g_new0 (Cursor, d->streams->len);
+  g_autofree guint *heap = g_new (guint, d->streams->len);
+  guint n_heap = 0;
   ChronoNeuronRecord r;
   gsize items = 0;
 
   chrono_neuron_record_init (&r, trace);
   m->hlo_of_text = g_hash_table_new (NULL, NULL);
   m->op_of_name = g_hash_table_new (NULL, NULL);
-  /* Room for every item at once: growing by doubling copied them. */
-  for (guint k = 0; k < d->streams->len; k++)
-    items += g_array_index (d->streams, ChronoStreamWork, k).items->len;
-  g_array_set_size (chrono_huge_array_set_size (m->insts, items), 0);
-  g_array_set_size (chrono_huge_array_set_size (m->transfers, items), 0);
   for (guint k = 0; k < d->streams->len; k++)
     {
       const ChronoStreamWork *s = &g_array_index (d->streams, ChronoStreamWork, k);
       const ChronoTrack *t = chrono_trace_get_track (trace, s->track);
-      gboolean tensor = is_tensor_track (trace, t), reading = TRUE;
-      Row *row_of = NULL;
       ChronoKind first = s->items->len > 0 ? t->kind[g_array_index (s->items, ChronoWorkItem, 0).index] : CHRONO_KIND_OTHER;
+      Row row;
 
-      if (first == CHRONO_KIND_INSTRUCTION || first == CHRONO_KIND_DMA)
+      /* A row of neither instructions nor transfers is no row of the core. */
+      if (first != CHRONO_KIND_INSTRUCTION && first != CHRONO_KIND_DMA)
+        continue;
+      row = (Row) { chrono_trace_get_string (trace, t->display_name), first == CHRONO_KIND_DMA, s->items,
+                    chrono_intervals_merge ((const ChronoWorkItem *) s->items->data, s->items->len, ~0u),
+                    s->track, 0, G_MAXINT64, G_MININT64 };
+      g_array_append_val (m->rows, row);
+      cursors[k] = (Cursor) { s, t, m->rows->len - 1, 0, is_tensor_track (trace, t), TRUE };
+      heap[n_heap++] = k;
+      items += s->items->len;
+    }
+  /* Room for every item at once: growing by doubling copied them. */
+  g_array_set_size (chrono_huge_array_set_size (m->insts, items), 0);
+  g_array_set_size (chrono_huge_array_set_size (m->transfers, items), 0);
+  for (guint h = n_heap; h-- > 0;)
+    sift_down (cursors, heap, n_heap, h);
+  while (n_heap > 0)
+    {
+      Cursor *c = &cursors[heap[0]];
+      const ChronoWorkItem *item = &g_array_index (c->s->items, ChronoWorkItem, c->next);
+      ChronoKind kind = c->t->kind[item->index];
+      Row *row = &g_array_index (m->rows, Row, c->row);
+
+      /* The metrics stop at a row's first item that is neither; the NKI
+       * count, for the rules, takes the whole row. */
+      c->reading = c->reading && (kind == CHRONO_KIND_INSTRUCTION || kind == CHRONO_KIND_DMA);
+      chrono_neuron_record_read (&r, chrono_track_get_args (c->t, item->index));
+      if (c->reading && kind == CHRONO_KIND_INSTRUCTION)
+        read_instruction (m, &r, c->t, item, c->tensor, &any_flops, &any_elements, &any_bytes);
+      else if (c->reading)
+        read_transfer (m, &r, row->name, item);
+      if (chrono_neuron_record_has (&r, CHRONO_NEURON_F_NKI))
+        row->nki++;
+      else
         {
-          Row row = { chrono_trace_get_string (trace, t->display_name), first == CHRONO_KIND_DMA, s->items,
-                      chrono_intervals_merge ((const ChronoWorkItem *) s->items->data, s->items->len, ~0u),
-                      s->track, 0, G_MAXINT64, G_MININT64 };
-
-          g_array_append_val (m->rows, row);
-          row_of = &g_array_index (m->rows, Row, m->rows->len - 1);
+          row->plain_first = MIN (row->plain_first, item->start);
+          row->plain_last = MAX (row->plain_last, item->end);
         }
-      for (guint i = 0; i < s->items->len; i++)
-        {
-          const ChronoWorkItem *item = &g_array_index (s->items, ChronoWorkItem, i);
-          ChronoKind kind = t->kind[item->index];
-
-          /* The metrics stop at the first item that is neither; the NKI
-           * count, for the rules, takes the whole row. */
-          reading = reading && (kind == CHRONO_KIND_INSTRUCTION || kind == CHRONO_KIND_DMA);
-          if (!reading && row_of == NULL)
-            break;
-          chrono_neuron_record_read (&r, chrono_track_get_args (t, item->index));
-          if (reading && kind == CHRONO_KIND_INSTRUCTION)
-            read_instruction (m, &r, t, item, tensor, &any_flops, &any_elements, &any_bytes);
-          else if (reading)
-            read_transfer (m, &r, chrono_trace_get_string (trace, t->display_name), item);
-          if (row_of != NULL && chrono_neuron_record_has (&r, CHRONO_NEURON_F_NKI))
-            row_of->nki++;
-          else if (row_of != NULL)
-            {
-              row_of->plain_first = MIN (row_of->plain_first, item->start);
-              row_of->plain_last = MAX (row_of->plain_last, item->end);
-            }
-        }
+      if (++c->next == c->s->items->len)
+        heap[0] = heap[--n_heap];
+      sift_down (cursors, heap, n_heap, 0);
     }
   chrono_neuron_record_clear (&r);
   g_clear_pointer (&m->hlo_of_text, g_hash_table_unref);
   g_clear_pointer (&m->op_of_name, g_hash_table_unref);
-  chrono_array_sort_by_int64 (m->insts, G_STRUCT_OFFSET (ChronoNeuronInst, start));
-  chrono_array_sort_by_int64 (m->transfers, G_STRUCT_OFFSET (Transfer, start));
   m->flops_source = any_flops ? CHRONO_NEURON_FLOPS_PROFILER
                   : any_elements ? CHRONO_NEURON_FLOPS_ELEMENTS : CHRONO_NEURON_FLOPS_NONE;
   if (any_bytes)
