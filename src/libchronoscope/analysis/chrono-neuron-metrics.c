@@ -354,33 +354,65 @@ read_instruction (ChronoNeuronMetrics *m,
     g_array_append_val (m->insts, in);
 }
 
-/* SBUF and PSUM are on the core; anything else a transfer reads or
- * writes is HBM (weights, inputs, outputs, spills). */
-static gboolean
-is_on_core (const char *memory)
+/* What a DMA queue's transfers are, by its name. */
+typedef enum {
+  QUEUE_PLAIN,
+  QUEUE_SPILL_SAVE,
+  QUEUE_SPILL_RELOAD,
+} QueueKind;
+
+static QueueKind
+queue_kind (const char *queue)
 {
-  return memory != NULL && (strstr (memory, "SB") != NULL || strstr (memory, "PSUM") != NULL);
+  if (strstr (queue, "SpillReload") != NULL)
+    return QUEUE_SPILL_RELOAD;
+  return strstr (queue, "Spill") != NULL ? QUEUE_SPILL_SAVE : QUEUE_PLAIN;
+}
+
+/* SBUF and PSUM are on the core; anything else a transfer reads or
+ * writes is HBM (weights, inputs, outputs, spills). Decided once per
+ * text of the facts, kept in ON_CORE (0 not yet, 1 no, 2 yes). */
+static gboolean
+is_on_core (const ChronoNeuronRecord *r,
+            ChronoNeuronField         f,
+            GByteArray               *on_core)
+{
+  guint32 id = r->row.text[f - CHRONO_NEURON_N_NUMBERS];
+
+  if (id >= on_core->len)
+    {
+      guint len = on_core->len;
+
+      g_byte_array_set_size (on_core, MAX (id + 1, 2 * len));
+      memset (on_core->data + len, 0, on_core->len - len);
+    }
+  if (on_core->data[id] == 0)
+    {
+      const char *memory = chrono_neuron_record_text (r, f);
+
+      on_core->data[id] = strstr (memory, "SB") != NULL || strstr (memory, "PSUM") != NULL ? 2 : 1;
+    }
+  return on_core->data[id] == 2;
 }
 
 static void
-read_transfer (ChronoNeuronMetrics  *m,
+read_transfer (ChronoNeuronMetrics      *m,
                const ChronoNeuronRecord *r,
-               const char           *queue,
-               const ChronoWorkItem *item)
+               QueueKind                 queue,
+               GByteArray               *on_core,
+               const ChronoWorkItem     *item)
 {
   Transfer tr = { item->start, item->end };
-  const char *source = chrono_neuron_record_text (r, CHRONO_NEURON_F_SOURCE);
-  const char *dest = chrono_neuron_record_text (r, CHRONO_NEURON_F_DEST);
 
   tr.bytes = chrono_neuron_record_number_or (r, CHRONO_NEURON_F_TRANSFER_BYTES, chrono_neuron_record_number_or (r, CHRONO_NEURON_F_TRANSFER_SIZE, 0));
 
-  if (source != NULL && !is_on_core (source))
+  if (chrono_neuron_record_has (r, CHRONO_NEURON_F_SOURCE) && !is_on_core (r, CHRONO_NEURON_F_SOURCE, on_core))
     tr.hbm_read = tr.bytes;
-  if (dest != NULL && !is_on_core (dest))
+  if (chrono_neuron_record_has (r, CHRONO_NEURON_F_DEST) && !is_on_core (r, CHRONO_NEURON_F_DEST, on_core))
     tr.hbm_write = tr.bytes;
-  if (strstr (queue, "SpillReload") != NULL)
+  if (queue == QUEUE_SPILL_RELOAD)
     tr.spill_reload = tr.bytes;
-  else if (strstr (queue, "Spill") != NULL)
+  else if (queue == QUEUE_SPILL_SAVE)
     tr.spill_save = tr.bytes;
   g_array_append_val (m->transfers, tr);
 }
@@ -391,8 +423,10 @@ typedef struct {
   const ChronoTrack      *t;
   guint                   row;     /* in the metrics' rows */
   guint                   next;    /* its next item */
+  gint64                  head;    /* that item's start */
   gboolean                tensor;
   gboolean                reading; /* until an item neither instruction nor transfer */
+  QueueKind               queue;
 } Cursor;
 
 /* Whether cursor A's next item comes before B's: by start, then by row,
@@ -402,10 +436,7 @@ cursor_before (const Cursor *cursors,
                guint         a,
                guint         b)
 {
-  gint64 x = g_array_index (cursors[a].s->items, ChronoWorkItem, cursors[a].next).start;
-  gint64 y = g_array_index (cursors[b].s->items, ChronoWorkItem, cursors[b].next).start;
-
-  return x < y || (x == y && a < b);
+  return cursors[a].head < cursors[b].head || (cursors[a].head == cursors[b].head && a < b);
 }
 
 static void
@@ -442,6 +473,7 @@ read_records (ChronoNeuronMetrics *m)
   gboolean any_flops = FALSE, any_elements = FALSE, any_bytes = FALSE;
   g_autofree Cursor *cursors = g_new0 (Cursor, d->streams->len);
   g_autofree guint *heap = g_new (guint, d->streams->len);
+  g_autoptr(GByteArray) on_core = g_byte_array_new ();
   guint n_heap = 0;
   ChronoNeuronRecord r;
   gsize items = 0;
@@ -463,7 +495,8 @@ read_records (ChronoNeuronMetrics *m)
                     chrono_intervals_merge ((const ChronoWorkItem *) s->items->data, s->items->len, ~0u),
                     s->track, 0, G_MAXINT64, G_MININT64 };
       g_array_append_val (m->rows, row);
-      cursors[k] = (Cursor) { s, t, m->rows->len - 1, 0, is_tensor_track (trace, t), TRUE };
+      cursors[k] = (Cursor) { s, t, m->rows->len - 1, 0, g_array_index (s->items, ChronoWorkItem, 0).start,
+                              is_tensor_track (trace, t), TRUE, queue_kind (row.name) };
       heap[n_heap++] = k;
       items += s->items->len;
     }
@@ -486,7 +519,7 @@ read_records (ChronoNeuronMetrics *m)
       if (c->reading && kind == CHRONO_KIND_INSTRUCTION)
         read_instruction (m, &r, c->t, item, c->tensor, &any_flops, &any_elements, &any_bytes);
       else if (c->reading)
-        read_transfer (m, &r, row->name, item);
+        read_transfer (m, &r, c->queue, on_core, item);
       if (chrono_neuron_record_has (&r, CHRONO_NEURON_F_NKI))
         row->nki++;
       else
@@ -496,6 +529,8 @@ read_records (ChronoNeuronMetrics *m)
         }
       if (++c->next == c->s->items->len)
         heap[0] = heap[--n_heap];
+      else
+        c->head = g_array_index (c->s->items, ChronoWorkItem, c->next).start;
       sift_down (cursors, heap, n_heap, 0);
     }
   chrono_neuron_record_clear (&r);

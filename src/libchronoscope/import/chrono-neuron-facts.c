@@ -190,15 +190,17 @@ chrono_neuron_facts_find (const ChronoNeuronFacts *facts,
   *near = lo;
   row->present = entries[lo].present;
   cell = &g_array_index (facts->cells, guint64, entries[lo].first);
-  for (guint f = 0; f < CHRONO_NEURON_N_FIELDS; f++)
-    if (row->present & (1u << f))
-      {
-        if (f < CHRONO_NEURON_N_NUMBERS)
-          memcpy (&row->number[f], cell, sizeof *cell);
-        else
-          row->text[f - CHRONO_NEURON_N_NUMBERS] = (guint32) *cell;
-        cell++;
-      }
+  /* The cells of the members present, lowest field first. */
+  for (guint32 bits = row->present; bits != 0; bits &= bits - 1)
+    {
+      guint f = (guint) g_bit_nth_lsf (bits, -1);
+
+      if (f < CHRONO_NEURON_N_NUMBERS)
+        memcpy (&row->number[f], cell, sizeof *cell);
+      else
+        row->text[f - CHRONO_NEURON_N_NUMBERS] = (guint32) *cell;
+      cell++;
+    }
   return TRUE;
 }
 
