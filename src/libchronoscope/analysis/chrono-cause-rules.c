@@ -216,6 +216,10 @@ chrono_rule_copies (Ctx            *c,
   for (guint di = 0; di < data->devices->len; di++)
     {
       const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+
+      if (!chrono_rule_device_can_hold (d, CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_HOST) |
+                                           CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_LAUNCH)))
+        continue;
       for (guint k = 0; k < d->items->len; k++)
         {
           const ChronoWorkItem *it = &g_array_index (d->items, ChronoWorkItem, k);
@@ -273,6 +277,9 @@ chrono_rule_launch_bound (Ctx            *c,
     {
       const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
 
+      if (!chrono_rule_device_can_hold (d, CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_HOST) |
+                                           CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_LAUNCH)))
+        continue;
       for (guint s = 0; s < d->streams->len; s++)
         {
           const ChronoStreamWork *sw = &g_array_index (d->streams, ChronoStreamWork, s);
