@@ -424,6 +424,7 @@ typedef struct {
   guint                   row;     /* in the metrics' rows */
   guint                   next;    /* its next item */
   gint64                  head;    /* that item's start */
+  guint                   near;    /* where its last record was among the facts */
   gboolean                tensor;
   gboolean                reading; /* until an item neither instruction nor transfer */
   QueueKind               queue;
@@ -495,7 +496,7 @@ read_records (ChronoNeuronMetrics *m)
                     chrono_intervals_merge ((const ChronoWorkItem *) s->items->data, s->items->len, ~0u),
                     s->track, 0, G_MAXINT64, G_MININT64 };
       g_array_append_val (m->rows, row);
-      cursors[k] = (Cursor) { s, t, m->rows->len - 1, 0, g_array_index (s->items, ChronoWorkItem, 0).start,
+      cursors[k] = (Cursor) { s, t, m->rows->len - 1, 0, g_array_index (s->items, ChronoWorkItem, 0).start, 0,
                               is_tensor_track (trace, t), TRUE, queue_kind (row.name) };
       heap[n_heap++] = k;
       items += s->items->len;
@@ -515,7 +516,11 @@ read_records (ChronoNeuronMetrics *m)
       /* The metrics stop at a row's first item that is neither; the NKI
        * count, for the rules, takes the whole row. */
       c->reading = c->reading && (kind == CHRONO_KIND_INSTRUCTION || kind == CHRONO_KIND_DMA);
+      /* A row's records follow one another in the file, apart from the
+       * other rows': the search goes on from its own last one. */
+      r.near = c->near;
       chrono_neuron_record_read (&r, chrono_track_get_args (c->t, item->index));
+      c->near = r.near;
       if (c->reading && kind == CHRONO_KIND_INSTRUCTION)
         read_instruction (m, &r, c->t, item, c->tensor, &any_flops, &any_elements, &any_bytes);
       else if (c->reading)
