@@ -64,8 +64,11 @@ struct _ChronoNeuronMetrics
   GArray                  *executions;
   GPtrArray               *op_names;
   GHashTable              *op_index;    /* name -> index + 1 */
-  GHashTable              *hlo_of_text; /* while reading: HLO name's text id + 1 -> operator */
+  GArray                  *hlo_of_text; /* while reading: by HLO name's text id, operator + 1 (0 not yet) */
   GHashTable              *op_of_name;  /* while reading: framework name's address -> operator */
+  gboolean                 has_last;      /* while reading: the last framework operator */
+  guint32                  last_texts[3]; /* of its texts */
+  guint32                  last_framework;
 };
 
 const char *
@@ -265,34 +268,50 @@ static guint32
 hlo_op_of (ChronoNeuronMetrics *m,
            ChronoNeuronRecord  *r)
 {
-  gpointer key, found;
-  guint32 op;
+  guint32 id;
 
   if (!chrono_neuron_record_has (r, CHRONO_NEURON_F_HLO_NAME))
     return G_MAXUINT32;
-  key = GUINT_TO_POINTER (r->row.text[CHRONO_NEURON_F_HLO_NAME - CHRONO_NEURON_N_NUMBERS] + 1);
-  if (g_hash_table_lookup_extended (m->hlo_of_text, key, NULL, &found))
-    return GPOINTER_TO_UINT (found);
-  op = intern_op (m, chrono_neuron_record_hlo_op (r));
-  g_hash_table_insert (m->hlo_of_text, key, GUINT_TO_POINTER (op));
-  return op;
+  id = r->row.text[CHRONO_NEURON_F_HLO_NAME - CHRONO_NEURON_N_NUMBERS];
+  if (id >= m->hlo_of_text->len)
+    g_array_set_size (m->hlo_of_text, MAX (id + 1, 2 * m->hlo_of_text->len));
+  if (g_array_index (m->hlo_of_text, guint32, id) == 0)
+    g_array_index (m->hlo_of_text, guint32, id) = intern_op (m, chrono_neuron_record_hlo_op (r)) + 1;
+  return g_array_index (m->hlo_of_text, guint32, id) - 1;
+}
+
+/* The text of field F of R, or G_MAXUINT32 without one. */
+static guint32
+text_id (const ChronoNeuronRecord *r,
+         ChronoNeuronField         f)
+{
+  return chrono_neuron_record_has (r, f) ? r->row.text[f - CHRONO_NEURON_N_NUMBERS] : G_MAXUINT32;
 }
 
 static guint32
 framework_op_of (ChronoNeuronMetrics *m,
                  ChronoNeuronRecord  *r)
 {
-  const char *name = chrono_neuron_record_framework_op (r);
+  const guint32 texts[3] = { text_id (r, CHRONO_NEURON_F_LAYER), text_id (r, CHRONO_NEURON_F_HLO_ATTRS),
+                             text_id (r, CHRONO_NEURON_F_NKI) };
+  const char *name;
   gpointer found;
   guint32 op;
 
+  /* The operator's texts decide it, and runs of instructions share them. */
+  if (m->has_last && memcmp (texts, m->last_texts, sizeof texts) == 0)
+    return m->last_framework;
+  m->has_last = TRUE;
+  memcpy (m->last_texts, texts, sizeof texts);
+  name = chrono_neuron_record_framework_op (r);
+  m->last_framework = G_MAXUINT32;
   if (name == NULL)
     return G_MAXUINT32;
   if (g_hash_table_lookup_extended (m->op_of_name, name, NULL, &found))
-    return GPOINTER_TO_UINT (found);
+    return m->last_framework = GPOINTER_TO_UINT (found);
   op = intern_op (m, name);
   g_hash_table_insert (m->op_of_name, (gpointer) name, GUINT_TO_POINTER (op));
-  return op;
+  return m->last_framework = op;
 }
 
 static gboolean
@@ -480,7 +499,7 @@ read_records (ChronoNeuronMetrics *m)
   gsize items = 0;
 
   chrono_neuron_record_init (&r, trace);
-  m->hlo_of_text = g_hash_table_new (NULL, NULL);
+  m->hlo_of_text = g_array_new (FALSE, TRUE, sizeof (guint32));
   m->op_of_name = g_hash_table_new (NULL, NULL);
   for (guint k = 0; k < d->streams->len; k++)
     {
@@ -539,7 +558,7 @@ read_records (ChronoNeuronMetrics *m)
       sift_down (cursors, heap, n_heap, 0);
     }
   chrono_neuron_record_clear (&r);
-  g_clear_pointer (&m->hlo_of_text, g_hash_table_unref);
+  g_clear_pointer (&m->hlo_of_text, g_array_unref);
   g_clear_pointer (&m->op_of_name, g_hash_table_unref);
   m->flops_source = any_flops ? CHRONO_NEURON_FLOPS_PROFILER
                   : any_elements ? CHRONO_NEURON_FLOPS_ELEMENTS : CHRONO_NEURON_FLOPS_NONE;
