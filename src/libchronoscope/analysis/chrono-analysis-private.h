@@ -179,7 +179,7 @@ typedef struct {
   GArray      *deps;     /* ChronoWorkDep */
   GArray      *deps_to;  /* ChronoDepTo by span key of the later work */
   GHashTable  *flows_of; /* span key -> GArray of flow indices (both ends), made on demand */
-  GHashTable  *item_of;  /* stream track -> ChronoTrackItems, made on demand */
+  GPtrArray   *item_of;  /* by stream track, its ChronoTrackItems (NULL for others), made on demand */
   GThread     *metrics;  /* reading its NeuronCores' metrics, or NULL */
   ChronoHostCounts host;
 } ChronoRankData;

@@ -684,11 +684,12 @@ typedef struct {
   guint32 item[];        /* by span index; G_MAXUINT32 when not an item */
 } ChronoTrackItems;
 
-static GHashTable *
+static GPtrArray *
 index_items (ChronoRankData *data)
 {
-  GHashTable *map = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  GPtrArray *map = g_ptr_array_new_full (chrono_trace_get_n_tracks (data->trace), g_free);
 
+  g_ptr_array_set_size (map, chrono_trace_get_n_tracks (data->trace));
   for (guint di = 0; di < data->devices->len; di++)
     {
       const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
@@ -701,12 +702,12 @@ index_items (ChronoRankData *data)
 
           entry->device = di;
           memset (entry->item, 0xff, n * sizeof (guint32));
-          g_hash_table_insert (map, GUINT_TO_POINTER (track), entry);
+          map->pdata[track] = entry;
         }
       for (guint k = 0; k < d->items->len; k++)
         {
           const ChronoWorkItem *it = &g_array_index (d->items, ChronoWorkItem, k);
-          ChronoTrackItems *entry = g_hash_table_lookup (map, GUINT_TO_POINTER (it->track));
+          ChronoTrackItems *entry = map->pdata[it->track];
 
           entry->item[it->index] = k;
         }
@@ -724,7 +725,7 @@ chrono_rank_data_find_item (ChronoRankData *data,
 
   if (data->item_of == NULL)
     data->item_of = index_items (data);
-  entry = g_hash_table_lookup (data->item_of, GUINT_TO_POINTER (span.track));
+  entry = span.track < data->item_of->len ? data->item_of->pdata[span.track] : NULL;
   if (entry == NULL || entry->item[span.index] == G_MAXUINT32)
     return FALSE;
   *device = entry->device;
@@ -1048,7 +1049,7 @@ chrono_rank_data_free (ChronoRankData *data)
   g_array_unref (data->deps);
   g_array_unref (data->deps_to);
   g_clear_pointer (&data->flows_of, g_hash_table_unref);
-  g_clear_pointer (&data->item_of, g_hash_table_unref);
+  g_clear_pointer (&data->item_of, g_ptr_array_unref);
   g_object_unref (data->trace);
   g_free (data);
 }
