@@ -233,14 +233,17 @@ parse_record (Importer *imp,
 }
 
 /* Its operands' semaphore waits, which the ledger asks of every
- * instruction it walks back to: counted here, where they are read. */
+ * instruction it walks back to: counted here, where they are read, and
+ * kept when there are any (none kept is none). */
 static void
 count_waits (Record *r)
 {
-  if (r->operands.start == NULL)
+  guint n;
+
+  if (r->operands.start == NULL ||
+      (n = chrono_neuron_count_waits ((const char *) r->operands.start, r->operands.len)) == 0)
     return;
-  r->facts.number[CHRONO_NEURON_F_SEM_WAITS] = chrono_neuron_count_waits ((const char *) r->operands.start,
-                                                                          r->operands.len);
+  r->facts.number[CHRONO_NEURON_F_SEM_WAITS] = n;
   r->facts.present |= 1u << CHRONO_NEURON_F_SEM_WAITS;
 }
 

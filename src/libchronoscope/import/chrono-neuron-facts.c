@@ -221,7 +221,11 @@ set_text (ChronoNeuronFacts   *facts,
           gsize                len)
 {
   if (f == CHRONO_NEURON_F_SEM_WAITS)
-    row->number[f] = chrono_neuron_count_waits (text, len);
+    {
+      /* None kept is none. */
+      if ((row->number[f] = chrono_neuron_count_waits (text, len)) == 0)
+        return;
+    }
   else if (f < CHRONO_NEURON_N_NUMBERS)
     {
       if (!chrono_json_parse_double ((const guint8 *) text, len, &row->number[f]) || !isfinite (row->number[f]))

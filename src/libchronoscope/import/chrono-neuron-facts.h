@@ -23,7 +23,7 @@ typedef enum {
   CHRONO_NEURON_F_SPILL_RELOAD,
   CHRONO_NEURON_F_TRANSFER_SIZE,
   CHRONO_NEURON_F_TRANSFER_BYTES,
-  CHRONO_NEURON_F_SEM_WAITS,      /* of a string "operands": its "$S[" waits */
+  CHRONO_NEURON_F_SEM_WAITS,      /* of a string "operands": its "$S[" waits, absent for none */
   CHRONO_NEURON_F_TYPE,
   CHRONO_NEURON_F_OLD_TYPE,
   CHRONO_NEURON_F_HLO_NAME,
