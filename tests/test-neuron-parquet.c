@@ -443,6 +443,49 @@ test_with_system (Fixture       *f,
   check_details_shifted (trace, tensor, f->counts.exec_start_ns);
 }
 
+static guint
+count_tracks (ChronoTrace *trace,
+              const char  *name)
+{
+  guint n = 0;
+
+  for (guint t = 0; t < chrono_trace_get_n_tracks (trace); t++)
+    n += g_str_equal (chrono_trace_get_string (trace, chrono_trace_get_track (trace, t)->name), name);
+  return n;
+}
+
+/* A folder holding a profile both as JSON and as tables reads it once,
+ * and says so; another core's profile beside them is no twin. */
+static void
+test_twins_read_once (Fixture       *f,
+                      gconstpointer  data)
+{
+  NeuronGenParquetOptions o;
+  NeuronGenCounts counts;
+  g_autoptr(ChronoTrace) trace = NULL;
+  g_autoptr(ChronoTrace) cores = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *other = g_build_filename (f->dir, "device_profile_model_2.json", NULL);
+
+  if (!writer_or_skip ())
+    return;
+  neuron_gen_parquet_options_init (&o);
+  write_twins (f, &o, NULL);
+  trace = load_folder (f->dir);
+  g_assert_cmpuint (chrono_trace_get_n_parts (trace), ==, 1);
+  g_assert_cmpuint (count_tracks (trace, "Tensor (PE)"), ==, 1);
+  g_assert_true (has_warning (trace, "hold the same device profile", "it is read once, from"));
+  g_assert_cmpstr (chrono_trace_get_part (trace, 0)->path, ==, f->json);
+
+  f->options.seed = 12;
+  f->options.nc_idx = 4;
+  g_assert_true (neuron_gen_write_device (other, &f->options, &counts, &error));
+  g_assert_no_error (error);
+  cores = load_folder (f->dir);
+  g_assert_cmpuint (chrono_trace_get_n_parts (cores), ==, 2);
+  g_assert_cmpuint (count_tracks (cores, "Tensor (PE)"), ==, 2);
+}
+
 static void
 copy_file (const char *from,
            const char *to)
@@ -660,6 +703,7 @@ main (int    argc,
   g_test_add ("/neuron-parquet/damaged/wrong-type", Fixture, GINT_TO_POINTER (NEURON_GEN_PQ_WRONG_TYPE),
               fixture_setup, test_damaged, fixture_teardown);
   g_test_add ("/neuron-parquet/with-system-profile", Fixture, NULL, fixture_setup, test_with_system, fixture_teardown);
+  g_test_add ("/neuron-parquet/twins-read-once", Fixture, NULL, fixture_setup, test_twins_read_once, fixture_teardown);
   g_test_add ("/neuron-parquet/system-memory", Fixture, NULL, fixture_setup, test_system_memory, fixture_teardown);
   g_test_add ("/neuron-parquet/other-tables", Fixture, NULL, fixture_setup, test_other_tables, fixture_teardown);
   g_test_add ("/neuron-parquet/single-table", Fixture, NULL, fixture_setup, test_single_table, fixture_teardown);

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "chrono-load-banner.h"
@@ -98,8 +99,8 @@ describe (ChronoTrace     *trace,
       if (text->len > 0)
         g_string_append_c (text, ' ');
       g_string_append_printf (text,
-                              ngettext ("%" G_GUINT64_FORMAT " event is not shown.",
-                                        "%" G_GUINT64_FORMAT " events are not shown.", stats->dropped),
+                              ngettext ("%" PRIu64 " event is not shown.",
+                                        "%" PRIu64 " events are not shown.", stats->dropped),
                               stats->dropped);
     }
   return g_string_free (g_steal_pointer (&text), FALSE);

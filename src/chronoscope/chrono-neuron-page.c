@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <adwaita.h>
 #include <glib/gi18n.h>
 #include <math.h>
@@ -419,7 +420,7 @@ fill_executions (ChronoNeuronPage *self)
       JsonObject *e = json_array_get_object_element (executions, i);
       g_autofree char *duration = chrono_format_duration (json_object_get_int_member (e, "total_time_ns"));
       /* Translators: one execution in the dropdown: "Execution 3 (1.2 ms)" */
-      g_autofree char *name = g_strdup_printf (_("Execution %" G_GINT64_FORMAT " (%s)"),
+      g_autofree char *name = g_strdup_printf (_("Execution %" PRId64 " (%s)"),
                                                json_object_get_int_member (e, "execution"), duration);
 
       gtk_string_list_append (names, name);

@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "chrono-format.h"
@@ -225,7 +226,7 @@ add_steps (ChronoTrace *trace,
     add (facts, _("Steps"), g_strdup_printf ("%" G_GUINT64_FORMAT " · %s", n, first), FALSE);
   else
     /* Translators: how many steps, the first and the last */
-    add (facts, _("Steps"), g_strdup_printf (_("%" G_GUINT64_FORMAT " · %s to %s"), n, first, last), FALSE);
+    add (facts, _("Steps"), g_strdup_printf (_("%" PRIu64 " · %s to %s"), n, first, last), FALSE);
 }
 
 /* Whether some of the first host operators' args hold their shapes. */

@@ -7,6 +7,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 
 #include "chrono-analysis-private.h"
@@ -42,7 +43,7 @@ add_dropped (ChronoRankData *data,
   if (stats->dropped == 0)
     return;
   add (out, "events-dropped", data->rank_index,
-       g_strdup_printf (_("%s: %" G_GUINT64_FORMAT " events are not in the model; the load said: %s"),
+       g_strdup_printf (_("%s: %" PRIu64 " events are not in the model; the load said: %s"),
                         base, stats->dropped,
                         stats->warnings->len ? (const char *) stats->warnings->pdata[0] : _("nothing more")));
 }
@@ -109,10 +110,10 @@ chrono_analysis_find_limitations (ChronoRankData **ranks,
                               name));
       if (n_work == 0 && c.launches > 0)
         add (out, "no-device-activity", r,
-             g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: the host launched %" G_GUINT64_FORMAT " piece of device work but the "
+             g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: the host launched %" PRIu64 " piece of device work but the "
                                         "trace holds no device activity (device tracing off, its buffer lost, or "
                                         "the file cut); nothing can be said of the device's time",
-                                        "%s: the host launched %" G_GUINT64_FORMAT " pieces of device work but the "
+                                        "%s: the host launched %" PRIu64 " pieces of device work but the "
                                         "trace holds no device activity (device tracing off, its buffer lost, or "
                                         "the file cut); nothing can be said of the device's time", c.launches),
                               name, c.launches));
@@ -132,7 +133,7 @@ chrono_analysis_find_limitations (ChronoRankData **ranks,
         {
           data->device_incomplete = TRUE;
           add (out, "missing-device-activity", r,
-               g_strdup_printf (_("%s: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " launches have no device "
+               g_strdup_printf (_("%s: %" PRIu64 " of %" PRIu64 " launches have no device "
                                   "activity in the trace%s; the device may have been busy when it looks idle, so "
                                   "no idle time is counted as lost"),
                                 name, c.launches - c.linked, c.launches,
@@ -141,9 +142,9 @@ chrono_analysis_find_limitations (ChronoRankData **ranks,
         }
       else if (c.graph_launches > 0)
         add (out, "graph-launches", r,
-             g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: %" G_GUINT64_FORMAT " CUDA graph launch; its kernels count only if "
+             g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: %" PRIu64 " CUDA graph launch; its kernels count only if "
                                         "the profiler recorded them",
-                                        "%s: %" G_GUINT64_FORMAT " CUDA graph launches; their kernels count only if "
+                                        "%s: %" PRIu64 " CUDA graph launches; their kernels count only if "
                                         "the profiler recorded them", c.graph_launches),
                               name, c.graph_launches));
       if (n_work > 0 && c.launches == 0 && data->devices->len > 0 && c.host_ops > 0)

@@ -2,6 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <inttypes.h>
 #include <math.h>
 
 #include <glib/gi18n-lib.h>
@@ -643,8 +644,8 @@ append_divergence (GString          *s,
                                           d->common),
                           d->common, chrono_comparison_used_window (self, 0, d->pair)->name,
                           chrono_comparison_used_window (self, 1, d->pair)->name);
-  g_string_append_printf (s, _("A has `%s` (operator %u of the step, %" G_GUINT64_FORMAT " from the first used step), "
-                               "B has `%s` (operator %u, %" G_GUINT64_FORMAT ")."),
+  g_string_append_printf (s, _("A has `%s` (operator %u of the step, %" PRIu64 " from the first used step), "
+                               "B has `%s` (operator %u, %" PRIu64 ")."),
                           d->a_op ? d->a_op : _("nothing more"), d->a_index, d->a_position,
                           d->b_op ? d->b_op : _("nothing more"), d->b_index, d->b_position);
   if (d->resynced)

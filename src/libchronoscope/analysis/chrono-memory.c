@@ -2,6 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -787,8 +788,8 @@ add_notes (ChronoMemory *self,
   if (self->devices->len == 0)
     g_ptr_array_add (self->notes, g_strdup (_("The trace has no memory events (PyTorch writes them with profile_memory=True).")));
   if (unreadable > 0)
-    g_ptr_array_add (self->notes, g_strdup_printf (ngettext ("%" G_GUINT64_FORMAT " memory event has no Bytes or Device Type and is not counted.",
-                                                             "%" G_GUINT64_FORMAT " memory events have no Bytes or Device Type and are not counted.",
+    g_ptr_array_add (self->notes, g_strdup_printf (ngettext ("%" PRIu64 " memory event has no Bytes or Device Type and is not counted.",
+                                                             "%" PRIu64 " memory events have no Bytes or Device Type and are not counted.",
                                                              unreadable), unreadable));
   for (guint i = 0; i < self->devices->len; i++)
     {
@@ -806,8 +807,8 @@ add_notes (ChronoMemory *self,
       if (!d->has_addresses)
         g_ptr_array_add (self->notes, g_strdup_printf (_("%s: the events carry no Addr, so allocations cannot be matched to their frees: nothing is said of what was alive at the peak."), d->label));
       else if (d->n_unmatched_frees > 0)
-        g_ptr_array_add (self->notes, g_strdup_printf (ngettext ("%s: %" G_GUINT64_FORMAT " free has no allocation in the trace (allocated before it began).",
-                                                                 "%s: %" G_GUINT64_FORMAT " frees have no allocation in the trace (allocated before it began).",
+        g_ptr_array_add (self->notes, g_strdup_printf (ngettext ("%s: %" PRIu64 " free has no allocation in the trace (allocated before it began).",
+                                                                 "%s: %" PRIu64 " frees have no allocation in the trace (allocated before it began).",
                                                                  d->n_unmatched_frees), d->label, d->n_unmatched_frees));
     }
   g_ptr_array_add (self->notes, NULL);

@@ -3,6 +3,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <inttypes.h>
 #include <math.h>
 
 #include <glib/gi18n-lib.h>
@@ -514,7 +515,7 @@ chrono_neuron_metrics_append_markdown (ChronoAnalysis *self,
           g_string_append_printf (s, "| %s | %s | %s |\n", _(figures[f].label), ours, theirs);
         }
       if (whole.t.dma_transfers > 0)
-        g_string_append_printf (s, _("\n- DMA: %" G_GUINT64_FORMAT " transfers, %.0f bytes on average, %.1f %% under 4 KiB\n"),
+        g_string_append_printf (s, _("\n- DMA: %" PRIu64 " transfers, %.0f bytes on average, %.1f %% under 4 KiB\n"),
                                 whole.t.dma_transfers, whole.t.dma_bytes / whole.t.dma_transfers,
                                 100.0 * whole.t.small_dma_transfers / whole.t.dma_transfers);
       if (chrono_neuron_metrics_throttling (m, start, end, &lost, &active) && active > 0)

@@ -10,6 +10,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -741,7 +742,7 @@ rule_nki_coverage (Core *core)
                                          "kernels': write the hot operators around them as NKI kernels, which "
                                          "choose their tiling and the engines' overlap."),
                                        g_strdup_printf (_("%s: %.0f%% of the %s engine's instructions come from "
-                                                          "NKI source (%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT ")"),
+                                                          "NKI source (%" PRIu64 " of %" PRIu64 ")"),
                                                         core_name (core), percent, nki_engines[e], c->nki, c->all));
           chrono_finding_add_evidence (f, "nki_instructions", c->nki);
           chrono_finding_add_evidence (f, "instructions", c->all);

@@ -4,6 +4,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -319,7 +320,7 @@ chrono_rule_low_efficiency (Ctx            *c,
                                           : _("A memory-bound operator far from the device's bandwidth: fuse it with its neighbours "
                                             "(torch.compile), avoid strided or non-contiguous inputs, and use wider types for "
                                             "loads (vectorised kernels)."),
-                                          _("%s %s on %s reaches %.0f%% of its roofline: %" G_GUINT64_FORMAT " calls take %.3f ms "
+                                          _("%s %s on %s reaches %.0f%% of its roofline: %" PRIu64 " calls take %.3f ms "
                                             "against %.3f ms at the device's peaks (%s-bound)"),
                                           op, dims, label, 100.0 * r->roofline_share, r->count, chrono_rule_ms (r->gpu_time_ns),
                                           chrono_rule_ms (r->roofline_ns), chrono_bound_to_string (r->bound));

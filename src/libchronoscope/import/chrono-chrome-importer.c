@@ -11,6 +11,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include "chrono-chrome-importer.h"
@@ -1688,13 +1689,13 @@ finish_stats (Importer *imp)
                                       imp->dropped_by_phase[c]);
             break;
           case 'N': case 'O': case 'D':
-            chrono_trace_add_warning (imp->trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " object event ('%c') is not shown",
-                                      "%" G_GUINT64_FORMAT " object events ('%c') are not shown", imp->dropped_by_phase[c]),
+            chrono_trace_add_warning (imp->trace, g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " object event ('%c') is not shown",
+                                      "%" PRIu64 " object events ('%c') are not shown", imp->dropped_by_phase[c]),
                                       imp->dropped_by_phase[c], c);
             break;
           default:
-            chrono_trace_add_warning (imp->trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " event of phase '%c' was not used",
-                                      "%" G_GUINT64_FORMAT " events of phase '%c' were not used", imp->dropped_by_phase[c]),
+            chrono_trace_add_warning (imp->trace, g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " event of phase '%c' was not used",
+                                      "%" PRIu64 " events of phase '%c' were not used", imp->dropped_by_phase[c]),
                                       imp->dropped_by_phase[c], c);
             break;
           }
@@ -1702,23 +1703,23 @@ finish_stats (Importer *imp)
   if (imp->dropped_by_phase[0] > 0)
     {
       dropped += imp->dropped_by_phase[0];
-      chrono_trace_add_warning (imp->trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " event has no one-letter \"ph\"",
-                                "%" G_GUINT64_FORMAT " events have no one-letter \"ph\"", imp->dropped_by_phase[0]),
+      chrono_trace_add_warning (imp->trace, g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " event has no one-letter \"ph\"",
+                                "%" PRIu64 " events have no one-letter \"ph\"", imp->dropped_by_phase[0]),
                                 imp->dropped_by_phase[0]);
     }
   if (imp->no_ts > 0)
-    chrono_trace_add_warning (imp->trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " event has no \"ts\"", "%" G_GUINT64_FORMAT " events have no \"ts\"", imp->no_ts), imp->no_ts);
+    chrono_trace_add_warning (imp->trace, g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " event has no \"ts\"", "%" PRIu64 " events have no \"ts\"", imp->no_ts), imp->no_ts);
   if (imp->bad_numbers > 0)
-    chrono_trace_add_warning (imp->trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " timestamp or duration is not a number",
-                              "%" G_GUINT64_FORMAT " timestamps or durations are not numbers", imp->bad_numbers),
+    chrono_trace_add_warning (imp->trace, g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " timestamp or duration is not a number",
+                              "%" PRIu64 " timestamps or durations are not numbers", imp->bad_numbers),
                               imp->bad_numbers);
   if (imp->stray_async_ends > 0)
-    chrono_trace_add_warning (imp->trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " async end event matches no begin",
-                              "%" G_GUINT64_FORMAT " async end events match no begin", imp->stray_async_ends),
+    chrono_trace_add_warning (imp->trace, g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " async end event matches no begin",
+                              "%" PRIu64 " async end events match no begin", imp->stray_async_ends),
                               imp->stray_async_ends);
   if (imp->non_objects > 0)
-    chrono_trace_add_warning (imp->trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " entry of the event array is not an object",
-                              "%" G_GUINT64_FORMAT " entries of the event array are not objects", imp->non_objects),
+    chrono_trace_add_warning (imp->trace, g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " entry of the event array is not an object",
+                              "%" PRIu64 " entries of the event array are not objects", imp->non_objects),
                               imp->non_objects);
   if (imp->malformed > MAX_SYNTAX_WARNINGS)
     chrono_trace_add_warning (imp->trace, "%" G_GUINT64_FORMAT " malformed events were skipped in all",

@@ -8,6 +8,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include "chrono-neuron-device.h"
@@ -606,18 +607,18 @@ chrono_neuron_device_finish (ChronoNeuronDevice *dev,
   name_core (dev);
   count_engines (dev);
   if (dev->unresolved_deps > 0)
-    chrono_trace_add_warning (trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " %s entry names no instruction of the profile",
-                                                  "%" G_GUINT64_FORMAT " %s entries name no instruction of the profile",
+    chrono_trace_add_warning (trace, g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " %s entry names no instruction of the profile",
+                                                  "%" PRIu64 " %s entries name no instruction of the profile",
                                                   dev->unresolved_deps),
                               dev->unresolved_deps, dep_source);
   if (dev->unresolved_flows > 0)
-    chrono_trace_add_warning (trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " Flow row names no row of the profile",
-                                                  "%" G_GUINT64_FORMAT " Flow rows name no row of the profile",
+    chrono_trace_add_warning (trace, g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " Flow row names no row of the profile",
+                                                  "%" PRIu64 " Flow rows name no row of the profile",
                                                   dev->unresolved_flows),
                               dev->unresolved_flows);
   if (dev->unmatched_waits > 0)
-    chrono_trace_add_warning (trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " semaphore wait matches no earlier update",
-                                                  "%" G_GUINT64_FORMAT " semaphore waits match no earlier update",
+    chrono_trace_add_warning (trace, g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " semaphore wait matches no earlier update",
+                                                  "%" PRIu64 " semaphore waits match no earlier update",
                                                   dev->unmatched_waits),
                               dev->unmatched_waits);
   chrono_neuron_reader_finish (dev->reader, "neuron-device", dev->edges);

@@ -2,6 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include "chrono-neuron.h"
@@ -569,10 +570,10 @@ chrono_neuron_reader_finish (ChronoNeuronReader *reader,
   trace->stats.events = reader->records;
   trace->stats.dropped = reader->skipped;
   if (reader->skipped > MAX_WARNINGS)
-    chrono_trace_add_warning (trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " record was skipped in all", "%" G_GUINT64_FORMAT " records were skipped in all", reader->skipped), reader->skipped);
+    chrono_trace_add_warning (trace, g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " record was skipped in all", "%" PRIu64 " records were skipped in all", reader->skipped), reader->skipped);
   if (reader->bad_values > MAX_WARNINGS)
-    chrono_trace_add_warning (trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " value of the wrong type was left out in all",
-                              "%" G_GUINT64_FORMAT " values of the wrong type were left out in all", reader->bad_values),
+    chrono_trace_add_warning (trace, g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " value of the wrong type was left out in all",
+                              "%" PRIu64 " values of the wrong type were left out in all", reader->bad_values),
                               reader->bad_values);
   input.builders = reader->builders;
   input.flow_events = g_array_new (FALSE, FALSE, sizeof (ChronoFlowEvent));

@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
 #include "chrono-neuron-parquet-importer.h"
@@ -124,6 +125,95 @@ load_parquet_folders (GPtrArray          *files,
         g_ptr_array_add (warnings, g_strdup (local->message));
     }
   return TRUE;
+}
+
+/* splitmix64's finaliser: every bit of X moves every bit of the result. */
+static inline guint64
+mix (guint64 x)
+{
+  x = (x ^ (x >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  x = (x ^ (x >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
+  return x ^ (x >> 31);
+}
+
+/* A fingerprint of a Neuron profile's events, whatever the order its
+ * format gives them in: the JSON of a profile and its Parquet tables have
+ * the same. A device profile's processes (its cores) and spans count; a
+ * system profile's JSON has spans and processes its tables lack, so there
+ * only its counters' samples do. */
+static guint64
+neuron_fingerprint (ChronoTrace *trace,
+                    gboolean     spans,
+                    guint64     *n_events)
+{
+  guint64 sum = 0;
+
+  *n_events = 0;
+  /* The same work on two cores is two profiles: the cores' names count. */
+  for (guint p = 0; spans && p < chrono_trace_get_n_processes (trace); p++)
+    sum += mix (g_str_hash (chrono_trace_get_string (trace, chrono_trace_get_process (trace, p)->display_name)));
+  for (guint t = 0; t < chrono_trace_get_n_tracks (trace); t++)
+    {
+      const ChronoTrack *track = chrono_trace_get_track (trace, t);
+
+      for (guint32 i = 0; spans && i < track->n_spans; i++)
+        sum += mix (mix ((guint64) track->start[i]) ^ (guint64) chrono_track_get_dur (track, i) ^ (guint64) track->kind[i] << 56);
+      /* Values as single floats: the tables keep some in 32 bits. */
+      for (guint32 i = 0; i < track->n_samples; i++)
+        {
+          gfloat value = (gfloat) track->sample_value[i];
+          guint32 bits;
+
+          memcpy (&bits, &value, sizeof bits);
+          sum += mix (mix ((guint64) track->sample_ts[i]) ^ bits);
+        }
+      *n_events += track->n_spans + track->n_samples;
+    }
+  return sum;
+}
+
+/* A folder that holds a Neuron profile twice, as JSON and as Parquet
+ * tables, is read once: of two twins, the one with fewer events (the
+ * tables, when they hold as many) is left out, said in WARNINGS. */
+static void
+drop_twins (GPtrArray *traces,
+            GPtrArray *warnings)
+{
+  static const char * const formats[] = { "neuron-device", "neuron-system" };
+  g_autofree gint *format = g_new (gint, traces->len);
+  g_autofree guint64 *print = g_new0 (guint64, traces->len);
+  g_autofree guint64 *n = g_new0 (guint64, traces->len);
+  g_autofree gboolean *gone = g_new0 (gboolean, traces->len);
+
+  for (guint i = 0; i < traces->len; i++)
+    {
+      format[i] = -1;
+      for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
+        if (g_strcmp0 (chrono_trace_get_format (traces->pdata[i]), formats[f]) == 0)
+          {
+            format[i] = f;
+            print[i] = neuron_fingerprint (traces->pdata[i], f == 0, &n[i]);
+          }
+    }
+  for (guint i = 0; i < traces->len; i++)
+    for (guint j = i + 1; j < traces->len && !gone[i]; j++)
+      {
+        guint drop, keep;
+
+        if (gone[j] || format[i] < 0 || format[i] != format[j] || print[i] != print[j] || n[i] == 0)
+          continue;
+        drop = n[j] > n[i] || (n[j] == n[i] && !g_str_has_suffix (chrono_trace_get_path (traces->pdata[i]), ".json")) ? i : j;
+        keep = drop == i ? j : i;
+        gone[drop] = TRUE;
+        g_ptr_array_add (warnings, g_strdup_printf ("%s and %s hold the same %s profile: it is read once, from %s",
+                                                    chrono_trace_get_path (traces->pdata[i]),
+                                                    chrono_trace_get_path (traces->pdata[j]),
+                                                    format[i] == 0 ? "device" : "system",
+                                                    chrono_trace_get_path (traces->pdata[keep])));
+      }
+  for (guint i = traces->len; i-- > 0;)
+    if (gone[i])
+      g_ptr_array_remove_index (traces, i);
 }
 
 /* The host-clock start of NeuronCore NC's first execution in SYSTEM. */
@@ -286,6 +376,7 @@ chrono_trace_load_set (const char * const *paths,
       return NULL;
     }
 
+  drop_twins (traces, warnings);
   shifts = g_new0 (gint64, traces->len);
   align_devices (traces, shifts, warnings);
   name = paths[1] == NULL ? g_strdup (paths[0]) : g_strjoinv (" + ", (char **) paths);
@@ -293,6 +384,8 @@ chrono_trace_load_set (const char * const *paths,
   for (guint i = 0; i < warnings->len; i++)
     chrono_trace_add_warning (merged, "%s", (const char *) g_ptr_array_index (warnings, i));
   if (skipped > 0)
-    chrono_trace_add_warning (merged, "%u files in the folder are not traces and were skipped", skipped);
+    chrono_trace_add_warning (merged, g_dngettext (GETTEXT_PACKAGE, "%u file in the folder is not a trace and was skipped",
+                                                   "%u files in the folder are not traces and were skipped", skipped),
+                              skipped);
   return merged;
 }

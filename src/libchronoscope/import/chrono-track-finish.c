@@ -3,6 +3,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include "chrono-track-builder-private.h"
@@ -253,16 +254,16 @@ chrono_track_builder_finish_trace (ChronoTrace      *trace,
   stats->launch_links = launches->len;
   if (links.no_start > 0)
     chrono_trace_add_quirk (trace, g_dngettext (GETTEXT_PACKAGE,
-                                                  "%" G_GUINT64_FORMAT " flow end has no start, so no arrow "
+                                                  "%" PRIu64 " flow end has no start, so no arrow "
                                                   "(Kineto writes such an end on every runtime call, also on "
                                                   "those that launch nothing)",
-                                                  "%" G_GUINT64_FORMAT " flow ends have no start, so no arrow "
+                                                  "%" PRIu64 " flow ends have no start, so no arrow "
                                                   "(Kineto writes such an end on every runtime call, also on "
                                                   "those that launch nothing)", links.no_start),
                               links.no_start);
   if (links.unmatched > links.no_start)
-    chrono_trace_add_warning (trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " flow event has no partner or no slice to attach to",
-                              "%" G_GUINT64_FORMAT " flow events have no partner or no slice to attach to",
+    chrono_trace_add_warning (trace, g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " flow event has no partner or no slice to attach to",
+                              "%" PRIu64 " flow events have no partner or no slice to attach to",
                               links.unmatched - links.no_start),
                               links.unmatched - links.no_start);
 
@@ -321,10 +322,10 @@ chrono_track_builder_finish_trace (ChronoTrace      *trace,
   if (stray > 0)
     {
       stats->dropped += stray;
-      chrono_trace_add_warning (trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " end event ('E') closes no slice", "%" G_GUINT64_FORMAT " end events ('E') close no slice", stray), stray);
+      chrono_trace_add_warning (trace, g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " end event ('E') closes no slice", "%" PRIu64 " end events ('E') close no slice", stray), stray);
     }
   if (unclosed > 0)
-    chrono_trace_add_quirk (trace, g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " slice did not end; it runs to the end of the trace",
-                              "%" G_GUINT64_FORMAT " slices did not end; they run to the end of the trace", unclosed),
+    chrono_trace_add_quirk (trace, g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " slice did not end; it runs to the end of the trace",
+                              "%" PRIu64 " slices did not end; they run to the end of the trace", unclosed),
                               unclosed);
 }

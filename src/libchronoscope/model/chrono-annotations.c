@@ -2,6 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
@@ -752,7 +753,7 @@ chrono_annotations_import (ChronoAnnotations  *self,
   if (json_node_get_int (version) > CHRONO_NOTES_VERSION || json_node_get_int (version) < 1)
     {
       g_set_error (error, CHRONO_ANNOTATIONS_ERROR, CHRONO_ANNOTATIONS_ERROR_VERSION,
-                   _("%s: notes version %" G_GINT64_FORMAT ", but this version of Chronoscope reads up to %d"),
+                   _("%s: notes version %" PRId64 ", but this version of Chronoscope reads up to %d"),
                    path, json_node_get_int (version), CHRONO_NOTES_VERSION);
       return FALSE;
     }
