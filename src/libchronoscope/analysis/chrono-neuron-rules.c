@@ -371,6 +371,10 @@ report_window (Core         *core,
   g_autofree char *names = NULL;
   ChronoFinding *f;
 
+  /* Its claim is at most its stretches: under the least a finding costs,
+   * nothing else need be measured. */
+  if (w->time < MAX (core->c->th->min_time_lost_ns, 1))
+    return;
   chrono_neuron_ledger_sum (core->ledger, start, end, states);
   busy = states[CHRONO_LEDGER_COMPUTE] + states[CHRONO_LEDGER_TRANSPOSE];
   if (!dominates (core, w, kind, states))
