@@ -99,12 +99,12 @@ latest_dep (ChronoRankData       *data,
             guint                *item)
 {
   guint n_deps;
-  const ChronoDepTo *deps = chrono_rank_data_deps_to (data, it, &n_deps);
+  const guint *deps = chrono_rank_data_deps_to (data, it, &n_deps);
   const ChronoWorkItem *best = NULL;
 
   for (guint i = 0; i < n_deps; i++)
     {
-      const ChronoWorkDep *d = &g_array_index (data->deps, ChronoWorkDep, deps[i].dep);
+      const ChronoWorkDep *d = &g_array_index (data->deps, ChronoWorkDep, deps[i]);
       const ChronoWorkItem *from = &g_array_index (g_array_index (data->devices, ChronoDeviceWork, d->from_device).items,
                                                    ChronoWorkItem, d->from_item);
       if (from->end <= it->start && (best == NULL || from->end > best->end))

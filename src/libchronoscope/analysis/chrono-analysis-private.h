@@ -110,6 +110,8 @@ typedef struct {
   guint   breakdown;     /* the device's row in the analysis's breakdowns */
   ChronoNeuronLedger *neuron; /* a NeuronCore's gaps and their causes, else NULL */
   struct _ChronoNeuronMetrics *neuron_metrics; /* built once for all readers, or NULL */
+  guint  *deps_start;    /* by item: where the dependencies into it begin in deps_into; items + 1 */
+  guint  *deps_into;     /* the rank's deps, by the item they lead to, each item's in their order */
 } ChronoDeviceWork;
 
 /* A host call that blocked until device work finished. */
@@ -134,11 +136,6 @@ typedef struct {
   guint8 semaphore;      /* a flow from the update a semaphore wait waited for */
 } ChronoWorkDep;
 
-/* A dependency by the span it leads to, for finding a span's dependencies. */
-typedef struct {
-  gint64 key;            /* chrono_span_key() of the later work */
-  guint  dep;            /* index into the rank's deps */
-} ChronoDepTo;
 
 typedef struct {
   guint32 track;         /* the host thread */
@@ -177,7 +174,6 @@ typedef struct {
   GArray      *steps;    /* ChronoStep by start */
   GArray      *collectives; /* the communication ChronoWorkItems of all devices, by start */
   GArray      *deps;     /* ChronoWorkDep */
-  GArray      *deps_to;  /* ChronoDepTo by span key of the later work */
   GHashTable  *flows_of; /* span key -> GArray of flow indices (both ends), made on demand */
   GPtrArray   *item_of;  /* by stream track, its ChronoTrackItems (NULL for others), made on demand */
   GThread     *metrics;  /* reading its NeuronCores' metrics, or NULL */
@@ -329,10 +325,11 @@ gboolean        chrono_rank_data_last_work (ChronoRankData *data,
                                             gint           *device,
                                             guint          *item);
 
-/* The deps into IT: *N_DEPS entries, in the order they were found. */
-const ChronoDepTo *chrono_rank_data_deps_to (ChronoRankData       *data,
-                                             const ChronoWorkItem *it,
-                                             guint                *n_deps);
+/* The deps into IT: *N_DEPS indices into the rank's deps, in the order
+ * they were found. */
+const guint    *chrono_rank_data_deps_to (ChronoRankData       *data,
+                                          const ChronoWorkItem *it,
+                                          guint                *n_deps);
 
 /* The device work that SPAN is, if any. */
 gint64          chrono_rank_data_clock_shift (ChronoRankData *data,

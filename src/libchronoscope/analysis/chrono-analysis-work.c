@@ -737,28 +737,66 @@ static void
 add_dep (ChronoRankData *data,
          ChronoWorkDep   dep)
 {
-  const ChronoWorkItem *to = &g_array_index (g_array_index (data->devices, ChronoDeviceWork, dep.to_device).items,
-                                             ChronoWorkItem, dep.to_item);
-  ChronoDepTo entry = { chrono_span_key (to->track, to->index), data->deps->len };
-
   g_array_append_val (data->deps, dep);
-  g_array_append_val (data->deps_to, entry);
 }
 
-const ChronoDepTo *
+/* Each device's deps by the item they lead to, counted into place: the
+ * ledger and the paths ask for the dependencies of every gap they walk.
+ * A dependency's index grows as they are read, so an item's keep their
+ * order. */
+static void
+index_deps (ChronoRankData *data)
+{
+  const ChronoWorkDep *deps = (const ChronoWorkDep *) data->deps->data;
+
+  for (guint di = 0; di < data->devices->len; di++)
+    {
+      ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+
+      d->deps_start = g_new0 (guint, d->items->len + 1);
+    }
+  for (guint i = 0; i < data->deps->len; i++)
+    g_array_index (data->devices, ChronoDeviceWork, deps[i].to_device).deps_start[deps[i].to_item + 1]++;
+  for (guint di = 0; di < data->devices->len; di++)
+    {
+      ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+
+      for (guint k = 0; k < d->items->len; k++)
+        d->deps_start[k + 1] += d->deps_start[k];
+      d->deps_into = g_new (guint, MAX (d->deps_start[d->items->len], 1));
+    }
+  for (guint i = 0; i < data->deps->len; i++)
+    {
+      ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, deps[i].to_device);
+
+      /* The start of the item after fills the item backwards: shifted
+       * back at the end. */
+      d->deps_into[d->deps_start[deps[i].to_item]++] = i;
+    }
+  for (guint di = 0; di < data->devices->len; di++)
+    {
+      ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+
+      for (guint k = d->items->len; k-- > 0;)
+        d->deps_start[k + 1] = d->deps_start[k];
+      d->deps_start[0] = 0;
+    }
+}
+
+const guint *
 chrono_rank_data_deps_to (ChronoRankData       *data,
                           const ChronoWorkItem *it,
                           guint                *n_deps)
 {
-  const ChronoDepTo *all = (const ChronoDepTo *) data->deps_to->data;
-  gint64 key = chrono_span_key (it->track, it->index);
-  guint first = chrono_lower_bound (all, data->deps_to->len, sizeof (ChronoDepTo), G_STRUCT_OFFSET (ChronoDepTo, key), key);
-  guint end = first;
+  const ChronoDeviceWork *d;
+  guint device, item;
 
-  while (end < data->deps_to->len && all[end].key == key)
-    end++;
-  *n_deps = end - first;
-  return all + first;
+  *n_deps = 0;
+  if (!chrono_rank_data_find_item (data, (ChronoSpanRef) { it->track, it->index }, &device, &item))
+    return NULL;
+  d = &g_array_index (data->devices, ChronoDeviceWork, device);
+  *n_deps = d->deps_start[item + 1] - d->deps_start[item];
+  return d->deps_into + d->deps_start[item];
 }
 
 /* An integer member of the args object at OFFSET, read from the raw text. */
@@ -1011,15 +1049,11 @@ chrono_rank_data_new (ChronoTrace                 *trace,
     /* A dependency at most per flow, and a few event waits: reserved, so
      * that a million of them are not copied as they grow. */
     data->deps = chrono_huge_array_sized_new (sizeof (ChronoWorkDep), other_flows->len + 64);
-    data->deps_to = chrono_huge_array_sized_new (sizeof (ChronoDepTo), other_flows->len + 64);
     collect_host (data, launched);
     collect_event_waits (data);
     collect_flow_deps (data, other_flows);
   }
-  /* Sorted once rather than hashed per dependency: the ledger and the
-   * paths look up the dependencies of every gap they walk. Appended in
-   * the order of the dependencies, a stable sort keeps a span's in it. */
-  chrono_array_sort_by_int64 (data->deps_to, G_STRUCT_OFFSET (ChronoDepTo, key));
+  index_deps (data);
   return data;
 }
 
@@ -1041,13 +1075,14 @@ chrono_rank_data_free (ChronoRankData *data)
       g_clear_pointer (&d->ledger, g_array_unref);
       chrono_neuron_ledger_free (d->neuron);
       g_clear_pointer (&d->neuron_metrics, chrono_neuron_metrics_free);
+      g_free (d->deps_start);
+      g_free (d->deps_into);
     }
   g_array_unref (data->devices);
   g_array_unref (data->syncs);
   g_array_unref (data->steps);
   g_array_unref (data->collectives);
   g_array_unref (data->deps);
-  g_array_unref (data->deps_to);
   g_clear_pointer (&data->flows_of, g_hash_table_unref);
   g_clear_pointer (&data->item_of, g_ptr_array_unref);
   g_object_unref (data->trace);

@@ -469,10 +469,8 @@ waits_on_path (ChronoRankData *data,
                GArray         *paths)
 {
   GHashTable *spans = g_hash_table_new (span_ref_hash, span_ref_equal);
-  const ChronoDepTo *deps_to = (const ChronoDepTo *) data->deps_to->data;
 
-  /* The dependencies are sorted by the span that waits: a path's span
-   * waits when it is found among them. */
+  /* A path's span waits when some dependency leads into it. */
   for (guint i = 0; i < paths->len && data->deps->len > 0; i++)
     {
       const ChronoCriticalPath *p = &g_array_index (paths, ChronoCriticalPath, i);
@@ -482,14 +480,13 @@ waits_on_path (ChronoRankData *data,
       for (guint k = 0; k < p->n_segments; k++)
         {
           const ChronoSpanRef *span = &p->segments[k].node.span;
-          gint64 key;
-          guint at;
+          const ChronoDeviceWork *d;
+          guint device, item;
 
-          if (!p->segments[k].has_node)
+          if (!p->segments[k].has_node || !chrono_rank_data_find_item (data, *span, &device, &item))
             continue;
-          key = chrono_span_key (span->track, span->index);
-          at = chrono_lower_bound (deps_to, data->deps_to->len, sizeof *deps_to, G_STRUCT_OFFSET (ChronoDepTo, key), key);
-          if (at < data->deps_to->len && deps_to[at].key == key)
+          d = &g_array_index (data->devices, ChronoDeviceWork, device);
+          if (d->deps_start[item + 1] > d->deps_start[item])
             g_hash_table_add (spans, (gpointer) span);
         }
     }

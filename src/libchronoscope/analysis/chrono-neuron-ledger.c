@@ -94,6 +94,7 @@ typedef struct {
   GArray         *semaphores;      /* Semaphore, of the whole trace */
   GStringChunk   *owners;
   ChronoNeuronRecord record;
+  guint         *near_of_track;   /* where each row's last record was among the facts */
 } Units;
 
 static void
@@ -212,7 +213,10 @@ is_transpose (Units                *u,
   ChronoNeuronRecord *r = &u->record;
   const char *type, *hlo;
 
+  /* The two Tensor rows take turns: each searches on from its own last. */
+  r->near = u->near_of_track[it->track];
   chrono_neuron_record_read (r, chrono_track_get_args (chrono_trace_get_track (u->data->trace, it->track), it->index));
+  u->near_of_track[it->track] = r->near;
   type = chrono_neuron_record_text (r, CHRONO_NEURON_F_TYPE);
   if (type == NULL)
     type = chrono_neuron_record_text (r, CHRONO_NEURON_F_OLD_TYPE);
@@ -329,7 +333,7 @@ unresolved_wait (Units  *u,
   ChronoRankData *data = u->data;
   const ChronoWorkItem *it = item_at (data, node.device, node.item);
   guint n_deps;
-  const ChronoDepTo *deps = chrono_rank_data_deps_to (data, it, &n_deps);
+  const guint *deps = chrono_rank_data_deps_to (data, it, &n_deps);
   g_autoptr(GArray) sems = g_array_new (FALSE, FALSE, sizeof (guint));
   ChronoLedgerState state = CHRONO_LEDGER_IDLE_SEMAPHORE;
   gint64 latest = G_MININT64;
@@ -337,7 +341,7 @@ unresolved_wait (Units  *u,
   gdouble waits;
 
   for (guint k = 0; k < n_deps; k++)
-    matched += g_array_index (data->deps, ChronoWorkDep, deps[k].dep).semaphore;
+    matched += g_array_index (data->deps, ChronoWorkDep, deps[k]).semaphore;
   /* The import counted each instruction's waits: most have none, or
    * none that a span did not satisfy, and their operands stay unread. */
   chrono_neuron_record_read (&u->record, chrono_track_get_args (chrono_trace_get_track (data->trace, it->track), it->index));
@@ -378,12 +382,12 @@ latest_pred (ChronoRankData *data,
 {
   const ChronoWorkItem *it = item_at (data, node.device, node.item);
   guint n_deps;
-  const ChronoDepTo *deps = chrono_rank_data_deps_to (data, it, &n_deps);
+  const guint *deps = chrono_rank_data_deps_to (data, it, &n_deps);
   gboolean found = FALSE;
 
   for (guint k = 0; k < n_deps; k++)
     {
-      const ChronoWorkDep *dep = &g_array_index (data->deps, ChronoWorkDep, deps[k].dep);
+      const ChronoWorkDep *dep = &g_array_index (data->deps, ChronoWorkDep, deps[k]);
       const ChronoWorkItem *p = item_at (data, dep->from_device, dep->from_item);
 
       if (p->end > *best_end)
@@ -587,7 +591,8 @@ chrono_neuron_build_ledger (ChronoRankData *data,
   g_autofree guint8 *name_cache = g_new0 (guint8, chrono_trace_get_n_strings (data->trace));
   g_autoptr(GArray) semaphores = g_array_new (FALSE, FALSE, sizeof (Semaphore));
   g_autoptr(GStringChunk) owners = g_string_chunk_new (256);
-  Units u = { data, unit_cache, name_cache, semaphores, owners, { 0 } };
+  g_autofree guint *near_cache = g_new0 (guint, chrono_trace_get_n_tracks (data->trace));
+  Units u = { data, unit_cache, name_cache, semaphores, owners, { 0 }, near_cache };
   guint n = d->items->len;
   /* Room for what the core's items can make, reserved at once: arrays
    * grown by doubling were copied, and the room left is never touched. */
@@ -619,7 +624,6 @@ chrono_neuron_build_ledger (ChronoRankData *data,
           merge_into (matrix, items[k].start, items[k].end, tensor->len);
         g_array_append_val (tensor, k);
       }
-  chrono_neuron_record_clear (&u.record);
 
   t = ledger->start;
   for (guint i = 0; i < all->len; i++)
@@ -633,6 +637,7 @@ chrono_neuron_build_ledger (ChronoRankData *data,
     }
   if (t < ledger->end)
     tail_gap (&u, ledger, device, t);
+  chrono_neuron_record_clear (&u.record);
 }
 
 void

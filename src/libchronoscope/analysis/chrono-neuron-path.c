@@ -65,7 +65,7 @@ held_by (ChronoRankData *data,
   const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, *device);
   const ChronoWorkItem *it = &g_array_index (d->items, ChronoWorkItem, *item);
   guint n_deps;
-  const ChronoDepTo *deps = chrono_rank_data_deps_to (data, it, &n_deps);
+  const guint *deps = chrono_rank_data_deps_to (data, it, &n_deps);
   gint64 best = g0;
   guint best_device = *device, best_item = G_MAXUINT;
 
@@ -76,7 +76,7 @@ held_by (ChronoRankData *data,
     }
   for (guint k = 0; k < n_deps; k++)
     {
-      const ChronoWorkDep *dep = &g_array_index (data->deps, ChronoWorkDep, deps[k].dep);
+      const ChronoWorkDep *dep = &g_array_index (data->deps, ChronoWorkDep, deps[k]);
       const ChronoWorkItem *p = &g_array_index (g_array_index (data->devices, ChronoDeviceWork, dep->from_device).items,
                                                 ChronoWorkItem, dep->from_item);
       if (p->end > best)
