@@ -175,7 +175,7 @@ typedef struct {
   GArray      *collectives; /* the communication ChronoWorkItems of all devices, by start */
   GArray      *deps;     /* ChronoWorkDep */
   GHashTable  *flows_of; /* span key -> GArray of flow indices (both ends), made on demand */
-  GPtrArray   *item_of;  /* by stream track, its ChronoTrackItems (NULL for others), made on demand */
+  GPtrArray   *item_of;  /* by stream track, its ChronoTrackItems (NULL for others) */
   GThread     *metrics;  /* reading its NeuronCores' metrics, or NULL */
   ChronoHostCounts host;
 } ChronoRankData;

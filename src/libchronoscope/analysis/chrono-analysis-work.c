@@ -723,8 +723,7 @@ chrono_rank_data_find_item (ChronoRankData *data,
 {
   const ChronoTrackItems *entry;
 
-  if (data->item_of == NULL)
-    data->item_of = index_items (data);
+  g_assert (data->item_of != NULL);
   entry = span.track < data->item_of->len ? data->item_of->pdata[span.track] : NULL;
   if (entry == NULL || entry->item[span.index] == G_MAXUINT32)
     return FALSE;
@@ -1044,6 +1043,9 @@ chrono_rank_data_new (ChronoTrace                 *trace,
     g_autoptr(GArray) other_flows = g_array_new (FALSE, FALSE, sizeof (guint));
 
     collect_work (data, launched, other_flows);
+    /* Made here, not on first use: the paths, the ledgers and the rules
+     * look work items up from several threads. */
+    data->item_of = index_items (data);
     /* The devices are all found: what follows adds none. */
     start_metrics (data, &options->thresholds);
     /* A dependency at most per flow, and a few event waits: reserved, so
