@@ -193,6 +193,14 @@ ChronoRankData *chrono_rank_data_new  (ChronoTrace                 *trace,
                                        guint                        rank_index,
                                        const ChronoTracePart       *part,
                                        const ChronoAnalysisOptions *options);
+/* Each stream track's items, by span: what chrono_rank_data_find_item()
+ * reads. */
+GPtrArray      *chrono_rank_data_index_items  (ChronoRankData *data);
+/* The rank's dependencies: its event waits and the flows FLOWS (indices
+ * of the trace's flows between work items), indexed by the item they
+ * lead to. */
+void            chrono_rank_data_collect_deps (ChronoRankData *data,
+                                               GArray         *flows);
 /* Waits for the NeuronCore metrics that chrono_rank_data_new() started
  * reading as soon as the cores' work was gathered. */
 void            chrono_rank_data_join_metrics (ChronoRankData *data);
