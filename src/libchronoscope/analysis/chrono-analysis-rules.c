@@ -228,13 +228,10 @@ gboolean
 chrono_rule_device_can_hold (const ChronoDeviceWork *d,
                              guint                   mask)
 {
-  guint neuron = 0;
+  const guint neuron = CHRONO_LEDGER_MASK (CHRONO_LEDGER_COMPUTE) | CHRONO_LEDGER_MASK (CHRONO_LEDGER_TRANSPOSE) |
+                       CHRONO_LEDGER_NEURON_IDLE_MASK;
 
-  if (d->neuron == NULL)
-    return TRUE;
-  for (guint k = 0; k < G_N_ELEMENTS (chrono_neuron_ledger_states); k++)
-    neuron |= CHRONO_LEDGER_MASK (chrono_neuron_ledger_states[k]);
-  return (mask & neuron) != 0;
+  return d->neuron == NULL || (mask & neuron) != 0;
 }
 
 gint64

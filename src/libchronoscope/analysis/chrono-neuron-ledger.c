@@ -214,9 +214,8 @@ is_transpose (Units                *u,
   const char *type, *hlo;
 
   /* The two Tensor rows take turns: each searches on from its own last. */
-  r->near = u->near_of_track[it->track];
-  chrono_neuron_record_read (r, chrono_track_get_args (chrono_trace_get_track (u->data->trace, it->track), it->index));
-  u->near_of_track[it->track] = r->near;
+  chrono_neuron_record_read_near (r, chrono_track_get_args (chrono_trace_get_track (u->data->trace, it->track), it->index),
+                                  &u->near_of_track[it->track]);
   type = chrono_neuron_record_text (r, CHRONO_NEURON_F_TYPE);
   if (type == NULL)
     type = chrono_neuron_record_text (r, CHRONO_NEURON_F_OLD_TYPE);

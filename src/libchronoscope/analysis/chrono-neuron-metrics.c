@@ -264,20 +264,29 @@ intern_op (ChronoNeuronMetrics *m,
 
 /* Many instructions share an HLO instruction and a framework operator:
  * each is named once per text the facts keep, not once per instruction. */
+/* Element ID of BY_TEXT, an array over the facts' text ids made with
+ * zeroed elements, grown to hold it: what was decided once per text. */
+static gpointer
+per_text (GArray  *by_text,
+          guint32  id)
+{
+  if (id >= by_text->len)
+    g_array_set_size (by_text, MAX (id + 1, 2 * by_text->len));
+  return by_text->data + (gsize) id * g_array_get_element_size (by_text);
+}
+
 static guint32
 hlo_op_of (ChronoNeuronMetrics *m,
            ChronoNeuronRecord  *r)
 {
-  guint32 id;
+  guint32 *op;
 
   if (!chrono_neuron_record_has (r, CHRONO_NEURON_F_HLO_NAME))
     return G_MAXUINT32;
-  id = r->row.text[CHRONO_NEURON_F_HLO_NAME - CHRONO_NEURON_N_NUMBERS];
-  if (id >= m->hlo_of_text->len)
-    g_array_set_size (m->hlo_of_text, MAX (id + 1, 2 * m->hlo_of_text->len));
-  if (g_array_index (m->hlo_of_text, guint32, id) == 0)
-    g_array_index (m->hlo_of_text, guint32, id) = intern_op (m, chrono_neuron_record_hlo_op (r)) + 1;
-  return g_array_index (m->hlo_of_text, guint32, id) - 1;
+  op = per_text (m->hlo_of_text, r->row.text[CHRONO_NEURON_F_HLO_NAME - CHRONO_NEURON_N_NUMBERS]);
+  if (*op == 0)
+    *op = intern_op (m, chrono_neuron_record_hlo_op (r)) + 1;
+  return *op - 1;
 }
 
 /* The text of field F of R, or G_MAXUINT32 without one. */
@@ -394,31 +403,24 @@ queue_kind (const char *queue)
 static gboolean
 is_on_core (const ChronoNeuronRecord *r,
             ChronoNeuronField         f,
-            GByteArray               *on_core)
+            GArray                   *on_core)
 {
-  guint32 id = r->row.text[f - CHRONO_NEURON_N_NUMBERS];
+  guint8 *known = per_text (on_core, r->row.text[f - CHRONO_NEURON_N_NUMBERS]);
 
-  if (id >= on_core->len)
-    {
-      guint len = on_core->len;
-
-      g_byte_array_set_size (on_core, MAX (id + 1, 2 * len));
-      memset (on_core->data + len, 0, on_core->len - len);
-    }
-  if (on_core->data[id] == 0)
+  if (*known == 0)
     {
       const char *memory = chrono_neuron_record_text (r, f);
 
-      on_core->data[id] = strstr (memory, "SB") != NULL || strstr (memory, "PSUM") != NULL ? 2 : 1;
+      *known = strstr (memory, "SB") != NULL || strstr (memory, "PSUM") != NULL ? 2 : 1;
     }
-  return on_core->data[id] == 2;
+  return *known == 2;
 }
 
 static void
 read_transfer (ChronoNeuronMetrics      *m,
                const ChronoNeuronRecord *r,
                QueueKind                 queue,
-               GByteArray               *on_core,
+               GArray                   *on_core,
                const ChronoWorkItem     *item)
 {
   Transfer tr = { item->start, item->end };
@@ -493,7 +495,7 @@ read_records (ChronoNeuronMetrics *m)
   gboolean any_flops = FALSE, any_elements = FALSE, any_bytes = FALSE;
   g_autofree Cursor *cursors = g_new0 (Cursor, d->streams->len);
   g_autofree guint *heap = g_new (guint, d->streams->len);
-  g_autoptr(GByteArray) on_core = g_byte_array_new ();
+  g_autoptr(GArray) on_core = g_array_new (FALSE, TRUE, sizeof (guint8));
   guint n_heap = 0;
   ChronoNeuronRecord r;
   gsize items = 0;
@@ -537,9 +539,7 @@ read_records (ChronoNeuronMetrics *m)
       c->reading = c->reading && (kind == CHRONO_KIND_INSTRUCTION || kind == CHRONO_KIND_DMA);
       /* A row's records follow one another in the file, apart from the
        * other rows': the search goes on from its own last one. */
-      r.near = c->near;
-      chrono_neuron_record_read (&r, chrono_track_get_args (c->t, item->index));
-      c->near = r.near;
+      chrono_neuron_record_read_near (&r, chrono_track_get_args (c->t, item->index), &c->near);
       if (c->reading && kind == CHRONO_KIND_INSTRUCTION)
         read_instruction (m, &r, c->t, item, c->tensor, &any_flops, &any_elements, &any_bytes);
       else if (c->reading)

@@ -33,7 +33,15 @@ void
 chrono_neuron_record_read (ChronoNeuronRecord *r,
                            guint64             offset)
 {
-  chrono_neuron_facts_find (r->facts, offset, &r->near, &r->row);
+  chrono_neuron_record_read_near (r, offset, &r->near);
+}
+
+void
+chrono_neuron_record_read_near (ChronoNeuronRecord *r,
+                                guint64             offset,
+                                guint              *near)
+{
+  chrono_neuron_facts_find (r->facts, offset, near, &r->row);
 }
 
 const char *

@@ -25,6 +25,12 @@ void        chrono_neuron_record_clear  (ChronoNeuronRecord *r);
 /* The record whose args start at OFFSET. */
 void        chrono_neuron_record_read   (ChronoNeuronRecord *r,
                                          guint64             offset);
+/* The same, searched for from NEAR (where the last record of a row read
+ * in order was, 0 at first), which becomes where this one is: rows read
+ * in turn each keep their own. */
+void        chrono_neuron_record_read_near (ChronoNeuronRecord *r,
+                                            guint64             offset,
+                                            guint              *near);
 
 static inline gboolean
 chrono_neuron_record_has (const ChronoNeuronRecord *r,

@@ -105,19 +105,20 @@ chrono_sort_by_int64 (gpointer base,
   guint8 *data, *spare;
   g_autofree guint8 *made = NULL, *other = NULL, *held = NULL;
   Pair *pairs;
-  guint64 first, differ = 0;
+  guint64 first, prev, differ = 0;
   gboolean sorted = TRUE;
 
   g_return_if_fail (key_offset + sizeof (gint64) <= size);
   if (n < 2)
     return;
-  first = key_at (bytes, 0, size, key_offset, SIGN);
+  first = prev = key_at (bytes, 0, size, key_offset, SIGN);
   for (gsize i = 1; i < n; i++)
     {
       guint64 k = key_at (bytes, i, size, key_offset, SIGN);
 
-      sorted = sorted && k >= key_at (bytes, i - 1, size, key_offset, SIGN);
+      sorted = sorted && k >= prev;
       differ |= k ^ first;
+      prev = k;
     }
   if (sorted)
     return;
