@@ -388,6 +388,38 @@ test_launch_layers (void)
   g_assert_null (limitation (a, "no-launch-links"));
 }
 
+/* At level 0 the trace has no CANN calls: each operator's "async_npu"
+ * flow to its task is that task's launch, so the device's idle time is
+ * split by what the host did. */
+static void
+test_operator_launches (void)
+{
+  g_autoptr(ChronoTrace) trace = test_traces_load (LEVEL0);
+  g_autoptr(ChronoAnalysis) a = NULL;
+  const ChronoLedgerRow *row;
+  guint n_launches = 0;
+
+  if (trace == NULL)
+    return;
+  for (guint f = 0; f < chrono_trace_get_n_flows (trace); f++)
+    {
+      const ChronoFlow *flow = chrono_trace_get_flow (trace, f);
+
+      if (flow->type != CHRONO_FLOW_LAUNCH)
+        continue;
+      g_assert_cmpint (chrono_trace_get_track (trace, flow->from.track)->type, ==, CHRONO_TRACK_THREAD);
+      g_assert_cmpint (chrono_trace_get_track (trace, flow->to.track)->type, ==, CHRONO_TRACK_STREAM);
+      n_launches++;
+    }
+  /* 210 "async_npu" flows, each to a task of its own. */
+  g_assert_cmpuint (n_launches, ==, 210);
+  a = analyse (trace);
+  g_assert_null (limitation (a, "no-launch-links"));
+  row = chrono_analysis_get_ledger_row (a, 0);
+  g_assert_cmpint (row->step, <, 0);
+  g_assert_cmpint (row->state_ns[CHRONO_LEDGER_IDLE_HOST], >, 0);
+}
+
 /* A backend the analysis does not know is named, not ignored. */
 static void
 test_unknown_backend (void)
@@ -550,10 +582,13 @@ test_job (void)
  * tasks and HCCL's all-reduce. Each segment lies inside the span it
  * names, host calls on threads and work on the device's rows, and the
  * segments cover the step without gaps. */
+/* The step's critical path through the NPU: the host waits in WAIT (a
+ * call on the step's own thread), then HCCL's all-reduce. */
 static void
-test_critical_path (void)
+check_critical_path (const char *name,
+                     const char *wait)
 {
-  g_autoptr(ChronoTrace) trace = test_traces_load (LEVEL2);
+  g_autoptr(ChronoTrace) trace = test_traces_load (name);
   g_autoptr(ChronoAnalysis) a = NULL;
   const ChronoCriticalPath *p;
   const ChronoTrack *step_thread;
@@ -596,11 +631,9 @@ test_critical_path (void)
         g_assert_cmpint (t->type, ==, CHRONO_TRACK_THREAD);
       hccl |= s->category == CHRONO_PATH_COMMUNICATION &&
               strcmp (chrono_trace_get_string (trace, t->name), "Group 0 Communication") == 0;
-      if (s->category == CHRONO_PATH_HOST_COMPUTE && t != step_thread)
+      if (s->category == CHRONO_PATH_HOST_COMPUTE &&
+          strstr (chrono_trace_get_string (trace, chrono_track_get_name (t, s->node.span.index)), wait) != NULL)
         {
-          /* CANN's synchronisation, on the step's own thread. */
-          g_assert_nonnull (strstr (chrono_trace_get_string (trace, chrono_track_get_name (t, s->node.span.index)),
-                                    "Synchronize"));
           g_assert_cmpint (t->tid.value, ==, step_thread->tid.value);
           waited = TRUE;
         }
@@ -612,6 +645,22 @@ test_critical_path (void)
   g_assert_cmpint (p->by_category[CHRONO_PATH_DEVICE_COMPUTE], >, 0);
   /* The all-reduce the host waited for is most of the step. */
   g_assert_cmpint (p->by_category[CHRONO_PATH_COMMUNICATION], >, p->total_ns / 2);
+}
+
+/* CANN's stream synchronisation is the host's wait. */
+static void
+test_critical_path_level2 (void)
+{
+  check_critical_path (LEVEL2, "Synchronize");
+}
+
+/* Without CANN's calls (profiler level 0), the operator that read the
+ * device's scalar into the host is the wait, and the operators' flows to
+ * their tasks are the launches. */
+static void
+test_critical_path_level0 (void)
+{
+  check_critical_path (LEVEL0, "aten::_local_scalar_dense");
 }
 
 /* TEXT written as the Ascend profiler keeps a rank's output, under the
@@ -1016,7 +1065,9 @@ main (int   argc,
   g_test_add_func ("/npu/unknown-backend", test_unknown_backend);
   g_test_add_func ("/npu/launch-layers", test_launch_layers);
   g_test_add_func ("/npu/job", test_job);
-  g_test_add_func ("/npu/critical-path", test_critical_path);
+  g_test_add_func ("/npu/critical-path/level2", test_critical_path_level2);
+  g_test_add_func ("/npu/critical-path/level0", test_critical_path_level0);
+  g_test_add_func ("/npu/operator-launches", test_operator_launches);
   g_test_add_func ("/npu/rank", test_rank);
   g_test_add_func ("/npu/compare", test_compare);
   g_test_add_func ("/npu/mcp-overlap", test_mcp_overlap);

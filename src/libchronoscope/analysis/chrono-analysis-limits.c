@@ -94,9 +94,16 @@ chrono_analysis_find_limitations (ChronoRankData **ranks,
       g_autofree char *name = who (data);
       const ChronoHostCounts c = data->host;
       guint64 n_work = 0;
+      gboolean launched = FALSE;
 
       for (guint di = 0; di < data->devices->len; di++)
-        n_work += g_array_index (data->devices, ChronoDeviceWork, di).items->len;
+        {
+          const GArray *items = g_array_index (data->devices, ChronoDeviceWork, di).items;
+
+          n_work += items->len;
+          for (guint k = 0; k < items->len && !launched; k++)
+            launched = g_array_index (items, ChronoWorkItem, k).launch_start != G_MININT64;
+        }
       any_shapes |= c.shapes;
       any_ops |= c.host_ops > 0;
       any_work |= n_work > 0;
@@ -147,7 +154,7 @@ chrono_analysis_find_limitations (ChronoRankData **ranks,
                                         "%s: %" PRIu64 " CUDA graph launches; their kernels count only if "
                                         "the profiler recorded them", c.graph_launches),
                               name, c.graph_launches));
-      if (n_work > 0 && c.launches == 0 && data->devices->len > 0 && c.host_ops > 0)
+      if (n_work > 0 && !launched && data->devices->len > 0 && c.host_ops > 0)
         add (out, "no-launch-links", r,
              g_strdup_printf (_("%s: no device work is linked to the host call that launched it, so idle time "
                                 "cannot be split into waiting for the host and other waits"), name));

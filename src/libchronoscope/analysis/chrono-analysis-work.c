@@ -22,6 +22,17 @@ chrono_analysis_name_is_sync (const char *name)
   return FALSE;
 }
 
+/* The operator that reads a device's scalar into the host (under
+ * .item(), a bool of a tensor, printing one): it returns only when the
+ * device's queue has run up to it. Taken as a synchronising call only
+ * where the trace records no runtime calls, which would name the wait
+ * themselves. */
+static gboolean
+name_is_op_sync (const char *name)
+{
+  return strcmp (name, "aten::_local_scalar_dense") == 0;
+}
+
 gboolean
 chrono_analysis_name_is_data_loading (const char *name)
 {
@@ -580,8 +591,10 @@ collect_host (ChronoRankData *data,
 {
   ChronoTrace *trace = data->trace;
   guint n_strings = chrono_trace_get_n_strings (trace);
-  g_autofree guint8 *is_sync = g_new0 (guint8, n_strings);   /* 0 unknown, 1 no, 2 sync, 3 poll */
+  g_autofree guint8 *is_sync = g_new0 (guint8, n_strings);   /* 0 unknown, 1 no, 2 sync, 3 poll, 4 operator sync */
   g_autofree guint8 *launch_kind = g_new0 (guint8, n_strings); /* 0 unknown, 1 other, 2 launch, 3 graph launch */
+  g_autoptr(GArray) op_syncs = g_array_new (FALSE, FALSE, sizeof (ChronoSyncWait));
+  guint64 runtime_calls = 0;
   guint sampled = 0;
 
   for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
@@ -606,10 +619,26 @@ collect_host (ChronoRankData *data,
               ChronoStep step = { ti, i, start, end, end };
               g_array_append_val (data->steps, step);
             }
+          else if (t->kind[i] == CHRONO_KIND_HOST_OP && data->devices->len > 0)
+            {
+              guint32 name = chrono_track_get_name (t, i);
+
+              if (is_sync[name] == 0)
+                is_sync[name] = name_is_op_sync (chrono_trace_get_string (trace, name)) ? 4 : 1;
+              if (is_sync[name] == 4)
+                {
+                  ChronoSyncWait w = { ti, i, start, end, -1, 0 };
+
+                  chrono_rank_data_last_work (data, start, end, &w.device, &w.item);
+                  g_array_append_val (op_syncs, w);
+                }
+            }
           else if (t->kind[i] == CHRONO_KIND_RUNTIME || t->kind[i] == CHRONO_KIND_DRIVER)
             {
               guint32 name = chrono_track_get_name (t, i);
               ChronoSyncWait w = { ti, i, start, end, -1, 0 };
+
+              runtime_calls++;
 
               if (is_sync[name] == 0)
                 {
@@ -635,6 +664,8 @@ collect_host (ChronoRankData *data,
         }
       close_poll (data, &poll);
     }
+  if (runtime_calls == 0)
+    g_array_append_vals (data->syncs, op_syncs->data, op_syncs->len);
   chrono_array_sort_by_int64 (data->syncs, G_STRUCT_OFFSET (ChronoSyncWait, start));
   chrono_array_sort_by_int64 (data->steps, G_STRUCT_OFFSET (ChronoStep, start));
 

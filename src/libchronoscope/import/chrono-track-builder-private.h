@@ -37,6 +37,12 @@ void     chrono_track_bind_v2_flows            (GArray             *binds,
                                                 GArray             *flows);
 void     chrono_track_link_launches            (GPtrArray          *builders,
                                                 GArray             *flows);
+/* Makes a flow from a host thread to a stream's span nothing launched
+ * that span's launch: moves it from FLOWS to LAUNCHES. */
+void     chrono_track_promote_launch_flows     (GPtrArray          *builders,
+                                                guint               n_tracks,
+                                                GArray             *flows,
+                                                GArray             *launches);
 /* Edges the importer made itself, from span indices at add time. */
 void     chrono_track_add_span_edges           (ChronoTrace        *trace,
                                                 GArray             *edges);

@@ -245,6 +245,7 @@ chrono_track_builder_finish_trace (ChronoTrace      *trace,
       bind_flows (&links);
       chrono_track_link_launches (builders, launches);
     }
+  chrono_track_promote_launch_flows (builders, links.n_tracks, v1, launches);
   g_array_append_vals (trace->flows, v1->data, v1->len);
   g_array_append_vals (trace->flows, v2->data, v2->len);
   g_array_append_vals (trace->flows, launches->data, launches->len);

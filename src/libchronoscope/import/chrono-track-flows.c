@@ -331,6 +331,54 @@ chrono_track_link_launches (GPtrArray *builders,
   ref_map_clear (&launches);
 }
 
+/* Some profilers link an operator to its device work by a flow alone,
+ * with no runtime call and no correlation between them (torch_npu's
+ * "async_npu" flows when it records no CANN calls). A flow from a host
+ * thread's span to a stream's span that nothing else launched is then
+ * that span's launch: the first such flow, by the order they were bound. */
+void
+chrono_track_promote_launch_flows (GPtrArray *builders,
+                                   guint      n_tracks,
+                                   GArray    *flows,
+                                   GArray    *launches)
+{
+  g_autofree guint8 *type = g_new0 (guint8, MAX (n_tracks, 1));
+  RefMap launched;
+  guint kept = 0;
+
+  for (guint bi = 0; bi < builders->len; bi++)
+    {
+      const ChronoTrackBuilder *b = g_ptr_array_index (builders, bi);
+
+      if (b->final_index != G_MAXUINT32)
+        type[b->final_index] = b->track.type;
+    }
+  ref_map_init (&launched, launches->len + flows->len);
+  for (guint i = 0; i < launches->len; i++)
+    {
+      const ChronoFlow *l = &g_array_index (launches, ChronoFlow, i);
+
+      ref_map_find (&launched, ((guint64) l->to.track << 32) | l->to.index, TRUE);
+    }
+  for (guint i = 0; i < flows->len; i++)
+    {
+      ChronoFlow f = g_array_index (flows, ChronoFlow, i);
+      guint64 key = ((guint64) f.to.track << 32) | f.to.index;
+
+      if (type[f.from.track] == CHRONO_TRACK_THREAD && type[f.to.track] == CHRONO_TRACK_STREAM &&
+          ref_map_find (&launched, key, FALSE) == NULL)
+        {
+          ref_map_find (&launched, key, TRUE);
+          f.type = CHRONO_FLOW_LAUNCH;
+          g_array_append_val (launches, f);
+          continue;
+        }
+      g_array_index (flows, ChronoFlow, kept++) = f;
+    }
+  g_array_set_size (flows, kept);
+  ref_map_clear (&launched);
+}
+
 void
 chrono_track_add_span_edges (ChronoTrace *trace,
                              GArray      *edges)
