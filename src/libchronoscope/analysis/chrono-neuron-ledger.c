@@ -343,7 +343,8 @@ unresolved_wait (Units  *u,
     matched += g_array_index (data->deps, ChronoWorkDep, deps[k]).semaphore;
   /* The import counted each instruction's waits: most have none, or
    * none that a span did not satisfy, and their operands stay unread. */
-  chrono_neuron_record_read (&u->record, chrono_track_get_args (chrono_trace_get_track (data->trace, it->track), it->index));
+  chrono_neuron_record_read_near (&u->record, chrono_track_get_args (chrono_trace_get_track (data->trace, it->track), it->index),
+                                  &u->near_of_track[it->track]);
   if (!chrono_neuron_record_number (&u->record, CHRONO_NEURON_F_SEM_WAITS, &waits))
     waits = 0;
   if (waits <= matched)
