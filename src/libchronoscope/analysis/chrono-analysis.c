@@ -204,7 +204,7 @@ add_ranks (ChronoAnalysis *self,
 }
 
 /* The NeuronCores' critical paths read only their ledgers: they are
- * walked while the rules that do not need paths run. */
+ * walked while the metrics are read and the rules that need no path run. */
 static gpointer
 add_neuron_paths (gpointer user_data)
 {
@@ -329,11 +329,14 @@ chrono_analysis_run (ChronoTrace * const          *traces,
       chrono_analysis_compute_breakdowns (ranks[r], &self->options.thresholds, self->breakdowns);
     }
   g_thread_join (paths);
+  neuron_paths = g_thread_new ("chrono-neuron-paths", add_neuron_paths, self);
   for (guint r = 0; r < n_ranks; r++)
     chrono_rank_data_join_metrics (ranks[r]);
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
-    return NULL;
-  neuron_paths = g_thread_new ("chrono-neuron-paths", add_neuron_paths, self);
+    {
+      g_thread_join (neuron_paths);
+      return NULL;
+    }
   /* The efficiency read the operators' shapes meanwhile; its rule needs it. */
   chrono_efficiency_finish (self->efficiency);
   /* What the traces lack decides what the rules may claim. */
