@@ -388,10 +388,46 @@ launchers_by_track (ChronoTrace *trace,
   return map;
 }
 
+typedef struct {
+  ChronoRankData                 *data;
+  const ChronoAnalysisThresholds *thresholds;
+} MetricsJob;
+
+/* Each NeuronCore's metrics read every instruction's record again: they
+ * need only its rows of work, so they are read while the rows are merged
+ * and the dependencies and the ledgers are made, and the rules find them
+ * ready. */
+static gpointer
+read_metrics (gpointer user_data)
+{
+  g_autofree MetricsJob *job = user_data;
+
+  for (guint d = 0; d < job->data->devices->len; d++)
+    chrono_neuron_metrics_of (job->data, d, job->thresholds);
+  return NULL;
+}
+
 static void
-collect_work (ChronoRankData *data,
-              GHashTable     *launched,
-              GArray         *other_flows)
+start_metrics (ChronoRankData                 *data,
+               const ChronoAnalysisThresholds *thresholds)
+{
+  MetricsJob *job;
+
+  for (guint d = 0; d < data->devices->len; d++)
+    if (chrono_neuron_is_core (data->trace, &g_array_index (data->devices, ChronoDeviceWork, d)))
+      {
+        job = g_new (MetricsJob, 1);
+        *job = (MetricsJob) { data, thresholds };
+        data->metrics = g_thread_new ("chrono-neuron", read_metrics, job);
+        return;
+      }
+}
+
+static void
+collect_work (ChronoRankData                 *data,
+              const ChronoAnalysisThresholds *thresholds,
+              GHashTable                     *launched,
+              GArray                         *other_flows)
 {
   ChronoTrace *trace = data->trace;
   g_autoptr(GHashTable) launchers = launchers_by_track (trace, launched, other_flows);
@@ -445,6 +481,9 @@ collect_work (ChronoRankData *data,
       d = device_for_process (data->devices, t->process, p->is_device ? p->device_index : -1);
       g_array_append_val (d->streams, sw);
     }
+  /* The devices and their rows are all found: what follows adds none,
+   * and the NeuronCores' metrics read only the rows. */
+  start_metrics (data, thresholds);
   for (guint i = 0; i < data->devices->len; i++)
     {
       ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, i);
@@ -708,40 +747,6 @@ chrono_rank_data_clock_shift (ChronoRankData *data,
   return 0;
 }
 
-typedef struct {
-  ChronoRankData                 *data;
-  const ChronoAnalysisThresholds *thresholds;
-} MetricsJob;
-
-/* Each NeuronCore's metrics read every instruction's record again: they
- * need only the gathered work, so they are read while the dependencies
- * and the ledgers are made, and the rules find them ready. */
-static gpointer
-read_metrics (gpointer user_data)
-{
-  g_autofree MetricsJob *job = user_data;
-
-  for (guint d = 0; d < job->data->devices->len; d++)
-    chrono_neuron_metrics_of (job->data, d, job->thresholds);
-  return NULL;
-}
-
-static void
-start_metrics (ChronoRankData                 *data,
-               const ChronoAnalysisThresholds *thresholds)
-{
-  MetricsJob *job;
-
-  for (guint d = 0; d < data->devices->len; d++)
-    if (chrono_neuron_is_core (data->trace, &g_array_index (data->devices, ChronoDeviceWork, d)))
-      {
-        job = g_new (MetricsJob, 1);
-        *job = (MetricsJob) { data, thresholds };
-        data->metrics = g_thread_new ("chrono-neuron", read_metrics, job);
-        return;
-      }
-}
-
 void
 chrono_rank_data_join_metrics (ChronoRankData *data)
 {
@@ -781,12 +786,10 @@ chrono_rank_data_new (ChronoTrace                 *trace,
     g_autoptr(GHashTable) launched = g_hash_table_new_full (NULL, NULL, NULL, g_free);
     g_autoptr(GArray) other_flows = g_array_new (FALSE, FALSE, sizeof (guint));
 
-    collect_work (data, launched, other_flows);
+    collect_work (data, &options->thresholds, launched, other_flows);
     /* Made here, not on first use: the paths, the ledgers and the rules
      * look work items up from several threads. */
     data->item_of = chrono_rank_data_index_items (data);
-    /* The devices are all found: what follows adds none. */
-    start_metrics (data, &options->thresholds);
     /* A dependency at most per flow, and a few event waits: reserved, so
      * that a million of them are not copied as they grow. */
     data->deps = chrono_huge_array_sized_new (sizeof (ChronoWorkDep), other_flows->len + 64);

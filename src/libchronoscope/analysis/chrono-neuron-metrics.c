@@ -626,19 +626,49 @@ read_executions (ChronoNeuronMetrics    *m,
     }
 }
 
+/* The core's first to last work, from its rows: the metrics are read
+ * while the rows are still being merged into the core's busy time.
+ * FALSE when no work has a length. */
+static gboolean
+work_window (const ChronoDeviceWork *d,
+             gint64                 *start,
+             gint64                 *end)
+{
+  *start = G_MAXINT64;
+  *end = G_MININT64;
+  for (guint k = 0; k < d->streams->len; k++)
+    {
+      const GArray *items = g_array_index (d->streams, ChronoStreamWork, k).items;
+
+      for (guint i = 0; i < items->len; i++)
+        {
+          const ChronoWorkItem *it = &g_array_index (items, ChronoWorkItem, i);
+
+          if (it->end > it->start)
+            {
+              *start = MIN (*start, it->start);
+              *end = MAX (*end, it->end);
+            }
+        }
+    }
+  return *end > *start;
+}
+
 /* The profiler's total time runs from the first to the last hardware
  * timestamp, idle ends included; the core's first to last work when the
  * Metadata does not give them around it (another clock). */
 static void
 find_window (ChronoNeuronMetrics    *m,
-             const ChronoDeviceWork *d)
+             const ChronoDeviceWork *d,
+             gint64                  work_start,
+             gint64                  work_end)
 {
   JsonObject *md = object_of (m->metadata);
   gint64 shift = chrono_rank_data_clock_shift (m->data, d->process);
   gdouble first, last;
 
-  m->start = g_array_index (d->busy, ChronoInterval, 0).start;
-  m->end = g_array_index (d->busy, ChronoInterval, d->busy->len - 1).end;
+  m->start = work_start;
+  m->end = work_end;
   if (chrono_neuron_summary_number (md, "first_hw_timestamp", &first) &&
       chrono_neuron_summary_number (md, "last_hw_timestamp", &last) &&
       (first += shift) <= m->start && (last += shift) >= m->end && m->data->range_start <= first && m->data->range_end >= last)
@@ -657,15 +687,16 @@ chrono_neuron_metrics_new (ChronoRankData                 *data,
   const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, device);
   ChronoNeuronMetrics *m;
   g_autoptr(GArray) all = NULL;
+  gint64 work_start, work_end;
 
-  if (!chrono_neuron_is_core (data->trace, d) || d->busy->len == 0)
+  if (!chrono_neuron_is_core (data->trace, d) || !work_window (d, &work_start, &work_end))
     return NULL;
   m = g_new0 (ChronoNeuronMetrics, 1);
   m->data = data;
   m->device = device;
   m->summary = first_object (chrono_trace_get_metadata (data->trace, "neuron_summary"));
   m->metadata = first_object (chrono_trace_get_metadata (data->trace, "neuron_metadata"));
-  find_window (m, d);
+  find_window (m, d, work_start, work_end);
   m->insts = g_array_new (FALSE, FALSE, sizeof (ChronoNeuronInst));
   m->transfers = g_array_new (FALSE, FALSE, sizeof (Transfer));
   m->rows = g_array_new (FALSE, FALSE, sizeof (Row));
