@@ -194,7 +194,8 @@ chrono_neuron_facts_find (const ChronoNeuronFacts *facts,
   /* The cells of the members present, lowest field first. */
   for (guint32 bits = row->present; bits != 0; bits &= bits - 1)
     {
-      guint f = (guint) g_bit_nth_lsf (bits, -1);
+      /* GLib's g_bit_nth_lsf() tests one bit at a time. */
+      guint f = (guint) __builtin_ctz (bits);
 
       if (f < CHRONO_NEURON_N_NUMBERS)
         memcpy (&row->number[f], cell, sizeof *cell);
