@@ -95,6 +95,8 @@ typedef struct {
   GStringChunk   *owners;
   ChronoNeuronRecord record;
   guint         *near_of_track;   /* where each row's last record was among the facts */
+  GArray        *starts;          /* Node: the instructions that end the gap being walked */
+  GArray        *sems;            /* guint: the semaphores an instruction waits on */
 } Units;
 
 static void
@@ -333,7 +335,7 @@ unresolved_wait (Units  *u,
   const ChronoWorkItem *it = item_at (data, node.device, node.item);
   guint n_deps;
   const guint *deps = chrono_rank_data_deps_to (data, it, &n_deps);
-  g_autoptr(GArray) sems = g_array_new (FALSE, FALSE, sizeof (guint));
+  GArray *sems = g_array_set_size (u->sems, 0);
   ChronoLedgerState state = CHRONO_LEDGER_IDLE_SEMAPHORE;
   gint64 latest = G_MININT64;
   guint matched = 0;
@@ -506,7 +508,7 @@ gap_before (Units              *u,
 {
   const ChronoWorkItem *items = (const ChronoWorkItem *) g_array_index (u->data->devices, ChronoDeviceWork, device).items->data;
   guint link = ledger->links->len;
-  g_autoptr(GArray) from = g_array_new (FALSE, FALSE, sizeof (Node));
+  GArray *from = g_array_set_size (u->starts, 0);
   ChronoLedgerState cause;
 
   /* Every instruction that starts the Tensor engine again: whichever
@@ -592,7 +594,9 @@ chrono_neuron_build_ledger (ChronoRankData *data,
   g_autoptr(GArray) semaphores = g_array_new (FALSE, FALSE, sizeof (Semaphore));
   g_autoptr(GStringChunk) owners = g_string_chunk_new (256);
   g_autofree guint *near_cache = g_new0 (guint, chrono_trace_get_n_tracks (data->trace));
-  Units u = { data, unit_cache, name_cache, semaphores, owners, { 0 }, near_cache };
+  g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (Node));
+  g_autoptr(GArray) sems = g_array_new (FALSE, FALSE, sizeof (guint));
+  Units u = { data, unit_cache, name_cache, semaphores, owners, { 0 }, near_cache, starts, sems };
   guint n = d->items->len;
   /* Room for what the core's items can make, reserved at once: arrays
    * grown by doubling were copied, and the room left is never touched. */
