@@ -441,15 +441,21 @@ collect_work (ChronoRankData                 *data,
       ChronoStreamWork sw;
       const ChronoTrack *lt = NULL;
       guint32 lt_index = G_MAXUINT32;
+      ChronoWorkItem *out;
+      guint32 n_out;
 
       if (t->type != CHRONO_TRACK_STREAM || !chrono_rank_data_has_track (data, ti))
         continue;
       sw = (ChronoStreamWork) { .track = ti, .stream = chrono_analysis_stream_id (trace, t) };
       p = chrono_trace_get_process (trace, t->process);
       launch = g_hash_table_lookup (launchers, GUINT_TO_POINTER (ti));
-      /* At most an item per span: reserved, so that it never grows by
-       * copying; the room left is never touched. */
-      sw.items = chrono_huge_array_sized_new (sizeof (ChronoWorkItem), t->n_spans);
+      /* At most an item per span: made that long and cut to what is
+       * written, so that it never grows by copying; the room left is
+       * never touched. */
+      sw.items = chrono_huge_array_set_size (chrono_huge_array_sized_new (sizeof (ChronoWorkItem), t->n_spans),
+                                             t->n_spans);
+      out = (ChronoWorkItem *) sw.items->data;
+      n_out = 0;
       for (guint32 i = 0; i < t->n_spans; i++)
         {
           gint cls = work_class (trace, t, i);
@@ -471,9 +477,10 @@ collect_work (ChronoRankData                 *data,
               item.launch_track = launch[i].track;
               item.launch_index = launch[i].index;
             }
-          g_array_append_val (sw.items, item);
+          out[n_out++] = item;
         }
-      if (sw.items->len == 0)
+      g_array_set_size (sw.items, n_out);
+      if (n_out == 0)
         {
           g_array_unref (sw.items);
           continue;
