@@ -13,6 +13,7 @@
 #include "chrono-window.h"
 
 #define NPU_TRACE "msinsight__npu_ddp_level2_rank0__trace_view.json"
+#define NPU_LEVEL0_TRACE "msinsight__npu_ddp_level0_rank0__trace_view.json"
 #define CPU_TRACE "hta__cpu_only__rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz"
 
 /* The findings panel's text once the trace NAME is analysed, its tab
@@ -91,6 +92,19 @@ test_critical_path (void)
   g_assert_nonnull (strstr (text, "Device compute"));
 }
 
+/* The level-0 trace has no CANN calls: the operators' flows launch the
+ * tasks, and the host's wait in aten::item leads into the all-reduce. */
+static void
+test_critical_path_level0 (void)
+{
+  const char *pictures[] = { "npu-level0-critical-path.png", NULL };
+  g_autofree char *text = panel_view_text (NPU_LEVEL0_TRACE, "path", pictures);
+
+  g_assert_nonnull (strstr (text, "136.898 ms along"));
+  g_assert_nonnull (strstr (text, "(62%)"));
+  g_assert_nonnull (strstr (text, "Device compute"));
+}
+
 static void
 test_no_device (void)
 {
@@ -107,15 +121,18 @@ main (int   argc,
   g_autofree char *schemas = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), "..", "..", "data", NULL);
   g_autofree char *npu = NULL;
   g_autofree char *cpu = NULL;
+  g_autofree char *level0 = NULL;
 
   g_setenv ("GSETTINGS_SCHEMA_DIR", schemas, TRUE);
   if (!app_test_init (&argc, &argv))
     return 77;
   /* Without the shared traces there is nothing to look at: a skip. */
-  if ((npu = app_test_real_trace (NPU_TRACE)) == NULL || (cpu = app_test_real_trace (CPU_TRACE)) == NULL)
+  if ((npu = app_test_real_trace (NPU_TRACE)) == NULL || (cpu = app_test_real_trace (CPU_TRACE)) == NULL ||
+      (level0 = app_test_real_trace (NPU_LEVEL0_TRACE)) == NULL)
     return 77;
   g_test_add_func ("/app/npu/overlap", test_overlap);
   g_test_add_func ("/app/npu/critical-path", test_critical_path);
+  g_test_add_func ("/app/npu/critical-path/level0", test_critical_path_level0);
   g_test_add_func ("/app/npu/no-device", test_no_device);
   return g_test_run ();
 }
