@@ -335,40 +335,62 @@ chrono_track_link_launches (GPtrArray *builders,
  * with no runtime call and no correlation between them (torch_npu's
  * "async_npu" flows when it records no CANN calls). A flow from a host
  * thread's span to a stream's span that nothing else launched is then
- * that span's launch: the first such flow, by the order they were bound. */
+ * that span's launch: the first such flow, by the order they were bound.
+ * Which spans are launched is a bit per span of the streams flows reach,
+ * not a map: a large trace has millions of launches. */
+static inline gboolean
+host_to_stream (const ChronoTrack **track,
+                const ChronoFlow   *f)
+{
+  return track[f->from.track]->type == CHRONO_TRACK_THREAD && track[f->to.track]->type == CHRONO_TRACK_STREAM;
+}
+
 void
 chrono_track_promote_launch_flows (GPtrArray *builders,
                                    guint      n_tracks,
                                    GArray    *flows,
                                    GArray    *launches)
 {
-  g_autofree guint8 *type = g_new0 (guint8, MAX (n_tracks, 1));
-  RefMap launched;
-  guint kept = 0;
+  g_autofree const ChronoTrack **track = g_new0 (const ChronoTrack *, MAX (n_tracks, 1));
+  g_autofree guint8 **launched = NULL;
+  guint kept = 0, candidates = 0;
 
   for (guint bi = 0; bi < builders->len; bi++)
     {
       const ChronoTrackBuilder *b = g_ptr_array_index (builders, bi);
 
       if (b->final_index != G_MAXUINT32)
-        type[b->final_index] = b->track.type;
+        track[b->final_index] = &b->track;
     }
-  ref_map_init (&launched, launches->len + flows->len);
+  for (guint i = 0; i < flows->len; i++)
+    candidates += host_to_stream (track, &g_array_index (flows, ChronoFlow, i));
+  if (candidates == 0)
+    return;
+
+  launched = g_new0 (guint8 *, n_tracks);
+  for (guint i = 0; i < flows->len; i++)
+    {
+      const ChronoFlow *f = &g_array_index (flows, ChronoFlow, i);
+
+      if (host_to_stream (track, f) && launched[f->to.track] == NULL)
+        launched[f->to.track] = g_malloc0 (track[f->to.track]->n_spans / 8 + 1);
+    }
   for (guint i = 0; i < launches->len; i++)
     {
       const ChronoFlow *l = &g_array_index (launches, ChronoFlow, i);
 
-      ref_map_find (&launched, ((guint64) l->to.track << 32) | l->to.index, TRUE);
+      if (launched[l->to.track] != NULL)
+        launched[l->to.track][l->to.index / 8] |= 1u << (l->to.index % 8);
     }
   for (guint i = 0; i < flows->len; i++)
     {
       ChronoFlow f = g_array_index (flows, ChronoFlow, i);
-      guint64 key = ((guint64) f.to.track << 32) | f.to.index;
+      guint8 *bits = launched[f.to.track];
+      guint8 bit = 1u << (f.to.index % 8);
 
-      if (type[f.from.track] == CHRONO_TRACK_THREAD && type[f.to.track] == CHRONO_TRACK_STREAM &&
-          ref_map_find (&launched, key, FALSE) == NULL)
+      if (host_to_stream (track, &f) && (bits[f.to.index / 8] & bit) == 0)
         {
-          ref_map_find (&launched, key, TRUE);
+          bits[f.to.index / 8] |= bit;
           f.type = CHRONO_FLOW_LAUNCH;
           g_array_append_val (launches, f);
           continue;
@@ -376,7 +398,8 @@ chrono_track_promote_launch_flows (GPtrArray *builders,
       g_array_index (flows, ChronoFlow, kept++) = f;
     }
   g_array_set_size (flows, kept);
-  ref_map_clear (&launched);
+  for (guint t = 0; t < n_tracks; t++)
+    g_free (launched[t]);
 }
 
 void
