@@ -396,6 +396,10 @@ chrono_run_length (const ChronoRun *run)
 GArray *chrono_intervals_merge     (const ChronoWorkItem *items,
                                     guint                 n_items,
                                     guint                 class_mask);
+/* The union of two merged lists A and B, merged: an interval keeps the
+ * item of the first interval it grew from. */
+GArray *chrono_intervals_union     (GArray *a,
+                                    GArray *b);
 gint64  chrono_intervals_length    (GArray *intervals);
 gint64  chrono_intervals_overlap   (GArray *a,
                                     GArray *b);

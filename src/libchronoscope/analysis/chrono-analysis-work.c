@@ -846,11 +846,35 @@ chrono_intervals_merge (const ChronoWorkItem *items,
                         guint                 n_items,
                         guint                 class_mask)
 {
-  GArray *out = g_array_new (FALSE, FALSE, sizeof (ChronoInterval));
+  /* An interval at most per item: reserved, so that a row of a million
+   * is not copied as it grows; the room it does not fill is not touched. */
+  GArray *out = chrono_huge_array_sized_new (sizeof (ChronoInterval), n_items);
 
   for (guint i = 0; i < n_items; i++)
     if (((1u << items[i].cls) & class_mask) != 0 && items[i].end > items[i].start)
       intervals_add (out, items, i);
+  return out;
+}
+
+GArray *
+chrono_intervals_union (GArray *a,
+                        GArray *b)
+{
+  const ChronoInterval *x = (const ChronoInterval *) a->data;
+  const ChronoInterval *y = (const ChronoInterval *) b->data;
+  GArray *out = chrono_huge_array_sized_new (sizeof (ChronoInterval), a->len + b->len);
+  guint i = 0, j = 0;
+
+  while (i < a->len || j < b->len)
+    {
+      const ChronoInterval *v = j >= b->len || (i < a->len && x[i].start <= y[j].start) ? &x[i++] : &y[j++];
+      ChronoInterval *last = out->len ? &g_array_index (out, ChronoInterval, out->len - 1) : NULL;
+
+      if (last && v->start <= last->end)
+        last->end = MAX (last->end, v->end);
+      else
+        g_array_append_val (out, *v);
+    }
   return out;
 }
 

@@ -686,7 +686,6 @@ chrono_neuron_metrics_new (ChronoRankData                 *data,
 {
   const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, device);
   ChronoNeuronMetrics *m;
-  g_autoptr(GArray) all = NULL;
   gint64 work_start, work_end;
 
   if (!chrono_neuron_is_core (data->trace, d) || !work_window (d, &work_start, &work_end))
@@ -707,20 +706,20 @@ chrono_neuron_metrics_new (ChronoRankData                 *data,
   read_throttle (m);
   read_executions (m, d);
 
-  /* The Tensor engine is the union of its two rows. */
-  all = g_array_new (FALSE, FALSE, sizeof (ChronoWorkItem));
-  for (guint k = 0; k < d->streams->len; k++)
+  /* The Tensor engine is the union of its rows, each merged already. */
+  m->tensor_busy = g_array_new (FALSE, FALSE, sizeof (ChronoInterval));
+  for (guint i = 0; i < m->rows->len; i++)
     {
-      const ChronoStreamWork *s = &g_array_index (d->streams, ChronoStreamWork, k);
+      const Row *row = &g_array_index (m->rows, Row, i);
 
-      const ChronoTrack *t = chrono_trace_get_track (data->trace, s->track);
+      if (!row->dma && is_tensor_track (data->trace, chrono_trace_get_track (data->trace, row->track)))
+        {
+          GArray *both = chrono_intervals_union (m->tensor_busy, row->merged);
 
-      if (s->items->len > 0 && is_tensor_track (data->trace, t) &&
-          t->kind[g_array_index (s->items, ChronoWorkItem, 0).index] == CHRONO_KIND_INSTRUCTION)
-        g_array_append_vals (all, s->items->data, s->items->len);
+          g_array_unref (m->tensor_busy);
+          m->tensor_busy = both;
+        }
     }
-  chrono_array_sort_by_int64 (all, G_STRUCT_OFFSET (ChronoWorkItem, start));
-  m->tensor_busy = chrono_intervals_merge ((const ChronoWorkItem *) all->data, all->len, ~0u);
   return m;
 }
 
