@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "chrono-cli.h"
+#include "chrono-huge-pages.h"
 
 typedef struct {
   const char *name;
@@ -42,6 +43,7 @@ int
 main (int    argc,
       char **argv)
 {
+  chrono_huge_pages_restart (argv);
   setlocale (LC_ALL, "");
 
   if (argc < 2)

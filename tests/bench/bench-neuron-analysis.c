@@ -22,6 +22,7 @@
 
 #include "bench-stats.h"
 #include "chrono-analysis.h"
+#include "chrono-huge-pages.h"
 #include "chrono-loader.h"
 #include "chrono-neuron-ledger.h"
 #include "neuron-gen.h"
@@ -92,6 +93,7 @@ main (int    argc,
   NeuronGenCounts counts;
   const char *path;
 
+  chrono_huge_pages_restart (argv);
   for (int i = 1; i < argc - 1; i++)
     if (strcmp (argv[i], "--size") == 0)
       megabytes = g_ascii_strtoull (argv[i + 1], NULL, 10);

@@ -28,4 +28,15 @@ GArray *chrono_huge_array_sized_new (guint element_size,
 GArray *chrono_huge_array_set_size (GArray *array,
                                     guint   n);
 
+/* Starts the program again, once, with glibc's malloc advising
+ * transparent huge pages for its heap and large blocks (the tunable
+ * glibc.malloc.hugetlb=1), where the kernel gives them only on advice.
+ * Call first in main() with its ARGV; returns when nothing is to be done
+ * or the program cannot be started again. A GLIBC_TUNABLES already set,
+ * even empty, is left as it is. */
+void    chrono_huge_pages_restart (char **argv);
+
+/* Whether this program was started again by chrono_huge_pages_restart(). */
+gboolean chrono_huge_pages_restarted (void);
+
 G_END_DECLS
