@@ -218,9 +218,12 @@ load (ChronoSource       *source,
     }
   chrono_string_table_compact (trace->strings);
   chrono_trace_set_single_part (trace);
-#ifdef __GLIBC__
+#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)
   /* Loading freed as much as it kept (growth, sorting, the scan's
-   * tables): give it back rather than hold it for the life of the app. */
+   * tables): give it back rather than hold it for the life of the app.
+   * Not under a sanitizer, whose malloc is not glibc's: there glibc's
+   * arena is set up by the first malloc_trim() only, and two loads
+   * trimming at once can find it half made. */
   malloc_trim (0);
 #endif
   return g_steal_pointer (&trace);
