@@ -21,7 +21,7 @@ struct _ChronoApplication
   AdwApplication  parent_instance;
 
   GSettings      *settings;
-  char           *schema_dir;     /* the built-in schema, written out; NULL once installed */
+  gboolean        builtin_schema; /* no schema installed: settings kept in memory */
   gboolean        merge;  /* --merge: the files on the command line as one */
   gboolean        compare;  /* --compare: the two files on the command line compared */
 };
@@ -52,23 +52,42 @@ update_color_scheme (ChronoApplication *self)
     adw_style_manager_set_color_scheme (style_manager, ADW_COLOR_SCHEME_DEFAULT);
 }
 
+static void
+remove_folder (const char *folder)
+{
+  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (folder, name, NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (folder);
+}
+
 /* Writes the schema built into the application to a folder of its own,
- * which GSettings reads it from. */
+ * which GSettings reads it from. The folder is removed at once, so that
+ * none is left behind by a process that is killed: the compiled schema
+ * stays mapped, and the summaries (read from the XML on first use) are
+ * read before. */
 static GSettingsSchema *
-load_builtin_schema (ChronoApplication *self)
+load_builtin_schema (void)
 {
   static const char * const files[] = {
     "gschemas.compiled",
     APP_ID ".gschema.xml",  /* the summaries and descriptions */
   };
   g_autoptr(GSettingsSchemaSource) source = NULL;
+  g_autoptr(GSettingsSchema) schema = NULL;
   g_autoptr(GError) error = NULL;
+  g_autofree char *folder = g_dir_make_tmp ("chronoscope-schema-XXXXXX", &error);
 
-  self->schema_dir = g_dir_make_tmp ("chronoscope-schema-XXXXXX", &error);
-  for (guint i = 0; self->schema_dir != NULL && i < G_N_ELEMENTS (files); i++)
+  for (guint i = 0; folder != NULL && i < G_N_ELEMENTS (files); i++)
     {
       g_autofree char *resource = g_strconcat ("/io/github/chronoscope/Chronoscope/schemas/", files[i], NULL);
-      g_autofree char *path = g_build_filename (self->schema_dir, files[i], NULL);
+      g_autofree char *path = g_build_filename (folder, files[i], NULL);
       g_autoptr(GBytes) bytes = g_resources_lookup_data (resource, G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
 
       if (bytes == NULL ||
@@ -76,32 +95,23 @@ load_builtin_schema (ChronoApplication *self)
         break;
     }
   if (error == NULL)
-    source = g_settings_schema_source_new_from_directory (self->schema_dir, NULL, FALSE, &error);
-  if (source == NULL)
+    source = g_settings_schema_source_new_from_directory (folder, NULL, FALSE, &error);
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, APP_ID, FALSE);
+  if (schema != NULL)
     {
-      g_warning ("The built-in settings schema cannot be read: %s", error->message);
-      return NULL;
+      g_auto(GStrv) keys = g_settings_schema_list_keys (schema);
+      g_autoptr(GSettingsSchemaKey) key = keys[0] != NULL ? g_settings_schema_get_key (schema, keys[0]) : NULL;
+
+      if (key != NULL)
+        g_settings_schema_key_get_summary (key);
     }
-  return g_settings_schema_source_lookup (source, APP_ID, FALSE);
-}
-
-static void
-remove_builtin_schema (ChronoApplication *self)
-{
-  g_autoptr(GDir) dir = NULL;
-  const char *name;
-
-  if (self->schema_dir == NULL)
-    return;
-  if ((dir = g_dir_open (self->schema_dir, 0, NULL)) != NULL)
-    while ((name = g_dir_read_name (dir)) != NULL)
-      {
-        g_autofree char *path = g_build_filename (self->schema_dir, name, NULL);
-
-        g_unlink (path);
-      }
-  g_rmdir (self->schema_dir);
-  g_clear_pointer (&self->schema_dir, g_free);
+  if (folder != NULL)
+    remove_folder (folder);
+  if (schema == NULL)
+    g_warning ("The built-in settings schema cannot be read: %s",
+               error != NULL ? error->message : APP_ID);
+  return g_steal_pointer (&schema);
 }
 
 /* The settings schema is found once installed, or in the build directory
@@ -117,8 +127,11 @@ init_settings (ChronoApplication *self)
 
   if (source != NULL)
     schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
-  if (schema == NULL && (schema = load_builtin_schema (self)) != NULL)
-    backend = g_memory_settings_backend_new ();
+  if (schema == NULL && (schema = load_builtin_schema ()) != NULL)
+    {
+      backend = g_memory_settings_backend_new ();
+      self->builtin_schema = TRUE;
+    }
   if (schema == NULL)
     return;
 
@@ -303,7 +316,7 @@ preferences_action (GSimpleAction *action,
 {
   ChronoApplication *self = user_data;
   GtkWindow *window = GTK_WINDOW (get_window (self));
-  GtkWidget *preferences = chrono_preferences_window_new (self->settings, self->schema_dir == NULL);
+  GtkWidget *preferences = chrono_preferences_window_new (self->settings, !self->builtin_schema);
 
   gtk_window_set_transient_for (GTK_WINDOW (preferences), window);
   gtk_window_set_application (GTK_WINDOW (preferences), GTK_APPLICATION (self));
@@ -428,7 +441,6 @@ chrono_application_dispose (GObject *object)
   ChronoApplication *self = CHRONO_APPLICATION (object);
 
   g_clear_object (&self->settings);
-  remove_builtin_schema (self);
 
   G_OBJECT_CLASS (chrono_application_parent_class)->dispose (object);
 }
@@ -489,7 +501,7 @@ gboolean
 chrono_application_get_settings_saved (ChronoApplication *self)
 {
   g_return_val_if_fail (CHRONO_IS_APPLICATION (self), FALSE);
-  return self->settings != NULL && self->schema_dir == NULL;
+  return self->settings != NULL && !self->builtin_schema;
 }
 
 /* Whether the kernel offers a GPU to render with: without a DRM render

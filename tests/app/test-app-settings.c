@@ -80,6 +80,19 @@ test_defaults_in_memory (void)
   g_assert_true (GTK_IS_SPIN_BUTTON (spin));
   g_assert_true (gtk_widget_is_sensitive (spin));
   g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (spin)), ==, initial);
+  /* The summaries are read from the schema's XML, whose folder is gone. */
+  {
+    g_autoptr(GSettingsSchema) schema = NULL;
+    g_autoptr(GSettingsSchemaKey) key = NULL;
+    GtkWidget *row = gtk_widget_get_ancestor (spin, ADW_TYPE_ACTION_ROW);
+
+    g_object_get (analysis, "settings-schema", &schema, NULL);
+    key = g_settings_schema_get_key (schema, "min-time-lost-us");
+    g_assert_nonnull (g_settings_schema_key_get_summary (key));
+    g_assert_nonnull (row);
+    g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), ==,
+                     g_settings_schema_key_get_summary (key));
+  }
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), initial + 1000);
   g_assert_cmpuint (g_settings_get_uint (analysis, "min-time-lost-us"), ==, initial + 1000);
   gtk_window_destroy (GTK_WINDOW (preferences));
