@@ -36,6 +36,20 @@ minor_faults (void)
   return usage.ru_minflt;
 }
 
+/* A line of /proc/self/status or /proc/vmstat, or -1. */
+static long
+proc_value (const char *file,
+            const char *key)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *line = g_strconcat ("\n", key, NULL);
+  const char *at;
+
+  if (!g_file_get_contents (file, &text, NULL, NULL) || (at = strstr (text, line)) == NULL)
+    return -1;
+  return atol (at + strlen (line) + 1);
+}
+
 static void
 measure (const char *path)
 {
@@ -45,7 +59,7 @@ measure (const char *path)
   guint gaps = 0;
   gint64 t0, t1, t2;
   double c0, c1, c2;
-  long f0, f1, f2;
+  long f0, f1, f2, anon, anon_after, huge;
   struct rusage usage;
 
   f0 = minor_faults ();
@@ -60,10 +74,14 @@ measure (const char *path)
   t1 = g_get_monotonic_time ();
   c1 = bench_process_cpu_s ();
   f1 = minor_faults ();
+  anon = proc_value ("/proc/self/status", "RssAnon:");
+  huge = proc_value ("/proc/vmstat", "thp_fault_alloc");
   analysis = chrono_analysis_run (&trace, 1, NULL, NULL, &error);
   t2 = g_get_monotonic_time ();
   c2 = bench_process_cpu_s ();
   f2 = minor_faults ();
+  anon_after = proc_value ("/proc/self/status", "RssAnon:");
+  huge = proc_value ("/proc/vmstat", "thp_fault_alloc") - huge;
   g_assert_no_error (error);
   for (guint b = 0; b < chrono_analysis_get_n_breakdowns (analysis); b++)
     {
@@ -75,10 +93,16 @@ measure (const char *path)
   printf ("%s\n  %.1f MB, load %.3f s, analysis %.3f s (%.2f× loading; target 0.30×), "
           "%u Tensor engine gaps walked, %u findings, peak RSS %ld MB\n"
           "  CPU time over all threads: load %.3f s, analysis %.3f s (%.2f×)\n"
-          "  page faults: load %ld, analysis %ld\n",
+          "  page faults: load %ld, analysis %ld\n"
+          /* What the analysis made ready in fresh memory: on a virtual
+           * machine the kernel clears fresh pages at a speed that varies
+           * from run to run. */
+          "  anonymous memory: %ld MB after loading, %ld MB after the analysis; "
+          "huge pages faulted in during the analysis: %ld (machine-wide)\n",
           path, chrono_trace_get_source_size (trace) / 1e6, (t1 - t0) / 1e6, (t2 - t1) / 1e6,
           (double) (t2 - t1) / MAX (t1 - t0, 1), gaps, chrono_analysis_get_n_findings (analysis),
-          usage.ru_maxrss / 1024, c1 - c0, c2 - c1, (c2 - c1) / MAX (c1 - c0, 1e-9), f1 - f0, f2 - f1);
+          usage.ru_maxrss / 1024, c1 - c0, c2 - c1, (c2 - c1) / MAX (c1 - c0, 1e-9), f1 - f0, f2 - f1,
+          anon / 1024, anon_after / 1024, huge);
 }
 
 int
