@@ -110,7 +110,7 @@ load_builtin_schema (void)
     remove_folder (folder);
   if (schema == NULL)
     g_warning ("The built-in settings schema cannot be read: %s",
-               error != NULL ? error->message : APP_ID);
+               error != NULL ? error->message : "it has no schema " APP_ID);
   return g_steal_pointer (&schema);
 }
 
