@@ -9,40 +9,30 @@
  * After the pass, each track is sorted and laid out, B/E pairs are matched,
  * and flows and launches are bound to spans.
  *
+ * All that an event goes through is in this file, so that the compiler
+ * inlines it into the loop; the two halves of a file in memory are in
+ * chrono-chrome-halves.c, the root object's other keys and the counts
+ * after the pass in chrono-chrome-metadata.c.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <inttypes.h>
 #include <string.h>
 
-#include "chrono-chrome-importer.h"
+#include "chrono-chrome-importer-private.h"
 #include "chrono-communication.h"
-#include "chrono-json-scanner.h"
 #include "chrono-kineto.h"
 #include "chrono-packed-devices.h"
-#include "chrono-trace-private.h"
-#include "chrono-track-builder.h"
 
-#define MAX_SYNTAX_WARNINGS 10
 #define PROGRESS_EVERY      (1u << 15)
 #define EVENT_BLOCK         512
 #define EVENT_BLOCKS        4
+#define SMALL_FILE_BYTES    (4u << 20)
 
 typedef struct {
   ChronoTrackBuilder *track;
   guint32 span;
   guint32 name;
 } AsyncOpen;
-
-typedef struct {
-  gint64   ts;
-  guint64  key;
-  ChronoId pid;
-  guint64  args_off;
-  guint32  name;
-  guint32  cat;
-  guint32  seq;
-  guint8   ph;
-} AsyncEvent;
 
 typedef struct {
   guint32 cat_plus_one;
@@ -66,10 +56,10 @@ typedef struct {
 
 /* Events travel from the scanning thread to the model-building thread in
  * blocks, so that the two halves of the work run on two cores. */
-typedef struct {
+struct _EventBlock {
   guint n;
   Event ev[EVENT_BLOCK];
-} EventBlock;
+};
 
 enum {
   HAS_PH = 1 << 0,
@@ -88,68 +78,6 @@ enum {
   TS_NS = 1 << 13,       /* ts read as nanoseconds, not as text */
   DUR_NS = 1 << 14,
 };
-
-typedef struct _Importer {
-  ChronoTrace        *trace;
-  ChronoSource       *source;
-  const guint8       *base;
-  ChronoJsonScanner   s;
-  gboolean            finished;
-  GCancellable       *cancellable;
-  ChronoProgressFunc  progress;
-  gpointer            progress_data;
-
-  guint64             phase_counts[256];
-  guint64             dropped_by_phase[256];
-  GHashTable         *odd_phases;      /* ph of more than one byte -> count */
-  guint64             events;
-  guint64             no_ts;
-  guint64             bad_numbers;
-  guint64             malformed;
-  guint64             non_objects;
-  guint64             stray_async_ends;
-
-  GHashTable         *processes_int;   /* gint64 pid -> index + 1 */
-  GHashTable         *processes_str;   /* string id -> index + 1 */
-  ChronoId            last_pid;        /* the last process looked up */
-  guint               last_process;    /* its index + 1, or 0 */
-  GHashTable         *tracks;          /* ChronoTrackKey -> ChronoTrackBuilder */
-  GPtrArray          *builders;
-  ChronoTrackBuilder *recent_tracks[64];  /* by (pid, tid, type): most events hit */
-  GHashTable         *counter_tracks;  /* char * key -> ChronoTrackBuilder */
-  GHashTable         *async_open;      /* guint64 key -> GArray of AsyncOpen */
-  GArray             *kind_cache;      /* name id -> KindCache */
-  GArray             *flow_events;
-  GArray             *v2_events;
-  GArray             *async_events;    /* AsyncEvent, matched after the pass */
-  GString            *scratch;
-
-  GThread            *handler;
-  GAsyncQueue        *full_blocks;
-  GAsyncQueue        *free_blocks;
-  EventBlock         *block;
-  EventBlock         *all_blocks;
-  guint64             seen;            /* entries of the array, scanned */
-  guint64             truncated_at;
-
-  /* Large files in memory are read as two halves at once: the second
-   * half starts at a guessed event boundary and is used only if the first
-   * half's scan lands exactly on it. */
-  const guint8       *split_at;
-  GThread            *second_thread;
-  struct _Importer   *second;
-  gint                abort_second;
-  gint               *abort;           /* the second half's: the first's flag */
-  gboolean            second_done;     /* reached the end of the array */
-  gboolean            split_used;
-  gboolean            split_tried;
-  gboolean            handler_used;
-
-  gint64              min_ts;
-  gint64              max_ts;
-  gboolean            kineto;
-  guint               global_process;
-} Importer;
 
 /* -------------------------------------------------------------------- */
 /* Streaming                                                            */
@@ -194,16 +122,6 @@ intern (Importer               *imp,
   if (!chrono_json_unescape (str, imp->scratch))
     return chrono_string_table_intern (imp->trace->strings, (const char *) str->start, str->len);
   return chrono_string_table_intern (imp->trace->strings, imp->scratch->str, imp->scratch->len);
-}
-
-/* LEN is a constant at every call: the compiler turns the memcmp into a
- * load or two and a compare. */
-static inline gboolean
-key_is (const ChronoJsonString *key,
-        const char             *literal,
-        gsize                   len)
-{
-  return key->len == len && memcmp (key->start, literal, len) == 0;
 }
 
 /* A pid or tid: an integer, a numeric string, or a name. Names are
@@ -513,9 +431,9 @@ parse_event (Importer *imp,
 /* -------------------------------------------------------------------- */
 /* Processes and tracks                                                 */
 
-static guint
-process_for (Importer *imp,
-             ChronoId  pid)
+guint
+chrono_chrome_process_for (Importer *imp,
+                           ChronoId  pid)
 {
   GHashTable *table;
   gpointer found;
@@ -559,7 +477,7 @@ track_for (Importer        *imp,
       b->pid.value == pid.value && b->pid.is_string == pid.is_string)
     return b;
 
-  key.process = process_for (imp, pid);
+  key.process = chrono_chrome_process_for (imp, pid);
   key.type = type;
   key.tid = tid;
   b = g_hash_table_lookup (imp->tracks, &key);
@@ -899,7 +817,7 @@ counter_track (Importer    *imp,
       else
         display = g_strdup_printf ("%s %s", name_str, series_str);
 
-      tkey.process = process_for (imp, ev->pid);
+      tkey.process = chrono_chrome_process_for (imp, ev->pid);
       tkey.type = CHRONO_TRACK_COUNTER;
       tkey.tid = string_id (chrono_string_table_intern (imp->trace->strings, display, strlen (display)));
       b = chrono_track_builder_new (&tkey, ev->pid);
@@ -1120,7 +1038,7 @@ handle_metadata (Importer    *imp,
     return;
   /* Look the process up before taking its address: the lookup may grow
    * the array. */
-  index = process_for (imp, ev->pid);
+  index = chrono_chrome_process_for (imp, ev->pid);
   process = &g_array_index (imp->trace->processes, ChronoProcess, index);
 
   /* Repeated records overwrite: the last one wins. */
@@ -1360,8 +1278,8 @@ start_handler (Importer *imp)
 }
 
 /* Hands over what is left and waits until every event is in the model. */
-static void
-stop_handler (Importer *imp)
+void
+chrono_chrome_stop_handler (Importer *imp)
 {
   EventBlock *end;
 
@@ -1398,10 +1316,6 @@ commit_event (Importer *imp)
     }
 }
 
-static gboolean join_second_half (struct _Importer *imp);
-static void start_second_half (struct _Importer *a);
-static void stop_handler (struct _Importer *imp);
-
 /* Decompression usually outruns the scan: once all bytes are in, what is
  * left is scanned as two halves like a file in memory. */
 static void
@@ -1420,15 +1334,15 @@ split_when_decompressed (Importer *imp)
   imp->split_tried = TRUE;
   imp->s.end = imp->base + avail;
   imp->finished = TRUE;
-  start_second_half (imp);
+  chrono_chrome_start_second_half (imp);
 }
 
 /* The entries of the event array, from just after its '[' (or from a
  * boundary between two entries) to its ']'. Returns FALSE on
  * cancellation; truncation is noted on the trace. */
-static gboolean
-parse_elements (Importer *imp,
-                GError  **error)
+gboolean
+chrono_chrome_parse_elements (Importer *imp,
+                              GError  **error)
 {
   ChronoJsonScanner *s = &imp->s;
   guint32 until_progress = PROGRESS_EVERY;
@@ -1450,7 +1364,7 @@ parse_elements (Importer *imp,
         }
       if (G_UNLIKELY (imp->split_at != NULL && s->p >= imp->split_at))
         {
-          if (s->p == imp->split_at && join_second_half (imp))
+          if (s->p == imp->split_at && chrono_chrome_join_second_half (imp))
             return TRUE;
           imp->split_at = NULL;
         }
@@ -1525,20 +1439,7 @@ parse_event_array (Importer *imp,
                    GError  **error)
 {
   imp->s.p++;  /* '[' */
-  return parse_elements (imp, error);
-}
-
-static void
-keep_metadata (Importer               *imp,
-               const ChronoJsonString *key,
-               const guint8           *start)
-{
-  ChronoRange *range = g_new (ChronoRange, 1);
-
-  range->offset = start - imp->base;
-  range->length = (guint32) MIN (imp->s.p - start, G_MAXUINT32);
-  g_hash_table_insert (imp->trace->metadata,
-                       g_strndup ((const char *) key->start, key->len), range);
+  return chrono_chrome_parse_elements (imp, error);
 }
 
 static gboolean
@@ -1587,30 +1488,7 @@ parse_root_object (Importer *imp,
           value = s->p;
           st = chrono_json_skip_value (s);
           if (st == CHRONO_JSON_OK)
-            {
-              if (key_is (&key, "baseTimeNanoseconds", 19))
-                {
-                  gint64 base;
-                  const guint8 *text = value;
-                  gsize len = s->p - value;
-
-                  if (*text == '"')
-                    text++, len -= 2;
-                  if (chrono_json_parse_int64 (text, len, &base))
-                    {
-                      imp->trace->base_time_ns = base;
-                    }
-                }
-              else if (key_is (&key, "systemTraceEvents", 17))
-                chrono_trace_add_warning (imp->trace, "systemTraceEvents (ftrace text) is not shown");
-              else if (key_is (&key, "samples", 7) || key_is (&key, "stackFrames", 11))
-                chrono_trace_add_warning (imp->trace, "%.*s (sampled stacks) are not shown yet",
-                                          (int) key.len, key.start);
-              if (key_is (&key, "schemaVersion", 13) || key_is (&key, "deviceProperties", 16) ||
-                  key_is (&key, "distributedInfo", 15) || key_is (&key, "baseTimeNanoseconds", 19))
-                imp->kineto = TRUE;
-              keep_metadata (imp, &key, value);
-            }
+            chrono_chrome_note_root_key (imp, &key, value);
         }
       if (st == CHRONO_JSON_OK)
         continue;
@@ -1652,85 +1530,12 @@ parse_root_object (Importer *imp,
 }
 
 /* -------------------------------------------------------------------- */
-/* After the pass                                                       */
+/* The importer's state                                                 */
 
-static void
-finish_stats (Importer *imp)
-{
-  ChronoLoadStats *stats = &imp->trace->stats;
-  guint64 dropped = 0;
-  GHashTableIter iter;
-  gpointer key, value;
-
-  stats->events = imp->events + imp->non_objects;
-  if (imp->truncated_at > 0)
-    chrono_trace_add_warning (imp->trace,
-                              "the file ends inside the event array at byte %" G_GUINT64_FORMAT
-                              ": loaded the %" G_GUINT64_FORMAT " complete events before it",
-                              imp->truncated_at, stats->events);
-  for (guint c = 1; c < 256; c++)
-    if (imp->phase_counts[c] > 0)
-      {
-        char ph[2] = { (char) c, 0 };
-        g_hash_table_insert (stats->phases, g_strdup (ph), GSIZE_TO_POINTER (imp->phase_counts[c]));
-      }
-  g_hash_table_iter_init (&iter, imp->odd_phases);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    g_hash_table_insert (stats->phases, g_strdup (key), value);
-
-  for (guint c = 1; c < 256; c++)
-    if (imp->dropped_by_phase[c] > 0)
-      {
-        dropped += imp->dropped_by_phase[c];
-        switch (c)
-          {
-          case 'P':
-            chrono_trace_add_warning (imp->trace, "%" G_GUINT64_FORMAT " sample events ('P') are not shown yet",
-                                      imp->dropped_by_phase[c]);
-            break;
-          case 'N': case 'O': case 'D':
-            chrono_trace_add_warning (imp->trace, g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " object event ('%c') is not shown",
-                                      "%" PRIu64 " object events ('%c') are not shown", imp->dropped_by_phase[c]),
-                                      imp->dropped_by_phase[c], c);
-            break;
-          default:
-            chrono_trace_add_warning (imp->trace, g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " event of phase '%c' was not used",
-                                      "%" PRIu64 " events of phase '%c' were not used", imp->dropped_by_phase[c]),
-                                      imp->dropped_by_phase[c], c);
-            break;
-          }
-      }
-  if (imp->dropped_by_phase[0] > 0)
-    {
-      dropped += imp->dropped_by_phase[0];
-      chrono_trace_add_warning (imp->trace, g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " event has no one-letter \"ph\"",
-                                "%" PRIu64 " events have no one-letter \"ph\"", imp->dropped_by_phase[0]),
-                                imp->dropped_by_phase[0]);
-    }
-  if (imp->no_ts > 0)
-    chrono_trace_add_warning (imp->trace, g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " event has no \"ts\"", "%" PRIu64 " events have no \"ts\"", imp->no_ts), imp->no_ts);
-  if (imp->bad_numbers > 0)
-    chrono_trace_add_warning (imp->trace, g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " timestamp or duration is not a number",
-                              "%" PRIu64 " timestamps or durations are not numbers", imp->bad_numbers),
-                              imp->bad_numbers);
-  if (imp->stray_async_ends > 0)
-    chrono_trace_add_warning (imp->trace, g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " async end event matches no begin",
-                              "%" PRIu64 " async end events match no begin", imp->stray_async_ends),
-                              imp->stray_async_ends);
-  if (imp->non_objects > 0)
-    chrono_trace_add_warning (imp->trace, g_dngettext (GETTEXT_PACKAGE, "%" PRIu64 " entry of the event array is not an object",
-                              "%" PRIu64 " entries of the event array are not objects", imp->non_objects),
-                              imp->non_objects);
-  if (imp->malformed > MAX_SYNTAX_WARNINGS)
-    chrono_trace_add_warning (imp->trace, "%" G_GUINT64_FORMAT " malformed events were skipped in all",
-                              imp->malformed);
-  stats->dropped = dropped + imp->non_objects + imp->malformed + imp->stray_async_ends;
-}
-
-static void
-importer_init (Importer     *imp,
-               ChronoTrace  *trace,
-               ChronoSource *source)
+void
+chrono_chrome_importer_init (Importer     *imp,
+                             ChronoTrace  *trace,
+                             ChronoSource *source)
 {
   imp->trace = trace;
   imp->source = source;
@@ -1752,8 +1557,8 @@ importer_init (Importer     *imp,
   imp->global_process = chrono_string_table_intern (trace->strings, "Global", 6);
 }
 
-static void
-importer_clear (Importer *imp)
+void
+chrono_chrome_importer_clear (Importer *imp)
 {
   g_clear_pointer (&imp->odd_phases, g_hash_table_unref);
   g_clear_pointer (&imp->processes_int, g_hash_table_unref);
@@ -1771,327 +1576,6 @@ importer_clear (Importer *imp)
   imp->scratch = NULL;
 }
 
-/* -------------------------------------------------------------------- */
-/* Two halves at once                                                   */
-
-#define SPLIT_MIN_BYTES   (4u << 20)
-#define SMALL_FILE_BYTES  (4u << 20)
-#define SPLIT_SEARCH      (4u << 20)
-
-/* A '{' that follows '}' ',' with only white space between: the start of
- * an entry, unless it sits inside a string, which the first half's scan
- * will tell. */
-static const guint8 *
-find_split (const guint8 *from,
-            const guint8 *end)
-{
-  const guint8 *limit = MIN (end, from + SPLIT_SEARCH);
-
-  for (const guint8 *p = from; p < limit; p++)
-    {
-      const guint8 *q;
-
-      p = memchr (p, '}', limit - p);
-      if (p == NULL)
-        return NULL;
-      q = p + 1;
-      while (q < limit && (*q == ' ' || *q == '\n' || *q == '\r' || *q == '\t'))
-        q++;
-      if (q >= limit || *q != ',')
-        continue;
-      q++;
-      while (q < limit && (*q == ' ' || *q == '\n' || *q == '\r' || *q == '\t'))
-        q++;
-      if (q < limit && *q == '{')
-        return q;
-    }
-  return NULL;
-}
-
-/* Where the work left is halved. Work is bytes plus a fixed cost per
- * event, and events are not spread evenly: Kineto writes long operator
- * events first and short flow and metadata records last. The density of
- * events is sampled in windows across the range. */
-#define BALANCE_WINDOWS      64
-#define BALANCE_WINDOW_BYTES (4u << 10)   /* 256 KB in all: read before the split, on one core */
-#define BYTES_PER_EVENT_COST 150
-
-static const guint8 *
-balanced_middle (const guint8 *from,
-                 const guint8 *end)
-{
-  gsize range = end - from;
-  gsize step = range / BALANCE_WINDOWS;
-  double cost[BALANCE_WINDOWS];
-  double total = 0;
-  double half = 0;
-
-  if (step < BALANCE_WINDOW_BYTES)
-    return from + range / 2;
-  for (guint w = 0; w < BALANCE_WINDOWS; w++)
-    {
-      const guint8 *p = from + w * step;
-      const guint8 *stop = p + BALANCE_WINDOW_BYTES;
-      guint events = 0;
-
-      while ((p = memmem (p, stop - p, "\"ph\"", 4)) != NULL)
-        {
-          events++;
-          p += 4;
-        }
-      /* Each window stands for STEP bytes of the file. */
-      cost[w] = step + (double) events * step / BALANCE_WINDOW_BYTES * BYTES_PER_EVENT_COST;
-      total += cost[w];
-    }
-  for (guint w = 0; w < BALANCE_WINDOWS; w++)
-    {
-      if (half + cost[w] >= total / 2)
-        return from + w * step + (gsize) ((total / 2 - half) / cost[w] * step);
-      half += cost[w];
-    }
-  return from + range / 2;
-}
-
-static gpointer
-second_half_main (gpointer data)
-{
-  Importer *b = data;
-
-  b->second_done = parse_elements (b, NULL) && !g_atomic_int_get (b->abort);
-  return NULL;
-}
-
-static void
-start_second_half (Importer *a)
-{
-  const guint8 *end = a->s.end;
-  const guint8 *split;
-  Importer *b;
-
-  if (!a->finished || end - a->s.p < SPLIT_MIN_BYTES || g_get_num_processors () < 2)
-    return;
-  split = find_split (balanced_middle (a->s.p, end), end);
-  if (split == NULL)
-    return;
-
-  b = g_new0 (Importer, 1);
-  importer_init (b, chrono_trace_new (a->trace->path, a->source), a->source);
-  b->s.p = split;
-  b->s.end = end;
-  b->finished = TRUE;
-  b->abort = &a->abort_second;
-  a->second = b;
-  a->split_at = split;
-  a->second_thread = g_thread_new ("chrono-import-2", second_half_main, b);
-}
-
-static void
-discard_second_half (Importer *a)
-{
-  Importer *b = a->second;
-
-  if (b == NULL)
-    return;
-  g_atomic_int_set (&a->abort_second, 1);
-  g_thread_join (a->second_thread);
-  g_object_unref (b->trace);
-  importer_clear (b);
-  g_free (b);
-  a->second = NULL;
-  a->second_thread = NULL;
-  a->split_at = NULL;
-}
-
-static guint32 *
-merge_strings (Importer *a,
-               Importer *b)
-{
-  ChronoStringTable *from = b->trace->strings;
-  guint n = chrono_string_table_size (from);
-  guint32 *remap = g_new (guint32, n);
-
-  for (guint i = 0; i < n; i++)
-    remap[i] = chrono_string_table_intern (a->trace->strings,
-                                           chrono_string_table_get (from, i),
-                                           chrono_string_table_get_len (from, i));
-  return remap;
-}
-
-static ChronoId
-remap_id (ChronoId       id,
-          const guint32 *strings)
-{
-  if (id.is_string)
-    id.value = strings[id.value];
-  return id;
-}
-
-/* The second half's model goes after the first's, as if one scan had read
- * both: strings, processes and tracks are matched by name and key, and
- * later metadata wins. */
-static void
-merge_second_half (Importer *a,
-                   Importer *b)
-{
-  g_autofree guint32 *strings = merge_strings (a, b);
-  g_autofree guint32 *processes = g_new (guint32, MAX (b->trace->processes->len, 1));
-  g_autoptr(GHashTable) builders = g_hash_table_new (NULL, NULL);
-  guint32 v2_offset = a->v2_events->len;
-  guint32 flow_offset = a->flow_events->len;
-  guint32 async_offset = a->async_events->len;
-  GHashTableIter iter;
-  gpointer key, value;
-
-  for (guint i = 0; i < b->trace->processes->len; i++)
-    {
-      const ChronoProcess *bp = &g_array_index (b->trace->processes, ChronoProcess, i);
-      guint index = process_for (a, remap_id (bp->pid, strings));
-      ChronoProcess *ap = &g_array_index (a->trace->processes, ChronoProcess, index);
-
-      if (bp->name != CHRONO_NO_STRING)
-        ap->name = strings[bp->name];
-      if (bp->labels != CHRONO_NO_STRING)
-        ap->labels = strings[bp->labels];
-      if (bp->has_sort_index)
-        {
-          ap->sort_index = bp->sort_index;
-          ap->has_sort_index = TRUE;
-        }
-      processes[i] = index;
-    }
-
-  /* Counter tracks are keyed by their text; other tracks by their key. */
-  g_hash_table_iter_init (&iter, b->counter_tracks);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    {
-      ChronoTrackBuilder *bb = value;
-      ChronoTrackBuilder *ab = g_hash_table_lookup (a->counter_tracks, key);
-
-      if (ab == NULL)
-        {
-          ChronoTrackKey k = bb->key;
-
-          k.process = processes[k.process];
-          k.tid = remap_id (k.tid, strings);
-          ab = chrono_track_builder_new (&k, remap_id (bb->pid, strings));
-          ab->track.name = (guint32) k.tid.value;
-          g_ptr_array_add (a->builders, ab);
-          g_hash_table_insert (a->counter_tracks, g_strdup (key), ab);
-        }
-      g_hash_table_insert (builders, bb, ab);
-    }
-  for (guint i = 0; i < b->builders->len; i++)
-    {
-      ChronoTrackBuilder *bb = g_ptr_array_index (b->builders, i);
-      ChronoTrackBuilder *ab = g_hash_table_lookup (builders, bb);
-
-      if (ab == NULL)
-        {
-          ChronoTrackKey k = bb->key;
-
-          k.process = processes[k.process];
-          k.tid = remap_id (k.tid, strings);
-          ab = g_hash_table_lookup (a->tracks, &k);
-          if (ab == NULL)
-            {
-              ab = chrono_track_builder_new (&k, remap_id (bb->pid, strings));
-              g_hash_table_insert (a->tracks, &ab->key, ab);
-              g_ptr_array_add (a->builders, ab);
-            }
-          g_hash_table_insert (builders, bb, ab);
-        }
-      chrono_track_builder_append (ab, bb, strings, v2_offset);
-    }
-
-  for (guint i = 0; i < b->v2_events->len; i++)
-    {
-      ChronoV2Bind bind = g_array_index (b->v2_events, ChronoV2Bind, i);
-      ChronoTrackBuilder *ab = g_hash_table_lookup (builders, bind.track);
-
-      if (bind.span != G_MAXUINT32)
-        bind.span += ab->merge_offset;
-      bind.track = ab;
-      bind.seq += v2_offset;
-      g_array_append_val (a->v2_events, bind);
-    }
-  for (guint i = 0; i < b->flow_events->len; i++)
-    {
-      ChronoFlowEvent f = g_array_index (b->flow_events, ChronoFlowEvent, i);
-
-      f.track = g_hash_table_lookup (builders, f.track);
-      f.seq += flow_offset;
-      g_array_append_val (a->flow_events, f);
-    }
-
-  for (guint c = 0; c < 256; c++)
-    {
-      a->phase_counts[c] += b->phase_counts[c];
-      a->dropped_by_phase[c] += b->dropped_by_phase[c];
-    }
-  g_hash_table_iter_init (&iter, b->odd_phases);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    g_hash_table_insert (a->odd_phases, g_strdup (key),
-                         GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (a->odd_phases, key)) +
-                                           GPOINTER_TO_SIZE (value)));
-  a->events += b->events;
-  a->seen += b->seen;
-  a->no_ts += b->no_ts;
-  a->bad_numbers += b->bad_numbers;
-  a->malformed += b->malformed;
-  a->non_objects += b->non_objects;
-  a->stray_async_ends += b->stray_async_ends;
-  a->min_ts = MIN (a->min_ts, b->min_ts);
-  a->max_ts = MAX (a->max_ts, b->max_ts);
-  chrono_trace_append_warnings (a->trace, b->trace, NULL);
-
-  for (guint i = 0; i < b->async_events->len; i++)
-    {
-      AsyncEvent e = g_array_index (b->async_events, AsyncEvent, i);
-
-      e.pid = remap_id (e.pid, strings);
-      e.name = strings[e.name];
-      e.cat = strings[e.cat];
-      e.seq += async_offset;
-      g_array_append_val (a->async_events, e);
-    }
-}
-
-/* Called when the first half's scan stands exactly where the second half
- * began: the guess was a real boundary, so the second half's work counts
- * and the scan goes on after the end of the array. */
-static gboolean
-join_second_half (Importer *a)
-{
-  Importer *b = a->second;
-  gboolean used = FALSE;
-
-  if (b == NULL)
-    return FALSE;
-  g_thread_join (a->second_thread);
-  a->second_thread = NULL;
-  a->second = NULL;
-  a->split_at = NULL;
-  if (b->second_done)
-    {
-      /* The first half's events must all be in its model before the
-       * second half's go after them. */
-      stop_handler (a);
-      merge_second_half (a, b);
-      a->split_used = TRUE;
-      a->s.p = b->s.p;
-      if (b->trace->stats.truncated)
-        {
-          a->trace->stats.truncated = TRUE;
-          a->truncated_at = b->truncated_at;
-        }
-      used = TRUE;
-    }
-  g_object_unref (b->trace);
-  importer_clear (b);
-  g_free (b);
-  return used;
-}
-
 gboolean
 chrono_chrome_importer_run (ChronoTrace        *trace,
                             ChronoSource       *source,
@@ -2106,7 +1590,7 @@ chrono_chrome_importer_run (ChronoTrace        *trace,
   gint64 t0 = g_get_monotonic_time ();
   gint64 t1;
 
-  importer_init (&imp, trace, source);
+  chrono_chrome_importer_init (&imp, trace, source);
   imp.cancellable = cancellable;
   imp.progress = progress;
   imp.progress_data = user_data;
@@ -2131,7 +1615,7 @@ chrono_chrome_importer_run (ChronoTrace        *trace,
   /* A file in memory is scanned as two halves on two cores; one still
    * arriving from the decompressor is scanned and modelled on two. A small
    * file is read faster than threads start. */
-  start_second_half (&imp);
+  chrono_chrome_start_second_half (&imp);
   if (imp.second == NULL && !(imp.finished && imp.s.end - imp.base < SMALL_FILE_BYTES))
     {
       start_handler (&imp);
@@ -2145,13 +1629,13 @@ chrono_chrome_importer_run (ChronoTrace        *trace,
     g_set_error (error, CHRONO_LOAD_ERROR, CHRONO_LOAD_ERROR_FORMAT,
                  "%s: byte %" G_GUINT64_FORMAT ": expected '{' or '[' of a JSON trace",
                  trace->path, (guint64) (imp.s.p - imp.base));
-  stop_handler (&imp);
-  discard_second_half (&imp);
+  chrono_chrome_stop_handler (&imp);
+  chrono_chrome_discard_second_half (&imp);
   if (!ok)
     goto out;
   match_async (&imp);
 
-  finish_stats (&imp);
+  chrono_chrome_finish_stats (&imp);
   t1 = g_get_monotonic_time ();
 
   input.builders = imp.builders;
@@ -2168,6 +1652,6 @@ chrono_chrome_importer_run (ChronoTrace        *trace,
            imp.handler_used ? "scan and model on two threads" : "one thread", (g_get_monotonic_time () - t1) / 1e6);
 
 out:
-  importer_clear (&imp);
+  chrono_chrome_importer_clear (&imp);
   return ok;
 }
