@@ -1,88 +1,25 @@
-/* chrono-document-page.c: one trace in a tab: loading, failed or loaded
+/* chrono-document-page.c: one trace in a tab: loading, failed or loaded;
+ * its loading on a thread is in chrono-document-page-load.c, its
+ * comparison with another trace in chrono-document-page-comparison.c
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
-#include <adwaita.h>
 #include <glib/gi18n.h>
 #include <string.h>
 
 #include "chrono-application.h"
-#include "chrono-comparison-view.h"
-#include "chrono-document-page.h"
+#include "chrono-document-page-private.h"
 #include "chrono-findings-panel.h"
-#include "chrono-format.h"
 #include "chrono-graph-pane.h"
 #include "chrono-load-banner.h"
-#include "chrono-loader.h"
 #include "chrono-neuron-navigation.h"
 #include "chrono-neuron-ops-view.h"
 #include "chrono-neuron-page.h"
 #include "chrono-notes-panel.h"
 #include "chrono-query-page.h"
-#include "chrono-timeline-view.h"
-#include "chrono-trace-set.h"
-#include "chrono-track-index.h"
 #include "chrono-trace-summary.h"
-
-/* Progress reaches the main thread at most this often. */
-#define PROGRESS_INTERVAL_US (G_USEC_PER_SEC / 30)
-
-/* Shared by the page (main thread) and the loading thread. */
-typedef struct
-{
-  ChronoDocumentPage *page;  /* main thread only; NULL once the page stops listening */
-  char              **paths;   /* one file or folder, or several files as one */
-  GPtrArray          *indexes; /* the timeline's, built by the loading thread */
-
-  GMutex              lock;
-  guint64             done;
-  guint64             total;
-  gint64              posted_at;
-  gboolean            posted;  /* an update waits in the main loop */
-} LoadJob;
-
-struct _ChronoDocumentPage
-{
-  GtkWidget            parent_instance;
-
-  GFile               *file;     /* the first of FILES */
-  GListModel          *files;    /* GFile: shown as one document */
-  ChronoTrace         *trace;
-  GError              *error;
-  ChronoDocumentState  state;
-  GCancellable        *cancellable;
-  LoadJob             *job;
-
-  GtkStack            *stack;
-  GtkLabel            *file_label;
-  GtkProgressBar      *progress_bar;
-  AdwStatusPage       *error_page;
-  AdwViewStack        *view_stack;
-  GtkToggleButton     *search_button;
-  GtkMenuButton       *tracks_button;
-  ChronoTimelineView  *timeline_view;
-  GtkToggleButton     *all_flows_button;
-  GtkMenuButton       *compare_button;
-
-  /* The comparison with another trace, and one asked for while loading. */
-  ChronoComparisonView *comparison_view;
-  ChronoComparisonSetup *pending_setup;
-  ChronoTrace         *pending_trace_b;
-
-  /* The analysis beside the timeline, and the graph below it. */
-  gboolean             show_findings;
-  gboolean             show_graph;
-  GtkPaned            *outer_paned;   /* findings | the rest */
-  GtkPaned            *vertical_paned; /* timeline over graph */
-  /* The annotations on the right. */
-  gboolean             show_notes;
-  GtkPaned            *notes_paned;    /* the rest | notes */
-  GtkWidget           *notes_panel;
-  guint                build_source;  /* builds the rest of a loaded page */
-  guint                build_stage;
-};
 
 G_DEFINE_ENUM_TYPE (ChronoDocumentState, chrono_document_state,
                     G_DEFINE_ENUM_VALUE (CHRONO_DOCUMENT_STATE_LOADING, "loading"),
@@ -112,129 +49,9 @@ enum {
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-static LoadJob *
-load_job_new (ChronoDocumentPage *page,
-              char              **paths)
-{
-  LoadJob *job = g_atomic_rc_box_new0 (LoadJob);
-
-  job->page = page;
-  job->paths = paths;
-  g_mutex_init (&job->lock);
-  return job;
-}
-
-static void
-load_job_clear (LoadJob *job)
-{
-  g_strfreev (job->paths);
-  g_clear_pointer (&job->indexes, g_ptr_array_unref);
-  g_mutex_clear (&job->lock);
-}
-
-static void
-load_job_unref (gpointer job)
-{
-  g_atomic_rc_box_release_full (job, (GDestroyNotify) load_job_clear);
-}
-
-static void
-show_progress (ChronoDocumentPage *self,
-               guint64             done,
-               guint64             total)
-{
-  g_autofree char *done_text = g_strdup_printf ("%.1f", done / 1e6);
-  g_autofree char *total_text = chrono_format_bytes (total);
-  /* Translators: megabytes read of the total, "12.3 of 40.0 MB" */
-  g_autofree char *text = g_strdup_printf (_("%s of %s"), done_text, total_text);
-
-  gtk_progress_bar_set_fraction (self->progress_bar, total ? MIN (1.0, (double) done / total) : 0.0);
-  gtk_progress_bar_set_text (self->progress_bar, text);
-}
-
-static gboolean
-show_progress_cb (gpointer user_data)
-{
-  LoadJob *job = user_data;
-  guint64 done, total;
-
-  g_mutex_lock (&job->lock);
-  done = job->done;
-  total = job->total;
-  job->posted = FALSE;
-  g_mutex_unlock (&job->lock);
-
-  if (job->page != NULL)
-    show_progress (job->page, done, total);
-  return G_SOURCE_REMOVE;
-}
-
-/* Runs on the loading thread, often: keep the latest numbers and wake the
- * main thread only when the last update was shown long enough ago. */
-static void
-load_progress_cb (guint64  done,
-                  guint64  total,
-                  gpointer user_data)
-{
-  LoadJob *job = user_data;
-  gint64 now = g_get_monotonic_time ();
-  gboolean post = FALSE;
-
-  g_mutex_lock (&job->lock);
-  job->done = done;
-  job->total = total;
-  if (!job->posted && now - job->posted_at >= PROGRESS_INTERVAL_US)
-    {
-      job->posted = TRUE;
-      job->posted_at = now;
-      post = TRUE;
-    }
-  g_mutex_unlock (&job->lock);
-
-  /* Above redraw priority: while frames are slow, idle-priority updates
-   * would wait until loading is over. Throttled, they cost the frames
-   * nothing. */
-  if (post)
-    g_idle_add_full (G_PRIORITY_DEFAULT, show_progress_cb,
-                     g_atomic_rc_box_acquire (job), load_job_unref);
-}
-
-static void
-load_thread (GTask        *task,
-             gpointer      source_object,
-             gpointer      task_data,
-             GCancellable *cancellable)
-{
-  LoadJob *job = task_data;
-  GError *error = NULL;
-  ChronoTrace *trace;
-
-  /* A folder is one document (a Neuron profile, or several ranks), and so
-   * are several files opened together. */
-  if (job->paths[1] != NULL || g_file_test (job->paths[0], G_FILE_TEST_IS_DIR))
-    trace = chrono_trace_load_set ((const char * const *) job->paths, cancellable,
-                                   load_progress_cb, job, &error);
-  else
-    trace = chrono_trace_load_file (job->paths[0], cancellable, load_progress_cb, job, &error);
-  if (trace == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  /* Indexed here too, so that the timeline shows without a pause. */
-  job->indexes = chrono_track_index_new_all (trace, cancellable);
-  if (job->indexes != NULL)
-    g_task_return_pointer (task, trace, g_object_unref);
-  else
-    {
-      g_task_return_error_if_cancelled (task);
-      g_object_unref (trace);
-    }
-}
-
-static void
-set_state (ChronoDocumentPage  *self,
-           ChronoDocumentState  state)
+void
+chrono_document_page_set_state (ChronoDocumentPage  *self,
+                                ChronoDocumentState  state)
 {
   if (self->state == state)
     return;
@@ -242,23 +59,6 @@ set_state (ChronoDocumentPage  *self,
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "document.cancel",
                                  state == CHRONO_DOCUMENT_STATE_LOADING);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
-}
-
-static void
-show_error (ChronoDocumentPage *self)
-{
-  g_autofree char *name = chrono_document_page_dup_title (self);
-  g_autofree char *title = NULL;
-  g_autofree char *description = g_markup_escape_text (self->error->message, -1);
-
-  if (self->state == CHRONO_DOCUMENT_STATE_CANCELLED)
-    title = g_strdup (_("Loading Cancelled"));
-  else
-    /* Translators: the file name, or “3 traces” */
-    title = g_strdup_printf (_("Could Not Open “%s”"), name);
-  adw_status_page_set_title (self->error_page, title);
-  adw_status_page_set_description (self->error_page, description);
-  gtk_stack_set_visible_child_name (self->stack, "error");
 }
 
 static void
@@ -456,81 +256,6 @@ add_summary (ChronoDocumentPage *self)
   adw_view_stack_page_set_icon_name (page, "view-list-symbolic");
 }
 
-/* -------------------------------------------------------------------- */
-/* Comparison                                                           */
-
-static void
-save_comparison (ChronoDocumentPage *self)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (!chrono_comparison_setup_save (self->comparison_view != NULL ? chrono_comparison_view_get_setup (self->comparison_view)
-                                                                   : NULL,
-                                     chrono_timeline_view_get_sidecar (self->timeline_view), &error))
-    g_warning ("Could not save the comparison: %s", error->message);
-}
-
-static void
-remove_comparison (ChronoDocumentPage *self)
-{
-  if (self->comparison_view == NULL)
-    return;
-  g_signal_handlers_disconnect_by_data (self->comparison_view, self);
-  chrono_comparison_view_cancel (self->comparison_view);
-  adw_view_stack_remove (self->view_stack, GTK_WIDGET (self->comparison_view));
-  self->comparison_view = NULL;
-}
-
-static void
-comparison_close_requested_cb (ChronoDocumentPage *self)
-{
-  remove_comparison (self);
-  adw_view_stack_set_visible_child_name (self->view_stack, "timeline");
-  save_comparison (self);
-}
-
-static void
-start_comparison (ChronoDocumentPage          *self,
-                  ChronoTrace                 *trace_b,
-                  const ChronoComparisonSetup *setup,
-                  gboolean                     show)
-{
-  AdwViewStackPage *page;
-
-  remove_comparison (self);
-  self->comparison_view = CHRONO_COMPARISON_VIEW (chrono_comparison_view_new (self->trace, trace_b, setup));
-  page = adw_view_stack_add_titled (self->view_stack, GTK_WIDGET (self->comparison_view), "comparison",
-                                    _("Comparison"));
-  adw_view_stack_page_set_icon_name (page, "view-dual-symbolic");
-  g_signal_connect_object (self->comparison_view, "close-requested", G_CALLBACK (comparison_close_requested_cb),
-                           self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->comparison_view, "notify::stretch", G_CALLBACK (save_comparison), self,
-                           G_CONNECT_SWAPPED);
-  /* Compared again by other windows, it is saved as it now is. */
-  g_signal_connect_object (self->comparison_view, "notify::comparison", G_CALLBACK (save_comparison), self,
-                           G_CONNECT_SWAPPED);
-  if (show)
-    adw_view_stack_set_visible_child_name (self->view_stack, "comparison");
-  save_comparison (self);
-}
-
-/* What the project file kept: offered again beside the timeline, which
- * stays in front. */
-static void
-restore_comparison (ChronoDocumentPage *self)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(ChronoComparisonSetup) setup = chrono_comparison_setup_load (chrono_timeline_view_get_sidecar (self->timeline_view),
-                                                                         &error);
-
-  if (error != NULL)
-    g_warning ("Ignoring the saved comparison of %s: %s", chrono_trace_get_path (self->trace), error->message);
-  else if (setup != NULL && !g_file_test (setup->path_b, G_FILE_TEST_EXISTS))
-    g_warning ("Not restoring the comparison of %s: %s is gone", chrono_trace_get_path (self->trace), setup->path_b);
-  else if (setup != NULL)
-    start_comparison (self, NULL, setup, FALSE);
-}
-
 /* Building a loaded page takes longer than a frame on a slow machine: the
  * timeline comes first, then each further part in its own turn of the
  * main loop, after any frame that is due, so the window stays live. The
@@ -553,100 +278,34 @@ build_next_cb (gpointer data)
        * page loaded in a tab out of sight leaves the focus where it is. */
       if (gtk_widget_get_mapped (GTK_WIDGET (self)))
         gtk_widget_grab_focus (GTK_WIDGET (chrono_timeline_view_get_timeline (self->timeline_view)));
-      set_state (self, CHRONO_DOCUMENT_STATE_LOADED);
+      chrono_document_page_set_state (self, CHRONO_DOCUMENT_STATE_LOADED);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRACE]);
       if (self->pending_setup != NULL)
         {
           g_autoptr(ChronoComparisonSetup) setup = g_steal_pointer (&self->pending_setup);
           g_autoptr(ChronoTrace) trace_b = g_steal_pointer (&self->pending_trace_b);
 
-          start_comparison (self, trace_b, setup, TRUE);
+          chrono_document_page_start_comparison (self, trace_b, setup, TRUE);
         }
       else
-        restore_comparison (self);
+        chrono_document_page_restore_comparison (self);
       return G_SOURCE_REMOVE;
     }
 }
 
-static void
-load_done_cb (GObject      *source_object,
-              GAsyncResult *result,
-              gpointer      user_data)
+void
+chrono_document_page_build_views (ChronoDocumentPage *self,
+                                  GPtrArray          *indexes)
 {
-  g_autoptr(ChronoDocumentPage) self = user_data;
-  g_autoptr(ChronoTrace) trace = NULL;
-  g_autoptr(GPtrArray) indexes = NULL;
-  g_autoptr(GError) error = NULL;
+  AdwViewStackPage *page;
 
-  trace = g_task_propagate_pointer (G_TASK (result), &error);
-  if (self->job == NULL)  /* disposed while loading */
-    return;
-  self->job->page = NULL;
-  indexes = g_steal_pointer (&self->job->indexes);
-  g_clear_pointer (&self->job, load_job_unref);
-
-  if (trace != NULL)
-    {
-      AdwViewStackPage *page;
-
-      self->trace = g_steal_pointer (&trace);
-      /* Built only now: a page that fails never pays for them. */
-      page = adw_view_stack_add_titled (self->view_stack, create_timeline_view (self, indexes),
-                                        "timeline", _("Timeline"));
-      adw_view_stack_page_set_icon_name (page, "view-continuous-symbolic");
-      adw_view_stack_set_visible_child_name (self->view_stack, "timeline");
-      update_view_buttons (self);
-      self->build_source = g_idle_add (build_next_cb, self);
-      return;
-    }
-
-  self->error = g_steal_pointer (&error);
-  if (g_error_matches (self->error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
-      g_error_matches (self->error, CHRONO_LOAD_ERROR, CHRONO_LOAD_ERROR_CANCELLED))
-    set_state (self, CHRONO_DOCUMENT_STATE_CANCELLED);
-  else
-    set_state (self, CHRONO_DOCUMENT_STATE_FAILED);
-  show_error (self);
-}
-
-static void
-chrono_document_page_load (ChronoDocumentPage *self)
-{
-  g_autoptr(GTask) task = NULL;
-  g_autofree char *title = chrono_document_page_dup_title (self);
-  guint n_files = g_list_model_get_n_items (self->files);
-  g_auto(GStrv) paths = g_new0 (char *, n_files + 1);
-  /* Translators: the file name, or “3 traces” */
-  g_autofree char *loading = g_strdup_printf (_("Loading “%s”"), title);
-
-  gtk_label_set_label (self->file_label, loading);
-  gtk_progress_bar_set_text (self->progress_bar, _("Opening…"));
-
-  for (guint i = 0; i < n_files; i++)
-    {
-      g_autoptr(GFile) file = g_list_model_get_item (self->files, i);
-
-      if ((paths[i] = g_file_get_path (file)) == NULL)
-        {
-          g_autofree char *uri = g_file_get_uri (file);
-
-          /* Traces are memory-mapped, which needs a local path. */
-          self->error = g_error_new (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                                     _("%s: only local files can be opened"), uri);
-          set_state (self, CHRONO_DOCUMENT_STATE_FAILED);
-          show_error (self);
-          return;
-        }
-    }
-
-  self->job = load_job_new (self, g_steal_pointer (&paths));
-  self->cancellable = g_cancellable_new ();
-  /* The page rides in user_data, not as the source object, so that its last
-   * reference is never dropped on the loading thread. */
-  task = g_task_new (NULL, self->cancellable, load_done_cb, g_object_ref (self));
-  g_task_set_source_tag (task, chrono_document_page_load);
-  g_task_set_task_data (task, g_atomic_rc_box_acquire (self->job), load_job_unref);
-  g_task_run_in_thread (task, load_thread);
+  /* Built only now: a page that fails never pays for them. */
+  page = adw_view_stack_add_titled (self->view_stack, create_timeline_view (self, indexes),
+                                    "timeline", _("Timeline"));
+  adw_view_stack_page_set_icon_name (page, "view-continuous-symbolic");
+  adw_view_stack_set_visible_child_name (self->view_stack, "timeline");
+  update_view_buttons (self);
+  self->build_source = g_idle_add (build_next_cb, self);
 }
 
 static void
@@ -777,11 +436,7 @@ chrono_document_page_dispose (GObject *object)
   g_clear_handle_id (&self->build_source, g_source_remove);
   if (self->comparison_view != NULL)
     chrono_comparison_view_cancel (self->comparison_view);
-  if (self->job != NULL)
-    {
-      self->job->page = NULL;
-      g_clear_pointer (&self->job, load_job_unref);
-    }
+  chrono_document_page_drop_load_job (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), CHRONO_TYPE_DOCUMENT_PAGE);
 
   G_OBJECT_CLASS (chrono_document_page_parent_class)->dispose (object);
@@ -1188,72 +843,4 @@ chrono_document_page_set_show_notes (ChronoDocumentPage *self,
     return;
   self->show_notes = show;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_NOTES]);
-}
-
-/**
- * chrono_document_page_compare_with:
- * @trace_b: (nullable): B, when it is open already
- * @setup: B's file and how to compare
- *
- * Compares this page's trace (A) with B in a view of the page, replacing
- * any comparison it had; B is @trace_b, or loaded from @setup's path. A
- * page still loading compares once it has loaded; one that failed does
- * nothing, showing why it failed.
- */
-void
-chrono_document_page_compare_with (ChronoDocumentPage          *self,
-                                   ChronoTrace                 *trace_b,
-                                   const ChronoComparisonSetup *setup)
-{
-  g_return_if_fail (CHRONO_IS_DOCUMENT_PAGE (self));
-  g_return_if_fail (trace_b == NULL || CHRONO_IS_TRACE (trace_b));
-  g_return_if_fail (setup != NULL);
-
-  if (self->state == CHRONO_DOCUMENT_STATE_LOADED)
-    start_comparison (self, trace_b, setup, TRUE);
-  else if (self->state == CHRONO_DOCUMENT_STATE_LOADING)
-    {
-      g_clear_pointer (&self->pending_setup, chrono_comparison_setup_free);
-      self->pending_setup = chrono_comparison_setup_copy (setup);
-      g_set_object (&self->pending_trace_b, trace_b);
-    }
-}
-
-/**
- * chrono_document_page_get_comparison_view:
- *
- * Returns: (transfer none) (nullable): the comparison with another trace
- */
-ChronoComparisonView *
-chrono_document_page_get_comparison_view (ChronoDocumentPage *self)
-{
-  g_return_val_if_fail (CHRONO_IS_DOCUMENT_PAGE (self), NULL);
-  return self->comparison_view;
-}
-
-/**
- * chrono_document_page_get_compare_button:
- *
- * Returns: (transfer none): Compare With…, whose menu the window fills
- *   with its other traces
- */
-GtkMenuButton *
-chrono_document_page_get_compare_button (ChronoDocumentPage *self)
-{
-  g_return_val_if_fail (CHRONO_IS_DOCUMENT_PAGE (self), NULL);
-  return self->compare_button;
-}
-
-/**
- * chrono_document_page_show_compare_menu:
- *
- * Opens Compare With…, once the trace has loaded.
- */
-void
-chrono_document_page_show_compare_menu (ChronoDocumentPage *self)
-{
-  g_return_if_fail (CHRONO_IS_DOCUMENT_PAGE (self));
-
-  if (self->state == CHRONO_DOCUMENT_STATE_LOADED)
-    gtk_menu_button_popup (self->compare_button);
 }
