@@ -23,6 +23,7 @@
 
 #include <glib/gstdio.h>
 
+#include "bench-memory.h"
 #include "bench-stats.h"
 #include "chrono-analysis.h"
 #include "chrono-huge-pages.h"
@@ -39,18 +40,17 @@ minor_faults (void)
   return usage.ru_minflt;
 }
 
-/* A line of /proc/self/status or /proc/vmstat, or -1. */
+/* Huge pages faulted in on the whole machine so far, or -1. */
 static long
-proc_value (const char *file,
-            const char *key)
+huge_page_faults (void)
 {
-  g_autofree char *text = NULL;
-  g_autofree char *line = g_strconcat ("\n", key, NULL);
+  g_autofree char *vmstat = NULL;
   const char *at;
 
-  if (!g_file_get_contents (file, &text, NULL, NULL) || (at = strstr (text, line)) == NULL)
+  if (!g_file_get_contents ("/proc/vmstat", &vmstat, NULL, NULL) ||
+      (at = strstr (vmstat, "\nthp_fault_alloc ")) == NULL)
     return -1;
-  return atol (at + strlen (line) + 1);
+  return atol (at + strlen ("\nthp_fault_alloc "));
 }
 
 static void
@@ -63,7 +63,8 @@ measure (const char *path,
   guint gaps = 0;
   gint64 t0, t_loaded, t1, t2;
   double c0, c1, c2;
-  long f0, f1, f2, anon, anon_after, huge;
+  long f0, f1, f2, huge;
+  gint64 anon, anon_after;
   struct rusage usage;
 
   f0 = minor_faults ();
@@ -80,14 +81,14 @@ measure (const char *path,
   t1 = g_get_monotonic_time ();
   c1 = bench_process_cpu_s ();
   f1 = minor_faults ();
-  anon = proc_value ("/proc/self/status", "RssAnon:");
-  huge = proc_value ("/proc/vmstat", "thp_fault_alloc");
+  anon = bench_memory_of (0).rss_anon;
+  huge = huge_page_faults ();
   analysis = chrono_analysis_run (&trace, 1, NULL, NULL, &error);
   t2 = g_get_monotonic_time ();
   c2 = bench_process_cpu_s ();
   f2 = minor_faults ();
-  anon_after = proc_value ("/proc/self/status", "RssAnon:");
-  huge = proc_value ("/proc/vmstat", "thp_fault_alloc") - huge;
+  anon_after = bench_memory_of (0).rss_anon;
+  huge = huge_page_faults () - huge;
   g_assert_no_error (error);
   for (guint b = 0; b < chrono_analysis_get_n_breakdowns (analysis); b++)
     {
@@ -103,12 +104,12 @@ measure (const char *path,
           /* What the analysis made ready in fresh memory: on a virtual
            * machine the kernel clears fresh pages at a speed that varies
            * from run to run. */
-          "  anonymous memory: %ld MB after loading, %ld MB after the analysis; "
+          "  anonymous memory: %" G_GINT64_FORMAT " MB after loading, %" G_GINT64_FORMAT " MB after the analysis; "
           "huge pages faulted in during the analysis: %ld (machine-wide)\n",
           path, chrono_trace_get_source_size (trace) / 1e6, (t_loaded - t0) / 1e6, (t2 - t1) / 1e6,
           (double) (t2 - t1) / MAX (t_loaded - t0, 1), gaps, chrono_analysis_get_n_findings (analysis),
           usage.ru_maxrss / 1024, c1 - c0, c2 - c1, (c2 - c1) / MAX (c1 - c0, 1e-9), f1 - f0, f2 - f1,
-          anon / 1024, anon_after / 1024, huge);
+          anon >> 20, anon_after >> 20, huge);
 }
 
 int
