@@ -28,11 +28,13 @@ classify_gap (ChronoBreakdown                *b,
     b->idle_other_ns += gap;
 }
 
-/* Each class's merged length in one pass over the items, and the overlap
- * of computation and communication as what their union lacks of the sum. */
+/* Each class's merged length in one pass over the items (those at AT,
+ * or all N when AT is NULL), and the overlap of computation and
+ * communication as what their union lacks of the sum. */
 static void
 fill_kinds (ChronoBreakdown      *b,
             const ChronoWorkItem *items,
+            const guint          *at,
             guint                 n)
 {
   ChronoRun runs[CHRONO_WORK_MEMSET + 1] = { { 0 } };
@@ -40,14 +42,16 @@ fill_kinds (ChronoBreakdown      *b,
 
   for (guint i = 0; i < n; i++)
     {
-      if (items[i].cls == CHRONO_WORK_COMPUTE || items[i].cls == CHRONO_WORK_COMMUNICATION)
+      const ChronoWorkItem *it = at ? &items[at[i]] : &items[i];
+
+      if (it->cls == CHRONO_WORK_COMPUTE || it->cls == CHRONO_WORK_COMMUNICATION)
         b->n_kernels++;
-      if (items[i].end <= items[i].start)
+      if (it->end <= it->start)
         continue;
-      chrono_run_add (&runs[items[i].cls], items[i].start, items[i].end);
-      chrono_run_add (&all, items[i].start, items[i].end);
-      if (items[i].cls == CHRONO_WORK_COMPUTE || items[i].cls == CHRONO_WORK_COMMUNICATION)
-        chrono_run_add (&comp_comm, items[i].start, items[i].end);
+      chrono_run_add (&runs[it->cls], it->start, it->end);
+      chrono_run_add (&all, it->start, it->end);
+      if (it->cls == CHRONO_WORK_COMPUTE || it->cls == CHRONO_WORK_COMMUNICATION)
+        chrono_run_add (&comp_comm, it->start, it->end);
     }
   b->busy_ns = chrono_run_length (&all);
   b->idle_ns = (b->end_ns - b->start_ns) - b->busy_ns;
@@ -60,21 +64,21 @@ fill_kinds (ChronoBreakdown      *b,
 
 static void
 stream_breakdown (ChronoBreakdown                *b,
+                  const ChronoDeviceWork         *d,
                   const ChronoStreamWork         *sw,
                   const ChronoAnalysisThresholds *thresholds)
 {
-  const ChronoWorkItem *items = (const ChronoWorkItem *) sw->items->data;
-  guint n = sw->items->len;
-  gint64 end = items[0].end;
+  guint n = sw->positions->len;
+  gint64 end = chrono_stream_item (d, sw, 0)->end;
 
-  b->start_ns = items[0].start;
+  b->start_ns = chrono_stream_item (d, sw, 0)->start;
   for (guint i = 1; i < n; i++)
     {
-      classify_gap (b, &items[i], end, thresholds);
-      end = MAX (end, items[i].end);
+      classify_gap (b, chrono_stream_item (d, sw, i), end, thresholds);
+      end = MAX (end, chrono_stream_item (d, sw, i)->end);
     }
   b->end_ns = end;
-  fill_kinds (b, items, n);
+  fill_kinds (b, (const ChronoWorkItem *) d->items->data, (const guint *) sw->positions->data, n);
 }
 
 static void
@@ -93,7 +97,7 @@ device_breakdown (ChronoBreakdown                *b,
     }
   b->start_ns = g_array_index (all, ChronoInterval, 0).start;
   b->end_ns = g_array_index (all, ChronoInterval, all->len - 1).end;
-  fill_kinds (b, items, d->items->len);
+  fill_kinds (b, items, NULL, d->items->len);
 }
 
 void
@@ -126,7 +130,7 @@ chrono_analysis_compute_breakdowns (ChronoRankData                 *data,
             .stream = sw->stream,
           };
 
-          stream_breakdown (&sb, sw, thresholds);
+          stream_breakdown (&sb, d, sw, thresholds);
           g_array_append_val (out, sb);
         }
     }

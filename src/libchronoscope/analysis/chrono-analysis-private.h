@@ -82,10 +82,15 @@ typedef struct {
   guint8  cls;           /* ChronoWorkClass */
 } ChronoWorkItem;
 
+/* A stream's work is the device's: its spans are listed first, so that
+ * the NeuronCore's metrics can read them while the device's items are
+ * merged, then its items, as positions among the device's. A copy of
+ * each stream's items would be as large as the device's. */
 typedef struct {
   guint32 track;
   gint64  stream;        /* the stream id, -1 when the trace gives none */
-  GArray *items;         /* ChronoWorkItem by start */
+  GArray *spans;         /* guint32: the track's spans that are work, in the order of their items */
+  GArray *positions;     /* guint: their items in the device's items */
 } ChronoStreamWork;
 
 /* A stretch of a device's ledger in one state. */
@@ -113,6 +118,15 @@ typedef struct {
   guint  *deps_start;    /* by item: where the dependencies into it begin in deps_into; items + 1 */
   guint  *deps_into;     /* the rank's deps, by the item they lead to, each item's in their order */
 } ChronoDeviceWork;
+
+/* Item J of stream SW of device D. */
+static inline const ChronoWorkItem *
+chrono_stream_item (const ChronoDeviceWork *d,
+                    const ChronoStreamWork *sw,
+                    guint                   j)
+{
+  return &g_array_index (d->items, ChronoWorkItem, g_array_index (sw->positions, guint, j));
+}
 
 /* A host call that blocked until device work finished. */
 typedef struct {
@@ -193,6 +207,13 @@ ChronoRankData *chrono_rank_data_new  (ChronoTrace                 *trace,
                                        guint                        rank_index,
                                        const ChronoTracePart       *part,
                                        const ChronoAnalysisOptions *options);
+/* The item span SPAN of stream track T (index TRACK) makes, as far as
+ * its span can tell: its times within the range and its class, without
+ * its launch and its place on the stream. */
+ChronoWorkItem  chrono_rank_data_span_item (const ChronoRankData *data,
+                                            const ChronoTrack    *t,
+                                            guint32               track,
+                                            guint32               span);
 /* Each stream track's items, by span: what chrono_rank_data_find_item()
  * reads. */
 GPtrArray      *chrono_rank_data_index_items  (ChronoRankData *data);
@@ -393,9 +414,11 @@ chrono_run_length (const ChronoRun *run)
   return run->length + (run->end - run->start);
 }
 
-GArray *chrono_intervals_merge     (const ChronoWorkItem *items,
-                                    guint                 n_items,
-                                    guint                 class_mask);
+/* A stream's work merged into intervals, each opened by the stream's
+ * item of that index. Read from its spans: it can be made before the
+ * device's items are. */
+GArray *chrono_intervals_of_stream (const ChronoRankData     *data,
+                                    const ChronoStreamWork   *sw);
 /* The union of two merged lists A and B, merged: an interval keeps the
  * item of the first interval it grew from. */
 GArray *chrono_intervals_union     (GArray *a,

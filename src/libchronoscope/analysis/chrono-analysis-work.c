@@ -189,99 +189,182 @@ device_for_process (GArray  *devices,
 /* Above this many streams a device's work is sorted rather than merged. */
 #define MERGE_MAX_STREAMS 16
 
-static gboolean
-items_sorted (GArray *items)
+ChronoWorkItem
+chrono_rank_data_span_item (const ChronoRankData *data,
+                            const ChronoTrack    *t,
+                            guint32               track,
+                            guint32               span)
 {
-  for (guint k = 1; k < items->len; k++)
-    if (compare_items (&g_array_index (items, ChronoWorkItem, k - 1), &g_array_index (items, ChronoWorkItem, k)) > 0)
-      return FALSE;
-  return TRUE;
+  gint64 start = t->start[span];
+  gint64 end = start + chrono_track_get_dur (t, span);
+
+  return (ChronoWorkItem) {
+    .track = track, .index = span,
+    .start = MAX (start, data->range_start), .end = MIN (end, data->range_end),
+    .launch_start = G_MININT64, .stream_prev = G_MAXUINT32,
+    .cls = (guint8) work_class (data->trace, t, span),
+  };
 }
 
-/* The device's items, every stream's in order, and each item's previous
- * on its stream. Each stream's items come by start already: merging them
- * gives the order a stable sort of them all would (items of different
- * streams never compare equal). */
-static void
-merge_streams (ChronoDeviceWork *d)
+/* What the items of one stream are made from. */
+typedef struct {
+  const ChronoTrack   *t;
+  const ChronoSpanRef *launch;   /* by span, or NULL */
+  const ChronoTrack   *lt;       /* the thread of the last launch looked up */
+  guint32              lt_index;
+} StreamSource;
+
+/* The item span SPAN of stream SW makes, with its launch. */
+static ChronoWorkItem
+make_item (const ChronoRankData   *data,
+           const ChronoStreamWork *sw,
+           StreamSource           *src,
+           guint32                 span)
 {
-  guint n_streams = d->streams->len, total = 0;
-  g_autofree GArray **runs = g_new0 (GArray *, n_streams);
+  ChronoWorkItem item = chrono_rank_data_span_item (data, src->t, sw->track, span);
+
+  if (src->launch && src->launch[span].track != G_MAXUINT32)
+    {
+      /* Most of a stream's work is launched from one thread. */
+      if (src->launch[span].track != src->lt_index)
+        src->lt = chrono_trace_get_track (data->trace, src->lt_index = src->launch[span].track);
+      item.launch_start = src->lt->start[src->launch[span].index];
+      item.launch_track = src->launch[span].track;
+      item.launch_index = src->launch[span].index;
+    }
+  return item;
+}
+
+typedef struct {
+  const ChronoRankData *data;
+  const ChronoTrack    *t;
+  guint32               track;
+} SpanOrder;
+
+static gint
+compare_spans (gconstpointer a,
+               gconstpointer b,
+               gpointer      user_data)
+{
+  const SpanOrder *o = user_data;
+  ChronoWorkItem x = chrono_rank_data_span_item (o->data, o->t, o->track, *(const guint32 *) a);
+  ChronoWorkItem y = chrono_rank_data_span_item (o->data, o->t, o->track, *(const guint32 *) b);
+
+  return compare_items (&x, &y);
+}
+
+/* A stream's spans in the order of their items: a track's spans come by
+ * start, and those whose equal starts are not longest first are put in
+ * order as the sort of the items would. */
+static void
+order_spans (const ChronoRankData *data,
+             ChronoStreamWork     *sw)
+{
+  SpanOrder o = { data, chrono_trace_get_track (data->trace, sw->track), sw->track };
+  const guint32 *spans = (const guint32 *) sw->spans->data;
+
+  for (guint k = 1; k < sw->spans->len; k++)
+    if (compare_spans (&spans[k - 1], &spans[k], &o) > 0)
+      {
+        g_array_sort_with_data (sw->spans, compare_spans, &o);
+        return;
+      }
+}
+
+/* The device's items, every stream's in order, each with its previous
+ * on its stream, and each stream's items' positions among them. Merging
+ * the streams gives the order a stable sort of all the items would
+ * (items of different streams never compare equal). */
+static void
+merge_streams (ChronoRankData   *data,
+               ChronoDeviceWork *d,
+               GHashTable       *launchers)
+{
+  guint n_streams = d->streams->len, total = 0, k = 0;
+  g_autofree StreamSource *src = g_new0 (StreamSource, n_streams);
   g_autofree guint *pos = g_new0 (guint, n_streams);
   g_autofree guint *last = g_new (guint, n_streams);
+  g_autofree ChronoWorkItem *head = g_new (ChronoWorkItem, n_streams);
+  ChronoWorkItem *out;
 
   for (guint s = 0; s < n_streams; s++)
     {
-      GArray *items = g_array_index (d->streams, ChronoStreamWork, s).items;
+      ChronoStreamWork *sw = &g_array_index (d->streams, ChronoStreamWork, s);
 
-      /* A stream whose equal starts are not longest first is put in order
-       * on its own, as the sort would. */
-      if (n_streams > MERGE_MAX_STREAMS || items_sorted (items))
-        runs[s] = g_array_ref (items);
-      else
-        {
-          runs[s] = g_array_copy (items);
-          g_array_sort (runs[s], compare_items);
-        }
-      total += items->len;
+      src[s] = (StreamSource) { chrono_trace_get_track (data->trace, sw->track),
+                                g_hash_table_lookup (launchers, GUINT_TO_POINTER (sw->track)), NULL, G_MAXUINT32 };
+      sw->positions = g_array_sized_new (FALSE, FALSE, sizeof (guint), sw->spans->len);
+      g_array_set_size (sw->positions, sw->spans->len);
+      total += sw->spans->len;
       last[s] = G_MAXUINT32;
     }
   chrono_huge_array_set_size (d->items, total);
+  out = (ChronoWorkItem *) d->items->data;
   if (n_streams > MERGE_MAX_STREAMS)
     {
-      g_autoptr(GHashTable) prev_of = g_hash_table_new (NULL, NULL);
-      ChronoWorkItem *out = (ChronoWorkItem *) d->items->data;
-      guint k = 0;
+      g_autoptr(GHashTable) stream_of = g_hash_table_new (NULL, NULL);
 
       for (guint s = 0; s < n_streams; s++)
-        for (guint j = 0; j < runs[s]->len; j++)
-          out[k++] = g_array_index (runs[s], ChronoWorkItem, j);
+        {
+          ChronoStreamWork *sw = &g_array_index (d->streams, ChronoStreamWork, s);
+
+          g_hash_table_insert (stream_of, GUINT_TO_POINTER (sw->track), GUINT_TO_POINTER (s));
+          for (guint j = 0; j < sw->spans->len; j++)
+            out[k++] = make_item (data, sw, &src[s], g_array_index (sw->spans, guint32, j));
+        }
       g_array_sort (d->items, compare_items);
+      /* The sort is stable: each stream's items keep the order of its
+       * spans, which were put in the items' order. */
       for (k = 0; k < total; k++)
         {
-          gpointer prev;
+          guint s = GPOINTER_TO_UINT (g_hash_table_lookup (stream_of, GUINT_TO_POINTER (out[k].track)));
+          ChronoStreamWork *sw = &g_array_index (d->streams, ChronoStreamWork, s);
 
-          out[k].stream_prev = g_hash_table_lookup_extended (prev_of, GUINT_TO_POINTER (out[k].track), NULL, &prev)
-                               ? GPOINTER_TO_UINT (prev) : G_MAXUINT32;
-          g_hash_table_insert (prev_of, GUINT_TO_POINTER (out[k].track), GUINT_TO_POINTER (k));
+          g_array_index (sw->positions, guint, pos[s]++) = k;
+          out[k].stream_prev = last[s];
+          last[s] = k;
         }
+      return;
     }
-  else
-    for (guint k = 0; k < total;)
-      {
-        const ChronoWorkItem *best = NULL, *next = NULL;
-        guint from = 0;
-
-        /* The stream whose head comes first, and the head that comes
-         * after it: that stream's items go out until one comes later. */
-        for (guint s = 0; s < n_streams; s++)
-          if (pos[s] < runs[s]->len)
-            {
-              const ChronoWorkItem *head = &g_array_index (runs[s], ChronoWorkItem, pos[s]);
-
-              if (best == NULL || compare_items (head, best) < 0)
-                {
-                  next = best;
-                  best = head;
-                  from = s;
-                }
-              else if (next == NULL || compare_items (head, next) < 0)
-                next = head;
-            }
-        do
-          {
-            ChronoWorkItem *out = &g_array_index (d->items, ChronoWorkItem, k);
-
-            *out = g_array_index (runs[from], ChronoWorkItem, pos[from]);
-            out->stream_prev = last[from];
-            last[from] = k++;
-            pos[from]++;
-          }
-        while (pos[from] < runs[from]->len &&
-               (next == NULL || compare_items (&g_array_index (runs[from], ChronoWorkItem, pos[from]), next) < 0));
-      }
   for (guint s = 0; s < n_streams; s++)
-    g_array_unref (runs[s]);
+    {
+      ChronoStreamWork *sw = &g_array_index (d->streams, ChronoStreamWork, s);
+
+      if (sw->spans->len > 0)
+        head[s] = make_item (data, sw, &src[s], g_array_index (sw->spans, guint32, 0));
+    }
+  while (k < total)
+    {
+      const ChronoWorkItem *best = NULL, *next = NULL;
+      guint from = 0;
+      ChronoStreamWork *sw;
+
+      /* The stream whose head comes first, and the head that comes
+       * after it: that stream's items go out until one comes later. */
+      for (guint s = 0; s < n_streams; s++)
+        if (pos[s] < g_array_index (d->streams, ChronoStreamWork, s).spans->len)
+          {
+            if (best == NULL || compare_items (&head[s], best) < 0)
+              {
+                next = best;
+                best = &head[s];
+                from = s;
+              }
+            else if (next == NULL || compare_items (&head[s], next) < 0)
+              next = &head[s];
+          }
+      sw = &g_array_index (d->streams, ChronoStreamWork, from);
+      do
+        {
+          out[k] = head[from];
+          out[k].stream_prev = last[from];
+          g_array_index (sw->positions, guint, pos[from]) = k;
+          last[from] = k++;
+          if (++pos[from] < sw->spans->len)
+            head[from] = make_item (data, sw, &src[from], g_array_index (sw->spans, guint32, pos[from]));
+        }
+      while (pos[from] < sw->spans->len && (next == NULL || compare_items (&head[from], next) < 0));
+    }
 }
 
 /* Item I, of ITEMS, into the merged intervals OUT. */
@@ -436,66 +519,46 @@ collect_work (ChronoRankData                 *data,
     {
       const ChronoTrack *t = chrono_trace_get_track (trace, ti);
       const ChronoProcess *p;
-      const ChronoSpanRef *launch;
       ChronoDeviceWork *d;
       ChronoStreamWork sw;
-      const ChronoTrack *lt = NULL;
-      guint32 lt_index = G_MAXUINT32;
-      ChronoWorkItem *out;
+      guint32 *spans;
       guint32 n_out;
 
       if (t->type != CHRONO_TRACK_STREAM || !chrono_rank_data_has_track (data, ti))
         continue;
       sw = (ChronoStreamWork) { .track = ti, .stream = chrono_analysis_stream_id (trace, t) };
       p = chrono_trace_get_process (trace, t->process);
-      launch = g_hash_table_lookup (launchers, GUINT_TO_POINTER (ti));
-      /* At most an item per span: made that long and cut to what is
-       * written, so that it never grows by copying; the room left is
-       * never touched. */
-      sw.items = chrono_huge_array_set_size (chrono_huge_array_sized_new (sizeof (ChronoWorkItem), t->n_spans),
-                                             t->n_spans);
-      out = (ChronoWorkItem *) sw.items->data;
+      /* At most one per span: made that long and cut to what is written,
+       * so that it never grows by copying; the room left is never touched. */
+      sw.spans = chrono_huge_array_set_size (chrono_huge_array_sized_new (sizeof (guint32), t->n_spans), t->n_spans);
+      spans = (guint32 *) sw.spans->data;
       n_out = 0;
       for (guint32 i = 0; i < t->n_spans; i++)
         {
-          gint cls = work_class (trace, t, i);
           gint64 start = t->start[i];
           gint64 end = start + chrono_track_get_dur (t, i);
-          ChronoWorkItem item = { .track = ti, .index = i, .launch_start = G_MININT64, .stream_prev = G_MAXUINT32 };
 
-          if (cls < 0 || end <= data->range_start || start >= data->range_end)
-            continue;
-          item.start = MAX (start, data->range_start);
-          item.end = MIN (end, data->range_end);
-          item.cls = cls;
-          if (launch && launch[i].track != G_MAXUINT32)
-            {
-              /* Most of a stream's work is launched from one thread. */
-              if (launch[i].track != lt_index)
-                lt = chrono_trace_get_track (trace, lt_index = launch[i].track);
-              item.launch_start = lt->start[launch[i].index];
-              item.launch_track = launch[i].track;
-              item.launch_index = launch[i].index;
-            }
-          out[n_out++] = item;
+          if (end > data->range_start && start < data->range_end && work_class (trace, t, i) >= 0)
+            spans[n_out++] = i;
         }
-      g_array_set_size (sw.items, n_out);
+      g_array_set_size (sw.spans, n_out);
       if (n_out == 0)
         {
-          g_array_unref (sw.items);
+          g_array_unref (sw.spans);
           continue;
         }
+      order_spans (data, &sw);
       d = device_for_process (data->devices, t->process, p->is_device ? p->device_index : -1);
       g_array_append_val (d->streams, sw);
     }
   /* The devices and their rows are all found: what follows adds none,
-   * and the NeuronCores' metrics read only the rows. */
+   * and the NeuronCores' metrics read only the rows' spans. */
   start_metrics (data, thresholds);
   for (guint i = 0; i < data->devices->len; i++)
     {
       ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, i);
 
-      merge_streams (d);
+      merge_streams (data, d, launchers);
       merge_classes (d);
       for (guint k = 0; k < d->items->len; k++)
         {
@@ -814,7 +877,10 @@ chrono_rank_data_free (ChronoRankData *data)
     {
       ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, i);
       for (guint s = 0; s < d->streams->len; s++)
-        g_array_unref (g_array_index (d->streams, ChronoStreamWork, s).items);
+        {
+          g_array_unref (g_array_index (d->streams, ChronoStreamWork, s).spans);
+          g_array_unref (g_array_index (d->streams, ChronoStreamWork, s).positions);
+        }
       g_array_unref (d->streams);
       g_array_unref (d->items);
       g_array_unref (d->busy);
@@ -842,17 +908,26 @@ chrono_rank_data_free (ChronoRankData *data)
 /* Intervals                                                          */
 
 GArray *
-chrono_intervals_merge (const ChronoWorkItem *items,
-                        guint                 n_items,
-                        guint                 class_mask)
+chrono_intervals_of_stream (const ChronoRankData   *data,
+                            const ChronoStreamWork *sw)
 {
+  const ChronoTrack *t = chrono_trace_get_track (data->trace, sw->track);
   /* An interval at most per item: reserved, so that a row of a million
    * is not copied as it grows; the room it does not fill is not touched. */
-  GArray *out = chrono_huge_array_sized_new (sizeof (ChronoInterval), n_items);
+  GArray *out = chrono_huge_array_sized_new (sizeof (ChronoInterval), sw->spans->len);
 
-  for (guint i = 0; i < n_items; i++)
-    if (((1u << items[i].cls) & class_mask) != 0 && items[i].end > items[i].start)
-      intervals_add (out, items, i);
+  for (guint j = 0; j < sw->spans->len; j++)
+    {
+      ChronoWorkItem it = chrono_rank_data_span_item (data, t, sw->track, g_array_index (sw->spans, guint32, j));
+      ChronoInterval *last = out->len ? &g_array_index (out, ChronoInterval, out->len - 1) : NULL;
+
+      if (it.end <= it.start)
+        continue;
+      if (last && it.start <= last->end)
+        last->end = MAX (last->end, it.end);
+      else
+        g_array_append_val (out, ((ChronoInterval) { it.start, it.end, j }));
+    }
   return out;
 }
 

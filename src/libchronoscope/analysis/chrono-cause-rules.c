@@ -283,18 +283,19 @@ chrono_rule_launch_bound (Ctx            *c,
       for (guint s = 0; s < d->streams->len; s++)
         {
           const ChronoStreamWork *sw = &g_array_index (d->streams, ChronoStreamWork, s);
-          const ChronoWorkItem *items = (const ChronoWorkItem *) sw->items->data;
+          const ChronoWorkItem *all = (const ChronoWorkItem *) d->items->data;
+          const guint *at = (const guint *) sw->positions->data;
           guint run_start = 0, run_len = 0;
           gint64 run_gaps = 0, run_busy = 0;
 
-          for (guint i = 1; i <= sw->items->len; i++)
+          for (guint i = 1; i <= sw->positions->len; i++)
             {
-              if (i < sw->items->len)
+              if (i < sw->positions->len)
                 {
-                  gint64 dur = items[i].end - items[i].start;
-                  gint64 gap = items[i].start - items[i - 1].end;
-                  if (items[i].cls == CHRONO_WORK_COMPUTE && dur <= c->th->launch_bound_kernel_max_ns &&
-                      gap > dur && items[i].launch_start != G_MININT64)
+                  gint64 dur = all[at[i]].end - all[at[i]].start;
+                  gint64 gap = all[at[i]].start - all[at[i - 1]].end;
+                  if (all[at[i]].cls == CHRONO_WORK_COMPUTE && dur <= c->th->launch_bound_kernel_max_ns &&
+                      gap > dur && all[at[i]].launch_start != G_MININT64)
                     {
                       if (run_len == 0)
                         {
@@ -309,20 +310,20 @@ chrono_rule_launch_bound (Ctx            *c,
                 }
               if (run_len >= c->th->launch_bound_min_kernels)
                 {
-                  const ChronoWorkItem *first = &items[run_start];
-                  const ChronoWorkItem *last = &items[run_start + run_len - 1];
+                  const ChronoWorkItem *first = &all[at[run_start]];
+                  const ChronoWorkItem *last = &all[at[run_start + run_len - 1]];
                   const ChronoTrack *t = chrono_trace_get_track (data->trace, sw->track);
                   g_auto(ChronoClaim) claim = { NULL };
                   ChronoFinding *f;
                   gint64 lost;
 
                   chrono_claim_init (&claim);
-                  chrono_claim_add (&claim, data, di, items[run_start - 1].end, last->end,
+                  chrono_claim_add (&claim, data, di, all[at[run_start - 1]].end, last->end,
                                     CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_HOST) |
                                     CHRONO_LEDGER_MASK (CHRONO_LEDGER_IDLE_LAUNCH), G_MAXUINT32, G_MAXINT64);
                   if ((lost = chrono_rule_measure (c, &claim, G_MAXINT64)) > 0)
                     {
-                      f = chrono_rule_add_finding_printf (c, "launch-bound", data, items[run_start - 1].end, last->end, &claim, lost,
+                      f = chrono_rule_add_finding_printf (c, "launch-bound", data, all[at[run_start - 1]].end, last->end, &claim, lost,
                                                           _("Launch fewer, larger kernels: fuse elementwise operations (torch.compile), "
                                                           "capture the sequence in a CUDA graph, or move host work off the launching thread."),
                                                           _("%u short kernels on %s wait for their launches: the device idles %.3f ms"),

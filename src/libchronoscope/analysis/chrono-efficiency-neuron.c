@@ -40,14 +40,15 @@ windows_of (ChronoRankData         *data,
 
 /* Each engine's work merged: GArray of ChronoInterval per stream. */
 static GPtrArray *
-engines_busy (const ChronoDeviceWork *d)
+engines_busy (const ChronoRankData     *data,
+              const ChronoDeviceWork *d)
 {
   GPtrArray *busy = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
 
   for (guint k = 0; k < d->streams->len; k++)
     {
       const ChronoStreamWork *st = &g_array_index (d->streams, ChronoStreamWork, k);
-      g_ptr_array_add (busy, chrono_intervals_merge ((const ChronoWorkItem *) st->items->data, st->items->len, ~0u));
+      g_ptr_array_add (busy, chrono_intervals_of_stream (data, st));
     }
   return busy;
 }
@@ -138,7 +139,7 @@ chrono_efficiency_neuron_write_json (ChronoAnalysis *self,
         if (!chrono_neuron_is_core (ranks[r]->trace, d))
           continue;
         windows = windows_of (ranks[r], d);
-        busy = engines_busy (d);
+        busy = engines_busy (ranks[r], d);
         summary = chrono_trace_get_metadata (ranks[r]->trace, "neuron_summary");
         json_builder_begin_object (b);
         chrono_json_add_int (b, "trace", ranks[r]->trace_index);
@@ -209,7 +210,7 @@ chrono_efficiency_neuron_append_markdown (ChronoAnalysis *self,
         if (!chrono_neuron_is_core (ranks[r]->trace, d))
           continue;
         windows = windows_of (ranks[r], d);
-        busy = engines_busy (d);
+        busy = engines_busy (ranks[r], d);
         summary = chrono_trace_get_metadata (ranks[r]->trace, "neuron_summary");
         g_string_append_printf (s, "\n## %s\n\n", _("NeuronCore engines"));
         if (summary != NULL && JSON_NODE_HOLDS_OBJECT (summary))

@@ -270,9 +270,8 @@ chrono_neuron_core_is (ChronoRankData         *data,
   for (guint k = 0; k < d->streams->len; k++)
     {
       const ChronoStreamWork *s = &g_array_index (d->streams, ChronoStreamWork, k);
-      const ChronoWorkItem *first = &g_array_index (s->items, ChronoWorkItem, 0);
 
-      if (chrono_trace_get_track (data->trace, s->track)->kind[first->index] == CHRONO_KIND_INSTRUCTION)
+      if (chrono_trace_get_track (data->trace, s->track)->kind[g_array_index (s->spans, guint32, 0)] == CHRONO_KIND_INSTRUCTION)
         return TRUE;
     }
   return FALSE;

@@ -35,7 +35,7 @@ typedef struct {
 typedef struct {
   const char   *name;
   gboolean      dma;
-  const GArray *items;         /* ChronoWorkItem, the device's */
+  const ChronoStreamWork *s;  /* its work */
   GArray       *merged;
   guint32       track;
   guint64       nki;           /* instructions with an NKI source location */
@@ -160,7 +160,7 @@ chrono_neuron_is_core (ChronoTrace            *trace,
       const ChronoStreamWork *s = &g_array_index (d->streams, ChronoStreamWork, k);
       const ChronoTrack *t = chrono_trace_get_track (trace, s->track);
 
-      if (s->items->len > 0 && t->kind[g_array_index (s->items, ChronoWorkItem, 0).index] == CHRONO_KIND_INSTRUCTION)
+      if (s->spans->len > 0 && t->kind[g_array_index (s->spans, guint32, 0)] == CHRONO_KIND_INSTRUCTION)
         return TRUE;
     }
   return FALSE;
@@ -507,20 +507,21 @@ read_records (ChronoNeuronMetrics *m)
     {
       const ChronoStreamWork *s = &g_array_index (d->streams, ChronoStreamWork, k);
       const ChronoTrack *t = chrono_trace_get_track (trace, s->track);
-      ChronoKind first = s->items->len > 0 ? t->kind[g_array_index (s->items, ChronoWorkItem, 0).index] : CHRONO_KIND_OTHER;
+      ChronoKind first = s->spans->len > 0 ? t->kind[g_array_index (s->spans, guint32, 0)] : CHRONO_KIND_OTHER;
       Row row;
 
       /* A row of neither instructions nor transfers is no row of the core. */
       if (first != CHRONO_KIND_INSTRUCTION && first != CHRONO_KIND_DMA)
         continue;
-      row = (Row) { chrono_trace_get_string (trace, t->display_name), first == CHRONO_KIND_DMA, s->items,
-                    chrono_intervals_merge ((const ChronoWorkItem *) s->items->data, s->items->len, ~0u),
+      row = (Row) { chrono_trace_get_string (trace, t->display_name), first == CHRONO_KIND_DMA, s,
+                    chrono_intervals_of_stream (m->data, s),
                     s->track, 0, G_MAXINT64, G_MININT64 };
       g_array_append_val (m->rows, row);
-      cursors[k] = (Cursor) { s, t, m->rows->len - 1, 0, g_array_index (s->items, ChronoWorkItem, 0).start, 0,
+      cursors[k] = (Cursor) { s, t, m->rows->len - 1, 0,
+                              chrono_rank_data_span_item (m->data, t, s->track, g_array_index (s->spans, guint32, 0)).start, 0,
                               is_tensor_track (trace, t), TRUE, queue_kind (row.name) };
       heap[n_heap++] = k;
-      items += s->items->len;
+      items += s->spans->len;
     }
   /* Room for every item at once: growing by doubling copied them. */
   g_array_set_size (chrono_huge_array_set_size (m->insts, items), 0);
@@ -530,7 +531,8 @@ read_records (ChronoNeuronMetrics *m)
   while (n_heap > 0)
     {
       Cursor *c = &cursors[heap[0]];
-      const ChronoWorkItem *item = &g_array_index (c->s->items, ChronoWorkItem, c->next);
+      ChronoWorkItem it = chrono_rank_data_span_item (m->data, c->t, c->s->track, g_array_index (c->s->spans, guint32, c->next));
+      const ChronoWorkItem *item = &it;
       ChronoKind kind = c->t->kind[item->index];
       Row *row = &g_array_index (m->rows, Row, c->row);
 
@@ -551,10 +553,10 @@ read_records (ChronoNeuronMetrics *m)
           row->plain_first = MIN (row->plain_first, item->start);
           row->plain_last = MAX (row->plain_last, item->end);
         }
-      if (++c->next == c->s->items->len)
+      if (++c->next == c->s->spans->len)
         heap[0] = heap[--n_heap];
       else
-        c->head = g_array_index (c->s->items, ChronoWorkItem, c->next).start;
+        c->head = chrono_rank_data_span_item (m->data, c->t, c->s->track, g_array_index (c->s->spans, guint32, c->next)).start;
       sift_down (cursors, heap, n_heap, 0);
     }
   chrono_neuron_record_clear (&r);
@@ -630,7 +632,8 @@ read_executions (ChronoNeuronMetrics    *m,
  * while the rows are still being merged into the core's busy time.
  * FALSE when no work has a length. */
 static gboolean
-work_window (const ChronoDeviceWork *d,
+work_window (const ChronoRankData   *data,
+             const ChronoDeviceWork *d,
              gint64                 *start,
              gint64                 *end)
 {
@@ -638,16 +641,17 @@ work_window (const ChronoDeviceWork *d,
   *end = G_MININT64;
   for (guint k = 0; k < d->streams->len; k++)
     {
-      const GArray *items = g_array_index (d->streams, ChronoStreamWork, k).items;
+      const ChronoStreamWork *s = &g_array_index (d->streams, ChronoStreamWork, k);
+      const ChronoTrack *t = chrono_trace_get_track (data->trace, s->track);
 
-      for (guint i = 0; i < items->len; i++)
+      for (guint j = 0; j < s->spans->len; j++)
         {
-          const ChronoWorkItem *it = &g_array_index (items, ChronoWorkItem, i);
+          ChronoWorkItem it = chrono_rank_data_span_item (data, t, s->track, g_array_index (s->spans, guint32, j));
 
-          if (it->end > it->start)
+          if (it.end > it.start)
             {
-              *start = MIN (*start, it->start);
-              *end = MAX (*end, it->end);
+              *start = MIN (*start, it.start);
+              *end = MAX (*end, it.end);
             }
         }
     }
@@ -688,7 +692,7 @@ chrono_neuron_metrics_new (ChronoRankData                 *data,
   ChronoNeuronMetrics *m;
   gint64 work_start, work_end;
 
-  if (!chrono_neuron_is_core (data->trace, d) || !work_window (d, &work_start, &work_end))
+  if (!chrono_neuron_is_core (data->trace, d) || !work_window (data, d, &work_start, &work_end))
     return NULL;
   m = g_new0 (ChronoNeuronMetrics, 1);
   m->data = data;
@@ -1076,7 +1080,7 @@ chrono_neuron_metrics_nki (ChronoNeuronMetrics *m,
       if (row->track != track)
         continue;
       *nki = row->nki;
-      *all = row->items->len;
+      *all = row->s->spans->len;
       *first = row->plain_first;
       *last = row->plain_last;
       return TRUE;
@@ -1090,17 +1094,27 @@ chrono_neuron_metrics_row_times (ChronoNeuronMetrics *m,
                                  gint64               end)
 {
   GArray *times = g_array_sized_new (FALSE, FALSE, sizeof (ChronoNeuronRowTime), m->rows->len);
+  const ChronoDeviceWork *d = &g_array_index (m->data->devices, ChronoDeviceWork, m->device);
 
   for (guint r = 0; r < m->rows->len; r++)
     {
       const Row *row = &g_array_index (m->rows, Row, r);
       ChronoNeuronRowTime t = { row->name, row->dma, 0, 0, 0 };
-      guint first = chrono_lower_bound (row->items->data, row->items->len, sizeof (ChronoWorkItem),
-                                        G_STRUCT_OFFSET (ChronoWorkItem, start), start);
+      guint lo = 0, hi = row->s->positions->len;
 
-      for (guint i = first; i < row->items->len; i++)
+      /* The row's first item that starts at START or later. */
+      while (lo < hi)
         {
-          const ChronoWorkItem *it = &g_array_index (row->items, ChronoWorkItem, i);
+          guint mid = lo + (hi - lo) / 2;
+
+          if (chrono_stream_item (d, row->s, mid)->start < start)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      for (guint i = lo; i < row->s->positions->len; i++)
+        {
+          const ChronoWorkItem *it = chrono_stream_item (d, row->s, i);
 
           if (it->start >= end)
             break;

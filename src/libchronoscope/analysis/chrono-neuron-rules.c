@@ -289,7 +289,7 @@ overlap_speedup (Core   *core,
     for (guint k = 0; k < d->streams->len; k++)
       {
         const ChronoStreamWork *s = &g_array_index (d->streams, ChronoStreamWork, k);
-        g_ptr_array_add (core->busy, chrono_intervals_merge ((const ChronoWorkItem *) s->items->data, s->items->len, ~0u));
+        g_ptr_array_add (core->busy, chrono_intervals_of_stream (core->data, s));
       }
   for (guint k = 0; k < core->busy->len; k++)
     busiest = MAX (busiest, chrono_intervals_length_in (g_ptr_array_index (core->busy, k), start, end));
@@ -716,15 +716,15 @@ rule_nki_coverage (Core *core)
         *c = (NkiCount) { 0, 0, G_MAXINT64, G_MININT64, g_array_new (FALSE, FALSE, sizeof (guint32)) };
       g_array_append_val (c->tracks, s->track);
       {
-        guint64 row_nki = 0, row_all = s->items->len;
+        guint64 row_nki = 0, row_all = s->spans->len;
         gint64 first = G_MAXINT64, last = G_MININT64;
 
         /* A row of no instructions has no NKI source either. */
         if (!chrono_neuron_metrics_nki (core->metrics, s->track, &row_nki, &row_all, &first, &last))
-          for (guint i = 0; i < s->items->len; i++)
+          for (guint i = 0; i < s->positions->len; i++)
             {
-              first = MIN (first, g_array_index (s->items, ChronoWorkItem, i).start);
-              last = MAX (last, g_array_index (s->items, ChronoWorkItem, i).end);
+              first = MIN (first, chrono_stream_item (d, s, i)->start);
+              last = MAX (last, chrono_stream_item (d, s, i)->end);
             }
         c->all += row_all;
         c->nki += row_nki;

@@ -128,8 +128,8 @@ chrono_rule_exposed_comm (Ctx            *c,
       for (guint k = 0; k < d->streams->len; k++)
         {
           const ChronoStreamWork *sw = &g_array_index (d->streams, ChronoStreamWork, k);
-          for (guint j = 0; j < sw->items->len; j++)
-            if (g_array_index (sw->items, ChronoWorkItem, j).cls == CHRONO_WORK_COMMUNICATION)
+          for (guint j = 0; j < sw->positions->len; j++)
+            if (chrono_stream_item (d, sw, j)->cls == CHRONO_WORK_COMMUNICATION)
               {
                 chrono_finding_add_track (f, data->trace_index, sw->track);
                 break;
