@@ -57,6 +57,7 @@ struct _ChronoNeuronMetrics
   gint64                   end;
   gboolean                 window_from_metadata;
   GArray                  *insts;       /* ChronoNeuronInst by start */
+  GArray                  *amounts;     /* ChronoNeuronAmounts of the insts that carry any */
   GArray                  *transfers;   /* Transfer by start */
   GArray                  *throttle;    /* Throttle by start, or NULL */
   GArray                  *tensor_busy;
@@ -347,39 +348,47 @@ read_instruction (ChronoNeuronMetrics *m,
                   gboolean            *any_elements,
                   gboolean            *any_bytes)
 {
-  ChronoNeuronInst in = { item->start, item->end, item->track, item->index };
+  ChronoNeuronInst in = { item->start, item->end, item->track, item->index, .amounts = G_MAXUINT32 };
+  ChronoNeuronAmounts a = { 0 };
   const char *opcode = chrono_trace_get_string (m->data->trace, chrono_track_get_name (t, item->index));
   gdouble elements;
   const char *type = chrono_neuron_record_text (r, CHRONO_NEURON_F_TYPE);
   gboolean transpose = type != NULL && g_ascii_strcasecmp (type, "TRANSPOSE") == 0;
 
   in.tensor = tensor;
-  if (tensor && chrono_neuron_record_number (r, CHRONO_NEURON_F_RAW_FLOPS, &in.raw_flops))
+  if (tensor && chrono_neuron_record_number (r, CHRONO_NEURON_F_RAW_FLOPS, &a.raw_flops))
     {
       *any_flops = TRUE;
-      in.flops = chrono_neuron_record_number_or (r, CHRONO_NEURON_F_ADJUSTED_FLOPS, in.raw_flops);
-      in.transpose_flops = chrono_neuron_record_number_or (r, CHRONO_NEURON_F_ADJUSTED_TRANSPOSE,
-                                             chrono_neuron_record_number_or (r, CHRONO_NEURON_F_FLOPS_TRANSPOSE, transpose ? in.flops : 0));
+      a.flops = chrono_neuron_record_number_or (r, CHRONO_NEURON_F_ADJUSTED_FLOPS, a.raw_flops);
+      a.transpose_flops = chrono_neuron_record_number_or (r, CHRONO_NEURON_F_ADJUSTED_TRANSPOSE,
+                                            chrono_neuron_record_number_or (r, CHRONO_NEURON_F_FLOPS_TRANSPOSE, transpose ? a.flops : 0));
     }
   else if (tensor && !is_load_weights (opcode) &&
            (chrono_neuron_record_number (r, CHRONO_NEURON_F_ELEMENTS, &elements) || chrono_neuron_record_number (r, CHRONO_NEURON_F_TENSOR_ELEMENTS, &elements)))
     {
       *any_elements = TRUE;
-      in.raw_flops = in.flops = 2.0 * m->peak.rows * m->peak.cols * elements;
-      in.transpose_flops = transpose ? in.flops : 0;
+      a.raw_flops = a.flops = 2.0 * m->peak.rows * m->peak.cols * elements;
+      a.transpose_flops = transpose ? a.flops : 0;
     }
-  in.hbm_read = chrono_neuron_record_number_or (r, CHRONO_NEURON_F_HBM_READ, 0);
-  in.hbm_write = chrono_neuron_record_number_or (r, CHRONO_NEURON_F_HBM_WRITE, 0);
-  in.spill_save = chrono_neuron_record_number_or (r, CHRONO_NEURON_F_SPILL_SAVE, 0);
-  in.spill_reload = chrono_neuron_record_number_or (r, CHRONO_NEURON_F_SPILL_RELOAD, 0);
+  a.hbm_read = chrono_neuron_record_number_or (r, CHRONO_NEURON_F_HBM_READ, 0);
+  a.hbm_write = chrono_neuron_record_number_or (r, CHRONO_NEURON_F_HBM_WRITE, 0);
+  a.spill_save = chrono_neuron_record_number_or (r, CHRONO_NEURON_F_SPILL_SAVE, 0);
+  a.spill_reload = chrono_neuron_record_number_or (r, CHRONO_NEURON_F_SPILL_RELOAD, 0);
   if (chrono_neuron_record_has (r, CHRONO_NEURON_F_HBM_READ) || chrono_neuron_record_has (r, CHRONO_NEURON_F_HBM_WRITE) ||
       chrono_neuron_record_has (r, CHRONO_NEURON_F_SPILL_SAVE) || chrono_neuron_record_has (r, CHRONO_NEURON_F_SPILL_RELOAD))
     *any_bytes = TRUE;
   in.hlo_op = hlo_op_of (m, r);
   in.framework_op = framework_op_of (m, r);
-  if (tensor || in.hbm_read + in.hbm_write + in.spill_save + in.spill_reload > 0 ||
-      in.hlo_op != G_MAXUINT32 || in.framework_op != G_MAXUINT32)
-    g_array_append_val (m->insts, in);
+  if (!tensor && a.hbm_read + a.hbm_write + a.spill_save + a.spill_reload <= 0 &&
+      in.hlo_op == G_MAXUINT32 && in.framework_op == G_MAXUINT32)
+    return;
+  if (a.flops != 0 || a.raw_flops != 0 || a.transpose_flops != 0 ||
+      a.hbm_read != 0 || a.hbm_write != 0 || a.spill_save != 0 || a.spill_reload != 0)
+    {
+      in.amounts = m->amounts->len;
+      g_array_append_val (m->amounts, a);
+    }
+  g_array_append_val (m->insts, in);
 }
 
 /* What a DMA queue's transfers are, by its name. */
@@ -525,6 +534,7 @@ read_records (ChronoNeuronMetrics *m)
     }
   /* Room for every item at once: growing by doubling copied them. */
   g_array_set_size (chrono_huge_array_set_size (m->insts, items), 0);
+  g_array_set_size (chrono_huge_array_set_size (m->amounts, items), 0);
   g_array_set_size (chrono_huge_array_set_size (m->transfers, items), 0);
   for (guint h = n_heap; h-- > 0;)
     sift_down (cursors, heap, n_heap, h);
@@ -701,6 +711,7 @@ chrono_neuron_metrics_new (ChronoRankData                 *data,
   m->metadata = first_object (chrono_trace_get_metadata (data->trace, "neuron_metadata"));
   find_window (m, d, work_start, work_end);
   m->insts = g_array_new (FALSE, FALSE, sizeof (ChronoNeuronInst));
+  m->amounts = g_array_new (FALSE, FALSE, sizeof (ChronoNeuronAmounts));
   m->transfers = g_array_new (FALSE, FALSE, sizeof (Transfer));
   m->rows = g_array_new (FALSE, FALSE, sizeof (Row));
   m->op_names = g_ptr_array_new_with_free_func (g_free);
@@ -733,6 +744,7 @@ chrono_neuron_metrics_free (ChronoNeuronMetrics *m)
   g_clear_pointer (&m->summary, json_node_unref);
   g_clear_pointer (&m->metadata, json_node_unref);
   g_clear_pointer (&m->insts, g_array_unref);
+  g_clear_pointer (&m->amounts, g_array_unref);
   g_clear_pointer (&m->transfers, g_array_unref);
   g_clear_pointer (&m->throttle, g_array_unref);
   g_clear_pointer (&m->tensor_busy, g_array_unref);
@@ -795,6 +807,15 @@ chrono_neuron_metrics_get_summary (ChronoNeuronMetrics *m)
   return object_of (m->summary);
 }
 
+const ChronoNeuronAmounts *
+chrono_neuron_metrics_get_amounts (ChronoNeuronMetrics    *m,
+                                   const ChronoNeuronInst *in)
+{
+  static const ChronoNeuronAmounts none = { 0 };
+
+  return in->amounts == G_MAXUINT32 ? &none : &g_array_index (m->amounts, ChronoNeuronAmounts, in->amounts);
+}
+
 const ChronoNeuronInst *
 chrono_neuron_metrics_get_insts (ChronoNeuronMetrics *m,
                                  guint               *n_insts)
@@ -839,19 +860,23 @@ chrono_neuron_metrics_totals (ChronoNeuronMetrics *m,
   for (guint i = first; i < m->insts->len; i++)
     {
       const ChronoNeuronInst *in = &g_array_index (m->insts, ChronoNeuronInst, i);
+      const ChronoNeuronAmounts *a;
 
       if (in->start >= end)
         break;
-      t->hardware_flops += in->flops;
-      t->raw_flops += in->raw_flops;
-      t->transpose_flops += in->transpose_flops;
       t->tensor_instructions += in->tensor;
+      if (in->amounts == G_MAXUINT32)
+        continue;
+      a = &g_array_index (m->amounts, ChronoNeuronAmounts, in->amounts);
+      t->hardware_flops += a->flops;
+      t->raw_flops += a->raw_flops;
+      t->transpose_flops += a->transpose_flops;
       if (m->bytes_source == CHRONO_NEURON_BYTES_INSTRUCTIONS)
         {
-          t->hbm_read_bytes += in->hbm_read;
-          t->hbm_write_bytes += in->hbm_write;
-          t->spill_save_bytes += in->spill_save;
-          t->spill_reload_bytes += in->spill_reload;
+          t->hbm_read_bytes += a->hbm_read;
+          t->hbm_write_bytes += a->hbm_write;
+          t->spill_save_bytes += a->spill_save;
+          t->spill_reload_bytes += a->spill_reload;
         }
     }
   first = chrono_lower_bound (m->transfers->data, m->transfers->len, sizeof (Transfer),

@@ -68,12 +68,8 @@ typedef struct {
 
 #define CHRONO_NEURON_SMALL_DMA 4096
 
-/* One operator's instructions: their FLOPs and bytes. */
+/* What an instruction did: its FLOPs and bytes. */
 typedef struct {
-  gint64  start;
-  gint64  end;
-  guint32 track;
-  guint32 index;
   gdouble flops;               /* BF16-equivalent */
   gdouble raw_flops;
   gdouble transpose_flops;
@@ -81,8 +77,18 @@ typedef struct {
   gdouble hbm_write;
   gdouble spill_save;
   gdouble spill_reload;
+} ChronoNeuronAmounts;
+
+/* An instruction of an operator, or one that carries FLOPs or bytes.
+ * Most do neither: their amounts are kept apart, for those that do. */
+typedef struct {
+  gint64  start;
+  gint64  end;
+  guint32 track;
+  guint32 index;
   guint32 hlo_op;              /* index into the operator names, or G_MAXUINT32 */
   guint32 framework_op;
+  guint32 amounts;             /* see chrono_neuron_metrics_get_amounts(), G_MAXUINT32 for none */
   guint8  tensor;              /* on the Tensor engine */
 } ChronoNeuronInst;
 
@@ -109,6 +115,9 @@ gboolean                 chrono_neuron_metrics_get_window   (ChronoNeuronMetrics
 /* The profiler's summary object, or NULL. */
 JsonObject              *chrono_neuron_metrics_get_summary  (ChronoNeuronMetrics *metrics);
 
+/* What instruction IN did: zeros when it carries no FLOPs or bytes. */
+const ChronoNeuronAmounts *chrono_neuron_metrics_get_amounts (ChronoNeuronMetrics    *metrics,
+                                                              const ChronoNeuronInst *in);
 /* The instructions that carry FLOPs or bytes, by start. */
 const ChronoNeuronInst  *chrono_neuron_metrics_get_insts    (ChronoNeuronMetrics *metrics,
                                                              guint               *n_insts);

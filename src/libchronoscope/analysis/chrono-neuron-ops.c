@@ -130,6 +130,7 @@ chrono_neuron_op_table_new (ChronoNeuronMetrics      *metrics,
   for (guint i = 0; i < n_insts; i++)
     {
       const ChronoNeuronInst *in = &insts[i];
+      const ChronoNeuronAmounts *a = chrono_neuron_metrics_get_amounts (metrics, in);
 
       for (guint k = 0; k < 2; k++)
         {
@@ -143,9 +144,9 @@ chrono_neuron_op_table_new (ChronoNeuronMetrics      *metrics,
                       k == 0 ? CHRONO_NEURON_OP_FRAMEWORK : CHRONO_NEURON_OP_HLO, op);
           row = &g_array_index (table->ops, ChronoNeuronOp, r);
           row->instructions++;
-          row->flops += in->flops;
-          row->transpose_flops += in->transpose_flops;
-          row->hbm_bytes += in->hbm_read + in->hbm_write;
+          row->flops += a->flops;
+          row->transpose_flops += a->transpose_flops;
+          row->hbm_bytes += a->hbm_read + a->hbm_write;
           if (in->tensor)
             chrono_run_add (&g_array_index (runs, ChronoRun, r), in->start, in->end);
         }

@@ -177,6 +177,60 @@ gap_path (ChronoRankData           *data,
     g_array_append_val (segments, g_array_index (back, ChronoPathSegment, i));
 }
 
+/* The path over gaps [FIRST, LAST) of a core's ledger, from T (where
+ * the previous gap ended) to the next gap's start, or to the window's
+ * end for the last part. */
+typedef struct {
+  ChronoRankData           *data;
+  guint                     device;
+  const ChronoNeuronLedger *ledger;
+  guint                     first;
+  guint                     last;
+  GArray                   *segments;
+} PathPart;
+
+static gpointer
+walk_part (gpointer user_data)
+{
+  PathPart *part = user_data;
+  const ChronoNeuronLedger *ledger = part->ledger;
+  g_autoptr(GArray) back = g_array_new (FALSE, FALSE, sizeof (ChronoPathSegment));
+  gint64 t = part->first == 0 ? chrono_neuron_ledger_get_start (ledger)
+                              : chrono_neuron_ledger_get_gap (ledger, part->first - 1)->end_ns;
+
+  for (guint g = part->first; g < part->last; g++)
+    {
+      const ChronoNeuronGap *gap = chrono_neuron_ledger_get_gap (ledger, g);
+
+      /* Between gaps the Tensor engine computes. */
+      if (gap->start_ns > t)
+        g_array_append_val (part->segments, ((ChronoPathSegment) { CHRONO_PATH_DEVICE_COMPUTE, t, gap->start_ns }));
+      gap_path (part->data, part->device, ledger, gap, back, part->segments);
+      t = gap->end_ns;
+    }
+  if (part->last == chrono_neuron_ledger_get_n_gaps (ledger) && chrono_neuron_ledger_get_end (ledger) > t)
+    g_array_append_val (part->segments, ((ChronoPathSegment) { CHRONO_PATH_DEVICE_COMPUTE, t,
+                                                               chrono_neuron_ledger_get_end (ledger) }));
+  return NULL;
+}
+
+/* A gap's stretch is a compute segment before it, two for each step
+ * back along its chain (the work, the hop to it) and the wait before the
+ * cause: as many steps as the ledger's chain, mostly. */
+static guint
+likely_segments (const PathPart *part)
+{
+  guint n = 1;
+
+  for (guint g = part->first; g < part->last; g++)
+    n += 2 * chrono_neuron_ledger_get_gap (part->ledger, g)->n_links + 2;
+  return n;
+}
+
+/* Gaps walked on a second thread beyond this many: the walks are the
+ * analysis's last step, with a core to spare. */
+#define SPLIT_GAPS 4096
+
 void
 chrono_neuron_add_paths (ChronoRankData *data,
                          GArray         *out)
@@ -185,29 +239,31 @@ chrono_neuron_add_paths (ChronoRankData *data,
     {
       const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
       const ChronoNeuronLedger *ledger = d->neuron;
-      g_autoptr(GArray) segments = NULL;
-      g_autoptr(GArray) back = NULL;
+      guint n_gaps;
+      PathPart parts[2];
+      GThread *helper = NULL;
       ChronoCriticalPath path = { 0 };
-      gint64 t;
 
       if (ledger == NULL || chrono_neuron_ledger_get_end (ledger) <= chrono_neuron_ledger_get_start (ledger))
         continue;
-      segments = g_array_new (FALSE, FALSE, sizeof (ChronoPathSegment));
-      back = g_array_new (FALSE, FALSE, sizeof (ChronoPathSegment));
-      t = chrono_neuron_ledger_get_start (ledger);
-      for (guint g = 0; g < chrono_neuron_ledger_get_n_gaps (ledger); g++)
-        {
-          const ChronoNeuronGap *gap = chrono_neuron_ledger_get_gap (ledger, g);
-
-          /* Between gaps the Tensor engine computes. */
-          if (gap->start_ns > t)
-            g_array_append_val (segments, ((ChronoPathSegment) { CHRONO_PATH_DEVICE_COMPUTE, t, gap->start_ns }));
-          gap_path (data, di, ledger, gap, back, segments);
-          t = gap->end_ns;
-        }
-      if (chrono_neuron_ledger_get_end (ledger) > t)
-        g_array_append_val (segments, ((ChronoPathSegment) { CHRONO_PATH_DEVICE_COMPUTE, t,
-                                                             chrono_neuron_ledger_get_end (ledger) }));
+      n_gaps = chrono_neuron_ledger_get_n_gaps (ledger);
+      parts[0] = (PathPart) { data, di, ledger, 0, n_gaps > SPLIT_GAPS ? n_gaps / 2 : n_gaps, NULL };
+      parts[1] = (PathPart) { data, di, ledger, parts[0].last, n_gaps, NULL };
+      /* Room for what the parts likely make, the second's after the
+       * first's: a path grown by doubling, or joined in a new array, was
+       * copied whole. */
+      parts[1].segments = g_array_sized_new (FALSE, FALSE, sizeof (ChronoPathSegment), likely_segments (&parts[1]));
+      parts[0].segments = g_array_sized_new (FALSE, FALSE, sizeof (ChronoPathSegment),
+                                             likely_segments (&parts[0]) + likely_segments (&parts[1]));
+      if (parts[1].first < parts[1].last)
+        helper = g_thread_new ("chrono-neuron-path", walk_part, &parts[1]);
+      walk_part (&parts[0]);
+      if (helper != NULL)
+        g_thread_join (helper);
+      else
+        walk_part (&parts[1]);
+      g_array_append_vals (parts[0].segments, parts[1].segments->data, parts[1].segments->len);
+      g_array_unref (parts[1].segments);
       path.name = g_strdup (data->range_end != G_MAXINT64 ? "range" : "trace");
       path.trace = data->trace_index;
       path.rank = data->rank_index;
@@ -215,13 +271,13 @@ chrono_neuron_add_paths (ChronoRankData *data,
       path.start_ns = chrono_neuron_ledger_get_start (ledger);
       path.end_ns = chrono_neuron_ledger_get_end (ledger);
       path.total_ns = path.end_ns - path.start_ns;
-      for (guint i = 0; i < segments->len; i++)
+      for (guint i = 0; i < parts[0].segments->len; i++)
         {
-          const ChronoPathSegment *s = &g_array_index (segments, ChronoPathSegment, i);
+          const ChronoPathSegment *s = &g_array_index (parts[0].segments, ChronoPathSegment, i);
           path.by_category[s->category] += s->end_ns - s->start_ns;
         }
-      path.n_segments = segments->len;
-      path.segments = (ChronoPathSegment *) g_array_steal (segments, NULL);
+      path.n_segments = parts[0].segments->len;
+      path.segments = (ChronoPathSegment *) g_array_free (parts[0].segments, FALSE);
       g_array_append_val (out, path);
     }
 }

@@ -264,8 +264,9 @@ chrono_neuron_series_for_analysis (ChronoAnalysis *analysis)
 
       /* Utilisation is of the hardware: every FLOP the Tensor engine did. */
       for (guint i = 0; i < n_insts; i++)
-        if (insts[i].tensor && insts[i].flops > 0)
-          g_array_append_val (pieces, ((ChronoFlopsPiece) { insts[i].start, insts[i].end, insts[i].flops }));
+        if (insts[i].tensor && chrono_neuron_metrics_get_amounts (metrics, &insts[i])->flops > 0)
+          g_array_append_val (pieces, ((ChronoFlopsPiece) { insts[i].start, insts[i].end,
+                                                            chrono_neuron_metrics_get_amounts (metrics, &insts[i])->flops }));
       g_ptr_array_add (all, chrono_neuron_series_new (chrono_neuron_metrics_get_rank (metrics)->trace,
                                                       chrono_neuron_metrics_get_device (metrics)->process,
                                                       (const ChronoFlopsPiece *) pieces->data, pieces->len,
