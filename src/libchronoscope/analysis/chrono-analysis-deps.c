@@ -292,6 +292,12 @@ static void
 collect_flow_deps (ChronoRankData *data,
                    GArray         *flows)
 {
+  guint n = data->deps->len;
+  ChronoWorkDep *deps;
+
+  /* A dependency at most per flow: written in place, then cut. */
+  g_array_set_size (data->deps, n + flows->len);
+  deps = (ChronoWorkDep *) data->deps->data;
   for (guint k = 0; k < flows->len; k++)
     {
       const ChronoFlow *flow = chrono_trace_get_flow (data->trace, g_array_index (flows, guint, k));
@@ -301,8 +307,9 @@ collect_flow_deps (ChronoRankData *data,
         continue;
       if (chrono_rank_data_find_item (data, flow->from, &dep.from_device, &dep.from_item) &&
           chrono_rank_data_find_item (data, flow->to, &dep.to_device, &dep.to_item))
-        add_dep (data, dep);
+        deps[n++] = dep;
     }
+  g_array_set_size (data->deps, n);
 }
 
 void

@@ -190,6 +190,7 @@ typedef struct {
   GArray      *deps;     /* ChronoWorkDep */
   GHashTable  *flows_of; /* span key -> GArray of flow indices (both ends), made on demand */
   GPtrArray   *item_of;  /* by stream track, its ChronoTrackItems (NULL for others) */
+  const ChronoTrack **tracks; /* the trace's, by index: looked up for every item and flow */
   GThread     *metrics;  /* reading its NeuronCores' metrics, or NULL */
   ChronoHostCounts host;
 } ChronoRankData;
@@ -207,13 +208,21 @@ ChronoRankData *chrono_rank_data_new  (ChronoTrace                 *trace,
                                        guint                        rank_index,
                                        const ChronoTracePart       *part,
                                        const ChronoAnalysisOptions *options);
-/* The item span SPAN of stream track T (index TRACK) makes, as far as
- * its span can tell: its times within the range and its class, without
- * its launch and its place on the stream. */
-ChronoWorkItem  chrono_rank_data_span_item (const ChronoRankData *data,
-                                            const ChronoTrack    *t,
-                                            guint32               track,
-                                            guint32               span);
+/* The times of span SPAN of stream track T as DATA's items have them:
+ * cut to the analysed range. */
+static inline void
+chrono_rank_data_span_times (const ChronoRankData *data,
+                             const ChronoTrack    *t,
+                             guint32               span,
+                             gint64               *start,
+                             gint64               *end)
+{
+  gint64 s = t->start[span];
+
+  *end = MIN (s + chrono_track_get_dur (t, span), data->range_end);
+  *start = MAX (s, data->range_start);
+}
+
 /* Each stream track's items, by span: what chrono_rank_data_find_item()
  * reads. */
 GPtrArray      *chrono_rank_data_index_items  (ChronoRankData *data);

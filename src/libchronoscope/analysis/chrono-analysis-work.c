@@ -45,7 +45,7 @@ gboolean
 chrono_rank_data_has_track (ChronoRankData *data,
                             guint32         track)
 {
-  guint32 process = chrono_trace_get_track (data->trace, track)->process;
+  guint32 process = data->tracks[track]->process;
 
   return process >= data->first_process && process - data->first_process < data->n_processes;
 }
@@ -186,24 +186,23 @@ device_for_process (GArray  *devices,
   return &g_array_index (devices, ChronoDeviceWork, devices->len - 1);
 }
 
-/* Above this many streams a device's work is sorted rather than merged. */
-#define MERGE_MAX_STREAMS 16
-
-ChronoWorkItem
-chrono_rank_data_span_item (const ChronoRankData *data,
-                            const ChronoTrack    *t,
-                            guint32               track,
-                            guint32               span)
+/* The item span SPAN of stream track T (index TRACK) makes, as far as
+ * its span can tell: its times within the range and its class, without
+ * its launch and its place on the stream. */
+static inline ChronoWorkItem
+span_item (const ChronoRankData *data,
+           const ChronoTrack    *t,
+           guint32               track,
+           guint32               span)
 {
-  gint64 start = t->start[span];
-  gint64 end = start + chrono_track_get_dur (t, span);
-
-  return (ChronoWorkItem) {
+  ChronoWorkItem item = {
     .track = track, .index = span,
-    .start = MAX (start, data->range_start), .end = MIN (end, data->range_end),
     .launch_start = G_MININT64, .stream_prev = G_MAXUINT32,
     .cls = (guint8) work_class (data->trace, t, span),
   };
+
+  chrono_rank_data_span_times (data, t, span, &item.start, &item.end);
+  return item;
 }
 
 /* What the items of one stream are made from. */
@@ -221,7 +220,7 @@ make_item (const ChronoRankData   *data,
            StreamSource           *src,
            guint32                 span)
 {
-  ChronoWorkItem item = chrono_rank_data_span_item (data, src->t, sw->track, span);
+  ChronoWorkItem item = span_item (data, src->t, sw->track, span);
 
   if (src->launch && src->launch[span].track != G_MAXUINT32)
     {
@@ -235,40 +234,61 @@ make_item (const ChronoRankData   *data,
   return item;
 }
 
-typedef struct {
-  const ChronoRankData *data;
-  const ChronoTrack    *t;
-  guint32               track;
-} SpanOrder;
-
-static gint
-compare_spans (gconstpointer a,
-               gconstpointer b,
-               gpointer      user_data)
-{
-  const SpanOrder *o = user_data;
-  ChronoWorkItem x = chrono_rank_data_span_item (o->data, o->t, o->track, *(const guint32 *) a);
-  ChronoWorkItem y = chrono_rank_data_span_item (o->data, o->t, o->track, *(const guint32 *) b);
-
-  return compare_items (&x, &y);
-}
-
-/* A stream's spans in the order of their items: a track's spans come by
- * start, and those whose equal starts are not longest first are put in
- * order as the sort of the items would. */
+/* A stream's spans in the order of their items. A track's spans come by
+ * start; those of equal starts are put longest first, as the sort of the
+ * items would, by inserting each where it belongs: the few out of order
+ * move a few places. */
 static void
 order_spans (const ChronoRankData *data,
              ChronoStreamWork     *sw)
 {
-  SpanOrder o = { data, chrono_trace_get_track (data->trace, sw->track), sw->track };
-  const guint32 *spans = (const guint32 *) sw->spans->data;
+  const ChronoTrack *t = chrono_trace_get_track (data->trace, sw->track);
+  guint32 *spans = (guint32 *) sw->spans->data;
 
   for (guint k = 1; k < sw->spans->len; k++)
-    if (compare_spans (&spans[k - 1], &spans[k], &o) > 0)
-      {
-        g_array_sort_with_data (sw->spans, compare_spans, &o);
+    {
+      guint32 span = spans[k];
+      gint64 start, end;
+      guint j = k;
+
+      chrono_rank_data_span_times (data, t, span, &start, &end);
+      for (; j > 0; j--)
+        {
+          gint64 before_start, before_end;
+
+          /* By start, then longest first: as compare_items() on one track. */
+          chrono_rank_data_span_times (data, t, spans[j - 1], &before_start, &before_end);
+          if (before_start < start || (before_start == start && before_end >= end))
+            break;
+          spans[j] = spans[j - 1];
+        }
+      spans[j] = span;
+    }
+}
+
+/* Restores the heap of streams HEAP, ordered by their next items HEAD,
+ * below AT. */
+static void
+sift_streams (const ChronoWorkItem *head,
+              guint                *heap,
+              guint                 n,
+              guint                 at)
+{
+  for (;;)
+    {
+      guint least = at, l = 2 * at + 1, r = l + 1, swap;
+
+      if (l < n && compare_items (&head[heap[l]], &head[heap[least]]) < 0)
+        least = l;
+      if (r < n && compare_items (&head[heap[r]], &head[heap[least]]) < 0)
+        least = r;
+      if (least == at)
         return;
-      }
+      swap = heap[at];
+      heap[at] = heap[least];
+      heap[least] = swap;
+      at = least;
+    }
 }
 
 /* The device's items, every stream's in order, each with its previous
@@ -285,6 +305,8 @@ merge_streams (ChronoRankData   *data,
   g_autofree guint *pos = g_new0 (guint, n_streams);
   g_autofree guint *last = g_new (guint, n_streams);
   g_autofree ChronoWorkItem *head = g_new (ChronoWorkItem, n_streams);
+  g_autofree guint *heap = g_new (guint, n_streams);
+  guint n_heap = 0;
   ChronoWorkItem *out;
 
   for (guint s = 0; s < n_streams; s++)
@@ -300,60 +322,25 @@ merge_streams (ChronoRankData   *data,
     }
   chrono_huge_array_set_size (d->items, total);
   out = (ChronoWorkItem *) d->items->data;
-  if (n_streams > MERGE_MAX_STREAMS)
-    {
-      g_autoptr(GHashTable) stream_of = g_hash_table_new (NULL, NULL);
-
-      for (guint s = 0; s < n_streams; s++)
-        {
-          ChronoStreamWork *sw = &g_array_index (d->streams, ChronoStreamWork, s);
-
-          g_hash_table_insert (stream_of, GUINT_TO_POINTER (sw->track), GUINT_TO_POINTER (s));
-          for (guint j = 0; j < sw->spans->len; j++)
-            out[k++] = make_item (data, sw, &src[s], g_array_index (sw->spans, guint32, j));
-        }
-      g_array_sort (d->items, compare_items);
-      /* The sort is stable: each stream's items keep the order of its
-       * spans, which were put in the items' order. */
-      for (k = 0; k < total; k++)
-        {
-          guint s = GPOINTER_TO_UINT (g_hash_table_lookup (stream_of, GUINT_TO_POINTER (out[k].track)));
-          ChronoStreamWork *sw = &g_array_index (d->streams, ChronoStreamWork, s);
-
-          g_array_index (sw->positions, guint, pos[s]++) = k;
-          out[k].stream_prev = last[s];
-          last[s] = k;
-        }
-      return;
-    }
+  /* A heap of the streams by their next item; the first stream's items
+   * go out until one comes after the next stream's. */
   for (guint s = 0; s < n_streams; s++)
     {
       ChronoStreamWork *sw = &g_array_index (d->streams, ChronoStreamWork, s);
 
-      if (sw->spans->len > 0)
-        head[s] = make_item (data, sw, &src[s], g_array_index (sw->spans, guint32, 0));
+      head[s] = make_item (data, sw, &src[s], g_array_index (sw->spans, guint32, 0));
+      heap[n_heap++] = s;
     }
-  while (k < total)
+  for (guint h = n_heap; h-- > 0;)
+    sift_streams (head, heap, n_heap, h);
+  while (n_heap > 0)
     {
-      const ChronoWorkItem *best = NULL, *next = NULL;
-      guint from = 0;
-      ChronoStreamWork *sw;
+      guint from = heap[0];
+      ChronoStreamWork *sw = &g_array_index (d->streams, ChronoStreamWork, from);
+      const ChronoWorkItem *next = n_heap < 2 ? NULL
+                                 : &head[n_heap > 2 && compare_items (&head[heap[2]], &head[heap[1]]) < 0 ? heap[2] : heap[1]];
+      gboolean done = FALSE;
 
-      /* The stream whose head comes first, and the head that comes
-       * after it: that stream's items go out until one comes later. */
-      for (guint s = 0; s < n_streams; s++)
-        if (pos[s] < g_array_index (d->streams, ChronoStreamWork, s).spans->len)
-          {
-            if (best == NULL || compare_items (&head[s], best) < 0)
-              {
-                next = best;
-                best = &head[s];
-                from = s;
-              }
-            else if (next == NULL || compare_items (&head[s], next) < 0)
-              next = &head[s];
-          }
-      sw = &g_array_index (d->streams, ChronoStreamWork, from);
       do
         {
           out[k] = head[from];
@@ -362,48 +349,79 @@ merge_streams (ChronoRankData   *data,
           last[from] = k++;
           if (++pos[from] < sw->spans->len)
             head[from] = make_item (data, sw, &src[from], g_array_index (sw->spans, guint32, pos[from]));
+          else
+            done = TRUE;
         }
-      while (pos[from] < sw->spans->len && (next == NULL || compare_items (&head[from], next) < 0));
+      while (!done && (next == NULL || compare_items (&head[from], next) < 0));
+      if (done)
+        heap[0] = heap[--n_heap];
+      sift_streams (head, heap, n_heap, 0);
     }
 }
 
-/* Item I, of ITEMS, into the merged intervals OUT. */
-static inline void
-intervals_add (GArray               *out,
-               const ChronoWorkItem *items,
-               guint                 i)
-{
-  ChronoInterval *last = out->len ? &g_array_index (out, ChronoInterval, out->len - 1) : NULL;
+/* The merged intervals being written into an array made as long as
+ * they can be. */
+typedef struct {
+  GArray         *array;
+  ChronoInterval *at;
+  guint           n;
+} Merging;
 
-  if (last && items[i].start <= last->end)
-    last->end = MAX (last->end, items[i].end);
-  else
-    g_array_append_val (out, ((ChronoInterval) { items[i].start, items[i].end, i }));
+static void
+merging_start (Merging *m,
+               guint    most)
+{
+  m->array = chrono_huge_array_set_size (chrono_huge_array_sized_new (sizeof (ChronoInterval), most), most);
+  m->at = (ChronoInterval *) m->array->data;
+  m->n = 0;
 }
 
-/* The device's items merged, all and by class, in one pass. */
+/* Item I, of ITEMS, into the merged intervals M. */
+static inline void
+merging_add (Merging              *m,
+             const ChronoWorkItem *items,
+             guint                 i)
+{
+  if (m->n > 0 && items[i].start <= m->at[m->n - 1].end)
+    m->at[m->n - 1].end = MAX (m->at[m->n - 1].end, items[i].end);
+  else
+    m->at[m->n++] = (ChronoInterval) { items[i].start, items[i].end, i };
+}
+
+static GArray *
+merging_end (Merging *m)
+{
+  return g_array_set_size (m->array, m->n);
+}
+
+/* The device's items merged, all and by class, in one pass. The room
+ * left is never touched. */
 static void
 merge_classes (ChronoDeviceWork *d)
 {
   const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
+  Merging busy, compute, communication, copies;
 
-  /* An interval at most per item: reserved, never copied as they grow. */
-  d->busy = chrono_huge_array_sized_new (sizeof (ChronoInterval), d->items->len);
-  d->compute = chrono_huge_array_sized_new (sizeof (ChronoInterval), d->items->len);
-  d->communication = chrono_huge_array_sized_new (sizeof (ChronoInterval), d->items->len);
-  d->copies = chrono_huge_array_sized_new (sizeof (ChronoInterval), d->items->len);
+  merging_start (&busy, d->items->len);
+  merging_start (&compute, d->items->len);
+  merging_start (&communication, d->items->len);
+  merging_start (&copies, d->items->len);
   for (guint i = 0; i < d->items->len; i++)
     {
       if (items[i].end <= items[i].start)
         continue;
-      intervals_add (d->busy, items, i);
+      merging_add (&busy, items, i);
       if (items[i].cls == CHRONO_WORK_COMPUTE)
-        intervals_add (d->compute, items, i);
+        merging_add (&compute, items, i);
       else if (items[i].cls == CHRONO_WORK_COMMUNICATION)
-        intervals_add (d->communication, items, i);
+        merging_add (&communication, items, i);
       else if (items[i].cls == CHRONO_WORK_MEMCPY || items[i].cls == CHRONO_WORK_MEMSET)
-        intervals_add (d->copies, items, i);
+        merging_add (&copies, items, i);
     }
+  d->busy = merging_end (&busy);
+  d->compute = merging_end (&compute);
+  d->communication = merging_end (&communication);
+  d->copies = merging_end (&copies);
 }
 
 /* A per-span array of track T in MAP, made of N_BYTES zero bytes when
@@ -848,6 +866,9 @@ chrono_rank_data_new (ChronoTrace                 *trace,
       data->range_start = options->range_start_ns;
       data->range_end = options->range_end_ns;
     }
+  data->tracks = g_new (const ChronoTrack *, chrono_trace_get_n_tracks (trace));
+  for (guint t = 0; t < chrono_trace_get_n_tracks (trace); t++)
+    data->tracks[t] = chrono_trace_get_track (trace, t);
   data->devices = g_array_new (FALSE, FALSE, sizeof (ChronoDeviceWork));
   data->syncs = g_array_new (FALSE, FALSE, sizeof (ChronoSyncWait));
   data->steps = g_array_new (FALSE, FALSE, sizeof (ChronoStep));
@@ -900,6 +921,7 @@ chrono_rank_data_free (ChronoRankData *data)
   g_array_unref (data->deps);
   g_clear_pointer (&data->flows_of, g_hash_table_unref);
   g_clear_pointer (&data->item_of, g_ptr_array_unref);
+  g_free (data->tracks);
   g_object_unref (data->trace);
   g_free (data);
 }
@@ -916,19 +938,22 @@ chrono_intervals_of_stream (const ChronoRankData   *data,
    * is not copied as it grows; the room it does not fill is not touched. */
   GArray *out = chrono_huge_array_sized_new (sizeof (ChronoInterval), sw->spans->len);
 
+  ChronoInterval *merged = (ChronoInterval *) chrono_huge_array_set_size (out, sw->spans->len)->data;
+  guint n = 0;
+
   for (guint j = 0; j < sw->spans->len; j++)
     {
-      ChronoWorkItem it = chrono_rank_data_span_item (data, t, sw->track, g_array_index (sw->spans, guint32, j));
-      ChronoInterval *last = out->len ? &g_array_index (out, ChronoInterval, out->len - 1) : NULL;
+      gint64 start, end;
 
-      if (it.end <= it.start)
+      chrono_rank_data_span_times (data, t, g_array_index (sw->spans, guint32, j), &start, &end);
+      if (end <= start)
         continue;
-      if (last && it.start <= last->end)
-        last->end = MAX (last->end, it.end);
+      if (n > 0 && start <= merged[n - 1].end)
+        merged[n - 1].end = MAX (merged[n - 1].end, end);
       else
-        g_array_append_val (out, ((ChronoInterval) { it.start, it.end, j }));
+        merged[n++] = (ChronoInterval) { start, end, j };
     }
-  return out;
+  return g_array_set_size (out, n);
 }
 
 GArray *

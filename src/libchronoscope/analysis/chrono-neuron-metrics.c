@@ -58,6 +58,9 @@ struct _ChronoNeuronMetrics
   gboolean                 window_from_metadata;
   GArray                  *insts;       /* ChronoNeuronInst by start */
   GArray                  *amounts;     /* ChronoNeuronAmounts of the insts that carry any */
+  guint                    n_insts;     /* while the records are read, the arrays above are */
+  guint                    n_transfers; /* as long as the rows: what of them is written */
+  guint                    n_amounts;
   GArray                  *transfers;   /* Transfer by start */
   GArray                  *throttle;    /* Throttle by start, or NULL */
   GArray                  *tensor_busy;
@@ -385,10 +388,10 @@ read_instruction (ChronoNeuronMetrics *m,
   if (a.flops != 0 || a.raw_flops != 0 || a.transpose_flops != 0 ||
       a.hbm_read != 0 || a.hbm_write != 0 || a.spill_save != 0 || a.spill_reload != 0)
     {
-      in.amounts = m->amounts->len;
-      g_array_append_val (m->amounts, a);
+      in.amounts = m->n_amounts;
+      g_array_index (m->amounts, ChronoNeuronAmounts, m->n_amounts++) = a;
     }
-  g_array_append_val (m->insts, in);
+  g_array_index (m->insts, ChronoNeuronInst, m->n_insts++) = in;
 }
 
 /* What a DMA queue's transfers are, by its name. */
@@ -444,7 +447,7 @@ read_transfer (ChronoNeuronMetrics      *m,
     tr.spill_reload = tr.bytes;
   else if (queue == QUEUE_SPILL_SAVE)
     tr.spill_save = tr.bytes;
-  g_array_append_val (m->transfers, tr);
+  g_array_index (m->transfers, Transfer, m->n_transfers++) = tr;
 }
 
 /* A row of the core as the records are read, all rows at once. */
@@ -508,6 +511,7 @@ read_records (ChronoNeuronMetrics *m)
   guint n_heap = 0;
   ChronoNeuronRecord r;
   gsize items = 0;
+  gint64 end;
 
   chrono_neuron_record_init (&r, trace);
   m->hlo_of_text = g_array_new (FALSE, TRUE, sizeof (guint32));
@@ -526,49 +530,65 @@ read_records (ChronoNeuronMetrics *m)
                     chrono_intervals_of_stream (m->data, s),
                     s->track, 0, G_MAXINT64, G_MININT64 };
       g_array_append_val (m->rows, row);
-      cursors[k] = (Cursor) { s, t, m->rows->len - 1, 0,
-                              chrono_rank_data_span_item (m->data, t, s->track, g_array_index (s->spans, guint32, 0)).start, 0,
+      cursors[k] = (Cursor) { s, t, m->rows->len - 1, 0, 0, 0,
                               is_tensor_track (trace, t), TRUE, queue_kind (row.name) };
+      chrono_rank_data_span_times (m->data, t, g_array_index (s->spans, guint32, 0), &cursors[k].head, &end);
       heap[n_heap++] = k;
       items += s->spans->len;
     }
-  /* Room for every item at once: growing by doubling copied them. */
-  g_array_set_size (chrono_huge_array_set_size (m->insts, items), 0);
-  g_array_set_size (chrono_huge_array_set_size (m->amounts, items), 0);
-  g_array_set_size (chrono_huge_array_set_size (m->transfers, items), 0);
+  /* Room for every item at once, cut to what is written: growing by
+   * doubling copied them, and the room left is never touched. */
+  chrono_huge_array_set_size (m->insts, items);
+  chrono_huge_array_set_size (m->amounts, items);
+  chrono_huge_array_set_size (m->transfers, items);
   for (guint h = n_heap; h-- > 0;)
     sift_down (cursors, heap, n_heap, h);
   while (n_heap > 0)
     {
       Cursor *c = &cursors[heap[0]];
-      ChronoWorkItem it = chrono_rank_data_span_item (m->data, c->t, c->s->track, g_array_index (c->s->spans, guint32, c->next));
-      const ChronoWorkItem *item = &it;
-      ChronoKind kind = c->t->kind[item->index];
       Row *row = &g_array_index (m->rows, Row, c->row);
+      /* The row that comes next: this one's items go out until one of
+       * them comes after that row's head, with no sifting meanwhile. */
+      guint second = n_heap < 2 ? G_MAXUINT
+                   : n_heap > 2 && cursor_before (cursors, heap[2], heap[1]) ? heap[2] : heap[1];
+      gboolean done = FALSE;
 
-      /* The metrics stop at a row's first item that is neither; the NKI
-       * count, for the rules, takes the whole row. */
-      c->reading = c->reading && (kind == CHRONO_KIND_INSTRUCTION || kind == CHRONO_KIND_DMA);
-      /* A row's records follow one another in the file, apart from the
-       * other rows': the search goes on from its own last one. */
-      chrono_neuron_record_read_near (&r, chrono_track_get_args (c->t, item->index), &c->near);
-      if (c->reading && kind == CHRONO_KIND_INSTRUCTION)
-        read_instruction (m, &r, c->t, item, c->tensor, &any_flops, &any_elements, &any_bytes);
-      else if (c->reading)
-        read_transfer (m, &r, c->queue, on_core, item);
-      if (chrono_neuron_record_has (&r, CHRONO_NEURON_F_NKI))
-        row->nki++;
-      else
+      do
         {
-          row->plain_first = MIN (row->plain_first, item->start);
-          row->plain_last = MAX (row->plain_last, item->end);
+          ChronoWorkItem item = { .track = c->s->track, .index = g_array_index (c->s->spans, guint32, c->next) };
+          ChronoKind kind = c->t->kind[item.index];
+
+          chrono_rank_data_span_times (m->data, c->t, item.index, &item.start, &item.end);
+          /* The metrics stop at a row's first item that is neither; the
+           * NKI count, for the rules, takes the whole row. */
+          c->reading = c->reading && (kind == CHRONO_KIND_INSTRUCTION || kind == CHRONO_KIND_DMA);
+          /* A row's records follow one another in the file, apart from
+           * the other rows': the search goes on from its own last one. */
+          chrono_neuron_record_read_near (&r, chrono_track_get_args (c->t, item.index), &c->near);
+          if (c->reading && kind == CHRONO_KIND_INSTRUCTION)
+            read_instruction (m, &r, c->t, &item, c->tensor, &any_flops, &any_elements, &any_bytes);
+          else if (c->reading)
+            read_transfer (m, &r, c->queue, on_core, &item);
+          if (chrono_neuron_record_has (&r, CHRONO_NEURON_F_NKI))
+            row->nki++;
+          else
+            {
+              row->plain_first = MIN (row->plain_first, item.start);
+              row->plain_last = MAX (row->plain_last, item.end);
+            }
+          if (++c->next == c->s->spans->len)
+            done = TRUE;
+          else
+            chrono_rank_data_span_times (m->data, c->t, g_array_index (c->s->spans, guint32, c->next), &c->head, &item.end);
         }
-      if (++c->next == c->s->spans->len)
+      while (!done && (second == G_MAXUINT || cursor_before (cursors, heap[0], second)));
+      if (done)
         heap[0] = heap[--n_heap];
-      else
-        c->head = chrono_rank_data_span_item (m->data, c->t, c->s->track, g_array_index (c->s->spans, guint32, c->next)).start;
       sift_down (cursors, heap, n_heap, 0);
     }
+  g_array_set_size (m->insts, m->n_insts);
+  g_array_set_size (m->amounts, m->n_amounts);
+  g_array_set_size (m->transfers, m->n_transfers);
   chrono_neuron_record_clear (&r);
   g_clear_pointer (&m->hlo_of_text, g_array_unref);
   g_clear_pointer (&m->op_of_name, g_hash_table_unref);
@@ -656,12 +676,13 @@ work_window (const ChronoRankData   *data,
 
       for (guint j = 0; j < s->spans->len; j++)
         {
-          ChronoWorkItem it = chrono_rank_data_span_item (data, t, s->track, g_array_index (s->spans, guint32, j));
+          gint64 s0, s1;
 
-          if (it.end > it.start)
+          chrono_rank_data_span_times (data, t, g_array_index (s->spans, guint32, j), &s0, &s1);
+          if (s1 > s0)
             {
-              *start = MIN (*start, it.start);
-              *end = MAX (*end, it.end);
+              *start = MIN (*start, s0);
+              *end = MAX (*end, s1);
             }
         }
     }

@@ -24,10 +24,10 @@ compare_by_name_then_dur (gconstpointer a,
                           gconstpointer b,
                           gpointer      user_data)
 {
-  ChronoTrace *trace = user_data;
+  const ChronoRankData *data = user_data;
   const ChronoWorkItem *x = a, *y = b;
-  guint32 nx = chrono_track_get_name (chrono_trace_get_track (trace, x->track), x->index);
-  guint32 ny = chrono_track_get_name (chrono_trace_get_track (trace, y->track), y->index);
+  guint32 nx = chrono_track_get_name (data->tracks[x->track], x->index);
+  guint32 ny = chrono_track_get_name (data->tracks[y->track], y->index);
   gint64 dx = x->end - x->start, dy = y->end - y->start;
 
   if (nx != ny)
@@ -43,18 +43,18 @@ chrono_rule_collective_outliers (Ctx            *c,
   g_autoptr(GArray) list = g_array_copy (data->collectives);
   guint start = 0;
 
-  g_array_sort_with_data (list, compare_by_name_then_dur, trace);
+  g_array_sort_with_data (list, compare_by_name_then_dur, data);
   while (start < list->len)
     {
       const ChronoWorkItem *items = (const ChronoWorkItem *) list->data;
-      guint32 name = chrono_track_get_name (chrono_trace_get_track (trace, items[start].track), items[start].index);
+      guint32 name = chrono_track_get_name (data->tracks[items[start].track], items[start].index);
       guint end = start, n, outliers = 0;
       gint64 median, first = G_MAXINT64, last = G_MININT64, lost;
       g_auto(ChronoClaim) claim = { NULL };
       ChronoFinding *f;
 
       chrono_claim_init (&claim);
-      while (end < list->len && chrono_track_get_name (chrono_trace_get_track (trace, items[end].track), items[end].index) == name)
+      while (end < list->len && chrono_track_get_name (data->tracks[items[end].track], items[end].index) == name)
         end++;
       n = end - start;
       median = items[start + n / 2].end - items[start + n / 2].start;
