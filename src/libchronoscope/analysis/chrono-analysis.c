@@ -203,15 +203,26 @@ add_ranks (ChronoAnalysis *self,
     }
 }
 
+typedef struct {
+  ChronoAnalysis *self;
+  GThread        *others;  /* walking the other devices' paths */
+} NeuronPaths;
+
 /* The NeuronCores' critical paths read only their ledgers: they are
- * walked while the metrics are read and the rules that need no path run. */
+ * walked while the breakdowns are made, the metrics read and the rules
+ * that need no path run. They follow the other devices' paths, which
+ * they wait for: whoever joins them has all the paths. */
 static gpointer
 add_neuron_paths (gpointer user_data)
 {
-  ChronoAnalysis *self = user_data;
+  g_autofree NeuronPaths *job = user_data;
+  ChronoAnalysis *self = job->self;
+  g_autoptr(GArray) found = g_array_new (FALSE, FALSE, sizeof (ChronoCriticalPath));
 
   for (guint r = 0; r < self->ranks->len; r++)
-    chrono_neuron_add_paths (self->ranks->pdata[r], self->paths);
+    chrono_neuron_add_paths (self->ranks->pdata[r], found);
+  g_thread_join (job->others);
+  g_array_append_vals (self->paths, found->data, found->len);
   return NULL;
 }
 
@@ -286,6 +297,7 @@ chrono_analysis_run (ChronoTrace * const          *traces,
   g_autoptr(ChronoAnalysis) self = g_object_new (CHRONO_TYPE_ANALYSIS, NULL);
   g_autoptr(GPtrArray) peer_waits = NULL;
   GThread *paths, *neuron_paths;
+  NeuronPaths *neuron_job;
   ChronoRankData **ranks;
   guint n_ranks;
 
@@ -323,13 +335,13 @@ chrono_analysis_run (ChronoTrace * const          *traces,
   chrono_analysis_match_collectives (ranks, n_ranks, peer_waits);
   paths = g_thread_new ("chrono-paths", run_paths, self);
   for (guint r = 0; r < n_ranks && !g_cancellable_is_cancelled (cancellable); r++)
-    {
-      chrono_rank_data_build_ledgers (ranks[r], r < peer_waits->len ? peer_waits->pdata[r] : NULL,
-                                      &self->options.thresholds);
-      chrono_analysis_compute_breakdowns (ranks[r], &self->options.thresholds, self->breakdowns);
-    }
-  g_thread_join (paths);
-  neuron_paths = g_thread_new ("chrono-neuron-paths", add_neuron_paths, self);
+    chrono_rank_data_build_ledgers (ranks[r], r < peer_waits->len ? peer_waits->pdata[r] : NULL,
+                                    &self->options.thresholds);
+  neuron_job = g_new (NeuronPaths, 1);
+  *neuron_job = (NeuronPaths) { self, paths };
+  neuron_paths = g_thread_new ("chrono-neuron-paths", add_neuron_paths, neuron_job);
+  for (guint r = 0; r < n_ranks && !g_cancellable_is_cancelled (cancellable); r++)
+    chrono_analysis_compute_breakdowns (ranks[r], &self->options.thresholds, self->breakdowns);
   for (guint r = 0; r < n_ranks; r++)
     chrono_rank_data_join_metrics (ranks[r]);
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
