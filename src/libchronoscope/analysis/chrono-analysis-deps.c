@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "chrono-analysis-private.h"
+#include "chrono-huge-pages.h"
 
 /* Where each span of a stream track is among its device's items: a
  * flow's two ends are found in constant time, not by searching. */
@@ -292,12 +293,12 @@ static void
 collect_flow_deps (ChronoRankData *data,
                    GArray         *flows)
 {
+  ChronoFill deps;
   guint n = data->deps->len;
-  ChronoWorkDep *deps;
 
-  /* A dependency at most per flow: written in place, then cut. */
-  g_array_set_size (data->deps, n + flows->len);
-  deps = (ChronoWorkDep *) data->deps->data;
+  /* A dependency at most per flow, after the event waits: filled in place. */
+  chrono_fill_start (&deps, data->deps, n + flows->len);
+  deps.n = n;
   for (guint k = 0; k < flows->len; k++)
     {
       const ChronoFlow *flow = chrono_trace_get_flow (data->trace, g_array_index (flows, guint, k));
@@ -307,9 +308,9 @@ collect_flow_deps (ChronoRankData *data,
         continue;
       if (chrono_rank_data_find_item (data, flow->from, &dep.from_device, &dep.from_item) &&
           chrono_rank_data_find_item (data, flow->to, &dep.to_device, &dep.to_item))
-        deps[n++] = dep;
+        *(ChronoWorkDep *) chrono_fill_next (&deps) = dep;
     }
-  g_array_set_size (data->deps, n);
+  chrono_fill_end (&deps);
 }
 
 void

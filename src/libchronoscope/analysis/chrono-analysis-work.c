@@ -359,69 +359,49 @@ merge_streams (ChronoRankData   *data,
     }
 }
 
-/* The merged intervals being written into an array made as long as
- * they can be. */
-typedef struct {
-  GArray         *array;
-  ChronoInterval *at;
-  guint           n;
-} Merging;
-
-static void
-merging_start (Merging *m,
-               guint    most)
-{
-  m->array = chrono_huge_array_set_size (chrono_huge_array_sized_new (sizeof (ChronoInterval), most), most);
-  m->at = (ChronoInterval *) m->array->data;
-  m->n = 0;
-}
-
-/* Item I, of ITEMS, into the merged intervals M. */
+/* Item I, of ITEMS, into the merged intervals being filled in F. */
 static inline void
-merging_add (Merging              *m,
-             const ChronoWorkItem *items,
-             guint                 i)
+merge_item (ChronoFill           *f,
+            const ChronoWorkItem *items,
+            guint                 i)
 {
-  if (m->n > 0 && items[i].start <= m->at[m->n - 1].end)
-    m->at[m->n - 1].end = MAX (m->at[m->n - 1].end, items[i].end);
+  ChronoInterval *last = chrono_fill_last (f);
+
+  if (last && items[i].start <= last->end)
+    last->end = MAX (last->end, items[i].end);
   else
-    m->at[m->n++] = (ChronoInterval) { items[i].start, items[i].end, i };
+    *(ChronoInterval *) chrono_fill_next (f) = (ChronoInterval) { items[i].start, items[i].end, i };
 }
 
-static GArray *
-merging_end (Merging *m)
-{
-  return g_array_set_size (m->array, m->n);
-}
-
-/* The device's items merged, all and by class, in one pass. The room
- * left is never touched. */
+/* The device's items merged, all and by class, in one pass: an
+ * interval at most per item. */
 static void
 merge_classes (ChronoDeviceWork *d)
 {
   const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
-  Merging busy, compute, communication, copies;
+  guint n = d->items->len;
+  ChronoFill busy, compute, communication, copies;
 
-  merging_start (&busy, d->items->len);
-  merging_start (&compute, d->items->len);
-  merging_start (&communication, d->items->len);
-  merging_start (&copies, d->items->len);
-  for (guint i = 0; i < d->items->len; i++)
+  chrono_fill_start (&busy, g_array_new (FALSE, FALSE, sizeof (ChronoInterval)), n);
+  chrono_fill_start (&compute, g_array_new (FALSE, FALSE, sizeof (ChronoInterval)), n);
+  chrono_fill_start (&communication, g_array_new (FALSE, FALSE, sizeof (ChronoInterval)), n);
+  chrono_fill_start (&copies, g_array_new (FALSE, FALSE, sizeof (ChronoInterval)), n);
+  for (guint i = 0; i < n; i++)
     {
       if (items[i].end <= items[i].start)
         continue;
-      merging_add (&busy, items, i);
+      merge_item (&busy, items, i);
       if (items[i].cls == CHRONO_WORK_COMPUTE)
-        merging_add (&compute, items, i);
+        merge_item (&compute, items, i);
       else if (items[i].cls == CHRONO_WORK_COMMUNICATION)
-        merging_add (&communication, items, i);
+        merge_item (&communication, items, i);
       else if (items[i].cls == CHRONO_WORK_MEMCPY || items[i].cls == CHRONO_WORK_MEMSET)
-        merging_add (&copies, items, i);
+        merge_item (&copies, items, i);
     }
-  d->busy = merging_end (&busy);
-  d->compute = merging_end (&compute);
-  d->communication = merging_end (&communication);
-  d->copies = merging_end (&copies);
+  d->busy = chrono_fill_end (&busy);
+  d->compute = chrono_fill_end (&compute);
+  d->communication = chrono_fill_end (&communication);
+  d->copies = chrono_fill_end (&copies);
 }
 
 /* A per-span array of track T in MAP, made of N_BYTES zero bytes when
@@ -934,26 +914,24 @@ chrono_intervals_of_stream (const ChronoRankData   *data,
                             const ChronoStreamWork *sw)
 {
   const ChronoTrack *t = chrono_trace_get_track (data->trace, sw->track);
-  /* An interval at most per item: reserved, so that a row of a million
-   * is not copied as it grows; the room it does not fill is not touched. */
-  GArray *out = chrono_huge_array_sized_new (sizeof (ChronoInterval), sw->spans->len);
+  ChronoFill out;
 
-  ChronoInterval *merged = (ChronoInterval *) chrono_huge_array_set_size (out, sw->spans->len)->data;
-  guint n = 0;
-
+  /* An interval at most per item. */
+  chrono_fill_start (&out, g_array_new (FALSE, FALSE, sizeof (ChronoInterval)), sw->spans->len);
   for (guint j = 0; j < sw->spans->len; j++)
     {
+      ChronoInterval *last = chrono_fill_last (&out);
       gint64 start, end;
 
       chrono_rank_data_span_times (data, t, g_array_index (sw->spans, guint32, j), &start, &end);
       if (end <= start)
         continue;
-      if (n > 0 && start <= merged[n - 1].end)
-        merged[n - 1].end = MAX (merged[n - 1].end, end);
+      if (last && start <= last->end)
+        last->end = MAX (last->end, end);
       else
-        merged[n++] = (ChronoInterval) { start, end, j };
+        *(ChronoInterval *) chrono_fill_next (&out) = (ChronoInterval) { start, end, j };
     }
-  return g_array_set_size (out, n);
+  return chrono_fill_end (&out);
 }
 
 GArray *

@@ -502,6 +502,9 @@ chrono_rule_dependency_waits (Ctx            *c,
   g_autoptr(GHashTable) on_path = waits_on_path (data, paths);
   const guint not_compute = CHRONO_LEDGER_ALL_MASK & ~CHRONO_LEDGER_MASK (CHRONO_LEDGER_COMPUTE);
 
+  /* No path through the work that waits: nothing to look at. */
+  if (g_hash_table_size (on_path) == 0)
+    return;
   for (guint di = 0; di < data->devices->len; di++)
     {
       const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);

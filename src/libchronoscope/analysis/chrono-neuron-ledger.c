@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "chrono-analysis-private.h"
+#include "chrono-huge-pages.h"
 #include "chrono-neuron-metrics.h"
 #include "chrono-neuron-record.h"
 
@@ -97,6 +98,9 @@ typedef struct {
   guint         *near_of_track;   /* where each row's last record was among the facts */
   GArray        *starts;          /* Node: the instructions that end the gap being walked */
   GArray        *sems;            /* guint: the semaphores an instruction waits on */
+  ChronoFill     segments;        /* the ledger's, as it is made */
+  ChronoFill     gaps;
+  ChronoFill     links;
 } Units;
 
 static void
@@ -216,7 +220,7 @@ is_transpose (Units                *u,
   const char *type, *hlo;
 
   /* The two Tensor rows take turns: each searches on from its own last. */
-  chrono_neuron_record_read_near (r, chrono_track_get_args (chrono_trace_get_track (u->data->trace, it->track), it->index),
+  chrono_neuron_record_read_near (r, chrono_track_get_args (u->data->tracks[it->track], it->index),
                                   &u->near_of_track[it->track]);
   type = chrono_neuron_record_text (r, CHRONO_NEURON_F_TYPE);
   if (type == NULL)
@@ -231,7 +235,7 @@ static guint8
 kind_of_name (Units                *u,
               const ChronoWorkItem *it)
 {
-  const ChronoTrack *t = chrono_trace_get_track (u->data->trace, it->track);
+  const ChronoTrack *t = u->data->tracks[it->track];
   guint32 name = chrono_track_get_name (t, it->index);
 
   if (u->kind_of_name[name] == 0)
@@ -344,7 +348,7 @@ unresolved_wait (Units  *u,
     matched += g_array_index (data->deps, ChronoWorkDep, deps[k]).semaphore;
   /* The import counted each instruction's waits: most have none, or
    * none that a span did not satisfy, and their operands stay unread. */
-  chrono_neuron_record_read_near (&u->record, chrono_track_get_args (chrono_trace_get_track (data->trace, it->track), it->index),
+  chrono_neuron_record_read_near (&u->record, chrono_track_get_args (data->tracks[it->track], it->index),
                                   &u->near_of_track[it->track]);
   if (!chrono_neuron_record_number (&u->record, CHRONO_NEURON_F_SEM_WAITS, &waits))
     waits = 0;
@@ -356,13 +360,13 @@ unresolved_wait (Units  *u,
   for (guint k = 0; k < u->semaphores->len; k++)
     {
       const Semaphore *sem = &g_array_index (u->semaphores, Semaphore, k);
-      const ChronoTrack *t = chrono_trace_get_track (data->trace, sem->track);
+      const ChronoTrack *t = data->tracks[sem->track];
       guint i;
       gboolean waited = FALSE;
 
       for (guint w = 0; w < sems->len && !waited; w++)
         waited = g_array_index (sems, guint, w) == sem->number;
-      if (!waited || t->process != chrono_trace_get_track (data->trace, it->track)->process)
+      if (!waited || t->process != data->tracks[it->track]->process)
         continue;
       i = chrono_lower_bound (t->sample_ts, t->n_samples, sizeof (gint64), 0, it->start + 1);
       if (i > 0 && t->sample_ts[i - 1] > g0 && t->sample_ts[i - 1] > latest)
@@ -402,22 +406,20 @@ latest_pred (ChronoRankData *data,
 }
 
 static void
-add_link (Units          *u,
-          GArray         *links,
-          Node            node)
+add_link (Units *u,
+          Node   node)
 {
   const ChronoWorkItem *it = item_at (u->data, node.device, node.item);
-  ChronoNeuronLink link = { { it->track, it->index }, unit_of (u, it), it->start, it->end };
 
-  g_array_append_val (links, link);
+  *(ChronoNeuronLink *) chrono_fill_next (&u->links) =
+    (ChronoNeuronLink) { { it->track, it->index }, unit_of (u, it), it->start, it->end };
 }
 
 /* The cause of the idle time from G0 until the work of FROM (N_FROM
  * nodes, already in the chain) could run: walks back to the predecessor
- * that ended last, through pass-throughs, adding each to LINKS. */
+ * that ended last, through pass-throughs, adding each to the links. */
 static ChronoLedgerState
 walk (Units      *u,
-      GArray     *links,
       const Node *from,
       guint       n_from,
       gint64      g0)
@@ -448,7 +450,7 @@ walk (Units      *u,
             }
           return CHRONO_LEDGER_IDLE_NOT_QUEUED;
         }
-      add_link (u, links, best);
+      add_link (u, best);
       state = state_of_unit (unit_of (u, item_at (u->data, best.device, best.item)));
       if (state != CHRONO_N_LEDGER_STATES)
         return state;
@@ -461,7 +463,7 @@ walk (Units      *u,
 /* Building                                                           */
 
 static void
-push (GArray            *segments,
+push (ChronoFill        *segments,
       gint64             start,
       gint64             end,
       ChronoLedgerState  state)
@@ -470,34 +472,32 @@ push (GArray            *segments,
 
   if (end <= start)
     return;
-  last = segments->len ? &g_array_index (segments, ChronoLedgerSegment, segments->len - 1) : NULL;
+  last = chrono_fill_last (segments);
   if (last && last->end == start && last->state == state)
     {
       last->end = end;
       return;
     }
-  g_array_append_val (segments, ((ChronoLedgerSegment) { start, end, 0, G_MAXUINT32, state }));
+  *(ChronoLedgerSegment *) chrono_fill_next (segments) = (ChronoLedgerSegment) { start, end, 0, G_MAXUINT32, state };
 }
 
 static void
-add_gap (ChronoNeuronLedger *ledger,
-         gint64              start,
-         gint64              end,
-         ChronoLedgerState   cause,
-         gboolean            tail,
-         guint               first_link)
+add_gap (Units             *u,
+         gint64             start,
+         gint64             end,
+         ChronoLedgerState  cause,
+         gboolean           tail,
+         guint              first_link)
 {
-  ChronoNeuronGap gap = { start, end, cause, tail, first_link, ledger->links->len - first_link };
-
-  g_array_append_val (ledger->gaps, gap);
-  push (ledger->segments, start, end, cause);
+  *(ChronoNeuronGap *) chrono_fill_next (&u->gaps) =
+    (ChronoNeuronGap) { start, end, cause, tail, first_link, u->links.n - first_link };
+  push (&u->segments, start, end, cause);
 }
 
 /* The gap [G0, G1) before the Tensor instructions that start at G1, from
  * FIRST in the device's items. */
 static void
 gap_before (Units              *u,
-            ChronoNeuronLedger *ledger,
             guint               device,
             const guint        *tensor,
             guint               n_tensor,
@@ -506,7 +506,7 @@ gap_before (Units              *u,
             gint64              g1)
 {
   const ChronoWorkItem *items = (const ChronoWorkItem *) g_array_index (u->data->devices, ChronoDeviceWork, device).items->data;
-  guint link = ledger->links->len;
+  guint link = u->links.n;
   GArray *from = g_array_set_size (u->starts, 0);
   ChronoLedgerState cause;
 
@@ -514,9 +514,9 @@ gap_before (Units              *u,
    * waited longest explains the gap, whatever the rows' order. */
   for (guint k = first; k < n_tensor && items[tensor[k]].start == g1; k++)
     g_array_append_val (from, ((Node) { device, tensor[k] }));
-  add_link (u, ledger->links, g_array_index (from, Node, 0));
-  cause = walk (u, ledger->links, (const Node *) from->data, from->len, g0);
-  add_gap (ledger, g0, g1, cause, FALSE, link);
+  add_link (u, g_array_index (from, Node, 0));
+  cause = walk (u, (const Node *) from->data, from->len, g0);
+  add_gap (u, g0, g1, cause, FALSE, link);
 }
 
 /* The tail after the Tensor engine's last instruction: what the window
@@ -529,7 +529,7 @@ tail_gap (Units              *u,
 {
   const ChronoDeviceWork *d = &g_array_index (u->data->devices, ChronoDeviceWork, device);
   const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
-  guint link = ledger->links->len, last = 0;
+  guint link = u->links.n, last = 0;
   ChronoLedgerState cause;
   Node node;
 
@@ -537,18 +537,18 @@ tail_gap (Units              *u,
     if (items[k].end > items[last].end)
       last = k;
   node = (Node) { device, last };
-  add_link (u, ledger->links, node);
+  add_link (u, node);
   cause = state_of_unit (unit_of (u, &items[last]));
   if (cause == CHRONO_N_LEDGER_STATES)
-    cause = walk (u, ledger->links, &node, 1, g0);
-  add_gap (ledger, g0, ledger->end, cause, TRUE, link);
+    cause = walk (u, &node, 1, g0);
+  add_gap (u, g0, ledger->end, cause, TRUE, link);
 }
 
 /* Compute where a matrix instruction runs in [START, END) of Tensor
  * work, transpose elsewhere; MATRIX holds the matrix work merged. */
 static void
-push_tensor (GArray *segments,
-             GArray *matrix,
+push_tensor (ChronoFill *segments,
+             GArray     *matrix,
              guint  *pos,
              gint64  start,
              gint64  end)
@@ -569,17 +569,17 @@ push_tensor (GArray *segments,
 }
 
 static void
-merge_into (GArray *list,
-            gint64  start,
-            gint64  end,
-            guint   first)
+merge_into (ChronoFill *list,
+            gint64      start,
+            gint64      end,
+            guint       first)
 {
-  ChronoInterval *last = list->len ? &g_array_index (list, ChronoInterval, list->len - 1) : NULL;
+  ChronoInterval *last = chrono_fill_last (list);
 
   if (last && start <= last->end)
     last->end = MAX (last->end, end);
   else
-    g_array_append_val (list, ((ChronoInterval) { start, end, first }));
+    *(ChronoInterval *) chrono_fill_next (list) = (ChronoInterval) { start, end, first };
 }
 
 void
@@ -597,36 +597,45 @@ chrono_neuron_build_ledger (ChronoRankData *data,
   g_autoptr(GArray) sems = g_array_new (FALSE, FALSE, sizeof (guint));
   Units u = { data, unit_cache, name_cache, semaphores, owners, { 0 }, near_cache, starts, sems };
   guint n = d->items->len;
-  /* Room for what the core's items can make, reserved at once: arrays
-   * grown by doubling were copied, and the room left is never touched. */
-  g_autoptr(GArray) tensor = g_array_sized_new (FALSE, FALSE, sizeof (guint), n);
-  g_autoptr(GArray) all = g_array_sized_new (FALSE, FALSE, sizeof (ChronoInterval), n);
-  g_autoptr(GArray) matrix = g_array_sized_new (FALSE, FALSE, sizeof (ChronoInterval), n);
+  g_autoptr(GArray) tensor = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (ChronoInterval));
+  g_autoptr(GArray) matrix = g_array_new (FALSE, FALSE, sizeof (ChronoInterval));
+  ChronoFill tensor_fill, all_fill, matrix_fill;
   ChronoNeuronLedger *ledger = g_new0 (ChronoNeuronLedger, 1);
   gint64 t;
   guint pos = 0;
 
-  d->ledger = g_array_sized_new (FALSE, FALSE, sizeof (ChronoLedgerSegment), 2 * n + 2);
+  d->ledger = g_array_new (FALSE, FALSE, sizeof (ChronoLedgerSegment));
   d->neuron = ledger;
   ledger->segments = g_array_ref (d->ledger);
-  ledger->gaps = g_array_sized_new (FALSE, FALSE, sizeof (ChronoNeuronGap), n + 1);
-  ledger->links = g_array_sized_new (FALSE, FALSE, sizeof (ChronoNeuronLink), n + 1);
+  ledger->gaps = g_array_new (FALSE, FALSE, sizeof (ChronoNeuronGap));
+  ledger->links = g_array_new (FALSE, FALSE, sizeof (ChronoNeuronLink));
   if (d->busy->len == 0)
     return;
   ledger->start = g_array_index (d->busy, ChronoInterval, 0).start;
   ledger->end = g_array_index (d->busy, ChronoInterval, d->busy->len - 1).end;
 
+  /* Room for what the core's items can make, filled in place. */
+  chrono_fill_start (&tensor_fill, tensor, n);
+  chrono_fill_start (&all_fill, all, n);
+  chrono_fill_start (&matrix_fill, matrix, n);
+  chrono_fill_start (&u.segments, ledger->segments, 2 * n + 2);
+  chrono_fill_start (&u.gaps, ledger->gaps, n + 1);
+  chrono_fill_start (&u.links, ledger->links, n + 1);
   find_semaphores (&u);
   chrono_neuron_record_init (&u.record, data->trace);
   /* Items come by start: so do the Tensor engine's, merged as they come. */
   for (guint k = 0; k < d->items->len; k++)
     if (unit_of_track (&u, items[k].track) == CHRONO_NEURON_UNIT_TENSOR)
       {
-        merge_into (all, items[k].start, items[k].end, tensor->len);
+        merge_into (&all_fill, items[k].start, items[k].end, tensor_fill.n);
         if (!is_transpose (&u, &items[k], kind_of_name (&u, &items[k]) == 2))
-          merge_into (matrix, items[k].start, items[k].end, tensor->len);
-        g_array_append_val (tensor, k);
+          merge_into (&matrix_fill, items[k].start, items[k].end, tensor_fill.n);
+        *(guint *) chrono_fill_next (&tensor_fill) = k;
       }
+  chrono_fill_end (&tensor_fill);
+  chrono_fill_end (&all_fill);
+  chrono_fill_end (&matrix_fill);
 
   t = ledger->start;
   for (guint i = 0; i < all->len; i++)
@@ -634,12 +643,15 @@ chrono_neuron_build_ledger (ChronoRankData *data,
       const ChronoInterval *v = &g_array_index (all, ChronoInterval, i);
 
       if (v->start > t)
-        gap_before (&u, ledger, device, (const guint *) tensor->data, tensor->len, v->first, t, v->start);
-      push_tensor (d->ledger, matrix, &pos, v->start, v->end);
+        gap_before (&u, device, (const guint *) tensor->data, tensor->len, v->first, t, v->start);
+      push_tensor (&u.segments, matrix, &pos, v->start, v->end);
       t = v->end;
     }
   if (t < ledger->end)
     tail_gap (&u, ledger, device, t);
+  chrono_fill_end (&u.segments);
+  chrono_fill_end (&u.gaps);
+  chrono_fill_end (&u.links);
   chrono_neuron_record_clear (&u.record);
 }
 

@@ -58,9 +58,9 @@ struct _ChronoNeuronMetrics
   gboolean                 window_from_metadata;
   GArray                  *insts;       /* ChronoNeuronInst by start */
   GArray                  *amounts;     /* ChronoNeuronAmounts of the insts that carry any */
-  guint                    n_insts;     /* while the records are read, the arrays above are */
-  guint                    n_transfers; /* as long as the rows: what of them is written */
-  guint                    n_amounts;
+  ChronoFill               filling_insts;     /* the three above, while the records are read */
+  ChronoFill               filling_amounts;
+  ChronoFill               filling_transfers;
   GArray                  *transfers;   /* Transfer by start */
   GArray                  *throttle;    /* Throttle by start, or NULL */
   GArray                  *tensor_busy;
@@ -388,10 +388,10 @@ read_instruction (ChronoNeuronMetrics *m,
   if (a.flops != 0 || a.raw_flops != 0 || a.transpose_flops != 0 ||
       a.hbm_read != 0 || a.hbm_write != 0 || a.spill_save != 0 || a.spill_reload != 0)
     {
-      in.amounts = m->n_amounts;
-      g_array_index (m->amounts, ChronoNeuronAmounts, m->n_amounts++) = a;
+      in.amounts = m->filling_amounts.n;
+      *(ChronoNeuronAmounts *) chrono_fill_next (&m->filling_amounts) = a;
     }
-  g_array_index (m->insts, ChronoNeuronInst, m->n_insts++) = in;
+  *(ChronoNeuronInst *) chrono_fill_next (&m->filling_insts) = in;
 }
 
 /* What a DMA queue's transfers are, by its name. */
@@ -447,7 +447,7 @@ read_transfer (ChronoNeuronMetrics      *m,
     tr.spill_reload = tr.bytes;
   else if (queue == QUEUE_SPILL_SAVE)
     tr.spill_save = tr.bytes;
-  g_array_index (m->transfers, Transfer, m->n_transfers++) = tr;
+  *(Transfer *) chrono_fill_next (&m->filling_transfers) = tr;
 }
 
 /* A row of the core as the records are read, all rows at once. */
@@ -536,11 +536,10 @@ read_records (ChronoNeuronMetrics *m)
       heap[n_heap++] = k;
       items += s->spans->len;
     }
-  /* Room for every item at once, cut to what is written: growing by
-   * doubling copied them, and the room left is never touched. */
-  chrono_huge_array_set_size (m->insts, items);
-  chrono_huge_array_set_size (m->amounts, items);
-  chrono_huge_array_set_size (m->transfers, items);
+  /* Room for every item at once, filled in place. */
+  chrono_fill_start (&m->filling_insts, m->insts, items);
+  chrono_fill_start (&m->filling_amounts, m->amounts, items);
+  chrono_fill_start (&m->filling_transfers, m->transfers, items);
   for (guint h = n_heap; h-- > 0;)
     sift_down (cursors, heap, n_heap, h);
   while (n_heap > 0)
@@ -586,9 +585,9 @@ read_records (ChronoNeuronMetrics *m)
         heap[0] = heap[--n_heap];
       sift_down (cursors, heap, n_heap, 0);
     }
-  g_array_set_size (m->insts, m->n_insts);
-  g_array_set_size (m->amounts, m->n_amounts);
-  g_array_set_size (m->transfers, m->n_transfers);
+  chrono_fill_end (&m->filling_insts);
+  chrono_fill_end (&m->filling_amounts);
+  chrono_fill_end (&m->filling_transfers);
   chrono_neuron_record_clear (&r);
   g_clear_pointer (&m->hlo_of_text, g_array_unref);
   g_clear_pointer (&m->op_of_name, g_hash_table_unref);

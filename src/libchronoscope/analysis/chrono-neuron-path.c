@@ -97,6 +97,7 @@ held_by (ChronoRankData *data,
  * wait on its semaphore's record waited for. */
 static gboolean
 last_of_unit (ChronoRankData   *data,
+              const guint8     *units,
               guint             device,
               ChronoNeuronUnit  unit,
               gint64            g0,
@@ -111,7 +112,7 @@ last_of_unit (ChronoRankData   *data,
   *item = G_MAXUINT;
   for (guint k = hi; k-- > 0 && items[k].start > g0 - (g1 - g0);)
     if (items[k].end > best && items[k].end <= g1 &&
-        chrono_neuron_unit_of_track (data->trace, items[k].track) == unit)
+        units[items[k].track] == unit)
       {
         best = items[k].end;
         *item = k;
@@ -134,6 +135,7 @@ static const ChronoNeuronUnit unit_of_cause[CHRONO_N_LEDGER_STATES] = {
  * the stretch as it is found, from its end. */
 static void
 gap_path (ChronoRankData           *data,
+          const guint8             *units,
           guint                     device,
           const ChronoNeuronLedger *ledger,
           const ChronoNeuronGap    *gap,
@@ -156,7 +158,7 @@ gap_path (ChronoRankData           *data,
       if (!on && unit_of_cause[gap->cause] != CHRONO_NEURON_UNIT_TENSOR)
         {
           d = device;
-          on = last_of_unit (data, device, unit_of_cause[gap->cause], gap->start_ns, gap->end_ns, &item);
+          on = last_of_unit (data, units, device, unit_of_cause[gap->cause], gap->start_ns, gap->end_ns, &item);
         }
     }
   for (; on && cursor > gap->start_ns && budget-- > 0; on = held_by (data, &d, &item, gap->start_ns))
@@ -167,7 +169,7 @@ gap_path (ChronoRankData           *data,
       gint64 start = CLAMP (it->start, gap->start_ns, end);
 
       emit_back (back, CHRONO_PATH_KERNEL_OVERHEAD, end, cursor, data->trace_index, NULL);
-      emit_back (back, category_of_unit (chrono_neuron_unit_of_track (data->trace, it->track)), start, end,
+      emit_back (back, category_of_unit (units[it->track]), start, end,
                  data->trace_index, it);
       cursor = start;
     }
@@ -182,6 +184,7 @@ gap_path (ChronoRankData           *data,
  * end for the last part. */
 typedef struct {
   ChronoRankData           *data;
+  const guint8             *units;   /* ChronoNeuronUnit by track */
   guint                     device;
   const ChronoNeuronLedger *ledger;
   guint                     first;
@@ -205,7 +208,7 @@ walk_part (gpointer user_data)
       /* Between gaps the Tensor engine computes. */
       if (gap->start_ns > t)
         g_array_append_val (part->segments, ((ChronoPathSegment) { CHRONO_PATH_DEVICE_COMPUTE, t, gap->start_ns }));
-      gap_path (part->data, part->device, ledger, gap, back, part->segments);
+      gap_path (part->data, part->units, part->device, ledger, gap, back, part->segments);
       t = gap->end_ns;
     }
   if (part->last == chrono_neuron_ledger_get_n_gaps (ledger) && chrono_neuron_ledger_get_end (ledger) > t)
@@ -235,6 +238,12 @@ void
 chrono_neuron_add_paths (ChronoRankData *data,
                          GArray         *out)
 {
+  guint n_tracks = chrono_trace_get_n_tracks (data->trace);
+  g_autofree guint8 *units = g_new (guint8, MAX (n_tracks, 1));
+
+  /* Told apart by name, looked up at every step back. */
+  for (guint t = 0; t < n_tracks; t++)
+    units[t] = (guint8) chrono_neuron_unit_of_track (data->trace, t);
   for (guint di = 0; di < data->devices->len; di++)
     {
       const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
@@ -247,8 +256,8 @@ chrono_neuron_add_paths (ChronoRankData *data,
       if (ledger == NULL || chrono_neuron_ledger_get_end (ledger) <= chrono_neuron_ledger_get_start (ledger))
         continue;
       n_gaps = chrono_neuron_ledger_get_n_gaps (ledger);
-      parts[0] = (PathPart) { data, di, ledger, 0, n_gaps > SPLIT_GAPS ? n_gaps / 2 : n_gaps, NULL };
-      parts[1] = (PathPart) { data, di, ledger, parts[0].last, n_gaps, NULL };
+      parts[0] = (PathPart) { data, units, di, ledger, 0, n_gaps > SPLIT_GAPS ? n_gaps / 2 : n_gaps, NULL };
+      parts[1] = (PathPart) { data, units, di, ledger, parts[0].last, n_gaps, NULL };
       /* Room for what the parts likely make, the second's after the
        * first's: a path grown by doubling, or joined in a new array, was
        * copied whole. */

@@ -71,7 +71,10 @@ arg_number (ChronoTrace        *trace,
 
   for (guint k = 0; keys[k] != NULL; k++)
     {
-      g_autofree char *quoted = g_strdup_printf ("\"%s\"", keys[k]);
+      char quoted[64];
+
+      /* The keys are this file's, all short. */
+      g_snprintf (quoted, sizeof quoted, "\"%s\"", keys[k]);
       if (chrono_analysis_arg_number (trace, args, quoted, &value))
         return value;
     }

@@ -28,6 +28,50 @@ GArray *chrono_huge_array_sized_new (guint element_size,
 GArray *chrono_huge_array_set_size (GArray *array,
                                     guint   n);
 
+/* An array filled in place: made as long as it can become, written an
+ * element at a time with no call, cut to what was written at the end.
+ * It is never copied as it grows, and the room left is never touched;
+ * past what was foreseen it grows by doubling. */
+typedef struct {
+  GArray *array;
+  guint   n;
+  guint   size;
+} ChronoFill;
+
+/* Starts filling ARRAY, empty, with room for ROOM elements. */
+static inline void
+chrono_fill_start (ChronoFill *fill,
+                   GArray     *array,
+                   guint       room)
+{
+  fill->array = chrono_huge_array_set_size (array, MAX (room, 1));
+  fill->n = 0;
+  fill->size = g_array_get_element_size (array);
+}
+
+/* The next element, to be written. */
+static inline gpointer
+chrono_fill_next (ChronoFill *fill)
+{
+  if (G_UNLIKELY (fill->n == fill->array->len))
+    chrono_huge_array_set_size (fill->array, 2 * fill->array->len);
+  return fill->array->data + (gsize) fill->n++ * fill->size;
+}
+
+/* The last element written, or NULL. */
+static inline gpointer
+chrono_fill_last (const ChronoFill *fill)
+{
+  return fill->n > 0 ? fill->array->data + (gsize) (fill->n - 1) * fill->size : NULL;
+}
+
+/* Cuts the array to what was written; returns it. */
+static inline GArray *
+chrono_fill_end (ChronoFill *fill)
+{
+  return g_array_set_size (fill->array, fill->n);
+}
+
 /* Starts the program again, once, with glibc's malloc advising
  * transparent huge pages for its heap and large blocks (the tunable
  * glibc.malloc.hugetlb=1), where the kernel gives them only on advice.
