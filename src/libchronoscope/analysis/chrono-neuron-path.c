@@ -128,8 +128,8 @@ static const ChronoNeuronUnit unit_of_cause[CHRONO_N_LEDGER_STATES] = {
   [CHRONO_LEDGER_IDLE_COLLECTIVE] = CHRONO_NEURON_UNIT_COLLECTIVE,
 };
 
-/* The gap's stretch of the path, appended in time order to SEGMENTS:
- * back from the work that ended it (the Tensor instruction after it, or
+/* The gap's stretch of the path, into BACK from its end: back from the
+ * work that ended it (the Tensor instruction after it, or
  * for the tail the work that ends the window), through whatever held
  * each piece of work, while that ended inside the gap. BACK is room for
  * the stretch as it is found, from its end. */
@@ -139,8 +139,7 @@ gap_path (ChronoRankData           *data,
           guint                     device,
           const ChronoNeuronLedger *ledger,
           const ChronoNeuronGap    *gap,
-          GArray                   *back,
-          GArray                   *segments)
+          GArray                   *back)
 {
   const ChronoNeuronLink *first = chrono_neuron_ledger_get_link (ledger, gap->first_link);
   gint64 cursor = gap->end_ns;
@@ -175,13 +174,11 @@ gap_path (ChronoRankData           *data,
     }
   emit_back (back, gap->cause == CHRONO_LEDGER_IDLE_NOT_QUEUED ? CHRONO_PATH_LAUNCH_OVERHEAD : CHRONO_PATH_IDLE,
              gap->start_ns, cursor, data->trace_index, NULL);
-  for (guint i = back->len; i-- > 0;)
-    g_array_append_val (segments, g_array_index (back, ChronoPathSegment, i));
 }
 
-/* The path over gaps [FIRST, LAST) of a core's ledger, from T (where
- * the previous gap ended) to the next gap's start, or to the window's
- * end for the last part. */
+/* The path over gaps [FIRST, LAST) of a core's ledger, from where the
+ * gap before ended to the next gap's start, or to the window's end for
+ * the last part: counted first, then written from OUT on. */
 typedef struct {
   ChronoRankData           *data;
   const guint8             *units;   /* ChronoNeuronUnit by track */
@@ -189,8 +186,18 @@ typedef struct {
   const ChronoNeuronLedger *ledger;
   guint                     first;
   guint                     last;
-  GArray                   *segments;
+  guint                     n;       /* its segments */
+  ChronoPathSegment        *out;     /* NULL while counting */
 } PathPart;
+
+static void
+put (PathPart                *part,
+     const ChronoPathSegment *s)
+{
+  if (part->out != NULL)
+    part->out[part->n] = *s;
+  part->n++;
+}
 
 static gpointer
 walk_part (gpointer user_data)
@@ -201,33 +208,37 @@ walk_part (gpointer user_data)
   gint64 t = part->first == 0 ? chrono_neuron_ledger_get_start (ledger)
                               : chrono_neuron_ledger_get_gap (ledger, part->first - 1)->end_ns;
 
+  part->n = 0;
   for (guint g = part->first; g < part->last; g++)
     {
       const ChronoNeuronGap *gap = chrono_neuron_ledger_get_gap (ledger, g);
 
       /* Between gaps the Tensor engine computes. */
       if (gap->start_ns > t)
-        g_array_append_val (part->segments, ((ChronoPathSegment) { CHRONO_PATH_DEVICE_COMPUTE, t, gap->start_ns }));
-      gap_path (part->data, part->units, part->device, ledger, gap, back, part->segments);
+        put (part, &(ChronoPathSegment) { CHRONO_PATH_DEVICE_COMPUTE, t, gap->start_ns });
+      gap_path (part->data, part->units, part->device, ledger, gap, back);
+      for (guint i = back->len; i-- > 0;)
+        put (part, &g_array_index (back, ChronoPathSegment, i));
       t = gap->end_ns;
     }
   if (part->last == chrono_neuron_ledger_get_n_gaps (ledger) && chrono_neuron_ledger_get_end (ledger) > t)
-    g_array_append_val (part->segments, ((ChronoPathSegment) { CHRONO_PATH_DEVICE_COMPUTE, t,
-                                                               chrono_neuron_ledger_get_end (ledger) }));
+    put (part, &(ChronoPathSegment) { CHRONO_PATH_DEVICE_COMPUTE, t, chrono_neuron_ledger_get_end (ledger) });
   return NULL;
 }
 
-/* A gap's stretch is a compute segment before it, two for each step
- * back along its chain (the work, the hop to it) and the wait before the
- * cause: as many steps as the ledger's chain, mostly. */
-static guint
-likely_segments (const PathPart *part)
+/* Both parts walked at once, the second on another thread. */
+static void
+walk_parts (PathPart parts[2])
 {
-  guint n = 1;
+  GThread *helper = NULL;
 
-  for (guint g = part->first; g < part->last; g++)
-    n += 2 * chrono_neuron_ledger_get_gap (part->ledger, g)->n_links + 2;
-  return n;
+  if (parts[1].first < parts[1].last)
+    helper = g_thread_new ("chrono-neuron-path", walk_part, &parts[1]);
+  walk_part (&parts[0]);
+  if (helper != NULL)
+    g_thread_join (helper);
+  else
+    walk_part (&parts[1]);
 }
 
 /* Gaps walked on a second thread beyond this many: the walks are the
@@ -250,29 +261,22 @@ chrono_neuron_add_paths (ChronoRankData *data,
       const ChronoNeuronLedger *ledger = d->neuron;
       guint n_gaps;
       PathPart parts[2];
-      GThread *helper = NULL;
       ChronoCriticalPath path = { 0 };
 
       if (ledger == NULL || chrono_neuron_ledger_get_end (ledger) <= chrono_neuron_ledger_get_start (ledger))
         continue;
       n_gaps = chrono_neuron_ledger_get_n_gaps (ledger);
-      parts[0] = (PathPart) { data, units, di, ledger, 0, n_gaps > SPLIT_GAPS ? n_gaps / 2 : n_gaps, NULL };
-      parts[1] = (PathPart) { data, units, di, ledger, parts[0].last, n_gaps, NULL };
-      /* Room for what the parts likely make, the second's after the
-       * first's: a path grown by doubling, or joined in a new array, was
-       * copied whole. */
-      parts[1].segments = g_array_sized_new (FALSE, FALSE, sizeof (ChronoPathSegment), likely_segments (&parts[1]));
-      parts[0].segments = g_array_sized_new (FALSE, FALSE, sizeof (ChronoPathSegment),
-                                             likely_segments (&parts[0]) + likely_segments (&parts[1]));
-      if (parts[1].first < parts[1].last)
-        helper = g_thread_new ("chrono-neuron-path", walk_part, &parts[1]);
-      walk_part (&parts[0]);
-      if (helper != NULL)
-        g_thread_join (helper);
-      else
-        walk_part (&parts[1]);
-      g_array_append_vals (parts[0].segments, parts[1].segments->data, parts[1].segments->len);
-      g_array_unref (parts[1].segments);
+      parts[0] = (PathPart) { data, units, di, ledger, 0, n_gaps > SPLIT_GAPS ? n_gaps / 2 : n_gaps, 0, NULL };
+      parts[1] = (PathPart) { data, units, di, ledger, parts[0].last, n_gaps, 0, NULL };
+      /* Walked twice, to count and to write: a path of hundreds of
+       * thousands of segments, made in pieces and joined, would be
+       * written twice instead, which costs more than the walks. */
+      walk_parts (parts);
+      path.n_segments = parts[0].n + parts[1].n;
+      path.segments = g_new (ChronoPathSegment, MAX (path.n_segments, 1));
+      parts[0].out = path.segments;
+      parts[1].out = path.segments + parts[0].n;
+      walk_parts (parts);
       path.name = g_strdup (data->range_end != G_MAXINT64 ? "range" : "trace");
       path.trace = data->trace_index;
       path.rank = data->rank_index;
@@ -280,13 +284,8 @@ chrono_neuron_add_paths (ChronoRankData *data,
       path.start_ns = chrono_neuron_ledger_get_start (ledger);
       path.end_ns = chrono_neuron_ledger_get_end (ledger);
       path.total_ns = path.end_ns - path.start_ns;
-      for (guint i = 0; i < parts[0].segments->len; i++)
-        {
-          const ChronoPathSegment *s = &g_array_index (parts[0].segments, ChronoPathSegment, i);
-          path.by_category[s->category] += s->end_ns - s->start_ns;
-        }
-      path.n_segments = parts[0].segments->len;
-      path.segments = (ChronoPathSegment *) g_array_free (parts[0].segments, FALSE);
+      for (guint i = 0; i < path.n_segments; i++)
+        path.by_category[path.segments[i].category] += path.segments[i].end_ns - path.segments[i].start_ns;
       g_array_append_val (out, path);
     }
 }
