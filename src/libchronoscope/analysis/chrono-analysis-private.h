@@ -208,6 +208,34 @@ ChronoRankData *chrono_rank_data_new  (ChronoTrace                 *trace,
                                        guint                        rank_index,
                                        const ChronoTracePart       *part,
                                        const ChronoAnalysisOptions *options);
+/* Restores the binary heap HEAP of N indices below AT, BEFORE (A, B,
+ * DATA) telling whether index A comes before B: the merge of sorted runs
+ * takes each next element from the run at its top. Inline, so that
+ * BEFORE is too. */
+static inline void
+chrono_heap_sift (guint          *heap,
+                  guint           n,
+                  guint           at,
+                  gboolean      (*before) (guint a, guint b, gconstpointer data),
+                  gconstpointer   data)
+{
+  for (;;)
+    {
+      guint least = at, l = 2 * at + 1, r = l + 1, swap;
+
+      if (l < n && before (heap[l], heap[least], data))
+        least = l;
+      if (r < n && before (heap[r], heap[least], data))
+        least = r;
+      if (least == at)
+        return;
+      swap = heap[at];
+      heap[at] = heap[least];
+      heap[least] = swap;
+      at = least;
+    }
+}
+
 /* The times of span SPAN of stream track T as DATA's items have them:
  * cut to the analysed range. */
 static inline void

@@ -266,29 +266,13 @@ order_spans (const ChronoRankData *data,
     }
 }
 
-/* Restores the heap of streams HEAP, ordered by their next items HEAD,
- * below AT. */
-static void
-sift_streams (const ChronoWorkItem *head,
-              guint                *heap,
-              guint                 n,
-              guint                 at)
+/* Whether stream A's next item, of HEAD, comes before stream B's. */
+static gboolean
+stream_before (guint         a,
+               guint         b,
+               gconstpointer head)
 {
-  for (;;)
-    {
-      guint least = at, l = 2 * at + 1, r = l + 1, swap;
-
-      if (l < n && compare_items (&head[heap[l]], &head[heap[least]]) < 0)
-        least = l;
-      if (r < n && compare_items (&head[heap[r]], &head[heap[least]]) < 0)
-        least = r;
-      if (least == at)
-        return;
-      swap = heap[at];
-      heap[at] = heap[least];
-      heap[least] = swap;
-      at = least;
-    }
+  return compare_items (&((const ChronoWorkItem *) head)[a], &((const ChronoWorkItem *) head)[b]) < 0;
 }
 
 /* The device's items, every stream's in order, each with its previous
@@ -332,13 +316,13 @@ merge_streams (ChronoRankData   *data,
       heap[n_heap++] = s;
     }
   for (guint h = n_heap; h-- > 0;)
-    sift_streams (head, heap, n_heap, h);
+    chrono_heap_sift (heap, n_heap, h, stream_before, head);
   while (n_heap > 0)
     {
       guint from = heap[0];
       ChronoStreamWork *sw = &g_array_index (d->streams, ChronoStreamWork, from);
       const ChronoWorkItem *next = n_heap < 2 ? NULL
-                                 : &head[n_heap > 2 && compare_items (&head[heap[2]], &head[heap[1]]) < 0 ? heap[2] : heap[1]];
+                                 : &head[n_heap > 2 && stream_before (heap[2], heap[1], head) ? heap[2] : heap[1]];
       gboolean done = FALSE;
 
       do
@@ -355,7 +339,7 @@ merge_streams (ChronoRankData   *data,
       while (!done && (next == NULL || compare_items (&head[from], next) < 0));
       if (done)
         heap[0] = heap[--n_heap];
-      sift_streams (head, heap, n_heap, 0);
+      chrono_heap_sift (heap, n_heap, 0, stream_before, head);
     }
 }
 

@@ -463,37 +463,17 @@ typedef struct {
   QueueKind               queue;
 } Cursor;
 
-/* Whether cursor A's next item comes before B's: by start, then by row,
- * the order a stable sort of the rows one after the other gives. */
+/* Whether cursor A's next item, of CURSORS, comes before B's: by start,
+ * then by row, the order a stable sort of the rows one after the other
+ * gives. */
 static gboolean
-cursor_before (const Cursor *cursors,
-               guint         a,
-               guint         b)
+cursor_before (guint         a,
+               guint         b,
+               gconstpointer cursors)
 {
-  return cursors[a].head < cursors[b].head || (cursors[a].head == cursors[b].head && a < b);
-}
+  const Cursor *c = cursors;
 
-static void
-sift_down (const Cursor *cursors,
-           guint        *heap,
-           guint         n,
-           guint         at)
-{
-  for (;;)
-    {
-      guint least = at, l = 2 * at + 1, r = l + 1, swap;
-
-      if (l < n && cursor_before (cursors, heap[l], heap[least]))
-        least = l;
-      if (r < n && cursor_before (cursors, heap[r], heap[least]))
-        least = r;
-      if (least == at)
-        return;
-      swap = heap[at];
-      heap[at] = heap[least];
-      heap[least] = swap;
-      at = least;
-    }
+  return c[a].head < c[b].head || (c[a].head == c[b].head && a < b);
 }
 
 /* Every instruction's and transfer's record, the rows merged by start:
@@ -541,7 +521,7 @@ read_records (ChronoNeuronMetrics *m)
   chrono_fill_start (&m->filling_amounts, m->amounts, items);
   chrono_fill_start (&m->filling_transfers, m->transfers, items);
   for (guint h = n_heap; h-- > 0;)
-    sift_down (cursors, heap, n_heap, h);
+    chrono_heap_sift (heap, n_heap, h, cursor_before, cursors);
   while (n_heap > 0)
     {
       Cursor *c = &cursors[heap[0]];
@@ -549,7 +529,7 @@ read_records (ChronoNeuronMetrics *m)
       /* The row that comes next: this one's items go out until one of
        * them comes after that row's head, with no sifting meanwhile. */
       guint second = n_heap < 2 ? G_MAXUINT
-                   : n_heap > 2 && cursor_before (cursors, heap[2], heap[1]) ? heap[2] : heap[1];
+                   : n_heap > 2 && cursor_before (heap[2], heap[1], cursors) ? heap[2] : heap[1];
       gboolean done = FALSE;
 
       do
@@ -580,10 +560,10 @@ read_records (ChronoNeuronMetrics *m)
           else
             chrono_rank_data_span_times (m->data, c->t, g_array_index (c->s->spans, guint32, c->next), &c->head, &item.end);
         }
-      while (!done && (second == G_MAXUINT || cursor_before (cursors, heap[0], second)));
+      while (!done && (second == G_MAXUINT || cursor_before (heap[0], second, cursors)));
       if (done)
         heap[0] = heap[--n_heap];
-      sift_down (cursors, heap, n_heap, 0);
+      chrono_heap_sift (heap, n_heap, 0, cursor_before, cursors);
     }
   chrono_fill_end (&m->filling_insts);
   chrono_fill_end (&m->filling_amounts);
