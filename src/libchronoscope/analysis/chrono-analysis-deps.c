@@ -294,11 +294,9 @@ collect_flow_deps (ChronoRankData *data,
                    GArray         *flows)
 {
   ChronoFill deps;
-  guint n = data->deps->len;
 
   /* A dependency at most per flow, after the event waits: filled in place. */
-  chrono_fill_start (&deps, data->deps, n + flows->len);
-  deps.n = n;
+  chrono_fill_start (&deps, data->deps, data->deps->len + flows->len);
   for (guint k = 0; k < flows->len; k++)
     {
       const ChronoFlow *flow = chrono_trace_get_flow (data->trace, g_array_index (flows, guint, k));

@@ -38,14 +38,15 @@ typedef struct {
   guint   size;
 } ChronoFill;
 
-/* Starts filling ARRAY, empty, with room for ROOM elements. */
+/* Starts filling ARRAY after the elements it has, with room for ROOM
+ * elements in all. */
 static inline void
 chrono_fill_start (ChronoFill *fill,
                    GArray     *array,
                    guint       room)
 {
-  fill->array = chrono_huge_array_set_size (array, MAX (room, 1));
-  fill->n = 0;
+  fill->n = array->len;
+  fill->array = chrono_huge_array_set_size (array, MAX (MAX (room, fill->n), 1));
   fill->size = g_array_get_element_size (array);
 }
 
