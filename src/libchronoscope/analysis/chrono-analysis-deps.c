@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "chrono-analysis-private.h"
-#include "chrono-huge-pages.h"
 
 /* Where each span of a stream track is among its device's items: a
  * flow's two ends are found in constant time, not by searching. */

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "chrono-analysis-private.h"
+#include "chrono-neuron-metrics.h"
 
 const char *
 chrono_ledger_state_to_string (ChronoLedgerState state)
@@ -278,7 +279,7 @@ chrono_rank_data_build_ledgers (ChronoRankData                 *data,
       GArray *classes[3] = { d->compute, d->communication, d->copies };
       guint pos[3] = { 0, 0, 0 };
 
-      if (chrono_neuron_core_is (data, d))
+      if (chrono_neuron_is_core (data->trace, d))
         {
           chrono_neuron_build_ledger (data, di);
           continue;

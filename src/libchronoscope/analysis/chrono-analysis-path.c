@@ -11,6 +11,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "chrono-analysis-private.h"
+#include "chrono-neuron-metrics.h"
 #include "chrono-packed-devices.h"
 
 typedef struct {
@@ -307,7 +308,7 @@ chrono_analysis_compute_paths (ChronoRankData                 *data,
       /* NeuronCores alone: their paths follow their ledgers
        * (chrono-neuron-path.c). */
       for (guint di = 0; di < data->devices->len && neuron; di++)
-        neuron = chrono_neuron_core_is (data, &g_array_index (data->devices, ChronoDeviceWork, di));
+        neuron = chrono_neuron_is_core (data->trace, &g_array_index (data->devices, ChronoDeviceWork, di));
       if (end > start && !neuron)
         add_path (data, thresholds, data->range_end != G_MAXINT64 ? "range" : "trace", CHRONO_NO_TRACK,
                   start, G_MININT64, end, out);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "chrono-analysis.h"
+#include "chrono-huge-pages.h"
 #include "chrono-neuron-ledger.h"
 #include "chrono-sort.h"
 
@@ -236,8 +237,17 @@ chrono_heap_sift (guint          *heap,
     }
 }
 
-/* The times of span SPAN of stream track T as DATA's items have them:
+/* The start of span SPAN of stream track T as DATA's items have it:
  * cut to the analysed range. */
+static inline gint64
+chrono_rank_data_span_start (const ChronoRankData *data,
+                             const ChronoTrack    *t,
+                             guint32               span)
+{
+  return MAX (t->start[span], data->range_start);
+}
+
+/* Its start and end, likewise. */
 static inline void
 chrono_rank_data_span_times (const ChronoRankData *data,
                              const ChronoTrack    *t,
@@ -245,10 +255,24 @@ chrono_rank_data_span_times (const ChronoRankData *data,
                              gint64               *start,
                              gint64               *end)
 {
-  gint64 s = t->start[span];
+  *end = MIN (t->start[span] + chrono_track_get_dur (t, span), data->range_end);
+  *start = chrono_rank_data_span_start (data, t, span);
+}
 
-  *end = MIN (s + chrono_track_get_dur (t, span), data->range_end);
-  *start = MAX (s, data->range_start);
+/* [START, END) into the merged intervals being filled in F, coming by
+ * start: it joins the last one it touches, or opens one with FIRST. */
+static inline void
+chrono_fill_merge (ChronoFill *f,
+                   gint64      start,
+                   gint64      end,
+                   guint       first)
+{
+  ChronoInterval *last = chrono_fill_last (f);
+
+  if (last && start <= last->end)
+    last->end = MAX (last->end, end);
+  else
+    *(ChronoInterval *) chrono_fill_next (f) = (ChronoInterval) { start, end, first };
 }
 
 /* Each stream track's items, by span: what chrono_rank_data_find_item()
@@ -275,9 +299,6 @@ void            chrono_rank_data_build_ledgers (ChronoRankData                 *
                                                 GArray                         *peer_waits,
                                                 const ChronoAnalysisThresholds *thresholds);
 
-/* Whether D is a NeuronCore: its work has engine instructions. */
-gboolean        chrono_neuron_core_is      (ChronoRankData         *data,
-                                            const ChronoDeviceWork *d);
 /* A NeuronCore's ledger, following its Tensor engine: its segments
  * (ledger) and its gaps with their causes (neuron). */
 void            chrono_neuron_build_ledger (ChronoRankData         *data,

@@ -343,20 +343,6 @@ merge_streams (ChronoRankData   *data,
     }
 }
 
-/* Item I, of ITEMS, into the merged intervals being filled in F. */
-static inline void
-merge_item (ChronoFill           *f,
-            const ChronoWorkItem *items,
-            guint                 i)
-{
-  ChronoInterval *last = chrono_fill_last (f);
-
-  if (last && items[i].start <= last->end)
-    last->end = MAX (last->end, items[i].end);
-  else
-    *(ChronoInterval *) chrono_fill_next (f) = (ChronoInterval) { items[i].start, items[i].end, i };
-}
-
 /* The device's items merged, all and by class, in one pass: an
  * interval at most per item. */
 static void
@@ -374,13 +360,13 @@ merge_classes (ChronoDeviceWork *d)
     {
       if (items[i].end <= items[i].start)
         continue;
-      merge_item (&busy, items, i);
+      chrono_fill_merge (&busy, items[i].start, items[i].end, i);
       if (items[i].cls == CHRONO_WORK_COMPUTE)
-        merge_item (&compute, items, i);
+        chrono_fill_merge (&compute, items[i].start, items[i].end, i);
       else if (items[i].cls == CHRONO_WORK_COMMUNICATION)
-        merge_item (&communication, items, i);
+        chrono_fill_merge (&communication, items[i].start, items[i].end, i);
       else if (items[i].cls == CHRONO_WORK_MEMCPY || items[i].cls == CHRONO_WORK_MEMSET)
-        merge_item (&copies, items, i);
+        chrono_fill_merge (&copies, items[i].start, items[i].end, i);
     }
   d->busy = chrono_fill_end (&busy);
   d->compute = chrono_fill_end (&compute);
@@ -503,28 +489,24 @@ collect_work (ChronoRankData                 *data,
       const ChronoProcess *p;
       ChronoDeviceWork *d;
       ChronoStreamWork sw;
-      guint32 *spans;
-      guint32 n_out;
+      ChronoFill spans;
 
       if (t->type != CHRONO_TRACK_STREAM || !chrono_rank_data_has_track (data, ti))
         continue;
       sw = (ChronoStreamWork) { .track = ti, .stream = chrono_analysis_stream_id (trace, t) };
       p = chrono_trace_get_process (trace, t->process);
-      /* At most one per span: made that long and cut to what is written,
-       * so that it never grows by copying; the room left is never touched. */
-      sw.spans = chrono_huge_array_set_size (chrono_huge_array_sized_new (sizeof (guint32), t->n_spans), t->n_spans);
-      spans = (guint32 *) sw.spans->data;
-      n_out = 0;
+      /* At most one per span. */
+      chrono_fill_start (&spans, g_array_new (FALSE, FALSE, sizeof (guint32)), t->n_spans);
       for (guint32 i = 0; i < t->n_spans; i++)
         {
           gint64 start = t->start[i];
           gint64 end = start + chrono_track_get_dur (t, i);
 
           if (end > data->range_start && start < data->range_end && work_class (trace, t, i) >= 0)
-            spans[n_out++] = i;
+            *(guint32 *) chrono_fill_next (&spans) = i;
         }
-      g_array_set_size (sw.spans, n_out);
-      if (n_out == 0)
+      sw.spans = chrono_fill_end (&spans);
+      if (sw.spans->len == 0)
         {
           g_array_unref (sw.spans);
           continue;
@@ -904,16 +886,11 @@ chrono_intervals_of_stream (const ChronoRankData   *data,
   chrono_fill_start (&out, g_array_new (FALSE, FALSE, sizeof (ChronoInterval)), sw->spans->len);
   for (guint j = 0; j < sw->spans->len; j++)
     {
-      ChronoInterval *last = chrono_fill_last (&out);
       gint64 start, end;
 
       chrono_rank_data_span_times (data, t, g_array_index (sw->spans, guint32, j), &start, &end);
-      if (end <= start)
-        continue;
-      if (last && start <= last->end)
-        last->end = MAX (last->end, end);
-      else
-        *(ChronoInterval *) chrono_fill_next (&out) = (ChronoInterval) { start, end, j };
+      if (end > start)
+        chrono_fill_merge (&out, start, end, j);
     }
   return chrono_fill_end (&out);
 }

@@ -17,7 +17,6 @@
 #include <string.h>
 
 #include "chrono-analysis-private.h"
-#include "chrono-huge-pages.h"
 #include "chrono-neuron-metrics.h"
 #include "chrono-neuron-record.h"
 
@@ -265,20 +264,6 @@ item_at (ChronoRankData *data,
          guint           item)
 {
   return &g_array_index (g_array_index (data->devices, ChronoDeviceWork, device).items, ChronoWorkItem, item);
-}
-
-gboolean
-chrono_neuron_core_is (ChronoRankData         *data,
-                       const ChronoDeviceWork *d)
-{
-  for (guint k = 0; k < d->streams->len; k++)
-    {
-      const ChronoStreamWork *s = &g_array_index (d->streams, ChronoStreamWork, k);
-
-      if (chrono_trace_get_track (data->trace, s->track)->kind[g_array_index (s->spans, guint32, 0)] == CHRONO_KIND_INSTRUCTION)
-        return TRUE;
-    }
-  return FALSE;
 }
 
 /* ------------------------------------------------------------------ */
@@ -549,9 +534,9 @@ tail_gap (Units              *u,
 static void
 push_tensor (ChronoFill *segments,
              GArray     *matrix,
-             guint  *pos,
-             gint64  start,
-             gint64  end)
+             guint      *pos,
+             gint64      start,
+             gint64      end)
 {
   const ChronoInterval *m = (const ChronoInterval *) matrix->data;
   gint64 t = start;
@@ -566,20 +551,6 @@ push_tensor (ChronoFill *segments,
       t = MAX (t, MIN (m[k].end, end));
     }
   push (segments, t, end, CHRONO_LEDGER_TRANSPOSE);
-}
-
-static void
-merge_into (ChronoFill *list,
-            gint64      start,
-            gint64      end,
-            guint       first)
-{
-  ChronoInterval *last = chrono_fill_last (list);
-
-  if (last && start <= last->end)
-    last->end = MAX (last->end, end);
-  else
-    *(ChronoInterval *) chrono_fill_next (list) = (ChronoInterval) { start, end, first };
 }
 
 void
@@ -628,9 +599,9 @@ chrono_neuron_build_ledger (ChronoRankData *data,
   for (guint k = 0; k < d->items->len; k++)
     if (unit_of_track (&u, items[k].track) == CHRONO_NEURON_UNIT_TENSOR)
       {
-        merge_into (&all_fill, items[k].start, items[k].end, tensor_fill.n);
+        chrono_fill_merge (&all_fill, items[k].start, items[k].end, tensor_fill.n);
         if (!is_transpose (&u, &items[k], kind_of_name (&u, &items[k]) == 2))
-          merge_into (&matrix_fill, items[k].start, items[k].end, tensor_fill.n);
+          chrono_fill_merge (&matrix_fill, items[k].start, items[k].end, tensor_fill.n);
         *(guint *) chrono_fill_next (&tensor_fill) = k;
       }
   chrono_fill_end (&tensor_fill);

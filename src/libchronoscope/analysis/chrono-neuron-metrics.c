@@ -491,7 +491,6 @@ read_records (ChronoNeuronMetrics *m)
   guint n_heap = 0;
   ChronoNeuronRecord r;
   gsize items = 0;
-  gint64 end;
 
   chrono_neuron_record_init (&r, trace);
   m->hlo_of_text = g_array_new (FALSE, TRUE, sizeof (guint32));
@@ -512,7 +511,7 @@ read_records (ChronoNeuronMetrics *m)
       g_array_append_val (m->rows, row);
       cursors[k] = (Cursor) { s, t, m->rows->len - 1, 0, 0, 0,
                               is_tensor_track (trace, t), TRUE, queue_kind (row.name) };
-      chrono_rank_data_span_times (m->data, t, g_array_index (s->spans, guint32, 0), &cursors[k].head, &end);
+      cursors[k].head = chrono_rank_data_span_start (m->data, t, g_array_index (s->spans, guint32, 0));
       heap[n_heap++] = k;
       items += s->spans->len;
     }
@@ -558,7 +557,7 @@ read_records (ChronoNeuronMetrics *m)
           if (++c->next == c->s->spans->len)
             done = TRUE;
           else
-            chrono_rank_data_span_times (m->data, c->t, g_array_index (c->s->spans, guint32, c->next), &c->head, &item.end);
+            c->head = chrono_rank_data_span_start (m->data, c->t, g_array_index (c->s->spans, guint32, c->next));
         }
       while (!done && (second == G_MAXUINT || cursor_before (heap[0], second, cursors)));
       if (done)
