@@ -42,43 +42,6 @@ nice_ceiling (double v)
   return 10 * p;
 }
 
-/* Whole pixels straight into an image: a column's top in LINE, 2 px,
- * over FILL down to the foot. A path of two thousand steps costs the
- * cairo renderer milliseconds a frame; this, one copy. */
-static GskRenderNode *
-paint_image (const double  *value,
-             int            columns,
-             int            height,
-             double         scale,
-             const GdkRGBA *fill,
-             const GdkRGBA *line)
-{
-  cairo_surface_t *image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, columns, height);
-  guint8 *data = cairo_image_surface_get_data (image);
-  int stride = cairo_image_surface_get_stride (image);
-  guint32 fill_px = chrono_image_node_pixel (fill), line_px = chrono_image_node_pixel (line);
-
-  g_autofree int *tops = g_new (int, columns + 2);
-
-  /* Columns' tops, with nothing (the foot) either side. */
-  tops[0] = tops[columns + 1] = height;
-  for (int c = 0; c < columns; c++)
-    tops[c + 1] = isnan (value[c]) ? height : CLAMP ((int) floor (height - value[c] * scale), 0, height - 2);
-  for (int c = 0; c < columns; c++)
-    {
-      int y0 = tops[c + 1];
-      /* The line goes down the side to a lower neighbour's top. */
-      int line_end = MAX (y0 + 2, MIN (MAX (tops[c], tops[c + 2]), height));
-
-      if (isnan (value[c]))
-        continue;
-      for (int y = y0; y < height; y++)
-        *(guint32 *) (data + (gsize) y * stride + 4 * c) = y < line_end ? line_px : fill_px;
-    }
-  cairo_surface_mark_dirty (image);
-  return chrono_image_node_new (image, 0, 0);
-}
-
 GskRenderNode *
 chrono_flops_painter_paint (const ChronoFlopsSeries *series,
                             ChronoViewport          *viewport,
@@ -93,6 +56,7 @@ chrono_flops_painter_paint (const ChronoFlopsSeries *series,
   double highest = 0, scale;
   gint64 t0;
   gdouble f0;
+  guint cursor = 0;
   GskRenderNode *node;
   GdkRGBA fill, line;
   cairo_t *cr;
@@ -101,13 +65,13 @@ chrono_flops_painter_paint (const ChronoFlopsSeries *series,
   if (columns <= 0 || height <= 0)
     return NULL;
   value = g_new (double, columns);
-  /* Neighbouring columns share their edge: one search an edge. */
+  /* Neighbouring columns share their edge, and edges only move on. */
   t0 = chrono_viewport_x_to_time (viewport, 0);
-  f0 = chrono_flops_series_at (series, t0);
+  f0 = chrono_flops_series_at_after (series, t0, &cursor);
   for (int c = 0; c < columns; c++)
     {
       gint64 t1 = MAX (chrono_viewport_x_to_time (viewport, c + 1), t0 + 1);
-      gdouble f1 = chrono_flops_series_at (series, t1);
+      gdouble f1 = chrono_flops_series_at_after (series, t1, &cursor);
 
       /* FLOPs per ns are GFLOP/s. */
       value[c] = (f1 - f0) / (gdouble) (t1 - t0) / 1e3;
@@ -126,7 +90,12 @@ chrono_flops_painter_paint (const ChronoFlopsSeries *series,
   chrono_palette_series_fill_color (SERIES_NAME, dark, &fill);
   chrono_palette_series_color (SERIES_NAME, dark, &line);
   if (!vector)
-    return paint_image (value, columns, (int) height, scale, &fill, &line);
+    {
+      cairo_surface_t *image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, columns, (int) height);
+
+      chrono_image_node_draw_area (image, value, columns, 0, scale, &fill, &line);
+      return chrono_image_node_new (image, 0, 0);
+    }
   node = gsk_cairo_node_new (&GRAPHENE_RECT_INIT (0, 0, width, height));
   cr = gsk_cairo_node_get_draw_context (node);
   chrono_track_painter_draw_area (cr, value, columns, 0, scale, height, &fill, &line);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "chrono-flow-index.h"
+#include "chrono-sort.h"
 
 /* Flows are grouped by length class, the order of magnitude (base 16)
  * of the time their arrow spans, then by source track, target track and type, and each
@@ -273,25 +274,6 @@ chrono_flow_index_get_times (ChronoFlowIndex *self,
   *to_ns = target;
 }
 
-/* The first of the N sorted TIMES at or after T. */
-static guint
-lower_bound (const gint64 *times,
-             guint         lo,
-             guint         hi,
-             gint64        t)
-{
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (times[mid] < t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
 guint
 chrono_flow_index_get_n_arrows (ChronoFlowIndex *self)
 {
@@ -325,8 +307,8 @@ walk_range (ChronoFlowIndex *self,
       gboolean merge = ns_per_column > 0 && reach <= MERGE_COLUMNS * ns_per_column;
       guint lo, hi;
 
-      lo = lower_bound (self->t_min, first, last, from);
-      hi = end_ns == G_MAXINT64 ? last : lower_bound (self->t_min, lo, last, end_ns + 1);
+      lo = chrono_times_lower_bound (self->t_min, first, last, from);
+      hi = end_ns == G_MAXINT64 ? last : chrono_times_lower_bound (self->t_min, lo, last, end_ns + 1);
       for (guint i = lo; i < hi; )
         {
           double column;
@@ -341,8 +323,8 @@ walk_range (ChronoFlowIndex *self,
             }
           /* On to the first flow that starts in a later column. */
           column = floor ((double) (self->t_min[i] - origin_ns) / ns_per_column);
-          i = lower_bound (self->t_min, i + 1, hi,
-                           origin_ns + (gint64) ceil ((column + 1) * ns_per_column));
+          i = chrono_times_lower_bound (self->t_min, i + 1, hi,
+                                        origin_ns + (gint64) ceil ((column + 1) * ns_per_column));
         }
     }
   return visited;

@@ -2,9 +2,9 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include "chrono-image-node-private.h"
+#include <math.h>
 
-static cairo_user_data_key_t image_key;
+#include "chrono-image-node-private.h"
 
 static guint32
 channel (double value,
@@ -42,6 +42,61 @@ chrono_image_node_blend (guint32 src,
   return out;
 }
 
+void
+chrono_image_node_draw_area (cairo_surface_t *image,
+                             const double    *value,
+                             int              columns,
+                             double           lo,
+                             double           scale,
+                             const GdkRGBA   *fill,
+                             const GdkRGBA   *line)
+{
+  int height = cairo_image_surface_get_height (image);
+  int stride = cairo_image_surface_get_stride (image);
+  guint32 fill_px = chrono_image_node_pixel (fill), line_px = chrono_image_node_pixel (line);
+  /* The last blend: over another area a column meets few colours. */
+  guint32 last_src = 0, last_dst = 0, last_out = 0;
+  g_autofree int *tops = g_new (int, columns + 2);
+  guint8 *data;
+
+  cairo_surface_flush (image);
+  data = cairo_image_surface_get_data (image);
+  columns = MIN (columns, cairo_image_surface_get_width (image));
+  /* Columns' tops, with nothing (the foot) either side. */
+  tops[0] = tops[columns + 1] = height;
+  for (int c = 0; c < columns; c++)
+    tops[c + 1] = isnan (value[c]) ? height
+                                   : (int) CLAMP (floor (height - (value[c] - lo) * scale), 0, height - 2);
+  for (int c = 0; c < columns; c++)
+    {
+      int y0 = tops[c + 1];
+      /* The line goes down the side to a lower neighbour's top. */
+      int line_end = MAX (y0 + 2, MIN (MAX (tops[c], tops[c + 2]), height));
+
+      if (isnan (value[c]))
+        continue;
+      for (int y = y0; y < height; y++)
+        {
+          guint32 *px = (guint32 *) (data + (gsize) y * stride + 4 * c);
+          guint32 src = y < line_end ? line_px : fill_px;
+
+          if (*px == 0)
+            *px = src;
+          else
+            {
+              if (src != last_src || *px != last_dst)
+                {
+                  last_src = src;
+                  last_dst = *px;
+                  last_out = chrono_image_node_blend (src, *px);
+                }
+              *px = last_out;
+            }
+        }
+    }
+  cairo_surface_mark_dirty (image);
+}
+
 GskRenderNode *
 chrono_image_node_new (cairo_surface_t *image,
                        int              x,
@@ -55,7 +110,9 @@ chrono_image_node_new (cairo_surface_t *image,
   cairo_set_source_surface (cr, image, x, y);
   cairo_paint (cr);
   cairo_destroy (cr);
-  cairo_surface_set_user_data (gsk_cairo_node_get_surface (node), &image_key,
-                               image, (cairo_destroy_func_t) cairo_surface_destroy);
+  /* The node's recording holds a snapshot of IMAGE: let go of it now,
+   * and the snapshot takes its pixels. Kept alive, IMAGE would be
+   * copied into the snapshot when it goes, a copy a node a frame. */
+  cairo_surface_destroy (image);
   return node;
 }

@@ -17,28 +17,25 @@
 #define LABEL_HEIGHT 14.0
 #define LABEL_INSET  4.0
 
-/* The most of VALUES over [T0, T1): the value carried in, then the
- * points inside; FALSE before the first point. *NEXT is the first point
- * at or after T1. */
+/* The most bytes allocated and reserved over [T0, T1): the values
+ * carried in, then the points inside, a block at a time where a column
+ * holds many; FALSE before the first point. *NEXT is the first point at
+ * or after T1. */
 static gboolean
 column_max (const ChronoMemoryDevice *d,
-            const gint64             *values,
             guint                     first,
             gint64                    t1,
-            gint64                   *out,
+            gint64                   *allocated,
+            gint64                   *reserved,
             guint                    *next)
 {
-  gboolean any = first > 0;
-  guint p = first;
+  guint from = first > 0 ? first - 1 : 0;
 
-  *out = any ? values[first - 1] : 0;
-  for (; p < d->n_points && d->point_ns[p] < t1; p++)
-    {
-      *out = any ? MAX (*out, values[p]) : values[p];
-      any = TRUE;
-    }
-  *next = p;
-  return any;
+  *next = chrono_max_blocks_seek (&d->ns_blocks, d->point_ns, first, t1);
+  *allocated = chrono_max_blocks_range (&d->allocated_blocks, d->point_allocated, from, *next);
+  if (d->point_reserved != NULL)
+    *reserved = chrono_max_blocks_range (&d->reserved_blocks, d->point_reserved, from, *next);
+  return *next > 0;
 }
 
 gboolean
@@ -50,17 +47,21 @@ chrono_memory_painter_column (const ChronoMemoryDevice *device,
 {
   gint64 t0 = chrono_viewport_x_to_time (viewport, x);
   gint64 t1 = MAX (chrono_viewport_x_to_time (viewport, x + 1), t0 + 1);
-  guint first = chrono_memory_device_point_at (device, t0), next;
+  guint next;
+  gboolean some = column_max (device, chrono_memory_device_point_at (device, t0), t1, allocated, reserved, &next);
 
-  *reserved = -1;
-  if (device->point_reserved != NULL)
-    column_max (device, device->point_reserved, first, t1, reserved, &next);
-  return column_max (device, device->point_allocated, first, t1, allocated, &next);
+  if (!some)
+    *allocated = *reserved = 0;
+  if (device->point_reserved == NULL)
+    *reserved = -1;
+  return some;
 }
 
+/* Reserved bytes, then allocated ones over them, on CR or, without
+ * one, straight into IMAGE. */
 static void
 draw (cairo_t                  *cr,
-      const ChronoMemoryDevice *d,
+      cairo_surface_t          *image,
       const double             *allocated,
       const double             *reserved,
       int                       columns,
@@ -68,17 +69,22 @@ draw (cairo_t                  *cr,
       double                    scale,
       gboolean                  dark)
 {
-  GdkRGBA fill, line;
+  const char *names[2] = { RESERVED_NAME, ALLOCATED_NAME };
+  const double *values[2] = { reserved, allocated };
 
-  if (reserved != NULL)
+  for (guint k = 0; k < G_N_ELEMENTS (names); k++)
     {
-      chrono_palette_series_fill_color (RESERVED_NAME, dark, &fill);
-      chrono_palette_series_color (RESERVED_NAME, dark, &line);
-      chrono_track_painter_draw_area (cr, reserved, columns, 0, scale, height, &fill, &line);
+      GdkRGBA fill, line;
+
+      if (values[k] == NULL)
+        continue;
+      chrono_palette_series_fill_color (names[k], dark, &fill);
+      chrono_palette_series_color (names[k], dark, &line);
+      if (cr != NULL)
+        chrono_track_painter_draw_area (cr, values[k], columns, 0, scale, height, &fill, &line);
+      else
+        chrono_image_node_draw_area (image, values[k], columns, 0, scale, &fill, &line);
     }
-  chrono_palette_series_fill_color (ALLOCATED_NAME, dark, &fill);
-  chrono_palette_series_color (ALLOCATED_NAME, dark, &line);
-  chrono_track_painter_draw_area (cr, allocated, columns, 0, scale, height, &fill, &line);
 }
 
 GskRenderNode *
@@ -97,8 +103,8 @@ chrono_memory_painter_paint (const ChronoMemoryDevice *d,
   gint64 t0;
   guint first;
   double scale;
-  GskRenderNode *node = NULL;
-  cairo_surface_t *image = NULL;
+  GskRenderNode *node;
+  cairo_surface_t *image;
   cairo_t *cr;
 
   *top = MAX (d->peak_allocated_bytes, d->peak_reserved_bytes);
@@ -112,13 +118,14 @@ chrono_memory_painter_paint (const ChronoMemoryDevice *d,
   for (int c = 0; c < columns; c++)
     {
       gint64 t1 = MAX (chrono_viewport_x_to_time (viewport, c + 1), t0 + 1);
-      gint64 v;
+      gint64 a, r;
       guint next;
+      gboolean some = column_max (d, first, t1, &a, &r, &next);
 
-      allocated[c] = column_max (d, d->point_allocated, first, t1, &v, &next) ? (double) v : NAN;
-      any |= !isnan (allocated[c]);
+      allocated[c] = some ? (double) a : NAN;
+      any |= some;
       if (reserved != NULL)
-        reserved[c] = column_max (d, d->point_reserved, first, t1, &v, &next) ? (double) v : NAN;
+        reserved[c] = some ? (double) r : NAN;
       first = next;
       t0 = t1;
     }
@@ -129,17 +136,12 @@ chrono_memory_painter_paint (const ChronoMemoryDevice *d,
     {
       node = gsk_cairo_node_new (&GRAPHENE_RECT_INIT (0, 0, width, height));
       cr = gsk_cairo_node_get_draw_context (node);
+      draw (cr, NULL, allocated, reserved, columns, height, scale, dark);
+      cairo_destroy (cr);
+      return node;
     }
-  else
-    {
-      image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, columns, (int) height);
-      cr = cairo_create (image);
-    }
-  draw (cr, d, allocated, reserved, columns, height, scale, dark);
-  cairo_destroy (cr);
-  if (image == NULL)
-    return node;
-  cairo_surface_flush (image);
+  image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, columns, (int) height);
+  draw (NULL, image, allocated, reserved, columns, height, scale, dark);
   return chrono_image_node_new (image, 0, 0);
 }
 

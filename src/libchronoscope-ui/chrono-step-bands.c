@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "chrono-image-node-private.h"
+#include "chrono-max-blocks.h"
 #include "chrono-step-bands.h"
 
 /* Narrower steps are not drawn. */
@@ -17,6 +18,10 @@ struct _ChronoStepBands
   GObject  parent_instance;
 
   GArray  *bands;   /* ChronoStepBand, by start */
+  /* Their durations and those's block maxima: far out, runs of steps
+   * too narrow to draw are passed a block at a time. */
+  gint64  *durations;
+  ChronoMaxBlocks duration_blocks;
 };
 
 G_DEFINE_FINAL_TYPE (ChronoStepBands, chrono_step_bands, G_TYPE_OBJECT)
@@ -27,6 +32,8 @@ chrono_step_bands_finalize (GObject *object)
   ChronoStepBands *self = CHRONO_STEP_BANDS (object);
 
   g_clear_pointer (&self->bands, g_array_unref);
+  g_clear_pointer (&self->durations, g_free);
+  chrono_max_blocks_clear (&self->duration_blocks);
 
   G_OBJECT_CLASS (chrono_step_bands_parent_class)->finalize (object);
 }
@@ -117,6 +124,14 @@ chrono_step_bands_new (ChronoTrace *trace)
 
         g_array_append_val (self->bands, band);
       }
+  self->durations = g_new (gint64, MAX (self->bands->len, 1));
+  for (guint b = 0; b < self->bands->len; b++)
+    {
+      const ChronoStepBand *band = &g_array_index (self->bands, ChronoStepBand, b);
+
+      self->durations[b] = band->end_ns - band->start_ns;
+    }
+  chrono_max_blocks_init (&self->duration_blocks, self->durations, self->bands->len);
   return self;
 }
 
@@ -192,6 +207,7 @@ chrono_step_bands_paint (ChronoStepBands *self,
   double width;
   int columns;
   guint first, n;
+  gint64 narrow;
 
   g_return_val_if_fail (CHRONO_IS_STEP_BANDS (self), NULL);
   g_return_val_if_fail (CHRONO_IS_VIEWPORT (viewport), NULL);
@@ -210,14 +226,24 @@ chrono_step_bands_paint (ChronoStepBands *self,
   pixels = (guint32 *) cairo_image_surface_get_data (image);
   fill_pixel = fill != NULL ? chrono_image_node_pixel (fill) : 0;
   line_pixel = line != NULL ? chrono_image_node_pixel (line) : 0;
+  /* Steps shorter than this are narrower than MIN_BAND_PX however they
+   * round: a block of them is passed at once. */
+  narrow = (gint64) MIN (floor ((MIN_BAND_PX - 1) / chrono_viewport_get_px_per_ns (viewport)), 1e18);
   for (guint i = first; i < first + n; i++)
     {
       const ChronoStepBand *band = &g_array_index (self->bands, ChronoStepBand, i);
-      double x0 = round (CLAMP (chrono_viewport_time_to_x (viewport, band->start_ns), -1, width + 1));
-      double x1 = round (CLAMP (chrono_viewport_time_to_x (viewport, band->end_ns), -1, width + 1));
+      guint passed = chrono_max_blocks_step (&self->duration_blocks, self->durations, i, narrow);
+      double x0, x1;
 
       /* Far out, steps a few pixels wide would stripe the whole area and
        * cost a frame thousands of blended rectangles: they are left out. */
+      if (passed > 0)
+        {
+          i += passed - 1;
+          continue;
+        }
+      x0 = round (CLAMP (chrono_viewport_time_to_x (viewport, band->start_ns), -1, width + 1));
+      x1 = round (CLAMP (chrono_viewport_time_to_x (viewport, band->end_ns), -1, width + 1));
       if (x1 - x0 < MIN_BAND_PX)
         continue;
       /* Every other step, counted from the trace's first, so a band

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "chrono-area-stats.h"
+#include "chrono-sort.h"
 
 /* Past this many nesting slots a track's self times are its wall times. */
 #define MAX_NESTING_SLOTS (1u << 24)
@@ -79,26 +80,6 @@ chrono_area_grouping_to_string (ChronoAreaGrouping grouping)
     default:
       return "name";
     }
-}
-
-/* The first of N sorted TIMES at or after T. */
-static guint32
-lower_bound (const gint64 *times,
-             guint32       n,
-             gint64        t)
-{
-  guint32 lo = 0, hi = n;
-
-  while (lo < hi)
-    {
-      guint32 mid = lo + (hi - lo) / 2;
-
-      if (times[mid] < t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
 }
 
 static inline gint64
@@ -191,7 +172,7 @@ collect_spans (Collect           *c,
                GCancellable      *cancellable)
 {
   gint64 s = c->self->start_ns, e = c->self->end_ns;
-  guint32 n = lower_bound (track->start, track->n_spans, e);
+  guint32 n = chrono_times_lower_bound (track->start, 0, track->n_spans, e);
   g_autofree gint64 *children = children_wall (track, n, s, e);
 
   for (guint32 i = 0; i < n; i++)
@@ -224,7 +205,7 @@ collect_counter (ChronoAreaStats   *self,
                  const ChronoTrack *track)
 {
   gint64 s = self->start_ns, e = self->end_ns;
-  guint32 j = lower_bound (track->sample_ts, track->n_samples, s);
+  guint32 j = chrono_times_lower_bound (track->sample_ts, 0, track->n_samples, s);
   guint32 first = j > 0 && (j == track->n_samples || track->sample_ts[j] > s) ? j - 1 : j;
   ChronoAreaCounter counter = { .track = t, .min = G_MAXDOUBLE, .max = -G_MAXDOUBLE };
   gdouble sum = 0, weighted = 0;

@@ -59,6 +59,7 @@ chrono_flops_series_init (ChronoFlopsSeries      *self,
       rate += steps[i].rate;
     }
   self->total_flops = total;
+  chrono_max_blocks_init (&self->blocks, self->times, self->n_points);
 }
 
 void
@@ -66,7 +67,18 @@ chrono_flops_series_clear (ChronoFlopsSeries *self)
 {
   g_clear_pointer (&self->times, g_free);
   g_clear_pointer (&self->cumulative, g_free);
+  chrono_max_blocks_clear (&self->blocks);
   self->n_points = 0;
+}
+
+/* F(T), with LO the last point at or before T. */
+static gdouble
+interpolate (const ChronoFlopsSeries *self,
+             guint                    lo,
+             gint64                   t)
+{
+  return self->cumulative[lo] + (self->cumulative[lo + 1] - self->cumulative[lo]) *
+         (gdouble) (t - self->times[lo]) / (gdouble) (self->times[lo + 1] - self->times[lo]);
 }
 
 gdouble
@@ -89,8 +101,21 @@ chrono_flops_series_at (const ChronoFlopsSeries *self,
       else
         hi = mid;
     }
-  return self->cumulative[lo] + (self->cumulative[lo + 1] - self->cumulative[lo]) *
-         (gdouble) (t - self->times[lo]) / (gdouble) (self->times[lo + 1] - self->times[lo]);
+  return interpolate (self, lo, t);
+}
+
+gdouble
+chrono_flops_series_at_after (const ChronoFlopsSeries *self,
+                              gint64                   t,
+                              guint                   *cursor)
+{
+  if (self->n_points == 0 || t <= self->times[0])
+    return 0;
+  if (t >= self->times[self->n_points - 1])
+    return self->total_flops;
+  /* The first point after T, walking on: T is below the last point. */
+  *cursor = chrono_max_blocks_seek (&self->blocks, self->times, *cursor, t + 1);
+  return interpolate (self, *cursor - 1, t);
 }
 
 gdouble

@@ -9,6 +9,7 @@
 
 #include "chrono-analysis.h"
 #include "chrono-device-peaks.h"
+#include "chrono-max-blocks.h"
 
 G_BEGIN_DECLS
 
@@ -36,6 +37,7 @@ typedef struct {
   guint       n_points;
   gint64     *times;            /* increasing */
   gdouble    *cumulative;       /* F at each time */
+  ChronoMaxBlocks blocks;       /* of the times, for walks over columns */
 } ChronoFlopsSeries;
 
 /* From N_PIECES pieces, in any order; the caller fills in the rest. */
@@ -46,6 +48,11 @@ void    chrono_flops_series_clear (ChronoFlopsSeries      *self);
 /* F(T). */
 gdouble chrono_flops_series_at    (const ChronoFlopsSeries *self,
                                    gint64                   t);
+/* F(T) for T not before the last asked with the same CURSOR (0 at
+ * first): found walking on from there, as a picture's columns ask. */
+gdouble chrono_flops_series_at_after (const ChronoFlopsSeries *self,
+                                      gint64                   t,
+                                      guint                   *cursor);
 /* The FLOPs done in [START_NS, END_NS). */
 gdouble chrono_flops_series_get_flops (const ChronoFlopsSeries *self,
                                        gint64                   start_ns,

@@ -200,7 +200,7 @@ read_counter (ChronoTrace       *trace,
   d.capacity_bytes = -1;
   /* What was in use before the first sample is not known: the first
    * sample stands for it. */
-  chrono_memory_device_measure_steps (trace, &d, d.point_allocated[0]);
+  chrono_memory_device_finish_points (trace, &d, d.point_allocated[0]);
   chrono_memory_device_init_unmatched (&d);
   read_parts (trace, t, &d);
   g_array_append_val (devices, d);

@@ -21,10 +21,11 @@ void chrono_memory_finding_clear (ChronoMemoryFinding      *finding);
 gint chrono_memory_step_at       (const ChronoMemoryDevice *device,
                                   gint64                    ts);
 
-/* DEVICE's steps, from its file's ProfilerStep spans, and the bytes at
- * each one's start and end and its peak; BEFORE_FIRST is what was in use
- * before the first point. */
-void chrono_memory_device_measure_steps  (ChronoTrace        *trace,
+/* Once DEVICE's points are written: its steps, from its file's
+ * ProfilerStep spans, and the bytes at each one's start and end and its
+ * peak (BEFORE_FIRST is what was in use before the first point); and its
+ * points' block maxima. */
+void chrono_memory_device_finish_points  (ChronoTrace        *trace,
                                           ChronoMemoryDevice *device,
                                           gint64              before_first);
 /* Empty groups for a device whose allocations cannot be matched. */

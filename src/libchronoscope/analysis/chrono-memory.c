@@ -66,6 +66,9 @@ device_clear (ChronoMemoryDevice *d)
   g_free (d->point_ns);
   g_free (d->point_allocated);
   g_free (d->point_reserved);
+  chrono_max_blocks_clear (&d->ns_blocks);
+  chrono_max_blocks_clear (&d->allocated_blocks);
+  chrono_max_blocks_clear (&d->reserved_blocks);
 }
 
 static void
@@ -492,12 +495,16 @@ measure_steps (ChronoMemoryDevice *d,
 }
 
 void
-chrono_memory_device_measure_steps (ChronoTrace        *trace,
+chrono_memory_device_finish_points (ChronoTrace        *trace,
                                     ChronoMemoryDevice *d,
                                     gint64              before_first)
 {
   collect_steps (trace, d);
   measure_steps (d, before_first);
+  chrono_max_blocks_init (&d->ns_blocks, d->point_ns, d->n_points);
+  chrono_max_blocks_init (&d->allocated_blocks, d->point_allocated, d->n_points);
+  if (d->point_reserved != NULL)
+    chrono_max_blocks_init (&d->reserved_blocks, d->point_reserved, d->n_points);
 }
 
 void
@@ -767,7 +774,7 @@ analyse_device (ChronoMemory       *self,
   before_first = d->has_totals ? ev[0].total_allocated - ev[0].bytes : 0;
   d->capacity_bytes = capacity_of (self->trace, d->device_id);
 
-  chrono_memory_device_measure_steps (self->trace, d, before_first);
+  chrono_memory_device_finish_points (self->trace, d, before_first);
   if (d->has_addresses)
     match_allocations (d, self->trace, ev, n, peak);
   else

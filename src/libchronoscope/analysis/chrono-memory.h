@@ -7,6 +7,7 @@
 #include <gio/gio.h>
 
 #include "chrono-analysis.h"
+#include "chrono-max-blocks.h"
 
 G_BEGIN_DECLS
 
@@ -98,6 +99,10 @@ typedef struct {
   gint64  *point_ns;
   gint64  *point_allocated;
   gint64  *point_reserved;     /* NULL without totals */
+  /* Their block maxima, for a column over many points. */
+  ChronoMaxBlocks ns_blocks;
+  ChronoMaxBlocks allocated_blocks;
+  ChronoMaxBlocks reserved_blocks;   /* empty without totals */
   /* The counter track's name when the device was read from a sampled
    * counter (Perfetto, Neuron) rather than allocator events: then it has
    * neither totals nor addresses, only bytes in use over time. */

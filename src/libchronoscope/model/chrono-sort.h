@@ -1,4 +1,5 @@
-/* chrono-sort.h: sorting records by a 64-bit time
+/* chrono-sort.h: sorting records by a 64-bit time, and searching sorted
+ * times
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -19,5 +20,25 @@ void chrono_sort_by_int64 (gpointer base,
 /* The same for a GArray. */
 void chrono_array_sort_by_int64 (GArray *array,
                                  gsize   key_offset);
+
+/* In increasing VALUES[LO, HI), the first index whose value is LIMIT or
+ * more; HI when none is. */
+static inline guint
+chrono_times_lower_bound (const gint64 *values,
+                          guint         lo,
+                          guint         hi,
+                          gint64        limit)
+{
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (values[mid] < limit)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
 
 G_END_DECLS
