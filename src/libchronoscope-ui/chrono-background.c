@@ -5,6 +5,7 @@
 #include "chrono-background.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -17,6 +18,25 @@ typedef struct {
   GTask           *task;
   GTaskThreadFunc  func;
 } Job;
+
+/* Keeps the thread, and the threads it starts, off one of the cores it
+ * may use, so that the frames and the display server always find one
+ * free: niceness alone leaves them waiting behind work on both cores. */
+static void
+leave_a_core (id_t thread)
+{
+  cpu_set_t cpus;
+  int last = -1;
+
+  if (sched_getaffinity (thread, sizeof cpus, &cpus) != 0 || CPU_COUNT (&cpus) < 2)
+    return;
+  for (int c = 0; c < CPU_SETSIZE; c++)
+    if (CPU_ISSET (c, &cpus))
+      last = c;
+  CPU_CLR (last, &cpus);
+  if (sched_setaffinity (thread, sizeof cpus, &cpus) != 0)
+    g_debug ("Could not keep background work off a core: %s", g_strerror (errno));
+}
 
 static gpointer
 run_job (gpointer data)
@@ -32,6 +52,7 @@ run_job (gpointer data)
   nice = getpriority (PRIO_PROCESS, self);
   if (errno != 0 || setpriority (PRIO_PROCESS, self, MIN (nice + BACKGROUND_NICE, MAX_NICE)) != 0)
     g_debug ("Could not lower the priority of background work: %s", g_strerror (errno));
+  leave_a_core (self);
   job->func (job->task, g_task_get_source_object (job->task), g_task_get_task_data (job->task),
              g_task_get_cancellable (job->task));
   g_object_unref (job->task);

@@ -11,9 +11,9 @@
 G_BEGIN_DECLS
 
 /* As g_task_run_in_thread(), on a thread of its own named NAME, 10 nice
- * levels below the caller's priority: while the user pans, the frames
- * and the display server come first. FUNC returns TASK's result as
- * usual. */
+ * levels below the caller's priority and off one of the cores the
+ * caller may use: while the user pans, the frames and the display
+ * server come first. FUNC returns TASK's result as usual. */
 void chrono_background_run (GTask           *task,
                             GTaskThreadFunc  func,
                             const char      *name);

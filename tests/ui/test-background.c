@@ -1,9 +1,11 @@
 /* test-background.c: background work runs on its own thread, at a lower
- * CPU priority, and hands its result back to the main context
+ * CPU priority and off one of the caller's cores, and hands its result
+ * back to the main context
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <errno.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -11,9 +13,20 @@
 
 typedef struct {
   int       nice;
+  int       cpus;
   pid_t     tid;
   gboolean  cancelled;
 } Seen;
+
+/* How many cores thread TID may run on. */
+static int
+cpus_of (pid_t tid)
+{
+  cpu_set_t cpus;
+
+  g_assert_cmpint (sched_getaffinity (tid, sizeof cpus, &cpus), ==, 0);
+  return CPU_COUNT (&cpus);
+}
 
 static void
 record_thread (GTask        *task,
@@ -26,6 +39,7 @@ record_thread (GTask        *task,
   errno = 0;
   seen->nice = getpriority (PRIO_PROCESS, (id_t) gettid ());
   g_assert_cmpint (errno, ==, 0);
+  seen->cpus = cpus_of (gettid ());
   seen->tid = gettid ();
   seen->cancelled = g_cancellable_is_cancelled (cancellable);
   g_task_return_int (task, 42);
@@ -50,7 +64,7 @@ test_lower_priority (void)
   g_autoptr(GTask) task = NULL;
   Seen seen = { 0 };
   gssize value = -1;
-  int main_nice;
+  int main_nice, main_cpus = cpus_of (gettid ());
 
   errno = 0;
   main_nice = getpriority (PRIO_PROCESS, (id_t) gettid ());
@@ -66,8 +80,11 @@ test_lower_priority (void)
   g_assert_cmpint (seen.tid, !=, gettid ());
   g_assert_false (seen.cancelled);
   g_assert_cmpint (seen.nice, ==, MIN (main_nice + 10, 19));
-  /* The caller's thread keeps its own priority. */
+  /* One core is left to the caller, when it has more than one. */
+  g_assert_cmpint (seen.cpus, ==, main_cpus > 1 ? main_cpus - 1 : main_cpus);
+  /* The caller's thread keeps its own priority and cores. */
   g_assert_cmpint (getpriority (PRIO_PROCESS, (id_t) gettid ()), ==, main_nice);
+  g_assert_cmpint (cpus_of (gettid ()), ==, main_cpus);
 }
 
 int
