@@ -2,6 +2,7 @@
  *
  * Usage: xvfb-run -a -s "-screen 0 1920x1200x24" \
  *          bench-frame [TRACE] [--size SIZE] [--cli PATH] [--keep] [--frames FILE]
+ *                      [--after-findings]
  *
  * Opens TRACE (without one: an example trace of SIZE, 3GB by default,
  * about ten million events, written by `chronoscope-cli example` into a
@@ -30,7 +31,9 @@
  * GL renderer instead.
  *
  * The steps start as soon as the timeline is drawn, as a user would
- * start, while the findings are still worked out on a worker thread.
+ * start, while the findings are still worked out on a worker thread;
+ * with --after-findings, once the findings are ready, which draws every
+ * step with the lanes the analysis adds (achieved TFLOP/s, memory).
  *
  * It prints their p50/p95/p99, also per kind of step and for the steps
  * drawn before the findings were ready, and against a
@@ -336,6 +339,14 @@ timeline_drawn (gpointer data)
   return bench_frame_clock_drawn ();
 }
 
+static gboolean
+findings_ready (gpointer data)
+{
+  const LoadWatch *watch = data;
+
+  return watch->analysed_at != 0;
+}
+
 int
 main (int    argc,
       char **argv)
@@ -345,12 +356,13 @@ main (int    argc,
   g_autofree char *trace = NULL;
   g_autofree char *example_dir = NULL;
   g_autofree char *frames_path = NULL;
-  gboolean keep = FALSE;
+  gboolean keep = FALSE, after_findings = FALSE;
   const GOptionEntry entries[] = {
     { "size", 0, 0, G_OPTION_ARG_STRING, &size, "Size of the example trace written without TRACE (default 3GB)", "SIZE" },
     { "cli", 0, 0, G_OPTION_ARG_FILENAME, &cli, "chronoscope-cli to compare memory with (default $CHRONO_CLI)", "PATH" },
     { "keep", 0, 0, G_OPTION_ARG_NONE, &keep, "Keep the example trace", NULL },
     { "frames", 0, 0, G_OPTION_ARG_FILENAME, &frames_path, "Write each frame's times to FILE, tab-separated", "FILE" },
+    { "after-findings", 0, 0, G_OPTION_ARG_NONE, &after_findings, "Start the steps once the findings are ready", NULL },
     G_OPTION_ENTRY_NULL
   };
   g_autoptr(GOptionContext) options = g_option_context_new ("[TRACE] - frame times of the timeline");
@@ -435,6 +447,11 @@ main (int    argc,
   findings = CHRONO_FINDINGS_PANEL (app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_FINDINGS_PANEL));
   g_signal_connect (findings, "notify::analysis", G_CALLBACK (analysis_changed_cb), &watch);
   analysis_changed_cb (findings, NULL, &watch);
+  if (after_findings && !app_test_spin_until (findings_ready, &watch, 600000))
+    {
+      fprintf (stderr, "bench-frame: the findings of %s were not ready within 600 s\n", trace);
+      return 1;
+    }
 
   timeline = app_test_find_widget (GTK_WIDGET (page), CHRONO_TYPE_TIMELINE);
   native = gtk_widget_get_native (timeline);
