@@ -33,8 +33,8 @@ column_max (const ChronoMemoryDevice *d,
 
   *next = chrono_max_blocks_seek (&d->ns_blocks, d->point_ns, first, t1);
   *allocated = chrono_max_blocks_range (&d->allocated_blocks, d->point_allocated, from, *next);
-  if (d->point_reserved != NULL)
-    *reserved = chrono_max_blocks_range (&d->reserved_blocks, d->point_reserved, from, *next);
+  *reserved = d->point_reserved != NULL ? chrono_max_blocks_range (&d->reserved_blocks, d->point_reserved, from, *next)
+                                        : -1;
   return *next > 0;
 }
 
@@ -50,10 +50,13 @@ chrono_memory_painter_column (const ChronoMemoryDevice *device,
   guint next;
   gboolean some = column_max (device, chrono_memory_device_point_at (device, t0), t1, allocated, reserved, &next);
 
+  /* Before the first point: nothing in use, reserved or not. */
   if (!some)
-    *allocated = *reserved = 0;
-  if (device->point_reserved == NULL)
-    *reserved = -1;
+    {
+      *allocated = 0;
+      if (device->point_reserved != NULL)
+        *reserved = 0;
+    }
   return some;
 }
 
