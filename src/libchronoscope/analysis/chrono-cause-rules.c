@@ -447,30 +447,17 @@ item_at (ChronoRankData *data,
   return &g_array_index (g_array_index (data->devices, ChronoDeviceWork, device).items, ChronoWorkItem, item);
 }
 
-static guint
-span_ref_hash (gconstpointer key)
-{
-  const ChronoSpanRef *ref = key;
-
-  return g_int64_hash (&(gint64) { (gint64) chrono_span_key (ref->track, ref->index) });
-}
-
+/* Which items of each of DATA's devices lie on its critical paths and
+ * wait on a dependency: a flag an item, or NULL for a device with none.
+ * FALSE when no item does. */
 static gboolean
-span_ref_equal (gconstpointer a,
-                gconstpointer b)
-{
-  const ChronoSpanRef *x = a, *y = b;
-
-  return x->track == y->track && x->index == y->index;
-}
-
-/* The spans of DATA's critical paths that wait on a dependency. */
-static GHashTable *
 waits_on_path (ChronoRankData *data,
-               GArray         *paths)
+               GArray         *paths,
+               GPtrArray      *marks)
 {
-  GHashTable *spans = g_hash_table_new (span_ref_hash, span_ref_equal);
+  gboolean any = FALSE;
 
+  g_ptr_array_set_size (marks, data->devices->len);
   /* A path's span waits when some dependency leads into it. */
   for (guint i = 0; i < paths->len && data->deps->len > 0; i++)
     {
@@ -480,18 +467,21 @@ waits_on_path (ChronoRankData *data,
         continue;
       for (guint k = 0; k < p->n_segments; k++)
         {
-          const ChronoSpanRef *span = &p->segments[k].node.span;
           const ChronoDeviceWork *d;
           guint device, item;
 
-          if (!p->segments[k].has_node || !chrono_rank_data_find_item (data, *span, &device, &item))
+          if (!p->segments[k].has_node || !chrono_rank_data_find_item (data, p->segments[k].node.span, &device, &item))
             continue;
           d = &g_array_index (data->devices, ChronoDeviceWork, device);
-          if (d->deps_start[item + 1] > d->deps_start[item])
-            g_hash_table_add (spans, (gpointer) span);
+          if (d->deps_start[item + 1] == d->deps_start[item])
+            continue;
+          if (marks->pdata[device] == NULL)
+            marks->pdata[device] = g_new0 (guint8, d->items->len);
+          ((guint8 *) marks->pdata[device])[item] = TRUE;
+          any = TRUE;
         }
     }
-  return spans;
+  return any;
 }
 
 void
@@ -499,15 +489,16 @@ chrono_rule_dependency_waits (Ctx            *c,
                               ChronoRankData *data,
                               GArray         *paths)
 {
-  g_autoptr(GHashTable) on_path = waits_on_path (data, paths);
+  g_autoptr(GPtrArray) on_path = g_ptr_array_new_with_free_func (g_free);
   const guint not_compute = CHRONO_LEDGER_ALL_MASK & ~CHRONO_LEDGER_MASK (CHRONO_LEDGER_COMPUTE);
 
   /* No path through the work that waits: nothing to look at. */
-  if (g_hash_table_size (on_path) == 0)
+  if (!waits_on_path (data, paths, on_path))
     return;
   for (guint di = 0; di < data->devices->len; di++)
     {
       const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, di);
+      const guint8 *waits = on_path->pdata[di];
       g_autofree char *label = NULL;
       gint64 total = 0, worst = 0, first = G_MAXINT64, last = G_MININT64, lost;
       guint n = 0;
@@ -516,6 +507,9 @@ chrono_rule_dependency_waits (Ctx            *c,
       ChronoFinding *f;
       g_autoptr(GArray) tracks = g_array_new (FALSE, FALSE, sizeof (guint32));
 
+      /* Off the critical path a wait delays nothing. */
+      if (waits == NULL)
+        continue;
       chrono_claim_init (&claim);
       for (guint i = 0; i < data->deps->len; i++)
         {
@@ -523,12 +517,9 @@ chrono_rule_dependency_waits (Ctx            *c,
           const ChronoWorkItem *to, *from, *prev;
           gint64 free_at, wait;
 
-          if (dep->to_device != di)
+          if (dep->to_device != di || !waits[dep->to_item])
             continue;
           to = item_at (data, dep->to_device, dep->to_item);
-          /* Off the critical path a wait delays nothing. */
-          if (!g_hash_table_contains (on_path, &(ChronoSpanRef) { to->track, to->index }))
-            continue;
           from = item_at (data, dep->from_device, dep->from_item);
           prev = to->stream_prev != G_MAXUINT32 ? item_at (data, di, to->stream_prev) : NULL;
           free_at = MAX (prev ? prev->end : to->start, to->launch_start != G_MININT64 ? to->launch_start : G_MININT64);
