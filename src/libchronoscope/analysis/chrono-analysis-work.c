@@ -482,6 +482,8 @@ collect_work (ChronoRankData                 *data,
 {
   ChronoTrace *trace = data->trace;
   g_autoptr(GHashTable) launchers = launchers_by_track (trace, launched, other_flows);
+  ChronoFill collectives;
+  guint n_items = 0;
 
   for (guint ti = 0; ti < chrono_trace_get_n_tracks (trace); ti++)
     {
@@ -524,14 +526,22 @@ collect_work (ChronoRankData                 *data,
 
       merge_streams (data, d, launchers);
       merge_classes (d);
+      n_items += d->items->len;
+    }
+  chrono_fill_start (&collectives, data->collectives, n_items);
+  for (guint i = 0; i < data->devices->len; i++)
+    {
+      const ChronoDeviceWork *d = &g_array_index (data->devices, ChronoDeviceWork, i);
+
       for (guint k = 0; k < d->items->len; k++)
         {
           const ChronoWorkItem *it = &g_array_index (d->items, ChronoWorkItem, k);
 
           if (it->cls == CHRONO_WORK_COMMUNICATION)
-            g_array_append_val (data->collectives, *it);
+            *(ChronoWorkItem *) chrono_fill_next (&collectives) = *it;
         }
     }
+  chrono_fill_end (&collectives);
   chrono_array_sort_by_int64 (data->collectives, G_STRUCT_OFFSET (ChronoWorkItem, start));
 }
 
