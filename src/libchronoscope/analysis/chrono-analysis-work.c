@@ -398,22 +398,26 @@ launchers_by_track (ChronoTrace *trace,
                     GArray      *others)
 {
   GHashTable *map = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  guint n = chrono_trace_get_n_flows (trace);
+  guint n = chrono_trace_get_n_flows (trace), n_tracks = chrono_trace_get_n_tracks (trace);
+  const ChronoFlow *flows = chrono_trace_get_flows (trace);
+  g_autofree guint8 *stream = g_new (guint8, MAX (n_tracks, 1));
   guint32 last_track = G_MAXUINT32, last_from = G_MAXUINT32;
   ChronoSpanRef *refs = NULL;
   guint8 *bits = NULL;
+  ChronoFill other;
 
+  for (guint t = 0; t < n_tracks; t++)
+    stream[t] = chrono_trace_get_track (trace, t)->type == CHRONO_TRACK_STREAM;
+  chrono_fill_start (&other, others, n);
   for (guint f = 0; f < n; f++)
     {
-      const ChronoFlow *flow = chrono_trace_get_flow (trace, f);
+      const ChronoFlow *flow = &flows[f];
 
       if (flow->type != CHRONO_FLOW_LAUNCH)
         {
           /* Most are between host threads (forward to backward). */
-          if (flow->from.track != flow->to.track &&
-              chrono_trace_get_track (trace, flow->from.track)->type == CHRONO_TRACK_STREAM &&
-              chrono_trace_get_track (trace, flow->to.track)->type == CHRONO_TRACK_STREAM)
-            g_array_append_val (others, f);
+          if (flow->from.track != flow->to.track && stream[flow->from.track] && stream[flow->to.track])
+            *(guint *) chrono_fill_next (&other) = f;
           continue;
         }
       /* Launches from one thread mostly come together too. */
@@ -436,6 +440,7 @@ launchers_by_track (ChronoTrace *trace,
         }
       refs[flow->to.index] = flow->from;
     }
+  chrono_fill_end (&other);
   return map;
 }
 

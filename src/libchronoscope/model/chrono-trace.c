@@ -366,6 +366,13 @@ chrono_trace_get_flow (ChronoTrace *self,
   return &g_array_index (self->flows, ChronoFlow, index);
 }
 
+const ChronoFlow *
+chrono_trace_get_flows (ChronoTrace *self)
+{
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
+  return (const ChronoFlow *) self->flows->data;
+}
+
 gint64
 chrono_trace_get_start_ns (ChronoTrace *self)
 {

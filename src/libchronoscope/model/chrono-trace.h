@@ -204,6 +204,9 @@ const ChronoTrack   *chrono_trace_get_track         (ChronoTrace *self,
 guint                chrono_trace_get_n_flows       (ChronoTrace *self);
 const ChronoFlow    *chrono_trace_get_flow          (ChronoTrace *self,
                                                      guint        index);
+/* All the flows, chrono_trace_get_n_flows() of them, for a pass over
+ * each without a call a flow. */
+const ChronoFlow    *chrono_trace_get_flows         (ChronoTrace *self);
 gint64               chrono_trace_get_start_ns      (ChronoTrace *self);
 gint64               chrono_trace_get_end_ns        (ChronoTrace *self);
 gint64               chrono_trace_get_base_time_ns  (ChronoTrace *self);
