@@ -7,7 +7,6 @@
 #include <glib/gi18n.h>
 
 #include "chrono-application.h"
-#include "chrono-huge-pages.h"
 
 int
 main (int   argc,
@@ -15,7 +14,6 @@ main (int   argc,
 {
   g_autoptr(ChronoApplication) app = NULL;
 
-  chrono_huge_pages_restart (argv);
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "chrono-cli.h"
-#include "chrono-huge-pages.h"
 
 typedef struct {
   const char *name;
@@ -43,7 +42,6 @@ int
 main (int    argc,
       char **argv)
 {
-  chrono_huge_pages_restart (argv);
   setlocale (LC_ALL, "");
 
   if (argc < 2)

@@ -21,7 +21,6 @@
 #include "chrono-analysis.h"
 #include "chrono-efficiency.h"
 #include "chrono-example-trace.h"
-#include "chrono-huge-pages.h"
 #include "chrono-loader.h"
 
 static void
@@ -70,7 +69,6 @@ main (int    argc,
   ChronoExampleOptions options;
   g_autoptr(GError) error = NULL;
 
-  chrono_huge_pages_restart (argv);
   for (int i = 1; i < argc - 1; i++)
     if (strcmp (argv[i], "--big") == 0)
       big = argv[i + 1];

@@ -22,7 +22,6 @@
 #include "bench-stats.h"
 #include "chrono-area-stats.h"
 #include "chrono-example-trace.h"
-#include "chrono-huge-pages.h"
 #include "chrono-loader.h"
 
 #define RUNS 5
@@ -79,7 +78,6 @@ main (int argc, char **argv)
   g_autofree guint *tracks = NULL;
   guint n_tracks;
 
-  chrono_huge_pages_restart (argv);
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {

@@ -27,7 +27,6 @@
 
 #include "chrono-example-trace.h"
 #include "bench-memory.h"
-#include "chrono-huge-pages.h"
 
 #define GB 1e9
 #define MB 1e6
@@ -147,7 +146,6 @@ main (int    argc,
   struct statvfs st;
   guint64 room, needed;
 
-  chrono_huge_pages_restart (argv);
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 2 || size_gb <= 0)
     {

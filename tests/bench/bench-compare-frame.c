@@ -28,7 +28,6 @@
 #include "bench-frame-clock.h"
 #include "chrono-comparison-view.h"
 #include "chrono-document-page.h"
-#include "chrono-huge-pages.h"
 #include "chrono-timeline.h"
 
 #define WINDOW_WIDTH   1600
@@ -213,7 +212,6 @@ main (int    argc,
   double p95, baseline_p95;
   gboolean ok;
 
-  chrono_huge_pages_restart (argv);
   g_option_context_add_main_entries (options, entries, NULL);
   if (!g_option_context_parse (options, &argc, &argv, &error) || (argc != 1 && argc != 3))
     {

@@ -25,7 +25,6 @@
 #include "chrono-comparison.h"
 #include "chrono-example-trace.h"
 #include "chrono-format.h"
-#include "chrono-huge-pages.h"
 #include "chrono-loader.h"
 
 /* CPU time, over all threads, of the loads. */
@@ -97,7 +96,6 @@ main (int    argc,
   struct rusage usage;
   guint n_given = 0, repeat = 0;
 
-  chrono_huge_pages_restart (argv);
   for (int i = 1; i < argc; i++)
     {
       if (strcmp (argv[i], "--repeat") == 0 && i + 1 < argc)

@@ -9,7 +9,6 @@
  */
 #include <glib/gstdio.h>
 
-#include "chrono-huge-pages.h"
 #include "chrono-loader.h"
 #include "chrono-picture.h"
 #include "chrono-timeline-scene.h"
@@ -52,7 +51,6 @@ main (int   argc,
   double t0, index_s;
   gint64 start, end;
 
-  chrono_huge_pages_restart (argv);
   if (argc != 2)
     {
       g_printerr ("Usage: bench-export TRACE\n");

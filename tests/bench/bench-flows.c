@@ -19,7 +19,6 @@
 #include <time.h>
 
 #include "chrono-flow-painter.h"
-#include "chrono-huge-pages.h"
 #include "chrono-loader.h"
 #include "chrono-step-bands.h"
 #include "chrono-track-painter.h"
@@ -128,7 +127,6 @@ main (int   argc,
   guint max_arrows = 0;
   double t0, height = 0;
 
-  chrono_huge_pages_restart (argv);
   g_option_context_add_main_entries (options, entries, NULL);
   if (!g_option_context_parse (options, &argc, &argv, &error) || argc != 2)
     {

@@ -65,7 +65,6 @@
 #include "app-test-utils.h"
 #include "bench-frame-clock.h"
 #include "bench-stats.h"
-#include "chrono-huge-pages.h"
 #include "chrono-timeline.h"
 
 #define WINDOW_WIDTH   1600
@@ -382,7 +381,6 @@ main (int    argc,
   double p95, baseline_p95;
   gboolean ok = TRUE;
 
-  chrono_huge_pages_restart (argv);
   g_option_context_add_main_entries (options, entries, NULL);
   if (!g_option_context_parse (options, &argc, &argv, &error) || argc > 2)
     {

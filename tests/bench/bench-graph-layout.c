@@ -12,7 +12,6 @@
 
 #include "chrono-analysis.h"
 #include "chrono-graph-layout.h"
-#include "chrono-huge-pages.h"
 #include "chrono-loader.h"
 
 #define RUNS 20
@@ -152,7 +151,6 @@ main (int   argc,
   gboolean with_dot = argc > 2 && g_str_equal (argv[2], "--dot");
   guint max_nodes = 500;
 
-  chrono_huge_pages_restart (argv);
   if (argc < 2)
     {
       fprintf (stderr, "usage: %s TRACE [--dot]\n", argv[0]);

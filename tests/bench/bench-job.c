@@ -20,7 +20,6 @@
 #include <glib/gstdio.h>
 
 #include "chrono-example-job.h"
-#include "chrono-huge-pages.h"
 #include "chrono-job.h"
 #include "chrono-loader.h"
 
@@ -176,7 +175,6 @@ main (int    argc,
 {
   guint64 ranks = 1024;
 
-  chrono_huge_pages_restart (argv);
   if (argc < 2 || (argc > 2 && !g_ascii_string_to_unsigned (argv[2], 10, 2, 4096, &ranks, NULL)))
     {
       g_printerr ("Usage: bench-job CHRONOSCOPE_CLI [RANKS]\n");

@@ -41,7 +41,6 @@
 #include "chrono-loader.h"
 #include "chrono-source.h"
 #include "bench-memory.h"
-#include "chrono-huge-pages.h"
 #include "neuron-gen.h"
 
 #define MIN_BYTES             (500 * 1000)
@@ -804,7 +803,6 @@ main (int    argc,
   g_autoptr(GError) error = NULL;
   Tally tally = { 0 };
 
-  chrono_huge_pages_restart (argv);
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error) || json_glib_limit_mb < 0 || repeat_arg < 1 ||
       (dirs != NULL && g_strv_length (dirs) > 1))

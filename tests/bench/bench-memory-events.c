@@ -28,7 +28,6 @@
 #include "chrono-loader.h"
 #include "chrono-memory.h"
 #include "bench-memory.h"
-#include "chrono-huge-pages.h"
 
 typedef struct {
   gboolean ok;
@@ -159,7 +158,6 @@ main (int    argc,
   g_autofree char *without = NULL;
   Run a, b;
 
-  chrono_huge_pages_restart (argv);
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error) || n_events < 4 || repeat < 1)
     {

@@ -27,7 +27,6 @@
 #include "bench-frame-clock.h"
 #include "chrono-application.h"
 #include "chrono-document-page.h"
-#include "chrono-huge-pages.h"
 #include "chrono-neuron-page.h"
 
 #define WINDOW_WIDTH 1600
@@ -137,7 +136,6 @@ main (int    argc,
   g_autoptr(GOptionContext) options = g_option_context_new ("PROFILE - frames while the Neuron pages fill");
   g_autoptr(GError) error = NULL;
 
-  chrono_huge_pages_restart (argv);
   chrono_application_choose_renderer ();
   if (!app_test_init (&argc, &argv))
     return 77;

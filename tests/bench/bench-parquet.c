@@ -27,7 +27,6 @@
 #include <json-glib/json-glib.h>
 
 #include "chrono-format.h"
-#include "chrono-huge-pages.h"
 #include "chrono-loader.h"
 #include "chrono-parquet-reader.h"
 #include "chrono-source.h"
@@ -233,7 +232,6 @@ main (int    argc,
   guint64 n_pq = 0, n_js = 0, rows = 0, our_rows = 0, uncompressed = 0;
   GStatBuf st;
 
-  chrono_huge_pages_restart (argv);
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {

@@ -30,7 +30,6 @@
 #include <sys/resource.h>
 
 #include "bench-stats.h"
-#include "chrono-huge-pages.h"
 #include "chrono-loader.h"
 #include "chrono-query.h"
 
@@ -240,7 +239,6 @@ main (int argc, char **argv)
   gint64 longest = 0, t0;
   gboolean same = TRUE;
 
-  chrono_huge_pages_restart (argv);
   if (argc < 2)
     {
       g_printerr ("Usage: %s TRACE\n", argv[0]);

@@ -13,7 +13,6 @@
  */
 #include <stdio.h>
 
-#include "chrono-huge-pages.h"
 #include "chrono-loader.h"
 #include "chrono-search.h"
 
@@ -54,7 +53,6 @@ main (int argc, char **argv)
   double baseline = G_MAXDOUBLE;
   guint64 n_spans = 0;
 
-  chrono_huge_pages_restart (argv);
   if (argc < 2)
     {
       g_printerr ("Usage: %s TRACE [TEXT...]\n", argv[0]);

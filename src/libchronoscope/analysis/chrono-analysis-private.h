@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "chrono-analysis.h"
-#include "chrono-huge-pages.h"
+#include "chrono-fill.h"
 #include "chrono-neuron-ledger.h"
 #include "chrono-sort.h"
 

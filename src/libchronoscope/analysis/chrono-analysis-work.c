@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "chrono-analysis-private.h"
-#include "chrono-huge-pages.h"
 #include "chrono-neuron-metrics.h"
 
 gboolean
@@ -304,7 +303,7 @@ merge_streams (ChronoRankData   *data,
       total += sw->spans->len;
       last[s] = G_MAXUINT32;
     }
-  chrono_huge_array_set_size (d->items, total);
+  g_array_set_size (d->items, total);
   out = (ChronoWorkItem *) d->items->data;
   /* A heap of the streams by their next item; the first stream's items
    * go out until one comes after the next stream's. */
@@ -844,7 +843,7 @@ chrono_rank_data_new (ChronoTrace                 *trace,
     data->item_of = chrono_rank_data_index_items (data);
     /* A dependency at most per flow, and a few event waits: reserved, so
      * that a million of them are not copied as they grow. */
-    data->deps = chrono_huge_array_sized_new (sizeof (ChronoWorkDep), other_flows->len + 64);
+    data->deps = g_array_sized_new (FALSE, FALSE, sizeof (ChronoWorkDep), other_flows->len + 64);
     collect_host (data, launched);
     chrono_rank_data_collect_deps (data, other_flows);
   }
@@ -916,7 +915,7 @@ chrono_intervals_union (GArray *a,
 {
   const ChronoInterval *x = (const ChronoInterval *) a->data;
   const ChronoInterval *y = (const ChronoInterval *) b->data;
-  GArray *out = chrono_huge_array_sized_new (sizeof (ChronoInterval), a->len + b->len);
+  GArray *out = g_array_sized_new (FALSE, FALSE, sizeof (ChronoInterval), a->len + b->len);
   guint i = 0, j = 0;
 
   while (i < a->len || j < b->len)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #include "chrono-efficiency-private.h"
-#include "chrono-huge-pages.h"
+#include "chrono-fill.h"
 #include "chrono-neuron-metrics.h"
 #include "chrono-neuron-record.h"
 
