@@ -13,6 +13,7 @@
 #include <json-glib/json-glib.h>
 
 #include "chrono-loader.h"
+#include "chrono-neuron-facts.h"
 #include "chrono-parquet-reader.h"
 #include "chrono-trace-set.h"
 #include "neuron-gen.h"
@@ -324,6 +325,58 @@ parquet_bytes (const char *folder)
   return total;
 }
 
+/* What the import kept of every instruction and DMA transfer is what
+ * reading its table row again after the import gives, member for member,
+ * bit for bit. */
+static void
+assert_facts_as_gathered (ChronoTrace        *trace,
+                          const char * const *paths)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ChronoTrace) again = chrono_trace_load_set (paths, NULL, NULL, NULL, &error);
+  const ChronoNeuronFacts *kept = chrono_trace_get_neuron_facts (trace);
+  const ChronoNeuronFacts *gathered;
+  guint near_kept = 0, near_gathered = 0, n_records = 0, n_texts = 0;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (kept);
+  chrono_trace_set_neuron_facts (again, NULL);
+  gathered = chrono_neuron_facts_of_trace (again);
+  g_assert_true (gathered != kept);
+  g_assert_cmpuint (chrono_trace_get_n_tracks (again), ==, chrono_trace_get_n_tracks (trace));
+  for (guint k = 0; k < chrono_trace_get_n_tracks (trace); k++)
+    {
+      const ChronoTrack *t = chrono_trace_get_track (trace, k);
+
+      for (guint32 i = 0; i < t->n_spans; i++)
+        {
+          ChronoNeuronFactRow a, b;
+          gboolean found;
+
+          if (t->kind[i] != CHRONO_KIND_INSTRUCTION && t->kind[i] != CHRONO_KIND_DMA)
+            continue;
+          found = chrono_neuron_facts_find (kept, chrono_track_get_args (t, i), &near_kept, &a);
+          g_assert_true (found == chrono_neuron_facts_find (gathered, chrono_track_get_args (t, i),
+                                                            &near_gathered, &b));
+          g_assert_cmphex (a.present, ==, b.present);
+          for (guint m = 0; m < CHRONO_NEURON_N_FIELDS; m++)
+            if (!(a.present & (1u << m)))
+              continue;
+            else if (m < CHRONO_NEURON_N_NUMBERS)
+              g_assert_cmpmem (&a.number[m], sizeof (gdouble), &b.number[m], sizeof (gdouble));
+            else
+              {
+                g_assert_cmpstr (chrono_neuron_facts_text (kept, a.text[m - CHRONO_NEURON_N_NUMBERS]), ==,
+                                 chrono_neuron_facts_text (gathered, b.text[m - CHRONO_NEURON_N_NUMBERS]));
+                n_texts++;
+              }
+          n_records += found;
+        }
+    }
+  g_assert_cmpuint (n_records, >, 0);
+  g_assert_cmpuint (n_texts, >, 0);
+}
+
 static void
 test_twin (Fixture       *f,
            gconstpointer  data)
@@ -355,6 +408,7 @@ test_twin (Fixture       *f,
   g_assert_false (chrono_trace_get_stats (pq)->truncated);
   g_assert_cmpuint (chrono_trace_get_source_size (pq), ==, parquet_bytes (f->folder));
   check_details (pq);
+  assert_facts_as_gathered (pq, (const char *[]) { f->folder, NULL });
   summary = chrono_trace_get_metadata (pq, "neuron_summary");
   g_assert_nonnull (summary);
   g_assert_cmpint (json_object_get_int_member (json_node_get_object (summary), "nc_idx"), ==, f->options.nc_idx);
@@ -441,6 +495,16 @@ test_with_system (Fixture       *f,
   g_assert_cmpint (tensor->start[0], ==, f->counts.exec_start_ns + f->counts.first_ts);
   g_assert_false (has_warning (trace, "no nc_exec_running", NULL));
   check_details_shifted (trace, tensor, f->counts.exec_start_ns);
+  /* The device profile's facts moved into the merged trace... */
+  assert_facts_as_gathered (trace, (const char *[]) { f->folder, NULL });
+  /* ...also as its second part, and the JSON profile's. */
+  {
+    const char *paths[] = { system, f->json, NULL };
+    g_autoptr(ChronoTrace) second = chrono_trace_load_set (paths, NULL, NULL, NULL, &error);
+
+    g_assert_no_error (error);
+    assert_facts_as_gathered (second, paths);
+  }
 }
 
 static guint

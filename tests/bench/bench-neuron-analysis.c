@@ -7,7 +7,9 @@
  * Neuron generator, loads it and runs every analysis (the NeuronCore
  * ledger with each gap's dependency chain, its findings and critical
  * path among them), and reports both times and their ratio; the target
- * is that analysing takes at most 0.3 × loading. With --pause, it waits
+ * is that analysing takes at most 0.3 × loading. --keep PATH writes the
+ * profile there, or reads it when it exists; a folder (Explorer's Parquet
+ * tables, say) is read whole, as the CLI reads it. With --pause, it waits
  * MS milliseconds between the two: on a virtual machine that hands freed
  * memory back to its host (free page reporting), memory the load freed
  * is then the host's again, and the analysis's first writes to it cost
@@ -26,8 +28,8 @@
 #include "bench-memory.h"
 #include "bench-stats.h"
 #include "chrono-analysis.h"
-#include "chrono-huge-pages.h"
 #include "chrono-loader.h"
+#include "chrono-trace-set.h"
 #include "chrono-neuron-ledger.h"
 #include "neuron-gen.h"
 
@@ -70,7 +72,15 @@ measure (const char *path,
   f0 = minor_faults ();
   c0 = bench_process_cpu_s ();
   t0 = g_get_monotonic_time ();
-  trace = chrono_trace_load_file (path, NULL, NULL, NULL, &error);
+  /* A folder is read as the CLI and the app read it: Explorer's Parquet
+   * tables, or a device profile with its system profile. */
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      const char *one[] = { path, NULL };
+      trace = chrono_trace_load_set (one, NULL, NULL, NULL, &error);
+    }
+  else
+    trace = chrono_trace_load_file (path, NULL, NULL, NULL, &error);
   if (trace == NULL)
     {
       g_printerr ("%s\n", error->message);
@@ -125,7 +135,6 @@ main (int    argc,
   NeuronGenCounts counts;
   const char *path;
 
-  chrono_huge_pages_restart (argv);
   for (int i = 1; i < argc - 1; i++)
     if (strcmp (argv[i], "--size") == 0)
       megabytes = g_ascii_strtoull (argv[i + 1], NULL, 10);

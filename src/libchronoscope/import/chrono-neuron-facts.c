@@ -206,6 +206,40 @@ chrono_neuron_facts_find (const ChronoNeuronFacts *facts,
   return TRUE;
 }
 
+void
+chrono_neuron_facts_absorb (ChronoNeuronFacts *facts,
+                            ChronoNeuronFacts *src,
+                            guint64            tag)
+{
+  guint n_texts = chrono_string_table_size (src->texts);
+  g_autofree guint32 *map = g_new (guint32, MAX (n_texts, 1));
+
+  for (guint i = 0; i < n_texts; i++)
+    map[i] = chrono_neuron_facts_intern (facts, chrono_string_table_get (src->texts, i),
+                                         chrono_string_table_get_len (src->texts, i));
+  for (guint k = 0; k < src->entries->len; k++)
+    {
+      Entry e = g_array_index (src->entries, Entry, k);
+      const guint64 *cell = &g_array_index (src->cells, guint64, e.first);
+
+      e.offset |= tag;
+      if (facts->entries->len > 0 && g_array_index (facts->entries, Entry, facts->entries->len - 1).offset >= e.offset)
+        facts->sorted = FALSE;
+      e.first = facts->cells->len;
+      g_array_append_val (facts->entries, e);
+      for (guint32 bits = e.present; bits != 0; bits &= bits - 1, cell++)
+        {
+          guint64 v = *cell;
+
+          if ((guint) __builtin_ctz (bits) >= CHRONO_NEURON_N_NUMBERS)
+            v = map[v];
+          g_array_append_val (facts->cells, v);
+        }
+    }
+  facts->sorted = facts->sorted && src->sorted;
+  chrono_neuron_facts_free (src);
+}
+
 gsize
 chrono_neuron_facts_size (const ChronoNeuronFacts *facts)
 {
@@ -293,6 +327,17 @@ typedef struct {
   ChronoNeuronFactRow *row;
 } RowFields;
 
+void
+chrono_neuron_facts_set_cell (ChronoNeuronFacts   *facts,
+                              ChronoNeuronFactRow *row,
+                              ChronoNeuronField    f,
+                              const char          *text,
+                              gsize                len)
+{
+  if (text != NULL && !(len == 4 && memcmp (text, "null", 4) == 0))
+    set_text (facts, row, f, text, len);
+}
+
 static void
 add_field (const char *key,
            const char *text,
@@ -302,8 +347,8 @@ add_field (const char *key,
   RowFields *rf = user_data;
   gint f = chrono_neuron_field_of_key (key, strlen (key));
 
-  if (f >= 0 && text != NULL && !(len == 4 && memcmp (text, "null", 4) == 0))
-    set_text (rf->facts, rf->row, f, text, len);
+  if (f >= 0)
+    chrono_neuron_facts_set_cell (rf->facts, rf->row, f, text, len);
 }
 
 static void

@@ -71,12 +71,25 @@ gboolean           chrono_neuron_facts_find (const ChronoNeuronFacts *facts,
                                              guint                   *near,
                                              ChronoNeuronFactRow     *row);
 gsize              chrono_neuron_facts_size (const ChronoNeuronFacts *facts);
+/* Moves the records of SRC, which is freed, into FACTS, under TAG: their
+ * offsets as a merged trace's part has them. */
+void               chrono_neuron_facts_absorb (ChronoNeuronFacts *facts,
+                                               ChronoNeuronFacts *src,
+                                               guint64            tag);
 /* Texts are kept by the facts, apart from the trace's strings. */
 guint32            chrono_neuron_facts_intern (ChronoNeuronFacts *facts,
                                                const char        *text,
                                                gsize              len);
 const char        *chrono_neuron_facts_text   (const ChronoNeuronFacts *facts,
                                                guint32                  id);
+
+/* Sets member F of ROW from a table cell's TEXT (NULL, or the text
+ * "null", for none), as the cell's JSON text gives it once parsed. */
+void               chrono_neuron_facts_set_cell (ChronoNeuronFacts   *facts,
+                                                 ChronoNeuronFactRow *row,
+                                                 ChronoNeuronField    f,
+                                                 const char          *text,
+                                                 gsize                len);
 
 /* TRACE's facts, gathered from its records the first time when its
  * importer kept none (table rows, merged traces). */

@@ -25,6 +25,7 @@
 
 #include "chrono-neuron-device.h"
 #include "chrono-neuron-parquet-counters.h"
+#include "chrono-neuron-parquet-facts.h"
 #include "chrono-neuron-parquet-importer.h"
 #include "chrono-neuron-parquet-rows.h"
 #include "chrono-parquet-reader.h"
@@ -128,6 +129,7 @@ typedef struct {
   guint32             *names;          /* COL_NAME entry -> string id + 1 */
   ChronoTrackBuilder **rows[N_COLS];   /* entry -> row, for COL_ENGINE, COL_TRACK, COL_QUEUE */
   guint64              args;           /* the args offset of row 0, or CHRONO_NO_ARGS */
+  ChronoParquetFacts  *facts;          /* the analysis's members of its rows, or NULL */
 } Group;
 
 typedef struct {
@@ -144,6 +146,7 @@ typedef struct {
   guint               tables_read;
   guint64             unknown_flow_tables;
   ChronoParquetRows  *rows;           /* the table files kept for the spans' details */
+  ChronoNeuronFacts  *facts;          /* what the analysis reads of the rows */
   ChronoNeuronCounters counters;
   gboolean            system;         /* a system profile's tables only */
   guint64             left_out_system; /* system counter tables in a device profile's folder */
@@ -348,6 +351,8 @@ group_clear (Group *g)
       g_clear_pointer (&g->rows[c], g_free);
     }
   g_clear_pointer (&g->names, g_free);
+  if (g->facts != NULL)
+    chrono_parquet_facts_clear (g->facts);
   memset (g, 0, sizeof *g);
 }
 
@@ -588,6 +593,8 @@ read_instructions (Importer   *imp,
                                             row_args (g, r), CHRONO_KIND_INSTRUCTION,
                                             has_dur ? 0 : CHRONO_SPAN_NO_DUR);
       chrono_neuron_note_time (&imp->reader, start, start + dur);
+      if (g->facts != NULL && row_args (g, r) != CHRONO_NO_ARGS)
+        chrono_parquet_facts_add (g->facts, imp->facts, r, row_args (g, r));
       if (row_int (g, COL_ID, r, &id))
         chrono_neuron_device_add_id (&imp->dev, CHRONO_NEURON_ID_INSTRUCTION, (guint64) id, b, span);
       if ((e = row_entry (g, COL_OPERANDS, r)) >= 0)
@@ -634,6 +641,8 @@ read_dma (Importer   *imp,
       span = chrono_track_builder_add_span (b, start, dur, name, imp->cats[TABLE_DMA], row_args (g, r),
                                             CHRONO_KIND_DMA, has_dur ? 0 : CHRONO_SPAN_NO_DUR);
       chrono_neuron_note_time (&imp->reader, start, start + dur);
+      if (g->facts != NULL && row_args (g, r) != CHRONO_NO_ARGS)
+        chrono_parquet_facts_add (g->facts, imp->facts, r, row_args (g, r));
       if (row_int (g, COL_ID, r, &id))
         chrono_neuron_device_add_id (&imp->dev, CHRONO_NEURON_ID_DMA, (guint64) id, b, span);
       if ((e = row_entry (g, COL_SEMAPHORE, r)) >= 0)
@@ -836,6 +845,7 @@ read_file (Importer      *imp,
   guint n_groups;
   guint lost_groups = 0;
   guint64 args = CHRONO_NO_ARGS;
+  g_autoptr(ChronoParquetFacts) facts = NULL;
 
   if (f == NULL)
     return FALSE;
@@ -862,6 +872,9 @@ read_file (Importer      *imp,
         imp->rows = chrono_parquet_rows_new ();
       args = chrono_parquet_rows_keep (imp->rows, source, &owned);
     }
+  /* Instructions and DMA transfers are the records the analysis reads. */
+  if (table == TABLE_INSTRUCTION || table == TABLE_DMA)
+    facts = chrono_parquet_facts_new (f);
 
   n_groups = chrono_parquet_file_get_n_row_groups (f);
   for (guint group = 0; group < n_groups; group++)
@@ -882,6 +895,9 @@ read_file (Importer      *imp,
           continue;
         }
       g.args = chrono_parquet_rows_group (args, group);
+      if ((g.facts = facts) != NULL)
+        chrono_parquet_facts_read (facts, group, where[COL_OPERANDS],
+                                   g.have[COL_OPERANDS] ? &g.cols[COL_OPERANDS] : NULL);
       switch (table)
         {
         case TABLE_INSTRUCTION:
@@ -939,6 +955,7 @@ importer_init (Importer           *imp,
   for (guint t = 0; t < TABLE_FLOW; t++)
     imp->cats[t] = chrono_neuron_intern_text (&imp->reader, table_cats[t]);
   imp->kept_ranges = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  imp->facts = chrono_neuron_facts_new ();
   imp->cancellable = cancellable;
   imp->progress = progress;
   imp->progress_data = user_data;
@@ -982,7 +999,11 @@ importer_finish (Importer *imp)
       chrono_neuron_reader_finish (&imp->reader, "neuron-system", NULL);
     }
   else
-    chrono_neuron_device_finish (&imp->dev, "Flow rows");
+    {
+      chrono_neuron_device_finish (&imp->dev, "Flow rows");
+      chrono_neuron_facts_seal (imp->facts);
+      chrono_trace_set_neuron_facts (trace, g_steal_pointer (&imp->facts));
+    }
 }
 
 static void
@@ -995,6 +1016,7 @@ importer_clear (Importer *imp)
     chrono_parquet_rows_free (imp->rows);
   if (imp->kept)
     g_string_free (imp->kept, TRUE);
+  chrono_neuron_facts_free (imp->facts);
   g_clear_pointer (&imp->kept_ranges, g_hash_table_unref);
 }
 

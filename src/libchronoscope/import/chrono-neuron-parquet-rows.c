@@ -141,6 +141,33 @@ cell_text (const ChronoParquetColumn *col,
   return TRUE;
 }
 
+gboolean
+chrono_parquet_rows_field (const ChronoParquetColumn *col,
+                           guint64                    row,
+                           char                       buf[G_ASCII_DTOSTR_BUF_SIZE],
+                           const char               **text,
+                           gsize                     *len,
+                           char                     **owned)
+{
+  const guint8 *t;
+  gboolean is_string;
+
+  *owned = NULL;
+  if (!cell_text (col, row, buf, &t, len, &is_string))
+    return FALSE;
+  *text = (const char *) t;
+  if (!is_string)
+    return TRUE;
+  /* The text stops at a NUL, as the row's JSON text did. */
+  *len = strnlen (*text, *len);
+  if (!g_utf8_validate_len (*text, *len, NULL))
+    {
+      *text = *owned = g_utf8_make_valid (*text, *len);
+      *len = strlen (*owned);
+    }
+  return TRUE;
+}
+
 static char *
 render_row (ChronoParquetRows *ra,
             guint64            offset)
@@ -207,27 +234,16 @@ row_args_fields (ChronoRowArgs     *self,
   for (guint c = 0; f != NULL && c < ra->n_cols; c++)
     {
       char buf[G_ASCII_DTOSTR_BUF_SIZE];
-      const guint8 *text;
+      g_autofree char *owned = NULL;
+      const char *text;
       gsize len;
-      gboolean is_string;
 
       if (!ra->cols_ok[c])
         continue;
-      if (!cell_text (&ra->cols[c], row, buf, &text, &len, &is_string))
-        {
-          func (chrono_parquet_file_get_column_name (f, c), NULL, 0, user_data);
-          continue;
-        }
-      /* The text stops at a NUL, as the row's JSON text did. */
-      len = is_string ? strnlen ((const char *) text, len) : len;
-      if (is_string && !g_utf8_validate_len ((const char *) text, len, NULL))
-        {
-          g_autofree char *valid = g_utf8_make_valid ((const char *) text, len);
-
-          func (chrono_parquet_file_get_column_name (f, c), valid, strlen (valid), user_data);
-        }
+      if (chrono_parquet_rows_field (&ra->cols[c], row, buf, &text, &len, &owned))
+        func (chrono_parquet_file_get_column_name (f, c), text, len, user_data);
       else
-        func (chrono_parquet_file_get_column_name (f, c), (const char *) text, len, user_data);
+        func (chrono_parquet_file_get_column_name (f, c), NULL, 0, user_data);
     }
   g_mutex_unlock (&ra->lock);
   return f != NULL;

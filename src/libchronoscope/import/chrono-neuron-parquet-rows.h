@@ -33,6 +33,15 @@ guint64            chrono_parquet_rows_group       (guint64             file,
                                                     guint               group);
 guint64            chrono_parquet_rows_row         (guint64             group,
                                                     guint64             row);
+/* COL's value at ROW as the row's JSON text gives it once parsed, FALSE
+ * for null: a number written into BUF; a string up to a NUL, made valid
+ * UTF-8 into *OWNED (to be freed) where it was not. */
+gboolean           chrono_parquet_rows_field       (const ChronoParquetColumn *col,
+                                                    guint64             row,
+                                                    char                buf[G_ASCII_DTOSTR_BUF_SIZE],
+                                                    const char        **text,
+                                                    gsize              *len,
+                                                    char              **owned);
 /* Rows [0, N_ROWS) of row group GROUP of F, every column, as objects
  * added to BUILDER (the small tables Summary, Metadata ... kept whole). */
 gboolean           chrono_parquet_rows_add_json    (JsonBuilder        *builder,

@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include "chrono-neuron-facts.h"
 #include "chrono-trace-private.h"
 
 static guint32
@@ -119,6 +120,46 @@ args_source (ChronoTrace *in)
   return chrono_source_new_for_bytes (bytes, NULL);
 }
 
+/* Whether IN has records of Neuron instructions or DMA transfers. */
+static gboolean
+has_neuron_records (ChronoTrace *in)
+{
+  for (guint i = 0; i < in->tracks->len; i++)
+    {
+      const ChronoTrack *track = g_ptr_array_index (in->tracks, i);
+
+      for (guint32 k = 0; k < track->n_spans; k++)
+        if (track->kind[k] == CHRONO_KIND_INSTRUCTION || track->kind[k] == CHRONO_KIND_DMA)
+          return TRUE;
+    }
+  return FALSE;
+}
+
+/* The facts the importers kept of IN's Neuron records move with them,
+ * under the part's TAG. Where a part has such records and no facts, the
+ * merged trace keeps none: the analysis then gathers all of them. */
+static void
+merge_facts (ChronoTrace *self,
+             ChronoTrace *in,
+             guint64      tag,
+             gboolean    *whole)
+{
+  ChronoNeuronFacts *facts = g_steal_pointer (&in->neuron_facts);
+
+  if (facts == NULL)
+    *whole = *whole && !has_neuron_records (in);
+  else if (!*whole)
+    chrono_neuron_facts_free (facts);
+  else if (self->neuron_facts == NULL && tag == 0)
+    self->neuron_facts = facts;
+  else
+    {
+      if (self->neuron_facts == NULL)
+        self->neuron_facts = chrono_neuron_facts_new ();
+      chrono_neuron_facts_absorb (self->neuron_facts, facts, tag);
+    }
+}
+
 ChronoTrace *
 chrono_trace_merge (ChronoTrace * const *traces,
                     const gint64        *shifts,
@@ -127,6 +168,7 @@ chrono_trace_merge (ChronoTrace * const *traces,
 {
   ChronoTrace *self;
   g_autoptr(GString) format = g_string_new (NULL);
+  gboolean whole_facts = TRUE;
 
   g_return_val_if_fail (n_traces > 0 && n_traces <= CHRONO_MAX_SOURCES + 1, NULL);
 
@@ -157,6 +199,7 @@ chrono_trace_merge (ChronoTrace * const *traces,
       /* Row args move with their source, under its tag. */
       if (in->row_args != NULL && in->row_args->len > 0 && in->row_args->pdata[0] != NULL)
         chrono_trace_set_row_args (self, t, g_steal_pointer (&in->row_args->pdata[0]));
+      merge_facts (self, in, tag, &whole_facts);
       if (format->len == 0 || strstr (format->str, in->format) == NULL)
         g_string_append_printf (format, "%s%s", format->len ? "+" : "", in->format);
 
@@ -235,6 +278,10 @@ chrono_trace_merge (ChronoTrace * const *traces,
     }
   if (self->start_ns > self->end_ns)
     self->start_ns = self->end_ns = 0;
+  if (!whole_facts)
+    g_clear_pointer (&self->neuron_facts, chrono_neuron_facts_free);
+  else if (self->neuron_facts != NULL)
+    chrono_neuron_facts_seal (self->neuron_facts);
   self->format = g_intern_string (format->str);
   chrono_string_table_compact (self->strings);
   return self;
