@@ -67,6 +67,7 @@ arg_number (ChronoTrace        *trace,
             const char * const *keys)
 {
   guint64 args = chrono_track_get_args (chrono_trace_get_track (trace, span.track), span.index);
+  g_autofree char *text = NULL;
   gdouble value = 0;
 
   for (guint k = 0; keys[k] != NULL; k++)
@@ -79,14 +80,8 @@ arg_number (ChronoTrace        *trace,
         return value;
     }
   /* Table rows (Parquet) have no text to search. */
-  for (guint k = 0; keys[k] != NULL; k++)
-    {
-      g_autofree char *text = chrono_trace_dup_arg (trace, args, keys[k]);
-
-      if (text != NULL)
-        return g_ascii_strtod (text, NULL);
-    }
-  return 0;
+  text = chrono_trace_dup_first_arg (trace, args, keys);
+  return text != NULL ? g_ascii_strtod (text, NULL) : 0;
 }
 
 /* The bytes of a DMA transfer: "transfer_size" in the JSON,

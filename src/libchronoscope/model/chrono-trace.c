@@ -708,10 +708,12 @@ chrono_trace_dup_args (ChronoTrace *self,
 }
 
 typedef struct {
-  const char *key;
-  char       *text;
+  const char * const *keys;
+  guint               found;   /* the index of the key TEXT is of */
+  char               *text;
 } FindField;
 
+/* Keeps the first field of the earliest of the keys. */
 static void
 find_field (const char *key,
             const char *text,
@@ -720,8 +722,36 @@ find_field (const char *key,
 {
   FindField *ff = user_data;
 
-  if (ff->text == NULL && strcmp (key, ff->key) == 0)
-    ff->text = text != NULL ? g_strndup (text, len) : g_strdup ("null");
+  for (guint k = 0; ff->keys[k] != NULL && k < ff->found; k++)
+    if (strcmp (key, ff->keys[k]) == 0)
+      {
+        g_free (ff->text);
+        ff->text = text != NULL ? g_strndup (text, len) : g_strdup ("null");
+        ff->found = k;
+        return;
+      }
+}
+
+char *
+chrono_trace_dup_first_arg (ChronoTrace        *self,
+                            guint64             offset,
+                            const char * const *keys)
+{
+  g_autoptr(GPtrArray) args = NULL;
+  FindField ff = { keys, G_MAXUINT, NULL };
+
+  g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
+  g_return_val_if_fail (keys != NULL, NULL);
+
+  /* A table row's fields are read once for all the keys. */
+  if (chrono_trace_row_fields (self, offset, find_field, &ff))
+    return ff.text;
+  args = chrono_trace_dup_args (self, offset);
+  for (guint k = 0; keys[k] != NULL; k++)
+    for (guint i = 0; i < args->len; i++)
+      if (strcmp (((ChronoArg *) g_ptr_array_index (args, i))->key, keys[k]) == 0)
+        return g_strdup (((ChronoArg *) g_ptr_array_index (args, i))->text);
+  return NULL;
 }
 
 char *
@@ -729,19 +759,10 @@ chrono_trace_dup_arg (ChronoTrace *self,
                       guint64      offset,
                       const char  *key)
 {
-  g_autoptr(GPtrArray) args = NULL;
-  FindField ff = { key, NULL };
+  const char *keys[] = { key, NULL };
 
-  g_return_val_if_fail (CHRONO_IS_TRACE (self), NULL);
   g_return_val_if_fail (key != NULL, NULL);
-
-  if (chrono_trace_row_fields (self, offset, find_field, &ff))
-    return ff.text;
-  args = chrono_trace_dup_args (self, offset);
-  for (guint i = 0; i < args->len; i++)
-    if (strcmp (((ChronoArg *) g_ptr_array_index (args, i))->key, key) == 0)
-      return g_strdup (((ChronoArg *) g_ptr_array_index (args, i))->text);
-  return NULL;
+  return chrono_trace_dup_first_arg (self, offset, keys);
 }
 
 JsonNode *

@@ -312,6 +312,10 @@ GPtrArray           *chrono_trace_dup_args          (ChronoTrace *self,
 char                *chrono_trace_dup_arg           (ChronoTrace *self,
                                                      guint64      offset,
                                                      const char  *key);
+/* The same for the first of KEYS (NULL-terminated) the args have. */
+char                *chrono_trace_dup_first_arg     (ChronoTrace        *self,
+                                                     guint64             offset,
+                                                     const char * const *keys);
 /* Parses the JSON value that starts at OFFSET in the retained source with
  * json-glib: args are kept as text until someone asks for them. */
 JsonNode            *chrono_trace_parse_value_at    (ChronoTrace *self,
