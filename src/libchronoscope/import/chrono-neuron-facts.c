@@ -360,7 +360,7 @@ read_members (ChronoNeuronFacts   *facts,
   g_autoptr(GPtrArray) args = NULL;
   RowFields rf = { facts, row };
 
-  if (chrono_trace_row_fields (trace, offset, add_field, &rf))
+  if (chrono_trace_row_fields (trace, offset, NULL, add_field, &rf))
     return;
   args = chrono_trace_dup_args (trace, offset);
   for (guint i = 0; i < args->len; i++)

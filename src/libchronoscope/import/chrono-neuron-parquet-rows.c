@@ -219,11 +219,25 @@ row_args_row (ChronoRowArgs *self,
 
 /* The same values as the row's JSON text gives once parsed: strings made
  * valid UTF-8 as there, without writing and parsing the text. */
+/* Whether column NAME is among ONLY (NULL for any). */
 static gboolean
-row_args_fields (ChronoRowArgs     *self,
-                 guint64            offset,
-                 ChronoRowFieldFunc func,
-                 gpointer           user_data)
+wanted (const char * const *only,
+        const char         *name)
+{
+  if (only == NULL)
+    return TRUE;
+  for (guint k = 0; only[k] != NULL; k++)
+    if (strcmp (only[k], name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+row_args_fields (ChronoRowArgs      *self,
+                 guint64             offset,
+                 const char * const *only,
+                 ChronoRowFieldFunc  func,
+                 gpointer            user_data)
 {
   ChronoParquetRows *ra = (ChronoParquetRows *) self;
   ChronoParquetFile *f;
@@ -238,7 +252,7 @@ row_args_fields (ChronoRowArgs     *self,
       const char *text;
       gsize len;
 
-      if (!ra->cols_ok[c])
+      if (!ra->cols_ok[c] || !wanted (only, chrono_parquet_file_get_column_name (f, c)))
         continue;
       if (chrono_parquet_rows_field (&ra->cols[c], row, buf, &text, &len, &owned))
         func (chrono_parquet_file_get_column_name (f, c), text, len, user_data);

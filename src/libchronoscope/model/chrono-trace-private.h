@@ -33,7 +33,8 @@ typedef void (*ChronoRowFieldFunc) (const char *key,
 /* Args that are rows of a table rather than JSON text: ROW gives the
  * fields of the row an args offset names as the text of a JSON object
  * (freed with g_free), or NULL; FIELDS gives them one by one, without
- * that text, and FALSE for no such row. Both may be called from any
+ * that text (only those named in ONLY, NULL-terminated, when it is not
+ * NULL), and FALSE for no such row. Both may be called from any
  * thread; rows asked for in the order of their offsets decode each part
  * of a table once. */
 typedef struct _ChronoRowArgs ChronoRowArgs;
@@ -41,10 +42,11 @@ struct _ChronoRowArgs
 {
   char    *(*row)    (ChronoRowArgs     *self,
                       guint64            offset);
-  gboolean (*fields) (ChronoRowArgs     *self,
-                      guint64            offset,
-                      ChronoRowFieldFunc func,
-                      gpointer           user_data);
+  gboolean (*fields) (ChronoRowArgs      *self,
+                      guint64             offset,
+                      const char * const *only,
+                      ChronoRowFieldFunc  func,
+                      gpointer            user_data);
   void     (*free)   (ChronoRowArgs     *self);
 };
 
@@ -90,10 +92,12 @@ void         chrono_trace_set_single_part (ChronoTrace *self);
 void         chrono_trace_set_row_args (ChronoTrace   *self,
                                         guint          source,
                                         ChronoRowArgs *row_args);
-/* The fields of the table row OFFSET names, to FUNC; FALSE (FUNC not
- * called) when its source keeps args as text. */
+/* The fields of the table row OFFSET names (those named in ONLY, when
+ * it is not NULL), to FUNC; FALSE (FUNC not called) when its source
+ * keeps args as text. */
 gboolean     chrono_trace_row_fields   (ChronoTrace        *self,
                                         guint64             offset,
+                                        const char * const *only,
                                         ChronoRowFieldFunc  func,
                                         gpointer            user_data);
 void         chrono_trace_add_warning (ChronoTrace *self,

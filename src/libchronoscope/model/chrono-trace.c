@@ -163,6 +163,7 @@ row_text (ChronoTrace *self,
 gboolean
 chrono_trace_row_fields (ChronoTrace        *self,
                          guint64             offset,
+                         const char * const *only,
                          ChronoRowFieldFunc  func,
                          gpointer            user_data)
 {
@@ -172,7 +173,7 @@ chrono_trace_row_fields (ChronoTrace        *self,
   if (offset == CHRONO_NO_ARGS || self->row_args == NULL || index >= self->row_args->len ||
       (row_args = g_ptr_array_index (self->row_args, index)) == NULL)
     return FALSE;
-  return row_args->fields (row_args, offset & CHRONO_OFFSET_MASK, func, user_data);
+  return row_args->fields (row_args, offset & CHRONO_OFFSET_MASK, only, func, user_data);
 }
 
 static gboolean
@@ -744,7 +745,7 @@ chrono_trace_dup_first_arg (ChronoTrace        *self,
   g_return_val_if_fail (keys != NULL, NULL);
 
   /* A table row's fields are read once for all the keys. */
-  if (chrono_trace_row_fields (self, offset, find_field, &ff))
+  if (chrono_trace_row_fields (self, offset, keys, find_field, &ff))
     return ff.text;
   args = chrono_trace_dup_args (self, offset);
   for (guint k = 0; keys[k] != NULL; k++)
