@@ -294,6 +294,17 @@ check_details (ChronoTrace *trace)
 
               g_assert_cmpstr (alone, ==, first);
             }
+          /* Of several keys, the first the row has; the same row read
+           * again for other keys. */
+          if (args->len >= 2)
+            {
+              const ChronoArg *a0 = g_ptr_array_index (args, 0), *a1 = g_ptr_array_index (args, 1);
+              const char *keys[] = { "no such column", a1->key, a0->key, NULL };
+              g_autofree char *got = chrono_trace_dup_first_arg (trace, chrono_track_get_args (track, i), keys);
+              g_autofree char *first = arg_of (args, a1->key);
+
+              g_assert_cmpstr (got, ==, first);
+            }
           if (opcode || operation || description)
             g_assert_cmpstr (opcode ? opcode : operation ? operation : description, ==, name);
           else

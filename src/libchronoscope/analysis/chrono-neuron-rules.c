@@ -72,10 +72,13 @@ arg_number (ChronoTrace        *trace,
 
   for (guint k = 0; keys[k] != NULL; k++)
     {
-      char quoted[64];
-
       /* The keys are this file's, all short. */
-      g_snprintf (quoted, sizeof quoted, "\"%s\"", keys[k]);
+      gsize len = MIN (strlen (keys[k]), 60);
+      char quoted[64] = "\"";
+
+      memcpy (quoted + 1, keys[k], len);
+      quoted[len + 1] = '"';
+      quoted[len + 2] = '\0';
       if (chrono_analysis_arg_number (trace, args, quoted, &value))
         return value;
     }
@@ -521,10 +524,12 @@ rule_collective_outliers (Core *core)
   for (guint k = 0; k < d->items->len; k++)
     {
       const ChronoWorkItem *it = &g_array_index (d->items, ChronoWorkItem, k);
-      const ChronoTrack *t = chrono_trace_get_track (trace, it->track);
+      const ChronoTrack *t;
 
-      if (it->cls != CHRONO_WORK_COMMUNICATION ||
-          !g_str_has_prefix (chrono_trace_get_string (trace, t->display_name), "Collectives"))
+      if (it->cls != CHRONO_WORK_COMMUNICATION)
+        continue;
+      t = core->data->tracks[it->track];
+      if (!g_str_has_prefix (chrono_trace_get_string (trace, t->display_name), "Collectives"))
         continue;
       g_array_append_val (ops, ((CcOp) { chrono_track_get_name (t, it->index),
                                          arg_number (trace, (ChronoSpanRef) { it->track, it->index }, keys),

@@ -28,8 +28,15 @@ struct _ChronoParquetRows
   GMutex               lock;
   guint64              cached;         /* the file and group decoded, or G_MAXUINT64 */
   ChronoParquetColumn *cols;
-  gboolean            *cols_ok;
+  gboolean            *cols_ok;        /* decoded */
+  gboolean            *cols_tried;     /* asked for since the group was */
   guint                n_cols;
+  /* The columns decoded of those the last caller named, for the next
+   * call naming the same: fields read row after row. */
+  char               **named;          /* a copy, or NULL for all */
+  gboolean             named_valid;
+  guint               *named_cols;
+  guint                n_named;
 };
 
 static void
@@ -65,16 +72,35 @@ clear_cache (ChronoParquetRows *ra)
       chrono_parquet_column_clear (&ra->cols[c]);
   g_clear_pointer (&ra->cols, g_free);
   g_clear_pointer (&ra->cols_ok, g_free);
+  g_clear_pointer (&ra->cols_tried, g_free);
+  g_clear_pointer (&ra->named_cols, g_free);
+  g_clear_pointer (&ra->named, g_strfreev);
+  ra->named_valid = FALSE;
   ra->n_cols = 0;
   ra->cached = G_MAXUINT64;
 }
 
+/* Whether column NAME is among ONLY (NULL for any). */
+static gboolean
+wanted (const char * const *only,
+        const char         *name)
+{
+  if (only == NULL)
+    return TRUE;
+  for (guint k = 0; only[k] != NULL; k++)
+    if (strcmp (only[k], name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
 /* The file of the row at OFFSET and the row in its group, the group's
- * columns decoded into the cache; NULL past the files. */
+ * columns named in ONLY (all when NULL) decoded into the cache; NULL past
+ * the files. A group's columns are decoded when first asked for. */
 static ChronoParquetFile *
-decode_group (ChronoParquetRows *ra,
-              guint64            offset,
-              guint64           *row)
+decode_group (ChronoParquetRows  *ra,
+              guint64             offset,
+              const char * const *only,
+              guint64            *row)
 {
   static const gint any[] = {
     CHRONO_PARQUET_BOOLEAN, CHRONO_PARQUET_INT32, CHRONO_PARQUET_INT64, CHRONO_PARQUET_FLOAT,
@@ -96,11 +122,29 @@ decode_group (ChronoParquetRows *ra,
       ra->n_cols = chrono_parquet_file_get_n_columns (f);
       ra->cols = g_new0 (ChronoParquetColumn, MAX (ra->n_cols, 1));
       ra->cols_ok = g_new0 (gboolean, MAX (ra->n_cols, 1));
-      /* A column that cannot be read (nested, damaged) is left out. */
-      for (guint c = 0; c < ra->n_cols; c++)
-        ra->cols_ok[c] = chrono_parquet_file_read_column (f, group, c, any, &ra->cols[c], NULL);
+      ra->cols_tried = g_new0 (gboolean, MAX (ra->n_cols, 1));
+      ra->named_cols = g_new (guint, MAX (ra->n_cols, 1));
       ra->cached = offset >> ARGS_GROUP_SHIFT;
     }
+  if (ra->named_valid && (only == NULL ? ra->named == NULL
+                          : ra->named != NULL && g_strv_equal ((const char * const *) ra->named, only)))
+    return f;
+  ra->n_named = 0;
+  for (guint c = 0; c < ra->n_cols; c++)
+    if (wanted (only, chrono_parquet_file_get_column_name (f, c)))
+      {
+        if (!ra->cols_tried[c])
+          {
+            ra->cols_tried[c] = TRUE;
+            ra->cols_ok[c] = chrono_parquet_file_read_column (f, group, c, any, &ra->cols[c], NULL);
+          }
+        /* A column that cannot be read (nested, damaged) is left out. */
+        if (ra->cols_ok[c])
+          ra->named_cols[ra->n_named++] = c;
+      }
+  g_strfreev (ra->named);
+  ra->named = only != NULL ? g_strdupv ((char **) only) : NULL;
+  ra->named_valid = TRUE;
   return f;
 }
 
@@ -173,7 +217,7 @@ render_row (ChronoParquetRows *ra,
             guint64            offset)
 {
   guint64 row;
-  ChronoParquetFile *f = decode_group (ra, offset, &row);
+  ChronoParquetFile *f = decode_group (ra, offset, NULL, &row);
   GString *out;
 
   if (f == NULL)
@@ -219,19 +263,6 @@ row_args_row (ChronoRowArgs *self,
 
 /* The same values as the row's JSON text gives once parsed: strings made
  * valid UTF-8 as there, without writing and parsing the text. */
-/* Whether column NAME is among ONLY (NULL for any). */
-static gboolean
-wanted (const char * const *only,
-        const char         *name)
-{
-  if (only == NULL)
-    return TRUE;
-  for (guint k = 0; only[k] != NULL; k++)
-    if (strcmp (only[k], name) == 0)
-      return TRUE;
-  return FALSE;
-}
-
 static gboolean
 row_args_fields (ChronoRowArgs      *self,
                  guint64             offset,
@@ -244,16 +275,15 @@ row_args_fields (ChronoRowArgs      *self,
   guint64 row;
 
   g_mutex_lock (&ra->lock);
-  f = decode_group (ra, offset, &row);
-  for (guint c = 0; f != NULL && c < ra->n_cols; c++)
+  f = decode_group (ra, offset, only, &row);
+  for (guint i = 0; f != NULL && i < ra->n_named; i++)
     {
+      guint c = ra->named_cols[i];
       char buf[G_ASCII_DTOSTR_BUF_SIZE];
       g_autofree char *owned = NULL;
       const char *text;
       gsize len;
 
-      if (!ra->cols_ok[c] || !wanted (only, chrono_parquet_file_get_column_name (f, c)))
-        continue;
       if (chrono_parquet_rows_field (&ra->cols[c], row, buf, &text, &len, &owned))
         func (chrono_parquet_file_get_column_name (f, c), text, len, user_data);
       else
