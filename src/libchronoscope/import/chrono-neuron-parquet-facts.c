@@ -99,17 +99,13 @@ chrono_parquet_facts_read (ChronoParquetFacts        *pf,
                            gint                       shared_at,
                            const ChronoParquetColumn *shared)
 {
-  static const gint any[] = {
-    CHRONO_PARQUET_BOOLEAN, CHRONO_PARQUET_INT32, CHRONO_PARQUET_INT64, CHRONO_PARQUET_FLOAT,
-    CHRONO_PARQUET_DOUBLE, CHRONO_PARQUET_BYTE_ARRAY, -1
-  };
 
   chrono_parquet_facts_clear (pf);
   for (guint k = 0; k < pf->n; k++)
     if (shared != NULL && (gint) pf->at[k] == shared_at)
       pf->col[k] = shared;
     /* A column that cannot be read (nested, damaged) is left out. */
-    else if (chrono_parquet_file_read_column (pf->file, group, pf->at[k], any, &pf->owned[k], NULL))
+    else if (chrono_parquet_file_read_column (pf->file, group, pf->at[k], chrono_parquet_cell_types, &pf->owned[k], NULL))
       pf->col[k] = &pf->owned[k];
   for (guint k = 0; k < pf->n; k++)
     if (pf->col[k] != NULL && pf->col[k]->type == CHRONO_PARQUET_BYTE_ARRAY)

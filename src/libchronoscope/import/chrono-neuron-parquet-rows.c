@@ -7,6 +7,11 @@
 
 #include "chrono-neuron-parquet-rows.h"
 
+const gint chrono_parquet_cell_types[] = {
+  CHRONO_PARQUET_BOOLEAN, CHRONO_PARQUET_INT32, CHRONO_PARQUET_INT64, CHRONO_PARQUET_FLOAT,
+  CHRONO_PARQUET_DOUBLE, CHRONO_PARQUET_BYTE_ARRAY, -1
+};
+
 /* A span's args offset names its table row: file, row group, row. */
 #define ARGS_FILE_SHIFT  40
 #define ARGS_GROUP_SHIFT 24
@@ -102,10 +107,6 @@ decode_group (ChronoParquetRows  *ra,
               const char * const *only,
               guint64            *row)
 {
-  static const gint any[] = {
-    CHRONO_PARQUET_BOOLEAN, CHRONO_PARQUET_INT32, CHRONO_PARQUET_INT64, CHRONO_PARQUET_FLOAT,
-    CHRONO_PARQUET_DOUBLE, CHRONO_PARQUET_BYTE_ARRAY, -1
-  };
   guint file = (guint) (offset >> ARGS_FILE_SHIFT);
   guint group = (guint) ((offset >> ARGS_GROUP_SHIFT) % ARGS_MAX_GROUPS);
   ChronoParquetFile *f;
@@ -136,7 +137,7 @@ decode_group (ChronoParquetRows  *ra,
         if (!ra->cols_tried[c])
           {
             ra->cols_tried[c] = TRUE;
-            ra->cols_ok[c] = chrono_parquet_file_read_column (f, group, c, any, &ra->cols[c], NULL);
+            ra->cols_ok[c] = chrono_parquet_file_read_column (f, group, c, chrono_parquet_cell_types, &ra->cols[c], NULL);
           }
         /* A column that cannot be read (nested, damaged) is left out. */
         if (ra->cols_ok[c])
@@ -398,10 +399,6 @@ chrono_parquet_rows_add_json (JsonBuilder       *builder,
                               guint64            n_rows,
                               GError           **error)
 {
-  static const gint any[] = {
-    CHRONO_PARQUET_BOOLEAN, CHRONO_PARQUET_INT32, CHRONO_PARQUET_INT64, CHRONO_PARQUET_FLOAT,
-    CHRONO_PARQUET_DOUBLE, CHRONO_PARQUET_BYTE_ARRAY, -1
-  };
   guint n_cols = chrono_parquet_file_get_n_columns (f);
   g_autofree ChronoParquetColumn *cols = g_new0 (ChronoParquetColumn, MAX (n_cols, 1));
   g_autofree gboolean *ok = g_new0 (gboolean, MAX (n_cols, 1));
@@ -413,7 +410,7 @@ chrono_parquet_rows_add_json (JsonBuilder       *builder,
 
       if (type == CHRONO_PARQUET_INT96 || type == CHRONO_PARQUET_FIXED_LEN_BYTE_ARRAY)
         continue;
-      read = ok[c] = chrono_parquet_file_read_column (f, group, c, any, &cols[c], error);
+      read = ok[c] = chrono_parquet_file_read_column (f, group, c, chrono_parquet_cell_types, &cols[c], error);
     }
   for (guint64 r = 0; r < n_rows && read; r++)
     {

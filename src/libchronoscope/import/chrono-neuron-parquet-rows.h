@@ -18,6 +18,9 @@ G_BEGIN_DECLS
 
 typedef struct _ChronoParquetRows ChronoParquetRows;
 
+/* The types a column of a row's fields is read as: every flat one. */
+extern const gint chrono_parquet_cell_types[];
+
 ChronoParquetRows *chrono_parquet_rows_new         (void);
 void               chrono_parquet_rows_free        (ChronoParquetRows  *rows);
 /* What a trace keeps (chrono_trace_set_row_args()), ROWS with it. */
