@@ -81,6 +81,24 @@ stream_breakdown (ChronoBreakdown                *b,
   fill_kinds (b, (const ChronoWorkItem *) d->items->data, (const guint *) sw->positions->data, n);
 }
 
+/* The length of the union of two merged lists. */
+static gint64
+union_length (GArray *a,
+              GArray *b)
+{
+  const ChronoInterval *x = (const ChronoInterval *) a->data, *y = (const ChronoInterval *) b->data;
+  ChronoRun run = { 0 };
+  guint i = 0, j = 0;
+
+  while (i < a->len || j < b->len)
+    {
+      const ChronoInterval *v = j >= b->len || (i < a->len && x[i].start <= y[j].start) ? &x[i++] : &y[j++];
+
+      chrono_run_add (&run, v->start, v->end);
+    }
+  return chrono_run_length (&run);
+}
+
 static void
 device_breakdown (ChronoBreakdown                *b,
                   const ChronoDeviceWork         *d,
@@ -88,6 +106,7 @@ device_breakdown (ChronoBreakdown                *b,
 {
   const ChronoWorkItem *items = (const ChronoWorkItem *) d->items->data;
   GArray *all = d->busy;
+  gint64 copies;
 
   for (guint i = 1; i < all->len; i++)
     {
@@ -97,7 +116,23 @@ device_breakdown (ChronoBreakdown                *b,
     }
   b->start_ns = g_array_index (all, ChronoInterval, 0).start;
   b->end_ns = g_array_index (all, ChronoInterval, all->len - 1).end;
-  fill_kinds (b, items, NULL, d->items->len);
+  /* The classes were merged with the items: their lengths are those of
+   * their intervals; only copies and sets both on one device need the
+   * items again, to tell them apart. */
+  if (d->n_of_class[CHRONO_WORK_MEMCPY] > 0 && d->n_of_class[CHRONO_WORK_MEMSET] > 0)
+    {
+      fill_kinds (b, items, NULL, d->items->len);
+      return;
+    }
+  copies = chrono_intervals_length (d->copies);
+  b->n_kernels = d->n_of_class[CHRONO_WORK_COMPUTE] + d->n_of_class[CHRONO_WORK_COMMUNICATION];
+  b->busy_ns = chrono_intervals_length (all);
+  b->idle_ns = (b->end_ns - b->start_ns) - b->busy_ns;
+  b->compute_ns = chrono_intervals_length (d->compute);
+  b->communication_ns = chrono_intervals_length (d->communication);
+  b->memcpy_ns = d->n_of_class[CHRONO_WORK_MEMSET] == 0 ? copies : 0;
+  b->memset_ns = d->n_of_class[CHRONO_WORK_MEMSET] > 0 ? copies : 0;
+  b->overlap_ns = b->compute_ns + b->communication_ns - union_length (d->compute, d->communication);
 }
 
 void

@@ -112,6 +112,7 @@ typedef struct {
   GArray *compute;       /* the computations merged, and likewise */
   GArray *communication;
   GArray *copies;        /* memcpy and memset */
+  guint   n_of_class[CHRONO_WORK_MEMSET + 1]; /* the items of each ChronoWorkClass */
   GArray *ledger;        /* ChronoLedgerSegment covering busy's first start to last end */
   guint   breakdown;     /* the device's row in the analysis's breakdowns */
   ChronoNeuronLedger *neuron; /* a NeuronCore's gaps and their causes, else NULL */

@@ -357,6 +357,7 @@ merge_classes (ChronoDeviceWork *d)
   chrono_fill_start (&copies, g_array_new (FALSE, FALSE, sizeof (ChronoInterval)), n);
   for (guint i = 0; i < n; i++)
     {
+      d->n_of_class[items[i].cls]++;
       if (items[i].end <= items[i].start)
         continue;
       chrono_fill_merge (&busy, items[i].start, items[i].end, i);
