@@ -19,20 +19,33 @@
  * operator's roofline is at least this per call. */
 #define KERNEL_FLOOR_NS (3 * 1000)
 
-static gint
-compare_by_name_then_dur (gconstpointer a,
-                          gconstpointer b,
-                          gpointer      user_data)
-{
-  const ChronoRankData *data = user_data;
-  const ChronoWorkItem *x = a, *y = b;
-  guint32 nx = chrono_track_get_name (data->tracks[x->track], x->index);
-  guint32 ny = chrono_track_get_name (data->tracks[y->track], y->index);
-  gint64 dx = x->end - x->start, dy = y->end - y->start;
+typedef struct {
+  gint64 key;
+  guint  at;
+} Keyed;
 
-  if (nx != ny)
-    return nx < ny ? -1 : 1;
-  return dx < dy ? -1 : dx > dy;
+/* DATA's collectives by name, then duration, in their order where both
+ * are the same: two stable passes, by duration, then by name. */
+static GArray *
+collectives_by_name (const ChronoRankData *data)
+{
+  const ChronoWorkItem *items = (const ChronoWorkItem *) data->collectives->data;
+  guint n = data->collectives->len;
+  g_autoptr(GArray) keyed = g_array_sized_new (FALSE, FALSE, sizeof (Keyed), n);
+  GArray *list = g_array_sized_new (FALSE, FALSE, sizeof (ChronoWorkItem), n);
+  Keyed *k;
+
+  g_array_set_size (keyed, n);
+  k = (Keyed *) keyed->data;
+  for (guint i = 0; i < n; i++)
+    k[i] = (Keyed) { items[i].end - items[i].start, i };
+  chrono_array_sort_by_int64 (keyed, G_STRUCT_OFFSET (Keyed, key));
+  for (guint i = 0; i < n; i++)
+    k[i].key = chrono_track_get_name (data->tracks[items[k[i].at].track], items[k[i].at].index);
+  chrono_array_sort_by_int64 (keyed, G_STRUCT_OFFSET (Keyed, key));
+  for (guint i = 0; i < n; i++)
+    g_array_append_val (list, items[k[i].at]);
+  return list;
 }
 
 void
@@ -40,10 +53,9 @@ chrono_rule_collective_outliers (Ctx            *c,
                                  ChronoRankData *data)
 {
   ChronoTrace *trace = data->trace;
-  g_autoptr(GArray) list = g_array_copy (data->collectives);
+  g_autoptr(GArray) list = collectives_by_name (data);
   guint start = 0;
 
-  g_array_sort_with_data (list, compare_by_name_then_dur, data);
   while (start < list->len)
     {
       const ChronoWorkItem *items = (const ChronoWorkItem *) list->data;
