@@ -43,6 +43,16 @@ typedef struct {
   gint64        plain_last;
 } Row;
 
+/* The framework operator of a record's texts (layer, HLO attributes,
+ * NKI location), kept for the last few: records of a handful of operators
+ * interleave, row by row. */
+typedef struct {
+  guint32 texts[3];
+  guint32 op;
+} FrameworkSeen;
+
+#define N_FRAMEWORK_SEEN 256
+
 struct _ChronoNeuronMetrics
 {
   ChronoRankData          *data;
@@ -70,9 +80,7 @@ struct _ChronoNeuronMetrics
   GHashTable              *op_index;    /* name -> index + 1 */
   GArray                  *hlo_of_text; /* while reading: by HLO name's text id, operator + 1 (0 not yet) */
   GHashTable              *op_of_name;  /* while reading: framework name's address -> operator */
-  gboolean                 has_last;      /* while reading: the last framework operator */
-  guint32                  last_texts[3]; /* of its texts */
-  guint32                  last_framework;
+  FrameworkSeen            framework_seen[N_FRAMEWORK_SEEN]; /* while reading */
 };
 
 const char *
@@ -311,20 +319,22 @@ framework_op_of (ChronoNeuronMetrics *m,
   gpointer found;
   guint32 op;
 
-  /* The operator's texts decide it, and runs of instructions share them. */
-  if (m->has_last && memcmp (texts, m->last_texts, sizeof texts) == 0)
-    return m->last_framework;
-  m->has_last = TRUE;
-  memcpy (m->last_texts, texts, sizeof texts);
+  FrameworkSeen *seen = &m->framework_seen[((texts[0] * 0x9E3779B1u) ^ (texts[1] * 0x85EBCA77u) ^
+                                             (texts[2] * 0xC2B2AE3Du)) % N_FRAMEWORK_SEEN];
+
+  /* The operator's texts decide it. */
+  if (memcmp (texts, seen->texts, sizeof texts) == 0)
+    return seen->op;
+  memcpy (seen->texts, texts, sizeof texts);
   name = chrono_neuron_record_framework_op (r);
-  m->last_framework = G_MAXUINT32;
+  seen->op = G_MAXUINT32;
   if (name == NULL)
     return G_MAXUINT32;
   if (g_hash_table_lookup_extended (m->op_of_name, name, NULL, &found))
-    return m->last_framework = GPOINTER_TO_UINT (found);
+    return seen->op = GPOINTER_TO_UINT (found);
   op = intern_op (m, name);
   g_hash_table_insert (m->op_of_name, (gpointer) name, GUINT_TO_POINTER (op));
-  return m->last_framework = op;
+  return seen->op = op;
 }
 
 static gboolean
@@ -495,6 +505,9 @@ read_records (ChronoNeuronMetrics *m)
   chrono_neuron_record_init (&r, trace);
   m->hlo_of_text = g_array_new (FALSE, TRUE, sizeof (guint32));
   m->op_of_name = g_hash_table_new (NULL, NULL);
+  /* Records with none of the texts have no operator. */
+  for (guint k = 0; k < N_FRAMEWORK_SEEN; k++)
+    m->framework_seen[k] = (FrameworkSeen) { { G_MAXUINT32, G_MAXUINT32, G_MAXUINT32 }, G_MAXUINT32 };
   for (guint k = 0; k < d->streams->len; k++)
     {
       const ChronoStreamWork *s = &g_array_index (d->streams, ChronoStreamWork, k);
