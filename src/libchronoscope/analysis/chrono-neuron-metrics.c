@@ -79,6 +79,7 @@ struct _ChronoNeuronMetrics
   GPtrArray               *op_names;
   GHashTable              *op_index;    /* name -> index + 1 */
   GArray                  *hlo_of_text; /* while reading: by HLO name's text id, operator + 1 (0 not yet) */
+  GArray                  *loads_weights; /* while reading: by opcode's string, 0 not yet, 1 no, 2 yes */
   GHashTable              *op_of_name;  /* while reading: framework name's address -> operator */
   FrameworkSeen            framework_seen[N_FRAMEWORK_SEEN]; /* while reading */
 };
@@ -276,8 +277,9 @@ intern_op (ChronoNeuronMetrics *m,
 
 /* Many instructions share an HLO instruction and a framework operator:
  * each is named once per text the facts keep, not once per instruction. */
-/* Element ID of BY_TEXT, an array over the facts' text ids made with
- * zeroed elements, grown to hold it: what was decided once per text. */
+/* Element ID of BY_TEXT, an array over text ids (the facts' or the
+ * trace's strings) made with zeroed elements, grown to hold it: what was
+ * decided once per text. */
 static gpointer
 per_text (GArray  *by_text,
           guint32  id)
@@ -344,11 +346,21 @@ is_tensor_track (ChronoTrace       *trace,
   return g_str_has_prefix (chrono_trace_get_string (trace, t->display_name), "Tensor");
 }
 
-/* LDWEIGHTS loads the stationary operand: no FLOPs of its own. */
+/* LDWEIGHTS loads the stationary operand: no FLOPs of its own. Decided
+ * once per opcode. */
 static gboolean
-is_load_weights (const char *opcode)
+is_load_weights (ChronoNeuronMetrics *m,
+                 guint32              opcode)
 {
-  return opcode != NULL && (strstr (opcode, "LDWEIGHTS") != NULL || strstr (opcode, "LoadStationary") != NULL);
+  guint8 *known = per_text (m->loads_weights, opcode);
+
+  if (*known == 0)
+    {
+      const char *name = chrono_trace_get_string (m->data->trace, opcode);
+
+      *known = name != NULL && (strstr (name, "LDWEIGHTS") != NULL || strstr (name, "LoadStationary") != NULL) ? 2 : 1;
+    }
+  return *known == 2;
 }
 
 static void
@@ -363,7 +375,7 @@ read_instruction (ChronoNeuronMetrics *m,
 {
   ChronoNeuronInst in = { item->start, item->end, item->track, item->index, .amounts = G_MAXUINT32 };
   ChronoNeuronAmounts a = { 0 };
-  const char *opcode = chrono_trace_get_string (m->data->trace, chrono_track_get_name (t, item->index));
+  guint32 opcode = chrono_track_get_name (t, item->index);
   gdouble elements;
   const char *type = chrono_neuron_record_text (r, CHRONO_NEURON_F_TYPE);
   gboolean transpose = type != NULL && g_ascii_strcasecmp (type, "TRANSPOSE") == 0;
@@ -376,7 +388,7 @@ read_instruction (ChronoNeuronMetrics *m,
       a.transpose_flops = chrono_neuron_record_number_or (r, CHRONO_NEURON_F_ADJUSTED_TRANSPOSE,
                                             chrono_neuron_record_number_or (r, CHRONO_NEURON_F_FLOPS_TRANSPOSE, transpose ? a.flops : 0));
     }
-  else if (tensor && !is_load_weights (opcode) &&
+  else if (tensor && !is_load_weights (m, opcode) &&
            (chrono_neuron_record_number (r, CHRONO_NEURON_F_ELEMENTS, &elements) || chrono_neuron_record_number (r, CHRONO_NEURON_F_TENSOR_ELEMENTS, &elements)))
     {
       *any_elements = TRUE;
@@ -504,6 +516,7 @@ read_records (ChronoNeuronMetrics *m)
 
   chrono_neuron_record_init (&r, trace);
   m->hlo_of_text = g_array_new (FALSE, TRUE, sizeof (guint32));
+  m->loads_weights = g_array_new (FALSE, TRUE, sizeof (guint8));
   m->op_of_name = g_hash_table_new (NULL, NULL);
   /* Records with none of the texts have no operator. */
   for (guint k = 0; k < N_FRAMEWORK_SEEN; k++)
@@ -582,6 +595,7 @@ read_records (ChronoNeuronMetrics *m)
   chrono_fill_end (&m->filling_transfers);
   chrono_neuron_record_clear (&r);
   g_clear_pointer (&m->hlo_of_text, g_array_unref);
+  g_clear_pointer (&m->loads_weights, g_array_unref);
   g_clear_pointer (&m->op_of_name, g_hash_table_unref);
   m->flops_source = any_flops ? CHRONO_NEURON_FLOPS_PROFILER
                   : any_elements ? CHRONO_NEURON_FLOPS_ELEMENTS : CHRONO_NEURON_FLOPS_NONE;
