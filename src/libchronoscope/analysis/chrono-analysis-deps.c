@@ -292,13 +292,14 @@ static void
 collect_flow_deps (ChronoRankData *data,
                    GArray         *flows)
 {
+  const ChronoFlow *all = chrono_trace_get_flows (data->trace);
   ChronoFill deps;
 
   /* A dependency at most per flow, after the event waits: filled in place. */
   chrono_fill_start (&deps, data->deps, data->deps->len + flows->len);
   for (guint k = 0; k < flows->len; k++)
     {
-      const ChronoFlow *flow = chrono_trace_get_flow (data->trace, g_array_index (flows, guint, k));
+      const ChronoFlow *flow = &all[g_array_index (flows, guint, k)];
       ChronoWorkDep dep = { .type = CHRONO_EDGE_FLOW, .semaphore = flow->type == CHRONO_FLOW_SEMAPHORE };
 
       if (!chrono_rank_data_has_track (data, flow->from.track) || !chrono_rank_data_has_track (data, flow->to.track))
