@@ -81,24 +81,6 @@ stream_breakdown (ChronoBreakdown                *b,
   fill_kinds (b, (const ChronoWorkItem *) d->items->data, (const guint *) sw->positions->data, n);
 }
 
-/* The length of the union of two merged lists. */
-static gint64
-union_length (GArray *a,
-              GArray *b)
-{
-  const ChronoInterval *x = (const ChronoInterval *) a->data, *y = (const ChronoInterval *) b->data;
-  ChronoRun run = { 0 };
-  guint i = 0, j = 0;
-
-  while (i < a->len || j < b->len)
-    {
-      const ChronoInterval *v = j >= b->len || (i < a->len && x[i].start <= y[j].start) ? &x[i++] : &y[j++];
-
-      chrono_run_add (&run, v->start, v->end);
-    }
-  return chrono_run_length (&run);
-}
-
 static void
 device_breakdown (ChronoBreakdown                *b,
                   const ChronoDeviceWork         *d,
@@ -132,7 +114,7 @@ device_breakdown (ChronoBreakdown                *b,
   b->communication_ns = chrono_intervals_length (d->communication);
   b->memcpy_ns = d->n_of_class[CHRONO_WORK_MEMSET] == 0 ? copies : 0;
   b->memset_ns = d->n_of_class[CHRONO_WORK_MEMSET] > 0 ? copies : 0;
-  b->overlap_ns = b->compute_ns + b->communication_ns - union_length (d->compute, d->communication);
+  b->overlap_ns = chrono_intervals_overlap (d->compute, d->communication);
 }
 
 void
