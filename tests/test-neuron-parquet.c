@@ -15,6 +15,7 @@
 #include "chrono-loader.h"
 #include "chrono-neuron-facts.h"
 #include "chrono-parquet-reader.h"
+#include "chrono-trace-private.h"
 #include "chrono-trace-set.h"
 #include "neuron-gen.h"
 #include "test-utils.h"
@@ -515,6 +516,24 @@ test_with_system (Fixture       *f,
 
     g_assert_no_error (error);
     assert_facts_as_gathered (second, paths);
+  }
+  /* A part with records and no facts leaves the merged trace none, so
+   * that the analysis gathers them all; a part without records does not. */
+  {
+    g_autoptr(ChronoTrace) tables = load_folder (f->folder);
+    g_autoptr(ChronoTrace) bare = chrono_trace_load_file (f->json, NULL, NULL, NULL, &error);
+    g_autoptr(ChronoTrace) sys = chrono_trace_load_file (system, NULL, NULL, NULL, &error);
+    g_autoptr(ChronoTrace) kept = NULL;
+    g_autoptr(ChronoTrace) dropped = NULL;
+
+    g_assert_no_error (error);
+    chrono_trace_set_neuron_facts (bare, NULL);
+    kept = chrono_trace_merge ((ChronoTrace *[]) { tables, sys }, NULL, 2, "kept");
+    g_assert_nonnull (chrono_trace_get_neuron_facts (kept));
+    g_object_unref (tables);
+    tables = load_folder (f->folder);
+    dropped = chrono_trace_merge ((ChronoTrace *[]) { tables, bare }, NULL, 2, "dropped");
+    g_assert_null (chrono_trace_get_neuron_facts (dropped));
   }
 }
 

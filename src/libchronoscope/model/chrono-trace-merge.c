@@ -120,13 +120,16 @@ args_source (ChronoTrace *in)
   return chrono_source_new_for_bytes (bytes, NULL);
 }
 
-/* Whether IN has records of Neuron instructions or DMA transfers. */
+/* Whether tracks [FIRST, FIRST + N) of SELF have records of Neuron
+ * instructions or DMA transfers. */
 static gboolean
-has_neuron_records (ChronoTrace *in)
+has_neuron_records (ChronoTrace *self,
+                    guint        first,
+                    guint        n)
 {
-  for (guint i = 0; i < in->tracks->len; i++)
+  for (guint i = first; i < first + n; i++)
     {
-      const ChronoTrack *track = g_ptr_array_index (in->tracks, i);
+      const ChronoTrack *track = g_ptr_array_index (self->tracks, i);
 
       for (guint32 k = 0; k < track->n_spans; k++)
         if (track->kind[k] == CHRONO_KIND_INSTRUCTION || track->kind[k] == CHRONO_KIND_DMA)
@@ -136,20 +139,20 @@ has_neuron_records (ChronoTrace *in)
 }
 
 /* The facts the importers kept of IN's Neuron records move with them,
- * under the part's TAG. Where a part has such records and no facts, the
- * merged trace keeps none: the analysis then gathers all of them. */
+ * under the part's TAG; the tracks of a part without (from FIRST_TRACK)
+ * are noted in WITHOUT, to be looked at once all are merged. */
 static void
 merge_facts (ChronoTrace *self,
              ChronoTrace *in,
              guint64      tag,
-             gboolean    *whole)
+             guint        first_track,
+             GArray      *without)
 {
   ChronoNeuronFacts *facts = g_steal_pointer (&in->neuron_facts);
+  guint range[2] = { first_track, in->tracks->len };
 
   if (facts == NULL)
-    *whole = *whole && !has_neuron_records (in);
-  else if (!*whole)
-    chrono_neuron_facts_free (facts);
+    g_array_append_vals (without, range, 2);
   else if (self->neuron_facts == NULL && tag == 0)
     self->neuron_facts = facts;
   else
@@ -160,6 +163,23 @@ merge_facts (ChronoTrace *self,
     }
 }
 
+/* Where a part has Neuron records and no facts, the merged trace keeps
+ * none: the analysis then gathers all of them. */
+static void
+finish_facts (ChronoTrace *self,
+              GArray      *without)
+{
+  if (self->neuron_facts == NULL)
+    return;
+  for (guint i = 0; i < without->len; i += 2)
+    if (has_neuron_records (self, g_array_index (without, guint, i), g_array_index (without, guint, i + 1)))
+      {
+        g_clear_pointer (&self->neuron_facts, chrono_neuron_facts_free);
+        return;
+      }
+  chrono_neuron_facts_seal (self->neuron_facts);
+}
+
 ChronoTrace *
 chrono_trace_merge (ChronoTrace * const *traces,
                     const gint64        *shifts,
@@ -168,7 +188,7 @@ chrono_trace_merge (ChronoTrace * const *traces,
 {
   ChronoTrace *self;
   g_autoptr(GString) format = g_string_new (NULL);
-  gboolean whole_facts = TRUE;
+  g_autoptr(GArray) without_facts = g_array_new (FALSE, FALSE, sizeof (guint));
 
   g_return_val_if_fail (n_traces > 0 && n_traces <= CHRONO_MAX_SOURCES + 1, NULL);
 
@@ -199,7 +219,7 @@ chrono_trace_merge (ChronoTrace * const *traces,
       /* Row args move with their source, under its tag. */
       if (in->row_args != NULL && in->row_args->len > 0 && in->row_args->pdata[0] != NULL)
         chrono_trace_set_row_args (self, t, g_steal_pointer (&in->row_args->pdata[0]));
-      merge_facts (self, in, tag, &whole_facts);
+      merge_facts (self, in, tag, first_track, without_facts);
       if (format->len == 0 || strstr (format->str, in->format) == NULL)
         g_string_append_printf (format, "%s%s", format->len ? "+" : "", in->format);
 
@@ -278,10 +298,7 @@ chrono_trace_merge (ChronoTrace * const *traces,
     }
   if (self->start_ns > self->end_ns)
     self->start_ns = self->end_ns = 0;
-  if (!whole_facts)
-    g_clear_pointer (&self->neuron_facts, chrono_neuron_facts_free);
-  else if (self->neuron_facts != NULL)
-    chrono_neuron_facts_seal (self->neuron_facts);
+  finish_facts (self, without_facts);
   self->format = g_intern_string (format->str);
   chrono_string_table_compact (self->strings);
   return self;
